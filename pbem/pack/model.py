@@ -1,0 +1,241 @@
+"""Frozen objects for the Successors data pack (see ../shared/DATA-PACK.md).
+
+Every number printed on a game component lives in the YAML files under
+``pbem/data/successors/`` and reaches the code only through these objects. The loader
+(:mod:`pbem.pack.loader`) builds them and validates the whole pack; the rules core
+(:mod:`pbem.rules`) only reads them.
+
+Each entry carries ``source``: ``rulebook`` (stated by a seed document), ``history`` (a
+historical fact) or ``reconstructed`` (our choice, listed in docs/rules.md).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Source = Literal["rulebook", "history", "reconstructed"]
+Area = Literal["europe", "asia", "africa", "islands"]
+SpaceKind = Literal["minor_city", "major_city", "stronghold", "transit"]
+PathKind = Literal["land", "sea", "mountain_strait", "trans_med"]
+CardType = Literal["event", "bonus", "surprise", "general", "unrest", "primary"]
+
+
+@dataclass(frozen=True)
+class Province:
+    """A province (R-3.1): ``vp`` is its printed victory-point value (R-1.4)."""
+
+    id: str
+    name: str
+    vp: int
+    area: Area
+    fleet: str | None = None
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class Space:
+    """A space of the map (R-3.1); ``lat``/``lon`` in degrees of the ancient place.
+
+    ``forage_limit`` is the number of CUs a stack may hold here without forage loss
+    (R-8.8). ``independent`` marks a green space that starts with an independent marker
+    (R-2); strongholds always start independent (R-3.3).
+    """
+
+    id: str
+    name: str
+    province: str
+    kind: SpaceKind
+    lat: float
+    lon: float
+    port: bool = False
+    independent: bool = False
+    hostile_tribes: bool = False
+    hellespont: bool = False
+    treasure_city: bool = False
+    forage_limit: int = 0
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class Path:
+    """An undirected path between two spaces (R-3.1, R-9.1)."""
+
+    a: str
+    b: str
+    kind: PathKind
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class StartForce:
+    """One start location of a primary general card (R-2): the general's space, his CUs
+    by CU type id (e.g. ``{"loyal": 3, "mercenary": 2}``) and the garrisons placed."""
+
+    space: str
+    cus: Mapping[str, int]
+    garrisons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class General:
+    """A major general (R-5). ``rank`` is stars; ``initiative`` is the movement allowance
+    and interception/avoid rating (R-9.1, R-9.3); ``battle`` is the battle-rating floor
+    (R-9.2); ``legitimacy`` is LP he carries (R-11.1); ``prestige`` his prestige (R-11.2).
+    ``seniority``: 1 is the most senior (R-1.2 tie-break)."""
+
+    id: str
+    name: str
+    rank: int
+    initiative: int
+    battle: int
+    prestige: int = 0
+    legitimacy: int = 0
+    primary: bool = False
+    start: StartForce | None = None
+    optional_start: tuple[str, ...] = ()
+    arrival_turn: int | None = None
+    card: int | None = None
+    seniority: int = 99
+    optional: bool = False
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class RoyalMember:
+    """A member of the royal family (R-12): ``kind`` is heir, woman or body."""
+
+    id: str
+    name: str
+    kind: Literal["heir", "woman", "body"]
+    lp: int
+    start: str | None
+    active: bool
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class IndependentArmy:
+    """An independent army (R-14): printed strength (CUs) and battle rating."""
+
+    id: str
+    name: str
+    strength: int
+    battle: int
+    start: str | None
+    entry_area: tuple[str, ...] = ()
+    active_at_start: bool = False
+    returns_to_box: bool = False
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """A fleet (R-15) belonging to whoever controls ``home`` (a province id, or the
+    space id ``athenai``); ``strength`` is its printed strength."""
+
+    id: str
+    name: str
+    home: str
+    strength: int
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class CuType:
+    """A combat-unit type (R-4.1, R-4.4): ``strength`` per CU, None when rolled
+    (elephants, R-9.2)."""
+
+    id: str
+    name: str
+    strength: int | None
+    macedonian: bool = False
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class SpecialUnit:
+    """A special unit (R-4.1 [L]): Silver Shields, Helepolis, Indian Elephant Corps."""
+
+    id: str
+    name: str
+    cu_type: str
+    strength: int
+    enters: str
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect primitive of a card event (R-16.3), e.g. ``Effect("gain_cus",
+    {"type": "mercenary", "count": 2})``. Primitive names are listed in
+    :data:`pbem.pack.loader.EFFECT_PRIMITIVES`."""
+
+    primitive: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A Tyche card (R-8.2, R-16): ``ops`` is the operations number (None for cards
+    without one)."""
+
+    number: int
+    name: str
+    ops: int | None
+    type: CardType
+    must_play: bool = False
+    remove_from_play: bool = False
+    effects: tuple[Effect, ...] = ()
+    general: str | None = None
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A printed chart shaped like the table on the board: ``rows`` are die results (or
+    ranges written ``"2-4"``), ``columns`` strength brackets, ``cells[row][column]`` the
+    result. One-dimensional charts have a single column named ``"result"``."""
+
+    id: str
+    name: str
+    dice: str
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    cells: Mapping[str, Mapping[str, Any]]
+    rule: str = ""
+    source: Source = "reconstructed"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of the turn track (R-2, R-6): its number, year BC and special events."""
+
+    number: int
+    year_bc: int
+    events: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A loaded and validated data pack.
+
+    ``constants`` holds the rulebook's numbers that are not on a map or a card (hand
+    size, victory thresholds, reinforcement rates, garrison range, training costs, …),
+    keyed by name; see ``constants.yaml`` for the list.
+    """
+
+    name: str
+    provinces: Mapping[str, Province]
+    spaces: Mapping[str, Space]
+    paths: tuple[Path, ...]
+    generals: Mapping[str, General]
+    royals: Mapping[str, RoyalMember]
+    independent_armies: Mapping[str, IndependentArmy]
+    fleets: Mapping[str, Fleet]
+    cu_types: Mapping[str, CuType]
+    special_units: Mapping[str, SpecialUnit]
+    cards: Mapping[int, Card]
+    charts: Mapping[str, Chart]
+    turns: tuple[Turn, ...]
+    constants: Mapping[str, Any]
