@@ -1,0 +1,183 @@
+"""The embedded local mail server for development, demos and tests (``pbem devmail``).
+
+An SMTP server (aiosmtpd) on 127.0.0.1 delivers every message addressed to a known
+account (the local part of the recipient, any domain) into that account's maildir; an
+IMAP server (pymap's maildir backend, run as a subprocess) serves the same maildirs.
+Dovecot can serve the same maildirs too (the integration tests do so when it is
+installed), which is why delivery is a plain maildir drop.
+
+Only loopback addresses are used. Nothing here is meant for the Internet.
+"""
+from __future__ import annotations
+
+import mailbox
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from email.utils import getaddresses
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import Envelope, Session, SMTP
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 15.0) -> None:
+    """Block until 127.0.0.1:``port`` accepts connections; raise TimeoutError otherwise."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout}s")
+
+
+def deliver(maildir_root: Path, account: str, raw: bytes) -> str:
+    """Drop ``raw`` into ``maildir_root/account/new`` (Maildir format); return its key."""
+    box = mailbox.Maildir(str(maildir_root / account), create=True)
+    return box.add(mailbox.MaildirMessage(raw))
+
+
+class MaildirHandler:
+    """aiosmtpd handler: accept recipients whose local part is a known account."""
+
+    def __init__(self, maildir_root: Path, accounts: Mapping[str, str],
+                 owner: tuple[int, int] | None = None):
+        self.root = maildir_root
+        self.accounts = {a.lower() for a in accounts}
+        self.owner = owner
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
+                          address: str, rcpt_options: list[str]) -> str:
+        local = address.rsplit("@", 1)[0].lower()
+        if local not in self.accounts:
+            return f"550 5.1.1 no such mailbox: {address}"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content or envelope.content
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        for rcpt in envelope.rcpt_tos:
+            account = rcpt.rsplit("@", 1)[0].lower()
+            key = deliver(self.root, account, raw)
+            if self.owner is not None:  # another IMAP server (Dovecot) owns the maildir
+                os.chown(self.root / account / "new" / key, *self.owner)
+        return "250 Message accepted for delivery"
+
+
+def write_pymap_users(root: Path, accounts: Mapping[str, str]) -> None:
+    """Write pymap's passwd/shadow files for ``accounts`` (name → password)."""
+    from pysasl.hashing import BuiltinHash  # pymap's own dependency
+
+    root.mkdir(parents=True, exist_ok=True)
+    hasher = BuiltinHash()
+    passwd = "".join(f"{name}:::::{name}:\n" for name in accounts)
+    shadow = "".join(f"{name}:{hasher.hash(pw)}:::::\n" for name, pw in accounts.items())
+    (root / "pymap-etc-passwd").write_text(passwd)
+    (root / "pymap-etc-shadow").write_text(shadow)
+    for name in accounts:
+        mailbox.Maildir(str(root / name), create=True)
+
+
+@dataclass
+class DevMail:
+    """A running embedded mail server: SMTP on ``smtp_port``, IMAP on ``imap_port``.
+
+    Use as a context manager or call :meth:`start` / :meth:`stop`. Raises TimeoutError
+    from :meth:`start` if a server does not come up.
+    """
+
+    root: Path
+    accounts: Mapping[str, str]
+    smtp_port: int = 0
+    imap_port: int = 0
+    owner: tuple[int, int] | None = None
+    serve_imap: bool = True
+    _controller: Controller | None = None
+    _imap: subprocess.Popen[bytes] | None = None
+    _log: Path | None = field(default=None)
+
+    def start(self) -> DevMail:
+        """Start both servers (ports 0 mean: pick free ones)."""
+        self.root = Path(self.root)
+        self.smtp_port = self.smtp_port or free_port()
+        self.imap_port = self.imap_port or free_port()
+        write_pymap_users(self.root, self.accounts)
+        self._controller = Controller(MaildirHandler(self.root, self.accounts, self.owner),
+                                      hostname="127.0.0.1", port=self.smtp_port)
+        self._controller.start()
+        if not self.serve_imap:
+            return self
+        self._log = self.root / "pymap.log"
+        log = open(self._log, "ab")
+        self._imap = subprocess.Popen(
+            self._imap_command(), stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        log.close()
+        try:
+            wait_for_port(self.imap_port)
+        except TimeoutError:
+            self.stop()
+            raise
+        return self
+
+    def _imap_command(self) -> list[str]:
+        return [sys.executable, "-c", "import sys; from pymap.main import main; sys.exit(main())",
+                "--host", "127.0.0.1", "--port", str(self.imap_port), "--no-tls",
+                "maildir", str(self.root)]
+
+    def stop(self) -> None:
+        """Stop both servers (idempotent)."""
+        if self._controller is not None:
+            self._controller.stop()
+            self._controller = None
+        if self._imap is not None:
+            self._imap.terminate()
+            try:
+                self._imap.wait(10)
+            except subprocess.TimeoutExpired:
+                self._imap.kill()
+            self._imap = None
+
+    def restart_imap(self) -> None:
+        """Kill and restart the IMAP server (tests: a server that drops connections)."""
+        if self._imap is not None:
+            self._imap.kill()
+            self._imap.wait(10)
+        log = open(self._log or self.root / "pymap.log", "ab")
+        self._imap = subprocess.Popen(self._imap_command(), stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_for_port(self.imap_port)
+
+    def messages(self, account: str) -> list[bytes]:
+        """Raw bytes of every message in ``account``'s maildir (all folders' new+cur of
+        INBOX only), oldest first — for tests and the demo."""
+        box = mailbox.Maildir(str(self.root / account), create=True)
+        items = sorted(box.iterkeys(), key=lambda k: (box.get_message(k).get_date(), k))
+        return [box.get_bytes(k) for k in items]
+
+    def __enter__(self) -> DevMail:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def recipients(raw: bytes) -> list[str]:
+    """Addresses in To/Cc of a raw message (helper for tests)."""
+    import email
+    msg = email.message_from_bytes(raw)
+    return [a for _, a in getaddresses(msg.get_all("To", []) + msg.get_all("Cc", []))]
