@@ -314,10 +314,13 @@ class Store:
             values["next_attempt_at"] = next_attempt_at
         self.db["outbox"].update(outbox_id, values)
 
-    def replies_to(self, address: str, since: str) -> int:
-        """How many messages were queued to ``address`` since ``since`` (rate limiting)."""
-        return self.db.execute("SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ?",
-                               [address.lower(), since]).fetchone()[0]
+    def replies_to(self, address: str, since: str, kinds: Sequence[str] = ("reply",)) -> int:
+        """How many messages of ``kinds`` were queued to ``address`` since ``since``
+        (rate limiting answers to a sender)."""
+        marks = ",".join("?" * len(kinds))
+        return self.db.execute(
+            f"SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({marks})",
+            [address.lower(), since, *kinds]).fetchone()[0]
 
     # -- IMAP position ----------------------------------------------------------------------
     def imap_position(self, folder: str) -> tuple[int | None, int]:

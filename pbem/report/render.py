@@ -1,0 +1,47 @@
+"""Rendering mail bodies from ``templates/`` with Jinja2 (StrictUndefined).
+
+Text is always produced; an HTML alternative is built from the same context. Templates
+are shipped inside the installed package as ``pbem.templates``.
+"""
+from __future__ import annotations
+
+import importlib.resources
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import jinja2
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The Jinja2 environment over the packaged templates (StrictUndefined: a missing
+    value is an error, never a blank)."""
+    root = importlib.resources.files("pbem.templates")
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(root)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["html", "html.j2"]),
+        keep_trailing_newline=True,
+        trim_blocks=False,
+        lstrip_blocks=False,
+    )
+
+
+def render(name: str, context: Mapping[str, Any]) -> str:
+    """Render template ``name`` (e.g. ``"prompt.txt.j2"``) with ``context``.
+
+    Raises jinja2.UndefinedError when the context lacks a value the template uses.
+    """
+    return environment().get_template(name).render(**context)
+
+
+def render_html(title: str, sections: list[Mapping[str, Any]]) -> str:
+    """Render the HTML alternative: ``sections`` are mappings with ``kind`` ("pre",
+    "list" or "table"), optional ``heading``, and ``text`` / ``lines`` / ``header`` +
+    ``rows``. All values are HTML-escaped."""
+    norm = []
+    for s in sections:
+        norm.append({"heading": s.get("heading"), "kind": s.get("kind", "pre"), "text": s.get("text", ""),
+                     "lines": s.get("lines", []), "header": s.get("header", []), "rows": s.get("rows", [])})
+    return render("mail.html.j2", {"title": title, "sections": norm})
