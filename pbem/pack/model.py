@@ -189,6 +189,8 @@ class Card:
     effects: tuple[Effect, ...] = ()
     general: str | None = None
     source: Source = "reconstructed"
+    text: str = ""
+    """Prose of the event for reports (``"none"`` for an OPs-only card)."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +207,55 @@ class Chart:
     cells: Mapping[str, Mapping[str, Any]]
     rule: str = ""
     source: Source = "reconstructed"
+    note: str = ""
+    """How to read the chart (what the row, the column and the cell mean)."""
+
+    def lookup(self, row: int | str, column: int | str = "result") -> Any:
+        """Return the cell for die result ``row`` and strength/bracket ``column``.
+
+        Integers are matched against row/column labels written ``"n"``, ``"a-b"`` or
+        ``"n+"``; a row below the first/above the last numeric row is clamped to it.
+        Raises ``KeyError`` when no label matches.
+        """
+        r = _match_label(self.rows, row, clamp=True)
+        c = _match_label(self.columns, column, clamp=False)
+        return self.cells[r][c]
+
+
+def _label_range(label: str) -> tuple[int, int] | None:
+    """``"7"`` -> (7, 7); ``"2-4"`` -> (2, 4); ``"26+"`` -> (26, big); else None."""
+    try:
+        if label.endswith("+"):
+            return int(label[:-1]), 10**9
+        if "-" in label[1:]:
+            lo, hi = label.split("-", 1)
+            return int(lo), int(hi)
+        return int(label), int(label)
+    except ValueError:
+        return None
+
+
+def _match_label(labels: tuple[str, ...], value: int | str, clamp: bool) -> str:
+    """Find the label of ``labels`` that covers ``value`` (see :meth:`Chart.lookup`)."""
+    if isinstance(value, str) and value in labels:
+        return value
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise KeyError(value) from None
+    ranges = [(lab, _label_range(lab)) for lab in labels]
+    numeric = [(lab, rg) for lab, rg in ranges if rg is not None]
+    for lab, rg in numeric:
+        if rg[0] <= n <= rg[1]:
+            return lab
+    if clamp and numeric:
+        lowest = min(numeric, key=lambda x: x[1][0])
+        highest = max(numeric, key=lambda x: x[1][1])
+        if n < lowest[1][0]:
+            return lowest[0]
+        if n > highest[1][1]:
+            return highest[0]
+    raise KeyError(value)
 
 
 @dataclass(frozen=True)
@@ -214,6 +265,7 @@ class Turn:
     number: int
     year_bc: int
     events: tuple[str, ...] = ()
+    source: Source = "reconstructed"
 
 
 @dataclass(frozen=True)
@@ -239,3 +291,34 @@ class Pack:
     charts: Mapping[str, Chart]
     turns: tuple[Turn, ...]
     constants: Mapping[str, Any]
+    constant_sources: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """``source`` of each constant (``rulebook`` / ``history`` / ``reconstructed``)."""
+    adjacency: Mapping[str, tuple[tuple[str, str], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Precomputed ``space id -> ((neighbour id, path kind), ...)``; built by the loader."""
+
+    def neighbours(self, space: str) -> list[tuple[str, str]]:
+        """``[(space_id, path_kind), ...]`` joined to ``space`` by a path (R-3.1).
+        Raises ``KeyError`` for an unknown space."""
+        from pbem.pack.graph import neighbours
+
+        return neighbours(self, space)
+
+    def mp_cost(self, kind: str) -> int | None:
+        """MPs to follow one path of ``kind`` (R-9.1); None = the whole allowance
+        (trans-Mediterranean)."""
+        from pbem.pack.graph import mp_cost
+
+        return mp_cost(self, kind)
+
+    def land_distance(self, a: str, b: str) -> int | None:
+        """Fewest MPs from ``a`` to ``b`` over land and mountain/strait paths only
+        (R-8.3, R-9.1); None if unreachable by land."""
+        from pbem.pack.graph import land_distance
+
+        return land_distance(self, a, b)
+
+    def spaces_of(self, province: str) -> list[Space]:
+        """The spaces of ``province`` in pack order."""
+        return [s for s in self.spaces.values() if s.province == province]
