@@ -193,7 +193,7 @@ class _Checker:
 
     def port(self, raw: Mapping[str, Any], key: str, path: str, default: Any = ...) -> int:
         port = self.get(raw, key, path, int, default)
-        if isinstance(port, int) and not 0 < port < 65536:
+        if key in raw and isinstance(port, int) and not 0 < port < 65536:
             self.add(f"{path}.{key}", f"port out of range: {port}")
         return port or 0
 
