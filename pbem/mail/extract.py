@@ -1,0 +1,641 @@
+"""From a parsed MIME message to the lines the author wrote, and the YAML block in them.
+
+Three stages, each a pure function:
+
+1. :func:`extract_body` picks the author's text parts of a message (RFC 2045-2047 MIME,
+   RFC 5322 message format): in ``multipart/alternative`` the text/plain part, or the
+   text/html part converted to text when the plain part is missing or empty; it decodes
+   transfer encodings and charsets (windows-1252 mislabelled as ISO-8859-1 and unknown
+   labels included), undoes ``format=flowed`` (RFC 3676, with DelSp), and keeps attached
+   ``message/rfc822`` parts aside as forwarded text.
+2. :func:`author_lines` splits the body into the author's own lines and everything else:
+   inline PGP armor is removed and dash-escaping undone (RFC 4880 section 7.1), quoted
+   lines (``>``), reply headers ("On ... wrote:", localised, possibly wrapped), Outlook's
+   unquoted "From:/Sent:" block, "-----Original Message-----", forwarded blocks,
+   signatures (``-- ``) and mobile trailers ("Sent from my iPhone") are set aside.
+3. :func:`find_yaml_blocks` finds the YAML blocks among the author's lines: each starts at a
+   top-level ``game:`` line and runs while lines look like YAML.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from email.header import decode_header, make_header
+from email.message import Message
+
+import html2text
+
+__all__ = [
+    "AuthorText",
+    "Body",
+    "YamlBlock",
+    "author_lines",
+    "decode_bytes",
+    "extract_body",
+    "find_yaml_blocks",
+    "has_header",
+    "header_text",
+    "html_to_text",
+    "unflow",
+]
+
+
+# ---------------------------------------------------------------------------------------
+# Headers
+
+
+def header_text(msg: Message, name: str) -> str:
+    """Return the decoded value of header ``name`` (first occurrence), ``""`` if absent.
+
+    Never raises: when the ``email`` policy cannot parse the header, the raw value is
+    decoded as RFC 2047 encoded-words on a best-effort basis.
+    """
+    try:
+        value = msg.get(name)
+        if value is None:
+            return ""
+        return " ".join(str(value).split())
+    except Exception:  # noqa: BLE001, S110 - malformed headers must never stop parsing
+        pass
+    try:
+        for key, raw in msg.raw_items():  # type: ignore[attr-defined]
+            if key.lower() == name.lower():
+                try:
+                    return " ".join(str(make_header(decode_header(str(raw)))).split())
+                except Exception:  # noqa: BLE001
+                    return " ".join(str(raw).split())
+    except Exception:  # noqa: BLE001, S110
+        pass
+    return ""
+
+
+def has_header(msg: Message, name: str) -> bool:
+    """True when header ``name`` is present (whatever its value); never raises."""
+    try:
+        return any(key.lower() == name.lower() for key in msg)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+# ---------------------------------------------------------------------------------------
+# Charsets and transfer encodings (RFC 2045, RFC 2046)
+
+_LATIN1_NAMES = {"latin_1", "iso8859-1", "ascii"}
+
+
+def decode_bytes(data: bytes, charset: str | None) -> str:
+    """Decode body bytes labelled with ``charset``, never raising.
+
+    * no label, ``us-ascii``, ``iso-8859-1``/``latin-1``: UTF-8 if the bytes are valid UTF-8,
+      otherwise windows-1252 (what Outlook and others really send under those labels);
+    * ``utf-8``: UTF-8, with invalid bytes replaced;
+    * other known text codecs: that codec, errors replaced;
+    * unknown or non-text labels: as for no label.
+    """
+    label = (charset or "").strip().strip("\"'").lower()
+    codec: str | None = None
+    if label:
+        try:
+            info = codecs.lookup(label)
+            if getattr(info, "_is_text_encoding", True):
+                codec = info.name
+        except (LookupError, ValueError):
+            codec = None
+    if codec is None or codec in _LATIN1_NAMES:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data.decode("cp1252", errors="replace").replace("\ufffd", "")
+    try:
+        return data.decode(codec, errors="replace")
+    except Exception:  # noqa: BLE001 - exotic codecs may fail in surprising ways
+        return data.decode("cp1252", errors="replace")
+
+
+def unflow(text: str, *, delsp: bool = False) -> str:
+    """Undo RFC 3676 ``format=flowed``: join soft line breaks, un-stuff leading spaces.
+
+    A line ending in a space is joined with the next line of the same quote depth (the
+    trailing space is removed too when ``delsp``); one leading space is removed from every
+    line (space-stuffing); the signature separator ``"-- "`` is never flowed. Quoted lines
+    are returned with ``">" * depth + " "`` in front.
+
+    Args:
+        text: decoded text with ``\\n`` line breaks.
+        delsp: the ``DelSp=yes`` Content-Type parameter.
+    """
+    out: list[str] = []
+    current: str | None = None
+    current_depth = 0
+    for line in text.split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        body = line[depth:]
+        body = body.removeprefix(" ")
+        flowed = body.endswith(" ") and body != "-- "
+        if flowed and delsp:
+            body = body[:-1]
+        if current is not None and depth != current_depth:
+            out.append(_quote_prefix(current_depth) + current)
+            current = None
+        current = body if current is None else current + body
+        current_depth = depth
+        if not flowed:
+            out.append(_quote_prefix(depth) + current)
+            current = None
+    if current is not None:
+        out.append(_quote_prefix(current_depth) + current)
+    return "\n".join(out)
+
+
+def _quote_prefix(depth: int) -> str:
+    return ">" * depth + " " if depth else ""
+
+
+class _PlainHTML2Text(html2text.HTML2Text):
+    """html2text without Markdown escaping: ``- army`` must stay ``- army``, not ``\\- army``."""
+
+    def handle_data(self, data: str, entity_char: bool = False) -> None:
+        super().handle_data(data, entity_char=True)
+
+
+_TAG_RE = re.compile(r"<[^>]*>")
+
+
+def html_to_text(html: str) -> str:
+    """Convert an HTML body to plain text with html2text, keeping YAML intact.
+
+    Blockquotes become ``>``-quoted lines, ``<pre>`` keeps its line breaks, ``&nbsp;``
+    indentation is kept (later normalised to spaces); links, images and emphasis markers
+    are dropped; no Markdown escaping and no re-wrapping. Never raises.
+    """
+    try:
+        converter = _PlainHTML2Text()
+        converter.body_width = 0
+        converter.unicode_snob = True
+        converter.ignore_links = True
+        converter.ignore_images = True
+        converter.ignore_emphasis = True
+        converter.ignore_tables = True
+        return converter.handle(html)
+    except Exception:  # noqa: BLE001 - html2text on hostile input: fall back to tag stripping
+        return _TAG_RE.sub("", html)
+
+
+# ---------------------------------------------------------------------------------------
+# Body extraction (RFC 2045-2047, RFC 2046 multipart)
+
+
+@dataclass(frozen=True)
+class Body:
+    """The author's text of a message.
+
+    Attributes:
+        text: decoded, unflowed text (LF line breaks, not yet normalised); the parts of a
+            ``multipart/mixed`` message are joined by blank lines.
+        forwarded: texts of attached ``message/rfc822`` parts (forwarded mail), each as
+            extracted by :func:`extract_body` recursively.
+        encrypted: an encrypted part (``multipart/encrypted``, S/MIME enveloped) was found.
+        from_html: some text came from a text/html part.
+    """
+
+    text: str
+    forwarded: tuple[str, ...] = ()
+    encrypted: bool = False
+    from_html: bool = False
+
+
+@dataclass
+class _Collector:
+    texts: list[str] = field(default_factory=list)
+    forwarded: list[str] = field(default_factory=list)
+    encrypted: bool = False
+    from_html: bool = False
+
+
+def _part_text(part: Message) -> str:
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, (bytes, bytearray)):
+        payload = str(part.get_payload() or "").encode("utf-8", "surrogateescape")
+    try:
+        charset = part.get_content_charset()
+    except Exception:  # noqa: BLE001
+        charset = None
+    text = decode_bytes(bytes(payload), charset)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if part.get_content_subtype() == "html":
+        return html_to_text(text)
+    params = {k.lower(): (v or "").lower() for k, v in part.get_params(failobj=[]) or []}
+    if params.get("format") == "flowed":
+        text = unflow(text, delsp=params.get("delsp") == "yes")
+    return text
+
+
+def _is_attachment(part: Message) -> bool:
+    try:
+        return part.get_content_disposition() == "attachment"
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _inner_message(part: Message) -> Message | None:
+    payload = part.get_payload()
+    if isinstance(payload, list) and payload and isinstance(payload[0], Message):
+        return payload[0]
+    if isinstance(payload, Message):
+        return payload
+    return None
+
+
+def _collect(part: Message, into: _Collector, depth: int) -> None:
+    if depth > 30:
+        return
+    ctype = part.get_content_type()
+    if ctype == "message/rfc822" or ctype == "message/global":
+        inner = _inner_message(part)
+        if inner is not None:
+            nested = _Collector()
+            _collect(inner, nested, depth + 1)
+            into.forwarded.append("\n\n".join(nested.texts + nested.forwarded))
+        return
+    if ctype in ("multipart/encrypted", "application/pkcs7-mime",
+                 "application/x-pkcs7-mime", "application/pgp-encrypted"):
+        into.encrypted = True
+        return
+    if part.is_multipart():
+        children = [c for c in part.get_payload() if isinstance(c, Message)]
+        if ctype == "multipart/alternative":
+            _collect_alternative(children, into, depth)
+        elif ctype == "multipart/signed":
+            if children:
+                _collect(children[0], into, depth + 1)
+        else:
+            for child in children:
+                _collect(child, into, depth + 1)
+        return
+    if _is_attachment(part) or part.get_content_maintype() != "text":
+        return
+    subtype = part.get_content_subtype()
+    if subtype in ("plain", "html"):
+        into.texts.append(_part_text(part))
+        into.from_html = into.from_html or subtype == "html"
+
+
+def _collect_alternative(children: list[Message], into: _Collector, depth: int) -> None:
+    """RFC 2046 5.1.4: prefer a non-empty text/plain rendering, else text/html, else any."""
+    rendered: list[tuple[str, _Collector]] = []
+    for child in children:
+        sub = _Collector()
+        _collect(child, sub, depth + 1)
+        text = "\n\n".join(sub.texts)
+        kind = "html" if sub.from_html else "plain"
+        if child.get_content_type() == "text/plain":
+            kind = "plain"
+        if text.strip() or sub.forwarded or sub.encrypted:
+            rendered.append((kind, sub))
+    for wanted in ("plain", "html"):
+        for kind, sub in rendered:
+            if kind == wanted:
+                into.texts.extend(sub.texts)
+                into.forwarded.extend(sub.forwarded)
+                into.encrypted = into.encrypted or sub.encrypted
+                into.from_html = into.from_html or sub.from_html
+                return
+
+
+def extract_body(msg: Message) -> Body:
+    """Extract the author's text from a parsed message.
+
+    Args:
+        msg: a message from :func:`email.message_from_bytes` (``policy.default`` preferred).
+
+    Returns:
+        A :class:`Body`. Attachments and non-text parts are skipped; attached
+        ``message/rfc822`` parts go to :attr:`Body.forwarded`, never to :attr:`Body.text`.
+    """
+    collector = _Collector()
+    _collect(msg, collector, 0)
+    return Body(
+        text="\n\n".join(collector.texts),
+        forwarded=tuple(collector.forwarded),
+        encrypted=collector.encrypted,
+        from_html=collector.from_html,
+    )
+
+# ---------------------------------------------------------------------------------------
+# The author's own lines
+
+_QUOTED_RE = re.compile(r"^[ \t]*>")
+_UNQUOTE_RE = re.compile(r"^[ \t]*(?:>[ \t]?)+")
+_YAML_KEY_START_RE = re.compile(r"""^\s*(?:-\s|["']?[\w.-]+["']?\s*:(?:\s|$))""")
+_ATTR_END_RE = re.compile(r"[:：]\s*$")
+_WEAK_RE = re.compile(
+    r"@|\b\d{1,2}:\d{2}\b|\b(?:19|20)\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b"
+)
+_VERB_RE = re.compile(
+    r"(?:\b(?:wrote|writes|schrieb|a [ée]crit|escribi[óo]|ha scritto|scrisse|schreef|"
+    r"escreveu|napisa[łl]a?|skrev|kirjoitti|[íi]rta|naps[aá]l|nap[íi]sal|"
+    r"написала?|пишет|έγραψε|yazd[ıi])(?:\W|$)|написал\(а\)|写道|寫道|書きました|작성)",
+    re.IGNORECASE,
+)
+_FORWARD_RE = re.compile(
+    r"^\s*(?:-{2,}\s*(?:[^-\n]*\b)?(?:forward\w*|weitergeleitet\w*|transf[ée]r[ée]|reenviad\w*|"
+    r"inoltrat\w*|пересыла\w*|перенаправл\w*|doorgestuurd|vidarebefordra\w*|videresend\w*|"
+    r"przekazan\w*|p[řr]eposlan\w*|v[äa]litetty|encaminhad\w*|ileti\w*)\b[^\n]*"
+    r"|(?:begin forwarded message|anfang der weitergeleiteten nachricht|"
+    r"d[ée]but du message r[ée]exp[ée]di[ée]|inicio del mensaje reenviado|"
+    r"inizio messaggio inoltrato)\s*:\s*)$",
+    re.IGNORECASE,
+)
+_ORIGINAL_RE = re.compile(
+    r"^\s*-{2,}\s*(?:original message|original-nachricht|urspr[üu]ngliche nachricht|"
+    r"originalnachricht|message d'origine|message original|mensaje original|"
+    r"messaggio originale|исходное сообщение|oorspronkelijk bericht|originalmeddelande|"
+    r"oprindelig meddelelse|opprinnelig melding|wiadomo[śs][ćc] oryginalna|"
+    r"p[ůu]vodn[íi] zpr[áa]va|alkuper[äa]inen viesti|mensagem original)\s*-{2,}\s*$",
+    re.IGNORECASE,
+)
+_OUTLOOK_FROM_RE = re.compile(
+    r"^\s*(?:from|von|de|da|от|van|fr[åa]n|fra|od|kimden|l[äa]hett[äa]j[äa]|felad[óo])\s*:\s*\S",
+    re.IGNORECASE,
+)
+_OUTLOOK_FIELD_RE = re.compile(
+    r"^\s*(?:sent|date|gesendet|datum|envoy[ée]|enviado|fecha|inviato|data|отправлено|дата|"
+    r"verzonden|skickat|sendt|wys[łl]ano|odesl[áa]no|l[äa]hetetty|g[öo]nderildi|to|an|[àa]|"
+    r"para|кому|aan|till|til|do|subject|betreff|objet|asunto|oggetto|тема|onderwerp|"
+    r"[äa]mne|emne|temat|p[řr]edm[ěe]t|aihe|konu|cc)\s*:",
+    re.IGNORECASE,
+)
+_TRAILER_RE = re.compile(
+    r"^\s*(?:sent from my \w+|sent from (?:mail|outlook|yahoo mail|my mobile)|"
+    r"get outlook for \w+|sent via \w+|sent with \w+|envoy[ée] de mon \w+|"
+    r"von meinem \w+ gesendet|enviado desde mi \w+|inviato da(?:l mio)? \w+|"
+    r"отправлено с \w+|verzonden (?:vanaf|met) (?:mijn )?\w+|skickat fr[åa]n min \w+|"
+    r"sendt fra min \w+|wys[łl]ane z \w+)",
+    re.IGNORECASE,
+)
+_PGP_BEGIN_SIGNED = "-----BEGIN PGP SIGNED MESSAGE-----"
+_PGP_BEGIN_SIGNATURE = "-----BEGIN PGP SIGNATURE-----"
+_PGP_BEGIN_MESSAGE = "-----BEGIN PGP MESSAGE-----"
+
+
+@dataclass(frozen=True)
+class AuthorText:
+    """The body split into the author's own text and the rest.
+
+    Attributes:
+        lines: one entry per body line (same numbering as ``text.split("\\n")``): the line
+            as the author wrote it (PGP dash-escaping undone), or ``None`` when it is not the
+            author's own text (quoted, reply header and below, forwarded, signature, trailer,
+            PGP armor).
+        quoted: the earlier mail the author replied to (quote markers removed).
+        forwarded: lines of inline forwarded blocks ("---------- Forwarded message ...").
+        encrypted: an inline ``BEGIN PGP MESSAGE`` block was found (and skipped).
+    """
+
+    lines: tuple[str | None, ...]
+    quoted: tuple[str, ...] = ()
+    forwarded: tuple[str, ...] = ()
+    encrypted: bool = False
+
+
+def _strip_pgp(lines: list[str]) -> tuple[list[str | None], bool]:
+    """Remove inline OpenPGP armor and undo dash-escaping (RFC 4880 sections 6.2, 7, 7.1)."""
+    out: list[str | None] = []
+    mode: str | None = None
+    encrypted = False
+    for line in lines:
+        stripped = line.strip()
+        if mode is None:
+            if stripped == _PGP_BEGIN_SIGNED:
+                mode = "headers"
+            elif stripped == _PGP_BEGIN_MESSAGE:
+                mode, encrypted = "armor", True
+            elif stripped == _PGP_BEGIN_SIGNATURE:
+                mode = "armor"
+            else:
+                out.append(line)
+                continue
+            out.append(None)
+        elif mode == "headers":  # "Hash: SHA256" armor headers up to the first blank line
+            out.append(None)
+            if not stripped:
+                mode = "signed"
+        elif mode == "signed":
+            if stripped == _PGP_BEGIN_SIGNATURE:
+                mode = "armor"
+                out.append(None)
+            else:
+                out.append(line.removeprefix("- "))
+        else:  # inside a signature or an encrypted message
+            out.append(None)
+            if stripped.startswith("-----END PGP"):
+                mode = None
+    return out, encrypted
+
+
+def _next_nonblank(lines: list[str | None], start: int) -> int | None:
+    for index in range(start, len(lines)):
+        line = lines[index]
+        if line is not None and line.strip():
+            return index
+    return None
+
+
+def _attribution(lines: list[str | None], i: int) -> tuple[int, bool, bool]:
+    """Detect a reply header ("On ... wrote:") starting at line ``i``, wrapped over <= 3 lines.
+
+    Returns ``(number of lines, has a "wrote" verb, followed by quoted lines)``; the number
+    is 0 when there is no header. A header ends with ':' and carries a date, a time or an
+    address; it must either use a known verb or be followed by ``>`` quoted lines.
+    """
+    first = lines[i]
+    if first is None or _YAML_KEY_START_RE.match(first):
+        return 0, False, False
+    for k in range(3):
+        index = i + k
+        line = lines[index] if index < len(lines) else None
+        if line is None or not line.strip() or _QUOTED_RE.match(line):
+            break
+        joined = " ".join((x or "").strip() for x in lines[i:index + 1])
+        if len(joined) > 400:
+            break
+        if _ATTR_END_RE.search(joined) and _WEAK_RE.search(joined):
+            strong = bool(_VERB_RE.search(joined))
+            after = _next_nonblank(lines, index + 1)
+            quoted = after is not None and bool(_QUOTED_RE.match(lines[after] or ""))
+            if strong or quoted:
+                return k + 1, strong, quoted
+    return 0, False, False
+
+
+def _is_outlook_block(lines: list[str | None], i: int) -> bool:
+    """Outlook's unquoted header block: "From: ..." followed by "Sent:/To:/Subject: ..."."""
+    if not _OUTLOOK_FROM_RE.match(lines[i] or ""):
+        return False
+    seen = 0
+    for line in lines[i + 1:i + 7]:
+        if line is not None and _OUTLOOK_FIELD_RE.match(line):
+            seen += 1
+    return seen >= 1
+
+
+def author_lines(text: str, *, forwarded_subject: bool = False) -> AuthorText:
+    """Split normalised body text into the author's own lines and the rest.
+
+    Args:
+        text: body text, already passed through :func:`normalise_text`.
+        forwarded_subject: the subject says "Fwd:"/"FW:"/..., so an unquoted Outlook header
+            block introduces a forwarded message rather than a quoted reply.
+
+    Returns:
+        An :class:`AuthorText`. Reply headers followed by ``>`` quotes end only that quote
+        (bottom-posted and interleaved replies keep the author's text below the quote);
+        unquoted earlier mail (Outlook block, "-----Original Message-----", a header with no
+        quote after it) and signatures run to the end; forwarded blocks run to the end.
+    """
+    raw_lines = text.split("\n")
+    lines, encrypted = _strip_pgp(raw_lines)
+    own: list[str | None] = [None] * len(lines)
+    quoted: list[str] = []
+    forwarded: list[str] = []
+    state = "own"
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line is None:
+            i += 1
+            continue
+        if state == "forward":
+            forwarded.append(line)
+        elif state != "reply" and _FORWARD_RE.match(line):
+            state = "forward"
+        elif _QUOTED_RE.match(line) or state == "reply":
+            quoted.append(_UNQUOTE_RE.sub("", line))
+        elif state == "sig":
+            pass
+        elif _ORIGINAL_RE.match(line) or _is_outlook_block(lines, i):
+            state = "forward" if forwarded_subject else "reply"
+        elif line.rstrip(" ") in ("--", "-- ") or line == "-- ":
+            state = "sig"
+        else:
+            length, strong, followed_by_quote = _attribution(lines, i)
+            if length and (followed_by_quote or strong):
+                quoted.extend(x or "" for x in lines[i:i + length])
+                if not followed_by_quote:
+                    state = "reply"
+                i += length
+                continue
+            if not _TRAILER_RE.match(line):
+                own[i] = line
+        i += 1
+    return AuthorText(tuple(own), tuple(quoted), tuple(forwarded), encrypted)
+
+
+# ---------------------------------------------------------------------------------------
+# YAML blocks
+
+_GAME_LINE_RE = re.compile(r"""^( *)(["']?)game\2 *:(?:[ \t]|$)""", re.IGNORECASE)
+_KEY_LINE_RE = re.compile(r"""^(["']?)[\w.-]+\1[ \t]*:(?:[ \t]|$)""")
+
+
+@dataclass(frozen=True)
+class YamlBlock:
+    """Lines that form one YAML orders block.
+
+    Attributes:
+        start: 0-based index of the ``game:`` line in the lines searched.
+        lines: the block's lines, the ``game:`` line's indentation removed from each.
+    """
+
+    start: int
+    lines: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The block as text, one trailing newline."""
+        return "\n".join(self.lines) + "\n"
+
+
+def _bracket_balance(line: str, depth: int) -> int:
+    """Track unclosed [ and { across lines (outside quotes and comments)."""
+    quote: str | None = None
+    for index, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"" and (index == 0 or line[index - 1] in " \t[{,:"):
+            quote = ch
+        elif ch == "#" and (index == 0 or line[index - 1] in " \t"):
+            break
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    return depth
+
+
+def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None]) -> list[YamlBlock]:
+    """Find the orders blocks among the author's lines.
+
+    A block starts at a ``game:`` line (any case, possibly quoted, any indentation) and
+    continues while lines are blank, indented deeper than the ``game:`` line, list items
+    (``- ``), comments, ``key:`` lines, or continuations of an unclosed ``[``/``{``. It ends
+    at a ``None`` line, at any other text ("Kleitos", "-- Kleitos"), at ``---``/``...``, or
+    at another ``game:`` line of the same indentation (which starts a new block).
+
+    Returns:
+        The blocks in order, trailing blank lines removed.
+    """
+    blocks: list[YamlBlock] = []
+    current: list[str] | None = None
+    start = 0
+    base = 0
+    brackets = 0
+
+    def close() -> None:
+        nonlocal current
+        if current is not None:
+            while current and not current[-1].strip():
+                current.pop()
+            blocks.append(YamlBlock(start, tuple(current)))
+        current = None
+
+    for index, line in enumerate(lines):
+        if line is None:
+            close()
+            continue
+        match = _GAME_LINE_RE.match(line)
+        if match and (current is None or (len(match.group(1)) <= base and not brackets)):
+            close()
+            start, base, brackets = index, len(match.group(1)), 0
+            current = [line[base:]]
+            brackets = _bracket_balance(current[0], 0)
+            continue
+        if current is None:
+            continue
+        if not line.strip():
+            current.append("")
+            continue
+        if brackets:
+            current.append(line[base:] if not line[:base].strip() else line.lstrip(" "))
+            brackets = _bracket_balance(line, brackets)
+            continue
+        if line[:base].strip(" ") or len(line) <= base:
+            close()
+            continue
+        rest = line[base:]
+        if (rest[0] in " \t" or rest.startswith(("- ", "#")) or rest.rstrip() == "-"
+                or _KEY_LINE_RE.match(rest)):
+            current.append(rest)
+            brackets = _bracket_balance(rest, 0)
+            continue
+        close()
+    close()
+    return blocks
+
+
+def strip_quote_markers(lines: tuple[str, ...] | list[str]) -> list[str | None]:
+    """Remove ``>`` quote markers from lines, for looking for orders in quoted text."""
+    return [_UNQUOTE_RE.sub("", line) for line in lines]

@@ -1,0 +1,368 @@
+"""Raw mail bytes to a :class:`ParsedMail`: who sent it, and the orders it carries.
+
+:func:`parse_mail` is a pure function (no I/O, no clock, no database). It reads the message
+with the stdlib :mod:`email` package (``policy.default``; RFC 5322 and MIME RFC 2045-2047),
+recognises machine mail (:mod:`pbem.mail.machine`: RFC 3834 auto-replies, RFC 3464 delivery
+reports, our own mail looping back), extracts the author's own text
+(:mod:`pbem.mail.extract`: RFC 3676 format=flowed, RFC 4880 inline PGP, quotes, reply
+headers, forwarded mail, signatures) and reads the single YAML orders block in it with the
+strict loader (:mod:`pbem.mail.strict_yaml`).
+
+It does not check game semantics (game, seat, key, step, the orders themselves): the caller
+does, with the returned ``document``.
+"""
+
+from __future__ import annotations
+
+import email
+import hashlib
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from email import policy
+from email.message import Message
+from email.utils import parseaddr
+from typing import Literal
+
+from pbem.mail.extract import (
+    AuthorText,
+    Body,
+    YamlBlock,
+    author_lines,
+    extract_body,
+    find_yaml_blocks,
+    header_text,
+    strip_quote_markers,
+)
+from pbem.mail.machine import classify_machine
+from pbem.mail.strict_yaml import (
+    OrdersYamlError,
+    Problem,
+    load_strict_yaml,
+    normalise_text,
+)
+from pbem.mail.suggest import suggest
+
+__all__ = [
+    "ORDERS_SHAPE",
+    "ParsedMail",
+    "Problem",
+    "parse_mail",
+]
+
+Action = Literal["accept", "reject", "ignore"]
+
+#: The shape of an orders document, shown to players whose mail has none.
+ORDERS_SHAPE = """\
+game: alexandria-1
+seat: north
+key: your-seat-key
+step: 7
+orders:
+  movement:
+    - army: Ptolemy
+      path: [Memphis, Pelusium]"""
+
+_NO_ORDERS_HINT = (
+    "Write your orders in the body of your mail (not quoted with '>', not in an attachment "
+    "or a forwarded message) as a YAML block starting with a 'game:' line, like:\n"
+    + "\n".join("    " + line for line in ORDERS_SHAPE.split("\n"))
+)
+_FORWARD_SUBJECT_RE = re.compile(
+    r"^\s*(?:re:\s*)*(?:fwd?|fw|wg|tr|rv|enc|doorst|vs|vb|rif|пересл)\s*:", re.IGNORECASE)
+_MSGID_RE = re.compile(r"<([^<>\s]+)>")
+_KEYISH_RE = re.compile(r"^\s*[\"']?([\w-]+)[\"']?\s*:(?:\s|$)")
+
+
+@dataclass(frozen=True)
+class ParsedMail:
+    """What one incoming mail means for the adjudicator.
+
+    Attributes:
+        message_id: the Message-ID as ``"<...>"``; synthesised from a hash of the raw bytes
+            (``"<sha256-...@pbem.invalid>"``) when missing or unparseable.
+        sender: lowercased addr-spec of From, ``""`` if unparseable.
+        sender_name: display name of From (may be ``""``).
+        subject: decoded Subject (RFC 2047), whitespace collapsed.
+        in_reply_to: first ``"<...>"`` of In-Reply-To, or ``None``.
+        references: the ``"<...>"`` ids of References, in order.
+        action: ``"accept"`` (``document`` holds the orders), ``"reject"`` (``problems``
+            says why; answer the sender) or ``"ignore"`` (machine or empty mail; never
+            answer).
+        document: the orders mapping when accepted, else ``None``.
+        orders_text: the normalised YAML block that was parsed (for echoing back, line
+            numbers in problems refer to it), or ``None`` when no single block was found.
+        problems: every problem found when rejected; empty otherwise.
+        ignore_reason: ``"auto-reply"``, ``"bounce"``, ``"loop"`` or ``"empty"`` when
+            ignored, else ``None``.
+        bouncing: addresses a delivery status notification (RFC 3464) reports as failed.
+    """
+
+    message_id: str
+    sender: str
+    sender_name: str
+    subject: str
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    action: Action
+    document: dict | None = None
+    orders_text: str | None = None
+    problems: tuple[Problem, ...] = ()
+    ignore_reason: str | None = None
+    bouncing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Envelope:
+    message_id: str
+    sender: str
+    sender_name: str
+    subject: str
+    in_reply_to: str | None
+    references: tuple[str, ...]
+
+
+def _synthetic_id(raw: bytes) -> str:
+    return f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}@pbem.invalid>"
+
+
+def _normalise_msgid(value: str) -> str | None:
+    match = _MSGID_RE.search(value)
+    if match:
+        return f"<{match.group(1)}>"
+    tokens = value.strip().split()
+    token = tokens[0].strip("<>") if tokens else ""
+    return f"<{token}>" if token else None
+
+
+def _sender(msg: Message) -> tuple[str, str]:
+    name, address = "", ""
+    try:
+        header = msg["From"]
+        addresses = getattr(header, "addresses", None)
+        if addresses:
+            name, address = addresses[0].display_name or "", addresses[0].addr_spec or ""
+    except Exception:  # noqa: BLE001 - fall back to the lenient parser
+        address = ""
+    if not address:
+        try:
+            name, address = parseaddr(header_text(msg, "From"))
+        except Exception:  # noqa: BLE001
+            name, address = "", ""
+    address = address.strip().lower()
+    if "@" not in address or any(ch.isspace() for ch in address):
+        address = ""
+    return address, " ".join(str(name).split())
+
+
+def _envelope(msg: Message | None, raw: bytes) -> _Envelope:
+    if msg is None:
+        return _Envelope(_synthetic_id(raw), "", "", "", None, ())
+    message_id = _normalise_msgid(header_text(msg, "Message-ID")) or _synthetic_id(raw)
+    sender, sender_name = _sender(msg)
+    in_reply_to = _MSGID_RE.search(header_text(msg, "In-Reply-To"))
+    references = tuple(f"<{m}>" for m in _MSGID_RE.findall(header_text(msg, "References")))
+    return _Envelope(
+        message_id=message_id,
+        sender=sender,
+        sender_name=sender_name,
+        subject=header_text(msg, "Subject"),
+        in_reply_to=f"<{in_reply_to.group(1)}>" if in_reply_to else None,
+        references=references,
+    )
+
+
+def _result(envelope: _Envelope, action: Action, **fields: object) -> ParsedMail:
+    return ParsedMail(
+        message_id=envelope.message_id,
+        sender=envelope.sender,
+        sender_name=envelope.sender_name,
+        subject=envelope.subject,
+        in_reply_to=envelope.in_reply_to,
+        references=envelope.references,
+        action=action,
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def _has_attachments(msg: Message) -> bool:
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        if part.get_content_disposition() == "attachment" or part.get_content_maintype() not in (
+                "text", "message"):
+            return True
+    return False
+
+
+def _near_miss_game(author: AuthorText) -> str | None:
+    for number, line in enumerate(author.lines, start=1):
+        if line is None:
+            continue
+        match = _KEYISH_RE.match(line)
+        if match and match.group(1).lower() != "game" and suggest(
+                match.group(1), ["game"], cutoff=0.74):
+            return (f"Line {number} of your mail starts with '{match.group(1)}:'; "
+                    "did you mean 'game:'? ")
+    return None
+
+
+def _no_orders(body: Body, author: AuthorText) -> Problem:
+    """Explain why no orders block was found in the author's text."""
+    forwarded_lines: list[str | None] = list(strip_quote_markers(author.forwarded))
+    forwarded_texts = [normalise_text(text) for text in body.forwarded]
+    in_forward = bool(find_yaml_blocks(forwarded_lines)) or any(
+        find_yaml_blocks(strip_quote_markers(text.split("\n"))) for text in forwarded_texts)
+    if in_forward:
+        return Problem(
+            code="mail.forwarded",
+            message=("Your orders are inside a forwarded message; we only read orders you "
+                     "write yourself in the body of your mail, never forwarded ones."),
+            hint=("Send the orders directly: copy them into the body of a new mail or a "
+                  "reply instead of forwarding. " + _NO_ORDERS_HINT),
+        )
+    if body.encrypted or author.encrypted:
+        return Problem(
+            code="mail.encrypted",
+            message=("Your mail is encrypted and we cannot read it; send your orders "
+                     "unencrypted (a PGP signature is fine)."),
+            hint=_NO_ORDERS_HINT,
+        )
+    if find_yaml_blocks(list(author.quoted)):
+        return Problem(
+            code="mail.no_orders",
+            message=("We found no orders written by you: the only 'game:' block is in the "
+                     "earlier mail you quoted (lines starting with '>' or below "
+                     "'On ... wrote:'), and quoted text is never read as orders."),
+            hint=("Write your orders above the quote, without '>' in front. "
+                  + _NO_ORDERS_HINT),
+        )
+    near = _near_miss_game(author) or ""
+    return Problem(
+        code="mail.no_orders",
+        message=("We found no orders in your mail: orders are a YAML block that starts "
+                 "with a line 'game: <game name>'."),
+        hint=near + _NO_ORDERS_HINT,
+    )
+
+
+def _check_document(document: object) -> Problem | None:
+    if not isinstance(document, dict):
+        kind = "a list" if isinstance(document, list) else "a single value"
+        return Problem(
+            code="mail.no_orders",
+            message=(f"Your orders are {kind}, but they must be a mapping of 'key: value' "
+                     "lines starting with 'game:'."),
+            hint=_NO_ORDERS_HINT,
+        )
+    if "game" not in document:
+        keys = [str(k) for k in document]
+        near = suggest("game", keys)
+        found = f" (found '{near}:'; keys are lowercase)" if near else ""
+        return Problem(
+            code="mail.no_orders",
+            message=f"Your orders have no 'game:' line{found}.",
+            line=1,
+            hint=_NO_ORDERS_HINT,
+        )
+    return None
+
+
+def _parse(raw: bytes, own_addresses: Collection[str],
+           own_domains: Collection[str]) -> ParsedMail:
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    envelope = _envelope(msg, raw)
+
+    verdict = classify_machine(msg, own_addresses=own_addresses, own_domains=own_domains)
+    if verdict is not None:
+        return _result(envelope, "ignore", ignore_reason=verdict.reason,
+                       bouncing=verdict.bouncing)
+
+    body = extract_body(msg)
+    text = normalise_text(body.text)
+    if (not text.strip() and not body.forwarded and not body.encrypted
+            and not _has_attachments(msg)):
+        return _result(envelope, "ignore", ignore_reason="empty")
+
+    author = author_lines(text, forwarded_subject=bool(
+        _FORWARD_SUBJECT_RE.match(envelope.subject)))
+    blocks = find_yaml_blocks(author.lines)
+    if not blocks:
+        return _result(envelope, "reject", problems=(_no_orders(body, author),))
+    if len(blocks) > 1:
+        where = ", ".join(str(b.start + 1) for b in blocks)
+        return _result(envelope, "reject", problems=(Problem(
+            code="mail.two_documents",
+            message=(f"Your mail contains {len(blocks)} orders blocks (starting with 'game:' "
+                     f"on lines {where} of your mail); send exactly one set of orders per "
+                     "mail."),
+            hint="Delete all but one of the blocks and send again.",
+        ),))
+    return _read_block(envelope, blocks[0], from_html=body.from_html)
+
+
+def _read_block(envelope: _Envelope, block: YamlBlock, *, from_html: bool) -> ParsedMail:
+    orders_text = normalise_text(block.text)
+    offset = None if from_html else block.start
+    try:
+        document = load_strict_yaml(orders_text, mail_line_offset=offset)
+    except OrdersYamlError as exc:
+        return _result(envelope, "reject", orders_text=orders_text,
+                       problems=tuple(exc.problems))
+    problem = _check_document(document)
+    if problem is not None:
+        return _result(envelope, "reject", orders_text=orders_text, problems=(problem,))
+    return _result(envelope, "accept", document=document, orders_text=orders_text)
+
+
+def parse_mail(raw: bytes, *, own_addresses: Collection[str] = (),
+               own_domains: Collection[str] = ()) -> ParsedMail:
+    """Read one raw mail (RFC 5322 bytes, as fetched over IMAP) into a :class:`ParsedMail`.
+
+    Never raises: any unexpected failure becomes ``action="reject"`` with one problem of
+    code ``"mail.unreadable"``.
+
+    Decisions, in order:
+
+    1. machine mail -> ``ignore`` with ``ignore_reason`` ``"bounce"`` (``bouncing`` filled
+       from the RFC 3464 report), ``"loop"`` (From in ``own_addresses``, Message-ID domain
+       in ``own_domains``, or an ``X-Pbem-Loop`` header) or ``"auto-reply"`` (RFC 3834 and
+       vendor signals); machine mail is never parsed for orders;
+    2. no text and no attachments at all -> ``ignore`` with ``"empty"``;
+    3. no orders block in the author's own text -> ``reject`` (``"mail.forwarded"`` when
+       the orders are in a forwarded message, ``"mail.encrypted"``, or ``"mail.no_orders"``
+       with the expected shape in the hint);
+    4. more than one block -> ``reject`` ``"mail.two_documents"``;
+    5. the block is not strict YAML -> ``reject`` with every problem (``"yaml.*"``), line
+       numbers counted in ``orders_text`` (and in the mail text when it differs);
+    6. not a mapping with a ``game`` key -> ``reject`` ``"mail.no_orders"``;
+    7. otherwise ``accept`` with ``document``.
+
+    Args:
+        raw: the message bytes (``str`` is accepted and encoded as UTF-8).
+        own_addresses: our sending addresses, to recognise our own mail coming back.
+        own_domains: our Message-ID domains, idem.
+    """
+    try:
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        raw = bytes(raw)
+    except Exception:  # noqa: BLE001
+        raw = b""
+    try:
+        return _parse(raw, own_addresses, own_domains)
+    except Exception as exc:  # noqa: BLE001 - the contract is: never raise
+        return _unreadable(raw, exc)
+
+
+def _unreadable(raw: bytes, exc: BaseException) -> ParsedMail:
+    try:
+        envelope = _envelope(email.message_from_bytes(raw, policy=policy.compat32), raw)
+    except Exception:  # noqa: BLE001
+        envelope = _envelope(None, raw)
+    return _result(envelope, "reject", problems=(Problem(
+        code="mail.unreadable",
+        message=("We could not read your mail; please send your orders again as plain "
+                 "text in the body of a new mail."),
+        hint=f"Internal error: {type(exc).__name__}",
+    ),))

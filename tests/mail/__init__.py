@@ -1,0 +1,1 @@
+"""Tests of the pure mail-to-YAML layer (pbem.mail.message and friends)."""
