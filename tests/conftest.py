@@ -1,0 +1,122 @@
+"""Shared fixtures: real mail servers on loopback and a judge configured against them."""
+from __future__ import annotations
+
+import email
+import email.policy
+import smtplib
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pbem.config import Config, parse_config
+from pbem.keys import hash_key
+from pbem.service import Judge, make_judge
+from pbem.mail.imap import ImapPoller
+
+from tests.mailservers import DOVECOT, MailServer, start_dovecot, start_pymap
+
+SEATS = ("north", "east", "south", "west")
+PLAYERS = {"north": "Kleitos", "east": "Peukestas", "south": "Nearchos", "west": "Aristonous"}
+KEYS = {s: f"{s}-test-key" for s in SEATS}
+HASHES = {s: hash_key(k, iterations=1000) for s, k in KEYS.items()}
+ACCOUNTS = {"judge": "jpw", "host": "hpw", "stranger": "spw", **{s: f"{s}pw" for s in SEATS}}
+
+
+@pytest.fixture(params=["pymap", "dovecot"])
+def mail_server(request: pytest.FixtureRequest, tmp_path: Path) -> MailServer:
+    """A real SMTP + IMAP pair on 127.0.0.1 (pymap always; Dovecot when installed)."""
+    if request.param == "dovecot":
+        if not DOVECOT:
+            pytest.skip("dovecot-imapd is not installed here (CI installs it)")
+        server = start_dovecot(tmp_path / "dovecot", ACCOUNTS)
+    else:
+        server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pymap_server(tmp_path: Path) -> MailServer:
+    """pymap only (tests that kill and restart the IMAP server)."""
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    yield server
+    server.stop()
+
+
+def make_config(tmp_path: Path, server: MailServer, **extra: object) -> Config:
+    """A config for game ``g1`` with four seats against ``server``."""
+    raw = {
+        "judge": {"address": "judge@pbem.localhost"},
+        "database": str(tmp_path / "pbem.sqlite"),
+        "imap": {"host": "127.0.0.1", "port": server.imap_port, "user": "judge", "password": "jpw",
+                 "processed_folder": "Processed", "poll_interval": "1s"},
+        "smtp": {"host": "127.0.0.1", "port": server.smtp_port},
+        "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": [
+            {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+            for s in SEATS]}],
+        **extra,
+    }
+    return parse_config(raw, base=tmp_path)
+
+
+@dataclass
+class Table:
+    """A judge wired to real mail servers, plus helpers to act as players."""
+
+    server: MailServer
+    config: Config
+    judge: Judge
+    poller: ImapPoller
+
+    def send(self, sender: str, body: str, subject: str = "orders", headers: dict | None = None,
+             message_id: str | None = None) -> str:
+        """Mail ``body`` from ``sender`` (an account name or address) to the judge over SMTP."""
+        addr = sender if "@" in sender else f"{sender}@pbem.localhost"
+        msg = EmailMessage()
+        msg["From"] = addr
+        msg["To"] = "judge@pbem.localhost"
+        msg["Subject"] = subject
+        msg["Message-ID"] = message_id or make_msgid(domain="players.test")
+        for k, v in (headers or {}).items():
+            msg[k] = v
+        msg.set_content(body)
+        with smtplib.SMTP("127.0.0.1", self.server.smtp_port) as smtp:
+            smtp.send_message(msg, from_addr=addr, to_addrs=["judge@pbem.localhost"])
+        return str(msg["Message-ID"])
+
+    def send_raw(self, sender: str, raw: bytes) -> None:
+        """Mail raw bytes to the judge over SMTP."""
+        with smtplib.SMTP("127.0.0.1", self.server.smtp_port) as smtp:
+            smtp.sendmail(sender, ["judge@pbem.localhost"], raw)
+
+    def inbox(self, account: str) -> list[EmailMessage]:
+        """Parsed messages in ``account``'s mailbox, oldest first."""
+        return [email.message_from_bytes(r, policy=email.policy.default)  # type: ignore[misc]
+                for r in self.server.messages(account)]
+
+    def text_of(self, msg: EmailMessage) -> str:
+        """The text/plain body of a message."""
+        part = msg.get_body(("plain",))
+        return part.get_content() if part is not None else ""
+
+    def orders_doc(self, seat: str, step: int, orders: dict, key: str | None = None, game: str = "g1") -> str:
+        """An orders YAML document as a player writes it."""
+        return yaml.safe_dump({"game": game, "seat": seat, "key": key or KEYS[seat], "step": step,
+                               "orders": orders}, sort_keys=False)
+
+
+@pytest.fixture
+def table(tmp_path: Path, mail_server: MailServer) -> Table:
+    """A started game g1 on real servers; the setup mail has been sent."""
+    from pbem.service import run_once
+
+    config = make_config(tmp_path, mail_server)
+    judge, poller = make_judge(config)
+    judge.ensure_games()
+    run_once(judge, poller)
+    yield Table(mail_server, config, judge, poller)
+    poller.close()

@@ -1,0 +1,119 @@
+"""Real mail servers on loopback for the integration tests.
+
+- ``pymap``: :class:`pbem.devmail.DevMail` (aiosmtpd delivering into maildirs + pymap).
+- ``dovecot``: the same aiosmtpd delivery, with Debian's Dovecot serving the maildirs
+  over IMAP (started as a private instance with its own config in a temp folder). Only
+  when the ``dovecot`` binary is installed; CI installs ``dovecot-imapd``.
+"""
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.devmail import DevMail, free_port, wait_for_port
+
+DOVECOT = shutil.which("dovecot") or ("/usr/sbin/dovecot" if Path("/usr/sbin/dovecot").exists() else None)
+
+DOVECOT_CONF = """\
+base_dir = {root}/run
+state_dir = {root}/run/state
+log_path = {root}/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:{maildir}/%n
+first_valid_uid = 1
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%n {root}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid={uid} gid={gid} home={maildir}/%n
+}}
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+"""
+
+
+@dataclass
+class MailServer:
+    """A running SMTP + IMAP pair on loopback with one account per name."""
+
+    kind: str
+    root: Path
+    accounts: dict[str, str]
+    dev: DevMail
+    smtp_port: int
+    imap_port: int
+    _dovecot_conf: Path | None = None
+
+    def messages(self, account: str) -> list[bytes]:
+        """Raw messages delivered to ``account`` (its INBOX), oldest first."""
+        return self.dev.messages(account)
+
+    def stop(self) -> None:
+        """Stop both servers."""
+        self.dev.stop()
+        if self._dovecot_conf is not None:
+            subprocess.run(["doveadm", "-c", str(self._dovecot_conf), "stop"], capture_output=True)
+            time.sleep(0.3)
+
+    def restart_imap(self) -> None:
+        """Kill the IMAP server and start it again (connections drop)."""
+        if self.kind == "pymap":
+            self.dev.restart_imap()
+        else:
+            assert self._dovecot_conf is not None
+            subprocess.run(["doveadm", "-c", str(self._dovecot_conf), "stop"], capture_output=True)
+            time.sleep(0.5)
+            subprocess.run([DOVECOT, "-c", str(self._dovecot_conf)], check=True)
+            wait_for_port(self.imap_port)
+
+
+def start_pymap(root: Path, accounts: dict[str, str]) -> MailServer:
+    """aiosmtpd + pymap over ``root``."""
+    dev = DevMail(root, accounts).start()
+    return MailServer("pymap", root, accounts, dev, dev.smtp_port, dev.imap_port)
+
+
+def start_dovecot(root: Path, accounts: dict[str, str]) -> MailServer:
+    """aiosmtpd delivering into maildirs served by a private Dovecot instance."""
+    assert DOVECOT, "dovecot is not installed"
+    uid, gid = pwd.getpwnam("nobody").pw_uid, grp.getgrnam("nogroup").gr_gid
+    maildir = root / "mail"
+    (root / "run").mkdir(parents=True, exist_ok=True)
+    maildir.mkdir(parents=True, exist_ok=True)
+    os.chmod(root, 0o755)
+    (root / "passwd").write_text("".join(f"{u}:{{PLAIN}}{p}::::::\n" for u, p in accounts.items()))
+    port = free_port()
+    conf = root / "dovecot.conf"
+    conf.write_text(DOVECOT_CONF.format(root=root, maildir=maildir, uid=uid, gid=gid, port=port))
+    dev = DevMail(maildir, accounts, owner=(uid, gid), serve_imap=False).start()
+    for name in accounts:  # DevMail created the maildirs as root; Dovecot runs as nobody
+        for dirpath, _dirs, files in os.walk(maildir / name):
+            os.chown(dirpath, uid, gid)
+            for f in files:
+                os.chown(os.path.join(dirpath, f), uid, gid)
+    subprocess.run([DOVECOT, "-c", str(conf)], check=True)
+    wait_for_port(port)
+    return MailServer("dovecot", maildir, accounts, dev, dev.smtp_port, port, conf)

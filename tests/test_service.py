@@ -1,0 +1,217 @@
+"""End-to-end: order mails over SMTP, a poll cycle over IMAP, replies in the players'
+mailboxes, and the event log (issue 2). Runs against pymap and, when installed, Dovecot."""
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+from imapclient import IMAPClient
+
+from pbem import rules
+from pbem.mail.imap import ImapPoller
+from pbem.service import Judge, make_judge, run_forever, run_once
+from pbem.store import Store
+
+from tests.conftest import SEATS, Table, make_config
+
+
+def _pending_seat(table: Table) -> tuple[rules.GameState, str]:
+    state = table.judge.state("g1")
+    decisions = rules.pending(state)
+    assert decisions, "the game should wait for a seat"
+    return state, decisions[0].seat
+
+
+def _event_count(table: Table) -> int:
+    return len(table.judge.store.events("g1"))
+
+
+def _folder_count(table: Table, folder: str) -> int:
+    c = IMAPClient("127.0.0.1", port=table.server.imap_port, ssl=False)
+    try:
+        c.login("judge", "jpw")
+        return int(c.select_folder(folder, readonly=True)[b"EXISTS"])
+    finally:
+        c.logout()
+
+
+def test_setup_mails_every_seat_and_prompts_the_first(table: Table) -> None:
+    state, seat = _pending_seat(table)
+    for s in SEATS:
+        subjects = [str(m["Subject"]) for m in table.inbox(s)]
+        assert any("report" in x for x in subjects), f"{s} got no setup report: {subjects}"
+        assert all(m["Auto-Submitted"] == "auto-generated" for m in table.inbox(s))
+    prompts = [m for m in table.inbox(seat) if "your move" in str(m["Subject"])]
+    assert len(prompts) == 1
+    text = table.text_of(prompts[0])
+    assert f"step: {state.step}" in text and "game: g1" in text
+    assert any(p.get_content_type() == "image/png" for p in table.inbox(seat)[0].iter_attachments())
+
+
+def test_orders_by_mail_are_applied_answered_and_logged(table: Table) -> None:
+    state, seat = _pending_seat(table)
+    before = _event_count(table)
+    orders = rules.bot_orders(state, seat, random.Random(7))
+    mid = table.send(seat, table.orders_doc(seat, state.step, orders), subject=f"Re: step {state.step}")
+    handled = run_once(table.judge, table.poller)
+    assert list(handled.values()) == ["applied"]
+
+    # the event log grew, is chained, and replays to the live state
+    store = table.judge.store
+    assert _event_count(table) > before
+    assert store.verify_chain("g1") == []
+    new_state = table.judge.state("g1")
+    assert new_state.step == state.step + 1
+    first = store.first_snapshot("g1")
+    events = [rules.Event(kind=e.kind, data=e.data, public=e.public, seat=e.seat) for e in store.events("g1")]
+    assert rules.fold(rules.GameState.from_dict(first[1]), events).to_dict() == new_state.to_dict()
+
+    # the sender got a receipt threaded under his mail, echoing the orders
+    receipts = [m for m in table.inbox(seat) if m["In-Reply-To"] == mid]
+    assert len(receipts) == 1
+    assert receipts[0]["Auto-Submitted"] == "auto-replied"
+    assert "accepted" in table.text_of(receipts[0])
+    # every seat got the step's report; the next seat got its prompt
+    for s in SEATS:
+        assert any(f"step {state.step} report" in str(m["Subject"]) for m in table.inbox(s))
+    nxt = rules.pending(new_state)[0].seat
+    assert any(f"step {new_state.step}: your move" in str(m["Subject"]) for m in table.inbox(nxt))
+    # the message was moved to the processed folder only after the commit
+    assert _folder_count(table, "INBOX") == 0
+    assert _folder_count(table, "Processed") == 1
+    row = store.inbox_by_message_id(mid)
+    assert row["status"] == "applied" and row["raw"] and row["uid"]
+
+
+@pytest.mark.parametrize("case", ["wrong_key", "wrong_sender", "stale_step", "unknown_game", "not_your_turn"])
+def test_bad_mail_gets_a_clear_reply_and_changes_nothing(table: Table, case: str) -> None:
+    state, seat = _pending_seat(table)
+    other = next(s for s in SEATS if s != seat)
+    orders = rules.bot_orders(state, seat, random.Random(1))
+    sender, doc, expect = seat, None, ""
+    if case == "wrong_key":
+        doc, expect = table.orders_doc(seat, state.step, orders, key="guess"), "key"
+    elif case == "wrong_sender":
+        sender, doc, expect = "stranger", table.orders_doc(seat, state.step, orders, key="guess"), "not registered"
+    elif case == "stale_step":
+        doc, expect = table.orders_doc(seat, state.step - 1, orders), "stale"
+    elif case == "unknown_game":
+        doc, expect = table.orders_doc(seat, state.step, orders, game="nope-9"), "no game 'nope-9'"
+    elif case == "not_your_turn":
+        sender, doc, expect = other, table.orders_doc(other, state.step, orders), "not your decision"
+    before_events, before_step = _event_count(table), table.judge.state("g1").step
+    mid = table.send(sender, doc)
+    handled = run_once(table.judge, table.poller)
+    assert list(handled.values()) == ["rejected"]
+    assert _event_count(table) == before_events
+    assert table.judge.state("g1").step == before_step
+    replies = [m for m in table.inbox(sender) if m["In-Reply-To"] == mid]
+    assert len(replies) == 1, f"{case}: expected one reply"
+    text = table.text_of(replies[0])
+    assert expect.lower() in text.lower(), text
+    assert "nothing in the game changed" in text
+
+
+def test_right_key_from_unknown_address_is_held_and_the_seat_alerted(table: Table) -> None:
+    state, seat = _pending_seat(table)
+    orders = rules.bot_orders(state, seat, random.Random(2))
+    before = _event_count(table)
+    table.send("stranger", table.orders_doc(seat, state.step, orders))
+    assert list(run_once(table.judge, table.poller).values()) == ["held"]
+    assert _event_count(table) == before
+    alerts = [m for m in table.inbox(seat) if "held" in str(m["Subject"])]
+    assert len(alerts) == 1 and "stranger@pbem.localhost" in table.text_of(alerts[0])
+    assert any("held" in str(m["Subject"]) for m in table.inbox("host"))
+
+
+def test_crash_between_commit_and_move_neither_loses_nor_reapplies(table: Table, monkeypatch) -> None:
+    state, seat = _pending_seat(table)
+    orders = rules.bot_orders(state, seat, random.Random(3))
+    mid = table.send(seat, table.orders_doc(seat, state.step, orders))
+
+    class Killed(BaseException):
+        pass
+
+    def die(self: ImapPoller, uid: int) -> None:
+        raise Killed()  # the process dies right after the database commit
+
+    monkeypatch.setattr(ImapPoller, "_done", die)
+    with pytest.raises(Killed):
+        run_once(table.judge, table.poller)
+    monkeypatch.undo()
+    table.poller.close()
+    assert table.judge.store.inbox_by_message_id(mid)["status"] == "applied"
+    events_after_crash = _event_count(table)
+    assert _folder_count(table, "INBOX") == 1  # not moved: the crash came first
+
+    # a new process: new store connection, new poller
+    judge2, poller2 = make_judge(table.config)
+    handled = run_once(judge2, poller2)
+    poller2.close()
+    assert list(handled.values()) == ["duplicate"]
+    assert _event_count(table) == events_after_crash
+    assert judge2.state("g1").step == state.step + 1
+    assert _folder_count(table, "INBOX") == 0 and _folder_count(table, "Processed") == 1
+    receipts = [m for m in table.inbox(seat) if m["In-Reply-To"] == mid]
+    assert len(receipts) == 1  # answered once, not twice
+
+
+def test_poller_survives_a_server_that_drops_the_connection(tmp_path, pymap_server) -> None:
+    config = make_config(tmp_path, pymap_server)
+    judge, poller = make_judge(config)
+    judge.ensure_games()
+    stop = threading.Event()
+    thread = threading.Thread(target=run_forever, args=(judge, poller, stop), kwargs={"max_backoff": 1.0})
+    thread.start()
+    try:
+        time.sleep(1.5)
+        pymap_server.restart_imap()  # every connection drops
+        store = Store(config.database)
+        state = Judge(config, store).state("g1")
+        seat = rules.pending(state)[0].seat
+        t = Table(pymap_server, config, judge, poller)
+        t.send(seat, t.orders_doc(seat, state.step, rules.bot_orders(state, seat, random.Random(4))))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if Judge(config, store).state("g1").step == state.step + 1:
+                break
+            time.sleep(0.3)
+        assert Judge(config, store).state("g1").step == state.step + 1
+    finally:
+        stop.set()
+        thread.join(30)
+    assert not thread.is_alive()
+
+
+def test_machine_mail_is_never_answered(table: Table) -> None:
+    _state, seat = _pending_seat(table)
+    before = len(table.inbox(seat))
+    table.send(seat, "I am out of the office until Monday.", subject="Automatic reply: step",
+               headers={"Auto-Submitted": "auto-replied"})
+    assert list(run_once(table.judge, table.poller).values()) == ["ignored"]
+    assert len(table.inbox(seat)) == before
+
+
+def test_deadline_applies_the_default_and_reminds(tmp_path, pymap_server) -> None:
+    from datetime import timedelta
+
+    from pbem.service import now_utc
+
+    config = make_config(tmp_path, pymap_server, deadlines={"player_turn": "2h", "reminder": "1h"})
+    now = [now_utc()]
+    judge, poller = make_judge(config)
+    judge.clock = lambda: now[0]
+    judge.ensure_games()
+    state = judge.state("g1")
+    seat = rules.pending(state)[0].seat
+    now[0] += timedelta(minutes=70)
+    assert judge.tick() == 0  # a reminder, not yet the default
+    now[0] += timedelta(minutes=60)
+    assert judge.tick() == 1
+    assert judge.state("g1").step == state.step + 1
+    judge.flush_outbox()
+    subjects = [str(m["Subject"]) for m in Table(pymap_server, config, judge, poller).inbox(seat)]
+    assert any("reminder" in s for s in subjects)
+    assert any("deadline default" in s for s in subjects)
