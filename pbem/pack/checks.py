@@ -301,18 +301,18 @@ def check_turns(ctx: Context) -> None:
 
 
 def check_constants(ctx: Context) -> None:
-    """Constants with structure: ``mp_cost`` covers every path kind; Lord of Asia names
+    """Constants with structure: ``path_mp_cost`` covers every path kind; Lord of Asia names
     provinces."""
     from pbem.pack.loader import PATH_KINDS
 
-    mp = ctx.constants.get("mp_cost")
+    mp = ctx.constants.get("path_mp_cost")
     if mp is not None:
         if not isinstance(mp, dict):
-            ctx.err("constants.yaml: constants.mp_cost", "must map path kind to MPs")
+            ctx.err("constants.yaml: constants.path_mp_cost", "must map path kind to MPs")
         else:
             for kind in PATH_KINDS:
                 if kind not in mp:
-                    ctx.err("constants.yaml: constants.mp_cost", f"path kind {kind!r} is missing")
+                    ctx.err("constants.yaml: constants.path_mp_cost", f"path kind {kind!r} is missing")
     for pid in ctx.constants.get("lord_of_asia_provinces") or []:
         ctx.ref("constants.yaml: constants.lord_of_asia_provinces", "province", pid, ctx.provinces)
 

@@ -2,7 +2,7 @@
 
 The map is an undirected multigraph: spaces are nodes, paths are edges of one of four
 kinds (``land``, ``sea``, ``mountain_strait``, ``trans_med``). MP costs per kind come
-from the pack's ``mp_cost`` constant, never from code.
+from the pack's ``path_mp_cost`` constant, never from code.
 """
 from __future__ import annotations
 
@@ -46,11 +46,11 @@ def neighbours(pack: Pack, space: str) -> list[tuple[str, str]]:
 
 
 def mp_cost(pack: Pack, kind: str) -> int | None:
-    """MPs to follow one path of ``kind`` (R-9.1): from ``constants.mp_cost``; None
+    """MPs to follow one path of ``kind`` (R-9.1): from ``constants.path_mp_cost``; None
     means the path takes the army's whole movement allowance (trans-Mediterranean).
 
     Raises ``KeyError`` for an unknown path kind."""
-    costs = pack.constants["mp_cost"]
+    costs = pack.constants["path_mp_cost"]
     if kind not in costs:
         raise KeyError(f"unknown path kind {kind!r}")
     return costs[kind]

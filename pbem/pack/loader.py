@@ -90,21 +90,31 @@ REQUIRED_CHARTS: tuple[str, ...] = (
 """Chart ids the rules core reads."""
 
 REQUIRED_CONSTANTS: tuple[str, ...] = (
-    "hand_size", "auto_victory_vp", "auto_victory_lp", "first_auto_victory_turn",
-    "minor_general_initiative", "minor_general_battle", "minor_generals_per_player",
-    "reinforcement_mercenary_each", "reinforcement_loyal_macedonia",
-    "reinforcement_loyal_most_lp", "reinforcement_mercenary_most_vp",
-    "reinforcement_mercenary_most_vp_tied", "reinforcement_max_per_province",
-    "garrison_placement_range_mp", "training_cost_phalangite_ops",
-    "training_min_segments_phalangite", "training_cost_auxiliary_ops",
-    "training_cards_per_turn", "training_units_at_once", "champion_lp",
-    "lord_of_asia_vp", "lord_of_asia_provinces", "strongest_fleet_vp",
-    "strongest_fleet_min_strength", "hellespont_vp", "hellespont_ports", "strongholds",
-    "major_city_inside_capacity", "siege_points_major_city", "siege_points_stronghold",
-    "siege_points_independent_minor", "assault_min_cus", "movement_segment_mercenary",
-    "mp_cost",
+    "hand_size", "auto_victory_vp", "auto_victory_lp", "auto_victory_from_turn",
+    "minor_general_initiative", "minor_general_battle", "minor_generals",
+    "reinforcement_mercenaries", "reinforcement_macedonia_bonus", "reinforcement_lp_bonus",
+    "reinforcement_vp_bonus", "reinforcement_vp_tie_bonus", "reinforcement_per_province",
+    "garrison_range_mps", "training_phalangite_ops", "training_phalangite_min_segments",
+    "training_auxiliary_ops", "training_cards_per_turn", "training_units_max",
+    "champion_lp", "strategos_lp", "macedonia_province", "lord_of_asia_vp",
+    "lord_of_asia_provinces", "strongest_fleet_vp", "strongest_fleet_min_strength",
+    "hellespont_vp", "hellespont_ports", "strongholds", "major_city_inside_capacity",
+    "siege_points_major_city", "siege_points_stronghold", "siege_points_independent_minor",
+    "assault_min_cus", "movement_mercenary_cus", "path_mp_cost",
 )
 """Constant keys the rules core reads; a pack missing one is rejected."""
+
+CONSTANT_ALIASES: Mapping[str, str] = MappingProxyType({
+    "first_auto_victory_turn": "auto_victory_from_turn",
+    "mp_cost": "path_mp_cost",
+    "garrison_placement_range_mp": "garrison_range_mps",
+    "reinforcement_max_per_province": "reinforcement_per_province",
+    "minor_general_count": "minor_generals",
+    "training_cost_phalangite_ops": "training_phalangite_ops",
+    "training_cost_auxiliary_ops": "training_auxiliary_ops",
+})
+"""Second names under which :attr:`Pack.constants` also exposes a constant
+(alias -> key in constants.yaml); an alias may not be written in the YAML itself."""
 
 SOURCES = ("rulebook", "history", "reconstructed")
 AREAS = ("europe", "asia", "africa", "islands")
@@ -451,6 +461,12 @@ def _constants(r: _Reader, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[st
             r.err(where, f"unknown field {fld!r}")
         values[key] = entry["value"]
         sources[key] = str(entry.get("source"))
+    for alias, key in CONSTANT_ALIASES.items():
+        if alias in values:
+            r.err(f"constants.yaml: constants.{alias}", f"is an alias of {key!r}; write {key!r} instead")
+        elif key in values:
+            values[alias] = values[key]
+            sources[alias] = sources[key]
     for key in REQUIRED_CONSTANTS:
         if key not in values:
             r.err("constants.yaml", f"constant {key!r} is missing{_suggest(key, list(values))}")
@@ -549,6 +565,6 @@ def source_counts(pack: Pack) -> Counter[str]:
 
 
 __all__ = [
-    "EFFECT_PRIMITIVES", "PACK_FILES", "PackError", "REQUIRED_CHARTS",
+    "CONSTANT_ALIASES", "EFFECT_PRIMITIVES", "PACK_FILES", "PackError", "REQUIRED_CHARTS",
     "REQUIRED_CONSTANTS", "builtin_pack_dir", "components", "load_pack", "source_counts",
 ]

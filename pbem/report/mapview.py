@@ -1,0 +1,300 @@
+"""The map picture: an SVG of a data pack's map, optionally with a turn's overlay.
+
+Spaces are placed from their real latitude/longitude (equirectangular projection scaled
+by cos of the map's middle latitude) over a land outline (``land.geojson`` of the pack,
+Natural Earth, public domain). Paths are drawn by kind (land solid brown, mountain/strait
+dark and thick, sea dashed blue, trans-Mediterranean dotted), spaces by kind (major city
+square, minor city circle, stronghold hexagon, transit point small diamond), with a
+legend. A :class:`MapOverlay` adds garrison colours, stack labels, move arrows, battle
+marks and a title (the turn snapshot of the reports, ARCHITECTURE.md "Reports").
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from xml.sax.saxutils import escape
+
+from pbem.pack.model import Pack
+
+# View box in degrees: lon_min, lat_min, lon_max, lat_max.
+VIEW = (17.5, 22.8, 75.5, 45.4)
+SCALE = 44.0  # SVG user units per degree of latitude
+LON_BREAK = 45.0  # east of this meridian longitude is compressed ...
+EAST_FACTOR = 0.7  # ... by this factor: the sparse Iranian plateau gives room to Greece
+MARGIN_TOP = 40.0
+
+SEA = "#cfe2ee"
+LAND = "#f1e9d2"
+COAST = "#b9a677"
+PATH_STYLE: Mapping[str, str] = {
+    "land": 'stroke="#8b6b3d" stroke-width="1.3"',
+    "mountain_strait": 'stroke="#3d2b1f" stroke-width="2.2"',
+    "sea": 'stroke="#2a6fb0" stroke-width="1.3" stroke-dasharray="6 4"',
+    "trans_med": 'stroke="#173f80" stroke-width="1.6" stroke-dasharray="0.5 5" stroke-linecap="round"',
+}
+INDEPENDENT_GREEN = "#3f8f4a"
+DEFAULT_SEAT_COLOURS = ("#c0392b", "#2c5aa0", "#d68910", "#7d3c98", "#1e8449", "#616a6b")
+
+
+@dataclass(frozen=True)
+class MapOverlay:
+    """What a turn snapshot adds to the bare map (all fields optional).
+
+    - ``space_owner``: space id -> seat name whose garrison is there, or
+      ``"independent"`` for an independent marker (drawn green).
+    - ``seat_colours``: seat name -> CSS colour; seats without one get a default colour.
+    - ``stacks``: space id -> short label drawn in a box, e.g. ``"Ptolemy 5"``.
+    - ``arrows``: moves as ``(from space id, to space id)`` pairs, drawn as arrows.
+    - ``battles``: space ids where a battle was fought this turn (red mark).
+    - ``title``: heading drawn at the top, e.g. ``"Turn 2 (319 BC), after North's move"``.
+    Unknown space ids are ignored, so an overlay built from a stale state never breaks
+    the picture.
+    """
+
+    space_owner: Mapping[str, str] = field(default_factory=dict)
+    seat_colours: Mapping[str, str] = field(default_factory=dict)
+    stacks: Mapping[str, str] = field(default_factory=dict)
+    arrows: tuple[tuple[str, str], ...] = ()
+    battles: tuple[str, ...] = ()
+    title: str = ""
+
+
+class _Projection:
+    """lon/lat degrees -> SVG x/y: equirectangular, x scaled by cos(middle latitude),
+    longitudes east of :data:`LON_BREAK` compressed by :data:`EAST_FACTOR`."""
+
+    def __init__(self) -> None:
+        lon0, lat0, lon1, lat1 = VIEW
+        self.kx = SCALE * math.cos(math.radians((lat0 + lat1) / 2))
+        self.ky = SCALE
+        self.width = self._x(lon1)
+        self.height = (lat1 - lat0) * self.ky + MARGIN_TOP
+
+    def _x(self, lon: float) -> float:
+        if lon <= LON_BREAK:
+            return (lon - VIEW[0]) * self.kx
+        return ((LON_BREAK - VIEW[0]) + (lon - LON_BREAK) * EAST_FACTOR) * self.kx
+
+    def __call__(self, lon: float, lat: float) -> tuple[float, float]:
+        return (self._x(lon), (VIEW[3] - lat) * self.ky + MARGIN_TOP)
+
+
+@lru_cache(maxsize=4)
+def _land_paths(pack_name: str) -> tuple[str, ...]:
+    """SVG path data of the land outline (empty if the pack ships no land.geojson)."""
+    node = resources.files("pbem.data") / pack_name / "land.geojson"
+    try:
+        doc = json.loads(node.read_text(encoding="utf-8"))
+    except (FileNotFoundError, OSError, ValueError):
+        return ()
+    proj = _Projection()
+    out = []
+    for feat in doc.get("features", []):
+        geom = feat.get("geometry") or {}
+        polys = geom.get("coordinates", [])
+        if geom.get("type") == "Polygon":
+            polys = [polys]
+        for poly in polys:
+            d = []
+            for ring in poly:
+                pts = [proj(lon, lat) for lon, lat in ring]
+                d.append("M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in pts) + " Z")
+            out.append(" ".join(d))
+    return tuple(out)
+
+
+def _hexagon(x: float, y: float, r: float) -> str:
+    pts = [(x + r * math.cos(math.radians(60 * i)), y + r * math.sin(math.radians(60 * i)))
+           for i in range(6)]
+    return " ".join(f"{a:.1f},{b:.1f}" for a, b in pts)
+
+
+def _marker(kind: str, x: float, y: float, fill: str, extra: str = "") -> str:
+    """One space symbol (see module docstring)."""
+    if kind == "major_city":
+        return (f'<rect x="{x - 6:.1f}" y="{y - 6:.1f}" width="12" height="12" fill="{fill}" '
+                f'stroke="#111" stroke-width="1.6" {extra}/>')
+    if kind == "stronghold":
+        return (f'<polygon points="{_hexagon(x, y, 7)}" fill="{fill}" stroke="#111" '
+                f'stroke-width="1.3" {extra}/>')
+    if kind == "transit":
+        return (f'<polygon points="{x:.1f},{y - 3.5:.1f} {x + 3.5:.1f},{y:.1f} {x:.1f},{y + 3.5:.1f} '
+                f'{x - 3.5:.1f},{y:.1f}" fill="#777" stroke="none" {extra}/>')
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.6" fill="{fill}" stroke="#111" stroke-width="1.1" {extra}/>'
+
+
+def _seat_colour(overlay: MapOverlay, seat: str) -> str:
+    if seat == "independent":
+        return INDEPENDENT_GREEN
+    if seat in overlay.seat_colours:
+        return overlay.seat_colours[seat]
+    seats = sorted({s for s in overlay.space_owner.values() if s != "independent"})
+    i = seats.index(seat) if seat in seats else 0
+    return DEFAULT_SEAT_COLOURS[i % len(DEFAULT_SEAT_COLOURS)]
+
+
+def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
+    """Return an SVG document (UTF-8 text) of ``pack``'s map.
+
+    Without ``overlay`` the map shows the start-of-game markers: independent spaces and
+    strongholds green. With an overlay, garrison owners colour the spaces and stacks,
+    arrows, battles and a title are drawn on top. Raises nothing for unknown ids in the
+    overlay (they are skipped)."""
+    ov = overlay or MapOverlay()
+    proj = _Projection()
+    w, h = proj.width, proj.height
+    xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" '
+        f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">',
+        "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
+        "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
+        "fill=\"#b03a2e\"/></marker></defs>",
+        f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="{SEA}"/>',
+    ]
+    out.append(f'<g fill="{LAND}" stroke="{LAND}" stroke-width="0.8" stroke-linejoin="round">')
+    out.extend(f'<path d="{d}"/>' for d in _land_paths(_pack_dir_name(pack)))
+    out.append("</g>")
+    # province names under everything else
+    out.append('<g font-size="15" font-weight="bold" fill="#8d6e3f" fill-opacity="0.55" '
+               'text-anchor="middle" letter-spacing="1.5">')
+    for pid, prov in pack.provinces.items():
+        pts = [xy[s.id] for s in pack.spaces_of(pid)]
+        if not pts:
+            continue
+        cx = sum(p[0] for p in pts) / len(pts)
+        cy = max(p[1] for p in pts) + 18 if len(pts) < 3 else sum(p[1] for p in pts) / len(pts) + 16
+        out.append(f'<text x="{cx:.1f}" y="{cy:.1f}">{escape(prov.name.upper())}</text>')
+    out.append("</g>")
+    # paths
+    out.append('<g fill="none">')
+    for p in pack.paths:
+        if p.a in xy and p.b in xy:
+            (x1, y1), (x2, y2) = xy[p.a], xy[p.b]
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {PATH_STYLE[p.kind]}/>')
+    out.append("</g>")
+    # spaces
+    out.append("<g>")
+    for sid, s in pack.spaces.items():
+        x, y = xy[sid]
+        owner = ov.space_owner.get(sid)
+        if owner is not None:
+            fill = _seat_colour(ov, owner)
+        elif s.independent or s.kind == "stronghold":
+            fill = INDEPENDENT_GREEN
+        else:
+            fill = "#ffffff"
+        if s.hellespont:
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="none" stroke="#d4a017" stroke-width="2"/>')
+        if s.port and s.kind != "transit":
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6.6" fill="none" stroke="#2a6fb0" stroke-width="1.2"/>')
+        out.append(_marker(s.kind, x, y, fill))
+        if s.hostile_tribes:
+            out.append(f'<polygon points="{_hexagon(x, y, 9.5)}" fill="none" stroke="#c0392b" stroke-width="1.5"/>')
+        if s.treasure_city:
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.4" fill="#d4a017"/>')
+    out.append("</g>")
+    # labels: a white halo pass, then the text (cairosvg ignores paint-order)
+    for halo in (True, False):
+        attrs = ('fill="#ffffff" stroke="#ffffff" stroke-width="2.4" stroke-opacity="0.85"'
+                 if halo else 'fill="#222"')
+        out.append(f'<g font-size="8.5" {attrs}>')
+        for sid, s in pack.spaces.items():
+            x, y = xy[sid]
+            style = ' font-style="italic"' if s.kind == "transit" else ""
+            if s.kind == "transit" and not halo:
+                style += ' fill="#555"'
+            if s.kind == "major_city":
+                style = ' font-weight="bold" font-size="10"'
+            out.append(f'<text x="{x + 8:.1f}" y="{y + 3:.1f}"{style}>{escape(s.name)}</text>')
+        out.append("</g>")
+    _overlay(out, ov, xy)
+    _legend(out, proj)
+    title = ov.title or f"Successors: the empire of Alexander, 323 BC ({pack.name} pack)"
+    out.append(f'<text x="14" y="27" font-size="20" font-weight="bold" fill="#2d2a26">{escape(title)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _pack_dir_name(pack: Pack) -> str:
+    """The pbem.data sub-directory holding the land outline (the built-in pack's)."""
+    return "successors"
+
+
+def _overlay(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]]) -> None:
+    out.append('<g fill="none" stroke="#b03a2e" stroke-width="2.4" marker-end="url(#arrow)">')
+    for a, b in ov.arrows:
+        if a in xy and b in xy:
+            (x1, y1), (x2, y2) = xy[a], xy[b]
+            dx, dy = x2 - x1, y2 - y1
+            n = math.hypot(dx, dy) or 1.0
+            out.append(f'<line x1="{x1 + dx / n * 6:.1f}" y1="{y1 + dy / n * 6:.1f}" '
+                       f'x2="{x2 - dx / n * 8:.1f}" y2="{y2 - dy / n * 8:.1f}"/>')
+    out.append("</g>")
+    for sid in ov.battles:
+        if sid in xy:
+            x, y = xy[sid]
+            out.append(f'<g stroke="#d01c1c" stroke-width="3"><line x1="{x - 9:.1f}" y1="{y - 9:.1f}" '
+                       f'x2="{x + 9:.1f}" y2="{y + 9:.1f}"/><line x1="{x - 9:.1f}" y1="{y + 9:.1f}" '
+                       f'x2="{x + 9:.1f}" y2="{y - 9:.1f}"/></g>')
+    for sid, label in ov.stacks.items():
+        if sid in xy:
+            x, y = xy[sid]
+            owner = ov.space_owner.get(sid)
+            colour = _seat_colour(ov, owner) if owner else "#333333"
+            tw = 6.2 * len(label) + 8
+            out.append(f'<g><rect x="{x - tw / 2:.1f}" y="{y - 25:.1f}" width="{tw:.1f}" height="15" rx="3" '
+                       f'fill="#fffdf5" stroke="{colour}" stroke-width="1.6"/>'
+                       f'<text x="{x:.1f}" y="{y - 14:.1f}" font-size="10.5" text-anchor="middle" '
+                       f'fill="#111">{escape(label)}</text></g>')
+
+
+def _legend(out: list[str], proj: _Projection) -> None:
+    x0, y0 = proj(17.9, 27.3)
+    rows: list[tuple[str, str]] = [
+        (_marker("major_city", 0, 0, "#fff"), "major city"),
+        ('<rect x="-6" y="-6" width="12" height="12" fill="#fff" stroke="#111" stroke-width="1.6"/>'
+         '<circle r="2.4" fill="#d4a017"/>', "treasure city"),
+        (_marker("minor_city", 0, 0, "#fff"), "minor city"),
+        (_marker("minor_city", 0, 0, INDEPENDENT_GREEN), "independent space"),
+        (_marker("stronghold", 0, 0, INDEPENDENT_GREEN), "stronghold"),
+        (_marker("stronghold", 0, 0, INDEPENDENT_GREEN)
+         + f'<polygon points="{_hexagon(0, 0, 9.5)}" fill="none" stroke="#c0392b" stroke-width="1.5"/>',
+         "hostile tribes"),
+        (_marker("transit", 0, 0, "#777"), "transit point"),
+        ('<circle r="6.6" fill="none" stroke="#2a6fb0" stroke-width="1.2"/>'
+         + _marker("minor_city", 0, 0, "#fff"), "port"),
+        ('<circle r="8" fill="none" stroke="#d4a017" stroke-width="2"/>'
+         + _marker("minor_city", 0, 0, "#fff"), "Hellespont port"),
+        (f'<line x1="-12" x2="12" {PATH_STYLE["land"]}/>', "land path (1 MP)"),
+        (f'<line x1="-12" x2="12" {PATH_STYLE["mountain_strait"]}/>', "mountain/strait (2 MPs)"),
+        (f'<line x1="-12" x2="12" {PATH_STYLE["sea"]}/>', "sea path (ports)"),
+        (f'<line x1="-12" x2="12" {PATH_STYLE["trans_med"]}/>', "trans-Mediterranean"),
+    ]
+    per_col = (len(rows) + 1) // 2
+    height = 21 * per_col + 36
+    out.append(f'<g transform="translate({x0:.1f},{y0:.1f})">'
+               f'<rect x="0" y="0" width="400" height="{height}" rx="6" fill="#fffdf5" '
+               f'fill-opacity="0.93" stroke="#8d6e3f"/>'
+               f'<text x="12" y="20" font-size="13" font-weight="bold" fill="#2d2a26">Legend</text>')
+    for i, (sym, text) in enumerate(rows):
+        col, row = divmod(i, per_col)
+        x, y = 24 + 195 * col, 40 + 21 * row
+        out.append(f'<g transform="translate({x},{y})">{sym}</g>'
+                   f'<text x="{x + 20}" y="{y + 4}" font-size="11" fill="#2d2a26">{escape(text)}</text>')
+    out.append("</g>")
+
+
+def svg_to_png(svg: str, width: int = 1600) -> bytes:
+    """Rasterise an SVG document to PNG bytes ``width`` pixels wide (height keeps the
+    aspect ratio), with cairosvg (needs the system library libcairo2). Raises
+    ``ValueError`` for a non-positive width."""
+    if width <= 0:
+        raise ValueError(f"width must be positive, got {width}")
+    import cairosvg
+
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
