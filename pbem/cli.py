@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from pbem.config import ConfigError, load_config
+from pbem.pack.cli import data as data_group
 
 
 def _load(config_path: str):
@@ -188,3 +189,6 @@ def status(config_path: str) -> None:
         click.echo(f"{row['id']}: {row['status']}, turn {st.turn}, step {st.step}, waiting for {waiting}")
     counts = store.db.execute("SELECT status, count(*) FROM outbox GROUP BY status").fetchall()
     click.echo("outbox: " + (", ".join(f"{n} {s}" for s, n in counts) or "empty"))
+
+
+main.add_command(data_group)

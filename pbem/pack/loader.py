@@ -560,7 +560,7 @@ def source_counts(pack: Pack) -> Counter[str]:
         c.update(x.source for x in group.values())
     c.update(p.source for p in pack.paths)
     c.update(t.source for t in pack.turns)
-    c.update(pack.constant_sources.values())
+    c.update(v for k, v in pack.constant_sources.items() if k not in CONSTANT_ALIASES)
     return c
 
 
