@@ -1,0 +1,67 @@
+"""A random-legal bot: fills empty seats in demos and drives the property tests."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pbem.rules.engine import get_pack, legal_options, validate
+from pbem.rules.orders import default_orders
+from pbem.rules.state import GameState
+
+
+def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any]:
+    """Random orders for ``seat`` chosen among the legal options (R-8). Tries a few
+    random candidates and returns the first that :func:`validate` accepts, else the
+    deadline default. Uses only ``rng`` for its choices."""
+    opts = legal_options(state, seat)
+    pack = get_pack(state.pack_name)
+    for _ in range(6):
+        orders = _candidate(pack, state, opts, rng)
+        if not validate(state, seat, orders):
+            return orders
+    return default_orders(pack, state.to_dict(), seat)
+
+
+def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[str, Any]:
+    orders: dict[str, Any] = {}
+    if not opts["tyche_only"]:
+        acc = [x for x in opts["surrender"]["accept"] if rng.random() < 0.8]
+        if acc:
+            orders["surrender"] = {"accept": acc}
+    hand = [h for h in opts["hand"] if h["type"] != "surprise"]
+    surprise = [n for n in opts["surprise_discards"] if rng.random() < 0.3]
+    card = rng.choice(hand)
+    use = rng.choice(card["uses"])
+    ty: dict[str, Any] = {"card": card["card"], "use": use}
+    if surprise:
+        ty["surprise_discards"] = surprise
+    if use == "garrisons":
+        spaces = opts["garrison_spaces"]
+        if not spaces:
+            ty["use"] = "discard" if "discard" in card["uses"] else use
+        else:
+            k = rng.randint(1, min(card["ops"], len(spaces)))
+            ty["places"] = rng.sample(spaces, k)
+    elif use == "train":
+        kinds = ["phalangite", "auxiliary"]
+        unit = rng.choice(kinds)
+        tr = opts["training"]["in_training"]
+        if tr and rng.random() < 0.7:
+            unit = tr[0]["unit"]
+        ty["train"] = [{"unit": unit, "ops": card["ops"]}]
+        if rng.random() < 0.5 and card["ops"] > 1:
+            a = rng.randint(1, card["ops"] - 1)
+            ty["train"] = [{"unit": unit, "ops": a},
+                           {"unit": rng.choice(kinds), "ops": card["ops"] - a}]
+    elif use == "event" and str(card["card"]) in opts["general_spaces"]:
+        spaces = opts["general_spaces"][str(card["card"])]
+        if spaces and rng.random() < 0.7:
+            ty["place"] = rng.choice(spaces)
+    orders["tyche"] = ty
+    if not opts["tyche_only"]:
+        if rng.random() < 0.6 and opts["mercenary_spaces"]:
+            orders["movement"] = ({"mercenary": rng.choice(opts["mercenary_spaces"])}
+                                  if rng.random() < 0.5 else "mercenary")
+        else:
+            orders["movement"] = "none"
+    return orders

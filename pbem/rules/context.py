@@ -1,0 +1,78 @@
+"""The resolution context: a working dict, the pack, the dice and the events emitted.
+
+Every change goes through :meth:`Ctx.emit` (reduce + record), every roll through
+:meth:`Ctx.roll` (which records a ``DiceRolled`` event), so a log replays exactly.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.dice import Dice, Roll
+from pbem.rules.reducers import reduce
+from pbem.rules.state import Event
+
+
+class DryDice(Dice):
+    """Dice used while validating: every die shows 1 and nothing is recorded upstream."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=b"dry", step=-1)
+
+    def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> Roll:
+        """Return ``count`` ones."""
+        return Roll(-1, 0, (1,) * count, purpose, rule)
+
+
+class Ctx:
+    """Holds ``pack``, the working dict ``s``, ``dice`` and the ``events`` so far."""
+
+    def __init__(self, pack: Pack, s: dict[str, Any], dice: Dice):
+        self.pack = pack
+        self.s = s
+        self.dice = dice
+        self.events: list[Event] = []
+
+    def emit(self, kind: str, data: dict[str, Any], public: bool = True,
+             seat: str | None = None) -> Event:
+        """Reduce an event into ``s`` and record it."""
+        ev = Event(kind, data, public, seat)
+        reduce(self.s, ev)
+        self.events.append(ev)
+        return ev
+
+    def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:
+        """Roll dice, record ``DiceRolled`` {purpose, rule, values, sides}; return values."""
+        r = self.dice.roll(count, purpose, rule, sides)
+        self.emit("DiceRolled", {"purpose": purpose, "rule": rule,
+                                 "values": list(r.values), "sides": sides})
+        return r.values
+
+    def shuffle(self, items: list[Any], purpose: str, rule: str) -> list[Any]:
+        """Fisher–Yates shuffle with dice of ``n`` sides; returns the new list. The rolls
+        are not logged one by one: the caller records the resulting order."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.dice.roll(1, purpose, rule, sides=i + 1).values[0] - 1
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def draw(self, seat: str, count: int, rule: str, kind: str = "CardDrawn") -> list[int]:
+        """Deal ``count`` cards from the deck to ``seat`` (private event); when the deck
+        runs out, the discards are shuffled into a new deck first [D] (R-6.4)."""
+        got: list[int] = []
+        while len(got) < count:
+            if not self.s["deck"]:
+                if not self.s["discards"]:
+                    break
+                pile = list(self.s["discards"])
+                order = self.shuffle(pile, "reshuffle the discards", "R-6.4")
+                self.emit("DeckShuffled", {"deck": order, "from_discards": pile,
+                                           "rule": "R-6.4"}, public=False)
+                self.emit("Note", {"text": "the Tyche deck ran out: discards reshuffled",
+                                   "rule": "R-6.4"})
+            take = list(self.s["deck"][:count - len(got)])
+            got += take
+            self.emit(kind, {"seat": seat, "cards": take, "rule": rule},
+                      public=False, seat=seat)
+        return got

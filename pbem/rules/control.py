@@ -1,0 +1,125 @@
+"""Control of spaces and provinces, victory and legitimacy points (R-3, R-1.4, R-11.1).
+
+All functions read a working dict ``s`` (see :mod:`pbem.rules.state`) and the pack.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.constants import const
+from pbem.rules.mapinfo import info
+from pbem.rules.state import SEATS
+
+State = dict[str, Any]
+
+
+def space_controller(s: State, space: str) -> str | None:
+    """Seat whose garrison is in ``space``, ``"independent"`` for an independent marker,
+    or None for a vacant space (R-3.2, R-3.3)."""
+    if space in s["garrisons"]:
+        return s["garrisons"][space]
+    if space in s["independent"]:
+        return "independent"
+    return None
+
+
+def province_controller(pack: Pack, s: State, province: str) -> str | None:
+    """Seat controlling ``province``: a strict majority of its non-transit spaces,
+    including its major city if it has one (R-3.2; "Media needs 5 garrisons incl.
+    Ecbatana"). Returns None when nobody does (independent majorities control nothing)."""
+    spaces = [x for x in info(pack).province_spaces.get(province, ())
+              if pack.spaces[x].kind != "transit"]
+    if not spaces:
+        return None
+    counts: dict[str, int] = {}
+    for x in spaces:
+        c = s["garrisons"].get(x)
+        if c:
+            counts[c] = counts.get(c, 0) + 1
+    majors = [x for x in spaces if pack.spaces[x].kind == "major_city"]
+    for seat, n in counts.items():
+        if 2 * n > len(spaces) and all(s["garrisons"].get(m) == seat for m in majors):
+            return seat
+    return None
+
+
+def province_control(pack: Pack, s: State) -> dict[str, str | None]:
+    """``{province_id: seat | None}`` for every province (R-3.2)."""
+    return {p: province_controller(pack, s, p) for p in pack.provinces}
+
+
+def victory_points(pack: Pack, s: State) -> dict[str, int]:
+    """VP per seat (R-1.4): printed province VP; Lord of Asia; the Hellespont.
+    Fleets and capitals are not tracked yet (rules core II)."""
+    ctrl = province_control(pack, s)
+    vp = {seat: 0 for seat in SEATS}
+    for prov, seat in ctrl.items():
+        if seat:
+            vp[seat] += pack.provinces[prov].vp
+    asia = list(const(pack, "lord_of_asia_provinces"))
+    owners = {ctrl.get(p) for p in asia}
+    if len(owners) == 1 and None not in owners:
+        vp[owners.pop()] += const(pack, "lord_of_asia_vp")
+    ports = [x for x, sp in pack.spaces.items() if sp.hellespont]
+    holders = {s["garrisons"].get(x) for x in ports}
+    if ports and len(holders) == 1 and None not in holders:
+        vp[holders.pop()] += const(pack, "hellespont_vp")
+    return vp
+
+
+def seat_at(s: State, space: str | None) -> set[str]:
+    """Seats with a general, minor general, CU or garrison in ``space`` (R-12.1)."""
+    if space is None:
+        return set()
+    seats = {seat for seat, cus in s["cus"].get(space, {}).items() if sum(cus.values())}
+    seats |= {g["seat"] for g in s["generals"].values()
+              if g["where"] == "map" and g["space"] == space and g["seat"]}
+    seats |= {seat for seat, sp in s["minors"].items() if space in sp}
+    if space in s["garrisons"]:
+        seats.add(s["garrisons"][space])
+    return seats
+
+
+def royal_controller(pack: Pack, s: State, royal: str) -> str | None:
+    """Seat controlling a royal family member (R-12.1): the only seat with a general,
+    army, CU or garrison in its space; women only when active. Several seats present
+    (inside/outside a major city) → the one with units, else the garrison [D]."""
+    r = s["royals"][royal]
+    if pack.royals[royal].kind == "woman" and not r["active"]:
+        return None
+    seats = seat_at(s, r["space"])
+    if len(seats) == 1:
+        return next(iter(seats))
+    movers = seats - ({s["garrisons"].get(r["space"])} if len(seats) > 1 else set())
+    return next(iter(movers)) if len(movers) == 1 else None
+
+
+def legitimacy_points(pack: Pack, s: State) -> dict[str, int]:
+    """LP per seat (R-11.1): one heir (the most valuable), active women, Strategos of
+    Europe (Macedonia), generals' own LP, Champion, card adjustments; never below 0."""
+    lp = {seat: 0 for seat in SEATS}
+    heirs: dict[str, int] = {}
+    for rid, rm in pack.royals.items():
+        if rid not in s["royals"] or rm.kind == "body":
+            continue
+        seat = royal_controller(pack, s, rid)
+        if not seat:
+            continue
+        if rm.kind == "heir":
+            heirs[seat] = max(heirs.get(seat, 0), rm.lp)
+        else:
+            lp[seat] += rm.lp
+    for seat, v in heirs.items():
+        lp[seat] += v
+    mac = province_controller(pack, s, const(pack, "macedonia_province"))
+    if mac:
+        lp[mac] += const(pack, "strategos_lp")
+    for gid, g in s["generals"].items():
+        if g["seat"] and g["where"] in ("map", "dispersed") and gid in pack.generals:
+            lp[g["seat"]] += pack.generals[gid].legitimacy
+    for seat in s["champions"]:
+        lp[seat] += const(pack, "champion_lp")
+    for seat, v in s["lp_adjust"].items():
+        lp[seat] += v
+    return {k: max(0, v) for k, v in lp.items()}

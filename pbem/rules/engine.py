@@ -1,0 +1,101 @@
+"""The public engine API (see ``pbem.rules``): pending, validate, apply, fold,
+legal_options. The pack of a state is found by its name (:func:`get_pack`).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.context import Ctx, DryDice
+from pbem.rules.dice import Dice
+from pbem.rules.orders import default_orders, legal_options_of, run_player_turn
+from pbem.rules.reducers import reduce
+from pbem.rules.state import Decision, Event, GameState, IllegalOrders, Rejection
+
+_PACKS: dict[str, Pack] = {}
+
+
+def register_pack(pack: Pack) -> None:
+    """Make ``pack`` findable by its name for states that name it (``new_game`` does
+    this; tests with hand-built packs may too)."""
+    _PACKS[pack.name] = pack
+
+
+def get_pack(name: str) -> Pack:
+    """Return the registered pack ``name``, loading it with ``pbem.pack.loader.load_pack``
+    on first use. Raises KeyError when it is neither registered nor loadable."""
+    if name not in _PACKS:
+        from pbem.pack.loader import load_pack
+
+        pack = load_pack()  # the built-in pack (cached by the loader)
+        _PACKS[pack.name] = pack
+        if name not in _PACKS:
+            raise KeyError(f"data pack {name!r} is not registered (register_pack) and is "
+                           f"not the built-in pack {pack.name!r}")
+    return _PACKS[name]
+
+
+def pending(state: GameState) -> list[Decision]:
+    """Who must act now (R-6.5): a ``player_turn`` Decision for the active seat with its
+    legal options and deadline default, or ``[]`` when the game is over."""
+    if state.result or state.active is None:
+        return []
+    pack = get_pack(state.pack_name)
+    s = state.to_dict()
+    seat = state.active
+    return [Decision(seat=seat, kind="player_turn", step=state.step,
+                     options=legal_options_of(pack, s, seat),
+                     default=default_orders(pack, s, seat), rule="R-8")]
+
+
+def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Rejection]:
+    """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal).
+    Runs the same code as :func:`apply` on a copy with dry dice (R-8)."""
+    pack = get_pack(state.pack_name)
+    ctx = Ctx(pack, state.to_dict(), DryDice())
+    return run_player_turn(ctx, seat, _plain(orders))
+
+
+def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
+          ) -> tuple[GameState, list[Event]]:
+    """Carry out ``orders`` of ``seat`` with ``dice`` (``Dice(seed, state.step)``).
+
+    Returns the new state (``step`` + 1) and the events, which end with the next
+    player's ``PlayerTurnStarted`` (or the turn's later phases, or ``GameWon``).
+    Raises :class:`IllegalOrders` with every rejection when the orders are not legal.
+    """
+    from pbem.rules.sequence import next_player_turn
+    from pbem.rules.victory import check_victory
+
+    pack = get_pack(state.pack_name)
+    ctx = Ctx(pack, state.to_dict(), dice)
+    rej = run_player_turn(ctx, seat, _plain(orders))
+    if rej:
+        raise IllegalOrders(rej)
+    ctx.emit("TurnPassed", {"seat": seat, "round": ctx.s["round"], "rule": "R-6.5"})
+    check_victory(ctx, end_of_turn=False, finished=seat)
+    next_player_turn(ctx)
+    return GameState.from_dict(ctx.s), ctx.events
+
+
+def fold(initial: GameState, events: Sequence[Event]) -> GameState:
+    """Rebuild a state from ``initial`` and ``events`` only (no dice, no pack)."""
+    s = initial.to_dict()
+    for ev in events:
+        reduce(s, ev)
+    return GameState.from_dict(s)
+
+
+def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:
+    """Legal choices of ``seat`` now (see :func:`pbem.rules.orders.legal_options_of`)."""
+    return legal_options_of(get_pack(state.pack_name), state.to_dict(), seat)
+
+
+def _plain(orders: Any) -> Any:
+    """Copy mappings/sequences from a YAML loader into plain dicts and lists."""
+    if isinstance(orders, Mapping):
+        return {k: _plain(v) for k, v in orders.items()}
+    if isinstance(orders, (list, tuple)):
+        return [_plain(v) for v in orders]
+    return orders

@@ -1,0 +1,319 @@
+"""Orders of a player-turn (R-8): parsing, validation, legal options and defaults.
+
+The shape is documented in ``docs/orders.md``. ``run_player_turn`` is the single code
+path of ``validate`` (dry dice, events discarded) and ``apply`` (real dice): every
+segment is checked against the position left by the previous one, then carried out.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.constants import const
+from pbem.rules.context import Ctx
+from pbem.rules.mapinfo import resolve_space
+from pbem.rules.reinforcement import (
+    cus_of,
+    default_target,
+    placement_targets,
+    raise_mercenary,
+    tidy_markings,
+)
+from pbem.rules.state import Rejection
+from pbem.rules.tyche import (
+    card_label,
+    check_tyche,
+    do_tyche,
+    event_supported,
+    garrison_targets,
+    general_targets,
+    uses_for,
+)
+
+State = dict[str, Any]
+TOP_KEYS = ("surrender", "tyche", "movement", "step")
+SURRENDER_KEYS = ("accept", "remove", "decline", "assault")
+
+
+def _rej(rej: list[Rejection], code: str, rule: str, msg: str, where: str,
+         hint: str | None = None) -> None:
+    rej.append(Rejection(code, rule, f"{msg} ({rule})", where, hint))
+
+
+def tyche_only(pack: Pack, s: State) -> bool:
+    """True in an extra Tyche-only segment (round past the hand size, R-6.5)."""
+    return s["round"] > const(pack, "hand_size")
+
+
+# --- surrender segment (R-8.1) -------------------------------------------------------
+
+def surrender_options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
+    """R-8.1: ``{"accept": [space], "remove": [space]}``. Accept: a minor city without an
+    independent marker where ``seat`` has CUs and no garrison of its own (an enemy
+    garrison is replaced); or [L] a vacant major city or conquered stronghold where it has
+    CUs. Remove: a minor city with an enemy garrison where it has CUs (leave it vacant)."""
+    acc, rem = [], []
+    for x in sorted(s["cus"]):
+        if cus_of(s, seat, x) == 0 or x in s["independent"]:
+            continue
+        kind = pack.spaces[x].kind
+        owner = s["garrisons"].get(x)
+        if owner == seat:
+            continue
+        if kind == "minor_city":
+            acc.append(x)
+            if owner:
+                rem.append(x)
+        elif kind in ("major_city", "stronghold") and owner is None:
+            acc.append(x)
+    return {"accept": acc, "remove": rem}
+
+
+def check_surrender(pack: Pack, s: State, seat: str, part: Any, where: str,
+                    rej: list[Rejection]) -> dict[str, list[str]] | None:
+    """Validate ``surrender: {accept: [..], remove: [..], decline: [..]}`` (R-8.1);
+    ``assault`` (free siege rolls) is rules core II and rejected as not yet supported."""
+    if part is None:
+        return {"accept": [], "remove": [], "decline": []}
+    if not isinstance(part, dict):
+        _rej(rej, "surrender.not_a_mapping", "R-8.1",
+             "surrender must be a mapping with accept/remove/decline lists", where,
+             "surrender: {accept: [Tarsus]}")
+        return None
+    n0 = len(rej)
+    opts = surrender_options(pack, s, seat)
+    plan: dict[str, list[str]] = {"accept": [], "remove": [], "decline": []}
+    seen: set[str] = set()
+    for k, v in part.items():
+        if k not in SURRENDER_KEYS:
+            close = difflib.get_close_matches(str(k), SURRENDER_KEYS, n=1)
+            _rej(rej, "orders.unknown_key", "R-8.1", f"surrender has no field {k!r}",
+                 f"{where}.{k}", f"did you mean {close[0]}?" if close else None)
+            continue
+        if k == "assault":
+            _rej(rej, "rules.not_yet_supported", "R-10",
+                 "free assault and subjugation rolls are not yet supported by the engine",
+                 f"{where}.assault")
+            continue
+        items = v if isinstance(v, list) else [v]
+        for i, item in enumerate(items):
+            w = f"{where}.{k}[{i}]"
+            sid, hint = resolve_space(pack, item)
+            if sid is None:
+                _rej(rej, "orders.unknown_space", "R-3.1", f"there is no space {item!r}",
+                     w, hint)
+                continue
+            name = pack.spaces[sid].name
+            if sid in seen:
+                _rej(rej, "surrender.duplicate", "R-8.1", f"{name} is listed twice", w)
+                continue
+            seen.add(sid)
+            if k in ("accept", "remove") and sid not in opts[k]:
+                _rej(rej, f"surrender.cannot_{k}", "R-8.1",
+                     _why_not_surrender(pack, s, seat, sid, k), w,
+                     ("you may accept: " + ", ".join(pack.spaces[x].name for x in opts[k]))
+                     if opts[k] else None)
+                continue
+            plan[k].append(sid)
+    return plan if len(rej) == n0 else None
+
+
+def _why_not_surrender(pack: Pack, s: State, seat: str, sid: str, k: str) -> str:
+    sp = pack.spaces[sid]
+    if cus_of(s, seat, sid) == 0:
+        return f"you have no CUs in {sp.name}"
+    if sid in s["independent"]:
+        return f"{sp.name} holds an independent marker: it never surrenders"
+    if s["garrisons"].get(sid) == seat:
+        return f"{sp.name} already holds your garrison"
+    if k == "remove":
+        return f"{sp.name} holds no enemy garrison to remove"
+    return f"{sp.name} is a {sp.kind.replace('_', ' ')} held by another player; " \
+           "only minor cities surrender"
+
+
+def do_surrender(ctx: Ctx, seat: str, plan: dict[str, list[str]]) -> None:
+    """Carry out R-8.1: GarrisonRemoved (enemy) / GarrisonPlaced, SurrenderDeclined."""
+    for x in plan["remove"] + plan["accept"]:
+        owner = ctx.s["garrisons"].get(x)
+        if owner and owner != seat:
+            ctx.emit("GarrisonRemoved", {"seat": owner, "space": x, "by": seat,
+                                         "rule": "R-8.1"})
+        if x in plan["accept"]:
+            ctx.emit("GarrisonPlaced", {"seat": seat, "space": x, "rule": "R-8.1"})
+    if plan["decline"]:
+        ctx.emit("SurrenderDeclined", {"seat": seat, "spaces": plan["decline"],
+                                       "rule": "R-8.1"})
+
+
+# --- movement segment (R-8.7) and forage (R-8.8) ------------------------------------
+
+def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
+                   rej: list[Rejection]) -> dict[str, Any] | None:
+    """Validate ``movement``: ``mercenary`` | ``{mercenary: Space}`` | ``none``; a list
+    of army moves is rules core II (not yet supported). Returns ``{"kind": "mercenary",
+    "space": id|None}`` or ``{"kind": "none"}``."""
+    if part is None or part == "none":
+        return {"kind": "none"}
+    if part == "mercenary":
+        return {"kind": "mercenary", "space": None}
+    if isinstance(part, dict) and set(part) == {"mercenary"}:
+        sid, hint = resolve_space(pack, part["mercenary"])
+        if sid is None:
+            _rej(rej, "orders.unknown_space", "R-3.1",
+                 f"there is no space {part['mercenary']!r}", f"{where}.mercenary", hint)
+            return None
+        targets = placement_targets(pack, s, seat)
+        if sid not in targets:
+            best = default_target(pack, s, seat, targets)
+            _rej(rej, "movement.mercenary_place_illegal", "R-7.2",
+                 f"{pack.spaces[sid].name} is not a space where you may place "
+                 f"reinforcements (your garrison or general, no enemy units)",
+                 f"{where}.mercenary",
+                 f"did you mean {pack.spaces[best].name}?" if best else None)
+            return None
+        return {"kind": "mercenary", "space": sid}
+    if isinstance(part, list):
+        _rej(rej, "rules.not_yet_supported", "R-9.1",
+             "moving armies is not yet supported by the engine", where,
+             "movement: mercenary (or none)")
+        return None
+    _rej(rej, "movement.unknown", "R-8.7",
+         "movement must be mercenary, {mercenary: Space}, none or a list of moves", where,
+         "movement: mercenary")
+    return None
+
+
+def do_movement(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
+    """Carry out the movement segment (R-8.7)."""
+    if plan["kind"] == "mercenary":
+        raise_mercenary(ctx, seat, plan.get("space"))
+
+
+def forage(ctx: Ctx, seat: str) -> None:
+    """R-8.8: every stack of ``seat`` larger than its space's ``forage_limit`` loses one
+    CU, the weakest type first [D] (pack ``cu_types`` strength; rolled types last)."""
+    pack, s = ctx.pack, ctx.s
+    for x in sorted(s["cus"]):
+        n = cus_of(s, seat, x)
+        if n and n > pack.spaces[x].forage_limit:
+            have = s["cus"][x][seat]
+            t = min(have, key=lambda k: (pack.cu_types[k].strength
+                                         if k in pack.cu_types and
+                                         pack.cu_types[k].strength is not None else 99, k))
+            ctx.emit("CUsRemoved", {"seat": seat, "space": x, "cus": {t: 1},
+                                    "rule": "R-8.8", "why": "forage",
+                                    "limit": pack.spaces[x].forage_limit})
+
+
+# --- the whole player-turn ------------------------------------------------------------
+
+def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
+    """Validate and carry out ``orders`` of ``seat`` segment by segment on ``ctx``.
+    Returns every rejection found (events emitted so far must then be discarded)."""
+    pack, s = ctx.pack, ctx.s
+    rej: list[Rejection] = []
+    if s["result"]:
+        _rej(rej, "game.over", "R-1", "the game is over", "orders")
+        return rej
+    if s["active"] != seat:
+        _rej(rej, "turn.not_your_turn", "R-6.5",
+             f"it is {s['active'] or 'nobody'}'s turn, not {seat}'s", "orders")
+        return rej
+    if not isinstance(orders, dict):
+        _rej(rej, "orders.not_a_mapping", "R-8", "orders must be a mapping", "orders",
+             "orders: {tyche: {card: 12, use: discard}, movement: mercenary}")
+        return rej
+    only = tyche_only(pack, s)
+    for k in orders:
+        if k not in TOP_KEYS:
+            close = difflib.get_close_matches(str(k), TOP_KEYS, n=1)
+            _rej(rej, "orders.unknown_key", "R-8", f"orders have no field {k!r}",
+                 f"orders.{k}", f"did you mean {close[0]}?" if close else
+                 "fields: surrender, tyche, movement")
+        elif only and k in ("surrender", "movement"):
+            _rej(rej, "orders.tyche_only_segment", "R-6.5",
+                 f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
+    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": orders,
+                               "rule": "R-8"})
+    if not only and "surrender" in orders:
+        plan = check_surrender(pack, s, seat, orders.get("surrender"),
+                               "orders.surrender", rej)
+        if plan is not None:
+            do_surrender(ctx, seat, plan)
+    if "tyche" not in orders:
+        _rej(rej, "tyche.missing", "R-8.2",
+             "every player-turn plays or discards one non-surprise card", "orders.tyche",
+             "tyche: {card: N, use: discard}")
+    else:
+        tplan = check_tyche(pack, s, seat, orders["tyche"], "orders.tyche", rej)
+        if tplan is not None and not rej:
+            do_tyche(ctx, seat, tplan)
+    if not only and not rej:
+        mplan = check_movement(pack, s, seat, orders.get("movement"), "orders.movement",
+                               rej)
+        if mplan is not None and not rej:
+            do_movement(ctx, seat, mplan)
+            forage(ctx, seat)
+    if not rej:
+        tidy_markings(ctx, seat)
+    return rej
+
+
+def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Legal choices of ``seat`` now, JSON-safe, in words for the prompt (R-8)::
+
+        {"seat", "step", "round", "tyche_only": bool, "active": bool,
+         "hand": [{"card", "name", "ops", "type", "must_play", "uses": [..]}],
+         "surprise_discards": [card], "garrison_spaces": [space_id],
+         "surrender": {"accept": [id], "remove": [id]},
+         "movement": ["mercenary", "none"], "mercenary_spaces": [id],
+         "training": {"in_training": [...], "cards_used": int, "cards_allowed": int},
+         "general_spaces": {card_no: [id]}}
+    """
+    active = s["active"] == seat and not s["result"]
+    out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
+                           "active": active, "tyche_only": tyche_only(pack, s)}
+    hand = []
+    gen_spaces: dict[str, list[str]] = {}
+    for n in s["hands"].get(seat, []):
+        c = pack.cards[n]
+        uses = [u for u in uses_for(c) if u != "activate"
+                and (u != "event" or event_supported(c))]
+        hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
+                     "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
+        if c.type == "general" and c.general and active:
+            gen_spaces[str(n)] = general_targets(pack, s, seat, c.general)
+    out["hand"] = hand
+    out["surprise_discards"] = [h["card"] for h in hand if h["type"] == "surprise"]
+    out["garrison_spaces"] = (sorted(x for x, why in garrison_targets(pack, s, seat).items()
+                                     if why is None) if active else [])
+    only = out["tyche_only"]
+    out["surrender"] = (surrender_options(pack, s, seat) if active and not only
+                        else {"accept": [], "remove": []})
+    out["movement"] = [] if only or not active else ["mercenary", "none"]
+    out["mercenary_spaces"] = (sorted(placement_targets(pack, s, seat))
+                               if active and not only else [])
+    out["training"] = {"in_training": [dict(u) for u in s["training"].get(seat, [])],
+                       "cards_used": s["training_cards"].get(seat, 0),
+                       "cards_allowed": const(pack, "training_cards_per_turn")}
+    out["general_spaces"] = gen_spaces
+    return out
+
+
+def default_orders(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Orders used when the deadline passes [D]: discard the non-surprise card with the
+    fewest OPs that may be discarded (lowest number on ties), else play the first
+    must-play card for its event; take the mercenary at the default space (R-8.7)."""
+    cards = [n for n in s["hands"].get(seat, []) if pack.cards[n].type != "surprise"]
+    out: dict[str, Any] = {}
+    disc = [n for n in cards if not pack.cards[n].must_play]
+    if disc:
+        n = min(disc, key=lambda k: (pack.cards[k].ops or 0, k))
+        out["tyche"] = {"card": n, "use": "discard"}
+    elif cards:
+        out["tyche"] = {"card": min(cards), "use": "event"}
+    if not tyche_only(pack, s):
+        out["movement"] = "mercenary"
+    return out

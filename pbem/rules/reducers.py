@@ -1,0 +1,277 @@
+"""Event reducers: the only code that changes a working dict (see :mod:`pbem.rules.state`).
+
+``reduce(s, event)`` applies one event in place. Reducers read only the event's data
+(never the pack or dice), so ``fold(initial, events)`` rebuilds any state exactly.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pbem.rules.state import Event
+
+State = dict[str, Any]
+_REDUCERS: dict[str, Callable[[State, dict], None]] = {}
+
+
+def reducer(kind: str):
+    """Register the reducer of event ``kind``."""
+    def wrap(fn):
+        _REDUCERS[kind] = fn
+        return fn
+    return wrap
+
+
+def reduce(s: State, event: Event) -> None:
+    """Apply ``event`` to the working dict ``s`` in place. Unknown kinds raise KeyError;
+    kinds with no effect on the position (``DiceRolled`` …) are registered as no-ops."""
+    _REDUCERS[event.kind](s, dict(event.data))
+
+
+def known_kinds() -> list[str]:
+    """All event kinds with a reducer."""
+    return sorted(_REDUCERS)
+
+
+def _noop(s: State, d: dict) -> None:
+    return None
+
+
+for _kind in ("DiceRolled", "TycheDealt", "VictoryPointsScored", "Note",
+              "DecisionDefaulted", "CardEventSkipped", "TrainingStarted"):
+    _REDUCERS[_kind] = _noop
+
+
+def _add_cus(s: State, seat: str, space: str, cus: dict[str, int]) -> None:
+    at = s["cus"].setdefault(space, {}).setdefault(seat, {})
+    for t, n in cus.items():
+        at[t] = at.get(t, 0) + n
+        if at[t] == 0:
+            del at[t]
+        elif at[t] < 0:
+            raise ValueError(f"negative CUs of {t} for {seat} in {space}")
+    if not at:
+        del s["cus"][space][seat]
+    if not s["cus"][space]:
+        del s["cus"][space]
+
+
+@reducer("GameStarted")
+def _game_started(s: State, d: dict) -> None:
+    s["pack_name"] = d["pack"]
+    for key in ("hands", "dispersed", "training", "training_cards", "lp_adjust",
+                "minors", "primary"):
+        s[key] = {seat: ([] if key in ("hands", "minors", "training", "primary") else
+                         ({} if key == "dispersed" else 0)) for seat in d["seats"]}
+    s["turn"] = d["turn"]
+
+
+@reducer("PrimaryGeneralsDealt")
+def _primary(s: State, d: dict) -> None:
+    s["primary"] = {k: list(v) for k, v in d["cards"].items()}
+
+
+@reducer("GeneralPlaced")
+def _general_placed(s: State, d: dict) -> None:
+    s["generals"][d["general"]] = {"seat": d.get("seat"), "where": d["where"],
+                                   "space": d.get("space")}
+
+
+@reducer("CUsPlaced")
+def _cus_placed(s: State, d: dict) -> None:
+    _add_cus(s, d["seat"], d["space"], d["cus"])
+    if d.get("from_dispersed"):
+        box = s["dispersed"][d["seat"]]
+        for t, n in d["cus"].items():
+            box[t] -= n
+            if box[t] <= 0:
+                del box[t]
+
+
+@reducer("CUsRemoved")
+def _cus_removed(s: State, d: dict) -> None:
+    _add_cus(s, d["seat"], d["space"], {t: -n for t, n in d["cus"].items()})
+
+
+@reducer("CUsDispersed")
+def _cus_dispersed(s: State, d: dict) -> None:
+    _add_cus(s, d["seat"], d["space"], {t: -n for t, n in d["cus"].items()})
+    box = s["dispersed"].setdefault(d["seat"], {})
+    for t, n in d["cus"].items():
+        box[t] = box.get(t, 0) + n
+
+
+@reducer("GarrisonPlaced")
+def _garrison_placed(s: State, d: dict) -> None:
+    s["garrisons"][d["space"]] = d["seat"]
+    if d["space"] in s["independent"]:
+        s["independent"].remove(d["space"])
+
+
+@reducer("GarrisonRemoved")
+def _garrison_removed(s: State, d: dict) -> None:
+    s["garrisons"].pop(d["space"], None)
+
+
+@reducer("IndependentMarkersPlaced")
+def _indep(s: State, d: dict) -> None:
+    s["independent"] = sorted(set(s["independent"]) | set(d["spaces"]))
+    for x in d["spaces"]:
+        s["garrisons"].pop(x, None)
+
+
+@reducer("RoyalPlaced")
+def _royal(s: State, d: dict) -> None:
+    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"]}
+
+
+@reducer("IndependentArmyPlaced")
+def _indep_army(s: State, d: dict) -> None:
+    s["indep_armies"][d["army"]] = {"space": d.get("space"), "strength": d["strength"]}
+
+
+@reducer("DeckShuffled")
+def _deck(s: State, d: dict) -> None:
+    s["deck"] = list(d["deck"])
+    for n in d.get("from_discards", []):
+        s["discards"].remove(n)
+
+
+@reducer("CardsDealt")
+def _dealt(s: State, d: dict) -> None:
+    for n in d["cards"]:
+        s["deck"].remove(n)
+        s["hands"][d["seat"]].append(n)
+
+
+_REDUCERS["CardDrawn"] = _dealt
+
+
+@reducer("CardPlayed")
+def _played(s: State, d: dict) -> None:
+    s["hands"][d["seat"]].remove(d["card"])
+    (s["removed"] if d.get("removed") else s["discards"]).append(d["card"])
+    if d.get("use") == "train":
+        s["training_cards"][d["seat"]] = s["training_cards"].get(d["seat"], 0) + 1
+
+
+@reducer("CardDiscarded")
+def _discarded(s: State, d: dict) -> None:
+    s["hands"][d["seat"]].remove(d["card"])
+    s["discards"].append(d["card"])
+
+
+@reducer("HandsCleared")
+def _cleared(s: State, d: dict) -> None:
+    for seat, cards in d["cards"].items():
+        for n in cards:
+            s["hands"][seat].remove(n)
+            s["discards"].append(n)
+
+
+@reducer("TurnOrderSet")
+def _order(s: State, d: dict) -> None:
+    s["turn_order"] = list(d["order"])
+
+
+@reducer("UsurpersLabelled")
+def _usurpers(s: State, d: dict) -> None:
+    s["usurpers"] = list(d["seats"])
+
+
+@reducer("ChampionsSet")
+def _champions(s: State, d: dict) -> None:
+    s["champions"] = list(d["seats"])
+
+
+@reducer("ChampionLost")
+def _champion_lost(s: State, d: dict) -> None:
+    if d["seat"] in s["champions"]:
+        s["champions"].remove(d["seat"])
+
+
+@reducer("RoundStarted")
+def _round(s: State, d: dict) -> None:
+    s["round"] = d["round"]
+    s["played"] = []
+
+
+@reducer("PlayerTurnStarted")
+def _pt_started(s: State, d: dict) -> None:
+    s["active"] = d["seat"]
+
+
+@reducer("TurnPassed")
+def _passed(s: State, d: dict) -> None:
+    s["played"].append(d["seat"])
+    s["active"] = None
+
+
+@reducer("OrdersApplied")
+def _orders(s: State, d: dict) -> None:
+    s["step"] = d["step"] + 1
+
+
+@reducer("MinorGeneralPlaced")
+def _minor(s: State, d: dict) -> None:
+    s["minors"][d["seat"]].append(d["space"])
+
+
+@reducer("MinorGeneralRemoved")
+def _minor_removed(s: State, d: dict) -> None:
+    s["minors"][d["seat"]].remove(d["space"])
+
+
+@reducer("TrainingPaid")
+def _training(s: State, d: dict) -> None:
+    s["training"][d["seat"]] = [dict(u) for u in d["units"]]
+
+
+@reducer("LegitimacyAdjusted")
+def _lp(s: State, d: dict) -> None:
+    s["lp_adjust"][d["seat"]] = s["lp_adjust"].get(d["seat"], 0) + d["amount"]
+
+
+@reducer("PhaseStarted")
+def _phase(s: State, d: dict) -> None:
+    s["phase"] = d["phase"]
+    if "turn" in d:
+        s["turn"] = d["turn"]
+    if d["phase"] == "strategy":
+        s["training_cards"] = {k: 0 for k in s["training_cards"]}
+
+
+@reducer("VictoryClaimed")
+def _claim(s: State, d: dict) -> None:
+    s["claim"] = {"seat": d["seat"], "kind": d["kind"], "waiting": list(d["waiting"])}
+
+
+@reducer("VictoryClaimUpdated")
+def _claim_upd(s: State, d: dict) -> None:
+    s["claim"] = None if d.get("cleared") else {**s["claim"], "waiting": list(d["waiting"])}
+
+
+@reducer("GameWon")
+def _won(s: State, d: dict) -> None:
+    s["result"] = dict(d)
+    s["phase"] = "over"
+    s["active"] = None
+
+
+@reducer("RoyalMoved")
+def _royal_moved(s: State, d: dict) -> None:
+    s["royals"][d["royal"]]["space"] = d.get("space")
+    if "active" in d:
+        s["royals"][d["royal"]]["active"] = d["active"]
+
+
+for _kind in ("MercenaryRaised", "ReinforcementsGranted", "SurrenderDeclined",
+              "UnitTrained", "GarrisonsIsolated", "ForageChecked"):
+    _REDUCERS[_kind] = _noop
+
+
+@reducer("DispersedAdded")
+def _dispersed_added(s: State, d: dict) -> None:
+    box = s["dispersed"].setdefault(d["seat"], {})
+    for t, n in d["cus"].items():
+        box[t] = box.get(t, 0) + n

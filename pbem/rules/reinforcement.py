@@ -1,0 +1,236 @@
+"""Reinforcements and their placement (R-7), the movement-segment mercenary (R-8.7),
+marking CUs / dispersal of unmarked CUs (R-4.2) and minor generals (R-5).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.constants import const
+from pbem.rules.context import Ctx
+from pbem.rules.control import legitimacy_points, province_controller, victory_points
+from pbem.rules.state import SEATS
+
+State = dict[str, Any]
+
+
+def cus_of(s: State, seat: str, space: str) -> int:
+    """Number of ``seat``'s CUs in ``space``."""
+    return sum(s["cus"].get(space, {}).get(seat, {}).values())
+
+
+def generals_at(s: State, seat: str, space: str) -> list[str]:
+    """Ids of ``seat``'s major generals on the map in ``space``."""
+    return sorted(g for g, v in s["generals"].items()
+                  if v["where"] == "map" and v["space"] == space and v["seat"] == seat)
+
+
+def has_enemy_units(s: State, seat: str, space: str) -> bool:
+    """True when another seat (or an independent army) has CUs or a general in ``space``."""
+    for other, cus in s["cus"].get(space, {}).items():
+        if other != seat and sum(cus.values()):
+            return True
+    for v in s["generals"].values():
+        if v["where"] == "map" and v["space"] == space and v["seat"] != seat:
+            return True
+    if any(space in sp for o, sp in s["minors"].items() if o != seat):
+        return True
+    return any(a["space"] == space for a in s["indep_armies"].values())
+
+
+def has_general(s: State, seat: str, space: str) -> bool:
+    """True when ``seat`` has a major or minor general in ``space``."""
+    return bool(generals_at(s, seat, space)) or space in s["minors"].get(seat, [])
+
+
+def free_minor_generals(pack: Pack, s: State, seat: str) -> int:
+    """Minor generals ``seat`` has off the map (R-5: four in all)."""
+    return const(pack, "minor_generals") - len(s["minors"].get(seat, []))
+
+
+def placement_targets(pack: Pack, s: State, seat: str,
+                      placed: dict[str, int] | None = None) -> dict[str, str]:
+    """Spaces where ``seat`` may place one more reinforcement CU now (R-7.2).
+
+    ``placed`` counts CUs already placed this phase per province. Returns
+    ``{space_id: "normal" | "overflow"}``: normal targets are friendly-controlled spaces
+    and spaces with his general, without enemy units ([L]), at most
+    ``reinforcement_per_province`` per province except on a friendly major city; overflow
+    targets (only when there is no normal one) are uncontrolled or independent non-transit
+    spaces of provinces no other seat controls, same per-province limit, needing a free
+    minor general when no general of his is there.
+    """
+    placed = placed or {}
+    limit = const(pack, "reinforcement_per_province")
+    out: dict[str, str] = {}
+    for sid, sp in pack.spaces.items():
+        mine = s["garrisons"].get(sid) == seat
+        if not (mine or has_general(s, seat, sid)) or has_enemy_units(s, seat, sid):
+            continue
+        if mine and sp.kind == "major_city" or placed.get(sp.province, 0) < limit:
+            out[sid] = "normal"
+    if out:
+        return out
+    free = free_minor_generals(pack, s, seat) > 0
+    for sid, sp in pack.spaces.items():
+        if sp.kind == "transit" or s["garrisons"].get(sid) not in (None,):
+            continue
+        owner = province_controller(pack, s, sp.province)
+        if owner not in (None, seat) or has_enemy_units(s, seat, sid):
+            continue
+        if placed.get(sp.province, 0) >= limit:
+            continue
+        if has_general(s, seat, sid) or free:
+            out[sid] = "overflow"
+    return out
+
+
+def default_target(pack: Pack, s: State, seat: str, targets: dict[str, str]) -> str | None:
+    """The default space for a reinforcement [D]: a space with his major general (most
+    CUs first), else his major city, else any target; ties by space id."""
+    if not targets:
+        return None
+
+    def key(x: str) -> tuple:
+        return (not generals_at(s, seat, x), pack.spaces[x].kind != "major_city",
+                targets[x] != "normal", -cus_of(s, seat, x), x)
+    return min(targets, key=key)
+
+
+def place_cus(ctx: Ctx, seat: str, space: str | None, cus: dict[str, int], rule: str,
+              why: str, from_dispersed: bool = False) -> None:
+    """Place CUs (already checked against :func:`placement_targets`), adding a minor
+    general when the space has no general or garrison of ``seat`` (R-4.2). ``space`` None
+    means no legal space: new CUs go to the dispersed box [D]."""
+    if space is None:
+        if not from_dispersed:
+            ctx.emit("DispersedAdded", {"seat": seat, "cus": cus, "rule": rule,
+                                        "why": why + ": no space to place them"})
+        return
+    s = ctx.s
+    if not has_general(s, seat, space) and s["garrisons"].get(space) != seat:
+        ctx.emit("MinorGeneralPlaced", {"seat": seat, "space": space, "rule": "R-5"})
+    ctx.emit("CUsPlaced", {"seat": seat, "space": space, "cus": cus, "rule": rule,
+                           "why": why, "from_dispersed": from_dispersed})
+
+
+def raise_mercenary(ctx: Ctx, seat: str, space: str | None) -> None:
+    """R-8.7: the movement segment is spent raising mercenary CUs placed as reinforcements
+    (R-7.2). ``space`` None picks :func:`default_target`."""
+    n = const(ctx.pack, "movement_mercenary_cus")
+    for _ in range(n):
+        targets = placement_targets(ctx.pack, ctx.s, seat)
+        where = space if space in targets else default_target(ctx.pack, ctx.s, seat, targets)
+        ctx.emit("MercenaryRaised", {"seat": seat, "space": where, "rule": "R-8.7"})
+        place_cus(ctx, seat, where, {"mercenary": 1}, "R-8.7", "mercenary raised")
+
+
+def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
+    """R-7.1: new CUs per seat by type: mercenaries for all; a loyal CU for Macedonia's
+    controller; a loyal CU for the single seat with most LP (tie: nobody); mercenaries for
+    the single seat with most VP, or fewer to each seat tied for most."""
+    out = {seat: {"mercenary": const(pack, "reinforcement_mercenaries")} for seat in SEATS}
+
+    def add(seat: str, t: str, n: int) -> None:
+        if n:
+            out[seat][t] = out[seat].get(t, 0) + n
+    mac = province_controller(pack, s, const(pack, "macedonia_province"))
+    if mac:
+        add(mac, "loyal", const(pack, "reinforcement_macedonia_bonus"))
+    lp = legitimacy_points(pack, s)
+    top = [x for x in SEATS if lp[x] == max(lp.values())]
+    if len(top) == 1:
+        add(top[0], "loyal", const(pack, "reinforcement_lp_bonus"))
+    vp = victory_points(pack, s)
+    top = [x for x in SEATS if vp[x] == max(vp.values())]
+    if len(top) == 1:
+        add(top[0], "mercenary", const(pack, "reinforcement_vp_bonus"))
+    else:
+        for x in top:
+            add(x, "mercenary", const(pack, "reinforcement_vp_tie_bonus"))
+    return out
+
+
+def reinforcement_phase(ctx: Ctx) -> None:
+    """R-7: in turn order every seat receives its reinforcements and its dispersed CUs
+    and generals and places them. The engine places them itself [D] (a placement
+    decision per seat is future work): one CU at a time at :func:`default_target`.
+    Major generals from the dispersed box and the turn track (arrival turn reached)
+    go to a space with his garrison or CUs (R-7.3), else stay."""
+    pack, s = ctx.pack, ctx.s
+    ctx.emit("PhaseStarted", {"phase": "reinforcement", "rule": "R-7"})
+    counts = reinforcement_counts(pack, s)
+    ctx.emit("ReinforcementsGranted", {"cus": counts, "rule": "R-7.1"})
+    for seat in s["turn_order"]:
+        _arrive_generals(ctx, seat)
+        placed: dict[str, int] = {}
+        units = [(t, False) for t, n in sorted(counts[seat].items()) for _ in range(n)]
+        units += [(t, True) for t, n in sorted(s["dispersed"].get(seat, {}).items())
+                  for _ in range(n)]
+        for t, back in units:
+            targets = placement_targets(pack, s, seat, placed)
+            where = default_target(pack, s, seat, targets)
+            if where is None and back:
+                continue
+            place_cus(ctx, seat, where, {t: 1}, "R-7.2", "reinforcement", back)
+            if where:
+                prov = pack.spaces[where].province
+                placed[prov] = placed.get(prov, 0) + 1
+    _arrive_track_generals(ctx)
+
+
+def _general_spot(ctx: Ctx, seat: str) -> str | None:
+    s = ctx.s
+    spots = [x for x, o in s["garrisons"].items() if o == seat
+             and not has_enemy_units(s, seat, x)]
+    if not spots:
+        return None
+    return min(spots, key=lambda x: (ctx.pack.spaces[x].kind != "major_city",
+                                     -cus_of(s, seat, x), x))
+
+
+def _arrive_generals(ctx: Ctx, seat: str) -> None:
+    for gid, g in sorted(ctx.s["generals"].items()):
+        if g["where"] == "dispersed" and g["seat"] == seat:
+            spot = _general_spot(ctx, seat)
+            if spot:
+                ctx.emit("GeneralPlaced", {"general": gid, "seat": seat, "where": "map",
+                                           "space": spot, "rule": "R-7.3"})
+
+
+def _arrive_track_generals(ctx: Ctx) -> None:
+    """R-7.3 [D]: a general on the turn track whose arrival turn has come joins the
+    seat with fewest VP (ties: turn order) at one of its garrisons."""
+    s = ctx.s
+    for gid, g in sorted(s["generals"].items()):
+        pg = ctx.pack.generals.get(gid)
+        if g["where"] != "track" or not pg or not pg.arrival_turn:
+            continue
+        if pg.arrival_turn > s["turn"]:
+            continue
+        vp = victory_points(ctx.pack, s)
+        seat = min(s["turn_order"], key=lambda x: (vp[x], s["turn_order"].index(x)))
+        spot = _general_spot(ctx, seat)
+        if spot:
+            ctx.emit("GeneralPlaced", {"general": gid, "seat": seat, "where": "map",
+                                       "space": spot, "rule": "R-7.3",
+                                       "decision": "[D] joins the seat with fewest VP"})
+
+
+def tidy_markings(ctx: Ctx, seat: str) -> None:
+    """R-4.2/R-5 after a player-turn: a minor general with no CUs or with a friendly major
+    general leaves the map; CUs with no general, garrison or minor general of their owner
+    get a free minor general [D], else go to the dispersed box."""
+    s = ctx.s
+    for space in list(s["minors"].get(seat, [])):
+        if cus_of(s, seat, space) == 0 or generals_at(s, seat, space):
+            ctx.emit("MinorGeneralRemoved", {"seat": seat, "space": space, "rule": "R-5"})
+    for space in sorted(s["cus"]):
+        if cus_of(s, seat, space) == 0 or has_general(s, seat, space) \
+                or s["garrisons"].get(space) == seat:
+            continue
+        if free_minor_generals(ctx.pack, s, seat) > 0:
+            ctx.emit("MinorGeneralPlaced", {"seat": seat, "space": space, "rule": "R-4.2"})
+        else:
+            ctx.emit("CUsDispersed", {"seat": seat, "space": space,
+                                      "cus": dict(s["cus"][space][seat]), "rule": "R-4.2"})

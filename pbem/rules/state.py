@@ -1,0 +1,156 @@
+"""Plain data of the rules core: game state, events, decisions and rejections.
+
+The state is a frozen dataclass whose fields hold JSON-like values (str, int, bool, None,
+lists and dicts keyed by str). It is treated as immutable: the engine copies it into a
+*working dict* (:meth:`GameState.to_dict`), changes that dict only through event reducers
+(:mod:`pbem.rules.reducers`) and freezes it again (:meth:`GameState.from_dict`). Because
+every change goes through an event, ``fold(initial, events)`` rebuilds the live state.
+
+Working-dict shape (keys of :class:`GameState`)::
+
+    pack_name: str            step: int          turn: int (1..5)     round: int
+    phase: "strategy" | "over"                   active: seat | None
+    turn_order: [seat, ...]   usurpers: [seat]   champions: [seat]
+    garrisons: {space_id: seat}                  independent: [space_id] (markers, R-3.3)
+    cus: {space_id: {seat: {cu_type: count}}}    dispersed: {seat: {cu_type: count}}
+    generals: {general_id: {"seat": seat|None, "where": "map"|"track"|"deck"|"hand"|
+               "dispersed"|"dead"|"box", "space": space_id|None}}
+    minors: {seat: [space_id, ...]}              (minor generals on the map, R-5)
+    royals: {royal_id: {"space": space_id|None, "active": bool}}
+    indep_armies: {army_id: {"space": space_id|None, "strength": int}}
+    deck: [card_no] (top first)  hands: {seat: [card_no]}  discards: [card_no]
+    removed: [card_no]           primary: {seat: [card_no]}
+    training: {seat: [{"unit": "phalangite"|"auxiliary", "paid": int, "segments": int}]}
+    training_cards: {seat: int}  (cards used for training this turn, R-8.4)
+    lp_adjust: {seat: int}       played: [seat] (seats done in the current round)
+    claim: {"seat": seat, "kind": "vp"|"lp", "waiting": [seat]} | None   (R-1.1)
+    result: {"winner": seat, "how": str, ...} | None
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+SEATS: tuple[str, ...] = ("north", "east", "south", "west")
+"""The four seats in clockwise order (R-2)."""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole position of one game (R-2 … R-16). Plain data; see the module docstring
+    for the shape of each field. Never mutate a GameState: use the engine."""
+
+    pack_name: str
+    step: int = 0
+    turn: int = 1
+    round: int = 1
+    phase: str = "strategy"
+    active: str | None = None
+    turn_order: list = field(default_factory=list)
+    usurpers: list = field(default_factory=list)
+    champions: list = field(default_factory=list)
+    garrisons: dict = field(default_factory=dict)
+    independent: list = field(default_factory=list)
+    cus: dict = field(default_factory=dict)
+    dispersed: dict = field(default_factory=dict)
+    generals: dict = field(default_factory=dict)
+    minors: dict = field(default_factory=dict)
+    royals: dict = field(default_factory=dict)
+    indep_armies: dict = field(default_factory=dict)
+    deck: list = field(default_factory=list)
+    hands: dict = field(default_factory=dict)
+    discards: list = field(default_factory=list)
+    removed: list = field(default_factory=list)
+    primary: dict = field(default_factory=dict)
+    training: dict = field(default_factory=dict)
+    training_cards: dict = field(default_factory=dict)
+    lp_adjust: dict = field(default_factory=dict)
+    played: list = field(default_factory=list)
+    claim: dict | None = None
+    result: dict | None = None
+
+    __hash__ = None  # type: ignore[assignment]  # holds dicts: equality only
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a deep, JSON-safe copy of the state (a working dict)."""
+        return {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+        """Build a state from :meth:`to_dict` output (deep-copied; unknown keys are an
+        error: ``TypeError``)."""
+        return cls(**copy.deepcopy(dict(data)))
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in past tense (``GarrisonPlaced``, ``DiceRolled`` …).
+
+    ``data`` is JSON-safe. ``public=False`` events are secret: with ``seat`` set they
+    belong to that seat (cards dealt to it); with ``seat=None`` they are for the game
+    master only (the deck order)."""
+
+    kind: str
+    data: Mapping[str, Any]
+    public: bool = True
+    seat: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict ``{"kind", "data", "public", "seat"}``."""
+        return {"kind": self.kind, "data": copy.deepcopy(dict(self.data)),
+                "public": self.public, "seat": self.seat}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        """Inverse of :meth:`to_dict`."""
+        return cls(kind=data["kind"], data=copy.deepcopy(dict(data["data"])),
+                   public=bool(data.get("public", True)), seat=data.get("seat"))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice a seat must make now (see ``pending``): ``kind`` is ``"player_turn"``;
+    ``step`` is the state's step the answer must quote; ``options`` the legal choices
+    (see :func:`pbem.rules.orders.legal_options`); ``default`` the orders applied when
+    the deadline passes; ``rule`` the rule ID."""
+
+    seat: str
+    kind: str
+    step: int
+    options: Mapping[str, Any]
+    default: Mapping[str, Any]
+    rule: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict of all fields."""
+        return {"seat": self.seat, "kind": self.kind, "step": self.step,
+                "options": copy.deepcopy(dict(self.options)),
+                "default": copy.deepcopy(dict(self.default)), "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why an order cannot be carried out: stable ``code`` (``"tyche.card_not_in_hand"``),
+    ``rule`` ID, a ``message`` naming the thing, ``where`` the field path in the orders
+    (``"orders.tyche.places[1]"``) and an optional ``hint``."""
+
+    code: str
+    rule: str
+    message: str
+    where: str
+    hint: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict of all fields."""
+        return {"code": self.code, "rule": self.rule, "message": self.message,
+                "where": self.where, "hint": self.hint}
+
+
+class IllegalOrders(ValueError):
+    """Raised by ``apply`` when ``validate`` found problems; ``rejections`` lists them."""
+
+    def __init__(self, rejections: list[Rejection]):
+        self.rejections = list(rejections)
+        super().__init__("; ".join(r.message for r in self.rejections) or "illegal orders")

@@ -1,0 +1,451 @@
+"""The Tyche segment (R-8.2 … R-8.6): discards, surprise discards, garrison placement,
+training, general cards and (partly) card events.
+
+``check_tyche`` validates the ``tyche:`` part of a player's orders against a working dict
+and returns a plan; ``do_tyche`` carries a plan out through events. Both are used by
+``validate`` and ``apply`` (one code path).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Card, Pack
+from pbem.rules.constants import const
+from pbem.rules.context import Ctx
+from pbem.rules.mapinfo import distances, resolve_space
+from pbem.rules.reinforcement import default_target, place_cus, placement_targets
+from pbem.rules.state import Rejection
+
+State = dict[str, Any]
+USES = ("garrisons", "discard", "event", "activate", "train")
+TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards")
+UNITS = {"phalangite": "loyal", "auxiliary": "mercenary"}
+
+
+def card_label(pack: Pack, n: int) -> str:
+    """``"#12 Greek Mercenaries (3 OPs)"``."""
+    c = pack.cards[n]
+    ops = f"{c.ops} OPs" if c.ops is not None else "no OPs"
+    return f"#{n} {c.name} ({ops})"
+
+
+def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str | None]:
+    """Resolve a card given by number (int or digits) or name against a hand.
+    Returns ``(number, None)`` or ``(None, hint)``."""
+    if isinstance(value, bool):
+        return None, None
+    if isinstance(value, int) or (isinstance(value, str) and value.strip().lstrip("#").isdigit()):
+        return int(str(value).strip().lstrip("#")), None
+    if isinstance(value, str):
+        key = value.strip().lower()
+        for n in hand:
+            if pack.cards[n].name.lower() == key:
+                return n, None
+    return None, "give the card's number from your hand"
+
+
+def uses_for(card: Card) -> list[str]:
+    """Uses of ``card`` the rules allow (R-8.2 … R-8.6) before engine support is checked."""
+    if card.type == "surprise":
+        return ["discard"]
+    uses: list[str] = []
+    bonus = card.type in ("bonus", "unrest")
+    if card.ops is not None and (not card.must_play or bonus):
+        uses += ["garrisons", "activate", "train"]
+    if card.effects or card.type == "general" or card.must_play:
+        uses.append("event")
+    if not card.must_play:
+        uses.append("discard")
+    return uses
+
+
+def event_supported(card: Card) -> bool:
+    """Events the engine resolves now: general cards (R-8.6) and must-play cards (whose
+    unsupported effects are recorded as skipped [D] so the game can go on)."""
+    return card.type == "general" or card.must_play
+
+
+def garrison_blocked(s: State, seat: str, space: str) -> str | None:
+    """Why ``space`` holds something hostile for ``seat`` (R-8.3), or None: enemy
+    garrison, independent marker, enemy CUs or an independent army."""
+    owner = s["garrisons"].get(space)
+    if owner and owner != seat:
+        return f"{owner}'s garrison"
+    if space in s["independent"]:
+        return "an independent marker"
+    for other, cus in s["cus"].get(space, {}).items():
+        if other != seat and sum(cus.values()):
+            return f"{other}'s CUs"
+    for aid, a in s["indep_armies"].items():
+        if a["space"] == space:
+            return f"the independent army {aid}"
+    return None
+
+
+def garrison_sources(s: State, seat: str) -> set[str]:
+    """Spaces with ``seat``'s CUs or garrison (R-8.3 range is counted from these)."""
+    src = {x for x, o in s["garrisons"].items() if o == seat}
+    src |= {x for x, by in s["cus"].items() if sum(by.get(seat, {}).values())}
+    return src
+
+
+def garrison_costs(pack: Pack) -> dict[str, int]:
+    """MP costs used for the 2-MP range: land and mountain/strait paths only [D]."""
+    costs = const(pack, "path_mp_cost")
+    return {k: int(costs[k]) for k in ("land", "mountain_strait") if k in costs}
+
+
+def garrison_targets(pack: Pack, s: State, seat: str) -> dict[str, str | None]:
+    """Every space with ``None`` when ``seat`` may place a Tyche garrison there now, or a
+    message saying why not (R-8.3): not on transit points; not where an enemy garrison,
+    independent marker, enemy CUs or independent army is; within ``garrison_range_mps``
+    of his CU or garrison that existed before the segment (call this before placing);
+    at the range's far end the middle space must hold nothing hostile."""
+    rng = const(pack, "garrison_range_mps")
+    costs = garrison_costs(pack)
+    src = garrison_sources(s, seat)
+    hostile = {x for x in pack.spaces if garrison_blocked(s, seat, x)}
+    ok = distances(pack, src, rng, costs, blocked_middle=hostile)
+    out: dict[str, str | None] = {}
+    far: dict[str, int] | None = None
+    for x, sp in pack.spaces.items():
+        name = sp.name
+        if sp.kind == "transit":
+            out[x] = f"{name} is a transit point; garrisons never go on transit points"
+        elif s["garrisons"].get(x) == seat:
+            out[x] = f"{name} already holds your garrison"
+        elif (why := garrison_blocked(s, seat, x)):
+            out[x] = f"{name} holds {why}; garrisons go only where there is none"
+        elif x in ok:
+            out[x] = None
+        else:
+            if far is None:
+                far = distances(pack, src, 99, costs)
+            if x in far and far[x] <= rng:
+                out[x] = (f"{name} is {far[x]} MPs away only through a space holding an "
+                          f"enemy garrison, enemy CUs, an independent army or marker")
+            elif x in far:
+                out[x] = (f"{name} is {far[x]} MPs from your nearest garrison or CU; "
+                          f"garrisons go within {rng}")
+            else:
+                out[x] = f"{name} cannot be reached by land from your garrisons or CUs"
+    return out
+
+
+def general_targets(pack: Pack, s: State, seat: str, gid: str) -> list[str]:
+    """R-8.6: spaces where a general card's general may be placed: as a reinforcement
+    (R-7.2), or any space of his optional starting location with no enemy CU and no
+    independent army (an enemy garrison is allowed)."""
+    out = set(placement_targets(pack, s, seat))
+    for x in pack.generals[gid].optional_start:
+        blocked = any(o != seat and sum(c.values()) for o, c in s["cus"].get(x, {}).items())
+        blocked |= any(a["space"] == x for a in s["indep_armies"].values())
+        if not blocked:
+            out.add(x)
+    return sorted(out)
+
+
+def _rej(rej: list[Rejection], code: str, rule: str, msg: str, where: str,
+         hint: str | None = None) -> None:
+    rej.append(Rejection(code, rule, f"{msg} ({rule})", where, hint))
+
+
+def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
+                rej: list[Rejection]) -> dict[str, Any] | None:
+    """Validate the ``tyche`` orders of ``seat`` against ``s``; append rejections to
+    ``rej``; return the plan ``{"surprise": [n], "card": n, "use": str, "places": [id],
+    "train": [{"unit", "ops"}], "place": [id]}`` or None when it cannot be carried out."""
+    if not isinstance(part, dict):
+        _rej(rej, "tyche.not_a_mapping", "R-8.2",
+             "tyche must be a mapping with card and use", where,
+             "tyche: {card: 12, use: discard}")
+        return None
+    n0 = len(rej)
+    hand = list(s["hands"][seat])
+    for k in part:
+        if k not in TYCHE_KEYS:
+            import difflib
+            close = difflib.get_close_matches(str(k), TYCHE_KEYS, n=1)
+            _rej(rej, "orders.unknown_key", "R-8.2", f"tyche has no field {k!r}",
+                 f"{where}.{k}", f"did you mean {close[0]}?" if close else
+                 "fields: " + ", ".join(TYCHE_KEYS))
+    surprise: list[int] = []
+    sd = part.get("surprise_discards", [])
+    if not isinstance(sd, list):
+        sd = [sd]
+    for i, v in enumerate(sd):
+        n, hint = parse_card(pack, hand, v)
+        w = f"{where}.surprise_discards[{i}]"
+        if n is None or n not in hand:
+            _rej(rej, "tyche.card_not_in_hand", "R-8.5", f"card {v!r} is not in your hand",
+                 w, hint or "your hand: " + ", ".join(map(str, hand)))
+        elif pack.cards[n].type != "surprise":
+            _rej(rej, "tyche.not_a_surprise", "R-8.5",
+                 f"{card_label(pack, n)} is not a surprise card", w,
+                 "put it under card: instead")
+        elif n in surprise:
+            _rej(rej, "tyche.duplicate_card", "R-8.5", f"card {n} is listed twice", w)
+        else:
+            surprise.append(n)
+    if "card" not in part:
+        _rej(rej, "tyche.card_missing", "R-8.2", "name the card you play or discard",
+             f"{where}.card", "your hand: " + ", ".join(map(str, hand)))
+        return None
+    n, hint = parse_card(pack, hand, part["card"])
+    if n is None or n not in hand:
+        _rej(rej, "tyche.card_not_in_hand", "R-8.2",
+             f"card {part['card']!r} is not in your hand", f"{where}.card",
+             hint or "your hand: " + ", ".join(map(str, hand)))
+        return None
+    card = pack.cards[n]
+    if n in surprise:
+        _rej(rej, "tyche.duplicate_card", "R-8.2", f"card {n} is also a surprise discard",
+             f"{where}.card")
+    if card.type == "surprise":
+        _rej(rej, "tyche.surprise_not_mandatory", "R-8.5",
+             f"{card_label(pack, n)} is a surprise card and does not count as your Tyche "
+             f"play", f"{where}.card", "list it under surprise_discards")
+        return None
+    use = part.get("use")
+    if use not in USES:
+        _rej(rej, "tyche.unknown_use", "R-8.2", f"use must be one of {', '.join(USES)}",
+             f"{where}.use", f"allowed for this card: {', '.join(uses_for(card))}")
+        return None
+    if use not in uses_for(card):
+        if use == "discard":
+            _rej(rej, "tyche.must_play_not_discardable", "R-8.2",
+                 f"{card_label(pack, n)} must be played and may not be discarded",
+                 f"{where}.use", "play it for its event (you may keep it until the last round)")
+        elif card.ops is None:
+            _rej(rej, "tyche.no_ops", "R-8.2", f"{card_label(pack, n)} has no OPs",
+                 f"{where}.use", f"allowed: {', '.join(uses_for(card))}")
+        else:
+            _rej(rej, "tyche.use_not_allowed", "R-8.2",
+                 f"{card_label(pack, n)} cannot be used for {use}", f"{where}.use",
+                 f"allowed: {', '.join(uses_for(card))}")
+        return None
+    plan: dict[str, Any] = {"surprise": surprise, "card": n, "use": use, "places": [],
+                            "train": [], "place": []}
+    if use == "activate":
+        _rej(rej, "rules.not_yet_supported", "R-8.2",
+             "activating an army with a Tyche card is not yet supported by the engine",
+             f"{where}.use", "use garrisons, train, discard or event for now")
+    elif use == "event" and not event_supported(card):
+        _rej(rej, "rules.not_yet_supported", "R-16",
+             f"the event of {card_label(pack, n)} is not yet supported by the engine",
+             f"{where}.use", "use its OPs or discard it for now")
+    elif use == "garrisons":
+        _check_places(pack, s, seat, part, card, where, rej, plan)
+    elif use == "train":
+        _check_train(pack, s, seat, part, card, where, rej, plan)
+    elif use == "event" and card.type == "general" and card.general:
+        plan["place"] = _check_place_list(pack, part, where, rej, 1)
+        targets = general_targets(pack, s, seat, card.general)
+        for i, x in enumerate(plan["place"]):
+            if x not in targets:
+                _rej(rej, "tyche.general_place_illegal", "R-8.6",
+                     f"{pack.generals[card.general].name} cannot be placed in "
+                     f"{pack.spaces[x].name}", f"{where}.place",
+                     "legal: " + ", ".join(pack.spaces[t].name for t in targets[:8]))
+    for k, used_by in (("places", "garrisons"), ("train", "train")):
+        if k in part and use != used_by:
+            _rej(rej, "orders.field_not_used", "R-8.2", f"{k} is only read with use: "
+                 f"{used_by}", f"{where}.{k}")
+    return plan if len(rej) == n0 else None
+
+
+def _check_place_list(pack: Pack, part: dict, where: str, rej: list[Rejection],
+                      most: int) -> list[str]:
+    raw = part.get("place", [])
+    raw = raw if isinstance(raw, list) else [raw]
+    out: list[str] = []
+    for i, v in enumerate(raw):
+        sid, hint = resolve_space(pack, v)
+        if sid is None:
+            _rej(rej, "orders.unknown_space", "R-3.1", f"there is no space {v!r}",
+                 f"{where}.place[{i}]", hint)
+        else:
+            out.append(sid)
+    if len(out) > most:
+        _rej(rej, "tyche.too_many_places", "R-7.2", f"at most {most} place(s) here",
+             f"{where}.place")
+    return out
+
+
+def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
+                  rej: list[Rejection], plan: dict) -> None:
+    places = part.get("places")
+    if not isinstance(places, list) or not places:
+        _rej(rej, "tyche.places_missing", "R-8.3",
+             "list the spaces for your garrisons under places", f"{where}.places",
+             "places: [Pelusium, Gaza]")
+        return
+    if len(places) > (card.ops or 0):
+        _rej(rej, "tyche.too_many_garrisons", "R-8.3",
+             f"{card_label(pack, card.number)} places at most {card.ops} garrisons, "
+             f"you listed {len(places)}", f"{where}.places")
+    targets = garrison_targets(pack, s, seat)
+    seen: set[str] = set()
+    for i, v in enumerate(places):
+        w = f"{where}.places[{i}]"
+        sid, hint = resolve_space(pack, v)
+        if sid is None:
+            _rej(rej, "orders.unknown_space", "R-3.1", f"there is no space {v!r}", w, hint)
+            continue
+        if sid in seen:
+            _rej(rej, "tyche.duplicate_place", "R-8.3",
+                 f"{pack.spaces[sid].name} is listed twice", w)
+            continue
+        seen.add(sid)
+        why = targets.get(sid)
+        if why:
+            legal = sorted(x for x, r in targets.items() if r is None)
+            near = _nearest_legal(pack, sid, legal)
+            _rej(rej, "tyche.garrison_illegal", "R-8.3", why, w,
+                 f"did you mean {pack.spaces[near].name}?" if near else None)
+        plan["places"].append(sid)
+
+
+def _nearest_legal(pack: Pack, sid: str, legal: list[str]) -> str | None:
+    if not legal:
+        return None
+    d = distances(pack, {sid}, 8, {"land": 1, "mountain_strait": 2})
+    reach = [x for x in legal if x in d]
+    if not reach:
+        return None
+    return min(reach, key=lambda x: (d[x], x))
+
+
+def _check_train(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
+                 rej: list[Rejection], plan: dict) -> None:
+    """R-8.4: see :func:`training_after`."""
+    if s["training_cards"].get(seat, 0) >= const(pack, "training_cards_per_turn"):
+        _rej(rej, "tyche.training_cards_used", "R-8.4",
+             f"you have already used {s['training_cards'][seat]} cards for training this "
+             f"turn", f"{where}.use")
+        return
+    entries = part.get("train")
+    if not isinstance(entries, list) or not entries:
+        _rej(rej, "tyche.train_missing", "R-8.4",
+             "list the units you pay OPs on under train", f"{where}.train",
+             "train: [{unit: phalangite, ops: 3}]")
+        return
+    parsed = []
+    for i, e in enumerate(entries):
+        w = f"{where}.train[{i}]"
+        if not isinstance(e, dict) or e.get("unit") not in UNITS or \
+                not isinstance(e.get("ops"), int) or isinstance(e.get("ops"), bool) \
+                or e["ops"] < 1 or set(e) - {"unit", "ops"}:
+            _rej(rej, "tyche.train_entry", "R-8.4",
+                 "each train entry is {unit: phalangite|auxiliary, ops: N≥1}", w)
+            return
+        parsed.append((e["unit"], e["ops"]))
+    total = sum(o for _, o in parsed)
+    if total > (card.ops or 0):
+        _rej(rej, "tyche.train_too_many_ops", "R-8.4",
+             f"{card_label(pack, card.number)} gives {card.ops} OPs, you spend {total}",
+             f"{where}.train")
+        return
+    _units, done, err = training_after(pack, s, seat, parsed)
+    if err:
+        _rej(rej, err[0], "R-8.4", err[1], f"{where}.train[{err[2]}]")
+        return
+    plan["train"] = [{"unit": u, "ops": o} for u, o in parsed]
+    plan["place"] = _check_place_list(pack, part, where, rej, len(done))
+
+
+def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int]]
+                   ) -> tuple[list[dict], list[str], tuple[str, str, int] | None]:
+    """Pay training OPs (R-8.4). Each ``(unit, ops)`` pays into the oldest unfinished
+    unit of that kind or starts a new one. Returns ``(units in training afterwards,
+    kinds completed, error)`` with error ``(code, message, entry index)`` or None.
+
+    Rules: phalangite costs ``training_phalangite_ops`` paid over at least
+    ``training_phalangite_min_segments`` Tyche segments; auxiliary costs
+    ``training_auxiliary_ops``, and when paid by several cards they must fall in
+    different turns; at most ``training_units_max`` units in training at once; no
+    overpaying a unit."""
+    cost = {"phalangite": const(pack, "training_phalangite_ops"),
+            "auxiliary": const(pack, "training_auxiliary_ops")}
+    units = [dict(u) for u in s["training"].get(seat, [])]
+    touched: set[int] = set()
+    done: list[str] = []
+    for i, (kind, ops) in enumerate(entries):
+        unit = next((u for u in units if u["unit"] == kind), None)
+        if unit is None:
+            if len(units) >= const(pack, "training_units_max"):
+                return units, done, ("tyche.training_units_full",
+                                     f"you already train {len(units)} units", i)
+            unit = {"unit": kind, "paid": 0, "segments": 0, "turn": s["turn"]}
+            units.append(unit)
+        left = cost[kind] - unit["paid"]
+        if ops > left:
+            return units, done, ("tyche.train_overpaid",
+                                 f"the {kind} needs only {left} more OPs", i)
+        unit["paid"] += ops
+        if id(unit) not in touched:
+            unit["segments"] += 1
+            touched.add(id(unit))
+        if unit["paid"] == cost[kind]:
+            if kind == "phalangite" and unit["segments"] < const(
+                    pack, "training_phalangite_min_segments"):
+                need = const(pack, "training_phalangite_min_segments")
+                msg = f"a phalangite must be paid over at least {need} Tyche segments"
+                return units, done, ("tyche.phalangite_too_fast", msg, i)
+            if kind == "auxiliary" and unit["segments"] > 1 and unit["turn"] == s["turn"]:
+                msg = "an auxiliary paid by several cards must be paid over two or more turns"
+                return units, done, ("tyche.auxiliary_same_turn", msg, i)
+            units.remove(unit)
+            done.append(kind)
+    return units, done, None
+
+
+def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
+    """Carry out a plan from :func:`check_tyche` (events: CardDiscarded, CardDrawn,
+    CardPlayed, GarrisonPlaced, TrainingPaid, UnitTrained, CUsPlaced, GeneralPlaced,
+    CardEventSkipped)."""
+    pack, s = ctx.pack, ctx.s
+    for n in plan["surprise"]:
+        ctx.emit("CardDiscarded", {"seat": seat, "card": n, "name": pack.cards[n].name,
+                                   "surprise": True, "rule": "R-8.5"})
+        ctx.draw(seat, 1, "R-8.5")
+    n, use = plan["card"], plan["use"]
+    card = pack.cards[n]
+    if use == "discard":
+        ctx.emit("CardDiscarded", {"seat": seat, "card": n, "name": card.name,
+                                   "surprise": False, "rule": "R-8.2"})
+        return
+    ctx.emit("CardPlayed", {"seat": seat, "card": n, "name": card.name, "use": use,
+                            "ops": card.ops, "rule": "R-8.2",
+                            "removed": bool(card.remove_from_play and use == "event")})
+    if use == "garrisons":
+        for x in plan["places"]:
+            ctx.emit("GarrisonPlaced", {"seat": seat, "space": x, "rule": "R-8.3"})
+    elif use == "train":
+        units, done, _ = training_after(pack, s, seat,
+                                        [(e["unit"], e["ops"]) for e in plan["train"]])
+        ctx.emit("TrainingPaid", {"seat": seat, "paid": plan["train"], "units": units,
+                                  "rule": "R-8.4"})
+        wanted = list(plan["place"])
+        for kind in done:
+            ctx.emit("UnitTrained", {"seat": seat, "unit": kind, "rule": "R-8.4"})
+            targets = placement_targets(pack, s, seat)
+            want = wanted.pop(0) if wanted else None
+            where = want if want in targets else default_target(pack, s, seat, targets)
+            place_cus(ctx, seat, where, {UNITS[kind]: 1}, "R-8.4", f"{kind} trained")
+    elif use == "event" and card.type == "general" and card.general:
+        targets = general_targets(pack, s, seat, card.general)
+        want = plan["place"][0] if plan["place"] else None
+        if want not in targets:
+            opt = [x for x in pack.generals[card.general].optional_start if x in targets]
+            want = opt[0] if opt else (targets[0] if targets else None)
+        ctx.emit("GeneralPlaced", {"general": card.general, "seat": seat,
+                                   "where": "map" if want else "dispersed", "space": want,
+                                   "rule": "R-8.6"})
+    if (use == "event" and card.type != "general") or \
+            (use != "event" and card.type in ("bonus", "unrest")):
+        ctx.emit("CardEventSkipped", {"seat": seat, "card": n, "name": card.name,
+                                      "effects": [e.primitive for e in card.effects],
+                                      "rule": "R-16",
+                                      "why": "card events are not yet resolved by the "
+                                             "engine [D]"})

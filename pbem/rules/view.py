@@ -1,0 +1,69 @@
+"""Per-seat projections of a state for reports (boardgame.io-style secret stripping)."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.rules.control import (
+    legitimacy_points,
+    province_control,
+    royal_controller,
+    victory_points,
+)
+from pbem.rules.engine import get_pack, legal_options
+from pbem.rules.state import SEATS, GameState
+
+
+def view(state: GameState, seat: str | None) -> dict[str, Any]:
+    """JSON-safe view of ``state``. ``seat=None``: the public view (hand sizes, never
+    cards in hands or the deck order). With ``seat``: adds ``"private": {"hand": [..],
+    "options": ..., "training": ...}`` for that seat only.
+
+    Keys: pack, turn, year_bc, round, step, phase, active, turn_order, usurpers,
+    champions, vp, lp, provinces {id: seat|None}, garrisons {space: seat},
+    independent [space], armies [{space, seat, commander, generals, minor, cus}],
+    dispersed {seat: {type: n}}, generals {id: {seat, where, space}}, royals {id: {space,
+    active, controller}}, independent_armies, discards, hand_sizes, deck_size, claim,
+    result. Rules: R-3.2 (control), R-1.4 (VP), R-11.1 (LP).
+    """
+    pack = get_pack(state.pack_name)
+    s = state.to_dict()
+    year = next((t.year_bc for t in pack.turns if t.number == s["turn"]), None)
+    armies = []
+    spaces = sorted(set(s["cus"]) | {g["space"] for g in s["generals"].values()
+                                     if g["where"] == "map"}
+                    | {x for ms in s["minors"].values() for x in ms})
+    for x in spaces:
+        for owner in SEATS:
+            gens = sorted((g for g, v in s["generals"].items() if v["where"] == "map"
+                           and v["space"] == x and v["seat"] == owner),
+                          key=lambda g: (-pack.generals[g].rank, g))
+            cus = dict(s["cus"].get(x, {}).get(owner, {}))
+            minor = x in s["minors"].get(owner, [])
+            if gens or cus or minor:
+                armies.append({"space": x, "seat": owner,
+                               "commander": gens[0] if gens else ("minor" if minor else None),
+                               "generals": gens, "minor": minor, "cus": cus})
+    out: dict[str, Any] = {
+        "pack": s["pack_name"], "turn": s["turn"], "year_bc": year, "round": s["round"],
+        "step": s["step"], "phase": s["phase"], "active": s["active"],
+        "turn_order": s["turn_order"], "usurpers": s["usurpers"],
+        "champions": s["champions"],
+        "vp": victory_points(pack, s), "lp": legitimacy_points(pack, s),
+        "provinces": province_control(pack, s),
+        "garrisons": dict(sorted(s["garrisons"].items())),
+        "independent": list(s["independent"]), "armies": armies,
+        "dispersed": {k: dict(v) for k, v in s["dispersed"].items() if v},
+        "generals": s["generals"],
+        "royals": {r: {**v, "controller": royal_controller(pack, s, r)}
+                   for r, v in s["royals"].items()},
+        "independent_armies": s["indep_armies"], "discards": s["discards"],
+        "removed": s["removed"],
+        "hand_sizes": {k: len(v) for k, v in s["hands"].items()},
+        "deck_size": len(s["deck"]), "claim": s["claim"], "result": s["result"],
+        "primary": s["primary"],
+    }
+    if seat is not None:
+        out["private"] = {"seat": seat, "hand": list(s["hands"].get(seat, [])),
+                          "training": s["training"].get(seat, []),
+                          "options": dict(legal_options(state, seat))}
+    return out

@@ -1,0 +1,132 @@
+"""Rules scenarios as data (tests/rules/scenarios/*.yaml), run by one parametrised test.
+
+A scenario file::
+
+    name: ...            rules: [R-8.3, ...]     pack: mini (default) | real
+    position: {...}      # merged onto a blank board (rules_harness.position)
+    steps:
+      - seat: north
+        orders: {...}
+        dice: [3, 4]                 # scripted first, then seeded rolls
+        reject: [code, ...]          # the exact list of rejection codes (orders refused)
+        reject_where: [path, ...]    # optional: their field paths
+        messages: [substring, ...]   # optional: in each rejection's message, in order
+        hints: [hint, ...]           # optional: each rejection's exact hint, in order
+        events: [{kind: K, data: {...}}, ...]   # each must appear, in this order, data
+                                               # compared as a subset
+        no_events: [kind, ...]       # kinds that must not appear
+    expect: {...}        # subset of the final state (GameState.to_dict())
+    check: {vp: {...}, lp: {...}, provinces: {...}, isolated: {seat: [...]},
+            reinforcements: {...}, ranking: [...], garrison_spaces: {seat: [...]}}
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from rules_harness import ScriptedThenReal, position
+from rules_minipack import mini_pack
+
+import pbem.rules as R
+from pbem.rules.control import legitimacy_points, province_control, victory_points
+from pbem.rules.isolation import isolated_garrisons
+from pbem.rules.reinforcement import reinforcement_counts
+from pbem.rules.victory import ranking
+
+HERE = Path(__file__).parent / "scenarios"
+FILES = sorted(HERE.glob("*.yaml"))
+
+
+def _subset(expected, actual, path="") -> None:
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), f"{path}: expected a mapping, got {actual!r}"
+        for k, v in expected.items():
+            assert k in actual, f"{path}.{k} missing in {sorted(actual)}"
+            _subset(v, actual[k], f"{path}.{k}")
+    else:
+        assert expected == actual, f"{path}: expected {expected!r}, got {actual!r}"
+
+
+def _pack(kind: str):
+    if kind == "real":
+        from pbem.pack.loader import load_pack
+        p = load_pack()
+    else:
+        p = mini_pack()
+    R.register_pack(p)
+    return p
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_scenario(path: Path) -> None:
+    sc = yaml.safe_load(path.read_text())
+    assert sc.get("rules"), "every scenario cites its rule IDs"
+    pack = _pack(sc.get("pack", "mini"))
+    state = position(pack, sc.get("position"))
+    initial = state
+    log: list = []
+    for i, step in enumerate(sc.get("steps", [])):
+        seat = step["seat"]
+        orders = step.get("orders", {})
+        rej = R.validate(state, seat, orders)
+        if "reject" in step:
+            assert [r.code for r in rej] == step["reject"], [r.to_dict() for r in rej]
+            if "reject_where" in step:
+                assert [r.where for r in rej] == step["reject_where"]
+            for want, r in zip(step.get("messages", []), rej):
+                assert want in r.message, (want, r.message)
+            for want, r in zip(step.get("hints", []), rej):
+                assert want == r.hint, (want, r.hint)
+            for r in rej:
+                assert r.rule.startswith("R-") and r.message and r.where.startswith("orders")
+            with pytest.raises(R.IllegalOrders):
+                R.apply(state, seat, orders, ScriptedThenReal([], step=state.step))
+            continue
+        assert not rej, [r.to_dict() for r in rej]
+        dice = ScriptedThenReal(step.get("dice", []), seed=path.stem.encode(),
+                                step=state.step)
+        before = state.step
+        state, events = R.apply(state, seat, orders, dice)
+        assert state.step == before + 1
+        log += events
+        kinds = [e.kind for e in events]
+        pos = 0
+        for want in step.get("events", []):
+            for j in range(pos, len(events)):
+                ev = events[j]
+                if ev.kind == want["kind"]:
+                    try:
+                        _subset(want.get("data", {}), dict(ev.data), f"step{i}.{ev.kind}")
+                    except AssertionError:
+                        continue
+                    pos = j + 1
+                    break
+            else:
+                pytest.fail(f"step {i}: no event {want} in order after #{pos}: "
+                            f"{[e.to_dict() for e in events]}")
+        for k in step.get("no_events", []):
+            assert k not in kinds, f"step {i}: unexpected {k}"
+    assert R.fold(initial, log) == state
+    _subset(sc.get("expect", {}), state.to_dict(), "state")
+    s = state.to_dict()
+    for key, want in (sc.get("check") or {}).items():
+        if key == "vp":
+            _subset(want, victory_points(pack, s), "vp")
+        elif key == "lp":
+            _subset(want, legitimacy_points(pack, s), "lp")
+        elif key == "provinces":
+            _subset(want, province_control(pack, s), "provinces")
+        elif key == "isolated":
+            for seat, spaces in want.items():
+                assert isolated_garrisons(pack, s, seat) == spaces
+        elif key == "reinforcements":
+            _subset(want, reinforcement_counts(pack, s), "reinforcements")
+        elif key == "ranking":
+            assert [x for x, _ in ranking(pack, s)] == want
+        elif key == "garrison_spaces":
+            for seat, spaces in want.items():
+                got = R.legal_options(state, seat)["garrison_spaces"]
+                assert sorted(got) == sorted(spaces), got
+        else:
+            pytest.fail(f"unknown check {key}")
