@@ -174,6 +174,7 @@ def html_to_text(html: str) -> str:
         converter = _PlainHTML2Text()
         converter.body_width = 0
         converter.unicode_snob = True
+        converter.single_line_break = True  # one <div> per line, as the player saw it
         converter.ignore_links = True
         converter.ignore_images = True
         converter.ignore_emphasis = True
