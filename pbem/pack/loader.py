@@ -123,6 +123,7 @@ PATH_KINDS = ("land", "sea", "mountain_strait", "trans_med")
 CARD_TYPES = ("event", "bonus", "surprise", "general", "unrest", "primary")
 ROYAL_KINDS = ("heir", "woman", "body")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # same rules as safe_load, faster
 
 
 class PackError(ValueError):
@@ -185,6 +186,9 @@ BOOL = _d(_is_bool, "true or false")
 OPT_INT = _d(_opt(_is_int), "an integer or null")
 OPT_ID = _d(_opt(_is_id), "an id or null")
 ID_LIST = _d(_list_of(_is_id), "a list of ids")
+REF = _d(_is_str, "the id of an entry (a string)")
+OPT_REF = _d(_opt(_is_str), "an id (a string) or null")
+REF_LIST = _d(_list_of(_is_str), "a list of ids")
 STR_LIST = _d(_list_of(_is_str), "a list of strings")
 SOURCE = _d(_one_of(*SOURCES), "one of " + ", ".join(SOURCES))
 MAPPING = _d(lambda v: isinstance(v, dict), "a mapping")
@@ -198,11 +202,11 @@ def _enum(*values: str) -> Callable[[Any], bool]:
 SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], bool, Any]]] = {
     "provinces": {
         "id": (ID, True, None), "name": (STR, True, None), "vp": (INT, True, None),
-        "area": (_enum(*AREAS), True, None), "fleet": (OPT_ID, False, None),
+        "area": (_enum(*AREAS), True, None), "fleet": (OPT_REF, False, None),
         "source": (SOURCE, True, None),
     },
     "spaces": {
-        "id": (ID, True, None), "name": (STR, True, None), "province": (ID, True, None),
+        "id": (ID, True, None), "name": (STR, True, None), "province": (REF, True, None),
         "kind": (_enum(*SPACE_KINDS), True, None), "lat": (NUM, True, None),
         "lon": (NUM, True, None), "port": (BOOL, False, False),
         "independent": (BOOL, False, False), "hostile_tribes": (BOOL, False, False),
@@ -210,7 +214,7 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], bool, Any]]] = {
         "forage_limit": (OPT_INT, False, None), "source": (SOURCE, True, None),
     },
     "paths": {
-        "a": (ID, True, None), "b": (ID, True, None),
+        "a": (REF, True, None), "b": (REF, True, None),
         "kind": (_enum(*PATH_KINDS), True, None), "source": (SOURCE, True, None),
     },
     "generals": {
@@ -218,24 +222,24 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], bool, Any]]] = {
         "initiative": (INT, True, None), "battle": (INT, True, None),
         "prestige": (INT, False, 0), "legitimacy": (INT, False, 0),
         "primary": (BOOL, False, False), "start": (_d(_opt(MAPPING), "a mapping"), False, None),
-        "optional_start": (ID_LIST, False, []), "arrival_turn": (OPT_INT, False, None),
+        "optional_start": (REF_LIST, False, []), "arrival_turn": (OPT_INT, False, None),
         "card": (OPT_INT, False, None), "seniority": (INT, True, None),
         "optional": (BOOL, False, False), "source": (SOURCE, True, None),
     },
     "royals": {
         "id": (ID, True, None), "name": (STR, True, None),
         "kind": (_enum(*ROYAL_KINDS), True, None), "lp": (INT, True, None),
-        "start": (OPT_ID, True, None), "active": (BOOL, True, None),
+        "start": (OPT_REF, True, None), "active": (BOOL, True, None),
         "source": (SOURCE, True, None),
     },
     "independent_armies": {
         "id": (ID, True, None), "name": (STR, True, None), "strength": (INT, True, None),
-        "battle": (INT, True, None), "start": (OPT_ID, False, None),
-        "entry_area": (ID_LIST, False, []), "active_at_start": (BOOL, False, False),
+        "battle": (INT, True, None), "start": (OPT_REF, False, None),
+        "entry_area": (REF_LIST, False, []), "active_at_start": (BOOL, False, False),
         "returns_to_box": (BOOL, False, False), "source": (SOURCE, True, None),
     },
     "fleets": {
-        "id": (ID, True, None), "name": (STR, True, None), "home": (ID, True, None),
+        "id": (ID, True, None), "name": (STR, True, None), "home": (REF, True, None),
         "strength": (INT, True, None), "source": (SOURCE, True, None),
     },
     "cu_types": {
@@ -243,14 +247,14 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], bool, Any]]] = {
         "macedonian": (BOOL, False, False), "source": (SOURCE, True, None),
     },
     "special_units": {
-        "id": (ID, True, None), "name": (STR, True, None), "cu_type": (ID, True, None),
+        "id": (ID, True, None), "name": (STR, True, None), "cu_type": (REF, True, None),
         "strength": (INT, True, None), "enters": (STR, True, None),
         "source": (SOURCE, True, None),
     },
     "cards": {
         "number": (INT, True, None), "name": (STR, True, None), "ops": (OPT_INT, True, None),
         "type": (_enum(*CARD_TYPES), True, None), "must_play": (BOOL, False, False),
-        "remove_from_play": (BOOL, False, False), "general": (OPT_ID, False, None),
+        "remove_from_play": (BOOL, False, False), "general": (OPT_REF, False, None),
         "event": (STR, True, None), "effects": (LIST, True, None),
         "source": (SOURCE, True, None),
     },
@@ -306,7 +310,7 @@ class _Reader:
             self.err(name, f"not UTF-8 text ({exc})")
             return {}
         try:
-            doc = yaml.safe_load(text)
+            doc = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             at = f" at line {mark.line + 1}" if mark is not None else ""
