@@ -208,9 +208,8 @@ def check_cards(ctx: Context) -> None:
     for where, c in ctx.cards.values():
         if c["ops"] is not None and not 1 <= c["ops"] <= 4:
             ctx.err(where, f"ops must be 1-4 or null, got {c['ops']}")
-        if c["type"] in ("general", "primary"):
-            if c["general"] is None:
-                ctx.err(where, f"a {c['type']} card needs 'general'")
+        if c["type"] in ("general", "primary") and c["general"] is None:
+            ctx.err(where, f"a {c['type']} card needs 'general'")
         if c["general"] is not None:
             ctx.ref(where, "general", c["general"], ctx.generals)
         if c["type"] == "unrest" and not c["must_play"]:
@@ -323,7 +322,7 @@ def check_graph(ctx: Context) -> None:
     adj = build_adjacency(ctx.spaces, paths)
     comps = components(ctx.spaces, adj)
     for comp in comps[1:]:
-        ctx.err("paths.yaml", f"map is not connected: {sorted(comp)} cannot reach {sorted(comps[0])[0]!r}")
+        ctx.err("paths.yaml", f"map is not connected: {sorted(comp)} cannot reach {min(comps[0])!r}")
     for sid, (where, s) in ctx.spaces.items():
         kinds = {k for _, k in adj[sid]}
         if s["port"] and not kinds & {"sea", "trans_med"}:

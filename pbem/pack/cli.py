@@ -13,7 +13,14 @@ from pathlib import Path
 
 import click
 
-from pbem.pack.loader import CONSTANT_ALIASES, PACK_FILES, PackError, builtin_pack_dir, load_pack, source_counts
+from pbem.pack.loader import (
+    CONSTANT_ALIASES,
+    PACK_FILES,
+    PackError,
+    builtin_pack_dir,
+    load_pack,
+    source_counts,
+)
 from pbem.pack.model import Pack
 
 OPTIONAL_FILES = ("land.geojson",)
@@ -35,13 +42,13 @@ def summary(pack: Pack) -> str:
     lines = [
         f"pack {pack.name}: OK",
         f"provinces: {len(pack.provinces)}",
-        f"spaces: {len(pack.spaces)} ({fmt(spaces)}; ports "
+        (f"spaces: {len(pack.spaces)} ({fmt(spaces)}; ports "
         f"{sum(s.port for s in pack.spaces.values())}, independent "
-        f"{sum(s.independent for s in pack.spaces.values())})",
+        f"{sum(s.independent for s in pack.spaces.values())})"),
         f"paths: {len(pack.paths)} ({fmt(paths)})",
         f"cards: {len(pack.cards)} ({fmt(cards)}; Tyche deck {tyche})",
-        f"generals: {len(pack.generals)}, royals: {len(pack.royals)}, independent armies: "
-        f"{len(pack.independent_armies)}, fleets: {len(pack.fleets)}",
+        (f"generals: {len(pack.generals)}, royals: {len(pack.royals)}, independent armies: "
+        f"{len(pack.independent_armies)}, fleets: {len(pack.fleets)}"),
         f"charts: {len(pack.charts)}, turns: {len(pack.turns)}, constants: {n_constants}",
         f"sources: {fmt(sources)} (reconstructed entries: {sources.get('reconstructed', 0)})",
     ]

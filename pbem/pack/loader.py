@@ -310,7 +310,7 @@ class _Reader:
             self.err(name, f"not UTF-8 text ({exc})")
             return {}
         try:
-            doc = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
+            doc = yaml.load(text, Loader=_SAFE_LOADER)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             at = f" at line {mark.line + 1}" if mark is not None else ""
@@ -569,6 +569,14 @@ def source_counts(pack: Pack) -> Counter[str]:
 
 
 __all__ = [
-    "CONSTANT_ALIASES", "EFFECT_PRIMITIVES", "PACK_FILES", "PackError", "REQUIRED_CHARTS",
-    "REQUIRED_CONSTANTS", "builtin_pack_dir", "components", "load_pack", "source_counts",
+    "CONSTANT_ALIASES",
+    "EFFECT_PRIMITIVES",
+    "PACK_FILES",
+    "REQUIRED_CHARTS",
+    "REQUIRED_CONSTANTS",
+    "PackError",
+    "builtin_pack_dir",
+    "components",
+    "load_pack",
+    "source_counts",
 ]

@@ -68,7 +68,7 @@ class _Projection:
     longitudes east of :data:`LON_BREAK` compressed by :data:`EAST_FACTOR`."""
 
     def __init__(self) -> None:
-        lon0, lat0, lon1, lat1 = VIEW
+        _lon0, lat0, lon1, lat1 = VIEW
         self.kx = SCALE * math.cos(math.radians((lat0 + lat1) / 2))
         self.ky = SCALE
         self.width = self._x(lon1)
@@ -149,11 +149,11 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
     w, h = proj.width, proj.height
     xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
     out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" '
-        f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">',
-        "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
+        (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" '
+        f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">'),
+        ("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
         "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
-        "fill=\"#b03a2e\"/></marker></defs>",
+        "fill=\"#b03a2e\"/></marker></defs>"),
         f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="{SEA}"/>',
     ]
     out.append(f'<g fill="{LAND}" stroke="{LAND}" stroke-width="0.8" stroke-linejoin="round">')
@@ -232,13 +232,13 @@ def _overlay(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float
             (x1, y1), (x2, y2) = xy[a], xy[b]
             dx, dy = x2 - x1, y2 - y1
             n = math.hypot(dx, dy) or 1.0
-            out.append(f'<line x1="{x1 + dx / n * 6:.1f}" y1="{y1 + dy / n * 6:.1f}" '
+            out.append(f'<line class="move" x1="{x1 + dx / n * 6:.1f}" y1="{y1 + dy / n * 6:.1f}" '
                        f'x2="{x2 - dx / n * 8:.1f}" y2="{y2 - dy / n * 8:.1f}"/>')
     out.append("</g>")
     for sid in ov.battles:
         if sid in xy:
             x, y = xy[sid]
-            out.append(f'<g stroke="#d01c1c" stroke-width="3"><line x1="{x - 9:.1f}" y1="{y - 9:.1f}" '
+            out.append(f'<g class="battle" stroke="#d01c1c" stroke-width="3"><line x1="{x - 9:.1f}" y1="{y - 9:.1f}" '
                        f'x2="{x + 9:.1f}" y2="{y + 9:.1f}"/><line x1="{x - 9:.1f}" y1="{y + 9:.1f}" '
                        f'x2="{x + 9:.1f}" y2="{y - 9:.1f}"/></g>')
     for sid, label in ov.stacks.items():
@@ -257,8 +257,8 @@ def _legend(out: list[str], proj: _Projection) -> None:
     x0, y0 = proj(17.9, 27.3)
     rows: list[tuple[str, str]] = [
         (_marker("major_city", 0, 0, "#fff"), "major city"),
-        ('<rect x="-6" y="-6" width="12" height="12" fill="#fff" stroke="#111" stroke-width="1.6"/>'
-         '<circle r="2.4" fill="#d4a017"/>', "treasure city"),
+        (('<rect x="-6" y="-6" width="12" height="12" fill="#fff" stroke="#111" stroke-width="1.6"/>'
+         '<circle r="2.4" fill="#d4a017"/>'), "treasure city"),
         (_marker("minor_city", 0, 0, "#fff"), "minor city"),
         (_marker("minor_city", 0, 0, INDEPENDENT_GREEN), "independent space"),
         (_marker("stronghold", 0, 0, INDEPENDENT_GREEN), "stronghold"),

@@ -1,0 +1,60 @@
+"""The map picture renders to SVG and PNG, with and without an overlay."""
+from __future__ import annotations
+
+import struct
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from pbem.pack.model import Pack
+from pbem.report.mapview import MapOverlay, render_map_svg, svg_to_png
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == PNG_SIGNATURE and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_bare_map_is_valid_svg_with_every_space(pack: Pack) -> None:
+    svg = render_map_svg(pack)
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    texts = {t.text for t in root.iter("{http://www.w3.org/2000/svg}text")}
+    for s in pack.spaces.values():
+        assert s.name in texts
+    assert "MACEDONIA" in texts and "Legend" in texts
+    paths = list(root.iter("{http://www.w3.org/2000/svg}path"))
+    assert len(paths) > 20  # the land outline
+
+
+def test_png_bytes(pack: Pack) -> None:
+    png = svg_to_png(render_map_svg(pack), width=800)
+    width, height = png_size(png)
+    assert width == 800 and 300 < height < 800
+    assert len(png) > 20_000
+    with pytest.raises(ValueError):
+        svg_to_png("<svg/>", width=0)
+
+
+def test_overlay_is_drawn_and_tolerates_unknown_ids(pack: Pack) -> None:
+    ov = MapOverlay(
+        space_owner={"memphis": "South", "pella": "North", "sparta": "independent", "nowhere": "East"},
+        seat_colours={"South": "#123456"},
+        stacks={"memphis": "Ptolemy 5", "atlantis": "Nobody 1"},
+        arrows=(("memphis", "pelusium"), ("memphis", "atlantis")),
+        battles=("pelusium", "atlantis"),
+        title="Turn 2 (319 BC)",
+    )
+    svg = render_map_svg(pack, ov)
+    ET.fromstring(svg)
+    assert "Ptolemy 5" in svg and "Turn 2 (319 BC)" in svg and "Nobody 1" not in svg
+    assert 'fill="#123456"' in svg
+    assert svg.count('class="move"') == 1
+    assert svg.count('class="battle"') == 1
+    assert png_size(svg_to_png(svg, 600))[0] == 600
+
+
+def test_empty_overlay_equals_no_overlay(pack: Pack) -> None:
+    assert render_map_svg(pack, MapOverlay()) == render_map_svg(pack)
