@@ -13,7 +13,7 @@ STYLES = [top_posted, bottom_posted, html_only]
 
 
 @pytest.mark.parametrize("build", STYLES, ids=[f.__name__ for f in STYLES])
-def test_client_styles_give_the_same_document(build) -> None:  # noqa: ANN001
+def test_client_styles_give_the_same_document(build) -> None:
     result = parse_mail(build())
     assert result.action == "accept", result.problems
     assert result.document == EXPECTED
@@ -22,14 +22,14 @@ def test_client_styles_give_the_same_document(build) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("build", STYLES, ids=[f.__name__ for f in STYLES])
-def test_client_styles_with_other_orders(build) -> None:  # noqa: ANN001
+def test_client_styles_with_other_orders(build) -> None:
     orders = ORDERS + "notes:\n  - hold Pella\n  - 'watch: Gaza'\n"
     result = parse_mail(build(orders))
     assert result.document["notes"] == ["hold Pella", "watch: Gaza"]
 
 
 @pytest.mark.parametrize("build", STYLES, ids=[f.__name__ for f in STYLES])
-def test_client_styles_report_errors_the_same_way(build) -> None:  # noqa: ANN001
+def test_client_styles_report_errors_the_same_way(build) -> None:
     orders = ORDERS.replace("  movement:", "  tyche:")
     result = parse_mail(build(orders))
     assert result.action == "reject"

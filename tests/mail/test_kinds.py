@@ -125,8 +125,8 @@ def test_outlook_html_reply() -> None:
 # --- forwarded mail -----------------------------------------------------------------
 
 FORWARD_MARKERS = [
-    "---------- Forwarded message ---------\nFrom: Kleitos <other@players.example>\n"
-    "Date: Fri, 20 Nov 2026 at 08:00\nSubject: orders\nTo: <judge@pbem.example>\n",
+    ("---------- Forwarded message ---------\nFrom: Kleitos <other@players.example>\n"
+     "Date: Fri, 20 Nov 2026 at 08:00\nSubject: orders\nTo: <judge@pbem.example>\n"),
     "-------- Forwarded Message --------\nSubject: orders\n",
     "Begin forwarded message:\n\nFrom: Kleitos <other@players.example>\n",
     "---------- Weitergeleitete Nachricht ---------\nVon: Kleitos <other@players.example>\n",
