@@ -473,13 +473,14 @@ def _attribution(lines: list[str | None], i: int) -> tuple[int, bool, bool]:
 
 def _is_outlook_block(lines: list[str | None], i: int) -> bool:
     """Outlook's unquoted header block: "From: ..." followed by "Sent:/To:/Subject: ..."."""
-    if not _OUTLOOK_FROM_RE.match(lines[i] or ""):
-        return False
+    first = lines[i] or ""
+    if not first[:1].isupper() or not _OUTLOOK_FROM_RE.match(first):
+        return False  # orders' own keys ("from: Memphis") are lowercase and indented
     seen = 0
     for line in lines[i + 1:i + 7]:
-        if line is not None and _OUTLOOK_FIELD_RE.match(line):
+        if line and line[:1].isupper() and _OUTLOOK_FIELD_RE.match(line):
             seen += 1
-    return seen >= 1
+    return seen >= 2 or (seen >= 1 and "@" in first)
 
 
 def author_lines(text: str, *, forwarded_subject: bool = False) -> AuthorText:
@@ -528,7 +529,7 @@ def author_lines(text: str, *, forwarded_subject: bool = False) -> AuthorText:
                     state = "reply"
                 i += length
                 continue
-            if not _TRAILER_RE.match(line):
+            if not (_TRAILER_RE.match(line) and line[:1].isupper()):
                 own[i] = line
         i += 1
     return AuthorText(tuple(own), tuple(quoted), tuple(forwarded), encrypted)

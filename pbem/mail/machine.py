@@ -151,8 +151,9 @@ def _is_loop(msg: Message, own_addresses: Collection[str],
     message_id = header_text(msg, "Message-ID")
     match = re.search(r"@([^>\s]+)", message_id)
     if domains and match:
-        domain = match.group(1).lower()
-        if domain in domains or any(domain.endswith("." + d) for d in domains):
+        # Exact match only: a player's client may use a subdomain (mail.gmail.com) of a
+        # shared provider domain; the caller should pass a domain only its own Message-IDs use.
+        if match.group(1).lower() in domains:
             return MachineVerdict("loop", detail="Message-ID in our domain")
     return None
 
@@ -189,7 +190,9 @@ def classify_machine(msg: Message, *, own_addresses: Collection[str] = (),
     Args:
         msg: the parsed message.
         own_addresses: our sending addresses (compared case-insensitively with From).
-        own_domains: our domains (compared with the Message-ID's domain, subdomains too).
+        own_domains: the domains of our own Message-IDs (compared exactly, case-insensitively,
+            with the domain of the incoming Message-ID). Pass a domain only our Message-IDs
+            use: a player whose client writes Message-IDs in the same domain would be ignored.
 
     Returns:
         A :class:`MachineVerdict`, or ``None`` for mail from a person.

@@ -109,6 +109,17 @@ def test_unquoted_outlook_block_ends_the_authors_text(block: str) -> None:
     assert accepted(parse_mail(raw_mail(body))) == EXPECTED
 
 
+@pytest.mark.parametrize("extra", [
+    "  march:\n    from: Memphis\n    to: Pelusium\n    date: 2026\n",
+    "  sent:\n    - from: Memphis\n      to: Gaza\n      subject: grain\n",
+    "  note: Sent from my tent\n",
+])
+def test_orders_keys_that_look_like_mail_headers(extra: str) -> None:
+    result = parse_mail(raw_mail(f"{ORDERS}{extra}\n{OUTLOOK_BLOCKS['english']}\n{OLD_ORDERS}"))
+    document = accepted(result)
+    assert len(document["orders"]) == 3
+
+
 def test_outlook_html_reply() -> None:
     html = (
         "<html><body><div>" + ORDERS.replace(" ", "&nbsp;").replace("\n", "<br>\n")
