@@ -187,6 +187,8 @@ OPT_INT = _d(_opt(_is_int), "an integer or null")
 OPT_ID = _d(_opt(_is_id), "an id or null")
 ID_LIST = _d(_list_of(_is_id), "a list of ids")
 REF = _d(_is_str, "the id of an entry (a string)")
+LATLON = _d(_opt(lambda v: isinstance(v, list) and len(v) == 2 and all(_is_num(x) for x in v)),
+            "[latitude, longitude] or null")
 OPT_REF = _d(_opt(_is_str), "an id (a string) or null")
 REF_LIST = _d(_list_of(_is_str), "a list of ids")
 STR_LIST = _d(_list_of(_is_str), "a list of strings")
@@ -203,7 +205,7 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], bool, Any]]] = {
     "provinces": {
         "id": (ID, True, None), "name": (STR, True, None), "vp": (INT, True, None),
         "area": (_enum(*AREAS), True, None), "fleet": (OPT_REF, False, None),
-        "source": (SOURCE, True, None),
+        "label": (LATLON, False, None), "source": (SOURCE, True, None),
     },
     "spaces": {
         "id": (ID, True, None), "name": (STR, True, None), "province": (REF, True, None),
@@ -488,7 +490,10 @@ def _frozen(value: Any) -> Any:
 
 def _build(name: str, ctx: Any, constant_sources: dict[str, str]) -> Pack:
     forage = ctx.charts["forage"][1]["cells"]
-    provinces = {k: Province(**e) for k, (_, e) in ctx.provinces.items()}
+    provinces = {
+        k: Province(**{**e, "label": None if e["label"] is None else tuple(e["label"])})
+        for k, (_, e) in ctx.provinces.items()
+    }
     spaces = {}
     for k, (_, e) in ctx.spaces.items():
         e = dict(e)

@@ -31,6 +31,8 @@ class Province:
     area: Area
     fleet: str | None = None
     source: Source = "reconstructed"
+    label: tuple[float, float] | None = None
+    """(lat, lon) where the map picture writes the name; None = middle of its spaces."""
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,9 @@ from pbem.pack.model import Pack
 # View box in degrees: lon_min, lat_min, lon_max, lat_max.
 VIEW = (17.5, 22.8, 75.5, 45.4)
 SCALE = 44.0  # SVG user units per degree of latitude
-LON_BREAK = 45.0  # east of this meridian longitude is compressed ...
-EAST_FACTOR = 0.7  # ... by this factor: the sparse Iranian plateau gives room to Greece
+# Piecewise horizontal scale: (from longitude, factor). The crowded Aegean is widened and
+# the sparse Iranian plateau compressed, so every label stays readable.
+LON_BANDS: tuple[tuple[float, float], ...] = ((VIEW[0], 1.3), (30.0, 1.0), (45.0, 0.7))
 MARGIN_TOP = 40.0
 
 SEA = "#cfe2ee"
@@ -64,8 +65,8 @@ class MapOverlay:
 
 
 class _Projection:
-    """lon/lat degrees -> SVG x/y: equirectangular, x scaled by cos(middle latitude),
-    longitudes east of :data:`LON_BREAK` compressed by :data:`EAST_FACTOR`."""
+    """lon/lat degrees -> SVG x/y: equirectangular, x scaled by cos(middle latitude)
+    and by the factor of its band in :data:`LON_BANDS`."""
 
     def __init__(self) -> None:
         _lon0, lat0, lon1, lat1 = VIEW
@@ -75,9 +76,13 @@ class _Projection:
         self.height = (lat1 - lat0) * self.ky + MARGIN_TOP
 
     def _x(self, lon: float) -> float:
-        if lon <= LON_BREAK:
-            return (lon - VIEW[0]) * self.kx
-        return ((LON_BREAK - VIEW[0]) + (lon - LON_BREAK) * EAST_FACTOR) * self.kx
+        x = 0.0
+        for i, (start, factor) in enumerate(LON_BANDS):
+            end = LON_BANDS[i + 1][0] if i + 1 < len(LON_BANDS) else math.inf
+            if lon <= start:
+                break
+            x += (min(lon, end) - start) * factor
+        return x * self.kx
 
     def __call__(self, lon: float, lat: float) -> tuple[float, float]:
         return (self._x(lon), (VIEW[3] - lat) * self.ky + MARGIN_TOP)
@@ -166,8 +171,11 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
         pts = [xy[s.id] for s in pack.spaces_of(pid)]
         if not pts:
             continue
-        cx = sum(p[0] for p in pts) / len(pts)
-        cy = max(p[1] for p in pts) + 18 if len(pts) < 3 else sum(p[1] for p in pts) / len(pts) + 16
+        if prov.label is not None:
+            cx, cy = proj(prov.label[1], prov.label[0])
+        else:
+            cx = sum(p[0] for p in pts) / len(pts)
+            cy = sum(p[1] for p in pts) / len(pts) + 16
         out.append(f'<text x="{cx:.1f}" y="{cy:.1f}">{escape(prov.name.upper())}</text>')
     out.append("</g>")
     # paths
