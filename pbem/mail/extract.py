@@ -161,6 +161,7 @@ class _PlainHTML2Text(html2text.HTML2Text):
 
 
 _TAG_RE = re.compile(r"<[^>]*>")
+_MAX_HTML_CHARS = 2_000_000  # html2text is slow on huge input; orders come first anyway
 
 
 def html_to_text(html: str) -> str:
@@ -168,8 +169,10 @@ def html_to_text(html: str) -> str:
 
     Blockquotes become ``>``-quoted lines, ``<pre>`` keeps its line breaks, ``&nbsp;``
     indentation is kept (later normalised to spaces); links, images and emphasis markers
-    are dropped; no Markdown escaping and no re-wrapping. Never raises.
+    are dropped; no Markdown escaping and no re-wrapping. Only the first 2 MB are read.
+    Never raises.
     """
+    html = html[:_MAX_HTML_CHARS]
     try:
         converter = _PlainHTML2Text()
         converter.body_width = 0

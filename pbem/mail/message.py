@@ -44,6 +44,8 @@ from pbem.mail.strict_yaml import (
 from pbem.mail.suggest import suggest
 
 __all__ = [
+    "MAX_ORDERS_CHARS",
+    "MAX_ORDERS_LINES",
     "ORDERS_SHAPE",
     "ParsedMail",
     "Problem",
@@ -68,6 +70,10 @@ _NO_ORDERS_HINT = (
     "or a forwarded message) as a YAML block starting with a 'game:' line, like:\n"
     + "\n".join("    " + line for line in ORDERS_SHAPE.split("\n"))
 )
+#: Limits on one orders block (PyYAML is slow on huge input; real orders are tiny).
+MAX_ORDERS_LINES = 2000
+MAX_ORDERS_CHARS = 100_000
+
 _FORWARD_SUBJECT_RE = re.compile(
     r"^\s*(?:re:\s*)*(?:fwd?|fw|wg|tr|rv|enc|doorst|vs|vb|rif|пересл)\s*:", re.IGNORECASE)
 _MSGID_RE = re.compile(r"<([^<>\s]+)>")
@@ -303,6 +309,14 @@ def _parse(raw: bytes, own_addresses: Collection[str],
 
 def _read_block(envelope: _Envelope, block: YamlBlock, *, from_html: bool) -> ParsedMail:
     orders_text = normalise_text(block.text)
+    if len(block.lines) > MAX_ORDERS_LINES or len(orders_text) > MAX_ORDERS_CHARS:
+        return _result(envelope, "reject", problems=(Problem(
+            code="mail.too_large",
+            message=(f"Your orders block is {len(block.lines)} lines and {len(orders_text)} "
+                     f"characters long; orders may be at most {MAX_ORDERS_LINES} lines and "
+                     f"{MAX_ORDERS_CHARS} characters."),
+            hint="Send only your orders for this step, in the shape of the template.",
+        ),))
     offset = None if from_html else block.start
     try:
         document = load_strict_yaml(orders_text, mail_line_offset=offset)

@@ -419,6 +419,16 @@ def test_no_orders_shows_the_expected_shape() -> None:
     assert "game:" in result.problems[0].hint
 
 
+def test_huge_orders_block_is_refused_quickly() -> None:
+    result = parse_mail(raw_mail(ORDERS + "  k: v\n" * 100_000))
+    assert [p.code for p in result.problems] == ["mail.too_large"]
+
+
+def test_a_second_game_line_starts_a_second_document() -> None:
+    result = parse_mail(raw_mail(ORDERS + ORDERS))
+    assert [p.code for p in result.problems] == ["mail.two_documents"]
+
+
 def test_aliases_are_refused() -> None:
     body = ORDERS.replace("places: [Pelusium, Gaza]", "places: &p [Pelusium, Gaza]") + "x: *p\n"
     result = parse_mail(raw_mail(body))
