@@ -19,7 +19,7 @@ def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any
         orders = _candidate(pack, state, opts, rng)
         if not validate(state, seat, orders):
             return orders
-    return default_orders(pack, state.to_dict(), seat)
+    return default_orders(pack, state.peek(), seat)
 
 
 def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[str, Any]:

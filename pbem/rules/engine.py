@@ -42,7 +42,7 @@ def pending(state: GameState) -> list[Decision]:
     if state.result or state.active is None:
         return []
     pack = get_pack(state.pack_name)
-    s = state.to_dict()
+    s = state.peek()
     seat = state.active
     return [Decision(seat=seat, kind="player_turn", step=state.step,
                      options=legal_options_of(pack, s, seat),
@@ -89,7 +89,7 @@ def fold(initial: GameState, events: Sequence[Event]) -> GameState:
 
 def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:
     """Legal choices of ``seat`` now (see :func:`pbem.rules.orders.legal_options_of`)."""
-    return legal_options_of(get_pack(state.pack_name), state.to_dict(), seat)
+    return legal_options_of(get_pack(state.pack_name), state.peek(), seat)
 
 
 def _plain(orders: Any) -> Any:

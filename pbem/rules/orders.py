@@ -26,8 +26,8 @@ from pbem.rules.tyche import (
     check_tyche,
     do_tyche,
     event_supported,
-    garrison_targets,
     general_targets,
+    legal_garrison_spaces,
     uses_for,
 )
 
@@ -287,8 +287,8 @@ def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
             gen_spaces[str(n)] = general_targets(pack, s, seat, c.general)
     out["hand"] = hand
     out["surprise_discards"] = [h["card"] for h in hand if h["type"] == "surprise"]
-    out["garrison_spaces"] = (sorted(x for x, why in garrison_targets(pack, s, seat).items()
-                                     if why is None) if active else [])
+    out["garrison_spaces"] = (sorted(legal_garrison_spaces(pack, s, seat))
+                              if active else [])
     only = out["tyche_only"]
     out["surrender"] = (surrender_options(pack, s, seat) if active and not only
                         else {"accept": [], "remove": []})

@@ -62,26 +62,48 @@ def placement_targets(pack: Pack, s: State, seat: str,
     """
     placed = placed or {}
     limit = const(pack, "reinforcement_per_province")
+    mine_gen = general_spaces(s, seat)
+    hostile = enemy_unit_spaces(s, seat)
     out: dict[str, str] = {}
     for sid, sp in pack.spaces.items():
         mine = s["garrisons"].get(sid) == seat
-        if not (mine or has_general(s, seat, sid)) or has_enemy_units(s, seat, sid):
+        if not (mine or sid in mine_gen) or sid in hostile:
             continue
-        if mine and sp.kind == "major_city" or placed.get(sp.province, 0) < limit:
+        if (mine and sp.kind == "major_city") or placed.get(sp.province, 0) < limit:
             out[sid] = "normal"
     if out:
         return out
     free = free_minor_generals(pack, s, seat) > 0
+    owners: dict[str, str | None] = {}
     for sid, sp in pack.spaces.items():
-        if sp.kind == "transit" or s["garrisons"].get(sid) not in (None,):
+        if sp.kind == "transit" or sid in s["garrisons"] or sid in hostile:
             continue
-        owner = province_controller(pack, s, sp.province)
-        if owner not in (None, seat) or has_enemy_units(s, seat, sid):
+        if sp.province not in owners:
+            owners[sp.province] = province_controller(pack, s, sp.province)
+        if owners[sp.province] not in (None, seat):
             continue
         if placed.get(sp.province, 0) >= limit:
             continue
-        if has_general(s, seat, sid) or free:
+        if sid in mine_gen or free:
             out[sid] = "overflow"
+    return out
+
+
+def general_spaces(s: State, seat: str) -> set[str]:
+    """Spaces with a major or minor general of ``seat``."""
+    out = {v["space"] for v in s["generals"].values()
+           if v["where"] == "map" and v["seat"] == seat}
+    return out | set(s["minors"].get(seat, []))
+
+
+def enemy_unit_spaces(s: State, seat: str) -> set[str]:
+    """Spaces where another seat has CUs or a general, or an independent army stands."""
+    out = {x for x, by in s["cus"].items()
+           if any(o != seat and sum(c.values()) for o, c in by.items())}
+    out |= {v["space"] for v in s["generals"].values()
+            if v["where"] == "map" and v["seat"] != seat}
+    out |= {x for o, ms in s["minors"].items() if o != seat for x in ms}
+    out |= {a["space"] for a in s["indep_armies"].values() if a["space"]}
     return out
 
 

@@ -75,13 +75,29 @@ class GameState:
 
     def to_dict(self) -> dict[str, Any]:
         """Return a deep, JSON-safe copy of the state (a working dict)."""
-        return {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self)}
+        return {f.name: _copy(getattr(self, f.name)) for f in fields(self)}
+
+    def peek(self) -> dict[str, Any]:
+        """The fields as a dict *without copying*: for read-only code (options, views).
+        Never mutate the result."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameState:
         """Build a state from :meth:`to_dict` output (deep-copied; unknown keys are an
         error: ``TypeError``)."""
-        return cls(**copy.deepcopy(dict(data)))
+        return cls(**{k: _copy(v) for k, v in data.items()})
+
+
+def _copy(v: Any) -> Any:
+    """Deep copy of JSON-like data (dicts, lists, tuples as lists, scalars)."""
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_copy(x) for x in v]
+    if isinstance(v, Mapping):
+        return {k: _copy(x) for k, x in v.items()}
+    return v
 
 
 @dataclass(frozen=True)

@@ -95,41 +95,56 @@ def garrison_costs(pack: Pack) -> dict[str, int]:
     return {k: int(costs[k]) for k in ("land", "mountain_strait") if k in costs}
 
 
-def garrison_targets(pack: Pack, s: State, seat: str) -> dict[str, str | None]:
-    """Every space with ``None`` when ``seat`` may place a Tyche garrison there now, or a
-    message saying why not (R-8.3): not on transit points; not where an enemy garrison,
-    independent marker, enemy CUs or independent army is; within ``garrison_range_mps``
-    of his CU or garrison that existed before the segment (call this before placing);
-    at the range's far end the middle space must hold nothing hostile."""
-    rng = const(pack, "garrison_range_mps")
-    costs = garrison_costs(pack)
-    src = garrison_sources(s, seat)
-    hostile = {x for x in pack.spaces if garrison_blocked(s, seat, x)}
-    ok = distances(pack, src, rng, costs, blocked_middle=hostile)
-    out: dict[str, str | None] = {}
-    far: dict[str, int] | None = None
-    for x, sp in pack.spaces.items():
-        name = sp.name
-        if sp.kind == "transit":
-            out[x] = f"{name} is a transit point; garrisons never go on transit points"
-        elif s["garrisons"].get(x) == seat:
-            out[x] = f"{name} already holds your garrison"
-        elif (why := garrison_blocked(s, seat, x)):
-            out[x] = f"{name} holds {why}; garrisons go only where there is none"
-        elif x in ok:
-            out[x] = None
-        else:
-            if far is None:
-                far = distances(pack, src, 99, costs)
-            if x in far and far[x] <= rng:
-                out[x] = (f"{name} is {far[x]} MPs away only through a space holding an "
-                          f"enemy garrison, enemy CUs, an independent army or marker")
-            elif x in far:
-                out[x] = (f"{name} is {far[x]} MPs from your nearest garrison or CU; "
-                          f"garrisons go within {rng}")
-            else:
-                out[x] = f"{name} cannot be reached by land from your garrisons or CUs"
+def _hostile_spaces(s: State, seat: str) -> set[str]:
+    out = {x for x, o in s["garrisons"].items() if o != seat}
+    out |= set(s["independent"])
+    out |= {x for x, by in s["cus"].items()
+            if any(o != seat and sum(c.values()) for o, c in by.items())}
+    out |= {a["space"] for a in s["indep_armies"].values() if a["space"]}
     return out
+
+
+def legal_garrison_spaces(pack: Pack, s: State, seat: str) -> set[str]:
+    """Spaces where ``seat`` may place a Tyche garrison now (R-8.3): not on transit
+    points; not where an enemy garrison, independent marker, enemy CUs or independent
+    army is, nor on his own garrison; within ``garrison_range_mps`` of his CU or garrison
+    that existed before the segment (call this before placing); at the range's far end
+    the middle space holding nothing hostile."""
+    hostile = _hostile_spaces(s, seat)
+    ok = distances(pack, garrison_sources(s, seat), const(pack, "garrison_range_mps"),
+                   garrison_costs(pack), blocked_middle=hostile)
+    return {x for x in ok if pack.spaces[x].kind != "transit" and x not in hostile
+            and s["garrisons"].get(x) != seat}
+
+
+def why_not_garrison(pack: Pack, s: State, seat: str, x: str) -> str | None:
+    """None when :func:`legal_garrison_spaces` holds ``x``, else a message naming the
+    space and the reason (R-8.3)."""
+    if x in legal_garrison_spaces(pack, s, seat):
+        return None
+    rng = const(pack, "garrison_range_mps")
+    name = pack.spaces[x].name
+    if pack.spaces[x].kind == "transit":
+        return f"{name} is a transit point; garrisons never go on transit points"
+    if s["garrisons"].get(x) == seat:
+        return f"{name} already holds your garrison"
+    why = garrison_blocked(s, seat, x)
+    if why:
+        return f"{name} holds {why}; garrisons go only where there is none"
+    far = distances(pack, garrison_sources(s, seat), 99, garrison_costs(pack))
+    if x in far and far[x] <= rng:
+        return (f"{name} is {far[x]} MPs away only through a space holding an enemy "
+                f"garrison, enemy CUs, an independent army or marker")
+    if x in far:
+        return f"{name} is {far[x]} MPs from your nearest garrison or CU; garrisons go " \
+               f"within {rng}"
+    return f"{name} cannot be reached by land from your garrisons or CUs"
+
+
+def garrison_targets(pack: Pack, s: State, seat: str) -> dict[str, str | None]:
+    """Every space mapped to None when legal for a Tyche garrison, else the reason
+    (see :func:`why_not_garrison`; slow: for tests and explanations)."""
+    return {x: why_not_garrison(pack, s, seat, x) for x in pack.spaces}
 
 
 def general_targets(pack: Pack, s: State, seat: str, gid: str) -> list[str]:
@@ -284,7 +299,7 @@ def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where
         _rej(rej, "tyche.too_many_garrisons", "R-8.3",
              f"{card_label(pack, card.number)} places at most {card.ops} garrisons, "
              f"you listed {len(places)}", f"{where}.places")
-    targets = garrison_targets(pack, s, seat)
+    legal = legal_garrison_spaces(pack, s, seat)
     seen: set[str] = set()
     for i, v in enumerate(places):
         w = f"{where}.places[{i}]"
@@ -297,10 +312,9 @@ def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where
                  f"{pack.spaces[sid].name} is listed twice", w)
             continue
         seen.add(sid)
-        why = targets.get(sid)
-        if why:
-            legal = sorted(x for x, r in targets.items() if r is None)
-            near = _nearest_legal(pack, sid, legal)
+        if sid not in legal:
+            why = why_not_garrison(pack, s, seat, sid)
+            near = _nearest_legal(pack, sid, sorted(legal))
             _rej(rej, "tyche.garrison_illegal", "R-8.3", why, w,
                  f"did you mean {pack.spaces[near].name}?" if near else None)
         plan["places"].append(sid)

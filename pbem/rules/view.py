@@ -10,7 +10,7 @@ from pbem.rules.control import (
     victory_points,
 )
 from pbem.rules.engine import get_pack, legal_options
-from pbem.rules.state import SEATS, GameState
+from pbem.rules.state import SEATS, GameState, _copy
 
 
 def view(state: GameState, seat: str | None) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
     result. Rules: R-3.2 (control), R-1.4 (VP), R-11.1 (LP).
     """
     pack = get_pack(state.pack_name)
-    s = state.to_dict()
+    s = state.peek()
     year = next((t.year_bc for t in pack.turns if t.number == s["turn"]), None)
     armies = []
     spaces = sorted(set(s["cus"]) | {g["space"] for g in s["generals"].values()
@@ -66,4 +66,4 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
         out["private"] = {"seat": seat, "hand": list(s["hands"].get(seat, [])),
                           "training": s["training"].get(seat, []),
                           "options": dict(legal_options(state, seat))}
-    return out
+    return _copy(out)
