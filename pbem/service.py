@@ -15,7 +15,6 @@ import secrets
 import socket
 import ssl
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -69,7 +68,9 @@ class Issue:
 
 @lru_cache(maxsize=8)
 def _pack(source: str) -> Pack:
-    return load_pack(None if source == "builtin" else source)
+    pack = load_pack(None if source == "builtin" else source)
+    rules.register_pack(pack)  # states name their pack; the rules core looks it up
+    return pack
 
 
 @dataclass
@@ -98,6 +99,7 @@ class Judge:
         snap = self.store.snapshot(game_id)
         if snap is None:
             raise KeyError(game_id)
+        self.pack_for(game_id)
         return rules.GameState.from_dict(snap[1])
 
     def ensure_games(self) -> list[str]:
@@ -126,11 +128,11 @@ class Judge:
                                    [{"seat": s.seat, "player": s.player, "email": s.email,
                                      "key_hash": s.key_hash} for s in game.seats])
             seq = self.store.append_events(game.id, [e.to_dict() for e in events], step=0)
-            initial = rules.GameState(pack_name=state.pack_name)
+            initial = rules.empty_state(pack)
             self.store.save_snapshot(game.id, 0, -1, initial.to_dict())
             self.store.save_snapshot(game.id, seq, state.step, state.to_dict())
             self.store.set_game_step(game.id, state.step)
-            self._queue_reports(game.id, pack, state, events, headline="the game begins",
+            self._queue_reports(game.id, pack, state, events, headline="setup, the game begins",
                                 in_reply_to=None, actor=None)
             self._queue_prompts(game.id, pack, state)
 
@@ -360,7 +362,7 @@ class Judge:
             self._queue(game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
                         subject=f"[{game_id}] step {step} report: {headline}", text=rep.text, html=rep.html,
                         attachments=[Attachment(f"{game_id}-step{step}.png", png)] if png else [],
-                        id_parts=(game_id, step, "report", row["seat"]))
+                        id_parts=(game_id, step, "report", row["seat"], headline))
 
     def _queue_prompts(self, game_id: str, pack: Pack, state: rules.GameState) -> None:
         seats = {s["seat"]: s for s in self.store.seats(game_id)}
@@ -475,4 +477,4 @@ def make_judge(config: Config) -> tuple[Judge, ImapPoller]:
     return judge, poller
 
 
-__all__ = ["Judge", "run_once", "run_forever", "make_judge", "Issue", "time"]
+__all__ = ["Judge", "run_once", "run_forever", "make_judge", "Issue"]

@@ -12,6 +12,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +78,7 @@ class MailServer:
         if self._dovecot_conf is not None:
             subprocess.run(["doveadm", "-c", str(self._dovecot_conf), "stop"], capture_output=True)
             time.sleep(0.3)
+            shutil.rmtree(self._dovecot_conf.parent, ignore_errors=True)
 
     def restart_imap(self) -> None:
         """Kill the IMAP server and start it again (connections drop)."""
@@ -96,9 +98,15 @@ def start_pymap(root: Path, accounts: dict[str, str]) -> MailServer:
     return MailServer("pymap", root, accounts, dev, dev.smtp_port, dev.imap_port)
 
 
-def start_dovecot(root: Path, accounts: dict[str, str]) -> MailServer:
-    """aiosmtpd delivering into maildirs served by a private Dovecot instance."""
+def start_dovecot(root: Path | None, accounts: dict[str, str]) -> MailServer:
+    """aiosmtpd delivering into maildirs served by a private Dovecot instance.
+
+    Dovecot's processes run as ``nobody`` and must reach every folder on the way, so
+    the instance lives in its own world-readable temp folder (pytest's tmp_path is
+    private to root); ``root`` is ignored and removed again by :meth:`MailServer.stop`.
+    """
     assert DOVECOT, "dovecot is not installed"
+    root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
     uid, gid = pwd.getpwnam("nobody").pw_uid, grp.getgrnam("nogroup").gr_gid
     maildir = root / "mail"
     (root / "run").mkdir(parents=True, exist_ok=True)

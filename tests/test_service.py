@@ -75,7 +75,7 @@ def test_orders_by_mail_are_applied_answered_and_logged(table: Table) -> None:
     assert "accepted" in table.text_of(receipts[0])
     # every seat got the step's report; the next seat got its prompt
     for s in SEATS:
-        assert any(f"step {state.step} report" in str(m["Subject"]) for m in table.inbox(s))
+        assert any(f"step {state.step} report: {seat} played" in str(m["Subject"]) for m in table.inbox(s))
     nxt = rules.pending(new_state)[0].seat
     assert any(f"step {new_state.step}: your move" in str(m["Subject"]) for m in table.inbox(nxt))
     # the message was moved to the processed folder only after the commit
@@ -160,10 +160,14 @@ def test_crash_between_commit_and_move_neither_loses_nor_reapplies(table: Table,
 
 def test_poller_survives_a_server_that_drops_the_connection(tmp_path, pymap_server) -> None:
     config = make_config(tmp_path, pymap_server)
-    judge, poller = make_judge(config)
-    judge.ensure_games()
+    make_judge(config)[0].ensure_games()
     stop = threading.Event()
-    thread = threading.Thread(target=run_forever, args=(judge, poller, stop), kwargs={"max_backoff": 1.0})
+
+    def service() -> None:  # the service owns its own store connection in its thread
+        judge, poller = make_judge(config)
+        run_forever(judge, poller, stop, max_backoff=1.0)
+
+    thread = threading.Thread(target=service)
     thread.start()
     try:
         time.sleep(1.5)
@@ -171,7 +175,7 @@ def test_poller_survives_a_server_that_drops_the_connection(tmp_path, pymap_serv
         store = Store(config.database)
         state = Judge(config, store).state("g1")
         seat = rules.pending(state)[0].seat
-        t = Table(pymap_server, config, judge, poller)
+        t = Table(pymap_server, config, None, None)  # type: ignore[arg-type]
         t.send(seat, t.orders_doc(seat, state.step, rules.bot_orders(state, seat, random.Random(4))))
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -214,4 +218,4 @@ def test_deadline_applies_the_default_and_reminds(tmp_path, pymap_server) -> Non
     judge.flush_outbox()
     subjects = [str(m["Subject"]) for m in Table(pymap_server, config, judge, poller).inbox(seat)]
     assert any("reminder" in s for s in subjects)
-    assert any("deadline default" in s for s in subjects)
+    assert any("deadline default" in s for s in subjects), subjects

@@ -47,18 +47,21 @@ def summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, An
     vp, lp = view.get("vp", {}), view.get("lp", {})
     champions = set(view.get("champions", []))
     control_by_seat: dict[str, list[str]] = {s: [] for s in rules.SEATS}
-    for prov, seat in sorted(view.get("control", {}).items()):
+    for prov, seat in sorted(view.get("provinces", {}).items()):
         if seat in control_by_seat:
             control_by_seat[seat].append(pack.provinces[prov].name if prov in pack.provinces else prov)
     armies = []
     for a in view.get("armies", []):
+        commander = a.get("commander")
+        commander = pack.generals[commander].name if commander in pack.generals else (
+            "minor general" if a.get("minor") else "(no general)")
         armies.append({"space_name": _name(pack, a.get("space")), "seat": a.get("seat", "?"),
-                       "commander": a.get("commander") or "(no general)",
+                       "commander": commander,
                        "cus_text": _cus_text(a.get("cus", {}))})
     turn = view.get("turn", 1)
     years = {t.number: t.year_bc for t in pack.turns}
     return {
-        "turn": turn, "year": view.get("year", years.get(turn, "?")), "round": view.get("round", 1),
+        "turn": turn, "year": view.get("year_bc", years.get(turn, "?")), "round": view.get("round", 1),
         "step": view.get("step", 0), "active": view.get("active"), "turn_order": view.get("turn_order", []),
         "usurpers": view.get("usurpers", []),
         "seats": [{"seat": s, "vp": vp.get(s, 0), "lp": lp.get(s, 0), "champion": s in champions,
@@ -100,9 +103,17 @@ def _card(pack: Pack, number: int) -> dict[str, Any]:
     return {"number": c.number, "name": c.name, "ops": c.ops, "type": c.type, "must_play": c.must_play}
 
 
-def _options_lines(options: Mapping[str, Any]) -> list[str]:
+_OPTION_SKIP = {"seat", "step", "round", "active", "hand"}
+
+
+def _options_lines(pack: Pack, options: Mapping[str, Any]) -> list[str]:
+    """The legal choices of a decision in words (space ids shown as names)."""
     lines = []
     for key, value in options.items():
+        if key in _OPTION_SKIP or value in ([], {}, None):
+            continue
+        if key.endswith("_spaces") and isinstance(value, (list, tuple)):
+            value = [_name(pack, v) for v in value]
         if isinstance(value, (list, tuple)):
             shown = ", ".join(str(v if not isinstance(v, Mapping) else v.get("name", v)) for v in value[:40])
             more = f" … ({len(value)} in all)" if len(value) > 40 else ""
@@ -119,7 +130,7 @@ def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, 
     """The prompt to the seat whose decision it is: its private hand, the legal choices,
     a YAML template to edit and send back, the deadline. Returns (text, html)."""
     private = rules.view(state, decision.seat)
-    hand = [_card(pack, n) for n in private.get("hand", [])]
+    hand = [_card(pack, n) for n in private.get("private", {}).get("hand", [])]
     template = {"game": game_id, "seat": decision.seat, "key": "YOUR-SEAT-KEY", "step": decision.step,
                 "orders": dict(decision.default) if decision.default else {}}
     template_yaml = yaml.safe_dump(template, sort_keys=False, allow_unicode=True, default_flow_style=None)
@@ -128,7 +139,7 @@ def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, 
     ctx = {"game_id": game_id, "step": decision.step, "seat": decision.seat, "player": seat_row["player"],
            "decision": {"kind_text": decision.kind.replace("_", " "), "rule": decision.rule,
                         "default_text": default_text},
-           "deadline": deadline, "hand": hand, "options_text": _options_lines(decision.options),
+           "deadline": deadline, "hand": hand, "options_text": _options_lines(pack, decision.options),
            "template_yaml": template_yaml, "view": summary(pack, rules.view(state, None), seats)}
     text = render("prompt.txt.j2", ctx)
     return text, html_of_text(f"{game_id} step {decision.step}: your move, {decision.seat}", text)

@@ -40,6 +40,6 @@ def svg(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title
     return render_map_svg(pack, overlay(pack, state, events, title))
 
 
-def png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str, width: int = 1400) -> bytes:
+def png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str, width: int = 1000) -> bytes:
     """The snapshot as PNG bytes (mail attachment)."""
     return svg_to_png(svg(pack, state, events, title), width=width)
