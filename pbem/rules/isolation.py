@@ -43,9 +43,14 @@ def isolated_garrisons(pack: Pack, s: State, seat: str) -> list[str]:
 
 def isolation_phase(ctx: Ctx) -> None:
     """R-6.6: in turn order every seat's isolated garrisons are removed
-    (``GarrisonRemoved`` with rule R-13)."""
+    (``GarrisonRemoved`` with rule R-13); CUs left unmarked get a free minor general or
+    go to the dispersed box (R-4.2 [D])."""
+    from pbem.rules.reinforcement import tidy_markings
+
     for seat in ctx.s["turn_order"]:
         gone = isolated_garrisons(ctx.pack, ctx.s, seat)
         for x in gone:
             ctx.emit("GarrisonRemoved", {"seat": seat, "space": x, "rule": "R-13",
                                          "why": "isolated"})
+        if gone:
+            tidy_markings(ctx, seat)

@@ -49,3 +49,73 @@ def position(pack, spec: dict[str, Any] | None) -> GameState:
     if "active" not in (spec or {}):
         s["active"] = s["turn_order"][0]
     return GameState.from_dict(s)
+
+
+def check_invariants(pack, state: GameState, added_cus: int) -> None:
+    """Invariants of any position between decisions (property tests):
+
+    - CUs accounted for: map + dispersed == ``added_cus`` (placed − removed, from events);
+      no negative or zero counts stored;
+    - one faction per space (R-5) — independent armies count as a faction;
+    - control consistent with markers (R-3.2/3.3): no garrison on a transit point or on an
+      independent marker; a controlled province has a strict majority incl. major city;
+    - hand sizes ≤ hand_size (R-6.4) and cards conserved: every non-primary card is in
+      exactly one of deck, hands, discards, removed, or is the card of a general in play;
+    - minor generals ≤ the limit and each stands on CUs of its seat (R-5, R-4.2);
+    - every seat's CUs are marked (general, garrison or minor general, R-4.2).
+    """
+    from pbem.rules.control import province_control
+    from pbem.rules.reinforcement import has_general
+
+    s = state.peek()
+    total = 0
+    for x, by in s["cus"].items():
+        assert x in pack.spaces
+        assert by, f"empty CU entry at {x}"
+        factions = {o for o, c in by.items() if sum(c.values())}
+        factions |= {"independent"} if any(a["space"] == x for a in
+                                          s["indep_armies"].values()) else set()
+        assert len(factions) <= 1, f"two factions in {x}: {factions}"
+        for o, c in by.items():
+            assert c and all(n > 0 for n in c.values()), (x, o, c)
+            total += sum(c.values())
+            assert has_general(s, o, x) or s["garrisons"].get(x) == o, f"unmarked {o} CUs in {x}"
+    total += sum(n for box in s["dispersed"].values() for n in box.values())
+    assert total == added_cus, (total, added_cus)
+    for x, o in s["garrisons"].items():
+        assert pack.spaces[x].kind != "transit" and x not in s["independent"], x
+        assert o in SEATS
+    for prov, owner in province_control(pack, s).items():
+        if owner:
+            spaces = [x for x, sp in pack.spaces.items()
+                      if sp.province == prov and sp.kind != "transit"]
+            mine = [x for x in spaces if s["garrisons"].get(x) == owner]
+            assert 2 * len(mine) > len(spaces)
+    size = pack.constants["hand_size"]
+    seen: list[int] = list(s["deck"]) + list(s["discards"]) + list(s["removed"])
+    for seat in SEATS:
+        assert len(s["hands"][seat]) <= size, (seat, s["hands"][seat])
+        seen += s["hands"][seat]
+    assert len(seen) == len(set(seen)), "a card is in two places"
+    for n, c in pack.cards.items():
+        if c.type == "primary":
+            assert n not in seen
+        elif n not in seen:
+            assert c.general and s["generals"][c.general]["where"] != "deck", n
+    for seat, ms in s["minors"].items():
+        assert len(ms) <= pack.constants["minor_generals"]
+        assert len(ms) == len(set(ms))
+        for x in ms:
+            assert sum(s["cus"].get(x, {}).get(seat, {}).values()) > 0, (seat, x)
+
+
+def cu_delta(event) -> int:
+    """CUs an event adds to (map + dispersed): for the accounting invariant."""
+    d = event.data
+    if event.kind == "CUsPlaced" and not d.get("from_dispersed"):
+        return sum(d["cus"].values())
+    if event.kind == "DispersedAdded":
+        return sum(d["cus"].values())
+    if event.kind == "CUsRemoved":
+        return -sum(d["cus"].values())
+    return 0
