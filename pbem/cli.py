@@ -162,7 +162,7 @@ def verify(config_path: str, game_id: str) -> None:
     first, last = store.first_snapshot(game_id), store.snapshot(game_id)
     events = [rules.Event(kind=e.kind, data=e.data, public=e.public, seat=e.seat) for e in store.events(game_id)]
     replayed = rules.fold(rules.GameState.from_dict(first[1]), events)
-    if replayed.to_dict() != last[1]:
+    if replayed.to_dict() != rules.GameState.from_dict(last[1]).to_dict():
         problems.append("replaying the log does not give the stored live state")
     if problems:
         for p in problems:

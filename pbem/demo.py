@@ -105,7 +105,7 @@ def reply_mail(prompt: EmailMessage, seat: str, doc: dict) -> bytes:
     text = (yaml.safe_dump(doc, sort_keys=False) + f"\n--\n{PLAYERS[seat]}\n\n"
             f"On {prompt['Date']}, pbem judge <judge@pbem.localhost> wrote:\n{quoted}\n")
     msg.set_content(text)
-    return msg.as_bytes()
+    return msg.as_bytes(policy=email.policy.SMTP)  # CRLF line ends, as SMTP wants
 
 
 def run_demo(out: Path, rounds: int = 1, seed: int | None = None,

@@ -141,7 +141,9 @@ class Judge:
                        folder: str = "INBOX") -> str:
         """Process one raw message; return its status (applied, rejected, ignored, held,
         duplicate). Commits before returning; never raises for bad input."""
-        parsed = parse_mail(raw, own_addresses=[self.config.judge_address], own_domains=[self._domain])
+        # Loops are recognised by our From address and our X-Pbem-Loop header; not by the
+        # Message-ID domain, which players on the same domain as the judge share.
+        parsed = parse_mail(raw, own_addresses=[self.config.judge_address])
         if self.store.inbox_by_message_id(parsed.message_id) is not None:
             return "duplicate"
         try:
