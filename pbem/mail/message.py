@@ -76,6 +76,7 @@ MAX_ORDERS_CHARS = 100_000
 
 _FORWARD_SUBJECT_RE = re.compile(
     r"^\s*(?:re:\s*)*(?:fwd?|fw|wg|tr|rv|enc|doorst|vs|vb|rif|пересл)\s*:", re.IGNORECASE)
+_EXACT_GAME_RE = re.compile(r"""^(["']?)game\1\s*:""")
 _MSGID_RE = re.compile(r"<([^<>\s]+)>")
 _KEYISH_RE = re.compile(r"^\s*[\"']?([\w-]+)[\"']?\s*:(?:\s|$)")
 
@@ -293,6 +294,9 @@ def _parse(raw: bytes, own_addresses: Collection[str],
     author = author_lines(text, forwarded_subject=bool(
         _FORWARD_SUBJECT_RE.match(envelope.subject)))
     blocks = find_yaml_blocks(author.lines)
+    exact = [b for b in blocks if _EXACT_GAME_RE.match(b.lines[0])]
+    if exact:  # "Game: what a battle!" in the chat is prose, not a second document
+        blocks = exact
     if not blocks:
         return _result(envelope, "reject", problems=(_no_orders(body, author),))
     if len(blocks) > 1:

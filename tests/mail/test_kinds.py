@@ -405,6 +405,11 @@ def test_capitalised_keys_get_a_hint() -> None:
     assert "'game:'" in text_of(result)
 
 
+def test_capitalised_game_prose_beside_real_orders_is_chat() -> None:
+    body = f"Game: what a battle last turn!\n\n{ORDERS}\nKleitos\n"
+    assert accepted(parse_mail(raw_mail(body))) == EXPECTED
+
+
 def test_misspelt_game_key_gets_did_you_mean() -> None:
     result = parse_mail(raw_mail(ORDERS.replace("game:", "gmae:")))
     assert result.problems[0].code == "mail.no_orders"
