@@ -34,6 +34,8 @@ def main(verbose: bool) -> None:
     """pbem: play-by-email adjudicator for Successors."""
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not verbose:  # the embedded SMTP server logs every command at INFO
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
 
 
 @main.command()
@@ -73,7 +75,8 @@ def run(config_path: str, once: bool) -> None:
             click.echo(f"handled {len(handled)} message(s): {handled}")
             return
         stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        # SIGTERM stops like Ctrl-C, also in the middle of an IDLE wait
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
         click.echo(f"polling {config.imap.user}@{config.imap.host}:{config.imap.port}/{config.imap.folder} "
                    f"as {config.judge_address}; Ctrl-C to stop")
         try:
@@ -98,7 +101,7 @@ def devmail(config_path: str) -> None:
         click.echo(f"SMTP 127.0.0.1:{dev.smtp_port}  IMAP 127.0.0.1:{dev.imap_port}  maildirs: {dm.maildir}")
         click.echo("accounts: " + ", ".join(f"{u}@{dm.domain}" for u in dm.accounts))
         stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
         try:
             stop.wait()
         except KeyboardInterrupt:
