@@ -32,7 +32,7 @@ from pbem.rules.tyche import (
 )
 
 State = dict[str, Any]
-TOP_KEYS = ("surrender", "tyche", "movement", "step")
+TOP_KEYS = ("commanders", "surrender", "tyche", "movement", "step")
 SURRENDER_KEYS = ("accept", "remove", "decline", "assault")
 
 
@@ -237,6 +237,13 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
                  f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
     ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": orders,
                                "rule": "R-8"})
+    if "commanders" in orders:
+        from pbem.rules.generals import check_commanders, do_commanders
+
+        cplan = check_commanders(pack, s, seat, orders["commanders"], "orders.commanders",
+                                 rej)
+        if cplan is not None:
+            do_commanders(ctx, seat, cplan)
     if not only and "surrender" in orders:
         plan = check_surrender(pack, s, seat, orders.get("surrender"),
                                "orders.surrender", rej)

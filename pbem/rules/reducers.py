@@ -275,3 +275,18 @@ def _dispersed_added(s: State, d: dict) -> None:
     box = s["dispersed"].setdefault(d["seat"], {})
     for t, n in d["cus"].items():
         box[t] = box.get(t, 0) + n
+
+
+@reducer("CommanderChosen")
+def _commander(s: State, d: dict) -> None:
+    s["commanders"][d["space"]] = d["general"]
+
+
+@reducer("RoyalRemoved")
+def _royal_removed(s: State, d: dict) -> None:
+    s["royals"][d["royal"]] = {"space": None, "active": False, "gone": True}
+
+
+@reducer("TurnEnded")
+def _turn_ended(s: State, d: dict) -> None:
+    s["turn"] = d["next"]

@@ -70,9 +70,13 @@ def _general_card_out(ctx: Ctx, n: int) -> bool:
 def start_turn(ctx: Ctx) -> None:
     """Run the turn's opening phases (R-6.1 … R-6.4) and start round 1."""
     from pbem.rules.reinforcement import reinforcement_phase
+    from pbem.rules.victory import start_of_turn_checks
 
     ctx.emit("PhaseStarted", {"phase": "turn_order", "turn": ctx.s["turn"],
                               "rule": "R-6.1"})
+    start_of_turn_checks(ctx)
+    if ctx.s["result"]:
+        return
     decide_turn_order(ctx)
     label_usurpers(ctx)
     if ctx.s["turn"] > first_turn(ctx):
@@ -127,8 +131,7 @@ def next_player_turn(ctx: Ctx) -> None:
         from pbem.rules.victory import final_scoring
         final_scoring(ctx)
         return
-    ctx.emit("PhaseStarted", {"phase": "turn_order", "turn": s["turn"] + 1,
-                              "rule": "R-6.7"})
+    ctx.emit("TurnEnded", {"turn": s["turn"], "next": s["turn"] + 1, "rule": "R-6.7"})
     start_turn(ctx)
 
 

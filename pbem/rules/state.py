@@ -25,6 +25,7 @@ Working-dict shape (keys of :class:`GameState`)::
     lp_adjust: {seat: int}       played: [seat] (seats done in the current round)
     claim: {"seat": seat, "kind": "vp"|"lp", "waiting": [seat]} | None   (R-1.1)
     result: {"winner": seat, "how": str, ...} | None
+    commanders: {space_id: general_id}  (equal-rank choice of the owner, R-5)
 """
 from __future__ import annotations
 
@@ -70,6 +71,7 @@ class GameState:
     played: list = field(default_factory=list)
     claim: dict | None = None
     result: dict | None = None
+    commanders: dict = field(default_factory=dict)
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality only
 

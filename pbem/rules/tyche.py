@@ -382,7 +382,7 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
     cost = {"phalangite": const(pack, "training_phalangite_ops"),
             "auxiliary": const(pack, "training_auxiliary_ops")}
     units = [dict(u) for u in s["training"].get(seat, [])]
-    touched: set[int] = set()
+    touched: list[dict] = []
     done: list[str] = []
     for i, (kind, ops) in enumerate(entries):
         unit = next((u for u in units if u["unit"] == kind), None)
@@ -397,9 +397,9 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
             return units, done, ("tyche.train_overpaid",
                                  f"the {kind} needs only {left} more OPs", i)
         unit["paid"] += ops
-        if id(unit) not in touched:
+        if not any(u is unit for u in touched):
             unit["segments"] += 1
-            touched.add(id(unit))
+            touched.append(unit)
         if unit["paid"] == cost[kind]:
             if kind == "phalangite" and unit["segments"] < const(
                     pack, "training_phalangite_min_segments"):

@@ -98,3 +98,37 @@ def final_scoring(ctx: Ctx) -> None:
                          "vp": victory_points(ctx.pack, ctx.s),
                          "ranking": [x for x, _ in rank],
                          "keys": {x: list(k) for x, k in rank}, "rule": "R-1.2"})
+
+
+REGENCY = (("alexander_iv", "regency_turn_alexander_iv"), ("heracles", "regency_turn_heracles"))
+
+
+def start_of_turn_checks(ctx: Ctx) -> None:
+    """Start of a turn: regency (R-1.3) and the unburied body (R-12.4).
+
+    At the start of turn ``regency_turn_<heir>`` the seat controlling that heir wins if
+    its LP+VP is strictly the highest (``GameWon`` how="regency"); otherwise the heir
+    leaves play [L] (``RoyalRemoved``). At the start of turn ``body_lost_turn`` the body
+    is removed (burial is not implemented yet, so it is always unburied)."""
+    from pbem.rules.control import royal_controller
+
+    pack, s = ctx.pack, ctx.s
+    for rid, key in REGENCY:
+        if rid not in s["royals"] or s["royals"][rid].get("gone"):
+            continue
+        if s["turn"] != const(pack, key):
+            continue
+        seat = royal_controller(pack, s, rid)
+        vp, lp = victory_points(pack, s), legitimacy_points(pack, s)
+        total = {x: vp[x] + lp[x] for x in SEATS}
+        if seat and all(total[seat] > total[x] for x in SEATS if x != seat):
+            ctx.emit("GameWon", {"winner": seat, "how": "regency", "heir": rid,
+                                 "totals": total, "rule": "R-1.3"})
+            return
+        ctx.emit("RoyalRemoved", {"royal": rid, "rule": "R-1.3", "controller": seat,
+                                  "totals": total,
+                                  "why": "came of age without producing a regent"})
+    if "body" in s["royals"] and not s["royals"]["body"].get("gone") \
+            and s["turn"] == const(pack, "body_lost_turn"):
+        ctx.emit("RoyalRemoved", {"royal": "body", "rule": "R-12.4",
+                                  "why": "not buried by the start of this turn"})

@@ -10,6 +10,7 @@ from pbem.rules.control import (
     victory_points,
 )
 from pbem.rules.engine import get_pack, legal_options
+from pbem.rules.generals import commander
 from pbem.rules.state import SEATS, GameState, _copy
 
 
@@ -41,7 +42,7 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
             minor = x in s["minors"].get(owner, [])
             if gens or cus or minor:
                 armies.append({"space": x, "seat": owner,
-                               "commander": gens[0] if gens else ("minor" if minor else None),
+                               "commander": commander(pack, s, owner, x),
                                "generals": gens, "minor": minor, "cus": cus})
     out: dict[str, Any] = {
         "pack": s["pack_name"], "turn": s["turn"], "year_bc": year, "round": s["round"],

@@ -116,7 +116,8 @@ CONSTANTS = {
     "champion_lp": 3, "strategos_lp": 2, "macedonia_province": "macedonia",
     "auto_victory_vp": 23, "auto_victory_lp": 18, "auto_victory_from_turn": 2,
     "lord_of_asia_provinces": ["phrygia", "syria", "babylonia"], "lord_of_asia_vp": 4,
-    "hellespont_vp": 2,
+    "hellespont_vp": 2, "regency_turn_alexander_iv": 4, "regency_turn_heracles": 5,
+    "body_lost_turn": 4,
 }
 
 

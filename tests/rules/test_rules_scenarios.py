@@ -3,6 +3,7 @@
 A scenario file::
 
     name: ...            rules: [R-8.3, ...]     pack: mini (default) | real
+    constants: {...}     # overrides of the mini pack's constants
     position: {...}      # merged onto a blank board (rules_harness.position)
     steps:
       - seat: north
@@ -48,12 +49,12 @@ def _subset(expected, actual, path="") -> None:
         assert expected == actual, f"{path}: expected {expected!r}, got {actual!r}"
 
 
-def _pack(kind: str):
+def _pack(kind: str, constants: dict):
     if kind == "real":
         from pbem.pack.loader import load_pack
         p = load_pack()
     else:
-        p = mini_pack()
+        p = mini_pack(**constants)
     R.register_pack(p)
     return p
 
@@ -62,7 +63,7 @@ def _pack(kind: str):
 def test_scenario(path: Path) -> None:
     sc = yaml.safe_load(path.read_text())
     assert sc.get("rules"), "every scenario cites its rule IDs"
-    pack = _pack(sc.get("pack", "mini"))
+    pack = _pack(sc.get("pack", "mini"), sc.get("constants") or {})
     state = position(pack, sc.get("position"))
     initial = state
     log: list = []
