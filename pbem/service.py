@@ -9,8 +9,11 @@ neither loses a message nor applies it twice.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
+import json
 import logging
+import re
 import secrets
 import socket
 import ssl
@@ -33,6 +36,7 @@ from pbem.mail.compose import Attachment, compose, stable_message_id
 from pbem.mail.imap import ImapPoller
 from pbem.mail.message import ParsedMail, parse_mail
 from pbem.mail.smtp import send_due
+from pbem.mail.suggest import suggest
 from pbem.pack.loader import load_pack
 from pbem.pack.model import Pack
 from pbem.report import build
@@ -186,13 +190,15 @@ class Judge:
             return "rejected"
 
         doc = parsed.document or {}
+        shown = _mask_key(doc)
         issues, game_id, seat = self._check_envelope(parsed, doc)
         if issues == "held":
-            rec("held", "sender not registered for the seat", game_id=game_id, seat=seat)
+            rec("held", "sender not registered for the seat", game_id=game_id, seat=seat,
+                result={"document": shown})
             return "held"
         if issues:
             rec("rejected", issues[0].code, game_id=game_id, seat=seat,
-                result=[i.as_dict() for i in issues])
+                result={"document": shown, "problems": [i.as_dict() for i in issues]})
             self._reply(parsed, issues, game_id, orders_text=parsed.orders_text)
             return "rejected"
 
@@ -205,12 +211,13 @@ class Judge:
             issues = [Issue(r.message, where=r.where, rule=r.rule, hint=r.hint, code=r.code)
                       for r in rejections]
             rec("rejected", issues[0].code, game_id=game_id, seat=seat, step=state.step,
-                result=[i.as_dict() for i in issues])
+                result={"document": shown, "orders": orders, "problems": [i.as_dict() for i in issues]})
             self._reply(parsed, issues, game_id, orders_text=parsed.orders_text)
             return "rejected"
+        previous = self._previous_orders(game_id, seat, state.step)
         inbox_id = rec("applied", "", game_id=game_id, seat=seat, step=state.step,
-                       result={"orders": orders})
-        self._apply(game_id, pack, state, seat, orders, inbox_id=inbox_id, parsed=parsed)
+                       result={"document": shown, "orders": orders})
+        self._apply(game_id, pack, state, seat, orders, inbox_id=inbox_id, parsed=parsed, previous=previous)
         return "applied"
 
     def _check_envelope(self, parsed: ParsedMail, doc: Mapping[str, Any]
@@ -223,8 +230,10 @@ class Judge:
                                     hint="Start from the YAML template in your last prompt mail."))
         extra = [k for k in doc if k not in ENVELOPE_KEYS and k != "notes"]
         for k in extra:
+            near = suggest(str(k), [*ENVELOPE_KEYS, "notes"])
             issues.append(Issue(f"Unknown top-level key `{k}`; allowed: {', '.join(ENVELOPE_KEYS)}, notes.",
-                                where=str(k), code="envelope.unknown_key"))
+                                where=str(k), code="envelope.unknown_key",
+                                hint=f"did you mean `{near}`?" if near else None))
         game_id = doc.get("game")
         if not isinstance(game_id, str) or self.store.game(game_id) is None:
             mine = sorted({r["game_id"] for r in self.store.db["seats"].rows_where("email = ?", [parsed.sender])})
@@ -273,9 +282,20 @@ class Judge:
         return issues, game_id, seat
 
     # -- applying ---------------------------------------------------------------------------
+    def _previous_orders(self, game_id: str, seat: str, step: int) -> Mapping[str, Any] | None:
+        """The orders of the seat's latest earlier submission for the same step (a
+        rejected one), for the receipt's "what changed" section."""
+        rows = list(self.store.db["inbox"].rows_where(
+            "game_id = ? AND seat = ? AND step = ? AND result IS NOT NULL", [game_id, seat, step],
+            order_by="id DESC", limit=1))
+        if not rows:
+            return None
+        result = json.loads(rows[0]["result"])
+        return result.get("orders") if isinstance(result, dict) else None
+
     def _apply(self, game_id: str, pack: Pack, state: rules.GameState, seat: str,
                orders: Mapping[str, Any], inbox_id: int | None, parsed: ParsedMail | None,
-               by_deadline: bool = False) -> rules.GameState:
+               by_deadline: bool = False, previous: Mapping[str, Any] | None = None) -> rules.GameState:
         seed = bytes.fromhex(self.store.game(game_id)["seed"])
         dice = Dice(seed, state.step)
         new_state, events = rules.apply(state, seat, orders, dice)
@@ -285,7 +305,7 @@ class Judge:
         self.store.set_game_step(game_id, new_state.step,
                                  status="over" if not rules.pending(new_state) else None)
         if parsed is not None:
-            self._receipt(parsed, game_id, seat, state.step, orders)
+            self._receipt(parsed, game_id, seat, state.step, orders, previous)
         headline = f"{seat} played" + (" (deadline default)" if by_deadline else "")
         self._queue_reports(game_id, pack, new_state, events, headline=headline,
                             in_reply_to=None, actor=seat, step=state.step)
@@ -316,16 +336,24 @@ class Judge:
         """Answer a sender with every problem found (rate-limited per address)."""
         if not parsed.sender or not self._rate_ok(parsed.sender):
             return
-        text = build.render_rejection(parsed.subject, [i.as_dict() for i in issues], game_id, orders_text)
+        text = build.render_rejection(parsed.subject, [i.as_dict() for i in issues], game_id,
+                                      _KEY_LINE.sub(r"\1(hidden)", orders_text) if orders_text else None)
         self._queue(game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                     subject=_re(parsed.subject), text=text, html=build.html_of_text("Orders not applied", text),
                     id_parts=(game_id or "judge", "reply", parsed.message_id), in_reply_to=parsed.message_id,
                     references=parsed.references, auto="auto-replied")
 
-    def _receipt(self, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any]) -> None:
+    def _receipt(self, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
+                 previous: Mapping[str, Any] | None = None) -> None:
         orders_yaml = yaml.safe_dump({"orders": dict(orders)}, sort_keys=False, allow_unicode=True)
         digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
         text = build.render_receipt(game_id, step, seat, orders_yaml, digest)
+        if previous is not None:
+            before = yaml.safe_dump({"orders": dict(previous)}, sort_keys=False, allow_unicode=True)
+            diff = "".join(difflib.unified_diff(before.splitlines(True), orders_yaml.splitlines(True),
+                                                "your previous submission", "these orders", n=1))
+            text += ("\nChanged from your previous submission for this step:\n\n" + diff) if diff else \
+                "\nSame orders as your previous submission for this step.\n"
         self._queue(game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                     subject=_re(parsed.subject), text=text, html=build.html_of_text("Orders accepted", text),
                     id_parts=(game_id, "receipt", parsed.message_id), in_reply_to=parsed.message_id,
@@ -423,6 +451,14 @@ class Judge:
     def flush_outbox(self) -> tuple[int, int]:
         """Send due outbox rows over SMTP; return (sent, failed attempts)."""
         return send_due(self.store, self.config.smtp, self.config.judge_address, self.clock())
+
+
+_KEY_LINE = re.compile(r"(?m)^(\s*key\s*:\s*).*$")
+
+
+def _mask_key(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The document with the seat key hidden (what we store and echo)."""
+    return {k: ("(hidden)" if k == "key" else v) for k, v in doc.items()}
 
 
 def _re(subject: str) -> str:
