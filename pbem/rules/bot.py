@@ -15,6 +15,8 @@ def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any
     deadline default. Uses only ``rng`` for its choices."""
     opts = legal_options(state, seat)
     pack = get_pack(state.pack_name)
+    if state.reinforce:
+        return _reinforcements(pack, state, seat, opts, rng)
     for _ in range(6):
         orders = _candidate(pack, state, opts, rng)
         if not validate(state, seat, orders):
@@ -65,3 +67,22 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
         else:
             orders["movement"] = "none"
     return orders
+
+
+def _reinforcements(pack, state: GameState, seat: str, opts: dict,
+                    rng: random.Random) -> dict[str, Any]:
+    """Random placement: each CU (new, and dispersed with probability 0.7) to a random
+    legal space; falls back to the default when the random plan is refused."""
+    from pbem.rules.reinforce_orders import default_reinforcements
+
+    units = [t for t, n in sorted(opts["new"].items()) for _ in range(n)]
+    units += [t for t, n in sorted(opts["dispersed"].items()) for _ in range(n)
+              if rng.random() < 0.7]
+    spaces = opts["placement_spaces"]
+    if rng.random() < 0.3 or not spaces:
+        return {"reinforcements": "default"}
+    plan = [{"space": rng.choice(spaces), "cus": {t: 1}} for t in units]
+    orders = {"reinforcements": plan}
+    if not validate(state, seat, orders):
+        return orders
+    return default_reinforcements(pack, state.peek(), seat)

@@ -39,10 +39,22 @@ def get_pack(name: str) -> Pack:
 def pending(state: GameState) -> list[Decision]:
     """Who must act now (R-6.5): a ``player_turn`` Decision for the active seat with its
     legal options and deadline default, or ``[]`` when the game is over."""
-    if state.result or state.active is None:
+    if state.result:
         return []
     pack = get_pack(state.pack_name)
     s = state.peek()
+    if state.reinforce:
+        from pbem.rules.reinforce_orders import (
+            default_reinforcements,
+            reinforcement_options,
+        )
+
+        seat = state.reinforce["queue"][0]
+        return [Decision(seat=seat, kind="reinforcements", step=state.step,
+                         options=reinforcement_options(pack, s, seat),
+                         default=default_reinforcements(pack, s, seat), rule="R-7.2")]
+    if state.active is None:
+        return []
     seat = state.active
     return [Decision(seat=seat, kind="player_turn", step=state.step,
                      options=legal_options_of(pack, s, seat),
@@ -54,7 +66,14 @@ def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Rej
     Runs the same code as :func:`apply` on a copy with dry dice (R-8)."""
     pack = get_pack(state.pack_name)
     ctx = Ctx(pack, state.to_dict(), DryDice())
-    return run_player_turn(ctx, seat, _plain(orders))
+    return _run(ctx, seat, _plain(orders))
+
+
+def _run(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
+    if ctx.s["reinforce"] and not ctx.s["result"]:
+        from pbem.rules.reinforce_orders import run_reinforcement
+        return run_reinforcement(ctx, seat, orders)
+    return run_player_turn(ctx, seat, orders)
 
 
 def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
@@ -70,9 +89,15 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
 
     pack = get_pack(state.pack_name)
     ctx = Ctx(pack, state.to_dict(), dice)
-    rej = run_player_turn(ctx, seat, _plain(orders))
+    reinforcing = bool(ctx.s["reinforce"])
+    rej = _run(ctx, seat, _plain(orders))
     if rej:
         raise IllegalOrders(rej)
+    if reinforcing:
+        if not ctx.s["reinforce"]:
+            from pbem.rules.sequence import continue_turn
+            continue_turn(ctx)
+        return GameState.from_dict(ctx.s), ctx.events
     ctx.emit("TurnPassed", {"seat": seat, "round": ctx.s["round"], "rule": "R-6.5"})
     check_victory(ctx, end_of_turn=False, finished=seat)
     next_player_turn(ctx)

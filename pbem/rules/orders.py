@@ -269,6 +269,16 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
 
 
 def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Options of ``seat``'s current decision: reinforcement options during the
+    reinforcement phase (see :mod:`pbem.rules.reinforce_orders`), else
+    :func:`player_turn_options`."""
+    if s.get("reinforce") and not s["result"]:
+        from pbem.rules.reinforce_orders import reinforcement_options
+        return reinforcement_options(pack, s, seat)
+    return player_turn_options(pack, s, seat)
+
+
+def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     """Legal choices of ``seat`` now, JSON-safe, in words for the prompt (R-8)::
 
         {"seat", "step", "round", "tyche_only": bool, "active": bool,

@@ -265,7 +265,7 @@ def _royal_moved(s: State, d: dict) -> None:
         s["royals"][d["royal"]]["active"] = d["active"]
 
 
-for _kind in ("MercenaryRaised", "ReinforcementsGranted", "SurrenderDeclined",
+for _kind in ("MercenaryRaised", "SurrenderDeclined",
               "UnitTrained", "GarrisonsIsolated", "ForageChecked"):
     _REDUCERS[_kind] = _noop
 
@@ -290,3 +290,18 @@ def _royal_removed(s: State, d: dict) -> None:
 @reducer("TurnEnded")
 def _turn_ended(s: State, d: dict) -> None:
     s["turn"] = d["next"]
+
+
+@reducer("ReinforcementsGranted")
+def _granted(s: State, d: dict) -> None:
+    s["reinforce"] = {"queue": list(d["queue"]),
+                      "grant": {k: dict(v) for k, v in d["cus"].items()}}
+
+
+@reducer("ReinforcementsPlaced")
+def _reinf_placed(s: State, d: dict) -> None:
+    r = s["reinforce"]
+    r["queue"].remove(d["seat"])
+    r["grant"].pop(d["seat"], None)
+    if not r["queue"]:
+        s["reinforce"] = None

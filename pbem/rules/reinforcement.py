@@ -107,6 +107,16 @@ def enemy_unit_spaces(s: State, seat: str) -> set[str]:
     return out
 
 
+def count_placement(pack: Pack, s: State, seat: str, space: str,
+                    placed: dict[str, int]) -> None:
+    """Count a CU placed in ``space`` against its province's limit (R-7.2), except on
+    ``seat``'s own major city (no limit there)."""
+    if pack.spaces[space].kind == "major_city" and s["garrisons"].get(space) == seat:
+        return
+    prov = pack.spaces[space].province
+    placed[prov] = placed.get(prov, 0) + 1
+
+
 def default_target(pack: Pack, s: State, seat: str, targets: dict[str, str]) -> str | None:
     """The default space for a reinforcement [D]: a space with his major general (most
     CUs first), else his major city, else any target; ties by space id."""
@@ -174,31 +184,46 @@ def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
 
 
 def reinforcement_phase(ctx: Ctx) -> None:
-    """R-7: in turn order every seat receives its reinforcements and its dispersed CUs
-    and generals and places them. The engine places them itself [D] (a placement
-    decision per seat is future work): one CU at a time at :func:`default_target`.
-    Major generals from the dispersed box and the turn track (arrival turn reached)
-    go to a space with his garrison or CUs (R-7.3), else stay."""
+    """R-7 opening: grant the turn's new CUs (R-7.1, ``ReinforcementsGranted``), bring
+    back dispersed major generals (R-7.3) and open one ``reinforcements`` decision per
+    seat in turn order (``ReinforcementQueued``); :mod:`pbem.rules.reinforce_orders`
+    handles each seat's placement."""
     pack, s = ctx.pack, ctx.s
     ctx.emit("PhaseStarted", {"phase": "reinforcement", "rule": "R-7"})
     counts = reinforcement_counts(pack, s)
-    ctx.emit("ReinforcementsGranted", {"cus": counts, "rule": "R-7.1"})
     for seat in s["turn_order"]:
         _arrive_generals(ctx, seat)
-        placed: dict[str, int] = {}
-        units = [(t, False) for t, n in sorted(counts[seat].items()) for _ in range(n)]
-        units += [(t, True) for t, n in sorted(s["dispersed"].get(seat, {}).items())
-                  for _ in range(n)]
-        for t, back in units:
-            targets = placement_targets(pack, s, seat, placed)
-            where = default_target(pack, s, seat, targets)
-            if where is None and back:
-                continue
-            place_cus(ctx, seat, where, {t: 1}, "R-7.2", "reinforcement", back)
-            if where:
-                prov = pack.spaces[where].province
-                placed[prov] = placed.get(prov, 0) + 1
     _arrive_track_generals(ctx)
+    ctx.emit("ReinforcementsGranted", {"cus": counts, "queue": list(s["turn_order"]),
+                                       "rule": "R-7.1"})
+
+
+def auto_placement(pack: Pack, s: State, seat: str, new: dict[str, int],
+                   back: dict[str, int]) -> list[dict[str, Any]]:
+    """The default placement [D]: new CUs then dispersed ones, one at a time at
+    :func:`default_target` (dispersed CUs without a space stay in the box). Returns
+    ``[{"space": id, "cus": {type: n}}]`` in order, merged per space. Reads ``s`` only."""
+    from copy import deepcopy
+
+    sim = {k: s[k] for k in s}
+    sim["cus"] = deepcopy(s["cus"])
+    sim["minors"] = deepcopy(s["minors"])
+    placed: dict[str, int] = {}
+    out: dict[str, dict[str, int]] = {}
+    units = [t for t, n in sorted(new.items()) for _ in range(n)]
+    units += [t for t, n in sorted(back.items()) for _ in range(n)]
+    for t in units:
+        where = default_target(pack, sim, seat, placement_targets(pack, sim, seat, placed))
+        if where is None:
+            continue
+        if not has_general(sim, seat, where) and sim["garrisons"].get(where) != seat:
+            sim["minors"].setdefault(seat, []).append(where)
+        at = sim["cus"].setdefault(where, {}).setdefault(seat, {})
+        at[t] = at.get(t, 0) + 1
+        count_placement(pack, sim, seat, where, placed)
+        out.setdefault(where, {})
+        out[where][t] = out[where].get(t, 0) + 1
+    return [{"space": x, "cus": c} for x, c in out.items()]
 
 
 def _general_spot(ctx: Ctx, seat: str) -> str | None:

@@ -81,6 +81,12 @@ def start_turn(ctx: Ctx) -> None:
     label_usurpers(ctx)
     if ctx.s["turn"] > first_turn(ctx):
         reinforcement_phase(ctx)
+        return  # continue_turn runs after the last seat's reinforcements decision
+    continue_turn(ctx)
+
+
+def continue_turn(ctx: Ctx) -> None:
+    """After the reinforcement phase (R-6.3): shuffle and deal (R-6.4), start round 1."""
     deal_tyche(ctx)
     ctx.emit("PhaseStarted", {"phase": "strategy", "rule": "R-6.5"})
     ctx.emit("RoundStarted", {"round": 1, "rule": "R-6.5"})

@@ -26,6 +26,7 @@ Working-dict shape (keys of :class:`GameState`)::
     claim: {"seat": seat, "kind": "vp"|"lp", "waiting": [seat]} | None   (R-1.1)
     result: {"winner": seat, "how": str, ...} | None
     commanders: {space_id: general_id}  (equal-rank choice of the owner, R-5)
+    reinforce: {"queue": [seat], "grant": {seat: {cu_type: n}}} | None   (R-7 phase)
 """
 from __future__ import annotations
 
@@ -72,6 +73,7 @@ class GameState:
     claim: dict | None = None
     result: dict | None = None
     commanders: dict = field(default_factory=dict)
+    reinforce: dict | None = None
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality only
 

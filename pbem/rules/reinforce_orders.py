@@ -1,0 +1,147 @@
+"""The reinforcement decision (R-7.2): each seat in turn order places its new CUs and
+may bring back CUs from the dispersed box.
+
+Orders::
+
+    reinforcements:                      # list, placed in order, one CU at a time
+      - {space: Memphis, cus: {mercenary: 2}}
+      - {space: Gaza, cus: {loyal: 1}}
+    # or "reinforcements: default" (or no key) for the engine's placement
+
+CUs of each entry are taken from the new ones first, then from the dispersed box. New
+CUs not listed are placed by the engine at default spaces [D]; dispersed CUs not listed
+stay in the box (R-7.2: the owner may leave some there).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.context import Ctx
+from pbem.rules.mapinfo import resolve_space
+from pbem.rules.reinforcement import (
+    auto_placement,
+    count_placement,
+    default_target,
+    place_cus,
+    placement_targets,
+)
+from pbem.rules.state import Rejection
+
+State = dict[str, Any]
+
+
+def _rej(rej: list[Rejection], code: str, msg: str, where: str,
+         hint: str | None = None) -> None:
+    rej.append(Rejection(code, "R-7.2", f"{msg} (R-7.2)", where, hint))
+
+
+def pending_units(s: State, seat: str) -> tuple[dict[str, int], dict[str, int]]:
+    """``(new CUs, dispersed CUs)`` of ``seat`` in the current reinforcement phase."""
+    r = s["reinforce"] or {}
+    return dict(r.get("grant", {}).get(seat, {})), dict(s["dispersed"].get(seat, {}))
+
+
+def reinforcement_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Options of the decision: ``{"new": {type: n}, "dispersed": {type: n},
+    "placement_spaces": [id], "per_province": n}`` (R-7.1, R-7.2)."""
+    from pbem.rules.constants import const
+
+    new, back = pending_units(s, seat)
+    return {"seat": seat, "step": s["step"], "new": new, "dispersed": back,
+            "placement_spaces": sorted(placement_targets(pack, s, seat)),
+            "per_province": const(pack, "reinforcement_per_province")}
+
+
+def default_reinforcements(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Deadline default [D]: the engine's placement of new and dispersed CUs."""
+    new, back = pending_units(s, seat)
+    return {"reinforcements": auto_placement(pack, s, seat, new, back)}
+
+
+def run_reinforcement(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
+    """Validate and carry out a seat's reinforcement orders (R-7.2); returns rejections."""
+    pack, s = ctx.pack, ctx.s
+    rej: list[Rejection] = []
+    queue = (s["reinforce"] or {}).get("queue", [])
+    if not queue or queue[0] != seat:
+        rej.append(Rejection("turn.not_your_turn", "R-6.3",
+                             f"{queue[0] if queue else 'nobody'} places reinforcements now, "
+                             f"not {seat} (R-6.3)", "orders"))
+        return rej
+    if not isinstance(orders, dict):
+        _rej(rej, "orders.not_a_mapping", "orders must be a mapping", "orders",
+             "orders: {reinforcements: [{space: Memphis, cus: {mercenary: 2}}]}")
+        return rej
+    for k in orders:
+        if k not in ("reinforcements", "step"):
+            _rej(rej, "orders.unknown_key", f"reinforcement orders have no field {k!r}",
+                 f"orders.{k}", "only reinforcements: [...] is read in this phase")
+    part = orders.get("reinforcements", "default")
+    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": orders,
+                               "rule": "R-7"})
+    new, back = pending_units(s, seat)
+    if part in ("default", None):
+        part = auto_placement(pack, s, seat, new, back)
+    if not isinstance(part, list):
+        _rej(rej, "reinforcements.not_a_list",
+             "reinforcements is a list of {space, cus} entries (or default)",
+             "orders.reinforcements", "reinforcements: [{space: Memphis, cus: {mercenary: 2}}]")
+        return rej
+    placed: dict[str, int] = {}
+    for i, entry in enumerate(part):
+        w = f"orders.reinforcements[{i}]"
+        if not isinstance(entry, dict) or set(entry) != {"space", "cus"} \
+                or not isinstance(entry["cus"], dict):
+            _rej(rej, "reinforcements.entry", "each entry is {space: Space, cus: {type: n}}", w)
+            continue
+        sid, hint = resolve_space(pack, entry["space"])
+        if sid is None:
+            rej.append(Rejection("orders.unknown_space", "R-3.1",
+                                 f"there is no space {entry['space']!r} (R-3.1)",
+                                 f"{w}.space", hint))
+            continue
+        for t, n in entry["cus"].items():
+            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                _rej(rej, "reinforcements.count", f"{t}: give a whole number ≥ 1",
+                     f"{w}.cus.{t}")
+                continue
+            have = new.get(t, 0) + back.get(t, 0)
+            if n > have:
+                _rej(rej, "reinforcements.too_many",
+                     f"you have {have} {t} CU(s) to place, not {n}", f"{w}.cus.{t}",
+                     f"new: {new}, dispersed: {back}")
+                continue
+            for _ in range(n):
+                targets = placement_targets(pack, s, seat, placed)
+                if sid not in targets:
+                    best = default_target(pack, s, seat, targets)
+                    _rej(rej, "reinforcements.place_illegal",
+                         f"{pack.spaces[sid].name} cannot take this CU: reinforcements go "
+                         f"to your garrison or general without enemy units, at most "
+                         f"{_limit(pack)} per province outside your major cities", w,
+                         f"did you mean {pack.spaces[best].name}?" if best else None)
+                    break
+                from_new = new.get(t, 0) > 0
+                if from_new:
+                    new[t] -= 1
+                else:
+                    back[t] -= 1
+                place_cus(ctx, seat, sid, {t: 1}, "R-7.2", "reinforcement", not from_new)
+                count_placement(pack, s, seat, sid, placed)
+    if rej:
+        return rej
+    for t, n in sorted(new.items()):
+        for _ in range(n):
+            targets = placement_targets(pack, s, seat, placed)
+            where = default_target(pack, s, seat, targets)
+            place_cus(ctx, seat, where, {t: 1}, "R-7.2", "reinforcement (engine placed)")
+            if where:
+                count_placement(pack, s, seat, where, placed)
+    ctx.emit("ReinforcementsPlaced", {"seat": seat, "rule": "R-7.2"})
+    return rej
+
+
+def _limit(pack: Pack) -> int:
+    from pbem.rules.constants import const
+    return const(pack, "reinforcement_per_province")
