@@ -64,6 +64,7 @@ def _game_started(s: State, d: dict) -> None:
         s[key] = {seat: ([] if key in ("hands", "minors", "training", "primary") else
                          ({} if key == "dispersed" else 0)) for seat in d["seats"]}
     s["turn"] = d["turn"]
+    s["options"] = dict(d.get("options", {}))
 
 
 @reducer("PrimaryGeneralsDealt")

@@ -160,7 +160,9 @@ def raise_mercenary(ctx: Ctx, seat: str, space: str | None) -> None:
 def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
     """R-7.1: new CUs per seat by type: mercenaries for all; a loyal CU for Macedonia's
     controller; a loyal CU for the single seat with most LP (tie: nobody); mercenaries for
-    the single seat with most VP, or fewer to each seat tied for most."""
+    the single seat with most VP, or fewer to each seat tied for most. Rule option
+    ``lp_bonus_tie: seniority`` [L]: a tie for most LP goes to the tied seat with the
+    most senior major general in play."""
     out = {seat: {"mercenary": const(pack, "reinforcement_mercenaries")} for seat in SEATS}
 
     def add(seat: str, t: str, n: int) -> None:
@@ -171,6 +173,10 @@ def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
         add(mac, "loyal", const(pack, "reinforcement_macedonia_bonus"))
     lp = legitimacy_points(pack, s)
     top = [x for x in SEATS if lp[x] == max(lp.values())]
+    if len(top) > 1 and s.get("options", {}).get("lp_bonus_tie") == "seniority":
+        from pbem.rules.victory import best_seniority
+        best = min(best_seniority(pack, s, x) for x in top)
+        top = [x for x in top if best_seniority(pack, s, x) == best]
     if len(top) == 1:
         add(top[0], "loyal", const(pack, "reinforcement_lp_bonus"))
     vp = victory_points(pack, s)

@@ -27,6 +27,7 @@ Working-dict shape (keys of :class:`GameState`)::
     result: {"winner": seat, "how": str, ...} | None
     commanders: {space_id: general_id}  (equal-rank choice of the owner, R-5)
     reinforce: {"queue": [seat], "grant": {seat: {cu_type: n}}} | None   (R-7 phase)
+    options: {name: value}       rule options of the game (e.g. lp_bonus_tie, cassander)
 """
 from __future__ import annotations
 
@@ -74,6 +75,7 @@ class GameState:
     result: dict | None = None
     commanders: dict = field(default_factory=dict)
     reinforce: dict | None = None
+    options: dict = field(default_factory=dict)
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality only
 
