@@ -15,7 +15,8 @@ import yaml
 
 from pbem import rules
 from pbem.pack.model import Pack
-from pbem.report.narrate import narrate
+from pbem.report import context
+from pbem.report.context import WIDTH
 from pbem.report.render import render, render_html
 
 log = logging.getLogger(__name__)
@@ -29,120 +30,79 @@ class Rendered:
     html: str
 
 
-def _name(pack: Pack, space: str | None) -> str:
-    if space is None:
-        return "-"
-    sp = pack.spaces.get(space)
-    return sp.name if sp else str(space)
-
-
-def _cus_text(cus: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {t}" for t, n in sorted(cus.items()) if n) or "no CUs"
-
-
 def summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Arrange a rules view (``rules.view``) for the text templates: seats with VP/LP,
-    provinces controlled per seat, armies with their space names."""
+    """The state block of a mail (see :func:`pbem.report.context.state_summary`)."""
+    return context.state_summary(pack, view, seats)
+
+
+def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
+                   seat: str | None, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str,
+                   map_cid: str | None = None) -> dict[str, Any]:
+    """The context of ``report.txt.j2`` / ``report.html.j2`` for ``seat`` (None: the
+    public report of the archive). Only the public view and the events ``seat`` may see
+    are used, so another seat's hand never reaches a template."""
+    view = rules.view(state, None)
+    visible = context.visible_events(events, seat)
+    pend = rules.pending(state)
     players = {s["seat"]: s["player"] for s in seats}
-    vp, lp = view.get("vp", {}), view.get("lp", {})
-    champions = set(view.get("champions", []))
-    control_by_seat: dict[str, list[str]] = {s: [] for s in rules.SEATS}
-    for prov, seat in sorted(view.get("provinces", {}).items()):
-        if seat in control_by_seat:
-            control_by_seat[seat].append(pack.provinces[prov].name if prov in pack.provinces else prov)
-    armies = []
-    for a in view.get("armies", []):
-        commander = a.get("commander")
-        commander = pack.generals[commander].name if commander in pack.generals else (
-            "minor general" if a.get("minor") else "(no general)")
-        armies.append({"space_name": _name(pack, a.get("space")), "seat": a.get("seat", "?"),
-                       "commander": commander,
-                       "cus_text": _cus_text(a.get("cus", {}))})
-    turn = view.get("turn", 1)
-    years = {t.number: t.year_bc for t in pack.turns}
     return {
-        "turn": turn, "year": view.get("year_bc", years.get(turn, "?")), "round": view.get("round", 1),
-        "step": view.get("step", 0), "active": view.get("active"), "turn_order": view.get("turn_order", []),
-        "usurpers": view.get("usurpers", []),
-        "seats": [{"seat": s, "vp": vp.get(s, 0), "lp": lp.get(s, 0), "champion": s in champions,
-                   "player": players.get(s, "")} for s in rules.SEATS],
-        "control_by_seat": control_by_seat, "armies": armies,
+        "game_id": game_id, "step": step, "headline": headline, "seat": seat,
+        "player": players.get(seat, "") if seat else "",
+        "happened": context.happenings(pack, visible),
+        "played": [context.card_label(pack, e.data.get("card")) for e in visible
+                   if e.kind in ("CardPlayed", "CardDiscarded") and e.data.get("card") is not None],
+        "rolls": sum(1 for e in visible if e.kind == "DiceRolled"),
+        "seed_commitment": seed_commitment, "view": summary(pack, view, seats),
+        "next": [{"seat": d.seat, "player": players.get(d.seat, ""), "kind": d.kind.replace("_", " "),
+                  "rule": d.rule} for d in pend],
+        "map_cid": map_cid,
     }
 
 
-def _rolls(events: Sequence[rules.Event]) -> list[dict[str, Any]]:
-    out = []
-    for e in events:
-        if e.kind == "DiceRolled":
-            d = dict(e.data)
-            out.append({"step": d.get("step", "?"), "index": d.get("index", "?"), "values": list(d.get("values", [])),
-                        "purpose": d.get("purpose", ""), "rule": d.get("rule", ""), "result": d.get("result")})
-    return out
-
-
 def render_report(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
-                  seat: str, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str) -> Rendered:
-    """The report after a player-turn for ``seat``: what happened (public events plus
-    the seat's own private ones), every die with purpose and rule, the public state."""
-    view = rules.view(state, None)
-    visible = [e for e in events if e.public or e.seat == seat]
-    lines = [narrate(pack, e) for e in visible if e.kind != "DiceRolled"]
-    lines = [ln for ln in lines if ln]
-    pend = rules.pending(state)
-    next_text = ", ".join(f"{d.seat} ({d.kind.replace('_', ' ')})" for d in pend) or "the game is over"
-    ctx = {"game_id": game_id, "step": step, "headline": headline, "narrative": lines, "rolls": _rolls(visible),
-           "seed_commitment": seed_commitment, "view": summary(pack, view, seats), "next_text": next_text}
-    text = render("report.txt.j2", ctx)
-    return Rendered(text, html_of_text(f"{game_id} step {step}: {headline}", text))
+                  seat: str | None, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str,
+                  map_cid: str | None = None) -> Rendered:
+    """The report after a player-turn for ``seat``: what happened in order (public
+    events plus the seat's own private ones, each die roll with purpose, dice, rule and
+    whatever else the ``DiceRolled`` event carries), the public state (VP, LP,
+    Champion/Usurper, control, armies, royal family, cards) and, once ``state.result``
+    is set, the end-of-game summary (R-1). ``seat=None`` gives the public report.
+    ``map_cid``: the Content-ID of the map attached as an inline part; the HTML shows
+    it with ``<img src="cid:...">`` (None: no image in the HTML)."""
+    ctx = report_context(pack, state, events, game_id=game_id, step=step, seat=seat, seats=seats,
+                         headline=headline, seed_commitment=seed_commitment, map_cid=map_cid)
+    return Rendered(render("report.txt.j2", ctx), render("report.html.j2", ctx))
 
 
-def _card(pack: Pack, number: int) -> dict[str, Any]:
-    c = pack.cards.get(int(number))
-    if c is None:
-        return {"number": number, "name": "?", "ops": None, "type": "?", "must_play": False}
-    return {"number": c.number, "name": c.name, "ops": c.ops, "type": c.type, "must_play": c.must_play}
-
-
-_OPTION_SKIP = {"seat", "step", "round", "active", "hand"}
-
-
-def _options_lines(pack: Pack, options: Mapping[str, Any]) -> list[str]:
-    """The legal choices of a decision in words (space ids shown as names)."""
-    lines = []
-    for key, value in options.items():
-        if key in _OPTION_SKIP or value in ([], {}, None):
-            continue
-        if key.endswith("_spaces") and isinstance(value, (list, tuple)):
-            value = [_name(pack, v) for v in value]
-        if isinstance(value, (list, tuple)):
-            shown = ", ".join(str(v if not isinstance(v, Mapping) else v.get("name", v)) for v in value[:40])
-            more = f" … ({len(value)} in all)" if len(value) > 40 else ""
-            lines.append(f"{key.replace('_', ' ')}: {shown}{more}")
-        elif isinstance(value, Mapping):
-            lines.append(f"{key.replace('_', ' ')}: " + "; ".join(f"{k}: {v}" for k, v in list(value.items())[:20]))
-        else:
-            lines.append(f"{key.replace('_', ' ')}: {value}")
-    return lines
+def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision, *, game_id: str,
+                   seat_row: Mapping[str, Any], deadline: str, seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The context of ``prompt.txt.j2`` / ``prompt.html.j2``: the deciding seat's own
+    hand and options (``rules.view(state, decision.seat)["private"]``), the public state,
+    the YAML template (pre-filled with the deadline default) and the deadline."""
+    private = rules.view(state, decision.seat).get("private", {})
+    hand = context.hand_rows(pack, decision.options, private.get("hand", []))
+    template = {"game": game_id, "seat": decision.seat, "key": "YOUR-SEAT-KEY", "step": decision.step,
+                "orders": dict(decision.default) if decision.default else {}}
+    template_yaml = yaml.safe_dump(template, sort_keys=False, allow_unicode=True, default_flow_style=None,
+                                   width=WIDTH)
+    default_text = (yaml.safe_dump(dict(decision.default), default_flow_style=True, sort_keys=False, width=1000)
+                    .strip() if decision.default else "nothing is done")
+    return {"game_id": game_id, "step": decision.step, "seat": decision.seat, "player": seat_row["player"],
+            "decision": {"kind_text": decision.kind.replace("_", " "), "rule": decision.rule,
+                         "default_text": default_text},
+            "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options),
+            "training": private.get("training", []),
+            "template_yaml": template_yaml, "view": summary(pack, rules.view(state, None), seats)}
 
 
 def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, *, game_id: str,
                   seat_row: Mapping[str, Any], deadline: str, seats: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
-    """The prompt to the seat whose decision it is: its private hand, the legal choices,
-    a YAML template to edit and send back, the deadline. Returns (text, html)."""
-    private = rules.view(state, decision.seat)
-    hand = [_card(pack, n) for n in private.get("private", {}).get("hand", [])]
-    template = {"game": game_id, "seat": decision.seat, "key": "YOUR-SEAT-KEY", "step": decision.step,
-                "orders": dict(decision.default) if decision.default else {}}
-    template_yaml = yaml.safe_dump(template, sort_keys=False, allow_unicode=True, default_flow_style=None)
-    default_text = yaml.safe_dump(dict(decision.default), default_flow_style=True, sort_keys=False).strip() \
-        if decision.default else "nothing is done"
-    ctx = {"game_id": game_id, "step": decision.step, "seat": decision.seat, "player": seat_row["player"],
-           "decision": {"kind_text": decision.kind.replace("_", " "), "rule": decision.rule,
-                        "default_text": default_text},
-           "deadline": deadline, "hand": hand, "options_text": _options_lines(pack, decision.options),
-           "template_yaml": template_yaml, "view": summary(pack, rules.view(state, None), seats)}
-    text = render("prompt.txt.j2", ctx)
-    return text, html_of_text(f"{game_id} step {decision.step}: your move, {decision.seat}", text)
+    """The prompt to the seat whose decision it is (R-6.5, R-8): its private hand, the
+    legal choices in words, a YAML template to edit and send back with the seat key,
+    the deadline and the default applied without orders. Returns ``(text, html)``.
+    ``deadline`` is shown as given (e.g. ``"2026-12-03 01:26 UTC"``)."""
+    ctx = prompt_context(pack, state, decision, game_id=game_id, seat_row=seat_row, deadline=deadline, seats=seats)
+    return render("prompt.txt.j2", ctx), render("prompt.html.j2", ctx)
 
 
 def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_hash: str) -> str:
@@ -174,6 +134,6 @@ def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], t
     try:
         from pbem.report import snapshot
         return snapshot.png(pack, state, events, title)
-    except Exception:  # noqa: BLE001 - the picture is optional, the report is not
+    except Exception:  # the picture is optional, the report is not
         log.exception("map snapshot failed")
         return None

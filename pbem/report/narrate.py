@@ -12,10 +12,17 @@ from pbem import rules
 from pbem.pack.model import Pack
 
 
-def _sp(pack: Pack, space: Any) -> str:
+def space_name(pack: Pack, space: Any) -> str:
+    """The printed name of a space id (``"pelusium"`` -> ``"Pelusium"``); ``"off map"`` for
+    None; unknown ids are returned as they are."""
+    if space is None:
+        return "off map"
     if isinstance(space, str) and space in pack.spaces:
         return pack.spaces[space].name
     return str(space)
+
+
+_sp = space_name
 
 
 def _gen(pack: Pack, gid: Any) -> str:
@@ -24,12 +31,29 @@ def _gen(pack: Pack, gid: Any) -> str:
     return str(gid)
 
 
-def _card(pack: Pack, number: Any) -> str:
+def _royal(pack: Pack, rid: Any) -> str:
+    if isinstance(rid, str) and rid in pack.royals:
+        return pack.royals[rid].name
+    return str(rid)
+
+
+def _indep(pack: Pack, iid: Any) -> str:
+    if isinstance(iid, str) and iid in pack.independent_armies:
+        return pack.independent_armies[iid].name
+    return str(iid)
+
+
+def card_label(pack: Pack, number: Any) -> str:
+    """A card as players read it: ``"#12 Name (3 OPs)"`` (no OPs part for cards without
+    OPs); ``"card N"`` for a number the pack does not know."""
     try:
         c = pack.cards[int(number)]
     except (KeyError, TypeError, ValueError):
         return f"card {number}"
     return f"#{c.number} {c.name}" + (f" ({c.ops} OPs)" if c.ops else "")
+
+
+_card = card_label
 
 
 def _cus(cus: Any) -> str:
@@ -38,12 +62,38 @@ def _cus(cus: Any) -> str:
     return str(cus)
 
 
+def _path(pack: Pack, d: Mapping[str, Any]) -> str:
+    path = d.get("path")
+    if isinstance(path, (list, tuple)) and len(path) > 1:
+        return " -> ".join(_sp(pack, x) for x in path)
+    return f"{_sp(pack, d.get('from'))} -> {_sp(pack, d.get('to', d.get('space')))}"
+
+
+def _who(pack: Pack, d: Mapping[str, Any]) -> str:
+    g = d.get("general") or d.get("commander")
+    seat = d.get("seat")
+    if g:
+        return f"{_gen(pack, g)} ({seat})" if seat else _gen(pack, g)
+    if d.get("army"):
+        return _indep(pack, d["army"])
+    return str(seat or "someone")
+
+
+def _primary(pack: Pack, d: Mapping[str, Any]) -> str:
+    cards = d.get("cards")
+    if isinstance(cards, Mapping):
+        return "Primary generals: " + "; ".join(
+            f"{seat} {', '.join(_gen(pack, pack.cards[c].general) if int(c) in pack.cards and pack.cards[int(c)].general else str(c) for c in cs)}"
+            for seat, cs in cards.items()) + "."
+    return f"{d.get('seat')} receives {', '.join(_gen(pack, g) for g in d.get('generals', []))}."
+
+
 Sentence = Callable[[Pack, Mapping[str, Any]], str]
 
 SENTENCES: dict[str, Sentence] = {
     "GameStarted": lambda p, d: f"The game begins: {d.get('year', '323')} BC, seats "
                                 f"{', '.join(d.get('seats', rules.SEATS))}.",
-    "PrimaryGeneralsDealt": lambda p, d: f"{d.get('seat')} receives {', '.join(_gen(p, g) for g in d.get('generals', []))}.",
+    "PrimaryGeneralsDealt": _primary,
     "GeneralPlaced": lambda p, d: f"{_gen(p, d.get('general'))} ({d.get('seat') or 'nobody'}) is placed in "
                                   f"{_sp(p, d.get('space'))}." if d.get("space") else
                                   f"{_gen(p, d.get('general'))} goes to the {d.get('where', 'box')}.",
@@ -54,8 +104,12 @@ SENTENCES: dict[str, Sentence] = {
     "GarrisonPlaced": lambda p, d: f"{d.get('seat')} places a garrison in {_sp(p, d.get('space'))}.",
     "GarrisonRemoved": lambda p, d: f"The {d.get('seat')} garrison in {_sp(p, d.get('space'))} is removed.",
     "IndependentMarkersPlaced": lambda p, d: f"Independent markers are placed on {len(d.get('spaces', []))} spaces.",
-    "RoyalPlaced": lambda p, d: f"{d.get('royal')} is in {_sp(p, d.get('space'))}.",
-    "IndependentArmyPlaced": lambda p, d: f"The independent army {d.get('army')} is in {_sp(p, d.get('space'))}.",
+    "RoyalPlaced": lambda p, d: (f"{_royal(p, d.get('royal'))} is in {_sp(p, d.get('space'))}"
+                                 + ("" if d.get("active", True) else " (inactive)") + "."
+                                 if d.get("space") else f"{_royal(p, d.get('royal'))} waits off the map."),
+    "IndependentArmyPlaced": lambda p, d: (f"The {_indep(p, d.get('army'))} (strength {d.get('strength', '?')}) "
+                                           f"is in {_sp(p, d.get('space'))}." if d.get("space") else
+                                           f"The {_indep(p, d.get('army'))} waits off the map."),
     "DeckShuffled": lambda p, d: f"The Tyche deck is shuffled ({len(d.get('order', d.get('deck', [])))} cards).",
     "CardsDealt": lambda p, d: (f"{d.get('seat')} is dealt {', '.join(_card(p, c) for c in d['cards'])}."
                                 if "cards" in d else f"{d.get('seat')} is dealt {d.get('count', '?')} cards."),
@@ -78,7 +132,31 @@ SENTENCES: dict[str, Sentence] = {
     "PhaseStarted": lambda p, d: f"Phase: {str(d.get('phase', '')).replace('_', ' ')}.",
     "VictoryClaimed": lambda p, d: f"{d.get('seat')} declares an automatic victory ({d.get('kind', '').upper()}).",
     "GameWon": lambda p, d: f"{d.get('seat', d.get('winner'))} wins the game ({d.get('how', '')}).",
-    "RoyalMoved": lambda p, d: f"{d.get('royal')} moves to {_sp(p, d.get('space'))}.",
+    "RoyalMoved": lambda p, d: f"{_royal(p, d.get('royal'))} moves to {_sp(p, d.get('space'))}.",
+    "RoyalRemoved": lambda p, d: f"{_royal(p, d.get('royal'))} leaves play"
+                                 + (f" ({d['reason']})" if d.get("reason") else "") + ".",
+    "TycheDealt": lambda p, d: "Tyche cards dealt: " + ", ".join(f"{s} {n}" for s, n in d.get("counts", {}).items())
+                               + ".",
+    "CardDrawn": lambda p, d: f"{d.get('seat')} draws {', '.join(_card(p, c) for c in d.get('cards', []))}.",
+    "SurrenderDeclined": lambda p, d: f"{d.get('seat')} declines surrender in {_sp(p, d.get('space'))}.",
+    "UnitTrained": lambda p, d: f"{d.get('seat')} completes a {d.get('unit', 'unit')}"
+                                + (f" in {_sp(p, d['space'])}" if d.get("space") else "") + ".",
+    "ReinforcementsGranted": lambda p, d: f"Reinforcements for {d.get('seat', 'the players')}: "
+                                          f"{_cus(d.get('cus', d.get('grants', '')))}.",
+    "DispersedAdded": lambda p, d: f"{d.get('seat')}'s {_cus(d.get('cus'))} go to the dispersed box.",
+    "CommanderChosen": lambda p, d: f"{_gen(p, d.get('general'))} commands in {_sp(p, d.get('space'))}.",
+    "CardEventSkipped": lambda p, d: f"The event of {_card(p, d.get('card'))} is not resolved by the judge yet.",
+    "TurnEnded": lambda p, d: f"Turn {d.get('turn', '')} ends.",
+    "Note": lambda p, d: f"Note: {d.get('text', '')}.",
+    "VictoryClaimUpdated": lambda p, d: f"Victory claim: {d.get('seat', '')} {d.get('status', d.get('kind', ''))}.",
+    "ArmyMoved": lambda p, d: f"{_who(p, d)} moves {_path(p, d)}"
+                              + (f" with {_cus(d['cus'])}" if d.get("cus") else "") + ".",
+    "BattleFought": lambda p, d: f"Battle at {_sp(p, d.get('space'))}"
+                                 + (f": {d['winner']} wins" if d.get("winner") else "")
+                                 + (f" ({d['scores']})" if d.get("scores") else "") + ".",
+    "SiegeAssaulted": lambda p, d: f"{_who(p, d)} assaults {_sp(p, d.get('space'))}"
+                                   + (f": {d['result']}" if d.get("result") else "") + ".",
+    "SiegePointScored": lambda p, d: f"Siege point at {_sp(p, d.get('space'))}.",
 }
 
 
@@ -89,8 +167,29 @@ def narrate(pack: Pack, event: rules.Event) -> str:
     fn = SENTENCES.get(event.kind)
     data = dict(event.data)
     if fn is None:
-        return f"{event.kind}: " + ", ".join(f"{k}={v}" for k, v in data.items())
+        return fallback(pack, event.kind, data)
     try:
         return fn(pack, data)
     except Exception:  # noqa: BLE001 - an odd event must not break a report
         return f"{event.kind}: {data}"
+
+
+def fallback(pack: Pack, kind: str, data: Mapping[str, Any]) -> str:
+    """A readable sentence for an event kind with no sentence of its own:
+    ``"Army intercepted: space Gaza, seat east (R-9.3)."`` (ids shown as names)."""
+    words = "".join(" " + c.lower() if c.isupper() else c for c in kind).strip().capitalize()
+    parts = []
+    for k, v in data.items():
+        if k == "rule":
+            continue
+        if k in ("space", "from", "to") and isinstance(v, str):
+            v = _sp(pack, v)
+        elif k in ("general", "commander"):
+            v = _gen(pack, v)
+        elif k == "royal":
+            v = _royal(pack, v)
+        elif k == "card":
+            v = _card(pack, v)
+        parts.append(f"{k.replace('_', ' ')} {v}")
+    rule = f" ({data['rule']})" if data.get("rule") else ""
+    return f"{words}: {', '.join(parts)}{rule}." if parts else f"{words}{rule}."

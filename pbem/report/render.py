@@ -18,7 +18,7 @@ def environment() -> jinja2.Environment:
     """The Jinja2 environment over the packaged templates (StrictUndefined: a missing
     value is an error, never a blank)."""
     root = importlib.resources.files("pbem.templates")
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(root)),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["html", "html.j2"]),
@@ -26,6 +26,12 @@ def environment() -> jinja2.Environment:
         trim_blocks=False,
         lstrip_blocks=False,
     )
+    from pbem.report.context import SEAT_COLOURS, WIDTH, wrap
+
+    env.filters["wrap"] = wrap
+    env.globals["seat_colours"] = SEAT_COLOURS
+    env.globals["width"] = WIDTH
+    return env
 
 
 def render(name: str, context: Mapping[str, Any]) -> str:

@@ -1,0 +1,285 @@
+"""Template contexts: a rules view and a step's events arranged for the templates.
+
+Everything here is pure and JSON-like (dicts, lists, str, int) so the text and HTML
+templates of a mail share one context. Secrets are never looked up here: the caller
+passes the per-seat view (:func:`pbem.rules.view`) and the events that seat may see
+(:func:`visible_events`).
+"""
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem import rules
+from pbem.pack.model import Pack
+from pbem.report.narrate import card_label, narrate, space_name
+
+SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d",
+                                   "west": "#7d3c98", "independent": "#2e8b57"}
+"""One colour per seat, shared by the map snapshot and the HTML mails."""
+
+WIDTH = 72
+"""Plain-text line width (reads on a phone)."""
+
+# DiceRolled keys shown in their own words; any other key is listed as "key: value".
+_ROLL_KEYS = ("purpose", "rule", "values", "sides", "step", "index")
+
+
+def wrap(text: str, width: int = WIDTH, indent: str = "", first: str | None = None) -> str:
+    """``text`` wrapped to ``width`` columns; continuation lines start with ``indent``,
+    the first line with ``first`` (default ``indent``)."""
+    return textwrap.fill(str(text), width=width, initial_indent=indent if first is None else first,
+                         subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+
+
+def visible_events(events: Sequence[rules.Event], seat: str | None) -> list[rules.Event]:
+    """The events ``seat`` may read: public ones plus its own private ones
+    (``seat=None``: public only). A private event with no seat (the deck order) is never
+    visible."""
+    return [e for e in events if e.public or (seat is not None and e.seat == seat)]
+
+
+def cus_text(pack: Pack, cus: Mapping[str, int]) -> str:
+    """``{"loyal": 2, "mercenary": 3}`` -> ``"2 loyal, 3 mercenary"`` (pack order)."""
+    order = list(pack.cu_types) + sorted(set(cus) - set(pack.cu_types))
+    return ", ".join(f"{cus[t]} {t}" for t in order if cus.get(t)) or "no CUs"
+
+
+def strength(pack: Pack, cus: Mapping[str, int]) -> str:
+    """Battle strength of CUs (R-4.4) as text; elephants roll (R-9.2) and show as ``+Ne``."""
+    fixed, eleph = 0, 0
+    for t, n in cus.items():
+        ct = pack.cu_types.get(t)
+        if ct is not None and ct.strength is None:
+            eleph += n
+        else:
+            fixed += n * (ct.strength if ct is not None and ct.strength is not None else 1)
+    return f"{fixed}" + (f"+{eleph}e" if eleph else "")
+
+
+def place_name(pack: Pack, place: Any) -> str:
+    """A space id or province id as players read it (``"Pella"``, ``"Macedonia
+    (province)"``)."""
+    if isinstance(place, str) and place not in pack.spaces and place in pack.provinces:
+        return f"{pack.provinces[place].name} (province)"
+    return space_name(pack, place)
+
+
+def _gen(pack: Pack, gid: str | None) -> str:
+    if gid is None:
+        return ""
+    g = pack.generals.get(gid)
+    return g.name if g else str(gid)
+
+
+def roll_info(event: rules.Event) -> dict[str, Any]:
+    """A ``DiceRolled`` event as ``{"values", "total", "dice" ("2d6"), "purpose", "rule",
+    "extra": [(key, text)]}``; ``extra`` carries modifiers, chart row/column, result …
+    whatever the event holds beyond the basic keys."""
+    d = dict(event.data)
+    values = [int(v) for v in d.get("values", [])]
+    sides = d.get("sides", 6)
+    extra = []
+    for k, v in d.items():
+        if k in _ROLL_KEYS:
+            continue
+        if isinstance(v, Mapping):
+            v = ", ".join(f"{a} {b:+d}" if isinstance(b, int) and k.startswith("modif") else f"{a}: {b}"
+                          for a, b in v.items())
+        elif isinstance(v, (list, tuple)):
+            v = ", ".join(str(x) for x in v)
+        extra.append((k.replace("_", " "), str(v)))
+    return {"values": values, "total": sum(values), "dice": f"{len(values)}d{sides}",
+            "purpose": str(d.get("purpose", "")), "rule": str(d.get("rule", "")), "extra": extra}
+
+
+def roll_text(info: Mapping[str, Any]) -> str:
+    """One die roll in words: ``"Dice 2d6: 3+5 = 8 for battle at Gaza (R-9.2); row: 9"``."""
+    vals = "+".join(str(v) for v in info["values"])
+    if len(info["values"]) > 1:
+        vals += f" = {info['total']}"
+    out = f"Dice {info['dice']}: {vals} for {info['purpose']}"
+    if info["rule"]:
+        out += f" ({info['rule']})"
+    if info["extra"]:
+        out += "; " + "; ".join(f"{k}: {v}" for k, v in info["extra"])
+    return out
+
+
+def happenings(pack: Pack, events: Sequence[rules.Event]) -> list[dict[str, Any]]:
+    """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
+    rolls in place, bookkeeping events left out)."""
+    out = []
+    for e in events:
+        if e.kind == "DiceRolled":
+            info = roll_info(e)
+            out.append({"kind": e.kind, "text": roll_text(info), "roll": info})
+            continue
+        text = narrate(pack, e)
+        if text:
+            out.append({"kind": e.kind, "text": text, "roll": None})
+    return out
+
+
+def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Arrange a rules view (``rules.view``, public or private: only public keys are
+    read) for the templates. Shape::
+
+        {"turn", "year", "round", "step", "phase", "active", "turn_order", "usurpers",
+         "seats": [{"seat", "player", "vp", "lp", "champion", "usurper", "hand", "provinces",
+                    "garrisons", "colour"}],
+         "provinces": [{"name", "vp", "seat"}],  "uncontrolled": int,
+         "armies": [{"seat", "space", "commander", "others", "cus", "strength"}],
+         "royals": [{"name", "where", "controller", "status"}],
+         "independent_armies": [{"name", "where", "strength"}],
+         "dispersed": [{"seat", "cus"}], "discards": [label], "removed": [label],
+         "deck_size", "result": {...} | None}
+    """
+    players = {s["seat"]: s["player"] for s in seats}
+    vp, lp = view.get("vp", {}), view.get("lp", {})
+    champions, usurpers = set(view.get("champions", [])), set(view.get("usurpers", []))
+    prov_ctl = view.get("provinces", {})
+    garrisons = view.get("garrisons", {})
+    hands = view.get("hand_sizes", {})
+    seat_rows = []
+    for s in rules.SEATS:
+        seat_rows.append({"seat": s, "player": players.get(s, ""), "vp": vp.get(s, 0), "lp": lp.get(s, 0),
+                          "champion": s in champions, "usurper": s in usurpers, "hand": hands.get(s, 0),
+                          "provinces": sum(1 for v in prov_ctl.values() if v == s),
+                          "garrisons": sum(1 for v in garrisons.values() if v == s),
+                          "colour": SEAT_COLOURS.get(s, "#555")})
+    provinces = []
+    for pid, seat in prov_ctl.items():
+        if seat:
+            prov = pack.provinces.get(pid)
+            provinces.append({"name": prov.name if prov else pid, "vp": prov.vp if prov else 0, "seat": seat})
+    provinces.sort(key=lambda p: (rules.SEATS.index(p["seat"]) if p["seat"] in rules.SEATS else 9, p["name"]))
+    armies = []
+    for a in view.get("armies", []):
+        gens = list(a.get("generals", []))
+        cmd = a.get("commander")
+        commander = _gen(pack, cmd) if cmd else ("minor general" if a.get("minor") else "no general")
+        others = [_gen(pack, g) for g in gens if g != cmd]
+        cus = dict(a.get("cus", {}))
+        armies.append({"seat": a.get("seat", "?"), "space": space_name(pack, a.get("space")),
+                       "commander": commander, "others": others, "cus": cus_text(pack, cus),
+                       "strength": strength(pack, cus), "colour": SEAT_COLOURS.get(a.get("seat", ""), "#555")})
+    armies.sort(key=lambda a: (rules.SEATS.index(a["seat"]) if a["seat"] in rules.SEATS else 9, a["space"]))
+    royals = []
+    for rid, r in view.get("royals", {}).items():
+        member = pack.royals.get(rid)
+        where = space_name(pack, r.get("space")) if r.get("space") else str(r.get("where", "off map"))
+        status = [] if r.get("active", True) else ["inactive"]
+        for k in ("buried", "removed", "dead"):
+            if r.get(k):
+                status.append(k)
+        royals.append({"name": member.name if member else rid, "where": where,
+                       "controller": r.get("controller") or "nobody", "status": ", ".join(status)})
+    indep = []
+    for iid, ia in view.get("independent_armies", {}).items():
+        army = pack.independent_armies.get(iid)
+        if not isinstance(ia, Mapping) or not ia.get("space"):
+            continue
+        indep.append({"name": army.name if army else iid, "where": space_name(pack, ia.get("space")),
+                      "strength": ia.get("strength", army.strength if army else "?")})
+    dispersed = [{"seat": s, "cus": cus_text(pack, c)} for s, c in view.get("dispersed", {}).items() if c]
+    turn = view.get("turn", 1)
+    years = {t.number: t.year_bc for t in pack.turns}
+    return {
+        "turn": turn, "year": view.get("year_bc") or years.get(turn, "?"), "round": view.get("round", 1),
+        "step": view.get("step", 0), "phase": str(view.get("phase", "")).replace("_", " "),
+        "active": view.get("active"), "turn_order": list(view.get("turn_order", [])),
+        "usurpers": sorted(usurpers, key=_seat_key), "seats": seat_rows, "provinces": provinces,
+        "uncontrolled": sum(1 for v in prov_ctl.values() if not v), "armies": armies, "royals": royals,
+        "independent_armies": indep, "dispersed": dispersed,
+        "discards": [card_label(pack, n) for n in view.get("discards", [])],
+        "removed": [card_label(pack, n) for n in view.get("removed", [])],
+        "deck_size": view.get("deck_size", 0),
+        "result": result_summary(pack, view, seat_rows),
+    }
+
+
+def _seat_key(seat: str) -> int:
+    return rules.SEATS.index(seat) if seat in rules.SEATS else 9
+
+
+def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapping[str, Any]]
+                   ) -> dict[str, Any] | None:
+    """The end-of-game summary when ``view["result"]`` is set (R-1.1 automatic victory,
+    R-1.2 final scoring, R-1.3 regency): ``{"winner", "player", "how", "details":
+    [(key, text)], "ranking": [seat rows by VP then LP]}``; None while the game goes on."""
+    res = view.get("result")
+    if not res:
+        return None
+    winner = res.get("winner") or res.get("seat")
+    row = next((r for r in seat_rows if r["seat"] == winner), None)
+    details = [(k.replace("_", " "), ", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v))
+               for k, v in res.items() if k not in ("winner", "seat", "how")]
+    ranking = sorted(seat_rows, key=lambda r: (-r["vp"], -r["lp"], _seat_key(r["seat"])))
+    return {"winner": winner or "nobody", "player": row["player"] if row else "",
+            "how": str(res.get("how", "")).replace("_", " "), "details": details, "ranking": ranking}
+
+
+def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A decision's legal choices in words (R-8): ``[{"label", "items": [str]}]``.
+
+    Known keys of ``legal_options`` (garrison_spaces, surrender, movement,
+    mercenary_spaces, surprise_discards, training, general_spaces) get their own
+    sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown keys fall back
+    to ``key: value`` so a new option never disappears from a prompt."""
+    out: list[dict[str, Any]] = []
+    skip = {"seat", "step", "round", "active", "hand", "tyche_only"}
+
+    def spaces(ids: Sequence[Any]) -> list[str]:
+        return [place_name(pack, x) for x in ids]
+
+    for key, value in options.items():
+        if key in skip or value in ([], {}, None, ""):
+            continue
+        if key == "garrison_spaces":
+            out.append({"label": "Garrisons (use: garrisons, up to the card's OPs; R-8.3) may go to",
+                        "items": spaces(value)})
+        elif key == "surrender" and isinstance(value, Mapping):
+            for sub, words in (("accept", "Surrender you may accept (R-8.1)"),
+                               ("remove", "Enemy garrisons you may remove (R-8.1)")):
+                if value.get(sub):
+                    out.append({"label": words, "items": spaces(value[sub])})
+        elif key == "movement":
+            out.append({"label": "Movement segment (R-8.7)", "items": [str(v) for v in value]})
+        elif key == "mercenary_spaces":
+            out.append({"label": "The mercenary CU may be placed in", "items": spaces(value)})
+        elif key == "surprise_discards":
+            out.append({"label": "Surprise cards you may discard first, each replaced (R-8.5)",
+                        "items": [card_label(pack, n) for n in value]})
+        elif key == "training" and isinstance(value, Mapping):
+            units = ", ".join(f"{u.get('unit')} ({u.get('paid', 0)} OPs paid)" for u in value.get("in_training", []))
+            out.append({"label": "Training (R-8.4)",
+                        "items": [(f"cards used this turn {value.get('cards_used', 0)} of "
+                                   f"{value.get('cards_allowed', '?')}"),
+                                  f"in training: {units or 'nothing'}"]})
+        elif key == "general_spaces" and isinstance(value, Mapping):
+            for card, ids in value.items():
+                out.append({"label": f"{card_label(pack, card)} as its event places the general (R-8.6) in",
+                            "items": spaces(ids) or ["a reinforcement space"]})
+        elif isinstance(value, Mapping):
+            out.append({"label": key.replace("_", " "), "items": [f"{k}: {v}" for k, v in value.items()]})
+        elif isinstance(value, (list, tuple)):
+            out.append({"label": key.replace("_", " "),
+                        "items": [space_name(pack, v) if isinstance(v, str) else str(v) for v in value]})
+        else:
+            out.append({"label": key.replace("_", " "), "items": [str(value)]})
+    return out
+
+
+def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int]) -> list[dict[str, Any]]:
+    """The seat's own hand: ``[{"number", "label", "name", "ops", "type", "must_play",
+    "uses"}]``, uses from ``legal_options`` when given (R-8.2)."""
+    uses = {h.get("card"): h.get("uses", []) for h in options.get("hand", []) if isinstance(h, Mapping)}
+    rows = []
+    for n in hand:
+        c = pack.cards.get(int(n))
+        rows.append({"number": n, "label": card_label(pack, n), "name": c.name if c else "?",
+                     "ops": c.ops if c else None, "type": c.type if c else "?",
+                     "must_play": bool(c and c.must_play), "uses": list(uses.get(n, []))})
+    return rows
