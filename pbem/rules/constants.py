@@ -36,6 +36,8 @@ KEYS: dict[str, str] = {
     "lord_of_asia_provinces": "R-1.4 provinces that make the Lord of Asia",
     "lord_of_asia_vp": "R-1.4 VP of the Lord of Asia (4)",
     "hellespont_vp": "R-1.4 VP for holding all Hellespont ports (2)",
+    "strongest_fleet_vp": "R-1.4 VP for the strongest fleet (3)",
+    "strongest_fleet_min_strength": "R-1.4 fleet strength needed for that VP (3)",
     "regency_turn_alexander_iv": "R-1.3 turn Alexander IV comes of age (4)",
     "regency_turn_heracles": "R-1.3 turn Heracles comes of age (5)",
     "body_lost_turn": "R-12.4 turn the unburied body is removed at the start of (4)",

@@ -50,8 +50,8 @@ def province_control(pack: Pack, s: State) -> dict[str, str | None]:
 
 
 def victory_points(pack: Pack, s: State) -> dict[str, int]:
-    """VP per seat (R-1.4): printed province VP; Lord of Asia; the Hellespont.
-    Fleets and capitals are not tracked yet (rules core II)."""
+    """VP per seat (R-1.4): printed province VP; Lord of Asia; the Hellespont; the
+    strongest fleet. Optional capitals are not tracked yet."""
     ctrl = province_control(pack, s)
     vp = {seat: 0 for seat in SEATS}
     for prov, seat in ctrl.items():
@@ -65,7 +65,37 @@ def victory_points(pack: Pack, s: State) -> dict[str, int]:
     holders = {s["garrisons"].get(x) for x in ports}
     if ports and len(holders) == 1 and None not in holders:
         vp[holders.pop()] += const(pack, "hellespont_vp")
+    if pack.fleets:
+        strength = fleet_strengths(pack, s, ctrl)
+        top = max(strength.values())
+        best = [x for x in SEATS if strength[x] == top]
+        if len(best) == 1 and top >= const(pack, "strongest_fleet_min_strength"):
+            vp[best[0]] += const(pack, "strongest_fleet_vp")
     return vp
+
+
+def fleet_owner(pack: Pack, s: State, fleet: str,
+                ctrl: dict[str, str | None] | None = None) -> str | None:
+    """R-15: a fleet belongs to whoever controls its home province (or, for a home that is
+    a space such as Athenai, that space)."""
+    home = pack.fleets[fleet].home
+    if home in pack.provinces:
+        return (ctrl or {}).get(home) if ctrl is not None else \
+            province_controller(pack, s, home)
+    owner = s["garrisons"].get(home)
+    return owner
+
+
+def fleet_strengths(pack: Pack, s: State, ctrl: dict[str, str | None] | None = None
+                    ) -> dict[str, int]:
+    """Total fleet strength per seat (R-1.4: strongest fleet; printed strengths, since
+    upgrades are not tracked yet)."""
+    out = {seat: 0 for seat in SEATS}
+    for fid, f in pack.fleets.items():
+        owner = fleet_owner(pack, s, fid, ctrl)
+        if owner in out:
+            out[owner] += f.strength
+    return out
 
 
 def seat_at(s: State, space: str | None) -> set[str]:

@@ -10,6 +10,7 @@ from pbem.pack.model import (
     Card,
     CuType,
     Effect,
+    Fleet,
     General,
     IndependentArmy,
     Pack,
@@ -117,7 +118,7 @@ CONSTANTS = {
     "auto_victory_vp": 23, "auto_victory_lp": 18, "auto_victory_from_turn": 2,
     "lord_of_asia_provinces": ["phrygia", "syria", "babylonia"], "lord_of_asia_vp": 4,
     "hellespont_vp": 2, "regency_turn_alexander_iv": 4, "regency_turn_heracles": 5,
-    "body_lost_turn": 4,
+    "body_lost_turn": 4, "strongest_fleet_vp": 3, "strongest_fleet_min_strength": 3,
 }
 
 
@@ -195,6 +196,8 @@ def mini_pack(name: str = "mini-test", **constants) -> Pack:
     }
     turns = tuple(Turn(i + 1, 323 - 4 * i) for i in range(5))
     return Pack(name=name, provinces=provinces, spaces=spaces, paths=tuple(paths),
-                generals=generals, royals=royals, independent_armies=indep, fleets={},
+                generals=generals, royals=royals, independent_armies=indep,
+                fleets={"egyptian": Fleet("egyptian", "Egyptian Fleet", "egypt", 2),
+                        "phoenician": Fleet("phoenician", "Phoenician Fleet", "tyre", 2)},
                 cu_types=cu_types, special_units={}, cards=_cards(), charts={},
                 turns=turns, constants={**CONSTANTS, **constants})
