@@ -62,6 +62,19 @@ class MapOverlay:
     arrows: tuple[tuple[str, str], ...] = ()
     battles: tuple[str, ...] = ()
     title: str = ""
+    province_owner: Mapping[str, str] = field(default_factory=dict)
+    """province id -> seat controlling it (R-3.2): its spaces get a halo of that colour."""
+    armies: tuple[tuple[str, str, str], ...] = ()
+    """``(space id, seat or "independent", label)``: one coloured box per army, e.g.
+    ``("memphis", "west", "Ptolemy 6")``; boxes are placed so they do not overlap."""
+    moves: tuple[tuple[str, str, str], ...] = ()
+    """``(from, to, seat)`` legs of this player-turn's moves, drawn in the seat's colour."""
+    sieges: tuple[str, ...] = ()
+    """Space ids besieged or assaulted this turn (dashed ring)."""
+    royals: Mapping[str, str] = field(default_factory=dict)
+    """space id -> names of the royal family members there (crown label)."""
+    seat_labels: Mapping[str, str] = field(default_factory=dict)
+    """seat -> legend text (``"north: Kleitos"``); non-empty draws the seat legend."""
 
 
 class _Projection:
@@ -185,6 +198,7 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
             (x1, y1), (x2, y2) = xy[p.a], xy[p.b]
             out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {PATH_STYLE[p.kind]}/>')
     out.append("</g>")
+    _control_layer(out, ov, pack, xy)
     # spaces
     out.append("<g>")
     for sid, s in pack.spaces.items():
@@ -221,9 +235,13 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
             out.append(f'<text x="{x + 8:.1f}" y="{y + 3:.1f}"{style}>{escape(s.name)}</text>')
         out.append("</g>")
     _overlay(out, ov, xy)
+    _turn_layer(out, ov, xy)
     _legend(out, proj)
+    _seat_legend(out, ov, proj)
     title = ov.title or f"Successors: the empire of Alexander, 323 BC ({pack.name} pack)"
-    out.append(f'<text x="14" y="27" font-size="20" font-weight="bold" fill="#2d2a26">{escape(title)}</text>')
+    size = 30 if ov.seat_labels else 20
+    out.append(f'<text x="14" y="{size + 6}" font-size="{size}" font-weight="bold" fill="#2d2a26" '
+               f'stroke="#ffffff" stroke-width="0.6">{escape(title)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -294,6 +312,158 @@ def _legend(out: list[str], proj: _Projection) -> None:
         x, y = 24 + 195 * col, 40 + 21 * row
         out.append(f'<g transform="translate({x},{y})">{sym}</g>'
                    f'<text x="{x + 20}" y="{y + 4}" font-size="11" fill="#2d2a26">{escape(text)}</text>')
+    out.append("</g>")
+
+
+def _control_layer(out: list[str], ov: MapOverlay, pack: Pack, xy: Mapping[str, tuple[float, float]]) -> None:
+    """A translucent halo in the controller's colour under every space of a controlled
+    province (R-3.2), so control reads at a glance even at mail size."""
+    if not ov.province_owner:
+        return
+    out.append('<g class="control" fill-opacity="0.42" stroke="none">')
+    for pid, seat in ov.province_owner.items():
+        if not seat:
+            continue
+        colour = _seat_colour(ov, seat)
+        for sp in pack.spaces_of(pid):
+            if sp.id in xy and sp.kind != "transit":
+                x, y = xy[sp.id]
+                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="17" fill="{colour}"/>')
+    out.append("</g>")
+
+
+def _box_overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+ARMY_FONT = 17.0
+
+
+def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]]) -> None:
+    """This turn's moves (seat-coloured arrows), battles (red cross), sieges (dashed
+    ring), royal family (crown labels) and army boxes (seat colour, commander and
+    strength), placed greedily so boxes do not cover each other."""
+    colours = {seat: _seat_colour(ov, seat) for _a, _b, seat in ov.moves}
+    if colours:
+        out.append("<defs>" + "".join(
+            f'<marker id="arrow-{i}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
+            f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="#111" stroke-width="0.8"/></marker>'
+            for i, c in enumerate(colours.values())) + "</defs>")
+        ids = {seat: i for i, seat in enumerate(colours)}
+        for a, b, seat in ov.moves:
+            if a in xy and b in xy and a != b:
+                (x1, y1), (x2, y2) = xy[a], xy[b]
+                dx, dy = x2 - x1, y2 - y1
+                n = math.hypot(dx, dy) or 1.0
+                pts = (f'x1="{x1 + dx / n * 7:.1f}" y1="{y1 + dy / n * 7:.1f}" '
+                       f'x2="{x2 - dx / n * 12:.1f}" y2="{y2 - dy / n * 12:.1f}"')
+                out.append(f'<line class="move" {pts} stroke="#111" stroke-width="7.5" stroke-linecap="round"/>')
+                out.append(f'<line class="move" {pts} stroke="{colours[seat]}" stroke-width="5" '
+                           f'stroke-linecap="round" marker-end="url(#arrow-{ids[seat]})"/>')
+    for sid in ov.sieges:
+        if sid in xy:
+            x, y = xy[sid]
+            out.append(f'<circle class="siege" cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" stroke="#7b241c" '
+                       'stroke-width="4" stroke-dasharray="6 4"/>')
+    for sid in ov.battles:
+        if sid in xy:
+            x, y = xy[sid]
+            cross = (f'<line x1="{x - 14:.1f}" y1="{y - 14:.1f}" x2="{x + 14:.1f}" y2="{y + 14:.1f}"/>'
+                     f'<line x1="{x - 14:.1f}" y1="{y + 14:.1f}" x2="{x + 14:.1f}" y2="{y - 14:.1f}"/>')
+            out.append(f'<g class="battle" stroke-linecap="round"><g stroke="#fff" stroke-width="8">{cross}</g>'
+                       f'<g stroke="#d01c1c" stroke-width="4.5">{cross}</g></g>')
+    placed: list[tuple[float, float, float, float]] = [
+        (xy[s][0] - 9, xy[s][1] - 9, xy[s][0] + 9, xy[s][1] + 9) for s, _o, _l in ov.armies if s in xy]
+    for sid, names in ov.royals.items():
+        if sid not in xy:
+            continue
+        x, y = xy[sid]
+        text = "\u265b " + names
+        w = 0.58 * 13 * len(text) + 8
+        box = _place(placed, x, y, w, 19, prefer_below=True)
+        placed.append(box)
+        out.append(f'<g class="royal"><line x1="{x:.1f}" y1="{y:.1f}" x2="{(box[0] + box[2]) / 2:.1f}" '
+                   f'y2="{(box[1] + box[3]) / 2:.1f}" stroke="#6c3483" stroke-width="1.2"/>'
+                   f'<rect x="{box[0]:.1f}" y="{box[1]:.1f}" width="{w:.1f}" height="19" rx="9" fill="#f5eef8" '
+                   f'stroke="#6c3483" stroke-width="1.5"/><text x="{box[0] + 5:.1f}" y="{box[1] + 14:.1f}" '
+                   f'font-size="13" font-style="italic" fill="#4a235a">{escape(text)}</text></g>')
+    for sid, seat, label in ov.armies:
+        if sid not in xy:
+            continue
+        x, y = xy[sid]
+        colour = _seat_colour(ov, seat)
+        w, h = 0.62 * ARMY_FONT * len(label) + 12, ARMY_FONT + 8
+        box = _place(placed, x, y, w, h)
+        placed.append(box)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        out.append(f'<g class="army"><line x1="{x:.1f}" y1="{y:.1f}" x2="{cx:.1f}" y2="{cy:.1f}" stroke="#111" '
+                   f'stroke-width="2"/><rect x="{box[0]:.1f}" y="{box[1]:.1f}" width="{w:.1f}" height="{h:.1f}" '
+                   f'rx="4" fill="{colour}" stroke="#111" stroke-width="1.5"/>'
+                   f'<text x="{cx:.1f}" y="{box[1] + h - 7:.1f}" font-size="{ARMY_FONT:.0f}" font-weight="bold" '
+                   f'text-anchor="middle" fill="{_text_on(colour)}">{escape(label)}</text></g>')
+
+
+def _text_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (``#rrggbb``)."""
+    try:
+        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    except ValueError:
+        return "#ffffff"
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def _place(placed: list[tuple[float, float, float, float]], x: float, y: float, w: float, h: float,
+           prefer_below: bool = False) -> tuple[float, float, float, float]:
+    """The box ``(x0, y0, x1, y1)`` of size ``w``×``h`` near (x, y) that overlaps the
+    boxes already ``placed`` least (first candidate without overlap wins)."""
+    gap = 12.0
+    cands = [(x - w / 2, y - gap - h), (x - w / 2, y + gap), (x + gap, y - h / 2), (x - gap - w, y - h / 2),
+             (x + gap, y - gap - h), (x - gap - w, y - gap - h), (x + gap, y + gap), (x - gap - w, y + gap),
+             (x - w / 2, y - 2 * gap - 2 * h), (x - w / 2, y + 2 * gap + h)]
+    if prefer_below:
+        cands[0], cands[1] = cands[1], cands[0]
+    best, best_cost = None, math.inf
+    for i, (bx, by) in enumerate(cands):
+        box = (bx, by, bx + w, by + h)
+        cost = sum(_box_overlaps(box, p) for p in placed) + i * 0.01
+        if cost < best_cost:
+            best, best_cost = box, cost
+        if cost < 1:
+            break
+    assert best is not None
+    return best
+
+
+def _seat_legend(out: list[str], ov: MapOverlay, proj: _Projection) -> None:
+    """The seats' colours and players, plus the turn symbols (R-3.2 control halo, moves,
+    battles, sieges, royal family); drawn only when ``seat_labels`` is set."""
+    if not ov.seat_labels:
+        return
+    rows = [(f'<rect x="-11" y="-9" width="22" height="18" rx="4" fill="{_seat_colour(ov, seat)}" stroke="#111"/>',
+             text) for seat, text in ov.seat_labels.items()]
+    rows.append((f'<rect x="-11" y="-9" width="22" height="18" rx="4" fill="{INDEPENDENT_GREEN}" stroke="#111"/>',
+                 "independent"))
+    rows += [
+        ('<circle r="11" fill="#777" fill-opacity="0.35"/>', "halo: province controlled"),
+        (('<line x1="-12" y1="0" x2="10" y2="0" stroke="#111" stroke-width="6"/>'
+         '<line x1="-12" y1="0" x2="10" y2="0" stroke="#c0392b" stroke-width="4"/>'), "move this turn"),
+        (('<g stroke="#d01c1c" stroke-width="3.5"><line x1="-8" y1="-8" x2="8" y2="8"/>'
+         '<line x1="-8" y1="8" x2="8" y2="-8"/></g>'), "battle"),
+        ('<circle r="9" fill="none" stroke="#7b241c" stroke-width="3" stroke-dasharray="5 3"/>', "siege / assault"),
+        ('<text x="-7" y="6" font-size="16" fill="#4a235a">\u265b</text>', "royal family"),
+    ]
+    height = 26 * len(rows) + 40
+    x0, y0 = proj(37.2, 30.0)[0], proj.height - height - 6
+    out.append(f'<g class="seat-legend" transform="translate({x0:.1f},{y0:.1f})">'
+               f'<rect x="0" y="0" width="330" height="{height}" rx="6" fill="#fffdf5" fill-opacity="0.95" '
+               f'stroke="#8d6e3f" stroke-width="1.5"/>'
+               f'<text x="14" y="26" font-size="18" font-weight="bold" fill="#2d2a26">Players</text>')
+    for i, (sym, text) in enumerate(rows):
+        y = 48 + 26 * i
+        out.append(f'<g transform="translate(30,{y})">{sym}</g>'
+                   f'<text x="52" y="{y + 6}" font-size="17" fill="#2d2a26">{escape(text)}</text>')
     out.append("</g>")
 
 

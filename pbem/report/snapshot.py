@@ -1,45 +1,101 @@
 """The map snapshot attached to reports: control colours, armies, this step's moves.
 
-Drawn by :mod:`pbem.report.mapview` from the data pack's coordinates; PNG for mail.
+Drawn by :mod:`pbem.report.mapview` from the data pack's coordinates: PNG for mail
+(about 1000 px wide), SVG for the archive. Built from the public view only, so the
+picture never shows anything secret.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pbem import rules
 from pbem.pack.model import Pack
+from pbem.report.context import SEAT_COLOURS, strength
 from pbem.report.mapview import MapOverlay, render_map_svg, svg_to_png
 
-SEAT_COLOURS = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d", "west": "#7d3c98",
-                "independent": "#2e8b57"}
+_BATTLE_KINDS = ("BattleFought", "NavalBattleFought", "Overrun", "ArmyOverran")
+_SIEGE_WORDS = ("Siege", "Assault", "Subjugat")
 
 
-def overlay(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str) -> MapOverlay:
-    """Build the map overlay from the public view and the step's events."""
+def _legs(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The legs of a move event: its ``path`` pairwise when present, else ``from`` ->
+    ``to`` (or ``space``), else nothing."""
+    path = data.get("path")
+    if isinstance(path, (list, tuple)) and len(path) > 1:
+        return [(str(a), str(b)) for a, b in itertools.pairwise(path)]
+    src, dst = data.get("from"), data.get("to", data.get("space"))
+    if isinstance(src, str) and isinstance(dst, str) and src != dst:
+        return [(src, dst)]
+    return []
+
+
+def overlay(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
+            players: Mapping[str, str] | None = None) -> MapOverlay:
+    """Build the map overlay from the public view and the step's public events.
+
+    Garrisons and independent markers colour the spaces, controlled provinces get a halo
+    (R-3.2), each army a box "Commander strength" in its seat's colour, independent
+    armies a green box; ``*Moved`` events with a ``path`` (or ``from``/``to``) become
+    arrows, battle events a red cross, siege/assault/subjugation events a dashed ring;
+    royal family members on the map a crown label. ``players``: seat -> player name
+    for the legend (seat names alone when None)."""
     view = rules.view(state, None)
-    owner = dict(view.get("garrisons", {}))
+    owner: dict[str, str] = dict(view.get("garrisons", {}))
     for space in view.get("independent", []):
         owner.setdefault(space, "independent")
-    stacks = {}
+    armies: list[tuple[str, str, str]] = []
     for a in view.get("armies", []):
-        n = sum(a.get("cus", {}).values())
-        label = f"{a.get('commander') or a.get('seat')} {n}"
-        stacks[a["space"]] = (stacks[a["space"]] + "; " + label) if a["space"] in stacks else label
-    arrows = []
+        cmd = a.get("commander")
+        cus = dict(a.get("cus", {}))
+        if cmd in pack.generals or a.get("minor"):
+            name = pack.generals[cmd].name if cmd in pack.generals else "minor gen."
+            label = f"{name} {strength(pack, cus)}"
+        else:
+            n = sum(cus.values())
+            label = f"{n} CU" + ("s" if n != 1 else "")
+        armies.append((a["space"], a.get("seat", "?"), label))
+    for iid, ia in view.get("independent_armies", {}).items():
+        if isinstance(ia, Mapping) and ia.get("space"):
+            army = pack.independent_armies.get(iid)
+            label = (army.name if army else iid).replace(" of Cappadocia", "")
+            armies.append((ia["space"], "independent", f"{label} {ia.get('strength', '')}".strip()))
+    royals: dict[str, list[str]] = {}
+    for rid, r in view.get("royals", {}).items():
+        if r.get("space"):
+            member = pack.royals.get(rid)
+            royals.setdefault(r["space"], []).append(member.name if member else rid)
+    moves: list[tuple[str, str, str]] = []
+    battles: list[str] = []
+    sieges: list[str] = []
     for e in events:
-        if e.kind in ("ArmyMoved",) and e.data.get("path"):
-            path = list(e.data["path"])
-            arrows.extend(zip(path, path[1:]))
-    battles = tuple(e.data.get("space") for e in events if e.kind in ("BattleFought",) and e.data.get("space"))
-    return MapOverlay(space_owner=owner, seat_colours=SEAT_COLOURS, stacks=stacks, arrows=tuple(arrows),
-                      battles=battles, title=title)
+        if not e.public:
+            continue
+        d = dict(e.data)
+        if e.kind.endswith("Moved") and e.kind != "RoyalMoved":
+            mover = str(d.get("seat") or ("independent" if d.get("army") else "?"))
+            moves.extend((a, b, mover) for a, b in _legs(d))
+        elif e.kind in _BATTLE_KINDS or "Battle" in e.kind:
+            if isinstance(d.get("space"), str):
+                battles.append(d["space"])
+        elif any(w in e.kind for w in _SIEGE_WORDS) and isinstance(d.get("space"), str):
+            sieges.append(d["space"])
+    names = dict(players or {})
+    seat_labels = {s: f"{s}: {names[s]}" if names.get(s) else s for s in rules.SEATS}
+    return MapOverlay(space_owner=owner, seat_colours=SEAT_COLOURS, arrows=(), battles=tuple(dict.fromkeys(battles)),
+                      title=title, province_owner={p: s for p, s in view.get("provinces", {}).items() if s},
+                      armies=tuple(armies), moves=tuple(moves), sieges=tuple(dict.fromkeys(sieges)),
+                      royals={k: ", ".join(v) for k, v in royals.items()}, seat_labels=seat_labels)
 
 
-def svg(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str) -> str:
-    """The snapshot as SVG text (archive)."""
-    return render_map_svg(pack, overlay(pack, state, events, title))
+def svg(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
+        players: Mapping[str, str] | None = None) -> str:
+    """The snapshot as SVG text (archive); see :func:`overlay`."""
+    return render_map_svg(pack, overlay(pack, state, events, title, players))
 
 
-def png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str, width: int = 1000) -> bytes:
-    """The snapshot as PNG bytes (mail attachment)."""
-    return svg_to_png(svg(pack, state, events, title), width=width)
+def png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str, width: int = 1000,
+        players: Mapping[str, str] | None = None) -> bytes:
+    """The snapshot as PNG bytes ``width`` pixels wide (mail attachment); needs cairo."""
+    return svg_to_png(svg(pack, state, events, title, players), width=width)
