@@ -5,6 +5,7 @@ A scenario file::
     name: ...            rules: [R-8.3, ...]     pack: mini (default) | real
     constants: {...}     # overrides of the mini pack's constants
     position: {...}      # merged onto a blank board (rules_harness.position)
+    new_game: {seed: s, options: {...}}   # instead of position: start from setup (R-2)
     steps:
       - seat: north
         orders: {...}
@@ -18,7 +19,8 @@ A scenario file::
         no_events: [kind, ...]       # kinds that must not appear
     expect: {...}        # subset of the final state (GameState.to_dict())
     check: {vp: {...}, lp: {...}, provinces: {...}, isolated: {seat: [...]},
-            reinforcements: {...}, ranking: [...], garrison_spaces: {seat: [...]}}
+            reinforcements: {...}, ranking: [...], garrison_spaces: {seat: [...]},
+            hand_sizes: {...}, areas: {space: area}, royal_control: {royal: seat|null}}
 """
 from __future__ import annotations
 
@@ -30,7 +32,13 @@ from rules_harness import ScriptedThenReal, position
 from rules_minipack import mini_pack
 
 import pbem.rules as R
-from pbem.rules.control import legitimacy_points, province_control, victory_points
+from pbem.rules.control import (
+    legitimacy_points,
+    province_control,
+    royal_controller,
+    victory_points,
+)
+from pbem.rules.generals import area_of
 from pbem.rules.isolation import isolated_garrisons
 from pbem.rules.reinforcement import reinforcement_counts
 from pbem.rules.victory import ranking
@@ -64,9 +72,14 @@ def test_scenario(path: Path) -> None:
     sc = yaml.safe_load(path.read_text())
     assert sc.get("rules"), "every scenario cites its rule IDs"
     pack = _pack(sc.get("pack", "mini"), sc.get("constants") or {})
-    state = position(pack, sc.get("position"))
-    initial = state
     log: list = []
+    if "new_game" in sc:
+        ng = sc["new_game"]
+        state, log = R.new_game(pack, str(ng["seed"]).encode(), ng.get("options"))
+        initial = R.empty_state(pack)
+    else:
+        state = position(pack, sc.get("position"))
+        initial = state
     for i, step in enumerate(sc.get("steps", [])):
         seat = step["seat"]
         orders = step.get("orders", {})
@@ -125,6 +138,16 @@ def test_scenario(path: Path) -> None:
             _subset(want, reinforcement_counts(pack, s), "reinforcements")
         elif key == "ranking":
             assert [x for x, _ in ranking(pack, s)] == want
+        elif key == "hand_sizes":
+            _subset(want, {k: len(v) for k, v in s["hands"].items()}, "hand_sizes")
+        elif key == "areas":
+            _subset(want, {x: area_of(pack, x) for x in want}, "areas")
+        elif key == "royal_control":
+            _subset(want, {r: royal_controller(pack, s, r) for r in want}, "royal_control")
+        elif key == "generals_of":
+            # {seat_of_general: general} — the seat holding general A also holds B, etc.
+            for a, b in want.items():
+                assert s["generals"][a]["seat"] == s["generals"][b]["seat"], (a, b)
         elif key == "garrison_spaces":
             for seat, spaces in want.items():
                 got = R.legal_options(state, seat)["garrison_spaces"]
