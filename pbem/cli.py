@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from pbem.archive import archive as archive_command
 from pbem.config import ConfigError, load_config
 from pbem.pack.cli import data as data_group
 
@@ -195,3 +196,4 @@ def status(config_path: str) -> None:
 
 
 main.add_command(data_group)
+main.add_command(archive_command)

@@ -55,7 +55,8 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
         "seed_commitment": seed_commitment, "view": summary(pack, view, seats),
         "next": [{"seat": d.seat, "player": players.get(d.seat, ""), "kind": d.kind.replace("_", " "),
                   "rule": d.rule} for d in pend],
-        "map_cid": map_cid,
+        "map_src": f"cid:{map_cid}" if map_cid else None,
+        "nav": [],
     }
 
 
@@ -128,12 +129,14 @@ def html_of_text(title: str, text: str) -> str:
     return render_html(title, [{"kind": "pre", "text": text}])
 
 
-def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str) -> bytes | None:
-    """The map snapshot as PNG bytes (None, logged, if drawing fails: a report is never
-    lost for want of a picture)."""
+def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
+            players: Mapping[str, str] | None = None) -> bytes | None:
+    """The map snapshot as PNG bytes, 1000 px wide (None, logged, if drawing fails: a
+    report is never lost for want of a picture). ``players``: seat -> player name for
+    the map's legend (seat names only when None)."""
     try:
         from pbem.report import snapshot
-        return snapshot.png(pack, state, events, title)
+        return snapshot.png(pack, state, events, title, players=players)
     except Exception:  # the picture is optional, the report is not
         log.exception("map snapshot failed")
         return None

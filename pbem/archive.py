@@ -1,0 +1,155 @@
+"""The game archive: a static HTML site of one game, read from the store.
+
+``pbem archive GAME OUT_DIR -c config.yaml`` writes::
+
+    OUT_DIR/index.html          the game, its players, every report (turn, round, step)
+    OUT_DIR/report-NNNN.html    the public report of batch NNNN, its map inline
+    OUT_DIR/map-NNNN.svg        the map after batch NNNN (moves, battles, sieges marked)
+    OUT_DIR/dice.html           the dice ledger: every public DiceRolled event
+    OUT_DIR/chain.html          the log's hash chain (seq, kind, prev_hash, hash) + how to verify
+    OUT_DIR/log.jsonl           every row of the chain; ``data`` only for public events
+
+Everything opens from disk: relative links, no script, no network. Only public
+information is written (the public view, public events); the dice seed is written only
+once the game is over, so anyone can then recompute every roll.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem import rules
+from pbem.report import context, snapshot
+from pbem.report.history import Batch, batches, game_pack, render_batches
+from pbem.report.render import render
+from pbem.store import Store
+from pbem.store.db import GENESIS, canonical_json
+
+
+@dataclass(frozen=True)
+class ArchiveResult:
+    """What :func:`write_archive` wrote: the directory, the number of reports, dice
+    rolls and log rows, and the file names."""
+
+    out_dir: Path
+    reports: int
+    rolls: int
+    rows: int
+    files: tuple[str, ...]
+
+
+def _page(i: int) -> str:
+    return f"report-{i:04d}.html"
+
+
+def _map(i: int) -> str:
+    return f"map-{i:04d}.svg"
+
+
+def dice_ledger(all_batches: Sequence[Batch]) -> list[dict[str, Any]]:
+    """Every public ``DiceRolled`` event in order: ``[{"batch", "step", "n", "dice",
+    "values", "total", "purpose", "rule", "extra", "page"}]`` (``n`` numbers the rolls
+    within the batch; ``extra`` holds modifiers, chart row/column, result … as given by
+    the event)."""
+    out = []
+    for b in all_batches:
+        n = 0
+        for e in b.events:
+            if e.kind == "DiceRolled" and e.public:
+                info = context.roll_info(e)
+                out.append({"batch": b.index, "step": b.step, "n": n, "page": _page(b.index), **info})
+                n += 1
+    return out
+
+
+def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveResult:
+    """Write the static site of ``game_id`` into ``out_dir`` (created if needed; files
+    of the same names are overwritten). Raises KeyError when the game is unknown."""
+    game = store.game(game_id)
+    if game is None:
+        raise KeyError(game_id)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    pack = game_pack(store, game_id)
+    seats = store.seats(game_id)
+    players = {s["seat"]: s["player"] for s in seats}
+    all_batches = batches(store, game_id)
+    files: list[str] = []
+    entries = []
+    for b in all_batches:
+        title = f"{game_id} step {b.step}: {b.headline}"
+        (out / _map(b.index)).write_text(snapshot.svg(pack, b.state, b.events, title, players=players),
+                                         encoding="utf-8")
+        nav = [("index", "index.html")]
+        if b.index > 0:
+            nav.append(("previous", _page(b.index - 1)))
+        if b.index + 1 < len(all_batches):
+            nav.append(("next", _page(b.index + 1)))
+        nav += [("dice", "dice.html"), ("hash chain", "chain.html")]
+        rep = render_batches(pack, [b], game_id=game_id, seat=None, seats=seats,
+                             seed_commitment=game["seed_commitment"], map_src=_map(b.index), nav=nav)
+        (out / _page(b.index)).write_text(rep.html, encoding="utf-8")
+        files += [_map(b.index), _page(b.index)]
+        entries.append({"index": b.index, "step": b.step, "turn": b.state.turn, "round": b.state.round,
+                        "headline": b.headline, "page": _page(b.index), "map": _map(b.index),
+                        "rolls": sum(1 for e in b.events if e.kind == "DiceRolled" and e.public),
+                        "events": len(b.events)})
+    ledger = dice_ledger(all_batches)
+    rows = list(store.db.execute(
+        "SELECT seq, step, kind, public, seat, data, prev_hash, hash FROM events WHERE game_id = ? ORDER BY seq",
+        [game_id]).fetchall())
+    chain = [{"seq": r[0], "step": r[1], "kind": r[2], "public": bool(r[3]), "seat": r[4], "prev_hash": r[6],
+              "hash": r[7]} for r in rows]
+    with (out / "log.jsonl").open("w", encoding="utf-8") as fh:
+        for r in rows:
+            fh.write(canonical_json({"seq": r[0], "step": r[1], "kind": r[2], "public": bool(r[3]), "seat": r[4],
+                                     "data": json.loads(r[5]) if r[3] else None, "prev_hash": r[6],
+                                     "hash": r[7]}) + "\n")
+    over = game["status"] == "over"
+    final = all_batches[-1].state if all_batches else None
+    common = {"game_id": game_id, "pack": game["pack"], "status": game["status"],
+              "seed_commitment": game["seed_commitment"], "seed": game["seed"] if over else None,
+              "players": [{"seat": s["seat"], "player": s["player"]} for s in seats]}
+    result = None
+    if final is not None:
+        result = context.state_summary(pack, rules.view(final, None), seats)["result"]
+    (out / "index.html").write_text(render("archive_index.html.j2", {
+        **common, "entries": entries, "rolls": len(ledger), "rows": len(chain), "result": result,
+        "last_map": entries[-1]["map"] if entries else None}), encoding="utf-8")
+    (out / "dice.html").write_text(render("archive_dice.html.j2", {**common, "ledger": ledger}), encoding="utf-8")
+    (out / "chain.html").write_text(render("archive_chain.html.j2", {**common, "chain": chain, "genesis": GENESIS}),
+                                    encoding="utf-8")
+    files += ["index.html", "dice.html", "chain.html", "log.jsonl"]
+    return ArchiveResult(out, len(all_batches), len(ledger), len(chain), tuple(files))
+
+
+@click.command("archive")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="The config file (its database is read).")
+@click.argument("game_id")
+@click.argument("out_dir", type=click.Path(file_okay=False))
+def archive(config_path: str, game_id: str, out_dir: str) -> None:
+    """Write GAME_ID's static HTML archive into OUT_DIR: every public report and map,
+    the dice ledger and the log's hash chain (open OUT_DIR/index.html from disk)."""
+    from pbem.config import ConfigError, load_config
+
+    try:
+        config = load_config(config_path)
+    except ConfigError as exc:
+        click.echo(f"{config_path}: the config has {len(exc.problems)} problem(s):", err=True)
+        for p in exc.problems:
+            click.echo(f"  {p}", err=True)
+        sys.exit(1)
+    store = Store(config.database)
+    if store.game(game_id) is None:
+        click.echo(f"no game {game_id!r} in {config.database}", err=True)
+        sys.exit(1)
+    res = write_archive(store, game_id, out_dir)
+    click.echo(f"{game_id}: {res.reports} reports, {res.rolls} dice rolls, {res.rows} log rows -> "
+               f"{res.out_dir / 'index.html'}")
