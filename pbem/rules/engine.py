@@ -10,6 +10,8 @@ from pbem.pack.model import Pack
 from pbem.rules.context import Ctx, DryDice
 from pbem.rules.dice import Dice
 from pbem.rules.orders import default_orders, legal_options_of, run_player_turn
+from pbem.rules import war_reducers as _war_reducers  # noqa: F401  (registers reducers)
+from pbem.rules.reactions import reaction_decision, run_reaction, turn_seat, war_get
 from pbem.rules.reducers import reduce
 from pbem.rules.state import Decision, Event, GameState, IllegalOrders, Rejection
 
@@ -43,6 +45,9 @@ def pending(state: GameState) -> list[Decision]:
         return []
     pack = get_pack(state.pack_name)
     s = state.peek()
+    window = reaction_decision(pack, s, state.step)  # reaction window
+    if window is not None:
+        return [window]
     if state.reinforce:
         from pbem.rules.reinforce_orders import (
             default_reinforcements,
@@ -70,6 +75,8 @@ def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Rej
 
 
 def _run(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
+    if war_get(ctx.s, "pause") and not ctx.s["result"]:
+        return run_reaction(ctx, seat, orders)
     if ctx.s["reinforce"] and not ctx.s["result"]:
         from pbem.rules.reinforce_orders import run_reinforcement
         return run_reinforcement(ctx, seat, orders)
@@ -90,9 +97,13 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     pack = get_pack(state.pack_name)
     ctx = Ctx(pack, state.to_dict(), dice)
     reinforcing = bool(ctx.s["reinforce"])
+    window = war_get(ctx.s, "pause")
     rej = _run(ctx, seat, _plain(orders))
     if rej:
         raise IllegalOrders(rej)
+    seat = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer
+    if seat is None:  # a reaction window opened: the player-turn goes on
+        return GameState.from_dict(ctx.s), ctx.events
     if reinforcing:
         if not ctx.s["reinforce"]:
             from pbem.rules.sequence import continue_turn

@@ -21,6 +21,7 @@ from pbem.rules.reinforcement import (
     tidy_markings,
 )
 from pbem.rules.state import Rejection
+from pbem.rules.war_orders import is_paused
 from pbem.rules.tyche import (
     card_label,
     check_tyche,
@@ -32,7 +33,7 @@ from pbem.rules.tyche import (
 )
 
 State = dict[str, Any]
-TOP_KEYS = ("commanders", "surrender", "tyche", "movement", "step")
+TOP_KEYS = ("commanders", "surrender", "tyche", "movement", "step", "standing")
 SURRENDER_KEYS = ("accept", "remove", "decline", "assault")
 
 
@@ -91,10 +92,10 @@ def check_surrender(pack: Pack, s: State, seat: str, part: Any, where: str,
             _rej(rej, "orders.unknown_key", "R-8.1", f"surrender has no field {k!r}",
                  f"{where}.{k}", f"did you mean {close[0]}?" if close else None)
             continue
-        if k == "assault":
-            _rej(rej, "rules.not_yet_supported", "R-10",
-                 "free assault and subjugation rolls are not yet supported by the engine",
-                 f"{where}.assault")
+        if k == "assault":  # R-8.1 free rolls (pbem.rules.siege)
+            from pbem.rules.war_orders import check_surrender_assault
+            plan["assault"] = check_surrender_assault(pack, s, seat, v, f"{where}.assault",
+                                                      rej)
             continue
         items = v if isinstance(v, list) else [v]
         for i, item in enumerate(items):
@@ -142,6 +143,9 @@ def do_surrender(ctx: Ctx, seat: str, plan: dict[str, list[str]]) -> None:
                                          "rule": "R-8.1"})
         if x in plan["accept"]:
             ctx.emit("GarrisonPlaced", {"seat": seat, "space": x, "rule": "R-8.1"})
+    if plan.get("assault"):
+        from pbem.rules.siege import surrender_assaults
+        surrender_assaults(ctx, seat, plan["assault"])
     if plan["decline"]:
         ctx.emit("SurrenderDeclined", {"seat": seat, "spaces": plan["decline"],
                                        "rule": "R-8.1"})
@@ -174,11 +178,9 @@ def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
                  f"did you mean {pack.spaces[best].name}?" if best else None)
             return None
         return {"kind": "mercenary", "space": sid}
-    if isinstance(part, list):
-        _rej(rej, "rules.not_yet_supported", "R-9.1",
-             "moving armies is not yet supported by the engine", where,
-             "movement: mercenary (or none)")
-        return None
+    if isinstance(part, list):  # army moves (pbem.rules.war_orders, R-9)
+        from pbem.rules.war_orders import check_moves
+        return check_moves(pack, s, seat, part, where, rej)
     _rej(rej, "movement.unknown", "R-8.7",
          "movement must be mercenary, {mercenary: Space}, none or a list of moves", where,
          "movement: mercenary")
@@ -189,6 +191,9 @@ def do_movement(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
     """Carry out the movement segment (R-8.7)."""
     if plan["kind"] == "mercenary":
         raise_mercenary(ctx, seat, plan.get("space"))
+    elif plan["kind"] == "moves":
+        from pbem.rules.war_orders import do_moves
+        do_moves(ctx, seat, plan)
 
 
 def forage(ctx: Ctx, seat: str) -> None:
@@ -244,6 +249,11 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
                                  rej)
         if cplan is not None:
             do_commanders(ctx, seat, cplan)
+    if "standing" in orders:  # R-9.3 standing orders (pbem.rules.reactions)
+        from pbem.rules.war_orders import check_standing
+        std = check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
+        if std is not None:
+            ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
     if not only and "surrender" in orders:
         plan = check_surrender(pack, s, seat, orders.get("surrender"),
                                "orders.surrender", rej)
@@ -262,8 +272,9 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
                                rej)
         if mplan is not None and not rej:
             do_movement(ctx, seat, mplan)
-            forage(ctx, seat)
-    if not rej:
+            if not is_paused(s):  # a reaction window defers forage (R-9.3)
+                forage(ctx, seat)
+    if not rej and not is_paused(s):
         tidy_markings(ctx, seat)
     return rej
 

@@ -28,6 +28,7 @@ Working-dict shape (keys of :class:`GameState`)::
     commanders: {space_id: general_id}  (equal-rank choice of the owner, R-5)
     reinforce: {"queue": [seat], "grant": {seat: {cu_type: n}}} | None   (R-7 phase)
     options: {name: value}       rule options of the game (e.g. lp_bonus_tie, cassander)
+    war: {"sieges", "standing", "fleets", "pause"}  (R-9 … R-15, see pbem.rules.war_reducers)
 """
 from __future__ import annotations
 
@@ -76,6 +77,7 @@ class GameState:
     commanders: dict = field(default_factory=dict)
     reinforce: dict | None = None
     options: dict = field(default_factory=dict)
+    war: dict = field(default_factory=dict)
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality only
 

@@ -1,0 +1,61 @@
+"""Independent armies (R-14): activation by a Tyche card, scripted moves from the pack
+(the card's ``activate_independent`` effect names ``path``), overrun, battle and its
+results (defeated: removed, Scythians/Illyrians back to their box; victorious: stays and
+removes non-independent markers; tie: back where it came from).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.rules.combat import INDEP, battle, can_overrun, enemy_of, overrun
+from pbem.rules.context import Ctx
+
+State = dict[str, Any]
+
+
+def activation_effect(card) -> Any:
+    """The card's ``activate_independent`` effect, or None."""
+    return next((e for e in card.effects if e.primitive == "activate_independent"), None)
+
+
+def activate_independent(ctx: Ctx, seat: str, army: str, path: list[str],
+                         card: int | None = None) -> None:
+    """R-14: bring ``army`` onto the map (first space of its entry area when it waits in
+    its box; a removed army stays out) and run its scripted ``path``: entering a space
+    with a player's units overruns them when strong enough (R-9.4, strength = its CU
+    count) or fights a battle as attacker; the battle ends its move."""
+    pack, s = ctx.pack, ctx.s
+    info_ = pack.independent_armies[army]
+    a = s["indep_armies"].get(army) or {"space": None, "strength": info_.strength}
+    if a.get("gone"):
+        ctx.emit("Note", {"text": f"{info_.name} was destroyed and does not return",
+                          "rule": "R-14"})
+        return
+    ctx.emit("IndependentArmyActivated", {"army": army, "seat": seat, "card": card,
+                                          "path": list(path), "rule": "R-14"})
+    if not a.get("space"):
+        entry = (info_.entry_area[0] if info_.entry_area else info_.start)
+        if entry not in pack.spaces:
+            return
+        ctx.emit("IndependentArmyPlaced", {"army": army, "space": entry,
+                                           "strength": info_.strength, "rule": "R-14"})
+    for b in path:
+        here = s["indep_armies"][army]["space"]
+        if here is None or b == here:
+            continue
+        ctx.emit("IndependentArmyMoved", {"army": army, "from": here, "to": b,
+                                          "rule": "R-14"})
+        enemy = enemy_of(s, INDEP, b)
+        if enemy is None:
+            continue
+        if can_overrun(pack, s, INDEP, b, {army: 1}, enemy):
+            overrun(ctx, INDEP, enemy, b)
+            continue
+        _fight(ctx, army, enemy, b, here)
+        return
+
+
+def _fight(ctx: Ctx, army: str, enemy: str, space: str, came_from: str) -> None:
+    """A battle with ``army`` attacking ``enemy`` (a space never holds a player's units
+    and another independent army together, so it attacks alone, R-14)."""
+    battle(ctx, INDEP, enemy, space, came_from, why="independent")

@@ -1,0 +1,375 @@
+"""Army movement (R-9.1): allowance, path costs, naval and trans-Mediterranean moves,
+pick-up and drop-off, and the resumable executor that runs a player's list of moves
+through interception, avoid battle, overrun, battle and hostile tribes.
+
+A list of moves is carried out by a *cursor* (plain JSON data, so a reaction window can
+store it in the state and resume it in the next decision)::
+
+    {"seat", "segment": "movement"|"tyche", "moves": [move], "i": int, "cur": None|{...},
+     "moved": [general id | "minor@space"]}
+
+    move = {"army": start space, "path": [space, ...], "drop": [part], "pick_up": [part],
+            "assault": int, "mp": int|None, "escort": [fleet]|None, "where": str}
+    part = {"at": space|None, "cus": {type: n}, "generals": [id], "royals": [id]}
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.combat import (
+    INDEP,
+    battle,
+    can_overrun,
+    cus_at,
+    enemy_of,
+    hostile_tribes,
+    overrun,
+)
+from pbem.rules.constants import const
+from pbem.rules.context import Ctx
+from pbem.rules.mapinfo import info
+from pbem.rules.reinforcement import generals_at
+
+State = dict[str, Any]
+LAND_KINDS = ("land", "mountain_strait")
+
+
+def path_kind(pack: Pack, a: str, b: str) -> str | None:
+    """The kind of the path joining ``a`` and ``b`` (cheapest when several), or None."""
+    costs = const(pack, "path_mp_cost")
+    kinds = [k for x, k in info(pack).adjacent.get(a, ()) if x == b]
+    if not kinds:
+        return None
+    return min(kinds, key=lambda k: (costs.get(k) if costs.get(k) is not None else 99))
+
+
+def classify_path(pack: Pack, start: str, path: list[str], allowance: int
+                  ) -> tuple[str | None, int, str | None]:
+    """Check a path's shape and cost (R-9.1). Returns ``(kind, cost, error)``: kind is
+    ``land`` (land and mountain/strait paths, 1 and 2 MPs), ``naval`` (start in a port,
+    port to port along sea paths, 1 MP each; ends on landing) or ``trans_med`` (one
+    trans-Mediterranean path from a port: the whole allowance); error is a message or
+    None."""
+    costs = const(pack, "path_mp_cost")
+    if not path:
+        return None, 0, "the path is empty"
+    kinds = []
+    prev = start
+    for x in path:
+        k = path_kind(pack, prev, x)
+        if k is None:
+            return None, 0, (f"{pack.spaces[x].name} is not next to "
+                             f"{pack.spaces[prev].name}")
+        kinds.append(k)
+        prev = x
+    if "trans_med" in kinds:
+        if len(path) != 1:
+            return None, 0, "a trans-Mediterranean move is that one path only"
+        if not pack.spaces[start].port:
+            return None, 0, f"{pack.spaces[start].name} is no port"
+        return "trans_med", allowance, None
+    if "sea" in kinds:
+        if any(k != "sea" for k in kinds):
+            return None, 0, ("a naval move goes port to port along sea paths only "
+                             "(it ends on landing)")
+        if not pack.spaces[start].port:
+            return None, 0, f"a naval move starts in a port; {pack.spaces[start].name} is none"
+        return "naval", sum(int(costs["sea"]) for _ in kinds), None
+    return "land", sum(int(costs[k]) for k in kinds), None
+
+
+def group_at(s: State, seat: str, space: str, controlled_royals: list[str]) -> dict:
+    """Everything of ``seat`` in ``space`` that moves by default: CUs, major generals,
+    its minor general and the royal family members it controls there (R-9.1, R-12.5)."""
+    return {"cus": cus_at(s, seat, space), "generals": generals_at(s, seat, space),
+            "minor": space in s["minors"].get(seat, []),
+            "royals": [r for r in controlled_royals if s["royals"][r].get("space") == space]}
+
+
+def group_commander(pack: Pack, s: State, seat: str, group: dict) -> str | None:
+    """Commander of a moving group (R-5): highest rank, the owner's recorded choice or
+    the most senior among equals; ``"minor"``; None without a general."""
+    gens = group["generals"]
+    if gens:
+        top = max(pack.generals[g].rank for g in gens)
+        best = [g for g in gens if pack.generals[g].rank == top]
+        chosen = set(s["commanders"].values()) & set(best)
+        if chosen:
+            return min(chosen)
+        return min(best, key=lambda g: (pack.generals[g].seniority, g))
+    return "minor" if group["minor"] else None
+
+
+def group_initiative(pack: Pack, s: State, seat: str, group: dict) -> int:
+    """Movement allowance in the movement segment (R-9.1): the commander's initiative."""
+    cmd = group_commander(pack, s, seat, group)
+    if cmd is None:
+        return 0
+    if cmd == "minor":
+        return int(const(pack, "minor_general_initiative"))
+    return pack.generals[cmd].initiative
+
+
+def controlled_royals(pack: Pack, s: State, seat: str) -> list[str]:
+    """Royal family members ``seat`` controls now (R-12.1)."""
+    from pbem.rules.control import royal_controller
+    return sorted(r for r in s["royals"] if r in pack.royals and not s["royals"][r].get("gone")
+                  and s["royals"][r].get("space")
+                  and royal_controller(pack, s, r) == seat)
+
+
+def emit_move(ctx: Ctx, seat: str, a: str, b: str, group: dict, rule: str, **extra) -> None:
+    """``ArmyMoved`` of ``group`` from ``a`` to ``b`` (one path)."""
+    ctx.emit("ArmyMoved", {"seat": seat, "from": a, "to": b, "path": [a, b],
+                           "cus": {t: n for t, n in group["cus"].items() if n},
+                           "generals": list(group["generals"]),
+                           "minor": bool(group["minor"]), "royals": list(group["royals"]),
+                           "rule": rule, **extra})
+
+
+def move_all(ctx: Ctx, seat: str, a: str, b: str, rule: str, why: str) -> None:
+    """Move everything of ``seat`` in ``a`` to ``b`` (tie retreat R-9.2, avoid battle
+    and interception R-9.3)."""
+    g = group_at(ctx.s, seat, a, controlled_royals(ctx.pack, ctx.s, seat))
+    if b in ctx.s["minors"].get(seat, []) and g["minor"]:
+        g["minor"] = False
+        ctx.emit("MinorGeneralRemoved", {"seat": seat, "space": a, "rule": "R-5"})
+    emit_move(ctx, seat, a, b, g, rule, why=why)
+
+
+def _subtract(group: dict, part: dict) -> str | None:
+    for t, n in part.get("cus", {}).items():
+        if group["cus"].get(t, 0) < n:
+            return f"the army has {group['cus'].get(t, 0)} {t} CUs, not {n}"
+        group["cus"][t] -= n
+        if not group["cus"][t]:
+            del group["cus"][t]
+    for key in ("generals", "royals"):
+        for g in part.get(key, []):
+            if g not in group[key]:
+                return f"{g} is not with the army"
+            group[key].remove(g)
+    return None
+
+
+def _add(ctx: Ctx, seat: str, space: str, group: dict, part: dict) -> str | None:
+    s = ctx.s
+    have = cus_at(s, seat, space)
+    for t, n in part.get("cus", {}).items():
+        if have.get(t, 0) - group["cus"].get(t, 0) < n:
+            return f"there are not {n} {t} CUs of yours to pick up in {space}"
+        group["cus"][t] = group["cus"].get(t, 0) + n
+    for g in part.get("generals", []):
+        if g not in generals_at(s, seat, space) or g in group["generals"]:
+            return f"{g} is not there to pick up"
+        group["generals"].append(g)
+    for r in part.get("royals", []):
+        if s["royals"].get(r, {}).get("space") != space or r in group["royals"]:
+            return f"{r} is not there to pick up"
+        group["royals"].append(r)
+    return None
+
+
+def start_move(ctx: Ctx, c: dict, mv: dict) -> str | None:
+    """Begin move ``mv`` of cursor ``c``: build the moving group at the start space,
+    apply drop-offs and pick-ups there, set the allowance. Returns an error or None."""
+    pack, s, seat = ctx.pack, ctx.s, c["seat"]
+    start = mv["army"]
+    g = group_at(s, seat, start, controlled_royals(pack, s, seat))
+    if not g["generals"] and not g["minor"]:
+        return f"you have no general in {pack.spaces[start].name}: CUs without a " \
+               f"general cannot move (R-5)"
+    for part in mv.get("drop", []):
+        if part.get("at") in (None, start):
+            err = _subtract(g, part)
+            if err:
+                return err
+    for part in mv.get("pick_up", []):
+        if part.get("at") in (None, start) and part.get("at") is not None:
+            err = _add(ctx, seat, start, g, part)
+            if err:
+                return err
+    if not g["generals"] and not g["minor"]:
+        return "the army would move without a general (R-5)"
+    if g["minor"] and not g["generals"] and not g["cus"]:
+        return "a minor general never moves without CUs (R-5)"
+    keys = g["generals"] or [f"minor@{start}"]
+    if any(k in c["moved"] for k in keys):
+        return "this army has already moved in this segment (R-9.1)"
+    mp = mv.get("mp")
+    if mp is None:
+        mp = group_initiative(pack, s, seat, g)
+    kind, cost, err = classify_path(pack, start, mv["path"], mp)
+    if err:
+        return err
+    if cost > mp:
+        return (f"{pack.spaces[mv['path'][-1]].name} is {cost} MPs from "
+                f"{pack.spaces[start].name} on that path, the army has {mp}")
+    for i, x in enumerate(mv["path"][:-1]):
+        e = enemy_of(s, seat, x)
+        if e and not can_overrun(pack, s, seat, x, g["cus"], e):
+            return (f"{pack.spaces[x].name} holds an enemy army: entering it ends the "
+                    f"move (R-9.1)")
+    c["moved"] += keys
+    c["cur"] = {"space": start, "prev": None, "group": g, "path": list(mv["path"]),
+                "mp": mp, "kind": kind, "stage": None, "asked": [], "answer": None,
+                "start": start}
+    return None
+
+
+def run_cursor(ctx: Ctx, c: dict) -> bool:
+    """Carry out the cursor's moves from where it stands. Returns True when every move
+    is done, False when a reaction window opened (the cursor is then stored in the
+    state by ``ReactionWindowOpened``)."""
+    from pbem.rules.siege import assault_after_move
+
+    pack = ctx.pack
+    while True:
+        if ctx.s["result"]:
+            return True
+        if c["cur"] is None:
+            if c["i"] >= len(c["moves"]):
+                return True
+            mv = c["moves"][c["i"]]
+            err = start_move(ctx, c, mv)
+            if err:
+                ctx.emit("MoveCancelled", {"seat": c["seat"], "army": mv["army"],
+                                           "path": mv["path"], "why": err, "rule": "R-9.1"})
+                c["i"] += 1
+                continue
+        cur = c["cur"]
+        if cur["stage"] is not None:
+            res = arrive(ctx, c, cur)
+            if res == "pause":
+                return False
+            cur["stage"] = None
+            cur["answer"] = None
+            cur["asked"] = []
+            if res == "end":
+                cur["path"] = []
+        if cur["path"]:
+            b = cur["path"].pop(0)
+            a = cur["space"]
+            kind = path_kind(pack, a, b)
+            costs = const(pack, "path_mp_cost")
+            cost = cur["mp"] if kind == "trans_med" else int(costs[kind])
+            cur["mp"] -= cost
+            _drop_here(ctx, c, cur, a)
+            emit_move(ctx, c["seat"], a, b, cur["group"], "R-9.1", mp_left=cur["mp"],
+                      naval=cur["kind"] != "land")
+            cur["prev"], cur["space"] = a, b
+            _pick_here(ctx, c, cur, b)
+            if cur["kind"] == "naval" and cur["path"]:
+                continue  # at sea: port to port, nothing happens until landing
+            if cur["kind"] in ("naval", "trans_med"):
+                from pbem.rules.naval import naval_challenge
+                if naval_challenge(ctx, c, cur):
+                    cur["path"] = []
+                    continue
+            cur["stage"] = "tribes"
+            continue
+        mv = c["moves"][c["i"]]
+        _drop_here(ctx, c, cur, cur["space"])
+        if mv.get("assault") and _alive(ctx, c["seat"], cur):
+            assault_after_move(ctx, c["seat"], cur["space"], int(mv["assault"]),
+                               c["segment"], cur["group"])
+        ctx.emit("MoveEnded", {"seat": c["seat"], "army": mv["army"],
+                               "space": cur["space"], "rule": "R-9.1"})
+        c["cur"] = None
+        c["i"] += 1
+
+
+def _alive(ctx: Ctx, seat: str, cur: dict) -> bool:
+    x = cur["space"]
+    return any(g in generals_at(ctx.s, seat, x) for g in cur["group"]["generals"]) or \
+        x in ctx.s["minors"].get(seat, [])
+
+
+def _drop_here(ctx: Ctx, c: dict, cur: dict, x: str) -> None:
+    mv = c["moves"][c["i"]]
+    for part in mv.get("drop", []):
+        if part.get("at") == x and x != cur["start"] and not part.get("_done"):
+            part["_done"] = True
+            err = _subtract(cur["group"], part)
+            ctx.emit("ArmyReorganised", {"seat": c["seat"], "space": x, "dropped": {
+                k: part.get(k) for k in ("cus", "generals", "royals")}, "error": err,
+                "rule": "R-9.1"})
+
+
+def _pick_here(ctx: Ctx, c: dict, cur: dict, x: str) -> None:
+    mv = c["moves"][c["i"]]
+    for part in mv.get("pick_up", []):
+        if part.get("at") == x and not part.get("_done"):
+            part["_done"] = True
+            err = _add(ctx, c["seat"], x, cur["group"], part)
+            ctx.emit("ArmyReorganised", {"seat": c["seat"], "space": x, "picked_up": {
+                k: part.get(k) for k in ("cus", "generals", "royals")}, "error": err,
+                "rule": "R-9.1"})
+
+
+def sync_group(ctx: Ctx, seat: str, cur: dict) -> None:
+    """After losses, keep the moving group to what is really left in its space."""
+    s, x, g = ctx.s, cur["space"], cur["group"]
+    have = cus_at(s, seat, x)
+    g["cus"] = {t: min(n, have.get(t, 0)) for t, n in g["cus"].items() if have.get(t, 0)}
+    g["generals"] = [k for k in g["generals"] if k in generals_at(s, seat, x)]
+    g["minor"] = bool(g["minor"]) and x in s["minors"].get(seat, [])
+    g["royals"] = [r for r in g["royals"] if s["royals"][r].get("space") == x]
+
+
+def arrive(ctx: Ctx, c: dict, cur: dict) -> str:
+    """What happens on entering a space (resumable): hostile tribes (R-9.5); an enemy
+    army there → overrun (R-9.4), avoid battle (R-9.3) or battle (R-9.2); else the
+    interception windows of adjacent enemy armies (R-9.3). Returns ``"continue"``,
+    ``"end"`` (the move ends) or ``"pause"`` (a reaction window opened)."""
+    from pbem.rules.reactions import try_avoid, try_intercept
+
+    pack, s, seat = ctx.pack, ctx.s, c["seat"]
+    b = cur["space"]
+    if cur["stage"] == "tribes":
+        hostile_tribes(ctx, seat, b)
+        sync_group(ctx, seat, cur)
+        cur["stage"] = "enemy"
+        if not _alive(ctx, seat, cur) and not cur["group"]["cus"]:
+            return "end"
+    if cur["stage"] == "enemy":
+        enemy = enemy_of(s, seat, b)
+        if enemy is None:
+            cur["stage"] = "intercept"
+        else:
+            extra = int(const(pack, "overrun_extra_mp"))
+            if cur["mp"] >= extra and can_overrun(pack, s, seat, b, cur["group"]["cus"],
+                                                  enemy):
+                cur["mp"] -= extra
+                overrun(ctx, seat, enemy, b)
+                return "continue"
+            if enemy != INDEP:
+                res = try_avoid(ctx, c, cur, enemy)
+                if res == "pause":
+                    return "pause"
+                if res == "avoided":
+                    return "end"
+            result = battle(ctx, seat, enemy, b, cur["prev"])
+            sync_group(ctx, seat, cur)
+            if result == "tie":
+                cur["space"] = cur["prev"]
+                sync_group(ctx, seat, cur)
+            return "end"
+    if cur["stage"] == "intercept":
+        if cur["kind"] == "naval" and cur["path"]:
+            return "continue"
+        res = try_intercept(ctx, c, cur)
+        if res == "pause":
+            return "pause"
+        if res == "fought":
+            sync_group(ctx, seat, cur)
+            return "end"
+    return "continue"
+
+
+def new_cursor(seat: str, segment: str, moves: list[dict]) -> dict:
+    """A cursor for ``moves`` of ``seat`` in ``segment`` (see the module docstring)."""
+    return {"seat": seat, "segment": segment, "moves": copy.deepcopy(moves), "i": 0,
+            "cur": None, "moved": []}

@@ -1,0 +1,336 @@
+"""Reactions to a moving army (R-9.3): interception and avoid battle, decided by standing
+orders or, with the game option ``ask_windows: true``, by a reaction window: ``pending``
+then returns a Decision of kind ``intercept`` / ``avoid_battle`` for the reacting seat and
+the mover's orders resume after the answer.
+
+Standing orders (``standing:`` in any orders of the seat)::
+
+    {when: intercept, army: Ptolemy, into: [Gaza], if_enemy_strength_at_most: 8}
+    {when: avoid, army: Eumenes, toward: Sinope, if_attacker_ratio_at_least: 2}
+    {when: naval_battle, against: [east], fleets: [athenian_fleet]}       (R-15)
+
+A reaction answer is an orders mapping ``{intercept: {army: Ptolemy}}`` /
+``{intercept: none}`` / ``{avoid_battle: {toward: Sinope}}`` / ``{avoid_battle: none}``.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.combat import (
+    battle,
+    chart_read,
+    enemy_of,
+    fixed_strength,
+    initiative,
+    side_strength_fixed,
+)
+from pbem.rules.context import Ctx
+from pbem.rules.mapinfo import info, resolve_space
+from pbem.rules.state import SEATS, Decision, Rejection
+
+State = dict[str, Any]
+PAUSE = "pause"
+LAND = ("land", "mountain_strait")
+
+
+def war_get(s: State, key: str, default: Any = None) -> Any:
+    """Read ``s["war"][key]`` without creating anything (read-only paths)."""
+    return (s.get("war") or {}).get(key, default)
+
+
+def army_space(pack: Pack, s: State, seat: str, army: str) -> str | None:
+    """Where the army named ``army`` (a general id of ``seat`` or a space id) stands."""
+    g = s["generals"].get(army)
+    if g is not None:
+        return g["space"] if g["where"] == "map" and g["seat"] == seat else None
+    return army if army in pack.spaces else None
+
+
+def hostile_marker(s: State, seat: str, space: str) -> bool:
+    """R-3.5: ``space`` holds an enemy garrison or an independent marker for ``seat``."""
+    owner = s["garrisons"].get(space)
+    return (owner is not None and owner != seat) or space in s["independent"]
+
+
+def _order_after(s: State, seat: str) -> list[str]:
+    order = list(s["turn_order"]) or list(SEATS)
+    if seat in order:
+        i = order.index(seat)
+        order = order[i + 1:] + order[:i]
+    return [x for x in order if x != seat]
+
+
+def _check(pack: Pack, chart: str, die: int, ini: int) -> tuple[bool, dict]:
+    cols = [int(c) for c in pack.charts[chart].columns]
+    col = str(max(min(ini, max(cols)), min(cols)))
+    ok, rec = chart_read(pack, chart, die, col)
+    return bool(ok), rec
+
+
+def intercept_candidates(pack: Pack, s: State, rseat: str, space: str, mover: str
+                         ) -> list[dict[str, Any]]:
+    """Armies of ``rseat`` that may try to intercept into ``space`` (R-9.3): a general in
+    a space joined to it by a land or mountain/strait path, not blocked by R-3.5 (an
+    enemy or independent marker in ``space`` where ``rseat`` has no CUs)."""
+    if hostile_marker(s, rseat, space) and not sum(
+            s["cus"].get(space, {}).get(rseat, {}).values()):
+        return []
+    out = []
+    for y, kind in info(pack).adjacent.get(space, ()):
+        if kind not in LAND or y == space:
+            continue
+        ini = initiative(pack, s, rseat, y)
+        if ini <= 0 or enemy_of(s, rseat, y) is not None:
+            continue
+        if any(o["space"] == y for o in out):
+            continue
+        out.append({"space": y, "initiative": ini,
+                    "strength": side_strength_fixed(pack, s, rseat, y)})
+    return out
+
+
+def avoid_targets(pack: Pack, s: State, seat: str, space: str) -> list[str]:
+    """Spaces the army of ``seat`` in ``space`` may avoid battle into (R-9.3, R-3.5):
+    joined by a land or mountain/strait path, free of other factions' units and of enemy
+    or independent markers (unless ``seat`` already has CUs there)."""
+    out = []
+    for y, kind in info(pack).adjacent.get(space, ()):
+        if kind not in LAND or y in out:
+            continue
+        if enemy_of(s, seat, y) is not None:
+            continue
+        if hostile_marker(s, seat, y) and not sum(s["cus"].get(y, {}).get(seat, {}).values()):
+            continue
+        out.append(y)
+    return sorted(out)
+
+
+def _decide(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[str],
+            match) -> str | None:
+    """The reacting seat's choice: an answer given in a reaction window, a matching
+    standing order, a new reaction window (returns PAUSE) or None (no reaction)."""
+    ans = cur.get("answer")
+    if ans and ans.get("seat") == rseat and ans.get("kind") == kind:
+        cur["answer"] = None
+        return ans.get("choice")
+    for i, order in enumerate(war_get(ctx.s, "standing", {}).get(rseat, [])):
+        choice = match(order)
+        if choice:
+            ctx.emit("ReactionChosen", {"seat": rseat, "kind": kind, "choice": choice,
+                                        "source": "standing", "order": i,
+                                        "space": cur["space"], "rule": "R-9.3"})
+            return choice
+    if ctx.s.get("options", {}).get("ask_windows") and options \
+            and c["segment"] == "movement":
+        ctx.emit("ReactionWindowOpened", {"kind": kind, "seat": rseat, "mover": c["seat"],
+                                          "space": cur["space"], "options": options,
+                                          "cursor": copy.deepcopy(c), "rule": "R-9.3"})
+        return PAUSE
+    return None
+
+
+def try_intercept(ctx: Ctx, c: dict, cur: dict) -> str:
+    """Interception windows when the mover enters ``cur["space"]`` (R-9.3): each other
+    seat in turn order may send one adjacent army; one die on the ``interception`` chart
+    (column = initiative). Success: the interceptor moves in and defends in a battle.
+    Returns ``"fought"``, ``"none"`` or ``"pause"``."""
+    from pbem.rules.movement import move_all
+
+    pack, s, mover = ctx.pack, ctx.s, c["seat"]
+    b = cur["space"]
+    if "interception" not in pack.charts:
+        return "none"
+    strength = fixed_strength(pack, cur["group"]["cus"])
+    for rseat in _order_after(s, mover):
+        if rseat in cur["asked"]:
+            continue
+        cands = intercept_candidates(pack, s, rseat, b, mover)
+        if not cands:
+            cur["asked"].append(rseat)
+            continue
+        spaces = [x["space"] for x in cands]
+
+        def match(o: dict, spaces=spaces, rseat=rseat) -> str | None:
+            if o.get("when") != "intercept":
+                return None
+            y = army_space(pack, s, rseat, o.get("army", ""))
+            if y not in spaces:
+                return None
+            if o.get("into") and b not in o["into"]:
+                return None
+            lim = o.get("if_enemy_strength_at_most")
+            if lim is not None and strength > lim:
+                return None
+            return y
+
+        choice = _decide(ctx, c, cur, "intercept", rseat, spaces, match)
+        if choice == PAUSE:
+            return "pause"
+        cur["asked"].append(rseat)
+        if not choice or choice not in spaces:
+            continue
+        ini = initiative(pack, s, rseat, choice)
+        die = ctx.roll(1, f"interception by {rseat} from {choice} into {b}", "R-9.3")[0]
+        ok, rec = _check(pack, "interception", die, ini)
+        ctx.emit("InterceptionRolled", {"seat": rseat, "from": choice, "into": b,
+                                        "mover": mover, "die": die, "initiative": ini,
+                                        "read": rec, "success": ok, "rule": "R-9.3"})
+        if ok:
+            move_all(ctx, rseat, choice, b, "R-9.3", "interception")
+            battle(ctx, mover, rseat, b, cur["prev"], why="intercepted")
+            if enemy_of(s, mover, b) is None and not sum(
+                    s["cus"].get(b, {}).get(mover, {}).values()):
+                pass
+            return "fought"
+    return "none"
+
+
+def try_avoid(ctx: Ctx, c: dict, cur: dict, defender: str) -> str:
+    """Avoid battle (R-9.3): the entered army of ``defender`` may step to a free adjacent
+    space (one die on the ``avoid_battle`` chart, column = initiative). Returns
+    ``"avoided"``, ``"battle"`` or ``"pause"``."""
+    from pbem.rules.movement import move_all
+
+    pack, s, mover = ctx.pack, ctx.s, c["seat"]
+    b = cur["space"]
+    ini = initiative(pack, s, defender, b)
+    if ini <= 0 or "avoid_battle" not in pack.charts:
+        return "battle"
+    targets = avoid_targets(pack, s, defender, b)
+    mine = fixed_strength(pack, cur["group"]["cus"])
+    theirs = side_strength_fixed(pack, s, defender, b)
+
+    def match(o: dict) -> str | None:
+        if o.get("when") != "avoid":
+            return None
+        if army_space(pack, s, defender, o.get("army", "")) != b:
+            return None
+        lim = o.get("if_attacker_ratio_at_least")
+        if lim is not None and theirs and mine < lim * theirs:
+            return None
+        want = o.get("toward")
+        if want:
+            return want if want in targets else None
+        return targets[0] if targets else None
+
+    choice = _decide(ctx, c, cur, "avoid_battle", defender, targets, match)
+    if choice == PAUSE:
+        return "pause"
+    if not choice or choice not in targets:
+        return "battle"
+    die = ctx.roll(1, f"{defender} avoids battle in {b}", "R-9.3")[0]
+    ok, rec = _check(pack, "avoid_battle", die, ini)
+    ctx.emit("AvoidBattleRolled", {"seat": defender, "space": b, "toward": choice,
+                                   "die": die, "initiative": ini, "read": rec,
+                                   "success": ok, "rule": "R-9.3"})
+    if not ok:
+        return "battle"
+    move_all(ctx, defender, b, choice, "R-9.3", "avoided battle")
+    ctx.emit("BattleAvoided", {"seat": defender, "space": b, "to": choice,
+                               "mover": mover, "rule": "R-9.3"})
+    return "avoided"
+
+
+# --- reaction windows: pending decision and answer ----------------------------------
+
+def reaction_decision(pack: Pack, s: State, step: int) -> Decision | None:
+    """The open reaction window as a Decision (kind ``intercept`` or ``avoid_battle``;
+    default: no reaction), or None."""
+    p = war_get(s, "pause")
+    if not p:
+        return None
+    names = [{"space": x, "name": pack.spaces[x].name} for x in p["options"]]
+    key = p["kind"]
+    return Decision(seat=p["seat"], kind=key, step=step,
+                    options={"mover": p["mover"], "space": p["space"], "choices": names,
+                             "answer": f"{{{key}: {{army: <general or space>}}}} or "
+                                       f"{{{key}: none}}" if key == "intercept" else
+                                       f"{{{key}: {{toward: <space>}}}} or {{{key}: none}}"},
+                    default={key: "none"}, rule="R-9.3")
+
+
+def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
+    """Validate and carry out the answer of the seat whose reaction window is open, then
+    resume the mover's moves (and its forage segment when they end)."""
+
+    pack, s = ctx.pack, ctx.s
+    p = war_get(s, "pause")
+    rej: list[Rejection] = []
+    key = p["kind"]
+    if seat != p["seat"]:
+        rej.append(Rejection("turn.not_your_turn", "R-9.3",
+                             f"{p['seat']} is answering a {key} window now (R-9.3)",
+                             "orders"))
+        return rej
+    if not isinstance(orders, dict):
+        rej.append(Rejection("orders.not_a_mapping", "R-9.3", "orders must be a mapping "
+                             "(R-9.3)", "orders", f"{{{key}: none}}"))
+        return rej
+    alias = {"avoid": "avoid_battle"}
+    given = {alias.get(k, k): v for k, v in orders.items() if k not in ("step", "standing")}
+    for k in given:
+        if k != key:
+            rej.append(Rejection("orders.unknown_key", "R-9.3",
+                                 f"this window asks for {key}, not {k} (R-9.3)",
+                                 f"orders.{k}", f"{{{key}: none}}"))
+    ans = given.get(key, "none")
+    choice = None
+    if ans not in ("none", None):
+        field = "army" if key == "intercept" else "toward"
+        val = ans.get(field) if isinstance(ans, dict) else ans
+        sid = None
+        if isinstance(val, str):
+            g = val.strip().lower()
+            gid = next((k for k, v in pack.generals.items()
+                        if g in (k, v.name.lower())), None)
+            sid = army_space(pack, s, seat, gid) if gid else resolve_space(pack, val)[0]
+        if sid not in p["options"]:
+            rej.append(Rejection(f"reaction.bad_{field}", "R-9.3",
+                                 f"{val!r} is not one of the choices (R-9.3)",
+                                 f"orders.{key}.{field}",
+                                 "choices: " + ", ".join(pack.spaces[x].name
+                                                         for x in p["options"])))
+        choice = sid
+    std = None
+    if "standing" in orders:
+        from pbem.rules.war_orders import check_standing
+        std = check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
+    if rej:
+        return rej
+    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": orders,
+                               "rule": "R-9.3"})
+    if std is not None:
+        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
+    c = copy.deepcopy(p["cursor"])
+    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": key, "rule": "R-9.3"})
+    ctx.emit("ReactionChosen", {"seat": seat, "kind": key, "choice": choice,
+                                "source": "window", "space": p["space"], "rule": "R-9.3"})
+    c["cur"]["answer"] = {"seat": seat, "kind": key, "choice": choice}
+    finish_moves(ctx, c)
+    return rej
+
+
+def finish_moves(ctx: Ctx, c: dict) -> bool:
+    """Run the cursor; when it ends in the movement segment, run the mover's forage
+    segment and tidy its markings (R-8.8, R-4.2). Returns False when paused again."""
+    from pbem.rules.movement import run_cursor
+    from pbem.rules.orders import forage
+    from pbem.rules.reinforcement import tidy_markings
+
+    if not run_cursor(ctx, c):
+        return False
+    if c.get("resume_forage"):
+        forage(ctx, c["seat"])
+        tidy_markings(ctx, c["seat"])
+    return True
+
+
+def turn_seat(before: dict | None, s: State, seat: str) -> str | None:
+    """After an applied decision: the seat whose player-turn now ends (the mover when
+    ``before``, the window open before the decision, was a reaction window), or None
+    while a reaction window is open (the player-turn goes on)."""
+    if war_get(s, "pause"):
+        return None
+    return before["mover"] if before else seat

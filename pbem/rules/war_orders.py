@@ -1,0 +1,358 @@
+"""Orders for armies (R-9.1, R-8.2 activation, R-16.1 Major Campaign, R-10 assaults,
+R-14 independent armies, R-9.3 standing orders): parsing, validation by a dry run of the
+same executor, and carrying them out.
+
+Shapes (see ``docs/orders.md``)::
+
+    movement: [{army: Ptolemy, path: [Memphis, Pelusium], drop: {cus: {mercenary: 1}},
+                pick_up: {at: Pelusium, cus: {loyal: 1}}, assault: 2, escort: [..]}]
+    tyche: {card: 12, use: activate, army: Ptolemy, path: [Memphis, Pelusium]}
+    tyche: {card: 12, use: event, moves: [{army: .., path: [..]}, {army: .., path: [..]}]}
+    standing: [{when: intercept, army: Ptolemy, into: [Gaza], if_enemy_strength_at_most: 8},
+               {when: avoid, army: Eumenes, toward: Sinope, if_attacker_ratio_at_least: 2},
+               {when: naval_battle, against: [east], fleets: [athenian_fleet]}]
+    surrender: {assault: [Tyre]}
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+from typing import Any
+
+from pbem.pack.model import Card, Pack
+from pbem.rules.constants import const
+from pbem.rules.context import Ctx, DryDice
+from pbem.rules.mapinfo import resolve_space
+from pbem.rules.state import Rejection
+
+State = dict[str, Any]
+MOVE_KEYS = ("army", "path", "drop", "pick_up", "assault", "escort")
+PART_KEYS = ("at", "cus", "generals", "royals")
+STANDING_KEYS = {"intercept": ("when", "army", "into", "if_enemy_strength_at_most"),
+                 "avoid": ("when", "army", "toward", "if_attacker_ratio_at_least"),
+                 "naval_battle": ("when", "against", "fleets")}
+
+
+def _rej(rej: list[Rejection], code: str, rule: str, msg: str, where: str,
+         hint: str | None = None) -> None:
+    rej.append(Rejection(code, rule, f"{msg} ({rule})", where, hint))
+
+
+def resolve_general(pack: Pack, text: Any) -> str | None:
+    """General id from an id or a name (case-insensitive), else None."""
+    if not isinstance(text, str):
+        return None
+    key = text.strip().lower()
+    return next((g for g, v in pack.generals.items() if key in (g, v.name.lower())), None)
+
+
+def resolve_army(pack: Pack, s: State, seat: str, text: Any) -> tuple[str | None, str]:
+    """The start space of ``seat``'s army named by a general (id or name) or a space
+    where it has a general. Returns ``(space, "")`` or ``(None, message)``."""
+    gid = resolve_general(pack, text)
+    if gid:
+        g = s["generals"].get(gid) or {}
+        if g.get("seat") != seat or g.get("where") != "map":
+            return None, f"{pack.generals[gid].name} is not one of your generals on the map"
+        return g["space"], ""
+    sid, hint = resolve_space(pack, text)
+    if sid is None:
+        return None, f"there is no general or space {text!r}" + (f"; {hint}" if hint else "")
+    return sid, ""
+
+
+def _part(pack: Pack, raw: Any, where: str, rej: list[Rejection]) -> list[dict]:
+    items = raw if isinstance(raw, list) else [raw]
+    out = []
+    for i, p in enumerate(items):
+        w = f"{where}[{i}]" if isinstance(raw, list) else where
+        if not isinstance(p, dict):
+            _rej(rej, "movement.bad_part", "R-9.1",
+                 "drop/pick_up is {at: Space, cus: {type: n}, generals: [..], royals: [..]}",
+                 w)
+            continue
+        part: dict[str, Any] = {"at": None, "cus": {}, "generals": [], "royals": []}
+        for k, v in p.items():
+            if k not in PART_KEYS:
+                _rej(rej, "orders.unknown_key", "R-9.1", f"no field {k!r}", f"{w}.{k}",
+                     "fields: " + ", ".join(PART_KEYS))
+            elif k == "at":
+                sid, hint = resolve_space(pack, v)
+                if sid is None:
+                    _rej(rej, "orders.unknown_space", "R-3.1", f"there is no space {v!r}",
+                         f"{w}.at", hint)
+                part["at"] = sid
+            elif k == "cus":
+                if not isinstance(v, dict) or any(
+                        t not in pack.cu_types or not isinstance(n, int) or
+                        isinstance(n, bool) or n < 1 for t, n in v.items()):
+                    _rej(rej, "movement.bad_cus", "R-9.1",
+                         "cus maps CU types to counts: {mercenary: 1, loyal: 2}", f"{w}.cus")
+                else:
+                    part["cus"] = dict(v)
+            elif k == "generals":
+                for g in (v if isinstance(v, list) else [v]):
+                    gid = resolve_general(pack, g)
+                    if gid is None:
+                        _rej(rej, "commanders.unknown_general", "R-5",
+                             f"there is no general {g!r}", f"{w}.generals")
+                    else:
+                        part["generals"].append(gid)
+            else:
+                for r in (v if isinstance(v, list) else [v]):
+                    if r not in pack.royals:
+                        _rej(rej, "movement.unknown_royal", "R-12.5",
+                             f"there is no royal {r!r}", f"{w}.royals",
+                             "ids: " + ", ".join(sorted(pack.royals)))
+                    else:
+                        part["royals"].append(r)
+        out.append(part)
+    return out
+
+
+def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
+               rej: list[Rejection], mp: int | None = None) -> dict | None:
+    """One army move (see module docstring) → ``{"army": start, "path": [ids], "drop",
+    "pick_up", "assault", "mp", "escort", "where"}`` or None (rejections appended)."""
+    n0 = len(rej)
+    if not isinstance(raw, dict):
+        _rej(rej, "movement.not_a_mapping", "R-9.1",
+             "each move is {army: General, path: [Space, ...]}", where)
+        return None
+    for k in raw:
+        if k not in MOVE_KEYS:
+            close = difflib.get_close_matches(str(k), MOVE_KEYS, n=1)
+            _rej(rej, "orders.unknown_key", "R-9.1", f"a move has no field {k!r}",
+                 f"{where}.{k}", f"did you mean {close[0]}?" if close else None)
+    start, msg = resolve_army(pack, s, seat, raw.get("army"))
+    if start is None:
+        _rej(rej, "movement.unknown_army", "R-9.1", msg, f"{where}.army")
+    path = raw.get("path")
+    if not isinstance(path, list) or not path:
+        _rej(rej, "movement.path_missing", "R-9.1", "give the path as a list of spaces",
+             f"{where}.path", "path: [Memphis, Pelusium]")
+        path = []
+    ids = []
+    for i, x in enumerate(path):
+        sid, hint = resolve_space(pack, x)
+        if sid is None:
+            _rej(rej, "orders.unknown_space", "R-3.1", f"there is no space {x!r}",
+                 f"{where}.path[{i}]", hint)
+        ids.append(sid)
+    if ids and ids[0] == start:
+        ids = ids[1:]  # the path may repeat the start space
+    assault = raw.get("assault", 0)
+    if not isinstance(assault, int) or isinstance(assault, bool) or assault < 0:
+        _rej(rej, "movement.bad_assault", "R-10", "assault is a number of rolls (0-2)",
+             f"{where}.assault")
+    escort = raw.get("escort")
+    if escort is not None and (not isinstance(escort, list)
+                               or any(f not in pack.fleets for f in escort)):
+        _rej(rej, "movement.bad_escort", "R-15", "escort lists fleet ids",
+             f"{where}.escort", "ids: " + ", ".join(sorted(pack.fleets)))
+    drop = _part(pack, raw["drop"], f"{where}.drop", rej) if "drop" in raw else []
+    pick = _part(pack, raw["pick_up"], f"{where}.pick_up", rej) if "pick_up" in raw else []
+    if len(rej) != n0:
+        return None
+    return {"army": start, "path": ids, "drop": drop, "pick_up": pick,
+            "assault": assault, "mp": mp, "escort": escort, "where": where}
+
+
+def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
+             rej: list[Rejection]) -> None:
+    """Dry-run ``moves`` on a copy of ``s`` with dry dice (every die 1) and turn each
+    cancelled move or assault into a rejection (the same executor as :func:`do_moves`)."""
+    from pbem.rules.movement import new_cursor, run_cursor
+
+    ctx = Ctx(pack, copy.deepcopy(s), DryDice())
+    c = new_cursor(seat, segment, moves)
+    try:
+        run_cursor(ctx, c)
+    except KeyError as e:  # a chart or constant the pack lacks
+        _rej(rej, "rules.pack_incomplete", "R-9", f"the data pack lacks {e}", "orders")
+        return
+    for ev in ctx.events:
+        if ev.kind in ("MoveCancelled", "AssaultCancelled"):
+            mv = next((m for m in moves if m["army"] == ev.data.get("army", ev.data.get(
+                "space"))), moves[0])
+            code = "movement.illegal" if ev.kind == "MoveCancelled" else "siege.illegal"
+            rule = "R-9.1" if ev.kind == "MoveCancelled" else "R-10"
+            _rej(rej, code, rule, ev.data["why"], mv["where"])
+
+
+def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
+                rej: list[Rejection], segment: str = "movement", mp: int | None = None
+                ) -> dict | None:
+    """Validate a list of moves; returns ``{"kind": "moves", "moves": [...],
+    "segment"}`` or None. Rejection codes: ``movement.*``, ``siege.illegal``."""
+    n0 = len(rej)
+    moves = []
+    for i, raw in enumerate(part):
+        mv = parse_move(pack, s, seat, raw, f"{where}[{i}]", rej, mp)
+        if mv:
+            moves.append(mv)
+    if len(rej) != n0:
+        return None
+    simulate(pack, s, seat, moves, segment, rej)
+    return {"kind": "moves", "moves": moves, "segment": segment} if len(rej) == n0 else None
+
+
+def do_moves(ctx: Ctx, seat: str, plan: dict) -> bool:
+    """Carry out a plan of :func:`check_moves`; False when a reaction window opened."""
+    from pbem.rules.movement import new_cursor, run_cursor
+
+    c = new_cursor(seat, plan["segment"], plan["moves"])
+    c["resume_forage"] = plan["segment"] == "movement"
+    return run_cursor(ctx, c)
+
+
+def is_paused(s: State) -> bool:
+    """True while a reaction window is open."""
+    return bool((s.get("war") or {}).get("pause"))
+
+
+# --- Tyche: activation (R-8.2), Major Campaign (R-16.1), independent armies (R-14) ---
+
+def war_event(card: Card) -> str | None:
+    """``"major_campaign"`` / ``"independent"`` when the card's event is resolved here."""
+    prims = {e.primitive for e in card.effects}
+    if "move_armies" in prims:
+        return "major_campaign"
+    if "activate_independent" in prims:
+        return "independent"
+    return None
+
+
+def check_tyche_war(pack: Pack, s: State, seat: str, part: dict, card: Card, use: str,
+                    where: str, rej: list[Rejection], plan: dict) -> None:
+    """Validate ``use: activate`` (one army, MA = the card's OPs, R-8.2) and the events
+    Major Campaign (``moves``: up to two armies, ``major_campaign_mp`` each, R-16.1) and
+    independent army activation (R-14); fills ``plan["war"]``."""
+    if use == "activate":
+        raw = {k: part[k] for k in MOVE_KEYS if k in part}
+        mv = check_moves(pack, s, seat, [raw], where, rej, "tyche", card.ops)
+        if mv:
+            mv["moves"][0]["where"] = where
+            plan["war"] = mv
+        return
+    kind = war_event(card)
+    if kind == "major_campaign":
+        eff = next(e for e in card.effects if e.primitive == "move_armies")
+        most = int(eff.params.get("armies", 2))
+        mp = int(eff.params.get("mp", const(pack, "major_campaign_mp")))
+        raw = part.get("moves", [])
+        if not isinstance(raw, list) or not 1 <= len(raw) <= most:
+            _rej(rej, "tyche.moves_missing", "R-16.1",
+                 f"Major Campaign moves 1 to {most} armies: moves: [{{army, path}}, ...]",
+                 f"{where}.moves")
+            return
+        mv = check_moves(pack, s, seat, raw, f"{where}.moves", rej, "tyche", mp)
+        if mv:
+            plan["war"] = mv
+    elif kind == "independent":
+        plan["war"] = {"kind": "independent"}
+
+
+def do_tyche_war(ctx: Ctx, seat: str, plan: dict) -> None:
+    """Carry out the war part of a Tyche plan (after ``CardPlayed``)."""
+    from pbem.rules.independents import activate_independent, activation_effect
+
+    w = plan["war"]
+    if w["kind"] == "moves":
+        do_moves(ctx, seat, w)
+    elif w["kind"] == "independent":
+        eff = activation_effect(ctx.pack.cards[plan["card"]])
+        activate_independent(ctx, seat, eff.params["army"],
+                             list(eff.params.get("path", [])), plan["card"])
+
+
+# --- standing orders (R-9.3, R-15) ---------------------------------------------------
+
+def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
+                   rej: list[Rejection]) -> list[dict] | None:
+    """Validate ``standing:`` (a list, ``none`` or ``[]`` to clear); returns the
+    normalised list (armies as general ids or space ids, spaces as ids)."""
+    if raw in (None, "none"):
+        return []
+    if not isinstance(raw, list):
+        _rej(rej, "standing.not_a_list", "R-9.3", "standing is a list of orders", where,
+             "standing: [{when: intercept, army: Ptolemy}]")
+        return None
+    n0 = len(rej)
+    out = []
+    for i, o in enumerate(raw):
+        w = f"{where}[{i}]"
+        if not isinstance(o, dict) or o.get("when") not in STANDING_KEYS:
+            _rej(rej, "standing.bad_when", "R-9.3",
+                 "each standing order has when: intercept | avoid | naval_battle", w)
+            continue
+        keys = STANDING_KEYS[o["when"]]
+        norm: dict[str, Any] = {"when": o["when"]}
+        for k, v in o.items():
+            if k not in keys:
+                _rej(rej, "orders.unknown_key", "R-9.3", f"{o['when']} has no field {k!r}",
+                     f"{w}.{k}", "fields: " + ", ".join(keys))
+            elif k == "army":
+                gid = resolve_general(pack, v)
+                sid = None if gid else resolve_space(pack, v)[0]
+                if gid is None and sid is None:
+                    _rej(rej, "standing.unknown_army", "R-9.3",
+                         f"there is no general or space {v!r}", f"{w}.army")
+                norm["army"] = gid or sid
+            elif k in ("into", "toward"):
+                vals = v if isinstance(v, list) else [v]
+                ids = []
+                for x in vals:
+                    sid, hint = resolve_space(pack, x)
+                    if sid is None:
+                        _rej(rej, "orders.unknown_space", "R-3.1",
+                             f"there is no space {x!r}", f"{w}.{k}", hint)
+                    ids.append(sid)
+                norm[k] = ids if k == "into" else ids[0]
+            elif k.startswith("if_"):
+                if not isinstance(v, (int, float)) or isinstance(v, bool):
+                    _rej(rej, "standing.bad_number", "R-9.3", f"{k} is a number",
+                         f"{w}.{k}")
+                norm[k] = v
+            elif k == "against":
+                vals = v if isinstance(v, list) else [v]
+                if any(x not in ("north", "east", "south", "west") for x in vals):
+                    _rej(rej, "standing.bad_seat", "R-15", "against lists seats",
+                         f"{w}.against")
+                norm[k] = list(vals)
+            elif k == "fleets":
+                vals = v if isinstance(v, list) else [v]
+                if any(x not in pack.fleets for x in vals):
+                    _rej(rej, "standing.bad_fleet", "R-15", "fleets lists fleet ids",
+                         f"{w}.fleets", "ids: " + ", ".join(sorted(pack.fleets)))
+                norm[k] = list(vals)
+        if o["when"] in ("intercept", "avoid") and "army" not in o:
+            _rej(rej, "standing.army_missing", "R-9.3", "name the army", f"{w}.army")
+        out.append(norm)
+    return out if len(rej) == n0 else None
+
+
+def check_surrender_assault(pack: Pack, s: State, seat: str, raw: Any, where: str,
+                            rej: list[Rejection]) -> list[str]:
+    """Validate ``surrender: {assault: [Space]}`` (R-8.1 free rolls, R-10)."""
+    from pbem.rules.siege import why_no_assault
+
+    out: list[str] = []
+    for i, x in enumerate(raw if isinstance(raw, list) else [raw]):
+        sid, hint = resolve_space(pack, x)
+        if sid is None:
+            _rej(rej, "orders.unknown_space", "R-3.1", f"there is no space {x!r}",
+                 f"{where}[{i}]", hint)
+            continue
+        try:
+            why = why_no_assault(pack, s, seat, sid, "surrender",
+                                 {y: (1, None) for y in out}, None)
+        except KeyError as e:  # MissingConstant: the pack has no siege numbers
+            _rej(rej, "rules.pack_incomplete", "R-10", f"the data pack lacks {e}",
+                 f"{where}[{i}]")
+            continue
+        if why:
+            _rej(rej, "siege.illegal", "R-8.1", why, f"{where}[{i}]")
+            continue
+        out.append(sid)
+    return out
