@@ -267,7 +267,7 @@ def _royal_moved(s: State, d: dict) -> None:
 
 
 for _kind in ("MercenaryRaised", "SurrenderDeclined",
-              "UnitTrained", "GarrisonsIsolated", "ForageChecked"):
+              "UnitTrained", "GarrisonsIsolated", "ForageChecked", "UnrestStruck"):
     _REDUCERS[_kind] = _noop
 
 

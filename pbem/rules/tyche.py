@@ -18,7 +18,7 @@ from pbem.rules.state import Rejection
 
 State = dict[str, Any]
 USES = ("garrisons", "discard", "event", "activate", "train")
-TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards")
+TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards", "unrest")
 UNITS = {"phalangite": "loyal", "auxiliary": "mercenary"}
 
 
@@ -240,7 +240,17 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
                  f"allowed: {', '.join(uses_for(card))}")
         return None
     plan: dict[str, Any] = {"surprise": surprise, "card": n, "use": use, "places": [],
-                            "train": [], "place": []}
+                            "train": [], "place": [], "unrest": None}
+    if "unrest" in part:
+        if not any(e.primitive == "unrest" for e in card.effects):
+            _rej(rej, "orders.field_not_used", "R-16.2",
+                 f"{card_label(pack, n)} has no unrest event", f"{where}.unrest")
+        elif part["unrest"] not in pack.provinces:
+            _rej(rej, "tyche.unknown_province", "R-16.2",
+                 f"there is no province {part['unrest']!r}", f"{where}.unrest",
+                 "give the province id used on the unrest table, e.g. attica")
+        else:
+            plan["unrest"] = part["unrest"]
     if use == "activate":
         _rej(rej, "rules.not_yet_supported", "R-8.2",
              "activating an army with a Tyche card is not yet supported by the engine",
@@ -458,8 +468,5 @@ def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
                                    "rule": "R-8.6"})
     if (use == "event" and card.type != "general") or \
             (use != "event" and card.type in ("bonus", "unrest")):
-        ctx.emit("CardEventSkipped", {"seat": seat, "card": n, "name": card.name,
-                                      "effects": [e.primitive for e in card.effects],
-                                      "rule": "R-16",
-                                      "why": "card events are not yet resolved by the "
-                                             "engine [D]"})
+        from pbem.rules.card_events import resolve_event
+        resolve_event(ctx, seat, card, plan)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pbem.pack.model import (
     Card,
+    Chart,
     CuType,
     Effect,
     Fleet,
@@ -146,6 +147,14 @@ def _cards() -> dict[int, Card]:
     return cards
 
 
+def _charts() -> dict[str, Chart]:
+    rows = ("2-6", "7-9", "10-11", "12+")
+    cells = {"2-6": {"result": ["media"]}, "7-9": {"result": ["thrace"]},
+             "10-11": {"result": ["epirus", "macedonia"]}, "12+": {"result": ["cappadocia"]}}
+    return {"unrest": Chart("unrest", "Unrest Table", "2d6", rows, ("result",), cells,
+                            rule="R-16.2")}
+
+
 def mini_pack(name: str = "mini-test", **constants) -> Pack:
     """Build the test pack; keyword arguments override constants."""
     provinces = {k: Province(k, v[0], v[1], v[2], source="reconstructed")
@@ -199,5 +208,5 @@ def mini_pack(name: str = "mini-test", **constants) -> Pack:
                 generals=generals, royals=royals, independent_armies=indep,
                 fleets={"egyptian": Fleet("egyptian", "Egyptian Fleet", "egypt", 2),
                         "phoenician": Fleet("phoenician", "Phoenician Fleet", "tyre", 2)},
-                cu_types=cu_types, special_units={}, cards=_cards(), charts={},
+                cu_types=cu_types, special_units={}, cards=_cards(), charts=_charts(),
                 turns=turns, constants={**CONSTANTS, **constants})
