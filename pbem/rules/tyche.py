@@ -18,7 +18,8 @@ from pbem.rules.state import Rejection
 
 State = dict[str, Any]
 USES = ("garrisons", "discard", "event", "activate", "train")
-TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards", "unrest")
+TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards", "unrest",
+              "army", "path", "drop", "pick_up", "assault", "escort", "moves")
 UNITS = {"phalangite": "loyal", "auxiliary": "mercenary"}
 
 
@@ -62,7 +63,8 @@ def uses_for(card: Card) -> list[str]:
 def event_supported(card: Card) -> bool:
     """Events the engine resolves now: general cards (R-8.6) and must-play cards (whose
     unsupported effects are recorded as skipped [D] so the game can go on)."""
-    return card.type == "general" or card.must_play
+    from pbem.rules.war_orders import war_event  # R-16.1 Major Campaign, R-14
+    return card.type == "general" or card.must_play or war_event(card) is not None
 
 
 def garrison_blocked(s: State, seat: str, space: str) -> str | None:
@@ -251,10 +253,9 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
                  "give the province id used on the unrest table, e.g. attica")
         else:
             plan["unrest"] = part["unrest"]
-    if use == "activate":
-        _rej(rej, "rules.not_yet_supported", "R-8.2",
-             "activating an army with a Tyche card is not yet supported by the engine",
-             f"{where}.use", "use garrisons, train, discard or event for now")
+    from pbem.rules.war_orders import check_tyche_war, war_event
+    if use == "activate" or (use == "event" and war_event(card)):  # R-8.2, R-16.1, R-14
+        check_tyche_war(pack, s, seat, part, card, use, where, rej, plan)
     elif use == "event" and not event_supported(card):
         _rej(rej, "rules.not_yet_supported", "R-16",
              f"the event of {card_label(pack, n)} is not yet supported by the engine",
@@ -457,6 +458,9 @@ def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
             want = wanted.pop(0) if wanted else None
             where = want if want in targets else default_target(pack, s, seat, targets)
             place_cus(ctx, seat, where, {UNITS[kind]: 1}, "R-8.4", f"{kind} trained")
+    elif plan.get("war"):  # army activation, Major Campaign, independent army
+        from pbem.rules.war_orders import do_tyche_war
+        do_tyche_war(ctx, seat, plan)
     elif use == "event" and card.type == "general" and card.general:
         targets = general_targets(pack, s, seat, card.general)
         want = plan["place"][0] if plan["place"] else None
@@ -466,7 +470,7 @@ def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
         ctx.emit("GeneralPlaced", {"general": card.general, "seat": seat,
                                    "where": "map" if want else "dispersed", "space": want,
                                    "rule": "R-8.6"})
-    if (use == "event" and card.type != "general") or \
+    if (use == "event" and card.type != "general" and not plan.get("war")) or \
             (use != "event" and card.type in ("bonus", "unrest")):
         from pbem.rules.card_events import resolve_event
         resolve_event(ctx, seat, card, plan)

@@ -229,11 +229,19 @@ def check_tyche_war(pack: Pack, s: State, seat: str, part: dict, card: Card, use
     Major Campaign (``moves``: up to two armies, ``major_campaign_mp`` each, R-16.1) and
     independent army activation (R-14); fills ``plan["war"]``."""
     if use == "activate":
+        if "army" not in part or "path" not in part:
+            _rej(rej, "tyche.activate_army_missing", "R-8.2",
+                 "name the army and its path to activate with this card", f"{where}.army",
+                 "tyche: {card: 12, use: activate, army: Ptolemy, path: [Memphis, Pelusium]}")
+            return
         raw = {k: part[k] for k in MOVE_KEYS if k in part}
-        mv = check_moves(pack, s, seat, [raw], where, rej, "tyche", card.ops)
-        if mv:
-            mv["moves"][0]["where"] = where
-            plan["war"] = mv
+        n0 = len(rej)
+        mv = parse_move(pack, s, seat, raw, where, rej, card.ops)
+        if mv is None:
+            return
+        simulate(pack, s, seat, [mv], "tyche", rej)
+        if len(rej) == n0:
+            plan["war"] = {"kind": "moves", "moves": [mv], "segment": "tyche"}
         return
     kind = war_event(card)
     if kind == "major_campaign":
