@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.rules import war_reducers as _war_reducers  # noqa: F401  (registers reducers)
 from pbem.rules.context import Ctx, DryDice
 from pbem.rules.dice import Dice
 from pbem.rules.orders import default_orders, legal_options_of, run_player_turn
-from pbem.rules import war_reducers as _war_reducers  # noqa: F401  (registers reducers)
 from pbem.rules.reactions import reaction_decision, run_reaction, turn_seat, war_get
 from pbem.rules.reducers import reduce
 from pbem.rules.state import Decision, Event, GameState, IllegalOrders, Rejection

@@ -21,7 +21,6 @@ from pbem.rules.reinforcement import (
     tidy_markings,
 )
 from pbem.rules.state import Rejection
-from pbem.rules.war_orders import is_paused
 from pbem.rules.tyche import (
     card_label,
     check_tyche,
@@ -31,6 +30,7 @@ from pbem.rules.tyche import (
     legal_garrison_spaces,
     uses_for,
 )
+from pbem.rules.war_orders import is_paused
 
 State = dict[str, Any]
 TOP_KEYS = ("commanders", "surrender", "tyche", "movement", "step", "standing")
