@@ -32,6 +32,7 @@ class Ctx:
         self.s = s
         self.dice = dice
         self.events: list[Event] = []
+        self.rolled = False  # a die was rolled: later checks cannot be known in advance
 
     def emit(self, kind: str, data: dict[str, Any], public: bool = True,
              seat: str | None = None) -> Event:
@@ -44,6 +45,7 @@ class Ctx:
     def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:
         """Roll dice, record ``DiceRolled`` {purpose, rule, values, sides}; return values."""
         r = self.dice.roll(count, purpose, rule, sides)
+        self.rolled = True
         self.emit("DiceRolled", {"purpose": purpose, "rule": rule,
                                  "values": list(r.values), "sides": sides})
         return r.values

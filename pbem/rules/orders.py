@@ -154,10 +154,12 @@ def do_surrender(ctx: Ctx, seat: str, plan: dict[str, list[str]]) -> None:
 # --- movement segment (R-8.7) and forage (R-8.8) ------------------------------------
 
 def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
-                   rej: list[Rejection]) -> dict[str, Any] | None:
-    """Validate ``movement``: ``mercenary`` | ``{mercenary: Space}`` | ``none``; a list
-    of army moves is rules core II (not yet supported). Returns ``{"kind": "mercenary",
-    "space": id|None}`` or ``{"kind": "none"}``."""
+                   rej: list[Rejection], lenient: bool = False) -> dict[str, Any] | None:
+    """Validate ``movement``: ``mercenary`` | ``{mercenary: Space}`` | ``none`` | a list
+    of army moves (:mod:`pbem.rules.war_orders`). Returns ``{"kind": "mercenary",
+    "space": id|None}``, ``{"kind": "none"}`` or the moves plan. ``lenient``: dice
+    already changed the board this turn (e.g. unrest), so a mercenary space that is no
+    longer legal falls back to the default space [D] instead of refusing the orders."""
     if part is None or part == "none":
         return {"kind": "none"}
     if part == "mercenary":
@@ -169,6 +171,8 @@ def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
                  f"there is no space {part['mercenary']!r}", f"{where}.mercenary", hint)
             return None
         targets = placement_targets(pack, s, seat)
+        if sid not in targets and lenient:
+            return {"kind": "mercenary", "space": None, "wanted": sid}
         if sid not in targets:
             best = default_target(pack, s, seat, targets)
             _rej(rej, "movement.mercenary_place_illegal", "R-7.2",
@@ -190,6 +194,11 @@ def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
 def do_movement(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
     """Carry out the movement segment (R-8.7)."""
     if plan["kind"] == "mercenary":
+        if plan.get("wanted"):
+            ctx.emit("Note", {"rule": "R-7.2", "seat": seat,
+                              "text": f"{ctx.pack.spaces[plan['wanted']].name} can no longer "
+                                      "take the mercenary after this turn's dice; it goes to "
+                                      "the default space"})
         raise_mercenary(ctx, seat, plan.get("space"))
     elif plan["kind"] == "moves":
         from pbem.rules.war_orders import do_moves
@@ -269,7 +278,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
             do_tyche(ctx, seat, tplan)
     if not only and not rej:
         mplan = check_movement(pack, s, seat, orders.get("movement"), "orders.movement",
-                               rej)
+                               rej, lenient=ctx.rolled)
         if mplan is not None and not rej:
             do_movement(ctx, seat, mplan)
             if not is_paused(s):  # a reaction window defers forage (R-9.3)
