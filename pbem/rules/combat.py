@@ -381,7 +381,12 @@ def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | 
     else:
         result, win, lose, ws, ls = "tie", None, None, a, d
     ctx.emit("BattleFought", {"space": space, "attacker": attacker, "defender": defender,
-                              "why": why, "sides": [a, d], "result": result,
+                              "why": why, "sides": [a, d],
+                              "strengths": {"attacker": a["strength"],
+                                            "defender": d["strength"]},
+                              "rolls": {"attacker": a["roll"], "defender": d["roll"]},
+                              "scores": {"attacker": a["score"], "defender": d["score"]},
+                              "result": result,
                               "winner": win, "came_from": came_from, "rule": "R-9.2"})
     for side, info_ in ((attacker, a), (defender, d)):
         _leader_loss(ctx, side, space, info_["roll"])

@@ -55,29 +55,39 @@ def classify_path(pack: Pack, start: str, path: list[str], allowance: int
     costs = const(pack, "path_mp_cost")
     if not path:
         return None, 0, "the path is empty"
-    kinds = []
+    steps: list[list[str]] = []
     prev = start
     for x in path:
-        k = path_kind(pack, prev, x)
-        if k is None:
+        kinds = [k for y, k in info(pack).adjacent.get(prev, ()) if y == x]
+        if not kinds:
             return None, 0, (f"{pack.spaces[x].name} is not next to "
                              f"{pack.spaces[prev].name}")
-        kinds.append(k)
+        steps.append(kinds)
         prev = x
-    if "trans_med" in kinds:
-        if len(path) != 1:
-            return None, 0, "a trans-Mediterranean move is that one path only"
+    if all(any(k in LAND_KINDS for k in ks) for ks in steps):
+        return "land", sum(min(int(costs[k]) for k in ks if k in LAND_KINDS)
+                           for ks in steps), None
+    if len(path) == 1 and "trans_med" in steps[0]:
         if not pack.spaces[start].port:
             return None, 0, f"{pack.spaces[start].name} is no port"
         return "trans_med", allowance, None
-    if "sea" in kinds:
-        if any(k != "sea" for k in kinds):
-            return None, 0, ("a naval move goes port to port along sea paths only "
-                             "(it ends on landing)")
+    if all("sea" in ks for ks in steps):
         if not pack.spaces[start].port:
             return None, 0, f"a naval move starts in a port; {pack.spaces[start].name} is none"
-        return "naval", sum(int(costs["sea"]) for _ in kinds), None
-    return "land", sum(int(costs[k]) for k in kinds), None
+        return "naval", len(steps) * int(costs["sea"]), None
+    return None, 0, ("a move goes along land and mountain paths, or port to port along sea "
+                     "paths (ending on landing), or one trans-Mediterranean path")
+
+
+def step_cost(pack: Pack, mode: str, a: str, b: str, allowance: int) -> int:
+    """MPs of one step of a move of ``mode`` (land / naval / trans_med), R-9.1."""
+    costs = const(pack, "path_mp_cost")
+    if mode == "trans_med":
+        return allowance
+    if mode == "naval":
+        return int(costs["sea"])
+    return min(int(costs[k]) for y, k in info(pack).adjacent.get(a, ())
+               if y == b and k in LAND_KINDS)
 
 
 def group_at(s: State, seat: str, space: str, controlled_royals: list[str]) -> dict:
@@ -252,10 +262,7 @@ def run_cursor(ctx: Ctx, c: dict) -> bool:
         if cur["path"]:
             b = cur["path"].pop(0)
             a = cur["space"]
-            kind = path_kind(pack, a, b)
-            costs = const(pack, "path_mp_cost")
-            cost = cur["mp"] if kind == "trans_med" else int(costs[kind])
-            cur["mp"] -= cost
+            cur["mp"] -= step_cost(pack, cur["kind"], a, b, cur["mp"])
             _drop_here(ctx, c, cur, a)
             emit_move(ctx, c["seat"], a, b, cur["group"], "R-9.1", mp_left=cur["mp"],
                       naval=cur["kind"] != "land")

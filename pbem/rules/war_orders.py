@@ -158,6 +158,37 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
             "assault": assault, "mp": mp, "escort": escort, "where": where}
 
 
+def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
+                  rej: list[Rejection]) -> None:
+    """Checks that need no dice (R-9.1, R-10): the path's shape and cost from the start
+    with the army standing there now, and the assault limit of the segment."""
+    from pbem.rules.movement import (
+        classify_path,
+        controlled_royals,
+        group_at,
+        group_initiative,
+    )
+    from pbem.rules.siege import LIMITS
+
+    most = int(const(pack, LIMITS[segment]))
+    if mv["assault"] > most:
+        _rej(rej, "siege.too_many_assaults", "R-10",
+             f"at most {most} assaults per space in a {segment} segment",
+             f"{mv['where']}.assault")
+    mp = mv["mp"]
+    if mp is None:
+        g = group_at(s, seat, mv["army"], controlled_royals(pack, s, seat))
+        mp = group_initiative(pack, s, seat, g)
+    _kind, cost, err = classify_path(pack, mv["army"], mv["path"], mp)
+    if err:
+        _rej(rej, "movement.bad_path", "R-9.1", err, f"{mv['where']}.path")
+    elif cost > mp:
+        _rej(rej, "movement.too_far", "R-9.1",
+             f"{pack.spaces[mv['path'][-1]].name} is {cost} MPs from "
+             f"{pack.spaces[mv['army']].name} on that path, the army has {mp}",
+             f"{mv['where']}.path")
+
+
 def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
              rej: list[Rejection]) -> None:
     """Dry-run ``moves`` on a copy of ``s`` with dry dice (every die 1) and turn each
@@ -172,6 +203,8 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
         _rej(rej, "rules.pack_incomplete", "R-9", f"the data pack lacks {e}", "orders")
         return
     for ev in ctx.events:
+        if ev.kind == "DiceRolled":
+            break  # later refusals may come from the dry dice: checked when carried out
         if ev.kind in ("MoveCancelled", "AssaultCancelled"):
             mv = next((m for m in moves if m["army"] == ev.data.get("army", ev.data.get(
                 "space"))), moves[0])
@@ -191,6 +224,10 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
         mv = parse_move(pack, s, seat, raw, f"{where}[{i}]", rej, mp)
         if mv:
             moves.append(mv)
+    if len(rej) != n0:
+        return None
+    for mv in moves:
+        static_checks(pack, s, seat, mv, segment, rej)
     if len(rej) != n0:
         return None
     simulate(pack, s, seat, moves, segment, rej)
@@ -239,7 +276,9 @@ def check_tyche_war(pack: Pack, s: State, seat: str, part: dict, card: Card, use
         mv = parse_move(pack, s, seat, raw, where, rej, card.ops)
         if mv is None:
             return
-        simulate(pack, s, seat, [mv], "tyche", rej)
+        static_checks(pack, s, seat, mv, "tyche", rej)
+        if len(rej) == n0:
+            simulate(pack, s, seat, [mv], "tyche", rej)
         if len(rej) == n0:
             plan["war"] = {"kind": "moves", "moves": [mv], "segment": "tyche"}
         return
