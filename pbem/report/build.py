@@ -30,6 +30,28 @@ class Rendered:
     html: str
 
 
+_LAST: dict[str, tuple[rules.GameState, Any]] = {}
+
+
+def _public_view(state: rules.GameState) -> dict[str, Any]:
+    """``rules.view(state, None)``, reused while the same state object is rendered for
+    every seat (read only)."""
+    hit = _LAST.get("view")
+    if hit is None or hit[0] is not state:
+        hit = (state, rules.view(state, None))
+        _LAST["view"] = hit
+    return hit[1]
+
+
+def _pending(state: rules.GameState) -> list[rules.Decision]:
+    """``rules.pending(state)``, reused for the same state object."""
+    hit = _LAST.get("pending")
+    if hit is None or hit[0] is not state:
+        hit = (state, rules.pending(state))
+        _LAST["pending"] = hit
+    return hit[1]
+
+
 def summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The state block of a mail (see :func:`pbem.report.context.state_summary`)."""
     return context.state_summary(pack, view, seats)
@@ -41,9 +63,9 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
     """The context of ``report.txt.j2`` / ``report.html.j2`` for ``seat`` (None: the
     public report of the archive). Only the public view and the events ``seat`` may see
     are used, so another seat's hand never reaches a template."""
-    view = rules.view(state, None)
+    view = _public_view(state)
     visible = context.visible_events(events, seat)
-    pend = rules.pending(state)
+    pend = _pending(state)
     players = {s["seat"]: s["player"] for s in seats}
     return {
         "game_id": game_id, "step": step, "headline": headline, "seat": seat,
@@ -93,7 +115,7 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
                          "default_text": default_text},
             "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options),
             "training": private.get("training", []),
-            "template_yaml": template_yaml, "view": summary(pack, rules.view(state, None), seats)}
+            "template_yaml": template_yaml, "view": summary(pack, _public_view(state), seats)}
 
 
 def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, *, game_id: str,

@@ -29,6 +29,10 @@ _ROLL_KEYS = ("purpose", "rule", "values", "sides", "step", "index")
 def wrap(text: str, width: int = WIDTH, indent: str = "", first: str | None = None) -> str:
     """``text`` wrapped to ``width`` columns; continuation lines start with ``indent``,
     the first line with ``first`` (default ``indent``)."""
+    text = str(text)
+    lead = indent if first is None else first
+    if len(lead) + len(text) <= width and "\n" not in text:
+        return lead + text.strip()
     return textwrap.fill(str(text), width=width, initial_indent=indent if first is None else first,
                          subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 

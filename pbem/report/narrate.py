@@ -109,7 +109,7 @@ SENTENCES: dict[str, Sentence] = {
                                  if d.get("space") else f"{_royal(p, d.get('royal'))} waits off the map."),
     "IndependentArmyPlaced": lambda p, d: (f"The {_indep(p, d.get('army'))} (strength {d.get('strength', '?')}) "
                                            f"is in {_sp(p, d.get('space'))}." if d.get("space") else
-                                           f"The {_indep(p, d.get('army'))} waits off the map."),
+                                           f"{_indep(p, d.get('army'))}: not on the map yet."),
     "DeckShuffled": lambda p, d: f"The Tyche deck is shuffled ({len(d.get('order', d.get('deck', [])))} cards).",
     "CardsDealt": lambda p, d: (f"{d.get('seat')} is dealt {', '.join(_card(p, c) for c in d['cards'])}."
                                 if "cards" in d else f"{d.get('seat')} is dealt {d.get('count', '?')} cards."),

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 import jinja2
+import markupsafe
 
 
 @lru_cache(maxsize=1)
@@ -29,9 +30,18 @@ def environment() -> jinja2.Environment:
     from pbem.report.context import SEAT_COLOURS, WIDTH, wrap
 
     env.filters["wrap"] = wrap
+    env.filters["chip"] = seat_chip
     env.globals["seat_colours"] = SEAT_COLOURS
     env.globals["width"] = WIDTH
     return env
+
+
+def seat_chip(seat: object) -> markupsafe.Markup:
+    """A seat name as a coloured HTML badge (its colour from ``SEAT_COLOURS``)."""
+    from pbem.report.context import SEAT_COLOURS
+
+    colour = SEAT_COLOURS.get(str(seat), "#555555")
+    return markupsafe.Markup('<span class="seat" style="background:{}">{}</span>').format(colour, str(seat))
 
 
 def render(name: str, context: Mapping[str, Any]) -> str:

@@ -1,0 +1,79 @@
+"""The static archive (``pbem archive``) and the history by mail (``history_reply``)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pbem.archive import write_archive
+from pbem.report.history import batches, history_reply
+from tests.report.gamestore import make_store
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory):
+    return make_store(tmp_path_factory.mktemp("game"), steps=6)
+
+
+def test_batches_follow_the_snapshots(store) -> None:
+    bs = batches(store, "g1")
+    assert next(b.headline for b in bs) == "setup, the game begins"
+    assert len(bs) == 7
+    assert bs[2].headline.endswith("(deadline default)")  # stored with no inbox row
+    assert [b.step for b in bs] == [0, 0, 1, 2, 3, 4, 5]
+    last = store.snapshot("g1")[1]
+    assert bs[-1].state.to_dict() == last
+
+
+def test_archive_is_a_static_site_with_relative_links(store, tmp_path: Path) -> None:
+    res = write_archive(store, "g1", tmp_path / "site")
+    site = res.out_dir
+    assert {"index.html", "dice.html", "chain.html", "log.jsonl", "report-0000.html", "map-0006.svg"} <= set(
+        res.files)
+    for page in site.glob("*.html"):
+        html = page.read_text()
+        assert "<script" not in html
+        for href in re.findall(r'(?:href|src)="([^"]+)"', html):
+            assert "://" not in href and not href.startswith("/"), (page.name, href)
+            assert (site / href).exists(), (page.name, href)
+    assert res.rolls == sum(1 for e in store.events("g1") if e.kind == "DiceRolled" and e.public)
+
+
+def test_archive_log_verifies_and_hides_secrets(store, tmp_path: Path) -> None:
+    site = write_archive(store, "g1", tmp_path / "site").out_dir
+    prev = "0" * 64
+    secret = 0
+    for line in (site / "log.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        assert r["prev_hash"] == prev
+        if r["data"] is None:
+            secret += 1
+            assert not r["public"]
+        else:
+            body = json.dumps({"game": "g1", "seq": r["seq"], "kind": r["kind"], "data": r["data"],
+                               "seat": r["seat"], "public": r["public"]},
+                              sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            assert hashlib.sha256((prev + body).encode()).hexdigest() == r["hash"]
+        prev = r["hash"]
+    assert secret > 0
+    seed = store.game("g1")["seed"]
+    assert seed not in "".join(p.read_text() for p in site.glob("*.html"))  # the game is not over
+
+
+def test_history_reply_lists_and_repeats_reports(store) -> None:
+    subject, text, html = history_reply(store, "g1", "north", None)
+    assert subject == "[g1] history: 7 reports"
+    assert "setup, the game begins" in text and "<table>" in html
+    subject, text, html = history_reply(store, "g1", "north", 0)
+    assert subject.startswith("[g1] history: step 0 (setup, the game begins; ")
+    assert "Report for north (Kleitos)" in text and "north is dealt" in text
+    assert "east is dealt" not in text
+    subject, text, _ = history_reply(store, "g1", "east", 99)
+    assert subject == "[g1] history: no report for step 99" and "no report for step 99" in text
+    with pytest.raises(ValueError):
+        history_reply(store, "g1", "nobody", 1)
+    with pytest.raises(KeyError):
+        history_reply(store, "nope", "north", 1)
