@@ -180,8 +180,15 @@ class ImapPoller:
             client.idle()
             try:
                 responses = client.idle_check(timeout=chunk)
-            finally:
-                client.idle_done()
+            except BaseException:
+                # Leave IDLE quietly and re-raise the original: a Ctrl-C that arrives while
+                # the server is going down must not turn into a "reconnect" error.
+                try:
+                    client.idle_done()
+                except Exception:  # noqa: BLE001
+                    pass
+                raise
+            client.idle_done()
             if responses:
                 return True
             if time.monotonic() >= deadline:
