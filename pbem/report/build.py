@@ -30,7 +30,7 @@ class Rendered:
     html: str
 
 
-_LAST: dict[str, tuple[rules.GameState, Any]] = {}
+_LAST: dict[str, tuple[Any, Any]] = {}
 
 
 def _public_view(state: rules.GameState) -> dict[str, Any]:
@@ -53,8 +53,14 @@ def _pending(state: rules.GameState) -> list[rules.Decision]:
 
 
 def summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The state block of a mail (see :func:`pbem.report.context.state_summary`)."""
-    return context.state_summary(pack, view, seats)
+    """The state block of a mail (see :func:`pbem.report.context.state_summary`); reused
+    while the same view object is rendered for every seat (read only)."""
+    key = (pack.name, tuple((s["seat"], s["player"]) for s in seats))
+    hit = _LAST.get("summary")
+    if hit is None or hit[0] is not view or hit[1][0] != key:
+        hit = (view, (key, context.state_summary(pack, view, seats)))
+        _LAST["summary"] = hit
+    return hit[1][1]
 
 
 def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,

@@ -345,23 +345,6 @@ def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, fl
     """This turn's moves (seat-coloured arrows), battles (red cross), sieges (dashed
     ring), royal family (crown labels) and army boxes (seat colour, commander and
     strength), placed greedily so boxes do not cover each other."""
-    colours = {seat: _seat_colour(ov, seat) for _a, _b, seat in ov.moves}
-    if colours:
-        out.append("<defs>" + "".join(
-            f'<marker id="arrow-{i}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
-            f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="#111" stroke-width="0.8"/></marker>'
-            for i, c in enumerate(colours.values())) + "</defs>")
-        ids = {seat: i for i, seat in enumerate(colours)}
-        for a, b, seat in ov.moves:
-            if a in xy and b in xy and a != b:
-                (x1, y1), (x2, y2) = xy[a], xy[b]
-                dx, dy = x2 - x1, y2 - y1
-                n = math.hypot(dx, dy) or 1.0
-                pts = (f'x1="{x1 + dx / n * 7:.1f}" y1="{y1 + dy / n * 7:.1f}" '
-                       f'x2="{x2 - dx / n * 12:.1f}" y2="{y2 - dy / n * 12:.1f}"')
-                out.append(f'<line class="move" {pts} stroke="#111" stroke-width="7.5" stroke-linecap="round"/>')
-                out.append(f'<line class="move" {pts} stroke="{colours[seat]}" stroke-width="5" '
-                           f'stroke-linecap="round" marker-end="url(#arrow-{ids[seat]})"/>')
     for sid in ov.sieges:
         if sid in xy:
             x, y = xy[sid]
@@ -376,6 +359,8 @@ def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, fl
                        f'<g stroke="#d01c1c" stroke-width="4.5">{cross}</g></g>')
     placed: list[tuple[float, float, float, float]] = [
         (xy[s][0] - 9, xy[s][1] - 9, xy[s][0] + 9, xy[s][1] + 9) for s, _o, _l in ov.armies if s in xy]
+    placed += [(xy[s][0] - 16, xy[s][1] - 16, xy[s][0] + 16, xy[s][1] + 16)
+               for s in (*ov.battles, *ov.sieges) if s in xy]
     for sid, names in ov.royals.items():
         if sid not in xy:
             continue
@@ -403,6 +388,27 @@ def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, fl
                    f'rx="4" fill="{colour}" stroke="#111" stroke-width="1.5"/>'
                    f'<text x="{cx:.1f}" y="{box[1] + h - 7:.1f}" font-size="{ARMY_FONT:.0f}" font-weight="bold" '
                    f'text-anchor="middle" fill="{_text_on(colour)}">{escape(label)}</text></g>')
+
+    moves: list[str] = []
+    colours = {seat: _seat_colour(ov, seat) for _a, _b, seat in ov.moves}
+    if colours:
+        moves.append("<defs>" + "".join(
+            f'<marker id="arrow-{i}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
+            f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="#111" stroke-width="0.8"/></marker>'
+            for i, c in enumerate(colours.values())) + "</defs>")
+        ids = {seat: i for i, seat in enumerate(colours)}
+        for a, b, seat in ov.moves:
+            if a in xy and b in xy and a != b:
+                (x1, y1), (x2, y2) = xy[a], xy[b]
+                dx, dy = x2 - x1, y2 - y1
+                n = math.hypot(dx, dy) or 1.0
+                pts = (f'x1="{x1 + dx / n * 7:.1f}" y1="{y1 + dy / n * 7:.1f}" '
+                       f'x2="{x2 - dx / n * 12:.1f}" y2="{y2 - dy / n * 12:.1f}"')
+                moves.append(f'<line class="move" {pts} stroke="#111" stroke-width="8.5" stroke-linecap="round" '
+                             'stroke-opacity="0.85"/>')
+                moves.append(f'<line class="move" {pts} stroke="{colours[seat]}" stroke-width="5.5" '
+                           f'stroke-linecap="round" marker-end="url(#arrow-{ids[seat]})"/>')
+    out.extend(moves)
 
 
 def _text_on(colour: str) -> str:

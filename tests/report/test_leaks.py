@@ -21,7 +21,7 @@ from pbem.report import build, snapshot
 from pbem.rules.dice import Dice
 
 GAMES = int(os.environ.get("PBEM_LEAK_GAMES", "100"))
-STEPS = int(os.environ.get("PBEM_LEAK_STEPS", "16"))
+STEPS = int(os.environ.get("PBEM_LEAK_STEPS", "12"))
 SEATS_ROWS = [{"seat": s, "player": f"Player {s.title()}"} for s in rules.SEATS]
 STATS: dict[str, float] = {}
 
