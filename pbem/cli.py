@@ -114,12 +114,15 @@ def devmail(config_path: str) -> None:
               help="Where the demo leaves its config, database, mailboxes and reports.")
 @click.option("--rounds", default=1, show_default=True, type=click.IntRange(1, 30),
               help="Full rounds (every seat plays once per round) to play.")
+@click.option("--turns", default=0, show_default=True, type=click.IntRange(0, 5),
+              help="Play whole game turns instead (every round, Tyche-only segments, isolation, "
+                   "the next turn's reinforcements); overrides --rounds.")
 @click.option("--seed", default=None, type=int, help="Seed of the scripted players' choices.")
-def demo(out_dir: str, rounds: int, seed: int | None) -> None:
+def demo(out_dir: str, rounds: int, turns: int, seed: int | None) -> None:
     """Play a 4-seat game through real mail on the embedded server and show the result."""
     from pbem.demo import run_demo
 
-    result = run_demo(Path(out_dir), rounds=rounds, seed=seed, echo=click.echo)
+    result = run_demo(Path(out_dir), rounds=rounds, seed=seed, echo=click.echo, turns=turns)
     click.echo(result.summary())
 
 

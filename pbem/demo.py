@@ -43,11 +43,13 @@ class DemoResult:
     maildir: Path
     statuses: list[str] = field(default_factory=list)
     turns_played: int = 0
+    game_turn: int = 1
     map_png: Path | None = None
 
     def summary(self) -> str:
         """A few lines for the terminal."""
-        lines = [f"demo: {self.turns_played} player-turns played through real mail; "
+        lines = [f"demo: {self.turns_played} decisions played through real mail (now game turn "
+                 f"{self.game_turn}); "
                  f"message statuses: {', '.join(self.statuses)}",
                  f"  config:    {self.config}", f"  database:  {self.database}",
                  f"  mailboxes: {self.maildir}/<account>/ (Maildir; every prompt, receipt and report)"]
@@ -109,9 +111,11 @@ def reply_mail(prompt: EmailMessage, seat: str, doc: dict) -> bytes:
 
 
 def run_demo(out: Path, rounds: int = 1, seed: int | None = None,
-             echo: Callable[[str], None] = print) -> DemoResult:
-    """Run the demo into ``out`` (created); play ``rounds`` full rounds. Returns where
-    everything is. Raises RuntimeError if a prompt never arrives (a broken pipeline)."""
+             echo: Callable[[str], None] = print, turns: int = 0, max_steps: int = 400) -> DemoResult:
+    """Run the demo into ``out`` (created); play ``rounds`` full rounds, or with
+    ``turns`` > 0 whole game turns (R-6: every round, the Tyche-only segments, isolation,
+    and the next turn's reinforcements). Returns where everything is. Raises RuntimeError
+    if a prompt never arrives (a broken pipeline)."""
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
@@ -124,10 +128,11 @@ def run_demo(out: Path, rounds: int = 1, seed: int | None = None,
         judge.ensure_games()
         run_once(judge, poller)
         dev = DevMail(config.devmail.maildir, config.devmail.accounts)  # reader only
-        for _ in range(rounds * len(PLAYERS)):
+        first_turn = judge.state(GAME_ID).turn
+        for _ in range(max_steps if turns else rounds * len(PLAYERS)):
             state = judge.state(GAME_ID)
             pending = rules.pending(state)
-            if not pending:
+            if not pending or (turns and state.turn >= first_turn + turns):
                 break
             decision = pending[0]
             prompt = latest_prompt(dev, decision.seat, state.step)
@@ -145,6 +150,7 @@ def run_demo(out: Path, rounds: int = 1, seed: int | None = None,
                  f" -> {', '.join(handled.values()) or 'nothing fetched'}")
             if "applied" in handled.values():
                 result.turns_played += 1
+        result.game_turn = judge.state(GAME_ID).turn
         poller.close()
         from pbem.report import snapshot
         state = judge.state(GAME_ID)
