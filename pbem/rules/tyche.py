@@ -12,7 +12,7 @@ from typing import Any
 from pbem.pack.model import Card, Pack
 from pbem.rules.constants import const
 from pbem.rules.context import Ctx
-from pbem.rules.mapinfo import distances, resolve_space
+from pbem.rules.mapinfo import distances, info, resolve_space
 from pbem.rules.reinforcement import default_target, place_cus, placement_targets
 from pbem.rules.state import Rejection
 
@@ -149,12 +149,21 @@ def garrison_targets(pack: Pack, s: State, seat: str) -> dict[str, str | None]:
     return {x: why_not_garrison(pack, s, seat, x) for x in pack.spaces}
 
 
+def optional_start_spaces(pack: Pack, gid: str) -> list[str]:
+    """R-8.6: the spaces of a general card's optional starting location; the card may
+    name provinces (every space of the province) or single spaces."""
+    out: list[str] = []
+    for loc in pack.generals[gid].optional_start:
+        out.extend(info(pack).province_spaces.get(loc, ()) if loc in pack.provinces else (loc,))
+    return out
+
+
 def general_targets(pack: Pack, s: State, seat: str, gid: str) -> list[str]:
     """R-8.6: spaces where a general card's general may be placed: as a reinforcement
     (R-7.2), or any space of his optional starting location with no enemy CU and no
     independent army (an enemy garrison is allowed)."""
     out = set(placement_targets(pack, s, seat))
-    for x in pack.generals[gid].optional_start:
+    for x in optional_start_spaces(pack, gid):
         blocked = any(o != seat and sum(c.values()) for o, c in s["cus"].get(x, {}).items())
         blocked |= any(a["space"] == x for a in s["indep_armies"].values())
         if not blocked:
@@ -465,7 +474,7 @@ def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
         targets = general_targets(pack, s, seat, card.general)
         want = plan["place"][0] if plan["place"] else None
         if want not in targets:
-            opt = [x for x in pack.generals[card.general].optional_start if x in targets]
+            opt = [x for x in optional_start_spaces(pack, card.general) if x in targets]
             want = opt[0] if opt else (targets[0] if targets else None)
         ctx.emit("GeneralPlaced", {"general": card.general, "seat": seat,
                                    "where": "map" if want else "dispersed", "space": want,
