@@ -15,6 +15,9 @@ def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any
     deadline default. Uses only ``rng`` for its choices."""
     opts = legal_options(state, seat)
     pack = get_pack(state.pack_name)
+    if (state.war or {}).get("pause"):  # an open reaction window (R-9.3)
+        from pbem.rules.war_bot import reaction_orders
+        return reaction_orders(state, seat, rng)
     if state.reinforce:
         return _reinforcements(pack, state, seat, opts, rng)
     for _ in range(6):
@@ -66,6 +69,8 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
                                   if rng.random() < 0.5 else "mercenary")
         else:
             orders["movement"] = "none"
+    from pbem.rules.war_bot import add_war_orders  # army moves, standing orders (R-9)
+    add_war_orders(pack, state, opts["seat"], orders, rng)
     return orders
 
 

@@ -402,6 +402,7 @@ def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | 
                                                       "why": "tie: back where it came from"})
             else:
                 move_all(ctx, attacker, space, came_from, "R-9.2", "tie: attacker returns")
+        _tidy_defender(ctx, defender)
         return result
     defeat(ctx, lose, space)
     ratio = int(const(pack, "winner_no_loss_ratio"))
@@ -412,4 +413,13 @@ def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | 
         if owner:
             ctx.emit("GarrisonRemoved", {"seat": owner, "space": space, "by": INDEP,
                                          "rule": "R-14"})
+    _tidy_defender(ctx, defender)
     return result
+
+
+def _tidy_defender(ctx: Ctx, defender: str) -> None:
+    """R-4.2 "at once": a defending seat's CUs left without a general (leader loss) are
+    marked or dispersed now, since its own turn's tidy-up may be far away."""
+    if defender != INDEP and defender != ctx.s.get("active"):
+        from pbem.rules.reinforcement import tidy_markings
+        tidy_markings(ctx, defender)

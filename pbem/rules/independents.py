@@ -34,11 +34,24 @@ def activate_independent(ctx: Ctx, seat: str, army: str, path: list[str],
     ctx.emit("IndependentArmyActivated", {"army": army, "seat": seat, "card": card,
                                           "path": list(path), "rule": "R-14"})
     if not a.get("space"):
-        entry = (info_.entry_area[0] if info_.entry_area else info_.start)
-        if entry not in pack.spaces:
+        entries = [x for x in (info_.entry_area or (info_.start,)) if x in pack.spaces]
+        if not entries:
             return
+        free = [x for x in entries if enemy_of(s, INDEP, x) is None]
+        entry = free[0] if free else entries[0]
         ctx.emit("IndependentArmyPlaced", {"army": army, "space": entry,
                                            "strength": info_.strength, "rule": "R-14"})
+        enemy = enemy_of(s, INDEP, entry)
+        if enemy is not None:  # [D] every entry space is occupied: it attacks there
+            if can_overrun(pack, s, INDEP, entry, {army: 1}, enemy):
+                overrun(ctx, INDEP, enemy, entry)
+            elif battle(ctx, INDEP, enemy, entry, None, why="independent") == "tie":
+                ctx.emit("IndependentArmyRemoved", {"army": army, "space": entry,
+                                                    "to_box": True, "rule": "R-14",
+                                                    "why": "tie on entry: back to its box"})
+                return
+            if s["indep_armies"][army].get("space") != entry:
+                return
     for b in path:
         here = s["indep_armies"][army]["space"]
         if here is None or b == here:

@@ -14,7 +14,6 @@ store it in the state and resume it in the next decision)::
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -31,6 +30,7 @@ from pbem.rules.constants import const
 from pbem.rules.context import Ctx
 from pbem.rules.mapinfo import info
 from pbem.rules.reinforcement import generals_at
+from pbem.rules.state import _copy
 
 State = dict[str, Any]
 LAND_KINDS = ("land", "mountain_strait")
@@ -378,5 +378,5 @@ def arrive(ctx: Ctx, c: dict, cur: dict) -> str:
 
 def new_cursor(seat: str, segment: str, moves: list[dict]) -> dict:
     """A cursor for ``moves`` of ``seat`` in ``segment`` (see the module docstring)."""
-    return {"seat": seat, "segment": segment, "moves": copy.deepcopy(moves), "i": 0,
+    return {"seat": seat, "segment": segment, "moves": _copy(moves), "i": 0,
             "cur": None, "moved": []}

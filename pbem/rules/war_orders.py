@@ -15,7 +15,6 @@ Shapes (see ``docs/orders.md``)::
 """
 from __future__ import annotations
 
-import copy
 import difflib
 from typing import Any
 
@@ -23,7 +22,7 @@ from pbem.pack.model import Card, Pack
 from pbem.rules.constants import const
 from pbem.rules.context import Ctx, DryDice
 from pbem.rules.mapinfo import resolve_space
-from pbem.rules.state import Rejection
+from pbem.rules.state import Rejection, _copy
 
 State = dict[str, Any]
 MOVE_KEYS = ("army", "path", "drop", "pick_up", "assault", "escort")
@@ -195,7 +194,7 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
     cancelled move or assault into a rejection (the same executor as :func:`do_moves`)."""
     from pbem.rules.movement import new_cursor, run_cursor
 
-    ctx = Ctx(pack, copy.deepcopy(s), DryDice())
+    ctx = Ctx(pack, _copy(s), DryDice())
     c = new_cursor(seat, segment, moves)
     try:
         run_cursor(ctx, c)
@@ -226,8 +225,11 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
             moves.append(mv)
     if len(rej) != n0:
         return None
-    for mv in moves:
-        static_checks(pack, s, seat, mv, segment, rej)
+    try:
+        for mv in moves:
+            static_checks(pack, s, seat, mv, segment, rej)
+    except KeyError as e:  # MissingConstant: the pack lacks movement numbers
+        _rej(rej, "rules.pack_incomplete", "R-9", f"the data pack lacks {e}", where)
     if len(rej) != n0:
         return None
     simulate(pack, s, seat, moves, segment, rej)
