@@ -261,12 +261,6 @@ def _overlay(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float
             out.append(f'<line class="move" x1="{x1 + dx / n * 6:.1f}" y1="{y1 + dy / n * 6:.1f}" '
                        f'x2="{x2 - dx / n * 8:.1f}" y2="{y2 - dy / n * 8:.1f}"/>')
     out.append("</g>")
-    for sid in ov.battles:
-        if sid in xy:
-            x, y = xy[sid]
-            out.append(f'<g class="battle" stroke="#d01c1c" stroke-width="3"><line x1="{x - 9:.1f}" y1="{y - 9:.1f}" '
-                       f'x2="{x + 9:.1f}" y2="{y + 9:.1f}"/><line x1="{x - 9:.1f}" y1="{y + 9:.1f}" '
-                       f'x2="{x + 9:.1f}" y2="{y - 9:.1f}"/></g>')
     for sid, label in ov.stacks.items():
         if sid in xy:
             x, y = xy[sid]
