@@ -40,12 +40,14 @@ from pbem.mail.suggest import suggest
 from pbem.pack.loader import load_pack
 from pbem.pack.model import Pack
 from pbem.report import build
+from pbem.report.history import history_reply
 from pbem.rules.dice import Dice, seed_commitment
 from pbem.store import Store
 
 log = logging.getLogger(__name__)
 
 ENVELOPE_KEYS = ("game", "seat", "key", "step", "orders")
+HISTORY_KEYS = ("game", "seat", "key", "history")
 
 
 def now_utc() -> datetime:
@@ -191,6 +193,8 @@ class Judge:
 
         doc = parsed.document or {}
         shown = _mask_key(doc)
+        if "history" in doc:
+            return self._history(parsed, doc, rec, shown)
         issues, game_id, seat = self._check_envelope(parsed, doc)
         if issues == "held":
             rec("held", "sender not registered for the seat", game_id=game_id, seat=seat,
@@ -220,18 +224,45 @@ class Judge:
         self._apply(game_id, pack, state, seat, orders, inbox_id=inbox_id, parsed=parsed, previous=previous)
         return "applied"
 
-    def _check_envelope(self, parsed: ParsedMail, doc: Mapping[str, Any]
+    def _history(self, parsed: ParsedMail, doc: Mapping[str, Any], rec: Callable[..., int],
+                 shown: Mapping[str, Any]) -> str:
+        """A seat asks for a past report: ``{game, seat, key, history: N | all}``.
+        Sender and key are checked as for orders; the answer is that seat's own view."""
+        issues, game_id, seat = self._check_envelope(parsed, doc, keys=HISTORY_KEYS)
+        if issues == "held":
+            rec("held", "history request from an unregistered sender", game_id=game_id, seat=seat)
+            return "held"
+        wanted = doc.get("history")
+        if not issues and not (wanted == "all" or (isinstance(wanted, int) and not isinstance(wanted, bool))):
+            issues = [Issue(f"`history` must be a step number or `all`; found {wanted!r}.", where="history",
+                            code="history.value", hint="e.g. `history: 3` or `history: all`")]
+        if issues:
+            rec("rejected", issues[0].code, game_id=game_id, seat=seat,
+                result={"document": shown, "problems": [i.as_dict() for i in issues]})
+            self._reply(parsed, issues, game_id, orders_text=parsed.orders_text)
+            return "rejected"
+        assert game_id is not None and seat is not None
+        subject, text, html = history_reply(self.store, game_id, seat, None if wanted == "all" else wanted)
+        rec("answered", "history", game_id=game_id, seat=seat, result={"document": shown})
+        if self._rate_ok(parsed.sender):
+            self._queue(game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
+                        subject=subject, text=text, html=html, id_parts=(game_id, "history", parsed.message_id),
+                        in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
+        return "answered"
+
+    def _check_envelope(self, parsed: ParsedMail, doc: Mapping[str, Any], keys: Sequence[str] = ENVELOPE_KEYS
                         ) -> tuple[list[Issue] | str, str | None, str | None]:
-        """Check game, seat, key, sender and step (R-… none: PBEM workflow)."""
+        """Check game, seat, key, sender and (for orders) step: PBEM workflow, see
+        docs/pipeline.md. Returns (issues or "held", game id, seat)."""
         issues: list[Issue] = []
-        for key in ENVELOPE_KEYS:
+        for key in keys:
             if key not in doc:
                 issues.append(Issue(f"The orders block has no `{key}:` line.", where=key, code="envelope.missing",
                                     hint="Start from the YAML template in your last prompt mail."))
-        extra = [k for k in doc if k not in ENVELOPE_KEYS and k != "notes"]
+        extra = [k for k in doc if k not in keys and k != "notes"]
         for k in extra:
-            near = suggest(str(k), [*ENVELOPE_KEYS, "notes"])
-            issues.append(Issue(f"Unknown top-level key `{k}`; allowed: {', '.join(ENVELOPE_KEYS)}, notes.",
+            near = suggest(str(k), [*keys, "notes"])
+            issues.append(Issue(f"Unknown top-level key `{k}`; allowed: {', '.join(keys)}, notes.",
                                 where=str(k), code="envelope.unknown_key",
                                 hint=f"did you mean `{near}`?" if near else None))
         game_id = doc.get("game")
@@ -261,6 +292,8 @@ class Judge:
         if not key_ok:
             issues.append(Issue(f"The key for seat {seat} is wrong.", where="key", code="auth.key",
                                 hint="Copy the key from your welcome mail exactly (it is case-sensitive)."))
+            return issues, game_id, seat
+        if "step" not in keys:
             return issues, game_id, seat
         state = self.state(game_id)
         step = doc.get("step")
@@ -385,7 +418,8 @@ class Judge:
         step = state.step if step is None else step
         seats = self.store.seats(game_id)
         commitment = self.store.game(game_id)["seed_commitment"]
-        png = build.map_png(pack, state, events, title=f"{game_id} step {step}")
+        png = build.map_png(pack, state, events, title=f"{game_id} step {step}",
+                            players={r["seat"]: r["player"] for r in seats})
         for row in seats:
             rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                       seats=seats, headline=headline, seed_commitment=commitment)

@@ -219,3 +219,20 @@ def test_deadline_applies_the_default_and_reminds(tmp_path, pymap_server) -> Non
     subjects = [str(m["Subject"]) for m in Table(pymap_server, config, judge, poller).inbox(seat)]
     assert any("reminder" in s for s in subjects)
     assert any("deadline default" in s for s in subjects), subjects
+
+
+def test_a_seat_can_ask_for_a_past_report_by_mail(table: Table) -> None:
+    state, seat = _pending_seat(table)
+    table.send(seat, table.orders_doc(seat, state.step, rules.bot_orders(state, seat, random.Random(9))))
+    run_once(table.judge, table.poller)
+    other = next(s for s in SEATS if s != seat)
+    import yaml as _yaml
+    mid = table.send(other, _yaml.safe_dump({"game": "g1", "seat": other, "key": f"{other}-test-key",
+                                             "history": state.step}))
+    bad = table.send(other, _yaml.safe_dump({"game": "g1", "seat": other, "key": "wrong", "history": "all"}))
+    assert sorted(run_once(table.judge, table.poller).values()) == ["answered", "rejected"]
+    answer = [m for m in table.inbox(other) if m["In-Reply-To"] == mid]
+    assert len(answer) == 1 and f"step {state.step}" in str(answer[0]["Subject"])
+    assert f"{seat} played" in str(answer[0]["Subject"])
+    refused = [m for m in table.inbox(other) if m["In-Reply-To"] == bad]
+    assert len(refused) == 1 and "key" in table.text_of(refused[0]).lower()
