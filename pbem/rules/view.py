@@ -24,7 +24,9 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
     independent [space], armies [{space, seat, commander, generals, minor, cus}],
     dispersed {seat: {type: n}}, generals {id: {seat, where, space}}, royals {id: {space,
     active, controller}}, independent_armies, discards, hand_sizes, deck_size, claim,
-    result. Rules: R-3.2 (control), R-1.4 (VP), R-11.1 (LP).
+    result, sieges {space: {seat, points}}, reaction_window {kind, seat, mover, space,
+    options} | None; private adds standing (orders). Rules: R-3.2 (control), R-1.4 (VP),
+    R-11.1 (LP), R-10, R-9.3.
     """
     pack = get_pack(state.pack_name)
     s = state.peek()
@@ -62,9 +64,14 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
         "hand_sizes": {k: len(v) for k, v in s["hands"].items()},
         "deck_size": len(s["deck"]), "claim": s["claim"], "result": s["result"],
         "primary": s["primary"],
+        "sieges": dict((s.get("war") or {}).get("sieges") or {}),  # R-10
+        "reaction_window": ({k: v for k, v in s["war"]["pause"].items() if k != "cursor"}
+                            if (s.get("war") or {}).get("pause") else None),  # R-9.3
     }
     if seat is not None:
         out["private"] = {"seat": seat, "hand": list(s["hands"].get(seat, [])),
                           "training": s["training"].get(seat, []),
-                          "options": dict(legal_options(state, seat))}
+                          "options": dict(legal_options(state, seat)),
+                          "standing": list(((s.get("war") or {}).get("standing") or {})
+                                           .get(seat, []))}
     return _copy(out)
