@@ -305,7 +305,8 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
          "hand": [{"card", "name", "ops", "type", "must_play", "uses": [..]}],
          "surprise_discards": [card], "garrison_spaces": [space_id],
          "surrender": {"accept": [id], "remove": [id]},
-         "movement": ["mercenary", "none"], "mercenary_spaces": [id],
+         "movement": ["mercenary", "none", "moves"], "mercenary_spaces": [id],
+         "armies": [{"army", "space", "commander", "allowance", "cus"}],
          "training": {"in_training": [...], "cards_used": int, "cards_allowed": int},
          "general_spaces": {card_no: [id]}}
     """
@@ -316,8 +317,7 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     gen_spaces: dict[str, list[str]] = {}
     for n in s["hands"].get(seat, []):
         c = pack.cards[n]
-        uses = [u for u in uses_for(c) if u != "activate"
-                and (u != "event" or event_supported(c))]
+        uses = [u for u in uses_for(c) if u != "event" or event_supported(c)]
         hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
                      "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
         if c.type == "general" and c.general and active:
@@ -329,7 +329,9 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     only = out["tyche_only"]
     out["surrender"] = (surrender_options(pack, s, seat) if active and not only
                         else {"accept": [], "remove": []})
-    out["movement"] = [] if only or not active else ["mercenary", "none"]
+    out["movement"] = [] if only or not active else ["mercenary", "none", "moves"]
+    from pbem.rules.war_orders import army_options  # R-9.1 armies that may move
+    out["armies"] = army_options(pack, s, seat) if active else []
     out["mercenary_spaces"] = (sorted(placement_targets(pack, s, seat))
                                if active and not only else [])
     out["training"] = {"in_training": [dict(u) for u in s["training"].get(seat, [])],

@@ -25,8 +25,8 @@ def _armies(s: dict, seat: str) -> list[str]:
     return sorted(out)
 
 
-def random_moves(pack: Pack, state: GameState, seat: str, rng: random.Random
-                 ) -> list[dict[str, Any]]:
+def random_moves(pack: Pack, state: GameState, seat: str, rng: random.Random,
+                 mp: int | None = None) -> list[dict[str, Any]]:
     """Up to two random land moves of ``seat``'s armies (R-9.1); empty when the pack
     has no battle chart (the mini test pack)."""
     if "battle" not in pack.charts:
@@ -37,8 +37,8 @@ def random_moves(pack: Pack, state: GameState, seat: str, rng: random.Random
     moves = []
     for start in armies[:rng.randint(1, 2)]:
         g = group_at(s, seat, start, controlled_royals(pack, s, seat))
-        mp = group_initiative(pack, s, seat, g)
-        path, here, left = [], start, mp
+        allowance = mp if mp is not None else group_initiative(pack, s, seat, g)
+        path, here, left = [], start, allowance
         for _ in range(rng.randint(1, 3)):
             nxt = [(y, k) for y, k in info(pack).adjacent.get(here, ())
                    if k in LAND_KINDS and y not in path and y != start]
@@ -79,7 +79,16 @@ def random_standing(pack: Pack, state: GameState, seat: str, rng: random.Random
 
 def add_war_orders(pack: Pack, state: GameState, seat: str, orders: dict[str, Any],
                    rng: random.Random) -> None:
-    """Maybe replace the movement segment by army moves and add standing orders."""
+    """Maybe replace the movement segment by army moves, give a Tyche activation its army
+    and path, and add standing orders."""
+    ty = orders.get("tyche") or {}
+    if ty.get("use") == "activate":
+        card = pack.cards[ty["card"]]
+        moves = random_moves(pack, state, seat, rng, mp=card.ops)
+        if moves:
+            ty.update(moves[0])
+        else:
+            ty["use"] = "discard" if not card.must_play else "garrisons"
     if "movement" in orders and rng.random() < 0.5:
         moves = random_moves(pack, state, seat, rng)
         if moves:

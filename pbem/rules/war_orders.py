@@ -188,6 +188,35 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
              f"{mv['where']}.path")
 
 
+def army_options(pack: Pack, s: State, seat: str) -> list[dict[str, Any]]:
+    """``seat``'s armies that may move (R-9.1): ``[{"army": commander id or space,
+    "space", "commander", "allowance": MPs in the movement segment, "cus": {type: n}}]``."""
+    from pbem.rules.movement import (
+        controlled_royals,
+        group_at,
+        group_commander,
+        group_initiative,
+    )
+
+    spaces = {g["space"] for g in s["generals"].values()
+              if g["where"] == "map" and g["seat"] == seat and g["space"]}
+    spaces |= set(s["minors"].get(seat, []))
+    out = []
+    royals = controlled_royals(pack, s, seat)
+    for x in sorted(spaces):
+        g = group_at(s, seat, x, royals)
+        cmd = group_commander(pack, s, seat, g)
+        if cmd is None or (cmd == "minor" and not g["cus"]):
+            continue
+        try:
+            mp = group_initiative(pack, s, seat, g)
+        except KeyError:  # the pack lacks the minor general's initiative
+            continue
+        out.append({"army": cmd if cmd != "minor" else x, "space": x, "commander": cmd,
+                    "allowance": mp, "cus": g["cus"]})
+    return out
+
+
 def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
              rej: list[Rejection]) -> None:
     """Dry-run ``moves`` on a copy of ``s`` with dry dice (every die 1) and turn each
