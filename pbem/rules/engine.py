@@ -11,7 +11,14 @@ from pbem.rules import war_reducers as _war_reducers  # noqa: F401  (registers r
 from pbem.rules.context import Ctx, DryDice
 from pbem.rules.dice import Dice
 from pbem.rules.orders import default_orders, legal_options_of, run_player_turn
-from pbem.rules.reactions import reaction_decision, run_reaction, turn_seat, war_get
+from pbem.rules.reactions import (
+    reaction_decision,
+    run_reaction,
+    run_standing,
+    standing_only,
+    turn_seat,
+    war_get,
+)
 from pbem.rules.reducers import reduce
 from pbem.rules.state import Decision, Event, GameState, IllegalOrders, Rejection
 
@@ -75,6 +82,8 @@ def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Rej
 
 
 def _run(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
+    if standing_only(ctx.s, seat, orders):  # standing orders from any seat
+        return run_standing(ctx, seat, orders)
     if war_get(ctx.s, "pause") and not ctx.s["result"]:
         return run_reaction(ctx, seat, orders)
     if ctx.s["reinforce"] and not ctx.s["result"]:
@@ -98,9 +107,12 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     ctx = Ctx(pack, state.to_dict(), dice)
     reinforcing = bool(ctx.s["reinforce"])
     window = war_get(ctx.s, "pause")
+    only_standing = standing_only(ctx.s, seat, _plain(orders))
     rej = _run(ctx, seat, _plain(orders))
     if rej:
         raise IllegalOrders(rej)
+    if only_standing:  # no decision was taken: the step and the turn stay
+        return GameState.from_dict(ctx.s), ctx.events
     seat = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer
     if seat is None:  # a reaction window opened: the player-turn goes on
         return GameState.from_dict(ctx.s), ctx.events

@@ -334,3 +334,28 @@ def turn_seat(before: dict | None, s: State, seat: str) -> str | None:
     if war_get(s, "pause"):
         return None
     return before["mover"] if before else seat
+
+
+def standing_only(s: State, seat: str, orders: Any) -> bool:
+    """True when ``orders`` hold only ``standing`` (and ``step``) from a seat that is not
+    the one deciding now: standing orders sent in a player's own mail at any time."""
+    if not isinstance(orders, dict) or "standing" not in orders or s.get("result"):
+        return False
+    if set(orders) - {"standing", "step"}:
+        return False
+    p = war_get(s, "pause")
+    deciding = p["seat"] if p else (s["reinforce"]["queue"][0] if s.get("reinforce")
+                                    else s.get("active"))
+    return seat != deciding
+
+
+def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Rejection]:
+    """Validate and record standing orders sent outside the seat's own decision
+    (``StandingOrdersSet``; the step does not advance, R-9.3)."""
+    from pbem.rules.war_orders import check_standing
+
+    rej: list[Rejection] = []
+    std = check_standing(ctx.pack, ctx.s, seat, orders["standing"], "orders.standing", rej)
+    if std is not None and not rej:
+        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
+    return rej

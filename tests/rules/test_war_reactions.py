@@ -44,3 +44,20 @@ def test_default_answer_resumes_and_ends_the_movers_turn() -> None:
     assert [e.data["seat"] for e in events if e.kind == "TurnPassed"] == ["north"]
     assert R.view(new, None)["reaction_window"] is None
     assert R.pending(new)[0].kind == "player_turn"
+
+
+def test_standing_orders_by_mail_out_of_turn() -> None:
+    """Any seat may send standing orders at any time; nothing else changes (R-9.3)."""
+    pack = load_pack()
+    R.register_pack(pack)
+    state = position(pack, {"hands": {"north": [27], "east": [30]}})
+    orders = {"standing": [{"when": "avoid", "army": "Eumenes", "toward": "Sinope"}]}
+    assert R.validate(state, "east", orders) == []
+    assert R.validate(state, "east", {"standing": [{"when": "retreat"}]})[0].code == \
+        "standing.bad_when"
+    new, events = R.apply(state, "east", orders, ScriptedThenReal([], step=state.step))
+    assert [e.kind for e in events] == ["StandingOrdersSet"]
+    assert new.step == state.step and new.active == "north"
+    assert new.war["standing"]["east"] == [{"when": "avoid", "army": "eumenes",
+                                            "toward": "sinope"}]
+    assert R.fold(state, events) == new
