@@ -282,6 +282,8 @@ def overrun(ctx: Ctx, seat: str, enemy: str, space: str) -> None:
         ctx.emit("CUsDispersed", {"seat": enemy, "space": space, "cus": have,
                                   "rule": "R-9.4"})
     disperse_generals(ctx, enemy, space, "R-9.4")
+    from pbem.rules.siege import lift_abandoned
+    lift_abandoned(ctx)
 
 
 def hostile_tribes(ctx: Ctx, seat: str, space: str) -> None:
@@ -419,7 +421,10 @@ def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | 
 
 def _tidy_defender(ctx: Ctx, defender: str) -> None:
     """R-4.2 "at once": a defending seat's CUs left without a general (leader loss) are
-    marked or dispersed now, since its own turn's tidy-up may be far away."""
+    marked or dispersed now, since its own turn's tidy-up may be far away. Sieges whose
+    besieger has no CU left are lifted (R-10)."""
+    from pbem.rules.siege import lift_abandoned
+    lift_abandoned(ctx)
     if defender != INDEP and defender != ctx.s.get("active"):
         from pbem.rules.reinforcement import tidy_markings
         tidy_markings(ctx, defender)
