@@ -129,7 +129,7 @@ def is_email(value: Any) -> bool:
     """True when ``value`` is a plain addr-spec such as ``north@example.org`` (RFC 5322)."""
     if not isinstance(value, str):
         return False
-    name, addr = parseaddr(value)
+    _name, addr = parseaddr(value)
     return bool(addr) and addr == value.strip() and re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+|[^@\s]+@localhost", addr) is not None
 
 

@@ -48,9 +48,8 @@ class DemoResult:
 
     def summary(self) -> str:
         """A few lines for the terminal."""
-        lines = [f"demo: {self.turns_played} decisions played through real mail (now game turn "
-                 f"{self.game_turn}); "
-                 f"message statuses: {', '.join(self.statuses)}",
+        lines = [(f"demo: {self.turns_played} decisions played through real mail (now game turn "
+                  f"{self.game_turn}); message statuses: {', '.join(self.statuses)}"),
                  f"  config:    {self.config}", f"  database:  {self.database}",
                  f"  mailboxes: {self.maildir}/<account>/ (Maildir; every prompt, receipt and report)"]
         if self.map_png:

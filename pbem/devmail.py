@@ -22,7 +22,7 @@ from email.utils import getaddresses
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import Envelope, Session, SMTP
+from aiosmtpd.smtp import SMTP, Envelope, Session
 
 
 def free_port() -> int:
@@ -123,10 +123,9 @@ class DevMail:
         if not self.serve_imap:
             return self
         self._log = self.root / "pymap.log"
-        log = open(self._log, "ab")
-        self._imap = subprocess.Popen(
-            self._imap_command(), stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        log.close()
+        with open(self._log, "ab") as log:
+            self._imap = subprocess.Popen(self._imap_command(), stdout=log, stderr=subprocess.STDOUT,
+                                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
         try:
             wait_for_port(self.imap_port)
         except TimeoutError:
@@ -157,9 +156,8 @@ class DevMail:
         if self._imap is not None:
             self._imap.kill()
             self._imap.wait(10)
-        log = open(self._log or self.root / "pymap.log", "ab")
-        self._imap = subprocess.Popen(self._imap_command(), stdout=log, stderr=subprocess.STDOUT)
-        log.close()
+        with open(self._log or self.root / "pymap.log", "ab") as log:
+            self._imap = subprocess.Popen(self._imap_command(), stdout=log, stderr=subprocess.STDOUT)
         wait_for_port(self.imap_port)
 
     def messages(self, account: str) -> list[bytes]:
@@ -169,7 +167,7 @@ class DevMail:
         items = sorted(box.iterkeys(), key=lambda k: (box.get_message(k).get_date(), k))
         return [box.get_bytes(k) for k in items]
 
-    def __enter__(self) -> DevMail:
+    def __enter__(self) -> DevMail:  # noqa: PYI034
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

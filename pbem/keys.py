@@ -21,7 +21,7 @@ def hash_key(key: str, *, iterations: int = _ITERATIONS, salt: bytes | None = No
     """Return ``pbkdf2_sha256$ITERATIONS$SALT$HASH`` (base64) for ``key`` (RFC 8018)."""
     salt = salt if salt is not None else secrets.token_bytes(16)
     digest = hashlib.pbkdf2_hmac("sha256", key.strip().encode(), salt, iterations)
-    b64 = lambda b: base64.b64encode(b).decode()  # noqa: E731
+    b64 = lambda b: base64.b64encode(b).decode()
     return f"pbkdf2_sha256${iterations}${b64(salt)}${b64(digest)}"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import imaplib
 import json
 import logging
 import re
@@ -20,11 +21,9 @@ import ssl
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
-
-import imaplib
 
 import yaml
 from imapclient.exceptions import IMAPClientError
@@ -52,7 +51,7 @@ HISTORY_KEYS = ("game", "seat", "key", "history")
 
 def now_utc() -> datetime:
     """The current time, UTC, whole seconds."""
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,7 @@ class Judge:
         try:
             with self.store.transaction():
                 return self._handle(parsed, raw, uidvalidity, uid, folder)
-        except Exception as exc:  # noqa: BLE001 - bad input must never stop the service
+        except Exception as exc:
             log.exception("internal error on %s", parsed.message_id)
             with self.store.transaction():
                 self.store.record_inbox(message_id=parsed.message_id, raw=raw, uidvalidity=uidvalidity,
@@ -175,7 +174,7 @@ class Judge:
 
     def _handle(self, parsed: ParsedMail, raw: bytes, uidvalidity: int | None, uid: int | None,
                 folder: str) -> str:
-        rec = lambda status, reason="", **kw: self._record(parsed, raw, uidvalidity, uid, folder,  # noqa: E731
+        rec = lambda status, reason="", **kw: self._record(parsed, raw, uidvalidity, uid, folder,
                                                            status, reason, **kw)
         if parsed.action == "ignore":
             rec("ignored", parsed.ignore_reason or "")
@@ -534,7 +533,7 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
             poller.close()
             try:
                 judge.flush_outbox()
-            except Exception:  # noqa: BLE001 - SMTP trouble is retried later
+            except Exception:
                 log.exception("outbox flush failed")
             stop.wait(backoff)
             backoff = min(backoff * 2, max_backoff)
@@ -549,4 +548,4 @@ def make_judge(config: Config) -> tuple[Judge, ImapPoller]:
     return judge, poller
 
 
-__all__ = ["Judge", "run_once", "run_forever", "make_judge", "Issue"]
+__all__ = ["Issue", "Judge", "make_judge", "run_forever", "run_once"]

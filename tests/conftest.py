@@ -14,9 +14,8 @@ import yaml
 
 from pbem.config import Config, parse_config
 from pbem.keys import hash_key
-from pbem.service import Judge, make_judge
 from pbem.mail.imap import ImapPoller
-
+from pbem.service import Judge, make_judge
 from tests.mailservers import DOVECOT, MailServer, start_dovecot, start_pymap
 
 SEATS = ("north", "east", "south", "west")

@@ -76,7 +76,7 @@ class MailServer:
         """Stop both servers."""
         self.dev.stop()
         if self._dovecot_conf is not None:
-            subprocess.run(["doveadm", "-c", str(self._dovecot_conf), "stop"], capture_output=True)
+            subprocess.run(["doveadm", "-c", str(self._dovecot_conf), "stop"], capture_output=True, check=False)
             time.sleep(0.3)
             shutil.rmtree(self._dovecot_conf.parent, ignore_errors=True)
 
@@ -86,7 +86,7 @@ class MailServer:
             self.dev.restart_imap()
         else:
             assert self._dovecot_conf is not None
-            subprocess.run(["doveadm", "-c", str(self._dovecot_conf), "stop"], capture_output=True)
+            subprocess.run(["doveadm", "-c", str(self._dovecot_conf), "stop"], capture_output=True, check=False)
             time.sleep(0.5)
             subprocess.run([DOVECOT, "-c", str(self._dovecot_conf)], check=True)
             wait_for_port(self.imap_port)

@@ -16,7 +16,6 @@ from pbem.config import parse_config
 from pbem.keys import hash_key
 from pbem.service import make_judge, run_once
 from pbem.store import Store
-
 from tests.conftest import ACCOUNTS, PLAYERS, SEATS, Table
 from tests.mail.clients import bottom_posted, html_only, top_posted
 

@@ -13,7 +13,6 @@ from pbem import rules
 from pbem.mail.imap import ImapPoller
 from pbem.service import Judge, make_judge, run_forever, run_once
 from pbem.store import Store
-
 from tests.conftest import SEATS, Table, make_config
 
 

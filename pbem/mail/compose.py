@@ -16,10 +16,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime, formataddr
-from datetime import datetime, timezone
 
 LOOP_HEADER = "X-Pbem-Loop"
 
@@ -70,7 +70,7 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
     msg["From"] = formataddr((sender_name, sender))
     msg["To"] = formataddr((to_name or "", to_addr)) if to_name else to_addr
     msg["Subject"] = subject
-    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Date"] = format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = message_id
     msg["Auto-Submitted"] = auto
     msg["X-Auto-Response-Suppress"] = "All"  # Exchange: no out-of-office answers to us

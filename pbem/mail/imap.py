@@ -100,8 +100,8 @@ class ImapPoller:
         except Exception:  # noqa: BLE001 - a dead connection cannot log out
             try:
                 client.shutdown()
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception as exc:  # noqa: BLE001
+                log.debug("IMAP shutdown: %s", exc)
 
     @property
     def has_idle(self) -> bool:
@@ -185,8 +185,8 @@ class ImapPoller:
                 # the server is going down must not turn into a "reconnect" error.
                 try:
                     client.idle_done()
-                except Exception:  # noqa: BLE001
-                    pass
+                except Exception as exc:  # noqa: BLE001
+                    log.debug("leaving IDLE: %s", exc)
                 raise
             client.idle_done()
             if responses:

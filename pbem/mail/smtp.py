@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import aiosmtplib
 
@@ -33,7 +33,7 @@ async def send_raw(server: MailServer, sender: str, to_addr: str, raw: bytes, ti
     await aiosmtplib.send(
         raw, sender=sender, recipients=[to_addr], hostname=server.host, port=server.port,
         username=server.user, password=server.password,
-        use_tls=server.tls == "implicit", start_tls=True if server.tls == "starttls" else False,
+        use_tls=server.tls == "implicit", start_tls=server.tls == "starttls",
         validate_certs=server.verify_tls, timeout=timeout)
 
 
@@ -41,12 +41,12 @@ async def send_due_async(store: Store, server: MailServer, sender: str,
                          now: datetime | None = None) -> tuple[int, int]:
     """Send every due outbox row; return (sent, failed attempts). Never raises for a
     delivery problem: it is recorded on the row (attempts, last_error, next attempt)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     sent = failed = 0
     for row in store.due_mail(now.replace(microsecond=0).isoformat()):
         try:
             await send_raw(server, sender, row["to_addr"], row["raw"])
-        except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, aiosmtplib.SMTPException, OSError) as exc:
             failed += 1
             attempts = row["attempts"] + 1
             nxt = None if attempts >= MAX_ATTEMPTS else (
