@@ -27,7 +27,7 @@ state_dir = {root}/run/state
 log_path = {root}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
+{ssl}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:{maildir}/%n
@@ -47,7 +47,8 @@ service imap-login {{
     port = {port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {imaps_port}
   }}
 }}
 service anvil {{
@@ -67,6 +68,7 @@ class MailServer:
     smtp_port: int
     imap_port: int
     _dovecot_conf: Path | None = None
+    imaps_port: int = 0
 
     def messages(self, account: str) -> list[bytes]:
         """Raw messages delivered to ``account`` (its INBOX), oldest first."""
@@ -98,7 +100,17 @@ def start_pymap(root: Path, accounts: dict[str, str]) -> MailServer:
     return MailServer("pymap", root, accounts, dev, dev.smtp_port, dev.imap_port)
 
 
-def start_dovecot(root: Path | None, accounts: dict[str, str]) -> MailServer:
+def own_maildirs(server: MailServer) -> None:
+    """Give Dovecot's user (nobody) the maildirs, after files were added as root."""
+    uid, gid = pwd.getpwnam("nobody").pw_uid, grp.getgrnam("nogroup").gr_gid
+    for dirpath, _dirs, files in os.walk(server.root):
+        os.chown(dirpath, uid, gid)
+        for f in files:
+            os.chown(os.path.join(dirpath, f), uid, gid)
+
+
+def start_dovecot(root: Path | None, accounts: dict[str, str],
+                  tls_cert: tuple[Path, Path] | None = None) -> MailServer:
     """aiosmtpd delivering into maildirs served by a private Dovecot instance.
 
     Dovecot's processes run as ``nobody`` and must reach every folder on the way, so
@@ -114,14 +126,21 @@ def start_dovecot(root: Path | None, accounts: dict[str, str]) -> MailServer:
     os.chmod(root, 0o755)
     (root / "passwd").write_text("".join(f"{u}:{{PLAIN}}{p}::::::\n" for u, p in accounts.items()))
     port = free_port()
+    imaps_port = free_port() if tls_cert else 0
+    if tls_cert:
+        for src, name in zip(tls_cert, ("cert.pem", "key.pem"), strict=True):
+            shutil.copy(src, root / name)
+        ssl_conf = f"ssl = yes\nssl_cert = <{root}/cert.pem\nssl_key = <{root}/key.pem"
+    else:
+        ssl_conf = "ssl = no"
     conf = root / "dovecot.conf"
-    conf.write_text(DOVECOT_CONF.format(root=root, maildir=maildir, uid=uid, gid=gid, port=port))
+    conf.write_text(DOVECOT_CONF.format(root=root, maildir=maildir, uid=uid, gid=gid, port=port,
+                                        imaps_port=imaps_port, ssl=ssl_conf))
     dev = DevMail(maildir, accounts, owner=(uid, gid), serve_imap=False).start()
-    for name in accounts:  # DevMail created the maildirs as root; Dovecot runs as nobody
-        for dirpath, _dirs, files in os.walk(maildir / name):
-            os.chown(dirpath, uid, gid)
-            for f in files:
-                os.chown(os.path.join(dirpath, f), uid, gid)
+    server = MailServer("dovecot", maildir, accounts, dev, dev.smtp_port, port, conf, imaps_port)
+    own_maildirs(server)  # DevMail created the maildirs as root; Dovecot runs as nobody
     subprocess.run([DOVECOT, "-c", str(conf)], check=True)
     wait_for_port(port)
-    return MailServer("dovecot", maildir, accounts, dev, dev.smtp_port, port, conf)
+    if imaps_port:
+        wait_for_port(imaps_port)
+    return server
