@@ -19,7 +19,6 @@ from pbem.devmail import MaildirHandler, free_port, wait_for_port, write_pymap_u
 from pbem.mail.imap import ImapPoller
 from pbem.mail.smtp import send_raw
 from pbem.store import Store
-
 from tests import mailservers
 
 MESSAGE = b"From: north@pbem.localhost\r\nTo: judge@pbem.localhost\r\nSubject: tls\r\n" \
