@@ -21,6 +21,7 @@ from pbem.rules.reactions import (
 )
 from pbem.rules.reducers import reduce
 from pbem.rules.state import Decision, Event, GameState, IllegalOrders, Rejection
+from pbem.rules.war_orders import has_war_orders, soft_if_valid
 
 _PACKS: dict[str, Pack] = {}
 
@@ -108,7 +109,9 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     reinforcing = bool(ctx.s["reinforce"])
     window = war_get(ctx.s, "pause")
     only_standing = standing_only(ctx.s, seat, _plain(orders))
-    rej = _run(ctx, seat, _plain(orders))
+    soft = has_war_orders(_plain(orders)) and not validate(state, seat, orders)
+    with soft_if_valid(soft):  # dice-made impossibilities are cancelled, not refused
+        rej = _run(ctx, seat, _plain(orders))
     if rej:
         raise IllegalOrders(rej)
     if only_standing:  # no decision was taken: the step and the turn stay

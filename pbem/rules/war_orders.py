@@ -15,7 +15,10 @@ Shapes (see ``docs/orders.md``)::
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import difflib
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.pack.model import Card, Pack
@@ -241,11 +244,59 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
             _rej(rej, code, rule, ev.data["why"], mv["where"])
 
 
+SOFT: contextvars.ContextVar[bool] = contextvars.ContextVar("pbem_war_soft", default=False)
+"""True while ``apply`` carries out orders that passed a dry-run validation: what the
+real dice made impossible since is cancelled (an event), never refused."""
+
+
+def has_war_orders(orders: Any) -> bool:
+    """True when ``orders`` hold army moves, an activation or assault rolls."""
+    if not isinstance(orders, dict):
+        return False
+    ty = orders.get("tyche")
+    sur = orders.get("surrender")
+    return (isinstance(orders.get("movement"), list)
+            or (isinstance(ty, dict) and ty.get("use") in ("activate", "event"))
+            or (isinstance(sur, dict) and "assault" in sur))
+
+
+@contextlib.contextmanager
+def soft_if_valid(valid: bool) -> Iterator[None]:
+    """Run the block in soft mode (see :data:`SOFT`) when ``valid``."""
+    token = SOFT.set(valid)
+    try:
+        yield
+    finally:
+        SOFT.reset(token)
+
+
+def _soft_moves(pack: Pack, s: State, seat: str, part: list, where: str, segment: str,
+                mp: int | None) -> dict:
+    moves, cancelled = [], []
+    for i, raw in enumerate(part):
+        r: list[Rejection] = []
+        mv = parse_move(pack, s, seat, raw, f"{where}[{i}]", r, mp)
+        if mv is not None:
+            with contextlib.suppress(KeyError):
+                static_checks(pack, s, seat, mv, segment, r)
+        if mv is not None and not r:
+            moves.append(mv)
+        else:
+            cancelled.append({"army": raw.get("army") if isinstance(raw, dict) else None,
+                              "why": "; ".join(x.message for x in r) or "not possible now",
+                              "where": f"{where}[{i}]"})
+    return {"kind": "moves", "moves": moves, "segment": segment, "cancelled": cancelled}
+
+
 def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
                 rej: list[Rejection], segment: str = "movement", mp: int | None = None
                 ) -> dict | None:
     """Validate a list of moves; returns ``{"kind": "moves", "moves": [...],
-    "segment"}`` or None. Rejection codes: ``movement.*``, ``siege.illegal``."""
+    "segment"}`` or None. Rejection codes: ``movement.*``, ``siege.illegal``. In soft
+    mode (:data:`SOFT`) nothing is refused: moves made impossible are listed under
+    ``"cancelled"``."""
+    if SOFT.get():
+        return _soft_moves(pack, s, seat, part, where, segment, mp)
     n0 = len(rej)
     moves = []
     for i, raw in enumerate(part):
@@ -269,6 +320,9 @@ def do_moves(ctx: Ctx, seat: str, plan: dict) -> bool:
     """Carry out a plan of :func:`check_moves`; False when a reaction window opened."""
     from pbem.rules.movement import new_cursor, run_cursor
 
+    for x in plan.get("cancelled", []):
+        ctx.emit("MoveCancelled", {"seat": seat, "army": x["army"], "why": x["why"],
+                                   "where": x["where"], "rule": "R-9.1"})
     c = new_cursor(seat, plan["segment"], plan["moves"])
     c["resume_forage"] = plan["segment"] == "movement"
     return run_cursor(ctx, c)
@@ -303,6 +357,9 @@ def check_tyche_war(pack: Pack, s: State, seat: str, part: dict, card: Card, use
                  "tyche: {card: 12, use: activate, army: Ptolemy, path: [Memphis, Pelusium]}")
             return
         raw = {k: part[k] for k in MOVE_KEYS if k in part}
+        if SOFT.get():
+            plan["war"] = _soft_moves(pack, s, seat, [raw], where, "tyche", card.ops)
+            return
         n0 = len(rej)
         mv = parse_move(pack, s, seat, raw, where, rej, card.ops)
         if mv is None:
@@ -421,6 +478,9 @@ def check_surrender_assault(pack: Pack, s: State, seat: str, raw: Any, where: st
         if sid is None:
             _rej(rej, "orders.unknown_space", "R-3.1", f"there is no space {x!r}",
                  f"{where}[{i}]", hint)
+            continue
+        if SOFT.get():  # re-checked when rolled (AssaultCancelled)
+            out.append(sid)
             continue
         try:
             why = why_no_assault(pack, s, seat, sid, "surrender",
