@@ -262,7 +262,8 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
         from pbem.rules.war_orders import check_standing
         std = check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
         if std is not None:
-            ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
+            ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
+                 public=False, seat=seat)  # a private choice: only its seat sees it
     if not only and "surrender" in orders:
         plan = check_surrender(pack, s, seat, orders.get("surrender"),
                                "orders.surrender", rej)

@@ -302,7 +302,8 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
     ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": orders,
                                "rule": "R-9.3"})
     if std is not None:
-        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
+        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
+                 public=False, seat=seat)  # a private choice: only its seat sees it
     c = copy.deepcopy(p["cursor"])
     ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": key, "rule": "R-9.3"})
     ctx.emit("ReactionChosen", {"seat": seat, "kind": key, "choice": choice,
@@ -357,5 +358,6 @@ def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Rejection]:
     rej: list[Rejection] = []
     std = check_standing(ctx.pack, ctx.s, seat, orders["standing"], "orders.standing", rej)
     if std is not None and not rej:
-        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
+        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
+                 public=False, seat=seat)  # a private choice: only its seat sees it
     return rej
