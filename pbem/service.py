@@ -294,6 +294,8 @@ class Judge:
             return issues, game_id, seat
         if "step" not in keys:
             return issues, game_id, seat
+        if _standing_only(doc.get("orders")):
+            return issues, game_id, seat  # standing orders may come at any time (R-9.3)
         state = self.state(game_id)
         step = doc.get("step")
         if not isinstance(step, int) or isinstance(step, bool):
@@ -334,6 +336,10 @@ class Judge:
         seq = self.store.append_events(game_id, [e.to_dict() for e in events], step=state.step,
                                        inbox_id=inbox_id)
         self.store.save_snapshot(game_id, seq, new_state.step, new_state.to_dict())
+        if new_state.step == state.step:  # no decision taken (standing orders): nothing to report
+            if parsed is not None:
+                self._receipt(parsed, game_id, seat, state.step, orders, previous)
+            return new_state
         self.store.set_game_step(game_id, new_state.step,
                                  status="over" if not rules.pending(new_state) else None)
         if parsed is not None:
@@ -418,7 +424,7 @@ class Judge:
         seats = self.store.seats(game_id)
         commitment = self.store.game(game_id)["seed_commitment"]
         png = build.map_png(pack, state, events, title=f"{game_id} step {step}",
-                            players={r["seat"]: r["player"] for r in seats})
+                            players={r["seat"]: r["player"] for r in seats}) if self.config.map_attachment else None
         for row in seats:
             rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                       seats=seats, headline=headline, seed_commitment=commitment)
@@ -492,6 +498,12 @@ _KEY_LINE = re.compile(r"(?m)^(\s*key\s*:\s*).*$")
 def _mask_key(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The document with the seat key hidden (what we store and echo)."""
     return {k: ("(hidden)" if k == "key" else v) for k, v in doc.items()}
+
+
+def _standing_only(orders: Any) -> bool:
+    """True for orders that only set standing orders (R-9.3), which any seat may send at
+    any time: they answer no prompt, so neither the step nor the turn is checked."""
+    return isinstance(orders, Mapping) and set(orders) <= {"standing", "step"} and "standing" in orders
 
 
 def _re(subject: str) -> str:
