@@ -17,7 +17,6 @@ from pbem import rules
 from pbem.config import parse_config
 from pbem.service import Judge
 from pbem.store import Store
-
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
 
 
