@@ -88,6 +88,7 @@ class Judge:
     config: Config
     store: Store
     clock: Callable[[], datetime] = now_utc
+    new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32)  # tests fix it
     _domain: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -126,7 +127,7 @@ class Judge:
 
     def _create_game(self, game: GameConfig) -> None:
         pack = _pack(game.pack)
-        seed = secrets.token_bytes(32)
+        seed = self.new_seed()
         state, events = rules.new_game(pack, seed, dict(game.options))
         with self.store.transaction():
             self.store.create_game(game.id, game.pack, seed, seed_commitment(seed), game.options,

@@ -46,15 +46,15 @@ def pymap_server(tmp_path: Path) -> MailServer:
     server.stop()
 
 
-def make_config(tmp_path: Path, server: MailServer, **extra: object) -> Config:
-    """A config for game ``g1`` with four seats against ``server``."""
+def make_config(tmp_path: Path, server: MailServer, options: dict | None = None, **extra: object) -> Config:
+    """A config for game ``g1`` (game ``options``) with four seats against ``server``."""
     raw = {
         "judge": {"address": "judge@pbem.localhost"},
         "database": str(tmp_path / "pbem.sqlite"),
         "imap": {"host": "127.0.0.1", "port": server.imap_port, "user": "judge", "password": "jpw",
                  "processed_folder": "Processed", "poll_interval": "1s"},
         "smtp": {"host": "127.0.0.1", "port": server.smtp_port},
-        "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": [
+        "games": [{"id": "g1", "host_email": "host@pbem.localhost", "options": options or {}, "seats": [
             {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
             for s in SEATS]}],
         **extra,
