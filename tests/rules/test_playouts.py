@@ -48,7 +48,8 @@ def play(pack, g: int, check_every: int = 1) -> tuple[R.GameState, int]:
         assert new.step == before + 1
         assert R.fold(state, events) == new
         for e in events:
-            assert e.public or e.kind in ("CardsDealt", "CardDrawn", "DeckShuffled")
+            assert e.public or e.kind in ("CardsDealt", "CardDrawn", "DeckShuffled",
+                                            "StandingOrdersSet")
             if not e.public and e.kind != "DeckShuffled":
                 assert e.seat == e.data["seat"]
         added += sum(cu_delta(e) for e in events)
