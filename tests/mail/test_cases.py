@@ -13,11 +13,12 @@ from pbem.mail.message import ParsedMail, parse_mail
 
 
 def cases_dir() -> Path:
-    """The shared cases directory: $PBEM_CASES_DIR, else ../shared/cases/mail beside the repo."""
+    """The cases directory: $PBEM_CASES_DIR, else tests/cases/mail (a copy of the shared
+    cases kept in the repository)."""
     env = os.environ.get("PBEM_CASES_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2].parent / "shared" / "cases" / "mail"
+    return Path(__file__).resolve().parents[1] / "cases" / "mail"
 
 
 def load_cases() -> list[dict[str, Any]]:
