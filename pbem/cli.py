@@ -50,13 +50,12 @@ def run(config_path: str, once: bool) -> None:
     started first, so this works on a fresh machine with no mail account.
     """
     config = _load(config_path)
-    from pbem.devmail import DevMail
     from pbem.service import NETWORK_ERRORS, make_judge, run_forever, run_once
 
     dev = None
+    stop = threading.Event()
     if config.devmail.enabled:
-        dev = DevMail(config.devmail.maildir, config.devmail.accounts, smtp_port=config.devmail.smtp_port,
-                      imap_port=config.devmail.imap_port).start()
+        dev = _start_devmail(config)
         click.echo(f"embedded mail server: SMTP 127.0.0.1:{dev.smtp_port}, IMAP 127.0.0.1:{dev.imap_port}, "
                    f"maildirs in {config.devmail.maildir}")
     try:
@@ -75,18 +74,44 @@ def run(config_path: str, once: bool) -> None:
                 poller.close()
             click.echo(f"handled {len(handled)} message(s): {handled}")
             return
-        stop = threading.Event()
         # SIGTERM stops like Ctrl-C, also in the middle of an IDLE wait
         signal.signal(signal.SIGTERM, signal.default_int_handler)
         click.echo(f"polling {config.imap.user}@{config.imap.host}:{config.imap.port}/{config.imap.folder} "
                    f"as {config.judge_address}; Ctrl-C to stop")
+        if dev is not None:
+            threading.Thread(target=_watch_devmail, args=(dev, stop), daemon=True).start()
         try:
             run_forever(judge, poller, stop)
         except KeyboardInterrupt:
             click.echo("stopped")
     finally:
+        stop.set()  # first: the watchdog must not restart what we stop
         if dev is not None:
             dev.stop()
+
+
+def _start_devmail(config):
+    """Start the embedded mail server, or exit 1 with a one-line reason."""
+    from pbem.devmail import DevMail, DevMailError
+
+    dm = config.devmail
+    try:
+        return DevMail(dm.maildir, dm.accounts, smtp_port=dm.smtp_port, imap_port=dm.imap_port).start()
+    except DevMailError as exc:
+        click.echo(f"cannot start the embedded mail server: {exc}", err=True)
+        sys.exit(1)
+
+
+def _watch_devmail(dev, stop: threading.Event, every: float = 2.0) -> None:
+    """Restart the embedded IMAP server if it exits while the judge runs."""
+    log = logging.getLogger("pbem.devmail")
+    while not stop.wait(every):
+        if not dev.imap_alive():
+            log.error("the embedded IMAP server exited (see %s); restarting it", dev._log)
+            try:
+                dev.restart_imap()
+            except Exception as exc:  # noqa: BLE001 - keep watching; the poller backs off meanwhile
+                log.error("restarting the embedded IMAP server failed: %s", exc)
 
 
 @main.command()
@@ -94,11 +119,10 @@ def run(config_path: str, once: bool) -> None:
               type=click.Path(dir_okay=False))
 def devmail(config_path: str) -> None:
     """Run only the embedded local mail server (SMTP + IMAP on 127.0.0.1) until Ctrl-C."""
-    from pbem.devmail import DevMail
 
     config = _load(config_path)
     dm = config.devmail
-    with DevMail(dm.maildir, dm.accounts, smtp_port=dm.smtp_port, imap_port=dm.imap_port) as dev:
+    with _start_devmail(config) as dev:
         click.echo(f"SMTP 127.0.0.1:{dev.smtp_port}  IMAP 127.0.0.1:{dev.imap_port}  maildirs: {dm.maildir}")
         click.echo("accounts: " + ", ".join(f"{u}@{dm.domain}" for u in dm.accounts))
         stop = threading.Event()

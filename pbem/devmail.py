@@ -25,6 +25,22 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 
+class DevMailError(RuntimeError):
+    """The embedded mail server cannot start (a port is taken, a server exited)."""
+
+
+def ensure_port_free(port: int, what: str) -> None:
+    """Raise :class:`DevMailError` if 127.0.0.1:``port`` is already taken."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise DevMailError(f"{what} port 127.0.0.1:{port} is already in use ({exc.strerror}): is "
+                               "another `pbem run` or `pbem devmail` running? Stop it, or change "
+                               "devmail.smtp_port/imap_port (and smtp.port/imap.port) in the config.") from exc
+
+
 def free_port() -> int:
     """Return a TCP port on 127.0.0.1 that is free right now."""
     with socket.socket() as s:
@@ -97,8 +113,8 @@ def write_pymap_users(root: Path, accounts: Mapping[str, str]) -> None:
 class DevMail:
     """A running embedded mail server: SMTP on ``smtp_port``, IMAP on ``imap_port``.
 
-    Use as a context manager or call :meth:`start` / :meth:`stop`. Raises TimeoutError
-    from :meth:`start` if a server does not come up.
+    Use as a context manager or call :meth:`start` / :meth:`stop`. :meth:`start` raises
+    :class:`DevMailError` when a port is taken or a server does not come up.
     """
 
     root: Path
@@ -116,6 +132,9 @@ class DevMail:
         self.root = Path(self.root)
         self.smtp_port = self.smtp_port or free_port()
         self.imap_port = self.imap_port or free_port()
+        for port, what in ((self.smtp_port, "SMTP"), (self.imap_port, "IMAP")):
+            if what == "SMTP" or self.serve_imap:
+                ensure_port_free(port, what)
         write_pymap_users(self.root, self.accounts)
         self._controller = Controller(MaildirHandler(self.root, self.accounts, self.owner),
                                       hostname="127.0.0.1", port=self.smtp_port)
@@ -128,10 +147,16 @@ class DevMail:
                                           env={**os.environ, "PYTHONUNBUFFERED": "1"})
         try:
             wait_for_port(self.imap_port)
-        except TimeoutError:
+            if not self.imap_alive():
+                raise TimeoutError("exited")
+        except TimeoutError as exc:
             self.stop()
-            raise
+            raise DevMailError(f"the embedded IMAP server did not start ({exc}); see {self._log}") from exc
         return self
+
+    def imap_alive(self) -> bool:
+        """True while the embedded IMAP server process runs."""
+        return self._imap is not None and self._imap.poll() is None
 
     def _imap_command(self) -> list[str]:
         return [sys.executable, "-c", "import sys; from pymap.main import main; sys.exit(main())",

@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import imaplib
 import logging
 import ssl
 import time
@@ -180,6 +181,15 @@ class ImapPoller:
             client.idle()
             try:
                 responses = client.idle_check(timeout=chunk)
+            except imaplib.IMAP4.abort as exc:
+                if "unterminated line" not in str(exc):
+                    raise
+                # imapclient reads IDLE responses in non-blocking mode and can see half a
+                # line when a response arrives in two packets (mjs/imapclient#519). Mail did
+                # arrive: reconnect (the reconcile pass reads it), without a warning.
+                log.info("IDLE response split across packets (imapclient#519); reconnecting")
+                self.close()
+                return True
             except BaseException:
                 # Leave IDLE quietly and re-raise the original: a Ctrl-C that arrives while
                 # the server is going down must not turn into a "reconnect" error.
