@@ -141,8 +141,8 @@ SENTENCES: dict[str, Sentence] = {
     "SurrenderDeclined": lambda p, d: f"{d.get('seat')} declines surrender in {_sp(p, d.get('space'))}.",
     "UnitTrained": lambda p, d: f"{d.get('seat')} completes a {d.get('unit', 'unit')}"
                                 + (f" in {_sp(p, d['space'])}" if d.get("space") else "") + ".",
-    "ReinforcementsGranted": lambda p, d: f"Reinforcements for {d.get('seat', 'the players')}: "
-                                          f"{_cus(d.get('cus', d.get('grants', '')))}.",
+    "ReinforcementsGranted": lambda p, d: "Reinforcements (R-7.1): " + "; ".join(
+        f"{seat} {_cus(cus)}" for seat, cus in (d.get("cus") or {}).items()) + ".",
     "DispersedAdded": lambda p, d: f"{d.get('seat')}'s {_cus(d.get('cus'))} go to the dispersed box.",
     "CommanderChosen": lambda p, d: f"{_gen(p, d.get('general'))} commands in {_sp(p, d.get('space'))}.",
     "CardEventSkipped": lambda p, d: f"The event of {_card(p, d.get('card'))} is not resolved by the judge yet.",
@@ -151,13 +151,98 @@ SENTENCES: dict[str, Sentence] = {
     "VictoryClaimUpdated": lambda p, d: f"Victory claim: {d.get('seat', '')} {d.get('status', d.get('kind', ''))}.",
     "ArmyMoved": lambda p, d: f"{_who(p, d)} moves {_path(p, d)}"
                               + (f" with {_cus(d['cus'])}" if d.get("cus") else "") + ".",
-    "BattleFought": lambda p, d: f"Battle at {_sp(p, d.get('space'))}"
-                                 + (f": {d['winner']} wins" if d.get("winner") else "")
-                                 + (f" ({d['scores']})" if d.get("scores") else "") + ".",
+    "BattleFought": lambda p, d: _battle(p, d),
     "SiegeAssaulted": lambda p, d: f"{_who(p, d)} assaults {_sp(p, d.get('space'))}"
                                    + (f": {d['result']}" if d.get("result") else "") + ".",
     "SiegePointScored": lambda p, d: f"Siege point at {_sp(p, d.get('space'))}.",
+    # -- war (R-9 … R-16): the dice of each check are shown with its DiceRolled line --
+    "UnrestStruck": lambda p, d: f"Unrest ({_card(p, d.get('card'))}, played by {d.get('seat')}) strikes "
+                                 f"{_prov(p, d.get('province'))}"
+                                 + (f", spreading to {_prov(p, d['spread_to'])}" if d.get("spread_to") else "")
+                                 + (f": independent markers in {_names(p, d.get('spaces'))}" if d.get("spaces")
+                                    else ": no space can revolt") + ".",
+    "InterceptionRolled": lambda p, d: f"{d.get('seat')} tries to intercept from {_sp(p, d.get('from'))} into "
+                                       f"{_sp(p, d.get('into'))}: die {d.get('die')} against initiative "
+                                       f"{d.get('initiative')}, " + ("success" if d.get("success") else "failed") + ".",
+    "AvoidBattleRolled": lambda p, d: f"{d.get('seat')} tries to avoid battle at {_sp(p, d.get('space'))} toward "
+                                      f"{_sp(p, d.get('toward'))}: die {d.get('die')} against initiative "
+                                      f"{d.get('initiative')}, " + ("success" if d.get("success") else "failed") + ".",
+    "BattleAvoided": lambda p, d: f"{d.get('seat')} avoids battle" + (f", stepping to {_sp(p, d['to'])}"
+                                                                       if d.get("to") else "") + ".",
+    "AssaultRolled": lambda p, d: f"{d.get('seat')} assaults {_sp(p, d.get('space'))}: "
+                                  f"{'+'.join(str(v) for v in d.get('dice', []))}"
+                                  + (f" {d['modifier']:+d}" if d.get("modifier") else "")
+                                  + f", {d.get('points', 0)} siege point(s), {d.get('lost', 0)} CU(s) lost.",
+    "AssaultCancelled": lambda p, d: f"{d.get('seat')}'s assault on {_sp(p, d.get('space'))} does not happen: "
+                                     f"{d.get('why', '')}.",
+    "SiegePointsScored": lambda p, d: f"Siege of {_sp(p, d.get('space'))}: {d.get('total')} of {d.get('needed')} "
+                                      "siege points.",
+    "SiegeCompleted": lambda p, d: f"{d.get('seat')} completes the siege of {_sp(p, d.get('space'))}.",
+    "SiegeLifted": lambda p, d: f"The siege of {_sp(p, d.get('space'))} is lifted.",
+    "OverrunCarriedOut": lambda p, d: f"{d.get('seat')} overruns {d.get('enemy')}'s units in "
+                                      f"{_sp(p, d.get('space'))}.",
+    "LeaderLossChecked": lambda p, d: f"Leader loss check for {_gen(p, d.get('general'))}: die {d.get('die')}, "
+                                      + ("killed." if d.get("killed") else "safe."),
+    "AttritionRolled": lambda p, d: f"Attrition of {d.get('seat')}'s Macedonians in {_sp(p, d.get('space'))}: "
+                                    f"{_cus(d.get('eliminated')) if d.get('eliminated') else 'none'} eliminated.",
+    "ElephantsRolled": lambda p, d: f"{d.get('side')}'s elephants at {_sp(p, d.get('space'))} add "
+                                    f"{sum(int(r.get('result') or 0) for r in d.get('reads', []))} strength.",
+    "HostileTribesRolled": lambda p, d: f"Hostile tribes at {_sp(p, d.get('space'))} attack {d.get('seat')}: "
+                                        f"die {d.get('die')}, {d.get('lost', 0)} CU(s) lost.",
+    "IndependentArmyActivated": lambda p, d: f"{d.get('seat')} activates the {_indep(p, d.get('army'))} "
+                                             f"({_card(p, d.get('card'))}).",
+    "IndependentArmyMoved": lambda p, d: f"The {_indep(p, d.get('army'))} moves from {_sp(p, d.get('from'))} to "
+                                         f"{_sp(p, d.get('to'))}.",
+    "IndependentArmyRemoved": lambda p, d: f"The {_indep(p, d.get('army'))} is beaten at {_sp(p, d.get('space'))}"
+                                           + (" and returns to its box" if d.get("to_box") else
+                                              " and leaves play") + ".",
+    "RoyalCUsDefected": lambda p, d: f"Royal CUs go over to {d.get('to', d.get('seat', 'the other side'))} at "
+                                     f"{_sp(p, d.get('space'))} (R-4.3).",
+    "NavalBattleDeclared": lambda p, d: f"{d.get('seat')} declares a naval battle"
+                                        + (f" at {_sp(p, d['space'])}" if d.get("space") else "") + ".",
+    "FleetsFought": lambda p, d: "Naval battle" + (f" at {_sp(p, d['space'])}" if d.get("space") else "")
+                                 + (f": {d['winner']} wins" if d.get("winner") else "") + ".",
+    "FleetDispersed": lambda p, d: f"Fleet {d.get('fleet', '')} is dispersed.",
+    "ReactionWindowOpened": lambda p, d: f"{d.get('mover')}'s move stops at {_sp(p, d.get('space'))}: "
+                                         f"{d.get('seat')} may {str(d.get('kind', 'react')).replace('_', ' ')}.",
+    "ReactionWindowClosed": lambda p, d: "",
+    "ReactionChosen": lambda p, d: f"{d.get('seat')} " + (
+        f"chooses to {str(d.get('kind')).replace('_', ' ')} ({_sp(p, d['choice'])})" if d.get("choice")
+        else f"does not {str(d.get('kind')).replace('_', ' ')}") + (" (standing order)" if d.get("source") ==
+                                                                     "standing" else "") + ".",
+    "MoveEnded": lambda p, d: f"{d.get('seat')}'s army ends its move in {_sp(p, d.get('space'))}.",
+    "MoveCancelled": lambda p, d: f"{d.get('seat')}'s move stops: {d.get('why', '')}.",
+    "ReinforcementsPlaced": lambda p, d: f"{d.get('seat')} has placed the reinforcements.",
+    "ArmyReorganised": lambda p, d: f"{d.get('seat')} reorganises the army in {_sp(p, d.get('space'))}.",
+    "StandingOrdersSet": lambda p, d: f"{d.get('seat')} sets {len(d.get('orders') or [])} standing order(s).",
 }
+
+
+def _battle(pack: Pack, d: Mapping[str, Any]) -> str:
+    """R-9.2: "Battle at Gaza, east (strength 9, roll 7, score 5) attacks south (…):
+    east wins." Ties and royal CUs joining (R-4.3) read as such."""
+    where = _sp(pack, d.get("space"))
+    attacker, defender = d.get("attacker", "?"), d.get("defender", "?")
+    if d.get("result") == "joined":
+        return f"At {where} the royal CUs join {d.get('winner')} without a battle (R-4.3)."
+
+    def side(role: str, who: Any) -> str:
+        parts = [f"{k} {d[k + 's'][role]}" for k in ("strength", "roll", "score")
+                 if isinstance(d.get(k + "s"), Mapping) and role in d[k + "s"]]
+        return f"{who} ({', '.join(parts)})" if parts else str(who)
+
+    outcome = "a tie" if d.get("result") == "tie" else f"{d.get('winner')} wins"
+    return f"Battle at {where}: {side('attacker', attacker)} attacks {side('defender', defender)}: {outcome}."
+
+
+def _prov(pack: Pack, province: Any) -> str:
+    if isinstance(province, str) and province in pack.provinces:
+        return pack.provinces[province].name
+    return str(province)
+
+
+def _names(pack: Pack, spaces: Any) -> str:
+    return ", ".join(_sp(pack, x) for x in (spaces or []))
 
 
 def narrate(pack: Pack, event: rules.Event) -> str:

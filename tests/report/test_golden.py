@@ -86,7 +86,10 @@ def battle_report() -> tuple[str, str]:
                           "sides": 6, "modifiers": {"battle rating floor": 0}, "modified": 9,
                           "chart": "battle", "row": "9", "column": "6-7", "result": 4}),
         ev("DiceRolled", {"purpose": "leader-loss check: Ptolemy", "rule": "R-9.2", "values": [2], "sides": 6}),
-        ev("BattleFought", {"space": "gaza", "winner": "west", "scores": "4 to 2", "rule": "R-9.2"}),
+        ev("BattleFought", {"space": "gaza", "attacker": "west", "defender": "south",
+                            "strengths": {"attacker": 7, "defender": 5}, "rolls": {"attacker": 9, "defender": 7},
+                            "scores": {"attacker": 4, "defender": 2}, "result": "attacker", "winner": "west",
+                            "rule": "R-9.2"}),  # the shape pbem.rules.combat emits
         ev("SiegeAssaulted", {"space": "tyre", "seat": "west", "general": "ptolemy", "result": "1/0",
                               "rule": "R-10"}),
         ev("CardsDealt", {"seat": "east", "cards": [44], "rule": "R-6.4"}, public=False, seat="east"),
