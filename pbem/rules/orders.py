@@ -20,7 +20,7 @@ from pbem.rules.reinforcement import (
     raise_mercenary,
     tidy_markings,
 )
-from pbem.rules.state import Rejection
+from pbem.rules.state import Rejection, public_orders
 from pbem.rules.tyche import (
     card_label,
     check_tyche,
@@ -249,7 +249,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
         elif only and k in ("surrender", "movement"):
             _rej(rej, "orders.tyche_only_segment", "R-6.5",
                  f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
-    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": orders,
+    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": public_orders(orders),
                                "rule": "R-8"})
     if "commanders" in orders:
         from pbem.rules.generals import check_commanders, do_commanders

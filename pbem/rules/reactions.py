@@ -28,7 +28,7 @@ from pbem.rules.combat import (
 )
 from pbem.rules.context import Ctx
 from pbem.rules.mapinfo import info, resolve_space
-from pbem.rules.state import SEATS, Decision, Rejection
+from pbem.rules.state import SEATS, Decision, Rejection, public_orders
 
 State = dict[str, Any]
 PAUSE = "pause"
@@ -125,8 +125,10 @@ def _decide(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[s
     if ctx.s.get("options", {}).get("ask_windows") and options \
             and c["segment"] == "movement":
         ctx.emit("ReactionWindowOpened", {"kind": kind, "seat": rseat, "mover": c["seat"],
-                                          "space": cur["space"], "options": options,
-                                          "cursor": copy.deepcopy(c), "rule": "R-9.3"})
+                                          "space": cur["space"], "options": options, "rule": "R-9.3"})
+        # The mover's remaining orders are a private plan: kept for the judge only.
+        ctx.emit("MoveSuspended", {"seat": c["seat"], "cursor": copy.deepcopy(c), "rule": "R-9.3"},
+                 public=False)
         return PAUSE
     return None
 
@@ -299,7 +301,7 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
         std = check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
     if rej:
         return rej
-    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": orders,
+    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": public_orders(orders),
                                "rule": "R-9.3"})
     if std is not None:
         ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},

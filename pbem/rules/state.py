@@ -178,3 +178,9 @@ class IllegalOrders(ValueError):
     def __init__(self, rejections: list[Rejection]):
         self.rejections = list(rejections)
         super().__init__("; ".join(r.message for r in self.rejections) or "illegal orders")
+
+
+def public_orders(orders: Any) -> Any:
+    """The orders as everyone may see them once applied: standing orders (R-9.3) stay
+    private to their seat (they are recorded by a private ``StandingOrdersSet``)."""
+    return {k: v for k, v in orders.items() if k != "standing"} if isinstance(orders, dict) else orders

@@ -108,6 +108,12 @@ def _window_opened(s: State, d: dict) -> None:
     war(s)["pause"] = {k: v for k, v in d.items() if k != "rule"}
 
 
+@reducer("MoveSuspended")
+def _move_suspended(s: State, d: dict) -> None:
+    """The mover's remaining orders while a reaction window is open (judge-only event)."""
+    war(s)["pause"]["cursor"] = d["cursor"]
+
+
 @reducer("ReactionWindowClosed")
 def _window_closed(s: State, d: dict) -> None:
     war(s)["pause"] = None
