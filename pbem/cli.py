@@ -218,8 +218,18 @@ def status(config_path: str) -> None:
         st = judge.state(row["id"])
         waiting = ", ".join(f"{d.seat} ({d.kind})" for d in rules.pending(st)) or "-"
         click.echo(f"{row['id']}: {row['status']}, turn {st.turn}, step {st.step}, waiting for {waiting}")
+    if not store.db["games"].count:
+        click.echo("no game yet: `pbem run` creates the games of the config")
+    for row in store.db["deadlines"].rows_where("expired_at IS NULL", order_by="due_at"):
+        click.echo(f"  deadline: {row['game_id']} step {row['step']} {row['seat']} ({row['kind']}) "
+                   f"due {row['due_at']}")
+    for row in store.db["seats"].rows_where("bouncing = 1"):
+        click.echo(f"  bouncing: {row['game_id']} {row['seat']} {row['email']} since {row['bounced_at']}")
     counts = store.db.execute("SELECT status, count(*) FROM outbox GROUP BY status").fetchall()
     click.echo("outbox: " + (", ".join(f"{n} {s}" for s, n in counts) or "empty"))
+    for row in store.db["outbox"].rows_where("status != 'sent' AND last_error IS NOT NULL", order_by="id"):
+        click.echo(f"  {row['status']}: to {row['to_addr']} ({row['kind']}), {row['attempts']} attempt(s): "
+                   f"{row['last_error']}")
 
 
 main.add_command(data_group)

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 TLS_MODES = ("none", "starttls", "implicit")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$")
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -200,7 +201,7 @@ class _Checker:
 
     def server(self, raw: Any, path: str, imap: bool) -> dict[str, Any]:
         m = self.mapping(raw, path)
-        allowed = {"host", "port", "tls", "user", "password", "password_file", "verify_tls"}
+        allowed = {"host", "port", "tls", "user", "password", "password_file", "verify_tls", "allow_plaintext"}
         if imap:
             allowed |= {"folder", "processed_folder", "idle", "poll_interval", "idle_renew"}
         self.unknown(m, allowed, path)
@@ -214,8 +215,12 @@ class _Checker:
                 password = self.path(pfile).read_text(encoding="utf-8").strip()
             except OSError as exc:
                 self.add(f"{path}.password_file", f"cannot read {pfile}: {exc.strerror}")
+        host = self.get(m, "host", path, str, "127.0.0.1")
+        if tls == "none" and host not in LOOPBACK and not self.get(m, "allow_plaintext", path, bool, False):
+            self.add(f"{path}.tls", f"`none` would send the password unencrypted to {host}; use starttls or "
+                     "implicit (or set allow_plaintext: true if the network path is trusted)")
         out: dict[str, Any] = {
-            "host": self.get(m, "host", path, str, "127.0.0.1"),
+            "host": host,
             "port": self.port(m, "port", path, 143 if imap else 25),
             "tls": tls,
             "user": self.get(m, "user", path, str, None),
@@ -250,7 +255,9 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     try:
         raw = yaml.safe_load(p.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError([f"{p}: cannot read: {exc.strerror}"]) from exc
+        hint = " (start from config.example.yaml: `cp config.example.yaml config.yaml`, or pass " \
+               "`-c config.example.yaml`)" if not p.exists() else ""
+        raise ConfigError([f"{p}: cannot read: {exc.strerror}{hint}"]) from exc
     except yaml.YAMLError as exc:
         raise ConfigError([f"{p}: not valid YAML: {exc}"]) from exc
     return parse_config(raw, base=p.resolve().parent, path=p)
@@ -311,12 +318,13 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
             seen_games.add(gid)
         host = c.get(gm, "host_email", gp, str, None)
         if host and not is_email(host):
-            c.add(f"{gp}.host_email", "not an email address")
+            c.add(f"{gp}.host_email", f"not an email address: {host!r}")
         seats: list[SeatConfig] = []
         raw_seats = c.get(gm, "seats", gp, list, required=True) or []
         if raw_seats and len(raw_seats) != 4:
             c.add(f"{gp}.seats", f"Successors needs exactly 4 seats, got {len(raw_seats)}")
         seen_seats: set[str] = set()
+        seen_emails: dict[str, str | None] = {}
         for si, s in enumerate(raw_seats):
             sp = f"{gp}.seats[{si}]"
             sm = c.mapping(s, sp)
@@ -331,7 +339,12 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
             player = c.get(sm, "player", sp, str, required=True)
             email = c.get(sm, "email", sp, str, required=True)
             if email is not None and not is_email(email):
-                c.add(f"{sp}.email", "not an email address")
+                c.add(f"{sp}.email", f"not an email address: {email!r}")
+            elif email is not None and email.lower() in seen_emails:
+                c.add(f"{sp}.email", f"{email} already plays seat {seen_emails[email.lower()]} of this game: "
+                      "each seat needs its own address (the sender identifies the seat)")
+            elif email is not None:
+                seen_emails[email.lower()] = seat
             key_hash = c.get(sm, "key_hash", sp, str, required=True)
             if key_hash is not None and not key_hash.startswith("pbkdf2_sha256$"):
                 c.add(f"{sp}.key_hash", "not a key hash; make one with `pbem key hash`")

@@ -270,7 +270,8 @@ class Judge:
             mine = sorted({r["game_id"] for r in self.store.db["seats"].rows_where("email = ?", [parsed.sender])})
             hint = f"Your games here: {', '.join(mine)}." if mine else "Check the game id in your prompt mail."
             if "game" in doc:
-                issues.append(Issue(f"There is no game {game_id!r} on this judge.", where="game",
+                shown = game_id if isinstance(game_id, str) else yaml.safe_dump(game_id, default_flow_style=True).strip()
+                issues.append(Issue(f"There is no game {shown!r} on this judge.", where="game",
                                     code="envelope.unknown_game", hint=hint))
             return issues, None, None
         seats = {s["seat"]: s for s in self.store.seats(game_id)}
@@ -290,8 +291,11 @@ class Judge:
                           "a mail can only act for the seat registered at its sender address.",
                           where="seat", code="auth.sender")], game_id, seat
         if not key_ok:
-            issues.append(Issue(f"The key for seat {seat} is wrong.", where="key", code="auth.key",
-                                hint="Copy the key from your welcome mail exactly (it is case-sensitive)."))
+            placeholder = str(doc.get("key", "")).strip().upper() == "YOUR-SEAT-KEY"
+            issues.append(Issue(
+                "The `key:` line still holds the placeholder YOUR-SEAT-KEY." if placeholder
+                else f"The key for seat {seat} is wrong.", where="key", code="auth.key",
+                hint="Replace it with the seat key the game's host gave you (it is case-sensitive)."))
             return issues, game_id, seat
         if "step" not in keys:
             return issues, game_id, seat
@@ -302,10 +306,14 @@ class Judge:
         if not isinstance(step, int) or isinstance(step, bool):
             issues.append(Issue(f"`step` must be a whole number; found {step!r}.", where="step",
                                 code="envelope.step_type"))
-        elif step != state.step:
+        elif step < state.step:
             issues.append(Issue(f"Step {step} is stale: the game is at step {state.step}. Orders answer "
                                 "the latest prompt only.", where="step", code="envelope.stale_step",
                                 hint=f"Check your latest prompt; if it is yours, use step: {state.step}."))
+        elif step > state.step:
+            issues.append(Issue(f"Step {step} has not happened yet: the game is at step {state.step}.",
+                                where="step", code="envelope.future_step",
+                                hint="Copy the step number from your latest prompt."))
         waiting = {d.seat for d in rules.pending(state)}
         if seat not in waiting:
             who = ", ".join(sorted(waiting)) or "nobody (the game is over)"
@@ -407,7 +415,12 @@ class Judge:
                     subject=f"[{game_id}] held: orders for your seat from another address",
                     text=build.render_notice(body, game_id), html=None,
                     id_parts=(game_id, "held", parsed.message_id))
-        self._notify_host(game_id, body.replace("your seat", "seat"), kind="held")
+        self._notify_host(game_id, f"A mail from {parsed.sender} carried the correct key for seat {row['seat']} "
+                          f"({row['player']}, registered as {row['email']}) in {game_id} (subject: "
+                          f"{parsed.subject!r}). It was held, not applied, and the player was alerted at the "
+                          "registered address. If the player changed address, update the config; if not, "
+                          "the key may be known to someone else: give the seat a new key (`pbem key new`).",
+                          kind="held")
 
     def _notify_host(self, game_id: str, body: str, kind: str) -> None:
         game = self.config.game(game_id)

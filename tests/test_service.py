@@ -235,3 +235,14 @@ def test_a_seat_can_ask_for_a_past_report_by_mail(table: Table) -> None:
     assert f"{seat} played" in str(answer[0]["Subject"])
     refused = [m for m in table.inbox(other) if m["In-Reply-To"] == bad]
     assert len(refused) == 1 and "key" in table.text_of(refused[0]).lower()
+
+
+def test_a_permanent_smtp_refusal_is_not_retried(table: Table) -> None:
+    """The embedded server answers 550 for an unknown mailbox: the row fails at once."""
+    store = table.judge.store
+    store.queue_mail(message_id="<perm-test@pbem.localhost>", game_id="g1", kind="notice",
+                     to_addr="nobody-here@pbem.localhost", subject="x", raw=b"Subject: x\r\n\r\nx\r\n")
+    sent, failed = table.judge.flush_outbox()
+    row = store.db.execute("SELECT status, attempts, last_error FROM outbox WHERE message_id = ?",
+                           ["<perm-test@pbem.localhost>"]).fetchone()
+    assert failed >= 1 and row[0] == "failed" and row[1] == 1 and "550" in row[2]

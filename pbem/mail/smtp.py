@@ -28,6 +28,14 @@ def backoff_delay(attempts: int) -> float:
     return min(BASE_DELAY * (2 ** max(attempts - 1, 0)), MAX_DELAY)
 
 
+def is_permanent(exc: BaseException) -> bool:
+    """True for a permanent SMTP failure (a 5xx reply, RFC 5321 4.2.1): retrying cannot
+    help, so the outbox row is marked failed at once."""
+    if isinstance(exc, aiosmtplib.SMTPRecipientsRefused):
+        return all(getattr(r, "code", 0) >= 500 for r in exc.recipients)
+    return isinstance(exc, aiosmtplib.SMTPResponseException) and exc.code >= 500
+
+
 async def send_raw(server: MailServer, sender: str, to_addr: str, raw: bytes, timeout: float = 30.0) -> None:
     """Hand one message to the SMTP server. Raises aiosmtplib.SMTPException or OSError."""
     await aiosmtplib.send(
@@ -49,7 +57,7 @@ async def send_due_async(store: Store, server: MailServer, sender: str,
         except (TimeoutError, aiosmtplib.SMTPException, OSError) as exc:
             failed += 1
             attempts = row["attempts"] + 1
-            nxt = None if attempts >= MAX_ATTEMPTS else (
+            nxt = None if attempts >= MAX_ATTEMPTS or is_permanent(exc) else (
                 now + timedelta(seconds=backoff_delay(attempts))).replace(microsecond=0).isoformat()
             store.mark_attempt_failed(row["id"], f"{type(exc).__name__}: {exc}", nxt)
             log.warning("SMTP to %s failed (attempt %d): %s", row["to_addr"], attempts, exc)

@@ -293,7 +293,7 @@ def _explain(exc: yaml.YAMLError, offset: int | None) -> Problem:
             break
     where = _where(line, offset) if line is not None else "somewhere in your orders"
     hint = _TAB_HINT if code == "yaml.tab" else (
-        "Compare this line with the template in the last report; YAML said: " + raw
+        "Compare this line with the template in your last prompt; YAML said: " + raw
     )
     return Problem(code=code, message=f"{where}: {explanation}", line=line, hint=hint)
 
@@ -377,7 +377,7 @@ def load_strict_yaml(text: str, *, mail_line_offset: int | None = None) -> Any:
     except RecursionError:
         raise OrdersYamlError([*loader.problems, Problem(
             code="yaml.syntax", message="your orders are nested too deeply to read",
-            hint="Use the shape of the template in the last report.")]) from None
+            hint="Use the shape of the template in your last prompt.")]) from None
     finally:
         loader.dispose()
     if loader.problems:

@@ -136,6 +136,6 @@ def history_reply(store: Store, game_id: str, seat: str, step: int | None) -> tu
     ctx = {"game_id": game_id, "seat": seat, "asked": step,
            "entries": [{"step": b.step, "headline": b.headline, "turn": b.state.turn, "round": b.state.round}
                        for b in all_batches]}
-    subject = (f"[{game_id}] history: {len(all_batches)} reports" if step is None
+    subject = (f"[{game_id}] history: {len(all_batches)} report{'' if len(all_batches) == 1 else 's'}" if step is None
                else f"[{game_id}] history: no report for step {step}")
     return subject, render("history.txt.j2", ctx), render("history.html.j2", ctx)
