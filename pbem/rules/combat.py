@@ -44,19 +44,24 @@ def indep_at(s: State, space: str) -> list[str]:
 
 def enemy_of(s: State, seat: str, space: str) -> str | None:
     """The other faction with units (CUs, a general or minor general, or an independent
-    army) in ``space`` as seen by ``seat`` (a seat or ``"independent"``), else None."""
+    army) in ``space`` as seen by ``seat`` (a seat or ``"independent"``), else None.
+    A seat whose units there are all inside the major city is no enemy (R-5)."""
+    from pbem.rules.inside import wholly_inside
+
     if seat != INDEP and indep_at(s, space):
         return INDEP
+    found: list[str] = []
     for other, cus in sorted(s["cus"].get(space, {}).items()):
         if other != seat and sum(cus.values()):
-            return other
+            found.append(other)
     for v in s["generals"].values():
         if v["where"] == "map" and v["space"] == space and v["seat"] and v["seat"] != seat:
-            return v["seat"]
+            found.append(v["seat"])
     for other, ms in sorted(s["minors"].items()):
         if other != seat and space in ms:
-            return other
-    return None
+            found.append(other)
+    # R-5: units wholly inside a major city cannot be attacked: they are no enemy here
+    return next((o for o in found if not wholly_inside(s, o, space)), None)
 
 
 def fixed_strength(pack: Pack, cus: dict[str, int]) -> int:
@@ -206,13 +211,18 @@ def royal_defection(ctx: Ctx, attacker: str, defender: str, space: str) -> str |
     return None
 
 
-def disperse_generals(ctx: Ctx, seat: str, space: str, rule: str) -> None:
-    """Send ``seat``'s major generals in ``space`` to the dispersed box and remove its
-    minor general (R-9.2 loser, R-9.4 overrun)."""
+def disperse_generals(ctx: Ctx, seat: str, space: str, rule: str,
+                      keep: list[str] | None = None) -> None:
+    """Send ``seat``'s major generals in ``space`` (but those in ``keep``, inside a major
+    city, R-5) to the dispersed box and remove its minor general unless CUs of the seat
+    are left there (R-9.2 loser, R-9.4 overrun)."""
     for g in generals_at(ctx.s, seat, space):
+        if g in (keep or []):
+            continue
         ctx.emit("GeneralPlaced", {"general": g, "seat": seat, "where": "dispersed",
                                    "space": None, "rule": rule})
-    if space in ctx.s["minors"].get(seat, []):
+    if space in ctx.s["minors"].get(seat, []) and not (keep is not None
+                                                         and cus_at(ctx.s, seat, space)):
         ctx.emit("MinorGeneralRemoved", {"seat": seat, "space": space, "rule": rule})
 
 
@@ -265,6 +275,9 @@ def can_overrun(pack: Pack, s: State, seat: str, space: str, mover_cus: dict[str
         return False
     mine = (fixed_strength(pack, mover_cus) if seat != INDEP
             else sum(s["indep_armies"][a]["strength"] for a in mover_cus))
+    if enemy != INDEP:  # R-5: units inside a major city cannot be overrun
+        from pbem.rules.inside import outside_cus
+        return mine >= int(ratio) * fixed_strength(pack, outside_cus(s, enemy, space))
     return mine >= int(ratio) * side_strength_fixed(pack, s, enemy, space)
 
 
@@ -277,11 +290,13 @@ def overrun(ctx: Ctx, seat: str, enemy: str, space: str) -> None:
     if enemy == INDEP:
         defeat(ctx, INDEP, space, "R-9.4")
         return
-    have = cus_at(ctx.s, enemy, space)
+    from pbem.rules.inside import inside_generals, outside_cus
+    have = outside_cus(ctx.s, enemy, space)  # R-5: units inside are not overrun
     if have:
         ctx.emit("CUsDispersed", {"seat": enemy, "space": space, "cus": have,
                                   "rule": "R-9.4"})
-    disperse_generals(ctx, enemy, space, "R-9.4")
+    disperse_generals(ctx, enemy, space, "R-9.4",
+                      keep=inside_generals(ctx.s, enemy, space))
     from pbem.rules.siege import lift_abandoned
     lift_abandoned(ctx)
 

@@ -92,8 +92,12 @@ def step_cost(pack: Pack, mode: str, a: str, b: str, allowance: int) -> int:
 
 def group_at(s: State, seat: str, space: str, controlled_royals: list[str]) -> dict:
     """Everything of ``seat`` in ``space`` that moves by default: CUs, major generals,
-    its minor general and the royal family members it controls there (R-9.1, R-12.5)."""
-    return {"cus": cus_at(s, seat, space), "generals": generals_at(s, seat, space),
+    its minor general and the royal family members it controls there (R-9.1, R-12.5);
+    units inside a major city stay inside unless picked up (R-5)."""
+    from pbem.rules.inside import inside_generals, outside_cus
+    ins = inside_generals(s, seat, space)
+    return {"cus": outside_cus(s, seat, space),
+            "generals": [g for g in generals_at(s, seat, space) if g not in ins],
             "minor": space in s["minors"].get(seat, []),
             "royals": [r for r in controlled_royals if s["royals"][r].get("space") == space]}
 

@@ -33,7 +33,8 @@ from pbem.rules.tyche import (
 from pbem.rules.war_orders import is_paused
 
 State = dict[str, Any]
-TOP_KEYS = ("commanders", "surrender", "tyche", "movement", "step", "standing")
+TOP_KEYS = ("commanders", "surrender", "tyche", "movement", "step", "standing", "inside",
+            "outside")
 SURRENDER_KEYS = ("accept", "remove", "decline", "assault")
 
 
@@ -175,9 +176,13 @@ def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
             return {"kind": "mercenary", "space": None, "wanted": sid}
         if sid not in targets:
             best = default_target(pack, s, seat, targets)
+            from pbem.rules.inside import inside_rec
+            why = ("not inside a major city while another player has CUs outside it"
+                   if (inside_rec(s, sid) or {}).get("seat") == seat else
+                   "your garrison or general, no enemy units")
             _rej(rej, "movement.mercenary_place_illegal", "R-7.2",
                  f"{pack.spaces[sid].name} is not a space where you may place "
-                 f"reinforcements (your garrison or general, no enemy units)",
+                 f"reinforcements ({why})",
                  f"{where}.mercenary",
                  f"did you mean {pack.spaces[best].name}?" if best else None)
             return None
@@ -264,6 +269,9 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
         if std is not None:
             ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
                  public=False, seat=seat)  # a private choice: only its seat sees it
+    if "inside" in orders or "outside" in orders:  # R-5 units inside a major city
+        from pbem.rules.inside import run_inside_orders
+        run_inside_orders(ctx, seat, orders, rej)
     if not only and "surrender" in orders:
         plan = check_surrender(pack, s, seat, orders.get("surrender"),
                                "orders.surrender", rej)

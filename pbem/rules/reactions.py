@@ -82,13 +82,21 @@ def intercept_candidates(pack: Pack, s: State, rseat: str, space: str, mover: st
         if kind not in LAND or y == space:
             continue
         ini = initiative(pack, s, rseat, y)
-        if ini <= 0 or enemy_of(s, rseat, y) is not None:
+        if ini <= 0 or enemy_of(s, rseat, y) is not None or not _outside_army(s, rseat, y):
             continue
         if any(o["space"] == y for o in out):
             continue
         out.append({"space": y, "initiative": ini,
                     "strength": side_strength_fixed(pack, s, rseat, y)})
     return out
+
+
+def _outside_army(s: State, seat: str, space: str) -> bool:
+    """True when ``seat`` has a general outside the city in ``space`` to lead a move
+    (R-5: units inside a major city stay there)."""
+    from pbem.rules.movement import group_at
+    g = group_at(s, seat, space, [])
+    return bool(g["generals"] or (g["minor"] and g["cus"]))
 
 
 def avoid_targets(pack: Pack, s: State, seat: str, space: str) -> list[str]:

@@ -54,6 +54,45 @@ def _add_cus(s: State, seat: str, space: str, cus: dict[str, int]) -> None:
         del s["cus"][space][seat]
     if not s["cus"][space]:
         del s["cus"][space]
+    clip_inside(s, space)
+
+
+def clip_inside(s: State, space: str) -> None:
+    """Keep the inside record of ``space`` (R-5, :mod:`pbem.rules.inside`) a subset of
+    what is there: CUs that left or died come from outside first, then from inside;
+    generals no longer in the space are no longer inside; an empty record goes."""
+    rec = (s.get("inside") or {}).get(space)
+    if not rec:
+        return
+    have = s["cus"].get(space, {}).get(rec["seat"], {})
+    rec["cus"] = {t: min(n, have.get(t, 0)) for t, n in rec["cus"].items()
+                  if have.get(t, 0) > 0}
+    rec["generals"] = [g for g in rec["generals"]
+                       if s["generals"].get(g, {}).get("where") == "map"
+                       and s["generals"][g].get("space") == space]
+    if not rec["cus"] and not rec["generals"]:
+        del s["inside"][space]
+
+
+@reducer("UnitsWentInside")
+def _went_inside(s: State, d: dict) -> None:
+    rec = s.setdefault("inside", {}).setdefault(
+        d["space"], {"seat": d["seat"], "cus": {}, "generals": []})
+    for t, n in d["cus"].items():
+        rec["cus"][t] = rec["cus"].get(t, 0) + n
+    rec["generals"] = sorted(set(rec["generals"]) | set(d.get("generals", [])))
+
+
+@reducer("UnitsCameOut")
+def _came_out(s: State, d: dict) -> None:
+    rec = (s.get("inside") or {}).get(d["space"])
+    if not rec:
+        return
+    for t, n in d["cus"].items():
+        rec["cus"][t] = rec["cus"].get(t, 0) - n
+    rec["cus"] = {t: n for t, n in rec["cus"].items() if n > 0}
+    rec["generals"] = [g for g in rec["generals"] if g not in d.get("generals", [])]
+    clip_inside(s, d["space"])
 
 
 @reducer("GameStarted")
@@ -74,8 +113,11 @@ def _primary(s: State, d: dict) -> None:
 
 @reducer("GeneralPlaced")
 def _general_placed(s: State, d: dict) -> None:
+    old = s["generals"].get(d["general"], {}).get("space")
     s["generals"][d["general"]] = {"seat": d.get("seat"), "where": d["where"],
                                    "space": d.get("space")}
+    if old:
+        clip_inside(s, old)
 
 
 @reducer("CUsPlaced")

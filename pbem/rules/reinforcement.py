@@ -97,12 +97,19 @@ def general_spaces(s: State, seat: str) -> set[str]:
 
 
 def enemy_unit_spaces(s: State, seat: str) -> set[str]:
-    """Spaces where another seat has CUs or a general, or an independent army stands."""
+    """Spaces where another seat has CUs or a general, or an independent army stands.
+    R-7.2: a seat whose units there are all inside a major city does not count (a
+    general besieging it may receive reinforcements), so CUs are never placed inside a
+    major city while another player has CUs outside it."""
+    from pbem.rules.inside import wholly_inside
     out = {x for x, by in s["cus"].items()
-           if any(o != seat and sum(c.values()) for o, c in by.items())}
+           if any(o != seat and sum(c.values()) and not wholly_inside(s, o, x)
+                  for o, c in by.items())}
     out |= {v["space"] for v in s["generals"].values()
-            if v["where"] == "map" and v["seat"] != seat}
-    out |= {x for o, ms in s["minors"].items() if o != seat for x in ms}
+            if v["where"] == "map" and v["seat"] != seat
+            and not wholly_inside(s, v["seat"], v["space"])}
+    out |= {x for o, ms in s["minors"].items() if o != seat for x in ms
+            if not wholly_inside(s, o, x)}
     out |= {a["space"] for a in s["indep_armies"].values() if a["space"]}
     return out
 

@@ -95,8 +95,12 @@ def roll_assault(ctx: Ctx, seat: str, space: str, segment: str,
 
 
 def complete_siege(ctx: Ctx, seat: str, space: str, target: str, segment: str) -> None:
-    """R-10: remove the points and the marker; the besieger puts his own garrison only
-    when the siege finished in his surrender segment."""
+    """R-10: the units inside suffer as battle losers; remove the points and the marker;
+    the besieger puts his own garrison only when the siege finished in his surrender
+    segment."""
+    if target != "independent":  # R-10: units inside suffer as battle losers
+        from pbem.rules.inside import suffer_as_losers
+        suffer_as_losers(ctx, space)
     ctx.emit("SiegeCompleted", {"space": space, "seat": seat, "marker": target,
                                 "segment": segment, "rule": "R-10"})
     if segment == "surrender" and ctx.pack.spaces[space].kind != "transit":

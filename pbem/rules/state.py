@@ -29,6 +29,8 @@ Working-dict shape (keys of :class:`GameState`)::
     reinforce: {"queue": [seat], "grant": {seat: {cu_type: n}}} | None   (R-7 phase)
     options: {name: value}       rule options of the game (e.g. lp_bonus_tie, cassander)
     war: {"sieges", "standing", "fleets", "pause"}  (R-9 … R-15, see pbem.rules.war_reducers)
+    inside: {space_id: {"seat": seat, "cus": {cu_type: n}, "generals": [general_id]}}
+              units inside a major city, a subset of ``cus`` (R-5, pbem.rules.inside)
 """
 from __future__ import annotations
 
@@ -78,6 +80,7 @@ class GameState:
     reinforce: dict | None = None
     options: dict = field(default_factory=dict)
     war: dict = field(default_factory=dict)
+    inside: dict = field(default_factory=dict)
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality only
 

@@ -24,7 +24,8 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
     independent [space], armies [{space, seat, commander, generals, minor, cus}],
     dispersed {seat: {type: n}}, generals {id: {seat, where, space}}, royals {id: {space,
     active, controller}}, independent_armies, discards, hand_sizes, deck_size, claim,
-    result, sieges {space: {seat, points}}, reaction_window {kind, seat, mover, space,
+    result, sieges {space: {seat, points}}, inside {space: {seat, cus, generals}} (units
+    inside a major city, R-5), reaction_window {kind, seat, mover, space,
     options} | None; private adds standing (orders). Rules: R-3.2 (control), R-1.4 (VP),
     R-11.1 (LP), R-10, R-9.3.
     """
@@ -65,6 +66,7 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
         "deck_size": len(s["deck"]), "claim": s["claim"], "result": s["result"],
         "primary": s["primary"],
         "sieges": dict((s.get("war") or {}).get("sieges") or {}),  # R-10
+        "inside": dict(sorted((s.get("inside") or {}).items())),  # R-5, public
         "reaction_window": ({k: v for k, v in s["war"]["pause"].items() if k != "cursor"}
                             if (s.get("war") or {}).get("pause") else None),  # R-9.3
     }

@@ -1,6 +1,7 @@
 """Random army orders for the bot (property tests, empty seats): moves along land paths
-within the commander's initiative, occasional assaults, standing orders, and answers to
-reaction windows (R-9.1, R-9.3, R-10). Uses only the given ``rng``."""
+within the commander's initiative, occasional assaults, standing orders, units going
+inside or out of major cities, and answers to reaction windows (R-9.1, R-9.3, R-10, R-5).
+Uses only the given ``rng``."""
 from __future__ import annotations
 
 import random
@@ -95,6 +96,38 @@ def add_war_orders(pack: Pack, state: GameState, seat: str, orders: dict[str, An
             orders["movement"] = moves
     if rng.random() < 0.2:
         orders["standing"] = random_standing(pack, state, seat, rng)
+    random_inside(pack, state, seat, orders, rng)
+
+
+def random_inside(pack: Pack, state: GameState, seat: str, orders: dict[str, Any],
+                  rng: random.Random) -> None:
+    """Sometimes put CUs inside one of ``seat``'s major cities, or bring them out (R-5).
+    Only in games with the option ``bot_inside: true`` (the war playouts), so other bot
+    games keep their random sequence."""
+    from pbem.rules.combat import enemy_of
+    from pbem.rules.inside import capacity, inside_cus, outside_cus
+
+    s = state.peek()
+    if not (s.get("options") or {}).get("bot_inside"):
+        return
+    cities = sorted(x for x, o in s["garrisons"].items()
+                    if o == seat and pack.spaces[x].kind == "major_city")
+    ins: dict[str, dict[str, int]] = {}
+    out: list[str] = []
+    for x in cities:
+        inner = inside_cus(s, seat, x)
+        if inner and not enemy_of(s, seat, x) and rng.random() < 0.2:
+            out.append(x)
+            continue
+        room = capacity(pack) - sum(inner.values())
+        have = outside_cus(s, seat, x)
+        if room > 0 and have and rng.random() < 0.3:
+            t = rng.choice(sorted(have))
+            ins[x] = {t: rng.randint(1, min(room, have[t]))}
+    if out:
+        orders["outside"] = out
+    if ins:
+        orders["inside"] = ins
 
 
 def reaction_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.rules.reducers import _REDUCERS, _add_cus, reducer
+from pbem.rules.reducers import _REDUCERS, _add_cus, clip_inside, reducer
 
 State = dict[str, Any]
 
@@ -44,6 +44,7 @@ def _army_moved(s: State, d: dict) -> None:
         _add_cus(s, seat, b, dict(d["cus"]))
     for g in d.get("generals", []):
         s["generals"][g]["space"] = b
+    clip_inside(s, a)
     if d.get("minor"):
         s["minors"][seat].remove(a)
         if b not in s["minors"][seat]:

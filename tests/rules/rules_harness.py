@@ -56,7 +56,8 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
 
     - CUs accounted for: map + dispersed == ``added_cus`` (placed − removed, from events);
       no negative or zero counts stored;
-    - one faction per space (R-5) — independent armies count as a faction;
+    - one faction per space (R-5) — independent armies count as a faction — except one
+      wholly inside a major city, within ``major_city_inside_capacity``;
     - control consistent with markers (R-3.2/3.3): no garrison on a transit point or on an
       independent marker; a controlled province has a strict majority incl. major city;
     - hand sizes ≤ hand_size (R-6.4) and cards conserved: every non-primary card is in
@@ -65,6 +66,7 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
     - every seat's CUs are marked (general, garrison or minor general, R-4.2).
     """
     from pbem.rules.control import province_control
+    from pbem.rules.inside import wholly_inside
     from pbem.rules.reinforcement import has_general
 
     s = state.peek()
@@ -72,10 +74,18 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
     for x, by in s["cus"].items():
         assert x in pack.spaces
         assert by, f"empty CU entry at {x}"
-        factions = {o for o, c in by.items() if sum(c.values())}
+        factions = {o for o, c in by.items() if sum(c.values())
+                    and not wholly_inside(s, o, x)}  # R-5: one inside, one outside
         factions |= {"independent"} if any(a["space"] == x for a in
                                           s["indep_armies"].values()) else set()
         assert len(factions) <= 1, f"two factions in {x}: {factions}"
+        inner = (s.get("inside") or {}).get(x)
+        if inner:
+            assert pack.spaces[x].kind == "major_city", f"units inside {x}"
+            assert sum(inner["cus"].values()) <= pack.constants[
+                "major_city_inside_capacity"], f"over capacity inside {x}"
+            assert all(0 < n <= by.get(inner["seat"], {}).get(t, 0)
+                       for t, n in inner["cus"].items()), f"inside not a subset in {x}"
         for o, c in by.items():
             assert c and all(n > 0 for n in c.values()), (x, o, c)
             total += sum(c.values())

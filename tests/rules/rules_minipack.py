@@ -120,6 +120,7 @@ CONSTANTS = {
     "lord_of_asia_provinces": ["phrygia", "syria", "babylonia"], "lord_of_asia_vp": 4,
     "hellespont_vp": 2, "regency_turn_alexander_iv": 4, "regency_turn_heracles": 5,
     "body_lost_turn": 4, "strongest_fleet_vp": 3, "strongest_fleet_min_strength": 3,
+    "major_city_inside_capacity": 2,
 }
 
 

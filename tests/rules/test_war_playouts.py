@@ -1,6 +1,7 @@
 """Random playouts with army moves, battles, sieges, standing orders and reaction windows
 (R-9 … R-15): the bots move armies (pbem.rules.war_bot); half the games set the option
-``ask_windows: true`` so interception/avoid-battle windows become decisions.
+``ask_windows: true`` so interception/avoid-battle windows become decisions; two games
+in three set ``bot_inside: true`` so the bots put units inside major cities (R-5).
 
 Invariants after every decision without an open window (CUs accounted for, one faction
 per space, control consistent, markings) and ``fold == live`` over the whole game.
@@ -21,7 +22,8 @@ GAMES = int(os.environ.get("PBEM_WAR_PLAYOUTS", "12"))
 
 def _play(pack, g: int) -> dict[str, int]:
     seed = f"war-playout-{g}".encode()
-    state, events = R.new_game(pack, seed, {"ask_windows": bool(g % 2)})
+    state, events = R.new_game(pack, seed, {"ask_windows": bool(g % 2),
+                                            "bot_inside": g % 3 != 2})
     initial = R.empty_state(pack)
     log = list(events)
     added = sum(cu_delta(e) for e in events)
@@ -61,5 +63,6 @@ def test_war_playouts_real_pack() -> None:
         for k, v in _play(pack, g).items():
             total[k] = total.get(k, 0) + v
     assert total.get("ArmyMoved", 0) > 0 and total.get("BattleFought", 0) > 0
+    assert total.get("UnitsWentInside", 0) > 0  # R-5: the bot puts units inside
     if GAMES >= 6:
         assert total.get("ReactionWindowOpened", 0) > 0
