@@ -206,7 +206,11 @@ SENTENCES: dict[str, Sentence] = {
     "ReactionWindowOpened": lambda p, d: f"{d.get('mover')}'s move stops at {_sp(p, d.get('space'))}: "
                                          f"{d.get('seat')} may {str(d.get('kind', 'react')).replace('_', ' ')}.",
     "ReactionWindowClosed": lambda p, d: "",
-    "MoveSuspended": lambda p, d: "",  # judge-only: the mover's remaining orders
+    "MoveSuspended": lambda p, d: "",
+    "UnitsWentInside": lambda p, d: f"{d.get('seat')} puts {_cus(d.get('cus') or {})}"
+                                    + (f" and {', '.join(_gen(p, g) for g in d['generals'])}" if d.get("generals")
+                                       else "") + f" inside {_sp(p, d.get('space'))} (R-5).",
+    "UnitsCameOut": lambda p, d: f"{d.get('seat')}'s units come out of {_sp(p, d.get('space'))} (R-5).",  # judge-only: the mover's remaining orders
     "ReactionChosen": lambda p, d: f"{d.get('seat')} " + (
         f"chooses to {str(d.get('kind')).replace('_', ' ')} ({_sp(p, d['choice'])})" if d.get("choice")
         else f"does not {str(d.get('kind')).replace('_', ' ')}") + (" (standing order)" if d.get("source") ==

@@ -17,7 +17,7 @@ def test_war_games_narrate_without_raw_data() -> None:
     seen: set[str] = set()
     for g in range(6):
         seed = f"narrate-{g}".encode()
-        state, _ = rules.new_game(pack, seed, {"ask_windows": g % 2 == 0})
+        state, _ = rules.new_game(pack, seed, {"ask_windows": g % 2 == 0, "bot_inside": g % 3 != 2})
         rng = random.Random(g)
         for _ in range(120):
             pending = rules.pending(state)
