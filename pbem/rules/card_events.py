@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Card, Chart, Pack
+from pbem.rules.constants import chart_dice
 from pbem.rules.context import Ctx
 from pbem.rules.mapinfo import info
 
@@ -63,7 +64,7 @@ def resolve_unrest(ctx: Ctx, seat: str, card: Card, choice: str | None) -> None:
     GarrisonRemoved, IndependentMarkersPlaced."""
     pack, s = ctx.pack, ctx.s
     chart = pack.charts["unrest"]
-    roll = ctx.roll(2, f"unrest ({card.name})", "R-16.2")
+    roll = ctx.roll(chart_dice(ctx.pack, "unrest")[0], f"unrest ({card.name})", "R-16.2")
     provinces = chart_cell(chart, sum(roll))
     provinces = [provinces] if isinstance(provinces, str) else list(provinces)
     target = choice if choice in provinces else provinces[0]

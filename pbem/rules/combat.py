@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Pack
-from pbem.rules.constants import const
+from pbem.rules.constants import chart_dice, const
 from pbem.rules.context import Ctx
 from pbem.rules.control import legitimacy_points, province_controller
 from pbem.rules.generals import commander
@@ -309,7 +309,7 @@ def hostile_tribes(ctx: Ctx, seat: str, space: str) -> None:
         return
     if "hostile_tribes" not in ctx.pack.charts:
         return
-    v = ctx.roll(1, f"hostile tribes in {sp.name}", "R-9.5")[0]
+    v = ctx.roll(chart_dice(ctx.pack, "hostile_tribes")[0], f"hostile tribes in {sp.name}", "R-9.5")[0]
     n, rec = chart_read(ctx.pack, "hostile_tribes", v)
     ctx.emit("HostileTribesRolled", {"seat": seat, "space": space, "die": v, "read": rec,
                                      "lost": int(n), "rule": "R-9.5"})
@@ -341,7 +341,7 @@ def _side_roll(ctx: Ctx, side: str, space: str, label: str) -> dict[str, Any]:
         ctx.emit("ElephantsRolled", {"side": side, "space": space, "reads": elephants,
                                      "rule": "R-9.2"})
     floor = battle_rating(pack, s, side, space)
-    dice = list(ctx.roll(2, f"battle in {space}: {label} ({side})", "R-9.2"))
+    dice = list(ctx.roll(chart_dice(ctx.pack, "battle")[0], f"battle in {space}: {label} ({side})", "R-9.2"))
     raw = sum(dice)
     mod = max(raw, floor) if floor is not None else raw
     strength = base + local
@@ -358,7 +358,7 @@ def _leader_loss(ctx: Ctx, side: str, space: str, roll: int) -> str | None:
     cmd = commander(pack, ctx.s, side, space)
     if not cmd or cmd == "minor":
         return None
-    v = ctx.roll(1, f"leader loss check of {cmd}", "R-9.2")[0]
+    v = ctx.roll(chart_dice(ctx.pack, "leader_loss")[0], f"leader loss check of {cmd}", "R-9.2")[0]
     res, rec = chart_read(pack, "leader_loss", v)
     ctx.emit("LeaderLossChecked", {"seat": side, "general": cmd, "die": v, "read": rec,
                                    "killed": res == "killed", "rule": "R-9.2"})

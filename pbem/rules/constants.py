@@ -61,3 +61,16 @@ def const(pack: Pack, key: str) -> Any:
         raise MissingConstant(
             f"data pack {pack.name!r} has no constant {key!r} ({what}); "
             f"add it to constants.yaml") from None
+
+
+def chart_dice(pack: Pack, chart_id: str) -> tuple[int, int]:
+    """``(count, sides)`` of the dice a chart is read with, from its printed ``dice`` field
+    (``"2d6"`` → ``(2, 6)``). Raises MissingConstant for an unknown chart or a chart read
+    without dice."""
+    chart = pack.charts.get(chart_id)
+    text = str(getattr(chart, "dice", "")).strip().lower()
+    count, _, sides = text.partition("d")
+    if chart is None or not count.isdigit() or not sides.isdigit():
+        raise MissingConstant(f"data pack {pack.name!r} has no dice for chart {chart_id!r} "
+                              "(charts.yaml: `dice: 2d6`)")
+    return int(count), int(sides)

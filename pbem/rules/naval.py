@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.combat import chart_read, note_attack
-from pbem.rules.constants import const
+from pbem.rules.constants import chart_dice, const
 from pbem.rules.context import Ctx
 from pbem.rules.mapinfo import info
 
@@ -74,7 +74,7 @@ def may_declare(pack: Pack, s: State, seat: str, start: str, path: list[str]) ->
 
 
 def _score(ctx: Ctx, side: str, strength: int, label: str) -> dict[str, Any]:
-    dice = list(ctx.roll(2, f"naval battle: {label} ({side})", "R-15"))
+    dice = list(ctx.roll(chart_dice(ctx.pack, "naval")[0], f"naval battle: {label} ({side})", "R-15"))
     if strength <= 0:
         return {"side": side, "strength": 0, "dice": dice, "score": 0, "read": None}
     score, rec = chart_read(ctx.pack, "naval", sum(dice), strength)

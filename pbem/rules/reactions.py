@@ -26,6 +26,7 @@ from pbem.rules.combat import (
     initiative,
     side_strength_fixed,
 )
+from pbem.rules.constants import chart_dice
 from pbem.rules.context import Ctx
 from pbem.rules.mapinfo import info, resolve_space
 from pbem.rules.state import SEATS, Decision, Rejection, public_orders
@@ -182,7 +183,8 @@ def try_intercept(ctx: Ctx, c: dict, cur: dict) -> str:
         if not choice or choice not in spaces:
             continue
         ini = initiative(pack, s, rseat, choice)
-        die = ctx.roll(1, f"interception by {rseat} from {choice} into {b}", "R-9.3")[0]
+        die = ctx.roll(chart_dice(ctx.pack, "interception")[0], f"interception by {rseat} from {choice} into {b}",
+                       "R-9.3")[0]
         ok, rec = _check(pack, "interception", die, ini)
         ctx.emit("InterceptionRolled", {"seat": rseat, "from": choice, "into": b,
                                         "mover": mover, "die": die, "initiative": ini,
@@ -230,7 +232,7 @@ def try_avoid(ctx: Ctx, c: dict, cur: dict, defender: str) -> str:
         return "pause"
     if not choice or choice not in targets:
         return "battle"
-    die = ctx.roll(1, f"{defender} avoids battle in {b}", "R-9.3")[0]
+    die = ctx.roll(chart_dice(ctx.pack, "avoid_battle")[0], f"{defender} avoids battle in {b}", "R-9.3")[0]
     ok, rec = _check(pack, "avoid_battle", die, ini)
     ctx.emit("AvoidBattleRolled", {"seat": defender, "space": b, "toward": choice,
                                    "die": die, "initiative": ini, "read": rec,

@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.combat import chart_read, cus_at, lose_cus, note_attack
-from pbem.rules.constants import const
+from pbem.rules.constants import chart_dice, const
 from pbem.rules.context import Ctx
 
 State = dict[str, Any]
@@ -73,7 +73,7 @@ def roll_assault(ctx: Ctx, seat: str, space: str, segment: str,
     target, need = siege_target(pack, s, seat, space)
     if target != "independent":
         note_attack(ctx, seat, target, "assault")
-    dice = list(ctx.roll(2, f"assault on {pack.spaces[space].name}", "R-10"))
+    dice = list(ctx.roll(chart_dice(pack, "assault")[0], f"assault on {pack.spaces[space].name}", "R-10"))
     row = sum(dice) + modifier
     cus = sum(cus_at(s, seat, space).values())
     cell, rec = chart_read(pack, "assault", row, cus)
