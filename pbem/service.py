@@ -201,10 +201,7 @@ class Judge:
                 result={"document": shown})
             return "held"
         if issues:
-            rec("rejected", issues[0].code, game_id=game_id, seat=seat,
-                result={"document": shown, "problems": [i.as_dict() for i in issues]})
-            self._reply(parsed, issues, game_id, orders_text=parsed.orders_text)
-            return "rejected"
+            return self._reject(parsed, rec, issues, game_id, seat, {"document": shown})
 
         assert game_id is not None and seat is not None
         pack = self.pack_for(game_id)
@@ -214,15 +211,22 @@ class Judge:
         if rejections:
             issues = [Issue(r.message, where=r.where, rule=r.rule, hint=r.hint, code=r.code)
                       for r in rejections]
-            rec("rejected", issues[0].code, game_id=game_id, seat=seat, step=state.step,
-                result={"document": shown, "orders": orders, "problems": [i.as_dict() for i in issues]})
-            self._reply(parsed, issues, game_id, orders_text=parsed.orders_text)
-            return "rejected"
+            return self._reject(parsed, rec, issues, game_id, seat, {"document": shown, "orders": orders},
+                                step=state.step)
         previous = self._previous_orders(game_id, seat, state.step)
         inbox_id = rec("applied", "", game_id=game_id, seat=seat, step=state.step,
                        result={"document": shown, "orders": orders})
         self._apply(game_id, pack, state, seat, orders, inbox_id=inbox_id, parsed=parsed, previous=previous)
         return "applied"
+
+    def _reject(self, parsed: ParsedMail, rec: Callable[..., int], issues: Sequence[Issue], game_id: str | None,
+                seat: str | None, result: Mapping[str, Any], **fields: Any) -> str:
+        """Record a rejected mail (with every problem) and answer the sender; nothing in
+        the game changes."""
+        rec("rejected", issues[0].code, game_id=game_id, seat=seat,
+            result={**result, "problems": [i.as_dict() for i in issues]}, **fields)
+        self._reply(parsed, issues, game_id, orders_text=parsed.orders_text)
+        return "rejected"
 
     def _history(self, parsed: ParsedMail, doc: Mapping[str, Any], rec: Callable[..., int],
                  shown: Mapping[str, Any]) -> str:
@@ -237,10 +241,7 @@ class Judge:
             issues = [Issue(f"`history` must be a step number or `all`; found {wanted!r}.", where="history",
                             code="history.value", hint="e.g. `history: 3` or `history: all`")]
         if issues:
-            rec("rejected", issues[0].code, game_id=game_id, seat=seat,
-                result={"document": shown, "problems": [i.as_dict() for i in issues]})
-            self._reply(parsed, issues, game_id, orders_text=parsed.orders_text)
-            return "rejected"
+            return self._reject(parsed, rec, issues, game_id, seat, {"document": shown})
         assert game_id is not None and seat is not None
         subject, text, html = history_reply(self.store, game_id, seat, None if wanted == "all" else wanted)
         rec("answered", "history", game_id=game_id, seat=seat, result={"document": shown})
