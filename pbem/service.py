@@ -20,7 +20,7 @@ import socket
 import ssl
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -187,6 +187,9 @@ class Judge:
             return "ignored"
         if parsed.action == "reject":
             issues = [Issue(p.message, line=p.line, hint=p.hint, code=p.code) for p in parsed.problems]
+            mine = self._your_block(parsed.sender)
+            if mine:  # the sender's own envelope instead of the generic example
+                issues = [replace(i, hint=mine) if i.code == "mail.no_orders" else i for i in issues]
             rec("rejected", issues[0].code if issues else "", result=[i.as_dict() for i in issues])
             self._reply(parsed, issues, None)
             return "rejected"
@@ -218,6 +221,29 @@ class Judge:
                        result={"document": shown, "orders": orders})
         self._apply(game_id, pack, state, seat, orders, inbox_id=inbox_id, parsed=parsed, previous=previous)
         return "applied"
+
+    def _your_block(self, sender: str | None) -> str | None:
+        """For a mail with no orders from a registered address: the envelope to copy for
+        each game the address plays (game, seat, the step now, a key placeholder) and
+        whose decision the game waits for; None for unknown senders (PBEM workflow,
+        docs/pipeline.md)."""
+        if not sender:
+            return None
+        parts: list[str] = []
+        for row in self.store.db["seats"].rows_where("email = ?", [sender], order_by="game_id, seat"):
+            game = self.store.game(row["game_id"])
+            if game is None or game.get("status") == "over":
+                continue
+            state = self.state(row["game_id"])
+            waiting = sorted({d.seat for d in rules.pending(state)})
+            now = ("it is your decision now" if row["seat"] in waiting else
+                   f"the game waits for {', '.join(waiting)};\n  you may still send standing orders")
+            parts.append(f"You play seat {row['seat']} in game {row['game_id']}, now at step "
+                         f"{state.step}\n  ({now}). Start your orders with these lines:\n"
+                         f"    game: {row['game_id']}\n    seat: {row['seat']}\n"
+                         f"    key: YOUR-SEAT-KEY\n    step: {state.step}\n    orders:\n"
+                         f"      ...\n  The pre-filled orders are in your latest prompt mail.")
+        return "\n".join(parts) or None
 
     def _reject(self, parsed: ParsedMail, rec: Callable[..., int], issues: Sequence[Issue], game_id: str | None,
                 seat: str | None, result: Mapping[str, Any], **fields: Any) -> str:

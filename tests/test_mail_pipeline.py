@@ -146,3 +146,20 @@ def test_receipt_shows_what_changed_since_the_previous_submission(table: Table) 
     receipt = [m for m in table.inbox(seat) if "accepted" in table.text_of(m)][-1]
     text = table.text_of(receipt)
     assert "Changed from your previous submission" in text and "-  movement: teleport" in text
+
+
+def test_no_orders_reply_gives_the_senders_own_envelope(table: Table) -> None:
+    """A player who forgot the orders block is told his seat, game and current step."""
+    state = table.judge.state("g1")
+    waiting = rules.pending(state)[0].seat
+    other = next(s for s in SEATS if s != waiting)
+    table.send(other, "Hi judge, what do I do now? Thanks.")
+    table.send("stranger", "Hi judge, what do I do now?")
+    assert list(run_once(table.judge, table.poller).values()) == ["rejected", "rejected"]
+    mine = table.text_of(table.inbox(other)[-1])
+    assert f"You play seat {other} in game g1, now at step {state.step}" in mine
+    assert f"the game waits for {waiting}" in mine
+    assert f"    seat: {other}\n" in mine and f"    step: {state.step}\n" in mine
+    assert "There is 1 problem" in mine or mine.count("\n1. ") == 1
+    assert max(len(line) for line in mine.splitlines()) <= 72
+    assert "You play seat" not in table.text_of(table.inbox("stranger")[-1])
