@@ -466,12 +466,13 @@ class Judge:
         commitment = self.store.game(game_id)["seed_commitment"]
         png = build.map_png(pack, state, events, title=f"{game_id} step {step}",
                             players={r["seat"]: r["player"] for r in seats}) if self.config.map_attachment else None
+        cid = f"map.{game_id}.step{step}@{self._domain}" if png else None
         for row in seats:
             rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
-                                      seats=seats, headline=headline, seed_commitment=commitment)
+                                      seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid)
             self._queue(game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
                         subject=f"[{game_id}] step {step} report: {headline}", text=rep.text, html=rep.html,
-                        attachments=[Attachment(f"{game_id}-step{step}.png", png)] if png else [],
+                        attachments=[Attachment(f"{game_id}-step{step}.png", png, cid=cid)] if png else [],
                         id_parts=(game_id, step, "report", row["seat"], headline))
 
     def _queue_prompts(self, game_id: str, pack: Pack, state: rules.GameState) -> None:

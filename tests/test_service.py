@@ -46,7 +46,12 @@ def test_setup_mails_every_seat_and_prompts_the_first(table: Table) -> None:
     assert len(prompts) == 1
     text = table.text_of(prompts[0])
     assert f"step: {state.step}" in text and "game: g1" in text
-    assert any(p.get_content_type() == "image/png" for p in table.inbox(seat)[0].iter_attachments())
+    report = table.inbox(seat)[0]
+    pngs = [p for p in report.walk() if p.get_content_type() == "image/png"]
+    html = next(p for p in report.walk() if p.get_content_type() == "text/html").get_content()
+    assert len(pngs) == 1 and pngs[0]["Content-ID"], "the map is one inline part"
+    assert f'src="cid:{pngs[0]["Content-ID"].strip("<>")}"' in html, "the HTML shows the map inline"
+    assert pngs[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_orders_by_mail_are_applied_answered_and_logged(table: Table) -> None:

@@ -26,12 +26,16 @@ LOOP_HEADER = "X-Pbem-Loop"
 
 @dataclass(frozen=True)
 class Attachment:
-    """A file attached to a message: ``data`` bytes, MIME ``maintype/subtype``."""
+    """A file attached to a message: ``data`` bytes, MIME ``maintype/subtype``. With
+    ``cid`` (a Content-ID without angle brackets) and an HTML body, the file is an
+    inline part of the HTML (multipart/related, RFC 2387), shown by ``<img
+    src="cid:...">``."""
 
     filename: str
     data: bytes
     maintype: str = "image"
     subtype: str = "png"
+    cid: str | None = None
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,13 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
     if html is not None:
         msg.add_alternative(html, subtype="html")
     for att in attachments:
-        msg.add_attachment(att.data, maintype=att.maintype, subtype=att.subtype, filename=att.filename)
+        if att.cid and html is not None:  # inline in the HTML part (RFC 2387)
+            html_part = msg.get_payload()[1]
+            html_part.add_related(att.data, maintype=att.maintype, subtype=att.subtype,
+                                  cid=f"<{att.cid}>", filename=att.filename, disposition="inline")
+        else:
+            msg.add_attachment(att.data, maintype=att.maintype, subtype=att.subtype,
+                               filename=att.filename)
     return Outgoing(message_id=message_id, to_addr=to_addr.lower(), subject=subject,
                     raw=msg.as_bytes(), kind=kind, in_reply_to=in_reply_to,
                     attachments=tuple(a.filename for a in attachments))
