@@ -8,6 +8,7 @@ sea path, nine strongholds (R-2), five Hellespont ports (R-1.4).
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -203,7 +204,7 @@ _PARAM_REFS = {
 def check_cards(ctx: Context) -> None:
     """Card events use known effect primitives with known references; general cards
     name a general; OPs are 1-4 (R-8.2, R-16.3)."""
-    from pbem.pack.loader import EFFECT_PRIMITIVES, _suggest
+    from pbem.pack.loader import AREAS, EFFECT_PRIMITIVES, _suggest
 
     for where, c in ctx.cards.values():
         if c["ops"] is not None and not 1 <= c["ops"] <= 4:
@@ -234,6 +235,32 @@ def check_cards(ctx: Context) -> None:
                 ctx.ref(w, "space", sid, ctx.spaces)
             if "type" in eff:
                 ctx.ref(w, "CU type", eff["type"], ctx.cu_types)
+            if prim == "activate_independent":
+                _check_scripted_path(ctx, w, eff)
+            if "area" in eff and eff["area"] not in AREAS:
+                ctx.err(w, f"area must be one of {', '.join(AREAS)}, got {eff['area']!r}")
+
+
+def _check_scripted_path(ctx: Context, where: str, eff: dict[str, Any]) -> None:
+    """R-14 [D]: an independent army's scripted ``path`` names known spaces joined by
+    land or mountain/strait paths, and its first space is next to (or is) the army's
+    start space or one of its entry spaces."""
+    path = eff.get("path") or []
+    if not isinstance(path, list) or not all(ctx.ref(where + ": path", "space", x, ctx.spaces)
+                                             for x in path):
+        return
+    land = {frozenset((p["a"], p["b"])) for _, p in ctx.paths
+            if p.get("kind") in ("land", "mountain_strait")}
+    for a, b in itertools.pairwise(path):
+        if frozenset((a, b)) not in land:
+            ctx.err(where, f"path: {a!r} and {b!r} are not joined by a land or mountain path")
+    army = ctx.indeps.get(eff.get("army"))
+    if army is None or not path:
+        return
+    starts = [x for x in [army[1]["start"], *army[1]["entry_area"]] if x]
+    if not any(x == path[0] or frozenset((x, path[0])) in land for x in starts):
+        ctx.err(where, f"path: {path[0]!r} is not next to the start or entry spaces of "
+                       f"{eff.get('army')!r} ({', '.join(starts)})")
 
 
 _XY = re.compile(r"^\d+/\d+$")

@@ -68,7 +68,7 @@ EFFECT_PRIMITIVES: frozenset[str] = frozenset({
     "marriage_offer",        # royal
     "move_armies",           # armies, mp (Major Campaign)
     "place_general",         # general
-    "bring_special_unit",    # unit
+    "bring_special_unit",    # unit, area (the army must stand there, R-3.4)
     "mutiny",
     "condemnation",
     "treasure_looted",       # cities

@@ -45,20 +45,22 @@ def visible_events(events: Sequence[rules.Event], seat: str | None) -> list[rule
 
 
 def cus_text(pack: Pack, cus: Mapping[str, int]) -> str:
-    """``{"loyal": 2, "mercenary": 3}`` -> ``"2 loyal, 3 mercenary"`` (pack order)."""
-    order = list(pack.cu_types) + sorted(set(cus) - set(pack.cu_types))
-    return ", ".join(f"{cus[t]} {t}" for t in order if cus.get(t)) or "no CUs"
+    """``{"loyal": 2, "mercenary": 3}`` -> ``"2 loyal, 3 mercenary"`` (pack order); a
+    special unit by its name (``"Silver Shields"``, R-4.1)."""
+    from pbem.rules.units import cus_label
+    return cus_label(pack, dict(cus)) or "no CUs"
 
 
 def strength(pack: Pack, cus: Mapping[str, int]) -> str:
     """Battle strength of CUs (R-4.4) as text; elephants roll (R-9.2) and show as ``+Ne``."""
+    from pbem.rules.units import is_unit_type, unit_strength
     fixed, eleph = 0, 0
     for t, n in cus.items():
-        ct = pack.cu_types.get(t)
-        if ct is not None and ct.strength is None:
+        st = unit_strength(pack, t) if is_unit_type(pack, t) else 1
+        if st is None:
             eleph += n
         else:
-            fixed += n * (ct.strength if ct is not None and ct.strength is not None else 1)
+            fixed += n * st
     return f"{fixed}" + (f"+{eleph}e" if eleph else "")
 
 
@@ -197,6 +199,9 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         "usurpers": sorted(usurpers, key=_seat_key), "seats": seat_rows, "provinces": provinces,
         "uncontrolled": sum(1 for v in prov_ctl.values() if not v), "armies": armies, "royals": royals,
         "independent_armies": indep, "dispersed": dispersed,
+        "specials_destroyed": [pack.special_units[u].name if u in pack.special_units else u
+                               for u, st in view.get("special_units", {}).items()
+                               if st.get("status") == "destroyed"],  # R-4.1
         "discards": [card_label(pack, n) for n in view.get("discards", [])],
         "removed": [card_label(pack, n) for n in view.get("removed", [])],
         "deck_size": view.get("deck_size", 0),
@@ -229,9 +234,9 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
     """A decision's legal choices in words (R-8): ``[{"label", "items": [str]}]``.
 
     Known keys of ``legal_options`` (garrison_spaces, surrender, movement,
-    mercenary_spaces, surprise_discards, training, general_spaces) get their own
-    sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown keys fall back
-    to ``key: value`` so a new option never disappears from a prompt."""
+    mercenary_spaces, surprise_discards, training, general_spaces, special_unit_armies,
+    armies, inside_room, fleet_upgrades, reaction windows) get their own sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown
+    keys fall back to ``key: value`` so a new option never disappears from a prompt."""
     out: list[dict[str, Any]] = []
     skip = {"seat", "step", "round", "active", "hand", "tyche_only"}
 
@@ -266,6 +271,35 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
             for card, ids in value.items():
                 out.append({"label": f"{card_label(pack, card)} as its event places the general (R-8.6) in",
                             "items": spaces(ids) or ["a reinforcement space"]})
+        elif key == "special_unit_armies" and isinstance(value, Mapping):
+            for card, ids in value.items():
+                if ids:
+                    out.append({"label": f"{card_label(pack, card)} as its event (army: ...) joins "
+                                         "one of your armies (R-4.1) in", "items": spaces(ids)})
+        elif key == "inside_room" and isinstance(value, Mapping):
+            out.append({"label": "Reinforcements may go inside (inside: true; R-7.2), free places",
+                        "items": [f"{place_name(pack, x)} {n}" for x, n in value.items()]})
+        elif key == "fleet_upgrades":
+            ops, step = (pack.constants.get(k, "?") for k in ("fleet_upgrade_card_ops", "fleet_upgrade_step"))
+            out.append({"label": f"Fleets a {ops}-OP card may upgrade by +{step} (use: upgrade_fleet, fleet: ...; R-8.2)",
+                        "items": [pack.fleets[f].name if f in pack.fleets else str(f) for f in value]})
+        elif key == "armies" and isinstance(value, (list, tuple)):
+            out.append({"label": "Armies that may move (army: general or space; MA = initiative, R-9.1)",
+                        "items": [(f"{_gen(pack, a.get('commander'))} in {place_name(pack, a.get('space'))}"
+                                   f" ({a.get('allowance', '?')} MP; {cus_text(pack, a.get('cus') or {})})")
+                                  if isinstance(a, Mapping) else str(a) for a in value]})
+        elif key == "question":  # a reaction window (R-9.3, R-15, R-9.2)
+            out.append({"label": "Reaction", "items": [str(value)]})
+        elif key == "choices" and isinstance(value, (list, tuple)):
+            out.append({"label": "Your choices", "items": [
+                (f"{c.get('name')} ({next((str(v) for k, v in c.items() if k != 'name'), '')})"
+                 if isinstance(c, Mapping) else str(c)) for c in value]})
+        elif key == "answer" and isinstance(value, str):
+            out.append({"label": "Answer (under orders:)", "items": [value]})
+        elif key == "mover" and isinstance(value, str):
+            out.append({"label": "Moving player", "items": [value]})
+        elif key == "space" and isinstance(value, str):
+            out.append({"label": "Where", "items": [place_name(pack, value)]})
         elif isinstance(value, Mapping):
             out.append({"label": key.replace("_", " "), "items": [f"{k}: {v}" for k, v in value.items()]})
         elif isinstance(value, (list, tuple)):

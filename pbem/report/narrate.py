@@ -43,6 +43,18 @@ def _indep(pack: Pack, iid: Any) -> str:
     return str(iid)
 
 
+def _fleet(pack: Pack, fid: Any) -> str:
+    if isinstance(fid, str) and fid in pack.fleets:
+        return pack.fleets[fid].name
+    return str(fid)
+
+
+def _special(pack: Pack, unit: Any) -> str:
+    if isinstance(unit, str) and unit in pack.special_units:
+        return pack.special_units[unit].name
+    return str(unit)
+
+
 def card_label(pack: Pack, number: Any) -> str:
     """A card as players read it: ``"#12 Name (3 OPs)"`` (no OPs part for cards without
     OPs); ``"card N"`` for a number the pack does not know."""
@@ -58,7 +70,7 @@ _card = card_label
 
 def _cus(cus: Any) -> str:
     if isinstance(cus, Mapping):
-        return ", ".join(f"{n} {t}" for t, n in cus.items() if n) or "no CUs"
+        return ", ".join(f"{n} {str(t).replace('_', ' ')}" for t, n in cus.items() if n) or "no CUs"
     return str(cus)
 
 
@@ -98,7 +110,8 @@ SENTENCES: dict[str, Sentence] = {
                                   f"{_sp(p, d.get('space'))}." if d.get("space") else
                                   f"{_gen(p, d.get('general'))} goes to the {d.get('where', 'box')}.",
     "CUsPlaced": lambda p, d: f"{d.get('seat')} places {_cus(d.get('cus'))} in {_sp(p, d.get('space'))}.",
-    "CUsRemoved": lambda p, d: f"{d.get('seat')} loses {_cus(d.get('cus'))} in {_sp(p, d.get('space'))}.",
+    "CUsRemoved": lambda p, d: f"{d.get('seat')} loses {_cus(d.get('cus'))} in {_sp(p, d.get('space'))}"
+                               + (" (as its standing order on losses says)" if d.get("chosen") else "") + ".",
     "CUsDispersed": lambda p, d: f"{d.get('seat')}'s {_cus(d.get('cus'))} in {_sp(p, d.get('space'))} go to the "
                                  "dispersed box.",
     "GarrisonPlaced": lambda p, d: f"{d.get('seat')} places a garrison in {_sp(p, d.get('space'))}.",
@@ -145,6 +158,8 @@ SENTENCES: dict[str, Sentence] = {
         f"{seat} {_cus(cus)}" for seat, cus in (d.get("cus") or {}).items()) + ".",
     "DispersedAdded": lambda p, d: f"{d.get('seat')}'s {_cus(d.get('cus'))} go to the dispersed box.",
     "CommanderChosen": lambda p, d: f"{_gen(p, d.get('general'))} commands in {_sp(p, d.get('space'))}.",
+    "SpecialUnitJoined": lambda p, d: f"{d.get('seat')}'s army in {_sp(p, d.get('space'))} is joined by the "
+                                      f"{_special(p, d.get('unit'))} ({_card(p, d.get('card'))}, R-4.1).",
     "CardEventSkipped": lambda p, d: f"The event of {_card(p, d.get('card'))} is not resolved by the judge yet.",
     "TurnEnded": lambda p, d: f"Turn {d.get('turn', '')} ends.",
     "Note": lambda p, d: f"Note: {d.get('text', '')}.",
@@ -172,6 +187,8 @@ SENTENCES: dict[str, Sentence] = {
     "AssaultRolled": lambda p, d: f"{d.get('seat')} assaults {_sp(p, d.get('space'))}: "
                                   f"{'+'.join(str(v) for v in d.get('dice', []))}"
                                   + (f" {d['modifier']:+d}" if d.get("modifier") else "")
+                                  + (" (" + ", ".join(str(m.get("why")) for m in d["modifiers"]) + ")"
+                                     if d.get("modifiers") else "")
                                   + f", {d.get('points', 0)} siege point(s), {d.get('lost', 0)} CU(s) lost.",
     "AssaultCancelled": lambda p, d: f"{d.get('seat')}'s assault on {_sp(p, d.get('space'))} does not happen: "
                                      f"{d.get('why', '')}.",
@@ -198,29 +215,74 @@ SENTENCES: dict[str, Sentence] = {
                                               " and leaves play") + ".",
     "RoyalCUsDefected": lambda p, d: f"Royal CUs go over to {d.get('to', d.get('seat', 'the other side'))} at "
                                      f"{_sp(p, d.get('space'))} (R-4.3).",
+    "BesiegedRoyalCUsDeserted": lambda p, d: f"{d.get('count')} royal CU(s) besieged in {_sp(p, d.get('space'))} "
+                                             f"desert {d.get('from')} for {d.get('to')}, who has more "
+                                             "legitimacy (R-4.3).",
+    "Sallied": lambda p, d: f"{d.get('seat')} sallies out of {_sp(p, d.get('space'))} against "
+                            f"{d.get('enemy')} (R-5).",
+    "IndependentSiegeBegan": lambda p, d: f"The {_indep(p, d.get('army'))} besieges {_sp(p, d.get('space'))}"
+                                          + (f", held by {d['seat']}" if d.get("seat") else "")
+                                          + " (R-14).",
     "NavalBattleDeclared": lambda p, d: f"{d.get('seat')} declares a naval battle"
                                         + (f" at {_sp(p, d['space'])}" if d.get("space") else "") + ".",
     "FleetsFought": lambda p, d: "Naval battle" + (f" at {_sp(p, d['space'])}" if d.get("space") else "")
                                  + (f": {d['winner']} wins" if d.get("winner") else "") + ".",
     "FleetDispersed": lambda p, d: f"Fleet {d.get('fleet', '')} is dispersed.",
-    "ReactionWindowOpened": lambda p, d: f"{d.get('mover')}'s move stops at {_sp(p, d.get('space'))}: "
-                                         f"{d.get('seat')} may {str(d.get('kind', 'react')).replace('_', ' ')}.",
+    "FleetUpgraded": lambda p, d: f"{d.get('seat')} upgrades the {_fleet(p, d.get('fleet'))} to strength "
+                                  f"{d.get('strength', '?')}" + (f" with {card_label(p, d['card'])}"
+                                                                 if d.get("card") else "") + " (R-8.2).",
+    "FleetUpgradeLost": lambda p, d: f"The {_fleet(p, d.get('fleet'))} changes hands"
+                                     + (f" (now {d['owner']}'s)" if d.get("owner") else "")
+                                     + f" and drops to its printed strength {d.get('strength', '?')} (R-15).",
+    "ReactionWindowOpened": lambda p, d: _window(p, d),
     "ReactionWindowClosed": lambda p, d: "",
     "MoveSuspended": lambda p, d: "",
     "UnitsWentInside": lambda p, d: f"{d.get('seat')} puts {_cus(d.get('cus') or {})}"
                                     + (f" and {', '.join(_gen(p, g) for g in d['generals'])}" if d.get("generals")
-                                       else "") + f" inside {_sp(p, d.get('space'))} (R-5).",
+                                       else "") + f" inside {_sp(p, d.get('space'))} ({d.get('rule', 'R-5')}).",
     "UnitsCameOut": lambda p, d: f"{d.get('seat')}'s units come out of {_sp(p, d.get('space'))} (R-5).",  # judge-only: the mover's remaining orders
-    "ReactionChosen": lambda p, d: f"{d.get('seat')} " + (
-        f"chooses to {str(d.get('kind')).replace('_', ' ')} ({_sp(p, d['choice'])})" if d.get("choice")
-        else f"does not {str(d.get('kind')).replace('_', ' ')}") + (" (standing order)" if d.get("source") ==
-                                                                     "standing" else "") + ".",
+    "ReactionChosen": lambda p, d: _reaction(p, d),
+    "InsideUnitsStayedOut": lambda p, d: f"{d.get('seat')}'s units inside {_sp(p, d.get('space'))} "
+                                         f"({_cus(d.get('cus') or {})}) stay out of the battle (R-9.2).",
     "MoveEnded": lambda p, d: f"{d.get('seat')}'s army ends its move in {_sp(p, d.get('space'))}.",
     "MoveCancelled": lambda p, d: f"{d.get('seat')}'s move stops: {d.get('why', '')}.",
     "ReinforcementsPlaced": lambda p, d: f"{d.get('seat')} has placed the reinforcements.",
     "ArmyReorganised": lambda p, d: f"{d.get('seat')} reorganises the army in {_sp(p, d.get('space'))}.",
     "StandingOrdersSet": lambda p, d: f"{d.get('seat')} sets {len(d.get('orders') or [])} standing order(s).",
 }
+
+
+_WINDOW_ASK = {"intercept": "may intercept", "avoid_battle": "may try to avoid battle",
+               "naval_battle": "may declare a naval battle",
+               "inside_join": "decides whether the units inside join the battle"}
+
+
+def _window(pack: Pack, d: Mapping[str, Any]) -> str:
+    """R-9.3/R-15/R-9.2: "north's move stops at Gaza (Tyche segment): east may
+    intercept." """
+    kind = str(d.get("kind", "react"))
+    seg = " (Tyche segment)" if d.get("segment") == "tyche" else ""
+    ask = _WINDOW_ASK.get(kind, "may " + kind.replace("_", " "))
+    return f"{d.get('mover')}'s move stops at {_sp(pack, d.get('space'))}{seg}: {d.get('seat')} {ask}."
+
+
+def _reaction(pack: Pack, d: Mapping[str, Any]) -> str:
+    """A reaction chosen in a window or by a standing order, in words (R-9.3, R-15,
+    R-9.2)."""
+    kind, choice, seat = str(d.get("kind")), d.get("choice"), d.get("seat")
+    how = " (standing order)" if d.get("source") == "standing" else ""
+    where = _sp(pack, d.get("space"))
+    if kind == "naval_battle":
+        if not choice:
+            return f"{seat} declares no naval battle{how}."
+        names = ", ".join(pack.fleets[f].name if f in pack.fleets else str(f) for f in choice)
+        return f"{seat} declares a naval battle with the {names}{how}."
+    if kind == "inside_join":
+        return (f"{seat}'s units inside {where} " + ("join the battle" if choice != "stay"
+                                                     else "stay out of the battle") + f"{how}.")
+    if choice:
+        return f"{seat} chooses to {kind.replace('_', ' ')} ({_sp(pack, choice)}){how}."
+    return f"{seat} does not {kind.replace('_', ' ')}{how}."
 
 
 def _battle(pack: Pack, d: Mapping[str, Any]) -> str:

@@ -52,6 +52,9 @@ def overlay(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], t
         if cmd in pack.generals or a.get("minor"):
             name = pack.generals[cmd].name if cmd in pack.generals else "minor gen."
             label = f"{name} {strength(pack, cus)}"
+            specials = [pack.special_units[t].name for t in pack.special_units if cus.get(t)]
+            if specials:  # the special units ride with their army
+                label += f" + {', '.join(specials)}"
         else:
             n = sum(cus.values())
             label = f"{n} CU" + ("s" if n != 1 else "")

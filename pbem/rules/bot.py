@@ -58,6 +58,10 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
             a = rng.randint(1, card["ops"] - 1)
             ty["train"] = [{"unit": unit, "ops": a},
                            {"unit": rng.choice(kinds), "ops": card["ops"] - a}]
+    elif use == "upgrade_fleet" and opts.get("fleet_upgrades"):
+        ty["fleet"] = rng.choice(opts["fleet_upgrades"])
+    elif use == "event" and opts.get("special_unit_armies", {}).get(str(card["card"])):
+        ty["army"] = rng.choice(opts["special_unit_armies"][str(card["card"])])
     elif use == "event" and str(card["card"]) in opts["general_spaces"]:
         spaces = opts["general_spaces"][str(card["card"])]
         if spaces and rng.random() < 0.7:

@@ -1,6 +1,7 @@
 """Card events built from the pack's effect primitives (R-16). Implemented so far:
-``unrest`` (R-16.2). Every other primitive is recorded as skipped (``CardEventSkipped``)
-until rules core II resolves it.
+``unrest`` (R-16.2) and ``bring_special_unit`` (R-4.1, :mod:`pbem.rules.units`). Every
+other primitive is recorded as skipped (``CardEventSkipped``) until rules core II
+resolves it.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pbem.rules.context import Ctx
 from pbem.rules.mapinfo import info
 
 State = dict[str, Any]
-SUPPORTED = frozenset({"unrest"})
+SUPPORTED = frozenset({"unrest", "bring_special_unit"})
 
 
 def chart_cell(chart: Chart, total: int, column: str = "result") -> Any:
@@ -95,6 +96,9 @@ def resolve_event(ctx: Ctx, seat: str, card: Card, plan: dict[str, Any]) -> None
     for eff in card.effects:
         if eff.primitive == "unrest" and "unrest" in ctx.pack.charts:
             resolve_unrest(ctx, seat, card, plan.get("unrest"))
+        elif eff.primitive == "bring_special_unit":  # R-4.1 [L]
+            from pbem.rules.units import bring_special_unit
+            bring_special_unit(ctx, seat, card, eff, plan.get("special"))
         else:
             skipped.append(eff.primitive)
     if skipped or not card.effects:

@@ -17,6 +17,7 @@ from pbem.rules.control import legitimacy_points, province_controller
 from pbem.rules.generals import commander
 from pbem.rules.mapinfo import info
 from pbem.rules.reinforcement import generals_at
+from pbem.rules.units import is_macedonian, loss_key, unit_strength
 
 State = dict[str, Any]
 INDEP = "independent"
@@ -33,7 +34,11 @@ def chart_read(pack: Pack, chart: str, row: int | str, column: int | str = "resu
 
 
 def cus_at(s: State, seat: str, space: str) -> dict[str, int]:
-    """``{cu_type: n}`` of ``seat`` in ``space`` (a copy)."""
+    """``{cu_type: n}`` of ``seat`` in ``space`` (a copy); only those outside the major
+    city while its units inside stay out of the battle being fought (R-9.2)."""
+    from pbem.rules.inside import outside_cus, sits_out
+    if sits_out(seat, space):
+        return outside_cus(s, seat, space)
     return dict(s["cus"].get(space, {}).get(seat, {}))
 
 
@@ -69,7 +74,7 @@ def fixed_strength(pack: Pack, cus: dict[str, int]) -> int:
     CU; rolled types (elephants) count the lowest value of the elephant chart [D]."""
     total = 0
     for t, n in cus.items():
-        st = pack.cu_types[t].strength if t in pack.cu_types else None
+        st = unit_strength(pack, t)  # R-4.4: special units have a fixed strength
         if st is None:
             ch = pack.charts.get("elephant_strength")
             st = min(int(ch.cells[r]["result"]) for r in ch.rows) if ch else 0
@@ -133,25 +138,48 @@ def local_troops(pack: Pack, s: State, side: str, space: str) -> int:
 
 
 def weakest(pack: Pack, cus: dict[str, int]) -> str | None:
-    """The CU type lost first [D]: lowest pack strength, rolled types last, then by id."""
+    """The CU type lost first [D]: ordinary CUs before special units, lowest pack
+    strength, rolled types last, then by id (:func:`pbem.rules.units.loss_key`)."""
     if not cus:
         return None
-    return min((t for t, n in cus.items() if n > 0),
-               key=lambda k: (pack.cu_types[k].strength if k in pack.cu_types and
-                              pack.cu_types[k].strength is not None else 99, k),
+    return min((t for t, n in cus.items() if n > 0), key=lambda k: loss_key(pack, k),
                default=None)
 
 
+def loss_type(pack: Pack, s: State, seat: str, cus: dict[str, int]) -> str | None:
+    """The CU type ``seat`` loses next out of ``cus`` when the rules let it choose (R-9.2
+    winner's loss and tie, R-9.5 hostile tribes, R-8.8 forage): the first type of its
+    standing order ``{when: losses, order: [type, ..]}`` it has, else :func:`weakest`
+    [D]."""
+    return standing_loss(s, seat, cus) or weakest(pack, cus)
+
+
+def standing_loss(s: State, seat: str, cus: dict[str, int]) -> str | None:
+    """The CU type the standing order ``losses`` of ``seat`` picks out of ``cus`` (the
+    first listed type it has), or None (R-9.2, R-9.5, R-8.8)."""
+    for o in ((s.get("war") or {}).get("standing") or {}).get(seat, []):
+        if o.get("when") == "losses":
+            return next((t for t in o.get("order") or [] if cus.get(t, 0) > 0), None)
+    return None
+
+
+def _chosen(s: State, seat: str, cus: dict[str, int]) -> dict[str, str]:
+    """``{"chosen": "standing order"}`` when the seat's standing order picked the loss."""
+    return {"chosen": "standing order"} if standing_loss(s, seat, cus) else {}
+
+
 def lose_cus(ctx: Ctx, seat: str, space: str, count: int, rule: str, why: str) -> int:
-    """Remove ``count`` CUs of ``seat`` in ``space``, weakest first; returns the number
-    actually removed (``CUsRemoved`` events)."""
+    """Remove ``count`` CUs of ``seat`` in ``space``, in the order of its standing order
+    ``losses`` else weakest first (:func:`loss_type`); returns the number actually
+    removed (``CUsRemoved`` events)."""
     done = 0
     for _ in range(count):
-        t = weakest(ctx.pack, cus_at(ctx.s, seat, space))
+        have = cus_at(ctx.s, seat, space)
+        t = loss_type(ctx.pack, ctx.s, seat, have)
         if t is None:
             break
         ctx.emit("CUsRemoved", {"seat": seat, "space": space, "cus": {t: 1}, "rule": rule,
-                                "why": why})
+                                "why": why, **_chosen(ctx.s, seat, have)})
         done += 1
     return done
 
@@ -216,6 +244,9 @@ def disperse_generals(ctx: Ctx, seat: str, space: str, rule: str,
     """Send ``seat``'s major generals in ``space`` (but those in ``keep``, inside a major
     city, R-5) to the dispersed box and remove its minor general unless CUs of the seat
     are left there (R-9.2 loser, R-9.4 overrun)."""
+    from pbem.rules.inside import inside_generals, sits_out
+    if keep is None and sits_out(seat, space):  # R-9.2: those inside stayed out
+        keep = inside_generals(ctx.s, seat, space)
     for g in generals_at(ctx.s, seat, space):
         if g in (keep or []):
             continue
@@ -239,8 +270,7 @@ def defeat(ctx: Ctx, side: str, space: str, rule: str = "R-9.2") -> None:
                                                 "rule": "R-14"})
         return
     have = cus_at(s, side, space)
-    elim = {t: n for t, n in have.items()
-            if not (t in pack.cu_types and pack.cu_types[t].macedonian)}
+    elim = {t: n for t, n in have.items() if not is_macedonian(pack, t)}
     mac = {t: n for t, n in have.items() if t not in elim}
     if elim:
         ctx.emit("CUsRemoved", {"seat": side, "space": space, "cus": elim, "rule": rule,
@@ -327,7 +357,7 @@ def _side_roll(ctx: Ctx, side: str, space: str, label: str) -> dict[str, Any]:
         base = 0
         elephants = []
         for t, n in sorted(have.items()):
-            st = pack.cu_types[t].strength if t in pack.cu_types else 0
+            st = unit_strength(pack, t)  # R-4.4: special units have a fixed strength
             if st is None:
                 vals = ctx.roll(n, f"elephants of {side} in {space}", "R-9.2")
                 for v in vals:
@@ -370,13 +400,30 @@ def _leader_loss(ctx: Ctx, side: str, space: str, roll: int) -> str | None:
 
 
 def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | None,
-           why: str = "attack") -> str:
+           why: str = "attack", inside_join: bool = True) -> str:
     """Fight a land battle in ``space`` (R-9.2) between every unit of ``attacker`` and
     ``defender`` there (seats or ``"independent"``); ``came_from`` is where the attacker
     entered from (a tie sends it back there). Emits ``BattleFought`` {space, attacker,
     defender, sides: [{strength, dice, roll, score, read …}], result, winner} and the
     losses. Returns ``"attacker"``, ``"defender"``, ``"tie"`` or ``"joined"`` (R-4.3: an
-    army of only royal CUs went over without battle)."""
+    army of only royal CUs went over without battle). ``inside_join`` False: the
+    defender's units inside the major city stay out of the battle and its losses
+    (R-9.2 "may join"; event ``InsideUnitsStayedOut``)."""
+    from pbem.rules.inside import inside_cus, inside_generals, sitting_out
+
+    out = None
+    if not inside_join and defender != INDEP:
+        cus, gens = inside_cus(ctx.s, defender, space), inside_generals(ctx.s, defender, space)
+        if cus or gens:
+            out = defender
+            ctx.emit("InsideUnitsStayedOut", {"seat": defender, "space": space, "cus": cus,
+                                              "generals": gens, "rule": "R-9.2"})
+    with sitting_out(out, space):
+        return _battle(ctx, attacker, defender, space, came_from, why)
+
+
+def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | None,
+            why: str) -> str:
     from pbem.rules.movement import move_all
 
     pack, s = ctx.pack, ctx.s
@@ -411,7 +458,7 @@ def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | 
         for side in (attacker, defender):
             if side != INDEP:
                 lose_cus(ctx, side, space, 1, "R-9.2", "tie")
-        if came_from:
+        if came_from and came_from != space:  # a sally (R-5) goes back inside instead
             if attacker == INDEP:
                 for aid in indep_at(s, space):
                     ctx.emit("IndependentArmyMoved", {"army": aid, "from": space,
@@ -425,7 +472,7 @@ def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | 
     ratio = int(const(pack, "winner_no_loss_ratio"))
     if win != INDEP and ws["score"] < ratio * ls["score"]:
         lose_cus(ctx, win, space, 1, "R-9.2", "winner's loss")
-    if win == INDEP:
+    if win == INDEP and pack.spaces[space].kind != "major_city":  # R-14: never there
         owner = s["garrisons"].get(space)
         if owner:
             ctx.emit("GarrisonRemoved", {"seat": owner, "space": space, "by": INDEP,

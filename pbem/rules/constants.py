@@ -38,6 +38,8 @@ KEYS: dict[str, str] = {
     "hellespont_vp": "R-1.4 VP for holding all Hellespont ports (2)",
     "strongest_fleet_vp": "R-1.4 VP for the strongest fleet (3)",
     "strongest_fleet_min_strength": "R-1.4 fleet strength needed for that VP (3)",
+    "fleet_upgrade_card_ops": "R-8.2 OPs of a card that may upgrade a fleet (4)",
+    "fleet_upgrade_step": "R-8.2 strength a fleet upgrade adds (1)",
     "regency_turn_alexander_iv": "R-1.3 turn Alexander IV comes of age (4)",
     "regency_turn_heracles": "R-1.3 turn Heracles comes of age (5)",
     "body_lost_turn": "R-12.4 turn the unburied body is removed at the start of (4)",

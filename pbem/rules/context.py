@@ -36,10 +36,15 @@ class Ctx:
 
     def emit(self, kind: str, data: dict[str, Any], public: bool = True,
              seat: str | None = None) -> Event:
-        """Reduce an event into ``s`` and record it."""
+        """Reduce an event into ``s`` and record it; then, when an upgraded fleet has
+        changed hands, record ``FleetUpgradeLost`` (R-15)."""
         ev = Event(kind, data, public, seat)
         reduce(self.s, ev)
         self.events.append(ev)
+        fleets = (self.s.get("war") or {}).get("fleets") or {}
+        if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
+            from pbem.rules.naval import drop_lost_upgrades  # R-15: changing hands
+            drop_lost_upgrades(self)
         return ev
 
     def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:

@@ -88,13 +88,17 @@ def fleet_owner(pack: Pack, s: State, fleet: str,
 
 def fleet_strengths(pack: Pack, s: State, ctrl: dict[str, str | None] | None = None
                     ) -> dict[str, int]:
-    """Total fleet strength per seat (R-1.4: strongest fleet; printed strengths, since
-    upgrades are not tracked yet)."""
+    """Total fleet strength per seat (R-1.4: strongest fleet, dispersed fleets count):
+    printed strength plus the R-8.2 upgrade its owner made (lost on changing hands,
+    R-15)."""
     out = {seat: 0 for seat in SEATS}
+    kept = (s.get("war") or {}).get("fleets") or {}
     for fid, f in pack.fleets.items():
         owner = fleet_owner(pack, s, fid, ctrl)
         if owner in out:
-            out[owner] += f.strength
+            up = kept.get(fid) or {}
+            out[owner] += f.strength + (int(up.get("upgrade", 0))
+                                        if up.get("owner") == owner else 0)
     return out
 
 

@@ -109,7 +109,10 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     reinforcing = bool(ctx.s["reinforce"])
     window = war_get(ctx.s, "pause")
     only_standing = standing_only(ctx.s, seat, _plain(orders))
-    soft = has_war_orders(_plain(orders)) and not validate(state, seat, orders)
+    pre = validate(state, seat, orders) if has_war_orders(_plain(orders)) else []
+    if pre:  # refused up front, also what follows a paused Tyche move
+        raise IllegalOrders(pre)
+    soft = has_war_orders(_plain(orders))
     with soft_if_valid(soft):  # dice-made impossibilities are cancelled, not refused
         rej = _run(ctx, seat, _plain(orders))
     if rej:

@@ -19,8 +19,12 @@ def area_of(pack: Pack, space: str) -> str:
 
 
 def eligible_commanders(pack: Pack, s: State, seat: str, space: str) -> list[str]:
-    """``seat``'s major generals in ``space`` of the highest rank present (R-5)."""
+    """``seat``'s major generals in ``space`` of the highest rank present (R-5); not those
+    inside a major city while they stay out of the battle fought there (R-9.2)."""
+    from pbem.rules.inside import inside_generals, sits_out
     gens = generals_at(s, seat, space)
+    if sits_out(seat, space):
+        gens = [g for g in gens if g not in inside_generals(s, seat, space)]
     if not gens:
         return []
     top = max(pack.generals[g].rank for g in gens)

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.pack.model import Pack
 from pbem.rules.combat import INDEP, battle, can_overrun, enemy_of, overrun
 from pbem.rules.context import Ctx
+from pbem.rules.mapinfo import info
 
 State = dict[str, Any]
 
@@ -52,7 +54,11 @@ def activate_independent(ctx: Ctx, seat: str, army: str, path: list[str],
                 return
             if s["indep_armies"][army].get("space") != entry:
                 return
-    for b in path:
+    steps = scripted_steps(pack, s["indep_armies"][army]["space"], path)
+    if path and not steps:
+        ctx.emit("Note", {"text": f"{info_.name} has no step of its scripted path left "
+                                  f"to walk and stays where it is", "rule": "R-14"})
+    for b in steps:
         here = s["indep_armies"][army]["space"]
         if here is None or b == here:
             continue
@@ -65,7 +71,35 @@ def activate_independent(ctx: Ctx, seat: str, army: str, path: list[str],
             overrun(ctx, INDEP, enemy, b)
             continue
         _fight(ctx, army, enemy, b, here)
-        return
+        break
+    besiege_if_major_city(ctx, army)
+
+
+def besiege_if_major_city(ctx: Ctx, army: str) -> None:
+    """R-14: an independent army ending its move in a major city besieges it
+    (``IndependentSiegeBegan``): it never removes the marker nor assaults, but the city
+    is besieged for every purpose (:func:`pbem.rules.inside.besieger`: no reinforcements
+    inside, no unlimited placement, R-7.2; its space blocks isolation tracing, R-13;
+    the units inside may sally, R-5)."""
+    x = (ctx.s["indep_armies"].get(army) or {}).get("space")
+    if x and ctx.pack.spaces[x].kind == "major_city":
+        ctx.emit("IndependentSiegeBegan", {"army": army, "space": x,
+                                           "seat": ctx.s["garrisons"].get(x),
+                                           "rule": "R-14"})
+
+
+def scripted_steps(pack: Pack, here: str | None, path: list[str]) -> list[str]:
+    """R-14 [D]: the part of a scripted ``path`` an army in ``here`` still walks: the
+    spaces after ``here`` when it stands on the path (an army activated again goes on
+    from where it stopped; at the path's end it stays), the whole path when its first
+    space is next to ``here``, else nothing (it stands off its path and stays)."""
+    if here is None or not path:
+        return list(path)
+    if here in path:
+        return list(path[len(path) - path[::-1].index(here):])
+    if any(y == path[0] for y, _k in info(pack).adjacent.get(here, ())):
+        return list(path)
+    return []
 
 
 def _fight(ctx: Ctx, army: str, enemy: str, space: str, came_from: str) -> None:

@@ -12,10 +12,19 @@ surrender segment, in any of the owner's player-turns::
 
     outside: [Babylon]                                # everything inside comes out
     inside: {Babylon: {loyal: 2, generals: [Seleucus]}}
+
+Coming out while another faction stands outside (``outside`` or a move picking up inside
+units) is a sally: a battle, the sallying side attacking (:func:`sally`). Who besieges a
+city (another player's CUs outside, or an independent army, R-14) is
+:func:`besieger`; besieged royal CUs may desert on a siege point
+(:func:`besieged_royals_desert`, R-4.3).
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import difflib
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -131,11 +140,12 @@ def check_inside(pack: Pack, s: State, seat: str, raw: Any, where: str,
                         continue
                     gens.append(g)
                 continue
-            if k not in pack.cu_types:
-                close = difflib.get_close_matches(str(k), list(pack.cu_types), n=1)
+            from pbem.rules.units import is_unit_type, unit_types  # R-4.1 specials
+            if not is_unit_type(pack, k):
+                close = difflib.get_close_matches(str(k), unit_types(pack), n=1)
                 _rej(rej, "inside.unknown_cu_type", f"there is no CU type {k!r}",
                      f"{w}.{k}", f"did you mean {close[0]}?" if close else
-                     "types: " + ", ".join(sorted(pack.cu_types)))
+                     "types: " + ", ".join(sorted(unit_types(pack))))
                 continue
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 _rej(rej, "inside.bad_count", f"{k} must be a whole number of CUs ≥ 1",
@@ -161,10 +171,9 @@ def check_inside(pack: Pack, s: State, seat: str, raw: Any, where: str,
 def check_outside(pack: Pack, s: State, seat: str, raw: Any, where: str,
                   rej: list[Rejection]) -> list[str] | None:
     """Validate ``outside: [city, ..]`` (R-5): every unit of ``seat`` inside comes out.
-    Refused while another player's units stand outside (that needs a battle: attack
-    with a move or assault instead)."""
-    from pbem.rules.combat import enemy_of
-
+    While another faction's units stand outside this is a sally: a battle with the
+    sallying side as attacker (:func:`sally`, rulebook 13.6: two factions in a space
+    after a move fight)."""
     items = raw if isinstance(raw, list) else [raw]
     n0, plan = len(rej), []
     for i, city in enumerate(items):
@@ -178,21 +187,60 @@ def check_outside(pack: Pack, s: State, seat: str, raw: Any, where: str,
         if not inside_cus(s, seat, sid) and not inside_generals(s, seat, sid):
             _rej(rej, "inside.nothing_inside", f"you have no units inside {name}", w)
             continue
-        if enemy_of(s, seat, sid):
-            _rej(rej, "inside.enemy_outside", f"enemy units stand outside {name}: your "
-                 "units cannot simply come out", w, "bring an army to fight them")
-            continue
         plan.append(sid)
     return plan if len(rej) == n0 else None
 
 
 def do_outside(ctx: Ctx, seat: str, plan: list[str]) -> None:
-    """``UnitsCameOut`` for every city in ``plan`` (R-5)."""
+    """``UnitsCameOut`` for every city in ``plan`` (R-5); against an enemy outside it is
+    a sally (:func:`sally`)."""
+    from pbem.rules.combat import enemy_of
+
     for sid in plan:
+        if enemy_of(ctx.s, seat, sid) is not None:
+            sally(ctx, seat, sid)
+            continue
         ctx.emit("UnitsCameOut", {"seat": seat, "space": sid,
                                   "cus": inside_cus(ctx.s, seat, sid),
                                   "generals": inside_generals(ctx.s, seat, sid),
                                   "rule": RULE})
+
+
+def sally(ctx: Ctx, seat: str, space: str) -> str:
+    """R-5 (rulebook 13.6) sally: every unit of ``seat`` inside the major city ``space``
+    comes out (``UnitsCameOut``, ``Sallied``) and, another faction's units standing
+    outside, fights a battle as the attacker (an attack, R-11.4), ``came_from`` being
+    the city itself. A tie sends the survivors back inside (``UnitsWentInside``);
+    they always fit, having come from there, but CUs over the capacity would stay
+    outside [D]. Returns the battle result."""
+    from pbem.rules.combat import battle, enemy_of, note_attack
+
+    s = ctx.s
+    enemy = enemy_of(s, seat, space)
+    cus, gens = inside_cus(s, seat, space), inside_generals(s, seat, space)
+    ctx.emit("UnitsCameOut", {"seat": seat, "space": space, "cus": cus,
+                              "generals": gens, "rule": RULE})
+    if enemy is None:
+        return "none"
+    ctx.emit("Sallied", {"seat": seat, "space": space, "enemy": enemy, "cus": cus,
+                         "generals": gens, "rule": RULE})
+    note_attack(ctx, seat, enemy, "sally")
+    result = battle(ctx, seat, enemy, space, space, why="sally")
+    if result == "tie":
+        from pbem.rules.reinforcement import generals_at
+        have = {t: n for t, n in (s["cus"].get(space, {}).get(seat) or {}).items() if n}
+        back: dict[str, int] = {}
+        room = capacity(ctx.pack)
+        for t in sorted(have):
+            k = min(have[t], room)
+            if k:
+                back[t], room = k, room - k
+        back_gens = [g for g in gens if g in generals_at(s, seat, space)]
+        if (back or back_gens) and s["garrisons"].get(space) == seat:
+            ctx.emit("UnitsWentInside", {"seat": seat, "space": space, "cus": back,
+                                         "generals": back_gens, "rule": RULE,
+                                         "why": "sally tied: back inside"})
+    return result
 
 
 def do_inside(ctx: Ctx, seat: str, plan: list[dict[str, Any]]) -> None:
@@ -222,3 +270,70 @@ def suffer_as_losers(ctx: Ctx, space: str, rule: str = "R-10") -> None:
     if rec and wholly_inside(ctx.s, rec["seat"], space):
         from pbem.rules.combat import defeat
         defeat(ctx, rec["seat"], space, rule)
+
+
+def besieger(pack: Pack, s: State, space: str) -> str | None:
+    """Who besieges the major city ``space`` (R-7.2, R-10, R-14): an independent army
+    standing there (R-14: ending its move in a major city counts as a siege), else a
+    player other than the city's controller (or the seat inside) with units outside it;
+    None when the city is unbesieged or ``space`` is no major city."""
+    from pbem.rules.combat import INDEP, indep_at
+
+    if pack.spaces[space].kind != "major_city":
+        return None
+    if indep_at(s, space):
+        return INDEP
+    rec = inside_rec(s, space)
+    held = s["garrisons"].get(space) or (rec["seat"] if rec else None)
+    for other, cus in sorted(s["cus"].get(space, {}).items()):
+        if other != held and sum(cus.values()) and not wholly_inside(s, other, space):
+            return other
+    return None
+
+
+def besieged_royals_desert(ctx: Ctx, seat: str, space: str) -> None:
+    """R-4.3 last sentence: when ``seat`` scores a siege point against the major city
+    ``space``, the royal CUs besieged inside it desert if their side has less
+    legitimacy (faction LP + commander's prestige, holy ground for the besieged, as in
+    :func:`pbem.rules.combat.side_legitimacy`): ``BesiegedRoyalCUsDeserted``, they join
+    the besieging army in the space [D]. Equal legitimacy: nobody deserts."""
+    from pbem.rules.combat import INDEP, side_legitimacy
+
+    rec = inside_rec(ctx.s, space)
+    if seat == INDEP or not rec or rec["seat"] == seat or ctx.pack.spaces[
+            space].kind != "major_city":
+        return
+    n = rec["cus"].get("royal", 0)
+    if not n or not sum(ctx.s["cus"].get(space, {}).get(seat, {}).values()):
+        return  # no royal CUs inside, or no besieging army left to join
+    them = rec["seat"]
+    lb = side_legitimacy(ctx.pack, ctx.s, seat, space, False)
+    ld = side_legitimacy(ctx.pack, ctx.s, them, space, True)
+    if ld >= lb:
+        return
+    ctx.emit("BesiegedRoyalCUsDeserted", {"from": them, "to": seat, "space": space,
+                                          "count": n, "legitimacy": {seat: lb, them: ld},
+                                          "rule": "R-4.3"})
+
+
+_SITTING_OUT: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar(
+    "pbem_inside_sitting_out", default=None)
+
+
+@contextlib.contextmanager
+def sitting_out(seat: str | None, space: str) -> Iterator[None]:
+    """While a battle in ``space`` is resolved, the units of ``seat`` inside the city
+    stay out of it (R-9.2: inside units *may* join; ``seat`` None: they join). Battle
+    code then sees only ``seat``'s units outside (:func:`sits_out`)."""
+    token = _SITTING_OUT.set((seat, space) if seat else None)
+    try:
+        yield
+    finally:
+        _SITTING_OUT.reset(token)
+
+
+def sits_out(seat: str, space: str) -> bool:
+    """True while ``seat``'s units inside ``space`` stay out of the battle being fought
+    (R-9.2, :func:`sitting_out`)."""
+    return _SITTING_OUT.get() == (seat, space)
+

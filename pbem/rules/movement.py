@@ -6,7 +6,7 @@ A list of moves is carried out by a *cursor* (plain JSON data, so a reaction win
 store it in the state and resume it in the next decision)::
 
     {"seat", "segment": "movement"|"tyche", "moves": [move], "i": int, "cur": None|{...},
-     "moved": [general id | "minor@space"]}
+     "moved": [general id | "minor@space"], "royals_moved": {royal: army key}}
 
     move = {"army": start space, "path": [space, ...], "drop": [part], "pick_up": [part],
             "assault": int, "mp": int|None, "escort": [fleet]|None, "where": str}
@@ -14,7 +14,7 @@ store it in the state and resume it in the next decision)::
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from pbem.pack.model import Pack
 from pbem.rules.combat import (
@@ -34,6 +34,37 @@ from pbem.rules.state import _copy
 
 State = dict[str, Any]
 LAND_KINDS = ("land", "mountain_strait")
+
+
+class Refusal(str):
+    """Why a move cannot start (a ``str`` for callers that only read the text) with the
+    rule, rejection code and hint of the refusal (default R-9.1)."""
+
+    rule: str = "R-9.1"
+    code: str = "movement.illegal"
+    hint: str | None = None
+
+    def __new__(cls, text: str, rule: str = "R-9.1", code: str = "movement.illegal",
+                hint: str | None = None) -> Self:
+        obj = super().__new__(cls, text)
+        obj.rule, obj.code, obj.hint = rule, code, hint
+        return obj
+
+
+def royals_moved_by_others(c: dict, royals: list[str], key: str | None) -> list[str]:
+    """R-12.5: the royal family members of ``royals`` that already moved with another
+    army of the cursor's seat in this segment (one member moves with only one army of a
+    faction per segment; the cursor records ``royals_moved: {royal: army key}``)."""
+    moved = c.setdefault("royals_moved", {})
+    return [r for r in royals if moved.get(r) not in (None, key)]
+
+
+def _royal_refusal(pack: Pack, royals: list[str]) -> Refusal:
+    names = ", ".join(pack.royals[r].name if r in pack.royals else r for r in royals)
+    return Refusal(f"{names} already moved with another army in this segment: a member of "
+                   f"the royal family moves with only one army per segment",
+                   "R-12.5", "movement.royal_moved_twice",
+                   "leave them out of pick_up; they may move again in the next segment")
 
 
 def path_kind(pack: Pack, a: str, b: str) -> str | None:
@@ -195,6 +226,18 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | None:
     if not g["generals"] and not g["minor"]:
         return f"you have no general in {pack.spaces[start].name}: CUs without a " \
                f"general cannot move (R-5)"
+    key = (g["generals"] or [f"minor@{start}"])[0]
+    stay = royals_moved_by_others(c, g["royals"], key)
+    if stay:  # R-12.5 [D]: carried only by default, they stay behind
+        g["royals"] = [r for r in g["royals"] if r not in stay]
+        ctx.emit("Note", {"text": ", ".join(pack.royals[r].name for r in stay)
+                          + f" already moved with another army this segment and stay in "
+                            f"{pack.spaces[start].name}", "rule": "R-12.5"})
+    for part in mv.get("pick_up", []):
+        again = royals_moved_by_others(c, [r for r in part.get("royals", [])
+                                           if part.get("at") in (None, start)], key)
+        if again:
+            return _royal_refusal(pack, again)
     for part in mv.get("drop", []):
         if part.get("at") in (None, start):
             err = _subtract(g, part)
@@ -227,10 +270,28 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | None:
             return (f"{pack.spaces[x].name} holds an enemy army: entering it ends the "
                     f"move (R-9.1)")
     c["moved"] += keys
-    c["cur"] = {"space": start, "prev": None, "group": g, "path": list(mv["path"]),
+    sallies = _sallies(s, seat, start, g)
+    c["cur"] = {"space": start, "prev": None, "group": g,
+                "path": [] if sallies else list(mv["path"]),
                 "mp": mp, "kind": kind, "stage": None, "asked": [], "answer": None,
-                "start": start}
+                "start": start, "key": keys[0]}
+    if sallies:  # R-5: leaving a major city past an enemy outside is a sally: a battle
+        from pbem.rules.inside import sally
+        sally(ctx, seat, start)
+        sync_group(ctx, seat, c["cur"])
     return None
+
+
+def _sallies(s: State, seat: str, start: str, g: dict) -> bool:
+    """True when the group ``g`` starting in ``start`` takes units from inside the major
+    city there while another faction's units stand outside (R-5 sally)."""
+    from pbem.rules.inside import inside_generals, outside_cus
+    if enemy_of(s, seat, start) is None:
+        return False
+    out = outside_cus(s, seat, start)
+    ins = inside_generals(s, seat, start)
+    return any(n > out.get(t, 0) for t, n in g["cus"].items()) or \
+        any(x in ins for x in g["generals"])
 
 
 def run_cursor(ctx: Ctx, c: dict) -> bool:
@@ -249,11 +310,26 @@ def run_cursor(ctx: Ctx, c: dict) -> bool:
             mv = c["moves"][c["i"]]
             err = start_move(ctx, c, mv)
             if err:
+                extra = {"code": err.code, "hint": err.hint} \
+                    if isinstance(err, Refusal) and err.rule != "R-9.1" else {}
                 ctx.emit("MoveCancelled", {"seat": c["seat"], "army": mv["army"],
-                                           "path": mv["path"], "why": err, "rule": "R-9.1"})
+                                           "path": mv["path"], "why": str(err),
+                                           "rule": getattr(err, "rule", "R-9.1"), **extra})
                 c["i"] += 1
                 continue
         cur = c["cur"]
+        if cur["stage"] == "naval":  # R-15: naval battles declared at the landing
+            from pbem.rules.naval import naval_challenge
+            res = naval_challenge(ctx, c, cur)
+            if res == "pause":
+                return False
+            cur["answer"] = None
+            cur["asked"] = []
+            if res == "turned_back":
+                cur["stage"] = None
+                cur["path"] = []
+                continue
+            cur["stage"] = "tribes"
         if cur["stage"] is not None:
             res = arrive(ctx, c, cur)
             if res == "pause":
@@ -270,16 +346,13 @@ def run_cursor(ctx: Ctx, c: dict) -> bool:
             _drop_here(ctx, c, cur, a)
             emit_move(ctx, c["seat"], a, b, cur["group"], "R-9.1", mp_left=cur["mp"],
                       naval=cur["kind"] != "land")
+            for r in cur["group"]["royals"]:  # R-12.5: they moved with this army
+                c.setdefault("royals_moved", {}).setdefault(r, cur.get("key"))
             cur["prev"], cur["space"] = a, b
             _pick_here(ctx, c, cur, b)
             if cur["kind"] == "naval" and cur["path"]:
                 continue  # at sea: port to port, nothing happens until landing
-            if cur["kind"] in ("naval", "trans_med"):
-                from pbem.rules.naval import naval_challenge
-                if naval_challenge(ctx, c, cur):
-                    cur["path"] = []
-                    continue
-            cur["stage"] = "tribes"
+            cur["stage"] = "naval" if cur["kind"] in ("naval", "trans_med") else "tribes"
             continue
         mv = c["moves"][c["i"]]
         _drop_here(ctx, c, cur, cur["space"])
@@ -314,6 +387,13 @@ def _pick_here(ctx: Ctx, c: dict, cur: dict, x: str) -> None:
     for part in mv.get("pick_up", []):
         if part.get("at") == x and not part.get("_done"):
             part["_done"] = True
+            again = royals_moved_by_others(c, part.get("royals", []), cur.get("key"))
+            if again:  # R-12.5: refused; the rest of the pick-up goes on
+                ctx.emit("ArmyReorganised", {"seat": c["seat"], "space": x, "picked_up": {
+                    "royals": again}, "error": str(_royal_refusal(ctx.pack, again)),
+                    "army": mv["army"], "code": "movement.royal_moved_twice",
+                    "rule": "R-12.5"})
+                part = {**part, "royals": [r for r in part["royals"] if r not in again]}
             err = _add(ctx, c["seat"], x, cur["group"], part)
             ctx.emit("ArmyReorganised", {"seat": c["seat"], "space": x, "picked_up": {
                 k: part.get(k) for k in ("cus", "generals", "royals")}, "error": err,
@@ -335,7 +415,7 @@ def arrive(ctx: Ctx, c: dict, cur: dict) -> str:
     army there → overrun (R-9.4), avoid battle (R-9.3) or battle (R-9.2); else the
     interception windows of adjacent enemy armies (R-9.3). Returns ``"continue"``,
     ``"end"`` (the move ends) or ``"pause"`` (a reaction window opened)."""
-    from pbem.rules.reactions import try_avoid, try_intercept
+    from pbem.rules.reactions import try_avoid, try_inside_join, try_intercept
 
     pack, s, seat = ctx.pack, ctx.s, c["seat"]
     b = cur["space"]
@@ -362,12 +442,20 @@ def arrive(ctx: Ctx, c: dict, cur: dict) -> str:
                     return "pause"
                 if res == "avoided":
                     return "end"
-            result = battle(ctx, seat, enemy, b, cur["prev"])
+            cur["stage"] = "join"  # R-9.2: the units inside may join (resumable)
+    if cur["stage"] == "join":
+        enemy = enemy_of(s, seat, b)
+        if enemy is not None:
+            join = try_inside_join(ctx, c, cur, enemy)
+            if join == "pause":
+                return "pause"
+            result = battle(ctx, seat, enemy, b, cur["prev"], inside_join=join == "join")
             sync_group(ctx, seat, cur)
             if result == "tie":
                 cur["space"] = cur["prev"]
                 sync_group(ctx, seat, cur)
             return "end"
+        cur["stage"] = "intercept"
     if cur["stage"] == "intercept":
         if cur["kind"] == "naval" and cur["path"]:
             return "continue"
@@ -383,4 +471,4 @@ def arrive(ctx: Ctx, c: dict, cur: dict) -> str:
 def new_cursor(seat: str, segment: str, moves: list[dict]) -> dict:
     """A cursor for ``moves`` of ``seat`` in ``segment`` (see the module docstring)."""
     return {"seat": seat, "segment": segment, "moves": _copy(moves), "i": 0,
-            "cur": None, "moved": []}
+            "cur": None, "moved": [], "royals_moved": {}}

@@ -5,7 +5,9 @@ its printed strength when dispersed or changing hands. A naval battle may be dec
 against another player's naval move (never on trans-Mediterranean paths, never at the
 embarkation port) when the moving force comes within ``naval_declare_range`` sea paths
 of a garrison of the declaring player. Declarations come from standing orders
-``{when: naval_battle, against: [seat], fleets: [fleet id]}``.
+``{when: naval_battle, against: [seat], fleets: [fleet id]}`` or, with the game option
+``ask_windows``, from a ``naval_battle`` reaction window (answer
+``{naval_battle: {fleets: [fleet]}}`` or ``{naval_battle: none}``).
 """
 from __future__ import annotations
 
@@ -39,6 +41,86 @@ def fleet_ready(s: State, fleet: str) -> bool:
     """False while a fleet dispersed this turn is in the dispersed box [D]."""
     f = ((s.get("war") or {}).get("fleets") or {}).get(fleet) or {}
     return f.get("dispersed_turn") != s["turn"]
+
+
+def fleet_strength_cap(pack: Pack) -> int:
+    """R-8.2 [D]: the most a fleet may be upgraded to, the largest strength column of the
+    pack's ``naval`` chart (``"6+"`` → 6): a stronger fleet would read the same column.
+    Raises KeyError when the pack has no naval chart."""
+    best = 0
+    for label in pack.charts["naval"].columns:
+        text = str(label).strip().rstrip("+")
+        top = text.rsplit("-", 1)[-1] if "-" in text[1:] else text
+        if top.isdigit():
+            best = max(best, int(top))
+    return best
+
+
+def resolve_fleet(pack: Pack, text: object) -> str | None:
+    """Fleet id from an id or a name, case-insensitive (R-15), else None."""
+    if not isinstance(text, str):
+        return None
+    key = text.strip().lower()
+    return next((f for f, v in pack.fleets.items()
+                 if key in (f, v.name.lower(), v.name.lower().replace(" ", "_"))), None)
+
+
+def why_no_fleet_upgrade(pack: Pack, s: State, seat: str, fleet: str) -> str | None:
+    """None when ``seat`` may upgrade ``fleet`` now (R-8.2: a fleet he controls, R-15),
+    else the reason: another owner, or the fleet is already at
+    :func:`fleet_strength_cap`."""
+    f = pack.fleets[fleet]
+    owner = fleet_owner(pack, s, fleet)
+    if owner != seat:
+        home = pack.provinces[f.home].name if f.home in pack.provinces else \
+            pack.spaces[f.home].name if f.home in pack.spaces else f.home
+        return (f"the {f.name} belongs to {owner or 'nobody'}: a fleet belongs to whoever "
+                f"controls {home}")
+    cap = fleet_strength_cap(pack)
+    if fleet_strength(pack, s, fleet) >= cap:
+        return f"the {f.name} is already at strength {cap}, the largest the naval table reads"
+    return None
+
+
+def upgradable_fleets(pack: Pack, s: State, seat: str) -> list[str]:
+    """Fleet ids ``seat`` may upgrade with a Tyche card now (R-8.2)."""
+    if "naval" not in pack.charts:
+        return []
+    return sorted(f for f in pack.fleets if why_no_fleet_upgrade(pack, s, seat, f) is None)
+
+
+def upgrade_fleet(ctx: Ctx, seat: str, fleet: str, card: int | None) -> None:
+    """R-8.2: add ``fleet_upgrade_step`` to ``fleet`` (never beyond
+    :func:`fleet_strength_cap`); the upgrade holds while ``seat`` owns it (R-15).
+    Event: FleetUpgraded."""
+    pack, s = ctx.pack, ctx.s
+    base = pack.fleets[fleet].strength
+    now = fleet_strength(pack, s, fleet)
+    new = min(now + int(const(pack, "fleet_upgrade_step")), fleet_strength_cap(pack))
+    ctx.emit("FleetUpgraded", {"seat": seat, "fleet": fleet, "card": card,
+                               "upgrade": max(0, new - base), "strength": new,
+                               "rule": "R-8.2"})
+
+
+def has_upgrades(s: State) -> bool:
+    """True when some fleet carries an upgrade (R-8.2)."""
+    return any(f.get("upgrade") for f in ((s.get("war") or {}).get("fleets") or {}).values())
+
+
+def drop_lost_upgrades(ctx: Ctx) -> None:
+    """R-15: a fleet drops to its printed strength when it changes hands: every upgraded
+    fleet whose owner is no longer the seat that upgraded it loses its upgrade (called
+    after each event by :meth:`pbem.rules.context.Ctx.emit`). Event: FleetUpgradeLost."""
+    pack, s = ctx.pack, ctx.s
+    for fid, f in sorted(((s.get("war") or {}).get("fleets") or {}).items()):
+        if not f.get("upgrade") or fid not in pack.fleets:
+            continue
+        owner = fleet_owner(pack, s, fid)
+        if owner != f.get("owner"):
+            ctx.emit("FleetUpgradeLost", {"fleet": fid, "seat": f.get("owner"),
+                                          "owner": owner,
+                                          "strength": pack.fleets[fid].strength,
+                                          "rule": "R-15"})
 
 
 def fleets_of(pack: Pack, s: State, seat: str, ready_only: bool = True) -> list[str]:
@@ -82,28 +164,42 @@ def _score(ctx: Ctx, side: str, strength: int, label: str) -> dict[str, Any]:
             "read": rec}
 
 
-def naval_challenge(ctx: Ctx, c: dict, cur: dict) -> bool:
-    """At the landing of a naval move: every other seat (in turn order) whose standing
-    order declares a naval battle and who may declare (:func:`may_declare`) fights one
-    (R-15, an attack R-11.4). Each side rolls 2d6 on the ``naval`` chart with its total
-    fleet strength; higher wins; the loser's fleets are dispersed; a losing mover goes
-    back to the embarkation port and its move ends. Returns True when turned back."""
+def naval_challenge(ctx: Ctx, c: dict, cur: dict) -> str:
+    """At the landing of a naval move: every other seat (in turn order) who may declare
+    (:func:`may_declare`) and whose standing order declares a naval battle, or who
+    declares in a ``naval_battle`` reaction window (game option ``ask_windows``), fights
+    one (R-15, an attack R-11.4). Each side rolls 2d6 on the ``naval`` chart with its
+    total fleet strength; higher wins; the loser's fleets are dispersed; a losing mover
+    goes back to the embarkation port and its move ends. Returns ``"turned_back"``,
+    ``"none"`` or ``"pause"`` (a window opened; resumable: seats asked are in
+    ``cur["asked"]``)."""
     from pbem.rules.movement import emit_move
-    from pbem.rules.reactions import _order_after, war_get
+    from pbem.rules.reactions import PAUSE, _decide, _order_after
 
     pack, s, mover = ctx.pack, ctx.s, c["seat"]
     if cur["kind"] != "naval" or "naval" not in pack.charts:
-        return False
+        return "none"
     mv = c["moves"][c["i"]]
     start, path = mv["army"], mv["path"]
     for rseat in _order_after(s, mover):
-        order = next((o for o in war_get(s, "standing", {}).get(rseat, [])
-                      if o.get("when") == "naval_battle"
-                      and (not o.get("against") or mover in o["against"])), None)
-        if order is None or not may_declare(pack, s, rseat, start, path):
+        if rseat in cur["asked"]:
             continue
-        mine = [f for f in (order.get("fleets") or fleets_of(pack, s, rseat))
-                if f in fleets_of(pack, s, rseat)]
+        ready = fleets_of(pack, s, rseat)
+        if not ready or not may_declare(pack, s, rseat, start, path):
+            cur["asked"].append(rseat)
+            continue
+
+        def match(o: dict, ready: list[str] = ready) -> list[str] | None:
+            if o.get("when") != "naval_battle" or (o.get("against")
+                                                   and mover not in o["against"]):
+                return None
+            return [f for f in (o.get("fleets") or ready) if f in ready] or None
+
+        choice = _decide(ctx, c, cur, "naval_battle", rseat, ready, match, rule="R-15")
+        if choice == PAUSE:
+            return "pause"
+        cur["asked"].append(rseat)
+        mine = [f for f in (choice or []) if f in fleets_of(pack, s, rseat)]
         escort = [f for f in (mv.get("escort") or fleets_of(pack, s, mover))
                   if f in fleets_of(pack, s, mover)]
         if not mine:
@@ -128,5 +224,5 @@ def naval_challenge(ctx: Ctx, c: dict, cur: dict) -> bool:
                       why="naval battle lost: back to the embarkation port")
             cur["space"] = start
             cur["prev"] = None
-            return True
-    return False
+            return "turned_back"
+    return "none"

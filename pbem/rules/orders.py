@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.constants import const
-from pbem.rules.context import Ctx
+from pbem.rules.context import Ctx, DryDice
 from pbem.rules.mapinfo import resolve_space
 from pbem.rules.reinforcement import (
     cus_of,
@@ -20,7 +20,7 @@ from pbem.rules.reinforcement import (
     raise_mercenary,
     tidy_markings,
 )
-from pbem.rules.state import Rejection, public_orders
+from pbem.rules.state import Rejection, _copy, public_orders
 from pbem.rules.tyche import (
     card_label,
     check_tyche,
@@ -212,18 +212,19 @@ def do_movement(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
 
 def forage(ctx: Ctx, seat: str) -> None:
     """R-8.8: every stack of ``seat`` larger than its space's ``forage_limit`` loses one
-    CU, the weakest type first [D] (pack ``cu_types`` strength; rolled types last)."""
+    CU, the weakest type first [D] (:func:`pbem.rules.combat.weakest`) unless the seat's
+    standing order ``losses`` names the order (:func:`pbem.rules.combat.loss_type`)."""
     pack, s = ctx.pack, ctx.s
     for x in sorted(s["cus"]):
         n = cus_of(s, seat, x)
         if n and n > pack.spaces[x].forage_limit:
-            have = s["cus"][x][seat]
-            t = min(have, key=lambda k: (pack.cu_types[k].strength
-                                         if k in pack.cu_types and
-                                         pack.cu_types[k].strength is not None else 99, k))
+            from pbem.rules.combat import loss_type, standing_loss  # specials last [D]
+            t = loss_type(pack, s, seat, s["cus"][x][seat])
+            chosen = ({"chosen": "standing order"}
+                      if standing_loss(s, seat, s["cus"][x][seat]) else {})
             ctx.emit("CUsRemoved", {"seat": seat, "space": x, "cus": {t: 1},
                                     "rule": "R-8.8", "why": "forage",
-                                    "limit": pack.spaces[x].forage_limit})
+                                    "limit": pack.spaces[x].forage_limit, **chosen})
 
 
 # --- the whole player-turn ------------------------------------------------------------
@@ -284,7 +285,12 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
     else:
         tplan = check_tyche(pack, s, seat, orders["tyche"], "orders.tyche", rej)
         if tplan is not None and not rej:
+            rest = _turn_rest(pack, tplan, orders, only)
             do_tyche(ctx, seat, tplan)
+            if is_paused(s):  # R-9.3: a Tyche move waits for a reaction window
+                if not isinstance(ctx.dice, DryDice):
+                    return rej  # the rest runs when the window closes (finish_turn)
+                _dry_windows(ctx, seat, rest)  # validate: check the rest of the turn now
     if not only and not rej:
         mplan = check_movement(pack, s, seat, orders.get("movement"), "orders.movement",
                                rej, lenient=ctx.rolled)
@@ -295,6 +301,66 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
     if not rej and not is_paused(s):
         tidy_markings(ctx, seat)
     return rej
+
+
+def _turn_rest(pack: Pack, tplan: dict[str, Any], orders: dict[str, Any], only: bool
+               ) -> dict[str, Any] | None:
+    """The rest of the player-turn after a Tyche army move (R-8.2, R-16.1), carried in the
+    cursor so a reaction window may pause the move (R-9.3): the card's event when it
+    follows the activation (bonus and unrest cards, as in ``do_tyche``), the movement
+    segment's orders (unless a Tyche-only round), forage and tidying. None when the
+    card moves no army."""
+    war = tplan.get("war")
+    if not war or war.get("kind") != "moves":
+        return None
+    card = pack.cards[tplan["card"]]
+    event = None
+    if tplan["use"] != "event" and card.type in ("bonus", "unrest"):
+        event = {"card": tplan["card"], "plan": _copy({k: v for k, v in tplan.items()
+                                                      if k != "war"})}
+    rest = {"event": event, "segment": not only, "movement": _copy(orders.get("movement"))}
+    war["rest"] = rest
+    return rest
+
+
+def _dry_windows(ctx: Ctx, seat: str, rest: dict[str, Any] | None) -> None:
+    """Validation only (dry dice): answer every window the Tyche move opened with "no
+    reaction" and finish the move, so the movement segment's orders are checked up front
+    against the board as it would stand (R-9.3)."""
+    from pbem.rules.reactions import close_windows_dry
+    close_windows_dry(ctx)
+    if rest and rest.get("event"):
+        from pbem.rules.card_events import resolve_event
+        resolve_event(ctx, seat, ctx.pack.cards[rest["event"]["card"]], rest["event"]["plan"])
+
+
+def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
+    """The rest of a player-turn whose Tyche move waited for a reaction window (R-8.2,
+    R-9.3): the card's event, the movement segment (R-8.7; orders validated when sent,
+    so what the dice and reactions made impossible since is cancelled, never refused),
+    forage (R-8.8) and tidying (R-4.2). Returns False when a window opened again."""
+    from pbem.rules.war_orders import soft_if_valid
+
+    pack, s = ctx.pack, ctx.s
+    if rest.get("event"):
+        from pbem.rules.card_events import resolve_event
+        resolve_event(ctx, seat, pack.cards[rest["event"]["card"]], rest["event"]["plan"])
+    if rest.get("segment"):
+        rej: list[Rejection] = []
+        with soft_if_valid(True):
+            mplan = check_movement(pack, s, seat, rest.get("movement"), "orders.movement",
+                                   rej, lenient=True)
+        if mplan is None or rej:
+            ctx.emit("MoveCancelled", {"seat": seat, "army": None, "where": "orders.movement",
+                                       "why": "; ".join(r.message for r in rej)
+                                              or "not possible now", "rule": "R-9.1"})
+        else:
+            do_movement(ctx, seat, mplan)
+            if is_paused(s):  # a movement-segment window: forage follows its cursor
+                return False
+        forage(ctx, seat)
+    tidy_markings(ctx, seat)
+    return True
 
 
 def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
@@ -317,16 +383,41 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
          "movement": ["mercenary", "none", "moves"], "mercenary_spaces": [id],
          "armies": [{"army", "space", "commander", "allowance", "cus"}],
          "training": {"in_training": [...], "cards_used": int, "cards_allowed": int},
-         "general_spaces": {card_no: [id]}}
+         "general_spaces": {card_no: [id]}, "fleet_upgrades": [fleet_id],
+         "special_unit_armies": {card_no: [space]}}
+
+    A special-unit card (R-4.1) lists ``event`` among its uses only when
+    ``special_unit_armies`` names an army of the seat the unit may join.
+
+    A card of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` among its uses when
+    ``fleet_upgrades`` (fleets the seat controls below the cap) is not empty (R-8.2).
     """
+    from pbem.rules.naval import upgradable_fleets
+    from pbem.rules.tyche import may_upgrade_fleet_with
+
     active = s["active"] == seat and not s["result"]
+    try:
+        fleets = upgradable_fleets(pack, s, seat)
+    except KeyError:  # the pack lacks the naval chart
+        fleets = []
     out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
                            "active": active, "tyche_only": tyche_only(pack, s)}
     hand = []
     gen_spaces: dict[str, list[str]] = {}
+    special: dict[str, list[str]] = {}
+    from pbem.rules.units import joining_armies, special_effect, why_no_join
     for n in s["hands"].get(seat, []):
         c = pack.cards[n]
         uses = [u for u in uses_for(c) if u != "event" or event_supported(c)]
+        eff = special_effect(c)
+        if "event" in uses and eff:  # R-4.1: offered only when an army qualifies
+            joins = [] if why_no_join(pack, s, seat, eff, None) else \
+                joining_armies(pack, s, seat, eff)
+            special[str(n)] = joins
+            if not joins:
+                uses.remove("event")
+        if fleets and may_upgrade_fleet_with(pack, c):  # R-8.2
+            uses.insert(uses.index("garrisons") + 1, "upgrade_fleet")
         hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
                      "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
         if c.type == "general" and c.general and active:
@@ -347,6 +438,8 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
                        "cards_used": s["training_cards"].get(seat, 0),
                        "cards_allowed": const(pack, "training_cards_per_turn")}
     out["general_spaces"] = gen_spaces
+    out["special_unit_armies"] = special  # R-4.1
+    out["fleet_upgrades"] = fleets
     return out
 
 

@@ -1,16 +1,24 @@
-"""Reactions to a moving army (R-9.3): interception and avoid battle, decided by standing
+"""Reactions to a moving army (R-9.3): interception and avoid battle, naval battles
+(R-15) and the units inside a major city joining a battle (R-9.2), decided by standing
 orders or, with the game option ``ask_windows: true``, by a reaction window: ``pending``
-then returns a Decision of kind ``intercept`` / ``avoid_battle`` for the reacting seat and
-the mover's orders resume after the answer.
+then returns a Decision of kind ``intercept`` / ``avoid_battle`` / ``naval_battle`` /
+``inside_join`` for the reacting seat and the mover's orders resume after the answer.
+Windows open in the movement segment and for Tyche moves (activation R-8.2, Major
+Campaign R-16.1); the rest of that player-turn waits in the suspended cursor
+(``cursor["rest"]``, :func:`pbem.rules.orders.finish_turn`).
 
 Standing orders (``standing:`` in any orders of the seat)::
 
     {when: intercept, army: Ptolemy, into: [Gaza], if_enemy_strength_at_most: 8}
     {when: avoid, army: Eumenes, toward: Sinope, if_attacker_ratio_at_least: 2}
     {when: naval_battle, against: [east], fleets: [athenian_fleet]}       (R-15)
+    {when: inside_join, city: [Babylon], join: false}                     (R-9.2)
+    {when: losses, order: [mercenary, elephant, loyal, royal]}  (R-9.2, R-9.5, R-8.8)
 
 A reaction answer is an orders mapping ``{intercept: {army: Ptolemy}}`` /
-``{intercept: none}`` / ``{avoid_battle: {toward: Sinope}}`` / ``{avoid_battle: none}``.
+``{intercept: none}`` / ``{avoid_battle: {toward: Sinope}}`` / ``{avoid_battle: none}`` /
+``{naval_battle: {fleets: [athenian_fleet]}}`` / ``{naval_battle: none}`` /
+``{inside_join: join}`` / ``{inside_join: stay}``.
 """
 from __future__ import annotations
 
@@ -117,7 +125,7 @@ def avoid_targets(pack: Pack, s: State, seat: str, space: str) -> list[str]:
 
 
 def _decide(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[str],
-            match) -> str | None:
+            match, rule: str = "R-9.3") -> Any:
     """The reacting seat's choice: an answer given in a reaction window, a matching
     standing order, a new reaction window (returns PAUSE) or None (no reaction)."""
     ans = cur.get("answer")
@@ -129,12 +137,13 @@ def _decide(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[s
         if choice:
             ctx.emit("ReactionChosen", {"seat": rseat, "kind": kind, "choice": choice,
                                         "source": "standing", "order": i,
-                                        "space": cur["space"], "rule": "R-9.3"})
+                                        "space": cur["space"], "rule": rule})
             return choice
     if ctx.s.get("options", {}).get("ask_windows") and options \
-            and c["segment"] == "movement":
+            and c["segment"] in ("movement", "tyche"):
         ctx.emit("ReactionWindowOpened", {"kind": kind, "seat": rseat, "mover": c["seat"],
-                                          "space": cur["space"], "options": options, "rule": "R-9.3"})
+                                          "space": cur["space"], "options": options,
+                                          "segment": c["segment"], "rule": rule})
         # The mover's remaining orders are a private plan: kept for the judge only.
         ctx.emit("MoveSuspended", {"seat": c["seat"], "cursor": copy.deepcopy(c), "rule": "R-9.3"},
                  public=False)
@@ -245,66 +254,165 @@ def try_avoid(ctx: Ctx, c: dict, cur: dict, defender: str) -> str:
     return "avoided"
 
 
+def try_inside_join(ctx: Ctx, c: dict, cur: dict, defender: str) -> str:
+    """R-9.2: units of ``defender`` inside the major city where the mover attacks its
+    army outside *may* join the battle: a standing order ``{when: inside_join, city:
+    [..], join: false}``, else (option ``ask_windows``) an ``inside_join`` window, else
+    they join [D]. Asked after interception and avoid battle, just before the battle.
+    Returns ``"join"``, ``"stay"`` or ``"pause"``."""
+    from pbem.rules.combat import INDEP
+    from pbem.rules.inside import inside_cus, inside_generals
+
+    s, b = ctx.s, cur["space"]
+    if defender == INDEP or not (inside_cus(s, defender, b) or inside_generals(s, defender, b)):
+        return "join"
+
+    def match(o: dict) -> str | None:
+        if o.get("when") != "inside_join" or (o.get("city") and b not in o["city"]):
+            return None
+        return "join" if o.get("join", True) else "stay"
+
+    choice = _decide(ctx, c, cur, "inside_join", defender, ["join", "stay"], match,
+                     rule="R-9.2")
+    if choice == PAUSE:
+        return "pause"
+    return "stay" if choice == "stay" else "join"
+
+
 # --- reaction windows: pending decision and answer ----------------------------------
 
+WINDOW_RULE = {"intercept": "R-9.3", "avoid_battle": "R-9.3", "naval_battle": "R-15",
+               "inside_join": "R-9.2"}
+QUESTION = {
+    "intercept": "{mover}'s army has entered {space}: you may intercept it with an adjacent "
+                 "army (R-9.3)",
+    "avoid_battle": "{mover}'s army has entered {space}, where your army stands: you may try "
+                    "to avoid battle (R-9.3)",
+    "naval_battle": "{mover}'s army lands at {space} by sea near your garrisons: you may "
+                    "declare a naval battle with your fleets (R-15; an attack, R-11.4)",
+    "inside_join": "{mover} attacks your army outside {space}: your units inside the city "
+                   "may join the battle or stay inside, out of it (R-9.2)",
+}
+DEFAULTS = {"intercept": "none", "avoid_battle": "none", "naval_battle": "none",
+            "inside_join": "join"}
+
+
+def _choice_rows(pack: Pack, kind: str, options: list[str]) -> list[dict[str, str]]:
+    if kind == "naval_battle":
+        return [{"fleet": f, "name": pack.fleets[f].name if f in pack.fleets else f}
+                for f in options]
+    if kind == "inside_join":
+        return [{"answer": x, "name": "join the battle" if x == "join" else
+                 "stay inside, out of the battle"} for x in options]
+    return [{"space": x, "name": pack.spaces[x].name} for x in options]
+
+
+def _answer_text(pack: Pack, kind: str, options: list[str]) -> str:
+    first = options[0] if options else "?"
+    if kind == "intercept":
+        return "{intercept: {army: <general or space>}} or {intercept: none}"
+    if kind == "avoid_battle":
+        return "{avoid_battle: {toward: <space>}} or {avoid_battle: none}"
+    if kind == "naval_battle":
+        return f"{{naval_battle: {{fleets: [{first}]}}}} or {{naval_battle: none}}"
+    return "{inside_join: join} or {inside_join: stay}"
+
+
 def reaction_decision(pack: Pack, s: State, step: int) -> Decision | None:
-    """The open reaction window as a Decision (kind ``intercept`` or ``avoid_battle``;
-    default: no reaction), or None."""
+    """The open reaction window as a Decision, or None. Kinds: ``intercept`` and
+    ``avoid_battle`` (R-9.3), ``naval_battle`` (R-15), ``inside_join`` (R-9.2). Options:
+    ``{mover, space, question, choices, answer}``; default: no reaction (inside units:
+    join)."""
     p = war_get(s, "pause")
     if not p:
         return None
-    names = [{"space": x, "name": pack.spaces[x].name} for x in p["options"]]
     key = p["kind"]
+    mover, space = p["mover"], pack.spaces[p["space"]].name
     return Decision(seat=p["seat"], kind=key, step=step,
-                    options={"mover": p["mover"], "space": p["space"], "choices": names,
-                             "answer": f"{{{key}: {{army: <general or space>}}}} or "
-                                       f"{{{key}: none}}" if key == "intercept" else
-                                       f"{{{key}: {{toward: <space>}}}} or {{{key}: none}}"},
-                    default={key: "none"}, rule="R-9.3")
+                    options={"mover": mover, "space": p["space"],
+                             "question": QUESTION[key].format(mover=mover, space=space),
+                             "choices": _choice_rows(pack, key, p["options"]),
+                             "answer": _answer_text(pack, key, p["options"])},
+                    default={key: DEFAULTS[key]}, rule=WINDOW_RULE[key])
+
+
+def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
+                  rej: list[Rejection]) -> Any:
+    """The choice in a window answer (see :func:`reaction_decision`), rejections added."""
+    key, opts = p["kind"], p["options"]
+    rule = WINDOW_RULE[key]
+    if key == "inside_join":
+        val = {True: "join", False: "stay"}.get(ans, ans) if isinstance(ans, bool) else ans
+        if isinstance(val, dict):
+            val = "join" if val.get("join", True) else "stay"
+        val = str(val).strip().lower() if val is not None else "join"
+        if val not in opts:
+            rej.append(Rejection("reaction.bad_answer", rule,
+                                 f"{ans!r} is not an answer here: join or stay ({rule})",
+                                 f"orders.{key}", "{inside_join: stay}"))
+        return val
+    if ans in ("none", None, False):
+        return None
+    if key == "naval_battle":
+        from pbem.rules.naval import resolve_fleet
+        raw = ans.get("fleets") if isinstance(ans, dict) else ans
+        items = raw if isinstance(raw, list) else [raw]
+        out = []
+        for x in items:
+            f = resolve_fleet(pack, x)
+            if f not in opts:
+                rej.append(Rejection("reaction.bad_fleet", rule,
+                                     f"{x!r} is not one of your ready fleets ({rule})",
+                                     f"orders.{key}.fleets",
+                                     "fleets: " + ", ".join(opts)))
+            elif f not in out:
+                out.append(f)
+        if not out and not rej:
+            rej.append(Rejection("reaction.bad_fleet", rule, f"name at least one fleet "
+                                 f"({rule})", f"orders.{key}.fleets",
+                                 f"{{naval_battle: {{fleets: [{opts[0]}]}}}}"))
+        return out
+    field = "army" if key == "intercept" else "toward"
+    val = ans.get(field) if isinstance(ans, dict) else ans
+    sid = None
+    if isinstance(val, str):
+        g = val.strip().lower()
+        gid = next((k for k, v in pack.generals.items() if g in (k, v.name.lower())), None)
+        sid = army_space(pack, s, seat, gid) if gid else resolve_space(pack, val)[0]
+    if sid not in opts:
+        rej.append(Rejection(f"reaction.bad_{field}", rule,
+                             f"{val!r} is not one of the choices ({rule})",
+                             f"orders.{key}.{field}",
+                             "choices: " + ", ".join(pack.spaces[x].name for x in opts)))
+    return sid
 
 
 def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
     """Validate and carry out the answer of the seat whose reaction window is open, then
-    resume the mover's moves (and its forage segment when they end)."""
+    resume the mover's moves (and the rest of its player-turn when they end)."""
 
     pack, s = ctx.pack, ctx.s
     p = war_get(s, "pause")
     rej: list[Rejection] = []
     key = p["kind"]
+    rule = WINDOW_RULE[key]
     if seat != p["seat"]:
-        rej.append(Rejection("turn.not_your_turn", "R-9.3",
-                             f"{p['seat']} is answering a {key} window now (R-9.3)",
+        rej.append(Rejection("turn.not_your_turn", rule,
+                             f"{p['seat']} is answering a {key} window now ({rule})",
                              "orders"))
         return rej
     if not isinstance(orders, dict):
-        rej.append(Rejection("orders.not_a_mapping", "R-9.3", "orders must be a mapping "
-                             "(R-9.3)", "orders", f"{{{key}: none}}"))
+        rej.append(Rejection("orders.not_a_mapping", rule, f"orders must be a mapping "
+                             f"({rule})", "orders", f"{{{key}: {DEFAULTS[key]}}}"))
         return rej
-    alias = {"avoid": "avoid_battle"}
+    alias = {"avoid": "avoid_battle", "naval": "naval_battle", "join": "inside_join"}
     given = {alias.get(k, k): v for k, v in orders.items() if k not in ("step", "standing")}
     for k in given:
         if k != key:
-            rej.append(Rejection("orders.unknown_key", "R-9.3",
-                                 f"this window asks for {key}, not {k} (R-9.3)",
-                                 f"orders.{k}", f"{{{key}: none}}"))
-    ans = given.get(key, "none")
-    choice = None
-    if ans not in ("none", None):
-        field = "army" if key == "intercept" else "toward"
-        val = ans.get(field) if isinstance(ans, dict) else ans
-        sid = None
-        if isinstance(val, str):
-            g = val.strip().lower()
-            gid = next((k for k, v in pack.generals.items()
-                        if g in (k, v.name.lower())), None)
-            sid = army_space(pack, s, seat, gid) if gid else resolve_space(pack, val)[0]
-        if sid not in p["options"]:
-            rej.append(Rejection(f"reaction.bad_{field}", "R-9.3",
-                                 f"{val!r} is not one of the choices (R-9.3)",
-                                 f"orders.{key}.{field}",
-                                 "choices: " + ", ".join(pack.spaces[x].name
-                                                         for x in p["options"])))
-        choice = sid
+            rej.append(Rejection("orders.unknown_key", rule,
+                                 f"this window asks for {key}, not {k} ({rule})",
+                                 f"orders.{k}", f"{{{key}: {DEFAULTS[key]}}}"))
+    choice = _parse_answer(pack, s, seat, p, given.get(key, DEFAULTS[key]), rej)
     std = None
     if "standing" in orders:
         from pbem.rules.war_orders import check_standing
@@ -312,14 +420,14 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
     if rej:
         return rej
     ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": public_orders(orders),
-                               "rule": "R-9.3"})
+                               "rule": rule})
     if std is not None:
         ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
                  public=False, seat=seat)  # a private choice: only its seat sees it
     c = copy.deepcopy(p["cursor"])
-    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": key, "rule": "R-9.3"})
+    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": key, "rule": rule})
     ctx.emit("ReactionChosen", {"seat": seat, "kind": key, "choice": choice,
-                                "source": "window", "space": p["space"], "rule": "R-9.3"})
+                                "source": "window", "space": p["space"], "rule": rule})
     c["cur"]["answer"] = {"seat": seat, "kind": key, "choice": choice}
     finish_moves(ctx, c)
     return rej
@@ -337,7 +445,29 @@ def finish_moves(ctx: Ctx, c: dict) -> bool:
     if c.get("resume_forage"):
         forage(ctx, c["seat"])
         tidy_markings(ctx, c["seat"])
+    if c.get("rest") is not None:  # a Tyche move: the rest of the player-turn (R-8.2)
+        from pbem.rules.orders import finish_turn
+        return finish_turn(ctx, c["seat"], c["rest"])
     return True
+
+
+def close_windows_dry(ctx: Ctx) -> None:
+    """Validation only (dry dice, events discarded): answer every open reaction window
+    "no reaction" and run the suspended cursor on without the rest of its player-turn,
+    so the orders that follow can be checked against the board (R-9.3)."""
+    from pbem.rules.movement import run_cursor
+
+    for _ in range(len(SEATS) * 8):
+        p = war_get(ctx.s, "pause")
+        if not p:
+            return
+        c = copy.deepcopy(p["cursor"])
+        c.pop("rest", None)
+        ctx.emit("ReactionWindowClosed", {"seat": p["seat"], "kind": p["kind"],
+                                          "rule": "R-9.3"})
+        if c.get("cur"):
+            c["cur"]["answer"] = {"seat": p["seat"], "kind": p["kind"], "choice": None}
+        run_cursor(ctx, c)
 
 
 def turn_seat(before: dict | None, s: State, seat: str) -> str | None:

@@ -134,6 +134,10 @@ def _cus_placed(s: State, d: dict) -> None:
 @reducer("CUsRemoved")
 def _cus_removed(s: State, d: dict) -> None:
     _add_cus(s, d["seat"], d["space"], {t: -n for t, n in d["cus"].items()})
+    specials = (s.get("war") or {}).get("specials")
+    for t in d["cus"]:  # a special unit removed is destroyed, never returns
+        if specials and t in specials:
+            specials[t] = "destroyed"
 
 
 @reducer("CUsDispersed")

@@ -6,6 +6,7 @@ Orders::
     reinforcements:                      # list, placed in order, one CU at a time
       - {space: Memphis, cus: {mercenary: 2}}
       - {space: Gaza, cus: {loyal: 1}}
+      - {space: Babylon, cus: {loyal: 1}, inside: true}   # inside his major city (R-7.2)
     # or "reinforcements: default" (or no key) for the engine's placement
 
 CUs of each entry are taken from the new ones first, then from the dispersed box. New
@@ -44,12 +45,19 @@ def pending_units(s: State, seat: str) -> tuple[dict[str, int], dict[str, int]]:
 
 def reinforcement_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     """Options of the decision: ``{"new": {type: n}, "dispersed": {type: n},
-    "placement_spaces": [id], "per_province": n}`` (R-7.1, R-7.2)."""
+    "placement_spaces": [id], "inside_room": {major city: free places inside},
+    "per_province": n}`` (R-7.1, R-7.2)."""
     from pbem.rules.constants import const
+    from pbem.rules.inside import besieger, capacity, inside_cus
 
     new, back = pending_units(s, seat)
+    targets = placement_targets(pack, s, seat)
+    room = {x: capacity(pack) - sum(inside_cus(s, seat, x).values()) for x in sorted(targets)
+            if pack.spaces[x].kind == "major_city" and s["garrisons"].get(x) == seat
+            and besieger(pack, s, x) is None}
     return {"seat": seat, "step": s["step"], "new": new, "dispersed": back,
-            "placement_spaces": sorted(placement_targets(pack, s, seat)),
+            "placement_spaces": sorted(targets),
+            "inside_room": {x: n for x, n in room.items() if n > 0},
             "per_province": const(pack, "reinforcement_per_province")}
 
 
@@ -91,15 +99,21 @@ def run_reinforcement(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
     placed: dict[str, int] = {}
     for i, entry in enumerate(part):
         w = f"orders.reinforcements[{i}]"
-        if not isinstance(entry, dict) or set(entry) != {"space", "cus"} \
+        if not isinstance(entry, dict) or not {"space", "cus"} <= set(entry) \
+                or not set(entry) <= {"space", "cus", "inside"} \
                 or not isinstance(entry["cus"], dict):
-            _rej(rej, "reinforcements.entry", "each entry is {space: Space, cus: {type: n}}", w)
+            _rej(rej, "reinforcements.entry", "each entry is {space: Space, cus: {type: n}} "
+                 "(optionally inside: true)", w)
             continue
         sid, hint = resolve_space(pack, entry["space"])
         if sid is None:
             rej.append(Rejection("orders.unknown_space", "R-3.1",
                                  f"there is no space {entry['space']!r} (R-3.1)",
                                  f"{w}.space", hint))
+            continue
+        inside = entry.get("inside", False)
+        if inside is not False and not _inside_ok(pack, s, seat, sid, inside, entry["cus"],
+                                                  w, rej):
             continue
         for t, n in entry["cus"].items():
             if not isinstance(n, int) or isinstance(n, bool) or n < 1:
@@ -129,6 +143,10 @@ def run_reinforcement(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
                     back[t] -= 1
                 place_cus(ctx, seat, sid, {t: 1}, "R-7.2", "reinforcement", not from_new)
                 count_placement(pack, s, seat, sid, placed)
+                if inside is True:
+                    ctx.emit("UnitsWentInside", {"seat": seat, "space": sid, "cus": {t: 1},
+                                                 "generals": [], "rule": "R-7.2",
+                                                 "why": "reinforcement placed inside"})
     if rej:
         return rej
     for t, n in sorted(new.items()):
@@ -140,6 +158,42 @@ def run_reinforcement(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
                 count_placement(pack, s, seat, where, placed)
     ctx.emit("ReinforcementsPlaced", {"seat": seat, "rule": "R-7.2"})
     return rej
+
+
+def _inside_ok(pack: Pack, s: State, seat: str, sid: str, inside: Any,
+               cus: dict[str, Any], w: str, rej: list[Rejection]) -> bool:
+    """R-7.2 reinforcements placed inside a major city (``inside: true``): his own major
+    city, not while another player has CUs outside it (or an independent army besieges
+    it, R-14), within ``major_city_inside_capacity`` (R-5). Adds rejections, returns
+    whether the entry may go on."""
+    from pbem.rules.combat import INDEP
+    from pbem.rules.inside import besieger, capacity, inside_cus
+
+    name = pack.spaces[sid].name
+    if inside is not True:
+        _rej(rej, "reinforcements.inside_not_bool", "inside is true or left out",
+             f"{w}.inside", "inside: true")
+        return False
+    if pack.spaces[sid].kind != "major_city" or s["garrisons"].get(sid) != seat:
+        _rej(rej, "reinforcements.inside_not_your_city", f"{name} is no major city of "
+             "yours: reinforcements go inside only a major city with your garrison",
+             f"{w}.inside", "leave out inside: true to place them in the space")
+        return False
+    by = besieger(pack, s, sid)
+    if by is not None:
+        who = "an independent army stands" if by == INDEP else f"{by} has CUs"
+        _rej(rej, "reinforcements.inside_besieged", f"no reinforcements go inside {name} "
+             f"while {who} outside it", f"{w}.inside",
+             "place them in another space of yours")
+        return False
+    want = sum(n for n in cus.values() if isinstance(n, int))
+    have = sum(inside_cus(s, seat, sid).values())
+    if have + want > capacity(pack):
+        _rej(rej, "reinforcements.inside_full", f"{name} holds at most {capacity(pack)} "
+             f"CUs inside ({have} there already, {want} more asked)", f"{w}.inside",
+             f"put at most {max(0, capacity(pack) - have)} CUs inside")
+        return False
+    return True
 
 
 def _limit(pack: Pack) -> int:

@@ -69,7 +69,7 @@ def placement_targets(pack: Pack, s: State, seat: str,
         mine = s["garrisons"].get(sid) == seat
         if not (mine or sid in mine_gen) or sid in hostile:
             continue
-        if (mine and sp.kind == "major_city") or placed.get(sp.province, 0) < limit:
+        if unlimited_city(pack, s, seat, sid) or placed.get(sp.province, 0) < limit:
             out[sid] = "normal"
     if out:
         return out
@@ -114,11 +114,20 @@ def enemy_unit_spaces(s: State, seat: str) -> set[str]:
     return out
 
 
+def unlimited_city(pack: Pack, s: State, seat: str, space: str) -> bool:
+    """R-7.2: ``space`` is an unbesieged major city ``seat`` controls, where any number of
+    reinforcements may be placed (besieged: by another player's units outside or an
+    independent army standing there, R-14; :func:`pbem.rules.inside.besieger`)."""
+    from pbem.rules.inside import besieger
+    return (pack.spaces[space].kind == "major_city" and s["garrisons"].get(space) == seat
+            and besieger(pack, s, space) is None)
+
+
 def count_placement(pack: Pack, s: State, seat: str, space: str,
                     placed: dict[str, int]) -> None:
     """Count a CU placed in ``space`` against its province's limit (R-7.2), except on
-    ``seat``'s own major city (no limit there)."""
-    if pack.spaces[space].kind == "major_city" and s["garrisons"].get(space) == seat:
+    ``seat``'s own unbesieged major city (no limit there)."""
+    if unlimited_city(pack, s, seat, space):
         return
     prov = pack.spaces[space].province
     placed[prov] = placed.get(prov, 0) + 1

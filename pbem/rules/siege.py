@@ -66,13 +66,18 @@ def why_no_assault(pack: Pack, s: State, seat: str, space: str, segment: str,
 def roll_assault(ctx: Ctx, seat: str, space: str, segment: str,
                  modifier: int = 0) -> None:
     """One assault roll (R-10): an attack when it targets a player's major city (R-11.4);
-    2d6 + modifier (clamped to the chart's rows) against the ``assault`` chart, column =
-    besieging CUs, cell ``X/Y`` = siege points / besieging CUs lost. Completes the siege
+    2d6 + modifier (+ ``helepolis_assault_modifier`` when the army includes the Helepolis,
+    listed under ``modifiers`` of ``AssaultRolled``; clamped to the chart's rows) against
+    the ``assault`` chart, column = besieging CUs, cell ``X/Y`` = siege points / besieging
+    CUs lost. Completes the siege
     when the points reach the number needed (:func:`complete_siege`)."""
     pack, s = ctx.pack, ctx.s
     target, need = siege_target(pack, s, seat, space)
     if target != "independent":
         note_attack(ctx, seat, target, "assault")
+    from pbem.rules.units import assault_modifier  # R-10 [D]: the Helepolis
+    extra, parts = assault_modifier(pack, s, seat, space)
+    modifier += extra
     dice = list(ctx.roll(chart_dice(pack, "assault")[0], f"assault on {pack.spaces[space].name}", "R-10"))
     row = sum(dice) + modifier
     cus = sum(cus_at(s, seat, space).values())
@@ -81,14 +86,16 @@ def roll_assault(ctx: Ctx, seat: str, space: str, segment: str,
     have = (s.get("war") or {}).get("sieges", {}).get(space)
     before = have["points"] if have and have["seat"] == seat else 0
     ctx.emit("AssaultRolled", {"seat": seat, "space": space, "dice": dice,
-                               "modifier": modifier, "read": rec, "points": x, "lost": y,
-                               "segment": segment, "rule": "R-10"})
+                               "modifier": modifier, "modifiers": parts, "read": rec,
+                               "points": x, "lost": y, "segment": segment, "rule": "R-10"})
     if y:
         lose_cus(ctx, seat, space, y, "R-10", "assault losses")
     if x:
         ctx.emit("SiegePointsScored", {"space": space, "seat": seat, "points": x,
                                        "total": before + x, "needed": need,
                                        "rule": "R-10"})
+        from pbem.rules.inside import besieged_royals_desert
+        besieged_royals_desert(ctx, seat, space)  # R-4.3: before the siege completes
         if before + x >= need:
             complete_siege(ctx, seat, space, target, segment)
     lift_abandoned(ctx)

@@ -17,9 +17,9 @@ from pbem.rules.reinforcement import default_target, place_cus, placement_target
 from pbem.rules.state import Rejection
 
 State = dict[str, Any]
-USES = ("garrisons", "discard", "event", "activate", "train")
+USES = ("garrisons", "discard", "event", "activate", "train", "upgrade_fleet")
 TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards", "unrest",
-              "army", "path", "drop", "pick_up", "assault", "escort", "moves")
+              "army", "path", "drop", "pick_up", "assault", "escort", "moves", "fleet")
 UNITS = {"phalangite": "loyal", "auxiliary": "mercenary"}
 
 
@@ -63,8 +63,10 @@ def uses_for(card: Card) -> list[str]:
 def event_supported(card: Card) -> bool:
     """Events the engine resolves now: general cards (R-8.6) and must-play cards (whose
     unsupported effects are recorded as skipped [D] so the game can go on)."""
+    from pbem.rules.units import special_effect  # R-4.1 special units
     from pbem.rules.war_orders import war_event  # R-16.1 Major Campaign, R-14
-    return card.type == "general" or card.must_play or war_event(card) is not None
+    return (card.type == "general" or card.must_play or war_event(card) is not None
+            or special_effect(card) is not None)
 
 
 def garrison_blocked(s: State, seat: str, space: str) -> str | None:
@@ -180,7 +182,8 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
                 rej: list[Rejection]) -> dict[str, Any] | None:
     """Validate the ``tyche`` orders of ``seat`` against ``s``; append rejections to
     ``rej``; return the plan ``{"surprise": [n], "card": n, "use": str, "places": [id],
-    "train": [{"unit", "ops"}], "place": [id]}`` or None when it cannot be carried out."""
+    "train": [{"unit", "ops"}], "place": [id]}`` (``"fleet"`` with ``use: upgrade_fleet``,
+    R-8.2) or None when it cannot be carried out."""
     if not isinstance(part, dict):
         _rej(rej, "tyche.not_a_mapping", "R-8.2",
              "tyche must be a mapping with card and use", where,
@@ -237,7 +240,7 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
         _rej(rej, "tyche.unknown_use", "R-8.2", f"use must be one of {', '.join(USES)}",
              f"{where}.use", f"allowed for this card: {', '.join(uses_for(card))}")
         return None
-    if use not in uses_for(card):
+    if use not in uses_for(card) and use != "upgrade_fleet":  # R-8.2 4-OP card: below
         if use == "discard":
             _rej(rej, "tyche.must_play_not_discardable", "R-8.2",
                  f"{card_label(pack, n)} must be played and may not be discarded",
@@ -262,6 +265,7 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
                  "give the province id used on the unrest table, e.g. attica")
         else:
             plan["unrest"] = part["unrest"]
+    from pbem.rules.units import check_join, special_effect
     from pbem.rules.war_orders import check_tyche_war, war_event
     if use == "activate" or (use == "event" and war_event(card)):  # R-8.2, R-16.1, R-14
         check_tyche_war(pack, s, seat, part, card, use, where, rej, plan)
@@ -269,10 +273,14 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
         _rej(rej, "rules.not_yet_supported", "R-16",
              f"the event of {card_label(pack, n)} is not yet supported by the engine",
              f"{where}.use", "use its OPs or discard it for now")
+    elif use == "event" and special_effect(card):  # R-4.1 special units
+        check_join(pack, s, seat, part, card, where, rej, plan)
     elif use == "garrisons":
         _check_places(pack, s, seat, part, card, where, rej, plan)
     elif use == "train":
         _check_train(pack, s, seat, part, card, where, rej, plan)
+    elif use == "upgrade_fleet":
+        _check_fleet_upgrade(pack, s, seat, part, card, where, rej, plan)
     elif use == "event" and card.type == "general" and card.general:
         plan["place"] = _check_place_list(pack, part, where, rej, 1)
         targets = general_targets(pack, s, seat, card.general)
@@ -282,11 +290,70 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
                      f"{pack.generals[card.general].name} cannot be placed in "
                      f"{pack.spaces[x].name}", f"{where}.place",
                      "legal: " + ", ".join(pack.spaces[t].name for t in targets[:8]))
-    for k, used_by in (("places", "garrisons"), ("train", "train")):
+    for k, used_by in (("places", "garrisons"), ("train", "train"),
+                       ("fleet", "upgrade_fleet")):
         if k in part and use != used_by:
             _rej(rej, "orders.field_not_used", "R-8.2", f"{k} is only read with use: "
                  f"{used_by}", f"{where}.{k}")
     return plan if len(rej) == n0 else None
+
+
+def may_upgrade_fleet_with(pack: Pack, card: Card) -> bool:
+    """R-8.2: ``card`` may upgrade a fleet: its OPs may be used (not a surprise or a
+    must-play non-bonus card) and equal ``fleet_upgrade_card_ops`` (False when the pack
+    lacks that constant)."""
+    try:
+        need = const(pack, "fleet_upgrade_card_ops")
+    except KeyError:
+        return False
+    return "garrisons" in uses_for(card) and card.ops == need
+
+
+def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card,
+                         where: str, rej: list[Rejection], plan: dict) -> None:
+    """R-8.2: a ``fleet_upgrade_card_ops`` card upgrades a fleet ``seat`` controls (R-15)
+    by ``fleet_upgrade_step``, never beyond the naval chart's largest column."""
+    from pbem.rules.naval import resolve_fleet, upgradable_fleets, why_no_fleet_upgrade
+
+    try:
+        need = const(pack, "fleet_upgrade_card_ops")
+        const(pack, "fleet_upgrade_step")
+        mine = upgradable_fleets(pack, s, seat)
+    except KeyError as e:  # the pack lacks the naval chart or the upgrade constants
+        _rej(rej, "rules.pack_incomplete", "R-8.2", f"the data pack lacks {e}", f"{where}.use")
+        return
+    yours = ("fleets you may upgrade: " + ", ".join(mine)) if mine else \
+        "you control no fleet that may be upgraded"
+    if "garrisons" not in uses_for(card):
+        _rej(rej, "tyche.use_not_allowed", "R-8.2",
+             f"{card_label(pack, card.number)} cannot be used for its OPs", f"{where}.use",
+             f"allowed: {', '.join(uses_for(card))}")
+        return
+    if card.ops != need:
+        fit = [card_label(pack, n) for n in s["hands"].get(seat, [])
+               if may_upgrade_fleet_with(pack, pack.cards[n])]
+        _rej(rej, "tyche.fleet_upgrade_ops", "R-8.2",
+             f"only a {need}-OP card may upgrade a fleet; {card_label(pack, card.number)} "
+             f"gives {card.ops}", f"{where}.card",
+             ("play " + " or ".join(fit) + " instead") if fit else
+             "use this card's OPs for garrisons, training or an activation")
+        return
+    if "fleet" not in part:
+        _rej(rej, "tyche.fleet_missing", "R-8.2", "name the fleet to upgrade",
+             f"{where}.fleet", yours)
+        return
+    fid = resolve_fleet(pack, part["fleet"])
+    if fid is None:
+        _rej(rej, "tyche.unknown_fleet", "R-15", f"there is no fleet {part['fleet']!r}",
+             f"{where}.fleet", "fleets: " + ", ".join(sorted(pack.fleets)))
+        return
+    why = why_no_fleet_upgrade(pack, s, seat, fid)
+    if why:
+        code = "tyche.fleet_not_yours" if "belongs to" in why else "tyche.fleet_at_most"
+        _rej(rej, code, "R-8.2" if code == "tyche.fleet_at_most" else "R-15", why,
+             f"{where}.fleet", yours)
+        return
+    plan["fleet"] = fid
 
 
 def _check_place_list(pack: Pack, part: dict, where: str, rej: list[Rejection],
@@ -437,7 +504,7 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
 def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
     """Carry out a plan from :func:`check_tyche` (events: CardDiscarded, CardDrawn,
     CardPlayed, GarrisonPlaced, TrainingPaid, UnitTrained, CUsPlaced, GeneralPlaced,
-    CardEventSkipped)."""
+    FleetUpgraded, CardEventSkipped)."""
     pack, s = ctx.pack, ctx.s
     for n in plan["surprise"]:
         ctx.emit("CardDiscarded", {"seat": seat, "card": n, "name": pack.cards[n].name,
@@ -467,9 +534,14 @@ def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
             want = wanted.pop(0) if wanted else None
             where = want if want in targets else default_target(pack, s, seat, targets)
             place_cus(ctx, seat, where, {UNITS[kind]: 1}, "R-8.4", f"{kind} trained")
+    elif use == "upgrade_fleet":
+        from pbem.rules.naval import upgrade_fleet
+        upgrade_fleet(ctx, seat, plan["fleet"], n)
     elif plan.get("war"):  # army activation, Major Campaign, independent army
-        from pbem.rules.war_orders import do_tyche_war
+        from pbem.rules.war_orders import do_tyche_war, is_paused
         do_tyche_war(ctx, seat, plan)
+        if is_paused(s):  # R-9.3 ask window: the card's event waits in the suspended
+            return        # cursor (pbem.rules.orders.finish_turn)
     elif use == "event" and card.type == "general" and card.general:
         targets = general_targets(pack, s, seat, card.general)
         want = plan["place"][0] if plan["place"] else None

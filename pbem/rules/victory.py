@@ -68,8 +68,10 @@ def check_victory(ctx: Ctx, end_of_turn: bool, finished: str | None = None) -> N
 
 
 def macedonian_cus(pack: Pack, s: State, seat: str) -> int:
-    """Macedonian CUs of ``seat`` on the map and in the dispersed box (R-1.2 [L])."""
-    mac = {t for t, ct in pack.cu_types.items() if ct.macedonian}
+    """Macedonian CUs of ``seat`` on the map and in the dispersed box (R-1.2 [L]): loyal,
+    royal and the Silver Shields (special units by their pack ``cu_type``)."""
+    from pbem.rules.units import is_macedonian, unit_types
+    mac = {t for t in unit_types(pack) if is_macedonian(pack, t)}
     n = sum(c for by in s["cus"].values() for t, c in by.get(seat, {}).items() if t in mac)
     return n + sum(c for t, c in s["dispersed"].get(seat, {}).items() if t in mac)
 

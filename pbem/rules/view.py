@@ -26,8 +26,9 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
     active, controller}}, independent_armies, discards, hand_sizes, deck_size, claim,
     result, sieges {space: {seat, points}}, inside {space: {seat, cus, generals}} (units
     inside a major city, R-5), reaction_window {kind, seat, mover, space,
-    options} | None; private adds standing (orders). Rules: R-3.2 (control), R-1.4 (VP),
-    R-11.1 (LP), R-10, R-9.3.
+    options} | None; special_units {id: {unit, status, seat, space}} only once one has
+    left its holding box (R-4.1); private adds standing (orders). Rules: R-3.2 (control),
+    R-1.4 (VP), R-11.1 (LP), R-10, R-9.3, R-4.1.
     """
     pack = get_pack(state.pack_name)
     s = state.peek()
@@ -70,6 +71,10 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
         "reaction_window": ({k: v for k, v in s["war"]["pause"].items() if k != "cursor"}
                             if (s.get("war") or {}).get("pause") else None),  # R-9.3
     }
+    from pbem.rules.units import specials_in_play
+    specials = specials_in_play(pack, s)
+    if specials:  # R-4.1: special units out of their holding box (map, dispersed, destroyed)
+        out["special_units"] = specials
     if seat is not None:
         out["private"] = {"seat": seat, "hand": list(s["hands"].get(seat, [])),
                           "training": s["training"].get(seat, []),

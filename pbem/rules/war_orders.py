@@ -10,7 +10,9 @@ Shapes (see ``docs/orders.md``)::
     tyche: {card: 12, use: event, moves: [{army: .., path: [..]}, {army: .., path: [..]}]}
     standing: [{when: intercept, army: Ptolemy, into: [Gaza], if_enemy_strength_at_most: 8},
                {when: avoid, army: Eumenes, toward: Sinope, if_attacker_ratio_at_least: 2},
-               {when: naval_battle, against: [east], fleets: [athenian_fleet]}]
+               {when: naval_battle, against: [east], fleets: [athenian_fleet]},
+               {when: inside_join, city: [Babylon], join: false},
+               {when: losses, order: [mercenary, elephant, loyal, royal]}]
     surrender: {assault: [Tyre]}
 """
 from __future__ import annotations
@@ -32,7 +34,9 @@ MOVE_KEYS = ("army", "path", "drop", "pick_up", "assault", "escort")
 PART_KEYS = ("at", "cus", "generals", "royals")
 STANDING_KEYS = {"intercept": ("when", "army", "into", "if_enemy_strength_at_most"),
                  "avoid": ("when", "army", "toward", "if_attacker_ratio_at_least"),
-                 "naval_battle": ("when", "against", "fleets")}
+                 "naval_battle": ("when", "against", "fleets"),
+                 "inside_join": ("when", "city", "join"),
+                 "losses": ("when", "order")}
 
 
 def _rej(rej: list[Rejection], code: str, rule: str, msg: str, where: str,
@@ -85,11 +89,13 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Rejection]) -> list[dict]:
                          f"{w}.at", hint)
                 part["at"] = sid
             elif k == "cus":
+                from pbem.rules.units import is_unit_type, unit_types  # R-4.1 specials
                 if not isinstance(v, dict) or any(
-                        t not in pack.cu_types or not isinstance(n, int) or
+                        not is_unit_type(pack, t) or not isinstance(n, int) or
                         isinstance(n, bool) or n < 1 for t, n in v.items()):
                     _rej(rej, "movement.bad_cus", "R-9.1",
-                         "cus maps CU types to counts: {mercenary: 1, loyal: 2}", f"{w}.cus")
+                         "cus maps CU types to counts: {mercenary: 1, loyal: 2}", f"{w}.cus",
+                         "types: " + ", ".join(unit_types(pack)))
                 else:
                     part["cus"] = dict(v)
             elif k == "generals":
@@ -241,7 +247,14 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
                 "space"))), moves[0])
             code = "movement.illegal" if ev.kind == "MoveCancelled" else "siege.illegal"
             rule = "R-9.1" if ev.kind == "MoveCancelled" else "R-10"
-            _rej(rej, code, rule, ev.data["why"], mv["where"])
+            if ev.data.get("code"):  # a refusal under another rule (R-12.5)
+                code, rule = ev.data["code"], ev.data.get("rule", rule)
+            _rej(rej, code, rule, ev.data["why"], mv["where"], ev.data.get("hint"))
+        elif ev.kind == "ArmyReorganised" and ev.data.get("rule") == "R-12.5":
+            mv = next((m for m in moves if m["army"] == ev.data.get("army")), moves[0])
+            _rej(rej, ev.data.get("code", "movement.royal_moved_twice"), "R-12.5",
+                 ev.data["error"], f"{mv['where']}.pick_up",
+                 "leave them out of pick_up; they may move again in the next segment")
 
 
 SOFT: contextvars.ContextVar[bool] = contextvars.ContextVar("pbem_war_soft", default=False)
@@ -325,6 +338,8 @@ def do_moves(ctx: Ctx, seat: str, plan: dict) -> bool:
                                    "where": x["where"], "rule": "R-9.1"})
     c = new_cursor(seat, plan["segment"], plan["moves"])
     c["resume_forage"] = plan["segment"] == "movement"
+    if plan.get("rest") is not None:  # R-9.3: the rest of the player-turn after a Tyche move
+        c["rest"] = plan["rest"]
     return run_cursor(ctx, c)
 
 
@@ -396,9 +411,16 @@ def do_tyche_war(ctx: Ctx, seat: str, plan: dict) -> None:
     if w["kind"] == "moves":
         do_moves(ctx, seat, w)
     elif w["kind"] == "independent":
-        eff = activation_effect(ctx.pack.cards[plan["card"]])
+        card = ctx.pack.cards[plan["card"]]
+        eff = activation_effect(card)
         activate_independent(ctx, seat, eff.params["army"],
                              list(eff.params.get("path", [])), plan["card"])
+        rest = tuple(e for e in card.effects if e.primitive != "activate_independent")
+        if rest and not ctx.s["result"]:  # the card's other effects (e.g. Lamian War)
+            import dataclasses
+
+            from pbem.rules.card_events import resolve_event
+            resolve_event(ctx, seat, dataclasses.replace(card, effects=rest), plan)
 
 
 # --- standing orders (R-9.3, R-15) ---------------------------------------------------
@@ -419,7 +441,8 @@ def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
         w = f"{where}[{i}]"
         if not isinstance(o, dict) or o.get("when") not in STANDING_KEYS:
             _rej(rej, "standing.bad_when", "R-9.3",
-                 "each standing order has when: intercept | avoid | naval_battle", w)
+                 "each standing order has when: intercept | avoid | naval_battle | "
+                 "inside_join | losses", w)
             continue
         keys = STANDING_KEYS[o["when"]]
         norm: dict[str, Any] = {"when": o["when"]}
@@ -461,8 +484,37 @@ def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
                     _rej(rej, "standing.bad_fleet", "R-15", "fleets lists fleet ids",
                          f"{w}.fleets", "ids: " + ", ".join(sorted(pack.fleets)))
                 norm[k] = list(vals)
+            elif k == "city":  # R-9.2 inside_join: major cities
+                vals = v if isinstance(v, list) else [v]
+                ids = []
+                for x in vals:
+                    sid, hint = resolve_space(pack, x)
+                    if sid is None or pack.spaces[sid].kind != "major_city":
+                        _rej(rej, "standing.bad_city", "R-9.2",
+                             f"{x!r} is no major city" if sid else f"there is no space {x!r}",
+                             f"{w}.city", hint)
+                    ids.append(sid)
+                norm[k] = ids
+            elif k == "join":
+                if not isinstance(v, bool):
+                    _rej(rej, "standing.bad_join", "R-9.2", "join is true or false",
+                         f"{w}.join", "join: false")
+                norm[k] = v
+            elif k == "order":  # losses: CU types lost first (R-9.2, R-9.5, R-8.8)
+                from pbem.rules.units import is_unit_type, unit_types
+                vals = v if isinstance(v, list) else [v]
+                bad = [x for x in vals if not is_unit_type(pack, x)]
+                if bad or not vals or len(set(map(str, vals))) != len(vals):
+                    _rej(rej, "standing.bad_order", "R-9.2",
+                         "order lists CU types, each once" + (f"; no type {bad[0]!r}"
+                                                              if bad else ""),
+                         f"{w}.order", "types: " + ", ".join(sorted(unit_types(pack))))
+                norm[k] = list(vals)
         if o["when"] in ("intercept", "avoid") and "army" not in o:
             _rej(rej, "standing.army_missing", "R-9.3", "name the army", f"{w}.army")
+        if o["when"] == "losses" and "order" not in o:
+            _rej(rej, "standing.order_missing", "R-9.2", "list the CU types lost first",
+                 f"{w}.order", "order: [mercenary, elephant, loyal, royal]")
         out.append(norm)
     return out if len(rej) == n0 else None
 

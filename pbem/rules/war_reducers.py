@@ -8,6 +8,8 @@ State used (``s["war"]``, a dict that defaults to empty)::
     sieges:   {space: {"seat": seat | "independent", "points": int}}       (R-10)
     standing: {seat: [standing order, ...]}                               (R-9.3)
     fleets:   {fleet_id: {"upgrade": int, "owner": seat|None, "dispersed_turn": int}}
+    specials: {unit_id: "in_play" | "destroyed"}  (once a special unit entered, R-4.1;
+              see pbem.rules.units)
     pause:    None | {"kind", "seat", "mover", "space", "options", "cursor"}  (ask window)
 """
 from __future__ import annotations
@@ -54,7 +56,15 @@ def _army_moved(s: State, d: dict) -> None:
     _lift_sieges(s, seat, a)
 
 
+@reducer("SpecialUnitJoined")
+def _special_joined(s: State, d: dict) -> None:
+    """R-4.1: a special unit leaves its holding box and joins an army (a CU type key)."""
+    _add_cus(s, d["seat"], d["space"], {d["unit"]: 1})
+    war(s).setdefault("specials", {})[d["unit"]] = "in_play"
+
+
 @reducer("RoyalCUsDefected")
+@reducer("BesiegedRoyalCUsDeserted")  # R-4.3: besieged royal CUs join the besieger
 def _defected(s: State, d: dict) -> None:
     _add_cus(s, d["from"], d["space"], {"royal": -d["count"]})
     _add_cus(s, d["to"], d["space"], {"royal": d["count"]})
@@ -104,6 +114,22 @@ def _fleet_dispersed(s: State, d: dict) -> None:
     f["upgrade"] = 0
 
 
+@reducer("FleetUpgraded")
+def _fleet_upgraded(s: State, d: dict) -> None:
+    """R-8.2: the upgrade (total over the printed strength) held by ``seat``."""
+    f = war(s)["fleets"].setdefault(d["fleet"], {"upgrade": 0, "owner": None})
+    f["owner"] = d["seat"]
+    f["upgrade"] = d["upgrade"]
+
+
+@reducer("FleetUpgradeLost")
+def _fleet_upgrade_lost(s: State, d: dict) -> None:
+    """R-15: the fleet changed hands and drops to its printed strength."""
+    f = war(s)["fleets"].setdefault(d["fleet"], {"upgrade": 0, "owner": None})
+    f["upgrade"] = 0
+    f["owner"] = None
+
+
 @reducer("ReactionWindowOpened")
 def _window_opened(s: State, d: dict) -> None:
     war(s)["pause"] = {k: v for k, v in d.items() if k != "rule"}
@@ -131,3 +157,6 @@ for _kind in ("BattleFought", "InterceptionRolled", "AvoidBattleRolled",
               "BattleAvoided", "MoveEnded", "IndependentArmyActivated",
               "AssaultCancelled"):
     _REDUCERS[_kind] = _noop
+for _kind in ("Sallied", "IndependentSiegeBegan"):  # R-5 sally, R-14 siege: no state
+    _REDUCERS[_kind] = _noop
+_REDUCERS["InsideUnitsStayedOut"] = _noop  # R-9.2: inside units stay out of a battle

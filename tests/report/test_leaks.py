@@ -99,6 +99,8 @@ def test_no_report_or_prompt_shows_another_seats_hand() -> None:
                 text, html = build.render_prompt(pack, state, decision, game_id=f"leak-{game}", seat_row=SEATS_ROWS[0],
                                                  deadline="2030-01-01 00:00 UTC", seats=SEATS_ROWS)
                 _check(text + html, others, names, public_text, f"game {game} step {step} prompt {decision.seat}")
+                raw = [m for m in ("{'", "['", "{&#39;", "[&#39;") if m in text + html]
+                assert not raw, f"game {game} step {step} prompt {decision.seat}: raw data {raw} in the prompt"
                 renders += 1
             renders += 1
             pending = rules.pending(state)

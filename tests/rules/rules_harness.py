@@ -63,7 +63,9 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
     - hand sizes ≤ hand_size (R-6.4) and cards conserved: every non-primary card is in
       exactly one of deck, hands, discards, removed, or is the card of a general in play;
     - minor generals ≤ the limit and each stands on CUs of its seat (R-5, R-4.2);
-    - every seat's CUs are marked (general, garrison or minor general, R-4.2).
+    - every seat's CUs are marked (general, garrison or minor general, R-4.2);
+    - each special unit (R-4.1) is in at most one place (map or dispersed box, count 1),
+      nowhere while in its holding box or once destroyed, somewhere while in play.
     """
     from pbem.rules.control import province_control
     from pbem.rules.inside import wholly_inside
@@ -112,6 +114,16 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
             assert n not in seen
         elif n not in seen:
             assert c.general and s["generals"][c.general]["where"] != "deck", n
+    specials = (s.get("war") or {}).get("specials") or {}
+    for unit in pack.special_units:  # R-4.1: one indivisible counter, in one place at most
+        found = [n for by in s["cus"].values() for c in by.values() for t, n in c.items()
+                 if t == unit]
+        found += [n for box in s["dispersed"].values() for t, n in box.items() if t == unit]
+        assert sum(found) <= 1, f"special unit {unit} in several places: {found}"
+        if specials.get(unit) == "destroyed" or unit not in specials:
+            assert not found, f"special unit {unit} on the map while {specials.get(unit, 'in its box')}"
+        else:
+            assert found, f"special unit {unit} in play but nowhere"
     for seat, ms in s["minors"].items():
         assert len(ms) <= pack.constants["minor_generals"]
         assert len(ms) == len(set(ms))
@@ -128,4 +140,6 @@ def cu_delta(event) -> int:
         return sum(d["cus"].values())
     if event.kind == "CUsRemoved":
         return -sum(d["cus"].values())
+    if event.kind == "SpecialUnitJoined":  # R-4.1: one special unit enters play
+        return 1
     return 0

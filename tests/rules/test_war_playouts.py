@@ -1,7 +1,8 @@
 """Random playouts with army moves, battles, sieges, standing orders and reaction windows
 (R-9 … R-15): the bots move armies (pbem.rules.war_bot); half the games set the option
 ``ask_windows: true`` so interception/avoid-battle windows become decisions; two games
-in three set ``bot_inside: true`` so the bots put units inside major cities (R-5).
+in three set ``bot_inside: true`` so the bots put units inside major cities, besiege
+other players' cities held from inside and sally out of their own (R-5, R-10).
 
 Invariants after every decision without an open window (CUs accounted for, one faction
 per space, control consistent, markings) and ``fold == live`` over the whole game.
@@ -64,5 +65,7 @@ def test_war_playouts_real_pack() -> None:
             total[k] = total.get(k, 0) + v
     assert total.get("ArmyMoved", 0) > 0 and total.get("BattleFought", 0) > 0
     assert total.get("UnitsWentInside", 0) > 0  # R-5: the bot puts units inside
+    if GAMES >= 12:  # R-5: bots besiege cities held from inside; the besieged sally
+        assert total.get("Sallied", 0) > 0 and total.get("IndependentSiegeBegan", 0) > 0
     if GAMES >= 6:
         assert total.get("ReactionWindowOpened", 0) > 0

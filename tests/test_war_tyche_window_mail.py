@@ -1,0 +1,100 @@
+"""A reaction window opened by a Tyche activation (R-8.2, R-9.3) through the judge's
+mail handling (Judge.handle_message, no mail server): the mover's orders pause during
+the Tyche segment, the reacting seat is prompted with the question and a pre-filled
+answer, answers by mail, and the rest of the mover's player-turn (its movement segment)
+runs before the turn passes."""
+from __future__ import annotations
+
+import email
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.policy import default as default_policy
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pbem import rules
+from pbem.config import parse_config
+from pbem.rules.setup import blank_position
+from pbem.service import Judge
+from pbem.store import Store
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
+
+
+def _position(pack, options):
+    s = blank_position(pack, turn=1)
+    s["turn_order"] = list(SEATS)
+    s["active"] = "north"
+    s["options"] = dict(options)
+    s["generals"] = {"ptolemy": {"seat": "north", "where": "map", "space": "pelusium"},
+                     "antigonus": {"seat": "east", "where": "map", "space": "jerusalem"}}
+    s["cus"] = {"pelusium": {"north": {"loyal": 2}}, "jerusalem": {"east": {"loyal": 3}}}
+    s["hands"].update({"north": [27], "east": [30], "south": [31], "west": [32]})
+    return rules.GameState.from_dict(s)
+
+
+def _mail(seat: str, doc: dict) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = f"{seat}@pbem.localhost"
+    msg["To"] = "judge@pbem.localhost"
+    msg["Subject"] = "orders"
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg.set_content(yaml.safe_dump(doc, sort_keys=False))
+    return msg.as_bytes(policy=SMTP)
+
+
+def _prompts(judge: Judge, seat: str, step: int) -> list[str]:
+    rows = judge.store.db.execute(
+        "SELECT raw FROM outbox WHERE kind = 'prompt' AND to_addr = ? AND subject LIKE ?",
+        [f"{seat}@pbem.localhost", f"%step {step}:%"]).fetchall()
+    out = []
+    for (raw,) in rows:
+        msg = email.message_from_bytes(raw, policy=default_policy)
+        out.append(msg.get_body(("plain",)).get_content())
+    return out
+
+
+def test_tyche_segment_window_is_prompted_and_answered_by_mail(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rules, "new_game", lambda pack, seed, options: (_position(pack, options), []))
+    config = parse_config({
+        "judge": {"address": "judge@pbem.localhost"},
+        "database": str(tmp_path / "pbem.sqlite"),
+        "map_attachment": False,
+        "games": [{"id": "g1", "options": {"ask_windows": True}, "seats": [
+            {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+            for s in SEATS]}],
+    }, base=tmp_path)
+    judge = Judge(config, Store(config.database))
+    judge.ensure_games()
+    state = judge.state("g1")
+    assert rules.pending(state)[0].seat == "north"
+    orders = {"tyche": {"card": 27, "use": "activate", "army": "Ptolemy", "path": ["Gaza"]},
+              "movement": [{"army": "Ptolemy", "path": ["Pelusium"]}]}
+    doc = {"game": "g1", "seat": "north", "key": KEYS["north"], "step": state.step, "orders": orders}
+    assert judge.handle_message(_mail("north", doc)) == "applied"
+
+    state = judge.state("g1")
+    [d] = rules.pending(state)
+    assert (d.seat, d.kind) == ("east", "intercept")
+    assert state.war["pause"]["segment"] == "tyche"
+    [text] = _prompts(judge, "east", state.step)
+    assert "intercept" in text and "Gaza" in text and "Jerusalem" in text
+    assert "intercept: none" in text  # the pre-filled answer (the default: no reaction)
+    assert "Pelusium" not in text.split("LEGAL CHOICES")[1].split("YOUR ORDERS")[0]  # no private plan
+    # the mover's remaining orders stay with the judge: no public event holds them
+    assert not any(e.kind == "MoveSuspended" and e.public for e in judge.store.events("g1"))
+
+    doc = {"game": "g1", "seat": "east", "key": KEYS["east"], "step": state.step,
+           "orders": {"intercept": "none"}}
+    assert judge.handle_message(_mail("east", doc)) == "applied"
+    state = judge.state("g1")
+    kinds = [e.kind for e in judge.store.events("g1")]
+    assert kinds.count("TurnPassed") == 1
+    assert state.generals["ptolemy"]["space"] == "pelusium"  # the movement segment ran
+    assert state.war["pause"] is None
+    [d] = rules.pending(state)
+    assert (d.seat, d.kind) == ("east", "player_turn")
+    assert _prompts(judge, "east", state.step)
