@@ -477,8 +477,8 @@ class Judge:
 
     def _queue_prompts(self, game_id: str, pack: Pack, state: rules.GameState) -> None:
         seats = {s["seat"]: s for s in self.store.seats(game_id)}
-        due = self.clock() + timedelta(seconds=self.config.deadlines.get("player_turn", 72 * 3600))
         for decision in rules.pending(state):
+            due = self.clock() + timedelta(seconds=self._deadline_length(decision.kind))
             row = seats[decision.seat]
             text, html = build.render_prompt(pack, state, decision, game_id=game_id, seat_row=row,
                                              deadline=due.strftime("%Y-%m-%d %H:%M UTC"), seats=list(seats.values()))
@@ -490,15 +490,29 @@ class Judge:
                                                "reminded_at": None, "expired_at": None}, replace=True)
 
     # -- time ---------------------------------------------------------------------------------
+    def _deadline_length(self, kind: str) -> float:
+        """Seconds a seat has for a decision of ``kind``: ``deadlines.<kind>`` when the
+        config names the kind, else ``deadlines.player_turn`` for player-turns and
+        reinforcements and ``deadlines.reaction`` for reaction windows (R-9.3: intercept,
+        avoid_battle, naval_battle, inside_join). See docs/pipeline.md."""
+        dl = self.config.deadlines
+        if kind in dl:
+            return dl[kind]
+        if kind in ("player_turn", "reinforcements"):
+            return dl.get("player_turn", 72 * 3600)
+        return dl.get("reaction", 24 * 3600)
+
     def tick(self) -> int:
         """Send reminders and apply deadline defaults that are due; return how many
         decisions were decided by default. Each is its own transaction."""
         now = self.clock()
-        remind = timedelta(seconds=self.config.deadlines.get("reminder", 24 * 3600))
         done = 0
         rows = list(self.store.db["deadlines"].rows_where("expired_at IS NULL", order_by="due_at"))
         for row in rows:
             due = datetime.fromisoformat(row["due_at"])
+            # the reminder comes deadlines.reminder before the deadline, at most halfway
+            remind = timedelta(seconds=min(self.config.deadlines.get("reminder", 24 * 3600),
+                                           self._deadline_length(row["kind"]) / 2))
             game = self.store.game(row["game_id"])
             if game is None or game["step"] != row["step"]:
                 self.store.db["deadlines"].update((row["game_id"], row["step"], row["seat"]),

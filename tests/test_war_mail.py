@@ -4,6 +4,7 @@ battle is resolved and reported to every seat."""
 from __future__ import annotations
 
 import random
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import yaml
@@ -30,6 +31,14 @@ def test_interception_by_ask_window_through_real_mail(tmp_path: Path, pymap_serv
             prompts = [m for m in table.inbox(decision.seat) if f"step {state.step}:" in str(m["Subject"])]
             assert prompts, "the defending seat got no prompt for the interception window"
             assert "intercept" in table.text_of(prompts[-1]).lower()
+            # the window has the short reaction deadline, not the player-turn one
+            row = judge.store.db.execute("SELECT kind, due_at FROM deadlines WHERE game_id = 'g1' AND step = ? "
+                                         "AND seat = ?", [state.step, decision.seat]).fetchone()
+            turn = judge.store.db.execute("SELECT due_at FROM deadlines WHERE game_id = 'g1' AND step = ?",
+                                          [state.step - 1]).fetchone()
+            assert row[0] == "intercept"
+            gap = datetime.fromisoformat(turn[0]) - datetime.fromisoformat(row[1])
+            assert gap >= timedelta(hours=47), (row, turn)  # 72 h vs 24 h, both from about now
             army = decision.options["choices"][0]["space"]
             orders: dict = {"intercept": {"army": army}}
             answered_at = state.step
