@@ -184,17 +184,28 @@ def move_all(ctx: Ctx, seat: str, a: str, b: str, rule: str, why: str) -> None:
     emit_move(ctx, seat, a, b, g, rule, why=why)
 
 
-def _subtract(group: dict, part: dict) -> str | None:
+def _names(pack: Pack, key: str, x: str) -> str:
+    """A general, royal family member or CU type as players read it."""
+    from pbem.rules.units import unit_name
+
+    if key == "generals":
+        return pack.generals[x].name if x in pack.generals else x
+    if key == "royals":
+        return pack.royals[x].name if x in pack.royals else x
+    return unit_name(pack, x)
+
+
+def _subtract(pack: Pack, group: dict, part: dict) -> str | None:
     for t, n in part.get("cus", {}).items():
         if group["cus"].get(t, 0) < n:
-            return f"the army has {group['cus'].get(t, 0)} {t} CUs, not {n}"
+            return f"the army has {group['cus'].get(t, 0)} {_names(pack, 'cus', t)} CUs, not {n}"
         group["cus"][t] -= n
         if not group["cus"][t]:
             del group["cus"][t]
     for key in ("generals", "royals"):
         for g in part.get(key, []):
             if g not in group[key]:
-                return f"{g} is not with the army"
+                return f"{_names(pack, key, g)} is not with the army"
             group[key].remove(g)
     return None
 
@@ -204,15 +215,16 @@ def _add(ctx: Ctx, seat: str, space: str, group: dict, part: dict) -> str | None
     have = cus_at(s, seat, space)
     for t, n in part.get("cus", {}).items():
         if have.get(t, 0) - group["cus"].get(t, 0) < n:
-            return f"there are not {n} {t} CUs of yours to pick up in {space}"
+            return (f"there are not {n} {_names(ctx.pack, 'cus', t)} CUs of yours to pick up "
+                    f"in {ctx.pack.spaces[space].name if space in ctx.pack.spaces else space}")
         group["cus"][t] = group["cus"].get(t, 0) + n
     for g in part.get("generals", []):
         if g not in generals_at(s, seat, space) or g in group["generals"]:
-            return f"{g} is not there to pick up"
+            return f"{_names(ctx.pack, 'generals', g)} is not there to pick up"
         group["generals"].append(g)
     for r in part.get("royals", []):
         if s["royals"].get(r, {}).get("space") != space or r in group["royals"]:
-            return f"{r} is not there to pick up"
+            return f"{_names(ctx.pack, 'royals', r)} is not there to pick up"
         group["royals"].append(r)
     return None
 
@@ -240,7 +252,7 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | None:
             return _royal_refusal(pack, again)
     for part in mv.get("drop", []):
         if part.get("at") in (None, start):
-            err = _subtract(g, part)
+            err = _subtract(ctx.pack, g, part)
             if err:
                 return err
     for part in mv.get("pick_up", []):
@@ -376,7 +388,7 @@ def _drop_here(ctx: Ctx, c: dict, cur: dict, x: str) -> None:
     for part in mv.get("drop", []):
         if part.get("at") == x and x != cur["start"] and not part.get("_done"):
             part["_done"] = True
-            err = _subtract(cur["group"], part)
+            err = _subtract(ctx.pack, cur["group"], part)
             ctx.emit("ArmyReorganised", {"seat": c["seat"], "space": x, "dropped": {
                 k: part.get(k) for k in ("cus", "generals", "royals")}, "error": err,
                 "rule": "R-9.1"})

@@ -144,7 +144,7 @@ def test_pick_up_drop_inside_and_reports(real) -> None:
                          "drop": {"cus": {"helepolis": 2}}}]}
     rej = R.validate(st, "north", bad)
     assert [r.code for r in rej] == ["movement.illegal"]
-    assert "the army has 1 helepolis CUs, not 2" in rej[0].message
+    assert "the army has 1 Helepolis CUs, not 2" in rej[0].message
     rej = R.validate(st, "north", {"tyche": {"card": 27, "use": "discard"},
                                    "inside": {"Babylon": {"silver_shield": 1}}})
     assert [(r.code, r.hint) for r in rej] == [("inside.unknown_cu_type",
