@@ -119,3 +119,15 @@ def table(tmp_path: Path, mail_server: MailServer) -> Table:
     run_once(judge, poller)
     yield Table(mail_server, config, judge, poller)
     poller.close()
+
+
+def player_mail(seat: str, doc: dict) -> bytes:
+    """A player's orders mail (``doc`` as the YAML body) from ``seat``'s address, for
+    :meth:`pbem.service.Judge.handle_message` without a mail server."""
+    msg = EmailMessage()
+    msg["From"] = f"{seat}@pbem.localhost"
+    msg["To"] = "judge@pbem.localhost"
+    msg["Subject"] = "orders"
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg.set_content(yaml.safe_dump(doc, sort_keys=False))
+    return msg.as_bytes(policy=email.policy.SMTP)

@@ -5,19 +5,15 @@ stored log must replay to the live state."""
 from __future__ import annotations
 
 import random
-from email.message import EmailMessage
-from email.policy import SMTP
-from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
-import yaml
 
 from pbem import rules
 from pbem.config import parse_config
 from pbem.service import Judge
 from pbem.store import Store
-from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail
 
 
 def _judge(tmp_path: Path, options: dict) -> Judge:
@@ -34,14 +30,7 @@ def _judge(tmp_path: Path, options: dict) -> Judge:
     return judge
 
 
-def _mail(seat: str, doc: dict) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = f"{seat}@pbem.localhost"
-    msg["To"] = "judge@pbem.localhost"
-    msg["Subject"] = "orders"
-    msg["Message-ID"] = make_msgid(domain="players.test")
-    msg.set_content(yaml.safe_dump(doc, sort_keys=False))
-    return msg.as_bytes(policy=SMTP)
+_mail = player_mail
 
 
 @pytest.mark.parametrize("seed,options", [(1, {}), (2, {"ask_windows": True}), (3, {"ask_windows": True}),

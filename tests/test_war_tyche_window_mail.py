@@ -6,21 +6,17 @@ runs before the turn passes."""
 from __future__ import annotations
 
 import email
-from email.message import EmailMessage
-from email.policy import SMTP
 from email.policy import default as default_policy
-from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
-import yaml
 
 from pbem import rules
 from pbem.config import parse_config
 from pbem.rules.setup import blank_position
 from pbem.service import Judge
 from pbem.store import Store
-from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail
 
 
 def _position(pack, options):
@@ -35,14 +31,7 @@ def _position(pack, options):
     return rules.GameState.from_dict(s)
 
 
-def _mail(seat: str, doc: dict) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = f"{seat}@pbem.localhost"
-    msg["To"] = "judge@pbem.localhost"
-    msg["Subject"] = "orders"
-    msg["Message-ID"] = make_msgid(domain="players.test")
-    msg.set_content(yaml.safe_dump(doc, sort_keys=False))
-    return msg.as_bytes(policy=SMTP)
+_mail = player_mail
 
 
 def _prompts(judge: Judge, seat: str, step: int) -> list[str]:

@@ -25,34 +25,20 @@ def space_name(pack: Pack, space: Any) -> str:
 _sp = space_name
 
 
-def _gen(pack: Pack, gid: Any) -> str:
-    if isinstance(gid, str) and gid in pack.generals:
-        return pack.generals[gid].name
-    return str(gid)
+def _named(table: str):
+    """A name lookup for one table of the pack (generals, royals, ...): the printed
+    name of an id, or the value itself as text when the pack does not know it."""
+    def name(pack: Pack, x: Any) -> str:
+        entries = getattr(pack, table)
+        return entries[x].name if isinstance(x, str) and x in entries else str(x)
+    return name
 
 
-def _royal(pack: Pack, rid: Any) -> str:
-    if isinstance(rid, str) and rid in pack.royals:
-        return pack.royals[rid].name
-    return str(rid)
-
-
-def _indep(pack: Pack, iid: Any) -> str:
-    if isinstance(iid, str) and iid in pack.independent_armies:
-        return pack.independent_armies[iid].name
-    return str(iid)
-
-
-def _fleet(pack: Pack, fid: Any) -> str:
-    if isinstance(fid, str) and fid in pack.fleets:
-        return pack.fleets[fid].name
-    return str(fid)
-
-
-def _special(pack: Pack, unit: Any) -> str:
-    if isinstance(unit, str) and unit in pack.special_units:
-        return pack.special_units[unit].name
-    return str(unit)
+_gen = _named("generals")
+_royal = _named("royals")
+_indep = _named("independent_armies")
+_fleet = _named("fleets")
+_special = _named("special_units")
 
 
 def card_label(pack: Pack, number: Any) -> str:
