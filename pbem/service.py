@@ -374,7 +374,13 @@ class Judge:
         self.store.save_snapshot(game_id, seq, new_state.step, new_state.to_dict())
         if new_state.step == state.step:  # no decision taken (standing orders): nothing to report
             if parsed is not None:
-                self._receipt(parsed, game_id, seat, state.step, orders, previous)
+                waits = next((d for d in rules.pending(new_state) if d.seat == seat), None)
+                note = ("Your standing orders are recorded; they act when the rules offer the "
+                        "choice (R-9.3). No turn report follows.")
+                if waits is not None:
+                    note += (f"\nThe game still waits for your answer to the "
+                             f"{waits.kind.replace('_', ' ')} decision of step {new_state.step}.")
+                self._receipt(parsed, game_id, seat, state.step, orders, previous, note=note)
             return new_state
         self.store.set_game_step(game_id, new_state.step,
                                  status="over" if not rules.pending(new_state) else None)
@@ -418,10 +424,10 @@ class Judge:
                     references=parsed.references, auto="auto-replied")
 
     def _receipt(self, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
-                 previous: Mapping[str, Any] | None = None) -> None:
+                 previous: Mapping[str, Any] | None = None, note: str | None = None) -> None:
         orders_yaml = yaml.safe_dump({"orders": dict(orders)}, sort_keys=False, allow_unicode=True)
         digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
-        text = build.render_receipt(game_id, step, seat, orders_yaml, digest)
+        text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note)
         if previous is not None:
             before = yaml.safe_dump({"orders": dict(previous)}, sort_keys=False, allow_unicode=True)
             diff = "".join(difflib.unified_diff(before.splitlines(True), orders_yaml.splitlines(True),

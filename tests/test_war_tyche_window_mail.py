@@ -87,3 +87,39 @@ def test_tyche_segment_window_is_prompted_and_answered_by_mail(tmp_path: Path,
     [d] = rules.pending(state)
     assert (d.seat, d.kind) == ("east", "player_turn")
     assert _prompts(judge, "east", state.step)
+
+
+def test_standing_orders_alone_from_the_window_seat_keep_its_window_open(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-9.3 (docs/orders.md "Reactions"): the seat whose window is open mails standing
+    orders only; they are recorded, the window stays open (same step) and the receipt
+    says the game still waits for its answer."""
+    monkeypatch.setattr(rules, "new_game", lambda pack, seed, options: (_position(pack, options), []))
+    config = parse_config({
+        "judge": {"address": "judge@pbem.localhost"},
+        "database": str(tmp_path / "pbem.sqlite"),
+        "map_attachment": False,
+        "games": [{"id": "g1", "options": {"ask_windows": True}, "seats": [
+            {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+            for s in SEATS]}],
+    }, base=tmp_path)
+    judge = Judge(config, Store(config.database))
+    judge.ensure_games()
+    state = judge.state("g1")
+    orders = {"tyche": {"card": 27, "use": "discard"}, "movement": [{"army": "Ptolemy", "path": ["Gaza"]}]}
+    doc = {"game": "g1", "seat": "north", "key": KEYS["north"], "step": state.step, "orders": orders}
+    assert judge.handle_message(_mail("north", doc)) == "applied"
+    state = judge.state("g1")
+    assert [(d.seat, d.kind) for d in rules.pending(state)] == [("east", "intercept")]
+    doc = {"game": "g1", "seat": "east", "key": KEYS["east"], "step": state.step,
+           "orders": {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}}
+    assert judge.handle_message(_mail("east", doc)) == "applied"
+    after = judge.state("g1")
+    assert after.step == state.step and after.war["pause"] == state.war["pause"]
+    assert after.war["standing"]["east"] == [{"when": "losses", "order": ["mercenary", "loyal"]}]
+    rows = judge.store.db.execute(
+        "SELECT raw FROM outbox WHERE kind = 'reply' AND to_addr = 'east@pbem.localhost'").fetchall()
+    texts = [" ".join(email.message_from_bytes(raw, policy=default_policy).get_body(("plain",)).get_content()
+                      .split()) for (raw,) in rows]
+    assert any("still waits for your answer to the intercept decision" in t for t in texts), texts
+    assert not any("turn report goes to every seat" in t for t in texts), "no report follows standing orders"

@@ -134,10 +134,12 @@ def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, 
     return render("prompt.txt.j2", ctx), render("prompt.html.j2", ctx)
 
 
-def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_hash: str) -> str:
-    """The receipt for accepted orders: the normalised orders and their SHA-256."""
+def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_hash: str,
+                   note: str | None = None) -> str:
+    """The receipt for accepted orders: the normalised orders and their SHA-256, then
+    ``note`` (what follows, when it is not the usual turn report)."""
     return render("receipt.txt.j2", {"game_id": game_id, "step": step, "seat": seat, "orders_yaml": orders_yaml,
-                                     "orders_hash": orders_hash})
+                                     "orders_hash": orders_hash, "note": note})
 
 
 def render_rejection(subject: str, problems: Sequence[Mapping[str, Any]], game_id: str | None,

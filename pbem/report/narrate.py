@@ -223,6 +223,8 @@ SENTENCES: dict[str, Sentence] = {
     "ReactionWindowOpened": lambda p, d: _window(p, d),
     "ReactionWindowClosed": lambda p, d: "",
     "MoveSuspended": lambda p, d: "",
+    "OrdersWithheld": lambda p, d: "",  # bookkeeping of a paused player-turn
+    "OrdersRevealed": lambda p, d: "",
     "UnitsWentInside": lambda p, d: f"{d.get('seat')} puts {_cus(d.get('cus') or {})}"
                                     + (f" and {', '.join(_gen(p, g) for g in d['generals'])}" if d.get("generals")
                                        else "") + f" inside {_sp(p, d.get('space'))} ({d.get('rule', 'R-5')}).",

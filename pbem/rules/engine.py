@@ -20,7 +20,7 @@ from pbem.rules.reactions import (
     war_get,
 )
 from pbem.rules.reducers import reduce
-from pbem.rules.state import Decision, Event, GameState, IllegalOrders, Rejection
+from pbem.rules.state import SEATS, Decision, Event, GameState, IllegalOrders, Rejection
 from pbem.rules.war_orders import has_war_orders, soft_if_valid
 
 _PACKS: dict[str, Pack] = {}
@@ -76,13 +76,18 @@ def pending(state: GameState) -> list[Decision]:
 
 def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Rejection]:
     """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal).
-    Runs the same code as :func:`apply` on a copy with dry dice (R-8)."""
+    Runs the same code as :func:`apply` on a copy with dry dice (R-8). A ``seat`` that
+    is not one of the four seats is refused (``orders.unknown_seat``, R-2)."""
     pack = get_pack(state.pack_name)
     ctx = Ctx(pack, state.to_dict(), DryDice())
     return _run(ctx, seat, _plain(orders))
 
 
 def _run(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
+    if seat not in SEATS:  # R-2: orders come from one of the four seats only
+        return [Rejection("orders.unknown_seat", "R-2",
+                          f"{seat!r} is not a seat of this game (R-2)", "seat",
+                          "seats: " + ", ".join(SEATS))]
     if standing_only(ctx.s, seat, orders):  # R-9.3 standing orders from any seat
         return run_standing(ctx, seat, orders)
     if war_get(ctx.s, "pause") and not ctx.s["result"]:
@@ -117,7 +122,7 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
         rej = _run(ctx, seat, _plain(orders))
     if rej:
         raise IllegalOrders(rej)
-    if only_standing:  # no decision was taken: the step and the turn stay
+    if only_standing and ctx.s["step"] == state.step:  # no decision was taken (R-9.3)
         return GameState.from_dict(ctx.s), ctx.events
     seat = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer (R-9.3)
     if seat is None:  # a reaction window opened: the player-turn goes on

@@ -71,6 +71,12 @@ def check_commanders(pack: Pack, s: State, seat: str, part: Any, where: str,
                                  if close else None))
             continue
         name, here = pack.generals[gid].name, pack.spaces[sid].name
+        if sid in out:
+            rej.append(Rejection("commanders.duplicate", "R-5",
+                                 f"{here} is given twice (R-5)", w,
+                                 f"name one commander for {here}: commanders: "
+                                 f"{{{here}: {name}}}"))
+            continue
         if gid not in generals_at(s, seat, sid):
             rej.append(Rejection("commanders.not_there", "R-5",
                                  f"{name} is not one of your generals in {here} (R-5)", w))

@@ -115,12 +115,19 @@ def check_inside(pack: Pack, s: State, seat: str, raw: Any, where: str,
         return None
     n0, plan = len(rej), []
     cap = capacity(pack)
+    seen: dict[str, Any] = {}
     for city, units in raw.items():
         w = f"{where}.{city}"
         sid = _city(pack, s, seat, city, w, rej)
         if sid is None:
             continue
         name = pack.spaces[sid].name
+        if sid in seen:
+            _rej(rej, "inside.duplicate", f"{name} is given twice ({seen[sid]!r} and "
+                 f"{city!r})", w, f"list {name} once with all its units, e.g. inside: "
+                 f"{{{name}: {{loyal: 1, mercenary: 1}}}}")
+            continue
+        seen[sid] = city
         if not isinstance(units, dict) or not units:
             _rej(rej, "inside.not_a_mapping", f"say which units go inside {name}", w,
                  "inside: {Babylon: {loyal: 2, generals: [Seleucus]}}")
@@ -135,8 +142,19 @@ def check_inside(pack: Pack, s: State, seat: str, raw: Any, where: str,
                     here = s["generals"].get(g or "", {})
                     if g is None or here.get("where") != "map" or here.get("space") != sid \
                             or here.get("seat") != seat or g in inside_generals(s, seat, sid):
+                        outside = sorted(
+                            pack.generals[x].name for x, v in s["generals"].items()
+                            if x in pack.generals and v.get("where") == "map"
+                            and v.get("space") == sid and v.get("seat") == seat
+                            and x not in inside_generals(s, seat, sid))
                         _rej(rej, "inside.no_such_units", f"{gtxt!r} is no general of "
-                             f"yours outside in {name}", f"{w}.generals[{i}]")
+                             f"yours outside in {name}", f"{w}.generals[{i}]",
+                             ("your generals outside there: " + ", ".join(outside))
+                             if outside else f"none of your generals is outside in {name}")
+                        continue
+                    if g in gens:
+                        _rej(rej, "inside.duplicate", f"{pack.generals[g].name} is listed "
+                             "twice", f"{w}.generals[{i}]", "list each general once")
                         continue
                     gens.append(g)
                 continue
@@ -149,7 +167,7 @@ def check_inside(pack: Pack, s: State, seat: str, raw: Any, where: str,
                 continue
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 _rej(rej, "inside.bad_count", f"{k} must be a whole number of CUs ≥ 1",
-                     f"{w}.{k}")
+                     f"{w}.{k}", f"{k}: 1")
                 continue
             if out.get(k, 0) < v:
                 _rej(rej, "inside.no_such_units", f"you have {out.get(k, 0)} {k} CUs "
@@ -176,6 +194,8 @@ def check_outside(pack: Pack, s: State, seat: str, raw: Any, where: str,
     after a move fight)."""
     items = raw if isinstance(raw, list) else [raw]
     n0, plan = len(rej), []
+    mine = sorted(pack.spaces[x].name for x, r in (s.get("inside") or {}).items()
+                  if r.get("seat") == seat and x in pack.spaces)
     for i, city in enumerate(items):
         w = f"{where}[{i}]"
         sid, hint = resolve_space(pack, city)
@@ -184,8 +204,14 @@ def check_outside(pack: Pack, s: State, seat: str, raw: Any, where: str,
                                  f"there is no space {city!r} (R-3.1)", w, hint))
             continue
         name = pack.spaces[sid].name
+        if sid in plan:
+            _rej(rej, "inside.duplicate", f"{name} is listed twice: its units come out "
+                 "once", w, f"outside: [{name}]")
+            continue
         if not inside_cus(s, seat, sid) and not inside_generals(s, seat, sid):
-            _rej(rej, "inside.nothing_inside", f"you have no units inside {name}", w)
+            _rej(rej, "inside.nothing_inside", f"you have no units inside {name}", w,
+                 ("your units are inside " + ", ".join(mine)) if mine else
+                 "you have no units inside any city: leave out outside")
             continue
         plan.append(sid)
     return plan if len(rej) == n0 else None

@@ -176,10 +176,7 @@ def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
             return {"kind": "mercenary", "space": None, "wanted": sid}
         if sid not in targets:
             best = default_target(pack, s, seat, targets)
-            from pbem.rules.inside import inside_rec
-            why = ("not inside a major city while another player has CUs outside it"
-                   if (inside_rec(s, sid) or {}).get("seat") == seat else
-                   "your garrison or general, no enemy units")
+            why = _why_no_mercenary(pack, s, seat, sid)
             _rej(rej, "movement.mercenary_place_illegal", "R-7.2",
                  f"{pack.spaces[sid].name} is not a space where you may place "
                  f"reinforcements ({why})",
@@ -194,6 +191,31 @@ def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
          "movement must be mercenary, {mercenary: Space}, none or a list of moves", where,
          "movement: mercenary")
     return None
+
+
+def _why_no_mercenary(pack: Pack, s: State, seat: str, sid: str) -> str:
+    """What keeps the mercenary out of ``sid`` (R-7.2), naming what is there: an
+    independent army, another player's units (outside the city when ``seat`` holds it
+    inside), or no garrison or general of ``seat``."""
+    from pbem.rules.inside import inside_rec, wholly_inside
+    from pbem.rules.reinforcement import general_spaces
+
+    inside = (inside_rec(s, sid) or {}).get("seat") == seat
+    where = "outside your city" if inside else "there"
+    if any(a.get("space") == sid for a in s["indep_armies"].values()):
+        return f"an independent army stands {where}"
+    others = sorted({o for o, c in s["cus"].get(sid, {}).items()
+                     if o != seat and sum(c.values()) and not wholly_inside(s, o, sid)}
+                    | {v["seat"] for v in s["generals"].values()
+                       if v["where"] == "map" and v["space"] == sid and v["seat"] != seat
+                       and not wholly_inside(s, v["seat"], sid)}
+                    | {o for o, ms in s["minors"].items() if o != seat and sid in ms
+                       and not wholly_inside(s, o, sid)})
+    if others:
+        return f"{' and '.join(others)} {'has' if len(others) == 1 else 'have'} units {where}"
+    if s["garrisons"].get(sid) != seat and sid not in general_spaces(s, seat):
+        return "you have neither a garrison nor a general there"
+    return "the reinforcement limit per province is reached there"
 
 
 def do_movement(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
@@ -239,7 +261,9 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
         return rej
     if s["active"] != seat:
         _rej(rej, "turn.not_your_turn", "R-6.5",
-             f"it is {s['active'] or 'nobody'}'s turn, not {seat}'s", "orders")
+             f"it is {s['active'] or 'nobody'}'s turn, not {seat}'s", "orders",
+             "wait for your player_turn prompt; standing orders alone ({standing: "
+             "[...]}) may be sent at any time")
         return rej
     if not isinstance(orders, dict):
         _rej(rej, "orders.not_a_mapping", "R-8", "orders must be a mapping", "orders",
@@ -255,8 +279,8 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
         elif only and k in ("surrender", "movement"):
             _rej(rej, "orders.tyche_only_segment", "R-6.5",
                  f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
-    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": public_orders(orders),
-                               "rule": "R-8"})
+    applied = ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"],
+                                         "orders": public_orders(orders), "rule": "R-8"})
     if "commanders" in orders:
         from pbem.rules.generals import check_commanders, do_commanders
 
@@ -289,18 +313,75 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
             do_tyche(ctx, seat, tplan)
             if is_paused(s):  # R-9.3: a Tyche move waits for a reaction window
                 if not isinstance(ctx.dice, DryDice):
+                    from pbem.rules.reactions import withhold_orders
+                    withhold_orders(ctx, applied, orders)  # the rest stays private
                     return rej  # the rest runs when the window closes (finish_turn)
                 _dry_windows(ctx, seat, rest)  # validate: check the rest of the turn now
     if not only and not rej:
-        mplan = check_movement(pack, s, seat, orders.get("movement"), "orders.movement",
-                               rej, lenient=ctx.rolled)
+        mplan = _movement_plan(ctx, seat, orders.get("movement"), rej)
         if mplan is not None and not rej:
             do_movement(ctx, seat, mplan)
             if not is_paused(s):  # a reaction window defers forage (R-9.3)
                 forage(ctx, seat)
+            else:  # the later moves of the list stay private until they run (R-9.3)
+                from pbem.rules.reactions import withhold_orders
+                withhold_orders(ctx, applied, orders)
     if not rej and not is_paused(s):
         tidy_markings(ctx, seat)
     return rej
+
+
+def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Rejection]
+                   ) -> dict[str, Any] | None:
+    """The movement segment's plan (R-8.7), checked against the board as it stands.
+    In validation (dry dice) after a die was rolled earlier in the player-turn, that
+    board depends on the dice: moves refused there are then checked only for what no
+    dice can change (:func:`dice_free_move_checks`) and left to the real run, which
+    cancels what is still impossible (``MoveCancelled``; docs/rules.md "Validation")."""
+    from pbem.rules.war_orders import soft_if_valid
+
+    pack, s = ctx.pack, ctx.s
+    mine: list[Rejection] = []
+    plan = check_movement(pack, s, seat, part, "orders.movement", mine, lenient=ctx.rolled)
+    if not mine or not (ctx.rolled and isinstance(ctx.dice, DryDice)
+                        and isinstance(part, list)):
+        rej += mine
+        return plan
+    n0 = len(rej)
+    dice_free_move_checks(pack, s, seat, part, "orders.movement", rej)
+    if len(rej) != n0:
+        return None
+    with soft_if_valid(True):
+        return check_movement(pack, s, seat, part, "orders.movement", rej, lenient=True)
+
+
+def dice_free_move_checks(pack: Pack, s: State, seat: str, part: list, where: str,
+                          rej: list[Rejection], segment: str = "movement") -> None:
+    """R-9.1, R-10: the checks of a list of moves that no dice can change, for
+    validation after dice were rolled (docs/rules.md "Validation"): each move's shape
+    (fields, spaces, path list, assault count and the segment's limit, escort, drop and
+    pick_up) and an army naming no general or space at all. Where the army stands, its
+    path from there and its allowance depend on the board and are left to the real run.
+    Rejections are appended to ``rej``."""
+    from pbem.rules.siege import LIMITS
+    from pbem.rules.war_orders import parse_move, resolve_general
+
+    for i, raw in enumerate(part):
+        w = f"{where}[{i}]"
+        mine: list[Rejection] = []
+        parse_move(pack, s, seat, raw, w, mine)
+        army = raw.get("army") if isinstance(raw, dict) else None
+        named = isinstance(army, str) and (resolve_general(pack, army) is not None
+                                            or resolve_space(pack, army)[0] is not None)
+        rej += [r for r in mine if not (r.code == "movement.unknown_army" and named)]
+        n = raw.get("assault") if isinstance(raw, dict) else None
+        try:
+            most = int(const(pack, LIMITS[segment]))
+        except KeyError:  # the pack lacks the limit: checked when carried out
+            continue
+        if isinstance(n, int) and not isinstance(n, bool) and n > most:
+            _rej(rej, "siege.too_many_assaults", "R-10",
+                 f"at most {most} assaults per space in a {segment} segment", f"{w}.assault")
 
 
 def _turn_rest(pack: Pack, tplan: dict[str, Any], orders: dict[str, Any], only: bool
@@ -364,9 +445,17 @@ def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
 
 
 def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
-    """Options of ``seat``'s current decision: reinforcement options during the
-    reinforcement phase (see :mod:`pbem.rules.reinforce_orders`), else
-    :func:`player_turn_options`."""
+    """Options of ``seat``'s current decision: while a reaction window is open (R-9.3)
+    the window's options for the seat answering it (those of its pending Decision) and
+    inactive player-turn options for everyone else, the waiting mover included;
+    reinforcement options during the reinforcement phase (see
+    :mod:`pbem.rules.reinforce_orders`), else :func:`player_turn_options`."""
+    if is_paused(s) and not s["result"]:
+        from pbem.rules.reactions import reaction_decision
+        window = reaction_decision(pack, s, s["step"])
+        if window is not None and window.seat == seat:
+            return dict(window.options)
+        return player_turn_options(pack, s, seat)
     if s.get("reinforce") and not s["result"]:
         from pbem.rules.reinforce_orders import reinforcement_options
         return reinforcement_options(pack, s, seat)
@@ -395,7 +484,7 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     from pbem.rules.naval import upgradable_fleets
     from pbem.rules.tyche import may_upgrade_fleet_with
 
-    active = s["active"] == seat and not s["result"]
+    active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     try:
         fleets = upgradable_fleets(pack, s, seat)
     except KeyError:  # the pack lacks the naval chart

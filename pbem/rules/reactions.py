@@ -18,7 +18,8 @@ Standing orders (``standing:`` in any orders of the seat)::
 A reaction answer is an orders mapping ``{intercept: {army: Ptolemy}}`` /
 ``{intercept: none}`` / ``{avoid_battle: {toward: Sinope}}`` / ``{avoid_battle: none}`` /
 ``{naval_battle: {fleets: [athenian_fleet]}}`` / ``{naval_battle: none}`` /
-``{inside_join: join}`` / ``{inside_join: stay}``.
+``{inside_join: join}`` / ``{inside_join: stay}`` / ``{inside_join: none}`` (the default,
+join). ``none`` in any case or an empty value is no reaction.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from pbem.rules.combat import (
 from pbem.rules.constants import chart_dice
 from pbem.rules.context import Ctx
 from pbem.rules.mapinfo import info, resolve_space
-from pbem.rules.state import SEATS, Decision, Rejection, public_orders
+from pbem.rules.state import SEATS, Decision, Event, Rejection, public_orders
 
 State = dict[str, Any]
 PAUSE = "pause"
@@ -321,7 +322,8 @@ def _answer_text(pack: Pack, kind: str, options: list[str]) -> str:
 def reaction_decision(pack: Pack, s: State, step: int) -> Decision | None:
     """The open reaction window as a Decision, or None. Kinds: ``intercept`` and
     ``avoid_battle`` (R-9.3), ``naval_battle`` (R-15), ``inside_join`` (R-9.2). Options:
-    ``{mover, space, question, choices, answer}``; default: no reaction (inside units:
+    ``{mover, space, question, choices, answer, active: True}`` (also the seat's
+    ``legal_options`` while the window is open); default: no reaction (inside units:
     join)."""
     p = war_get(s, "pause")
     if not p:
@@ -332,26 +334,48 @@ def reaction_decision(pack: Pack, s: State, step: int) -> Decision | None:
                     options={"mover": mover, "space": p["space"],
                              "question": QUESTION[key].format(mover=mover, space=space),
                              "choices": _choice_rows(pack, key, p["options"]),
-                             "answer": _answer_text(pack, key, p["options"])},
+                             "answer": _answer_text(pack, key, p["options"]),
+                             "active": True},
                     default={key: DEFAULTS[key]}, rule=WINDOW_RULE[key])
+
+
+def _is_none(val: Any) -> bool:
+    """True for the "no reaction" answer: ``none`` in any case, an empty value (YAML
+    ``null``) or ``false`` (R-9.3)."""
+    return val is None or val is False or (isinstance(val, str) and
+                                           val.strip().lower() == "none")
+
+
+NONE_HINT = {"intercept": "{intercept: none}", "avoid_battle": "{avoid_battle: none}",
+             "naval_battle": "{naval_battle: none}",
+             "inside_join": "{inside_join: none} (the default: join)"}
 
 
 def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
                   rej: list[Rejection]) -> Any:
-    """The choice in a window answer (see :func:`reaction_decision`), rejections added."""
+    """The choice in a window answer (see :func:`reaction_decision`, R-9.3, R-9.2, R-15),
+    rejections added. ``none`` (any case) or an empty value is no reaction (for
+    ``inside_join`` the default, join); every bad answer's hint names the exact forms,
+    the ``none`` form included."""
     key, opts = p["kind"], p["options"]
     rule = WINDOW_RULE[key]
-    if key == "inside_join":
-        val = {True: "join", False: "stay"}.get(ans, ans) if isinstance(ans, bool) else ans
-        if isinstance(val, dict):
-            val = "join" if val.get("join", True) else "stay"
-        val = str(val).strip().lower() if val is not None else "join"
+    if key == "inside_join":  # only join, stay or none (= join): never a mapping or bool
+        val = ans.strip().lower() if isinstance(ans, str) else ans
+        if ans is None or val == "none":
+            return "join"
         if val not in opts:
             rej.append(Rejection("reaction.bad_answer", rule,
-                                 f"{ans!r} is not an answer here: join or stay ({rule})",
-                                 f"orders.{key}", "{inside_join: stay}"))
+                                 f"{ans!r} is not an answer here: join, stay or none "
+                                 f"({rule})", f"orders.{key}",
+                                 "{inside_join: join}, {inside_join: stay} or "
+                                 + NONE_HINT[key]))
+            return None
         return val
-    if ans in ("none", None, False):
+    if isinstance(ans, dict) and len(ans) == 1:  # {army: none}, {fleets: none}
+        inner = next(iter(ans.values()))
+        if _is_none(inner) and inner is not False:
+            return None
+    if _is_none(ans):
         return None
     if key == "naval_battle":
         from pbem.rules.naval import resolve_fleet
@@ -364,13 +388,15 @@ def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
                 rej.append(Rejection("reaction.bad_fleet", rule,
                                      f"{x!r} is not one of your ready fleets ({rule})",
                                      f"orders.{key}.fleets",
-                                     "fleets: " + ", ".join(opts)))
+                                     "fleets: " + ", ".join(opts) + "; or "
+                                     + NONE_HINT[key]))
             elif f not in out:
                 out.append(f)
         if not out and not rej:
             rej.append(Rejection("reaction.bad_fleet", rule, f"name at least one fleet "
                                  f"({rule})", f"orders.{key}.fleets",
-                                 f"{{naval_battle: {{fleets: [{opts[0]}]}}}}"))
+                                 f"{{naval_battle: {{fleets: [{opts[0]}]}}}} or "
+                                 + NONE_HINT[key]))
         return out
     field = "army" if key == "intercept" else "toward"
     val = ans.get(field) if isinstance(ans, dict) else ans
@@ -383,7 +409,8 @@ def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
         rej.append(Rejection(f"reaction.bad_{field}", rule,
                              f"{val!r} is not one of the choices ({rule})",
                              f"orders.{key}.{field}",
-                             "choices: " + ", ".join(pack.spaces[x].name for x in opts)))
+                             "choices: " + ", ".join(pack.spaces[x].name for x in opts)
+                             + "; or " + NONE_HINT[key]))
     return sid
 
 
@@ -399,7 +426,8 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
     if seat != p["seat"]:
         rej.append(Rejection("turn.not_your_turn", rule,
                              f"{p['seat']} is answering a {key} window now ({rule})",
-                             "orders"))
+                             "orders", "wait until the window closes; standing orders "
+                             "alone ({standing: [...]}) may be sent at any time"))
         return rej
     if not isinstance(orders, dict):
         rej.append(Rejection("orders.not_a_mapping", rule, f"orders must be a mapping "
@@ -447,8 +475,43 @@ def finish_moves(ctx: Ctx, c: dict) -> bool:
         tidy_markings(ctx, c["seat"])
     if c.get("rest") is not None:  # a Tyche move: the rest of the player-turn (R-8.2)
         from pbem.rules.orders import finish_turn
-        return finish_turn(ctx, c["seat"], c["rest"])
+        if not finish_turn(ctx, c["seat"], c["rest"]):
+            return False
+    reveal_orders(ctx)
     return True
+
+
+def withhold_orders(ctx: Ctx, applied: Event, orders: Any) -> None:
+    """R-9.3: the mover's player-turn paused for a reaction window. The public
+    ``OrdersApplied`` (``applied``, emitted earlier in this same apply, so not yet
+    committed) is cut down to what has been carried out (no ``movement``; of a paused
+    Tyche move only the card and its use) and marked ``withheld``; the full orders go
+    to a private ``OrdersWithheld`` for the mover (kept in ``war["withheld"]``) and are
+    made public by :func:`reveal_orders` once the player-turn has run."""
+    p = war_get(ctx.s, "pause")
+    if not p or not isinstance(orders, dict):
+        return
+    seat = applied.data["seat"]
+    full = public_orders(orders)
+    shown = {k: v for k, v in full.items() if k != "movement"}
+    if p.get("segment") == "tyche" and isinstance(shown.get("tyche"), dict):
+        shown["tyche"] = {k: v for k, v in shown["tyche"].items() if k in ("card", "use")}
+    for i, ev in enumerate(ctx.events):
+        if ev is applied:
+            ctx.events[i] = Event(ev.kind, {**ev.data, "orders": shown, "withheld": True},
+                                  ev.public, ev.seat)
+    ctx.emit("OrdersWithheld", {"seat": seat, "step": applied.data["step"],
+                                "orders": copy.deepcopy(full), "rule": "R-9.3"},
+             public=False, seat=seat)
+
+
+def reveal_orders(ctx: Ctx) -> None:
+    """R-9.3: once the paused player-turn has run, its orders withheld by
+    :func:`withhold_orders` become public (``OrdersRevealed``)."""
+    w = war_get(ctx.s, "withheld")
+    if w and not war_get(ctx.s, "pause"):
+        ctx.emit("OrdersRevealed", {"seat": w["seat"], "step": w["step"],
+                                    "orders": copy.deepcopy(w["orders"]), "rule": "R-9.3"})
 
 
 def close_windows_dry(ctx: Ctx) -> None:
@@ -481,20 +544,26 @@ def turn_seat(before: dict | None, s: State, seat: str) -> str | None:
 
 def standing_only(s: State, seat: str, orders: Any) -> bool:
     """True when ``orders`` hold only ``standing`` (and ``step``) from a seat that is not
-    the one deciding now: standing orders sent in a player's own mail at any time."""
+    the one deciding now, or from any seat while a reaction window is open, the seat
+    answering it included (R-9.3): standing orders sent in a player's own mail at any
+    time (:func:`run_standing`)."""
     if not isinstance(orders, dict) or "standing" not in orders or s.get("result"):
         return False
     if set(orders) - {"standing", "step"}:
         return False
     p = war_get(s, "pause")
-    deciding = p["seat"] if p else (s["reinforce"]["queue"][0] if s.get("reinforce")
-                                    else s.get("active"))
+    if p:
+        return True
+    deciding = s["reinforce"]["queue"][0] if s.get("reinforce") else s.get("active")
     return seat != deciding
 
 
 def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Rejection]:
     """Validate and record standing orders sent outside the seat's own decision
-    (``StandingOrdersSet``; the step does not advance, R-9.3)."""
+    (``StandingOrdersSet``; the step does not advance, R-9.3). From the seat whose
+    reaction window is open, the window is then decided by the new standing orders when
+    one of them applies (the step advances, as with an answer); otherwise the window
+    stays open and still waits for an answer."""
     from pbem.rules.war_orders import check_standing
 
     rej: list[Rejection] = []
@@ -502,4 +571,29 @@ def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Rejection]:
     if std is not None and not rej:
         ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
                  public=False, seat=seat)  # a private choice: only its seat sees it
+        p = war_get(ctx.s, "pause")
+        if p and p["seat"] == seat:
+            _decide_by_standing(ctx, seat, orders, p)
     return rej
+
+
+def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
+    """R-9.3: resume the paused cursor without an answer, so the window seat's standing
+    orders are consulted again at the same point. When none decides, the window would
+    only open again: everything done here is undone and the window stays open."""
+    saved, n, rolled = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled
+    ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"],
+                               "orders": public_orders(orders), "rule": WINDOW_RULE[p["kind"]]})
+    c = copy.deepcopy(p["cursor"])
+    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": p["kind"],
+                                      "rule": WINDOW_RULE[p["kind"]]})
+    if c.get("cur"):
+        c["cur"]["answer"] = None
+    finish_moves(ctx, c)
+    first = next((e for e in ctx.events[n:]
+                  if e.kind in ("ReactionChosen", "ReactionWindowOpened")), None)
+    if first is None or first.kind != "ReactionChosen" or first.data.get("seat") != seat:
+        ctx.s.clear()
+        ctx.s.update(saved)
+        del ctx.events[n:]
+        ctx.rolled = rolled

@@ -75,7 +75,8 @@ def run_reinforcement(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
     if not queue or queue[0] != seat:
         rej.append(Rejection("turn.not_your_turn", "R-6.3",
                              f"{queue[0] if queue else 'nobody'} places reinforcements now, "
-                             f"not {seat} (R-6.3)", "orders"))
+                             f"not {seat} (R-6.3)", "orders",
+                             "wait for your reinforcements prompt (turn order)"))
         return rej
     if not isinstance(orders, dict):
         _rej(rej, "orders.not_a_mapping", "orders must be a mapping", "orders",
@@ -103,7 +104,7 @@ def run_reinforcement(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
                 or not set(entry) <= {"space", "cus", "inside"} \
                 or not isinstance(entry["cus"], dict):
             _rej(rej, "reinforcements.entry", "each entry is {space: Space, cus: {type: n}} "
-                 "(optionally inside: true)", w)
+                 "(optionally inside: true)", w, "{space: Memphis, cus: {mercenary: 1}}")
             continue
         sid, hint = resolve_space(pack, entry["space"])
         if sid is None:
@@ -118,7 +119,7 @@ def run_reinforcement(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
         for t, n in entry["cus"].items():
             if not isinstance(n, int) or isinstance(n, bool) or n < 1:
                 _rej(rej, "reinforcements.count", f"{t}: give a whole number ≥ 1",
-                     f"{w}.cus.{t}")
+                     f"{w}.cus.{t}", f"cus: {{{t}: 1}}")
                 continue
             have = new.get(t, 0) + back.get(t, 0)
             if n > have:

@@ -23,6 +23,12 @@ TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards", "u
 UNITS = {"phalangite": "loyal", "auxiliary": "mercenary"}
 
 
+def norm_use(value: Any) -> Any:
+    """``tyche.use`` as the engine reads it: a word, case and blanks ignored
+    (``Garrisons`` → ``garrisons``); other values unchanged (refused later)."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
 def card_label(pack: Pack, n: int) -> str:
     """``"#12 Greek Mercenaries (3 OPs)"``."""
     c = pack.cards[n]
@@ -35,8 +41,13 @@ def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str
     Returns ``(number, None)`` or ``(None, hint)``."""
     if isinstance(value, bool):
         return None, None
-    if isinstance(value, int) or (isinstance(value, str) and value.strip().lstrip("#").isdigit()):
-        return int(str(value).strip().lstrip("#")), None
+    if isinstance(value, int):
+        return value, None
+    if isinstance(value, str) and value.strip().lstrip("#").isdecimal():
+        try:
+            return int(value.strip().lstrip("#")), None
+        except ValueError:  # too many digits
+            return None, "give the card's number from your hand"
     if isinstance(value, str):
         key = value.strip().lower()
         for n in hand:
@@ -213,7 +224,8 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
                  f"{card_label(pack, n)} is not a surprise card", w,
                  "put it under card: instead")
         elif n in surprise:
-            _rej(rej, "tyche.duplicate_card", "R-8.5", f"card {n} is listed twice", w)
+            _rej(rej, "tyche.duplicate_card", "R-8.5", f"card {n} is listed twice", w,
+                 "list each surprise card once")
         else:
             surprise.append(n)
     if "card" not in part:
@@ -229,13 +241,13 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
     card = pack.cards[n]
     if n in surprise:
         _rej(rej, "tyche.duplicate_card", "R-8.2", f"card {n} is also a surprise discard",
-             f"{where}.card")
+             f"{where}.card", "play or discard another card under card:")
     if card.type == "surprise":
         _rej(rej, "tyche.surprise_not_mandatory", "R-8.5",
              f"{card_label(pack, n)} is a surprise card and does not count as your Tyche "
              f"play", f"{where}.card", "list it under surprise_discards")
         return None
-    use = part.get("use")
+    use = norm_use(part.get("use"))
     if use not in USES:
         _rej(rej, "tyche.unknown_use", "R-8.2", f"use must be one of {', '.join(USES)}",
              f"{where}.use", f"allowed for this card: {', '.join(uses_for(card))}")
@@ -258,13 +270,15 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
     if "unrest" in part:
         if not any(e.primitive == "unrest" for e in card.effects):
             _rej(rej, "orders.field_not_used", "R-16.2",
-                 f"{card_label(pack, n)} has no unrest event", f"{where}.unrest")
-        elif part["unrest"] not in pack.provinces:
+                 f"{card_label(pack, n)} has no unrest event", f"{where}.unrest",
+                 "leave out unrest")
+        elif not isinstance(part["unrest"], str) or norm_use(
+                part["unrest"]) not in pack.provinces:  # a province id, case ignored
             _rej(rej, "tyche.unknown_province", "R-16.2",
                  f"there is no province {part['unrest']!r}", f"{where}.unrest",
                  "give the province id used on the unrest table, e.g. attica")
         else:
-            plan["unrest"] = part["unrest"]
+            plan["unrest"] = norm_use(part["unrest"])
     from pbem.rules.units import check_join, special_effect
     from pbem.rules.war_orders import check_tyche_war, war_event
     if use == "activate" or (use == "event" and war_event(card)):  # R-8.2, R-16.1, R-14
@@ -294,7 +308,7 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
                        ("fleet", "upgrade_fleet")):
         if k in part and use != used_by:
             _rej(rej, "orders.field_not_used", "R-8.2", f"{k} is only read with use: "
-                 f"{used_by}", f"{where}.{k}")
+                 f"{used_by}", f"{where}.{k}", f"leave out {k}, or use: {used_by}")
     return plan if len(rej) == n0 else None
 
 
@@ -338,7 +352,7 @@ def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card
              ("play " + " or ".join(fit) + " instead") if fit else
              "use this card's OPs for garrisons, training or an activation")
         return
-    if "fleet" not in part:
+    if part.get("fleet") in (None, "", [], {}):
         _rej(rej, "tyche.fleet_missing", "R-8.2", "name the fleet to upgrade",
              f"{where}.fleet", yours)
         return
@@ -370,7 +384,7 @@ def _check_place_list(pack: Pack, part: dict, where: str, rej: list[Rejection],
             out.append(sid)
     if len(out) > most:
         _rej(rej, "tyche.too_many_places", "R-7.2", f"at most {most} place(s) here",
-             f"{where}.place")
+             f"{where}.place", f"list at most {most} space(s) under place")
     return out
 
 
@@ -385,7 +399,8 @@ def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where
     if len(places) > (card.ops or 0):
         _rej(rej, "tyche.too_many_garrisons", "R-8.3",
              f"{card_label(pack, card.number)} places at most {card.ops} garrisons, "
-             f"you listed {len(places)}", f"{where}.places")
+             f"you listed {len(places)}", f"{where}.places",
+             f"list at most {card.ops} spaces")
     legal = legal_garrison_spaces(pack, s, seat)
     seen: set[str] = set()
     for i, v in enumerate(places):
@@ -396,7 +411,8 @@ def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where
             continue
         if sid in seen:
             _rej(rej, "tyche.duplicate_place", "R-8.3",
-                 f"{pack.spaces[sid].name} is listed twice", w)
+                 f"{pack.spaces[sid].name} is listed twice", w,
+                 "a space takes one garrison: list it once")
             continue
         seen.add(sid)
         if sid not in legal:
@@ -423,7 +439,8 @@ def _check_train(pack: Pack, s: State, seat: str, part: dict, card: Card, where:
     if s["training_cards"].get(seat, 0) >= const(pack, "training_cards_per_turn"):
         _rej(rej, "tyche.training_cards_used", "R-8.4",
              f"you have already used {s['training_cards'][seat]} cards for training this "
-             f"turn", f"{where}.use")
+             f"turn", f"{where}.use", "use this card for garrisons, an activation or "
+             "discard it; train again next turn")
         return
     entries = part.get("train")
     if not isinstance(entries, list) or not entries:
@@ -434,18 +451,21 @@ def _check_train(pack: Pack, s: State, seat: str, part: dict, card: Card, where:
     parsed = []
     for i, e in enumerate(entries):
         w = f"{where}.train[{i}]"
-        if not isinstance(e, dict) or e.get("unit") not in UNITS or \
+        unit = e.get("unit") if isinstance(e, dict) else None
+        unit = unit.strip().lower() if isinstance(unit, str) else None
+        if not isinstance(e, dict) or unit not in UNITS or \
                 not isinstance(e.get("ops"), int) or isinstance(e.get("ops"), bool) \
                 or e["ops"] < 1 or set(e) - {"unit", "ops"}:
             _rej(rej, "tyche.train_entry", "R-8.4",
-                 "each train entry is {unit: phalangite|auxiliary, ops: N≥1}", w)
+                 "each train entry is {unit: phalangite|auxiliary, ops: N≥1}", w,
+                 "train: [{unit: phalangite, ops: 2}, {unit: auxiliary, ops: 1}]")
             return
-        parsed.append((e["unit"], e["ops"]))
+        parsed.append((unit, e["ops"]))
     total = sum(o for _, o in parsed)
     if total > (card.ops or 0):
         _rej(rej, "tyche.train_too_many_ops", "R-8.4",
              f"{card_label(pack, card.number)} gives {card.ops} OPs, you spend {total}",
-             f"{where}.train")
+             f"{where}.train", f"spend at most {card.ops} OPs in all")
         return
     _units, done, err = training_after(pack, s, seat, parsed)
     if err:

@@ -44,6 +44,33 @@ def _rej(rej: list[Rejection], code: str, rule: str, msg: str, where: str,
     rej.append(Rejection(code, rule, f"{msg} ({rule})", where, hint))
 
 
+SEAT_NAMES = ("north", "east", "south", "west")
+
+
+def _own_armies(pack: Pack, s: State, seat: str) -> str:
+    """A hint naming ``seat``'s armies: its generals on the map and its minor generals'
+    spaces (R-5), as players read them."""
+    gens = sorted(f"{pack.generals[g].name} ({pack.spaces[v['space']].name})"
+                  for g, v in s["generals"].items()
+                  if g in pack.generals and v.get("seat") == seat
+                  and v.get("where") == "map" and v.get("space") in pack.spaces)
+    minors = sorted(pack.spaces[x].name for x in s["minors"].get(seat, [])
+                    if x in pack.spaces)
+    names = gens + [f"the minor general in {x}" for x in minors]
+    if not names:
+        return "you have no general on the map: an army needs a general (R-5)"
+    return "your armies: " + ", ".join(names) + " (a general's name or his space)"
+
+
+def _resolve_royal(pack: Pack, text: Any) -> str | None:
+    """Royal id from an id or a name (case-insensitive), else None (R-12.5)."""
+    if not isinstance(text, str):
+        return None
+    key = text.strip().lower()
+    return next((r for r, v in pack.royals.items()
+                 if key in (r, v.name.lower(), v.name.lower().replace(" ", "_"))), None)
+
+
 def resolve_general(pack: Pack, text: Any) -> str | None:
     """General id from an id or a name (case-insensitive), else None."""
     if not isinstance(text, str):
@@ -75,7 +102,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Rejection]) -> list[dict]:
         if not isinstance(p, dict):
             _rej(rej, "movement.bad_part", "R-9.1",
                  "drop/pick_up is {at: Space, cus: {type: n}, generals: [..], royals: [..]}",
-                 w)
+                 w, "drop: {cus: {mercenary: 1}} or pick_up: {at: Gaza, cus: {loyal: 1}}")
             continue
         part: dict[str, Any] = {"at": None, "cus": {}, "generals": [], "royals": []}
         for k, v in p.items():
@@ -103,17 +130,19 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Rejection]) -> list[dict]:
                     gid = resolve_general(pack, g)
                     if gid is None:
                         _rej(rej, "commanders.unknown_general", "R-5",
-                             f"there is no general {g!r}", f"{w}.generals")
+                             f"there is no general {g!r}", f"{w}.generals",
+                             "generals: [Seleucus] (names of your generals in the army)")
                     else:
                         part["generals"].append(gid)
             else:
                 for r in (v if isinstance(v, list) else [v]):
-                    if r not in pack.royals:
+                    rid = _resolve_royal(pack, r)
+                    if rid is None:
                         _rej(rej, "movement.unknown_royal", "R-12.5",
                              f"there is no royal {r!r}", f"{w}.royals",
                              "ids: " + ", ".join(sorted(pack.royals)))
                     else:
-                        part["royals"].append(r)
+                        part["royals"].append(rid)
         out.append(part)
     return out
 
@@ -125,7 +154,8 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
     n0 = len(rej)
     if not isinstance(raw, dict):
         _rej(rej, "movement.not_a_mapping", "R-9.1",
-             "each move is {army: General, path: [Space, ...]}", where)
+             "each move is {army: General, path: [Space, ...]}", where,
+             "movement: [{army: Ptolemy, path: [Pelusium, Gaza]}]")
         return None
     for k in raw:
         if k not in MOVE_KEYS:
@@ -134,7 +164,8 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
                  f"{where}.{k}", f"did you mean {close[0]}?" if close else None)
     start, msg = resolve_army(pack, s, seat, raw.get("army"))
     if start is None:
-        _rej(rej, "movement.unknown_army", "R-9.1", msg, f"{where}.army")
+        _rej(rej, "movement.unknown_army", "R-9.1", msg, f"{where}.army",
+             _own_armies(pack, s, seat))
     path = raw.get("path")
     if not isinstance(path, list) or not path:
         _rej(rej, "movement.path_missing", "R-9.1", "give the path as a list of spaces",
@@ -152,12 +183,16 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
     assault = raw.get("assault", 0)
     if not isinstance(assault, int) or isinstance(assault, bool) or assault < 0:
         _rej(rej, "movement.bad_assault", "R-10", "assault is a number of rolls (0-2)",
-             f"{where}.assault")
+             f"{where}.assault", "assault: 1 (or leave it out)")
     escort = raw.get("escort")
-    if escort is not None and (not isinstance(escort, list)
-                               or any(f not in pack.fleets for f in escort)):
-        _rej(rej, "movement.bad_escort", "R-15", "escort lists fleet ids",
-             f"{where}.escort", "ids: " + ", ".join(sorted(pack.fleets)))
+    if escort is not None:
+        from pbem.rules.naval import resolve_fleet
+        fids = [resolve_fleet(pack, f) for f in escort] if isinstance(escort, list) else [None]
+        if None in fids:
+            _rej(rej, "movement.bad_escort", "R-15", "escort lists fleet ids",
+                 f"{where}.escort", "ids: " + ", ".join(sorted(pack.fleets)))
+        else:
+            escort = list(dict.fromkeys(fids))
     drop = _part(pack, raw["drop"], f"{where}.drop", rej) if "drop" in raw else []
     pick = _part(pack, raw["pick_up"], f"{where}.pick_up", rej) if "pick_up" in raw else []
     if len(rej) != n0:
@@ -182,19 +217,54 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
     if mv["assault"] > most:
         _rej(rej, "siege.too_many_assaults", "R-10",
              f"at most {most} assaults per space in a {segment} segment",
-             f"{mv['where']}.assault")
+             f"{mv['where']}.assault", f"assault: {most}")
     mp = mv["mp"]
     if mp is None:
         g = group_at(s, seat, mv["army"], controlled_royals(pack, s, seat))
         mp = group_initiative(pack, s, seat, g)
     _kind, cost, err = classify_path(pack, mv["army"], mv["path"], mp)
     if err:
-        _rej(rej, "movement.bad_path", "R-9.1", err, f"{mv['where']}.path")
+        _rej(rej, "movement.bad_path", "R-9.1", err, f"{mv['where']}.path",
+             _path_hint(pack, mv["army"], mv["path"]))
     elif cost > mp:
         _rej(rej, "movement.too_far", "R-9.1",
              f"{pack.spaces[mv['path'][-1]].name} is {cost} MPs from "
              f"{pack.spaces[mv['army']].name} on that path, the army has {mp}",
-             f"{mv['where']}.path")
+             f"{mv['where']}.path", "stop earlier on the path: land paths cost 1 MP, "
+             "mountain/strait paths 2")
+
+
+def _path_hint(pack: Pack, start: str, path: list[str]) -> str:
+    """The spaces next to the first space of the path whose next step is no path
+    (R-9.1), as a hint for ``movement.bad_path``."""
+    from pbem.rules.mapinfo import info
+
+    adj = info(pack).adjacent
+    prev = start
+    for x in path:
+        if not any(y == x for y, _k in adj.get(prev, ())):
+            break
+        prev = x
+    near = sorted({pack.spaces[y].name for y, _k in adj.get(prev, ()) if y in pack.spaces})
+    return (f"next to {pack.spaces[prev].name}: " + ", ".join(near) +
+            "; list every space after the start, e.g. path: [Memphis, Pelusium]")
+
+
+def _moves_hint(pack: Pack, s: State, seat: str) -> str:
+    """The armies of ``seat`` that may move and their MPs (R-9.1), as a hint."""
+    try:
+        opts = army_options(pack, s, seat)
+    except KeyError:  # the pack lacks movement numbers
+        opts = []
+    if not opts:
+        return "you have no army that may move: leave out movement or use movement: none"
+    def label(o: dict[str, Any]) -> str:
+        g = pack.generals.get(o["commander"])
+        who = g.name if g else "minor general"
+        return f"{who} ({pack.spaces[o['space']].name}, {o['allowance']} MPs)"
+
+    return ("change the path or leave out this move; armies that may move: " +
+            ", ".join(label(o) for o in opts))
 
 
 def army_options(pack: Pack, s: State, seat: str) -> list[dict[str, Any]]:
@@ -247,9 +317,15 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
                 "space"))), moves[0])
             code = "movement.illegal" if ev.kind == "MoveCancelled" else "siege.illegal"
             rule = "R-9.1" if ev.kind == "MoveCancelled" else "R-10"
+            hint = ev.data.get("hint")
             if ev.data.get("code"):  # a refusal under another rule (R-12.5)
                 code, rule = ev.data["code"], ev.data.get("rule", rule)
-            _rej(rej, code, rule, ev.data["why"], mv["where"], ev.data.get("hint"))
+            elif hint is None and code == "movement.illegal":
+                hint = _moves_hint(pack, s, seat)
+            elif hint is None:
+                hint = ("leave out assault on this move (assault: 0), or bring an army "
+                        "that may assault there")
+            _rej(rej, code, rule, ev.data["why"], mv["where"], hint)
         elif ev.kind == "ArmyReorganised" and ev.data.get("rule") == "R-12.5":
             mv = next((m for m in moves if m["army"] == ev.data.get("army")), moves[0])
             _rej(rej, ev.data.get("code", "movement.royal_moved_twice"), "R-12.5",
@@ -269,7 +345,8 @@ def has_war_orders(orders: Any) -> bool:
     ty = orders.get("tyche")
     sur = orders.get("surrender")
     return (isinstance(orders.get("movement"), list)
-            or (isinstance(ty, dict) and ty.get("use") in ("activate", "event"))
+            or (isinstance(ty, dict) and isinstance(ty.get("use"), str)
+                and ty["use"].strip().lower() in ("activate", "event"))
             or (isinstance(sur, dict) and "assault" in sur))
 
 
@@ -394,7 +471,7 @@ def check_tyche_war(pack: Pack, s: State, seat: str, part: dict, card: Card, use
         if not isinstance(raw, list) or not 1 <= len(raw) <= most:
             _rej(rej, "tyche.moves_missing", "R-16.1",
                  f"Major Campaign moves 1 to {most} armies: moves: [{{army, path}}, ...]",
-                 f"{where}.moves")
+                 f"{where}.moves", "moves: [{army: Ptolemy, path: [Pelusium, Gaza]}]")
             return
         mv = check_moves(pack, s, seat, raw, f"{where}.moves", rej, "tyche", mp)
         if mv:
@@ -437,25 +514,39 @@ def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
         return None
     n0 = len(rej)
     out = []
+    armies = _own_armies(pack, s, seat)
     for i, o in enumerate(raw):
         w = f"{where}[{i}]"
-        if not isinstance(o, dict) or o.get("when") not in STANDING_KEYS:
+        when = o.get("when") if isinstance(o, dict) else None
+        when = when.strip().lower() if isinstance(when, str) else None
+        if when not in STANDING_KEYS:
+            got = f"; got when: {o['when']!r}" if isinstance(o, dict) and "when" in o else ""
             _rej(rej, "standing.bad_when", "R-9.3",
-                 "each standing order has when: intercept | avoid | naval_battle | "
-                 "inside_join | losses", w)
+                 "each standing order is a mapping with when: intercept | avoid | "
+                 "naval_battle | inside_join | losses" + got, w,
+                 "when: " + " | ".join(STANDING_KEYS) + ", e.g. "
+                 "{when: intercept, army: Ptolemy}")
             continue
-        keys = STANDING_KEYS[o["when"]]
-        norm: dict[str, Any] = {"when": o["when"]}
+        keys = STANDING_KEYS[when]
+        norm: dict[str, Any] = {"when": when}
         for k, v in o.items():
+            if k == "when":
+                continue
             if k not in keys:
-                _rej(rej, "orders.unknown_key", "R-9.3", f"{o['when']} has no field {k!r}",
+                _rej(rej, "orders.unknown_key", "R-9.3", f"{when} has no field {k!r}",
                      f"{w}.{k}", "fields: " + ", ".join(keys))
             elif k == "army":
                 gid = resolve_general(pack, v)
                 sid = None if gid else resolve_space(pack, v)[0]
                 if gid is None and sid is None:
                     _rej(rej, "standing.unknown_army", "R-9.3",
-                         f"there is no general or space {v!r}", f"{w}.army")
+                         f"there is no general or space {v!r}", f"{w}.army", armies)
+                elif gid is not None and (s["generals"].get(gid) or {}).get("seat") not in (
+                        seat, None):  # another seat's general (not yet in play: allowed)
+                    _rej(rej, "standing.not_your_army", "R-9.3",
+                         f"{pack.generals[gid].name} is not one of your generals (he is "
+                         f"{s['generals'][gid]['seat']}'s): a standing order moves only "
+                         f"your own armies", f"{w}.army", armies)
                 norm["army"] = gid or sid
             elif k in ("into", "toward"):
                 vals = v if isinstance(v, list) else [v]
@@ -464,26 +555,41 @@ def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
                     sid, hint = resolve_space(pack, x)
                     if sid is None:
                         _rej(rej, "orders.unknown_space", "R-3.1",
-                             f"there is no space {x!r}", f"{w}.{k}", hint)
+                             f"there is no space {x!r}", f"{w}.{k}",
+                             hint or ("into: [Gaza, Pelusium]" if k == "into"
+                                      else "toward: Sinope"))
                     ids.append(sid)
-                norm[k] = ids if k == "into" else ids[0]
+                if k == "toward" and len(ids) != 1:
+                    _rej(rej, "standing.bad_toward", "R-9.3",
+                         "toward names one space to avoid battle into", f"{w}.toward",
+                         "toward: Sinope")
+                norm[k] = ids if k == "into" else (ids[0] if ids else None)
             elif k.startswith("if_"):
                 if not isinstance(v, (int, float)) or isinstance(v, bool):
                     _rej(rej, "standing.bad_number", "R-9.3", f"{k} is a number",
-                         f"{w}.{k}")
+                         f"{w}.{k}", f"{k}: 2")
                 norm[k] = v
             elif k == "against":
                 vals = v if isinstance(v, list) else [v]
-                if any(x not in ("north", "east", "south", "west") for x in vals):
-                    _rej(rej, "standing.bad_seat", "R-15", "against lists seats",
-                         f"{w}.against")
-                norm[k] = list(vals)
+                seats = [x.strip().lower() if isinstance(x, str) else x for x in vals]
+                bad = [x for x, y in zip(vals, seats, strict=True) if y not in SEAT_NAMES
+                       or y == seat]
+                if bad:
+                    _rej(rej, "standing.bad_seat", "R-15",
+                         f"against lists the other seats; {bad[0]!r} is not one",
+                         f"{w}.against", "seats: " + ", ".join(
+                             x for x in SEAT_NAMES if x != seat) + "; e.g. against: [east]")
+                norm[k] = seats
             elif k == "fleets":
+                from pbem.rules.naval import resolve_fleet
                 vals = v if isinstance(v, list) else [v]
-                if any(x not in pack.fleets for x in vals):
-                    _rej(rej, "standing.bad_fleet", "R-15", "fleets lists fleet ids",
+                fids = [resolve_fleet(pack, x) for x in vals]
+                bad = [x for x, f in zip(vals, fids, strict=True) if f is None]
+                if bad:
+                    _rej(rej, "standing.bad_fleet", "R-15", "fleets lists fleet ids" +
+                         (f"; there is no fleet {bad[0]!r}" if bad else ""),
                          f"{w}.fleets", "ids: " + ", ".join(sorted(pack.fleets)))
-                norm[k] = list(vals)
+                norm[k] = fids
             elif k == "city":  # R-9.2 inside_join: major cities
                 vals = v if isinstance(v, list) else [v]
                 ids = []
@@ -492,7 +598,9 @@ def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
                     if sid is None or pack.spaces[sid].kind != "major_city":
                         _rej(rej, "standing.bad_city", "R-9.2",
                              f"{x!r} is no major city" if sid else f"there is no space {x!r}",
-                             f"{w}.city", hint)
+                             f"{w}.city", hint or "major cities: " + ", ".join(
+                                 sorted(sp.name for sp in pack.spaces.values()
+                                        if sp.kind == "major_city")))
                     ids.append(sid)
                 norm[k] = ids
             elif k == "join":
@@ -510,9 +618,10 @@ def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
                                                               if bad else ""),
                          f"{w}.order", "types: " + ", ".join(sorted(unit_types(pack))))
                 norm[k] = list(vals)
-        if o["when"] in ("intercept", "avoid") and "army" not in o:
-            _rej(rej, "standing.army_missing", "R-9.3", "name the army", f"{w}.army")
-        if o["when"] == "losses" and "order" not in o:
+        if when in ("intercept", "avoid") and "army" not in o:
+            _rej(rej, "standing.army_missing", "R-9.3", "name the army", f"{w}.army",
+                 armies)
+        if when == "losses" and "order" not in o:
             _rej(rej, "standing.order_missing", "R-9.2", "list the CU types lost first",
                  f"{w}.order", "order: [mercenary, elephant, loyal, royal]")
         out.append(norm)
@@ -542,7 +651,9 @@ def check_surrender_assault(pack: Pack, s: State, seat: str, raw: Any, where: st
                  f"{where}[{i}]")
             continue
         if why:
-            _rej(rej, "siege.illegal", "R-8.1", why, f"{where}[{i}]")
+            _rej(rej, "siege.illegal", "R-8.1", why, f"{where}[{i}]",
+                 "leave this space out of surrender.assault; a free roll needs your army "
+                 "besieging the space")
             continue
         out.append(sid)
     return out

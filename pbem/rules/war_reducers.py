@@ -141,6 +141,17 @@ def _move_suspended(s: State, d: dict) -> None:
     war(s)["pause"]["cursor"] = d["cursor"]
 
 
+@reducer("OrdersWithheld")
+def _orders_withheld(s: State, d: dict) -> None:
+    """The paused mover's full orders, private until its player-turn has run (R-9.3)."""
+    war(s)["withheld"] = {"seat": d["seat"], "step": d["step"], "orders": d["orders"]}
+
+
+@reducer("OrdersRevealed")
+def _orders_revealed(s: State, d: dict) -> None:
+    war(s).pop("withheld", None)
+
+
 @reducer("ReactionWindowClosed")
 def _window_closed(s: State, d: dict) -> None:
     war(s)["pause"] = None

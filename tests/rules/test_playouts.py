@@ -49,7 +49,8 @@ def play(pack, g: int, check_every: int = 1) -> tuple[R.GameState, int]:
         assert R.fold(state, events) == new
         for e in events:
             assert e.public or e.kind in ("CardsDealt", "CardDrawn", "DeckShuffled",
-                                            "StandingOrdersSet", "MoveSuspended")
+                                            "StandingOrdersSet", "MoveSuspended",
+                                            "OrdersWithheld")
             if not e.public and e.kind not in ("DeckShuffled", "MoveSuspended"):  # judge-only
                 assert e.seat == e.data["seat"]
             if e.public and e.kind == "OrdersApplied":  # standing orders never go public

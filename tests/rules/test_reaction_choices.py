@@ -130,3 +130,144 @@ def test_major_campaign_pauses_and_resumes_the_second_army() -> None:
     assert kinds.index("TurnPassed") > kinds.index("MercenaryRaised") > kinds.index("ArmyMoved")
     assert R.fold(state, evs + evs2) == end
     assert R.pending(end)[0].seat == "east"
+
+
+def _gaza_window():
+    """North's Ptolemy may move into Gaza, where east may intercept (R-9.3)."""
+    pack = _pack()
+    state = position(pack, {
+        "options": {"ask_windows": True},
+        "generals": {"ptolemy": {"seat": "north", "where": "map", "space": "pelusium"},
+                     "perdiccas": {"seat": "north", "where": "map", "space": "babylon"},
+                     "antigonus": {"seat": "east", "where": "map", "space": "jerusalem"}},
+        "cus": {"pelusium": {"north": {"loyal": 2}}, "babylon": {"north": {"loyal": 1}},
+                "jerusalem": {"east": {"loyal": 3}}},
+        "hands": {"north": [27], "east": [30]}})
+    return pack, state
+
+
+def _public_text(events) -> str:
+    return repr([e.to_dict() for e in events if e.public])
+
+
+def test_window_keeps_the_movers_later_orders_private_until_they_run() -> None:
+    """R-9.3: while a window is open no public event holds the mover's plan (the rest
+    of the Tyche path, the movement list); the mover alone sees it (OrdersWithheld);
+    once the player-turn has run the orders become public (OrdersRevealed)."""
+    _, state = _gaza_window()
+    orders = {"tyche": {"card": 27, "use": "activate", "army": "Ptolemy", "path": ["Gaza"]},
+              "movement": [{"army": "Perdiccas", "path": ["Opis"]},
+                           {"army": "Ptolemy", "path": ["Pelusium"]}],
+              "standing": []}
+    assert R.validate(state, "north", orders) == []
+    mid, evs = R.apply(state, "north", orders, ScriptedThenReal([], step=state.step))
+    assert [(d.seat, d.kind) for d in R.pending(mid)] == [("east", "intercept")]
+    assert R.fold(state, evs) == mid
+    public = _public_text(evs)
+    assert "opis" not in public.lower() and "Perdiccas" not in public and "movement" not in public
+    [applied] = [e for e in evs if e.kind == "OrdersApplied"]
+    assert applied.public and applied.data["withheld"] is True
+    assert applied.data["orders"] == {"tyche": {"card": 27, "use": "activate"}}
+    [kept] = [e for e in evs if e.kind == "OrdersWithheld"]
+    assert (kept.public, kept.seat) == (False, "north")
+    assert kept.data["orders"]["movement"] == orders["movement"]
+    assert "standing" not in kept.data["orders"]
+    end, evs2 = R.apply(mid, "east", {"intercept": "none"}, ScriptedThenReal([], step=mid.step))
+    kinds = [e.kind for e in evs2]
+    assert kinds.index("OrdersRevealed") < kinds.index("TurnPassed")
+    [shown] = [e for e in evs2 if e.kind == "OrdersRevealed"]
+    assert shown.public and shown.data["orders"]["movement"] == orders["movement"]
+    assert R.fold(state, evs + evs2) == end
+    assert "withheld" not in (end.war or {})
+
+
+def test_movement_segment_window_keeps_the_later_moves_private() -> None:
+    """R-9.3: a window opened by the first move of the movement list: the later moves
+    are in no public event until they run."""
+    _, state = _gaza_window()
+    orders = {"tyche": {"card": 27, "use": "discard"},
+              "movement": [{"army": "Ptolemy", "path": ["Gaza"]},
+                           {"army": "Perdiccas", "path": ["Opis"]}]}
+    mid, evs = R.apply(state, "north", orders, ScriptedThenReal([], step=state.step))
+    assert [d.kind for d in R.pending(mid)] == ["intercept"]
+    assert "opis" not in _public_text(evs).lower()
+    [applied] = [e for e in evs if e.kind == "OrdersApplied"]
+    assert applied.data["orders"] == {"tyche": {"card": 27, "use": "discard"}}
+    end, evs2 = R.apply(mid, "east", {"intercept": "none"}, ScriptedThenReal([], step=mid.step))
+    assert any(e.kind == "OrdersRevealed" and e.public for e in evs2)
+    assert R.fold(state, evs + evs2) == end
+
+
+def test_options_during_a_window_belong_to_the_answering_seat() -> None:
+    """R-9.3: while a window is open the answering seat's options are the window's (as
+    its pending Decision) and the waiting mover is not active."""
+    _, state = _gaza_window()
+    orders = {"tyche": {"card": 27, "use": "activate", "army": "Ptolemy", "path": ["Gaza"]}}
+    mid, _ = R.apply(state, "north", orders, ScriptedThenReal([], step=state.step))
+    [d] = R.pending(mid)
+    assert dict(R.legal_options(mid, "east")) == dict(d.options)
+    assert R.legal_options(mid, "east")["active"] is True
+    assert R.view(mid, "east")["private"]["options"] == dict(d.options)
+    north = R.legal_options(mid, "north")
+    assert north["active"] is False and north["armies"] == [] and north["movement"] == []
+    assert R.view(mid, "north")["private"]["options"]["active"] is False
+
+
+def test_standing_orders_alone_from_the_window_seat_keep_the_window_open() -> None:
+    """R-9.3 (docs/orders.md "Reactions"): standing orders alone from the seat whose
+    window is open are recorded; when none of them decides the window, it stays open
+    (the step does not advance) and still waits for the answer."""
+    _, state = _gaza_window()
+    orders = {"tyche": {"card": 27, "use": "discard"},
+              "movement": [{"army": "Ptolemy", "path": ["Gaza"]}]}
+    mid, _ = R.apply(state, "north", orders, ScriptedThenReal([], step=state.step))
+    std = {"standing": [{"when": "intercept", "army": "Antigonus", "into": ["Sidon"]}]}
+    assert R.validate(mid, "east", std) == []
+    same, evs2 = R.apply(mid, "east", std, ScriptedThenReal([], step=mid.step))
+    assert [e.kind for e in evs2] == ["StandingOrdersSet"]
+    assert same.step == mid.step and same.war["pause"] == mid.war["pause"]
+    assert same.war["standing"]["east"] == [{"when": "intercept", "army": "antigonus",
+                                            "into": ["sidon"]}]
+    assert [(d.seat, d.kind) for d in R.pending(same)] == [("east", "intercept")]
+    assert R.fold(mid, evs2) == same
+    _, evs3 = R.apply(same, "east", {"intercept": "none"},
+                        ScriptedThenReal([], step=same.step))
+    assert [e.data["seat"] for e in evs3 if e.kind == "TurnPassed"] == ["north"]
+
+
+def test_orders_from_an_unknown_seat_are_refused() -> None:
+    """R-2: only the four seats give orders; standing orders of any other name are
+    refused, never stored."""
+    pack = _pack()
+    state = position(pack, {"hands": {"north": [27], "east": [30]}})
+    std = {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}
+    for seat in ("xyz", None, "North", 3):
+        rej = R.validate(state, seat, std)
+        assert [r.code for r in rej] == ["orders.unknown_seat"], seat
+        assert rej[0].rule == "R-2" and rej[0].hint
+        try:
+            R.apply(state, seat, std, ScriptedThenReal([], step=state.step))
+        except R.IllegalOrders as e:
+            assert [r.code for r in e.rejections] == ["orders.unknown_seat"]
+        else:
+            raise AssertionError(f"orders from {seat!r} were applied")
+
+
+def test_validation_does_not_refuse_what_a_dry_battle_disperses() -> None:
+    """R-8.2, R-8.7 (docs/rules.md "Validation"): the all-1s dry run of the Tyche battle
+    disperses the army; its movement-segment order is left to the real run, with or
+    without reaction windows."""
+    pack = _pack()
+    for options in ({"ask_windows": True}, {}):
+        state = position(pack, {
+            "options": options, "turn_order": ["east", "north", "south", "west"],
+            "garrisons": {"babylon": "north"},
+            "cus": {"babylon": {"north": {"loyal": 3}}, "opis": {"east": {"mercenary": 3}}},
+            "inside": {"babylon": {"seat": "north", "cus": {"loyal": 2}, "generals": []}},
+            "generals": {"perdiccas": {"seat": "north", "where": "map", "space": "babylon"},
+                         "antigonus": {"seat": "east", "where": "map", "space": "opis"}},
+            "hands": {"north": [27, 28], "east": [30, 31]}})
+        orders = {"tyche": {"card": 30, "use": "activate", "army": "Antigonus",
+                            "path": ["Babylon"]},
+                  "movement": [{"army": "Antigonus", "path": ["Opis"]}]}
+        assert R.validate(state, "east", orders) == [], options
