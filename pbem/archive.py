@@ -25,6 +25,7 @@ from typing import Any
 import click
 
 from pbem import rules
+from pbem.pack.model import Pack
 from pbem.report import context, snapshot
 from pbem.report.history import Batch, batches, game_pack, render_batches
 from pbem.report.render import render
@@ -52,17 +53,17 @@ def _map(i: int) -> str:
     return f"map-{i:04d}.svg"
 
 
-def dice_ledger(all_batches: Sequence[Batch]) -> list[dict[str, Any]]:
+def dice_ledger(all_batches: Sequence[Batch], pack: Pack | None = None) -> list[dict[str, Any]]:
     """Every public ``DiceRolled`` event in order: ``[{"batch", "step", "n", "dice",
     "values", "total", "purpose", "rule", "extra", "page"}]`` (``n`` numbers the rolls
     within the batch; ``extra`` holds modifiers, chart row/column, result … as given by
-    the event)."""
+    the event); with ``pack``, ids in a purpose read as printed names."""
     out = []
     for b in all_batches:
         n = 0
         for e in b.events:
             if e.kind == "DiceRolled" and e.public:
-                info = context.roll_info(e)
+                info = context.roll_info(e, pack)
                 out.append({"batch": b.index, "step": b.step, "n": n, "page": _page(b.index), **info})
                 n += 1
     return out
@@ -100,7 +101,7 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
                         "headline": b.headline, "page": _page(b.index), "map": _map(b.index),
                         "rolls": sum(1 for e in b.events if e.kind == "DiceRolled" and e.public),
                         "events": len(b.events)})
-    ledger = dice_ledger(all_batches)
+    ledger = dice_ledger(all_batches, pack)
     rows = list(store.db.execute(
         "SELECT seq, step, kind, public, seat, data, prev_hash, hash FROM events WHERE game_id = ? ORDER BY seq",
         [game_id]).fetchall())

@@ -7,13 +7,14 @@ passes the per-seat view (:func:`pbem.rules.view`) and the events that seat may 
 """
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem import rules
 from pbem.pack.model import Pack
-from pbem.report.narrate import card_label, narrate, space_name
+from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
 
 SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d",
                                    "west": "#7d3c98", "independent": "#2e8b57"}
@@ -79,10 +80,11 @@ def _gen(pack: Pack, gid: str | None) -> str:
     return g.name if g else str(gid)
 
 
-def roll_info(event: rules.Event) -> dict[str, Any]:
+def roll_info(event: rules.Event, pack: Pack | None = None) -> dict[str, Any]:
     """A ``DiceRolled`` event as ``{"values", "total", "dice" ("2d6"), "purpose", "rule",
     "extra": [(key, text)]}``; ``extra`` carries modifiers, chart row/column, result …
-    whatever the event holds beyond the basic keys."""
+    whatever the event holds beyond the basic keys. With ``pack`` the purpose reads with
+    printed names (``"battle in Isaura"``, not ``"battle in isaura"``)."""
     d = dict(event.data)
     values = [int(v) for v in d.get("values", [])]
     sides = d.get("sides", 6)
@@ -97,7 +99,7 @@ def roll_info(event: rules.Event) -> dict[str, Any]:
             v = ", ".join(str(x) for x in v)
         extra.append((k.replace("_", " "), str(v)))
     return {"values": values, "total": sum(values), "dice": f"{len(values)}d{sides}",
-            "purpose": str(d.get("purpose", "")), "rule": str(d.get("rule", "")), "extra": extra}
+            "purpose": purpose_text(pack, d.get("purpose", "")) if pack else str(d.get("purpose", "")), "rule": str(d.get("rule", "")), "extra": extra}
 
 
 def roll_text(info: Mapping[str, Any]) -> str:
@@ -113,15 +115,43 @@ def roll_text(info: Mapping[str, Any]) -> str:
     return out
 
 
+def wiped_out_moves(events: Sequence[rules.Event]) -> set[int]:
+    """Indexes of the ``MoveEnded`` events whose army no longer exists: every general
+    that moved with it (``ArmyMoved``) has since left the map (dispersed, dead) and its
+    minor general, if any, was removed there — "east's army ends its move in Isaura"
+    would be untrue after the battle wiped it out (R-9.2)."""
+    moving: dict[str, dict[str, Any]] = {}
+    out: set[int] = set()
+    for i, e in enumerate(events):
+        d = e.data
+        seat = d.get("seat")
+        if e.kind == "ArmyMoved" and seat:
+            moving[seat] = {"space": d.get("to"), "generals": set(d.get("generals") or []),
+                            "minor": bool(d.get("minor")), "led": bool(d.get("generals") or d.get("minor"))}
+        elif e.kind == "GeneralPlaced" and not d.get("space"):
+            for m in moving.values():
+                m["generals"].discard(d.get("general"))
+        elif e.kind == "MinorGeneralRemoved" and seat in moving and moving[seat]["space"] == d.get("space"):
+            moving[seat]["minor"] = False
+        elif e.kind == "MoveEnded" and seat in moving:
+            m = moving.pop(seat)
+            if m["led"] and m["space"] == d.get("space") and not m["generals"] and not m["minor"]:
+                out.add(i)
+    return out
+
+
 def happenings(pack: Pack, events: Sequence[rules.Event]) -> list[dict[str, Any]]:
     """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
     rolls in place, bookkeeping events left out)."""
     out = []
-    for e in events:
+    gone = wiped_out_moves(events)
+    for i, e in enumerate(events):
         if e.kind == "DiceRolled":
-            info = roll_info(e)
+            info = roll_info(e, pack)
             out.append({"kind": e.kind, "text": roll_text(info), "roll": info})
             continue
+        if i in gone:
+            e = dataclasses.replace(e, data={**dict(e.data), "wiped_out": True})
         text = narrate(pack, e)
         if text:
             out.append({"kind": e.kind, "text": text, "roll": None})
@@ -262,7 +292,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
             out.append({"label": "Surprise cards you may discard first, each replaced (R-8.5)",
                         "items": [card_label(pack, n) for n in value]})
         elif key == "training" and isinstance(value, Mapping):
-            units = ", ".join(f"{u.get('unit')} ({u.get('paid', 0)} OPs paid)" for u in value.get("in_training", []))
+            units = ", ".join(f"{u.get('unit')} ({ops_text(u.get('paid', 0))} paid)" for u in value.get("in_training", []))
             out.append({"label": "Training (R-8.4)",
                         "items": [(f"cards used this turn {value.get('cards_used', 0)} of "
                                    f"{value.get('cards_allowed', '?')}"),

@@ -5,6 +5,7 @@ its name and data, so a new event never breaks a report.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -40,15 +41,69 @@ _indep = _named("independent_armies")
 _fleet = _named("fleets")
 _special = _named("special_units")
 
+_PURPOSE_TABLES = ("spaces", "generals", "royals", "independent_armies", "fleets", "special_units",
+                   "provinces")
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_])[a-z0-9_]+(?![A-Za-z0-9_])")
+
+
+def _id_names(pack: Pack) -> dict[str, str]:
+    """Every pack id that a rules text may carry (spaces first, so ``cyrene`` the city
+    wins over the province of the same name and name) mapped to its printed name."""
+    names: dict[str, str] = {}
+    for table in reversed(_PURPOSE_TABLES):
+        names.update({k: v.name for k, v in getattr(pack, table).items()})
+    return names
+
+
+def purpose_text(pack: Pack, purpose: Any) -> str:
+    """The purpose of a die roll as players read it: pack ids (whole lower-case words
+    such as ``isaura``, ``leonnatus``, ``greek_army``) become printed names, so
+    ``"battle in isaura: attacker (east)"`` reads ``"battle in Isaura: attacker (east)"``.
+    No id of the pack is an English word the rules core writes in a purpose (checked by
+    tests/report/test_wording.py), so nothing else changes; old logs read the same way."""
+    names = _id_names(pack)
+    return _TOKEN.sub(lambda m: names.get(m.group(0), m.group(0)), str(purpose))
+
+
+def ops_text(n: Any) -> str:
+    """``"1 OP"``, ``"3 OPs"``."""
+    return f"{n} OP" if str(n) == "1" else f"{n} OPs"
+
+
+_INDEP_RULER = re.compile(r"^\S+ of ")
+
+
+def indep_name(pack: Pack, army: Any, start: bool = False) -> str:
+    """An independent army as a noun phrase: ``"the Greek Army"``, ``"the Scythians"``,
+    but ``"Ariarathes of Cappadocia"`` — a pack name of the form "<Name> of <Place>" is a
+    ruler's name and takes no article (R-14). ``start`` capitalises the article."""
+    name = _indep(pack, army)
+    if _INDEP_RULER.match(name):
+        return name
+    return ("The " if start else "the ") + name
+
+
+def _indep_plural(pack: Pack, army: Any) -> bool:
+    """Whether the army's name is plural ("the Scythians move", "the Greek Army moves")."""
+    name = _indep(pack, army)
+    if _INDEP_RULER.match(name):
+        return False
+    head = re.split(r" of | \(", name)[0].split()
+    return bool(head) and head[-1].endswith("s")
+
+
+def _iv(pack: Pack, army: Any, singular: str, plural: str) -> str:
+    return plural if _indep_plural(pack, army) else singular
+
 
 def card_label(pack: Pack, number: Any) -> str:
-    """A card as players read it: ``"#12 Name (3 OPs)"`` (no OPs part for cards without
-    OPs); ``"card N"`` for a number the pack does not know."""
+    """A card as players read it: ``"#12 Name (3 OPs)"``, ``"#5 Name (1 OP)"`` (no OPs
+    part for cards without OPs); ``"card N"`` for a number the pack does not know."""
     try:
         c = pack.cards[int(number)]
     except (KeyError, TypeError, ValueError):
         return f"card {number}"
-    return f"#{c.number} {c.name}" + (f" ({c.ops} OPs)" if c.ops else "")
+    return f"#{c.number} {c.name}" + (f" ({ops_text(c.ops)})" if c.ops else "")
 
 
 _card = card_label
@@ -77,6 +132,39 @@ def _who(pack: Pack, d: Mapping[str, Any]) -> str:
     return str(seat or "someone")
 
 
+_OFF_MAP = {"dispersed": "goes to the dispersed box", "dead": "is dead",
+            "track": "waits on the turn track", "deck": "waits in the Tyche deck (his card)",
+            "box": "waits off the map", "map": "is placed on the map"}
+
+
+def _off_map(where: Any) -> str:
+    """Where a general not on a map space is, as a verb phrase (``GeneralPlaced``)."""
+    return _OFF_MAP.get(str(where), f"goes to the {str(where).replace('_', ' ')} box" if where
+                        else "waits off the map")
+
+
+def _mover(pack: Pack, d: Mapping[str, Any]) -> str:
+    """The subject of an ``ArmyMoved`` sentence naming the army by its general, the
+    commander (highest rank, then seniority, R-5) first: ``"south moves Ptolemy's army"``,
+    ``"north moves Craterus's army (with Antipater)"``; a minor general's army, or the
+    general/army the event names (older logs)."""
+    gens = [g for g in d.get("generals") or [] if isinstance(g, str)]
+    seat = d.get("seat")
+    if not seat or d.get("general") or d.get("commander"):
+        return f"{_who(pack, d)} moves"
+    if gens:
+        def key(g: str) -> tuple:
+            gen = pack.generals.get(g)
+            return (-gen.rank, gen.seniority, g) if gen else (1, 99, g)
+        first, *rest = sorted(gens, key=key)
+        army = f"{_gen(pack, first)}'s army" + (f" (with {', '.join(_gen(pack, g) for g in rest)})" if rest else "")
+    elif d.get("minor"):
+        army = "the army of a minor general"
+    else:
+        army = "an army"
+    return f"{seat} moves {army}"
+
+
 def _primary(pack: Pack, d: Mapping[str, Any]) -> str:
     cards = d.get("cards")
     if isinstance(cards, Mapping):
@@ -94,7 +182,7 @@ SENTENCES: dict[str, Sentence] = {
     "PrimaryGeneralsDealt": _primary,
     "GeneralPlaced": lambda p, d: f"{_gen(p, d.get('general'))} ({d.get('seat') or 'nobody'}) is placed in "
                                   f"{_sp(p, d.get('space'))}." if d.get("space") else
-                                  f"{_gen(p, d.get('general'))} goes to the {d.get('where', 'box')}.",
+                                  f"{_gen(p, d.get('general'))} {_off_map(d.get('where'))}.",
     "CUsPlaced": lambda p, d: f"{d.get('seat')} places {_cus(d.get('cus'))} in {_sp(p, d.get('space'))}.",
     "CUsRemoved": lambda p, d: f"{d.get('seat')} loses {_cus(d.get('cus'))} in {_sp(p, d.get('space'))}"
                                + (" (as its standing order on losses says)" if d.get("chosen") else "") + ".",
@@ -106,8 +194,9 @@ SENTENCES: dict[str, Sentence] = {
     "RoyalPlaced": lambda p, d: (f"{_royal(p, d.get('royal'))} is in {_sp(p, d.get('space'))}"
                                  + ("" if d.get("active", True) else " (inactive)") + "."
                                  if d.get("space") else f"{_royal(p, d.get('royal'))} waits off the map."),
-    "IndependentArmyPlaced": lambda p, d: (f"The {_indep(p, d.get('army'))} (strength {d.get('strength', '?')}) "
-                                           f"is in {_sp(p, d.get('space'))}." if d.get("space") else
+    "IndependentArmyPlaced": lambda p, d: (f"{indep_name(p, d.get('army'), True)} (strength "
+                                           f"{d.get('strength', '?')}) {_iv(p, d.get('army'), 'is', 'are')} in "
+                                           f"{_sp(p, d.get('space'))}." if d.get("space") else
                                            f"{_indep(p, d.get('army'))}: not on the map yet."),
     "DeckShuffled": lambda p, d: f"The Tyche deck is shuffled ({len(d.get('order', d.get('deck', [])))} cards).",
     "CardsDealt": lambda p, d: (f"{d.get('seat')} is dealt {', '.join(_card(p, c) for c in d['cards'])}."
@@ -126,7 +215,7 @@ SENTENCES: dict[str, Sentence] = {
     "MercenaryRaised": lambda p, d: f"{d.get('seat')} raises a mercenary CU in {_sp(p, d.get('space'))}.",
     "MinorGeneralPlaced": lambda p, d: f"{d.get('seat')} places a minor general in {_sp(p, d.get('space'))}.",
     "MinorGeneralRemoved": lambda p, d: f"{d.get('seat')}'s minor general leaves {_sp(p, d.get('space'))}.",
-    "TrainingPaid": lambda p, d: f"{d.get('seat')} pays {d.get('ops')} OPs to train a {d.get('unit')}.",
+    "TrainingPaid": lambda p, d: f"{d.get('seat')} pays {ops_text(d.get('ops'))} to train a {d.get('unit')}.",
     "LegitimacyAdjusted": lambda p, d: f"{d.get('seat')} LP {d.get('delta', 0):+d}.",
     "PhaseStarted": lambda p, d: f"Phase: {str(d.get('phase', '')).replace('_', ' ')}.",
     "VictoryClaimed": lambda p, d: f"{d.get('seat')} declares an automatic victory ({d.get('kind', '').upper()}).",
@@ -150,7 +239,7 @@ SENTENCES: dict[str, Sentence] = {
     "TurnEnded": lambda p, d: f"Turn {d.get('turn', '')} ends.",
     "Note": lambda p, d: f"Note: {d.get('text', '')}.",
     "VictoryClaimUpdated": lambda p, d: f"Victory claim: {d.get('seat', '')} {d.get('status', d.get('kind', ''))}.",
-    "ArmyMoved": lambda p, d: f"{_who(p, d)} moves {_path(p, d)}"
+    "ArmyMoved": lambda p, d: f"{_mover(p, d)} {_path(p, d)}"
                               + (f" with {_cus(d['cus'])}" if d.get("cus") else "") + ".",
     "BattleFought": lambda p, d: _battle(p, d),
     "SiegeAssaulted": lambda p, d: f"{_who(p, d)} assaults {_sp(p, d.get('space'))}"
@@ -192,13 +281,16 @@ SENTENCES: dict[str, Sentence] = {
                                     f"{sum(int(r.get('result') or 0) for r in d.get('reads', []))} strength.",
     "HostileTribesRolled": lambda p, d: f"Hostile tribes at {_sp(p, d.get('space'))} attack {d.get('seat')}: "
                                         f"die {d.get('die')}, {d.get('lost', 0)} CU(s) lost.",
-    "IndependentArmyActivated": lambda p, d: f"{d.get('seat')} activates the {_indep(p, d.get('army'))} "
+    "IndependentArmyActivated": lambda p, d: f"{d.get('seat')} activates {indep_name(p, d.get('army'))} "
                                              f"({_card(p, d.get('card'))}).",
-    "IndependentArmyMoved": lambda p, d: f"The {_indep(p, d.get('army'))} moves from {_sp(p, d.get('from'))} to "
+    "IndependentArmyMoved": lambda p, d: f"{indep_name(p, d.get('army'), True)} "
+                                         f"{_iv(p, d.get('army'), 'moves', 'move')} from {_sp(p, d.get('from'))} to "
                                          f"{_sp(p, d.get('to'))}.",
-    "IndependentArmyRemoved": lambda p, d: f"The {_indep(p, d.get('army'))} is beaten at {_sp(p, d.get('space'))}"
-                                           + (" and returns to its box" if d.get("to_box") else
-                                              " and leaves play") + ".",
+    "IndependentArmyRemoved": lambda p, d: f"{indep_name(p, d.get('army'), True)} "
+                                           f"{_iv(p, d.get('army'), 'is', 'are')} beaten at {_sp(p, d.get('space'))}"
+                                           + ((" and " + _iv(p, d.get('army'), "returns to its", "return to their")
+                                               + " box") if d.get("to_box") else
+                                              " and " + _iv(p, d.get('army'), "leaves", "leave") + " play") + ".",
     "RoyalCUsDefected": lambda p, d: f"Royal CUs go over to {d.get('to', d.get('seat', 'the other side'))} at "
                                      f"{_sp(p, d.get('space'))} (R-4.3).",
     "BesiegedRoyalCUsDeserted": lambda p, d: f"{d.get('count')} royal CU(s) besieged in {_sp(p, d.get('space'))} "
@@ -206,14 +298,15 @@ SENTENCES: dict[str, Sentence] = {
                                              "legitimacy (R-4.3).",
     "Sallied": lambda p, d: f"{d.get('seat')} sallies out of {_sp(p, d.get('space'))} against "
                             f"{d.get('enemy')} (R-5).",
-    "IndependentSiegeBegan": lambda p, d: f"The {_indep(p, d.get('army'))} besieges {_sp(p, d.get('space'))}"
+    "IndependentSiegeBegan": lambda p, d: f"{indep_name(p, d.get('army'), True)} "
+                                          f"{_iv(p, d.get('army'), 'besieges', 'besiege')} {_sp(p, d.get('space'))}"
                                           + (f", held by {d['seat']}" if d.get("seat") else "")
                                           + " (R-14).",
     "NavalBattleDeclared": lambda p, d: f"{d.get('seat')} declares a naval battle"
                                         + (f" at {_sp(p, d['space'])}" if d.get("space") else "") + ".",
     "FleetsFought": lambda p, d: "Naval battle" + (f" at {_sp(p, d['space'])}" if d.get("space") else "")
                                  + (f": {d['winner']} wins" if d.get("winner") else "") + ".",
-    "FleetDispersed": lambda p, d: f"Fleet {d.get('fleet', '')} is dispersed.",
+    "FleetDispersed": lambda p, d: f"The {_fleet(p, d.get('fleet', ''))} is dispersed.",
     "FleetUpgraded": lambda p, d: f"{d.get('seat')} upgrades the {_fleet(p, d.get('fleet'))} to strength "
                                   f"{d.get('strength', '?')}" + (f" with {card_label(p, d['card'])}"
                                                                  if d.get("card") else "") + " (R-8.2).",
@@ -232,7 +325,9 @@ SENTENCES: dict[str, Sentence] = {
     "ReactionChosen": lambda p, d: _reaction(p, d),
     "InsideUnitsStayedOut": lambda p, d: f"{d.get('seat')}'s units inside {_sp(p, d.get('space'))} "
                                          f"({_cus(d.get('cus') or {})}) stay out of the battle (R-9.2).",
-    "MoveEnded": lambda p, d: f"{d.get('seat')}'s army ends its move in {_sp(p, d.get('space'))}.",
+    "MoveEnded": lambda p, d: (f"{d.get('seat')}'s move ends in {_sp(p, d.get('space'))}, where its army was "
+                               "wiped out." if d.get("wiped_out") else
+                               f"{d.get('seat')}'s army ends its move in {_sp(p, d.get('space'))}."),
     "MoveCancelled": lambda p, d: f"{d.get('seat')}'s move stops: {d.get('why', '')}.",
     "ReinforcementsPlaced": lambda p, d: f"{d.get('seat')} has placed the reinforcements.",
     "ArmyReorganised": lambda p, d: f"{d.get('seat')} reorganises the army in {_sp(p, d.get('space'))}.",
