@@ -230,6 +230,9 @@ def status(config_path: str) -> None:
     for row in store.db["outbox"].rows_where("status != 'sent' AND last_error IS NOT NULL", order_by="id"):
         click.echo(f"  {row['status']}: to {row['to_addr']} ({row['kind']}), {row['attempts']} attempt(s): "
                    f"{row['last_error']}")
+    for row in store.db.execute("SELECT sender, count(*), max(fetched_at) FROM inbox WHERE reason LIKE "
+                                "'%answer suppressed: rate limit%' GROUP BY sender ORDER BY sender").fetchall():
+        click.echo(f"  not answered (reply rate limit): {row[1]} mail(s) from {row[0]}, last {row[2]}")
 
 
 main.add_command(data_group)

@@ -106,6 +106,7 @@ class Config:
     deadlines: Mapping[str, float]
     games: tuple[GameConfig, ...]
     reply_rate_per_hour: int = 5
+    seat_reply_rate_per_hour: int = 30
     map_attachment: bool = True
 
     def game(self, game_id: str) -> GameConfig | None:
@@ -268,7 +269,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     c = _Checker(base)
     root = c.mapping(raw, "(top level)")
     c.unknown(root, {"judge", "database", "archive_dir", "imap", "smtp", "devmail", "deadlines",
-                     "games", "reply_rate_per_hour", "map_attachment"}, "")
+                     "games", "reply_rate_per_hour", "seat_reply_rate_per_hour", "map_attachment"}, "")
     judge = c.mapping(root.get("judge"), "judge")
     c.unknown(judge, {"address", "name"}, "judge")
     address = c.get(judge, "address", "judge", str, required=True)
@@ -353,6 +354,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {}))
 
     rate = c.get(root, "reply_rate_per_hour", "", int, 5)
+    seat_rate = c.get(root, "seat_reply_rate_per_hour", "", int, 30)
     map_attachment = c.get(root, "map_attachment", "", bool, True)
     if c.problems:
         raise ConfigError(c.problems)
@@ -368,5 +370,6 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         deadlines=deadlines,
         games=tuple(games),
         reply_rate_per_hour=rate,
+        seat_reply_rate_per_hour=seat_rate,
         map_attachment=map_attachment,
     )

@@ -190,8 +190,9 @@ class Judge:
             mine = self._your_block(parsed.sender)
             if mine:  # the sender's own envelope instead of the generic example
                 issues = [replace(i, hint=mine) if i.code == "mail.no_orders" else i for i in issues]
-            rec("rejected", issues[0].code if issues else "", result=[i.as_dict() for i in issues])
-            self._reply(parsed, issues, None)
+            iid = rec("rejected", issues[0].code if issues else "", result=[i.as_dict() for i in issues])
+            if not self._reply(parsed, issues, None):
+                self._suppressed(iid, parsed.sender)
             return "rejected"
 
         doc = parsed.document or {}
@@ -236,22 +237,26 @@ class Judge:
                 continue
             state = self.state(row["game_id"])
             waiting = sorted({d.seat for d in rules.pending(state)})
-            now = ("it is your decision now" if row["seat"] in waiting else
-                   f"the game waits for {', '.join(waiting)};\n  you may still send standing orders")
-            parts.append(f"You play seat {row['seat']} in game {row['game_id']}, now at step "
-                         f"{state.step}\n  ({now}). Start your orders with these lines:\n"
-                         f"    game: {row['game_id']}\n    seat: {row['seat']}\n"
-                         f"    key: YOUR-SEAT-KEY\n    step: {state.step}\n    orders:\n"
-                         f"      ...\n  The pre-filled orders are in your latest prompt mail.")
+            mine = row["seat"] in waiting
+            head = (f"You play seat {row['seat']} in game {row['game_id']}, now at step {state.step}: "
+                    + ("it is your decision now. Start your orders with these lines (the pre-filled "
+                       "orders are in your latest prompt mail):" if mine else
+                       f"the game waits for {', '.join(waiting)}. Until your prompt comes you may "
+                       "send standing orders (docs/orders.md), like this:"))
+            body = ("    orders:\n      ..." if mine else
+                    "    orders:\n      standing:\n        - {when: losses, order: [mercenary, loyal]}")
+            parts.append(head + f"\n    game: {row['game_id']}\n    seat: {row['seat']}\n"
+                         f"    key: YOUR-SEAT-KEY\n" + (f"    step: {state.step}\n" if mine else "") + body)
         return "\n".join(parts) or None
 
     def _reject(self, parsed: ParsedMail, rec: Callable[..., int], issues: Sequence[Issue], game_id: str | None,
                 seat: str | None, result: Mapping[str, Any], **fields: Any) -> str:
         """Record a rejected mail (with every problem) and answer the sender; nothing in
         the game changes."""
-        rec("rejected", issues[0].code, game_id=game_id, seat=seat,
-            result={**result, "problems": [i.as_dict() for i in issues]}, **fields)
-        self._reply(parsed, issues, game_id, orders_text=parsed.orders_text)
+        iid = rec("rejected", issues[0].code, game_id=game_id, seat=seat,
+                  result={**result, "problems": [i.as_dict() for i in issues]}, **fields)
+        if not self._reply(parsed, issues, game_id, orders_text=parsed.orders_text):
+            self._suppressed(iid, parsed.sender)
         return "rejected"
 
     def _history(self, parsed: ParsedMail, doc: Mapping[str, Any], rec: Callable[..., int],
@@ -270,8 +275,10 @@ class Judge:
             return self._reject(parsed, rec, issues, game_id, seat, {"document": shown})
         assert game_id is not None and seat is not None
         subject, text, html = history_reply(self.store, game_id, seat, None if wanted == "all" else wanted)
-        rec("answered", "history", game_id=game_id, seat=seat, result={"document": shown})
-        if self._rate_ok(parsed.sender):
+        iid = rec("answered", "history", game_id=game_id, seat=seat, result={"document": shown})
+        if not self._rate_ok(parsed.sender):
+            self._suppressed(iid, parsed.sender)
+        else:
             self._queue(game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                         subject=subject, text=text, html=html, id_parts=(game_id, "history", parsed.message_id),
                         in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
@@ -283,6 +290,8 @@ class Judge:
         docs/pipeline.md. Returns (issues or "held", game id, seat)."""
         issues: list[Issue] = []
         for key in keys:
+            if key == "step" and _standing_only(doc.get("orders")):
+                continue  # standing orders may come at any time, with or without a step (R-9.3)
             if key not in doc:
                 issues.append(Issue(f"The orders block has no `{key}:` line.", where=key, code="envelope.missing",
                                     hint="Start from the YAML template in your last prompt mail."))
@@ -345,7 +354,9 @@ class Judge:
         if seat not in waiting:
             who = ", ".join(sorted(waiting)) or "nobody (the game is over)"
             issues.append(Issue(f"It is not your decision now: the game waits for {who}.", where="seat",
-                                code="envelope.not_your_turn"))
+                                code="envelope.not_your_turn",
+                                hint="Wait for your prompt mail. Until then you may send standing orders "
+                                     "(orders: {standing: [...]}, see docs/orders.md), which need no step."))
         if not isinstance(doc.get("orders"), Mapping):
             issues.append(Issue("`orders:` must be a block of keys (tyche:, movement:, …).", where="orders",
                                 code="envelope.orders_type"))
@@ -407,33 +418,53 @@ class Judge:
         self.store.queue_mail(message_id=out.message_id, game_id=game_id, kind=kind, to_addr=out.to_addr,
                               subject=subject, raw=out.raw, in_reply_to=in_reply_to)
 
-    def _rate_ok(self, address: str) -> bool:
+    def _rate_ok(self, address: str | None) -> bool:
+        """Whether one more answer may go to ``address`` this hour: at most
+        ``seat_reply_rate_per_hour`` to an address registered for a seat, and
+        ``reply_rate_per_hour`` to any other (mail loops, strangers; docs/pipeline.md)."""
+        if not address:
+            return False
         since = (self.clock() - timedelta(hours=1)).isoformat()
-        return self.store.replies_to(address, since) < self.config.reply_rate_per_hour
+        seat = self.store.db.execute("SELECT 1 FROM seats WHERE email = ? LIMIT 1", [address]).fetchone()
+        limit = self.config.seat_reply_rate_per_hour if seat else self.config.reply_rate_per_hour
+        return self.store.replies_to(address, since) < limit
+
+    def _suppressed(self, inbox_id: int, address: str | None) -> None:
+        """Record that the answer to inbox row ``inbox_id`` was not sent (rate limit):
+        a warning in the log and ``answer: suppressed`` in the row's reason, shown by
+        ``pbem status``."""
+        log.warning("answer to %s (inbox %s) not sent: reply rate limit reached", address, inbox_id)
+        row = self.store.db["inbox"].get(inbox_id)
+        self.store.db["inbox"].update(inbox_id, {"reason": f"{row['reason']} (answer suppressed: rate limit)"
+                                                 .strip()})
 
     def _reply(self, parsed: ParsedMail, issues: Sequence[Issue], game_id: str | None,
-               orders_text: str | None = None) -> None:
-        """Answer a sender with every problem found (rate-limited per address)."""
-        if not parsed.sender or not self._rate_ok(parsed.sender):
-            return
+               orders_text: str | None = None) -> bool:
+        """Answer a sender with every problem found (rate-limited per address); False
+        when the answer was suppressed by the rate limit."""
+        if not self._rate_ok(parsed.sender):
+            return False
         text = build.render_rejection(parsed.subject, [i.as_dict() for i in issues], game_id,
                                       _KEY_LINE.sub(r"\1(hidden)", orders_text) if orders_text else None)
         self._queue(game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                     subject=_re(parsed.subject), text=text, html=build.html_of_text("Orders not applied", text),
                     id_parts=(game_id or "judge", "reply", parsed.message_id), in_reply_to=parsed.message_id,
                     references=parsed.references, auto="auto-replied")
+        return True
 
     def _receipt(self, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
                  previous: Mapping[str, Any] | None = None, note: str | None = None) -> None:
         orders_yaml = yaml.safe_dump({"orders": dict(orders)}, sort_keys=False, allow_unicode=True)
         digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
-        text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note)
-        if previous is not None:
-            before = yaml.safe_dump({"orders": dict(previous)}, sort_keys=False, allow_unicode=True)
-            diff = "".join(difflib.unified_diff(before.splitlines(True), orders_yaml.splitlines(True),
+        changes = None
+        if previous is not None:  # both sides in one key order, so only real changes show
+            before, after = (yaml.safe_dump({"orders": dict(o)}, sort_keys=True, allow_unicode=True)
+                             for o in (previous, orders))
+            diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
                                                 "your previous submission", "these orders", n=1))
-            text += ("\nChanged from your previous submission for this step:\n\n" + diff) if diff else \
-                "\nSame orders as your previous submission for this step.\n"
+            changes = ("Changed from your previous submission for this step:\n\n" + diff) if diff else \
+                "Same orders as your previous submission for this step.\n"
+        text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note, changes=changes)
         self._queue(game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                     subject=_re(parsed.subject), text=text, html=build.html_of_text("Orders accepted", text),
                     id_parts=(game_id, "receipt", parsed.message_id), in_reply_to=parsed.message_id,
@@ -472,7 +503,9 @@ class Judge:
         commitment = self.store.game(game_id)["seed_commitment"]
         png = build.map_png(pack, state, events, title=f"{game_id} step {step}",
                             players={r["seat"]: r["player"] for r in seats}) if self.config.map_attachment else None
-        cid = f"map.{game_id}.step{step}@{self._domain}" if png else None
+        # two reports can share a step (setup, then the first player-turn): the picture's
+        # hash keeps each Content-ID unique (RFC 2392)
+        cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{self._domain}" if png else None
         for row in seats:
             rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                       seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid)

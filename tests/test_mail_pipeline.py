@@ -132,6 +132,20 @@ def test_replies_to_one_sender_are_rate_limited(table: Table) -> None:
     handled = run_once(table.judge, table.poller)
     assert list(handled.values()) == ["rejected"] * (limit + 3)
     assert len(table.inbox("stranger")) == limit
+    reasons = [r[0] for r in table.judge.store.db.execute(
+        "SELECT reason FROM inbox WHERE sender LIKE 'stranger@%' ORDER BY id").fetchall()]
+    assert sum("answer suppressed: rate limit" in r for r in reasons) == 3, reasons
+
+
+def test_a_seat_gets_more_answers_than_a_stranger(table: Table) -> None:
+    """Typos happen: a registered seat address has its own, higher limit."""
+    seat = "north"
+    n = table.config.reply_rate_per_hour + 2
+    for i in range(n):
+        table.send(seat, f"game: g1\nseat: {seat}\nkey: wrong\nstep: {i}\norders: {{}}\n")
+    assert list(run_once(table.judge, table.poller).values()) == ["rejected"] * n
+    answers = [m for m in table.inbox(seat) if "not applied" in table.text_of(m)]
+    assert len(answers) == n < table.config.seat_reply_rate_per_hour
 
 
 def test_receipt_shows_what_changed_since_the_previous_submission(table: Table) -> None:
@@ -157,9 +171,16 @@ def test_no_orders_reply_gives_the_senders_own_envelope(table: Table) -> None:
     table.send("stranger", "Hi judge, what do I do now?")
     assert list(run_once(table.judge, table.poller).values()) == ["rejected", "rejected"]
     mine = table.text_of(table.inbox(other)[-1])
-    assert f"You play seat {other} in game g1, now at step {state.step}" in mine
-    assert f"the game waits for {waiting}" in mine
-    assert f"    seat: {other}\n" in mine and f"    step: {state.step}\n" in mine
+    flat = " ".join(mine.split())
+    assert f"You play seat {other} in game g1, now at step {state.step}" in flat
+    assert f"the game waits for {waiting}" in flat and "standing orders" in flat
+    assert f"    seat: {other}\n" in mine and "standing:" in mine
+    assert "step:" not in mine.split("fix:")[1], "standing orders need no step"
     assert "There is 1 problem" in mine or mine.count("\n1. ") == 1
     assert max(len(line) for line in mine.splitlines()) <= 72
     assert "You play seat" not in table.text_of(table.inbox("stranger")[-1])
+    table.send(waiting, "Hi judge, what do I do now?")
+    assert list(run_once(table.judge, table.poller).values()) == ["rejected"]
+    theirs = table.text_of(table.inbox(waiting)[-1])
+    assert "it is your decision now" in " ".join(theirs.split())
+    assert f"    step: {state.step}\n" in theirs and max(len(line) for line in theirs.splitlines()) <= 72

@@ -187,7 +187,7 @@ class ImapPoller:
                 # imapclient reads IDLE responses in non-blocking mode and can see half a
                 # line when a response arrives in two packets (mjs/imapclient#519). Mail did
                 # arrive: reconnect (the reconcile pass reads it), without a warning.
-                log.info("IDLE response split across packets (imapclient#519); reconnecting")
+                log.debug("IDLE response split across packets (imapclient#519); reconnecting")
                 self.close()
                 return True
             except BaseException:

@@ -135,11 +135,12 @@ def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, 
 
 
 def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_hash: str,
-                   note: str | None = None) -> str:
-    """The receipt for accepted orders: the normalised orders and their SHA-256, then
+                   note: str | None = None, changes: str | None = None) -> str:
+    """The receipt for accepted orders: the normalised orders and their SHA-256,
+    ``changes`` (a diff against the seat's previous submission for the step), then
     ``note`` (what follows, when it is not the usual turn report)."""
     return render("receipt.txt.j2", {"game_id": game_id, "step": step, "seat": seat, "orders_yaml": orders_yaml,
-                                     "orders_hash": orders_hash, "note": note})
+                                     "orders_hash": orders_hash, "note": note, "changes": changes})
 
 
 def render_rejection(subject: str, problems: Sequence[Mapping[str, Any]], game_id: str | None,
