@@ -543,19 +543,13 @@ def turn_seat(before: dict | None, s: State, seat: str) -> str | None:
 
 
 def standing_only(s: State, seat: str, orders: Any) -> bool:
-    """True when ``orders`` hold only ``standing`` (and ``step``) from a seat that is not
-    the one deciding now, or from any seat while a reaction window is open, the seat
-    answering it included (R-9.3): standing orders sent in a player's own mail at any
-    time (:func:`run_standing`)."""
+    """True when ``orders`` hold only ``standing`` (and ``step``): standing orders sent
+    in a player's own mail at any time, by any seat (R-9.3, :func:`run_standing`). The
+    seat deciding now is no exception: its decision stays open (a window may be
+    decided by the new orders, see :func:`run_standing`)."""
     if not isinstance(orders, dict) or "standing" not in orders or s.get("result"):
         return False
-    if set(orders) - {"standing", "step"}:
-        return False
-    p = war_get(s, "pause")
-    if p:
-        return True
-    deciding = s["reinforce"]["queue"][0] if s.get("reinforce") else s.get("active")
-    return seat != deciding
+    return not set(orders) - {"standing", "step"}
 
 
 def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Rejection]:

@@ -417,9 +417,11 @@ def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where
         seen.add(sid)
         if sid not in legal:
             why = why_not_garrison(pack, s, seat, sid)
-            near = _nearest_legal(pack, sid, sorted(legal))
+            wanted = {resolve_space(pack, x)[0] for x in places if isinstance(x, str)}
+            near = _nearest_legal(pack, sid, sorted(set(legal) - wanted))
             _rej(rej, "tyche.garrison_illegal", "R-8.3", why, w,
-                 f"did you mean {pack.spaces[near].name}?" if near else None)
+                 f"the nearest legal space is {pack.spaces[near].name}" if near else
+                 "the prompt's legal choices list where garrisons may go")
         plan["places"].append(sid)
 
 

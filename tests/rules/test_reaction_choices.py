@@ -271,3 +271,19 @@ def test_validation_does_not_refuse_what_a_dry_battle_disperses() -> None:
                             "path": ["Babylon"]},
                   "movement": [{"army": "Antigonus", "path": ["Opis"]}]}
         assert R.validate(state, "east", orders) == [], options
+
+
+def test_standing_orders_alone_from_the_seat_on_turn_keep_its_turn_open() -> None:
+    """R-9.3: standing orders may come at any time, also from the seat whose player-turn
+    it is; they are recorded and the player-turn is still due (the step stays)."""
+    pack = _pack()
+    state = position(pack, {
+        "generals": {"ptolemy": {"seat": "north", "where": "map", "space": "pelusium"}},
+        "cus": {"pelusium": {"north": {"loyal": 2}}}, "hands": {"north": [27], "east": [30]}})
+    [d] = R.pending(state)
+    orders = {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}
+    assert R.validate(state, d.seat, orders) == []
+    new, events = R.apply(state, d.seat, orders, ScriptedThenReal([], step=state.step))
+    assert new.step == state.step and [x.seat for x in R.pending(new)] == [d.seat]
+    assert [e.kind for e in events] == ["StandingOrdersSet"] and not events[0].public
+    assert new.war["standing"][d.seat] == [{"when": "losses", "order": ["mercenary", "loyal"]}]
