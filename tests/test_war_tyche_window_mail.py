@@ -45,8 +45,9 @@ def _prompts(judge: Judge, seat: str, step: int) -> list[str]:
     return out
 
 
-def test_tyche_segment_window_is_prompted_and_answered_by_mail(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def _judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Judge:
+    """A judge (no mail server) whose game g1 starts from :func:`_position`, with ask
+    windows on."""
     monkeypatch.setattr(rules, "new_game", lambda pack, seed, options: (_position(pack, options), []))
     config = parse_config({
         "judge": {"address": "judge@pbem.localhost"},
@@ -58,6 +59,12 @@ def test_tyche_segment_window_is_prompted_and_answered_by_mail(tmp_path: Path,
     }, base=tmp_path)
     judge = Judge(config, Store(config.database))
     judge.ensure_games()
+    return judge
+
+
+def test_tyche_segment_window_is_prompted_and_answered_by_mail(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    judge = _judge(tmp_path, monkeypatch)
     state = judge.state("g1")
     assert rules.pending(state)[0].seat == "north"
     orders = {"tyche": {"card": 27, "use": "activate", "army": "Ptolemy", "path": ["Gaza"]},
@@ -94,17 +101,7 @@ def test_standing_orders_alone_from_the_window_seat_keep_its_window_open(tmp_pat
     """R-9.3 (docs/orders.md "Reactions"): the seat whose window is open mails standing
     orders only; they are recorded, the window stays open (same step) and the receipt
     says the game still waits for its answer."""
-    monkeypatch.setattr(rules, "new_game", lambda pack, seed, options: (_position(pack, options), []))
-    config = parse_config({
-        "judge": {"address": "judge@pbem.localhost"},
-        "database": str(tmp_path / "pbem.sqlite"),
-        "map_attachment": False,
-        "games": [{"id": "g1", "options": {"ask_windows": True}, "seats": [
-            {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
-            for s in SEATS]}],
-    }, base=tmp_path)
-    judge = Judge(config, Store(config.database))
-    judge.ensure_games()
+    judge = _judge(tmp_path, monkeypatch)
     state = judge.state("g1")
     orders = {"tyche": {"card": 27, "use": "discard"}, "movement": [{"army": "Ptolemy", "path": ["Gaza"]}]}
     doc = {"game": "g1", "seat": "north", "key": KEYS["north"], "step": state.step, "orders": orders}

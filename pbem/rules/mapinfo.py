@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import difflib
 import heapq
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.pack.model import Pack
 
@@ -90,3 +92,14 @@ def distances(pack: Pack, sources: set[str], limit: int, costs: dict[str, int],
                 best[other] = nd
                 heapq.heappush(heap, (nd, other))
     return best
+
+
+def resolve_id(entries: Mapping[str, Any], text: object) -> str | None:
+    """The id of a pack entry (generals, royals, fleets, ...) given by its id or its
+    printed name, case-insensitive, spaces or underscores alike; None when no entry
+    matches or ``text`` is not a string (orders name things as players read them, R-8)."""
+    if not isinstance(text, str):
+        return None
+    key = text.strip().lower()
+    return next((k for k, v in entries.items()
+                 if key in (k, v.name.lower(), v.name.lower().replace(" ", "_"))), None)

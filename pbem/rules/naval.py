@@ -58,11 +58,8 @@ def fleet_strength_cap(pack: Pack) -> int:
 
 def resolve_fleet(pack: Pack, text: object) -> str | None:
     """Fleet id from an id or a name, case-insensitive (R-15), else None."""
-    if not isinstance(text, str):
-        return None
-    key = text.strip().lower()
-    return next((f for f, v in pack.fleets.items()
-                 if key in (f, v.name.lower(), v.name.lower().replace(" ", "_"))), None)
+    from pbem.rules.mapinfo import resolve_id
+    return resolve_id(pack.fleets, text)
 
 
 def why_no_fleet_upgrade(pack: Pack, s: State, seat: str, fleet: str) -> str | None:

@@ -26,7 +26,7 @@ from typing import Any
 from pbem.pack.model import Card, Pack
 from pbem.rules.constants import const
 from pbem.rules.context import Ctx, DryDice
-from pbem.rules.mapinfo import resolve_space
+from pbem.rules.mapinfo import resolve_id, resolve_space
 from pbem.rules.state import Rejection, _copy
 
 State = dict[str, Any]
@@ -64,19 +64,12 @@ def _own_armies(pack: Pack, s: State, seat: str) -> str:
 
 def _resolve_royal(pack: Pack, text: Any) -> str | None:
     """Royal id from an id or a name (case-insensitive), else None (R-12.5)."""
-    if not isinstance(text, str):
-        return None
-    key = text.strip().lower()
-    return next((r for r, v in pack.royals.items()
-                 if key in (r, v.name.lower(), v.name.lower().replace(" ", "_"))), None)
+    return resolve_id(pack.royals, text)
 
 
 def resolve_general(pack: Pack, text: Any) -> str | None:
-    """General id from an id or a name (case-insensitive), else None."""
-    if not isinstance(text, str):
-        return None
-    key = text.strip().lower()
-    return next((g for g, v in pack.generals.items() if key in (g, v.name.lower())), None)
+    """General id from an id or a name (case-insensitive), else None (R-5)."""
+    return resolve_id(pack.generals, text)
 
 
 def resolve_army(pack: Pack, s: State, seat: str, text: Any) -> tuple[str | None, str]:

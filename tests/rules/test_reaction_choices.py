@@ -107,14 +107,7 @@ def test_major_campaign_pauses_and_resumes_the_second_army() -> None:
     pack = _pack()
     card = next(n for n, c in pack.cards.items()
                 if any(e.primitive == "move_armies" for e in c.effects))
-    state = position(pack, {
-        "options": {"ask_windows": True},
-        "generals": {"ptolemy": {"seat": "north", "where": "map", "space": "pelusium"},
-                     "perdiccas": {"seat": "north", "where": "map", "space": "babylon"},
-                     "antigonus": {"seat": "east", "where": "map", "space": "jerusalem"}},
-        "cus": {"pelusium": {"north": {"loyal": 2}}, "babylon": {"north": {"loyal": 1}},
-                "jerusalem": {"east": {"loyal": 3}}},
-        "hands": {"north": [card], "east": [30]}})
+    state = _gaza_position(pack, card)
     orders = {"tyche": {"card": card, "use": "event",
                         "moves": [{"army": "Ptolemy", "path": ["Gaza"]},
                                   {"army": "Perdiccas", "path": ["Opis"]}]},
@@ -132,17 +125,23 @@ def test_major_campaign_pauses_and_resumes_the_second_army() -> None:
     assert R.pending(end)[0].seat == "east"
 
 
-def _gaza_window():
-    """North's Ptolemy may move into Gaza, where east may intercept (R-9.3)."""
-    pack = _pack()
-    state = position(pack, {
+def _gaza_position(pack, card: int):
+    """North (Ptolemy in Pelusium, Perdiccas in Babylon) holds ``card``; east's Antigonus
+    in Jerusalem may intercept into Gaza (R-9.3); ask windows on."""
+    return position(pack, {
         "options": {"ask_windows": True},
         "generals": {"ptolemy": {"seat": "north", "where": "map", "space": "pelusium"},
                      "perdiccas": {"seat": "north", "where": "map", "space": "babylon"},
                      "antigonus": {"seat": "east", "where": "map", "space": "jerusalem"}},
         "cus": {"pelusium": {"north": {"loyal": 2}}, "babylon": {"north": {"loyal": 1}},
                 "jerusalem": {"east": {"loyal": 3}}},
-        "hands": {"north": [27], "east": [30]}})
+        "hands": {"north": [card], "east": [30]}})
+
+
+def _gaza_window():
+    """North's Ptolemy may move into Gaza, where east may intercept (R-9.3)."""
+    pack = _pack()
+    state = _gaza_position(pack, 27)
     return pack, state
 
 
