@@ -16,6 +16,7 @@ from pbem.config import Config, parse_config
 from pbem.keys import hash_key
 from pbem.mail.imap import ImapPoller
 from pbem.service import Judge, make_judge
+from pbem.store import Store
 from tests.mailservers import DOVECOT, MailServer, start_dovecot, start_pymap
 
 SEATS = ("north", "east", "south", "west")
@@ -131,3 +132,19 @@ def player_mail(seat: str, doc: dict) -> bytes:
     msg["Message-ID"] = make_msgid(domain="players.test")
     msg.set_content(yaml.safe_dump(doc, sort_keys=False))
     return msg.as_bytes(policy=email.policy.SMTP)
+
+
+def local_judge(tmp_path: Path, options: dict) -> Judge:
+    """A Judge with game g1 (the four seats, ``options``) and no mail server, for tests
+    that feed :meth:`Judge.handle_message` directly; no map pictures."""
+    config = parse_config({
+        "judge": {"address": "judge@pbem.localhost"},
+        "database": str(tmp_path / "pbem.sqlite"),
+        "map_attachment": False,  # the picture is tested elsewhere
+        "games": [{"id": "g1", "options": options, "seats": [
+            {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+            for s in SEATS]}],
+    }, base=tmp_path)
+    judge = Judge(config, Store(config.database))
+    judge.ensure_games()
+    return judge

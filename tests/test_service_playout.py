@@ -10,24 +10,10 @@ from pathlib import Path
 import pytest
 
 from pbem import rules
-from pbem.config import parse_config
-from pbem.service import Judge
-from pbem.store import Store
-from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail
+from tests.conftest import KEYS, SEATS, local_judge, player_mail
 
 
-def _judge(tmp_path: Path, options: dict) -> Judge:
-    config = parse_config({
-        "judge": {"address": "judge@pbem.localhost"},
-        "database": str(tmp_path / "pbem.sqlite"),
-        "map_attachment": False,  # the picture is tested elsewhere; this test is about decisions
-        "games": [{"id": "g1", "options": options, "seats": [
-            {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
-            for s in SEATS]}],
-    }, base=tmp_path)
-    judge = Judge(config, Store(config.database))
-    judge.ensure_games()
-    return judge
+_judge = local_judge
 
 
 _mail = player_mail

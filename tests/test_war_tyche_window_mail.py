@@ -12,11 +12,9 @@ from pathlib import Path
 import pytest
 
 from pbem import rules
-from pbem.config import parse_config
 from pbem.rules.setup import blank_position
 from pbem.service import Judge
-from pbem.store import Store
-from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail
+from tests.conftest import KEYS, SEATS, local_judge, player_mail
 
 
 def _position(pack, options):
@@ -49,17 +47,7 @@ def _judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Judge:
     """A judge (no mail server) whose game g1 starts from :func:`_position`, with ask
     windows on."""
     monkeypatch.setattr(rules, "new_game", lambda pack, seed, options: (_position(pack, options), []))
-    config = parse_config({
-        "judge": {"address": "judge@pbem.localhost"},
-        "database": str(tmp_path / "pbem.sqlite"),
-        "map_attachment": False,
-        "games": [{"id": "g1", "options": {"ask_windows": True}, "seats": [
-            {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
-            for s in SEATS]}],
-    }, base=tmp_path)
-    judge = Judge(config, Store(config.database))
-    judge.ensure_games()
-    return judge
+    return local_judge(tmp_path, {"ask_windows": True})
 
 
 def test_tyche_segment_window_is_prompted_and_answered_by_mail(tmp_path: Path,

@@ -6,7 +6,7 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.context import Ctx
-from pbem.rules.mapinfo import resolve_space
+from pbem.rules.mapinfo import space_or_reject
 from pbem.rules.reinforcement import generals_at
 from pbem.rules.state import Rejection
 
@@ -57,10 +57,8 @@ def check_commanders(pack: Pack, s: State, seat: str, part: Any, where: str,
     n0 = len(rej)
     for key, gname in part.items():
         w = f"{where}.{key}"
-        sid, hint = resolve_space(pack, key)
+        sid = space_or_reject(pack, key, w, rej)
         if sid is None:
-            rej.append(Rejection("orders.unknown_space", "R-3.1",
-                                 f"there is no space {key!r} (R-3.1)", w, hint))
             continue
         gid = _resolve_general(pack, gname)
         if gid is None:

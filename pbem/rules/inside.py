@@ -30,7 +30,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.rules.constants import const
 from pbem.rules.context import Ctx
-from pbem.rules.mapinfo import resolve_space
+from pbem.rules.mapinfo import space_or_reject
 from pbem.rules.state import Rejection
 
 State = dict[str, Any]
@@ -85,10 +85,8 @@ def _rej(rej: list[Rejection], code: str, msg: str, where: str,
 
 def _city(pack: Pack, s: State, seat: str, raw: Any, where: str,
           rej: list[Rejection]) -> str | None:
-    sid, hint = resolve_space(pack, raw)
+    sid = space_or_reject(pack, raw, where, rej)
     if sid is None:
-        rej.append(Rejection("orders.unknown_space", "R-3.1",
-                             f"there is no space {raw!r} (R-3.1)", where, hint))
         return None
     name = pack.spaces[sid].name
     if pack.spaces[sid].kind != "major_city":
@@ -198,10 +196,8 @@ def check_outside(pack: Pack, s: State, seat: str, raw: Any, where: str,
                   if r.get("seat") == seat and x in pack.spaces)
     for i, city in enumerate(items):
         w = f"{where}[{i}]"
-        sid, hint = resolve_space(pack, city)
+        sid = space_or_reject(pack, city, w, rej)
         if sid is None:
-            rej.append(Rejection("orders.unknown_space", "R-3.1",
-                                 f"there is no space {city!r} (R-3.1)", w, hint))
             continue
         name = pack.spaces[sid].name
         if sid in plan:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.rules.state import Rejection
 
 _CACHE: dict[int, tuple[Pack, MapInfo]] = {}
 
@@ -103,3 +104,14 @@ def resolve_id(entries: Mapping[str, Any], text: object) -> str | None:
     key = text.strip().lower()
     return next((k for k, v in entries.items()
                  if key in (k, v.name.lower(), v.name.lower().replace(" ", "_"))), None)
+
+
+def space_or_reject(pack: Pack, text: object, where: str, rej: list[Rejection]) -> str | None:
+    """The space id named by ``text`` (:func:`resolve_space`), or None after appending
+    an ``orders.unknown_space`` Rejection at ``where`` with the "did you mean" hint
+    (R-3.1)."""
+    sid, hint = resolve_space(pack, text)
+    if sid is None:
+        rej.append(Rejection("orders.unknown_space", "R-3.1",
+                             f"there is no space {text!r} (R-3.1)", where, hint))
+    return sid

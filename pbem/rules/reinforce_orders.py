@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.context import Ctx
-from pbem.rules.mapinfo import resolve_space
+from pbem.rules.mapinfo import space_or_reject
 from pbem.rules.reinforcement import (
     auto_placement,
     count_placement,
@@ -106,11 +106,8 @@ def run_reinforcement(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
             _rej(rej, "reinforcements.entry", "each entry is {space: Space, cus: {type: n}} "
                  "(optionally inside: true)", w, "{space: Memphis, cus: {mercenary: 1}}")
             continue
-        sid, hint = resolve_space(pack, entry["space"])
+        sid = space_or_reject(pack, entry["space"], f"{w}.space", rej)
         if sid is None:
-            rej.append(Rejection("orders.unknown_space", "R-3.1",
-                                 f"there is no space {entry['space']!r} (R-3.1)",
-                                 f"{w}.space", hint))
             continue
         inside = entry.get("inside", False)
         if inside is not False and not _inside_ok(pack, s, seat, sid, inside, entry["cus"],

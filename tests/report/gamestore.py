@@ -40,3 +40,19 @@ def make_store(tmp_path: Path, steps: int = 6, game_id: str = "g1", seed: bytes 
             store.save_snapshot(game_id, seq, state.step, state.to_dict())
             store.set_game_step(game_id, state.step, status="over" if not rules.pending(state) else None)
     return store
+
+
+def war_games(pack, prefix: str, games: int, rng_base: int = 0, decisions: int = 120):
+    """Random bot games with war (``ask_windows`` in even games, ``bot_inside`` in two of
+    three), seeds ``{prefix}-{g}``: yields ``(state, events)`` after each decision."""
+    for g in range(games):
+        seed = f"{prefix}-{g}".encode()
+        state, _ = rules.new_game(pack, seed, {"ask_windows": g % 2 == 0, "bot_inside": g % 3 != 2})
+        rng = random.Random(rng_base + g)
+        for _ in range(decisions):
+            pending = rules.pending(state)
+            if not pending:
+                break
+            d = pending[0]
+            state, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng), Dice(seed, state.step))
+            yield state, events

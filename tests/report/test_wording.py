@@ -3,7 +3,6 @@ a move "ended" by an army that was wiped out, move lines without the general, "(
 "The Ariarathes of Cappadocia", a cut-off seed commitment."""
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from pbem import rules
 from pbem.pack.loader import load_pack
 from pbem.report import build, context
 from pbem.report.narrate import card_label, narrate
-from pbem.rules.dice import Dice
+from tests.report.gamestore import war_games
 
 RULES = Path(__file__).resolve().parents[2] / "pbem" / "rules"
 COMMITMENT = "5c9de4d1c25016d49497bbdf58c0cd9f7754535049c6be153ca7c71cdb5f3522"
@@ -64,17 +63,7 @@ def test_no_pack_id_is_a_word_of_a_roll_purpose(pack) -> None:
 
 
 def _war_reports(pack, games: int = 4):
-    for g in range(games):
-        seed = f"wording-{g}".encode()
-        state, _ = rules.new_game(pack, seed, {"ask_windows": g % 2 == 0, "bot_inside": g % 3 != 2})
-        rng = random.Random(100 + g)
-        for _ in range(120):
-            pending = rules.pending(state)
-            if not pending:
-                break
-            d = pending[0]
-            state, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng), Dice(seed, state.step))
-            yield state, events
+    return war_games(pack, "wording", games, rng_base=100)
 
 
 def test_war_game_dice_lines_show_no_ids(pack) -> None:
