@@ -1,6 +1,6 @@
 """The game archive: a static HTML site of one game, read from the store.
 
-``pbem archive GAME OUT_DIR -c config.yaml`` writes::
+``pbem archive GAME OUT_DIR -c config.yaml`` (:func:`write_archive`) writes::
 
     OUT_DIR/index.html          the game, its players, every report (turn, round, step)
     OUT_DIR/report-NNNN.html    the public report of batch NNNN, its map inline
@@ -15,20 +15,18 @@ once the game is over, so anyone can then recompute every roll.
 """
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import click
-
 from pbem import rules
 from pbem.pack.model import Pack
 from pbem.report import context, snapshot
-from pbem.report.history import Batch, batches, game_pack, render_batches
+from pbem.report.history import Batch, render_batches
 from pbem.report.render import render
+from pbem.service.games import game_pack
+from pbem.service.history import batches
 from pbem.store import Store
 from pbem.store.db import GENESIS, canonical_json
 
@@ -102,16 +100,13 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
                         "rolls": sum(1 for e in b.events if e.kind == "DiceRolled" and e.public),
                         "events": len(b.events)})
     ledger = dice_ledger(all_batches, pack)
-    rows = list(store.db.execute(
-        "SELECT seq, step, kind, public, seat, data, prev_hash, hash FROM events WHERE game_id = ? ORDER BY seq",
-        [game_id]).fetchall())
-    chain = [{"seq": r[0], "step": r[1], "kind": r[2], "public": bool(r[3]), "seat": r[4], "prev_hash": r[6],
-              "hash": r[7]} for r in rows]
+    rows = store.chain_rows(game_id)
+    chain = [{k: r[k] for k in ("seq", "step", "kind", "public", "seat", "prev_hash", "hash")} for r in rows]
     with (out / "log.jsonl").open("w", encoding="utf-8") as fh:
         for r in rows:
-            fh.write(canonical_json({"seq": r[0], "step": r[1], "kind": r[2], "public": bool(r[3]), "seat": r[4],
-                                     "data": json.loads(r[5]) if r[3] else None, "prev_hash": r[6],
-                                     "hash": r[7]}) + "\n")
+            fh.write(canonical_json({"seq": r["seq"], "step": r["step"], "kind": r["kind"], "public": r["public"],
+                                     "seat": r["seat"], "data": r["data"] if r["public"] else None,
+                                     "prev_hash": r["prev_hash"], "hash": r["hash"]}) + "\n")
     over = game["status"] == "over"
     final = all_batches[-1].state if all_batches else None
     common = {"game_id": game_id, "pack": game["pack"], "status": game["status"],
@@ -128,29 +123,3 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
                                     encoding="utf-8")
     files += ["index.html", "dice.html", "chain.html", "log.jsonl"]
     return ArchiveResult(out, len(all_batches), len(ledger), len(chain), tuple(files))
-
-
-@click.command("archive")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database is read).")
-@click.argument("game_id")
-@click.argument("out_dir", type=click.Path(file_okay=False))
-def archive(config_path: str, game_id: str, out_dir: str) -> None:
-    """Write GAME_ID's static HTML archive into OUT_DIR: every public report and map,
-    the dice ledger and the log's hash chain (open OUT_DIR/index.html from disk)."""
-    from pbem.config import ConfigError, load_config
-
-    try:
-        config = load_config(config_path)
-    except ConfigError as exc:
-        click.echo(f"{config_path}: the config has {len(exc.problems)} problem(s):", err=True)
-        for p in exc.problems:
-            click.echo(f"  {p}", err=True)
-        sys.exit(1)
-    store = Store(config.database)
-    if store.game(game_id) is None:
-        click.echo(f"no game {game_id!r} in {config.database}", err=True)
-        sys.exit(1)
-    res = write_archive(store, game_id, out_dir)
-    click.echo(f"{game_id}: {res.reports} reports, {res.rolls} dice rolls, {res.rows} log rows -> "
-               f"{res.out_dir / 'index.html'}")

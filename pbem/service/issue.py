@@ -1,0 +1,50 @@
+"""What the service tells a sender about a mail: :class:`Issue` (one problem), and the
+small text helpers every answer uses (the key masked, ``Re:`` subjects)."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+_KEY_LINE = re.compile(r"(?m)^(\s*key\s*:\s*).*$")
+
+
+def now_utc() -> datetime:
+    """The current time, UTC, whole seconds."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One problem reported to a sender (envelope, authentication or rules): the text,
+    where in the orders (a key path), the rule ID (R-…), a hint, the line in the orders
+    block, and the code (``envelope.*``, ``auth.*``, ``mail.*``, rules codes)."""
+
+    message: str
+    where: str | None = None
+    rule: str | None = None
+    hint: str | None = None
+    line: int | None = None
+    code: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-safe form (stored in the inbox row's result)."""
+        return {"code": self.code, "message": self.message, "where": self.where, "rule": self.rule,
+                "hint": self.hint, "line": self.line}
+
+
+def mask_key(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The document with the seat key hidden (what we store and echo)."""
+    return {k: ("(hidden)" if k == "key" else v) for k, v in doc.items()}
+
+
+def mask_key_lines(text: str) -> str:
+    """``text`` (an orders block as written) with every ``key:`` line's value hidden."""
+    return _KEY_LINE.sub(r"\1(hidden)", text)
+
+
+def re_subject(subject: str) -> str:
+    """The subject of an answer: ``Re: <subject>`` unless it starts with ``Re:``."""
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
