@@ -8,6 +8,7 @@
     OUT_DIR/dice.html           the dice ledger: every public DiceRolled event
     OUT_DIR/chain.html          the log's hash chain (seq, kind, prev_hash, hash) + how to verify
     OUT_DIR/log.jsonl           every row of the chain; ``data`` only for public events
+                                (every event once the game is over)
 
 Everything opens from disk: relative links, no script, no network. Only public
 information is written (the public view, public events); the dice seed is written only
@@ -67,6 +68,20 @@ def dice_ledger(all_batches: Sequence[Batch], pack: Pack | None = None) -> list[
     return out
 
 
+def log_line(row: dict[str, Any], version: int, secret: str | None, reveal: bool) -> dict[str, Any]:
+    """One line of ``log.jsonl``: what anyone needs to recompute the row's hash
+    (:mod:`pbem.store.events`). ``data`` is null for a private event until the game is
+    over (``reveal``); with chain version 2 its keyed commitment ``secret`` is there, so
+    every row's hash can be checked during the game, and its data against the
+    commitment once the seed is published."""
+    line = {"seq": row["seq"], "step": row["step"], "kind": row["kind"], "public": row["public"],
+            "seat": row["seat"], "data": row["data"] if row["public"] or reveal else None,
+            "prev_hash": row["prev_hash"], "hash": row["hash"]}
+    if version >= 2:
+        line.update({"v": version, "inbox_id": row["inbox_id"], "secret": None if row["public"] else secret})
+    return line
+
+
 def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveResult:
     """Write the static site of ``game_id`` into ``out_dir`` (created if needed; files
     of the same names are overwritten). Raises KeyError when the game is unknown."""
@@ -100,14 +115,14 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
                         "rolls": sum(1 for e in b.events if e.kind == "DiceRolled" and e.public),
                         "events": len(b.events)})
     ledger = dice_ledger(all_batches, pack)
+    over = game["status"] == "over"
+    version = store.chain_version(game_id)
     rows = store.chain_rows(game_id)
     chain = [{k: r[k] for k in ("seq", "step", "kind", "public", "seat", "prev_hash", "hash")} for r in rows]
     with (out / "log.jsonl").open("w", encoding="utf-8") as fh:
         for r in rows:
-            fh.write(canonical_json({"seq": r["seq"], "step": r["step"], "kind": r["kind"], "public": r["public"],
-                                     "seat": r["seat"], "data": r["data"] if r["public"] else None,
-                                     "prev_hash": r["prev_hash"], "hash": r["hash"]}) + "\n")
-    over = game["status"] == "over"
+            fh.write(canonical_json(log_line(r, version, store.event_commitment(game_id, r) if version >= 2 else None,
+                                             reveal=over)) + "\n")
     final = all_batches[-1].state if all_batches else None
     common = {"game_id": game_id, "pack": game["pack"], "status": game["status"],
               "seed_commitment": game["seed_commitment"], "seed": game["seed"] if over else None,

@@ -28,7 +28,7 @@ def _open_store(config, readonly: bool = False):
     """The config's store, or exit 1 with the reason (read-only, missing…)."""
     from pbem.store import Store, StoreError
 
-    if readonly and not Path(config.database).exists():
+    if not Path(config.database).exists():
         _fail(f"no database at {config.database} yet: `pbem run` creates it")
     try:
         return Store(config.database, readonly=readonly)
@@ -151,17 +151,22 @@ def key_hash(seat_key: str) -> None:
 @main.command()
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
               type=click.Path(dir_okay=False))
+@click.option("--witness", "witnesses", multiple=True, metavar="HASH@N",
+              help="A log witness from a turn report (repeatable): event N must have this hash.")
 @click.argument("game_id")
-def verify(config_path: str, game_id: str) -> None:
-    """Check a game's event log: the hash chain, and that replaying every event from the
-    initial position gives the live state."""
+def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
+    """Check a game's event log: the hash chain, that replaying every event from the
+    initial position gives the live state, that steps, snapshots and applied mail agree
+    with the log, and each --witness."""
     from pbem.service.verify import verify_game
 
     config = _load(config_path)
     try:
-        result = verify_game(_open_store(config, readonly=True), game_id)
+        result = verify_game(_open_store(config, readonly=True), game_id, witnesses)
     except KeyError:
         _fail(f"no game {game_id!r} in {config.database}")
+    except ValueError as exc:
+        _fail(str(exc))
     for p in result.problems:
         click.echo(p, err=True)
     if not result.ok:
@@ -182,6 +187,25 @@ def status(config_path: str) -> None:
     found = game_status(_open_store(config, readonly=True)) if Path(config.database).exists() else Status()
     for line in found.lines():
         click.echo(line)
+
+
+@main.group()
+def outbox() -> None:
+    """The outbox: mail waiting to be sent, and mail the server refused."""
+
+
+@outbox.command("resend")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False))
+@click.option("--id", "ids", multiple=True, type=int, help="Only this outbox row (repeatable); default: all failed.")
+def outbox_resend(config_path: str, ids: tuple[int, ...]) -> None:
+    """Queue failed outbox rows again (same Message-IDs); the running judge, or the next
+    `pbem run --once`, sends them."""
+    from pbem.service.outbox import resend
+
+    config = _load(config_path)
+    done = resend(_open_store(config), list(ids) or None)
+    click.echo(f"{len(done)} message(s) queued again: {', '.join(map(str, done)) or '-'}")
 
 
 @main.command("archive")

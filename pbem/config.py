@@ -24,6 +24,8 @@ _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$")
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(B|KB|MB)?\s*", re.IGNORECASE)
+_SIZE_UNITS = {"b": 1, "kb": 1_000, "mb": 1_000_000}
 
 
 class ConfigError(ValueError):
@@ -53,6 +55,8 @@ class ImapConfig(MailServer):
 
     folder: str = "INBOX"
     processed_folder: str | None = "Processed"
+    #: mail that broke the judge or is too large is moved here (None: like processed mail)
+    quarantine_folder: str | None = "Quarantine"
     idle: bool = True
     poll_interval: float = 30.0
     idle_renew: float = 25 * 60.0
@@ -108,6 +112,12 @@ class Config:
     reply_rate_per_hour: int = 5
     seat_reply_rate_per_hour: int = 30
     map_attachment: bool = True
+    #: mails larger than this (bytes) are refused before parsing (``"10MB"``, ``500KB``)
+    max_message_bytes: int = 10_000_000
+    #: our receiving server's authserv-id (RFC 8601); None: Authentication-Results unused
+    authserv_id: str | None = None
+    #: refuse mail whose From domain our server did not authenticate (SPF/DKIM/DMARC)
+    require_authentication: bool = False
 
     def game(self, game_id: str) -> GameConfig | None:
         """Return the game with ``game_id`` or None."""
@@ -126,6 +136,18 @@ def parse_duration(value: Any) -> float:
         if m:
             return float(m.group(1)) * _UNITS[m.group(2)]
     raise ValueError(f"not a duration: {value!r} (write e.g. 72h, 30m, 2d)")
+
+
+def parse_size(value: Any) -> int:
+    """Parse ``"10MB"``, ``"500KB"``, ``"2000B"`` or a number of bytes into bytes (decimal
+    units). Raises ValueError with a readable message for anything else."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    if isinstance(value, str):
+        m = _SIZE.fullmatch(value)
+        if m and float(m.group(1)) > 0:
+            return int(float(m.group(1)) * _SIZE_UNITS[(m.group(2) or "b").lower()])
+    raise ValueError(f"not a size: {value!r} (write e.g. 10MB, 500KB)")
 
 
 def is_email(value: Any) -> bool:
@@ -204,7 +226,7 @@ class _Checker:
         m = self.mapping(raw, path)
         allowed = {"host", "port", "tls", "user", "password", "password_file", "verify_tls", "allow_plaintext"}
         if imap:
-            allowed |= {"folder", "processed_folder", "idle", "poll_interval", "idle_renew"}
+            allowed |= {"folder", "processed_folder", "quarantine_folder", "idle", "poll_interval", "idle_renew"}
         self.unknown(m, allowed, path)
         tls = self.get(m, "tls", path, str, "none")
         if tls not in TLS_MODES:
@@ -231,6 +253,7 @@ class _Checker:
         if imap:
             out["folder"] = self.get(m, "folder", path, str, "INBOX")
             out["processed_folder"] = self.get(m, "processed_folder", path, str, None)
+            out["quarantine_folder"] = self.get(m, "quarantine_folder", path, str, "Quarantine") or None
             out["idle"] = self.get(m, "idle", path, bool, True)
             for key, dflt in (("poll_interval", "30s"), ("idle_renew", "25m")):
                 try:
@@ -269,7 +292,8 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     c = _Checker(base)
     root = c.mapping(raw, "(top level)")
     c.unknown(root, {"judge", "database", "archive_dir", "imap", "smtp", "devmail", "deadlines",
-                     "games", "reply_rate_per_hour", "seat_reply_rate_per_hour", "map_attachment"}, "")
+                     "games", "reply_rate_per_hour", "seat_reply_rate_per_hour", "map_attachment",
+                     "max_message_bytes", "authentication"}, "")
     judge = c.mapping(root.get("judge"), "judge")
     c.unknown(judge, {"address", "name"}, "judge")
     address = c.get(judge, "address", "judge", str, required=True)
@@ -353,6 +377,19 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         options = c.get(gm, "options", gp, dict, {})
         games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {}))
 
+    max_bytes = 10_000_000
+    if root.get("max_message_bytes") is not None:
+        try:
+            max_bytes = parse_size(c.env(root["max_message_bytes"], "max_message_bytes"))
+        except ValueError as exc:
+            c.add("max_message_bytes", str(exc))
+    auth = c.mapping(root.get("authentication"), "authentication")
+    c.unknown(auth, {"authserv_id", "require"}, "authentication")
+    authserv_id = c.get(auth, "authserv_id", "authentication", str, None)
+    require_auth = c.get(auth, "require", "authentication", bool, False)
+    if require_auth and not authserv_id:
+        c.add("authentication.require", "needs authentication.authserv_id (the id your "
+              "receiving server writes in its Authentication-Results headers)")
     rate = c.get(root, "reply_rate_per_hour", "", int, 5)
     seat_rate = c.get(root, "seat_reply_rate_per_hour", "", int, 30)
     map_attachment = c.get(root, "map_attachment", "", bool, True)
@@ -372,4 +409,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         reply_rate_per_hour=rate,
         seat_reply_rate_per_hour=seat_rate,
         map_attachment=map_attachment,
+        max_message_bytes=max_bytes,
+        authserv_id=authserv_id.strip().lower() if authserv_id else None,
+        require_authentication=bool(require_auth),
     )

@@ -38,14 +38,16 @@ def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Issue], game_id: st
 
 
 def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Issue], game_id: str | None,
-           seat: str | None, result: Mapping[str, Any], **fields: Any) -> str:
-    """Record a rejected mail (with every problem) and answer the sender; nothing in
-    the game changes. Returns ``"rejected"``."""
-    iid = rec("rejected", issues[0].code, game_id=game_id, seat=seat,
+           seat: str | None, result: Mapping[str, Any], status: str = "rejected", reason: str = "",
+           **fields: Any) -> str:
+    """Record a mail that is not applied (``status`` rejected or held, with every
+    problem; ``reason`` defaults to the first problem's code) and answer the sender;
+    nothing in the game changes. Returns ``status``."""
+    iid = rec(status, reason or issues[0].code, game_id=game_id, seat=seat,
               result={**result, "problems": [i.as_dict() for i in issues]}, **fields)
     if not reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text):
         ratelimit.suppressed(judge, iid, parsed.sender)
-    return "rejected"
+    return status
 
 
 def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
@@ -69,9 +71,26 @@ def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int
                  references=parsed.references, auto="auto-replied")
 
 
+def alert_wrong_keys(judge: Judge, game_id: str, row: Mapping[str, Any], failures: int, bucket: str) -> None:
+    """``failures`` mails with a wrong key or from another address claimed the seat
+    within the hour: alert the seat and tell the host (once per hour ``bucket``)."""
+    body = (f"{failures} mails in the last hour claimed your seat {row['seat']} in {game_id} with a wrong key or "
+            "from an address that is not yours. None was applied. If they were not yours, someone is trying "
+            "to guess your key; after 10 wrong keys in an hour the seat is locked for an hour. Ask the host "
+            "for a new key if you think yours is known.")
+    outbox.queue(judge, game_id=game_id, kind="alert", to_addr=row["email"], to_name=row["player"],
+                 subject=f"[{game_id}] wrong keys for your seat", text=build.render_notice(body, game_id),
+                 html=None, id_parts=(game_id, "wrong-keys", row["seat"], bucket))
+    host.notify_host(judge, game_id, f"{failures} mails in the last hour claimed seat {row['seat']} "
+                     f"({row['player']}, {row['email']}) in {game_id} with a wrong key or from another "
+                     "address; none was applied and the player was alerted. After 10 wrong keys from the "
+                     "seat's address within an hour the seat is locked for an hour.",
+                     kind=f"wrong keys {row['seat']} {bucket}")
+
+
 def alert_seat(judge: Judge, game_id: str, row: Mapping[str, Any], parsed: ParsedMail) -> None:
     """A mail from another address carried the seat's right key: alert the seat at its
-    registered address and tell the host."""
+    registered address and tell the host. (The sender is answered as for a wrong key.)"""
     body = (f"A mail from {parsed.sender} carried the correct key for your seat {row['seat']} in "
             f"{game_id} (subject: {parsed.subject!r}). It was held, not applied: orders are accepted "
             "only from your registered address. If you sent it, send it again from this address; if "

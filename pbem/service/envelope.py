@@ -1,10 +1,27 @@
 """The orders envelope and the sender's identity (docs/pipeline.md, "The orders envelope
 and seat security"): game, seat, key, sender address and, for orders, the step and whose
 decision it is; and, for a mail with no orders from a registered address, the
-sender's own envelope to copy."""
+sender's own envelope to copy.
+
+Identity rules (issue 17, findings 12 and 13):
+
+- **no oracle**: a mail from an address that is not the seat's gets the same answer
+  whatever its key; when the key was right the mail is *held* and the seat and the host
+  are alerted, but the sender cannot tell;
+- **wrong keys**: from the seat's own address, :data:`ALERT_AFTER` wrong keys (or mails
+  from other addresses claiming the seat) within :data:`WINDOW` alert the seat and the
+  host (once per window); :data:`LOCK_AFTER` wrong keys from the seat's address within
+  the window lock the seat: no key is checked until the window has passed, so the key
+  cannot be guessed by mail;
+- **standing orders carry a sequence number** (``seq: N``, larger than the seat's
+  last accepted one), so a captured mail re-sent under a new Message-ID cannot be
+  replayed; orders answering a prompt carry the step, which is used once.
+"""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -21,9 +38,26 @@ if TYPE_CHECKING:
 
 ENVELOPE_KEYS = ("game", "seat", "key", "step", "orders")
 HISTORY_KEYS = ("game", "seat", "key", "history")
+OPTIONAL_KEYS = ("seq", "notes")
+WINDOW = timedelta(hours=1)
+ALERT_AFTER = 3
+LOCK_AFTER = 10
+#: inbox reasons that count as a failed claim on a seat
+AUTH_FAILURES = ("auth.key", "auth.sender", "auth.held")
 
-#: what :func:`check_envelope` returns: (issues or "held", game id, seat)
-Checked = tuple[list[Issue] | str, str | None, str | None]
+
+@dataclass(frozen=True)
+class Checked:
+    """What :func:`check_envelope` found: ``issues`` to tell the sender (empty: go on),
+    ``held`` when another address carried the right key (status ``held``), the game and
+    seat when known, the inbox ``reason`` code, and the standing-orders ``seq``."""
+
+    issues: list[Issue] = field(default_factory=list)
+    game_id: str | None = None
+    seat: str | None = None
+    held: bool = False
+    reason: str = ""
+    seq: int | None = None
 
 
 def standing_only(orders: Any) -> bool:
@@ -34,9 +68,8 @@ def standing_only(orders: Any) -> bool:
 
 def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
                    keys: Sequence[str] = ENVELOPE_KEYS) -> Checked:
-    """Check game, seat, key, sender and (for orders) step. Returns (issues or "held",
-    game id, seat); "held" when another address carried the seat's right key (the seat
-    and the host are alerted)."""
+    """Check game, seat, sender, key, the standing-orders sequence and (for orders) the
+    step and the turn. See the module docstring for the identity rules."""
     issues = _shape(doc, keys)
     game_id = doc.get("game")
     if not isinstance(game_id, str) or judge.store.game(game_id) is None:
@@ -46,33 +79,89 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
             shown = game_id if isinstance(game_id, str) else yaml.safe_dump(game_id, default_flow_style=True).strip()
             issues.append(Issue(f"There is no game {shown!r} on this judge.", where="game",
                                 code="envelope.unknown_game", hint=hint))
-        return issues, None, None
+        return Checked(issues, reason=issues[0].code if issues else "")
     seats = {s["seat"]: s for s in judge.store.seats(game_id)}
     seat = doc.get("seat")
     if seat not in seats:
         if "seat" in doc:
             issues.append(Issue(f"Game {game_id} has no seat {seat!r}; seats are {', '.join(seats)}.",
                                 where="seat", code="envelope.unknown_seat"))
-        return issues, game_id, None
-    row = seats[seat]
-    key_ok = verify_key(doc.get("key"), row["key_hash"]) if isinstance(doc.get("key"), str) else False
+        return Checked(issues, game_id, reason=issues[0].code if issues else "")
+    identity = _identity(judge, parsed, doc, game_id, seats[seat])
+    if identity is not None:  # the seat's own address is told every problem; another only "not yours"
+        return identity if identity.reason in ("auth.sender", "auth.held") else \
+            replace(identity, issues=issues + identity.issues)
+    seq, seq_issues = _sequence(judge, doc, game_id, seat)
+    issues += seq_issues
+    if "step" in keys and not standing_only(doc.get("orders")):
+        issues += _step_and_turn(judge, game_id, seat, doc)
+    return Checked(issues, game_id, seat, reason=issues[0].code if issues else "", seq=seq)
+
+
+def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id: str,
+              row: Mapping[str, Any]) -> Checked | None:
+    """Sender and key; None when both are right. The answer to a foreign address does
+    not depend on the key (no oracle)."""
+    seat = row["seat"]
+    since = (judge.clock() - WINDOW).isoformat()
     if parsed.sender != row["email"]:
-        if key_ok:
+        refusal = [Issue(f"This address ({parsed.sender}) is not registered for seat {seat} of {game_id}; "
+                         "a mail can only act for the seat registered at its sender address.",
+                         where="seat", code="auth.sender")]
+        if _key_ok(doc, row):
             answers.alert_seat(judge, game_id, row, parsed)
-            return "held", game_id, seat
-        return [Issue(f"This address ({parsed.sender}) is not registered for seat {seat} of {game_id}; "
-                      "a mail can only act for the seat registered at its sender address.",
-                      where="seat", code="auth.sender")], game_id, seat
-    if not key_ok:
-        placeholder = str(doc.get("key", "")).strip().upper() == "YOUR-SEAT-KEY"
-        issues.append(Issue(
-            "The `key:` line still holds the placeholder YOUR-SEAT-KEY." if placeholder
-            else f"The key for seat {seat} is wrong.", where="key", code="auth.key",
-            hint="Replace it with the seat key the game's host gave you (it is case-sensitive)."))
-        return issues, game_id, seat
-    if "step" not in keys or standing_only(doc.get("orders")):
-        return issues, game_id, seat  # standing orders may come at any time (R-9.3)
-    return issues + _step_and_turn(judge, game_id, seat, doc), game_id, seat
+            return Checked(refusal, game_id, seat, held=True, reason="auth.held")
+        _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
+        return Checked(refusal, game_id, seat, reason="auth.sender")
+    wrong = judge.store.auth_failures(game_id, seat, since, ("auth.key",))
+    if wrong >= LOCK_AFTER:
+        return Checked([Issue(f"{wrong} mails with a wrong key for seat {seat} came in the last hour, so the "
+                              "seat is locked: no key is checked until an hour has passed since the latest. "
+                              "The host has been told.", where="key", code="auth.locked")],
+                       game_id, seat, reason="auth.locked")
+    if _key_ok(doc, row):
+        return None
+    _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
+    placeholder = str(doc.get("key", "")).strip().upper() == "YOUR-SEAT-KEY"
+    return Checked([Issue("The `key:` line still holds the placeholder YOUR-SEAT-KEY." if placeholder
+                          else f"The key for seat {seat} is wrong.", where="key", code="auth.key",
+                          hint="Replace it with the seat key the game's host gave you (it is case-sensitive).")],
+                   game_id, seat, reason="auth.key")
+
+
+def _key_ok(doc: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
+    key = doc.get("key")
+    return verify_key(key, row["key_hash"]) if isinstance(key, str) else False
+
+
+def _maybe_alert(judge: Judge, game_id: str, row: Mapping[str, Any], failures: int) -> None:
+    """At :data:`ALERT_AFTER` failed claims on the seat within the window, alert the
+    seat and the host (once per window: the alert's Message-ID names the hour)."""
+    if failures != ALERT_AFTER:
+        return
+    answers.alert_wrong_keys(judge, game_id, row, failures, bucket=judge.clock().strftime("%Y%m%d%H"))
+
+
+def _sequence(judge: Judge, doc: Mapping[str, Any], game_id: str, seat: str) -> tuple[int | None, list[Issue]]:
+    """The standing-orders sequence number: required for standing orders alone, checked
+    whenever given; it must exceed the seat's last accepted one (finding 12)."""
+    last = judge.store.standing_seq(game_id, seat)
+    hint = f"Use `seq: {last + 1}` (one more than your last standing orders) and send again."
+    seq = doc.get("seq")
+    if seq is None:
+        if standing_only(doc.get("orders")):
+            return None, [Issue("Standing orders need a `seq:` line: a number larger than the one of your "
+                                "previous standing orders, so that an old mail cannot be sent again in your name.",
+                                where="seq", code="envelope.missing", hint=hint)]
+        return None, []
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        return None, [Issue(f"`seq` must be a whole number from 1; found {seq!r}.", where="seq",
+                            code="envelope.seq_type", hint=hint)]
+    if seq <= last:
+        return None, [Issue(f"`seq: {seq}` was used already: your last standing orders had seq {last}. A mail "
+                            "is taken once; an old mail sent again is refused.", where="seq",
+                            code="envelope.stale_seq", hint=hint)]
+    return seq, []
 
 
 def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Issue]:
@@ -84,10 +173,11 @@ def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Issue]:
         if key not in doc:
             issues.append(Issue(f"The orders block has no `{key}:` line.", where=key, code="envelope.missing",
                                 hint="Start from the YAML template in your last prompt mail."))
+    allowed = [*keys, *OPTIONAL_KEYS]
     for k in doc:
-        if k not in keys and k != "notes":
-            near = suggest(str(k), [*keys, "notes"])
-            issues.append(Issue(f"Unknown top-level key `{k}`; allowed: {', '.join(keys)}, notes.",
+        if k not in allowed:
+            near = suggest(str(k), allowed)
+            issues.append(Issue(f"Unknown top-level key `{k}`; allowed: {', '.join(allowed)}.",
                                 where=str(k), code="envelope.unknown_key",
                                 hint=f"did you mean `{near}`?" if near else None))
     return issues
@@ -115,7 +205,8 @@ def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]
         issues.append(Issue(f"It is not your decision now: the game waits for {who}.", where="seat",
                             code="envelope.not_your_turn",
                             hint="Wait for your prompt mail. Until then you may send standing orders "
-                                 "(orders: {standing: [...]}, see docs/orders.md), which need no step."))
+                                 "(orders: {standing: [...]} and a `seq:` line, see docs/orders.md), "
+                                 "which need no step."))
     if not isinstance(doc.get("orders"), Mapping):
         issues.append(Issue("`orders:` must be a block of keys (tyche:, movement:, …).", where="orders",
                             code="envelope.orders_type"))
@@ -141,8 +232,9 @@ def your_block(judge: Judge, sender: str | None) -> str | None:
                    "orders are in your latest prompt mail):" if mine else
                    f"the game waits for {', '.join(waiting)}. Until your prompt comes you may "
                    "send standing orders (docs/orders.md), like this:"))
+        seq = f"    seq: {judge.store.standing_seq(row['game_id'], row['seat']) + 1}\n"
         body = ("    orders:\n      ..." if mine else
-                "    orders:\n      standing:\n        - {when: losses, order: [mercenary, loyal]}")
+                seq + "    orders:\n      standing:\n        - {when: losses, order: [mercenary, loyal]}")
         parts.append(head + f"\n    game: {row['game_id']}\n    seat: {row['seat']}\n"
                      f"    key: YOUR-SEAT-KEY\n" + (f"    step: {state.step}\n" if mine else "") + body)
     return "\n".join(parts) or None

@@ -66,16 +66,18 @@ def handle_request(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec
                    shown: Mapping[str, Any]) -> str:
     """A seat asks for a past report. Sender and key are checked as for orders; the
     answer is that seat's own view. Returns the inbox status (answered, rejected, held)."""
-    issues, game_id, seat = envelope.check_envelope(judge, parsed, doc, keys=envelope.HISTORY_KEYS)
-    if issues == "held":
-        rec("held", "history request from an unregistered sender", game_id=game_id, seat=seat)
-        return "held"
+    checked = envelope.check_envelope(judge, parsed, doc, keys=envelope.HISTORY_KEYS)
+    game_id, seat, issues = checked.game_id, checked.seat, checked.issues
+    if checked.held:
+        return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown}, status="held",
+                              reason=checked.reason)
     wanted = doc.get("history")
     if not issues and not (wanted == "all" or (isinstance(wanted, int) and not isinstance(wanted, bool))):
         issues = [Issue(f"`history` must be a step number or `all`; found {wanted!r}.", where="history",
                         code="history.value", hint="e.g. `history: 3` or `history: all`")]
     if issues:
-        return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown})
+        return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown},
+                              reason=checked.reason or issues[0].code)
     assert game_id is not None and seat is not None
     subject, text, html = history_reply(judge.store, game_id, seat, None if wanted == "all" else wanted)
     iid = rec("answered", "history", game_id=game_id, seat=seat, result={"document": shown})

@@ -2,6 +2,7 @@
 small text helpers every answer uses (the key masked, ``Re:`` subjects)."""
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -9,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 _KEY_LINE = re.compile(r"(?m)^(\s*key\s*:\s*).*$")
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\ud800-\udfff]")
 
 
 def now_utc() -> datetime:
@@ -48,3 +50,16 @@ def mask_key_lines(text: str) -> str:
 def re_subject(subject: str) -> str:
     """The subject of an answer: ``Re: <subject>`` unless it starts with ``Re:``."""
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def safe_text(text: str, limit: int = 500) -> str:
+    """``text`` fit for a log line, a stored field or a host notice: control
+    characters (NUL, CR, ESC …) and lone surrogates shown as ``\\xNN``, at most
+    ``limit`` characters."""
+    cleaned = _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    return cleaned if len(cleaned) <= limit else cleaned[:limit - 1] + "…"
+
+
+def synthetic_message_id(raw: bytes) -> str:
+    """A Message-ID for a mail whose own cannot be read: ``<sha256-…@pbem.invalid>``."""
+    return f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}@pbem.invalid>"

@@ -57,9 +57,14 @@ class Judge:
         return games.ensure_games(self)
 
     def handle_message(self, raw: bytes, uidvalidity: int | None = None, uid: int | None = None,
-                       folder: str = "INBOX") -> str:
-        """Process one raw message; return its status (:func:`pbem.service.intake.handle_message`)."""
-        return intake.handle_message(self, raw, uidvalidity, uid, folder)
+                       folder: str = "INBOX", size: int | None = None) -> str:
+        """Process one raw message; return its status. Raises RetryLater on a transient
+        failure (:func:`pbem.service.intake.handle_message`)."""
+        return intake.handle_message(self, raw, uidvalidity, uid, folder, size)
+
+    def handle_unfetchable(self, uidvalidity: int, uid: int, folder: str, error: BaseException) -> str:
+        """Quarantine a message the IMAP client cannot fetch (:func:`pbem.service.intake.unfetchable`)."""
+        return intake.unfetchable(self, uidvalidity, uid, folder, error)
 
     def tick(self) -> int:
         """Reminders and deadline defaults that are due; returns how many decisions
@@ -67,5 +72,7 @@ class Judge:
         return deadlines.tick(self)
 
     def flush_outbox(self) -> tuple[int, int]:
-        """Send due outbox rows over SMTP; return (sent, failed attempts)."""
-        return outbox.flush(self)
+        """Send due outbox rows over SMTP (within the pass's time budget); return (sent,
+        failed attempts) (:func:`pbem.service.outbox.flush`)."""
+        report = outbox.flush(self)
+        return report.sent, report.failed

@@ -26,6 +26,8 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
     store = judge.store
     seats = store.seats(game_id)
     commitment = store.game(game_id)["seed_commitment"]
+    seq, head = store.last_event(game_id)
+    witness = f"{head}@{seq}" if store.chain_version(game_id) >= 2 else None  # v1 hashes are guessable
     png = build.map_png(pack, state, events, title=f"{game_id} step {step}",
                         players={r["seat"]: r["player"] for r in seats}) if judge.config.map_attachment else None
     # two reports can share a step (setup, then the first player-turn): the picture's
@@ -33,7 +35,8 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
     cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
     for row in seats:
         rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
-                                  seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid)
+                                  seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
+                                  witness=witness)
         outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] step {step} report: {headline}", text=rep.text, html=rep.html,
                      attachments=[Attachment(f"{game_id}-step{step}.png", png, cid=cid)] if png else [],

@@ -9,7 +9,10 @@ from collections.abc import Callable
 
 from pbem.config import Config
 from pbem.devmail import DevMail, DevMailError
+from pbem.service.intake import RetryLater
 from pbem.service.loop import NETWORK_ERRORS, make_judge, run_forever, run_once
+from pbem.store import StoreError, describe_db_error, is_db_error
+from pbem.store.lock import DatabaseLocked, JudgeLock
 
 log = logging.getLogger(__name__)
 
@@ -44,24 +47,49 @@ def serve(config: Config, *, once: bool = False, echo: Callable[[str], None] = p
     """Run the judge of ``config``: one cycle (``once``; returns the statuses of the
     messages handled, by UID) or until ``stop`` is set (returns None; a
     KeyboardInterrupt propagates after everything is stopped). ``echo`` gets the
-    progress lines. Raises RunError when the mail server cannot start or the single
-    cycle hits a mail server problem."""
-    stop = stop or threading.Event()
+    progress lines. Holds the database's judge lock throughout (one judge per
+    database). Raises RunError when another judge holds the database, the database
+    cannot be used, the mail server cannot start, or the single cycle hits a mail
+    server or database problem."""
+    lock = JudgeLock(config.database)
+    try:
+        lock.acquire()
+    except DatabaseLocked as exc:
+        raise RunError(f"not starting: {exc}") from exc
+    except OSError as exc:
+        raise RunError(f"cannot create the lock file {lock.path}: {exc.strerror}") from exc
+    try:
+        return _serve(config, once, echo, stop or threading.Event())
+    finally:
+        lock.release()
+
+
+def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: threading.Event
+           ) -> dict[int, str] | None:
     dev = None
     if config.devmail.enabled:
         dev = start_devmail(config)
         echo(f"embedded mail server: SMTP 127.0.0.1:{dev.smtp_port}, IMAP 127.0.0.1:{dev.imap_port}, "
              f"maildirs in {config.devmail.maildir}")
     try:
-        judge, poller = make_judge(config)
-        for gid in judge.ensure_games():
+        try:
+            judge, poller = make_judge(config)
+        except StoreError as exc:
+            raise RunError(str(exc)) from exc
+        try:
+            created = judge.ensure_games()
+        except Exception as exc:  # noqa: BLE001 - a read-only database or a broken pack: one line
+            raise RunError(describe_db_error(config.database, exc) if is_db_error(exc) else
+                           f"cannot set up the games: {type(exc).__name__}: {exc}") from exc
+        for gid in created:
             echo(f"created game {gid}; prompts queued")
         echo(f"database: {config.database}")
         if once:
             try:
                 return run_once(judge, poller)
-            except NETWORK_ERRORS as exc:
-                raise RunError(f"mail server problem: {type(exc).__name__}: {exc}") from exc
+            except (RetryLater, *NETWORK_ERRORS) as exc:
+                raise RunError(f"{'database' if isinstance(exc, RetryLater) else 'mail server'} problem: "
+                               f"{type(exc).__name__}: {exc}") from exc
             finally:
                 poller.close()
         echo(f"polling {config.imap.user}@{config.imap.host}:{config.imap.port}/{config.imap.folder} "

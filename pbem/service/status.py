@@ -1,12 +1,14 @@
 """``pbem status``: what a host wants to see at a glance — every game's step and who is
-to act, open deadlines, bouncing seats, the outbox, and answers held back by the rate
-limit. Read from the store only."""
+to act, open deadlines, bouncing seats, the outbox (failed rows with their error),
+answers held back by the rate limit, quarantined mail, and server faults still going
+on. Read from the store only."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from pbem import rules
 from pbem.service import games
+from pbem.service.issue import safe_text
 from pbem.store import Store
 
 
@@ -20,6 +22,8 @@ class Status:
     outbox: str = "empty"
     outbox_problems: list[str] = field(default_factory=list)
     suppressed: list[str] = field(default_factory=list)
+    quarantined: list[str] = field(default_factory=list)
+    faults: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         """The report as text lines (games first, then indented details)."""
@@ -29,6 +33,8 @@ class Status:
         out.append(f"outbox: {self.outbox}")
         out += [f"  {p}" for p in self.outbox_problems]
         out += [f"  not answered (reply rate limit): {s}" for s in self.suppressed]
+        out += [f"quarantined: {q}" for q in self.quarantined]
+        out += [f"fault: {f}" for f in self.faults]
         return out
 
 
@@ -49,4 +55,10 @@ def status(store: Store) -> Status:
         outbox_problems=[f"{r['status']}: to {r['to_addr']} ({r['kind']}), {r['attempts']} attempt(s): "
                          f"{r['last_error']}" for r in store.outbox_problems()],
         suppressed=[f"{n} mail(s) from {sender}, last {last}" for sender, n, last in store.suppressed_answers()],
+        quarantined=[f"inbox {r['id']} {r['status']} {r['fetched_at']} from {safe_text(r['sender'] or '?', 80)} "
+                     f"{safe_text(r['message_id'], 80)}: {safe_text(r['error'] or r['reason'] or '', 200)}"
+                     for r in store.quarantined()],
+        faults=[f"{r['key']} since {r['first_seen']} ({r['count']} time(s), last {r['last_seen']}"
+                f"{', host told' if r['notified_at'] else ''}): {safe_text(r['detail'], 200)}"
+                for r in store.open_faults() if not r["key"].startswith("undeliverable")],
     )

@@ -49,6 +49,11 @@ def is_transient_db_error(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and any(t in str(exc).lower() for t in TRANSIENT_TEXTS)
 
 
+def is_db_error(exc: BaseException) -> bool:
+    """True when ``exc`` comes from the database (sqlite3.Error or a StoreError)."""
+    return isinstance(exc, (sqlite3.Error, StoreError))
+
+
 def utcnow() -> str:
     """Current UTC time as ISO 8601 text (seconds)."""
     return datetime.now(UTC).replace(microsecond=0).isoformat()
@@ -96,7 +101,7 @@ class Connection:
             else:
                 self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except (sqlite3.Error, OSError) as exc:
-            raise StoreError(_why(self.path, exc, readonly)) from exc
+            raise StoreError(describe_db_error(self.path, exc, readonly)) from exc
 
     def close(self) -> None:
         """Close the connection."""
@@ -156,7 +161,8 @@ class Connection:
         return applied
 
 
-def _why(path: Path, exc: BaseException, readonly: bool) -> str:
+def describe_db_error(path: Path, exc: BaseException, readonly: bool = False) -> str:
+    """One line for the host saying why the database at ``path`` failed with ``exc``."""
     text = str(exc)
     if "readonly" in text or "read-only" in text or isinstance(exc, PermissionError):
         return (f"cannot write the database {path}: it is read-only ({text}); give the user running "

@@ -7,9 +7,10 @@ group of tables (ARCHITECTURE.md, "Service and store"):
 - :mod:`pbem.store.outbox`: ``outbox``;
 - :mod:`pbem.store.imap_state`: ``imap_state``;
 - :mod:`pbem.store.deadlines`: ``deadlines``;
+- :mod:`pbem.store.faults`: ``faults`` (what the host was told about);
 
 the connection, transactions and migrations in :mod:`pbem.store.base` and
-:mod:`pbem.store.schema`. Applying a message and recording its Message-ID happen in one
+:mod:`pbem.store.schema`; one judge per database: :mod:`pbem.store.lock`. Applying a message and recording its Message-ID happen in one
 transaction (:meth:`Store.transaction`).
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from pbem.store.base import GENESIS, canonical_json, utcnow
 from pbem.store.deadlines import DeadlinesTable
 from pbem.store.events import EventsTable, StoredEvent, event_hash
+from pbem.store.faults import FaultsTable
 from pbem.store.games import GamesTable
 from pbem.store.imap_state import ImapStateTable
 from pbem.store.inbox import InboxTable
@@ -24,7 +26,7 @@ from pbem.store.outbox import OutboxTable
 from pbem.store.schema import MIGRATIONS
 
 
-class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, DeadlinesTable):
+class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, DeadlinesTable, FaultsTable):
     """The pbem database. ``Store(path)`` opens (creating folders and the file), sets WAL
     and applies pending migrations; ``Store(path, readonly=True)`` only reads. Raises
     :class:`pbem.store.base.StoreError` when the file cannot be used. Not thread-safe:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.store.base import Connection, canonical_json, utcnow
+from pbem.store.events import CHAIN_VERSION
 
 
 class GamesTable(Connection):
@@ -39,11 +40,11 @@ class GamesTable(Connection):
         self.db["games"].insert({"id": game_id, "pack": pack, "seed": seed.hex(),
                                  "seed_commitment": seed_commitment, "status": "active",
                                  "step": 0, "options": canonical_json(dict(options)),
-                                 "created_at": now, "updated_at": now})
+                                 "created_at": now, "updated_at": now, "chain": CHAIN_VERSION})
         for s in seats:
             self.db["seats"].insert({"game_id": game_id, "seat": s["seat"], "player": s["player"],
                                      "email": s["email"].lower(), "key_hash": s["key_hash"],
-                                     "bouncing": 0, "bounced_at": None})
+                                     "bouncing": 0, "bounced_at": None, "standing_seq": 0})
 
     def update_seat(self, game_id: str, seat: str, *, player: str, email: str, key_hash: str) -> None:
         """Set a seat's player name, address (lowercased) and key hash (config sync)."""
@@ -62,6 +63,16 @@ class GamesTable(Connection):
         for r in hits:
             self.db["seats"].update((r["game_id"], r["seat"]), {"bouncing": 1, "bounced_at": utcnow()})
         return [(r["game_id"], r["seat"]) for r in hits]
+
+    def standing_seq(self, game_id: str, seat: str) -> int:
+        """The sequence number of the seat's last accepted standing-orders mail (0: none)."""
+        row = self.db.execute("SELECT standing_seq FROM seats WHERE game_id = ? AND seat = ?",
+                              [game_id, seat]).fetchone()
+        return int(row[0] or 0) if row else 0
+
+    def set_standing_seq(self, game_id: str, seat: str, seq: int) -> None:
+        """Record the sequence number of the seat's accepted standing-orders mail."""
+        self.db["seats"].update((game_id, seat), {"standing_seq": seq})
 
     def bouncing_seats(self) -> list[dict[str, Any]]:
         """Seats rows marked bouncing."""

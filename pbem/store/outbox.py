@@ -52,6 +52,25 @@ class OutboxTable(Connection):
             f"SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({marks})",
             [address.lower(), since, *kinds]).fetchone()[0]
 
+    def outbox_row(self, outbox_id: int) -> dict[str, Any]:
+        """The outbox row ``outbox_id``. Raises sqlite_utils NotFoundError."""
+        return self.db["outbox"].get(outbox_id)
+
+    def failed_mail(self) -> list[dict[str, Any]]:
+        """Outbox rows that gave up (status failed), by id, without their raw bytes."""
+        return list(self.db["outbox"].rows_where(
+            "status = 'failed'", order_by="id",
+            select="id, message_id, game_id, kind, to_addr, subject, attempts, last_error"))
+
+    def resend_failed(self, ids: Sequence[int] | None = None, now: str | None = None) -> list[int]:
+        """Put failed rows (all, or those of ``ids``) back to pending, due now, with their
+        attempts reset; their Message-IDs stay the same. Returns the ids."""
+        rows = [r["id"] for r in self.failed_mail() if ids is None or r["id"] in set(ids)]
+        for outbox_id in rows:
+            self.db["outbox"].update(outbox_id, {"status": "pending", "attempts": 0,
+                                                 "next_attempt_at": now or utcnow()})
+        return rows
+
     def outbox_counts(self) -> list[tuple[str, int]]:
         """(status, rows) for every outbox status present."""
         return [tuple(r) for r in self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")]
