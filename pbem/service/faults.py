@@ -11,6 +11,7 @@ the database itself is what fails, straight over SMTP (:func:`pbem.service.host.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -48,47 +49,53 @@ class Episode:
 
 
 class ServerFaults:
-    """The open fault episodes of one running judge (in memory; the ``faults`` table
-    keeps what the hosts were told across restarts)."""
+    """The open fault episodes of one running judge, shared by its threads (in memory;
+    the ``faults`` table keeps what the hosts were told across restarts). Each call
+    takes the caller's own judge (its own store connection)."""
 
-    def __init__(self, judge: Judge):
-        self.judge = judge
+    def __init__(self) -> None:
         self.episodes: dict[str, Episode] = {}
+        self._lock = threading.Lock()
 
-    def failed(self, kind: str, exc: BaseException) -> None:
+    def failed(self, judge: Judge, kind: str, exc: BaseException) -> None:
         """Record a failure of ``kind`` (a key of :data:`GRACE`); tell the hosts when
         the episode has lasted long enough. Never raises."""
-        now = self.judge.clock()
+        now = judge.clock()
         detail = safe_text(f"{type(exc).__name__}: {exc}", 500)
-        ep = self.episodes.setdefault(kind, Episode(now, detail))
-        ep.detail = detail
-        if ep.told or now - ep.since < GRACE.get(kind, timedelta(0)) or (ep.next_try and now < ep.next_try):
-            return
+        with self._lock:
+            ep = self.episodes.setdefault(kind, Episode(now, detail))
+            ep.detail = detail
+            if ep.told or now - ep.since < GRACE.get(kind, timedelta(0)) or (ep.next_try and now < ep.next_try):
+                return
+            ep.told = True  # one thread tells; the others see it told
         body = (f"Since {ep.since.isoformat()} {WHAT.get(kind, kind)}.\n\nLatest error: {detail}\n\n"
                 "The judge keeps running and retries by itself; nothing is lost. You are told once per "
                 "episode; `pbem status` shows open faults.")
-        ep.told = self._tell(kind, body)
-        if not ep.told:
-            ep.next_try = now + RETRY_DIRECT
+        if not _tell(judge, kind, body):
+            with self._lock:
+                ep.told = False
+                ep.next_try = now + RETRY_DIRECT
 
-    def _tell(self, kind: str, body: str) -> bool:
-        try:
-            with self.judge.store.transaction():
-                host.report_fault(self.judge, kind, kind + " fault", body)
-            return True
-        except Exception as exc:  # noqa: BLE001 - the database may be what fails
-            log.warning("cannot queue the host notice about %s (%s); sending it directly", kind,
-                        safe_text(str(exc), 200))
-            return host.send_direct(self.judge, kind, kind + " fault", body) > 0
-
-    def recovered(self, kind: str) -> None:
+    def recovered(self, judge: Judge, kind: str) -> None:
         """End the episode of ``kind`` after a success. Never raises."""
-        ep = self.episodes.pop(kind, None)
+        with self._lock:
+            ep = self.episodes.pop(kind, None)
         if ep is None:
             return
         log.info("%s works again (fault since %s)", kind, ep.since.isoformat())
         try:
-            with self.judge.store.transaction():
-                self.judge.store.fault_cleared(kind, self.judge.clock().isoformat())
+            with judge.store.transaction():
+                judge.store.fault_cleared(kind, judge.clock().isoformat())
         except Exception as exc:  # noqa: BLE001
             log.debug("could not record the end of the %s fault: %s", kind, exc)
+
+
+def _tell(judge: Judge, kind: str, body: str) -> bool:
+    """Queue the notice; when the database is what fails, send it straight over SMTP."""
+    try:
+        with judge.store.transaction():
+            host.report_fault(judge, kind, kind + " fault", body)
+        return True
+    except Exception as exc:  # noqa: BLE001 - the database may be what fails
+        log.warning("cannot queue the host notice about %s (%s); sending it directly", kind, safe_text(str(exc), 200))
+        return host.send_direct(judge, kind, kind + " fault", body) > 0

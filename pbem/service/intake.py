@@ -114,7 +114,8 @@ def quarantine(judge: Judge, raw: bytes, exc: BaseException, stage: str, uidvali
                                            folder=folder, sender=sender,
                                            subject=safe_text(parsed.subject if parsed else "", 300),
                                            status="quarantined", reason="internal", error=error,
-                                           content=content_hash(raw) if raw else message_id)
+                                           content=content_hash(raw) if raw else message_id,
+                                           at=judge.clock().isoformat())
     except Exception as again:  # noqa: BLE001 - the last line of defence
         if is_transient(again):
             raise RetryLater("quarantine", again) from again
@@ -174,7 +175,8 @@ def _too_large(judge: Judge, head: bytes, size: int, uidvalidity: int | None, ui
             return "too_large"
         iid = judge.store.record_inbox(message_id=parsed.message_id, raw=head, uidvalidity=uidvalidity, uid=uid,
                                        folder=folder, sender=parsed.sender, subject=parsed.subject,
-                                       status="too_large", reason="mail.too_large", size=size, content=content)
+                                       status="too_large", reason="mail.too_large", size=size, content=content,
+                                       at=judge.clock().isoformat())
         if parsed.sender and parsed.ignore_reason in (None, "empty"):  # machine mail is never answered
             issue = Issue(f"Your mail is {size:,} bytes; the judge reads mails of at most {limit:,} bytes, so it "
                           "was not read.", code="mail.too_large",
@@ -189,7 +191,7 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
     def rec(status: str, reason: str = "", **kw: Any) -> int:
         return judge.store.record_inbox(message_id=parsed.message_id, raw=raw, uidvalidity=uidvalidity, uid=uid,
                                         folder=folder, sender=parsed.sender, subject=parsed.subject,
-                                        status=status, reason=reason, **kw)
+                                        status=status, reason=reason, at=judge.clock().isoformat(), **kw)
 
     if parsed.action == "ignore":
         rec("ignored", parsed.ignore_reason or "")

@@ -77,9 +77,10 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
     stop = stop or threading.Event()
     sender_stop = threading.Event()
     config, clock, seed = judge.config, judge.clock, judge.new_seed
-    sender = outbox.Sender(lambda: Judge(config, Store(config.database), clock, seed), sender_stop, every=send_every)
+    watch = faults.ServerFaults()
+    sender = outbox.Sender(lambda: Judge(config, Store(config.database), clock, seed), sender_stop, every=send_every,
+                           watch=watch)
     sender.start()
-    watch = faults.ServerFaults(judge)
     backoff = 1.0
     try:
         while not stop.is_set():
@@ -89,7 +90,7 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
                     log.info("handled %d message(s): %s", len(handled), _counts(handled))
                 sender.kick()
                 for kind in CYCLE_FAULTS:
-                    watch.recovered(kind)
+                    watch.recovered(judge, kind)
                 backoff = 1.0
                 poller.wait(config.imap.poll_interval)
                 continue
@@ -100,7 +101,7 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
                 else:
                     log.warning("%s problem (%s: %s); starting again in %.0fs", kind, type(exc).__name__, exc,
                                 backoff)
-                watch.failed(kind, exc)
+                watch.failed(judge, kind, exc)
             poller.close()
             sender.kick()
             stop.wait(backoff)

@@ -40,7 +40,7 @@ def queue(judge: Judge, *, game_id: str | None, kind: str, to_addr: str, to_name
                   message_id=message_id, kind=kind, in_reply_to=in_reply_to, references=references,
                   auto=auto, game_id=game_id, date=judge.clock())
     judge.store.queue_mail(message_id=out.message_id, game_id=game_id, kind=kind, to_addr=out.to_addr,
-                           subject=subject, raw=out.raw, in_reply_to=in_reply_to)
+                           subject=subject, raw=out.raw, in_reply_to=in_reply_to, at=judge.clock().isoformat())
 
 
 def flush(judge: Judge, budget: float = CYCLE_BUDGET) -> SendReport:
@@ -81,9 +81,10 @@ class Sender(threading.Thread):
     raises is logged and reported as a fault; the thread goes on."""
 
     def __init__(self, make_judge: Callable[[], Judge], stop: threading.Event, every: float = 30.0,
-                 budget: float = CYCLE_BUDGET):
+                 budget: float = CYCLE_BUDGET, watch: faults.ServerFaults | None = None):
         super().__init__(name="pbem-outbox", daemon=True)
         self._make = make_judge
+        self.watch = watch or faults.ServerFaults()
         self.stop = stop
         self.every = every
         self.budget = budget
@@ -95,8 +96,16 @@ class Sender(threading.Thread):
         self._kick.set()
 
     def run(self) -> None:
-        judge = self._make()
-        watch = faults.ServerFaults(judge)
+        judge = None
+        while judge is None and not self.stop.is_set():
+            try:
+                judge = self._make()
+            except Exception:  # noqa: BLE001 - e.g. the database cannot be opened yet: try again
+                log.exception("the outbox sender cannot open the store; retrying")
+                self.stop.wait(self.every)
+        if judge is None:
+            return
+        watch = self.watch
         while not self.stop.is_set():
             self._kick.wait(self.every)
             self._kick.clear()
@@ -105,12 +114,12 @@ class Sender(threading.Thread):
             try:
                 report = flush(judge, self.budget)
                 if report.server_error:
-                    watch.failed("smtp", RuntimeError(report.server_error))
+                    watch.failed(judge, "smtp", RuntimeError(report.server_error))
                 elif report.sent:
-                    watch.recovered("smtp")
+                    watch.recovered(judge, "smtp")
             except Exception as exc:  # noqa: BLE001 - the sender never dies
                 log.exception("outbox pass failed")
-                watch.failed("database" if is_transient_db_error(exc) else "internal", exc)
+                watch.failed(judge, "database" if is_transient_db_error(exc) else "internal", exc)
             self.passes += 1
         judge.store.close()
 

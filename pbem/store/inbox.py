@@ -59,13 +59,14 @@ class InboxTable(Connection):
                      folder: str, sender: str, subject: str, status: str, reason: str = "",
                      game_id: str | None = None, seat: str | None = None, step: int | None = None,
                      result: Any = None, error: str | None = None, size: int | None = None,
-                     content: str | None = None) -> int:
+                     content: str | None = None, at: str | None = None) -> int:
         """Insert the inbox row (raw bytes kept) and return its id. ``size`` is the
         message's size in bytes when ``raw`` is only its head (too large); ``content``
-        its content hash (computed from ``raw`` when None). Raises
+        its content hash (computed from ``raw`` when None); ``at`` the time (ISO 8601
+        UTC, default now) the rate limits and lockouts count from. Raises
         sqlite3.IntegrityError if the same mail (Message-ID and content hash) is
         recorded already."""
-        now = utcnow()
+        now = at or utcnow()
         return self.db["inbox"].insert({
             "message_id": message_id, "uidvalidity": uidvalidity, "uid": uid, "folder": folder,
             "fetched_at": now, "sender": sender, "subject": subject, "raw": raw,

@@ -16,9 +16,10 @@ class OutboxTable(Connection):
         return self.db.execute("SELECT 1 FROM outbox WHERE message_id = ?", [message_id]).fetchone() is not None
 
     def queue_mail(self, *, message_id: str, game_id: str | None, kind: str, to_addr: str,
-                   subject: str, raw: bytes, in_reply_to: str | None = None) -> int:
-        """Add a composed message to the outbox (status pending); return its id."""
-        now = utcnow()
+                   subject: str, raw: bytes, in_reply_to: str | None = None, at: str | None = None) -> int:
+        """Add a composed message to the outbox (status pending, due at once); return its
+        id. ``at``: the time it is queued (ISO 8601 UTC; default now)."""
+        now = at or utcnow()
         return self.db["outbox"].insert({
             "message_id": message_id, "game_id": game_id, "kind": kind, "to_addr": to_addr,
             "subject": subject, "raw": raw, "in_reply_to": in_reply_to, "status": "pending",

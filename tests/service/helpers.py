@@ -139,8 +139,9 @@ class FaultySMTP:
         self.received.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content or b""))
         return "250 OK"
 
-    def start(self) -> FaultySMTP:
-        self.port = free_port()
+    def start(self, port: int | None = None) -> FaultySMTP:
+        """Listen on ``port`` (default: a free one)."""
+        self.port = port or free_port()
         self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
         self._controller.start()
         return self
