@@ -3,14 +3,18 @@ holds what every stage needs (the config, the store, the clock) and offers the
 service's public operations. Each operation lives in its own module (one concern each):
 
 - :mod:`pbem.service.games`: packs, live states, game setup;
-- :mod:`pbem.service.intake`: one raw message to its outcome;
-- :mod:`pbem.service.envelope`: envelope and identity checks;
+- :mod:`pbem.service.intake`: one raw message to its outcome, under one guard
+  (quarantine, retry later, too large);
+- :mod:`pbem.service.envelope`, :mod:`pbem.service.authres`: envelope and identity
+  (key, address, wrong-key lockout, standing-orders sequence, Authentication-Results);
 - :mod:`pbem.service.adjudicate`: applying orders;
 - :mod:`pbem.service.reports`, :mod:`pbem.service.answers`, :mod:`pbem.service.host`:
-  the mail each outcome causes;
+  the mail each outcome causes, and what the hosts are told;
 - :mod:`pbem.service.outbox`, :mod:`pbem.service.ratelimit`: queueing and sending it;
 - :mod:`pbem.service.deadlines`, :mod:`pbem.service.history`;
-- :mod:`pbem.service.loop`: the poll loop.
+- :mod:`pbem.service.faults`: server fault episodes;
+- :mod:`pbem.service.loop`, :mod:`pbem.service.runner`: the poll loop, ``pbem run``;
+- :mod:`pbem.service.status`, :mod:`pbem.service.verify`: ``pbem status``, ``pbem verify``.
 """
 from __future__ import annotations
 
