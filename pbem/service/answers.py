@@ -85,12 +85,14 @@ def alert_wrong_keys(judge: Judge, game_id: str, row: Mapping[str, Any], failure
                      f"({row['player']}, {row['email']}) in {game_id} with a wrong key or from another "
                      "address; none was applied and the player was alerted. After 10 wrong keys from the "
                      "seat's address within an hour the seat is locked for an hour.",
-                     kind=f"wrong keys {row['seat']} {bucket}")
+                     kind="wrong keys", once=f"{row['seat']} {bucket}")
 
 
 def alert_seat(judge: Judge, game_id: str, row: Mapping[str, Any], parsed: ParsedMail) -> None:
     """A mail from another address carried the seat's right key: alert the seat at its
-    registered address and tell the host. (The sender is answered as for a wrong key.)"""
+    registered address and tell the host — once an hour per seat, so that someone who
+    has the key cannot flood them. (The sender is answered as for a wrong key.)"""
+    bucket = judge.clock().strftime("%Y%m%d%H")
     body = (f"A mail from {parsed.sender} carried the correct key for your seat {row['seat']} in "
             f"{game_id} (subject: {parsed.subject!r}). It was held, not applied: orders are accepted "
             "only from your registered address. If you sent it, send it again from this address; if "
@@ -98,10 +100,10 @@ def alert_seat(judge: Judge, game_id: str, row: Mapping[str, Any], parsed: Parse
     outbox.queue(judge, game_id=game_id, kind="alert", to_addr=row["email"], to_name=row["player"],
                  subject=f"[{game_id}] held: orders for your seat from another address",
                  text=build.render_notice(body, game_id), html=None,
-                 id_parts=(game_id, "held", parsed.message_id))
+                 id_parts=(game_id, "held", row["seat"], bucket))
     host.notify_host(judge, game_id, f"A mail from {parsed.sender} carried the correct key for seat {row['seat']} "
                      f"({row['player']}, registered as {row['email']}) in {game_id} (subject: "
                      f"{parsed.subject!r}). It was held, not applied, and the player was alerted at the "
                      "registered address. If the player changed address, update the config; if not, "
                      "the key may be known to someone else: give the seat a new key (`pbem key new`).",
-                     kind="held")
+                     kind="held", once=f"{row['seat']} {bucket}")

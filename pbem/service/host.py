@@ -30,15 +30,16 @@ log = logging.getLogger(__name__)
 REMIND_EVERY = timedelta(hours=24)
 
 
-def notify_host(judge: Judge, game_id: str, body: str, kind: str) -> None:
+def notify_host(judge: Judge, game_id: str, body: str, kind: str, once: str | None = None) -> None:
     """Queue a host notice ``[game] host notice: kind`` with ``body`` to the game's
     ``host_email`` (a log warning when the game has none). The same body for the same
-    game and kind is queued once (its Message-ID is a hash of them)."""
+    game and kind is queued once (its Message-ID is a hash of them); with ``once``, one
+    notice per (game, kind, once) whatever the body."""
     game = judge.config.game(game_id)
     if game is None or not game.host_email:
         log.warning("[%s] %s", game_id, body)
         return
-    digest = hashlib.sha256(body.encode()).hexdigest()[:12]
+    digest = once or hashlib.sha256(body.encode()).hexdigest()[:12]
     outbox.queue(judge, game_id=game_id, kind="host", to_addr=game.host_email, to_name=None,
                  subject=f"[{game_id}] host notice: {kind}", text=build.render_notice(body, game_id),
                  html=None, id_parts=(game_id, "host", kind, digest))

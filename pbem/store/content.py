@@ -10,8 +10,8 @@ mail that reuses a known Message-ID gets another one and is handled as a new mes
 
 Hand-written rather than the stdlib ``email`` parser: it must be byte-exact, never
 raise, and cost one pass over the bytes even for a hostile or huge header block; the
-header grammar needed here (a field is a line not starting with white space, plus its
-continuation lines, up to the first empty line; RFC 5322 2.2) is four lines.
+header grammar needed here is small (a field is a line not starting with white space,
+plus its continuation lines, up to the first empty line; RFC 5322 2.2).
 """
 from __future__ import annotations
 
