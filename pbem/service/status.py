@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem import rules
-from pbem.service import games
+from pbem.service import faults, games
 from pbem.service.issue import safe_text
 from pbem.store import Store
 
@@ -56,9 +56,9 @@ def status(store: Store) -> Status:
                          f"{r['last_error']}" for r in store.outbox_problems()],
         suppressed=[f"{n} mail(s) from {sender}, last {last}" for sender, n, last in store.suppressed_answers()],
         quarantined=[f"inbox {r['id']} {r['status']} {r['fetched_at']} from {safe_text(r['sender'] or '?', 80)} "
-                     f"{safe_text(r['message_id'], 80)}: {safe_text(r['error'] or r['reason'] or '', 200)}"
+                     f"{safe_text(r['message_id'], 80)}: {safe_text(' '.join((r['error'] or r['reason'] or '').split()), 200)}"
                      for r in store.quarantined()],
         faults=[f"{r['key']} since {r['first_seen']} ({r['count']} time(s), last {r['last_seen']}"
-                f"{', host told' if r['notified_at'] else ''}): {safe_text(r['detail'], 200)}"
-                for r in store.open_faults() if not r["key"].startswith("undeliverable")],
+                f"{', host told' if r['notified_at'] else ''}): {safe_text(' '.join(r['detail'].split()), 200)}"
+                for r in store.open_faults() if r["key"] in faults.GRACE],
     )

@@ -7,6 +7,7 @@ import pytest
 
 from pbem import rules
 from pbem.service import adjudicate, envelope, intake, outbox, run_once
+from pbem.service.status import status
 from tests.service.helpers import drop, folder, mail, orders_body
 
 _MARK = b"POISON-PILL"
@@ -76,3 +77,5 @@ def test_the_host_is_told_once_not_once_per_poisoned_mail(judge_env, monkeypatch
     notices = [m for m in server.messages("host") if b"a mail was quarantined" in m]
     assert len(notices) == 1, "one notice per episode (a day), not one per mail"
     assert len(judge.store.quarantined()) == 4 and len(folder(server, "Quarantine")) == 4
+    shown = [line for line in status(judge.store).lines() if line.startswith("quarantined: ")]
+    assert len(shown) == 4 and all("injected failure" in line for line in shown), shown
