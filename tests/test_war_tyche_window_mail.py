@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbem import rules
-from pbem.rules.setup import blank_position
+from pbem.rules.phases.setup import blank_position
 from pbem.service import Judge
 from tests.conftest import KEYS, SEATS, local_judge, player_mail
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.rules.core.control import fleet_owner
+from pbem.rules.core.events import reduce
+from pbem.rules.core.state import Event
 from pbem.rules.dice import Dice, Roll
-from pbem.rules.reducers import reduce
-from pbem.rules.state import Event
 
 
 class DryDice(Dice):
@@ -43,7 +44,6 @@ class Ctx:
         self.events.append(ev)
         fleets = (self.s.get("war") or {}).get("fleets") or {}
         if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
-            from pbem.rules.naval import drop_lost_upgrades  # R-15: changing hands
             drop_lost_upgrades(self)
         return ev
 
@@ -83,3 +83,19 @@ class Ctx:
             self.emit(kind, {"seat": seat, "cards": take, "rule": rule},
                       public=False, seat=seat)
         return got
+
+
+def drop_lost_upgrades(ctx: Ctx) -> None:
+    """R-15: a fleet drops to its printed strength when it changes hands: every upgraded
+    fleet whose owner is no longer the seat that upgraded it loses its upgrade (called
+    after each event by :meth:`pbem.rules.context.Ctx.emit`). Event: FleetUpgradeLost."""
+    pack, s = ctx.pack, ctx.s
+    for fid, f in sorted(((s.get("war") or {}).get("fleets") or {}).items()):
+        if not f.get("upgrade") or fid not in pack.fleets:
+            continue
+        owner = fleet_owner(pack, s, fid)
+        if owner != f.get("owner"):
+            ctx.emit("FleetUpgradeLost", {"fleet": fid, "seat": f.get("owner"),
+                                          "owner": owner,
+                                          "strength": pack.fleets[fid].strength,
+                                          "rule": "R-15"})

@@ -6,22 +6,32 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.pack.loader import load_pack
 from pbem.pack.model import Pack
-from pbem.rules import war_reducers as _war_reducers  # noqa: F401  (registers reducers)
+from pbem.problems import Problem
 from pbem.rules.context import Ctx, DryDice
+from pbem.rules.core.events import reduce
+from pbem.rules.core.problems import IllegalOrders, reject
+from pbem.rules.core.state import SEATS, Decision, Event, GameState, war_get
 from pbem.rules.dice import Dice
-from pbem.rules.orders import default_orders, legal_options_of, run_player_turn
-from pbem.rules.reactions import (
-    reaction_decision,
+from pbem.rules.orders.reactions import reaction_decision
+from pbem.rules.orders.reinforcements import (
+    default_reinforcements,
+    reinforcement_options,
+    run_reinforcement,
+)
+from pbem.rules.orders.standing import standing_only
+from pbem.rules.phases.player_turn import (
+    default_orders,
+    legal_options_of,
+    run_player_turn,
     run_reaction,
     run_standing,
-    standing_only,
     turn_seat,
-    war_get,
 )
-from pbem.rules.reducers import reduce
-from pbem.rules.state import SEATS, Decision, Event, GameState, IllegalOrders, Rejection
-from pbem.rules.war_orders import has_war_orders, soft_if_valid
+from pbem.rules.phases.sequence import continue_turn, next_player_turn
+from pbem.rules.phases.victory import check_victory
+from pbem.rules.resolve.moves import has_war_orders, soft_if_valid
 
 _PACKS: dict[str, Pack] = {}
 
@@ -36,8 +46,6 @@ def get_pack(name: str) -> Pack:
     """Return the registered pack ``name``, loading it with ``pbem.pack.loader.load_pack``
     on first use. Raises KeyError when it is neither registered nor loadable."""
     if name not in _PACKS:
-        from pbem.pack.loader import load_pack
-
         pack = load_pack()  # the built-in pack (cached by the loader)
         _PACKS[pack.name] = pack
         if name not in _PACKS:
@@ -57,11 +65,6 @@ def pending(state: GameState) -> list[Decision]:
     if window is not None:
         return [window]
     if state.reinforce:
-        from pbem.rules.reinforce_orders import (
-            default_reinforcements,
-            reinforcement_options,
-        )
-
         seat = state.reinforce["queue"][0]
         return [Decision(seat=seat, kind="reinforcements", step=state.step,
                          options=reinforcement_options(pack, s, seat),
@@ -74,7 +77,7 @@ def pending(state: GameState) -> list[Decision]:
                      default=default_orders(pack, s, seat), rule="R-8")]
 
 
-def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Rejection]:
+def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Problem]:
     """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal).
     Runs the same code as :func:`apply` on a copy with dry dice (R-8). A ``seat`` that
     is not one of the four seats is refused (``orders.unknown_seat``, R-2)."""
@@ -83,17 +86,17 @@ def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Rej
     return _run(ctx, seat, _plain(orders))
 
 
-def _run(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
+def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     if seat not in SEATS:  # R-2: orders come from one of the four seats only
-        return [Rejection("orders.unknown_seat", "R-2",
-                          f"{seat!r} is not a seat of this game (R-2)", "seat",
-                          "seats: " + ", ".join(SEATS))]
+        rej: list[Problem] = []
+        reject(rej, "orders.unknown_seat", f"{seat!r} is not a seat of this game", "seat",
+               "seats: " + ", ".join(SEATS))
+        return rej
     if standing_only(ctx.s, seat, orders):  # R-9.3 standing orders from any seat
         return run_standing(ctx, seat, orders)
     if war_get(ctx.s, "pause") and not ctx.s["result"]:
         return run_reaction(ctx, seat, orders)
     if ctx.s["reinforce"] and not ctx.s["result"]:
-        from pbem.rules.reinforce_orders import run_reinforcement
         return run_reinforcement(ctx, seat, orders)
     return run_player_turn(ctx, seat, orders)
 
@@ -106,9 +109,6 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     player's ``PlayerTurnStarted`` (or the turn's later phases, or ``GameWon``).
     Raises :class:`IllegalOrders` with every rejection when the orders are not legal.
     """
-    from pbem.rules.sequence import next_player_turn
-    from pbem.rules.victory import check_victory
-
     pack = get_pack(state.pack_name)
     ctx = Ctx(pack, state.to_dict(), dice)
     reinforcing = bool(ctx.s["reinforce"])
@@ -129,7 +129,6 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
         return GameState.from_dict(ctx.s), ctx.events
     if reinforcing:
         if not ctx.s["reinforce"]:
-            from pbem.rules.sequence import continue_turn
             continue_turn(ctx)
         return GameState.from_dict(ctx.s), ctx.events
     ctx.emit("TurnPassed", {"seat": seat, "round": ctx.s["round"], "rule": "R-6.5"})
@@ -147,7 +146,7 @@ def fold(initial: GameState, events: Sequence[Event]) -> GameState:
 
 
 def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:
-    """Legal choices of ``seat`` now (see :func:`pbem.rules.orders.legal_options_of`)."""
+    """Legal choices of ``seat`` now (see :func:`pbem.rules.phases.player_turn.legal_options_of`)."""
     return legal_options_of(get_pack(state.pack_name), state.peek(), seat)
 
 

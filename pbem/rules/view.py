@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.rules.control import (
+from pbem.rules.core.armies import commander
+from pbem.rules.core.control import (
     legitimacy_points,
     province_control,
     royal_controller,
     victory_points,
 )
+from pbem.rules.core.state import SEATS, GameState, _copy
+from pbem.rules.core.units import specials_in_play
 from pbem.rules.engine import get_pack, legal_options
-from pbem.rules.generals import commander
-from pbem.rules.state import SEATS, GameState, _copy
 
 
 def view(state: GameState, seat: str | None) -> dict[str, Any]:
@@ -71,7 +72,6 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
         "reaction_window": ({k: v for k, v in s["war"]["pause"].items() if k != "cursor"}
                             if (s.get("war") or {}).get("pause") else None),
     }
-    from pbem.rules.units import specials_in_play
     specials = specials_in_play(pack, s)
     if specials:  # special units out of their holding box (map, dispersed, destroyed)
         out["special_units"] = specials

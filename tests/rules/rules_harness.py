@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.rules.core.state import SEATS, GameState
 from pbem.rules.dice import Dice, Roll, die_value
-from pbem.rules.setup import blank_position
-from pbem.rules.state import SEATS, GameState
+from pbem.rules.phases.setup import blank_position
 
 PER_SEAT = ("hands", "dispersed", "training", "training_cards", "lp_adjust", "minors",
             "primary")
@@ -67,9 +67,8 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
     - each special unit (R-4.1) is in at most one place (map or dispersed box, count 1),
       nowhere while in its holding box or once destroyed, somewhere while in play.
     """
-    from pbem.rules.control import province_control
-    from pbem.rules.inside import wholly_inside
-    from pbem.rules.reinforcement import has_general
+    from pbem.rules.core.control import province_control
+    from pbem.rules.core.pieces import has_general, wholly_inside
 
     s = state.peek()
     total = 0

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 import pbem.rules as R
 from pbem.pack.loader import load_pack
+from pbem.rules.core.state import GameState
 from pbem.rules.dice import Dice
-from pbem.rules.state import GameState
 
 GAMES = 4
 FUZZ = settings(max_examples=3000, deadline=None, database=None,
@@ -62,7 +62,7 @@ def template(s: dict, seat: str, kind: str, rng: random.Random) -> dict[str, Any
     reach the deep checks rather than stop at the first refusal)."""
     pack = load_pack()
     state = GameState.from_dict(s)
-    from pbem.rules.mapinfo import info
+    from pbem.rules.core.board import info
     armies = [a for a in R.legal_options(state, seat).get("armies", [])] or [
         {"army": "ptolemy", "space": "pelusium", "cus": {"loyal": 1}}]
     a = rng.choice(armies)
@@ -197,7 +197,7 @@ def check(state: GameState, seat: str, orders: Any) -> None:
     rej = R.validate(state, seat, orders)
     assert isinstance(rej, list)
     for r in rej:
-        assert isinstance(r, R.Rejection)
+        assert isinstance(r, R.Problem)
         assert r.code and "." in r.code, r
         assert r.rule and r.rule.startswith("R-"), r
         assert r.message and isinstance(r.message, str), r

@@ -10,7 +10,7 @@ from rules_harness import ScriptedThenReal, position
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.report.narrate import narrate
-from pbem.rules.state import Event
+from pbem.rules.core.state import Event
 
 RAW = re.compile(r"[{}\[\]]|'\w+': ")
 

@@ -32,16 +32,16 @@ from rules_harness import ScriptedThenReal, position
 from rules_minipack import mini_pack
 
 import pbem.rules as R
-from pbem.rules.control import (
+from pbem.rules.core.board import area_of
+from pbem.rules.core.control import (
     legitimacy_points,
     province_control,
     royal_controller,
     victory_points,
 )
-from pbem.rules.generals import area_of
-from pbem.rules.isolation import isolated_garrisons
-from pbem.rules.reinforcement import reinforcement_counts
-from pbem.rules.victory import ranking
+from pbem.rules.core.placement import reinforcement_counts
+from pbem.rules.phases.isolation import isolated_garrisons
+from pbem.rules.phases.victory import ranking
 
 HERE = Path(__file__).parent / "scenarios"
 FILES = sorted(HERE.glob("*.yaml"))

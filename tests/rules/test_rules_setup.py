@@ -6,7 +6,7 @@ import json
 import pytest
 
 import pbem.rules as R
-from pbem.rules.control import victory_points
+from pbem.rules.core.control import victory_points
 
 
 def _real():

@@ -1,0 +1,468 @@
+"""A player-turn (R-8): its segments in order (commanders, standing orders, units inside,
+surrender, Tyche, movement, forage), the reaction windows that pause it (R-9.3) and its
+resumption, its legal options and its deadline default.
+
+``run_player_turn`` is the single code path of ``validate`` (dry dice, events discarded)
+and ``apply`` (real dice): every segment is checked against the position left by the
+previous one, then carried out.
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.problems import Problem
+from pbem.rules.cards.registry import event_supported, resolve_event, special_effect
+from pbem.rules.cards.units import joining_armies, why_no_join
+from pbem.rules.context import Ctx, DryDice
+from pbem.rules.core.armies import army_options
+from pbem.rules.core.control import upgradable_fleets
+from pbem.rules.core.pack import const
+from pbem.rules.core.placement import placement_targets
+from pbem.rules.core.problems import reject
+from pbem.rules.core.state import (
+    SEATS,
+    Event,
+    State,
+    _copy,
+    is_paused,
+    public_orders,
+    war_get,
+)
+from pbem.rules.orders.commanders import check_commanders, do_commanders
+from pbem.rules.orders.common import TOP_KEYS, tyche_only
+from pbem.rules.orders.inside import run_inside_orders
+from pbem.rules.orders.movement import check_movement, do_movement
+from pbem.rules.orders.reactions import (
+    DEFAULTS,
+    WINDOW_RULE,
+    _parse_answer,
+    reaction_decision,
+)
+from pbem.rules.orders.reinforcements import reinforcement_options
+from pbem.rules.orders.standing import check_standing
+from pbem.rules.orders.surrender import check_surrender, do_surrender, surrender_options
+from pbem.rules.orders.tyche import (
+    card_label,
+    check_tyche,
+    do_tyche,
+    general_targets,
+    legal_garrison_spaces,
+    may_upgrade_fleet_with,
+    uses_for,
+)
+from pbem.rules.resolve.effects import forage, tidy_markings
+from pbem.rules.resolve.movement import run_cursor
+from pbem.rules.resolve.moves import dice_free_move_checks, soft_if_valid
+
+
+def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
+    """Validate and carry out ``orders`` of ``seat`` segment by segment on ``ctx``.
+    Returns every rejection found (events emitted so far must then be discarded)."""
+    pack, s = ctx.pack, ctx.s
+    rej: list[Problem] = []
+    if s["result"]:
+        reject(rej, "game.over", "the game is over", "orders")
+        return rej
+    if s["active"] != seat:
+        reject(rej, "turn.not_your_turn", f"it is {s['active'] or 'nobody'}'s turn, not {seat}'s", "orders",
+             "wait for your player_turn prompt; standing orders alone ({standing: "
+             "[...]}) may be sent at any time")
+        return rej
+    if not isinstance(orders, dict):
+        reject(rej, "orders.not_a_mapping", "orders must be a mapping", "orders",
+             "orders: {tyche: {card: 12, use: discard}, movement: mercenary}")
+        return rej
+    only = tyche_only(pack, s)
+    for k in orders:
+        if k not in TOP_KEYS:
+            close = difflib.get_close_matches(str(k), TOP_KEYS, n=1)
+            reject(rej, "orders.unknown_key", f"orders have no field {k!r}",
+                 f"orders.{k}", f"did you mean {close[0]}?" if close else
+                 "fields: surrender, tyche, movement")
+        elif only and k in ("surrender", "movement"):
+            reject(rej, "orders.tyche_only_segment", f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
+    applied = ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"],
+                                         "orders": public_orders(orders), "rule": "R-8"})
+    if "commanders" in orders:
+
+        cplan = check_commanders(pack, s, seat, orders["commanders"], "orders.commanders",
+                                 rej)
+        if cplan is not None:
+            do_commanders(ctx, seat, cplan)
+    if "standing" in orders:  # R-9.3 standing orders (pbem.rules.reactions)
+        std = check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
+        if std is not None:
+            ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
+                 public=False, seat=seat)  # a private choice: only its seat sees it
+    if "inside" in orders or "outside" in orders:  # R-5 units inside a major city
+        run_inside_orders(ctx, seat, orders, rej)
+    if not only and "surrender" in orders:
+        plan = check_surrender(pack, s, seat, orders.get("surrender"),
+                               "orders.surrender", rej)
+        if plan is not None:
+            do_surrender(ctx, seat, plan)
+    if "tyche" not in orders:
+        reject(rej, "tyche.missing", "every player-turn plays or discards one non-surprise card", "orders.tyche",
+             "tyche: {card: N, use: discard}")
+    else:
+        tplan = check_tyche(pack, s, seat, orders["tyche"], "orders.tyche", rej)
+        if tplan is not None and not rej:
+            rest = _turn_rest(pack, tplan, orders, only)
+            do_tyche(ctx, seat, tplan)
+            if is_paused(s):  # R-9.3: a Tyche move waits for a reaction window
+                if not isinstance(ctx.dice, DryDice):
+                    withhold_orders(ctx, applied, orders)  # the rest stays private
+                    return rej  # the rest runs when the window closes (finish_turn)
+                _dry_windows(ctx, seat, rest)  # validate: check the rest of the turn now
+    if not only and not rej:
+        mplan = _movement_plan(ctx, seat, orders.get("movement"), rej)
+        if mplan is not None and not rej:
+            do_movement(ctx, seat, mplan)
+            if not is_paused(s):  # a reaction window defers forage (R-9.3)
+                forage(ctx, seat)
+            else:  # the later moves of the list stay private until they run (R-9.3)
+                withhold_orders(ctx, applied, orders)
+    if not rej and not is_paused(s):
+        tidy_markings(ctx, seat)
+    return rej
+
+
+def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Problem]
+                   ) -> dict[str, Any] | None:
+    """The movement segment's plan (R-8.7), checked against the board as it stands.
+    In validation (dry dice) after a die was rolled earlier in the player-turn, that
+    board depends on the dice: moves refused there are then checked only for what no
+    dice can change (:func:`dice_free_move_checks`) and left to the real run, which
+    cancels what is still impossible (``MoveCancelled``; docs/rules.md "Validation")."""
+
+    pack, s = ctx.pack, ctx.s
+    mine: list[Problem] = []
+    plan = check_movement(pack, s, seat, part, "orders.movement", mine, lenient=ctx.rolled)
+    if not mine or not (ctx.rolled and isinstance(ctx.dice, DryDice)
+                        and isinstance(part, list)):
+        rej += mine
+        return plan
+    n0 = len(rej)
+    dice_free_move_checks(pack, s, seat, part, "orders.movement", rej)
+    if len(rej) != n0:
+        return None
+    with soft_if_valid(True):
+        return check_movement(pack, s, seat, part, "orders.movement", rej, lenient=True)
+
+
+def _turn_rest(pack: Pack, tplan: dict[str, Any], orders: dict[str, Any], only: bool
+               ) -> dict[str, Any] | None:
+    """The rest of the player-turn after a Tyche army move (R-8.2, R-16.1), carried in the
+    cursor so a reaction window may pause the move (R-9.3): the card's event when it
+    follows the activation (bonus and unrest cards, as in ``do_tyche``), the movement
+    segment's orders (unless a Tyche-only round), forage and tidying. None when the
+    card moves no army."""
+    war = tplan.get("war")
+    if not war or war.get("kind") != "moves":
+        return None
+    card = pack.cards[tplan["card"]]
+    event = None
+    if tplan["use"] != "event" and card.type in ("bonus", "unrest"):
+        event = {"card": tplan["card"], "plan": _copy({k: v for k, v in tplan.items()
+                                                      if k != "war"})}
+    rest = {"event": event, "segment": not only, "movement": _copy(orders.get("movement"))}
+    war["rest"] = rest
+    return rest
+
+
+def _dry_windows(ctx: Ctx, seat: str, rest: dict[str, Any] | None) -> None:
+    """Validation only (dry dice): answer every window the Tyche move opened with "no
+    reaction" and finish the move, so the movement segment's orders are checked up front
+    against the board as it would stand (R-9.3)."""
+    close_windows_dry(ctx)
+    if rest and rest.get("event"):
+        resolve_event(ctx, seat, ctx.pack.cards[rest["event"]["card"]], rest["event"]["plan"])
+
+
+def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
+    """The rest of a player-turn whose Tyche move waited for a reaction window (R-8.2,
+    R-9.3): the card's event, the movement segment (R-8.7; orders validated when sent,
+    so what the dice and reactions made impossible since is cancelled, never refused),
+    forage (R-8.8) and tidying (R-4.2). Returns False when a window opened again."""
+
+    pack, s = ctx.pack, ctx.s
+    if rest.get("event"):
+        resolve_event(ctx, seat, pack.cards[rest["event"]["card"]], rest["event"]["plan"])
+    if rest.get("segment"):
+        rej: list[Problem] = []
+        with soft_if_valid(True):
+            mplan = check_movement(pack, s, seat, rest.get("movement"), "orders.movement",
+                                   rej, lenient=True)
+        if mplan is None or rej:
+            ctx.emit("MoveCancelled", {"seat": seat, "army": None, "where": "orders.movement",
+                                       "why": "; ".join(r.message for r in rej)
+                                              or "not possible now", "rule": "R-9.1"})
+        else:
+            do_movement(ctx, seat, mplan)
+            if is_paused(s):  # a movement-segment window: forage follows its cursor
+                return False
+        forage(ctx, seat)
+    tidy_markings(ctx, seat)
+    return True
+
+
+def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
+    """Validate and carry out the answer of the seat whose reaction window is open, then
+    resume the mover's moves (and the rest of its player-turn when they end)."""
+
+    pack, s = ctx.pack, ctx.s
+    p = war_get(s, "pause")
+    rej: list[Problem] = []
+    key = p["kind"]
+    rule = WINDOW_RULE[key]
+    if seat != p["seat"]:
+        reject(rej, "turn.not_your_turn", f"{p['seat']} is answering a {key} window now",
+               "orders", "wait until the window closes; standing orders alone "
+               "({standing: [...]}) may be sent at any time", rule=rule)
+        return rej
+    if not isinstance(orders, dict):
+        reject(rej, "orders.not_a_mapping", "orders must be a mapping", "orders",
+               f"{{{key}: {DEFAULTS[key]}}}", rule=rule)
+        return rej
+    alias = {"avoid": "avoid_battle", "naval": "naval_battle", "join": "inside_join"}
+    given = {alias.get(k, k): v for k, v in orders.items() if k not in ("step", "standing")}
+    for k in given:
+        if k != key:
+            reject(rej, "orders.unknown_key", f"this window asks for {key}, not {k}",
+                   f"orders.{k}", f"{{{key}: {DEFAULTS[key]}}}", rule=rule)
+    choice = _parse_answer(pack, s, seat, p, given.get(key, DEFAULTS[key]), rej)
+    std = None
+    if "standing" in orders:
+        std = check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
+    if rej:
+        return rej
+    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": public_orders(orders),
+                               "rule": rule})
+    if std is not None:
+        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
+                 public=False, seat=seat)  # a private choice: only its seat sees it
+    c = copy.deepcopy(p["cursor"])
+    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": key, "rule": rule})
+    ctx.emit("ReactionChosen", {"seat": seat, "kind": key, "choice": choice,
+                                "source": "window", "space": p["space"], "rule": rule})
+    c["cur"]["answer"] = {"seat": seat, "kind": key, "choice": choice}
+    finish_moves(ctx, c)
+    return rej
+
+
+def finish_moves(ctx: Ctx, c: dict) -> bool:
+    """Run the cursor; when it ends in the movement segment, run the mover's forage
+    segment and tidy its markings (R-8.8, R-4.2). Returns False when paused again."""
+
+    if not run_cursor(ctx, c):
+        return False
+    if c.get("resume_forage"):
+        forage(ctx, c["seat"])
+        tidy_markings(ctx, c["seat"])
+    if c.get("rest") is not None:  # a Tyche move: the rest of the player-turn (R-8.2)
+        if not finish_turn(ctx, c["seat"], c["rest"]):
+            return False
+    reveal_orders(ctx)
+    return True
+
+
+def withhold_orders(ctx: Ctx, applied: Event, orders: Any) -> None:
+    """R-9.3: the mover's player-turn paused for a reaction window. The public
+    ``OrdersApplied`` (``applied``, emitted earlier in this same apply, so not yet
+    committed) is cut down to what has been carried out (no ``movement``; of a paused
+    Tyche move only the card and its use) and marked ``withheld``; the full orders go
+    to a private ``OrdersWithheld`` for the mover (kept in ``war["withheld"]``) and are
+    made public by :func:`reveal_orders` once the player-turn has run."""
+    p = war_get(ctx.s, "pause")
+    if not p or not isinstance(orders, dict):
+        return
+    seat = applied.data["seat"]
+    full = public_orders(orders)
+    shown = {k: v for k, v in full.items() if k != "movement"}
+    if p.get("segment") == "tyche" and isinstance(shown.get("tyche"), dict):
+        shown["tyche"] = {k: v for k, v in shown["tyche"].items() if k in ("card", "use")}
+    for i, ev in enumerate(ctx.events):
+        if ev is applied:
+            ctx.events[i] = Event(ev.kind, {**ev.data, "orders": shown, "withheld": True},
+                                  ev.public, ev.seat)
+    ctx.emit("OrdersWithheld", {"seat": seat, "step": applied.data["step"],
+                                "orders": copy.deepcopy(full), "rule": "R-9.3"},
+             public=False, seat=seat)
+
+
+def reveal_orders(ctx: Ctx) -> None:
+    """R-9.3: once the paused player-turn has run, its orders withheld by
+    :func:`withhold_orders` become public (``OrdersRevealed``)."""
+    w = war_get(ctx.s, "withheld")
+    if w and not war_get(ctx.s, "pause"):
+        ctx.emit("OrdersRevealed", {"seat": w["seat"], "step": w["step"],
+                                    "orders": copy.deepcopy(w["orders"]), "rule": "R-9.3"})
+
+
+def close_windows_dry(ctx: Ctx) -> None:
+    """Validation only (dry dice, events discarded): answer every open reaction window
+    "no reaction" and run the suspended cursor on without the rest of its player-turn,
+    so the orders that follow can be checked against the board (R-9.3)."""
+
+    for _ in range(len(SEATS) * 8):
+        p = war_get(ctx.s, "pause")
+        if not p:
+            return
+        c = copy.deepcopy(p["cursor"])
+        c.pop("rest", None)
+        ctx.emit("ReactionWindowClosed", {"seat": p["seat"], "kind": p["kind"],
+                                          "rule": "R-9.3"})
+        if c.get("cur"):
+            c["cur"]["answer"] = {"seat": p["seat"], "kind": p["kind"], "choice": None}
+        run_cursor(ctx, c)
+
+
+def turn_seat(before: dict | None, s: State, seat: str) -> str | None:
+    """After an applied decision: the seat whose player-turn now ends (the mover when
+    ``before``, the window open before the decision, was a reaction window), or None
+    while a reaction window is open (the player-turn goes on)."""
+    if war_get(s, "pause"):
+        return None
+    return before["mover"] if before else seat
+
+
+def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Problem]:
+    """Validate and record standing orders sent outside the seat's own decision
+    (``StandingOrdersSet``; the step does not advance, R-9.3). From the seat whose
+    reaction window is open, the window is then decided by the new standing orders when
+    one of them applies (the step advances, as with an answer); otherwise the window
+    stays open and still waits for an answer."""
+
+    rej: list[Problem] = []
+    std = check_standing(ctx.pack, ctx.s, seat, orders["standing"], "orders.standing", rej)
+    if std is not None and not rej:
+        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
+                 public=False, seat=seat)  # a private choice: only its seat sees it
+        p = war_get(ctx.s, "pause")
+        if p and p["seat"] == seat:
+            _decide_by_standing(ctx, seat, orders, p)
+    return rej
+
+
+def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
+    """R-9.3: resume the paused cursor without an answer, so the window seat's standing
+    orders are consulted again at the same point. When none decides, the window would
+    only open again: everything done here is undone and the window stays open."""
+    saved, n, rolled = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled
+    ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"],
+                               "orders": public_orders(orders), "rule": WINDOW_RULE[p["kind"]]})
+    c = copy.deepcopy(p["cursor"])
+    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": p["kind"],
+                                      "rule": WINDOW_RULE[p["kind"]]})
+    if c.get("cur"):
+        c["cur"]["answer"] = None
+    finish_moves(ctx, c)
+    first = next((e for e in ctx.events[n:]
+                  if e.kind in ("ReactionChosen", "ReactionWindowOpened")), None)
+    if first is None or first.kind != "ReactionChosen" or first.data.get("seat") != seat:
+        ctx.s.clear()
+        ctx.s.update(saved)
+        del ctx.events[n:]
+        ctx.rolled = rolled
+
+
+def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Options of ``seat``'s current decision: while a reaction window is open (R-9.3)
+    the window's options for the seat answering it (those of its pending Decision) and
+    inactive player-turn options for everyone else, the waiting mover included;
+    reinforcement options during the reinforcement phase (see
+    :mod:`pbem.rules.reinforce_orders`), else :func:`player_turn_options`."""
+    if is_paused(s) and not s["result"]:
+        window = reaction_decision(pack, s, s["step"])
+        if window is not None and window.seat == seat:
+            return dict(window.options)
+        return player_turn_options(pack, s, seat)
+    if s.get("reinforce") and not s["result"]:
+        return reinforcement_options(pack, s, seat)
+    return player_turn_options(pack, s, seat)
+
+
+def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Legal choices of ``seat`` now, JSON-safe, in words for the prompt (R-8)::
+
+        {"seat", "step", "round", "tyche_only": bool, "active": bool,
+         "hand": [{"card", "name", "ops", "type", "must_play", "uses": [..]}],
+         "surprise_discards": [card], "garrison_spaces": [space_id],
+         "surrender": {"accept": [id], "remove": [id]},
+         "movement": ["mercenary", "none", "moves"], "mercenary_spaces": [id],
+         "armies": [{"army", "space", "commander", "allowance", "cus"}],
+         "training": {"in_training": [...], "cards_used": int, "cards_allowed": int},
+         "general_spaces": {card_no: [id]}, "fleet_upgrades": [fleet_id],
+         "special_unit_armies": {card_no: [space]}}
+
+    A special-unit card (R-4.1) lists ``event`` among its uses only when
+    ``special_unit_armies`` names an army of the seat the unit may join.
+
+    A card of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` among its uses when
+    ``fleet_upgrades`` (fleets the seat controls below the cap) is not empty (R-8.2).
+    """
+
+    active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
+    try:
+        fleets = upgradable_fleets(pack, s, seat)
+    except KeyError:  # the pack lacks the naval chart
+        fleets = []
+    out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
+                           "active": active, "tyche_only": tyche_only(pack, s)}
+    hand = []
+    gen_spaces: dict[str, list[str]] = {}
+    special: dict[str, list[str]] = {}
+    for n in s["hands"].get(seat, []):
+        c = pack.cards[n]
+        uses = [u for u in uses_for(c) if u != "event" or event_supported(c)]
+        eff = special_effect(c)
+        if "event" in uses and eff:  # R-4.1: offered only when an army qualifies
+            joins = [] if why_no_join(pack, s, seat, eff, None) else \
+                joining_armies(pack, s, seat, eff)
+            special[str(n)] = joins
+            if not joins:
+                uses.remove("event")
+        if fleets and may_upgrade_fleet_with(pack, c):  # R-8.2
+            uses.insert(uses.index("garrisons") + 1, "upgrade_fleet")
+        hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
+                     "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
+        if c.type == "general" and c.general and active:
+            gen_spaces[str(n)] = general_targets(pack, s, seat, c.general)
+    out["hand"] = hand
+    out["surprise_discards"] = [h["card"] for h in hand if h["type"] == "surprise"]
+    out["garrison_spaces"] = (sorted(legal_garrison_spaces(pack, s, seat))
+                              if active else [])
+    only = out["tyche_only"]
+    out["surrender"] = (surrender_options(pack, s, seat) if active and not only
+                        else {"accept": [], "remove": []})
+    out["movement"] = [] if only or not active else ["mercenary", "none", "moves"]
+    out["armies"] = army_options(pack, s, seat) if active else []
+    out["mercenary_spaces"] = (sorted(placement_targets(pack, s, seat))
+                               if active and not only else [])
+    out["training"] = {"in_training": [dict(u) for u in s["training"].get(seat, [])],
+                       "cards_used": s["training_cards"].get(seat, 0),
+                       "cards_allowed": const(pack, "training_cards_per_turn")}
+    out["general_spaces"] = gen_spaces
+    out["special_unit_armies"] = special  # R-4.1
+    out["fleet_upgrades"] = fleets
+    return out
+
+
+def default_orders(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Orders used when the deadline passes [D]: discard the non-surprise card with the
+    fewest OPs that may be discarded (lowest number on ties), else play the first
+    must-play card for its event; take the mercenary at the default space (R-8.7)."""
+    cards = [n for n in s["hands"].get(seat, []) if pack.cards[n].type != "surprise"]
+    out: dict[str, Any] = {}
+    disc = [n for n in cards if not pack.cards[n].must_play]
+    if disc:
+        n = min(disc, key=lambda k: (pack.cards[k].ops or 0, k))
+        out["tyche"] = {"card": n, "use": "discard"}
+    elif cards:
+        out["tyche"] = {"card": min(cards), "use": "event"}
+    if not tyche_only(pack, s):
+        out["movement"] = "mercenary"
+    return out
