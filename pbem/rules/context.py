@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.core.control import fleet_owner
-from pbem.rules.core.events import reduce
+from pbem.rules.core.events import kind_of, reduce
 from pbem.rules.core.state import Event
 from pbem.rules.dice import Dice, Roll
 
@@ -35,11 +35,17 @@ class Ctx:
         self.events: list[Event] = []
         self.rolled = False  # a die was rolled: later checks cannot be known in advance
 
-    def emit(self, kind: str, data: dict[str, Any], public: bool = True,
-             seat: str | None = None) -> Event:
+    def emit(self, kind: str, data: dict[str, Any]) -> Event:
         """Reduce an event into ``s`` and record it; then, when an upgraded fleet has
-        changed hands, record ``FleetUpgradeLost`` (R-15)."""
-        ev = Event(kind, data, public, seat)
+        changed hands, record ``FleetUpgradeLost`` (R-15).
+
+        ``kind`` must be declared in the event catalogue with exactly the fields of
+        ``data`` (:mod:`pbem.rules.core.events`; raises ``UndeclaredEvent`` or
+        ``EventShapeError``); who may see the event comes from its kind: everyone, only
+        the seat in ``data["seat"]``, or nobody but the judge."""
+        k = kind_of(kind)
+        k.check(data)
+        ev = Event(kind, data, k.seen_by == "all", data["seat"] if k.seen_by == "seat" else None)
         reduce(self.s, ev)
         self.events.append(ev)
         fleets = (self.s.get("war") or {}).get("fleets") or {}
@@ -75,13 +81,12 @@ class Ctx:
                 pile = list(self.s["discards"])
                 order = self.shuffle(pile, "reshuffle the discards", "R-6.4")
                 self.emit("DeckShuffled", {"deck": order, "from_discards": pile,
-                                           "rule": "R-6.4"}, public=False)
+                                           "rule": "R-6.4"})
                 self.emit("Note", {"text": "the Tyche deck ran out: discards reshuffled",
                                    "rule": "R-6.4"})
             take = list(self.s["deck"][:count - len(got)])
             got += take
-            self.emit(kind, {"seat": seat, "cards": take, "rule": rule},
-                      public=False, seat=seat)
+            self.emit(kind, {"seat": seat, "cards": take, "rule": rule})
         return got
 
 

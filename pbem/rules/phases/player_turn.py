@@ -95,8 +95,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     if "standing" in orders:  # standing orders (pbem.rules.reactions)
         std = check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
         if std is not None:
-            ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
-                 public=False, seat=seat)  # a private choice: only its seat sees it
+            ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})  # a private choice: only its seat sees it
     if "inside" in orders or "outside" in orders:  # R-5 units inside a major city
         run_inside_orders(ctx, seat, orders, rej)
     if not only and "surrender" in orders:
@@ -242,8 +241,7 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": public_orders(orders),
                                "rule": rule})
     if std is not None:
-        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
-                 public=False, seat=seat)  # a private choice: only its seat sees it
+        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})  # a private choice: only its seat sees it
     c = copy.deepcopy(p["cursor"])
     ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": key, "rule": rule})
     ctx.emit("ReactionChosen", {"seat": seat, "kind": key, "choice": choice,
@@ -289,8 +287,7 @@ def withhold_orders(ctx: Ctx, applied: Event, orders: Any) -> None:
             ctx.events[i] = Event(ev.kind, {**ev.data, "orders": shown, "withheld": True},
                                   ev.public, ev.seat)
     ctx.emit("OrdersWithheld", {"seat": seat, "step": applied.data["step"],
-                                "orders": copy.deepcopy(full), "rule": "R-9.3"},
-             public=False, seat=seat)
+                                "orders": copy.deepcopy(full), "rule": "R-9.3"})
 
 
 def reveal_orders(ctx: Ctx) -> None:
@@ -339,8 +336,7 @@ def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Problem]:
     rej: list[Problem] = []
     std = check_standing(ctx.pack, ctx.s, seat, orders["standing"], "orders.standing", rej)
     if std is not None and not rej:
-        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"},
-                 public=False, seat=seat)  # a private choice: only its seat sees it
+        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})  # a private choice: only its seat sees it
         p = war_get(ctx.s, "pause")
         if p and p["seat"] == seat:
             _decide_by_standing(ctx, seat, orders, p)

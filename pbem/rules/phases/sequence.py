@@ -56,7 +56,7 @@ def deal_tyche(ctx: Ctx) -> None:
                    and not _general_card_out(ctx, n))
     order = ctx.shuffle(cards, "shuffle the Tyche deck", "R-6.4")
     ctx.emit("DeckShuffled", {"deck": order, "from_discards": list(s["discards"]),
-                              "rule": "R-6.4"}, public=False)
+                              "rule": "R-6.4"})
     size = const(ctx.pack, "hand_size")
     for seat in s["turn_order"]:
         ctx.draw(seat, size, "R-6.4", kind="CardsDealt")

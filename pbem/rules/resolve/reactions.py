@@ -111,8 +111,7 @@ def _decide(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[s
                                           "space": cur["space"], "options": options,
                                           "segment": c["segment"], "rule": rule})
         # The mover's remaining orders are a private plan: kept for the judge only.
-        ctx.emit("MoveSuspended", {"seat": c["seat"], "cursor": copy.deepcopy(c), "rule": "R-9.3"},
-                 public=False)
+        ctx.emit("MoveSuspended", {"seat": c["seat"], "cursor": copy.deepcopy(c), "rule": "R-9.3"})
         return PAUSE
     return None
 
