@@ -74,7 +74,6 @@ class Issue:
 @lru_cache(maxsize=8)
 def _pack(source: str) -> Pack:
     pack = load_pack(None if source == "builtin" else source)
-    rules.register_pack(pack)  # states name their pack; the rules core looks it up
     return pack
 
 
@@ -105,8 +104,7 @@ class Judge:
         snap = self.store.snapshot(game_id)
         if snap is None:
             raise KeyError(game_id)
-        self.pack_for(game_id)
-        return rules.GameState.from_dict(snap[1])
+        return rules.GameState.from_dict(snap[1], self.pack_for(game_id))
 
     def ensure_games(self) -> list[str]:
         """Create every configured game that is not in the database yet (setup R-2, first

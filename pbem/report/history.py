@@ -40,13 +40,12 @@ class Batch:
 
 
 def game_pack(store: Store, game_id: str) -> Pack:
-    """The data pack of a stored game (built-in or an exported directory), registered
-    with the rules core. Raises KeyError when the game is unknown."""
+    """The data pack of a stored game (built-in or an exported directory). Raises
+    KeyError when the game is unknown."""
     row = store.game(game_id)
     if row is None:
         raise KeyError(game_id)
     pack = load_pack(None if row["pack"] in (None, "builtin") else row["pack"])
-    rules.register_pack(pack)
     return pack
 
 
@@ -65,7 +64,7 @@ def batches(store: Store, game_id: str) -> list[Batch]:
     unknown."""
     if store.game(game_id) is None:
         raise KeyError(game_id)
-    game_pack(store, game_id)
+    pack = game_pack(store, game_id)
     first = store.first_snapshot(game_id)
     if first is None:
         raise KeyError(f"{game_id}: no snapshot")
@@ -76,7 +75,7 @@ def batches(store: Store, game_id: str) -> list[Batch]:
     stored = store.events(game_id, after_seq=first[0])
     if stored and (not bounds or bounds[-1] < stored[-1].seq):
         bounds.append(stored[-1].seq)
-    state = rules.GameState.from_dict(first[1])
+    state = rules.GameState.from_dict(first[1], pack)
     out: list[Batch] = []
     lo, i = first[0], 0
     for hi in bounds:

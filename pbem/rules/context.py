@@ -10,7 +10,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.rules.core.control import fleet_owner
 from pbem.rules.core.events import kind_of, reduce
-from pbem.rules.core.state import Event
+from pbem.rules.core.state import Event, deck
 from pbem.rules.dice import Dice, Roll
 
 
@@ -75,7 +75,7 @@ class Ctx:
         runs out, the discards are shuffled into a new deck first [D] (R-6.4)."""
         got: list[int] = []
         while len(got) < count:
-            if not self.s["deck"]:
+            if not deck(self.s):
                 if not self.s["discards"]:
                     break
                 pile = list(self.s["discards"])
@@ -84,7 +84,7 @@ class Ctx:
                                            "rule": "R-6.4"})
                 self.emit("Note", {"text": "the Tyche deck ran out: discards reshuffled",
                                    "rule": "R-6.4"})
-            take = list(self.s["deck"][:count - len(got)])
+            take = list(deck(self.s)[:count - len(got)])
             got += take
             self.emit(kind, {"seat": seat, "cards": take, "rule": rule})
         return got

@@ -1,12 +1,11 @@
 """The public engine API (see ``pbem.rules``): pending, validate, apply, fold,
-legal_options. The pack of a state is found by its name (:func:`get_pack`).
+legal_options. The pack comes with the state (:func:`pack_of`): there is no registry.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.pack.loader import load_pack
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx, DryDice
@@ -33,25 +32,18 @@ from pbem.rules.phases.sequence import continue_turn, next_player_turn
 from pbem.rules.phases.victory import check_victory
 from pbem.rules.resolve.moves import has_war_orders, soft_if_valid
 
-_PACKS: dict[str, Pack] = {}
+
+class NoPack(ValueError):
+    """A state that carries no data pack (build it with ``GameState.from_dict(data, pack)``)."""
 
 
-def register_pack(pack: Pack) -> None:
-    """Make ``pack`` findable by its name for states that name it (``new_game`` does
-    this; tests with hand-built packs may too)."""
-    _PACKS[pack.name] = pack
-
-
-def get_pack(name: str) -> Pack:
-    """Return the registered pack ``name``, loading it with ``pbem.pack.loader.load_pack``
-    on first use. Raises KeyError when it is neither registered nor loadable."""
-    if name not in _PACKS:
-        pack = load_pack()  # the built-in pack (cached by the loader)
-        _PACKS[pack.name] = pack
-        if name not in _PACKS:
-            raise KeyError(f"data pack {name!r} is not registered (register_pack) and is "
-                           f"not the built-in pack {pack.name!r}")
-    return _PACKS[name]
+def pack_of(state: GameState) -> Pack:
+    """The data pack ``state`` is played with (:attr:`GameState.pack`). Raises
+    :class:`NoPack` when the state carries none."""
+    if state.pack is None:
+        raise NoPack(f"the state of pack {state.pack_name!r} carries no pack: build it with "
+                     "GameState.from_dict(data, pack) or from new_game")
+    return state.pack
 
 
 def pending(state: GameState) -> list[Decision]:
@@ -59,7 +51,7 @@ def pending(state: GameState) -> list[Decision]:
     legal options and deadline default, or ``[]`` when the game is over."""
     if state.result:
         return []
-    pack = get_pack(state.pack_name)
+    pack = pack_of(state)
     s = state.peek()
     window = reaction_decision(pack, s, state.step)  # R-9.3 reaction window
     if window is not None:
@@ -81,7 +73,7 @@ def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Pro
     """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal).
     Runs the same code as :func:`apply` on a copy with dry dice (R-8). A ``seat`` that
     is not one of the four seats is refused (``orders.unknown_seat``, R-2)."""
-    pack = get_pack(state.pack_name)
+    pack = pack_of(state)
     ctx = Ctx(pack, state.to_dict(), DryDice())
     return _run(ctx, seat, _plain(orders))
 
@@ -109,7 +101,7 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     player's ``PlayerTurnStarted`` (or the turn's later phases, or ``GameWon``).
     Raises :class:`IllegalOrders` with every rejection when the orders are not legal.
     """
-    pack = get_pack(state.pack_name)
+    pack = pack_of(state)
     ctx = Ctx(pack, state.to_dict(), dice)
     reinforcing = bool(ctx.s["reinforce"])
     window = war_get(ctx.s, "pause")
@@ -123,18 +115,18 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     if rej:
         raise IllegalOrders(rej)
     if only_standing and ctx.s["step"] == state.step:  # no decision was taken (R-9.3)
-        return GameState.from_dict(ctx.s), ctx.events
+        return GameState.from_dict(ctx.s, pack), ctx.events
     seat = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer (R-9.3)
     if seat is None:  # a reaction window opened: the player-turn goes on
-        return GameState.from_dict(ctx.s), ctx.events
+        return GameState.from_dict(ctx.s, pack), ctx.events
     if reinforcing:
         if not ctx.s["reinforce"]:
             continue_turn(ctx)
-        return GameState.from_dict(ctx.s), ctx.events
+        return GameState.from_dict(ctx.s, pack), ctx.events
     ctx.emit("TurnPassed", {"seat": seat, "round": ctx.s["round"], "rule": "R-6.5"})
     check_victory(ctx, end_of_turn=False, finished=seat)
     next_player_turn(ctx)
-    return GameState.from_dict(ctx.s), ctx.events
+    return GameState.from_dict(ctx.s, pack), ctx.events
 
 
 def fold(initial: GameState, events: Sequence[Event]) -> GameState:
@@ -142,12 +134,12 @@ def fold(initial: GameState, events: Sequence[Event]) -> GameState:
     s = initial.to_dict()
     for ev in events:
         reduce(s, ev)
-    return GameState.from_dict(s)
+    return GameState.from_dict(s, initial.pack)
 
 
 def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:
     """Legal choices of ``seat`` now (see :func:`pbem.rules.phases.player_turn.legal_options_of`)."""
-    return legal_options_of(get_pack(state.pack_name), state.peek(), seat)
+    return legal_options_of(pack_of(state), state.peek(), seat)
 
 
 def _plain(orders: Any) -> Any:

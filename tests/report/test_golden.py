@@ -104,7 +104,7 @@ def end_of_game_report() -> tuple[str, str]:
     d = state.to_dict()
     d.update(result={"winner": "east", "how": "automatic_victory", "kind": "vp", "vp": 24}, active=None,
              phase="over")
-    over = rules.GameState.from_dict(d)
+    over = rules.GameState.from_dict(d, state.pack)
     events = [rules.Event("GameWon", {"seat": "east", "how": "automatic victory (23 VP)", "rule": "R-1.1"})]
     return _report(over, events, "south", "east wins", 12)
 

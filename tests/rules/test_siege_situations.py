@@ -20,7 +20,6 @@ from pbem.rules.resolve.combat import battle
 @pytest.fixture
 def real():
     p = load_pack()
-    R.register_pack(p)
     return p
 
 

@@ -27,7 +27,6 @@ IN_PLAY = {"sieges": {}, "standing": {}, "fleets": {}, "pause": None}
 @pytest.fixture
 def real():
     p = load_pack()
-    R.register_pack(p)
     return p
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pbem.rules.bots.war import add_war_orders, reaction_orders
 from pbem.rules.core.state import GameState
-from pbem.rules.engine import get_pack, legal_options, validate
+from pbem.rules.engine import legal_options, pack_of, validate
 from pbem.rules.orders.reinforcements import default_reinforcements
 from pbem.rules.phases.player_turn import default_orders
 
@@ -17,7 +17,7 @@ def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any
     random candidates and returns the first that :func:`validate` accepts, else the
     deadline default. Uses only ``rng`` for its choices."""
     opts = legal_options(state, seat)
-    pack = get_pack(state.pack_name)
+    pack = pack_of(state)
     if (state.war or {}).get("pause"):  # an open reaction window (R-9.3)
         return reaction_orders(state, seat, rng)
     if state.reinforce:

@@ -18,7 +18,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.rules.core.control import royal_controller
 from pbem.rules.core.pack import const
-from pbem.rules.core.state import State
+from pbem.rules.core.state import State, standing_orders
 from pbem.rules.core.units import loss_key
 
 INDEP = "independent"
@@ -250,7 +250,7 @@ def loss_type(pack: Pack, s: State, seat: str, cus: dict[str, int]) -> str | Non
 def standing_loss(s: State, seat: str, cus: dict[str, int]) -> str | None:
     """The CU type the standing order ``losses`` of ``seat`` picks out of ``cus`` (the
     first listed type it has), or None (R-9.2, R-9.5, R-8.8)."""
-    for o in ((s.get("war") or {}).get("standing") or {}).get(seat, []):
+    for o in standing_orders(s, seat):
         if o.get("when") == "losses":
             return next((t for t in o.get("order") or [] if cus.get(t, 0) > 0), None)
     return None

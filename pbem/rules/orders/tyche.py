@@ -30,7 +30,7 @@ from pbem.rules.core.control import upgradable_fleets, why_no_fleet_upgrade
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import reject
-from pbem.rules.core.state import State, is_paused
+from pbem.rules.core.state import State, hand_of, is_paused, training_units
 from pbem.rules.resolve.effects import place_cus
 from pbem.rules.resolve.naval import upgrade_fleet
 
@@ -198,7 +198,7 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
              "tyche: {card: 12, use: discard}")
         return None
     n0 = len(rej)
-    hand = list(s["hands"][seat])
+    hand = list(hand_of(s, seat))
     for k in part:
         if k not in TYCHE_KEYS:
             close = difflib.get_close_matches(str(k), TYCHE_KEYS, n=1)
@@ -327,7 +327,7 @@ def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card
              f"allowed: {', '.join(uses_for(card))}")
         return
     if card.ops != need:
-        fit = [card_label(pack, n) for n in s["hands"].get(seat, [])
+        fit = [card_label(pack, n) for n in hand_of(s, seat)
                if may_upgrade_fleet_with(pack, pack.cards[n])]
         reject(rej, "tyche.fleet_upgrade_ops", f"only a {need}-OP card may upgrade a fleet; {card_label(pack, card.number)} "
              f"gives {card.ops}", f"{where}.card",
@@ -465,7 +465,7 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
     overpaying a unit."""
     cost = {"phalangite": const(pack, "training_phalangite_ops"),
             "auxiliary": const(pack, "training_auxiliary_ops")}
-    units = [dict(u) for u in s["training"].get(seat, [])]
+    units = [dict(u) for u in training_units(s, seat)]
     touched: list[dict] = []
     done: list[str] = []
     for i, (kind, ops) in enumerate(entries):

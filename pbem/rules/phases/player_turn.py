@@ -27,9 +27,13 @@ from pbem.rules.core.state import (
     Event,
     State,
     _copy,
+    hand_of,
     is_paused,
     public_orders,
+    suspended_move,
+    training_units,
     war_get,
+    withheld_orders,
 )
 from pbem.rules.orders.commanders import check_commanders, do_commanders
 from pbem.rules.orders.common import TOP_KEYS, tyche_only
@@ -242,7 +246,7 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                                "rule": rule})
     if std is not None:
         ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})  # a private choice: only its seat sees it
-    c = copy.deepcopy(p["cursor"])
+    c = copy.deepcopy(suspended_move(ctx.s))
     ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": key, "rule": rule})
     ctx.emit("ReactionChosen", {"seat": seat, "kind": key, "choice": choice,
                                 "source": "window", "space": p["space"], "rule": rule})
@@ -293,7 +297,7 @@ def withhold_orders(ctx: Ctx, applied: Event, orders: Any) -> None:
 def reveal_orders(ctx: Ctx) -> None:
     """R-9.3: once the paused player-turn has run, its orders withheld by
     :func:`withhold_orders` become public (``OrdersRevealed``)."""
-    w = war_get(ctx.s, "withheld")
+    w = withheld_orders(ctx.s)
     if w and not war_get(ctx.s, "pause"):
         ctx.emit("OrdersRevealed", {"seat": w["seat"], "step": w["step"],
                                     "orders": copy.deepcopy(w["orders"]), "rule": "R-9.3"})
@@ -308,7 +312,7 @@ def close_windows_dry(ctx: Ctx) -> None:
         p = war_get(ctx.s, "pause")
         if not p:
             return
-        c = copy.deepcopy(p["cursor"])
+        c = copy.deepcopy(suspended_move(ctx.s))
         c.pop("rest", None)
         ctx.emit("ReactionWindowClosed", {"seat": p["seat"], "kind": p["kind"],
                                           "rule": "R-9.3"})
@@ -350,7 +354,7 @@ def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
     saved, n, rolled = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled
     ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"],
                                "orders": public_orders(orders), "rule": WINDOW_RULE[p["kind"]]})
-    c = copy.deepcopy(p["cursor"])
+    c = copy.deepcopy(suspended_move(ctx.s))
     ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": p["kind"],
                                       "rule": WINDOW_RULE[p["kind"]]})
     if c.get("cur"):
@@ -411,7 +415,7 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     hand = []
     gen_spaces: dict[str, list[str]] = {}
     special: dict[str, list[str]] = {}
-    for n in s["hands"].get(seat, []):
+    for n in hand_of(s, seat):
         c = pack.cards[n]
         uses = [u for u in uses_for(c) if u != "event" or event_supported(c)]
         eff = special_effect(c)
@@ -438,7 +442,7 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     out["armies"] = army_options(pack, s, seat) if active else []
     out["mercenary_spaces"] = (sorted(placement_targets(pack, s, seat))
                                if active and not only else [])
-    out["training"] = {"in_training": [dict(u) for u in s["training"].get(seat, [])],
+    out["training"] = {"in_training": [dict(u) for u in training_units(s, seat)],
                        "cards_used": s["training_cards"].get(seat, 0),
                        "cards_allowed": const(pack, "training_cards_per_turn")}
     out["general_spaces"] = gen_spaces
@@ -451,7 +455,7 @@ def default_orders(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     """Orders used when the deadline passes [D]: discard the non-surprise card with the
     fewest OPs that may be discarded (lowest number on ties), else play the first
     must-play card for its event; take the mercenary at the default space (R-8.7)."""
-    cards = [n for n in s["hands"].get(seat, []) if pack.cards[n].type != "surprise"]
+    cards = [n for n in hand_of(s, seat) if pack.cards[n].type != "surprise"]
     out: dict[str, Any] = {}
     disc = [n for n in cards if not pack.cards[n].must_play]
     if disc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pbem.rules.context import Ctx
 from pbem.rules.core.control import victory_points
 from pbem.rules.core.pack import const
-from pbem.rules.core.state import SEATS
+from pbem.rules.core.state import SEATS, all_hands, hand_of
 from pbem.rules.phases.isolation import isolation_phase
 from pbem.rules.phases.reinforcement import reinforcement_phase
 from pbem.rules.phases.victory import check_victory, final_scoring, start_of_turn_checks
@@ -16,7 +16,7 @@ from pbem.rules.phases.victory import check_victory, final_scoring, start_of_tur
 
 def has_mandatory_play(ctx: Ctx, seat: str) -> bool:
     """True when ``seat`` holds a non-surprise card (it owes a Tyche play, R-8.2)."""
-    return any(ctx.pack.cards[n].type != "surprise" for n in ctx.s["hands"][seat])
+    return any(ctx.pack.cards[n].type != "surprise" for n in hand_of(ctx.s, seat))
 
 
 def decide_turn_order(ctx: Ctx) -> None:
@@ -50,7 +50,7 @@ def deal_tyche(ctx: Ctx) -> None:
     """R-6.4: shuffle the Tyche deck (all cards not removed from play, not held and not
     primary) and deal ``hand_size`` cards to each seat in turn order."""
     s = ctx.s
-    held = {n for h in s["hands"].values() for n in h}
+    held = {n for h in all_hands(s).values() for n in h}
     cards = sorted(n for n, c in ctx.pack.cards.items()
                    if c.type != "primary" and n not in s["removed"] and n not in held
                    and not _general_card_out(ctx, n))
@@ -60,7 +60,7 @@ def deal_tyche(ctx: Ctx) -> None:
     size = const(ctx.pack, "hand_size")
     for seat in s["turn_order"]:
         ctx.draw(seat, size, "R-6.4", kind="CardsDealt")
-    ctx.emit("TycheDealt", {"counts": {x: len(s["hands"][x]) for x in SEATS},
+    ctx.emit("TycheDealt", {"counts": {x: len(hand_of(s, x)) for x in SEATS},
                             "rule": "R-6.4"})
 
 
@@ -144,7 +144,7 @@ def end_strategy_phase(ctx: Ctx) -> None:
     """End of the strategy phase: surprise cards still held are discarded [D]; the
     isolation phase runs (R-6.6, R-13)."""
 
-    left = {seat: list(h) for seat, h in ctx.s["hands"].items() if h}
+    left = {seat: list(h) for seat, h in all_hands(ctx.s).items() if h}
     if left:
         ctx.emit("HandsCleared", {"cards": left, "rule": "R-6.5",
                                   "decision": "[D] unplayed surprise cards are discarded"})

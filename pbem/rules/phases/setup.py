@@ -16,8 +16,9 @@ from pbem.rules.phases.sequence import start_turn
 
 
 def empty_state(pack: Pack) -> GameState:
-    """A board before setup: no pieces, no cards (the ``initial`` of a new game's fold)."""
-    return GameState(pack_name=pack.name)
+    """A board before setup: no pieces, no cards (the ``initial`` of a new game's fold),
+    played with ``pack``."""
+    return GameState(pack_name=pack.name, pack=pack)
 
 
 def blank_position(pack: Pack, turn: int = 1) -> dict[str, Any]:
@@ -84,7 +85,7 @@ def new_game(pack: Pack, seed: bytes, options: Mapping[str, Any] | None = None
                                    "space": None, "rule": "R-2"})
     ctx.emit("ChampionsSet", {"seats": list(SEATS), "rule": "R-2"})
     start_turn(ctx)
-    return GameState.from_dict(ctx.s), ctx.events
+    return GameState.from_dict(ctx.s, pack), ctx.events
 
 
 def _place_primary(ctx: Ctx, seat: str, gid: str | None) -> None:

@@ -22,7 +22,7 @@ from pbem.rules.core.pieces import (
     inside_cus,
     inside_generals,
 )
-from pbem.rules.core.state import SEATS, State, war_get
+from pbem.rules.core.state import SEATS, State, standing_orders
 from pbem.rules.core.units import fixed_strength
 from pbem.rules.resolve.combat import battle
 from pbem.rules.resolve.effects import move_all
@@ -98,7 +98,7 @@ def _decide(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[s
     if ans and ans.get("seat") == rseat and ans.get("kind") == kind:
         cur["answer"] = None
         return ans.get("choice")
-    for i, order in enumerate(war_get(ctx.s, "standing", {}).get(rseat, [])):
+    for i, order in enumerate(standing_orders(ctx.s, rseat)):
         choice = match(order)
         if choice:
             ctx.emit("ReactionChosen", {"seat": rseat, "kind": kind, "choice": choice,

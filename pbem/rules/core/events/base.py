@@ -69,7 +69,7 @@ def war(s: State) -> dict[str, Any]:
     w = s.get("war")
     if w is None:
         w = s["war"] = {}
-    for k, v in (("sieges", {}), ("standing", {}), ("fleets", {}), ("pause", None)):
+    for k, v in (("sieges", {}), ("fleets", {}), ("pause", None)):
         w.setdefault(k, v)
     return w
 

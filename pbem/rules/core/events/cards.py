@@ -4,37 +4,37 @@ from __future__ import annotations
 
 from pbem.rules.core.events.base import EventKind
 from pbem.rules.core.names import card_label, province_name, spaces_text
-from pbem.rules.core.state import State
+from pbem.rules.core.state import State, seat_private
 
 
 def _deck(s: State, d: dict) -> None:
-    s["deck"] = list(d["deck"])
+    s.setdefault("secret", {})["deck"] = list(d["deck"])
     for n in d.get("from_discards", []):
         s["discards"].remove(n)
 
 
 def _dealt(s: State, d: dict) -> None:
     for n in d["cards"]:
-        s["deck"].remove(n)
-        s["hands"][d["seat"]].append(n)
+        s["secret"]["deck"].remove(n)
+        seat_private(s, d["seat"])["hand"].append(n)
 
 
 def _played(s: State, d: dict) -> None:
-    s["hands"][d["seat"]].remove(d["card"])
+    seat_private(s, d["seat"])["hand"].remove(d["card"])
     (s["removed"] if d.get("removed") else s["discards"]).append(d["card"])
     if d.get("use") == "train":
         s["training_cards"][d["seat"]] = s["training_cards"].get(d["seat"], 0) + 1
 
 
 def _discarded(s: State, d: dict) -> None:
-    s["hands"][d["seat"]].remove(d["card"])
+    seat_private(s, d["seat"])["hand"].remove(d["card"])
     s["discards"].append(d["card"])
 
 
 def _cleared(s: State, d: dict) -> None:
     for seat, cards in d["cards"].items():
         for n in cards:
-            s["hands"][seat].remove(n)
+            seat_private(s, seat)["hand"].remove(n)
             s["discards"].append(n)
 
 

@@ -17,15 +17,15 @@ from pbem.rules.core.names import (
     space_name,
     special_unit_name,
 )
-from pbem.rules.core.state import SEATS, State
+from pbem.rules.core.state import SEATS, State, seat_private
 
 
 def _game_started(s: State, d: dict) -> None:
     s["pack_name"] = d["pack"]
-    for key in ("hands", "dispersed", "training", "training_cards", "lp_adjust",
-                "minors", "primary"):
-        s[key] = {seat: ([] if key in ("hands", "minors", "training", "primary") else
+    for key in ("dispersed", "training_cards", "lp_adjust", "minors", "primary"):
+        s[key] = {seat: ([] if key in ("minors", "primary") else
                          ({} if key == "dispersed" else 0)) for seat in d["seats"]}
+    s["private"] = {seat: {"hand": [], "training": [], "standing": []} for seat in d["seats"]}
     s["turn"] = d["turn"]
     s["options"] = dict(d.get("options", {}))
 
@@ -144,7 +144,7 @@ def _defected(s: State, d: dict) -> None:
 
 
 def _training(s: State, d: dict) -> None:
-    s["training"][d["seat"]] = [dict(u) for u in d["units"]]
+    seat_private(s, d["seat"])["training"] = [dict(u) for u in d["units"]]
 
 
 KINDS: tuple[EventKind, ...] = (

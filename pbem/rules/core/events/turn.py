@@ -2,9 +2,9 @@
 """
 from __future__ import annotations
 
-from pbem.rules.core.events.base import EventKind, war
+from pbem.rules.core.events.base import EventKind
 from pbem.rules.core.names import cus_text, spaces_text
-from pbem.rules.core.state import State
+from pbem.rules.core.state import State, seat_private
 
 
 def _order(s: State, d: dict) -> None:
@@ -44,15 +44,16 @@ def _orders(s: State, d: dict) -> None:
 
 def _orders_withheld(s: State, d: dict) -> None:
     """The paused mover's full orders, private until its player-turn has run (R-9.3)."""
-    war(s)["withheld"] = {"seat": d["seat"], "step": d["step"], "orders": d["orders"]}
+    seat_private(s, d["seat"])["withheld"] = {"seat": d["seat"], "step": d["step"],
+                                             "orders": d["orders"]}
 
 
 def _orders_revealed(s: State, d: dict) -> None:
-    war(s).pop("withheld", None)
+    seat_private(s, d["seat"]).pop("withheld", None)
 
 
 def _standing(s: State, d: dict) -> None:
-    war(s)["standing"][d["seat"]] = [dict(x) for x in d["orders"]]
+    seat_private(s, d["seat"])["standing"] = [dict(x) for x in d["orders"]]
 
 
 def _phase(s: State, d: dict) -> None:

@@ -96,11 +96,12 @@ def _window_opened(s: State, d: dict) -> None:
 
 def _window_closed(s: State, d: dict) -> None:
     war(s)["pause"] = None
+    s.setdefault("secret", {}).pop("suspended", None)
 
 
 def _move_suspended(s: State, d: dict) -> None:
     """The mover's remaining orders while a reaction window is open (judge-only event)."""
-    war(s)["pause"]["cursor"] = d["cursor"]
+    s.setdefault("secret", {})["suspended"] = d["cursor"]
 
 
 KINDS: tuple[EventKind, ...] = (
