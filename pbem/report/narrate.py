@@ -12,6 +12,7 @@ from pbem.pack.model import Pack
 from pbem.rules.core.events import CATALOGUE, sentence
 from pbem.rules.core.names import card_label, ops_text, purpose_text, space_name
 
+
 def _untold(pack: Pack, data: object) -> str:
     """The sentence of bookkeeping kinds (a window closing, a suspended move): nothing."""
     return ""

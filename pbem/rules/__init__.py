@@ -6,8 +6,10 @@ Public API (used by the service)::
     new_game(pack, seed, options) -> (state, events)          R-2, R-6.1 … R-6.4
     GameState.from_dict(data, pack) -> state                  (a stored snapshot)
     pending(state) -> [Decision]                              R-6.5
-    validate(state, seat, orders) -> [Problem]                R-8
-    apply(state, seat, orders, dice) -> (state, events)       R-8
+    check(state, seat, orders) -> Checked (.problems)          R-8
+    execute(state, checked, dice) -> (state, events)          R-8
+    validate(state, seat, orders) -> [Problem]                (check(...).problems)
+    apply(state, seat, orders, dice) -> (state, events)       (check, then execute)
     fold(initial, events) -> state
     legal_options(state, seat) -> mapping                     R-8
     view(state, seat | None) -> dict                          R-3.2, R-1.4, R-11.1
@@ -22,7 +24,10 @@ from pbem.rules.core.problems import IllegalOrders
 from pbem.rules.core.state import SEATS, Decision, Event, GameState
 from pbem.rules.dice import Dice
 from pbem.rules.engine import (
+    Checked,
     apply,
+    check,
+    execute,
     fold,
     legal_options,
     pack_of,
@@ -32,9 +37,9 @@ from pbem.rules.engine import (
 from pbem.rules.phases.setup import empty_state, new_game
 from pbem.rules.view import view
 
-
 __all__ = [
     "SEATS",
+    "Checked",
     "Decision",
     "Dice",
     "Event",
@@ -43,7 +48,9 @@ __all__ = [
     "Problem",
     "apply",
     "bot_orders",
+    "check",
     "empty_state",
+    "execute",
     "fold",
     "legal_options",
     "new_game",

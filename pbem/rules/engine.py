@@ -1,17 +1,24 @@
-"""The public engine API (see ``pbem.rules``): pending, validate, apply, fold,
-legal_options. The pack comes with the state (:func:`pack_of`): there is no registry.
+"""The public engine API (see ``pbem.rules``): pending, check and execute (validate
+and apply), fold, legal_options. The pack comes with the state (:func:`pack_of`): there
+is no registry. An order is checked once (:func:`check`); :func:`execute` carries out
+the checked plan and re-checks only what dice can change.
+
+Dispatch (:func:`_run`) goes by what the state waits for: standing orders alone (any
+seat, any time, R-9.3), the answer to an open reaction window (R-9.3), a reinforcement
+decision (R-7.2), or the active seat's player-turn (R-8).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.problems import Problem
-from pbem.rules.context import Ctx, DryDice
+from pbem.rules.context import Ctx
 from pbem.rules.core.events import reduce
 from pbem.rules.core.problems import IllegalOrders, reject
-from pbem.rules.core.state import SEATS, Decision, Event, GameState, war_get
+from pbem.rules.core.state import SEATS, Decision, Event, GameState, _copy, war_get
 from pbem.rules.dice import Dice
 from pbem.rules.orders.reactions import reaction_decision
 from pbem.rules.orders.reinforcements import (
@@ -30,7 +37,6 @@ from pbem.rules.phases.player_turn import (
 )
 from pbem.rules.phases.sequence import continue_turn, next_player_turn
 from pbem.rules.phases.victory import check_victory
-from pbem.rules.resolve.moves import has_war_orders, soft_if_valid
 
 
 class NoPack(ValueError):
@@ -69,13 +75,41 @@ def pending(state: GameState) -> list[Decision]:
                      default=default_orders(pack, s, seat), rule="R-8")]
 
 
-def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Problem]:
-    """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal).
-    Runs the same code as :func:`apply` on a copy with dry dice (R-8). A ``seat`` that
-    is not one of the four seats is refused (``orders.unknown_seat``, R-2)."""
+@dataclass
+class Checked:
+    """Orders checked against a state (:func:`check`): the ``seat``, the ``step`` they
+    answer, the ``orders`` as plain data, every ``problems`` found, the ``plans`` each
+    segment's check made (for :func:`execute`), and ``outcome``: the check's own working
+    dict and events when it used no dice and opened no reaction window (they are then
+    exactly what carrying the orders out gives)."""
+
+    seat: str
+    step: int
+    orders: Any
+    problems: list[Problem]
+    plans: list[tuple[str, Any]] = field(default_factory=list)
+    outcome: tuple[dict[str, Any], list[Event]] | None = None
+
+
+def check(state: GameState, seat: str, orders: Mapping[str, Any]) -> Checked:
+    """Check ``orders`` of ``seat`` against ``state`` once (R-8): the same code as
+    carrying them out, on a copy with dry dice (every die 1). A ``seat`` that is not one
+    of the four seats is refused (``orders.unknown_seat``, R-2). Never raises for bad
+    orders: every problem is in ``problems``."""
     pack = pack_of(state)
-    ctx = Ctx(pack, state.to_dict(), DryDice())
-    return _run(ctx, seat, _plain(orders))
+    plain = _plain(orders)
+    ctx = Ctx(pack, state.to_dict(), None)
+    problems = _run(ctx, seat, plain)
+    same = not problems and not ctx.used_dice and not any(
+        e.kind == "ReactionWindowOpened" for e in ctx.events)
+    return Checked(seat, state.step, plain, problems, ctx.recorded,
+                   (ctx.s, list(ctx.events)) if same else None)
+
+
+def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Problem]:
+    """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal):
+    the problems of :func:`check` (R-8)."""
+    return check(state, seat, orders).problems
 
 
 def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
@@ -93,29 +127,35 @@ def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     return run_player_turn(ctx, seat, orders)
 
 
-def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
-          ) -> tuple[GameState, list[Event]]:
-    """Carry out ``orders`` of ``seat`` with ``dice`` (``Dice(seed, state.step)``).
+def execute(state: GameState, checked: Checked, dice: Dice
+            ) -> tuple[GameState, list[Event]]:
+    """Carry out orders :func:`check` accepted, with ``dice`` (``Dice(seed, state.step)``).
 
-    Returns the new state (``step`` + 1) and the events, which end with the next
-    player's ``PlayerTurnStarted`` (or the turn's later phases, or ``GameWon``).
-    Raises :class:`IllegalOrders` with every rejection when the orders are not legal.
-    """
+    Each segment's checked plan is carried out as it is until the first die; after it,
+    what the dice may have changed is checked again and what they made impossible is
+    cancelled, not refused (docs/rules.md "Validation"). Returns the new state
+    (``step`` + 1) and the events, which end with the next player's
+    ``PlayerTurnStarted`` (or the turn's later phases, or ``GameWon``). Raises
+    :class:`IllegalOrders` with the problems when the orders were refused, ValueError
+    when ``checked`` was made for another step."""
+    if checked.step != state.step:
+        raise ValueError(f"orders checked at step {checked.step}, the game is at {state.step}")
+    if checked.problems:
+        raise IllegalOrders(checked.problems)
     pack = pack_of(state)
-    ctx = Ctx(pack, state.to_dict(), dice)
-    reinforcing = bool(ctx.s["reinforce"])
-    window = war_get(ctx.s, "pause")
-    only_standing = standing_only(ctx.s, seat, _plain(orders))
-    pre = validate(state, seat, orders) if has_war_orders(_plain(orders)) else []
-    if pre:  # refused up front, also what follows a paused Tyche move (R-9.3)
-        raise IllegalOrders(pre)
-    soft = has_war_orders(_plain(orders))
-    with soft_if_valid(soft):  # dice-made impossibilities are cancelled, not refused
-        rej = _run(ctx, seat, _plain(orders))
-    if rej:
-        raise IllegalOrders(rej)
-    if only_standing and ctx.s["step"] == state.step:  # no decision was taken (R-9.3)
-        return GameState.from_dict(ctx.s, pack), ctx.events
+    reinforcing = bool(state.reinforce)
+    window = war_get(state.peek(), "pause")
+    if checked.outcome is not None:
+        ctx = Ctx(pack, _copy(checked.outcome[0]), dice)
+        ctx.events = list(checked.outcome[1])
+    else:
+        ctx = Ctx(pack, state.to_dict(), dice, plans=checked.plans)
+        rej = _run(ctx, checked.seat, checked.orders)
+        if rej:  # what dice changed is refused after all (a check that is not lenient)
+            raise IllegalOrders(rej)
+    seat = checked.seat
+    if standing_only(state.peek(), seat, checked.orders) and ctx.s["step"] == state.step:
+        return GameState.from_dict(ctx.s, pack), ctx.events  # no decision taken (R-9.3)
     seat = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer (R-9.3)
     if seat is None:  # a reaction window opened: the player-turn goes on
         return GameState.from_dict(ctx.s, pack), ctx.events
@@ -127,6 +167,14 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     check_victory(ctx, end_of_turn=False, finished=seat)
     next_player_turn(ctx)
     return GameState.from_dict(ctx.s, pack), ctx.events
+
+
+def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
+          ) -> tuple[GameState, list[Event]]:
+    """Check ``orders`` of ``seat`` and carry them out with ``dice``: :func:`check`, then
+    :func:`execute`. Raises :class:`IllegalOrders` with every problem when the orders
+    are not legal."""
+    return execute(state, check(state, seat, orders), dice)
 
 
 def fold(initial: GameState, events: Sequence[Event]) -> GameState:

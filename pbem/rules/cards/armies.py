@@ -16,7 +16,6 @@ from pbem.rules.core.state import State
 from pbem.rules.resolve.independents import activate_independent
 from pbem.rules.resolve.moves import (
     MOVE_KEYS,
-    SOFT,
     _soft_moves,
     check_moves,
     do_moves,
@@ -32,17 +31,18 @@ def activation_effect(card) -> Any:
 
 
 def check_tyche_war(pack: Pack, s: State, seat: str, part: dict, card: Card, use: str,
-                    where: str, rej: list[Problem], plan: dict) -> None:
+                    where: str, rej: list[Problem], plan: dict, soft: bool = False) -> None:
     """Validate ``use: activate`` (one army, MA = the card's OPs, R-8.2) and the events
     Major Campaign (``moves``: up to two armies, ``major_campaign_mp`` each, R-16.1) and
-    independent army activation (R-14); fills ``plan["war"]``."""
+    independent army activation (R-14); fills ``plan["war"]``. ``soft``: see
+    :func:`pbem.rules.resolve.moves.check_moves`."""
     if use == "activate":
         if "army" not in part or "path" not in part:
             reject(rej, "tyche.activate_army_missing", "name the army and its path to activate with this card", f"{where}.army",
                  "tyche: {card: 12, use: activate, army: Ptolemy, path: [Memphis, Pelusium]}")
             return
         raw = {k: part[k] for k in MOVE_KEYS if k in part}
-        if SOFT.get():
+        if soft:
             plan["war"] = _soft_moves(pack, s, seat, [raw], where, "tyche", card.ops)
             return
         n0 = len(rej)
@@ -65,7 +65,7 @@ def check_tyche_war(pack: Pack, s: State, seat: str, part: dict, card: Card, use
             reject(rej, "tyche.moves_missing", f"Major Campaign moves 1 to {most} armies: moves: [{{army, path}}, ...]",
                  f"{where}.moves", "moves: [{army: Ptolemy, path: [Pelusium, Gaza]}]")
             return
-        mv = check_moves(pack, s, seat, raw, f"{where}.moves", rej, "tyche", mp)
+        mv = check_moves(pack, s, seat, raw, f"{where}.moves", rej, "tyche", mp, soft)
         if mv:
             plan["war"] = mv
     elif kind == "independent":

@@ -13,7 +13,6 @@ from pbem.rules.core.pieces import army_spaces
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State
 from pbem.rules.core.units import special_status, unit_name
-from pbem.rules.resolve.moves import SOFT
 
 BRING = "bring_special_unit"
 """The card effect primitive that brings a special unit into play (R-4.1)."""
@@ -88,12 +87,13 @@ def bring_special_unit(ctx: Ctx, seat: str, card: Card, eff: Effect,
 
 
 def check_join(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card,
-               where: str, rej: list[Problem], plan: dict[str, Any]) -> None:
+               where: str, rej: list[Problem], plan: dict[str, Any], soft: bool = False
+               ) -> None:
     """Validate ``tyche: {card: 44, use: event, army: General | Space}`` (R-4.1 [L]): the
     card's special unit must still be in its holding box and ``army`` must name an army of
     ``seat`` (a general with CUs) in the effect's area, if any (card 46: Asia). ``army``
     may be left out when exactly one army qualifies. Sets ``plan["special"]`` to the
-    army's space. In soft mode (orders validated before the dice) nothing is refused:
+    army's space. ``soft`` (carried out after dice changed the board): nothing is refused:
     :func:`bring_special_unit` falls back to another army."""
 
     def no(code: str, msg: str, w: str, hint: str | None = None) -> None:
@@ -103,7 +103,7 @@ def check_join(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card
     if eff is None:
         return
     plan["special"] = None
-    if SOFT.get():  # re-checked when carried out (bring_special_unit)
+    if soft:  # re-checked when carried out (bring_special_unit)
         plan["special"] = resolve_army(pack, s, seat, part.get("army"))[0] \
             if "army" in part else None
         return

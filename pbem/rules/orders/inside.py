@@ -182,12 +182,16 @@ def do_inside(ctx: Ctx, seat: str, plan: list[dict[str, Any]]) -> None:
 
 def run_inside_orders(ctx: Ctx, seat: str, orders: dict[str, Any],
                       rej: list[Problem]) -> None:
-    """The ``outside`` then ``inside`` orders of a player-turn (R-5)."""
+    """The ``outside`` then ``inside`` orders of a player-turn (R-5), each checked once
+    (:meth:`pbem.rules.context.Ctx.planned`; a sally's dice may change what can go
+    inside, so that is checked again after them)."""
     if "outside" in orders:
-        out = check_outside(ctx.pack, ctx.s, seat, orders["outside"], "orders.outside", rej)
+        out = ctx.planned("outside", lambda: check_outside(
+            ctx.pack, ctx.s, seat, orders["outside"], "orders.outside", rej))
         if out is not None:
             do_outside(ctx, seat, out)
     if "inside" in orders:
-        ins = check_inside(ctx.pack, ctx.s, seat, orders["inside"], "orders.inside", rej)
+        ins = ctx.planned("inside", lambda: check_inside(
+            ctx.pack, ctx.s, seat, orders["inside"], "orders.inside", rej))
         if ins is not None:
             do_inside(ctx, seat, ins)

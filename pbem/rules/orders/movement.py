@@ -18,12 +18,15 @@ from pbem.rules.resolve.moves import check_moves, do_moves
 
 
 def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
-                   rej: list[Problem], lenient: bool = False) -> dict[str, Any] | None:
+                   rej: list[Problem], lenient: bool = False, soft: bool = False
+                   ) -> dict[str, Any] | None:
     """Validate ``movement``: ``mercenary`` | ``{mercenary: Space}`` | ``none`` | a list
-    of army moves (:mod:`pbem.rules.war_orders`). Returns ``{"kind": "mercenary",
+    of army moves (:mod:`pbem.rules.resolve.moves`). Returns ``{"kind": "mercenary",
     "space": id|None}``, ``{"kind": "none"}`` or the moves plan. ``lenient``: dice
     already changed the board this turn (e.g. unrest), so a mercenary space that is no
-    longer legal falls back to the default space [D] instead of refusing the orders."""
+    longer legal falls back to the default space [D] instead of refusing the orders;
+    ``soft``: moves are carried out after dice changed the board since they were checked
+    (see :func:`pbem.rules.resolve.moves.check_moves`)."""
     if part is None or part == "none":
         return {"kind": "none"}
     if part == "mercenary":
@@ -46,7 +49,7 @@ def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
             return None
         return {"kind": "mercenary", "space": sid}
     if isinstance(part, list):  # army moves (pbem.rules.war_orders, R-9)
-        return check_moves(pack, s, seat, part, where, rej)
+        return check_moves(pack, s, seat, part, where, rej, soft=soft)
     reject(rej, "movement.unknown", "movement must be mercenary, {mercenary: Space}, none or a list of moves", where,
          "movement: mercenary")
     return None

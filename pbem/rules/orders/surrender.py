@@ -13,7 +13,6 @@ from pbem.rules.core.board import resolve_space
 from pbem.rules.core.pieces import cus_of
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State
-from pbem.rules.resolve.moves import SOFT
 from pbem.rules.resolve.siege import surrender_assaults, why_no_assault
 
 SURRENDER_KEYS = ("accept", "remove", "decline", "assault")
@@ -42,9 +41,10 @@ def surrender_options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
 
 
 def check_surrender(pack: Pack, s: State, seat: str, part: Any, where: str,
-                    rej: list[Problem]) -> dict[str, list[str]] | None:
-    """Validate ``surrender: {accept: [..], remove: [..], decline: [..]}`` (R-8.1);
-    ``assault`` (free siege rolls) is rules core II and rejected as not yet supported."""
+                    rej: list[Problem], soft: bool = False) -> dict[str, list[str]] | None:
+    """Validate ``surrender: {accept: [..], remove: [..], decline: [..], assault: [..]}``
+    (R-8.1; ``assault``: free siege rolls, :func:`check_surrender_assault`, which
+    ``soft`` makes lenient). Returns the plan or None."""
     if part is None:
         return {"accept": [], "remove": [], "decline": []}
     if not isinstance(part, dict):
@@ -63,7 +63,7 @@ def check_surrender(pack: Pack, s: State, seat: str, part: Any, where: str,
             continue
         if k == "assault":  # R-8.1 free rolls (pbem.rules.siege)
             plan["assault"] = check_surrender_assault(pack, s, seat, v, f"{where}.assault",
-                                                      rej)
+                                                      rej, soft)
             continue
         items = v if isinstance(v, list) else [v]
         for i, item in enumerate(items):
@@ -118,8 +118,10 @@ def do_surrender(ctx: Ctx, seat: str, plan: dict[str, list[str]]) -> None:
 
 
 def check_surrender_assault(pack: Pack, s: State, seat: str, raw: Any, where: str,
-                            rej: list[Problem]) -> list[str]:
-    """Validate ``surrender: {assault: [Space]}`` (R-8.1 free rolls, R-10)."""
+                            rej: list[Problem], soft: bool = False) -> list[str]:
+    """Validate ``surrender: {assault: [Space]}`` (R-8.1 free rolls, R-10); ``soft``
+    (carried out after dice changed the board): listed spaces are kept and re-checked
+    when rolled (``AssaultCancelled``)."""
 
     out: list[str] = []
     for i, x in enumerate(raw if isinstance(raw, list) else [raw]):
@@ -128,7 +130,7 @@ def check_surrender_assault(pack: Pack, s: State, seat: str, raw: Any, where: st
             reject(rej, "orders.unknown_space", f"there is no space {x!r}",
                  f"{where}[{i}]", hint)
             continue
-        if SOFT.get():  # re-checked when rolled (AssaultCancelled)
+        if soft:  # re-checked when rolled (AssaultCancelled)
             out.append(sid)
             continue
         try:

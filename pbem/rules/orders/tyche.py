@@ -188,9 +188,10 @@ def general_targets(pack: Pack, s: State, seat: str, gid: str) -> list[str]:
 
 
 def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
-                rej: list[Problem]) -> dict[str, Any] | None:
-    """Validate the ``tyche`` orders of ``seat`` against ``s``; append rejections to
-    ``rej``; return the plan ``{"surprise": [n], "card": n, "use": str, "places": [id],
+                rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
+    """Validate the ``tyche`` orders of ``seat`` against ``s`` (``soft``: carried out after
+    dice changed the board, see :func:`pbem.rules.resolve.moves.check_moves`); append
+    rejections to ``rej``; return the plan ``{"surprise": [n], "card": n, "use": str, "places": [id],
     "train": [{"unit", "ops"}], "place": [id]}`` (``"fleet"`` with ``use: upgrade_fleet``,
     R-8.2) or None when it cannot be carried out."""
     if not isinstance(part, dict):
@@ -269,12 +270,12 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
         else:
             plan["unrest"] = norm_use(part["unrest"])
     if use == "activate" or (use == "event" and war_event(card)):  # R-8.2, R-16.1, R-14
-        check_tyche_war(pack, s, seat, part, card, use, where, rej, plan)
+        check_tyche_war(pack, s, seat, part, card, use, where, rej, plan, soft)
     elif use == "event" and not event_supported(card):
         reject(rej, "rules.not_yet_supported", f"the event of {card_label(pack, n)} is not yet supported by the engine",
              f"{where}.use", "use its OPs or discard it for now")
     elif use == "event" and special_effect(card):  # R-4.1 special units
-        check_join(pack, s, seat, part, card, where, rej, plan)
+        check_join(pack, s, seat, part, card, where, rej, plan, soft)
     elif use == "garrisons":
         _check_places(pack, s, seat, part, card, where, rej, plan)
     elif use == "train":

@@ -16,7 +16,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.registry import event_supported, resolve_event, special_effect
 from pbem.rules.cards.units import joining_armies, why_no_join
-from pbem.rules.context import Ctx, DryDice
+from pbem.rules.context import Ctx
 from pbem.rules.core.armies import army_options
 from pbem.rules.core.control import upgradable_fleets
 from pbem.rules.core.pack import const
@@ -59,7 +59,7 @@ from pbem.rules.orders.tyche import (
 )
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import run_cursor
-from pbem.rules.resolve.moves import dice_free_move_checks, soft_if_valid
+from pbem.rules.resolve.moves import dice_free_move_checks
 
 
 def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
@@ -91,37 +91,39 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     applied = ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"],
                                          "orders": public_orders(orders), "rule": "R-8"})
     if "commanders" in orders:
-
-        cplan = check_commanders(pack, s, seat, orders["commanders"], "orders.commanders",
-                                 rej)
+        cplan = ctx.planned("commanders", lambda: check_commanders(
+            pack, s, seat, orders["commanders"], "orders.commanders", rej))
         if cplan is not None:
             do_commanders(ctx, seat, cplan)
-    if "standing" in orders:  # R-9.3 standing orders (pbem.rules.reactions)
-        std = check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
-        if std is not None:
-            ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})  # a private choice: only its seat sees it
+    if "standing" in orders:  # R-9.3 standing orders (pbem.rules.orders.standing)
+        std = ctx.planned("standing", lambda: check_standing(
+            pack, s, seat, orders["standing"], "orders.standing", rej))
+        if std is not None:  # a private choice: only its seat sees it
+            ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
     if "inside" in orders or "outside" in orders:  # R-5 units inside a major city
         run_inside_orders(ctx, seat, orders, rej)
     if not only and "surrender" in orders:
-        plan = check_surrender(pack, s, seat, orders.get("surrender"),
-                               "orders.surrender", rej)
+        plan = ctx.planned("surrender", lambda: check_surrender(
+            pack, s, seat, orders.get("surrender"), "orders.surrender", rej, ctx.soft))
         if plan is not None:
             do_surrender(ctx, seat, plan)
     if "tyche" not in orders:
         reject(rej, "tyche.missing", "every player-turn plays or discards one non-surprise card", "orders.tyche",
              "tyche: {card: N, use: discard}")
     else:
-        tplan = check_tyche(pack, s, seat, orders["tyche"], "orders.tyche", rej)
+        tplan = ctx.planned("tyche", lambda: check_tyche(
+            pack, s, seat, orders["tyche"], "orders.tyche", rej, ctx.soft))
         if tplan is not None and not rej:
             rest = _turn_rest(pack, tplan, orders, only)
             do_tyche(ctx, seat, tplan)
             if is_paused(s):  # R-9.3: a Tyche move waits for a reaction window
-                if not isinstance(ctx.dice, DryDice):
+                if not ctx.dry:
                     withhold_orders(ctx, applied, orders)  # the rest stays private
                     return rej  # the rest runs when the window closes (finish_turn)
-                _dry_windows(ctx, seat, rest)  # validate: check the rest of the turn now
+                _dry_windows(ctx, seat, rest)  # a check: check the rest of the turn now
     if not only and not rej:
-        mplan = _movement_plan(ctx, seat, orders.get("movement"), rej)
+        mplan = ctx.planned("movement", lambda: _movement_plan(
+            ctx, seat, orders.get("movement"), rej))
         if mplan is not None and not rej:
             do_movement(ctx, seat, mplan)
             if not is_paused(s):  # a reaction window defers forage (R-9.3)
@@ -136,24 +138,23 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
 def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Problem]
                    ) -> dict[str, Any] | None:
     """The movement segment's plan (R-8.7), checked against the board as it stands.
-    In validation (dry dice) after a die was rolled earlier in the player-turn, that
+    In a check (dry dice) after a die was rolled earlier in the player-turn, that
     board depends on the dice: moves refused there are then checked only for what no
     dice can change (:func:`dice_free_move_checks`) and left to the real run, which
     cancels what is still impossible (``MoveCancelled``; docs/rules.md "Validation")."""
-
     pack, s = ctx.pack, ctx.s
     mine: list[Problem] = []
-    plan = check_movement(pack, s, seat, part, "orders.movement", mine, lenient=ctx.rolled)
-    if not mine or not (ctx.rolled and isinstance(ctx.dice, DryDice)
-                        and isinstance(part, list)):
+    plan = check_movement(pack, s, seat, part, "orders.movement", mine, lenient=ctx.rolled,
+                          soft=ctx.soft)
+    if not mine or not (ctx.rolled and ctx.dry and isinstance(part, list)):
         rej += mine
         return plan
     n0 = len(rej)
     dice_free_move_checks(pack, s, seat, part, "orders.movement", rej)
     if len(rej) != n0:
         return None
-    with soft_if_valid(True):
-        return check_movement(pack, s, seat, part, "orders.movement", rej, lenient=True)
+    return check_movement(pack, s, seat, part, "orders.movement", rej, lenient=True,
+                          soft=True)
 
 
 def _turn_rest(pack: Pack, tplan: dict[str, Any], orders: dict[str, Any], only: bool
@@ -196,9 +197,8 @@ def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
         resolve_event(ctx, seat, pack.cards[rest["event"]["card"]], rest["event"]["plan"])
     if rest.get("segment"):
         rej: list[Problem] = []
-        with soft_if_valid(True):
-            mplan = check_movement(pack, s, seat, rest.get("movement"), "orders.movement",
-                                   rej, lenient=True)
+        mplan = check_movement(pack, s, seat, rest.get("movement"), "orders.movement",
+                               rej, lenient=True, soft=True)
         if mplan is None or rej:
             ctx.emit("MoveCancelled", {"seat": seat, "army": None, "where": "orders.movement",
                                        "why": "; ".join(r.message for r in rej)
@@ -236,10 +236,10 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
         if k != key:
             reject(rej, "orders.unknown_key", f"this window asks for {key}, not {k}",
                    f"orders.{k}", f"{{{key}: {DEFAULTS[key]}}}", rule=rule)
-    choice = _parse_answer(pack, s, seat, p, given.get(key, DEFAULTS[key]), rej)
-    std = None
-    if "standing" in orders:
-        std = check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
+    choice, std = ctx.planned("answer", lambda: (
+        _parse_answer(pack, s, seat, p, given.get(key, DEFAULTS[key]), rej),
+        check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
+        if "standing" in orders else None))
     if rej:
         return rej
     ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": public_orders(orders),
@@ -338,9 +338,10 @@ def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Problem]:
     stays open and still waits for an answer."""
 
     rej: list[Problem] = []
-    std = check_standing(ctx.pack, ctx.s, seat, orders["standing"], "orders.standing", rej)
-    if std is not None and not rej:
-        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})  # a private choice: only its seat sees it
+    std = ctx.planned("standing", lambda: check_standing(
+        ctx.pack, ctx.s, seat, orders["standing"], "orders.standing", rej))
+    if std is not None and not rej:  # a private choice: only its seat sees it
+        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
         p = war_get(ctx.s, "pause")
         if p and p["seat"] == seat:
             _decide_by_standing(ctx, seat, orders, p)

@@ -10,14 +10,12 @@ Shape (see ``docs/orders.md``)::
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import difflib
-from collections.abc import Iterator
 from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.problems import Problem
-from pbem.rules.context import Ctx, DryDice
+from pbem.rules.context import Ctx
 from pbem.rules.core.armies import (
     _own_armies,
     army_options,
@@ -204,10 +202,11 @@ def _moves_hint(pack: Pack, s: State, seat: str) -> str:
 
 def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
              rej: list[Problem]) -> None:
-    """Dry-run ``moves`` on a copy of ``s`` with dry dice (every die 1) and turn each
-    cancelled move or assault into a rejection (the same executor as :func:`do_moves`)."""
+    """Dry-run ``moves`` on a copy of ``s`` (a dry context: every die shows 1) and turn
+    each cancelled move or assault into a rejection (the same executor as
+    :func:`do_moves`); refusals after the first die are left to the real run."""
 
-    ctx = Ctx(pack, _copy(s), DryDice())
+    ctx = Ctx(pack, _copy(s), None)
     c = new_cursor(seat, segment, moves)
     try:
         run_cursor(ctx, c)
@@ -237,33 +236,6 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
                  "leave them out of pick_up; they may move again in the next segment", rule="R-12.5")
 
 
-SOFT: contextvars.ContextVar[bool] = contextvars.ContextVar("pbem_war_soft", default=False)
-"""True while ``apply`` carries out orders that passed a dry-run validation: what the
-real dice made impossible since is cancelled (an event), never refused."""
-
-
-def has_war_orders(orders: Any) -> bool:
-    """True when ``orders`` hold army moves, an activation or assault rolls."""
-    if not isinstance(orders, dict):
-        return False
-    ty = orders.get("tyche")
-    sur = orders.get("surrender")
-    return (isinstance(orders.get("movement"), list)
-            or (isinstance(ty, dict) and isinstance(ty.get("use"), str)
-                and ty["use"].strip().lower() in ("activate", "event"))
-            or (isinstance(sur, dict) and "assault" in sur))
-
-
-@contextlib.contextmanager
-def soft_if_valid(valid: bool) -> Iterator[None]:
-    """Run the block in soft mode (see :data:`SOFT`) when ``valid``."""
-    token = SOFT.set(valid)
-    try:
-        yield
-    finally:
-        SOFT.reset(token)
-
-
 def _soft_moves(pack: Pack, s: State, seat: str, part: list, where: str, segment: str,
                 mp: int | None) -> dict:
     moves, cancelled = [], []
@@ -283,13 +255,13 @@ def _soft_moves(pack: Pack, s: State, seat: str, part: list, where: str, segment
 
 
 def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
-                rej: list[Problem], segment: str = "movement", mp: int | None = None
-                ) -> dict | None:
+                rej: list[Problem], segment: str = "movement", mp: int | None = None,
+                soft: bool = False) -> dict | None:
     """Validate a list of moves; returns ``{"kind": "moves", "moves": [...],
-    "segment"}`` or None. Problem codes: ``movement.*``, ``siege.illegal``. In soft
-    mode (:data:`SOFT`) nothing is refused: moves made impossible are listed under
-    ``"cancelled"``."""
-    if SOFT.get():
+    "segment"}`` or None. Problem codes: ``movement.*``, ``siege.illegal``. ``soft``
+    (orders carried out after dice changed the board since they were checked): nothing
+    is refused, moves made impossible are listed under ``"cancelled"``."""
+    if soft:
         return _soft_moves(pack, s, seat, part, where, segment, mp)
     n0 = len(rej)
     moves = []
