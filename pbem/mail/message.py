@@ -353,7 +353,7 @@ def _oversize(raw: bytes, limits: MailLimits) -> Problem | None:
 
 def _too_complex(limits: MailLimits) -> Problem:
     return Problem(
-        code="mail.too_complex",
+        code="mail.too_large",
         message=(f"Your mail has more than {limits.max_parts} MIME parts or parts nested "
                  f"more than {limits.max_depth} deep; it was not read."),
         hint=_PLAIN_HINT)
@@ -456,8 +456,8 @@ def parse_mail(raw: bytes, *, own_addresses: Collection[str] = (),
     Decisions, in order:
 
     1. larger than ``limits`` (size, header section, a cheap count of parts) -> the header
-       section alone is read, and the mail is ``reject``-ed with ``"mail.too_large"`` or
-       ``"mail.too_complex"`` unless step 2 applies; the body is never parsed;
+       section alone is read, and the mail is ``reject``-ed with ``"mail.too_large"``
+       (the message names the limit) unless step 2 applies; the body is never parsed;
     2. machine mail -> ``ignore`` with ``ignore_reason`` ``"bounce"`` (``bouncing`` filled
        from the RFC 3464 report), ``"loop"`` (From in ``own_addresses``, Message-ID domain
        in ``own_domains``, or an ``X-Pbem-Loop`` header) or ``"auto-reply"`` (RFC 3834 and
@@ -465,7 +465,7 @@ def parse_mail(raw: bytes, *, own_addresses: Collection[str] = (),
     3. no usable sender (see :func:`pbem.mail.headers.read_sender`) -> ``ignore`` with
        ``"unreadable-sender"``: never answered, ``ignore_detail`` says why;
     4. more MIME parts or deeper nesting than ``limits`` -> ``reject``
-       ``"mail.too_complex"``;
+       ``"mail.too_large"``;
     5. no text and no attachments at all -> ``ignore`` with ``"empty"``;
     6. no orders block in the author's own text -> ``reject`` (``"mail.forwarded"`` when
        the orders are in a forwarded message, ``"mail.encrypted"``, or ``"mail.no_orders"``

@@ -177,7 +177,8 @@ def test_deeply_nested_multiparts_are_refused_not_dropped() -> None:
            + ORDERS.encode() + closing)
     parsed = parse_mail(raw)
     assert parsed.action == "reject"
-    assert [p.code for p in parsed.problems] == ["mail.too_complex"]
+    assert [p.code for p in parsed.problems] == ["mail.too_large"]
+    assert "nested" in parsed.problems[0].message
 
 
 # --- finding 13: control characters ---------------------------------------------------------
