@@ -309,6 +309,25 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     return parse_config(raw, base=p.resolve().parent, path=p)
 
 
+def _mail_settings(c: _Checker, root: Mapping[str, Any]) -> tuple[int, str | None, bool]:
+    """``max_message_bytes``, ``authentication.authserv_id`` and ``.require``, checked."""
+    max_bytes = 10_000_000
+    if root.get("max_message_bytes") is not None:
+        try:
+            max_bytes = parse_size(c.env(root["max_message_bytes"], "max_message_bytes"))
+        except ValueError as exc:
+            c.add("max_message_bytes", str(exc))
+    auth = c.mapping(root.get("authentication"), "authentication")
+    c.unknown(auth, {"authserv_id", "require"}, "authentication")
+    authserv_id = c.get(auth, "authserv_id", "authentication", str, None)
+    c.one_line(authserv_id, "authentication.authserv_id")
+    require_auth = c.get(auth, "require", "authentication", bool, False)
+    if require_auth and not authserv_id:
+        c.add("authentication.require", "needs authentication.authserv_id (the id your "
+              "receiving server writes in its Authentication-Results headers)")
+    return max_bytes, authserv_id, bool(require_auth)
+
+
 def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     """Check an already-parsed config mapping; see :func:`load_config`."""
     c = _Checker(base)
@@ -403,20 +422,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         options = c.get(gm, "options", gp, dict, {})
         games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {}))
 
-    max_bytes = 10_000_000
-    if root.get("max_message_bytes") is not None:
-        try:
-            max_bytes = parse_size(c.env(root["max_message_bytes"], "max_message_bytes"))
-        except ValueError as exc:
-            c.add("max_message_bytes", str(exc))
-    auth = c.mapping(root.get("authentication"), "authentication")
-    c.unknown(auth, {"authserv_id", "require"}, "authentication")
-    authserv_id = c.get(auth, "authserv_id", "authentication", str, None)
-    c.one_line(authserv_id, "authentication.authserv_id")
-    require_auth = c.get(auth, "require", "authentication", bool, False)
-    if require_auth and not authserv_id:
-        c.add("authentication.require", "needs authentication.authserv_id (the id your "
-              "receiving server writes in its Authentication-Results headers)")
+    max_bytes, authserv_id, require_auth = _mail_settings(c, root)
     rate = c.get(root, "reply_rate_per_hour", "", int, 5)
     seat_rate = c.get(root, "seat_reply_rate_per_hour", "", int, 30)
     map_attachment = c.get(root, "map_attachment", "", bool, True)

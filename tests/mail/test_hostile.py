@@ -280,3 +280,20 @@ def test_eml_case(name: str) -> None:
 
 def test_every_eml_case_has_an_expectation() -> None:
     assert sorted(p.name for p in CASES.glob("*.eml")) == sorted(EML_CASES)
+
+
+def test_config_mail_limits_and_authentication(tmp_path: Path) -> None:
+    raw = _config()
+    raw["max_message_bytes"] = "2MB"
+    raw["authentication"] = {"authserv_id": "MX.Pbem.Example", "require": True}
+    config = parse_config(raw, base=tmp_path)
+    assert (config.max_message_bytes, config.authserv_id, config.require_authentication) == (
+        2_000_000, "mx.pbem.example", True)
+    assert parse_config(_config(), base=tmp_path).max_message_bytes == 10_000_000
+    raw = _config()
+    raw["max_message_bytes"] = "lots"
+    raw["authentication"] = {"require": True}
+    with pytest.raises(ConfigError) as caught:
+        parse_config(raw, base=tmp_path)
+    assert {p.split(":")[0] for p in caught.value.problems} == {
+        "max_message_bytes", "authentication.require"}
