@@ -1,89 +1,63 @@
 """Card events that move armies: Major Campaign (R-16.1) and the activation of an
-independent army (R-14).
-"""
+independent army (R-14). Both move armies: they are resolved before the card's other
+effects, and a reaction window may pause a Major Campaign (R-9.3)."""
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from pbem.pack.model import Card, Pack
+from pbem.pack.model import Card, Effect, Pack
 from pbem.problems import Problem
-from pbem.rules.cards.registry import resolve_event, war_event
+from pbem.rules.cards.base import Primitive
 from pbem.rules.context import Ctx
 from pbem.rules.core.pack import const
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State
 from pbem.rules.resolve.independents import activate_independent
-from pbem.rules.resolve.moves import (
-    MOVE_KEYS,
-    _soft_moves,
-    check_moves,
-    do_moves,
-    parse_move,
-    simulate,
-    static_checks,
-)
+from pbem.rules.resolve.moves import check_moves, do_moves
 
 
-def activation_effect(card) -> Any:
-    """The card's ``activate_independent`` effect, or None."""
-    return next((e for e in card.effects if e.primitive == "activate_independent"), None)
-
-
-def check_tyche_war(pack: Pack, s: State, seat: str, part: dict, card: Card, use: str,
-                    where: str, rej: list[Problem], plan: dict, soft: bool = False) -> None:
-    """Validate ``use: activate`` (one army, MA = the card's OPs, R-8.2) and the events
-    Major Campaign (``moves``: up to two armies, ``major_campaign_mp`` each, R-16.1) and
-    independent army activation (R-14); fills ``plan["war"]``. ``soft``: see
-    :func:`pbem.rules.resolve.moves.check_moves`."""
-    if use == "activate":
-        if "army" not in part or "path" not in part:
-            reject(rej, "tyche.activate_army_missing", "name the army and its path to activate with this card", f"{where}.army",
-                 "tyche: {card: 12, use: activate, army: Ptolemy, path: [Memphis, Pelusium]}")
-            return
-        raw = {k: part[k] for k in MOVE_KEYS if k in part}
-        if soft:
-            plan["war"] = _soft_moves(pack, s, seat, [raw], where, "tyche", card.ops)
-            return
-        n0 = len(rej)
-        mv = parse_move(pack, s, seat, raw, where, rej, card.ops)
-        if mv is None:
-            return
-        static_checks(pack, s, seat, mv, "tyche", rej)
-        if len(rej) == n0:
-            simulate(pack, s, seat, [mv], "tyche", rej)
-        if len(rej) == n0:
-            plan["war"] = {"kind": "moves", "moves": [mv], "segment": "tyche"}
+def check_major_campaign(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card,
+                         eff: Effect, where: str, rej: list[Problem], plan: dict[str, Any],
+                         soft: bool) -> None:
+    """R-16.1: ``moves``: up to ``armies`` (effect parameter, 2) army moves of up to
+    ``mp`` MPs each (effect parameter, else constant ``major_campaign_mp``), the first
+    finishing before the second starts; fills ``plan["war"]`` with the moves plan."""
+    most = int(eff.params.get("armies", 2))
+    mp = int(eff.params.get("mp", const(pack, "major_campaign_mp")))
+    raw = part.get("moves", [])
+    if not isinstance(raw, list) or not 1 <= len(raw) <= most:
+        reject(rej, "tyche.moves_missing",
+               f"Major Campaign moves 1 to {most} armies: moves: [{{army, path}}, ...]",
+               f"{where}.moves", "moves: [{army: Ptolemy, path: [Pelusium, Gaza]}]")
         return
-    kind = war_event(card)
-    if kind == "major_campaign":
-        eff = next(e for e in card.effects if e.primitive == "move_armies")
-        most = int(eff.params.get("armies", 2))
-        mp = int(eff.params.get("mp", const(pack, "major_campaign_mp")))
-        raw = part.get("moves", [])
-        if not isinstance(raw, list) or not 1 <= len(raw) <= most:
-            reject(rej, "tyche.moves_missing", f"Major Campaign moves 1 to {most} armies: moves: [{{army, path}}, ...]",
-                 f"{where}.moves", "moves: [{army: Ptolemy, path: [Pelusium, Gaza]}]")
-            return
-        mv = check_moves(pack, s, seat, raw, f"{where}.moves", rej, "tyche", mp, soft)
-        if mv:
-            plan["war"] = mv
-    elif kind == "independent":
-        plan["war"] = {"kind": "independent"}
+    mv = check_moves(pack, s, seat, raw, f"{where}.moves", rej, "tyche", mp, soft)
+    if mv:
+        plan["war"] = mv
 
 
-def do_tyche_war(ctx: Ctx, seat: str, plan: dict) -> None:
-    """Carry out the war part of a Tyche plan (after ``CardPlayed``)."""
+def _move_armies(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -> bool:
+    do_moves(ctx, seat, plan["war"])
+    return True
 
-    w = plan["war"]
-    if w["kind"] == "moves":
-        do_moves(ctx, seat, w)
-    elif w["kind"] == "independent":
-        card = ctx.pack.cards[plan["card"]]
-        eff = activation_effect(card)
-        activate_independent(ctx, seat, eff.params["army"],
-                             list(eff.params.get("path", [])), plan["card"])
-        rest = tuple(e for e in card.effects if e.primitive != "activate_independent")
-        if rest and not ctx.s["result"]:  # the card's other effects (e.g. Lamian War)
 
-            resolve_event(ctx, seat, dataclasses.replace(card, effects=rest), plan)
+def _check_independent(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card,
+                       eff: Effect, where: str, rej: list[Problem], plan: dict[str, Any],
+                       soft: bool) -> None:
+    plan["war"] = {"kind": "independent"}
+
+
+def _activate_independent(ctx: Ctx, seat: str, card: Card, eff: Effect,
+                          plan: dict[str, Any]) -> bool:
+    """R-14: the card's independent army enters and walks its scripted ``path``."""
+    activate_independent(ctx, seat, eff.params["army"], list(eff.params.get("path", [])),
+                         card.number)
+    return True
+
+
+PRIMITIVES: tuple[Primitive, ...] = (
+    Primitive("move_armies", "R-16.1", _move_armies, check_major_campaign,
+              moves_armies=True),
+    Primitive("activate_independent", "R-14", _activate_independent, _check_independent,
+              moves_armies=True),
+)
+"""The army-moving primitives the engine resolves."""

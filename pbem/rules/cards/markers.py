@@ -1,8 +1,8 @@
-"""Card events that change markers: unrest (R-16.2).
-"""
+"""Card events that change markers: unrest (R-16.2)."""
 from __future__ import annotations
 
-from pbem.pack.model import Card, Pack
+from pbem.pack.model import Card, Effect, Pack
+from pbem.rules.cards.base import Primitive
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import adjacent_provinces, info
 from pbem.rules.core.pack import chart_cell, chart_dice
@@ -55,3 +55,16 @@ def resolve_unrest(ctx: Ctx, seat: str, card: Card, choice: str | None) -> None:
                                          "why": "unrest"})
     if spaces:
         ctx.emit("IndependentMarkersPlaced", {"spaces": spaces, "rule": "R-16.2"})
+
+
+def _resolve_unrest(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict) -> bool:
+    if "unrest" not in ctx.pack.charts:
+        return False
+    resolve_unrest(ctx, seat, card, plan.get("unrest"))
+    return True
+
+
+PRIMITIVES: tuple[Primitive, ...] = (
+    Primitive("unrest", "R-16.2", _resolve_unrest),
+)
+"""The marker primitives the engine resolves."""

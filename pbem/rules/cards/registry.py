@@ -1,46 +1,79 @@
-"""Card events (R-16): the pack's effect primitives and how the engine resolves them.
+"""The card-event registry (R-16): every effect primitive of the pack the engine
+resolves, from the family modules (:mod:`.markers`, :mod:`.units`, :mod:`.armies`), each
+with its check, resolution and prompt choices (:class:`~pbem.rules.cards.base.Primitive`).
 
-Implemented: ``unrest`` (R-16.2), ``bring_special_unit`` (R-4.1), ``move_armies``
-(R-16.1 Major Campaign) and ``activate_independent`` (R-14). Every other primitive is
-recorded as skipped (``CardEventSkipped``).
+A card's event is supported when it is a general card (R-8.6, resolved by the Tyche
+segment), a must-play card (its unsupported effects are recorded as skipped [D], so the
+game goes on), or when one of its effects is registered here. To add a card whose
+primitive is known: data in the pack. To add a primitive: one entry in the family module
+of its kind, and a scenario (docs/rules-core.md).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.pack.model import Card
-from pbem.rules.cards.markers import resolve_unrest
-from pbem.rules.cards.units import bring_special_unit, special_effect
+from pbem.pack.model import Card, Pack
+from pbem.problems import Problem
+from pbem.rules.cards import armies, markers, units
+from pbem.rules.cards.base import Primitive
 from pbem.rules.context import Ctx
+from pbem.rules.core.state import State, is_paused
+
+REGISTRY: dict[str, Primitive] = {}
+for _family in (markers, units, armies):
+    for _p in _family.PRIMITIVES:
+        if _p.name in REGISTRY:
+            raise ValueError(f"effect primitive {_p.name} is declared twice")
+        REGISTRY[_p.name] = _p
+OPTIONS_KEYS = tuple(sorted({p.options_key for p in REGISTRY.values() if p.options_key}))
+"""The keys of the legal options that list the choices of card events."""
 
 
 def event_supported(card: Card) -> bool:
-    """Events the engine resolves now: general cards (R-8.6) and must-play cards (whose
-    unsupported effects are recorded as skipped [D] so the game can go on)."""
-    return (card.type == "general" or card.must_play or war_event(card) is not None
-            or special_effect(card) is not None)
+    """Whether ``card`` may be played for its event now that the engine resolves it:
+    general cards (R-8.6), must-play cards, and cards with a registered effect (R-16)."""
+    return (card.type == "general" or card.must_play
+            or any(e.primitive in REGISTRY for e in card.effects))
 
 
-def war_event(card: Card) -> str | None:
-    """``"major_campaign"`` / ``"independent"`` when the card's event is resolved here."""
-    prims = {e.primitive for e in card.effects}
-    if "move_armies" in prims:
-        return "major_campaign"
-    if "activate_independent" in prims:
-        return "independent"
-    return None
+def check_event(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card,
+                where: str, rej: list[Problem], plan: dict[str, Any], soft: bool = False
+                ) -> None:
+    """Check the fields of ``tyche: {card, use: event, ...}`` that ``card``'s registered
+    effects read, in card order, filling ``plan`` (R-16); problems go to ``rej``."""
+    for eff in card.effects:
+        p = REGISTRY.get(eff.primitive)
+        if p is not None and p.check is not None:
+            p.check(pack, s, seat, part, card, eff, where, rej, plan, soft)
+
+
+def event_choices(pack: Pack, s: State, seat: str, card: Card) -> dict[str, list[Any]]:
+    """``{options key: choices}`` of ``card``'s registered effects that list choices for
+    the prompt (an empty list: the event cannot be played now)."""
+    out: dict[str, list[Any]] = {}
+    for eff in card.effects:
+        p = REGISTRY.get(eff.primitive)
+        if p is not None and p.choices is not None and p.options_key:
+            out[p.options_key] = p.choices(pack, s, seat, card, eff)
+    return out
 
 
 def resolve_event(ctx: Ctx, seat: str, card: Card, plan: dict[str, Any]) -> None:
-    """Resolve ``card``'s effects in order; unsupported primitives are recorded as one
-    ``CardEventSkipped`` (R-16)."""
+    """Carry out ``card``'s event (R-16): first the effects that move armies (a reaction
+    window may pause them, R-9.3; the game may end in their battles), then the others in
+    card order [D]; the primitives the engine does not resolve are recorded as one
+    ``CardEventSkipped``."""
+    movers = [e for e in card.effects
+              if e.primitive in REGISTRY and REGISTRY[e.primitive].moves_armies]
+    for eff in movers:
+        REGISTRY[eff.primitive].resolve(ctx, seat, card, eff, plan)
+    others = [e for e in card.effects if e not in movers]
+    if movers and (not others or is_paused(ctx.s) or ctx.s["result"]):
+        return
     skipped = []
-    for eff in card.effects:
-        if eff.primitive == "unrest" and "unrest" in ctx.pack.charts:
-            resolve_unrest(ctx, seat, card, plan.get("unrest"))
-        elif eff.primitive == "bring_special_unit":  # R-4.1 [L]
-            bring_special_unit(ctx, seat, card, eff, plan.get("special"))
-        else:
+    for eff in others:
+        p = REGISTRY.get(eff.primitive)
+        if p is None or not p.resolve(ctx, seat, card, eff, plan):
             skipped.append(eff.primitive)
     if skipped or not card.effects:
         ctx.emit("CardEventSkipped", {"seat": seat, "card": card.number, "name": card.name,

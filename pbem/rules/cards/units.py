@@ -6,6 +6,7 @@ from typing import Any
 
 from pbem.pack.model import Card, Effect, Pack
 from pbem.problems import Problem
+from pbem.rules.cards.base import Primitive
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import army_label, resolve_army
 from pbem.rules.core.board import area_of
@@ -136,3 +137,24 @@ def check_join(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card
            f"armies that qualify: {armies}")
         return
     plan["special"] = space
+
+
+def _resolve(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -> bool:
+    bring_special_unit(ctx, seat, card, eff, plan.get("special"))
+    return True
+
+
+def _check(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card, eff: Effect,
+           where: str, rej: list[Problem], plan: dict[str, Any], soft: bool) -> None:
+    check_join(pack, s, seat, part, card, where, rej, plan, soft)
+
+
+def _choices(pack: Pack, s: State, seat: str, card: Card, eff: Effect) -> list[str]:
+    return [] if why_no_join(pack, s, seat, eff, None) else joining_armies(pack, s, seat, eff)
+
+
+PRIMITIVES: tuple[Primitive, ...] = (
+    Primitive(BRING, "R-4.1", _resolve, _check, _choices, "special_unit_armies"),
+)
+"""The unit primitives the engine resolves (``special_unit_armies``: the armies each
+special-unit card of the hand may join, R-4.1)."""

@@ -11,14 +11,7 @@ from typing import Any
 
 from pbem.pack.model import Card, Pack
 from pbem.problems import Problem
-from pbem.rules.cards.armies import check_tyche_war, do_tyche_war
-from pbem.rules.cards.registry import (
-    event_supported,
-    resolve_event,
-    special_effect,
-    war_event,
-)
-from pbem.rules.cards.units import check_join
+from pbem.rules.cards.registry import check_event, event_supported, resolve_event
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import (
     distances,
@@ -32,6 +25,14 @@ from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, hand_of, is_paused, training_units
 from pbem.rules.resolve.effects import place_cus
+from pbem.rules.resolve.moves import (
+    MOVE_KEYS,
+    _soft_moves,
+    do_moves,
+    parse_move,
+    simulate,
+    static_checks,
+)
 from pbem.rules.resolve.naval import upgrade_fleet
 
 USES = ("garrisons", "discard", "event", "activate", "train", "upgrade_fleet")
@@ -269,13 +270,13 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
                  "give the province id used on the unrest table, e.g. attica")
         else:
             plan["unrest"] = norm_use(part["unrest"])
-    if use == "activate" or (use == "event" and war_event(card)):  # R-8.2, R-16.1, R-14
-        check_tyche_war(pack, s, seat, part, card, use, where, rej, plan, soft)
+    if use == "activate":  # R-8.2: one army moves with the card's OPs as its allowance
+        _check_activate(pack, s, seat, part, card, where, rej, plan, soft)
     elif use == "event" and not event_supported(card):
-        reject(rej, "rules.not_yet_supported", f"the event of {card_label(pack, n)} is not yet supported by the engine",
-             f"{where}.use", "use its OPs or discard it for now")
-    elif use == "event" and special_effect(card):  # R-4.1 special units
-        check_join(pack, s, seat, part, card, where, rej, plan, soft)
+        reject(rej, "rules.not_yet_supported", f"the event of {card_label(pack, n)} is not "
+               "yet supported by the engine", f"{where}.use", "use its OPs or discard it for now")
+    elif use == "event" and card.type != "general":  # R-16: the card's effects
+        check_event(pack, s, seat, part, card, where, rej, plan, soft)
     elif use == "garrisons":
         _check_places(pack, s, seat, part, card, where, rej, plan)
     elif use == "train":
@@ -296,6 +297,32 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
             reject(rej, "orders.field_not_used", f"{k} is only read with use: "
                  f"{used_by}", f"{where}.{k}", f"leave out {k}, or use: {used_by}")
     return plan if len(rej) == n0 else None
+
+
+def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
+                    rej: list[Problem], plan: dict, soft: bool) -> None:
+    """R-8.2 ``use: activate``: one army moves with the card's OPs as its movement
+    allowance (``army``, ``path`` and the move's other fields in the Tyche part, checked
+    like a movement-segment move: :mod:`pbem.rules.resolve.moves`); fills
+    ``plan["war"]``. ``soft``: see :func:`pbem.rules.resolve.moves.check_moves`."""
+    if "army" not in part or "path" not in part:
+        reject(rej, "tyche.activate_army_missing",
+               "name the army and its path to activate with this card", f"{where}.army",
+               "tyche: {card: 12, use: activate, army: Ptolemy, path: [Memphis, Pelusium]}")
+        return
+    raw = {k: part[k] for k in MOVE_KEYS if k in part}
+    if soft:
+        plan["war"] = _soft_moves(pack, s, seat, [raw], where, "tyche", card.ops)
+        return
+    n0 = len(rej)
+    mv = parse_move(pack, s, seat, raw, where, rej, card.ops)
+    if mv is None:
+        return
+    static_checks(pack, s, seat, mv, "tyche", rej)
+    if len(rej) == n0:
+        simulate(pack, s, seat, [mv], "tyche", rej)
+    if len(rej) == n0:
+        plan["war"] = {"kind": "moves", "moves": [mv], "segment": "tyche"}
 
 
 def may_upgrade_fleet_with(pack: Pack, card: Card) -> bool:
@@ -534,10 +561,10 @@ def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
             place_cus(ctx, seat, where, {UNITS[kind]: 1}, "R-8.4", f"{kind} trained")
     elif use == "upgrade_fleet":
         upgrade_fleet(ctx, seat, plan["fleet"], n)
-    elif plan.get("war"):  # army activation, Major Campaign, independent army
-        do_tyche_war(ctx, seat, plan)
+    elif use == "activate":  # R-8.2: the army moves (do_moves)
+        do_moves(ctx, seat, plan["war"])
         if is_paused(s):  # R-9.3 ask window: the card's event waits in the suspended
-            return        # cursor (pbem.rules.orders.finish_turn)
+            return        # cursor (pbem.rules.phases.player_turn.finish_turn)
     elif use == "event" and card.type == "general" and card.general:
         targets = general_targets(pack, s, seat, card.general)
         want = plan["place"][0] if plan["place"] else None
@@ -547,6 +574,6 @@ def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
         ctx.emit("GeneralPlaced", {"general": card.general, "seat": seat,
                                    "where": "map" if want else "dispersed", "space": want,
                                    "rule": "R-8.6"})
-    if (use == "event" and card.type != "general" and not plan.get("war")) or \
+    if (use == "event" and card.type != "general") or \
             (use != "event" and card.type in ("bonus", "unrest")):
-        resolve_event(ctx, seat, card, plan)
+        resolve_event(ctx, seat, card, plan)  # R-16: its army moves first (may pause)

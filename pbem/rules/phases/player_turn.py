@@ -14,8 +14,12 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.problems import Problem
-from pbem.rules.cards.registry import event_supported, resolve_event, special_effect
-from pbem.rules.cards.units import joining_armies, why_no_join
+from pbem.rules.cards.registry import (
+    OPTIONS_KEYS,
+    event_choices,
+    event_supported,
+    resolve_event,
+)
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import army_options
 from pbem.rules.core.control import upgradable_fleets
@@ -399,8 +403,9 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
          "general_spaces": {card_no: [id]}, "fleet_upgrades": [fleet_id],
          "special_unit_armies": {card_no: [space]}}
 
-    A special-unit card (R-4.1) lists ``event`` among its uses only when
-    ``special_unit_armies`` names an army of the seat the unit may join.
+    A card whose event lists choices (:data:`pbem.rules.cards.registry.OPTIONS_KEYS`,
+    e.g. ``special_unit_armies``, R-4.1) lists ``event`` among its uses only when it has
+    a choice now.
 
     A card of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` among its uses when
     ``fleet_upgrades`` (fleets the seat controls below the cap) is not empty (R-8.2).
@@ -415,17 +420,15 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
                            "active": active, "tyche_only": tyche_only(pack, s)}
     hand = []
     gen_spaces: dict[str, list[str]] = {}
-    special: dict[str, list[str]] = {}
+    event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
     for n in hand_of(s, seat):
         c = pack.cards[n]
         uses = [u for u in uses_for(c) if u != "event" or event_supported(c)]
-        eff = special_effect(c)
-        if "event" in uses and eff:  # offered only when an army qualifies
-            joins = [] if why_no_join(pack, s, seat, eff, None) else \
-                joining_armies(pack, s, seat, eff)
-            special[str(n)] = joins
-            if not joins:
-                uses.remove("event")
+        if "event" in uses:  # offered only when its choices are not empty
+            for key, choices in event_choices(pack, s, seat, c).items():
+                event_opts[key][str(n)] = choices
+                if not choices and "event" in uses:
+                    uses.remove("event")
         if fleets and may_upgrade_fleet_with(pack, c):
             uses.insert(uses.index("garrisons") + 1, "upgrade_fleet")
         hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
@@ -447,7 +450,7 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
                        "cards_used": s["training_cards"].get(seat, 0),
                        "cards_allowed": const(pack, "training_cards_per_turn")}
     out["general_spaces"] = gen_spaces
-    out["special_unit_armies"] = special
+    out.update(event_opts)  # e.g. special_unit_armies
     out["fleet_upgrades"] = fleets
     return out
 
