@@ -103,7 +103,8 @@ def _drop(view: dict[str, Any], keys: list[str]) -> dict[str, Any]:
 
 def play(pack: Any, seed: bytes, options: dict[str, Any] | None, rng_seed: int,
          rename: dict[str, str], with_views: bool = True,
-         drop_keys: list[str] | None = None) -> dict[str, Any]:
+         drop_keys: list[str] | None = None,
+         drop_options: list[str] | None = None) -> dict[str, Any]:
     """Play one bot game; return its hashes and full record."""
     state, events = R.new_game(pack, seed, options)
     rng = random.Random(rng_seed)
@@ -120,7 +121,10 @@ def play(pack: Any, seed: bytes, options: dict[str, Any] | None, rng_seed: int,
         views = ({str(s): _drop(R.view(state, s), drop_keys or []) for s in (*R.SEATS, None)}
                  if with_views else {})
         new, evs = R.apply(state, d.seat, orders, R.Dice(seed, state.step))
-        record.append({"decision": d.to_dict(), "orders": orders, "problems": problems,
+        decision = d.to_dict()
+        for k in drop_options or []:
+            decision["options"].pop(k, None)
+        record.append({"decision": decision, "orders": orders, "problems": problems,
                        "views": views, "events": _events(evs, rename)})
         state = new
     else:
@@ -158,6 +162,9 @@ def main() -> int:
     ap.add_argument("--no-views", action="store_true", help="skip the per-seat views")
     ap.add_argument("--drop-view-key", action="append", default=[], metavar="A.B",
                     help="a view key added on purpose, left out before hashing")
+    ap.add_argument("--drop-option-key", action="append", default=[], metavar="KEY",
+                    help="a legal-options key added on purpose, left out of decisions "
+                         "and views before hashing")
     args = ap.parse_args()
     rename = {new: old for old, new in (r.split("=", 1) for r in args.rename)}
     base = json.loads(BASELINE.read_text()) if args.check else {}
@@ -169,7 +176,9 @@ def main() -> int:
         if args.only and not name.startswith(args.only):
             continue
         res = play(factory(), seed, options, g, rename, with_views=not args.no_views,
-                   drop_keys=args.drop_view_key)
+                   drop_keys=args.drop_view_key + [f"private.options.{k}"
+                                                   for k in args.drop_option_key],
+                   drop_options=args.drop_option_key)
         out[name] = {"decisions": res["decisions"], **res["hashes"]}
         if args.dump:
             with gzip.open(args.dump / f"{name}.jsonl.gz", "wt") as fh:

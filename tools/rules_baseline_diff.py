@@ -25,7 +25,16 @@ def _diff(x, y, path, out):
         out.append(f"{path}: {json.dumps(x)[:60]} -> {json.dumps(y)[:60]}")
 
 
-def main(a: str, b: str) -> int:
+def _as_sets(record: dict) -> dict:
+    """The record with each mutated order's problems sorted: a change that reports the
+    same problems in another order shows as no difference (``--problems-as-sets``)."""
+    if "problems" in record:
+        record = {**record, "problems": [sorted(p, key=lambda x: json.dumps(x, sort_keys=True))
+                                         for p in record["problems"]]}
+    return record
+
+
+def main(a: str, b: str, as_sets: bool = False) -> int:
     kinds: collections.Counter[str] = collections.Counter()
     for fa in sorted(Path(a).glob("*.jsonl.gz")):
         fb = Path(b) / fa.name
@@ -35,6 +44,8 @@ def main(a: str, b: str) -> int:
         if len(ra) != len(rb):
             out.append(f"{len(ra)} records -> {len(rb)}")
         for i, (x, y) in enumerate(zip(ra, rb)):
+            if as_sets:
+                x, y = _as_sets(x), _as_sets(y)
             _diff(x, y, f"[{i}]", out)
         for d in out:
             kinds[re.sub(r"\[\d+\]", "[]", d.split(":")[0])] += 1
@@ -46,4 +57,5 @@ def main(a: str, b: str) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1], sys.argv[2]))
+    args = [x for x in sys.argv[1:] if not x.startswith("--")]
+    raise SystemExit(main(args[0], args[1], "--problems-as-sets" in sys.argv))

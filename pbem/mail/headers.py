@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from email import errors
 from email.headerregistry import Address
 from email.message import Message
 from email.policy import EmailPolicy
+from functools import lru_cache
 
 __all__ = [
     "INBOUND",

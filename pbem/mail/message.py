@@ -34,7 +34,6 @@ from email.parser import BytesHeaderParser
 from typing import Literal
 
 from pbem.mail.authresults import AuthResults, read_authentication_results
-
 from pbem.mail.extract import (
     AuthorText,
     Body,

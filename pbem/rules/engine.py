@@ -20,12 +20,8 @@ from pbem.rules.core.events import reduce
 from pbem.rules.core.problems import IllegalOrders, reject
 from pbem.rules.core.state import SEATS, Decision, Event, GameState, _copy, war_get
 from pbem.rules.dice import Dice
+from pbem.rules.orders import reinforcements
 from pbem.rules.orders.reactions import reaction_decision
-from pbem.rules.orders.reinforcements import (
-    default_reinforcements,
-    reinforcement_options,
-    run_reinforcement,
-)
 from pbem.rules.orders.standing import standing_only
 from pbem.rules.phases.player_turn import (
     default_orders,
@@ -35,6 +31,7 @@ from pbem.rules.phases.player_turn import (
     run_standing,
     turn_seat,
 )
+from pbem.rules.phases.reinforcement import run_reinforcement
 from pbem.rules.phases.sequence import continue_turn, next_player_turn
 from pbem.rules.phases.victory import check_victory
 
@@ -65,8 +62,8 @@ def pending(state: GameState) -> list[Decision]:
     if state.reinforce:
         seat = state.reinforce["queue"][0]
         return [Decision(seat=seat, kind="reinforcements", step=state.step,
-                         options=reinforcement_options(pack, s, seat),
-                         default=default_reinforcements(pack, s, seat), rule="R-7.2")]
+                         options=reinforcements.options(pack, s, seat),
+                         default=reinforcements.default(pack, s, seat), rule="R-7.2")]
     if state.active is None:
         return []
     seat = state.active

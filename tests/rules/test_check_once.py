@@ -11,7 +11,7 @@ from rules_harness import ScriptedThenReal, position
 
 import pbem.rules as R
 from pbem.pack.loader import load_pack
-from pbem.rules.phases import player_turn
+from pbem.rules.orders import tyche
 
 ROOT = Path(__file__).resolve().parents[2] / "pbem" / "rules"
 SIEGE = {"generals": {"antigonus": {"seat": "north", "where": "map", "space": "isaura"}},
@@ -22,13 +22,13 @@ SIEGE = {"generals": {"antigonus": {"seat": "north", "where": "map", "space": "i
 def counted(monkeypatch):
     """How often the Tyche segment is checked (the check behind every player-turn)."""
     calls: list[bool] = []
-    real = player_turn.check_tyche
+    real = tyche.check
 
     def spy(*args, **kw):
         calls.append(bool(kw.get("soft", args[6] if len(args) > 6 else False)))
         return real(*args, **kw)
 
-    monkeypatch.setattr(player_turn, "check_tyche", spy)
+    monkeypatch.setattr(tyche, "check", spy)
     return calls
 
 

@@ -9,11 +9,12 @@ import copy
 import json
 import random
 
+from rules_harness import scenario_view
+
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules.core.state import GameState, upgrade_layout
 from pbem.rules.dice import Dice
-from rules_harness import scenario_view
 
 
 def _games(pack, n: int = 3):

@@ -8,7 +8,7 @@ from typing import Any
 from pbem.rules.bots.war import add_war_orders, reaction_orders
 from pbem.rules.core.state import GameState
 from pbem.rules.engine import legal_options, pack_of, validate
-from pbem.rules.orders.reinforcements import default_reinforcements
+from pbem.rules.orders import reinforcements
 from pbem.rules.phases.player_turn import default_orders
 
 
@@ -94,4 +94,4 @@ def _reinforcements(pack, state: GameState, seat: str, opts: dict,
     orders = {"reinforcements": plan}
     if not validate(state, seat, orders):
         return orders
-    return default_reinforcements(pack, state.peek(), seat)
+    return reinforcements.default(pack, state.peek(), seat)

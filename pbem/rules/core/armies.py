@@ -179,7 +179,7 @@ def resolve_army(pack: Pack, s: State, seat: str, text: Any) -> tuple[str | None
     return sid, ""
 
 
-def _own_armies(pack: Pack, s: State, seat: str) -> str:
+def own_armies_hint(pack: Pack, s: State, seat: str) -> str:
     """A hint naming ``seat``'s armies: its generals on the map and its minor generals'
     spaces (R-5), as players read them."""
     gens = sorted(f"{pack.generals[g].name} ({pack.spaces[v['space']].name})"

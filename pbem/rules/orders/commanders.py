@@ -1,5 +1,9 @@
-"""The ``commanders`` order (R-5): the owner picks among generals of equal highest
-rank, before the army moves.
+"""The ``commanders`` order (R-5): ``commanders: {Space: general}``, the owner picks
+among generals of equal highest rank in a space, before the army moves; kept until
+changed.
+
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check`, :func:`execute`.
 """
 from __future__ import annotations
 
@@ -16,14 +20,29 @@ from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State
 
 
-def check_commanders(pack: Pack, s: State, seat: str, part: Any, where: str,
-                     rej: list[Problem]) -> dict[str, str] | None:
-    """Validate ``commanders: {Space: general}`` — the owner picks among generals of equal
-    highest rank, before the army moves (R-5). Returns ``{space_id: general_id}``."""
+def read(pack: Pack, s: State, seat: str, part: Any, where: str,
+         rej: list[Problem]) -> dict[Any, Any] | None:
+    """The order's shape: a mapping from spaces to generals (R-5); None after a problem."""
     if not isinstance(part, dict):
         reject(rej, "commanders.not_a_mapping", "commanders must map a space to a general",
                where, "commanders: {Babylon: Craterus}")
         return None
+    return part
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
+    """``{space: [general id]}``: the spaces where ``seat`` has several major generals of
+    equal highest rank, and who may command there (R-5)."""
+    spaces = sorted({v["space"] for v in s["generals"].values()
+                     if v["where"] == "map" and v["seat"] == seat and v["space"]})
+    out = {x: eligible_commanders(pack, s, seat, x) for x in spaces}
+    return {x: gens for x, gens in out.items() if len(gens) > 1}
+
+
+def check(pack: Pack, s: State, seat: str, part: dict[Any, Any], where: str,
+          rej: list[Problem], soft: bool = False) -> dict[str, str] | None:
+    """Each space and general named, the general there and of the highest rank (R-5).
+    Returns ``{space_id: general_id}``, or None after a problem."""
     out: dict[str, str] = {}
     n0 = len(rej)
     for key, gname in part.items():
@@ -56,7 +75,7 @@ def check_commanders(pack: Pack, s: State, seat: str, part: Any, where: str,
     return out if len(rej) == n0 else None
 
 
-def do_commanders(ctx: Ctx, seat: str, plan: dict[str, str]) -> None:
+def execute(ctx: Ctx, seat: str, plan: dict[str, str]) -> None:
     """Record the choices (``CommanderChosen``, R-5)."""
     for sid, gid in sorted(plan.items()):
         ctx.emit("CommanderChosen", {"seat": seat, "space": sid, "general": gid,

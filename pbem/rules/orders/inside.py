@@ -1,13 +1,10 @@
-"""Units going inside a major city or coming out (R-5; rulebook 13.6; R-7.2).
+"""Units going inside a major city (R-5; rulebook 13.6): ``inside: {Babylon: {loyal: 2,
+generals: [Seleucus]}}``, carried out at the start of the player-turn, before the
+surrender segment, after the ``outside`` order (:mod:`pbem.rules.orders.outside`), in
+any of the owner's player-turns.
 
-Orders (``docs/orders.md``), carried out at the start of the player-turn, before the
-surrender segment, in any of the owner's player-turns::
-
-    outside: [Babylon]                                # everything inside comes out
-    inside: {Babylon: {loyal: 2, generals: [Seleucus]}}
-
-Coming out while another faction stands outside is a sally: a battle
-(:func:`pbem.rules.resolve.inside.sally`).
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check`, :func:`execute`.
 """
 from __future__ import annotations
 
@@ -20,7 +17,6 @@ from pbem.rules.context import Ctx
 from pbem.rules.core.board import resolve_general, space_or_reject
 from pbem.rules.core.pieces import (
     capacity,
-    enemy_of,
     inside_cus,
     inside_generals,
     outside_cus,
@@ -28,7 +24,7 @@ from pbem.rules.core.pieces import (
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State
 from pbem.rules.core.units import is_unit_type, unit_types
-from pbem.rules.resolve.inside import RULE, sally
+from pbem.rules.resolve.inside import RULE
 
 
 def _city(pack: Pack, s: State, seat: str, raw: Any, where: str,
@@ -49,15 +45,30 @@ def _city(pack: Pack, s: State, seat: str, raw: Any, where: str,
     return sid
 
 
-def check_inside(pack: Pack, s: State, seat: str, raw: Any, where: str,
-                 rej: list[Problem]) -> list[dict[str, Any]] | None:
-    """Validate ``inside: {city: {cu_type: n, generals: [..]}}`` (R-5) against ``s``;
-    returns ``[{"space", "cus", "generals"}]`` or None after adding rejections."""
-
+def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Problem]
+         ) -> dict[Any, Any] | None:
+    """The order's shape: a mapping from major cities to the units going inside (R-5)."""
     if not isinstance(raw, dict):
         reject(rej, "inside.not_a_mapping", "inside must map a major city to the units that "
-             "go inside", where, "inside: {Babylon: {loyal: 2}}")
+               "go inside", where, "inside: {Babylon: {loyal: 2}}")
         return None
+    return raw
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, int]:
+    """``{city: free places}``: ``seat``'s major cities with room inside, within
+    ``major_city_inside_capacity`` (R-5)."""
+    room = {x: capacity(pack) - sum(inside_cus(s, seat, x).values())
+            for x, o in sorted(s["garrisons"].items())
+            if o == seat and pack.spaces[x].kind == "major_city"}
+    return {x: n for x, n in room.items() if n > 0}
+
+
+def check(pack: Pack, s: State, seat: str, raw: dict[Any, Any], where: str,
+          rej: list[Problem], soft: bool = False) -> list[dict[str, Any]] | None:
+    """Each city a major city ``seat`` holds, each unit one of its own outside there,
+    within the capacity (R-5). Returns ``[{"space", "cus", "generals"}]`` or None after
+    a problem."""
     n0, plan = len(rej), []
     cap = capacity(pack)
     seen: dict[str, Any] = {}
@@ -130,68 +141,8 @@ def check_inside(pack: Pack, s: State, seat: str, raw: Any, where: str,
     return plan if len(rej) == n0 else None
 
 
-def check_outside(pack: Pack, s: State, seat: str, raw: Any, where: str,
-                  rej: list[Problem]) -> list[str] | None:
-    """Validate ``outside: [city, ..]`` (R-5): every unit of ``seat`` inside comes out.
-    While another faction's units stand outside this is a sally: a battle with the
-    sallying side as attacker (:func:`sally`, rulebook 13.6: two factions in a space
-    after a move fight)."""
-    items = raw if isinstance(raw, list) else [raw]
-    n0, plan = len(rej), []
-    mine = sorted(pack.spaces[x].name for x, r in (s.get("inside") or {}).items()
-                  if r.get("seat") == seat and x in pack.spaces)
-    for i, city in enumerate(items):
-        w = f"{where}[{i}]"
-        sid = space_or_reject(pack, city, w, rej)
-        if sid is None:
-            continue
-        name = pack.spaces[sid].name
-        if sid in plan:
-            reject(rej, "inside.duplicate", f"{name} is listed twice: its units come out "
-                 "once", w, f"outside: [{name}]")
-            continue
-        if not inside_cus(s, seat, sid) and not inside_generals(s, seat, sid):
-            reject(rej, "inside.nothing_inside", f"you have no units inside {name}", w,
-                 ("your units are inside " + ", ".join(mine)) if mine else
-                 "you have no units inside any city: leave out outside")
-            continue
-        plan.append(sid)
-    return plan if len(rej) == n0 else None
-
-
-def do_outside(ctx: Ctx, seat: str, plan: list[str]) -> None:
-    """``UnitsCameOut`` for every city in ``plan`` (R-5); against an enemy outside it is
-    a sally (:func:`sally`)."""
-
-    for sid in plan:
-        if enemy_of(ctx.s, seat, sid) is not None:
-            sally(ctx, seat, sid)
-            continue
-        ctx.emit("UnitsCameOut", {"seat": seat, "space": sid,
-                                  "cus": inside_cus(ctx.s, seat, sid),
-                                  "generals": inside_generals(ctx.s, seat, sid),
-                                  "rule": RULE})
-
-
-def do_inside(ctx: Ctx, seat: str, plan: list[dict[str, Any]]) -> None:
+def execute(ctx: Ctx, seat: str, plan: list[dict[str, Any]]) -> None:
     """``UnitsWentInside`` for every entry of ``plan`` (R-5)."""
     for p in plan:
         ctx.emit("UnitsWentInside", {"seat": seat, "space": p["space"], "cus": p["cus"],
                                      "generals": p["generals"], "rule": RULE})
-
-
-def run_inside_orders(ctx: Ctx, seat: str, orders: dict[str, Any],
-                      rej: list[Problem]) -> None:
-    """The ``outside`` then ``inside`` orders of a player-turn (R-5), each checked once
-    (:meth:`pbem.rules.context.Ctx.planned`; a sally's dice may change what can go
-    inside, so that is checked again after them)."""
-    if "outside" in orders:
-        out = ctx.planned("outside", lambda: check_outside(
-            ctx.pack, ctx.s, seat, orders["outside"], "orders.outside", rej))
-        if out is not None:
-            do_outside(ctx, seat, out)
-    if "inside" in orders:
-        ins = ctx.planned("inside", lambda: check_inside(
-            ctx.pack, ctx.s, seat, orders["inside"], "orders.inside", rej))
-        if ins is not None:
-            do_inside(ctx, seat, ins)

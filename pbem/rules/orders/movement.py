@@ -1,5 +1,8 @@
 """The movement segment (R-8.7): ``movement: mercenary | {mercenary: Space} | none |
 [moves]`` (the list of moves: :mod:`pbem.rules.resolve.moves`).
+
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check`, :func:`execute`.
 """
 from __future__ import annotations
 
@@ -8,20 +11,46 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
+from pbem.rules.core.armies import army_options
 from pbem.rules.core.board import resolve_space
 from pbem.rules.core.pieces import general_spaces, inside_rec, wholly_inside
 from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import reject
-from pbem.rules.core.state import State
+from pbem.rules.core.state import State, is_paused
+from pbem.rules.orders.common import tyche_only
 from pbem.rules.resolve.effects import raise_mercenary
 from pbem.rules.resolve.moves import check_moves, do_moves
 
 
-def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
-                   rej: list[Problem], lenient: bool = False, soft: bool = False
-                   ) -> dict[str, Any] | None:
-    """Validate ``movement``: ``mercenary`` | ``{mercenary: Space}`` | ``none`` | a list
-    of army moves (:mod:`pbem.rules.resolve.moves`). Returns ``{"kind": "mercenary",
+def read(pack: Pack, s: State, seat: str, part: Any, where: str,
+         rej: list[Problem]) -> Any:
+    """The order's shape (R-8.7): ``mercenary``, ``{mercenary: Space}``, ``none`` (or
+    nothing), or a list of moves; anything else is refused."""
+    if part is None or part in ("none", "mercenary") or isinstance(part, list) \
+            or (isinstance(part, dict) and set(part) == {"mercenary"}):
+        return "none" if part is None else part
+    reject(rej, "movement.unknown", "movement must be mercenary, {mercenary: Space}, none "
+           "or a list of moves", where, "movement: mercenary")
+    return None
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """``{"movement": ["mercenary", "none", "moves"], "armies": [{"army", "space",
+    "commander", "allowance", "cus"}], "mercenary_spaces": [space]}``: what the seat on
+    turn may do in its movement segment (R-8.7, R-9.1); empty lists for the others and
+    in an extra Tyche-only segment (no movement segment, R-6.5)."""
+    active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
+    only = tyche_only(pack, s)
+    return {"movement": [] if only or not active else ["mercenary", "none", "moves"],
+            "armies": army_options(pack, s, seat) if active else [],
+            "mercenary_spaces": (sorted(placement_targets(pack, s, seat))
+                                 if active and not only else [])}
+
+
+def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Problem],
+          soft: bool = False, lenient: bool = False) -> dict[str, Any] | None:
+    """The movement segment against the position: a mercenary's space (R-7.2), or the
+    army moves (:mod:`pbem.rules.resolve.moves`). Returns ``{"kind": "mercenary",
     "space": id|None}``, ``{"kind": "none"}`` or the moves plan. ``lenient``: dice
     already changed the board this turn (e.g. unrest), so a mercenary space that is no
     longer legal falls back to the default space [D] instead of refusing the orders;
@@ -48,10 +77,9 @@ def check_movement(pack: Pack, s: State, seat: str, part: Any, where: str,
                  f"did you mean {pack.spaces[best].name}?" if best else None)
             return None
         return {"kind": "mercenary", "space": sid}
-    if isinstance(part, list):  # army moves (pbem.rules.war_orders, R-9)
+    if isinstance(part, list):  # army moves (pbem.rules.resolve.moves, R-9)
         return check_moves(pack, s, seat, part, where, rej, soft=soft)
-    reject(rej, "movement.unknown", "movement must be mercenary, {mercenary: Space}, none or a list of moves", where,
-         "movement: mercenary")
+    read(pack, s, seat, part, where, rej)  # the shape is refused
     return None
 
 
@@ -78,7 +106,7 @@ def _why_no_mercenary(pack: Pack, s: State, seat: str, sid: str) -> str:
     return "the reinforcement limit per province is reached there"
 
 
-def do_movement(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
+def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
     """Carry out the movement segment (R-8.7)."""
     if plan["kind"] == "mercenary":
         if plan.get("wanted"):

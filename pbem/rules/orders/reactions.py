@@ -1,5 +1,7 @@
 """Answers to a reaction window (R-9.3 interception and avoid battle, R-15 naval battle,
 R-9.2 units inside joining a battle): the open window as a decision, and its answer.
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check`, :func:`execute`.
 
 A reaction answer is an orders mapping ``{intercept: {army: Ptolemy}}`` /
 ``{intercept: none}`` / ``{avoid_battle: {toward: Sinope}}`` / ``{avoid_battle: none}`` /
@@ -13,10 +15,13 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.problems import Problem
+from pbem.rules.context import Ctx
 from pbem.rules.core.board import resolve_fleet, resolve_space
 from pbem.rules.core.pieces import army_space
 from pbem.rules.core.problems import reject
-from pbem.rules.core.state import Decision, State, war_get
+from pbem.rules.core.state import Decision, State, public_orders, war_get
+from pbem.rules.orders import standing
+from pbem.rules.orders.common import plan_of
 
 WINDOW_RULE = {"intercept": "R-9.3", "avoid_battle": "R-9.3", "naval_battle": "R-15",
                "inside_join": "R-9.2"}
@@ -145,3 +150,67 @@ def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
                                                                for x in opts)
                + "; or " + NONE_HINT[key], rule=rule)
     return sid
+
+
+ALIASES = {"avoid": "avoid_battle", "naval": "naval_battle", "join": "inside_join"}
+"""Short forms of the answer's key."""
+
+
+def read(pack: Pack, s: State, seat: str, orders: Any, where: str, rej: list[Problem]
+         ) -> dict[str, Any] | None:
+    """The answer's shape: a mapping with the window's key (short forms allowed,
+    :data:`ALIASES`) and optionally ``standing`` and ``step``; other keys are refused.
+    Returns ``{"answer": value, "standing": value | absent, "public": orders}``."""
+    p = war_get(s, "pause")
+    key = p["kind"]
+    rule = WINDOW_RULE[key]
+    if not isinstance(orders, dict):
+        reject(rej, "orders.not_a_mapping", "orders must be a mapping", where,
+               f"{{{key}: {DEFAULTS[key]}}}", rule=rule)
+        return None
+    given = {ALIASES.get(k, k): v for k, v in orders.items() if k not in ("step", "standing")}
+    for k in given:
+        if k != key:
+            reject(rej, "orders.unknown_key", f"this window asks for {key}, not {k}",
+                   f"{where}.{k}", f"{{{key}: {DEFAULTS[key]}}}", rule=rule)
+    out = {"answer": given.get(key, DEFAULTS[key]), "public": public_orders(orders)}
+    if "standing" in orders:
+        out["standing"] = orders["standing"]
+    return out
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """The open window's options when ``seat`` answers it (:func:`reaction_decision`),
+    else ``{}``."""
+    d = reaction_decision(pack, s, s["step"])
+    return dict(d.options) if d is not None and d.seat == seat else {}
+
+
+def check(pack: Pack, s: State, seat: str, order: dict[str, Any], where: str,
+          rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
+    """The answer is one of the window's choices (or no reaction), and the standing
+    orders sent with it are good (:mod:`pbem.rules.orders.standing`). Returns ``{"seat",
+    "kind", "choice", "standing": [..] | None, "space", "public"}`` or None."""
+    p = war_get(s, "pause")
+    n0 = len(rej)
+    choice = _parse_answer(pack, s, seat, p, order["answer"], rej)
+    std = plan_of(standing, pack, s, seat, order["standing"], f"{where}.standing", rej) \
+        if "standing" in order else None
+    if len(rej) != n0:
+        return None
+    return {"seat": seat, "kind": p["kind"], "choice": choice, "standing": std,
+            "space": p["space"], "public": order["public"]}
+
+
+def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
+    """Record the answer (``OrdersApplied``, the standing orders sent with it), close the
+    window and record the choice (``ReactionChosen``); the mover's move resumes in the
+    player-turn (:func:`pbem.rules.phases.player_turn.run_reaction`)."""
+    rule = WINDOW_RULE[plan["kind"]]
+    ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"], "orders": plan["public"],
+                               "rule": rule})
+    if plan["standing"] is not None:
+        standing.execute(ctx, seat, plan["standing"])
+    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": plan["kind"], "rule": rule})
+    ctx.emit("ReactionChosen", {"seat": seat, "kind": plan["kind"], "choice": plan["choice"],
+                                "source": "window", "space": plan["space"], "rule": rule})

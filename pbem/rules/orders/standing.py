@@ -1,6 +1,7 @@
 """Standing orders (R-9.3, R-9.2, R-15): ``standing: [...]``, sent at any time, carried
 out by :mod:`pbem.rules.resolve.reactions` and :mod:`pbem.rules.resolve.naval` when
-their moment comes.
+their moment comes. Like every order kind (:mod:`pbem.rules.orders`): :func:`read`,
+:func:`options`, :func:`check`, :func:`execute`.
 
 Shapes (see ``docs/orders.md``)::
 
@@ -16,10 +17,11 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.problems import Problem
-from pbem.rules.core.armies import _own_armies
+from pbem.rules.context import Ctx
+from pbem.rules.core.armies import own_armies_hint
 from pbem.rules.core.board import resolve_fleet, resolve_general, resolve_space
 from pbem.rules.core.problems import reject
-from pbem.rules.core.state import SEATS, State
+from pbem.rules.core.state import SEATS, State, standing_orders
 from pbem.rules.core.units import is_unit_type, unit_types
 
 STANDING_KEYS = {"intercept": ("when", "army", "into", "if_enemy_strength_at_most"),
@@ -29,10 +31,11 @@ STANDING_KEYS = {"intercept": ("when", "army", "into", "if_enemy_strength_at_mos
                  "losses": ("when", "order")}
 
 
-def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
-                   rej: list[Problem]) -> list[dict] | None:
-    """Validate ``standing:`` (a list, ``none`` or ``[]`` to clear); returns the
-    normalised list (armies as general ids or space ids, spaces as ids)."""
+def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Problem]
+         ) -> list[tuple[int, dict[str, Any]]] | None:
+    """``standing:`` (a list, ``none`` or ``[]`` to clear) in ids: ``[(index, order)]``
+    with armies as general or space ids, spaces, fleets and CU types as ids, numbers and
+    flags checked (R-9.3, R-9.2, R-15); the hints name ``seat``'s armies."""
     if raw in (None, "none"):
         return []
     if not isinstance(raw, list):
@@ -41,7 +44,7 @@ def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
         return None
     n0 = len(rej)
     out = []
-    armies = _own_armies(pack, s, seat)
+    armies = own_armies_hint(pack, s, seat)
     for i, o in enumerate(raw):
         w = f"{where}[{i}]"
         when = o.get("when") if isinstance(o, dict) else None
@@ -66,11 +69,6 @@ def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
                 sid = None if gid else resolve_space(pack, v)[0]
                 if gid is None and sid is None:
                     reject(rej, "standing.unknown_army", f"there is no general or space {v!r}", f"{w}.army", armies)
-                elif gid is not None and (s["generals"].get(gid) or {}).get("seat") not in (
-                        seat, None):  # another seat's general (not yet in play: allowed)
-                    reject(rej, "standing.not_your_army", f"{pack.generals[gid].name} is not one of your generals (he is "
-                         f"{s['generals'][gid]['seat']}'s): a standing order moves only "
-                         f"your own armies", f"{w}.army", armies)
                 norm["army"] = gid or sid
             elif k in ("into", "toward"):
                 vals = v if isinstance(v, list) else [v]
@@ -141,8 +139,37 @@ def check_standing(pack: Pack, s: State, seat: str, raw: Any, where: str,
         if when == "losses" and "order" not in o:
             reject(rej, "standing.order_missing", "list the CU types lost first",
                  f"{w}.order", "order: [mercenary, elephant, loyal, royal]")
-        out.append(norm)
-    return out if len(rej) == n0 else None
+        out.append((i, norm))
+    return out if len(rej) == n0 else out
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """``{"standing": [order], "forms": {when: [field]}}``: ``seat``'s standing orders
+    now and the fields each kind takes (R-9.3, R-9.2, R-15)."""
+    return {"standing": [dict(o) for o in standing_orders(s, seat)],
+            "forms": {k: list(v) for k, v in STANDING_KEYS.items()}}
+
+
+def check(pack: Pack, s: State, seat: str, order: list[tuple[int, dict[str, Any]]],
+          where: str, rej: list[Problem], soft: bool = False) -> list[dict] | None:
+    """Each general a standing order names is one of ``seat``'s (or not yet in play):
+    a standing order moves only the seat's own armies (R-9.3). Returns the orders to
+    record, or None after a problem."""
+    n0 = len(rej)
+    for i, o in order:
+        gid = o.get("army")
+        owner = (s["generals"].get(gid) or {}).get("seat") if gid in pack.generals else None
+        if owner not in (seat, None):  # another seat's general (not yet in play: allowed)
+            reject(rej, "standing.not_your_army", f"{pack.generals[gid].name} is not one of "
+                   f"your generals (he is {owner}'s): a standing order moves only your own "
+                   "armies", f"{where}[{i}].army", own_armies_hint(pack, s, seat))
+    return [o for _i, o in order] if len(rej) == n0 else None
+
+
+def execute(ctx: Ctx, seat: str, plan: list[dict[str, Any]]) -> None:
+    """Record the standing orders: a private ``StandingOrdersSet`` only ``seat`` sees
+    (R-9.3); they replace the seat's earlier ones."""
+    ctx.emit("StandingOrdersSet", {"seat": seat, "orders": plan, "rule": "R-9.3"})
 
 
 def standing_only(s: State, seat: str, orders: Any) -> bool:

@@ -1,5 +1,8 @@
 """The surrender segment (R-8.1): ``surrender: {accept: [..], remove: [..], decline: [..],
 assault: [..]}``.
+
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check`, :func:`execute`.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from pbem.rules.resolve.siege import surrender_assaults, why_no_assault
 SURRENDER_KEYS = ("accept", "remove", "decline", "assault")
 
 
-def surrender_options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
+def options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
     """R-8.1: ``{"accept": [space], "remove": [space]}``. Accept: a minor city without an
     independent marker where ``seat`` has CUs and no garrison of its own (an enemy
     garrison is replaced); or [L] a vacant major city or conquered stronghold where it has
@@ -40,27 +43,35 @@ def surrender_options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
     return {"accept": acc, "remove": rem}
 
 
-def check_surrender(pack: Pack, s: State, seat: str, part: Any, where: str,
-                    rej: list[Problem], soft: bool = False) -> dict[str, list[str]] | None:
-    """Validate ``surrender: {accept: [..], remove: [..], decline: [..], assault: [..]}``
-    (R-8.1; ``assault``: free siege rolls, :func:`check_surrender_assault`, which
-    ``soft`` makes lenient). Returns the plan or None."""
+def read(pack: Pack, s: State, seat: str, part: Any, where: str,
+         rej: list[Problem]) -> dict[str, Any] | None:
+    """The order's shape: a mapping of the fields accept, remove, decline and assault
+    (nothing: ``{}``); unknown fields are refused, the known ones kept (R-8.1)."""
     if part is None:
-        return {"accept": [], "remove": [], "decline": []}
+        return {}
     if not isinstance(part, dict):
-        reject(rej, "surrender.not_a_mapping", "surrender must be a mapping with accept/remove/decline lists", where,
-             "surrender: {accept: [Tarsus]}")
+        reject(rej, "surrender.not_a_mapping", "surrender must be a mapping with "
+               "accept/remove/decline lists", where, "surrender: {accept: [Tarsus]}")
         return None
+    for k in part:
+        if k not in SURRENDER_KEYS:
+            close = difflib.get_close_matches(str(k), SURRENDER_KEYS, n=1)
+            reject(rej, "orders.unknown_key", f"surrender has no field {k!r}", f"{where}.{k}",
+                   f"did you mean {close[0]}?" if close else None, rule="R-8.1")
+    return {k: v for k, v in part.items() if k in SURRENDER_KEYS}
+
+
+def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
+          rej: list[Problem], soft: bool = False) -> dict[str, list[str]] | None:
+    """Each space named, listed once, and may surrender to ``seat`` (accept, remove);
+    free assault rolls where its army besieges (:func:`check_surrender_assault`, which
+    ``soft`` makes lenient), R-8.1. Returns ``{"accept", "remove", "decline":
+    [space], "assault"?: [space]}`` or None after a problem."""
     n0 = len(rej)
-    opts = surrender_options(pack, s, seat)
+    opts = options(pack, s, seat)
     plan: dict[str, list[str]] = {"accept": [], "remove": [], "decline": []}
     seen: set[str] = set()
     for k, v in part.items():
-        if k not in SURRENDER_KEYS:
-            close = difflib.get_close_matches(str(k), SURRENDER_KEYS, n=1)
-            reject(rej, "orders.unknown_key", f"surrender has no field {k!r}",
-                 f"{where}.{k}", f"did you mean {close[0]}?" if close else None, rule="R-8.1")
-            continue
         if k == "assault":  # R-8.1 free rolls (pbem.rules.siege)
             plan["assault"] = check_surrender_assault(pack, s, seat, v, f"{where}.assault",
                                                       rej, soft)
@@ -101,7 +112,7 @@ def _why_not_surrender(pack: Pack, s: State, seat: str, sid: str, k: str) -> str
            "only minor cities surrender"
 
 
-def do_surrender(ctx: Ctx, seat: str, plan: dict[str, list[str]]) -> None:
+def execute(ctx: Ctx, seat: str, plan: dict[str, list[str]]) -> None:
     """Carry out R-8.1: GarrisonRemoved (enemy) / GarrisonPlaced, SurrenderDeclined."""
     for x in plan["remove"] + plan["accept"]:
         owner = ctx.s["garrisons"].get(x)

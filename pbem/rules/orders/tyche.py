@@ -1,8 +1,9 @@
 """The Tyche segment (R-8.2 … R-8.6): discards, surprise discards, garrison placement,
-training, an army activation, a fleet upgrade, general cards and card events.
+training, an army activation, a fleet upgrade, general cards and card events
+(:mod:`pbem.rules.cards`).
 
-``check_tyche`` validates the ``tyche:`` part of a player's orders against a working dict
-and returns a plan; ``do_tyche`` carries a plan out through events.
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check` (returns the plan), :func:`execute` (carries it out through events).
 """
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ from typing import Any
 
 from pbem.pack.model import Card, Pack
 from pbem.problems import Problem
-from pbem.rules.cards.registry import check_event, event_supported, resolve_event
+from pbem.rules.cards.registry import (
+    OPTIONS_KEYS,
+    check_event,
+    event_choices,
+    event_supported,
+    resolve_event,
+)
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import (
     distances,
@@ -188,25 +195,33 @@ def general_targets(pack: Pack, s: State, seat: str, gid: str) -> list[str]:
     return sorted(out)
 
 
-def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
-                rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
-    """Validate the ``tyche`` orders of ``seat`` against ``s`` (``soft``: carried out after
-    dice changed the board, see :func:`pbem.rules.resolve.moves.check_moves`); append
-    rejections to ``rej``; return the plan ``{"surprise": [n], "card": n, "use": str, "places": [id],
-    "train": [{"unit", "ops"}], "place": [id]}`` (``"fleet"`` with ``use: upgrade_fleet``,
-    R-8.2) or None when it cannot be carried out."""
+def read(pack: Pack, s: State, seat: str, part: Any, where: str,
+         rej: list[Problem]) -> dict[str, Any] | None:
+    """The order's shape: a mapping of the Tyche fields (:data:`TYCHE_KEYS`); unknown
+    fields are refused (R-8.2)."""
     if not isinstance(part, dict):
         reject(rej, "tyche.not_a_mapping", "tyche must be a mapping with card and use", where,
-             "tyche: {card: 12, use: discard}")
+               "tyche: {card: 12, use: discard}")
         return None
-    n0 = len(rej)
-    hand = list(hand_of(s, seat))
     for k in part:
         if k not in TYCHE_KEYS:
             close = difflib.get_close_matches(str(k), TYCHE_KEYS, n=1)
-            reject(rej, "orders.unknown_key", f"tyche has no field {k!r}",
-                 f"{where}.{k}", f"did you mean {close[0]}?" if close else
-                 "fields: " + ", ".join(TYCHE_KEYS), rule="R-8.2")
+            reject(rej, "orders.unknown_key", f"tyche has no field {k!r}", f"{where}.{k}",
+                   f"did you mean {close[0]}?" if close else "fields: " + ", ".join(TYCHE_KEYS),
+                   rule="R-8.2")
+    return part
+
+
+def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
+          rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
+    """The Tyche orders of ``seat`` against ``s`` (``soft``: carried out after dice changed
+    the board, see :func:`pbem.rules.resolve.moves.check_moves`); problems go to ``rej``.
+    Returns the plan ``{"surprise": [n], "card": n, "use": str, "places": [id], "train":
+    [{"unit", "ops"}], "place": [id]}`` (``"fleet"`` with ``use: upgrade_fleet``, R-8.2;
+    ``"war"``, a moves plan, with ``use: activate`` or an army-moving event) or None when
+    it cannot be carried out."""
+    n0 = len(rej)
+    hand = list(hand_of(s, seat))
     surprise: list[int] = []
     sd = part.get("surprise_discards", [])
     if not isinstance(sd, list):
@@ -297,6 +312,51 @@ def check_tyche(pack: Pack, s: State, seat: str, part: Any, where: str,
             reject(rej, "orders.field_not_used", f"{k} is only read with use: "
                  f"{used_by}", f"{where}.{k}", f"leave out {k}, or use: {used_by}")
     return plan if len(rej) == n0 else None
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """The Tyche segment's choices of ``seat`` now (R-8.2 … R-8.6), JSON-safe::
+
+        {"hand": [{"card", "name", "ops", "type", "must_play", "uses", "label"}],
+         "surprise_discards": [card], "garrison_spaces": [space_id],
+         "training": {"in_training": [...], "cards_used": int, "cards_allowed": int},
+         "general_spaces": {card_no: [id]}, "fleet_upgrades": [fleet_id],
+         "special_unit_armies": {card_no: [space]}, ...}
+
+    A card whose event lists choices (:data:`pbem.rules.cards.registry.OPTIONS_KEYS`,
+    e.g. ``special_unit_armies``, R-4.1) lists ``event`` among its uses only when it has
+    a choice now. A card of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` among
+    its uses when ``fleet_upgrades`` (fleets the seat controls below the cap) is not
+    empty (R-8.2). Spaces are listed only for the seat whose player-turn it is."""
+    active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
+    try:
+        fleets = upgradable_fleets(pack, s, seat)
+    except KeyError:  # the pack lacks the naval chart
+        fleets = []
+    hand = []
+    gen_spaces: dict[str, list[str]] = {}
+    event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
+    for n in hand_of(s, seat):
+        c = pack.cards[n]
+        uses = [u for u in uses_for(c) if u != "event" or event_supported(c)]
+        if "event" in uses:  # R-16: offered only when its choices are not empty
+            for key, choices in event_choices(pack, s, seat, c).items():
+                event_opts[key][str(n)] = choices
+                if not choices and "event" in uses:
+                    uses.remove("event")
+        if fleets and may_upgrade_fleet_with(pack, c):  # R-8.2
+            uses.insert(uses.index("garrisons") + 1, "upgrade_fleet")
+        hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
+                     "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
+        if c.type == "general" and c.general and active:
+            gen_spaces[str(n)] = general_targets(pack, s, seat, c.general)
+    return {"hand": hand,
+            "surprise_discards": [h["card"] for h in hand if h["type"] == "surprise"],
+            "garrison_spaces": sorted(legal_garrison_spaces(pack, s, seat)) if active else [],
+            "training": {"in_training": [dict(u) for u in training_units(s, seat)],
+                         "cards_used": s["training_cards"].get(seat, 0),
+                         "cards_allowed": const(pack, "training_cards_per_turn")},
+            "general_spaces": gen_spaces, **event_opts, "fleet_upgrades": fleets}
 
 
 def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
@@ -526,8 +586,8 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
     return units, done, None
 
 
-def do_tyche(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
-    """Carry out a plan from :func:`check_tyche` (events: CardDiscarded, CardDrawn,
+def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
+    """Carry out a plan from :func:`check` (events: CardDiscarded, CardDrawn,
     CardPlayed, GarrisonPlaced, TrainingPaid, UnitTrained, CUsPlaced, GeneralPlaced,
     FleetUpgraded, CardEventSkipped)."""
     pack, s = ctx.pack, ctx.s

@@ -14,17 +14,8 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.problems import Problem
-from pbem.rules.cards.registry import (
-    OPTIONS_KEYS,
-    event_choices,
-    event_supported,
-    resolve_event,
-)
+from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx
-from pbem.rules.core.armies import army_options
-from pbem.rules.core.control import upgradable_fleets
-from pbem.rules.core.pack import const
-from pbem.rules.core.placement import placement_targets
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import (
     SEATS,
@@ -35,32 +26,22 @@ from pbem.rules.core.state import (
     is_paused,
     public_orders,
     suspended_move,
-    training_units,
     war_get,
     withheld_orders,
 )
-from pbem.rules.orders.commanders import check_commanders, do_commanders
-from pbem.rules.orders.common import TOP_KEYS, tyche_only
-from pbem.rules.orders.inside import run_inside_orders
-from pbem.rules.orders.movement import check_movement, do_movement
-from pbem.rules.orders.reactions import (
-    DEFAULTS,
-    WINDOW_RULE,
-    _parse_answer,
-    reaction_decision,
+from pbem.rules.orders import (
+    commanders,
+    inside,
+    movement,
+    outside,
+    reactions,
+    reinforcements,
+    standing,
+    surrender,
+    tyche,
 )
-from pbem.rules.orders.reinforcements import reinforcement_options
-from pbem.rules.orders.standing import check_standing
-from pbem.rules.orders.surrender import check_surrender, do_surrender, surrender_options
-from pbem.rules.orders.tyche import (
-    card_label,
-    check_tyche,
-    do_tyche,
-    general_targets,
-    legal_garrison_spaces,
-    may_upgrade_fleet_with,
-    uses_for,
-)
+from pbem.rules.orders.common import TOP_KEYS, plan_of, tyche_only
+from pbem.rules.orders.reactions import WINDOW_RULE, reaction_decision
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import run_cursor
 from pbem.rules.resolve.moves import dice_free_move_checks
@@ -94,32 +75,22 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
             reject(rej, "orders.tyche_only_segment", f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
     applied = ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"],
                                          "orders": public_orders(orders), "rule": "R-8"})
-    if "commanders" in orders:
-        cplan = ctx.planned("commanders", lambda: check_commanders(
-            pack, s, seat, orders["commanders"], "orders.commanders", rej))
-        if cplan is not None:
-            do_commanders(ctx, seat, cplan)
-    if "standing" in orders:  # R-9.3 standing orders (pbem.rules.orders.standing)
-        std = ctx.planned("standing", lambda: check_standing(
-            pack, s, seat, orders["standing"], "orders.standing", rej))
-        if std is not None:  # a private choice: only its seat sees it
-            ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
-    if "inside" in orders or "outside" in orders:  # R-5 units inside a major city
-        run_inside_orders(ctx, seat, orders, rej)
-    if not only and "surrender" in orders:
-        plan = ctx.planned("surrender", lambda: check_surrender(
-            pack, s, seat, orders.get("surrender"), "orders.surrender", rej, ctx.soft))
-        if plan is not None:
-            do_surrender(ctx, seat, plan)
+    # R-5 commanders, R-9.3 standing orders, R-5 units coming out then going inside
+    for kind, name in ((commanders, "commanders"), (standing, "standing"),
+                       (outside, "outside"), (inside, "inside")):
+        if name in orders:
+            _segment(ctx, seat, kind, name, orders[name], rej)
+    if not only and "surrender" in orders:  # R-8.1
+        _segment(ctx, seat, surrender, "surrender", orders.get("surrender"), rej)
     if "tyche" not in orders:
         reject(rej, "tyche.missing", "every player-turn plays or discards one non-surprise card", "orders.tyche",
              "tyche: {card: N, use: discard}")
     else:
-        tplan = ctx.planned("tyche", lambda: check_tyche(
-            pack, s, seat, orders["tyche"], "orders.tyche", rej, ctx.soft))
+        tplan = ctx.planned("tyche", lambda: plan_of(
+            tyche, pack, s, seat, orders["tyche"], "orders.tyche", rej, ctx.soft))
         if tplan is not None and not rej:
             rest = _turn_rest(pack, tplan, orders, only)
-            do_tyche(ctx, seat, tplan)
+            tyche.execute(ctx, seat, tplan)
             if is_paused(s):  # R-9.3: a Tyche move waits for a reaction window
                 if not ctx.dry:
                     withhold_orders(ctx, applied, orders)  # the rest stays private
@@ -129,7 +100,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
         mplan = ctx.planned("movement", lambda: _movement_plan(
             ctx, seat, orders.get("movement"), rej))
         if mplan is not None and not rej:
-            do_movement(ctx, seat, mplan)
+            movement.execute(ctx, seat, mplan)
             if not is_paused(s):  # a reaction window defers forage (R-9.3)
                 forage(ctx, seat)
             else:  # the later moves of the list stay private until they run (R-9.3)
@@ -148,8 +119,8 @@ def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Problem]
     cancels what is still impossible (``MoveCancelled``; docs/rules.md "Validation")."""
     pack, s = ctx.pack, ctx.s
     mine: list[Problem] = []
-    plan = check_movement(pack, s, seat, part, "orders.movement", mine, lenient=ctx.rolled,
-                          soft=ctx.soft)
+    plan = movement.check(pack, s, seat, part, "orders.movement", mine, ctx.soft,
+                          lenient=ctx.rolled)
     if not mine or not (ctx.rolled and ctx.dry and isinstance(part, list)):
         rej += mine
         return plan
@@ -157,8 +128,7 @@ def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Problem]
     dice_free_move_checks(pack, s, seat, part, "orders.movement", rej)
     if len(rej) != n0:
         return None
-    return check_movement(pack, s, seat, part, "orders.movement", rej, lenient=True,
-                          soft=True)
+    return movement.check(pack, s, seat, part, "orders.movement", rej, True, lenient=True)
 
 
 def _turn_rest(pack: Pack, tplan: dict[str, Any], orders: dict[str, Any], only: bool
@@ -201,14 +171,14 @@ def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
         resolve_event(ctx, seat, pack.cards[rest["event"]["card"]], rest["event"]["plan"])
     if rest.get("segment"):
         rej: list[Problem] = []
-        mplan = check_movement(pack, s, seat, rest.get("movement"), "orders.movement",
-                               rej, lenient=True, soft=True)
+        mplan = movement.check(pack, s, seat, rest.get("movement"), "orders.movement",
+                               rej, True, lenient=True)
         if mplan is None or rej:
             ctx.emit("MoveCancelled", {"seat": seat, "army": None, "where": "orders.movement",
                                        "why": "; ".join(r.message for r in rej)
                                               or "not possible now", "rule": "R-9.1"})
         else:
-            do_movement(ctx, seat, mplan)
+            movement.execute(ctx, seat, mplan)
             if is_paused(s):  # a movement-segment window: forage follows its cursor
                 return False
         forage(ctx, seat)
@@ -217,46 +187,38 @@ def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
 
 
 def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
-    """Validate and carry out the answer of the seat whose reaction window is open, then
-    resume the mover's moves (and the rest of its player-turn when they end)."""
-
+    """Check and carry out the answer of the seat whose reaction window is open
+    (:mod:`pbem.rules.orders.reactions`), then resume the mover's moves (and the rest of
+    its player-turn when they end)."""
     pack, s = ctx.pack, ctx.s
     p = war_get(s, "pause")
     rej: list[Problem] = []
     key = p["kind"]
-    rule = WINDOW_RULE[key]
     if seat != p["seat"]:
         reject(rej, "turn.not_your_turn", f"{p['seat']} is answering a {key} window now",
                "orders", "wait until the window closes; standing orders alone "
-               "({standing: [...]}) may be sent at any time", rule=rule)
+               "({standing: [...]}) may be sent at any time", rule=WINDOW_RULE[key])
         return rej
-    if not isinstance(orders, dict):
-        reject(rej, "orders.not_a_mapping", "orders must be a mapping", "orders",
-               f"{{{key}: {DEFAULTS[key]}}}", rule=rule)
+    plan = ctx.planned("answer", lambda: plan_of(reactions, pack, s, seat, orders, "orders",
+                                                 rej))
+    if plan is None:
         return rej
-    alias = {"avoid": "avoid_battle", "naval": "naval_battle", "join": "inside_join"}
-    given = {alias.get(k, k): v for k, v in orders.items() if k not in ("step", "standing")}
-    for k in given:
-        if k != key:
-            reject(rej, "orders.unknown_key", f"this window asks for {key}, not {k}",
-                   f"orders.{k}", f"{{{key}: {DEFAULTS[key]}}}", rule=rule)
-    choice, std = ctx.planned("answer", lambda: (
-        _parse_answer(pack, s, seat, p, given.get(key, DEFAULTS[key]), rej),
-        check_standing(pack, s, seat, orders["standing"], "orders.standing", rej)
-        if "standing" in orders else None))
-    if rej:
-        return rej
-    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": public_orders(orders),
-                               "rule": rule})
-    if std is not None:
-        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})  # a private choice: only its seat sees it
     c = copy.deepcopy(suspended_move(ctx.s))
-    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": key, "rule": rule})
-    ctx.emit("ReactionChosen", {"seat": seat, "kind": key, "choice": choice,
-                                "source": "window", "space": p["space"], "rule": rule})
-    c["cur"]["answer"] = {"seat": seat, "kind": key, "choice": choice}
+    reactions.execute(ctx, seat, plan)
+    c["cur"]["answer"] = {"seat": seat, "kind": key, "choice": plan["choice"]}
     finish_moves(ctx, c)
     return rej
+
+
+def _segment(ctx: Ctx, seat: str, kind: Any, name: str, part: Any,
+             rej: list[Problem]) -> None:
+    """One segment of a player-turn: the order kind ``kind`` (a module of
+    :mod:`pbem.rules.orders`) read and checked once (:meth:`Ctx.planned`), then carried
+    out when its plan holds."""
+    plan = ctx.planned(name, lambda: plan_of(kind, ctx.pack, ctx.s, seat, part,
+                                             f"orders.{name}", rej, ctx.soft))
+    if plan is not None:
+        kind.execute(ctx, seat, plan)
 
 
 def finish_moves(ctx: Ctx, c: dict) -> bool:
@@ -342,10 +304,10 @@ def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Problem]:
     stays open and still waits for an answer."""
 
     rej: list[Problem] = []
-    std = ctx.planned("standing", lambda: check_standing(
-        ctx.pack, ctx.s, seat, orders["standing"], "orders.standing", rej))
+    std = ctx.planned("standing", lambda: plan_of(
+        standing, ctx.pack, ctx.s, seat, orders["standing"], "orders.standing", rej))
     if std is not None and not rej:  # a private choice: only its seat sees it
-        ctx.emit("StandingOrdersSet", {"seat": seat, "orders": std, "rule": "R-9.3"})
+        standing.execute(ctx, seat, std)
         p = war_get(ctx.s, "pause")
         if p and p["seat"] == seat:
             _decide_by_standing(ctx, seat, orders, p)
@@ -379,79 +341,44 @@ def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     the window's options for the seat answering it (those of its pending Decision) and
     inactive player-turn options for everyone else, the waiting mover included;
     reinforcement options during the reinforcement phase (see
-    :mod:`pbem.rules.reinforce_orders`), else :func:`player_turn_options`."""
+    :mod:`pbem.rules.orders.reinforcements`), else :func:`player_turn_options`."""
     if is_paused(s) and not s["result"]:
         window = reaction_decision(pack, s, s["step"])
         if window is not None and window.seat == seat:
             return dict(window.options)
         return player_turn_options(pack, s, seat)
     if s.get("reinforce") and not s["result"]:
-        return reinforcement_options(pack, s, seat)
+        return reinforcements.options(pack, s, seat)
     return player_turn_options(pack, s, seat)
 
 
 def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
-    """Legal choices of ``seat`` now, JSON-safe, in words for the prompt (R-8)::
+    """Legal choices of ``seat`` now, JSON-safe, in words for the prompt (R-8): those of
+    each order kind of the player-turn (:mod:`pbem.rules.orders`)::
 
         {"seat", "step", "round", "tyche_only": bool, "active": bool,
-         "hand": [{"card", "name", "ops", "type", "must_play", "uses": [..]}],
-         "surprise_discards": [card], "garrison_spaces": [space_id],
+         **tyche.options: "hand", "surprise_discards", "garrison_spaces", "training",
+                          "general_spaces", "special_unit_armies", "fleet_upgrades",
          "surrender": {"accept": [id], "remove": [id]},
-         "movement": ["mercenary", "none", "moves"], "mercenary_spaces": [id],
-         "armies": [{"army", "space", "commander", "allowance", "cus"}],
-         "training": {"in_training": [...], "cards_used": int, "cards_allowed": int},
-         "general_spaces": {card_no: [id]}, "fleet_upgrades": [fleet_id],
-         "special_unit_armies": {card_no: [space]}}
+         **movement.options: "movement", "armies", "mercenary_spaces"}
 
-    A card whose event lists choices (:data:`pbem.rules.cards.registry.OPTIONS_KEYS`,
-    e.g. ``special_unit_armies``, R-4.1) lists ``event`` among its uses only when it has
-    a choice now.
+    (The other kinds' options, :func:`pbem.rules.orders.commanders.options` and those
+    of inside and outside, are not listed in the prompt yet.)
 
-    A card of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` among its uses when
-    ``fleet_upgrades`` (fleets the seat controls below the cap) is not empty (R-8.2).
-    """
-
+    Spaces, armies and the segments' choices are listed only for the seat whose
+    player-turn it is (R-6.5); an extra Tyche-only segment has no surrender or movement
+    segment (R-6.5)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
-    try:
-        fleets = upgradable_fleets(pack, s, seat)
-    except KeyError:  # the pack lacks the naval chart
-        fleets = []
+    only = tyche_only(pack, s)
+    ty, mv = tyche.options(pack, s, seat), movement.options(pack, s, seat)
     out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
-                           "active": active, "tyche_only": tyche_only(pack, s)}
-    hand = []
-    gen_spaces: dict[str, list[str]] = {}
-    event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
-    for n in hand_of(s, seat):
-        c = pack.cards[n]
-        uses = [u for u in uses_for(c) if u != "event" or event_supported(c)]
-        if "event" in uses:  # R-16: offered only when its choices are not empty
-            for key, choices in event_choices(pack, s, seat, c).items():
-                event_opts[key][str(n)] = choices
-                if not choices and "event" in uses:
-                    uses.remove("event")
-        if fleets and may_upgrade_fleet_with(pack, c):  # R-8.2
-            uses.insert(uses.index("garrisons") + 1, "upgrade_fleet")
-        hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
-                     "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
-        if c.type == "general" and c.general and active:
-            gen_spaces[str(n)] = general_targets(pack, s, seat, c.general)
-    out["hand"] = hand
-    out["surprise_discards"] = [h["card"] for h in hand if h["type"] == "surprise"]
-    out["garrison_spaces"] = (sorted(legal_garrison_spaces(pack, s, seat))
-                              if active else [])
-    only = out["tyche_only"]
-    out["surrender"] = (surrender_options(pack, s, seat) if active and not only
+                           "active": active, "tyche_only": only}
+    for k in ("hand", "surprise_discards", "garrison_spaces"):  # the prompt's order
+        out[k] = ty.pop(k)
+    out["surrender"] = (surrender.options(pack, s, seat) if active and not only
                         else {"accept": [], "remove": []})
-    out["movement"] = [] if only or not active else ["mercenary", "none", "moves"]
-    out["armies"] = army_options(pack, s, seat) if active else []
-    out["mercenary_spaces"] = (sorted(placement_targets(pack, s, seat))
-                               if active and not only else [])
-    out["training"] = {"in_training": [dict(u) for u in training_units(s, seat)],
-                       "cards_used": s["training_cards"].get(seat, 0),
-                       "cards_allowed": const(pack, "training_cards_per_turn")}
-    out["general_spaces"] = gen_spaces
-    out.update(event_opts)  # R-16: e.g. special_unit_armies (R-4.1)
-    out["fleet_upgrades"] = fleets
+    out.update(mv)
+    out.update(ty)
     return out
 
 

@@ -4,10 +4,16 @@ generals come back (R-7.3), and each seat's placement becomes a decision
 """
 from __future__ import annotations
 
+from typing import Any
+
+from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.control import victory_points
 from pbem.rules.core.pieces import cus_of, has_enemy_units
 from pbem.rules.core.placement import reinforcement_counts
+from pbem.rules.core.problems import reject
+from pbem.rules.orders import reinforcements
+from pbem.rules.orders.common import plan_of
 
 
 def reinforcement_phase(ctx: Ctx) -> None:
@@ -61,3 +67,24 @@ def _arrive_track_generals(ctx: Ctx) -> None:
             ctx.emit("GeneralPlaced", {"general": gid, "seat": seat, "where": "map",
                                        "space": spot, "rule": "R-7.3",
                                        "decision": "[D] joins the seat with fewest VP"})
+
+
+def run_reinforcement(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
+    """A seat's reinforcement decision (R-6.3, R-7.2): the seat first in the queue reads
+    and checks its placements once (:mod:`pbem.rules.orders.reinforcements`), which are
+    then carried out. Returns every problem found (nothing is carried out then)."""
+    pack, s = ctx.pack, ctx.s
+    rej: list[Problem] = []
+    queue = (s["reinforce"] or {}).get("queue", [])
+    if not queue or queue[0] != seat:
+        reject(rej, "turn.not_your_turn", f"{queue[0] if queue else 'nobody'} places "
+               f"reinforcements now, not {seat}", "orders",
+               "wait for your reinforcements prompt (turn order)", rule="R-6.3")
+        return rej
+    plan = ctx.planned("reinforcements", lambda: plan_of(
+        reinforcements, pack, s, seat, orders, "orders", rej))
+    ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"], "orders": orders,
+                               "rule": "R-7"})
+    if plan is not None:
+        reinforcements.execute(ctx, seat, plan)
+    return rej

@@ -17,9 +17,9 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import (
-    _own_armies,
     army_options,
     group_initiative,
+    own_armies_hint,
     resolve_army,
 )
 from pbem.rules.core.board import (
@@ -109,7 +109,7 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
     start, msg = resolve_army(pack, s, seat, raw.get("army"))
     if start is None:
         reject(rej, "movement.unknown_army", msg, f"{where}.army",
-             _own_armies(pack, s, seat))
+             own_armies_hint(pack, s, seat))
     path = raw.get("path")
     if not isinstance(path, list) or not path:
         reject(rej, "movement.path_missing", "give the path as a list of spaces",
