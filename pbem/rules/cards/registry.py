@@ -1,5 +1,6 @@
 """The card-event registry (R-16): every effect primitive of the pack the engine
-resolves, from the family modules (:mod:`.markers`, :mod:`.units`, :mod:`.armies`), each
+resolves, from the family modules (:mod:`.markers`, :mod:`.units`, :mod:`.armies`,
+:mod:`.hand`), each
 with its check, resolution and prompt choices (:class:`~pbem.rules.cards.base.Primitive`).
 
 A card's event is supported when it is a general card (R-8.6, resolved by the Tyche
@@ -14,13 +15,13 @@ from typing import Any
 
 from pbem.pack.model import Card, Pack
 from pbem.problems import Problem
-from pbem.rules.cards import armies, markers, units
+from pbem.rules.cards import armies, hand, markers, units
 from pbem.rules.cards.base import Primitive
 from pbem.rules.context import Ctx
 from pbem.rules.core.state import State, is_paused
 
 REGISTRY: dict[str, Primitive] = {}
-for _family in (markers, units, armies):
+for _family in (markers, units, armies, hand):
     for _p in _family.PRIMITIVES:
         if _p.name in REGISTRY:
             raise ValueError(f"effect primitive {_p.name} is declared twice")

@@ -72,6 +72,11 @@ KINDS: tuple[EventKind, ...] = (
               ('counts', 'rule'),
               say=lambda p, d: "Tyche cards dealt: " + ", ".join(f"{s} {n}" for s, n in d.get("counts", {}).items())
                                    + "."),
+    EventKind('ExtraCardsDrawn',
+              ('card', 'count', 'rule', 'seat'),
+              say=lambda p, d: f"{d.get('seat')} draws {d.get('count')} more "
+                               f"card{'' if d.get('count') == 1 else 's'} "
+                               f"({card_label(p, d.get('card'))}, R-16.3)."),
     EventKind('CardEventSkipped',
               ('card', 'effects', 'name', 'rule', 'seat', 'why'),
               say=lambda p, d: f"The event of {card_label(p, d.get('card'))} is not resolved by the judge yet."),
