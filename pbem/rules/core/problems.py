@@ -26,4 +26,4 @@ def reject(rej: list[Problem], code: str, msg: str, where: str, hint: str | None
     the code's rule in the catalogue; give it where the same problem arises under
     another rule. Raises :class:`pbem.problems.UnknownCode` for an undeclared code."""
     p = problem(code, msg, where=where, hint=hint, rule=rule)
-    rej.append(Problem(p.code, p.rule, f"{msg} ({p.rule})", where, hint))
+    rej.append(Problem(p.code, f"{msg} ({p.rule})", p.rule, where, hint))
