@@ -5,6 +5,10 @@ Loading collects *every* problem with its path in the file, e.g.
 carrying the list. Secrets may come from the environment: any string written
 ``${NAME}`` is replaced by the environment variable NAME, and ``password_file`` reads
 the password from a file. Relative paths are taken relative to the config file.
+
+Values that end up in mail headers (names, addresses, the mail domain) are refused when
+they hold a line break or another control character: written into a header they would
+inject fields or make composing every mail of the game raise (RFC 5322 section 2.2).
 """
 from __future__ import annotations
 
@@ -12,20 +16,23 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from pbem.mail.headers import normalise_address
+
 TLS_MODES = ("none", "starttls", "implicit")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$")
-_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhd])\s*")
+_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(B|KB|MB)?\s*", re.IGNORECASE)
 _SIZE_UNITS = {"b": 1, "kb": 1_000, "mb": 1_000_000}
+_DOMAIN = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?",
+                     re.IGNORECASE)
 
 
 class ConfigError(ValueError):
@@ -132,7 +139,7 @@ def parse_duration(value: Any) -> float:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
         return float(value)
     if isinstance(value, str):
-        m = _DURATION.match(value)
+        m = _DURATION.fullmatch(value)
         if m:
             return float(m.group(1)) * _UNITS[m.group(2)]
     raise ValueError(f"not a duration: {value!r} (write e.g. 72h, 30m, 2d)")
@@ -151,11 +158,23 @@ def parse_size(value: Any) -> int:
 
 
 def is_email(value: Any) -> bool:
-    """True when ``value`` is a plain addr-spec such as ``north@example.org`` (RFC 5322)."""
+    """True when ``value`` is a plain addr-spec such as ``north@example.org`` (RFC 5322
+    section 3.4.1), exactly as :func:`pbem.mail.headers.normalise_address` accepts a
+    sender: so every seat address can be recognised in ``From:``."""
+    return isinstance(value, str) and value == value.strip() and normalise_address(value) is not None
+
+
+def header_safe_problem(value: Any) -> str | None:
+    """Why ``value`` cannot go into a mail header (a line break or another control
+    character, RFC 5322 section 2.2), or None when it can."""
     if not isinstance(value, str):
-        return False
-    _name, addr = parseaddr(value)
-    return bool(addr) and addr == value.strip() and re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+|[^@\s]+@localhost", addr) is not None
+        return None
+    bad = sorted({ch for ch in value if not ch.isprintable() and ch != " "})
+    if not bad:
+        return None
+    shown = ", ".join(repr(ch) for ch in bad[:3])
+    return (f"contains a line break or control character ({shown}); names and addresses "
+            "are written into mail headers, so they must be one line of printable text")
 
 
 class _Checker:
@@ -178,6 +197,12 @@ class _Checker:
                 return os.environ[name]
             return _ENV.sub(sub, value)
         return value
+
+    def one_line(self, value: Any, path: str) -> None:
+        """Refuse a header-bound value with a line break or control character."""
+        problem = header_safe_problem(value)
+        if problem:
+            self.add(path, problem)
 
     def get(self, mapping: Mapping[str, Any], key: str, path: str, kind: type | tuple[type, ...],
             default: Any = ..., required: bool = False) -> Any:
@@ -287,6 +312,25 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     return parse_config(raw, base=p.resolve().parent, path=p)
 
 
+def _mail_settings(c: _Checker, root: Mapping[str, Any]) -> tuple[int, str | None, bool]:
+    """``max_message_bytes``, ``authentication.authserv_id`` and ``.require``, checked."""
+    max_bytes = 10_000_000
+    if root.get("max_message_bytes") is not None:
+        try:
+            max_bytes = parse_size(c.env(root["max_message_bytes"], "max_message_bytes"))
+        except ValueError as exc:
+            c.add("max_message_bytes", str(exc))
+    auth = c.mapping(root.get("authentication"), "authentication")
+    c.unknown(auth, {"authserv_id", "require"}, "authentication")
+    authserv_id = c.get(auth, "authserv_id", "authentication", str, None)
+    c.one_line(authserv_id, "authentication.authserv_id")
+    require_auth = c.get(auth, "require", "authentication", bool, False)
+    if require_auth and not authserv_id:
+        c.add("authentication.require", "needs authentication.authserv_id (the id your "
+              "receiving server writes in its Authentication-Results headers)")
+    return max_bytes, authserv_id, bool(require_auth)
+
+
 def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     """Check an already-parsed config mapping; see :func:`load_config`."""
     c = _Checker(base)
@@ -300,6 +344,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     if address and not is_email(address):
         c.add("judge.address", f"not an email address: {address!r}")
     name = c.get(judge, "name", "judge", str, "pbem judge")
+    c.one_line(name, "judge.name")
 
     imap = c.server(root.get("imap"), "imap", imap=True)
     smtp = c.server(root.get("smtp"), "smtp", imap=False)
@@ -318,6 +363,8 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         accounts=dict(accounts or {}),
         domain=c.get(dev, "domain", "devmail", str, "pbem.localhost"),
     )
+    if devmail.domain and not _DOMAIN.fullmatch(devmail.domain):
+        c.add("devmail.domain", f"not a domain name: {devmail.domain!r}")
 
     dl = c.mapping(root.get("deadlines"), "deadlines")
     deadlines: dict[str, float] = {}
@@ -336,7 +383,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         c.unknown(gm, {"id", "pack", "seats", "host_email", "options"}, gp)
         gid = c.get(gm, "id", gp, str, required=True)
         if gid is not None:
-            if not _ID.match(gid):
+            if not _ID.fullmatch(gid):
                 c.add(f"{gp}.id", f"use lowercase letters, digits, '.', '_' or '-' (got {gid!r})")
             if gid in seen_games:
                 c.add(f"{gp}.id", f"duplicate game id {gid!r}")
@@ -362,6 +409,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
                     c.add(f"{sp}.seat", f"seat {seat!r} appears twice")
                 seen_seats.add(seat)
             player = c.get(sm, "player", sp, str, required=True)
+            c.one_line(player, f"{sp}.player")
             email = c.get(sm, "email", sp, str, required=True)
             if email is not None and not is_email(email):
                 c.add(f"{sp}.email", f"not an email address: {email!r}")
@@ -377,19 +425,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         options = c.get(gm, "options", gp, dict, {})
         games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {}))
 
-    max_bytes = 10_000_000
-    if root.get("max_message_bytes") is not None:
-        try:
-            max_bytes = parse_size(c.env(root["max_message_bytes"], "max_message_bytes"))
-        except ValueError as exc:
-            c.add("max_message_bytes", str(exc))
-    auth = c.mapping(root.get("authentication"), "authentication")
-    c.unknown(auth, {"authserv_id", "require"}, "authentication")
-    authserv_id = c.get(auth, "authserv_id", "authentication", str, None)
-    require_auth = c.get(auth, "require", "authentication", bool, False)
-    if require_auth and not authserv_id:
-        c.add("authentication.require", "needs authentication.authserv_id (the id your "
-              "receiving server writes in its Authentication-Results headers)")
+    max_bytes, authserv_id, require_auth = _mail_settings(c, root)
     rate = c.get(root, "reply_rate_per_hour", "", int, 5)
     seat_rate = c.get(root, "seat_reply_rate_per_hour", "", int, 30)
     map_attachment = c.get(root, "map_attachment", "", bool, True)

@@ -41,13 +41,23 @@ def _imports(tree: ast.AST) -> list[str]:
     return names
 
 
+def _handle(node: ast.expr) -> bool:
+    """A name or attribute that is a database handle (``db``, ``conn``, ``cursor`` …);
+    the rules core's own ``execute`` (orders: check, then execute) is not SQL."""
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return name in ("db", "conn", "connection", "cursor", "cur", "sqlite3")
+
+
 def sql_uses(tree: ast.AST) -> list[str]:
     """Every place in ``tree`` that speaks SQL or touches the database handle."""
     found = []
     for node in ast.walk(tree):
         where = f"line {getattr(node, 'lineno', '?')}"
-        if isinstance(node, ast.Attribute) and node.attr in ("db", "execute", "executemany", "rows_where"):
+        if isinstance(node, ast.Attribute) and node.attr in ("db", "rows_where"):
             found.append(f"{where}: .{node.attr}")
+        elif isinstance(node, ast.Attribute) and node.attr in ("execute", "executemany", "executescript") and \
+                _handle(node.value):
+            found.append(f"{where}: .{node.attr} on a database handle")
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "db":
             found.append(f"{where}: db[...]")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.search(node.value):
@@ -65,8 +75,9 @@ def test_only_the_store_speaks_sql(path: Path) -> None:
 def test_the_sql_check_can_fail() -> None:
     """The checker sees each form the service used before issue 17."""
     code = ('store.db["inbox"].update(1, {})\nstore.db.execute("SELECT 1 FROM outbox WHERE id = ?")\n'
-            'db["x"].insert({})\nimport sqlite3\n')
-    assert len(sql_uses(ast.parse(code))) >= 5
+            'db["x"].insert({})\nimport sqlite3\nconn.execute("x")\n')
+    assert len(sql_uses(ast.parse(code))) >= 6
+    assert sql_uses(ast.parse("standing.execute(ctx, seat, plan)\n")) == []
 
 
 def cli_problems(tree: ast.Module) -> list[str]:

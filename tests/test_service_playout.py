@@ -12,7 +12,6 @@ import pytest
 from pbem import rules
 from tests.conftest import KEYS, SEATS, local_judge, player_mail
 
-
 _judge = local_judge
 
 

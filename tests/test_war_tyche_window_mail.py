@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbem import rules
-from pbem.rules.setup import blank_position
+from pbem.rules.phases.setup import blank_position
 from pbem.service import Judge
 from tests.conftest import KEYS, SEATS, local_judge, player_mail
 
@@ -25,8 +25,9 @@ def _position(pack, options):
     s["generals"] = {"ptolemy": {"seat": "north", "where": "map", "space": "pelusium"},
                      "antigonus": {"seat": "east", "where": "map", "space": "jerusalem"}}
     s["cus"] = {"pelusium": {"north": {"loyal": 2}}, "jerusalem": {"east": {"loyal": 3}}}
-    s["hands"].update({"north": [27], "east": [30], "south": [31], "west": [32]})
-    return rules.GameState.from_dict(s)
+    for seat, cards in {"north": [27], "east": [30], "south": [31], "west": [32]}.items():
+        s["private"][seat]["hand"] = cards
+    return rules.GameState.from_dict(s, pack)
 
 
 _mail = player_mail
@@ -101,7 +102,7 @@ def test_standing_orders_alone_from_the_window_seat_keep_its_window_open(tmp_pat
     assert judge.handle_message(_mail("east", doc)) == "applied"
     after = judge.state("g1")
     assert after.step == state.step and after.war["pause"] == state.war["pause"]
-    assert after.war["standing"]["east"] == [{"when": "losses", "order": ["mercenary", "loyal"]}]
+    assert after.private["east"]["standing"] == [{"when": "losses", "order": ["mercenary", "loyal"]}]
     rows = judge.store.db.execute(
         "SELECT raw FROM outbox WHERE kind = 'reply' AND to_addr = 'east@pbem.localhost'").fetchall()
     texts = [" ".join(email.message_from_bytes(raw, policy=default_policy).get_body(("plain",)).get_content()

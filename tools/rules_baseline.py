@@ -12,7 +12,9 @@ The games: 200 real-pack random games (the seeds of tests/rules/test_playouts.py
 from 12 to 40) and 40 mini-pack games (tests/rules/rules_minipack.py).
 
 Only the public API of ``pbem.rules`` is used, so the same script runs before and after.
-``--rename old=new`` (repeatable) maps renamed event kinds back before hashing.
+``--rename old=new`` (repeatable) maps renamed event kinds back before hashing;
+``--drop-view-key private.withheld`` (repeatable) leaves a key added on purpose out of
+the views before hashing (each use is listed in the issue note).
 """
 from __future__ import annotations
 
@@ -88,8 +90,21 @@ def _events(evs: list[Any], rename: dict[str, str]) -> list[dict[str, Any]]:
     return out
 
 
+def _drop(view: dict[str, Any], keys: list[str]) -> dict[str, Any]:
+    for key in keys:
+        *head, last = key.split(".")
+        at: Any = view
+        for h in head:
+            at = at.get(h) if isinstance(at, dict) else None
+        if isinstance(at, dict):
+            at.pop(last, None)
+    return view
+
+
 def play(pack: Any, seed: bytes, options: dict[str, Any] | None, rng_seed: int,
-         rename: dict[str, str], with_views: bool = True) -> dict[str, Any]:
+         rename: dict[str, str], with_views: bool = True,
+         drop_keys: list[str] | None = None,
+         drop_options: list[str] | None = None) -> dict[str, Any]:
     """Play one bot game; return its hashes and full record."""
     state, events = R.new_game(pack, seed, options)
     rng = random.Random(rng_seed)
@@ -103,10 +118,13 @@ def play(pack: Any, seed: bytes, options: dict[str, Any] | None, rng_seed: int,
         orders = R.bot_orders(state, d.seat, rng)
         problems = [[p.to_dict() for p in R.validate(state, d.seat, m)]
                     for m in mutations(orders, mut_rng)]
-        views = ({str(s): R.view(state, s) for s in (*R.SEATS, None)}
+        views = ({str(s): _drop(R.view(state, s), drop_keys or []) for s in (*R.SEATS, None)}
                  if with_views else {})
         new, evs = R.apply(state, d.seat, orders, R.Dice(seed, state.step))
-        record.append({"decision": d.to_dict(), "orders": orders, "problems": problems,
+        decision = d.to_dict()
+        for k in drop_options or []:
+            decision["options"].pop(k, None)
+        record.append({"decision": decision, "orders": orders, "problems": problems,
                        "views": views, "events": _events(evs, rename)})
         state = new
     else:
@@ -142,6 +160,11 @@ def main() -> int:
     ap.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
                     help="an event kind renamed by the change (mapped back to OLD)")
     ap.add_argument("--no-views", action="store_true", help="skip the per-seat views")
+    ap.add_argument("--drop-view-key", action="append", default=[], metavar="A.B",
+                    help="a view key added on purpose, left out before hashing")
+    ap.add_argument("--drop-option-key", action="append", default=[], metavar="KEY",
+                    help="a legal-options key added on purpose, left out of decisions "
+                         "and views before hashing")
     args = ap.parse_args()
     rename = {new: old for old, new in (r.split("=", 1) for r in args.rename)}
     base = json.loads(BASELINE.read_text()) if args.check else {}
@@ -152,7 +175,10 @@ def main() -> int:
     for name, factory, seed, options, g in games():
         if args.only and not name.startswith(args.only):
             continue
-        res = play(factory(), seed, options, g, rename, with_views=not args.no_views)
+        res = play(factory(), seed, options, g, rename, with_views=not args.no_views,
+                   drop_keys=args.drop_view_key + [f"private.options.{k}"
+                                                   for k in args.drop_option_key],
+                   drop_options=args.drop_option_key)
         out[name] = {"decisions": res["decisions"], **res["hashes"]}
         if args.dump:
             with gzip.open(args.dump / f"{name}.jsonl.gz", "wt") as fh:

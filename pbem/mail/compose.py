@@ -10,18 +10,38 @@ Every message we send:
 - threads under the player's mail with In-Reply-To/References when it answers one;
 - is text/plain, with an HTML alternative when given, and attachments (the map PNG);
   the email package picks each part's Content-Transfer-Encoding.
+
+Nothing that came from a mail or a config file reaches a header unchecked: addresses must
+be plain addr-specs (:func:`pbem.mail.headers.normalise_address`), display names, the
+subject and the game id lose their control characters (:func:`~pbem.mail.headers.
+clean_text`), and only valid msg-ids (RFC 5322 section 3.6.4) that are not our synthetic
+ones go into In-Reply-To and References. Non-ASCII display names and subjects are RFC 2047
+encoded by the ``SMTP`` policy; a non-ASCII (internationalised) address needs raw UTF-8
+headers (RFC 6532), so such a message is built with the ``SMTPUTF8`` policy and marked
+:attr:`Outgoing.smtputf8` (it must be sent with the SMTPUTF8 extension, RFC 6531).
 """
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.headerregistry import Address
 from email.message import EmailMessage
-from email.policy import SMTP
-from email.utils import format_datetime, formataddr
+from email.policy import SMTP, SMTPUTF8
+from email.utils import format_datetime
+
+from pbem.mail.headers import SYNTHETIC_DOMAIN, clean_text, is_msg_id, normalise_address
 
 LOOP_HEADER = "X-Pbem-Loop"
+#: At most this many ids in References: the first and the latest (RFC 5537 3.4.4 trimming).
+MAX_REFERENCES = 20
+#: Characters of a subject kept (RFC 5322 2.1.1 asks lines under 78; it is folded).
+MAX_SUBJECT_CHARS = 300
+# C0 controls other than tab, LF, CR and form feed have no place in a text body (RFC 2045
+# section 2.8: no NUL in 8bit data).
+_BODY_CONTROLS = dict.fromkeys([*range(0x09), 0x0B, *range(0x0E, 0x20)])
 
 
 @dataclass(frozen=True)
@@ -40,7 +60,11 @@ class Attachment:
 
 @dataclass(frozen=True)
 class Outgoing:
-    """A composed message ready for the outbox."""
+    """A composed message ready for the outbox.
+
+    ``in_reply_to`` is the msg-id actually written (``None`` when the one given was not
+    valid); ``smtputf8`` is True when an address is internationalised, so the message
+    carries raw UTF-8 headers and must be sent with SMTPUTF8 (RFC 6531)."""
 
     message_id: str
     to_addr: str
@@ -49,15 +73,52 @@ class Outgoing:
     kind: str
     in_reply_to: str | None = None
     attachments: tuple[str, ...] = field(default_factory=tuple)
+    smtputf8: bool = False
 
 
 def stable_message_id(domain: str, *parts: object) -> str:
-    """``<pbem.{digest}@{domain}>`` from the parts that identify the message (game, step,
-    kind, recipient…): the same parts give the same Message-ID (RFC 5322 3.6.4)."""
+    """``<pbem.{label}.{digest}@{domain}>`` from the parts that identify the message (game,
+    step, kind, recipient…): the same parts give the same Message-ID, always a valid
+    msg-id (RFC 5322 3.6.4: the label is ASCII letters, digits, ``-`` and single dots)."""
     digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).hexdigest()[:24]
     label = "-".join(str(p) for p in parts[:3] if p is not None)
-    label = "".join(ch if ch.isalnum() or ch in ".-" else "-" for ch in label)[:48]
-    return f"<pbem.{label}.{digest}@{domain}>"
+    label = "".join(ch if ch.isascii() and (ch.isalnum() or ch in ".-") else "-"
+                    for ch in label)[:48]
+    label = re.sub(r"\.{2,}", ".", label).strip(".")  # a dot-atom has no empty atoms
+    return f"<pbem.{label}.{digest}@{domain}>" if label else f"<pbem.{digest}@{domain}>"
+
+
+def _address(value: str, what: str) -> str:
+    address = normalise_address(value)
+    if address is None:
+        raise ValueError(f"{what} is not a plain address: {clean_text(value, 80)!r}")
+    return address
+
+
+def _mailbox(name: str | None, address: str) -> Address:
+    """A header mailbox; the display name is cleaned (no CR/LF can reach the header)."""
+    display_name = clean_text(name or "", 100)
+    if address.isascii():
+        return Address(display_name=display_name, addr_spec=address)
+    username, domain = address.rsplit("@", 1)  # RFC 6532: the parser flags UTF-8 local parts
+    return Address(display_name=display_name, username=username, domain=domain)
+
+
+def thread_ids(in_reply_to: str | None, references: Sequence[str]
+               ) -> tuple[str | None, tuple[str, ...]]:
+    """The In-Reply-To and References we may write (RFC 5322 section 3.6.4): only valid
+    msg-ids that are not synthetic (``@pbem.invalid``), References ending with the parent,
+    at most :data:`MAX_REFERENCES` (the first and the latest). Never raises."""
+    def usable(value: object) -> bool:
+        return (isinstance(value, str) and is_msg_id(value)
+                and not value.lower().endswith(f"@{SYNTHETIC_DOMAIN}>"))
+
+    parent = in_reply_to if usable(in_reply_to) else None
+    refs = [r for r in references if usable(r)] + ([parent] if parent else [])
+    ids = tuple(dict.fromkeys(refs))
+    if len(ids) > MAX_REFERENCES:
+        ids = (ids[0], *ids[-(MAX_REFERENCES - 1):])
+    return parent, ids if parent else ()
 
 
 def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None, subject: str,
@@ -68,11 +129,24 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
     """Compose one message and return it as :class:`Outgoing` (raw bytes, CRLF line ends).
 
     ``auto`` is the RFC 3834 Auto-Submitted value: ``auto-generated`` for reports and
-    prompts, ``auto-replied`` for answers to a player's mail.
+    prompts, ``auto-replied`` for answers to a player's mail. ``in_reply_to`` and
+    ``references`` are filtered by :func:`thread_ids`; names, subject and game id are
+    cleaned of control characters.
+
+    Raises:
+        ValueError: ``sender`` or ``to_addr`` is not a plain addr-spec, or
+            ``message_id`` is not a valid msg-id (both are ours to get right; an address
+            from :func:`pbem.mail.message.parse_mail` always passes).
     """
-    msg = EmailMessage(policy=SMTP)
-    msg["From"] = formataddr((sender_name, sender))
-    msg["To"] = formataddr((to_name or "", to_addr)) if to_name else to_addr
+    sender = _address(sender, "sender")
+    to_addr = _address(to_addr, "to_addr")
+    if not is_msg_id(message_id):
+        raise ValueError(f"not a valid Message-ID: {clean_text(message_id, 80)!r}")
+    smtputf8 = not (sender.isascii() and to_addr.isascii())
+    msg = EmailMessage(policy=SMTPUTF8 if smtputf8 else SMTP)
+    msg["From"] = _mailbox(sender_name, sender)
+    msg["To"] = _mailbox(to_name, to_addr)
+    subject = clean_text(subject, MAX_SUBJECT_CHARS)
     msg["Subject"] = subject
     msg["Date"] = format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = message_id
@@ -80,14 +154,14 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
     msg["X-Auto-Response-Suppress"] = "All"  # Exchange: no out-of-office answers to us
     msg[LOOP_HEADER] = sender
     if game_id:
-        msg["X-Pbem-Game"] = game_id
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-        refs = [r for r in references if r] + [in_reply_to]
-        msg["References"] = " ".join(dict.fromkeys(refs))
-    msg.set_content(text)
+        msg["X-Pbem-Game"] = clean_text(game_id, 64)
+    parent, refs = thread_ids(in_reply_to, references)
+    if parent:
+        msg["In-Reply-To"] = parent
+        msg["References"] = " ".join(refs)
+    msg.set_content(text.translate(_BODY_CONTROLS))
     if html is not None:
-        msg.add_alternative(html, subtype="html")
+        msg.add_alternative(html.translate(_BODY_CONTROLS), subtype="html")
     for att in attachments:
         if att.cid and html is not None:  # inline in the HTML part (RFC 2387)
             html_part = msg.get_payload()[1]
@@ -96,6 +170,6 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
         else:
             msg.add_attachment(att.data, maintype=att.maintype, subtype=att.subtype,
                                filename=att.filename)
-    return Outgoing(message_id=message_id, to_addr=to_addr.lower(), subject=subject,
-                    raw=msg.as_bytes(), kind=kind, in_reply_to=in_reply_to,
-                    attachments=tuple(a.filename for a in attachments))
+    return Outgoing(message_id=message_id, to_addr=to_addr, subject=subject,
+                    raw=msg.as_bytes(), kind=kind, in_reply_to=parent,
+                    attachments=tuple(a.filename for a in attachments), smtputf8=smtputf8)

@@ -10,6 +10,16 @@ strict loader (:mod:`pbem.mail.strict_yaml`).
 
 It does not check game semantics (game, seat, key, step, the orders themselves): the caller
 does, with the returned ``document``.
+
+Work per mail is bounded (:class:`MailLimits`): the size, the header section and a cheap
+count of MIME delimiter lines and Content-Type fields are checked on the raw bytes before
+any parsing; then the number and depth of MIME parts; header values are cut before the
+quadratic header parser sees them (:mod:`pbem.mail.headers`); the orders block has its
+own limits and YAML aliases are refused (:mod:`pbem.mail.strict_yaml`).
+
+Identity: ``sender`` is the addr-spec of the one mailbox in ``From:``, read strictly by
+:func:`pbem.mail.headers.read_sender`; a mail whose sender cannot be read that way is never
+answered (``ignore_reason="unreadable-sender"``).
 """
 
 from __future__ import annotations
@@ -19,11 +29,11 @@ import hashlib
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from email import policy
 from email.message import Message
-from email.utils import parseaddr
+from email.parser import BytesHeaderParser
 from typing import Literal
 
+from pbem.mail.authresults import AuthResults, read_authentication_results
 from pbem.mail.extract import (
     AuthorText,
     Body,
@@ -34,19 +44,24 @@ from pbem.mail.extract import (
     header_text,
     strip_quote_markers,
 )
-from pbem.mail.machine import classify_machine
-from pbem.mail.strict_yaml import (
-    OrdersYamlError,
-    Problem,
-    load_strict_yaml,
-    normalise_text,
+from pbem.mail.headers import (
+    INBOUND,
+    SYNTHETIC_DOMAIN,
+    clean_text,
+    message_id,
+    msg_ids,
+    read_sender,
 )
+from pbem.mail.machine import classify_machine
+from pbem.mail.strict_yaml import OrdersYamlError, load_strict_yaml, normalise_text
 from pbem.mail.suggest import suggest
+from pbem.problems import Problem
 
 __all__ = [
     "MAX_ORDERS_CHARS",
     "MAX_ORDERS_LINES",
     "ORDERS_SHAPE",
+    "MailLimits",
     "ParsedMail",
     "Problem",
     "parse_mail",
@@ -77,7 +92,9 @@ MAX_ORDERS_CHARS = 100_000
 _FORWARD_SUBJECT_RE = re.compile(
     r"^\s*(?:re:\s*)*(?:fwd?|fw|wg|tr|rv|enc|doorst|vs|vb|rif|пересл)\s*:", re.IGNORECASE)
 _EXACT_GAME_RE = re.compile(r"""^(["']?)game\1\s*:""")
-_MSGID_RE = re.compile(r"<([^<>\s]+)>")
+_BLANK_LINE_RE = re.compile(rb"\r?\n\r?\n")
+_PLAIN_HINT = ("Send your orders as plain text in the body of a new mail, without "
+               "attachments or quoted earlier mails.")
 _KEYISH_RE = re.compile(r"^\s*[\"']?([\w-]+)[\"']?\s*:(?:\s|$)")
 
 
@@ -100,9 +117,19 @@ class ParsedMail:
         orders_text: the normalised YAML block that was parsed (for echoing back, line
             numbers in problems refer to it), or ``None`` when no single block was found.
         problems: every problem found when rejected; empty otherwise.
-        ignore_reason: ``"auto-reply"``, ``"bounce"``, ``"loop"`` or ``"empty"`` when
+        ignore_reason: ``"auto-reply"``, ``"bounce"``, ``"loop"``, ``"empty"`` or
+            ``"unreadable-sender"`` (no usable From: address, so nobody to answer) when
             ignored, else ``None``.
         bouncing: addresses a delivery status notification (RFC 3464) reports as failed.
+        ignore_detail: what decided an ``ignore``, for logs and the host (e.g.
+            ``"Auto-Submitted: auto-replied"``, ``"From: has 2 addresses, not one"``).
+        on_behalf: the ``Sender:`` address when it differs from From (informational).
+        authentication: our receiving server's Authentication-Results (RFC 8601), when
+            an authserv-id was given and such a field is present; else ``None``.
+
+    Invariants: ``accept`` and ``reject`` always have a valid ``sender``; ``subject``
+    and ``sender_name`` never contain control characters; ``message_id``,
+    ``in_reply_to`` and ``references`` are valid RFC 5322 msg-ids.
     """
 
     message_id: str
@@ -117,6 +144,27 @@ class ParsedMail:
     problems: tuple[Problem, ...] = ()
     ignore_reason: str | None = None
     bouncing: tuple[str, ...] = ()
+    ignore_detail: str = ""
+    on_behalf: str = ""
+    authentication: AuthResults | None = None
+
+
+@dataclass(frozen=True)
+class MailLimits:
+    """Bounds on the work spent on one mail; a mail beyond them is refused unparsed.
+
+    Attributes:
+        max_message_bytes: the whole raw message, in bytes (config
+            ``max_message_bytes``; 10 MB by default).
+        max_header_bytes: the header section (up to the first blank line), in bytes.
+        max_parts: MIME parts (every node of the tree, the message itself included).
+        max_depth: nesting of multiparts and attached messages.
+    """
+
+    max_message_bytes: int = 10_000_000
+    max_header_bytes: int = 256_000
+    max_parts: int = 200
+    max_depth: int = 20
 
 
 @dataclass(frozen=True)
@@ -127,59 +175,45 @@ class _Envelope:
     subject: str
     in_reply_to: str | None
     references: tuple[str, ...]
+    sender_problem: str | None = None
+    on_behalf: str = ""
+    authentication: AuthResults | None = None
 
 
 def _synthetic_id(raw: bytes) -> str:
-    return f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}@pbem.invalid>"
+    return f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}@{SYNTHETIC_DOMAIN}>"
 
 
-def _normalise_msgid(value: str) -> str | None:
-    match = _MSGID_RE.search(value)
-    if match:
-        return f"<{match.group(1)}>"
-    tokens = value.strip().split()
-    token = tokens[0].strip("<>") if tokens else ""
-    return f"<{token}>" if token else None
-
-
-def _sender(msg: Message) -> tuple[str, str]:
-    name, address = "", ""
-    try:
-        header = msg["From"]
-        addresses = getattr(header, "addresses", None)
-        if addresses:
-            name, address = addresses[0].display_name or "", addresses[0].addr_spec or ""
-    except Exception:  # noqa: BLE001 - fall back to the lenient parser
-        address = ""
-    if not address:
-        try:
-            name, address = parseaddr(header_text(msg, "From"))
-        except Exception:  # noqa: BLE001
-            name, address = "", ""
-    address = address.strip().lower()
-    if "@" not in address or any(ch.isspace() for ch in address):
-        address = ""
-    return address, " ".join(str(name).split())
-
-
-def _envelope(msg: Message | None, raw: bytes) -> _Envelope:
+def _envelope(msg: Message | None, raw: bytes, authserv_id: str | None = None) -> _Envelope:
+    """The header facts of ``msg``; never raises (each part falls back on its own)."""
     if msg is None:
-        return _Envelope(_synthetic_id(raw), "", "", "", None, ())
-    message_id = _normalise_msgid(header_text(msg, "Message-ID")) or _synthetic_id(raw)
-    sender, sender_name = _sender(msg)
-    in_reply_to = _MSGID_RE.search(header_text(msg, "In-Reply-To"))
-    references = tuple(f"<{m}>" for m in _MSGID_RE.findall(header_text(msg, "References")))
+        return _Envelope(_synthetic_id(raw), "", "", "", None, (), "no header section")
+    sender = read_sender(msg)
+    try:
+        subject = clean_text(header_text(msg, "Subject"), 200)
+    except Exception:  # noqa: BLE001
+        subject = ""
+    replies_to = msg_ids(msg, "In-Reply-To")
     return _Envelope(
-        message_id=message_id,
-        sender=sender,
-        sender_name=sender_name,
-        subject=header_text(msg, "Subject"),
-        in_reply_to=f"<{in_reply_to.group(1)}>" if in_reply_to else None,
-        references=references,
+        message_id=message_id(msg) or _synthetic_id(raw),
+        sender=sender.address,
+        sender_name=sender.name,
+        subject=subject,
+        in_reply_to=replies_to[0] if replies_to else None,
+        references=msg_ids(msg, "References"),
+        sender_problem=sender.problem,
+        on_behalf=sender.on_behalf,
+        authentication=read_authentication_results(msg, authserv_id),
     )
 
 
 def _result(envelope: _Envelope, action: Action, **fields: object) -> ParsedMail:
+    """The answer; an ``accept`` or ``reject`` without a usable sender becomes an
+    ``ignore`` (``"unreadable-sender"``): there is nobody we may answer."""
+    if action != "ignore" and not envelope.sender:
+        action = "ignore"
+        fields = {"ignore_reason": "unreadable-sender",
+                  "ignore_detail": envelope.sender_problem or "no sender"}
     return ParsedMail(
         message_id=envelope.message_id,
         sender=envelope.sender,
@@ -188,6 +222,8 @@ def _result(envelope: _Envelope, action: Action, **fields: object) -> ParsedMail
         in_reply_to=envelope.in_reply_to,
         references=envelope.references,
         action=action,
+        on_behalf=envelope.on_behalf,
+        authentication=envelope.authentication,
         **fields,  # type: ignore[arg-type]
     )
 
@@ -275,21 +311,92 @@ def _check_document(document: object) -> Problem | None:
     return None
 
 
-def _parse(raw: bytes, own_addresses: Collection[str],
-           own_domains: Collection[str]) -> ParsedMail:
-    msg = email.message_from_bytes(raw, policy=policy.default)
-    envelope = _envelope(msg, raw)
+def _header_end(raw: bytes, limit: int) -> int | None:
+    """Offset of the blank line ending the header section (RFC 5322 section 2.1), searched
+    in the first ``limit`` bytes; ``len(raw)`` for a mail that is all header; ``None``
+    when the section is longer than ``limit``."""
+    match = _BLANK_LINE_RE.search(raw, 0, limit + 4)
+    if match:
+        return match.start()
+    return len(raw) if len(raw) <= limit else None
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB"
+
+
+def _oversize(raw: bytes, limits: MailLimits) -> Problem | None:
+    """The limit a raw mail exceeds, checked in linear time before any parsing."""
+    too_large = None
+    if len(raw) > limits.max_message_bytes:
+        too_large = (f"Your mail is {_megabytes(len(raw))}; the judge reads mails of at "
+                     f"most {_megabytes(limits.max_message_bytes)}.")
+    elif _header_end(raw, limits.max_header_bytes) is None:
+        too_large = (f"The header section of your mail is longer than "
+                     f"{limits.max_header_bytes} bytes.")
+    if too_large:
+        return Problem(code="mail.too_large", message=too_large + " It was not read.",
+                       hint=_PLAIN_HINT)
+    # Every MIME part starts after a "--boundary" line and nests only through a
+    # Content-Type field: twice the part limit of either is far beyond any real mail.
+    lowered = raw.lower()
+    if (raw.count(b"\n--") > 2 * limits.max_parts
+            or lowered.count(b"\ncontent-type:") > 2 * limits.max_parts):
+        return _too_complex(limits)
+    return None
+
+
+def _too_complex(limits: MailLimits) -> Problem:
+    return Problem(
+        code="mail.too_large",
+        message=(f"Your mail has more than {limits.max_parts} MIME parts or parts nested "
+                 f"more than {limits.max_depth} deep; it was not read."),
+        hint=_PLAIN_HINT)
+
+
+def _structure_ok(msg: Message, limits: MailLimits) -> bool:
+    """At most ``max_parts`` parts, nested at most ``max_depth`` deep (iteratively)."""
+    stack: list[tuple[Message, int]] = [(msg, 0)]
+    parts = 0
+    while stack:
+        part, depth = stack.pop()
+        parts += 1
+        if parts > limits.max_parts or depth > limits.max_depth:
+            return False
+        # message/rfc822 parts are multipart here too: their payload is [the message]
+        children = part.get_payload() if part.is_multipart() else []
+        stack.extend((child, depth + 1) for child in children if isinstance(child, Message))
+    return True
+
+
+def _headers_only(raw: bytes, limits: MailLimits) -> Message:
+    end = _header_end(raw, limits.max_header_bytes)
+    return BytesHeaderParser(policy=INBOUND).parsebytes(
+        raw[:limits.max_header_bytes if end is None else end])
+
+
+def _parse(raw: bytes, own_addresses: Collection[str], own_domains: Collection[str],
+           limits: MailLimits, authserv_id: str | None) -> ParsedMail:
+    refused = _oversize(raw, limits)
+    msg = (_headers_only(raw, limits) if refused
+           else email.message_from_bytes(raw, policy=INBOUND))
+    envelope = _envelope(msg, raw, authserv_id)
 
     verdict = classify_machine(msg, own_addresses=own_addresses, own_domains=own_domains)
     if verdict is not None:
         return _result(envelope, "ignore", ignore_reason=verdict.reason,
-                       bouncing=verdict.bouncing)
+                       bouncing=verdict.bouncing, ignore_detail=verdict.detail)
+    if refused is None and not _structure_ok(msg, limits):
+        refused = _too_complex(limits)
+    if refused is not None:
+        return _result(envelope, "reject", problems=(refused,))
 
     body = extract_body(msg)
     text = normalise_text(body.text)
     if (not text.strip() and not body.forwarded and not body.encrypted
             and not _has_attachments(msg)):
-        return _result(envelope, "ignore", ignore_reason="empty")
+        return _result(envelope, "ignore", ignore_reason="empty",
+                       ignore_detail="no text and no attachment")
 
     author = author_lines(text, forwarded_subject=bool(
         _FORWARD_SUBJECT_RE.match(envelope.subject)))
@@ -334,32 +441,43 @@ def _read_block(envelope: _Envelope, block: YamlBlock, *, from_html: bool) -> Pa
 
 
 def parse_mail(raw: bytes, *, own_addresses: Collection[str] = (),
-               own_domains: Collection[str] = ()) -> ParsedMail:
+               own_domains: Collection[str] = (), limits: MailLimits | None = None,
+               authserv_id: str | None = None) -> ParsedMail:
     """Read one raw mail (RFC 5322 bytes, as fetched over IMAP) into a :class:`ParsedMail`.
 
     Never raises: any unexpected failure becomes ``action="reject"`` with one problem of
-    code ``"mail.unreadable"``.
+    code ``"mail.unreadable"`` (or an ``ignore`` when the sender cannot be read either).
 
     Decisions, in order:
 
-    1. machine mail -> ``ignore`` with ``ignore_reason`` ``"bounce"`` (``bouncing`` filled
+    1. larger than ``limits`` (size, header section, a cheap count of parts) -> the header
+       section alone is read, and the mail is ``reject``-ed with ``"mail.too_large"``
+       (the message names the limit) unless step 2 applies; the body is never parsed;
+    2. machine mail -> ``ignore`` with ``ignore_reason`` ``"bounce"`` (``bouncing`` filled
        from the RFC 3464 report), ``"loop"`` (From in ``own_addresses``, Message-ID domain
        in ``own_domains``, or an ``X-Pbem-Loop`` header) or ``"auto-reply"`` (RFC 3834 and
        vendor signals); machine mail is never parsed for orders;
-    2. no text and no attachments at all -> ``ignore`` with ``"empty"``;
-    3. no orders block in the author's own text -> ``reject`` (``"mail.forwarded"`` when
+    3. no usable sender (see :func:`pbem.mail.headers.read_sender`) -> ``ignore`` with
+       ``"unreadable-sender"``: never answered, ``ignore_detail`` says why;
+    4. more MIME parts or deeper nesting than ``limits`` -> ``reject``
+       ``"mail.too_large"``;
+    5. no text and no attachments at all -> ``ignore`` with ``"empty"``;
+    6. no orders block in the author's own text -> ``reject`` (``"mail.forwarded"`` when
        the orders are in a forwarded message, ``"mail.encrypted"``, or ``"mail.no_orders"``
        with the expected shape in the hint);
-    4. more than one block -> ``reject`` ``"mail.two_documents"``;
-    5. the block is not strict YAML -> ``reject`` with every problem (``"yaml.*"``), line
+    7. more than one block -> ``reject`` ``"mail.two_documents"``;
+    8. the block is not strict YAML -> ``reject`` with every problem (``"yaml.*"``), line
        numbers counted in ``orders_text`` (and in the mail text when it differs);
-    6. not a mapping with a ``game`` key -> ``reject`` ``"mail.no_orders"``;
-    7. otherwise ``accept`` with ``document``.
+    9. not a mapping with a ``game`` key -> ``reject`` ``"mail.no_orders"``;
+    10. otherwise ``accept`` with ``document``.
 
     Args:
         raw: the message bytes (``str`` is accepted and encoded as UTF-8).
         own_addresses: our sending addresses, to recognise our own mail coming back.
         own_domains: our Message-ID domains, idem.
+        limits: the work bounds (:class:`MailLimits`; the defaults when ``None``).
+        authserv_id: our receiving server's authserv-id; when given, the topmost
+            Authentication-Results field with it is parsed into ``authentication``.
     """
     try:
         if isinstance(raw, str):
@@ -367,15 +485,16 @@ def parse_mail(raw: bytes, *, own_addresses: Collection[str] = (),
         raw = bytes(raw)
     except Exception:  # noqa: BLE001
         raw = b""
+    limits = limits or MailLimits()
     try:
-        return _parse(raw, own_addresses, own_domains)
+        return _parse(raw, own_addresses, own_domains, limits, authserv_id)
     except Exception as exc:  # noqa: BLE001 - the contract is: never raise
-        return _unreadable(raw, exc)
+        return _unreadable(raw, exc, limits)
 
 
-def _unreadable(raw: bytes, exc: BaseException) -> ParsedMail:
+def _unreadable(raw: bytes, exc: BaseException, limits: MailLimits) -> ParsedMail:
     try:
-        envelope = _envelope(email.message_from_bytes(raw, policy=policy.compat32), raw)
+        envelope = _envelope(_headers_only(raw, limits), raw)
     except Exception:  # noqa: BLE001
         envelope = _envelope(None, raw)
     return _result(envelope, "reject", problems=(Problem(

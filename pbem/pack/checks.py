@@ -204,7 +204,7 @@ _PARAM_REFS = {
 def check_cards(ctx: Context) -> None:
     """Card events use known effect primitives with known references; general cards
     name a general; OPs are 1-4 (R-8.2, R-16.3)."""
-    from pbem.pack.loader import AREAS, EFFECT_PRIMITIVES, _suggest
+    from pbem.pack.loader import AREAS, EFFECT_PARAMS, EFFECT_PRIMITIVES, _suggest
 
     for where, c in ctx.cards.values():
         if c["ops"] is not None and not 1 <= c["ops"] <= 4:
@@ -237,8 +237,29 @@ def check_cards(ctx: Context) -> None:
                 ctx.ref(w, "CU type", eff["type"], ctx.cu_types)
             if prim == "activate_independent":
                 _check_scripted_path(ctx, w, eff)
+            if prim in EFFECT_PARAMS:
+                _check_params(ctx, w, eff, EFFECT_PARAMS[prim])
             if "area" in eff and eff["area"] not in AREAS:
                 ctx.err(w, f"area must be one of {', '.join(AREAS)}, got {eff['area']!r}")
+
+
+def _check_params(ctx: Context, where: str, eff: dict[str, Any],
+                  spec: dict[str, tuple[str, bool]]) -> None:
+    """An effect's parameters against its primitive's declaration
+    (:data:`pbem.pack.loader.EFFECT_PARAMS`): required ones present, no unknown one,
+    each of its kind (``count``: a whole number ≥ 1)."""
+    for param, (_kind, required) in spec.items():
+        if required and param not in eff:
+            ctx.err(where, f"{eff['effect']} needs {param!r}")
+    for param, value in eff.items():
+        if param == "effect":
+            continue
+        if param not in spec:
+            ctx.err(where, f"{eff['effect']} has no parameter {param!r}; it takes: "
+                           + (", ".join(spec) or "none"))
+        elif spec[param][0] == "count" and (not isinstance(value, int)
+                                             or isinstance(value, bool) or value < 1):
+            ctx.err(where, f"{param} must be a whole number of at least 1, got {value!r}")
 
 
 def _check_scripted_path(ctx: Context, where: str, eff: dict[str, Any]) -> None:

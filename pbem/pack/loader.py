@@ -82,6 +82,14 @@ EFFECT_PRIMITIVES: frozenset[str] = frozenset({
 })
 """Names of the effect primitives a card event may use (R-16.3 [D])."""
 
+EFFECT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
+    "extra_cards": {"count": ("count", False)},
+}
+"""The parameters of the primitives the engine resolves that take them:
+``{primitive: {param: (kind, required)}}`` with kind ``count`` (a whole number ≥ 1);
+``pbem data check`` refuses a missing required parameter, an unknown one, or a value of
+the wrong kind."""
+
 REQUIRED_CHARTS: tuple[str, ...] = (
     "battle", "leader_loss", "elephant_strength", "macedonian_attrition", "assault",
     "naval", "unrest", "interception", "avoid_battle", "hostile_tribes", "forage",
@@ -575,6 +583,7 @@ def source_counts(pack: Pack) -> Counter[str]:
 
 __all__ = [
     "CONSTANT_ALIASES",
+    "EFFECT_PARAMS",
     "EFFECT_PRIMITIVES",
     "PACK_FILES",
     "REQUIRED_CHARTS",

@@ -48,13 +48,13 @@ def visible_events(events: Sequence[rules.Event], seat: str | None) -> list[rule
 def cus_text(pack: Pack, cus: Mapping[str, int]) -> str:
     """``{"loyal": 2, "mercenary": 3}`` -> ``"2 loyal, 3 mercenary"`` (pack order); a
     special unit by its name (``"Silver Shields"``, R-4.1)."""
-    from pbem.rules.units import cus_label
+    from pbem.rules.core.units import cus_label
     return cus_label(pack, dict(cus)) or "no CUs"
 
 
 def strength(pack: Pack, cus: Mapping[str, int]) -> str:
     """Battle strength of CUs (R-4.4) as text; elephants roll (R-9.2) and show as ``+Ne``."""
-    from pbem.rules.units import is_unit_type, unit_strength
+    from pbem.rules.core.units import is_unit_type, unit_strength
     fixed, eleph = 0, 0
     for t, n in cus.items():
         st = unit_strength(pack, t) if is_unit_type(pack, t) else 1

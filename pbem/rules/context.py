@@ -2,65 +2,103 @@
 
 Every change goes through :meth:`Ctx.emit` (reduce + record), every roll through
 :meth:`Ctx.roll` (which records a ``DiceRolled`` event), so a log replays exactly.
+
+A context without dice is a *check* (``ctx.dry``): the one way the rules core says "this
+is a dry run". Every die shows 1 and the events are thrown away; each segment's checked
+plan is recorded (:meth:`Ctx.planned`). Carrying the orders out, a context with real dice
+takes those plans as they are until the first die is used; after it, what the dice may
+have changed is checked again, leniently (:attr:`Ctx.soft`: cancel, never refuse).
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pbem.pack.model import Pack
-from pbem.rules.dice import Dice, Roll
-from pbem.rules.reducers import reduce
-from pbem.rules.state import Event
+from pbem.rules.core.control import fleet_owner
+from pbem.rules.core.events import kind_of, reduce
+from pbem.rules.core.state import Event, _copy, deck
+from pbem.rules.dice import Dice
 
-
-class DryDice(Dice):
-    """Dice used while validating: every die shows 1 and nothing is recorded upstream."""
-
-    def __init__(self) -> None:
-        super().__init__(seed=b"dry", step=-1)
-
-    def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> Roll:
-        """Return ``count`` ones."""
-        return Roll(-1, 0, (1,) * count, purpose, rule)
+T = TypeVar("T")
 
 
 class Ctx:
-    """Holds ``pack``, the working dict ``s``, ``dice`` and the ``events`` so far."""
+    """Holds ``pack``, the working dict ``s``, ``dice`` (None: a check, :attr:`dry`) and
+    the ``events`` so far. ``plans``: the plans a check recorded, for carrying the same
+    orders out (:meth:`planned`)."""
 
-    def __init__(self, pack: Pack, s: dict[str, Any], dice: Dice):
+    def __init__(self, pack: Pack, s: dict[str, Any], dice: Dice | None,
+                 plans: list[tuple[str, Any]] | None = None):
         self.pack = pack
         self.s = s
         self.dice = dice
+        self.dry = dice is None
         self.events: list[Event] = []
         self.rolled = False  # a die was rolled: later checks cannot be known in advance
+        self.used_dice = False  # rolled or shuffled: the board may differ from the check's
+        self.recorded: list[tuple[str, Any]] = []
+        self._plans = list(plans) if plans is not None else None
 
-    def emit(self, kind: str, data: dict[str, Any], public: bool = True,
-             seat: str | None = None) -> Event:
+    @property
+    def soft(self) -> bool:
+        """True while carrying out checked orders after dice were rolled: a check made now
+        cancels what the dice made impossible instead of refusing the orders."""
+        return not self.dry and self.rolled
+
+    def planned(self, name: str, check: Callable[[], T]) -> T:
+        """The plan of segment ``name``: in a check, ``check()`` (recorded); carrying the
+        orders out, the recorded plan while no die has been used, else ``check()`` again
+        (made :attr:`soft` by the caller). Raises RuntimeError when the recorded plans do
+        not follow the same segments (a bug: a check and its execution diverged)."""
+        if self.dry:
+            plan = check()
+            self.recorded.append((name, _copy(plan)))
+            return plan
+        if self._plans is not None and not self.used_dice:
+            if not self._plans or self._plans[0][0] != name:
+                raise RuntimeError(f"checked plans do not match segment {name!r}")
+            return _copy(self._plans.pop(0)[1])
+        return check()
+
+    def _dice(self, count: int, purpose: str, rule: str, sides: int) -> tuple[int, ...]:
+        self.used_dice = True
+        if self.dice is None:
+            return (1,) * count
+        return self.dice.roll(count, purpose, rule, sides).values
+
+    def emit(self, kind: str, data: dict[str, Any]) -> Event:
         """Reduce an event into ``s`` and record it; then, when an upgraded fleet has
-        changed hands, record ``FleetUpgradeLost`` (R-15)."""
-        ev = Event(kind, data, public, seat)
+        changed hands, record ``FleetUpgradeLost`` (R-15).
+
+        ``kind`` must be declared in the event catalogue with exactly the fields of
+        ``data`` (:mod:`pbem.rules.core.events`; raises ``UndeclaredEvent`` or
+        ``EventShapeError``); who may see the event comes from its kind: everyone, only
+        the seat in ``data["seat"]``, or nobody but the judge."""
+        k = kind_of(kind)
+        k.check(data)
+        ev = Event(kind, data, k.seen_by == "all", data["seat"] if k.seen_by == "seat" else None)
         reduce(self.s, ev)
         self.events.append(ev)
         fleets = (self.s.get("war") or {}).get("fleets") or {}
         if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
-            from pbem.rules.naval import drop_lost_upgrades  # R-15: changing hands
             drop_lost_upgrades(self)
         return ev
 
     def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:
         """Roll dice, record ``DiceRolled`` {purpose, rule, values, sides}; return values."""
-        r = self.dice.roll(count, purpose, rule, sides)
+        values = self._dice(count, purpose, rule, sides)
         self.rolled = True
         self.emit("DiceRolled", {"purpose": purpose, "rule": rule,
-                                 "values": list(r.values), "sides": sides})
-        return r.values
+                                 "values": list(values), "sides": sides})
+        return values
 
     def shuffle(self, items: list[Any], purpose: str, rule: str) -> list[Any]:
         """Fisher–Yates shuffle with dice of ``n`` sides; returns the new list. The rolls
         are not logged one by one: the caller records the resulting order."""
         out = list(items)
         for i in range(len(out) - 1, 0, -1):
-            j = self.dice.roll(1, purpose, rule, sides=i + 1).values[0] - 1
+            j = self._dice(1, purpose, rule, i + 1)[0] - 1
             out[i], out[j] = out[j], out[i]
         return out
 
@@ -69,17 +107,32 @@ class Ctx:
         runs out, the discards are shuffled into a new deck first [D] (R-6.4)."""
         got: list[int] = []
         while len(got) < count:
-            if not self.s["deck"]:
+            if not deck(self.s):
                 if not self.s["discards"]:
                     break
                 pile = list(self.s["discards"])
                 order = self.shuffle(pile, "reshuffle the discards", "R-6.4")
                 self.emit("DeckShuffled", {"deck": order, "from_discards": pile,
-                                           "rule": "R-6.4"}, public=False)
+                                           "rule": "R-6.4"})
                 self.emit("Note", {"text": "the Tyche deck ran out: discards reshuffled",
                                    "rule": "R-6.4"})
-            take = list(self.s["deck"][:count - len(got)])
+            take = list(deck(self.s)[:count - len(got)])
             got += take
-            self.emit(kind, {"seat": seat, "cards": take, "rule": rule},
-                      public=False, seat=seat)
+            self.emit(kind, {"seat": seat, "cards": take, "rule": rule})
         return got
+
+
+def drop_lost_upgrades(ctx: Ctx) -> None:
+    """R-15: a fleet drops to its printed strength when it changes hands: every upgraded
+    fleet whose owner is no longer the seat that upgraded it loses its upgrade (called
+    after each event by :meth:`pbem.rules.context.Ctx.emit`). Event: FleetUpgradeLost."""
+    pack, s = ctx.pack, ctx.s
+    for fid, f in sorted(((s.get("war") or {}).get("fleets") or {}).items()):
+        if not f.get("upgrade") or fid not in pack.fleets:
+            continue
+        owner = fleet_owner(pack, s, fid)
+        if owner != f.get("owner"):
+            ctx.emit("FleetUpgradeLost", {"fleet": fid, "seat": f.get("owner"),
+                                          "owner": owner,
+                                          "strength": pack.fleets[fid].strength,
+                                          "rule": "R-15"})

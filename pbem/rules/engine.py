@@ -1,49 +1,52 @@
-"""The public engine API (see ``pbem.rules``): pending, validate, apply, fold,
-legal_options. The pack of a state is found by its name (:func:`get_pack`).
+"""The public engine API (see ``pbem.rules``): pending, check and execute (validate
+and apply), fold, legal_options. The pack comes with the state (:func:`pack_of`): there
+is no registry. An order is checked once (:func:`check`); :func:`execute` carries out
+the checked plan and re-checks only what dice can change.
+
+Dispatch (:func:`_run`) goes by what the state waits for: standing orders alone (any
+seat, any time, R-9.3), the answer to an open reaction window (R-9.3), a reinforcement
+decision (R-7.2), or the active seat's player-turn (R-8).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.pack.model import Pack
-from pbem.rules import war_reducers as _war_reducers  # noqa: F401  (registers reducers)
-from pbem.rules.context import Ctx, DryDice
+from pbem.problems import Problem
+from pbem.rules.context import Ctx
+from pbem.rules.core.events import reduce
+from pbem.rules.core.problems import IllegalOrders, reject
+from pbem.rules.core.state import SEATS, Decision, Event, GameState, _copy, war_get
 from pbem.rules.dice import Dice
-from pbem.rules.orders import default_orders, legal_options_of, run_player_turn
-from pbem.rules.reactions import (
-    reaction_decision,
+from pbem.rules.orders import reinforcements
+from pbem.rules.orders.reactions import reaction_decision
+from pbem.rules.orders.standing import standing_only
+from pbem.rules.phases.player_turn import (
+    default_orders,
+    legal_options_of,
+    run_player_turn,
     run_reaction,
     run_standing,
-    standing_only,
     turn_seat,
-    war_get,
 )
-from pbem.rules.reducers import reduce
-from pbem.rules.state import SEATS, Decision, Event, GameState, IllegalOrders, Rejection
-from pbem.rules.war_orders import has_war_orders, soft_if_valid
-
-_PACKS: dict[str, Pack] = {}
+from pbem.rules.phases.reinforcement import run_reinforcement
+from pbem.rules.phases.sequence import continue_turn, next_player_turn
+from pbem.rules.phases.victory import check_victory
 
 
-def register_pack(pack: Pack) -> None:
-    """Make ``pack`` findable by its name for states that name it (``new_game`` does
-    this; tests with hand-built packs may too)."""
-    _PACKS[pack.name] = pack
+class NoPack(ValueError):
+    """A state that carries no data pack (build it with ``GameState.from_dict(data, pack)``)."""
 
 
-def get_pack(name: str) -> Pack:
-    """Return the registered pack ``name``, loading it with ``pbem.pack.loader.load_pack``
-    on first use. Raises KeyError when it is neither registered nor loadable."""
-    if name not in _PACKS:
-        from pbem.pack.loader import load_pack
-
-        pack = load_pack()  # the built-in pack (cached by the loader)
-        _PACKS[pack.name] = pack
-        if name not in _PACKS:
-            raise KeyError(f"data pack {name!r} is not registered (register_pack) and is "
-                           f"not the built-in pack {pack.name!r}")
-    return _PACKS[name]
+def pack_of(state: GameState) -> Pack:
+    """The data pack ``state`` is played with (:attr:`GameState.pack`). Raises
+    :class:`NoPack` when the state carries none."""
+    if state.pack is None:
+        raise NoPack(f"the state of pack {state.pack_name!r} carries no pack: build it with "
+                     "GameState.from_dict(data, pack) or from new_game")
+    return state.pack
 
 
 def pending(state: GameState) -> list[Decision]:
@@ -51,21 +54,16 @@ def pending(state: GameState) -> list[Decision]:
     legal options and deadline default, or ``[]`` when the game is over."""
     if state.result:
         return []
-    pack = get_pack(state.pack_name)
+    pack = pack_of(state)
     s = state.peek()
     window = reaction_decision(pack, s, state.step)  # R-9.3 reaction window
     if window is not None:
         return [window]
     if state.reinforce:
-        from pbem.rules.reinforce_orders import (
-            default_reinforcements,
-            reinforcement_options,
-        )
-
         seat = state.reinforce["queue"][0]
         return [Decision(seat=seat, kind="reinforcements", step=state.step,
-                         options=reinforcement_options(pack, s, seat),
-                         default=default_reinforcements(pack, s, seat), rule="R-7.2")]
+                         options=reinforcements.options(pack, s, seat),
+                         default=reinforcements.default(pack, s, seat), rule="R-7.2")]
     if state.active is None:
         return []
     seat = state.active
@@ -74,68 +72,106 @@ def pending(state: GameState) -> list[Decision]:
                      default=default_orders(pack, s, seat), rule="R-8")]
 
 
-def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Rejection]:
-    """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal).
-    Runs the same code as :func:`apply` on a copy with dry dice (R-8). A ``seat`` that
-    is not one of the four seats is refused (``orders.unknown_seat``, R-2)."""
-    pack = get_pack(state.pack_name)
-    ctx = Ctx(pack, state.to_dict(), DryDice())
-    return _run(ctx, seat, _plain(orders))
+@dataclass
+class Checked:
+    """Orders checked against a state (:func:`check`): the ``seat``, the ``step`` they
+    answer, the ``orders`` as plain data, every ``problems`` found, the ``plans`` each
+    segment's check made (for :func:`execute`), and ``outcome``: the check's own working
+    dict and events when it used no dice and opened no reaction window (they are then
+    exactly what carrying the orders out gives)."""
+
+    seat: str
+    step: int
+    orders: Any
+    problems: list[Problem]
+    plans: list[tuple[str, Any]] = field(default_factory=list)
+    outcome: tuple[dict[str, Any], list[Event]] | None = None
 
 
-def _run(ctx: Ctx, seat: str, orders: Any) -> list[Rejection]:
+def check(state: GameState, seat: str, orders: Mapping[str, Any]) -> Checked:
+    """Check ``orders`` of ``seat`` against ``state`` once (R-8): the same code as
+    carrying them out, on a copy with dry dice (every die 1). A ``seat`` that is not one
+    of the four seats is refused (``orders.unknown_seat``, R-2). Never raises for bad
+    orders: every problem is in ``problems``."""
+    pack = pack_of(state)
+    plain = _plain(orders)
+    ctx = Ctx(pack, state.to_dict(), None)
+    problems = _run(ctx, seat, plain)
+    same = not problems and not ctx.used_dice and not any(
+        e.kind == "ReactionWindowOpened" for e in ctx.events)
+    return Checked(seat, state.step, plain, problems, ctx.recorded,
+                   (ctx.s, list(ctx.events)) if same else None)
+
+
+def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Problem]:
+    """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal):
+    the problems of :func:`check` (R-8)."""
+    return check(state, seat, orders).problems
+
+
+def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     if seat not in SEATS:  # R-2: orders come from one of the four seats only
-        return [Rejection("orders.unknown_seat", "R-2",
-                          f"{seat!r} is not a seat of this game (R-2)", "seat",
-                          "seats: " + ", ".join(SEATS))]
+        rej: list[Problem] = []
+        reject(rej, "orders.unknown_seat", f"{seat!r} is not a seat of this game", "seat",
+               "seats: " + ", ".join(SEATS))
+        return rej
     if standing_only(ctx.s, seat, orders):  # R-9.3 standing orders from any seat
         return run_standing(ctx, seat, orders)
     if war_get(ctx.s, "pause") and not ctx.s["result"]:
         return run_reaction(ctx, seat, orders)
     if ctx.s["reinforce"] and not ctx.s["result"]:
-        from pbem.rules.reinforce_orders import run_reinforcement
         return run_reinforcement(ctx, seat, orders)
     return run_player_turn(ctx, seat, orders)
 
 
-def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
-          ) -> tuple[GameState, list[Event]]:
-    """Carry out ``orders`` of ``seat`` with ``dice`` (``Dice(seed, state.step)``).
+def execute(state: GameState, checked: Checked, dice: Dice
+            ) -> tuple[GameState, list[Event]]:
+    """Carry out orders :func:`check` accepted, with ``dice`` (``Dice(seed, state.step)``).
 
-    Returns the new state (``step`` + 1) and the events, which end with the next
-    player's ``PlayerTurnStarted`` (or the turn's later phases, or ``GameWon``).
-    Raises :class:`IllegalOrders` with every rejection when the orders are not legal.
-    """
-    from pbem.rules.sequence import next_player_turn
-    from pbem.rules.victory import check_victory
-
-    pack = get_pack(state.pack_name)
-    ctx = Ctx(pack, state.to_dict(), dice)
-    reinforcing = bool(ctx.s["reinforce"])
-    window = war_get(ctx.s, "pause")
-    only_standing = standing_only(ctx.s, seat, _plain(orders))
-    pre = validate(state, seat, orders) if has_war_orders(_plain(orders)) else []
-    if pre:  # refused up front, also what follows a paused Tyche move (R-9.3)
-        raise IllegalOrders(pre)
-    soft = has_war_orders(_plain(orders))
-    with soft_if_valid(soft):  # dice-made impossibilities are cancelled, not refused
-        rej = _run(ctx, seat, _plain(orders))
-    if rej:
-        raise IllegalOrders(rej)
-    if only_standing and ctx.s["step"] == state.step:  # no decision was taken (R-9.3)
-        return GameState.from_dict(ctx.s), ctx.events
+    Each segment's checked plan is carried out as it is until the first die; after it,
+    what the dice may have changed is checked again and what they made impossible is
+    cancelled, not refused (docs/rules.md "Validation"). Returns the new state
+    (``step`` + 1) and the events, which end with the next player's
+    ``PlayerTurnStarted`` (or the turn's later phases, or ``GameWon``). Raises
+    :class:`IllegalOrders` with the problems when the orders were refused, ValueError
+    when ``checked`` was made for another step."""
+    if checked.step != state.step:
+        raise ValueError(f"orders checked at step {checked.step}, the game is at {state.step}")
+    if checked.problems:
+        raise IllegalOrders(checked.problems)
+    pack = pack_of(state)
+    reinforcing = bool(state.reinforce)
+    window = war_get(state.peek(), "pause")
+    if checked.outcome is not None:
+        ctx = Ctx(pack, _copy(checked.outcome[0]), dice)
+        ctx.events = list(checked.outcome[1])
+    else:
+        ctx = Ctx(pack, state.to_dict(), dice, plans=checked.plans)
+        rej = _run(ctx, checked.seat, checked.orders)
+        if rej:  # what dice changed is refused after all (a check that is not lenient)
+            raise IllegalOrders(rej)
+    seat = checked.seat
+    if standing_only(state.peek(), seat, checked.orders) and ctx.s["step"] == state.step:
+        return GameState.from_dict(ctx.s, pack), ctx.events  # no decision taken (R-9.3)
     seat = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer (R-9.3)
     if seat is None:  # a reaction window opened: the player-turn goes on
-        return GameState.from_dict(ctx.s), ctx.events
+        return GameState.from_dict(ctx.s, pack), ctx.events
     if reinforcing:
         if not ctx.s["reinforce"]:
-            from pbem.rules.sequence import continue_turn
             continue_turn(ctx)
-        return GameState.from_dict(ctx.s), ctx.events
+        return GameState.from_dict(ctx.s, pack), ctx.events
     ctx.emit("TurnPassed", {"seat": seat, "round": ctx.s["round"], "rule": "R-6.5"})
     check_victory(ctx, end_of_turn=False, finished=seat)
     next_player_turn(ctx)
-    return GameState.from_dict(ctx.s), ctx.events
+    return GameState.from_dict(ctx.s, pack), ctx.events
+
+
+def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
+          ) -> tuple[GameState, list[Event]]:
+    """Check ``orders`` of ``seat`` and carry them out with ``dice``: :func:`check`, then
+    :func:`execute`. Raises :class:`IllegalOrders` with every problem when the orders
+    are not legal."""
+    return execute(state, check(state, seat, orders), dice)
 
 
 def fold(initial: GameState, events: Sequence[Event]) -> GameState:
@@ -143,12 +179,12 @@ def fold(initial: GameState, events: Sequence[Event]) -> GameState:
     s = initial.to_dict()
     for ev in events:
         reduce(s, ev)
-    return GameState.from_dict(s)
+    return GameState.from_dict(s, initial.pack)
 
 
 def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:
-    """Legal choices of ``seat`` now (see :func:`pbem.rules.orders.legal_options_of`)."""
-    return legal_options_of(get_pack(state.pack_name), state.peek(), seat)
+    """Legal choices of ``seat`` now (see :func:`pbem.rules.phases.player_turn.legal_options_of`)."""
+    return legal_options_of(pack_of(state), state.peek(), seat)
 
 
 def _plain(orders: Any) -> Any:

@@ -3,21 +3,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.rules.control import (
+from pbem.rules.core.armies import commander
+from pbem.rules.core.control import (
     legitimacy_points,
     province_control,
     royal_controller,
     victory_points,
 )
-from pbem.rules.engine import get_pack, legal_options
-from pbem.rules.generals import commander
-from pbem.rules.state import SEATS, GameState, _copy
+from pbem.rules.core.state import SEATS, GameState, State, _copy, all_hands, deck
+from pbem.rules.core.units import specials_in_play
+from pbem.rules.engine import legal_options, pack_of
 
 
 def view(state: GameState, seat: str | None) -> dict[str, Any]:
     """JSON-safe view of ``state``. ``seat=None``: the public view (hand sizes, never
-    cards in hands or the deck order). With ``seat``: adds ``"private": {"hand": [..],
-    "options": ..., "training": ...}`` for that seat only.
+    cards in hands or the deck order). With ``seat``: adds ``"private"``: that seat's
+    private part of the state (``hand``, ``training``, ``standing``, and ``withheld``
+    while its player-turn waits for a reaction window) with its ``seat`` and legal
+    ``options``.
+
+    Secrets are stripped generically: everything public is computed from the state
+    without its ``private`` and ``secret`` parts (:func:`public_part`), and the private
+    section copies only the viewing seat's part.
 
     Keys: pack, turn, year_bc, round, step, phase, active, turn_order, usurpers,
     champions, vp, lp, provinces {id: seat|None}, garrisons {space: seat},
@@ -30,8 +37,9 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
     left its holding box (R-4.1); private adds standing (orders). Rules: R-3.2 (control),
     R-1.4 (VP), R-11.1 (LP), R-10, R-9.3, R-4.1.
     """
-    pack = get_pack(state.pack_name)
-    s = state.peek()
+    pack = pack_of(state)
+    full = state.peek()
+    s = public_part(full)
     year = next((t.year_bc for t in pack.turns if t.number == s["turn"]), None)
     armies = []
     spaces = sorted(set(s["cus"]) | {g["space"] for g in s["generals"].values()
@@ -63,22 +71,25 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
                    for r, v in s["royals"].items()},
         "independent_armies": s["indep_armies"], "discards": s["discards"],
         "removed": s["removed"],
-        "hand_sizes": {k: len(v) for k, v in s["hands"].items()},
-        "deck_size": len(s["deck"]), "claim": s["claim"], "result": s["result"],
+        "hand_sizes": {k: len(v) for k, v in all_hands(full).items()},
+        "deck_size": len(deck(full)), "claim": s["claim"], "result": s["result"],
         "primary": s["primary"],
         "sieges": dict((s.get("war") or {}).get("sieges") or {}),  # R-10
         "inside": dict(sorted((s.get("inside") or {}).items())),  # R-5, public
-        "reaction_window": ({k: v for k, v in s["war"]["pause"].items() if k != "cursor"}
+        "reaction_window": (dict(s["war"]["pause"])
                             if (s.get("war") or {}).get("pause") else None),  # R-9.3
     }
-    from pbem.rules.units import specials_in_play
     specials = specials_in_play(pack, s)
     if specials:  # R-4.1: special units out of their holding box (map, dispersed, destroyed)
         out["special_units"] = specials
     if seat is not None:
-        out["private"] = {"seat": seat, "hand": list(s["hands"].get(seat, [])),
-                          "training": s["training"].get(seat, []),
-                          "options": dict(legal_options(state, seat)),
-                          "standing": list(((s.get("war") or {}).get("standing") or {})
-                                           .get(seat, []))}
+        out["private"] = {"seat": seat, **(full["private"].get(seat) or
+                                           {"hand": [], "training": [], "standing": []}),
+                          "options": dict(legal_options(state, seat))}
     return _copy(out)
+
+
+def public_part(s: State) -> State:
+    """``s`` without what any seat keeps to itself (``private``) or nobody may see
+    (``secret``): what a view may be computed from (R-3.2, boardgame.io's player view)."""
+    return {k: v for k, v in s.items() if k not in ("private", "secret")}

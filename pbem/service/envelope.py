@@ -43,7 +43,7 @@ WINDOW = timedelta(hours=1)
 ALERT_AFTER = 3
 LOCK_AFTER = 10
 #: inbox reasons that count as a failed claim on a seat
-AUTH_FAILURES = ("auth.key", "auth.sender", "auth.held")
+AUTH_FAILURES = ("auth.key", "auth.sender")
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
         return Checked(issues, game_id, reason=issues[0].code if issues else "")
     identity = _identity(judge, parsed, doc, game_id, seats[seat])
     if identity is not None:  # the seat's own address is told every problem; another only "not yours"
-        return identity if identity.reason in ("auth.sender", "auth.held") else \
+        return identity if identity.reason == "auth.sender" else \
             replace(identity, issues=issues + identity.issues)
     seq, seq_issues = _sequence(judge, doc, game_id, seat)
     issues += seq_issues
@@ -110,7 +110,7 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
                          where="seat", code="auth.sender")]
         if _key_ok(doc, row):
             answers.alert_seat(judge, game_id, row, parsed)
-            return Checked(refusal, game_id, seat, held=True, reason="auth.held")
+            return Checked(refusal, game_id, seat, held=True, reason="auth.sender")
         _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
         return Checked(refusal, game_id, seat, reason="auth.sender")
     wrong = judge.store.auth_failures(game_id, seat, since, ("auth.key",))

@@ -19,12 +19,9 @@ if TYPE_CHECKING:
 
 @lru_cache(maxsize=8)
 def pack_from(source: str) -> Pack:
-    """The data pack ``source`` names ("builtin" or an exported directory), registered
-    with the rules core (states name their pack; the rules core looks it up). Raises
-    pbem.pack.loader.PackError for a broken pack."""
-    pack = load_pack(None if source in (None, "builtin") else source)
-    rules.register_pack(pack)
-    return pack
+    """The data pack ``source`` names ("builtin" or an exported directory), loaded once.
+    Raises pbem.pack.loader.PackError for a broken pack."""
+    return load_pack(None if source in (None, "builtin") else source)
 
 
 def game_pack(store: Store, game_id: str) -> Pack:
@@ -38,8 +35,7 @@ def live_state(store: Store, game_id: str) -> rules.GameState:
     snap = store.snapshot(game_id)
     if snap is None:
         raise KeyError(game_id)
-    game_pack(store, game_id)
-    return rules.GameState.from_dict(snap[1])
+    return rules.GameState.from_dict(snap[1], game_pack(store, game_id))
 
 
 def ensure_games(judge: Judge) -> list[str]:

@@ -23,7 +23,7 @@ def batches(store: Store, game_id: str) -> list[Batch]:
     unknown."""
     if store.game(game_id) is None:
         raise KeyError(game_id)
-    games.game_pack(store, game_id)
+    pack = games.game_pack(store, game_id)
     first = store.first_snapshot(game_id)
     if first is None:
         raise KeyError(f"{game_id}: no snapshot")
@@ -31,7 +31,7 @@ def batches(store: Store, game_id: str) -> list[Batch]:
     stored = store.events(game_id, after_seq=first[0])
     if stored and (not bounds or bounds[-1] < stored[-1].seq):
         bounds.append(stored[-1].seq)
-    state = rules.GameState.from_dict(first[1])
+    state = rules.GameState.from_dict(first[1], pack)
     out: list[Batch] = []
     lo, i = first[0], 0
     for hi in bounds:

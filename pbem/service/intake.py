@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pbem import rules
-from pbem.mail.message import ParsedMail, parse_mail
+from pbem.mail.message import MailLimits, ParsedMail, parse_mail
 from pbem.service import adjudicate, answers, authres, envelope, history, host, ratelimit
 from pbem.service.issue import Issue, mask_key, safe_text, synthetic_message_id
 from pbem.store import is_transient_db_error
@@ -75,7 +75,7 @@ def handle_message(judge: Judge, raw: bytes, uidvalidity: int | None = None, uid
             stage = "too large"
             return _too_large(judge, raw[:limit], total, uidvalidity, uid, folder)
         content = content_hash(raw)
-        parsed = parse_mail(raw, own_addresses=[judge.config.judge_address])
+        parsed = _parse(judge, raw)
         stage = "handle"
         with judge.store.transaction():
             known = judge.store.find_inbox(parsed.message_id, content)
@@ -141,9 +141,18 @@ def _tell_host(judge: Judge, body: str) -> None:
         log.error("could not tell the host about a quarantined mail: %s", safe_text(str(exc), 300))
 
 
+def _parse(judge: Judge, raw: bytes) -> ParsedMail:
+    """:func:`pbem.mail.message.parse_mail` with the config's limits and authserv-id.
+    Loops are recognised by our From address and our X-Pbem-Loop header; not by the
+    Message-ID domain, which players on the same domain as the judge share."""
+    return parse_mail(raw, own_addresses=[judge.config.judge_address],
+                      limits=MailLimits(max_message_bytes=judge.config.max_message_bytes),
+                      authserv_id=judge.config.authserv_id)
+
+
 def _parsed_or_none(raw: bytes, judge: Judge) -> ParsedMail | None:
     try:
-        return parse_mail(raw, own_addresses=[judge.config.judge_address])
+        return _parse(judge, raw)
     except Exception:  # noqa: BLE001 - quarantine must work for any bytes
         return None
 
@@ -166,8 +175,7 @@ def _too_large(judge: Judge, head: bytes, size: int, uidvalidity: int | None, ui
                folder: str) -> str:
     """A mail above ``max_message_bytes``: keep its head and size, answer the
     sender (rate-limited), never parse the body (finding 10)."""
-    parsed = parse_mail(head.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0] + b"\r\n\r\n",
-                        own_addresses=[judge.config.judge_address])
+    parsed = _parse(judge, head.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0] + b"\r\n\r\n")
     content = content_hash(head) + f":{size}"
     limit = judge.config.max_message_bytes
     with judge.store.transaction():
@@ -210,7 +218,7 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
         if not answers.reply(judge, parsed, issues, None):
             ratelimit.suppressed(judge, iid, parsed.sender)
         return "rejected"
-    refused = authres.refusal(judge.config, raw, parsed)
+    refused = authres.refusal(judge.config, parsed)
     if refused is not None:
         iid = rec("rejected", refused.code, result={"problems": [refused.as_dict()]})
         if not answers.reply(judge, parsed, [refused], None):

@@ -58,15 +58,15 @@ def verify_game(store: Store, game_id: str, witnesses: Sequence[str] = ()) -> Ve
     if game is None:
         raise KeyError(game_id)
     marks = [parse_witness(w) for w in witnesses]
-    games.game_pack(store, game_id)
+    pack = games.game_pack(store, game_id)
     problems = store.verify_chain(game_id)
     stored = store.events(game_id)
     first, last = store.first_snapshot(game_id), store.snapshot(game_id)
     events = [rules.Event(kind=e.kind, data=e.data, public=e.public, seat=e.seat) for e in stored]
     if first is None or last is None:
         return Verified(game_id, len(events), [*problems, "the game has no snapshot"])
-    replayed = rules.fold(rules.GameState.from_dict(first[1]), events)
-    if replayed.to_dict() != rules.GameState.from_dict(last[1]).to_dict():
+    replayed = rules.fold(rules.GameState.from_dict(first[1], pack), events)
+    if replayed.to_dict() != rules.GameState.from_dict(last[1], pack).to_dict():
         problems.append("replaying the log does not give the stored live state")
     problems += _consistency(store, game_id, game, stored, last)
     by_seq = {e.seq: e.hash for e in stored}

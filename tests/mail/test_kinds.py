@@ -450,8 +450,12 @@ def test_missing_message_id_is_synthesised_stably() -> None:
     assert parse_mail(raw + b"x").message_id != first.message_id
 
 
-def test_message_id_without_brackets_is_normalised() -> None:
-    assert parse_mail(raw_mail(ORDERS, message_id="abc@x.example")).message_id == "<abc@x.example>"
+def test_message_id_without_brackets_is_not_a_msg_id() -> None:
+    """RFC 5322 3.6.4 requires the angle brackets: such an id is replaced (stably), so it
+    is never copied into our In-Reply-To (issue 17)."""
+    raw = raw_mail(ORDERS, message_id="abc@x.example")
+    assert parse_mail(raw).message_id.endswith("@pbem.invalid>")
+    assert parse_mail(raw).message_id == parse_mail(raw).message_id
 
 
 def test_envelope_fields() -> None:
@@ -465,10 +469,11 @@ def test_envelope_fields() -> None:
     assert result.references == ("<r6@pbem.example>", "<r7@pbem.example>")
 
 
-def test_unparseable_from() -> None:
+def test_unparseable_from_is_never_answered() -> None:
     result = parse_mail(raw_mail(ORDERS, sender="<<<@@@ ,,"))
     assert result.sender == ""
-    assert result.action == "accept"
+    assert (result.action, result.ignore_reason) == ("ignore", "unreadable-sender")
+    assert result.ignore_detail and result.document is None
 
 
 def test_empty_mail_is_ignored() -> None:

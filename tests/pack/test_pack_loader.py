@@ -172,3 +172,16 @@ def test_effect_primitives_cover_the_pack() -> None:
                  "extra_cards", "place_markers", "unrest", "marriage_offer", "prestige_bonus",
                  "move_armies"):
         assert name in EFFECT_PRIMITIVES
+
+
+def test_effect_parameters_are_checked(edit: Edit) -> None:
+    """R-16.3: a resolved primitive's declared parameters (EFFECT_PARAMS): extra_cards
+    takes a count of at least 1, and nothing else."""
+    def corrupt(doc: Any) -> None:
+        card = next(c for c in doc["cards"] if c["number"] == 55)
+        card["effects"][0]["count"] = 0
+        card["effects"][0]["from"] = "discards"
+    probs = problems_of(edit("cards.yaml", corrupt))
+    assert any("effects[0]: count must be a whole number of at least 1, got 0" in p
+               for p in probs), probs
+    assert any("extra_cards has no parameter 'from'; it takes: count" in p for p in probs), probs

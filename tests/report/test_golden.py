@@ -90,8 +90,10 @@ def battle_report() -> tuple[str, str]:
                             "strengths": {"attacker": 7, "defender": 5}, "rolls": {"attacker": 9, "defender": 7},
                             "scores": {"attacker": 4, "defender": 2}, "result": "attacker", "winner": "west",
                             "rule": "R-9.2"}),  # the shape pbem.rules.combat emits
-        ev("SiegeAssaulted", {"space": "tyre", "seat": "west", "general": "ptolemy", "result": "1/0",
-                              "rule": "R-10"}),
+        ev("AssaultRolled", {"seat": "west", "space": "tyre", "dice": [4, 3], "modifier": 0,
+                             "modifiers": [], "read": {"chart": "assault", "row": 7, "column": 5,
+                                                       "result": "1/0"},
+                             "points": 1, "lost": 0, "segment": "movement", "rule": "R-10"}),
         ev("CardsDealt", {"seat": "east", "cards": [44], "rule": "R-6.4"}, public=False, seat="east"),
     ]
     return _report(state, events, "west", "west played", 4)
@@ -102,7 +104,7 @@ def end_of_game_report() -> tuple[str, str]:
     d = state.to_dict()
     d.update(result={"winner": "east", "how": "automatic_victory", "kind": "vp", "vp": 24}, active=None,
              phase="over")
-    over = rules.GameState.from_dict(d)
+    over = rules.GameState.from_dict(d, state.pack)
     events = [rules.Event("GameWon", {"seat": "east", "how": "automatic victory (23 VP)", "rule": "R-1.1"})]
     return _report(over, events, "south", "east wins", 12)
 

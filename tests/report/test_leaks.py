@@ -76,10 +76,10 @@ def test_no_report_or_prompt_shows_another_seats_hand() -> None:
         rng = random.Random(game)
         state, events = rules.new_game(pack, seed, {})
         public: set[int] = set(state.peek()["discards"]) | set(state.peek()["removed"])
-        before = {s: set(h) for s, h in state.peek()["hands"].items()}
+        before = {s: set(h) for s, h in {x: p["hand"] for x, p in state.private.items()}.items()}
         for step in range(STEPS + 1):
             public |= _cards_named(events) | set(state.peek()["discards"]) | set(state.peek()["removed"])
-            hands = {s: set(h) | before.get(s, set()) for s, h in state.peek()["hands"].items()}
+            hands = {s: set(h) | before.get(s, set()) for s, h in {x: p["hand"] for x, p in state.private.items()}.items()}
             common = {"game_id": f"leak-{game}", "step": step, "seats": SEATS_ROWS, "headline": "test",
                           "seed_commitment": "0" * 64}
             pub = build.render_report(pack, state, events, seat=None, **common)
@@ -106,7 +106,7 @@ def test_no_report_or_prompt_shows_another_seats_hand() -> None:
             pending = rules.pending(state)
             if not pending or step == STEPS:
                 break
-            before = {s: set(h) for s, h in state.peek()["hands"].items()}
+            before = {s: set(h) for s, h in {x: p["hand"] for x, p in state.private.items()}.items()}
             d = pending[0]
             state, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng), Dice(seed, state.step))
             steps += 1
@@ -119,7 +119,7 @@ def test_the_check_catches_a_leak() -> None:
     """The checker itself: a hand card of another seat in a text is reported."""
     pack = load_pack()
     state, _events = rules.new_game(pack, b"leak-self-test", {})
-    hands = state.peek()["hands"]
+    hands = {x: p["hand"] for x, p in state.private.items()}
     card = hands["east"][0]
     text = build.render_prompt(pack, state, rules.pending(state)[0], game_id="g", seat_row=SEATS_ROWS[0],
                                deadline="d", seats=SEATS_ROWS)[0]

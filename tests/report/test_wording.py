@@ -48,7 +48,7 @@ def test_no_pack_id_is_a_word_of_a_roll_purpose(pack) -> None:
     """The literal words of every ``ctx.roll(n, purpose, rule)`` of the rules core (the
     placeholders aside) are no pack id, so replacing ids by names cannot garble them."""
     words: set[str] = set()
-    for f in RULES.glob("*.py"):
+    for f in RULES.rglob("*.py"):
         src = f.read_text()
         for call in re.finditer(r"ctx\.roll\(", src):
             m = re.search(r'f?"([^"]*)"\s*,\s*(?:"R-[^"]*"|rule)\s*\)', src[call.end():call.end() + 300])

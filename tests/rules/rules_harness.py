@@ -1,15 +1,21 @@
 """Helpers for rules tests: scenario positions, dice that run a script then real rolls,
-and invariants checked in playouts."""
+and invariants checked in playouts.
+
+Scenario files speak the game's own words: a seat's ``hands`` and ``training``, the
+``deck``, and ``war.standing`` / ``war.pause.cursor`` for standing orders and a suspended
+move. The state keeps those under its private and secret parts; :func:`position` and
+:func:`scenario_view` translate between the two."""
 from __future__ import annotations
 
 from typing import Any
 
+from pbem.rules.core.state import SEATS, GameState, upgrade_layout
 from pbem.rules.dice import Dice, Roll, die_value
-from pbem.rules.setup import blank_position
-from pbem.rules.state import SEATS, GameState
+from pbem.rules.phases.setup import blank_position
 
 PER_SEAT = ("hands", "dispersed", "training", "training_cards", "lp_adjust", "minors",
             "primary")
+PRIVATE_WORDS = ("hands", "training", "deck")
 
 
 class ScriptedThenReal(Dice):
@@ -37,7 +43,7 @@ def position(pack, spec: dict[str, Any] | None) -> GameState:
     """A scenario position: :func:`blank_position` (independent markers, all Champions)
     updated with ``spec``. Per-seat fields (hands, dispersed, …) merge per seat; all
     other keys replace. ``turn_order`` defaults to SEATS and ``active`` to its first."""
-    s = blank_position(pack, turn=(spec or {}).get("turn", 1))
+    s = scenario_view(blank_position(pack, turn=(spec or {}).get("turn", 1)))
     s["turn_order"] = list(SEATS)
     for k, v in (spec or {}).items():
         if k in PER_SEAT:
@@ -48,7 +54,30 @@ def position(pack, spec: dict[str, Any] | None) -> GameState:
             s[k] = v
     if "active" not in (spec or {}):
         s["active"] = s["turn_order"][0]
-    return GameState.from_dict(s)
+    return GameState.from_dict(s, pack)
+
+
+def scenario_view(s: dict[str, Any]) -> dict[str, Any]:
+    """A working dict in the scenario files' words: ``hands``, ``training`` and ``deck``
+    at the top, standing orders under ``war.standing``, a suspended move under
+    ``war.pause.cursor`` and withheld orders under ``war.withheld`` (the layout
+    :func:`pbem.rules.core.state.upgrade_layout` reads back)."""
+    private, secret = s.get("private") or {}, s.get("secret") or {}
+    out = {k: v for k, v in s.items() if k not in ("private", "secret")}
+    out["hands"] = {seat: list(p.get("hand", [])) for seat, p in private.items()}
+    out["training"] = {seat: list(p.get("training", [])) for seat, p in private.items()}
+    out["deck"] = list(secret.get("deck", []))
+    war = dict(out.get("war") or {})
+    war["standing"] = {seat: list(p.get("standing", [])) for seat, p in private.items()
+                       if p.get("standing")}
+    withheld = next((p["withheld"] for p in private.values() if p.get("withheld")), None)
+    if withheld:
+        war["withheld"] = withheld
+    if war.get("pause") and "suspended" in secret:
+        war["pause"] = {**war["pause"], "cursor": secret["suspended"]}
+    out["war"] = war
+    assert upgrade_layout(out) is not out  # the layout it reads back
+    return out
 
 
 def check_invariants(pack, state: GameState, added_cus: int) -> None:
@@ -67,11 +96,10 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
     - each special unit (R-4.1) is in at most one place (map or dispersed box, count 1),
       nowhere while in its holding box or once destroyed, somewhere while in play.
     """
-    from pbem.rules.control import province_control
-    from pbem.rules.inside import wholly_inside
-    from pbem.rules.reinforcement import has_general
+    from pbem.rules.core.control import province_control
+    from pbem.rules.core.pieces import has_general, wholly_inside
 
-    s = state.peek()
+    s = scenario_view(state.peek())
     total = 0
     for x, by in s["cus"].items():
         assert x in pack.spaces

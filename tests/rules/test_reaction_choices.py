@@ -10,14 +10,13 @@ from rules_harness import ScriptedThenReal, position
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.report.narrate import narrate
-from pbem.rules.state import Event
+from pbem.rules.core.state import Event
 
 RAW = re.compile(r"[{}\[\]]|'\w+': ")
 
 
 def _pack():
     pack = load_pack()
-    R.register_pack(pack)
     return pack
 
 
@@ -55,7 +54,7 @@ def test_naval_window_decision_default_and_fold() -> None:
 
 def test_standing_orders_for_inside_join_and_losses_are_validated() -> None:
     _pack()
-    state = position(R.get_pack("successors"), {"hands": {"north": [27], "east": [30]}})
+    state = position(load_pack(), {"hands": {"north": [27], "east": [30]}})
     bad = {"standing": [{"when": "inside_join", "city": "Babylon", "join": "no"},
                         {"when": "losses"},
                         {"when": "losses", "order": ["loyal", "loyal"]}]}
@@ -67,7 +66,7 @@ def test_standing_orders_for_inside_join_and_losses_are_validated() -> None:
                          {"when": "losses", "order": ["mercenary", "elephant", "loyal", "royal"]}]}
     assert R.validate(state, "east", good) == []
     new, _ = R.apply(state, "east", good, ScriptedThenReal([], step=state.step))
-    assert new.war["standing"]["east"] == [
+    assert new.private["east"]["standing"] == [
         {"when": "inside_join", "city": ["babylon"], "join": False},
         {"when": "losses", "order": ["mercenary", "elephant", "loyal", "royal"]}]
 
@@ -177,7 +176,7 @@ def test_window_keeps_the_movers_later_orders_private_until_they_run() -> None:
     [shown] = [e for e in evs2 if e.kind == "OrdersRevealed"]
     assert shown.public and shown.data["orders"]["movement"] == orders["movement"]
     assert R.fold(state, evs + evs2) == end
-    assert "withheld" not in (end.war or {})
+    assert not any("withheld" in p for p in end.private.values())
 
 
 def test_movement_segment_window_keeps_the_later_moves_private() -> None:
@@ -225,7 +224,7 @@ def test_standing_orders_alone_from_the_window_seat_keep_the_window_open() -> No
     same, evs2 = R.apply(mid, "east", std, ScriptedThenReal([], step=mid.step))
     assert [e.kind for e in evs2] == ["StandingOrdersSet"]
     assert same.step == mid.step and same.war["pause"] == mid.war["pause"]
-    assert same.war["standing"]["east"] == [{"when": "intercept", "army": "antigonus",
+    assert same.private["east"]["standing"] == [{"when": "intercept", "army": "antigonus",
                                             "into": ["sidon"]}]
     assert [(d.seat, d.kind) for d in R.pending(same)] == [("east", "intercept")]
     assert R.fold(mid, evs2) == same
@@ -285,4 +284,4 @@ def test_standing_orders_alone_from_the_seat_on_turn_keep_its_turn_open() -> Non
     new, events = R.apply(state, d.seat, orders, ScriptedThenReal([], step=state.step))
     assert new.step == state.step and [x.seat for x in R.pending(new)] == [d.seat]
     assert [e.kind for e in events] == ["StandingOrdersSet"] and not events[0].public
-    assert new.war["standing"][d.seat] == [{"when": "losses", "order": ["mercenary", "loyal"]}]
+    assert new.private[d.seat]["standing"] == [{"when": "losses", "order": ["mercenary", "loyal"]}]

@@ -16,7 +16,6 @@ DISCARD = {"card": 27, "use": "discard"}
 @pytest.fixture
 def real():
     p = load_pack()
-    R.register_pack(p)
     return p
 
 

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from rules_harness import position
 
-from pbem.rules.control import (
+from pbem.rules.core.board import area_of
+from pbem.rules.core.control import (
     legitimacy_points,
     province_controller,
     royal_controller,
     space_controller,
     victory_points,
 )
-from pbem.rules.generals import area_of
 
 
 def test_space_control_and_independent(pack):

@@ -6,7 +6,7 @@ import json
 import pytest
 
 import pbem.rules as R
-from pbem.rules.control import victory_points
+from pbem.rules.core.control import victory_points
 
 
 def _real():
@@ -47,10 +47,11 @@ def test_new_game_setup(any_pack):
         assert st.royals[rid] == {"space": rm.start, "active": rm.active}
     # five cards each, none primary, deck conserved
     size = any_pack.constants["hand_size"]
-    assert all(len(h) == size for h in st.hands.values())
-    held = [n for h in st.hands.values() for n in h]
-    assert not any(any_pack.cards[n].type == "primary" for n in held + st.deck)
-    assert len(set(held + st.deck)) == len(held) + len(st.deck)
+    hands, deck = {x: p["hand"] for x, p in st.private.items()}, st.secret["deck"]
+    assert all(len(h) == size for h in hands.values())
+    held = [n for h in hands.values() for n in h]
+    assert not any(any_pack.cards[n].type == "primary" for n in held + deck)
+    assert len(set(held + deck)) == len(held) + len(deck)
     # private deal events carry the seat
     dealt = [e for e in events if e.kind == "CardsDealt"]
     assert dealt and all(not e.public and e.seat == e.data["seat"] for e in dealt)
@@ -79,7 +80,7 @@ def test_pending_and_options(pack):
     (d,) = R.pending(st)
     assert d.kind == "player_turn" and d.seat == st.turn_order[0] and d.step == 0
     assert d.rule == "R-8"
-    assert {h["card"] for h in d.options["hand"]} == set(st.hands[d.seat])
+    assert {h["card"] for h in d.options["hand"]} == set(st.private[d.seat]["hand"])
     assert not R.validate(st, d.seat, d.default)
     json.dumps(d.to_dict())
     other = st.turn_order[1]
@@ -111,7 +112,7 @@ def test_view_hides_secrets(any_pack):
     assert all(a["space"] in any_pack.spaces for a in pub["armies"])
     seat = st.turn_order[0]
     mine = R.view(st, seat)
-    assert mine["private"]["hand"] == st.hands[seat]
+    assert mine["private"]["hand"] == st.private[seat]["hand"]
     assert mine["private"]["options"]["active"] is True
     json.dumps(mine)
     assert text

@@ -11,16 +11,15 @@ from rules_harness import ScriptedThenReal, position
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.report.narrate import narrate
-from pbem.rules.combat import INDEP, battle
 from pbem.rules.context import Ctx
-from pbem.rules.inside import besieger
-from pbem.rules.reinforcement import count_placement, placement_targets, unlimited_city
+from pbem.rules.core.pieces import INDEP, besieger
+from pbem.rules.core.placement import count_placement, placement_targets, unlimited_city
+from pbem.rules.resolve.combat import battle
 
 
 @pytest.fixture
 def real():
     p = load_pack()
-    R.register_pack(p)
     return p
 
 

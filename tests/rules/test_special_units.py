@@ -11,15 +11,15 @@ from rules_harness import ScriptedThenReal, position
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules.context import Ctx
-from pbem.rules.dice import Dice
-from pbem.rules.units import (
+from pbem.rules.core.armies import macedonian_cus
+from pbem.rules.core.units import (
     is_macedonian,
     is_unit_type,
     loss_key,
     special_status,
     unit_strength,
 )
-from pbem.rules.victory import macedonian_cus
+from pbem.rules.dice import Dice
 
 IN_PLAY = {"sieges": {}, "standing": {}, "fleets": {}, "pause": None}
 
@@ -27,7 +27,6 @@ IN_PLAY = {"sieges": {}, "standing": {}, "fleets": {}, "pause": None}
 @pytest.fixture
 def real():
     p = load_pack()
-    R.register_pack(p)
     return p
 
 
@@ -91,7 +90,7 @@ def test_losers_lose_special_units_as_their_cu_type(real) -> None:
     """R-9.2 + pack ``cu_type``: Helepolis (mercenary) and the Corps (elephant) are
     eliminated, the Silver Shields (loyal) roll attrition; survivors are dispersed and
     still count for the R-1.2 tie-break; the destroyed ones are marked destroyed."""
-    from pbem.rules.combat import defeat
+    from pbem.rules.resolve.combat import defeat
 
     st = position(real, {
         "generals": {"eumenes": {"seat": "north", "where": "map", "space": "tyre"}},

@@ -10,7 +10,6 @@ from pbem.pack.loader import load_pack
 
 def _paused():
     pack = load_pack()
-    R.register_pack(pack)
     state = position(pack, {
         "options": {"ask_windows": True},
         "generals": {"ptolemy": {"seat": "north", "where": "map", "space": "pelusium"},
@@ -49,7 +48,6 @@ def test_default_answer_resumes_and_ends_the_movers_turn() -> None:
 def test_standing_orders_by_mail_out_of_turn() -> None:
     """Any seat may send standing orders at any time; nothing else changes (R-9.3)."""
     pack = load_pack()
-    R.register_pack(pack)
     state = position(pack, {"hands": {"north": [27], "east": [30]}})
     orders = {"standing": [{"when": "avoid", "army": "Eumenes", "toward": "Sinope"}]}
     assert R.validate(state, "east", orders) == []
@@ -58,6 +56,6 @@ def test_standing_orders_by_mail_out_of_turn() -> None:
     new, events = R.apply(state, "east", orders, ScriptedThenReal([], step=state.step))
     assert [e.kind for e in events] == ["StandingOrdersSet"]
     assert new.step == state.step and new.active == "north"
-    assert new.war["standing"]["east"] == [{"when": "avoid", "army": "eumenes",
+    assert new.private["east"]["standing"] == [{"when": "avoid", "army": "eumenes",
                                             "toward": "sinope"}]
     assert R.fold(state, events) == new

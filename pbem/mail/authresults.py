@@ -1,0 +1,179 @@
+"""The ``Authentication-Results`` of our receiving server (RFC 8601): SPF, DKIM, DMARC.
+
+The receiving mail server checks SPF (RFC 7208), DKIM (RFC 6376) and DMARC (RFC 7489) and
+records the results in an ``Authentication-Results`` header field it prepends. Anyone can
+write such a field into a mail, so only one counts (the trust rule, also in
+``docs/pipeline.md``):
+
+* the topmost ``Authentication-Results`` field whose authserv-id is **ours** (the
+  configured ``authentication.authserv_id``, compared case-insensitively); fields of other
+  servers and every lower field with our id are ignored. Our server prepends its field
+  above everything that came with the mail, and RFC 8601 section 5 requires it to delete
+  incoming fields that claim its authserv-id; the topmost rule also holds if it does not.
+* with no authserv-id configured, nothing counts (:func:`read_authentication_results`
+  returns ``None``).
+
+Parsing uses the ``authres`` library (the RFC 7601/8601 parser of dkimpy). Its parser is
+quadratic in the field length and recursive in comments, so a field longer than
+:data:`MAX_FIELD_CHARS` counts as unreadable, and any exception from it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from email.message import Message
+from typing import Literal
+
+import authres
+
+__all__ = [
+    "MAX_FIELD_CHARS",
+    "AuthResults",
+    "MethodResult",
+    "read_authentication_results",
+    "sender_authentication",
+]
+
+#: Longest Authentication-Results field parsed (real ones are under 2,000 characters).
+MAX_FIELD_CHARS = 8_000
+#: How many Authentication-Results fields are looked at, from the top.
+MAX_FIELDS = 50
+
+Verdict = Literal["pass", "fail", "none"]
+
+
+@dataclass(frozen=True)
+class MethodResult:
+    """One ``method=result`` of an Authentication-Results field (RFC 8601 section 2.2).
+
+    Attributes:
+        method: lowercased method name: ``"spf"``, ``"dkim"``, ``"dmarc"``, ``"arc"``...
+        result: lowercased result: ``"pass"``, ``"fail"``, ``"softfail"``, ``"none"``...
+        properties: ``"ptype.property"`` (lowercased) to value, e.g.
+            ``{"header.d": "example.org"}``, ``{"smtp.mailfrom": "a@example.org"}``.
+    """
+
+    method: str
+    result: str
+    properties: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AuthResults:
+    """The Authentication-Results field that counts (see the module docstring).
+
+    Attributes:
+        authserv_id: the authserv-id of the field (ours), lowercased.
+        results: every method result in the field, in order (empty for ``none``).
+        readable: False when the field with our id could not be parsed (then
+            ``results`` is empty and nothing is authenticated).
+    """
+
+    authserv_id: str
+    results: tuple[MethodResult, ...] = ()
+    readable: bool = True
+
+    def of(self, method: str) -> tuple[MethodResult, ...]:
+        """The results of ``method`` (``"spf"``, ``"dkim"``, ``"dmarc"``), in order."""
+        return tuple(r for r in self.results if r.method == method.lower())
+
+    def result(self, method: str) -> str | None:
+        """The first result of ``method`` (e.g. ``"pass"``), or ``None`` if absent."""
+        found = self.of(method)
+        return found[0].result if found else None
+
+
+def _authserv_id(value: str) -> str:
+    """The first token of a field value, the authserv-id (RFC 8601 section 2.2)."""
+    head = value.lstrip().split(";", 1)[0].strip()
+    return head.split()[0].lower() if head else ""
+
+
+def _parse(value: str, authserv_id: str) -> AuthResults:
+    if len(value) > MAX_FIELD_CHARS:
+        return AuthResults(authserv_id, readable=False)
+    try:
+        header = authres.AuthenticationResultsHeader.parse_value(value)
+        results = tuple(
+            MethodResult(
+                method=str(r.method).lower(),
+                result=str(r.result).lower(),
+                properties={f"{p.type}.{p.name}".lower(): str(p.value)
+                            for p in (r.properties or [])},
+            )
+            for r in header.results)
+    except Exception:  # noqa: BLE001 - authres raises many things on hostile input
+        return AuthResults(authserv_id, readable=False)
+    return AuthResults(authserv_id, results)
+
+
+def read_authentication_results(msg: Message, authserv_id: str | None
+                                ) -> AuthResults | None:
+    """The results of the topmost Authentication-Results field with ``authserv_id``.
+
+    Args:
+        msg: the parsed message (its header fields in received order, topmost first).
+        authserv_id: our receiving server's authserv-id (RFC 8601 section 2.5), or
+            ``None`` when none is configured.
+
+    Returns:
+        An :class:`AuthResults` (``readable=False`` when that field is unparseable or
+        longer than :data:`MAX_FIELD_CHARS`), or ``None`` when no id is configured or no
+        field among the first :data:`MAX_FIELDS` has it. Never raises.
+    """
+    wanted = (authserv_id or "").strip().lower()
+    if not wanted:
+        return None
+    seen = 0
+    try:
+        items = msg.raw_items()  # type: ignore[attr-defined]
+        for name, raw in items:
+            if name.lower() != "authentication-results":
+                continue
+            seen += 1
+            if seen > MAX_FIELDS:
+                return None
+            value = " ".join(str(raw).split())
+            if _authserv_id(value[:1000]) == wanted:
+                return _parse(value, wanted)
+    except Exception:  # noqa: BLE001
+        return None
+    return None
+
+
+def _domain(value: str) -> str:
+    return value.rsplit("@", 1)[-1].strip().strip("<>").lower()
+
+
+def sender_authentication(auth: AuthResults | None, sender: str) -> Verdict:
+    """Whether our server authenticated the domain of ``sender`` (the From: address).
+
+    * ``"pass"``: DMARC passed for the From domain (``dmarc=pass`` with ``header.from``
+      equal to it, RFC 7489 section 3.1 alignment done by the server), or DKIM passed with
+      a signing domain ``header.d`` equal to it, or SPF passed with ``smtp.mailfrom`` in
+      it (strict alignment: we do not guess organisational domains);
+    * ``"fail"``: no pass, and DMARC failed for the From domain;
+    * ``"none"``: nothing conclusive (no field, unreadable, other domains, temperror...).
+
+    Args:
+        auth: from :func:`read_authentication_results`.
+        sender: the lowercased addr-spec of From:.
+    """
+    if auth is None or not auth.readable or "@" not in sender:
+        return "none"
+    domain = _domain(sender)
+    passed = any(
+        (r.method == "dmarc" and r.result == "pass"
+         and _domain(r.properties.get("header.from", "")) == domain)
+        or (r.method == "dkim" and r.result == "pass"
+            and _domain(r.properties.get("header.d", "")) == domain)
+        or (r.method == "spf" and r.result == "pass"
+            and _domain(r.properties.get("smtp.mailfrom", "")) == domain)
+        for r in auth.results)
+    if passed:
+        return "pass"
+    failed = any(r.method == "dmarc" and r.result == "fail"
+                 and _domain(r.properties.get("header.from", domain)) == domain
+                 for r in auth.results)
+    return "fail" if failed else "none"

@@ -1,0 +1,238 @@
+"""Problems: why a mail or its orders cannot be carried out, phrased for the player.
+
+One type for the whole product (:class:`Problem`: code, rule ID, message, where in the
+orders, hint, line) and one catalogue of codes (:data:`CODES`): each code is declared
+once here, with the rule it belongs to (an R-… ID of docs/rules.md, or None for a mail
+or envelope problem, whose reference is in ``ref``) and a one-line summary.
+docs/orders.md lists every code (a test checks it). :func:`problem` refuses a code that
+is not declared (:class:`UnknownCode`), so a typo fails the first test that reaches it.
+
+Code families: ``orders.*``, ``turn.*``, ``game.*``, ``surrender.*``, ``tyche.*``,
+``movement.*``, ``siege.*``, ``standing.*``, ``inside.*``, ``commanders.*``,
+``reinforcements.*``, ``reaction.*``, ``rules.*`` (the rules core); ``envelope.*``,
+``auth.*``, ``history.*``, ``mail.*``, ``yaml.*``, ``internal`` (the mail pipeline).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found in a mail or in its orders.
+
+    ``code`` is a declared code (:data:`CODES`), ``message`` one sentence naming the thing
+    (rules problems end with the rule ID in parentheses), ``rule`` the rule ID
+    (``"R-8.3"``) or None for mail and envelope problems, ``where`` the field path in the
+    orders (``"orders.tyche.places[1]"``) or None, ``hint`` how to fix it or None,
+    ``line`` the 1-based line in the orders text for YAML problems or None."""
+
+    code: str
+    message: str
+    rule: str | None = None
+    where: str | None = None
+    hint: str | None = None
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict ``{code, rule, message, where, hint}`` (and ``line`` when set)."""
+        out = {"code": self.code, "rule": self.rule, "message": self.message,
+               "where": self.where, "hint": self.hint}
+        if self.line is not None:
+            out["line"] = self.line
+        return out
+
+
+@dataclass(frozen=True)
+class Code:
+    """A declared problem code: ``code``, the ``rule`` ID it belongs to (None for mail and
+    envelope problems), a ``summary`` for docs/orders.md, and ``ref``: where the
+    behaviour is documented when it is no game rule (a docs section or an RFC)."""
+
+    code: str
+    rule: str | None
+    summary: str
+    ref: str | None = None
+
+
+class UnknownCode(KeyError):
+    """A problem code that the catalogue does not declare."""
+
+
+_RULES = [
+    # orders as a whole (R-8)
+    ("orders.not_a_mapping", "R-8", "the orders (or a part of them) are not a mapping"),
+    ("orders.unknown_key", "R-8", "a field the orders of this decision do not have"),
+    ("orders.unknown_space", "R-3.1", "no space has that name or id"),
+    ("orders.unknown_seat", "R-2", "the orders name a seat that is not one of the four"),
+    ("orders.field_not_used", "R-8.2", "a field that the chosen use of the card does not read"),
+    ("orders.tyche_only_segment", "R-6.5", "surrender or movement in an extra Tyche-only segment"),
+    ("turn.not_your_turn", "R-6.5", "another seat decides now"),
+    ("game.over", "R-1", "the game is over"),
+    ("rules.not_yet_supported", "R-16", "a card event the engine does not resolve"),
+    ("rules.pack_incomplete", "R-9", "the data pack lacks a number the rule needs"),
+    # surrender segment (R-8.1)
+    ("surrender.not_a_mapping", "R-8.1", "surrender is not {accept, remove, decline, assault}"),
+    ("surrender.duplicate", "R-8.1", "a space listed twice"),
+    ("surrender.cannot_accept", "R-8.1", "a space whose surrender the seat may not accept"),
+    ("surrender.cannot_remove", "R-8.1", "a space without an enemy garrison to remove"),
+    # Tyche segment (R-8.2 … R-8.6)
+    ("tyche.missing", "R-8.2", "no tyche: part: every player-turn plays or discards a card"),
+    ("tyche.not_a_mapping", "R-8.2", "tyche is not {card, use, ...}"),
+    ("tyche.card_missing", "R-8.2", "no card named"),
+    ("tyche.card_not_in_hand", "R-8.2", "the card is not in the seat's hand"),
+    ("tyche.duplicate_card", "R-8.5", "a card listed twice"),
+    ("tyche.not_a_surprise", "R-8.5", "a surprise discard that is no surprise card"),
+    ("tyche.surprise_not_mandatory", "R-8.5", "a surprise card given as the Tyche play"),
+    ("tyche.unknown_use", "R-8.2", "a use that does not exist"),
+    ("tyche.use_not_allowed", "R-8.2", "a use the card does not allow"),
+    ("tyche.must_play_not_discardable", "R-8.2", "a must-play card given to discard"),
+    ("tyche.no_ops", "R-8.2", "an OPs use of a card without OPs"),
+    ("tyche.unknown_province", "R-16.2", "no province has that id"),
+    ("tyche.places_missing", "R-8.3", "garrisons without places"),
+    ("tyche.too_many_garrisons", "R-8.3", "more places than the card's OPs"),
+    ("tyche.duplicate_place", "R-8.3", "a space listed twice"),
+    ("tyche.garrison_illegal", "R-8.3", "a space where the garrison may not go"),
+    ("tyche.training_cards_used", "R-8.4", "the cards allowed for training this turn are used"),
+    ("tyche.train_missing", "R-8.4", "train without entries"),
+    ("tyche.train_entry", "R-8.4", "a train entry that is not {unit, ops}"),
+    ("tyche.train_too_many_ops", "R-8.4", "more training OPs than the card gives"),
+    ("tyche.training_units_full", "R-8.4", "the units allowed in training at once are training"),
+    ("tyche.train_overpaid", "R-8.4", "more OPs than the unit still needs"),
+    ("tyche.phalangite_too_fast", "R-8.4", "a phalangite paid in fewer segments than allowed"),
+    ("tyche.auxiliary_same_turn", "R-8.4", "an auxiliary paid by several cards of one turn"),
+    ("tyche.too_many_places", "R-7.2", "more places than units to place"),
+    ("tyche.general_place_illegal", "R-8.6", "a space where the general may not be placed"),
+    ("tyche.fleet_upgrade_ops", "R-8.2", "a fleet upgrade with a card of other OPs"),
+    ("tyche.fleet_missing", "R-8.2", "a fleet upgrade naming no fleet"),
+    ("tyche.unknown_fleet", "R-15", "no fleet has that name or id"),
+    ("tyche.fleet_not_yours", "R-15", "a fleet the seat does not control"),
+    ("tyche.fleet_at_most", "R-8.2", "a fleet already at its largest strength"),
+    ("tyche.activate_army_missing", "R-8.2", "an activation without army and path"),
+    ("tyche.moves_missing", "R-16.1", "Major Campaign without its moves"),
+    ("tyche.special_unit_gone", "R-4.1", "the special unit has left its holding box"),
+    ("tyche.special_unit_no_army", "R-4.1", "no army the special unit could join"),
+    ("tyche.special_unit_army_missing", "R-4.1", "several armies qualify: name one"),
+    ("tyche.unknown_army", "R-4.1", "no army of the seat has that name"),
+    ("tyche.special_unit_army_illegal", "R-4.1", "an army the special unit may not join"),
+    # movement segment and army moves (R-8.7, R-9, R-10, R-12.5, R-15)
+    ("movement.unknown", "R-8.7", "movement is not mercenary, {mercenary: Space}, none or moves"),
+    ("movement.mercenary_place_illegal", "R-7.2", "a space where the mercenary may not go"),
+    ("movement.not_a_mapping", "R-9.1", "a move that is not {army, path, ...}"),
+    ("movement.unknown_army", "R-9.1", "no army of the seat has that name"),
+    ("movement.path_missing", "R-9.1", "a move without its path"),
+    ("movement.bad_path", "R-9.1", "a path that does not follow the map"),
+    ("movement.too_far", "R-9.1", "a path longer than the army's movement allowance"),
+    ("movement.bad_assault", "R-10", "assault is not a number of rolls"),
+    ("movement.bad_escort", "R-15", "escort does not list fleets"),
+    ("movement.bad_part", "R-9.1", "a drop or pick-up that is not {at, cus, generals, royals}"),
+    ("movement.bad_cus", "R-9.1", "cus that do not map CU types to counts"),
+    ("movement.unknown_royal", "R-12.5", "no royal family member has that name or id"),
+    ("movement.royal_moved_twice", "R-12.5", "a royal family member moving with a second army"),
+    ("movement.illegal", "R-9.1", "a move the position does not allow"),
+    ("siege.illegal", "R-10", "an assault the position does not allow"),
+    ("siege.too_many_assaults", "R-10", "more assaults than the segment allows"),
+    # standing orders (R-9.3, R-9.2, R-15)
+    ("standing.not_a_list", "R-9.3", "standing is not a list"),
+    ("standing.bad_when", "R-9.3", "a standing order without a known when:"),
+    ("standing.unknown_army", "R-9.3", "no general or space has that name"),
+    ("standing.not_your_army", "R-9.3", "another seat's general"),
+    ("standing.army_missing", "R-9.3", "an intercept or avoid order naming no army"),
+    ("standing.bad_toward", "R-9.3", "toward does not name one space"),
+    ("standing.bad_number", "R-9.3", "a condition that is not a number"),
+    ("standing.bad_seat", "R-15", "against does not list other seats"),
+    ("standing.bad_fleet", "R-15", "fleets does not list fleets"),
+    ("standing.bad_city", "R-9.2", "city does not list major cities"),
+    ("standing.bad_join", "R-9.2", "join is not true or false"),
+    ("standing.bad_order", "R-9.2", "order does not list CU types, each once"),
+    ("standing.order_missing", "R-9.2", "a losses order without its order"),
+    # units inside a major city (R-5)
+    ("inside.not_a_mapping", "R-5", "inside is not {city: {units}}"),
+    ("inside.not_major_city", "R-5", "a space that is no major city"),
+    ("inside.not_your_city", "R-5", "a major city the seat does not control"),
+    ("inside.duplicate", "R-5", "a city or general listed twice"),
+    ("inside.no_such_units", "R-5", "units the seat does not have outside there"),
+    ("inside.unknown_cu_type", "R-5", "no CU type has that name"),
+    ("inside.bad_count", "R-5", "a count that is not a whole number of CUs"),
+    ("inside.over_capacity", "R-5", "more CUs than the city holds inside"),
+    ("inside.nothing_inside", "R-5", "outside for a city where the seat has nothing inside"),
+    # commanders (R-5)
+    ("commanders.not_a_mapping", "R-5", "commanders is not {space: general}"),
+    ("commanders.unknown_general", "R-5", "no general has that name"),
+    ("commanders.duplicate", "R-5", "a space given twice"),
+    ("commanders.not_there", "R-5", "a general of the seat not in that space"),
+    ("commanders.outranked", "R-5", "a general outranked where he stands"),
+    # reinforcement decision (R-7.2)
+    ("reinforcements.not_a_list", "R-7.2", "reinforcements is not a list (or default)"),
+    ("reinforcements.entry", "R-7.2", "an entry that is not {space, cus, inside}"),
+    ("reinforcements.count", "R-7.2", "a count that is not a whole number"),
+    ("reinforcements.too_many", "R-7.2", "more CUs than the seat has to place"),
+    ("reinforcements.place_illegal", "R-7.2", "a space where the CU may not go"),
+    ("reinforcements.inside_not_bool", "R-7.2", "inside is not true"),
+    ("reinforcements.inside_not_your_city", "R-7.2", "inside a city that is not the seat's"),
+    ("reinforcements.inside_besieged", "R-7.2", "inside a besieged city"),
+    ("reinforcements.inside_full", "R-7.2", "more CUs inside than the city holds"),
+    # answers to reaction windows (R-9.3, R-9.2, R-15)
+    ("reaction.bad_answer", "R-9.2", "an answer that is not join, stay or none"),
+    ("reaction.bad_army", "R-9.3", "an army that is not one of the window's choices"),
+    ("reaction.bad_toward", "R-9.3", "a space that is not one of the window's choices"),
+    ("reaction.bad_fleet", "R-15", "a fleet that is not one of the seat's ready fleets"),
+]
+
+ENVELOPE = "docs/pipeline.md: The orders envelope and seat security"
+READING = "docs/pipeline.md: Reading a mail"
+_MAIL = [
+    ("envelope.missing", "a line game:, seat:, key:, step: or orders: is missing",
+     ENVELOPE),
+    ("envelope.unknown_key", "a top-level key the envelope does not have", ENVELOPE),
+    ("envelope.unknown_game", "no game of that name on this judge", ENVELOPE),
+    ("envelope.unknown_seat", "the game has no such seat", ENVELOPE),
+    ("envelope.step_type", "step is not a whole number", ENVELOPE),
+    ("envelope.stale_step", "orders for a step that is over", ENVELOPE),
+    ("envelope.future_step", "orders for a step that has not come", ENVELOPE),
+    ("envelope.not_your_turn", "the seat has no decision now", ENVELOPE),
+    ("envelope.orders_type", "orders: is not a block of keys", ENVELOPE),
+    ("envelope.seq_type", "seq: is not a whole number from 1", ENVELOPE),
+    ("envelope.stale_seq", "seq: is not above the seat's last standing orders (an old mail again)", ENVELOPE),
+    ("auth.key", "the seat key is wrong", ENVELOPE),
+    ("auth.sender", "the address is not the seat's", ENVELOPE),
+    ("auth.locked", "too many wrong keys for the seat within the hour; no key is checked", ENVELOPE),
+    ("auth.results", "our mail server did not authenticate the From domain (SPF/DKIM/DMARC)", ENVELOPE),
+    ("history.value", "history: is not a step number or all", "docs/orders.md: Asking for a past report"),
+    ("internal", "the judge hit an internal error; the host is told", "docs/pipeline.md: One cycle"),
+    ("mail.no_orders", "no orders block in the author's own text", READING),
+    ("mail.two_documents", "two orders blocks in one mail", READING),
+    ("mail.forwarded", "orders only in a forwarded or quoted part", READING),
+    ("mail.encrypted", "an encrypted mail the judge cannot read", READING),
+    ("mail.too_large", "the mail is larger than the judge accepts", READING),
+    ("mail.unreadable", "the mail could not be parsed", READING),
+    ("yaml.syntax", "the orders block is not valid YAML", READING),
+    ("yaml.tab", "a tab in the indentation", READING),
+    ("yaml.duplicate_key", "the same key twice in one mapping", READING),
+    ("yaml.alias", "YAML anchors and aliases are not read", READING),
+]
+
+CODES: dict[str, Code] = {c: Code(c, r, s) for c, r, s in _RULES}
+CODES.update({c: Code(c, None, s, ref) for c, s, ref in _MAIL})
+"""Every problem code of the product, declared once."""
+
+
+def declared(code: str) -> Code:
+    """The catalogue entry of ``code``. Raises :class:`UnknownCode` when it is not
+    declared in :data:`CODES`."""
+    try:
+        return CODES[code]
+    except KeyError:
+        raise UnknownCode(f"problem code {code!r} is not declared in pbem.problems.CODES"
+                          ) from None
+
+
+def problem(code: str, message: str, *, where: str | None = None, hint: str | None = None,
+            rule: str | None = None, line: int | None = None) -> Problem:
+    """A :class:`Problem` of the declared ``code``; ``rule`` defaults to the code's rule
+    (give it when the same problem arises under another rule, e.g. an unknown field of
+    the surrender segment, R-8.1). ``message`` is used as given. Raises
+    :class:`UnknownCode` for an undeclared code."""
+    entry = declared(code)
+    return Problem(code, message, rule if rule is not None else entry.rule, where, hint, line)

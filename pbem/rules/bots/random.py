@@ -1,0 +1,97 @@
+"""A random-legal bot: fills empty seats in demos and drives the property tests.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pbem.rules.bots.war import add_war_orders, reaction_orders
+from pbem.rules.core.state import GameState
+from pbem.rules.engine import legal_options, pack_of, validate
+from pbem.rules.orders import reinforcements
+from pbem.rules.phases.player_turn import default_orders
+
+
+def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any]:
+    """Random orders for ``seat`` chosen among the legal options (R-8). Tries a few
+    random candidates and returns the first that :func:`validate` accepts, else the
+    deadline default. Uses only ``rng`` for its choices."""
+    opts = legal_options(state, seat)
+    pack = pack_of(state)
+    if (state.war or {}).get("pause"):  # an open reaction window (R-9.3)
+        return reaction_orders(state, seat, rng)
+    if state.reinforce:
+        return _reinforcements(pack, state, seat, opts, rng)
+    for _ in range(6):
+        orders = _candidate(pack, state, opts, rng)
+        if not validate(state, seat, orders):
+            return orders
+    return default_orders(pack, state.peek(), seat)
+
+
+def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[str, Any]:
+    orders: dict[str, Any] = {}
+    if not opts["tyche_only"]:
+        acc = [x for x in opts["surrender"]["accept"] if rng.random() < 0.8]
+        if acc:
+            orders["surrender"] = {"accept": acc}
+    hand = [h for h in opts["hand"] if h["type"] != "surprise"]
+    surprise = [n for n in opts["surprise_discards"] if rng.random() < 0.3]
+    card = rng.choice(hand)
+    use = rng.choice(card["uses"])
+    ty: dict[str, Any] = {"card": card["card"], "use": use}
+    if surprise:
+        ty["surprise_discards"] = surprise
+    if use == "garrisons":
+        spaces = opts["garrison_spaces"]
+        if not spaces:
+            ty["use"] = "discard" if "discard" in card["uses"] else use
+        else:
+            k = rng.randint(1, min(card["ops"], len(spaces)))
+            ty["places"] = rng.sample(spaces, k)
+    elif use == "train":
+        kinds = ["phalangite", "auxiliary"]
+        unit = rng.choice(kinds)
+        tr = opts["training"]["in_training"]
+        if tr and rng.random() < 0.7:
+            unit = tr[0]["unit"]
+        ty["train"] = [{"unit": unit, "ops": card["ops"]}]
+        if rng.random() < 0.5 and card["ops"] > 1:
+            a = rng.randint(1, card["ops"] - 1)
+            ty["train"] = [{"unit": unit, "ops": a},
+                           {"unit": rng.choice(kinds), "ops": card["ops"] - a}]
+    elif use == "upgrade_fleet" and opts.get("fleet_upgrades"):  # R-8.2
+        ty["fleet"] = rng.choice(opts["fleet_upgrades"])
+    elif use == "event" and opts.get("special_unit_armies", {}).get(str(card["card"])):
+        ty["army"] = rng.choice(opts["special_unit_armies"][str(card["card"])])  # R-4.1
+    elif use == "event" and str(card["card"]) in opts["general_spaces"]:
+        spaces = opts["general_spaces"][str(card["card"])]
+        if spaces and rng.random() < 0.7:
+            ty["place"] = rng.choice(spaces)
+    orders["tyche"] = ty
+    if not opts["tyche_only"]:
+        if rng.random() < 0.6 and opts["mercenary_spaces"]:
+            orders["movement"] = ({"mercenary": rng.choice(opts["mercenary_spaces"])}
+                                  if rng.random() < 0.5 else "mercenary")
+        else:
+            orders["movement"] = "none"
+    add_war_orders(pack, state, opts["seat"], orders, rng)
+    return orders
+
+
+def _reinforcements(pack, state: GameState, seat: str, opts: dict,
+                    rng: random.Random) -> dict[str, Any]:
+    """Random placement: each CU (new, and dispersed with probability 0.7) to a random
+    legal space; falls back to the default when the random plan is refused."""
+
+    units = [t for t, n in sorted(opts["new"].items()) for _ in range(n)]
+    units += [t for t, n in sorted(opts["dispersed"].items()) for _ in range(n)
+              if rng.random() < 0.7]
+    spaces = opts["placement_spaces"]
+    if rng.random() < 0.3 or not spaces:
+        return {"reinforcements": "default"}
+    plan = [{"space": rng.choice(spaces), "cus": {t: 1}} for t in units]
+    orders = {"reinforcements": plan}
+    if not validate(state, seat, orders):
+        return orders
+    return reinforcements.default(pack, state.peek(), seat)

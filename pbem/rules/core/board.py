@@ -1,0 +1,232 @@
+"""The map (R-3.1, R-3.4, R-9.1): adjacency, distances, path kinds and costs, areas,
+provinces, and names as players write them.
+
+Pure functions of the pack; :func:`info` is cached per pack object.
+"""
+from __future__ import annotations
+
+import difflib
+import heapq
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.problems import Problem
+from pbem.rules.core.pack import const
+from pbem.rules.core.problems import reject
+
+_CACHE: dict[int, tuple[Pack, MapInfo]] = {}
+
+
+@dataclass(frozen=True)
+class MapInfo:
+    """``adjacent[space] -> ((other, path_kind), ...)``; ``province_spaces[province] ->
+    (space ids)``; ``names`` maps lower-cased ids and names to space ids."""
+
+    adjacent: dict[str, tuple[tuple[str, str], ...]]
+    province_spaces: dict[str, tuple[str, ...]]
+    names: dict[str, str]
+
+
+def info(pack: Pack) -> MapInfo:
+    """Return the (cached) :class:`MapInfo` of ``pack``."""
+    hit = _CACHE.get(id(pack))
+    if hit is not None and hit[0] is pack:
+        return hit[1]
+    adj: dict[str, list[tuple[str, str]]] = {s: [] for s in pack.spaces}
+    for p in pack.paths:
+        adj.setdefault(p.a, []).append((p.b, p.kind))
+        adj.setdefault(p.b, []).append((p.a, p.kind))
+    prov: dict[str, list[str]] = {p: [] for p in pack.provinces}
+    names: dict[str, str] = {}
+    for sid, sp in pack.spaces.items():
+        prov.setdefault(sp.province, []).append(sid)
+        names[sid.lower()] = sid
+        names[sp.name.lower()] = sid
+        names[sp.name.lower().replace(" ", "_")] = sid
+    mi = MapInfo({k: tuple(sorted(v)) for k, v in adj.items()},
+                 {k: tuple(sorted(v)) for k, v in prov.items()}, names)
+    _CACHE[id(pack)] = (pack, mi)
+    return mi
+
+
+def resolve_space(pack: Pack, text: object) -> tuple[str | None, str | None]:
+    """Resolve a space given by id or name (case-insensitive).
+
+    Returns ``(space_id, None)`` or ``(None, hint)`` where ``hint`` is ``"did you mean
+    X?"`` for a near miss (or None).
+    """
+    if not isinstance(text, str):
+        return None, None
+    mi = info(pack)
+    key = " ".join(text.strip().lower().split())
+    sid = mi.names.get(key) or mi.names.get(key.replace(" ", "_"))
+    if sid:
+        return sid, None
+    close = difflib.get_close_matches(key, list(mi.names), n=1, cutoff=0.6)
+    if close:
+        return None, f"did you mean {pack.spaces[mi.names[close[0]]].name}?"
+    return None, None
+
+
+def distances(pack: Pack, sources: set[str], limit: int, costs: dict[str, int],
+              blocked_middle: set[str] | None = None) -> dict[str, int]:
+    """MP distance from any of ``sources`` to each space within ``limit`` MPs, moving
+    along path kinds present in ``costs`` (kind -> MP cost). Spaces in ``blocked_middle``
+    may be reached but not passed through (R-8.3 middle-space restriction).
+    """
+    mi = info(pack)
+    blocked = blocked_middle or set()
+    best: dict[str, int] = {s: 0 for s in sources}
+    heap = [(0, s) for s in sorted(sources)]
+    heapq.heapify(heap)
+    while heap:
+        d, s = heapq.heappop(heap)
+        if d > best.get(s, 1 << 30):
+            continue
+        if d > 0 and s in blocked:
+            continue
+        for other, kind in mi.adjacent.get(s, ()):
+            c = costs.get(kind)
+            if c is None:
+                continue
+            nd = d + c
+            if nd <= limit and nd < best.get(other, 1 << 30):
+                best[other] = nd
+                heapq.heappush(heap, (nd, other))
+    return best
+
+
+def resolve_id(entries: Mapping[str, Any], text: object) -> str | None:
+    """The id of a pack entry (generals, royals, fleets, ...) given by its id or its
+    printed name, case-insensitive, spaces or underscores alike; None when no entry
+    matches or ``text`` is not a string (orders name things as players read them, R-8)."""
+    if not isinstance(text, str):
+        return None
+    key = text.strip().lower()
+    return next((k for k, v in entries.items()
+                 if key in (k, v.name.lower(), v.name.lower().replace(" ", "_"))), None)
+
+
+def space_or_reject(pack: Pack, text: object, where: str, rej: list[Problem]) -> str | None:
+    """The space id named by ``text`` (:func:`resolve_space`), or None after appending
+    an ``orders.unknown_space`` Problem at ``where`` with the "did you mean" hint
+    (R-3.1)."""
+    sid, hint = resolve_space(pack, text)
+    if sid is None:
+        reject(rej, "orders.unknown_space", f"there is no space {text!r}", where, hint)
+    return sid
+
+
+def resolve_general(pack: Pack, text: Any) -> str | None:
+    """General id from an id or a name (case-insensitive), else None (R-5)."""
+    return resolve_id(pack.generals, text)
+
+
+def _resolve_royal(pack: Pack, text: Any) -> str | None:
+    """Royal id from an id or a name (case-insensitive), else None (R-12.5)."""
+    return resolve_id(pack.royals, text)
+
+
+def resolve_fleet(pack: Pack, text: object) -> str | None:
+    """Fleet id from an id or a name, case-insensitive (R-15), else None."""
+    return resolve_id(pack.fleets, text)
+
+
+def area_of(pack: Pack, space: str) -> str:
+    """R-3.4: the area (europe, asia, africa, islands) of ``space`` — its province's."""
+    return pack.provinces[pack.spaces[space].province].area
+
+
+LAND_KINDS = ("land", "mountain_strait")
+
+
+def path_kind(pack: Pack, a: str, b: str) -> str | None:
+    """The kind of the path joining ``a`` and ``b`` (cheapest when several), or None."""
+    costs = const(pack, "path_mp_cost")
+    kinds = [k for x, k in info(pack).adjacent.get(a, ()) if x == b]
+    if not kinds:
+        return None
+    return min(kinds, key=lambda k: (costs.get(k) if costs.get(k) is not None else 99))
+
+
+def classify_path(pack: Pack, start: str, path: list[str], allowance: int
+                  ) -> tuple[str | None, int, str | None]:
+    """Check a path's shape and cost (R-9.1). Returns ``(kind, cost, error)``: kind is
+    ``land`` (land and mountain/strait paths, 1 and 2 MPs), ``naval`` (start in a port,
+    port to port along sea paths, 1 MP each; ends on landing) or ``trans_med`` (one
+    trans-Mediterranean path from a port: the whole allowance); error is a message or
+    None."""
+    costs = const(pack, "path_mp_cost")
+    if not path:
+        return None, 0, "the path is empty"
+    steps: list[list[str]] = []
+    prev = start
+    for x in path:
+        kinds = [k for y, k in info(pack).adjacent.get(prev, ()) if y == x]
+        if not kinds:
+            return None, 0, (f"{pack.spaces[x].name} is not next to "
+                             f"{pack.spaces[prev].name}")
+        steps.append(kinds)
+        prev = x
+    if all(any(k in LAND_KINDS for k in ks) for ks in steps):
+        return "land", sum(min(int(costs[k]) for k in ks if k in LAND_KINDS)
+                           for ks in steps), None
+    if len(path) == 1 and "trans_med" in steps[0]:
+        if not pack.spaces[start].port:
+            return None, 0, f"{pack.spaces[start].name} is no port"
+        return "trans_med", allowance, None
+    if all("sea" in ks for ks in steps):
+        if not pack.spaces[start].port:
+            return None, 0, f"a naval move starts in a port; {pack.spaces[start].name} is none"
+        return "naval", len(steps) * int(costs["sea"]), None
+    return None, 0, ("a move goes along land and mountain paths, or port to port along sea "
+                     "paths (ending on landing), or one trans-Mediterranean path")
+
+
+def step_cost(pack: Pack, mode: str, a: str, b: str, allowance: int) -> int:
+    """MPs of one step of a move of ``mode`` (land / naval / trans_med), R-9.1."""
+    costs = const(pack, "path_mp_cost")
+    if mode == "trans_med":
+        return allowance
+    if mode == "naval":
+        return int(costs["sea"])
+    return min(int(costs[k]) for y, k in info(pack).adjacent.get(a, ())
+               if y == b and k in LAND_KINDS)
+
+
+def sea_steps(pack: Pack, sources: set[str], limit: int) -> set[str]:
+    """Ports within ``limit`` sea paths of ``sources``."""
+    seen = set(sources)
+    frontier = set(sources)
+    for _ in range(limit):
+        nxt = set()
+        for x in frontier:
+            for y, kind in info(pack).adjacent.get(x, ()):
+                if kind == "sea" and y not in seen:
+                    nxt.add(y)
+        seen |= nxt
+        frontier = nxt
+    return seen
+
+
+def adjacent_provinces(pack: Pack, province: str) -> list[str]:
+    """Provinces joined to ``province`` by a land or mountain/strait path."""
+    mi = info(pack)
+    out: set[str] = set()
+    for x in mi.province_spaces.get(province, ()):
+        for y, kind in mi.adjacent.get(x, ()):
+            p = pack.spaces[y].province
+            if kind in ("land", "mountain_strait") and p != province:
+                out.add(p)
+    return sorted(out)
+
+
+def optional_start_spaces(pack: Pack, gid: str) -> list[str]:
+    """R-8.6: the spaces of a general card's optional starting location; the card may
+    name provinces (every space of the province) or single spaces."""
+    out: list[str] = []
+    for loc in pack.generals[gid].optional_start:
+        out.extend(info(pack).province_spaces.get(loc, ()) if loc in pack.provinces else (loc,))
+    return out

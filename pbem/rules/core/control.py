@@ -1,0 +1,225 @@
+"""Control of spaces and provinces, victory and legitimacy points, fleets' owners and
+strength (R-3, R-1.4, R-11.1, R-12.1, R-15).
+
+All functions read a working dict ``s`` (see :mod:`pbem.rules.core.state`) and the pack.
+"""
+from __future__ import annotations
+
+from pbem.pack.model import Pack
+from pbem.rules.core.board import info
+from pbem.rules.core.pack import const
+from pbem.rules.core.state import SEATS, State
+
+
+def space_controller(s: State, space: str) -> str | None:
+    """Seat whose garrison is in ``space``, ``"independent"`` for an independent marker,
+    or None for a vacant space (R-3.2, R-3.3)."""
+    if space in s["garrisons"]:
+        return s["garrisons"][space]
+    if space in s["independent"]:
+        return "independent"
+    return None
+
+
+def province_controller(pack: Pack, s: State, province: str) -> str | None:
+    """Seat controlling ``province``: a strict majority of its non-transit spaces,
+    including its major city if it has one (R-3.2; "Media needs 5 garrisons incl.
+    Ecbatana"). Returns None when nobody does (independent majorities control nothing)."""
+    spaces = [x for x in info(pack).province_spaces.get(province, ())
+              if pack.spaces[x].kind != "transit"]
+    if not spaces:
+        return None
+    counts: dict[str, int] = {}
+    for x in spaces:
+        c = s["garrisons"].get(x)
+        if c:
+            counts[c] = counts.get(c, 0) + 1
+    majors = [x for x in spaces if pack.spaces[x].kind == "major_city"]
+    for seat, n in counts.items():
+        if 2 * n > len(spaces) and all(s["garrisons"].get(m) == seat for m in majors):
+            return seat
+    return None
+
+
+def province_control(pack: Pack, s: State) -> dict[str, str | None]:
+    """``{province_id: seat | None}`` for every province (R-3.2)."""
+    return {p: province_controller(pack, s, p) for p in pack.provinces}
+
+
+def victory_points(pack: Pack, s: State) -> dict[str, int]:
+    """VP per seat (R-1.4): printed province VP; Lord of Asia; the Hellespont; the
+    strongest fleet. Optional capitals are not tracked yet."""
+    ctrl = province_control(pack, s)
+    vp = {seat: 0 for seat in SEATS}
+    for prov, seat in ctrl.items():
+        if seat:
+            vp[seat] += pack.provinces[prov].vp
+    asia = list(const(pack, "lord_of_asia_provinces"))
+    owners = {ctrl.get(p) for p in asia}
+    if len(owners) == 1 and None not in owners:
+        vp[owners.pop()] += const(pack, "lord_of_asia_vp")
+    ports = [x for x, sp in pack.spaces.items() if sp.hellespont]
+    holders = {s["garrisons"].get(x) for x in ports}
+    if ports and len(holders) == 1 and None not in holders:
+        vp[holders.pop()] += const(pack, "hellespont_vp")
+    if pack.fleets:
+        strength = fleet_strengths(pack, s, ctrl)
+        top = max(strength.values())
+        best = [x for x in SEATS if strength[x] == top]
+        if len(best) == 1 and top >= const(pack, "strongest_fleet_min_strength"):
+            vp[best[0]] += const(pack, "strongest_fleet_vp")
+    return vp
+
+
+def fleet_owner(pack: Pack, s: State, fleet: str,
+                ctrl: dict[str, str | None] | None = None) -> str | None:
+    """R-15: a fleet belongs to whoever controls its home province (or, for a home that is
+    a space such as Athenai, that space)."""
+    home = pack.fleets[fleet].home
+    if home in pack.provinces:
+        return (ctrl or {}).get(home) if ctrl is not None else \
+            province_controller(pack, s, home)
+    owner = s["garrisons"].get(home)
+    return owner
+
+
+def fleet_strengths(pack: Pack, s: State, ctrl: dict[str, str | None] | None = None
+                    ) -> dict[str, int]:
+    """Total fleet strength per seat (R-1.4: strongest fleet, dispersed fleets count):
+    printed strength plus the R-8.2 upgrade its owner made (lost on changing hands,
+    R-15)."""
+    out = {seat: 0 for seat in SEATS}
+    kept = (s.get("war") or {}).get("fleets") or {}
+    for fid, f in pack.fleets.items():
+        owner = fleet_owner(pack, s, fid, ctrl)
+        if owner in out:
+            up = kept.get(fid) or {}
+            out[owner] += f.strength + (int(up.get("upgrade", 0))
+                                        if up.get("owner") == owner else 0)
+    return out
+
+
+def seat_at(s: State, space: str | None) -> set[str]:
+    """Seats with a general, minor general, CU or garrison in ``space`` (R-12.1)."""
+    if space is None:
+        return set()
+    seats = {seat for seat, cus in s["cus"].get(space, {}).items() if sum(cus.values())}
+    seats |= {g["seat"] for g in s["generals"].values()
+              if g["where"] == "map" and g["space"] == space and g["seat"]}
+    seats |= {seat for seat, sp in s["minors"].items() if space in sp}
+    if space in s["garrisons"]:
+        seats.add(s["garrisons"][space])
+    return seats
+
+
+def royal_controller(pack: Pack, s: State, royal: str) -> str | None:
+    """Seat controlling a royal family member (R-12.1): the only seat with a general,
+    army, CU or garrison in its space; women only when active. Several seats present
+    (inside/outside a major city) → the one with units, else the garrison [D]."""
+    r = s["royals"][royal]
+    if pack.royals[royal].kind == "woman" and not r["active"]:
+        return None
+    seats = seat_at(s, r["space"])
+    if len(seats) == 1:
+        return next(iter(seats))
+    movers = seats - ({s["garrisons"].get(r["space"])} if len(seats) > 1 else set())
+    return next(iter(movers)) if len(movers) == 1 else None
+
+
+def legitimacy_points(pack: Pack, s: State) -> dict[str, int]:
+    """LP per seat (R-11.1): one heir (the most valuable), active women, Strategos of
+    Europe (Macedonia), generals' own LP, Champion, card adjustments; never below 0."""
+    lp = {seat: 0 for seat in SEATS}
+    heirs: dict[str, int] = {}
+    for rid, rm in pack.royals.items():
+        if rid not in s["royals"] or rm.kind == "body":
+            continue
+        seat = royal_controller(pack, s, rid)
+        if not seat:
+            continue
+        if rm.kind == "heir":
+            heirs[seat] = max(heirs.get(seat, 0), rm.lp)
+        else:
+            lp[seat] += rm.lp
+    for seat, v in heirs.items():
+        lp[seat] += v
+    mac = province_controller(pack, s, const(pack, "macedonia_province"))
+    if mac:
+        lp[mac] += const(pack, "strategos_lp")
+    for gid, g in s["generals"].items():
+        if g["seat"] and g["where"] in ("map", "dispersed") and gid in pack.generals:
+            lp[g["seat"]] += pack.generals[gid].legitimacy
+    for seat in s["champions"]:
+        lp[seat] += const(pack, "champion_lp")
+    for seat, v in s["lp_adjust"].items():
+        lp[seat] += v
+    return {k: max(0, v) for k, v in lp.items()}
+
+
+def hostile_marker(s: State, seat: str, space: str) -> bool:
+    """R-3.5: ``space`` holds an enemy garrison or an independent marker for ``seat``."""
+    owner = s["garrisons"].get(space)
+    return (owner is not None and owner != seat) or space in s["independent"]
+
+
+def fleet_strength(pack: Pack, s: State, fleet: str) -> int:
+    """Printed strength plus upgrades kept while the same seat owns it (R-15)."""
+    f = ((s.get("war") or {}).get("fleets") or {}).get(fleet) or {}
+    base = pack.fleets[fleet].strength
+    if f.get("owner") and f["owner"] == fleet_owner(pack, s, fleet):
+        return base + int(f.get("upgrade", 0))
+    return base
+
+
+def fleet_ready(s: State, fleet: str) -> bool:
+    """False while a fleet dispersed this turn is in the dispersed box [D]."""
+    f = ((s.get("war") or {}).get("fleets") or {}).get(fleet) or {}
+    return f.get("dispersed_turn") != s["turn"]
+
+
+def fleet_strength_cap(pack: Pack) -> int:
+    """R-8.2 [D]: the most a fleet may be upgraded to, the largest strength column of the
+    pack's ``naval`` chart (``"6+"`` → 6): a stronger fleet would read the same column.
+    Raises KeyError when the pack has no naval chart."""
+    best = 0
+    for label in pack.charts["naval"].columns:
+        text = str(label).strip().rstrip("+")
+        top = text.rsplit("-", 1)[-1] if "-" in text[1:] else text
+        if top.isdigit():
+            best = max(best, int(top))
+    return best
+
+
+def why_no_fleet_upgrade(pack: Pack, s: State, seat: str, fleet: str) -> str | None:
+    """None when ``seat`` may upgrade ``fleet`` now (R-8.2: a fleet he controls, R-15),
+    else the reason: another owner, or the fleet is already at
+    :func:`fleet_strength_cap`."""
+    f = pack.fleets[fleet]
+    owner = fleet_owner(pack, s, fleet)
+    if owner != seat:
+        home = pack.provinces[f.home].name if f.home in pack.provinces else \
+            pack.spaces[f.home].name if f.home in pack.spaces else f.home
+        return (f"the {f.name} belongs to {owner or 'nobody'}: a fleet belongs to whoever "
+                f"controls {home}")
+    cap = fleet_strength_cap(pack)
+    if fleet_strength(pack, s, fleet) >= cap:
+        return f"the {f.name} is already at strength {cap}, the largest the naval table reads"
+    return None
+
+
+def upgradable_fleets(pack: Pack, s: State, seat: str) -> list[str]:
+    """Fleet ids ``seat`` may upgrade with a Tyche card now (R-8.2)."""
+    if "naval" not in pack.charts:
+        return []
+    return sorted(f for f in pack.fleets if why_no_fleet_upgrade(pack, s, seat, f) is None)
+
+
+def has_upgrades(s: State) -> bool:
+    """True when some fleet carries an upgrade (R-8.2)."""
+    return any(f.get("upgrade") for f in ((s.get("war") or {}).get("fleets") or {}).values())
+
+
+def fleets_of(pack: Pack, s: State, seat: str, ready_only: bool = True) -> list[str]:
+    """Fleet ids owned by ``seat`` (only those not dispersed this turn by default)."""
+    return sorted(f for f in pack.fleets if fleet_owner(pack, s, f) == seat
+                  and (fleet_ready(s, f) or not ready_only))

@@ -1,0 +1,58 @@
+"""The event catalogue: every event kind of the rules core, declared once with its
+fields, its reducer and its report sentence (:class:`~pbem.rules.core.events.base.EventKind`).
+
+Families: :mod:`.pieces` (the board), :mod:`.cards` (the Tyche deck), :mod:`.turn` (the
+sequence of play, orders, victory), :mod:`.war` (movement and combat). ``Ctx.emit``
+accepts only declared kinds with their declared fields (:func:`kind_of`), and takes an
+event's visibility from its kind; :func:`reduce` applies an event to a working dict;
+:func:`sentence` tells it in words.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.core.events import cards, pieces, turn, war
+from pbem.rules.core.events.base import EventKind, EventShapeError, UndeclaredEvent
+from pbem.rules.core.state import Event, State
+
+CATALOGUE: dict[str, EventKind] = {}
+for _family in (pieces, turn, cards, war):
+    for _kind in _family.KINDS:
+        if _kind.name in CATALOGUE:
+            raise ValueError(f"event kind {_kind.name} is declared twice")
+        CATALOGUE[_kind.name] = _kind
+
+
+def kind_of(name: str) -> EventKind:
+    """The declared kind ``name``. Raises :class:`UndeclaredEvent` otherwise."""
+    try:
+        return CATALOGUE[name]
+    except KeyError:
+        raise UndeclaredEvent(f"event kind {name!r} is not declared in pbem.rules.core.events"
+                              ) from None
+
+
+def reduce(s: State, event: Event) -> None:
+    """Apply ``event`` to the working dict ``s`` in place (its kind's reducer; nothing for
+    kinds that change no position). Raises :class:`UndeclaredEvent` for an unknown kind."""
+    fn = kind_of(event.kind).reduce
+    if fn is not None:
+        fn(s, dict(event.data))
+
+
+def sentence(pack: Pack, kind: str, data: Mapping[str, Any]) -> str:
+    """The report sentence of an event (empty for kinds reports do not tell). Raises
+    :class:`UndeclaredEvent` for an unknown kind; a sentence that fails raises too."""
+    say = kind_of(kind).say
+    return say(pack, data) if say is not None else ""
+
+
+def known_kinds() -> list[str]:
+    """Every declared event kind, sorted."""
+    return sorted(CATALOGUE)
+
+
+__all__ = ["CATALOGUE", "EventKind", "EventShapeError", "UndeclaredEvent", "kind_of",
+           "known_kinds", "reduce", "sentence"]

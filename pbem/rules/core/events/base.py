@@ -1,0 +1,116 @@
+"""What an event kind is (:class:`EventKind`), and the helpers reducers share.
+
+An event kind is declared once, in one family module of :mod:`pbem.rules.core.events`,
+with the fields its data carries, its reducer (how it changes a working dict; none for
+events that only record what happened) and its report sentence (none for bookkeeping
+that is not told). Reducers read only the event's data (never the pack or dice), so
+``fold(initial, events)`` rebuilds any state exactly.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.core.state import State
+
+Reducer = Callable[[State, dict[str, Any]], None]
+"""Changes a working dict in place from one event's data."""
+Sentence = Callable[[Pack, Mapping[str, Any]], str]
+"""One sentence for the reports from the pack (printed names) and an event's data."""
+SEEN_BY = ("all", "seat", "judge")
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """One kind of event, in the past tense (``GarrisonPlaced``).
+
+    ``fields``: the data keys every event of the kind carries; ``optional``: keys it may
+    carry; ``reduce``: its :data:`Reducer`, None when it changes nothing in the position
+    (a roll, a note); ``say``: its report :data:`Sentence`, None for bookkeeping that
+    reports do not tell (a window closing); ``seen_by``: ``"all"`` (public),
+    ``"seat"`` (only the seat in ``data["seat"]``: a dealt hand, standing orders) or
+    ``"judge"`` (nobody: the deck order, a suspended move)."""
+
+    name: str
+    fields: tuple[str, ...]
+    optional: tuple[str, ...] = ()
+    reduce: Reducer | None = None
+    say: Sentence | None = None
+    seen_by: str = "all"
+
+    def __post_init__(self) -> None:
+        if self.seen_by not in SEEN_BY:
+            raise ValueError(f"{self.name}: seen_by must be one of {SEEN_BY}")
+
+    def check(self, data: Mapping[str, Any]) -> None:
+        """Raise :class:`EventShapeError` when ``data`` lacks a field of the kind or
+        carries one the kind does not declare."""
+        missing = [f for f in self.fields if f not in data]
+        extra = [k for k in data if k not in self.fields and k not in self.optional]
+        if missing or extra:
+            raise EventShapeError(f"{self.name}: missing fields {missing}, undeclared "
+                                  f"fields {extra} (declare them in pbem.rules.core.events)")
+
+
+class UndeclaredEvent(KeyError):
+    """An event kind that the catalogue does not declare."""
+
+
+class EventShapeError(ValueError):
+    """An event whose data does not have the fields its kind declares."""
+
+
+# --- helpers shared by reducers -----------------------------------------------------
+
+def war(s: State) -> dict[str, Any]:
+    """The ``war`` part of a working dict, created on first use."""
+    w = s.get("war")
+    if w is None:
+        w = s["war"] = {}
+    for k, v in (("sieges", {}), ("fleets", {}), ("pause", None)):
+        w.setdefault(k, v)
+    return w
+
+
+def add_cus(s: State, seat: str, space: str, cus: dict[str, int]) -> None:
+    """Add ``cus`` ({type: n}, n may be negative) to ``seat``'s stack in ``space``,
+    dropping empty entries. Raises ValueError when a count would go below zero."""
+    at = s["cus"].setdefault(space, {}).setdefault(seat, {})
+    for t, n in cus.items():
+        at[t] = at.get(t, 0) + n
+        if at[t] == 0:
+            del at[t]
+        elif at[t] < 0:
+            raise ValueError(f"negative CUs of {t} for {seat} in {space}")
+    if not at:
+        del s["cus"][space][seat]
+    if not s["cus"][space]:
+        del s["cus"][space]
+    clip_inside(s, space)
+
+
+def clip_inside(s: State, space: str) -> None:
+    """Keep the inside record of ``space`` (R-5, :mod:`pbem.rules.core.pieces`) a subset
+    of what is there: CUs that left or died come from outside first, then from inside;
+    generals no longer in the space are no longer inside; an empty record goes."""
+    rec = (s.get("inside") or {}).get(space)
+    if not rec:
+        return
+    have = s["cus"].get(space, {}).get(rec["seat"], {})
+    rec["cus"] = {t: min(n, have.get(t, 0)) for t, n in rec["cus"].items()
+                  if have.get(t, 0) > 0}
+    rec["generals"] = [g for g in rec["generals"]
+                       if s["generals"].get(g, {}).get("where") == "map"
+                       and s["generals"][g].get("space") == space]
+    if not rec["cus"] and not rec["generals"]:
+        del s["inside"][space]
+
+
+def lift_sieges(s: State, seat: str, space: str) -> None:
+    """R-10: ``seat``'s siege of ``space`` ends when none of its CUs are left there."""
+    w = war(s)
+    sg = w["sieges"].get(space)
+    if sg and sg["seat"] == seat and not sum(s["cus"].get(space, {}).get(seat, {}).values()):
+        del w["sieges"][space]

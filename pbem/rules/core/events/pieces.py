@@ -1,0 +1,273 @@
+"""Events of the pieces on the board (R-2, R-4, R-5, R-7, R-8.1, R-8.3, R-8.4, R-12): setup, CUs, garrisons, generals, minor generals, royals, units inside a major city, special units.
+"""
+from __future__ import annotations
+
+from pbem.rules.core.events.base import EventKind, add_cus, clip_inside, war
+from pbem.rules.core.names import (
+    card_label,
+    cus_text,
+    general_name,
+    indep_army_name,
+    indep_name,
+    indep_verb,
+    off_map_text,
+    ops_text,
+    primary_text,
+    royal_name,
+    space_name,
+    special_unit_name,
+)
+from pbem.rules.core.state import SEATS, State, seat_private
+
+
+def _game_started(s: State, d: dict) -> None:
+    s["pack_name"] = d["pack"]
+    for key in ("dispersed", "training_cards", "lp_adjust", "minors", "primary"):
+        s[key] = {seat: ([] if key in ("minors", "primary") else
+                         ({} if key == "dispersed" else 0)) for seat in d["seats"]}
+    s["private"] = {seat: {"hand": [], "training": [], "standing": []} for seat in d["seats"]}
+    s["turn"] = d["turn"]
+    s["options"] = dict(d.get("options", {}))
+
+
+def _indep(s: State, d: dict) -> None:
+    s["independent"] = sorted(set(s["independent"]) | set(d["spaces"]))
+    for x in d["spaces"]:
+        s["garrisons"].pop(x, None)
+
+
+def _indep_army(s: State, d: dict) -> None:
+    s["indep_armies"][d["army"]] = {"space": d.get("space"), "strength": d["strength"]}
+
+
+def _royal(s: State, d: dict) -> None:
+    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"]}
+
+
+def _primary(s: State, d: dict) -> None:
+    s["primary"] = {k: list(v) for k, v in d["cards"].items()}
+
+
+def _general_placed(s: State, d: dict) -> None:
+    old = s["generals"].get(d["general"], {}).get("space")
+    s["generals"][d["general"]] = {"seat": d.get("seat"), "where": d["where"],
+                                   "space": d.get("space")}
+    if old:
+        clip_inside(s, old)
+
+
+def _cus_placed(s: State, d: dict) -> None:
+    add_cus(s, d["seat"], d["space"], d["cus"])
+    if d.get("from_dispersed"):
+        box = s["dispersed"][d["seat"]]
+        for t, n in d["cus"].items():
+            box[t] -= n
+            if box[t] <= 0:
+                del box[t]
+
+
+def _cus_removed(s: State, d: dict) -> None:
+    add_cus(s, d["seat"], d["space"], {t: -n for t, n in d["cus"].items()})
+    specials = (s.get("war") or {}).get("specials")
+    for t in d["cus"]:  # R-4.1: a special unit removed is destroyed, never returns
+        if specials and t in specials:
+            specials[t] = "destroyed"
+
+
+def _cus_dispersed(s: State, d: dict) -> None:
+    add_cus(s, d["seat"], d["space"], {t: -n for t, n in d["cus"].items()})
+    box = s["dispersed"].setdefault(d["seat"], {})
+    for t, n in d["cus"].items():
+        box[t] = box.get(t, 0) + n
+
+
+def _dispersed_added(s: State, d: dict) -> None:
+    box = s["dispersed"].setdefault(d["seat"], {})
+    for t, n in d["cus"].items():
+        box[t] = box.get(t, 0) + n
+
+
+def _garrison_placed(s: State, d: dict) -> None:
+    s["garrisons"][d["space"]] = d["seat"]
+    if d["space"] in s["independent"]:
+        s["independent"].remove(d["space"])
+
+
+def _garrison_removed(s: State, d: dict) -> None:
+    s["garrisons"].pop(d["space"], None)
+
+
+def _minor(s: State, d: dict) -> None:
+    s["minors"][d["seat"]].append(d["space"])
+
+
+def _minor_removed(s: State, d: dict) -> None:
+    s["minors"][d["seat"]].remove(d["space"])
+
+
+def _commander(s: State, d: dict) -> None:
+    s["commanders"][d["space"]] = d["general"]
+
+
+def _royal_removed(s: State, d: dict) -> None:
+    s["royals"][d["royal"]] = {"space": None, "active": False, "gone": True}
+
+
+def _went_inside(s: State, d: dict) -> None:
+    rec = s.setdefault("inside", {}).setdefault(
+        d["space"], {"seat": d["seat"], "cus": {}, "generals": []})
+    for t, n in d["cus"].items():
+        rec["cus"][t] = rec["cus"].get(t, 0) + n
+    rec["generals"] = sorted(set(rec["generals"]) | set(d.get("generals", [])))
+
+
+def _came_out(s: State, d: dict) -> None:
+    rec = (s.get("inside") or {}).get(d["space"])
+    if not rec:
+        return
+    for t, n in d["cus"].items():
+        rec["cus"][t] = rec["cus"].get(t, 0) - n
+    rec["cus"] = {t: n for t, n in rec["cus"].items() if n > 0}
+    rec["generals"] = [g for g in rec["generals"] if g not in d.get("generals", [])]
+    clip_inside(s, d["space"])
+
+
+def _special_joined(s: State, d: dict) -> None:
+    """R-4.1: a special unit leaves its holding box and joins an army (a CU type key)."""
+    add_cus(s, d["seat"], d["space"], {d["unit"]: 1})
+    war(s).setdefault("specials", {})[d["unit"]] = "in_play"
+
+
+def _defected(s: State, d: dict) -> None:
+    add_cus(s, d["from"], d["space"], {"royal": -d["count"]})
+    add_cus(s, d["to"], d["space"], {"royal": d["count"]})
+
+
+def _training(s: State, d: dict) -> None:
+    seat_private(s, d["seat"])["training"] = [dict(u) for u in d["units"]]
+
+
+KINDS: tuple[EventKind, ...] = (
+    EventKind('GameStarted',
+              ('pack', 'seats', 'turn'),
+              optional=('options',),
+              reduce=_game_started,
+              say=lambda p, d: f"The game begins: {d.get('year', '323')} BC, seats "
+                                    f"{', '.join(d.get('seats', SEATS))}."),
+    EventKind('IndependentMarkersPlaced',
+              ('spaces',),
+              optional=('rule',),
+              reduce=_indep,
+              say=lambda p, d: f"Independent markers are placed on {len(d.get('spaces', []))} spaces."),
+    EventKind('IndependentArmyPlaced',
+              ('army', 'rule', 'space', 'strength'),
+              reduce=_indep_army,
+              say=lambda p, d: (f"{indep_name(p, d.get('army'), True)} (strength "
+                                               f"{d.get('strength', '?')}) {indep_verb(p, d.get('army'), 'is', 'are')} in "
+                                               f"{space_name(p, d.get('space'))}." if d.get("space") else
+                                               f"{indep_army_name(p, d.get('army'))}: not on the map yet.")),
+    EventKind('RoyalPlaced',
+              ('active', 'royal', 'rule', 'space'),
+              reduce=_royal,
+              say=lambda p, d: (f"{royal_name(p, d.get('royal'))} is in {space_name(p, d.get('space'))}"
+                                     + ("" if d.get("active", True) else " (inactive)") + "."
+                                     if d.get("space") else f"{royal_name(p, d.get('royal'))} waits off the map.")),
+    EventKind('PrimaryGeneralsDealt',
+              ('cards', 'rolled', 'rule'),
+              reduce=_primary,
+              say=primary_text),
+    EventKind('GeneralPlaced',
+              ('general', 'rule', 'seat', 'space', 'where'),
+              optional=('decision',),
+              reduce=_general_placed,
+              say=lambda p, d: f"{general_name(p, d.get('general'))} ({d.get('seat') or 'nobody'}) is placed in "
+                                      f"{space_name(p, d.get('space'))}." if d.get("space") else
+                                      f"{general_name(p, d.get('general'))} {off_map_text(d.get('where'))}."),
+    EventKind('CUsPlaced',
+              ('cus', 'rule', 'seat', 'space'),
+              optional=('from_dispersed', 'why'),
+              reduce=_cus_placed,
+              say=lambda p, d: f"{d.get('seat')} places {cus_text(d.get('cus'))} in {space_name(p, d.get('space'))}."),
+    EventKind('CUsRemoved',
+              ('cus', 'rule', 'seat', 'space', 'why'),
+              optional=('chosen', 'limit'),
+              reduce=_cus_removed,
+              say=lambda p, d: f"{d.get('seat')} loses {cus_text(d.get('cus'))} in {space_name(p, d.get('space'))}"
+                                   + (" (as its standing order on losses says)" if d.get("chosen") else "") + "."),
+    EventKind('CUsDispersed',
+              ('cus', 'rule', 'seat', 'space'),
+              reduce=_cus_dispersed,
+              say=lambda p, d: f"{d.get('seat')}'s {cus_text(d.get('cus'))} in {space_name(p, d.get('space'))} go to the "
+                                     "dispersed box."),
+    EventKind('DispersedAdded',
+              ('cus', 'rule', 'seat', 'why'),
+              reduce=_dispersed_added,
+              say=lambda p, d: f"{d.get('seat')}'s {cus_text(d.get('cus'))} go to the dispersed box."),
+    EventKind('GarrisonPlaced',
+              ('rule', 'seat', 'space'),
+              reduce=_garrison_placed,
+              say=lambda p, d: f"{d.get('seat')} places a garrison in {space_name(p, d.get('space'))}."),
+    EventKind('GarrisonRemoved',
+              ('rule', 'seat', 'space'),
+              optional=('by', 'why'),
+              reduce=_garrison_removed,
+              say=lambda p, d: f"The {d.get('seat')} garrison in {space_name(p, d.get('space'))} is removed."),
+    EventKind('MinorGeneralPlaced',
+              ('rule', 'seat', 'space'),
+              reduce=_minor,
+              say=lambda p, d: f"{d.get('seat')} places a minor general in {space_name(p, d.get('space'))}."),
+    EventKind('MinorGeneralRemoved',
+              ('rule', 'seat', 'space'),
+              reduce=_minor_removed,
+              say=lambda p, d: f"{d.get('seat')}'s minor general leaves {space_name(p, d.get('space'))}."),
+    EventKind('CommanderChosen',
+              ('general', 'rule', 'seat', 'space'),
+              reduce=_commander,
+              say=lambda p, d: f"{general_name(p, d.get('general'))} commands in {space_name(p, d.get('space'))}."),
+    EventKind('RoyalRemoved',
+              ('royal', 'rule', 'why'),
+              optional=('controller', 'totals'),
+              reduce=_royal_removed,
+              say=lambda p, d: f"{royal_name(p, d.get('royal'))} leaves play"
+                                     + (f" ({d['why']})" if d.get("why") else "") + "."),
+    EventKind('UnitsWentInside',
+              ('cus', 'generals', 'rule', 'seat', 'space'),
+              optional=('why',),
+              reduce=_went_inside,
+              say=lambda p, d: f"{d.get('seat')} puts {cus_text(d.get('cus') or {})}"
+                                        + (f" and {', '.join(general_name(p, g) for g in d['generals'])}" if d.get("generals")
+                                           else "") + f" inside {space_name(p, d.get('space'))} ({d.get('rule', 'R-5')})."),
+    EventKind('UnitsCameOut',
+              ('cus', 'generals', 'rule', 'seat', 'space'),
+              reduce=_came_out,
+              say=lambda p, d: f"{d.get('seat')}'s units come out of {space_name(p, d.get('space'))} (R-5)."),
+    EventKind('SpecialUnitJoined',
+              ('card', 'name', 'rule', 'seat', 'space', 'unit'),
+              reduce=_special_joined,
+              say=lambda p, d: f"{d.get('seat')}'s army in {space_name(p, d.get('space'))} is joined by the "
+                                          f"{special_unit_name(p, d.get('unit'))} ({card_label(p, d.get('card'))}, R-4.1)."),
+    EventKind('RoyalCUsDefected',
+              ('count', 'from', 'legitimacy', 'rule', 'space', 'to', 'without_battle'),
+              reduce=_defected,
+              say=lambda p, d: f"Royal CUs go over to {d.get('to', d.get('seat', 'the other side'))} at "
+                                         f"{space_name(p, d.get('space'))} (R-4.3)."),
+    EventKind('BesiegedRoyalCUsDeserted',
+              ('count', 'from', 'legitimacy', 'rule', 'space', 'to'),
+              reduce=_defected,
+              say=lambda p, d: f"{d.get('count')} royal CU(s) besieged in {space_name(p, d.get('space'))} "
+                                                 f"desert {d.get('from')} for {d.get('to')}, who has more "
+                                                 "legitimacy (R-4.3)."),
+    EventKind('MercenaryRaised',
+              ('rule', 'seat', 'space'),
+              say=lambda p, d: f"{d.get('seat')} raises a mercenary CU in {space_name(p, d.get('space'))}."),
+    EventKind('UnitTrained',
+              ('rule', 'seat', 'unit'),
+              say=lambda p, d: f"{d.get('seat')} completes a {d.get('unit', 'unit')}"
+                                    + (f" in {space_name(p, d['space'])}" if d.get("space") else "") + "."),
+    EventKind('TrainingPaid',
+              ('paid', 'rule', 'seat', 'units'),
+              reduce=_training,
+              say=lambda p, d: f"{d.get('seat')} pays " + " and ".join(
+                  f"{ops_text(e.get('ops'))} to train a {e.get('unit')}" for e in d.get("paid") or [])
+                  + " (R-8.4)."),
+)

@@ -1,0 +1,189 @@
+"""Events of the sequence of play (R-1, R-6, R-7, R-8, R-9.3): turn order, rounds, player-turns, orders, phases, reinforcements, victory, dice, notes.
+"""
+from __future__ import annotations
+
+from pbem.rules.core.events.base import EventKind
+from pbem.rules.core.names import cus_text, spaces_text
+from pbem.rules.core.state import State, seat_private
+
+
+def _order(s: State, d: dict) -> None:
+    s["turn_order"] = list(d["order"])
+
+
+def _usurpers(s: State, d: dict) -> None:
+    s["usurpers"] = list(d["seats"])
+
+
+def _champions(s: State, d: dict) -> None:
+    s["champions"] = list(d["seats"])
+
+
+def _champion_lost(s: State, d: dict) -> None:
+    if d["seat"] in s["champions"]:
+        s["champions"].remove(d["seat"])
+
+
+def _round(s: State, d: dict) -> None:
+    s["round"] = d["round"]
+    s["played"] = []
+
+
+def _pt_started(s: State, d: dict) -> None:
+    s["active"] = d["seat"]
+
+
+def _passed(s: State, d: dict) -> None:
+    s["played"].append(d["seat"])
+    s["active"] = None
+
+
+def _orders(s: State, d: dict) -> None:
+    s["step"] = d["step"] + 1
+
+
+def _orders_withheld(s: State, d: dict) -> None:
+    """The paused mover's full orders, private until its player-turn has run (R-9.3)."""
+    seat_private(s, d["seat"])["withheld"] = {"seat": d["seat"], "step": d["step"],
+                                             "orders": d["orders"]}
+
+
+def _orders_revealed(s: State, d: dict) -> None:
+    seat_private(s, d["seat"]).pop("withheld", None)
+
+
+def _standing(s: State, d: dict) -> None:
+    seat_private(s, d["seat"])["standing"] = [dict(x) for x in d["orders"]]
+
+
+def _phase(s: State, d: dict) -> None:
+    s["phase"] = d["phase"]
+    if "turn" in d:
+        s["turn"] = d["turn"]
+    if d["phase"] == "strategy":
+        s["training_cards"] = {k: 0 for k in s["training_cards"]}
+
+
+def _turn_ended(s: State, d: dict) -> None:
+    s["turn"] = d["next"]
+
+
+def _granted(s: State, d: dict) -> None:
+    s["reinforce"] = {"queue": list(d["queue"]),
+                      "grant": {k: dict(v) for k, v in d["cus"].items()}}
+
+
+def _reinf_placed(s: State, d: dict) -> None:
+    r = s["reinforce"]
+    r["queue"].remove(d["seat"])
+    r["grant"].pop(d["seat"], None)
+    if not r["queue"]:
+        s["reinforce"] = None
+
+
+def _claim(s: State, d: dict) -> None:
+    s["claim"] = {"seat": d["seat"], "kind": d["kind"], "waiting": list(d["waiting"])}
+
+
+def _claim_upd(s: State, d: dict) -> None:
+    s["claim"] = None if d.get("cleared") else {**s["claim"], "waiting": list(d["waiting"])}
+
+
+def _won(s: State, d: dict) -> None:
+    s["result"] = dict(d)
+    s["phase"] = "over"
+    s["active"] = None
+
+
+KINDS: tuple[EventKind, ...] = (
+    EventKind('TurnOrderSet',
+              ('chooser', 'decision', 'first', 'order', 'rule', 'vp'),
+              reduce=_order,
+              say=lambda p, d: f"Turn order: {', '.join(d.get('order', []))}."),
+    EventKind('UsurpersLabelled',
+              ('rule', 'seats', 'vp'),
+              reduce=_usurpers,
+              say=lambda p, d: (f"Usurper: {', '.join(d['seats'])}." if d.get("seats") else "No usurper.")),
+    EventKind('ChampionsSet',
+              ('seats',),
+              optional=('rule',),
+              reduce=_champions,
+              say=lambda p, d: f"Champions: {', '.join(d.get('seats', []))}."),
+    EventKind('ChampionLost',
+              ('how', 'rule', 'seat', 'target'),
+              reduce=_champion_lost,
+              say=lambda p, d: f"{d.get('seat')} loses Champion status."),
+    EventKind('RoundStarted',
+              ('round', 'rule'),
+              reduce=_round,
+              say=lambda p, d: f"Round {d.get('round')} begins."),
+    EventKind('PlayerTurnStarted',
+              ('round', 'rule', 'seat', 'tyche_only'),
+              reduce=_pt_started,
+              say=lambda p, d: f"{d.get('seat')}'s player-turn begins."),
+    EventKind('TurnPassed',
+              ('round', 'rule', 'seat'),
+              reduce=_passed,
+              say=lambda p, d: f"{d.get('seat', d.get('from'))} ends the player-turn."),
+    EventKind('OrdersApplied',
+              ('orders', 'rule', 'seat', 'step'),
+              optional=('withheld',),
+              reduce=_orders),
+    EventKind('OrdersWithheld',
+              ('orders', 'rule', 'seat', 'step'),
+              reduce=_orders_withheld,
+              seen_by='seat'),
+    EventKind('OrdersRevealed',
+              ('orders', 'rule', 'seat', 'step'),
+              reduce=_orders_revealed),
+    EventKind('StandingOrdersSet',
+              ('orders', 'rule', 'seat'),
+              reduce=_standing,
+              seen_by='seat',
+              say=lambda p, d: f"{d.get('seat')} sets {len(d.get('orders') or [])} standing order(s)."),
+    EventKind('PhaseStarted',
+              ('phase', 'rule'),
+              optional=('turn',),
+              reduce=_phase,
+              say=lambda p, d: f"Phase: {str(d.get('phase', '')).replace('_', ' ')}."),
+    EventKind('TurnEnded',
+              ('next', 'rule', 'turn'),
+              reduce=_turn_ended,
+              say=lambda p, d: f"Turn {d.get('turn', '')} ends."),
+    EventKind('ReinforcementsGranted',
+              ('cus', 'queue', 'rule'),
+              reduce=_granted,
+              say=lambda p, d: "Reinforcements (R-7.1): " + "; ".join(
+            f"{seat} {cus_text(cus)}" for seat, cus in (d.get("cus") or {}).items()) + "."),
+    EventKind('ReinforcementsPlaced',
+              ('rule', 'seat'),
+              reduce=_reinf_placed,
+              say=lambda p, d: f"{d.get('seat')} has placed the reinforcements."),
+    EventKind('VictoryClaimed',
+              ('kind', 'rule', 'seat', 'waiting'),
+              reduce=_claim,
+              say=lambda p, d: f"{d.get('seat')} declares an automatic victory ({d.get('kind', '').upper()})."),
+    EventKind('VictoryClaimUpdated',
+              ('rule', 'seat'),
+              optional=('cleared', 'waiting', 'why'),
+              reduce=_claim_upd,
+              say=lambda p, d: (f"{d.get('seat')}'s claim of an automatic victory lapses"
+                               + (f": it {d['why']}" if d.get("why") else "") + " (R-1.1)."
+                               if d.get("cleared") else
+                               f"{d.get('seat')}'s claim of an automatic victory waits for "
+                               + (", ".join(d.get("waiting") or []) or "nobody") + " (R-1.1).")),
+    EventKind('GameWon',
+              ('how', 'rule', 'winner'),
+              optional=('heir', 'keys', 'lp', 'ranking', 'totals', 'vp'),
+              reduce=_won,
+              say=lambda p, d: f"{d.get('seat', d.get('winner'))} wins the game ({d.get('how', '')})."),
+    EventKind('SurrenderDeclined',
+              ('rule', 'seat', 'spaces'),
+              say=lambda p, d: f"{d.get('seat')} declines surrender in {spaces_text(p, d.get('spaces'))}."),
+    EventKind('Note',
+              ('rule', 'text'),
+              optional=('seat',),
+              say=lambda p, d: f"Note: {d.get('text', '')}."),
+    EventKind('DiceRolled',
+              ('purpose', 'rule', 'sides', 'values')),
+)

@@ -1,0 +1,157 @@
+"""Where reinforcements may go (R-7.1, R-7.2, R-8.7): the new CUs of each seat, the
+legal spaces, the per-province limit and the engine's default placement [D].
+
+Pure queries; the placing itself is :func:`pbem.rules.resolve.effects.place_cus`.
+"""
+from __future__ import annotations
+
+from copy import deepcopy
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.core.armies import best_seniority
+from pbem.rules.core.control import (
+    legitimacy_points,
+    province_controller,
+    victory_points,
+)
+from pbem.rules.core.pack import const
+from pbem.rules.core.pieces import (
+    besieger,
+    cus_of,
+    enemy_unit_spaces,
+    free_minor_generals,
+    general_spaces,
+    generals_at,
+    has_general,
+)
+from pbem.rules.core.state import SEATS, State
+
+
+def placement_targets(pack: Pack, s: State, seat: str,
+                      placed: dict[str, int] | None = None) -> dict[str, str]:
+    """Spaces where ``seat`` may place one more reinforcement CU now (R-7.2).
+
+    ``placed`` counts CUs already placed this phase per province. Returns
+    ``{space_id: "normal" | "overflow"}``: normal targets are friendly-controlled spaces
+    and spaces with his general, without enemy units ([L]), at most
+    ``reinforcement_per_province`` per province except on a friendly major city; overflow
+    targets (only when there is no normal one) are uncontrolled or independent non-transit
+    spaces of provinces no other seat controls, same per-province limit, needing a free
+    minor general when no general of his is there.
+    """
+    placed = placed or {}
+    limit = const(pack, "reinforcement_per_province")
+    mine_gen = general_spaces(s, seat)
+    hostile = enemy_unit_spaces(s, seat)
+    out: dict[str, str] = {}
+    for sid, sp in pack.spaces.items():
+        mine = s["garrisons"].get(sid) == seat
+        if not (mine or sid in mine_gen) or sid in hostile:
+            continue
+        if unlimited_city(pack, s, seat, sid) or placed.get(sp.province, 0) < limit:
+            out[sid] = "normal"
+    if out:
+        return out
+    free = free_minor_generals(pack, s, seat) > 0
+    owners: dict[str, str | None] = {}
+    for sid, sp in pack.spaces.items():
+        if sp.kind == "transit" or sid in s["garrisons"] or sid in hostile:
+            continue
+        if sp.province not in owners:
+            owners[sp.province] = province_controller(pack, s, sp.province)
+        if owners[sp.province] not in (None, seat):
+            continue
+        if placed.get(sp.province, 0) >= limit:
+            continue
+        if sid in mine_gen or free:
+            out[sid] = "overflow"
+    return out
+
+
+def unlimited_city(pack: Pack, s: State, seat: str, space: str) -> bool:
+    """R-7.2: ``space`` is an unbesieged major city ``seat`` controls, where any number of
+    reinforcements may be placed (besieged: by another player's units outside or an
+    independent army standing there, R-14; :func:`pbem.rules.inside.besieger`)."""
+    return (pack.spaces[space].kind == "major_city" and s["garrisons"].get(space) == seat
+            and besieger(pack, s, space) is None)
+
+
+def count_placement(pack: Pack, s: State, seat: str, space: str,
+                    placed: dict[str, int]) -> None:
+    """Count a CU placed in ``space`` against its province's limit (R-7.2), except on
+    ``seat``'s own unbesieged major city (no limit there)."""
+    if unlimited_city(pack, s, seat, space):
+        return
+    prov = pack.spaces[space].province
+    placed[prov] = placed.get(prov, 0) + 1
+
+
+def default_target(pack: Pack, s: State, seat: str, targets: dict[str, str]) -> str | None:
+    """The default space for a reinforcement [D]: a space with his major general (most
+    CUs first), else his major city, else any target; ties by space id."""
+    if not targets:
+        return None
+
+    def key(x: str) -> tuple:
+        return (not generals_at(s, seat, x), pack.spaces[x].kind != "major_city",
+                targets[x] != "normal", -cus_of(s, seat, x), x)
+    return min(targets, key=key)
+
+
+def auto_placement(pack: Pack, s: State, seat: str, new: dict[str, int],
+                   back: dict[str, int]) -> list[dict[str, Any]]:
+    """The default placement [D]: new CUs then dispersed ones, one at a time at
+    :func:`default_target` (dispersed CUs without a space stay in the box). Returns
+    ``[{"space": id, "cus": {type: n}}]`` in order, merged per space. Reads ``s`` only."""
+
+    sim = {k: s[k] for k in s}
+    sim["cus"] = deepcopy(s["cus"])
+    sim["minors"] = deepcopy(s["minors"])
+    placed: dict[str, int] = {}
+    out: dict[str, dict[str, int]] = {}
+    units = [t for t, n in sorted(new.items()) for _ in range(n)]
+    units += [t for t, n in sorted(back.items()) for _ in range(n)]
+    for t in units:
+        where = default_target(pack, sim, seat, placement_targets(pack, sim, seat, placed))
+        if where is None:
+            continue
+        if not has_general(sim, seat, where) and sim["garrisons"].get(where) != seat:
+            sim["minors"].setdefault(seat, []).append(where)
+        at = sim["cus"].setdefault(where, {}).setdefault(seat, {})
+        at[t] = at.get(t, 0) + 1
+        count_placement(pack, sim, seat, where, placed)
+        out.setdefault(where, {})
+        out[where][t] = out[where].get(t, 0) + 1
+    return [{"space": x, "cus": c} for x, c in out.items()]
+
+
+def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
+    """R-7.1: new CUs per seat by type: mercenaries for all; a loyal CU for Macedonia's
+    controller; a loyal CU for the single seat with most LP (tie: nobody); mercenaries for
+    the single seat with most VP, or fewer to each seat tied for most. Rule option
+    ``lp_bonus_tie: seniority`` [L]: a tie for most LP goes to the tied seat with the
+    most senior major general in play."""
+    out = {seat: {"mercenary": const(pack, "reinforcement_mercenaries")} for seat in SEATS}
+
+    def add(seat: str, t: str, n: int) -> None:
+        if n:
+            out[seat][t] = out[seat].get(t, 0) + n
+    mac = province_controller(pack, s, const(pack, "macedonia_province"))
+    if mac:
+        add(mac, "loyal", const(pack, "reinforcement_macedonia_bonus"))
+    lp = legitimacy_points(pack, s)
+    top = [x for x in SEATS if lp[x] == max(lp.values())]
+    if len(top) > 1 and s.get("options", {}).get("lp_bonus_tie") == "seniority":
+        best = min(best_seniority(pack, s, x) for x in top)
+        top = [x for x in top if best_seniority(pack, s, x) == best]
+    if len(top) == 1:
+        add(top[0], "loyal", const(pack, "reinforcement_lp_bonus"))
+    vp = victory_points(pack, s)
+    top = [x for x in SEATS if vp[x] == max(vp.values())]
+    if len(top) == 1:
+        add(top[0], "mercenary", const(pack, "reinforcement_vp_bonus"))
+    else:
+        for x in top:
+            add(x, "mercenary", const(pack, "reinforcement_vp_tie_bonus"))
+    return out

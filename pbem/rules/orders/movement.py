@@ -1,0 +1,119 @@
+"""The movement segment (R-8.7): ``movement: mercenary | {mercenary: Space} | none |
+[moves]`` (the list of moves: :mod:`pbem.rules.resolve.moves`).
+
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check`, :func:`execute`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.problems import Problem
+from pbem.rules.context import Ctx
+from pbem.rules.core.armies import army_options
+from pbem.rules.core.board import resolve_space
+from pbem.rules.core.pieces import general_spaces, inside_rec, wholly_inside
+from pbem.rules.core.placement import default_target, placement_targets
+from pbem.rules.core.problems import reject
+from pbem.rules.core.state import State, is_paused
+from pbem.rules.orders.common import tyche_only
+from pbem.rules.resolve.effects import raise_mercenary
+from pbem.rules.resolve.moves import check_moves, do_moves
+
+
+def read(pack: Pack, s: State, seat: str, part: Any, where: str,
+         rej: list[Problem]) -> Any:
+    """The order's shape (R-8.7): ``mercenary``, ``{mercenary: Space}``, ``none`` (or
+    nothing), or a list of moves; anything else is refused."""
+    if part is None or part in ("none", "mercenary") or isinstance(part, list) \
+            or (isinstance(part, dict) and set(part) == {"mercenary"}):
+        return "none" if part is None else part
+    reject(rej, "movement.unknown", "movement must be mercenary, {mercenary: Space}, none "
+           "or a list of moves", where, "movement: mercenary")
+    return None
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """``{"movement": ["mercenary", "none", "moves"], "armies": [{"army", "space",
+    "commander", "allowance", "cus"}], "mercenary_spaces": [space]}``: what the seat on
+    turn may do in its movement segment (R-8.7, R-9.1); empty lists for the others and
+    in an extra Tyche-only segment (no movement segment, R-6.5)."""
+    active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
+    only = tyche_only(pack, s)
+    return {"movement": [] if only or not active else ["mercenary", "none", "moves"],
+            "armies": army_options(pack, s, seat) if active else [],
+            "mercenary_spaces": (sorted(placement_targets(pack, s, seat))
+                                 if active and not only else [])}
+
+
+def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Problem],
+          soft: bool = False, lenient: bool = False) -> dict[str, Any] | None:
+    """The movement segment against the position: a mercenary's space (R-7.2), or the
+    army moves (:mod:`pbem.rules.resolve.moves`). Returns ``{"kind": "mercenary",
+    "space": id|None}``, ``{"kind": "none"}`` or the moves plan. ``lenient``: dice
+    already changed the board this turn (e.g. unrest), so a mercenary space that is no
+    longer legal falls back to the default space [D] instead of refusing the orders;
+    ``soft``: moves are carried out after dice changed the board since they were checked
+    (see :func:`pbem.rules.resolve.moves.check_moves`)."""
+    if part is None or part == "none":
+        return {"kind": "none"}
+    if part == "mercenary":
+        return {"kind": "mercenary", "space": None}
+    if isinstance(part, dict) and set(part) == {"mercenary"}:
+        sid, hint = resolve_space(pack, part["mercenary"])
+        if sid is None:
+            reject(rej, "orders.unknown_space", f"there is no space {part['mercenary']!r}", f"{where}.mercenary", hint)
+            return None
+        targets = placement_targets(pack, s, seat)
+        if sid not in targets and lenient:
+            return {"kind": "mercenary", "space": None, "wanted": sid}
+        if sid not in targets:
+            best = default_target(pack, s, seat, targets)
+            why = _why_no_mercenary(pack, s, seat, sid)
+            reject(rej, "movement.mercenary_place_illegal", f"{pack.spaces[sid].name} is not a space where you may place "
+                 f"reinforcements ({why})",
+                 f"{where}.mercenary",
+                 f"did you mean {pack.spaces[best].name}?" if best else None)
+            return None
+        return {"kind": "mercenary", "space": sid}
+    if isinstance(part, list):  # army moves (pbem.rules.resolve.moves, R-9)
+        return check_moves(pack, s, seat, part, where, rej, soft=soft)
+    read(pack, s, seat, part, where, rej)  # the shape is refused
+    return None
+
+
+def _why_no_mercenary(pack: Pack, s: State, seat: str, sid: str) -> str:
+    """What keeps the mercenary out of ``sid`` (R-7.2), naming what is there: an
+    independent army, another player's units (outside the city when ``seat`` holds it
+    inside), or no garrison or general of ``seat``."""
+
+    inside = (inside_rec(s, sid) or {}).get("seat") == seat
+    where = "outside your city" if inside else "there"
+    if any(a.get("space") == sid for a in s["indep_armies"].values()):
+        return f"an independent army stands {where}"
+    others = sorted({o for o, c in s["cus"].get(sid, {}).items()
+                     if o != seat and sum(c.values()) and not wholly_inside(s, o, sid)}
+                    | {v["seat"] for v in s["generals"].values()
+                       if v["where"] == "map" and v["space"] == sid and v["seat"] != seat
+                       and not wholly_inside(s, v["seat"], sid)}
+                    | {o for o, ms in s["minors"].items() if o != seat and sid in ms
+                       and not wholly_inside(s, o, sid)})
+    if others:
+        return f"{' and '.join(others)} {'has' if len(others) == 1 else 'have'} units {where}"
+    if s["garrisons"].get(sid) != seat and sid not in general_spaces(s, seat):
+        return "you have neither a garrison nor a general there"
+    return "the reinforcement limit per province is reached there"
+
+
+def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
+    """Carry out the movement segment (R-8.7)."""
+    if plan["kind"] == "mercenary":
+        if plan.get("wanted"):
+            ctx.emit("Note", {"rule": "R-7.2", "seat": seat,
+                              "text": f"{ctx.pack.spaces[plan['wanted']].name} can no longer "
+                                      "take the mercenary after this turn's dice; it goes to "
+                                      "the default space"})
+        raise_mercenary(ctx, seat, plan.get("space"))
+    elif plan["kind"] == "moves":
+        do_moves(ctx, seat, plan)

@@ -1,0 +1,216 @@
+"""Answers to a reaction window (R-9.3 interception and avoid battle, R-15 naval battle,
+R-9.2 units inside joining a battle): the open window as a decision, and its answer.
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check`, :func:`execute`.
+
+A reaction answer is an orders mapping ``{intercept: {army: Ptolemy}}`` /
+``{intercept: none}`` / ``{avoid_battle: {toward: Sinope}}`` / ``{avoid_battle: none}`` /
+``{naval_battle: {fleets: [athenian_fleet]}}`` / ``{naval_battle: none}`` /
+``{inside_join: join}`` / ``{inside_join: stay}`` / ``{inside_join: none}`` (the default,
+join). ``none`` in any case or an empty value is no reaction.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.problems import Problem
+from pbem.rules.context import Ctx
+from pbem.rules.core.board import resolve_fleet, resolve_space
+from pbem.rules.core.pieces import army_space
+from pbem.rules.core.problems import reject
+from pbem.rules.core.state import Decision, State, public_orders, war_get
+from pbem.rules.orders import standing
+from pbem.rules.orders.common import plan_of
+
+WINDOW_RULE = {"intercept": "R-9.3", "avoid_battle": "R-9.3", "naval_battle": "R-15",
+               "inside_join": "R-9.2"}
+
+
+QUESTION = {
+    "intercept": "{mover}'s army has entered {space}: you may intercept it with an adjacent "
+                 "army (R-9.3)",
+    "avoid_battle": "{mover}'s army has entered {space}, where your army stands: you may try "
+                    "to avoid battle (R-9.3)",
+    "naval_battle": "{mover}'s army lands at {space} by sea near your garrisons: you may "
+                    "declare a naval battle with your fleets (R-15; an attack, R-11.4)",
+    "inside_join": "{mover} attacks your army outside {space}: your units inside the city "
+                   "may join the battle or stay inside, out of it (R-9.2)",
+}
+
+
+DEFAULTS = {"intercept": "none", "avoid_battle": "none", "naval_battle": "none",
+            "inside_join": "join"}
+
+
+def _choice_rows(pack: Pack, kind: str, options: list[str]) -> list[dict[str, str]]:
+    if kind == "naval_battle":
+        return [{"fleet": f, "name": pack.fleets[f].name if f in pack.fleets else f}
+                for f in options]
+    if kind == "inside_join":
+        return [{"answer": x, "name": "join the battle" if x == "join" else
+                 "stay inside, out of the battle"} for x in options]
+    return [{"space": x, "name": pack.spaces[x].name} for x in options]
+
+
+def _answer_text(pack: Pack, kind: str, options: list[str]) -> str:
+    first = options[0] if options else "?"
+    if kind == "intercept":
+        return "{intercept: {army: <general or space>}} or {intercept: none}"
+    if kind == "avoid_battle":
+        return "{avoid_battle: {toward: <space>}} or {avoid_battle: none}"
+    if kind == "naval_battle":
+        return f"{{naval_battle: {{fleets: [{first}]}}}} or {{naval_battle: none}}"
+    return "{inside_join: join} or {inside_join: stay}"
+
+
+def reaction_decision(pack: Pack, s: State, step: int) -> Decision | None:
+    """The open reaction window as a Decision, or None. Kinds: ``intercept`` and
+    ``avoid_battle`` (R-9.3), ``naval_battle`` (R-15), ``inside_join`` (R-9.2). Options:
+    ``{mover, space, question, choices, answer, active: True}`` (also the seat's
+    ``legal_options`` while the window is open); default: no reaction (inside units:
+    join)."""
+    p = war_get(s, "pause")
+    if not p:
+        return None
+    key = p["kind"]
+    mover, space = p["mover"], pack.spaces[p["space"]].name
+    return Decision(seat=p["seat"], kind=key, step=step,
+                    options={"mover": mover, "space": p["space"],
+                             "question": QUESTION[key].format(mover=mover, space=space),
+                             "choices": _choice_rows(pack, key, p["options"]),
+                             "answer": _answer_text(pack, key, p["options"]),
+                             "active": True},
+                    default={key: DEFAULTS[key]}, rule=WINDOW_RULE[key])
+
+
+def _is_none(val: Any) -> bool:
+    """True for the "no reaction" answer: ``none`` in any case, an empty value (YAML
+    ``null``) or ``false`` (R-9.3)."""
+    return val is None or val is False or (isinstance(val, str) and
+                                           val.strip().lower() == "none")
+
+
+NONE_HINT = {"intercept": "{intercept: none}", "avoid_battle": "{avoid_battle: none}",
+             "naval_battle": "{naval_battle: none}",
+             "inside_join": "{inside_join: none} (the default: join)"}
+
+
+def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
+                  rej: list[Problem]) -> Any:
+    """The choice in a window answer (see :func:`reaction_decision`, R-9.3, R-9.2, R-15),
+    rejections added. ``none`` (any case) or an empty value is no reaction (for
+    ``inside_join`` the default, join); every bad answer's hint names the exact forms,
+    the ``none`` form included."""
+    key, opts = p["kind"], p["options"]
+    rule = WINDOW_RULE[key]
+    if key == "inside_join":  # only join, stay or none (= join): never a mapping or bool
+        val = ans.strip().lower() if isinstance(ans, str) else ans
+        if ans is None or val == "none":
+            return "join"
+        if val not in opts:
+            reject(rej, "reaction.bad_answer", f"{ans!r} is not an answer here: join, stay "
+                   "or none", f"orders.{key}", "{inside_join: join}, {inside_join: stay} or "
+                   + NONE_HINT[key], rule=rule)
+            return None
+        return val
+    if isinstance(ans, dict) and len(ans) == 1:  # {army: none}, {fleets: none}
+        inner = next(iter(ans.values()))
+        if _is_none(inner) and inner is not False:
+            return None
+    if _is_none(ans):
+        return None
+    if key == "naval_battle":
+        raw = ans.get("fleets") if isinstance(ans, dict) else ans
+        items = raw if isinstance(raw, list) else [raw]
+        out = []
+        for x in items:
+            f = resolve_fleet(pack, x)
+            if f not in opts:
+                reject(rej, "reaction.bad_fleet", f"{x!r} is not one of your ready fleets",
+                       f"orders.{key}.fleets", "fleets: " + ", ".join(opts) + "; or "
+                       + NONE_HINT[key], rule=rule)
+            elif f not in out:
+                out.append(f)
+        if not out and not rej:
+            reject(rej, "reaction.bad_fleet", "name at least one fleet", f"orders.{key}.fleets",
+                   f"{{naval_battle: {{fleets: [{opts[0]}]}}}} or " + NONE_HINT[key],
+                   rule=rule)
+        return out
+    field = "army" if key == "intercept" else "toward"
+    val = ans.get(field) if isinstance(ans, dict) else ans
+    sid = None
+    if isinstance(val, str):
+        g = val.strip().lower()
+        gid = next((k for k, v in pack.generals.items() if g in (k, v.name.lower())), None)
+        sid = army_space(pack, s, seat, gid) if gid else resolve_space(pack, val)[0]
+    if sid not in opts:
+        reject(rej, f"reaction.bad_{field}", f"{val!r} is not one of the choices",
+               f"orders.{key}.{field}", "choices: " + ", ".join(pack.spaces[x].name
+                                                               for x in opts)
+               + "; or " + NONE_HINT[key], rule=rule)
+    return sid
+
+
+ALIASES = {"avoid": "avoid_battle", "naval": "naval_battle", "join": "inside_join"}
+"""Short forms of the answer's key."""
+
+
+def read(pack: Pack, s: State, seat: str, orders: Any, where: str, rej: list[Problem]
+         ) -> dict[str, Any] | None:
+    """The answer's shape: a mapping with the window's key (short forms allowed,
+    :data:`ALIASES`) and optionally ``standing`` and ``step``; other keys are refused.
+    Returns ``{"answer": value, "standing": value | absent, "public": orders}``."""
+    p = war_get(s, "pause")
+    key = p["kind"]
+    rule = WINDOW_RULE[key]
+    if not isinstance(orders, dict):
+        reject(rej, "orders.not_a_mapping", "orders must be a mapping", where,
+               f"{{{key}: {DEFAULTS[key]}}}", rule=rule)
+        return None
+    given = {ALIASES.get(k, k): v for k, v in orders.items() if k not in ("step", "standing")}
+    for k in given:
+        if k != key:
+            reject(rej, "orders.unknown_key", f"this window asks for {key}, not {k}",
+                   f"{where}.{k}", f"{{{key}: {DEFAULTS[key]}}}", rule=rule)
+    out = {"answer": given.get(key, DEFAULTS[key]), "public": public_orders(orders)}
+    if "standing" in orders:
+        out["standing"] = orders["standing"]
+    return out
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """The open window's options when ``seat`` answers it (:func:`reaction_decision`),
+    else ``{}``."""
+    d = reaction_decision(pack, s, s["step"])
+    return dict(d.options) if d is not None and d.seat == seat else {}
+
+
+def check(pack: Pack, s: State, seat: str, order: dict[str, Any], where: str,
+          rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
+    """The answer is one of the window's choices (or no reaction), and the standing
+    orders sent with it are good (:mod:`pbem.rules.orders.standing`). Returns ``{"seat",
+    "kind", "choice", "standing": [..] | None, "space", "public"}`` or None."""
+    p = war_get(s, "pause")
+    n0 = len(rej)
+    choice = _parse_answer(pack, s, seat, p, order["answer"], rej)
+    std = plan_of(standing, pack, s, seat, order["standing"], f"{where}.standing", rej) \
+        if "standing" in order else None
+    if len(rej) != n0:
+        return None
+    return {"seat": seat, "kind": p["kind"], "choice": choice, "standing": std,
+            "space": p["space"], "public": order["public"]}
+
+
+def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
+    """Record the answer (``OrdersApplied``, the standing orders sent with it), close the
+    window and record the choice (``ReactionChosen``); the mover's move resumes in the
+    player-turn (:func:`pbem.rules.phases.player_turn.run_reaction`)."""
+    rule = WINDOW_RULE[plan["kind"]]
+    ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"], "orders": plan["public"],
+                               "rule": rule})
+    if plan["standing"] is not None:
+        standing.execute(ctx, seat, plan["standing"])
+    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": plan["kind"], "rule": rule})
+    ctx.emit("ReactionChosen", {"seat": seat, "kind": plan["kind"], "choice": plan["choice"],
+                                "source": "window", "space": plan["space"], "rule": rule})

@@ -1,0 +1,158 @@
+"""The surrender segment (R-8.1): ``surrender: {accept: [..], remove: [..], decline: [..],
+assault: [..]}``.
+
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check`, :func:`execute`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.problems import Problem
+from pbem.rules.context import Ctx
+from pbem.rules.core.board import resolve_space
+from pbem.rules.core.pieces import cus_of
+from pbem.rules.core.problems import did_you_mean, reject
+from pbem.rules.core.state import State
+from pbem.rules.resolve.siege import surrender_assaults, why_no_assault
+
+SURRENDER_KEYS = ("accept", "remove", "decline", "assault")
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
+    """R-8.1: ``{"accept": [space], "remove": [space]}``. Accept: a minor city without an
+    independent marker where ``seat`` has CUs and no garrison of its own (an enemy
+    garrison is replaced); or [L] a vacant major city or conquered stronghold where it has
+    CUs. Remove: a minor city with an enemy garrison where it has CUs (leave it vacant)."""
+    acc, rem = [], []
+    for x in sorted(s["cus"]):
+        if cus_of(s, seat, x) == 0 or x in s["independent"]:
+            continue
+        kind = pack.spaces[x].kind
+        owner = s["garrisons"].get(x)
+        if owner == seat:
+            continue
+        if kind == "minor_city":
+            acc.append(x)
+            if owner:
+                rem.append(x)
+        elif kind in ("major_city", "stronghold") and owner is None:
+            acc.append(x)
+    return {"accept": acc, "remove": rem}
+
+
+def read(pack: Pack, s: State, seat: str, part: Any, where: str,
+         rej: list[Problem]) -> dict[str, Any] | None:
+    """The order's shape: a mapping of the fields accept, remove, decline and assault
+    (nothing: ``{}``); unknown fields are refused, the known ones kept (R-8.1)."""
+    if part is None:
+        return {}
+    if not isinstance(part, dict):
+        reject(rej, "surrender.not_a_mapping", "surrender must be a mapping with "
+               "accept/remove/decline lists", where, "surrender: {accept: [Tarsus]}")
+        return None
+    for k in part:
+        if k not in SURRENDER_KEYS:
+            reject(rej, "orders.unknown_key", f"surrender has no field {k!r}", f"{where}.{k}",
+                   did_you_mean(k, SURRENDER_KEYS), rule="R-8.1")
+    return {k: v for k, v in part.items() if k in SURRENDER_KEYS}
+
+
+def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
+          rej: list[Problem], soft: bool = False) -> dict[str, list[str]] | None:
+    """Each space named, listed once, and may surrender to ``seat`` (accept, remove);
+    free assault rolls where its army besieges (:func:`check_surrender_assault`, which
+    ``soft`` makes lenient), R-8.1. Returns ``{"accept", "remove", "decline":
+    [space], "assault"?: [space]}`` or None after a problem."""
+    n0 = len(rej)
+    opts = options(pack, s, seat)
+    plan: dict[str, list[str]] = {"accept": [], "remove": [], "decline": []}
+    seen: set[str] = set()
+    for k, v in part.items():
+        if k == "assault":  # R-8.1 free rolls (pbem.rules.siege)
+            plan["assault"] = check_surrender_assault(pack, s, seat, v, f"{where}.assault",
+                                                      rej, soft)
+            continue
+        items = v if isinstance(v, list) else [v]
+        for i, item in enumerate(items):
+            w = f"{where}.{k}[{i}]"
+            sid, hint = resolve_space(pack, item)
+            if sid is None:
+                reject(rej, "orders.unknown_space", f"there is no space {item!r}",
+                     w, hint)
+                continue
+            name = pack.spaces[sid].name
+            if sid in seen:
+                reject(rej, "surrender.duplicate", f"{name} is listed twice", w)
+                continue
+            seen.add(sid)
+            if k in ("accept", "remove") and sid not in opts[k]:
+                reject(rej, f"surrender.cannot_{k}", _why_not_surrender(pack, s, seat, sid, k), w,
+                     ("you may accept: " + ", ".join(pack.spaces[x].name for x in opts[k]))
+                     if opts[k] else None, rule="R-8.1")
+                continue
+            plan[k].append(sid)
+    return plan if len(rej) == n0 else None
+
+
+def _why_not_surrender(pack: Pack, s: State, seat: str, sid: str, k: str) -> str:
+    sp = pack.spaces[sid]
+    if cus_of(s, seat, sid) == 0:
+        return f"you have no CUs in {sp.name}"
+    if sid in s["independent"]:
+        return f"{sp.name} holds an independent marker: it never surrenders"
+    if s["garrisons"].get(sid) == seat:
+        return f"{sp.name} already holds your garrison"
+    if k == "remove":
+        return f"{sp.name} holds no enemy garrison to remove"
+    return f"{sp.name} is a {sp.kind.replace('_', ' ')} held by another player; " \
+           "only minor cities surrender"
+
+
+def execute(ctx: Ctx, seat: str, plan: dict[str, list[str]]) -> None:
+    """Carry out R-8.1: GarrisonRemoved (enemy) / GarrisonPlaced, SurrenderDeclined."""
+    for x in plan["remove"] + plan["accept"]:
+        owner = ctx.s["garrisons"].get(x)
+        if owner and owner != seat:
+            ctx.emit("GarrisonRemoved", {"seat": owner, "space": x, "by": seat,
+                                         "rule": "R-8.1"})
+        if x in plan["accept"]:
+            ctx.emit("GarrisonPlaced", {"seat": seat, "space": x, "rule": "R-8.1"})
+    if plan.get("assault"):
+        surrender_assaults(ctx, seat, plan["assault"])
+    if plan["decline"]:
+        ctx.emit("SurrenderDeclined", {"seat": seat, "spaces": plan["decline"],
+                                       "rule": "R-8.1"})
+
+
+def check_surrender_assault(pack: Pack, s: State, seat: str, raw: Any, where: str,
+                            rej: list[Problem], soft: bool = False) -> list[str]:
+    """Validate ``surrender: {assault: [Space]}`` (R-8.1 free rolls, R-10); ``soft``
+    (carried out after dice changed the board): listed spaces are kept and re-checked
+    when rolled (``AssaultCancelled``)."""
+
+    out: list[str] = []
+    for i, x in enumerate(raw if isinstance(raw, list) else [raw]):
+        sid, hint = resolve_space(pack, x)
+        if sid is None:
+            reject(rej, "orders.unknown_space", f"there is no space {x!r}",
+                 f"{where}[{i}]", hint)
+            continue
+        if soft:  # re-checked when rolled (AssaultCancelled)
+            out.append(sid)
+            continue
+        try:
+            why = why_no_assault(pack, s, seat, sid, "surrender",
+                                 {y: (1, None) for y in out}, None)
+        except KeyError as e:  # MissingConstant: the pack has no siege numbers
+            reject(rej, "rules.pack_incomplete", f"the data pack lacks {e}",
+                 f"{where}[{i}]", rule="R-10")
+            continue
+        if why:
+            reject(rej, "siege.illegal", why, f"{where}[{i}]",
+                 "leave this space out of surrender.assault; a free roll needs your army "
+                 "besieging the space", rule="R-8.1")
+            continue
+        out.append(sid)
+    return out

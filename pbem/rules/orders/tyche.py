@@ -1,0 +1,637 @@
+"""The Tyche segment (R-8.2 … R-8.6): discards, surprise discards, garrison placement,
+training, an army activation, a fleet upgrade, general cards and card events
+(:mod:`pbem.rules.cards`).
+
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check` (returns the plan), :func:`execute` (carries it out through events).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Card, Pack
+from pbem.problems import Problem
+from pbem.rules.cards.registry import (
+    OPTIONS_KEYS,
+    check_event,
+    event_choices,
+    event_supported,
+    resolve_event,
+)
+from pbem.rules.context import Ctx
+from pbem.rules.core.board import (
+    distances,
+    optional_start_spaces,
+    resolve_fleet,
+    resolve_space,
+)
+from pbem.rules.core.control import upgradable_fleets, why_no_fleet_upgrade
+from pbem.rules.core.pack import const
+from pbem.rules.core.placement import default_target, placement_targets
+from pbem.rules.core.problems import did_you_mean, reject
+from pbem.rules.core.state import State, hand_of, is_paused, training_units
+from pbem.rules.resolve.effects import place_cus
+from pbem.rules.resolve.moves import (
+    MOVE_KEYS,
+    _soft_moves,
+    do_moves,
+    parse_move,
+    simulate,
+    static_checks,
+)
+from pbem.rules.resolve.naval import upgrade_fleet
+
+USES = ("garrisons", "discard", "event", "activate", "train", "upgrade_fleet")
+
+
+TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards", "unrest",
+              "army", "path", "drop", "pick_up", "assault", "escort", "moves", "fleet")
+
+
+UNITS = {"phalangite": "loyal", "auxiliary": "mercenary"}
+
+
+def norm_use(value: Any) -> Any:
+    """``tyche.use`` as the engine reads it: a word, case and blanks ignored
+    (``Garrisons`` → ``garrisons``); other values unchanged (refused later)."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+def card_label(pack: Pack, n: int) -> str:
+    """``"#12 Greek Mercenaries (3 OPs)"``."""
+    c = pack.cards[n]
+    ops = f"{c.ops} OPs" if c.ops is not None else "no OPs"
+    return f"#{n} {c.name} ({ops})"
+
+
+def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str | None]:
+    """Resolve a card given by number (int or digits) or name against a hand.
+    Returns ``(number, None)`` or ``(None, hint)``."""
+    if isinstance(value, bool):
+        return None, None
+    if isinstance(value, int):
+        return value, None
+    if isinstance(value, str) and value.strip().lstrip("#").isdecimal():
+        try:
+            return int(value.strip().lstrip("#")), None
+        except ValueError:  # too many digits
+            return None, "give the card's number from your hand"
+    if isinstance(value, str):
+        key = value.strip().lower()
+        for n in hand:
+            if pack.cards[n].name.lower() == key:
+                return n, None
+    return None, "give the card's number from your hand"
+
+
+def uses_for(card: Card) -> list[str]:
+    """Uses of ``card`` the rules allow (R-8.2 … R-8.6) before engine support is checked."""
+    if card.type == "surprise":
+        return ["discard"]
+    uses: list[str] = []
+    bonus = card.type in ("bonus", "unrest")
+    if card.ops is not None and (not card.must_play or bonus):
+        uses += ["garrisons", "activate", "train"]
+    if card.effects or card.type == "general" or card.must_play:
+        uses.append("event")
+    if not card.must_play:
+        uses.append("discard")
+    return uses
+
+
+def garrison_blocked(s: State, seat: str, space: str) -> str | None:
+    """Why ``space`` holds something hostile for ``seat`` (R-8.3), or None: enemy
+    garrison, independent marker, enemy CUs or an independent army."""
+    owner = s["garrisons"].get(space)
+    if owner and owner != seat:
+        return f"{owner}'s garrison"
+    if space in s["independent"]:
+        return "an independent marker"
+    for other, cus in s["cus"].get(space, {}).items():
+        if other != seat and sum(cus.values()):
+            return f"{other}'s CUs"
+    for aid, a in s["indep_armies"].items():
+        if a["space"] == space:
+            return f"the independent army {aid}"
+    return None
+
+
+def garrison_sources(s: State, seat: str) -> set[str]:
+    """Spaces with ``seat``'s CUs or garrison (R-8.3 range is counted from these)."""
+    src = {x for x, o in s["garrisons"].items() if o == seat}
+    src |= {x for x, by in s["cus"].items() if sum(by.get(seat, {}).values())}
+    return src
+
+
+def garrison_costs(pack: Pack) -> dict[str, int]:
+    """MP costs used for the 2-MP range: land and mountain/strait paths only [D]."""
+    costs = const(pack, "path_mp_cost")
+    return {k: int(costs[k]) for k in ("land", "mountain_strait") if k in costs}
+
+
+def _hostile_spaces(s: State, seat: str) -> set[str]:
+    out = {x for x, o in s["garrisons"].items() if o != seat}
+    out |= set(s["independent"])
+    out |= {x for x, by in s["cus"].items()
+            if any(o != seat and sum(c.values()) for o, c in by.items())}
+    out |= {a["space"] for a in s["indep_armies"].values() if a["space"]}
+    return out
+
+
+def legal_garrison_spaces(pack: Pack, s: State, seat: str) -> set[str]:
+    """Spaces where ``seat`` may place a Tyche garrison now (R-8.3): not on transit
+    points; not where an enemy garrison, independent marker, enemy CUs or independent
+    army is, nor on his own garrison; within ``garrison_range_mps`` of his CU or garrison
+    that existed before the segment (call this before placing); at the range's far end
+    the middle space holding nothing hostile."""
+    hostile = _hostile_spaces(s, seat)
+    ok = distances(pack, garrison_sources(s, seat), const(pack, "garrison_range_mps"),
+                   garrison_costs(pack), blocked_middle=hostile)
+    return {x for x in ok if pack.spaces[x].kind != "transit" and x not in hostile
+            and s["garrisons"].get(x) != seat}
+
+
+def why_not_garrison(pack: Pack, s: State, seat: str, x: str) -> str | None:
+    """None when :func:`legal_garrison_spaces` holds ``x``, else a message naming the
+    space and the reason (R-8.3)."""
+    if x in legal_garrison_spaces(pack, s, seat):
+        return None
+    rng = const(pack, "garrison_range_mps")
+    name = pack.spaces[x].name
+    if pack.spaces[x].kind == "transit":
+        return f"{name} is a transit point; garrisons never go on transit points"
+    if s["garrisons"].get(x) == seat:
+        return f"{name} already holds your garrison"
+    why = garrison_blocked(s, seat, x)
+    if why:
+        return f"{name} holds {why}; garrisons go only where there is none"
+    far = distances(pack, garrison_sources(s, seat), 99, garrison_costs(pack))
+    if x in far and far[x] <= rng:
+        return (f"{name} is {far[x]} MPs away only through a space holding an enemy "
+                f"garrison, enemy CUs, an independent army or marker")
+    if x in far:
+        return f"{name} is {far[x]} MPs from your nearest garrison or CU; garrisons go " \
+               f"within {rng}"
+    return f"{name} cannot be reached by land from your garrisons or CUs"
+
+
+def garrison_targets(pack: Pack, s: State, seat: str) -> dict[str, str | None]:
+    """Every space mapped to None when legal for a Tyche garrison, else the reason
+    (see :func:`why_not_garrison`; slow: for tests and explanations)."""
+    return {x: why_not_garrison(pack, s, seat, x) for x in pack.spaces}
+
+
+def general_targets(pack: Pack, s: State, seat: str, gid: str) -> list[str]:
+    """R-8.6: spaces where a general card's general may be placed: as a reinforcement
+    (R-7.2), or any space of his optional starting location with no enemy CU and no
+    independent army (an enemy garrison is allowed)."""
+    out = set(placement_targets(pack, s, seat))
+    for x in optional_start_spaces(pack, gid):
+        blocked = any(o != seat and sum(c.values()) for o, c in s["cus"].get(x, {}).items())
+        blocked |= any(a["space"] == x for a in s["indep_armies"].values())
+        if not blocked:
+            out.add(x)
+    return sorted(out)
+
+
+def read(pack: Pack, s: State, seat: str, part: Any, where: str,
+         rej: list[Problem]) -> dict[str, Any] | None:
+    """The order's shape: a mapping of the Tyche fields (:data:`TYCHE_KEYS`); unknown
+    fields are refused (R-8.2)."""
+    if not isinstance(part, dict):
+        reject(rej, "tyche.not_a_mapping", "tyche must be a mapping with card and use", where,
+               "tyche: {card: 12, use: discard}")
+        return None
+    for k in part:
+        if k not in TYCHE_KEYS:
+            reject(rej, "orders.unknown_key", f"tyche has no field {k!r}", f"{where}.{k}",
+                   did_you_mean(k, TYCHE_KEYS, "fields: " + ", ".join(TYCHE_KEYS)),
+                   rule="R-8.2")
+    return part
+
+
+def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
+          rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
+    """The Tyche orders of ``seat`` against ``s`` (``soft``: carried out after dice changed
+    the board, see :func:`pbem.rules.resolve.moves.check_moves`); problems go to ``rej``.
+    Returns the plan ``{"surprise": [n], "card": n, "use": str, "places": [id], "train":
+    [{"unit", "ops"}], "place": [id]}`` (``"fleet"`` with ``use: upgrade_fleet``, R-8.2;
+    ``"war"``, a moves plan, with ``use: activate`` or an army-moving event) or None when
+    it cannot be carried out."""
+    n0 = len(rej)
+    hand = list(hand_of(s, seat))
+    surprise: list[int] = []
+    sd = part.get("surprise_discards", [])
+    if not isinstance(sd, list):
+        sd = [sd]
+    for i, v in enumerate(sd):
+        n, hint = parse_card(pack, hand, v)
+        w = f"{where}.surprise_discards[{i}]"
+        if n is None or n not in hand:
+            reject(rej, "tyche.card_not_in_hand", f"card {v!r} is not in your hand",
+                 w, hint or "your hand: " + ", ".join(map(str, hand)), rule="R-8.5")
+        elif pack.cards[n].type != "surprise":
+            reject(rej, "tyche.not_a_surprise", f"{card_label(pack, n)} is not a surprise card", w,
+                 "put it under card: instead")
+        elif n in surprise:
+            reject(rej, "tyche.duplicate_card", f"card {n} is listed twice", w,
+                 "list each surprise card once")
+        else:
+            surprise.append(n)
+    if "card" not in part:
+        reject(rej, "tyche.card_missing", "name the card you play or discard",
+             f"{where}.card", "your hand: " + ", ".join(map(str, hand)))
+        return None
+    n, hint = parse_card(pack, hand, part["card"])
+    if n is None or n not in hand:
+        reject(rej, "tyche.card_not_in_hand", f"card {part['card']!r} is not in your hand", f"{where}.card",
+             hint or "your hand: " + ", ".join(map(str, hand)))
+        return None
+    card = pack.cards[n]
+    if n in surprise:
+        reject(rej, "tyche.duplicate_card", f"card {n} is also a surprise discard",
+             f"{where}.card", "play or discard another card under card:", rule="R-8.2")
+    if card.type == "surprise":
+        reject(rej, "tyche.surprise_not_mandatory", f"{card_label(pack, n)} is a surprise card and does not count as your Tyche "
+             f"play", f"{where}.card", "list it under surprise_discards")
+        return None
+    use = norm_use(part.get("use"))
+    if use not in USES:
+        reject(rej, "tyche.unknown_use", f"use must be one of {', '.join(USES)}",
+             f"{where}.use", f"allowed for this card: {', '.join(uses_for(card))}")
+        return None
+    if use not in uses_for(card) and use != "upgrade_fleet":  # R-8.2 4-OP card: below
+        if use == "discard":
+            reject(rej, "tyche.must_play_not_discardable", f"{card_label(pack, n)} must be played and may not be discarded",
+                 f"{where}.use", "play it for its event (you may keep it until the last round)")
+        elif card.ops is None:
+            reject(rej, "tyche.no_ops", f"{card_label(pack, n)} has no OPs",
+                 f"{where}.use", f"allowed: {', '.join(uses_for(card))}")
+        else:
+            reject(rej, "tyche.use_not_allowed", f"{card_label(pack, n)} cannot be used for {use}", f"{where}.use",
+                 f"allowed: {', '.join(uses_for(card))}")
+        return None
+    plan: dict[str, Any] = {"surprise": surprise, "card": n, "use": use, "places": [],
+                            "train": [], "place": [], "unrest": None}
+    if "unrest" in part:
+        if not any(e.primitive == "unrest" for e in card.effects):
+            reject(rej, "orders.field_not_used", f"{card_label(pack, n)} has no unrest event", f"{where}.unrest",
+                 "leave out unrest", rule="R-16.2")
+        elif not isinstance(part["unrest"], str) or norm_use(
+                part["unrest"]) not in pack.provinces:  # a province id, case ignored
+            reject(rej, "tyche.unknown_province", f"there is no province {part['unrest']!r}", f"{where}.unrest",
+                 "give the province id used on the unrest table, e.g. attica")
+        else:
+            plan["unrest"] = norm_use(part["unrest"])
+    if use == "activate":  # R-8.2: one army moves with the card's OPs as its allowance
+        _check_activate(pack, s, seat, part, card, where, rej, plan, soft)
+    elif use == "event" and not event_supported(card):
+        reject(rej, "rules.not_yet_supported", f"the event of {card_label(pack, n)} is not "
+               "yet supported by the engine", f"{where}.use", "use its OPs or discard it for now")
+    elif use == "event" and card.type != "general":  # R-16: the card's effects
+        check_event(pack, s, seat, part, card, where, rej, plan, soft)
+    elif use == "garrisons":
+        _check_places(pack, s, seat, part, card, where, rej, plan)
+    elif use == "train":
+        _check_train(pack, s, seat, part, card, where, rej, plan)
+    elif use == "upgrade_fleet":
+        _check_fleet_upgrade(pack, s, seat, part, card, where, rej, plan)
+    elif use == "event" and card.type == "general" and card.general:
+        plan["place"] = _check_place_list(pack, part, where, rej, 1)
+        targets = general_targets(pack, s, seat, card.general)
+        for i, x in enumerate(plan["place"]):
+            if x not in targets:
+                reject(rej, "tyche.general_place_illegal", f"{pack.generals[card.general].name} cannot be placed in "
+                     f"{pack.spaces[x].name}", f"{where}.place",
+                     "legal: " + ", ".join(pack.spaces[t].name for t in targets[:8]))
+    for k, used_by in (("places", "garrisons"), ("train", "train"),
+                       ("fleet", "upgrade_fleet")):
+        if k in part and use != used_by:
+            reject(rej, "orders.field_not_used", f"{k} is only read with use: "
+                 f"{used_by}", f"{where}.{k}", f"leave out {k}, or use: {used_by}")
+    return plan if len(rej) == n0 else None
+
+
+def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """The Tyche segment's choices of ``seat`` now (R-8.2 … R-8.6), JSON-safe::
+
+        {"hand": [{"card", "name", "ops", "type", "must_play", "uses", "label"}],
+         "surprise_discards": [card], "garrison_spaces": [space_id],
+         "training": {"in_training": [...], "cards_used": int, "cards_allowed": int},
+         "general_spaces": {card_no: [id]}, "fleet_upgrades": [fleet_id],
+         "special_unit_armies": {card_no: [space]}, ...}
+
+    A card whose event lists choices (:data:`pbem.rules.cards.registry.OPTIONS_KEYS`,
+    e.g. ``special_unit_armies``, R-4.1) lists ``event`` among its uses only when it has
+    a choice now. A card of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` among
+    its uses when ``fleet_upgrades`` (fleets the seat controls below the cap) is not
+    empty (R-8.2). Spaces are listed only for the seat whose player-turn it is."""
+    active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
+    try:
+        fleets = upgradable_fleets(pack, s, seat)
+    except KeyError:  # the pack lacks the naval chart
+        fleets = []
+    hand = []
+    gen_spaces: dict[str, list[str]] = {}
+    event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
+    for n in hand_of(s, seat):
+        c = pack.cards[n]
+        uses = [u for u in uses_for(c) if u != "event" or event_supported(c)]
+        if "event" in uses:  # R-16: offered only when its choices are not empty
+            for key, choices in event_choices(pack, s, seat, c).items():
+                event_opts[key][str(n)] = choices
+                if not choices and "event" in uses:
+                    uses.remove("event")
+        if fleets and may_upgrade_fleet_with(pack, c):  # R-8.2
+            uses.insert(uses.index("garrisons") + 1, "upgrade_fleet")
+        hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
+                     "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
+        if c.type == "general" and c.general and active:
+            gen_spaces[str(n)] = general_targets(pack, s, seat, c.general)
+    return {"hand": hand,
+            "surprise_discards": [h["card"] for h in hand if h["type"] == "surprise"],
+            "garrison_spaces": sorted(legal_garrison_spaces(pack, s, seat)) if active else [],
+            "training": {"in_training": [dict(u) for u in training_units(s, seat)],
+                         "cards_used": s["training_cards"].get(seat, 0),
+                         "cards_allowed": const(pack, "training_cards_per_turn")},
+            "general_spaces": gen_spaces, **event_opts, "fleet_upgrades": fleets}
+
+
+def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
+                    rej: list[Problem], plan: dict, soft: bool) -> None:
+    """R-8.2 ``use: activate``: one army moves with the card's OPs as its movement
+    allowance (``army``, ``path`` and the move's other fields in the Tyche part, checked
+    like a movement-segment move: :mod:`pbem.rules.resolve.moves`); fills
+    ``plan["war"]``. ``soft``: see :func:`pbem.rules.resolve.moves.check_moves`."""
+    if "army" not in part or "path" not in part:
+        reject(rej, "tyche.activate_army_missing",
+               "name the army and its path to activate with this card", f"{where}.army",
+               "tyche: {card: 12, use: activate, army: Ptolemy, path: [Memphis, Pelusium]}")
+        return
+    raw = {k: part[k] for k in MOVE_KEYS if k in part}
+    if soft:
+        plan["war"] = _soft_moves(pack, s, seat, [raw], where, "tyche", card.ops)
+        return
+    n0 = len(rej)
+    mv = parse_move(pack, s, seat, raw, where, rej, card.ops)
+    if mv is None:
+        return
+    static_checks(pack, s, seat, mv, "tyche", rej)
+    if len(rej) == n0:
+        simulate(pack, s, seat, [mv], "tyche", rej)
+    if len(rej) == n0:
+        plan["war"] = {"kind": "moves", "moves": [mv], "segment": "tyche"}
+
+
+def may_upgrade_fleet_with(pack: Pack, card: Card) -> bool:
+    """R-8.2: ``card`` may upgrade a fleet: its OPs may be used (not a surprise or a
+    must-play non-bonus card) and equal ``fleet_upgrade_card_ops`` (False when the pack
+    lacks that constant)."""
+    try:
+        need = const(pack, "fleet_upgrade_card_ops")
+    except KeyError:
+        return False
+    return "garrisons" in uses_for(card) and card.ops == need
+
+
+def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card,
+                         where: str, rej: list[Problem], plan: dict) -> None:
+    """R-8.2: a ``fleet_upgrade_card_ops`` card upgrades a fleet ``seat`` controls (R-15)
+    by ``fleet_upgrade_step``, never beyond the naval chart's largest column."""
+
+    try:
+        need = const(pack, "fleet_upgrade_card_ops")
+        const(pack, "fleet_upgrade_step")
+        mine = upgradable_fleets(pack, s, seat)
+    except KeyError as e:  # the pack lacks the naval chart or the upgrade constants
+        reject(rej, "rules.pack_incomplete", f"the data pack lacks {e}", f"{where}.use", rule="R-8.2")
+        return
+    yours = ("fleets you may upgrade: " + ", ".join(mine)) if mine else \
+        "you control no fleet that may be upgraded"
+    if "garrisons" not in uses_for(card):
+        reject(rej, "tyche.use_not_allowed", f"{card_label(pack, card.number)} cannot be used for its OPs", f"{where}.use",
+             f"allowed: {', '.join(uses_for(card))}")
+        return
+    if card.ops != need:
+        fit = [card_label(pack, n) for n in hand_of(s, seat)
+               if may_upgrade_fleet_with(pack, pack.cards[n])]
+        reject(rej, "tyche.fleet_upgrade_ops", f"only a {need}-OP card may upgrade a fleet; {card_label(pack, card.number)} "
+             f"gives {card.ops}", f"{where}.card",
+             ("play " + " or ".join(fit) + " instead") if fit else
+             "use this card's OPs for garrisons, training or an activation")
+        return
+    if part.get("fleet") in (None, "", [], {}):
+        reject(rej, "tyche.fleet_missing", "name the fleet to upgrade",
+             f"{where}.fleet", yours)
+        return
+    fid = resolve_fleet(pack, part["fleet"])
+    if fid is None:
+        reject(rej, "tyche.unknown_fleet", f"there is no fleet {part['fleet']!r}",
+             f"{where}.fleet", "fleets: " + ", ".join(sorted(pack.fleets)))
+        return
+    why = why_no_fleet_upgrade(pack, s, seat, fid)
+    if why:
+        code = "tyche.fleet_not_yours" if "belongs to" in why else "tyche.fleet_at_most"
+        reject(rej, code, why,
+             f"{where}.fleet", yours, rule='R-8.2' if code == 'tyche.fleet_at_most' else 'R-15')
+        return
+    plan["fleet"] = fid
+
+
+def _check_place_list(pack: Pack, part: dict, where: str, rej: list[Problem],
+                      most: int) -> list[str]:
+    raw = part.get("place", [])
+    raw = raw if isinstance(raw, list) else [raw]
+    out: list[str] = []
+    for i, v in enumerate(raw):
+        sid, hint = resolve_space(pack, v)
+        if sid is None:
+            reject(rej, "orders.unknown_space", f"there is no space {v!r}",
+                 f"{where}.place[{i}]", hint)
+        else:
+            out.append(sid)
+    if len(out) > most:
+        reject(rej, "tyche.too_many_places", f"at most {most} place(s) here",
+             f"{where}.place", f"list at most {most} space(s) under place")
+    return out
+
+
+def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
+                  rej: list[Problem], plan: dict) -> None:
+    places = part.get("places")
+    if not isinstance(places, list) or not places:
+        reject(rej, "tyche.places_missing", "list the spaces for your garrisons under places", f"{where}.places",
+             "places: [Pelusium, Gaza]")
+        return
+    if len(places) > (card.ops or 0):
+        reject(rej, "tyche.too_many_garrisons", f"{card_label(pack, card.number)} places at most {card.ops} garrisons, "
+             f"you listed {len(places)}", f"{where}.places",
+             f"list at most {card.ops} spaces")
+    legal = legal_garrison_spaces(pack, s, seat)
+    seen: set[str] = set()
+    for i, v in enumerate(places):
+        w = f"{where}.places[{i}]"
+        sid, hint = resolve_space(pack, v)
+        if sid is None:
+            reject(rej, "orders.unknown_space", f"there is no space {v!r}", w, hint)
+            continue
+        if sid in seen:
+            reject(rej, "tyche.duplicate_place", f"{pack.spaces[sid].name} is listed twice", w,
+                 "a space takes one garrison: list it once")
+            continue
+        seen.add(sid)
+        if sid not in legal:
+            why = why_not_garrison(pack, s, seat, sid)
+            wanted = {resolve_space(pack, x)[0] for x in places if isinstance(x, str)}
+            near = _nearest_legal(pack, sid, sorted(set(legal) - wanted))
+            reject(rej, "tyche.garrison_illegal", why, w,
+                 f"the nearest legal space is {pack.spaces[near].name}" if near else
+                 "the prompt's legal choices list where garrisons may go")
+        plan["places"].append(sid)
+
+
+def _nearest_legal(pack: Pack, sid: str, legal: list[str]) -> str | None:
+    if not legal:
+        return None
+    d = distances(pack, {sid}, 8, {"land": 1, "mountain_strait": 2})
+    reach = [x for x in legal if x in d]
+    if not reach:
+        return None
+    return min(reach, key=lambda x: (d[x], x))
+
+
+def _check_train(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
+                 rej: list[Problem], plan: dict) -> None:
+    """R-8.4: see :func:`training_after`."""
+    if s["training_cards"].get(seat, 0) >= const(pack, "training_cards_per_turn"):
+        reject(rej, "tyche.training_cards_used", f"you have already used {s['training_cards'][seat]} cards for training this "
+             f"turn", f"{where}.use", "use this card for garrisons, an activation or "
+             "discard it; train again next turn")
+        return
+    entries = part.get("train")
+    if not isinstance(entries, list) or not entries:
+        reject(rej, "tyche.train_missing", "list the units you pay OPs on under train", f"{where}.train",
+             "train: [{unit: phalangite, ops: 3}]")
+        return
+    parsed = []
+    for i, e in enumerate(entries):
+        w = f"{where}.train[{i}]"
+        unit = e.get("unit") if isinstance(e, dict) else None
+        unit = unit.strip().lower() if isinstance(unit, str) else None
+        if not isinstance(e, dict) or unit not in UNITS or \
+                not isinstance(e.get("ops"), int) or isinstance(e.get("ops"), bool) \
+                or e["ops"] < 1 or set(e) - {"unit", "ops"}:
+            reject(rej, "tyche.train_entry", "each train entry is {unit: phalangite|auxiliary, ops: N≥1}", w,
+                 "train: [{unit: phalangite, ops: 2}, {unit: auxiliary, ops: 1}]")
+            return
+        parsed.append((unit, e["ops"]))
+    total = sum(o for _, o in parsed)
+    if total > (card.ops or 0):
+        reject(rej, "tyche.train_too_many_ops", f"{card_label(pack, card.number)} gives {card.ops} OPs, you spend {total}",
+             f"{where}.train", f"spend at most {card.ops} OPs in all")
+        return
+    _units, done, err = training_after(pack, s, seat, parsed)
+    if err:
+        reject(rej, err[0], err[1], f"{where}.train[{err[2]}]", rule="R-8.4")
+        return
+    plan["train"] = [{"unit": u, "ops": o} for u, o in parsed]
+    plan["place"] = _check_place_list(pack, part, where, rej, len(done))
+
+
+def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int]]
+                   ) -> tuple[list[dict], list[str], tuple[str, str, int] | None]:
+    """Pay training OPs (R-8.4). Each ``(unit, ops)`` pays into the oldest unfinished
+    unit of that kind or starts a new one. Returns ``(units in training afterwards,
+    kinds completed, error)`` with error ``(code, message, entry index)`` or None.
+
+    Rules: phalangite costs ``training_phalangite_ops`` paid over at least
+    ``training_phalangite_min_segments`` Tyche segments; auxiliary costs
+    ``training_auxiliary_ops``, and when paid by several cards they must fall in
+    different turns; at most ``training_units_max`` units in training at once; no
+    overpaying a unit."""
+    cost = {"phalangite": const(pack, "training_phalangite_ops"),
+            "auxiliary": const(pack, "training_auxiliary_ops")}
+    units = [dict(u) for u in training_units(s, seat)]
+    touched: list[dict] = []
+    done: list[str] = []
+    for i, (kind, ops) in enumerate(entries):
+        unit = next((u for u in units if u["unit"] == kind), None)
+        if unit is None:
+            if len(units) >= const(pack, "training_units_max"):
+                return units, done, ("tyche.training_units_full",
+                                     f"you already train {len(units)} units", i)
+            unit = {"unit": kind, "paid": 0, "segments": 0, "turn": s["turn"]}
+            units.append(unit)
+        left = cost[kind] - unit["paid"]
+        if ops > left:
+            return units, done, ("tyche.train_overpaid",
+                                 f"the {kind} needs only {left} more OPs", i)
+        unit["paid"] += ops
+        if not any(u is unit for u in touched):
+            unit["segments"] += 1
+            touched.append(unit)
+        if unit["paid"] == cost[kind]:
+            if kind == "phalangite" and unit["segments"] < const(
+                    pack, "training_phalangite_min_segments"):
+                need = const(pack, "training_phalangite_min_segments")
+                msg = f"a phalangite must be paid over at least {need} Tyche segments"
+                return units, done, ("tyche.phalangite_too_fast", msg, i)
+            if kind == "auxiliary" and unit["segments"] > 1 and unit["turn"] == s["turn"]:
+                msg = "an auxiliary paid by several cards must be paid over two or more turns"
+                return units, done, ("tyche.auxiliary_same_turn", msg, i)
+            units.remove(unit)
+            done.append(kind)
+    return units, done, None
+
+
+def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
+    """Carry out a plan from :func:`check` (events: CardDiscarded, CardDrawn,
+    CardPlayed, GarrisonPlaced, TrainingPaid, UnitTrained, CUsPlaced, GeneralPlaced,
+    FleetUpgraded, CardEventSkipped)."""
+    pack, s = ctx.pack, ctx.s
+    for n in plan["surprise"]:
+        ctx.emit("CardDiscarded", {"seat": seat, "card": n, "name": pack.cards[n].name,
+                                   "surprise": True, "rule": "R-8.5"})
+        ctx.draw(seat, 1, "R-8.5")
+    n, use = plan["card"], plan["use"]
+    card = pack.cards[n]
+    if use == "discard":
+        ctx.emit("CardDiscarded", {"seat": seat, "card": n, "name": card.name,
+                                   "surprise": False, "rule": "R-8.2"})
+        return
+    ctx.emit("CardPlayed", {"seat": seat, "card": n, "name": card.name, "use": use,
+                            "ops": card.ops, "rule": "R-8.2",
+                            "removed": bool(card.remove_from_play and use == "event")})
+    if use == "garrisons":
+        for x in plan["places"]:
+            ctx.emit("GarrisonPlaced", {"seat": seat, "space": x, "rule": "R-8.3"})
+    elif use == "train":
+        units, done, _ = training_after(pack, s, seat,
+                                        [(e["unit"], e["ops"]) for e in plan["train"]])
+        ctx.emit("TrainingPaid", {"seat": seat, "paid": plan["train"], "units": units,
+                                  "rule": "R-8.4"})
+        wanted = list(plan["place"])
+        for kind in done:
+            ctx.emit("UnitTrained", {"seat": seat, "unit": kind, "rule": "R-8.4"})
+            targets = placement_targets(pack, s, seat)
+            want = wanted.pop(0) if wanted else None
+            where = want if want in targets else default_target(pack, s, seat, targets)
+            place_cus(ctx, seat, where, {UNITS[kind]: 1}, "R-8.4", f"{kind} trained")
+    elif use == "upgrade_fleet":
+        upgrade_fleet(ctx, seat, plan["fleet"], n)
+    elif use == "activate":  # R-8.2: the army moves (do_moves)
+        do_moves(ctx, seat, plan["war"])
+        if is_paused(s):  # R-9.3 ask window: the card's event waits in the suspended
+            return        # cursor (pbem.rules.phases.player_turn.finish_turn)
+    elif use == "event" and card.type == "general" and card.general:
+        targets = general_targets(pack, s, seat, card.general)
+        want = plan["place"][0] if plan["place"] else None
+        if want not in targets:
+            opt = [x for x in optional_start_spaces(pack, card.general) if x in targets]
+            want = opt[0] if opt else (targets[0] if targets else None)
+        ctx.emit("GeneralPlaced", {"general": card.general, "seat": seat,
+                                   "where": "map" if want else "dispersed", "space": want,
+                                   "rule": "R-8.6"})
+    if (use == "event" and card.type != "general") or \
+            (use != "event" and card.type in ("bonus", "unrest")):
+        resolve_event(ctx, seat, card, plan)  # R-16: its army moves first (may pause)

@@ -1,0 +1,55 @@
+"""Isolation phase (R-6.6, R-13 [D]): isolated garrisons are removed in turn order.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from pbem.pack.model import Pack
+from pbem.rules.context import Ctx
+from pbem.rules.core.board import info
+from pbem.rules.core.pieces import has_enemy_units, has_general
+from pbem.rules.core.state import State
+from pbem.rules.resolve.effects import tidy_markings
+
+
+def _passable(s: State, seat: str, x: str) -> bool:
+    owner = s["garrisons"].get(x)
+    if (owner and owner != seat) or x in s["independent"]:
+        return False
+    return not has_enemy_units(s, seat, x)
+
+
+def isolated_garrisons(pack: Pack, s: State, seat: str) -> list[str]:
+    """Spaces of ``seat``'s isolated garrisons (R-13): a garrison is supplied when a chain
+    of land or mountain/strait paths, through spaces with no enemy CUs and no enemy or
+    independent marker, links it to a space with his general (major or minor) or his
+    major-city garrison. The garrison's own space never blocks its own chain [D]."""
+    anchors = [x for x in pack.spaces
+               if has_general(s, seat, x)
+               or (s["garrisons"].get(x) == seat and pack.spaces[x].kind == "major_city")]
+    adj = info(pack).adjacent
+    seen = set(anchors)
+    todo = deque(x for x in anchors if _passable(s, seat, x))
+    while todo:
+        x = todo.popleft()
+        for y, kind in adj.get(x, ()):
+            if kind not in ("land", "mountain_strait") or y in seen:
+                continue
+            seen.add(y)
+            if _passable(s, seat, y):
+                todo.append(y)
+    return sorted(x for x, o in s["garrisons"].items() if o == seat and x not in seen)
+
+
+def isolation_phase(ctx: Ctx) -> None:
+    """R-6.6: in turn order every seat's isolated garrisons are removed
+    (``GarrisonRemoved`` with rule R-13); CUs left unmarked get a free minor general or
+    go to the dispersed box (R-4.2 [D])."""
+
+    for seat in ctx.s["turn_order"]:
+        gone = isolated_garrisons(ctx.pack, ctx.s, seat)
+        for x in gone:
+            ctx.emit("GarrisonRemoved", {"seat": seat, "space": x, "rule": "R-13",
+                                         "why": "isolated"})
+        if gone:
+            tidy_markings(ctx, seat)

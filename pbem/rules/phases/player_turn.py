@@ -1,0 +1,396 @@
+"""A player-turn (R-8): its segments in order (commanders, standing orders, units inside,
+surrender, Tyche, movement, forage), the reaction windows that pause it (R-9.3) and its
+resumption, its legal options and its deadline default.
+
+``run_player_turn`` is the single code path of ``validate`` (dry dice, events discarded)
+and ``apply`` (real dice): every segment is checked against the position left by the
+previous one, then carried out.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.problems import Problem
+from pbem.rules.cards.registry import resolve_event
+from pbem.rules.context import Ctx
+from pbem.rules.core.problems import did_you_mean, reject
+from pbem.rules.core.state import (
+    SEATS,
+    Event,
+    State,
+    _copy,
+    hand_of,
+    is_paused,
+    public_orders,
+    suspended_move,
+    war_get,
+    withheld_orders,
+)
+from pbem.rules.orders import (
+    commanders,
+    inside,
+    movement,
+    outside,
+    reactions,
+    reinforcements,
+    standing,
+    surrender,
+    tyche,
+)
+from pbem.rules.orders.common import TOP_KEYS, plan_of, tyche_only
+from pbem.rules.orders.reactions import WINDOW_RULE, reaction_decision
+from pbem.rules.resolve.effects import forage, tidy_markings
+from pbem.rules.resolve.movement import run_cursor
+from pbem.rules.resolve.moves import dice_free_move_checks
+
+
+def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
+    """Validate and carry out ``orders`` of ``seat`` segment by segment on ``ctx``.
+    Returns every rejection found (events emitted so far must then be discarded)."""
+    pack, s = ctx.pack, ctx.s
+    rej: list[Problem] = []
+    if s["result"]:
+        reject(rej, "game.over", "the game is over", "orders")
+        return rej
+    if s["active"] != seat:
+        reject(rej, "turn.not_your_turn", f"it is {s['active'] or 'nobody'}'s turn, not {seat}'s", "orders",
+             "wait for your player_turn prompt; standing orders alone ({standing: "
+             "[...]}) may be sent at any time")
+        return rej
+    if not isinstance(orders, dict):
+        reject(rej, "orders.not_a_mapping", "orders must be a mapping", "orders",
+             "orders: {tyche: {card: 12, use: discard}, movement: mercenary}")
+        return rej
+    only = tyche_only(pack, s)
+    for k in orders:
+        if k not in TOP_KEYS:
+            reject(rej, "orders.unknown_key", f"orders have no field {k!r}", f"orders.{k}",
+                   did_you_mean(k, TOP_KEYS, "fields: surrender, tyche, movement"))
+        elif only and k in ("surrender", "movement"):
+            reject(rej, "orders.tyche_only_segment", f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
+    applied = ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"],
+                                         "orders": public_orders(orders), "rule": "R-8"})
+    # R-5 commanders, R-9.3 standing orders, R-5 units coming out then going inside
+    for kind, name in ((commanders, "commanders"), (standing, "standing"),
+                       (outside, "outside"), (inside, "inside")):
+        if name in orders:
+            _segment(ctx, seat, kind, name, orders[name], rej)
+    if not only and "surrender" in orders:  # R-8.1
+        _segment(ctx, seat, surrender, "surrender", orders.get("surrender"), rej)
+    if "tyche" not in orders:
+        reject(rej, "tyche.missing", "every player-turn plays or discards one non-surprise card", "orders.tyche",
+             "tyche: {card: N, use: discard}")
+    else:
+        tplan = ctx.planned("tyche", lambda: plan_of(
+            tyche, pack, s, seat, orders["tyche"], "orders.tyche", rej, ctx.soft))
+        if tplan is not None and not rej:
+            rest = _turn_rest(pack, tplan, orders, only)
+            tyche.execute(ctx, seat, tplan)
+            if is_paused(s):  # R-9.3: a Tyche move waits for a reaction window
+                if not ctx.dry:
+                    withhold_orders(ctx, applied, orders)  # the rest stays private
+                    return rej  # the rest runs when the window closes (finish_turn)
+                _dry_windows(ctx, seat, rest)  # a check: check the rest of the turn now
+    if not only and not rej:
+        mplan = ctx.planned("movement", lambda: _movement_plan(
+            ctx, seat, orders.get("movement"), rej))
+        if mplan is not None and not rej:
+            movement.execute(ctx, seat, mplan)
+            if not is_paused(s):  # a reaction window defers forage (R-9.3)
+                forage(ctx, seat)
+            else:  # the later moves of the list stay private until they run (R-9.3)
+                withhold_orders(ctx, applied, orders)
+    if not rej and not is_paused(s):
+        tidy_markings(ctx, seat)
+    return rej
+
+
+def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Problem]
+                   ) -> dict[str, Any] | None:
+    """The movement segment's plan (R-8.7), checked against the board as it stands.
+    In a check (dry dice) after a die was rolled earlier in the player-turn, that
+    board depends on the dice: moves refused there are then checked only for what no
+    dice can change (:func:`dice_free_move_checks`) and left to the real run, which
+    cancels what is still impossible (``MoveCancelled``; docs/rules.md "Validation")."""
+    pack, s = ctx.pack, ctx.s
+    mine: list[Problem] = []
+    plan = movement.check(pack, s, seat, part, "orders.movement", mine, ctx.soft,
+                          lenient=ctx.rolled)
+    if not mine or not (ctx.rolled and ctx.dry and isinstance(part, list)):
+        rej += mine
+        return plan
+    n0 = len(rej)
+    dice_free_move_checks(pack, s, seat, part, "orders.movement", rej)
+    if len(rej) != n0:
+        return None
+    return movement.check(pack, s, seat, part, "orders.movement", rej, True, lenient=True)
+
+
+def _turn_rest(pack: Pack, tplan: dict[str, Any], orders: dict[str, Any], only: bool
+               ) -> dict[str, Any] | None:
+    """The rest of the player-turn after a Tyche army move (R-8.2, R-16.1), carried in the
+    cursor so a reaction window may pause the move (R-9.3): the card's event when it
+    follows the activation (bonus and unrest cards, as in ``do_tyche``), the movement
+    segment's orders (unless a Tyche-only round), forage and tidying. None when the
+    card moves no army."""
+    war = tplan.get("war")
+    if not war or war.get("kind") != "moves":
+        return None
+    card = pack.cards[tplan["card"]]
+    event = None
+    if tplan["use"] != "event" and card.type in ("bonus", "unrest"):
+        event = {"card": tplan["card"], "plan": _copy({k: v for k, v in tplan.items()
+                                                      if k != "war"})}
+    rest = {"event": event, "segment": not only, "movement": _copy(orders.get("movement"))}
+    war["rest"] = rest
+    return rest
+
+
+def _dry_windows(ctx: Ctx, seat: str, rest: dict[str, Any] | None) -> None:
+    """Validation only (dry dice): answer every window the Tyche move opened with "no
+    reaction" and finish the move, so the movement segment's orders are checked up front
+    against the board as it would stand (R-9.3)."""
+    close_windows_dry(ctx)
+    if rest and rest.get("event"):
+        resolve_event(ctx, seat, ctx.pack.cards[rest["event"]["card"]], rest["event"]["plan"])
+
+
+def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
+    """The rest of a player-turn whose Tyche move waited for a reaction window (R-8.2,
+    R-9.3): the card's event, the movement segment (R-8.7; orders validated when sent,
+    so what the dice and reactions made impossible since is cancelled, never refused),
+    forage (R-8.8) and tidying (R-4.2). Returns False when a window opened again."""
+
+    pack, s = ctx.pack, ctx.s
+    if rest.get("event"):
+        resolve_event(ctx, seat, pack.cards[rest["event"]["card"]], rest["event"]["plan"])
+    if rest.get("segment"):
+        rej: list[Problem] = []
+        mplan = movement.check(pack, s, seat, rest.get("movement"), "orders.movement",
+                               rej, True, lenient=True)
+        if mplan is None or rej:
+            ctx.emit("MoveCancelled", {"seat": seat, "army": None, "where": "orders.movement",
+                                       "why": "; ".join(r.message for r in rej)
+                                              or "not possible now", "rule": "R-9.1"})
+        else:
+            movement.execute(ctx, seat, mplan)
+            if is_paused(s):  # a movement-segment window: forage follows its cursor
+                return False
+        forage(ctx, seat)
+    tidy_markings(ctx, seat)
+    return True
+
+
+def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
+    """Check and carry out the answer of the seat whose reaction window is open
+    (:mod:`pbem.rules.orders.reactions`), then resume the mover's moves (and the rest of
+    its player-turn when they end)."""
+    pack, s = ctx.pack, ctx.s
+    p = war_get(s, "pause")
+    rej: list[Problem] = []
+    key = p["kind"]
+    if seat != p["seat"]:
+        reject(rej, "turn.not_your_turn", f"{p['seat']} is answering a {key} window now",
+               "orders", "wait until the window closes; standing orders alone "
+               "({standing: [...]}) may be sent at any time", rule=WINDOW_RULE[key])
+        return rej
+    plan = ctx.planned("answer", lambda: plan_of(reactions, pack, s, seat, orders, "orders",
+                                                 rej))
+    if plan is None:
+        return rej
+    c = copy.deepcopy(suspended_move(ctx.s))
+    reactions.execute(ctx, seat, plan)
+    c["cur"]["answer"] = {"seat": seat, "kind": key, "choice": plan["choice"]}
+    finish_moves(ctx, c)
+    return rej
+
+
+def _segment(ctx: Ctx, seat: str, kind: Any, name: str, part: Any,
+             rej: list[Problem]) -> None:
+    """One segment of a player-turn: the order kind ``kind`` (a module of
+    :mod:`pbem.rules.orders`) read and checked once (:meth:`Ctx.planned`), then carried
+    out when its plan holds."""
+    plan = ctx.planned(name, lambda: plan_of(kind, ctx.pack, ctx.s, seat, part,
+                                             f"orders.{name}", rej, ctx.soft))
+    if plan is not None:
+        kind.execute(ctx, seat, plan)
+
+
+def finish_moves(ctx: Ctx, c: dict) -> bool:
+    """Run the cursor; when it ends in the movement segment, run the mover's forage
+    segment and tidy its markings (R-8.8, R-4.2). Returns False when paused again."""
+
+    if not run_cursor(ctx, c):
+        return False
+    if c.get("resume_forage"):
+        forage(ctx, c["seat"])
+        tidy_markings(ctx, c["seat"])
+    if c.get("rest") is not None:  # a Tyche move: the rest of the player-turn (R-8.2)
+        if not finish_turn(ctx, c["seat"], c["rest"]):
+            return False
+    reveal_orders(ctx)
+    return True
+
+
+def withhold_orders(ctx: Ctx, applied: Event, orders: Any) -> None:
+    """R-9.3: the mover's player-turn paused for a reaction window. The public
+    ``OrdersApplied`` (``applied``, emitted earlier in this same apply, so not yet
+    committed) is cut down to what has been carried out (no ``movement``; of a paused
+    Tyche move only the card and its use) and marked ``withheld``; the full orders go
+    to a private ``OrdersWithheld`` for the mover (kept in ``war["withheld"]``) and are
+    made public by :func:`reveal_orders` once the player-turn has run."""
+    p = war_get(ctx.s, "pause")
+    if not p or not isinstance(orders, dict):
+        return
+    seat = applied.data["seat"]
+    full = public_orders(orders)
+    shown = {k: v for k, v in full.items() if k != "movement"}
+    if p.get("segment") == "tyche" and isinstance(shown.get("tyche"), dict):
+        shown["tyche"] = {k: v for k, v in shown["tyche"].items() if k in ("card", "use")}
+    for i, ev in enumerate(ctx.events):
+        if ev is applied:
+            ctx.events[i] = Event(ev.kind, {**ev.data, "orders": shown, "withheld": True},
+                                  ev.public, ev.seat)
+    ctx.emit("OrdersWithheld", {"seat": seat, "step": applied.data["step"],
+                                "orders": copy.deepcopy(full), "rule": "R-9.3"})
+
+
+def reveal_orders(ctx: Ctx) -> None:
+    """R-9.3: once the paused player-turn has run, its orders withheld by
+    :func:`withhold_orders` become public (``OrdersRevealed``)."""
+    w = withheld_orders(ctx.s)
+    if w and not war_get(ctx.s, "pause"):
+        ctx.emit("OrdersRevealed", {"seat": w["seat"], "step": w["step"],
+                                    "orders": copy.deepcopy(w["orders"]), "rule": "R-9.3"})
+
+
+def close_windows_dry(ctx: Ctx) -> None:
+    """Validation only (dry dice, events discarded): answer every open reaction window
+    "no reaction" and run the suspended cursor on without the rest of its player-turn,
+    so the orders that follow can be checked against the board (R-9.3)."""
+
+    for _ in range(len(SEATS) * 8):
+        p = war_get(ctx.s, "pause")
+        if not p:
+            return
+        c = copy.deepcopy(suspended_move(ctx.s))
+        c.pop("rest", None)
+        ctx.emit("ReactionWindowClosed", {"seat": p["seat"], "kind": p["kind"],
+                                          "rule": "R-9.3"})
+        if c.get("cur"):
+            c["cur"]["answer"] = {"seat": p["seat"], "kind": p["kind"], "choice": None}
+        run_cursor(ctx, c)
+
+
+def turn_seat(before: dict | None, s: State, seat: str) -> str | None:
+    """After an applied decision: the seat whose player-turn now ends (the mover when
+    ``before``, the window open before the decision, was a reaction window), or None
+    while a reaction window is open (the player-turn goes on)."""
+    if war_get(s, "pause"):
+        return None
+    return before["mover"] if before else seat
+
+
+def run_standing(ctx: Ctx, seat: str, orders: dict) -> list[Problem]:
+    """Validate and record standing orders sent outside the seat's own decision
+    (``StandingOrdersSet``; the step does not advance, R-9.3). From the seat whose
+    reaction window is open, the window is then decided by the new standing orders when
+    one of them applies (the step advances, as with an answer); otherwise the window
+    stays open and still waits for an answer."""
+
+    rej: list[Problem] = []
+    std = ctx.planned("standing", lambda: plan_of(
+        standing, ctx.pack, ctx.s, seat, orders["standing"], "orders.standing", rej))
+    if std is not None and not rej:  # a private choice: only its seat sees it
+        standing.execute(ctx, seat, std)
+        p = war_get(ctx.s, "pause")
+        if p and p["seat"] == seat:
+            _decide_by_standing(ctx, seat, orders, p)
+    return rej
+
+
+def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
+    """R-9.3: resume the paused cursor without an answer, so the window seat's standing
+    orders are consulted again at the same point. When none decides, the window would
+    only open again: everything done here is undone and the window stays open."""
+    saved, n, rolled = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled
+    ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"],
+                               "orders": public_orders(orders), "rule": WINDOW_RULE[p["kind"]]})
+    c = copy.deepcopy(suspended_move(ctx.s))
+    ctx.emit("ReactionWindowClosed", {"seat": seat, "kind": p["kind"],
+                                      "rule": WINDOW_RULE[p["kind"]]})
+    if c.get("cur"):
+        c["cur"]["answer"] = None
+    finish_moves(ctx, c)
+    first = next((e for e in ctx.events[n:]
+                  if e.kind in ("ReactionChosen", "ReactionWindowOpened")), None)
+    if first is None or first.kind != "ReactionChosen" or first.data.get("seat") != seat:
+        ctx.s.clear()
+        ctx.s.update(saved)
+        del ctx.events[n:]
+        ctx.rolled = rolled
+
+
+def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Options of ``seat``'s current decision: while a reaction window is open (R-9.3)
+    the window's options for the seat answering it (those of its pending Decision) and
+    inactive player-turn options for everyone else, the waiting mover included;
+    reinforcement options during the reinforcement phase (see
+    :mod:`pbem.rules.orders.reinforcements`), else :func:`player_turn_options`."""
+    if is_paused(s) and not s["result"]:
+        window = reaction_decision(pack, s, s["step"])
+        if window is not None and window.seat == seat:
+            return dict(window.options)
+        return player_turn_options(pack, s, seat)
+    if s.get("reinforce") and not s["result"]:
+        return reinforcements.options(pack, s, seat)
+    return player_turn_options(pack, s, seat)
+
+
+def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Legal choices of ``seat`` now, JSON-safe, in words for the prompt (R-8): those of
+    each order kind of the player-turn (:mod:`pbem.rules.orders`)::
+
+        {"seat", "step", "round", "tyche_only": bool, "active": bool,
+         **tyche.options: "hand", "surprise_discards", "garrison_spaces", "training",
+                          "general_spaces", "special_unit_armies", "fleet_upgrades",
+         "surrender": {"accept": [id], "remove": [id]},
+         **movement.options: "movement", "armies", "mercenary_spaces"}
+
+    (The other kinds' options, :func:`pbem.rules.orders.commanders.options` and those
+    of inside and outside, are not listed in the prompt yet.)
+
+    Spaces, armies and the segments' choices are listed only for the seat whose
+    player-turn it is (R-6.5); an extra Tyche-only segment has no surrender or movement
+    segment (R-6.5)."""
+    active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
+    only = tyche_only(pack, s)
+    ty, mv = tyche.options(pack, s, seat), movement.options(pack, s, seat)
+    out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
+                           "active": active, "tyche_only": only}
+    for k in ("hand", "surprise_discards", "garrison_spaces"):  # the prompt's order
+        out[k] = ty.pop(k)
+    out["surrender"] = (surrender.options(pack, s, seat) if active and not only
+                        else {"accept": [], "remove": []})
+    out.update(mv)
+    out.update(ty)
+    return out
+
+
+def default_orders(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+    """Orders used when the deadline passes [D]: discard the non-surprise card with the
+    fewest OPs that may be discarded (lowest number on ties), else play the first
+    must-play card for its event; take the mercenary at the default space (R-8.7)."""
+    cards = [n for n in hand_of(s, seat) if pack.cards[n].type != "surprise"]
+    out: dict[str, Any] = {}
+    disc = [n for n in cards if not pack.cards[n].must_play]
+    if disc:
+        n = min(disc, key=lambda k: (pack.cards[k].ops or 0, k))
+        out["tyche"] = {"card": n, "use": "discard"}
+    elif cards:
+        out["tyche"] = {"card": min(cards), "use": "event"}
+    if not tyche_only(pack, s):
+        out["movement"] = "mercenary"
+    return out

@@ -1,0 +1,152 @@
+"""The sequence of play (R-6): turn order, usurper, reinforcements, deal, rounds of
+player-turns, extra Tyche-only segments, isolation, end of turn.
+
+Functions take a :class:`~pbem.rules.context.Ctx` and emit events.
+"""
+from __future__ import annotations
+
+from pbem.rules.context import Ctx
+from pbem.rules.core.control import victory_points
+from pbem.rules.core.pack import const
+from pbem.rules.core.state import SEATS, all_hands, hand_of
+from pbem.rules.phases.isolation import isolation_phase
+from pbem.rules.phases.reinforcement import reinforcement_phase
+from pbem.rules.phases.victory import check_victory, final_scoring, start_of_turn_checks
+
+
+def has_mandatory_play(ctx: Ctx, seat: str) -> bool:
+    """True when ``seat`` holds a non-surprise card (it owes a Tyche play, R-8.2)."""
+    return any(ctx.pack.cards[n].type != "surprise" for n in hand_of(ctx.s, seat))
+
+
+def decide_turn_order(ctx: Ctx) -> None:
+    """R-6.1: the seat with fewest VP names the first player; the engine's fixed default
+    [D] is that this seat goes first itself; ties for fewest VP by one die each,
+    highest first, re-rolled among ties. Play goes clockwise from the first."""
+    vp = victory_points(ctx.pack, ctx.s)
+    low = min(vp.values())
+    tied = [seat for seat in SEATS if vp[seat] == low]
+    while len(tied) > 1:
+        rolls = {seat: ctx.roll(1, f"turn order tie: {seat}", "R-6.1")[0] for seat in tied}
+        top = max(rolls.values())
+        tied = [seat for seat in tied if rolls[seat] == top]
+    first = tied[0]
+    i = SEATS.index(first)
+    order = [SEATS[(i + k) % len(SEATS)] for k in range(len(SEATS))]
+    ctx.emit("TurnOrderSet", {"order": order, "chooser": first, "first": first,
+                              "vp": vp, "rule": "R-6.1",
+                              "decision": "[D] the seat with fewest VP goes first"})
+
+
+def label_usurpers(ctx: Ctx) -> None:
+    """R-6.2: the seat(s) with most VP are Usurpers for the whole turn."""
+    vp = victory_points(ctx.pack, ctx.s)
+    top = max(vp.values())
+    ctx.emit("UsurpersLabelled", {"seats": [s for s in SEATS if vp[s] == top],
+                                  "vp": vp, "rule": "R-6.2"})
+
+
+def deal_tyche(ctx: Ctx) -> None:
+    """R-6.4: shuffle the Tyche deck (all cards not removed from play, not held and not
+    primary) and deal ``hand_size`` cards to each seat in turn order."""
+    s = ctx.s
+    held = {n for h in all_hands(s).values() for n in h}
+    cards = sorted(n for n, c in ctx.pack.cards.items()
+                   if c.type != "primary" and n not in s["removed"] and n not in held
+                   and not _general_card_out(ctx, n))
+    order = ctx.shuffle(cards, "shuffle the Tyche deck", "R-6.4")
+    ctx.emit("DeckShuffled", {"deck": order, "from_discards": list(s["discards"]),
+                              "rule": "R-6.4"})
+    size = const(ctx.pack, "hand_size")
+    for seat in s["turn_order"]:
+        ctx.draw(seat, size, "R-6.4", kind="CardsDealt")
+    ctx.emit("TycheDealt", {"counts": {x: len(hand_of(s, x)) for x in SEATS},
+                            "rule": "R-6.4"})
+
+
+def _general_card_out(ctx: Ctx, n: int) -> bool:
+    """A general card whose general is already in play stays out of the deck [D]."""
+    g = ctx.pack.cards[n].general
+    return bool(g) and ctx.s["generals"].get(g, {}).get("where") not in (None, "deck")
+
+
+def start_turn(ctx: Ctx) -> None:
+    """Run the turn's opening phases (R-6.1 … R-6.4) and start round 1."""
+
+    ctx.emit("PhaseStarted", {"phase": "turn_order", "turn": ctx.s["turn"],
+                              "rule": "R-6.1"})
+    start_of_turn_checks(ctx)
+    if ctx.s["result"]:
+        return
+    decide_turn_order(ctx)
+    label_usurpers(ctx)
+    if ctx.s["turn"] > first_turn(ctx):
+        reinforcement_phase(ctx)
+        return  # continue_turn runs after the last seat's reinforcements decision
+    continue_turn(ctx)
+
+
+def continue_turn(ctx: Ctx) -> None:
+    """After the reinforcement phase (R-6.3): shuffle and deal (R-6.4), start round 1."""
+    deal_tyche(ctx)
+    ctx.emit("PhaseStarted", {"phase": "strategy", "rule": "R-6.5"})
+    ctx.emit("RoundStarted", {"round": 1, "rule": "R-6.5"})
+    next_player_turn(ctx)
+
+
+def first_turn(ctx: Ctx) -> int:
+    """Number of the first turn on the pack's turn track."""
+    return ctx.pack.turns[0].number if ctx.pack.turns else 1
+
+
+def last_turn(ctx: Ctx) -> int:
+    """Number of the last turn on the pack's turn track."""
+    return ctx.pack.turns[-1].number if ctx.pack.turns else 5
+
+
+def is_tyche_only(ctx: Ctx) -> bool:
+    """R-6.5/R-8: rounds past the hand size are extra Tyche-only segments (no surrender,
+    movement or forage segment)."""
+    return ctx.s["round"] > const(ctx.pack, "hand_size")
+
+
+def next_player_turn(ctx: Ctx) -> None:
+    """Start the next player-turn in turn order; start a new round when every seat has
+    played; end the strategy phase when nobody owes a Tyche play (R-6.5)."""
+
+    s = ctx.s
+    if s["result"]:
+        return
+    for _ in range(2):
+        for seat in s["turn_order"]:
+            if seat not in s["played"] and has_mandatory_play(ctx, seat):
+                ctx.emit("PlayerTurnStarted", {"seat": seat, "round": s["round"],
+                                               "tyche_only": is_tyche_only(ctx),
+                                               "rule": "R-6.5"})
+                return
+        if not any(has_mandatory_play(ctx, seat) for seat in SEATS):
+            break
+        ctx.emit("RoundStarted", {"round": s["round"] + 1, "rule": "R-6.5"})
+    end_strategy_phase(ctx)
+    if s["result"]:
+        return
+    check_victory(ctx, end_of_turn=True)
+    if s["result"]:
+        return
+    if s["turn"] >= last_turn(ctx):
+        final_scoring(ctx)
+        return
+    ctx.emit("TurnEnded", {"turn": s["turn"], "next": s["turn"] + 1, "rule": "R-6.7"})
+    start_turn(ctx)
+
+
+def end_strategy_phase(ctx: Ctx) -> None:
+    """End of the strategy phase: surprise cards still held are discarded [D]; the
+    isolation phase runs (R-6.6, R-13)."""
+
+    left = {seat: list(h) for seat, h in all_hands(ctx.s).items() if h}
+    if left:
+        ctx.emit("HandsCleared", {"cards": left, "rule": "R-6.5",
+                                  "decision": "[D] unplayed surprise cards are discarded"})
+    ctx.emit("PhaseStarted", {"phase": "isolation", "rule": "R-6.6"})
+    isolation_phase(ctx)

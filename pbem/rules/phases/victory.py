@@ -1,0 +1,122 @@
+"""Victory (R-1): automatic victory with its holding period, end-game scoring with
+tie-breaks. Regency (R-1.3) is checked at the start of the turns the pack names.
+"""
+from __future__ import annotations
+
+from pbem.pack.model import Pack
+from pbem.rules.context import Ctx
+from pbem.rules.core.armies import best_seniority, macedonian_cus
+from pbem.rules.core.control import (
+    legitimacy_points,
+    province_controller,
+    royal_controller,
+    victory_points,
+)
+from pbem.rules.core.pack import const
+from pbem.rules.core.state import SEATS, State
+
+
+def auto_victory_kind(pack: Pack, s: State, seat: str) -> str | None:
+    """``"vp"`` or ``"lp"`` when ``seat`` meets an automatic-victory threshold now
+    (R-1.1; never combined), else None. Before ``auto_victory_from_turn`` always None."""
+    if s["turn"] < const(pack, "auto_victory_from_turn"):
+        return None
+    if victory_points(pack, s)[seat] >= const(pack, "auto_victory_vp"):
+        return "vp"
+    if legitimacy_points(pack, s)[seat] >= const(pack, "auto_victory_lp"):
+        return "lp"
+    return None
+
+
+def check_victory(ctx: Ctx, end_of_turn: bool, finished: str | None = None) -> None:
+    """R-1.1, checked by the engine after every player-turn and at the end of the turn.
+
+    A seat reaching the threshold claims (``VictoryClaimed``, waiting for every other
+    seat's next full player-turn); the claim lapses when it no longer holds
+    (``VictoryClaimUpdated`` cleared); it wins (``GameWon``) once every other seat has
+    finished a player-turn, or at the end of the turn, whichever comes first."""
+    pack, s = ctx.pack, ctx.s
+    if s["result"]:
+        return
+    claim = s["claim"]
+    if claim:
+        seat = claim["seat"]
+        if auto_victory_kind(pack, s, seat) is None:
+            ctx.emit("VictoryClaimUpdated", {"seat": seat, "cleared": True,
+                                             "rule": "R-1.1", "why": "no longer holds"})
+            claim = None
+        else:
+            waiting = [x for x in claim["waiting"] if x != finished]
+            if waiting != claim["waiting"]:
+                ctx.emit("VictoryClaimUpdated", {"seat": seat, "waiting": waiting,
+                                                 "rule": "R-1.1"})
+            if not waiting or end_of_turn:
+                ctx.emit("GameWon", {"winner": seat, "how": f"automatic ({claim['kind']})",
+                                     "vp": victory_points(pack, s),
+                                     "lp": legitimacy_points(pack, s), "rule": "R-1.1"})
+                return
+    if claim is None:
+        order = s["turn_order"] or list(SEATS)
+        for seat in order:
+            kind = auto_victory_kind(pack, s, seat)
+            if kind:
+                ctx.emit("VictoryClaimed", {"seat": seat, "kind": kind, "rule": "R-1.1",
+                                            "waiting": [x for x in SEATS if x != seat]})
+                if end_of_turn:
+                    ctx.emit("GameWon", {"winner": seat, "how": f"automatic ({kind})",
+                                         "vp": victory_points(pack, s),
+                                         "lp": legitimacy_points(pack, s),
+                                         "rule": "R-1.1"})
+                return
+
+
+def ranking(pack: Pack, s: State) -> list[tuple[str, tuple]]:
+    """Seats ordered for the end-game (R-1.2): most VP; then control of Macedonia; most
+    Macedonian CUs; most senior major general. Returns ``[(seat, key)]`` best first."""
+    vp = victory_points(pack, s)
+    mac = province_controller(pack, s, const(pack, "macedonia_province"))
+    keys = {x: (-vp[x], 0 if mac == x else 1, -macedonian_cus(pack, s, x),
+                best_seniority(pack, s, x)) for x in SEATS}
+    return sorted(keys.items(), key=lambda kv: (kv[1], SEATS.index(kv[0])))
+
+
+def final_scoring(ctx: Ctx) -> None:
+    """End of the last turn (R-1.2): emit ``GameWon`` with the ranking and tie-break."""
+    rank = ranking(ctx.pack, ctx.s)
+    ctx.emit("GameWon", {"winner": rank[0][0], "how": "end of game (most VP)",
+                         "vp": victory_points(ctx.pack, ctx.s),
+                         "ranking": [x for x, _ in rank],
+                         "keys": {x: list(k) for x, k in rank}, "rule": "R-1.2"})
+
+
+REGENCY = (("alexander_iv", "regency_turn_alexander_iv"), ("heracles", "regency_turn_heracles"))
+
+
+def start_of_turn_checks(ctx: Ctx) -> None:
+    """Start of a turn: regency (R-1.3) and the unburied body (R-12.4).
+
+    At the start of turn ``regency_turn_<heir>`` the seat controlling that heir wins if
+    its LP+VP is strictly the highest (``GameWon`` how="regency"); otherwise the heir
+    leaves play [L] (``RoyalRemoved``). At the start of turn ``body_lost_turn`` the body
+    is removed (burial is not implemented yet, so it is always unburied)."""
+
+    pack, s = ctx.pack, ctx.s
+    for rid, key in REGENCY:
+        if rid not in s["royals"] or s["royals"][rid].get("gone"):
+            continue
+        if s["turn"] != const(pack, key):
+            continue
+        seat = royal_controller(pack, s, rid)
+        vp, lp = victory_points(pack, s), legitimacy_points(pack, s)
+        total = {x: vp[x] + lp[x] for x in SEATS}
+        if seat and all(total[seat] > total[x] for x in SEATS if x != seat):
+            ctx.emit("GameWon", {"winner": seat, "how": "regency", "heir": rid,
+                                 "totals": total, "rule": "R-1.3"})
+            return
+        ctx.emit("RoyalRemoved", {"royal": rid, "rule": "R-1.3", "controller": seat,
+                                  "totals": total,
+                                  "why": "came of age without producing a regent"})
+    if "body" in s["royals"] and not s["royals"]["body"].get("gone") \
+            and s["turn"] == const(pack, "body_lost_turn"):
+        ctx.emit("RoyalRemoved", {"royal": "body", "rule": "R-12.4",
+                                  "why": "not buried by the start of this turn"})

@@ -1,0 +1,278 @@
+"""Land battle (R-9.2), royal CUs changing sides (R-4.3), overrun (R-9.4), hostile tribes
+(R-9.5), and the losses of a defeated side.
+
+A *side* is everything of one faction in the battle space: a seat's CUs, major generals
+and minor general, or every independent army there (``"independent"``). Every roll goes
+through :meth:`Ctx.roll` and is summarised in an event naming the chart, row and column
+read, so ``fold`` never rolls.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.rules.context import Ctx
+from pbem.rules.core.armies import (
+    battle_rating,
+    commander,
+    local_troops,
+    side_legitimacy,
+)
+from pbem.rules.core.pack import chart_dice, chart_read, const
+from pbem.rules.core.pieces import (
+    INDEP,
+    cus_at,
+    indep_at,
+    inside_cus,
+    inside_generals,
+    outside_cus,
+    sitting_out,
+)
+from pbem.rules.core.units import is_macedonian, unit_strength
+from pbem.rules.resolve.effects import (
+    disperse_generals,
+    lift_abandoned,
+    lose_cus,
+    move_all,
+    note_attack,
+    tidy_markings,
+)
+
+
+def royal_defection(ctx: Ctx, attacker: str, defender: str, space: str) -> str | None:
+    """R-4.3: before a battle the royal CUs of the side with less legitimacy go over to
+    the other side (``RoyalCUsDefected``). Returns the seat that *joined without battle*
+    (its army held only royal CUs), else None. Never between a seat and independents."""
+    if INDEP in (attacker, defender):
+        return None
+    s, pack = ctx.s, ctx.pack
+    la = side_legitimacy(pack, s, attacker, space, False)
+    ld = side_legitimacy(pack, s, defender, space, True)
+    if la == ld:
+        return None
+    weak, strong = (attacker, defender) if la < ld else (defender, attacker)
+    have = cus_at(s, weak, space)
+    n = have.get("royal", 0)
+    if not n:
+        return None
+    only = sum(have.values()) == n
+    ctx.emit("RoyalCUsDefected", {"from": weak, "to": strong, "space": space, "count": n,
+                                  "legitimacy": {attacker: la, defender: ld},
+                                  "without_battle": only, "rule": "R-4.3"})
+    if only:
+        disperse_generals(ctx, weak, space, "R-4.3")
+        return weak
+    return None
+
+
+def defeat(ctx: Ctx, side: str, space: str, rule: str = "R-9.2") -> None:
+    """Losses of a defeated side (R-9.2): mercenary and elephant (non-Macedonian) CUs
+    eliminated; each Macedonian CU rolls on the ``macedonian_attrition`` chart
+    (``AttritionRolled``), survivors dispersed; generals dispersed. A defeated
+    independent army is removed, Scythians/Illyrians back to their box (R-14)."""
+    pack, s = ctx.pack, ctx.s
+    if side == INDEP:
+        for a in indep_at(s, space):
+            box = pack.independent_armies[a].returns_to_box
+            ctx.emit("IndependentArmyRemoved", {"army": a, "space": space, "to_box": box,
+                                                "rule": "R-14"})
+        return
+    have = cus_at(s, side, space)
+    elim = {t: n for t, n in have.items() if not is_macedonian(pack, t)}
+    mac = {t: n for t, n in have.items() if t not in elim}
+    if elim:
+        ctx.emit("CUsRemoved", {"seat": side, "space": space, "cus": elim, "rule": rule,
+                                "why": "defeated: mercenaries and elephants eliminated"})
+    lost: dict[str, int] = {}
+    reads = []
+    for t, n in sorted(mac.items()):
+        vals = ctx.roll(n, f"attrition of {side}'s {t} CUs in {space}", rule)
+        for v in vals:
+            res, rec = chart_read(pack, "macedonian_attrition", v)
+            reads.append(rec)
+            if res == "eliminated":
+                lost[t] = lost.get(t, 0) + 1
+    if mac:
+        ctx.emit("AttritionRolled", {"seat": side, "space": space, "reads": reads,
+                                     "eliminated": lost, "rule": rule})
+    if lost:
+        ctx.emit("CUsRemoved", {"seat": side, "space": space, "cus": lost, "rule": rule,
+                                "why": "attrition"})
+    left = cus_at(s, side, space)
+    if left:
+        ctx.emit("CUsDispersed", {"seat": side, "space": space, "cus": left, "rule": rule})
+    disperse_generals(ctx, side, space, rule)
+
+
+def overrun(ctx: Ctx, seat: str, enemy: str, space: str) -> None:
+    """Carry out an overrun (R-9.4): an attack (R-11.4); the enemy CUs and generals are
+    dispersed without a battle (independent armies are removed as if defeated)."""
+    note_attack(ctx, seat, enemy, "overrun")
+    ctx.emit("OverrunCarriedOut", {"seat": seat, "enemy": enemy, "space": space,
+                                   "rule": "R-9.4"})
+    if enemy == INDEP:
+        defeat(ctx, INDEP, space, "R-9.4")
+        return
+    have = outside_cus(ctx.s, enemy, space)  # R-5: units inside are not overrun
+    if have:
+        ctx.emit("CUsDispersed", {"seat": enemy, "space": space, "cus": have,
+                                  "rule": "R-9.4"})
+    disperse_generals(ctx, enemy, space, "R-9.4",
+                      keep=inside_generals(ctx.s, enemy, space))
+    lift_abandoned(ctx)
+
+
+def hostile_tribes(ctx: Ctx, seat: str, space: str) -> None:
+    """R-9.5: an army entering a stronghold with hostile tribes that still holds its
+    independent marker rolls on the ``hostile_tribes`` chart and loses that many CUs."""
+    sp = ctx.pack.spaces[space]
+    if not (sp.hostile_tribes and space in ctx.s["independent"]) or seat == INDEP:
+        return
+    if "hostile_tribes" not in ctx.pack.charts:
+        return
+    v = ctx.roll(chart_dice(ctx.pack, "hostile_tribes")[0], f"hostile tribes in {sp.name}", "R-9.5")[0]
+    n, rec = chart_read(ctx.pack, "hostile_tribes", v)
+    ctx.emit("HostileTribesRolled", {"seat": seat, "space": space, "die": v, "read": rec,
+                                     "lost": int(n), "rule": "R-9.5"})
+    if n:
+        lose_cus(ctx, seat, space, int(n), "R-9.5", "hostile tribes")
+
+
+def _side_roll(ctx: Ctx, side: str, space: str, label: str) -> dict[str, Any]:
+    pack, s = ctx.pack, ctx.s
+    if side == INDEP:
+        base = sum(s["indep_armies"][a]["strength"] for a in indep_at(s, space))
+        elephants: list[dict] = []
+    else:
+        have = cus_at(s, side, space)
+        base = 0
+        elephants = []
+        for t, n in sorted(have.items()):
+            st = unit_strength(pack, t)  # R-4.4: special units have a fixed strength
+            if st is None:
+                vals = ctx.roll(n, f"elephants of {side} in {space}", "R-9.2")
+                for v in vals:
+                    res, rec = chart_read(pack, "elephant_strength", v)
+                    elephants.append(rec)
+                    base += int(res)
+            else:
+                base += st * n
+    local = local_troops(pack, s, side, space)
+    if elephants:
+        ctx.emit("ElephantsRolled", {"side": side, "space": space, "reads": elephants,
+                                     "rule": "R-9.2"})
+    floor = battle_rating(pack, s, side, space)
+    dice = list(ctx.roll(chart_dice(ctx.pack, "battle")[0], f"battle in {space}: {label} ({side})", "R-9.2"))
+    raw = sum(dice)
+    mod = max(raw, floor) if floor is not None else raw
+    strength = base + local
+    score, rec = chart_read(pack, "battle", mod, max(1, strength))
+    return {"side": side, "cus_strength": base, "local_troops": local,
+            "strength": strength, "dice": dice, "rating": floor, "roll": mod,
+            "score": int(score), "read": rec}
+
+
+def _leader_loss(ctx: Ctx, side: str, space: str, roll: int) -> str | None:
+    pack = ctx.pack
+    if side == INDEP or roll != int(const(pack, "leader_loss_roll")):
+        return None
+    cmd = commander(pack, ctx.s, side, space)
+    if not cmd or cmd == "minor":
+        return None
+    v = ctx.roll(chart_dice(ctx.pack, "leader_loss")[0], f"leader loss check of {cmd}", "R-9.2")[0]
+    res, rec = chart_read(pack, "leader_loss", v)
+    ctx.emit("LeaderLossChecked", {"seat": side, "general": cmd, "die": v, "read": rec,
+                                   "killed": res == "killed", "rule": "R-9.2"})
+    if res == "killed":
+        ctx.emit("GeneralPlaced", {"general": cmd, "seat": side, "where": "dead",
+                                   "space": None, "rule": "R-9.2"})
+        return cmd
+    return None
+
+
+def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | None,
+           why: str = "attack", inside_join: bool = True) -> str:
+    """Fight a land battle in ``space`` (R-9.2) between every unit of ``attacker`` and
+    ``defender`` there (seats or ``"independent"``); ``came_from`` is where the attacker
+    entered from (a tie sends it back there). Emits ``BattleFought`` {space, attacker,
+    defender, sides: [{strength, dice, roll, score, read …}], result, winner} and the
+    losses. Returns ``"attacker"``, ``"defender"``, ``"tie"`` or ``"joined"`` (R-4.3: an
+    army of only royal CUs went over without battle). ``inside_join`` False: the
+    defender's units inside the major city stay out of the battle and its losses
+    (R-9.2 "may join"; event ``InsideUnitsStayedOut``)."""
+
+    out = None
+    if not inside_join and defender != INDEP:
+        cus, gens = inside_cus(ctx.s, defender, space), inside_generals(ctx.s, defender, space)
+        if cus or gens:
+            out = defender
+            ctx.emit("InsideUnitsStayedOut", {"seat": defender, "space": space, "cus": cus,
+                                              "generals": gens, "rule": "R-9.2"})
+    with sitting_out(out, space):
+        return _battle(ctx, attacker, defender, space, came_from, why)
+
+
+def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | None,
+            why: str) -> str:
+
+    pack, s = ctx.pack, ctx.s
+    if why == "attack":
+        note_attack(ctx, attacker, defender, "battle")
+    joined = royal_defection(ctx, attacker, defender, space)
+    if joined:
+        ctx.emit("BattleFought", {"space": space, "attacker": attacker,
+                                  "defender": defender, "result": "joined",
+                                  "winner": defender if joined == attacker else attacker,
+                                  "rule": "R-4.3"})
+        return "joined"
+    a = _side_roll(ctx, attacker, space, "attacker")
+    d = _side_roll(ctx, defender, space, "defender")
+    if a["score"] > d["score"]:
+        result, win, lose, ws, ls = "attacker", attacker, defender, a, d
+    elif d["score"] > a["score"]:
+        result, win, lose, ws, ls = "defender", defender, attacker, d, a
+    else:
+        result, win, lose, ws, ls = "tie", None, None, a, d
+    ctx.emit("BattleFought", {"space": space, "attacker": attacker, "defender": defender,
+                              "why": why, "sides": [a, d],
+                              "strengths": {"attacker": a["strength"],
+                                            "defender": d["strength"]},
+                              "rolls": {"attacker": a["roll"], "defender": d["roll"]},
+                              "scores": {"attacker": a["score"], "defender": d["score"]},
+                              "result": result,
+                              "winner": win, "came_from": came_from, "rule": "R-9.2"})
+    for side, info_ in ((attacker, a), (defender, d)):
+        _leader_loss(ctx, side, space, info_["roll"])
+    if result == "tie":
+        for side in (attacker, defender):
+            if side != INDEP:
+                lose_cus(ctx, side, space, 1, "R-9.2", "tie")
+        if came_from and came_from != space:  # a sally (R-5) goes back inside instead
+            if attacker == INDEP:
+                for aid in indep_at(s, space):
+                    ctx.emit("IndependentArmyMoved", {"army": aid, "from": space,
+                                                      "to": came_from, "rule": "R-9.2",
+                                                      "why": "tie: back where it came from"})
+            else:
+                move_all(ctx, attacker, space, came_from, "R-9.2", "tie: attacker returns")
+        _tidy_defender(ctx, defender)
+        return result
+    defeat(ctx, lose, space)
+    ratio = int(const(pack, "winner_no_loss_ratio"))
+    if win != INDEP and ws["score"] < ratio * ls["score"]:
+        lose_cus(ctx, win, space, 1, "R-9.2", "winner's loss")
+    if win == INDEP and pack.spaces[space].kind != "major_city":  # R-14: never there
+        owner = s["garrisons"].get(space)
+        if owner:
+            ctx.emit("GarrisonRemoved", {"seat": owner, "space": space, "by": INDEP,
+                                         "rule": "R-14"})
+    _tidy_defender(ctx, defender)
+    return result
+
+
+def _tidy_defender(ctx: Ctx, defender: str) -> None:
+    """R-4.2 "at once": a defending seat's CUs left without a general (leader loss) are
+    marked or dispersed now, since its own turn's tidy-up may be far away. Sieges whose
+    besieger has no CU left are lifted (R-10)."""
+    lift_abandoned(ctx)
+    if defender != INDEP and defender != ctx.s.get("active"):
+        tidy_markings(ctx, defender)

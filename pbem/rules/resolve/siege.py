@@ -1,0 +1,155 @@
+"""Sieges and assaults (R-10, R-8.1 free rolls, R-11.4): assault limits per segment, the
+assault table (X/Y), siege points needed, completion and lifting.
+
+Siege points live in ``s["war"]["sieges"]`` (see :mod:`pbem.rules.core.events`); they
+vanish when all the besieger's CUs leave the space (the ``ArmyMoved`` reducer lifts them;
+:func:`pbem.rules.resolve.effects.lift_abandoned` after losses).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.context import Ctx
+from pbem.rules.core.armies import group_commander
+from pbem.rules.core.pack import chart_dice, chart_read, const
+from pbem.rules.core.pieces import cus_at
+from pbem.rules.core.state import State
+from pbem.rules.core.units import assault_modifier
+from pbem.rules.resolve.effects import lift_abandoned, lose_cus, note_attack
+from pbem.rules.resolve.inside import besieged_royals_desert, suffer_as_losers
+
+LIMITS = {"surrender": "assaults_per_space_surrender", "tyche": "assaults_per_space_tyche",
+          "movement": "assaults_per_space_movement"}
+
+
+def siege_target(pack: Pack, s: State, seat: str, space: str) -> tuple[str | None, int]:
+    """What ``seat`` may assault in ``space`` (R-10): ``("independent", points)`` for an
+    independent marker (major city / stronghold / minor city), ``(owner, points)`` for
+    another player's major city, else ``(None, 0)``."""
+    kind = pack.spaces[space].kind
+    need = {"major_city": "siege_points_major_city", "stronghold": "siege_points_stronghold",
+            "minor_city": "siege_points_independent_minor"}
+    if space in s["independent"] and kind in need:
+        return "independent", int(const(pack, need[kind]))
+    owner = s["garrisons"].get(space)
+    if owner and owner != seat and kind == "major_city":
+        return owner, int(const(pack, need[kind]))
+    return None, 0
+
+
+def min_assault_cus(pack: Pack, s: State) -> int:
+    """CUs an assaulting army needs (R-10; option ``assault_min_cus`` of the game)."""
+    return int((s.get("options") or {}).get("assault_min_cus")
+               or const(pack, "assault_min_cus"))
+
+
+def why_no_assault(pack: Pack, s: State, seat: str, space: str, segment: str,
+                   used: dict[str, Any], commander: str | None) -> str | None:
+    """None when ``seat`` may roll an assault in ``space`` now, else why (R-10):
+    something to besiege, enough CUs (``surrender_free_roll_min_cus`` in the surrender
+    segment), the per-segment limit, and the same general for both assaults."""
+    name = pack.spaces[space].name
+    target, _ = siege_target(pack, s, seat, space)
+    if target is None:
+        return f"there is nothing to besiege in {name} (an independent marker or another " \
+               f"player's major city)"
+    need = int(const(pack, "surrender_free_roll_min_cus")) if segment == "surrender" \
+        else min_assault_cus(pack, s)
+    have = sum(cus_at(s, seat, space).values())
+    if have < need:
+        return f"assaulting {name} needs {need} CUs, you have {have} there"
+    n, who = used.get(space, (0, None))
+    if n >= int(const(pack, LIMITS[segment])):
+        return f"no more assaults on {name} in this segment"
+    if who is not None and commander is not None and who != commander:
+        return f"both assaults on {name} in a segment are by the same general"
+    return None
+
+
+def roll_assault(ctx: Ctx, seat: str, space: str, segment: str,
+                 modifier: int = 0) -> None:
+    """One assault roll (R-10): an attack when it targets a player's major city (R-11.4);
+    2d6 + modifier (+ ``helepolis_assault_modifier`` when the army includes the Helepolis,
+    listed under ``modifiers`` of ``AssaultRolled``; clamped to the chart's rows) against
+    the ``assault`` chart, column = besieging CUs, cell ``X/Y`` = siege points / besieging
+    CUs lost. Completes the siege
+    when the points reach the number needed (:func:`complete_siege`)."""
+    pack, s = ctx.pack, ctx.s
+    target, need = siege_target(pack, s, seat, space)
+    if target != "independent":
+        note_attack(ctx, seat, target, "assault")
+    extra, parts = assault_modifier(pack, s, seat, space)
+    modifier += extra
+    dice = list(ctx.roll(chart_dice(pack, "assault")[0], f"assault on {pack.spaces[space].name}", "R-10"))
+    row = sum(dice) + modifier
+    cus = sum(cus_at(s, seat, space).values())
+    cell, rec = chart_read(pack, "assault", row, cus)
+    x, y = (int(v) for v in str(cell).split("/"))
+    have = (s.get("war") or {}).get("sieges", {}).get(space)
+    before = have["points"] if have and have["seat"] == seat else 0
+    ctx.emit("AssaultRolled", {"seat": seat, "space": space, "dice": dice,
+                               "modifier": modifier, "modifiers": parts, "read": rec,
+                               "points": x, "lost": y, "segment": segment, "rule": "R-10"})
+    if y:
+        lose_cus(ctx, seat, space, y, "R-10", "assault losses")
+    if x:
+        ctx.emit("SiegePointsScored", {"space": space, "seat": seat, "points": x,
+                                       "total": before + x, "needed": need,
+                                       "rule": "R-10"})
+        besieged_royals_desert(ctx, seat, space)  # R-4.3: before the siege completes
+        if before + x >= need:
+            complete_siege(ctx, seat, space, target, segment)
+    lift_abandoned(ctx)
+
+
+def complete_siege(ctx: Ctx, seat: str, space: str, target: str, segment: str) -> None:
+    """R-10: the units inside suffer as battle losers; remove the points and the marker;
+    the besieger puts his own garrison only when the siege finished in his surrender
+    segment."""
+    if target != "independent":  # R-10: units inside suffer as battle losers
+        suffer_as_losers(ctx, space)
+    ctx.emit("SiegeCompleted", {"space": space, "seat": seat, "marker": target,
+                                "segment": segment, "rule": "R-10"})
+    if segment == "surrender" and ctx.pack.spaces[space].kind != "transit":
+        ctx.emit("GarrisonPlaced", {"seat": seat, "space": space, "rule": "R-10"})
+
+
+def _used(ctx: Ctx, segment: str) -> dict[str, Any]:
+    key = f"_assaults_{segment}_{ctx.s['step']}"
+    if not hasattr(ctx, "war_used"):
+        ctx.war_used = {}  # type: ignore[attr-defined]
+    return ctx.war_used.setdefault(key, {})  # type: ignore[attr-defined]
+
+
+def assault_after_move(ctx: Ctx, seat: str, space: str, count: int, segment: str,
+                       group: dict) -> None:
+    """Up to ``count`` assault rolls by the army that just moved into ``space`` (R-10);
+    a refused roll is recorded as ``AssaultCancelled`` (validation turns it into a
+    rejection)."""
+
+    cmd = group_commander(ctx.pack, ctx.s, seat, group)
+    used = _used(ctx, segment)
+    for _ in range(count):
+        why = why_no_assault(ctx.pack, ctx.s, seat, space, segment, used, cmd)
+        if why:
+            ctx.emit("AssaultCancelled", {"seat": seat, "space": space, "why": why,
+                                          "rule": "R-10"})
+            return
+        n, _who = used.get(space, (0, None))
+        used[space] = (n + 1, cmd)
+        roll_assault(ctx, seat, space, segment)
+
+
+def surrender_assaults(ctx: Ctx, seat: str, spaces: list[str]) -> None:
+    """R-8.1: one free assault/subjugation roll per listed space (an army of at least
+    ``surrender_free_roll_min_cus`` CUs); success lets the player put his marker."""
+    used = _used(ctx, "surrender")
+    for x in spaces:
+        why = why_no_assault(ctx.pack, ctx.s, seat, x, "surrender", used, None)
+        if why:
+            ctx.emit("AssaultCancelled", {"seat": seat, "space": x, "why": why,
+                                          "rule": "R-8.1"})
+            continue
+        used[x] = (used.get(x, (0, None))[0] + 1, None)
+        roll_assault(ctx, seat, x, "surrender")

@@ -1,0 +1,82 @@
+"""pbem.mail.compose: nothing from a mail or the config reaches our headers unchecked."""
+
+from __future__ import annotations
+
+import email
+from email import policy
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.mail.compose import MAX_REFERENCES, compose, stable_message_id, thread_ids
+from pbem.mail.headers import is_msg_id
+
+
+def make(**overrides: object):  # type: ignore[no-untyped-def]
+    args: dict = dict(sender="judge@pbem.example", sender_name="Judge", to_addr="k@example.org",
+                      to_name="Kleitos", subject="Re: orders", text="hello",
+                      message_id="<pbem.x.1@pbem.example>", kind="reply")
+    args.update(overrides)
+    return compose(**args)
+
+
+def test_names_and_subject_lose_control_characters() -> None:
+    out = make(to_name="Kleitos\r\nBcc: victim@example.org", sender_name="J\x00udge",
+               subject="Re: a\r\nBcc: victim@example.org", game_id="g1\r\nX: y")
+    parsed = email.message_from_bytes(out.raw, policy=policy.default)
+    assert parsed["Bcc"] is None and parsed["X"] is None
+    assert parsed["To"].addresses[0].display_name == "Kleitos Bcc: victim@example.org"
+    assert str(parsed["Subject"]) == "Re: a Bcc: victim@example.org"
+
+
+def test_non_ascii_names_are_rfc2047_encoded() -> None:
+    out = make(to_name="Kléitos", subject="Re: café")
+    top = out.raw.split(b"\r\n\r\n")[0]
+    assert top.isascii() and not out.smtputf8
+    parsed = email.message_from_bytes(out.raw, policy=policy.default)
+    assert parsed["To"].addresses[0].display_name == "Kléitos"
+
+
+def test_an_internationalised_address_needs_smtputf8() -> None:
+    out = make(to_addr="κλείτος@παράδειγμα.ελ", to_name="Κλείτος")
+    assert out.smtputf8 and "κλείτος@παράδειγμα.ελ".encode() in out.raw
+
+
+@pytest.mark.parametrize("bad", ["", "k@example.org\r\nBcc: x@y.org", "not an address",
+                                 "k@[127.0.0.1]"])
+def test_bad_addresses_raise_value_error(bad: str) -> None:
+    with pytest.raises(ValueError):
+        make(to_addr=bad)
+
+
+def test_a_bad_own_message_id_raises() -> None:
+    with pytest.raises(ValueError):
+        make(message_id="<x@y>\r\nBcc: z@w.org")
+
+
+def test_only_valid_real_ids_thread() -> None:
+    assert thread_ids("<sha256-ab@pbem.invalid>", ["<r@x.org>"]) == (None, ())
+    assert thread_ids("<p@x.org>", ["<bad", "<r@x.org>", "<p@x.org>"]) == (
+        "<p@x.org>", ("<r@x.org>", "<p@x.org>"))
+    many = [f"<r{i}@x.org>" for i in range(100)]
+    parent, refs = thread_ids("<p@x.org>", many)
+    assert len(refs) == MAX_REFERENCES and refs[0] == "<r0@x.org>" and refs[-1] == parent
+
+
+def test_nul_never_reaches_the_body() -> None:
+    out = make(text="a\x00b\x1bc\td\ne", html="<p>a\x00b</p>")
+    assert b"\x00" not in out.raw and b"\x1b" not in out.raw
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(st.lists(st.one_of(st.text(max_size=30), st.integers(), st.none()), max_size=5))
+def test_stable_message_ids_are_valid_msg_ids(parts: list) -> None:
+    message_id = stable_message_id("pbem.example", *parts)
+    assert is_msg_id(message_id)
+    assert stable_message_id("pbem.example", *parts) == message_id
+
+
+def test_a_reply_id_built_from_a_player_id_is_valid() -> None:
+    """The label once had '..' ('<…@players.example>' ends in a dot before the digest)."""
+    assert is_msg_id(stable_message_id("pbem.example", "g1", "reply", "<c-1@players.example>"))

@@ -1,0 +1,79 @@
+"""One catalogue of problem codes (pbem/problems.py): every code the product raises is
+declared there once with its rule, every declared code is raised somewhere, and every
+code is listed in docs/orders.md, so a player who quotes a code finds it."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from pbem.problems import CODES, UnknownCode, problem
+
+ROOT = Path(__file__).resolve().parents[1]
+FAMILIES = ("orders", "turn", "game", "surrender", "tyche", "movement", "siege", "standing",
+            "inside", "commanders", "reinforcements", "reaction", "rules", "envelope",
+            "auth", "history", "mail", "yaml")
+CODE = re.compile(r"^(?:%s)\.[a-z_]+$" % "|".join(FAMILIES))
+
+
+def _literals() -> tuple[set[str], set[str]]:
+    """Code-shaped string constants in pbem/, and the literal prefixes of f-strings that
+    build a code (``f"surrender.cannot_{k}"``)."""
+    codes, prefixes = set(), set()
+    for f in (ROOT / "pbem").rglob("*.py"):
+        if f.name == "problems.py" and f.parent.name == "pbem":
+            continue
+        tree = ast.parse(f.read_text())
+        parts = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and id(node) not in parts and isinstance(node.value, str) \
+                    and CODE.match(node.value):
+                codes.add(node.value)
+            elif isinstance(node, ast.JoinedStr) and node.values \
+                    and isinstance(node.values[0], ast.Constant):
+                head = str(node.values[0].value)
+                if re.match(r"^(?:%s)\.[a-z_]+$" % "|".join(FAMILIES), head) and len(node.values) > 1:
+                    prefixes.add(head)
+    return codes, prefixes
+
+
+def test_every_code_in_the_source_is_declared() -> None:
+    codes, prefixes = _literals()
+    # dotted literals that are field paths, not codes (orders.tyche, orders.movement, ...)
+    paths = {c for c in codes if c.split(".")[1] in
+             ("tyche", "movement", "surrender", "standing", "inside", "outside", "commanders",
+              "reinforcements", "log", "daemon")}
+    assert sorted(codes - paths - set(CODES)) == []
+    for p in prefixes:
+        assert any(c.startswith(p) for c in CODES), p
+
+
+def test_every_declared_code_is_used() -> None:
+    codes, prefixes = _literals()
+    unused = [c for c in CODES if c not in codes and not any(c.startswith(p) for p in prefixes)
+              and c != "internal"]
+    assert unused == []
+
+
+def test_every_code_is_in_the_orders_guide() -> None:
+    text = (ROOT / "docs" / "orders.md").read_text()
+    missing = [c for c in CODES if f"`{c}`" not in text]
+    assert missing == []
+
+
+def test_rules_codes_name_a_rule() -> None:
+    for c in CODES.values():
+        if c.code.split(".")[0] in FAMILIES[:13]:
+            assert c.rule and re.match(r"^R-\d+(\.\d+)?$", c.rule), c
+        else:
+            assert c.rule is None and c.ref, c
+
+
+def test_an_undeclared_code_is_refused() -> None:
+    with pytest.raises(UnknownCode):
+        problem("tyche.no_such_code", "x")
+    p = problem("tyche.card_missing", "name the card")
+    assert (p.code, p.rule) == ("tyche.card_missing", "R-8.2")
+    assert problem("orders.unknown_key", "x", rule="R-8.1").rule == "R-8.1"
