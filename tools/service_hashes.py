@@ -15,6 +15,11 @@ orders), a history request, standing orders and a deadline default.
 
     .venv/bin/python tools/service_hashes.py            # print one JSON line per game
     .venv/bin/python tools/service_hashes.py --check F  # compare with a file printed before
+
+Recorded: ``service_hashes_a532caf.jsonl`` (main before issue 17; the split of the
+service, 3fd91bc, gives exactly these), ``service_hashes_9f095d3.jsonl`` (main after the
+rules restructure), ``service_hashes_svc.jsonl`` (branch svc: the same ``log`` as
+9f095d3, other chain heads — hash version 2 — and the answers issue 17 added).
 """
 from __future__ import annotations
 
