@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from pbem.mail.headers import SYNTHETIC_DOMAIN, clean_text
+
 _KEY_LINE = re.compile(r"(?m)^(\s*key\s*:\s*).*$")
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\ud800-\udfff]")
 
 
 def now_utc() -> datetime:
@@ -53,13 +54,13 @@ def re_subject(subject: str) -> str:
 
 
 def safe_text(text: str, limit: int = 500) -> str:
-    """``text`` fit for a log line, a stored field or a host notice: control
-    characters (NUL, CR, ESC …) and lone surrogates shown as ``\\xNN``, at most
-    ``limit`` characters."""
-    cleaned = _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
-    return cleaned if len(cleaned) <= limit else cleaned[:limit - 1] + "…"
+    """``text`` fit for a log line, a stored field or a host notice: lone surrogates
+    (undecodable bytes) shown as ``\\udcNN``, then control characters out and white
+    space collapsed (:func:`pbem.mail.headers.clean_text`), at most ``limit`` characters."""
+    return clean_text(str(text).encode("utf-8", "backslashreplace").decode("utf-8"), limit)
 
 
 def synthetic_message_id(raw: bytes) -> str:
-    """A Message-ID for a mail whose own cannot be read: ``<sha256-…@pbem.invalid>``."""
-    return f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}@pbem.invalid>"
+    """A Message-ID for a mail whose own cannot be read: ``<sha256-…@pbem.invalid>``, as
+    :func:`pbem.mail.message.parse_mail` makes it."""
+    return f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}@{SYNTHETIC_DOMAIN}>"
