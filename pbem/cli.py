@@ -179,9 +179,8 @@ def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
               type=click.Path(dir_okay=False))
 def status(config_path: str) -> None:
     """List games with their step, who is to act, and the outbox."""
-    from pbem.service.status import status as game_status
-
     from pbem.service.status import Status
+    from pbem.service.status import status as game_status
 
     config = _load(config_path)
     found = game_status(_open_store(config, readonly=True)) if Path(config.database).exists() else Status()

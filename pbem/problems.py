@@ -36,12 +36,9 @@ class Problem:
     line: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict ``{code, rule, message, where, hint}`` (and ``line`` when set)."""
-        out = {"code": self.code, "rule": self.rule, "message": self.message,
-               "where": self.where, "hint": self.hint}
-        if self.line is not None:
-            out["line"] = self.line
-        return out
+        """JSON-safe dict of all fields ``{code, rule, message, where, hint, line}``."""
+        return {"code": self.code, "rule": self.rule, "message": self.message,
+                "where": self.where, "hint": self.hint, "line": self.line}
 
 
 @dataclass(frozen=True)

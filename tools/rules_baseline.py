@@ -116,7 +116,8 @@ def play(pack: Any, seed: bytes, options: dict[str, Any] | None, rng_seed: int,
             break
         d = pend[0]
         orders = R.bot_orders(state, d.seat, rng)
-        problems = [[p.to_dict() for p in R.validate(state, d.seat, m)]
+        problems = [[{k: v for k, v in p.to_dict().items() if k != "line" or v is not None}
+                     for p in R.validate(state, d.seat, m)]  # no line: as recorded
                     for m in mutations(orders, mut_rng)]
         views = ({str(s): _drop(R.view(state, s), drop_keys or []) for s in (*R.SEATS, None)}
                  if with_views else {})

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pbem.mail.message import ParsedMail
+from pbem.problems import Problem
 from pbem.report import build
 from pbem.service import host, outbox, ratelimit
-from pbem.service.issue import Issue, mask_key_lines, re_subject
+from pbem.service.issue import mask_key_lines, re_subject
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -22,13 +23,13 @@ if TYPE_CHECKING:
 Recorder = Callable[..., int]
 
 
-def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Issue], game_id: str | None,
+def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
           orders_text: str | None = None) -> bool:
     """Answer a sender with every problem found (rate-limited per address); False when
     the answer was suppressed by the rate limit."""
     if not ratelimit.may_answer(judge, parsed.sender):
         return False
-    text = build.render_rejection(parsed.subject, [i.as_dict() for i in issues], game_id,
+    text = build.render_rejection(parsed.subject, [i.to_dict() for i in issues], game_id,
                                   mask_key_lines(orders_text) if orders_text else None)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders not applied", text),
@@ -37,14 +38,14 @@ def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Issue], game_id: st
     return True
 
 
-def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Issue], game_id: str | None,
+def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
            seat: str | None, result: Mapping[str, Any], status: str = "rejected", reason: str = "",
            **fields: Any) -> str:
     """Record a mail that is not applied (``status`` rejected or held, with every
     problem; ``reason`` defaults to the first problem's code) and answer the sender;
     nothing in the game changes. Returns ``status``."""
     iid = rec(status, reason or issues[0].code, game_id=game_id, seat=seat,
-              result={**result, "problems": [i.as_dict() for i in issues]}, **fields)
+              result={**result, "problems": [i.to_dict() for i in issues]}, **fields)
     if not reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text):
         ratelimit.suppressed(judge, iid, parsed.sender)
     return status

@@ -16,10 +16,10 @@ from __future__ import annotations
 from pbem.config import Config
 from pbem.mail.authresults import sender_authentication
 from pbem.mail.message import ParsedMail
-from pbem.service.issue import Issue
+from pbem.problems import Problem
 
 
-def refusal(config: Config, parsed: ParsedMail) -> Issue | None:
+def refusal(config: Config, parsed: ParsedMail) -> Problem | None:
     """The problem to answer when the ``authentication:`` config refuses this orders
     mail, else None (always None without ``authserv_id`` or for machine mail)."""
     if not config.authserv_id or parsed.action != "accept" or not parsed.sender:
@@ -27,7 +27,7 @@ def refusal(config: Config, parsed: ParsedMail) -> Issue | None:
     found = sender_authentication(parsed.authentication, parsed.sender)
     if found == "fail" or (config.require_authentication and found != "pass"):
         what = "fails" if found == "fail" else "does not pass"
-        return Issue(f"The receiving mail server reports that this mail {what} the sender checks "
+        return Problem(message=f"The receiving mail server reports that this mail {what} the sender checks "
                      f"(SPF/DKIM/DMARC) for {parsed.sender}, so it was not read as orders: anyone can write "
                      "any From: address, and this judge only takes orders it can trust.", code="auth.results",
                      hint="Send your orders from your own mail account (its provider's server), not through "

@@ -30,8 +30,8 @@ from pbem import rules
 from pbem.keys import verify_key
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
+from pbem.problems import Problem
 from pbem.service import answers
-from pbem.service.issue import Issue
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -52,7 +52,7 @@ class Checked:
     ``held`` when another address carried the right key (status ``held``), the game and
     seat when known, the inbox ``reason`` code, and the standing-orders ``seq``."""
 
-    issues: list[Issue] = field(default_factory=list)
+    issues: list[Problem] = field(default_factory=list)
     game_id: str | None = None
     seat: str | None = None
     held: bool = False
@@ -77,14 +77,14 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
         hint = f"Your games here: {', '.join(mine)}." if mine else "Check the game id in your prompt mail."
         if "game" in doc:
             shown = game_id if isinstance(game_id, str) else yaml.safe_dump(game_id, default_flow_style=True).strip()
-            issues.append(Issue(f"There is no game {shown!r} on this judge.", where="game",
+            issues.append(Problem(message=f"There is no game {shown!r} on this judge.", where="game",
                                 code="envelope.unknown_game", hint=hint))
         return Checked(issues, reason=issues[0].code if issues else "")
     seats = {s["seat"]: s for s in judge.store.seats(game_id)}
     seat = doc.get("seat")
     if seat not in seats:
         if "seat" in doc:
-            issues.append(Issue(f"Game {game_id} has no seat {seat!r}; seats are {', '.join(seats)}.",
+            issues.append(Problem(message=f"Game {game_id} has no seat {seat!r}; seats are {', '.join(seats)}.",
                                 where="seat", code="envelope.unknown_seat"))
         return Checked(issues, game_id, reason=issues[0].code if issues else "")
     identity = _identity(judge, parsed, doc, game_id, seats[seat])
@@ -105,7 +105,7 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
     seat = row["seat"]
     since = (judge.clock() - WINDOW).isoformat()
     if parsed.sender != row["email"]:
-        refusal = [Issue(f"This address ({parsed.sender}) is not registered for seat {seat} of {game_id}; "
+        refusal = [Problem(message=f"This address ({parsed.sender}) is not registered for seat {seat} of {game_id}; "
                          "a mail can only act for the seat registered at its sender address.",
                          where="seat", code="auth.sender")]
         if _key_ok(doc, row):
@@ -115,7 +115,7 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
         return Checked(refusal, game_id, seat, reason="auth.sender")
     wrong = judge.store.auth_failures(game_id, seat, since, ("auth.key",))
     if wrong >= LOCK_AFTER:
-        return Checked([Issue(f"{wrong} mails with a wrong key for seat {seat} came in the last hour, so the "
+        return Checked([Problem(message=f"{wrong} mails with a wrong key for seat {seat} came in the last hour, so the "
                               "seat is locked: no key is checked until an hour has passed since the latest. "
                               "The host has been told.", where="key", code="auth.locked")],
                        game_id, seat, reason="auth.locked")
@@ -123,7 +123,7 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
         return None
     _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
     placeholder = str(doc.get("key", "")).strip().upper() == "YOUR-SEAT-KEY"
-    return Checked([Issue("The `key:` line still holds the placeholder YOUR-SEAT-KEY." if placeholder
+    return Checked([Problem(message="The `key:` line still holds the placeholder YOUR-SEAT-KEY." if placeholder
                           else f"The key for seat {seat} is wrong.", where="key", code="auth.key",
                           hint="Replace it with the seat key the game's host gave you (it is case-sensitive).")],
                    game_id, seat, reason="auth.key")
@@ -142,7 +142,7 @@ def _maybe_alert(judge: Judge, game_id: str, row: Mapping[str, Any], failures: i
     answers.alert_wrong_keys(judge, game_id, row, failures, bucket=judge.clock().strftime("%Y%m%d%H"))
 
 
-def _sequence(judge: Judge, doc: Mapping[str, Any], game_id: str, seat: str) -> tuple[int | None, list[Issue]]:
+def _sequence(judge: Judge, doc: Mapping[str, Any], game_id: str, seat: str) -> tuple[int | None, list[Problem]]:
     """The standing-orders sequence number: required for standing orders alone, checked
     whenever given; it must exceed the seat's last accepted one (finding 12)."""
     last = judge.store.standing_seq(game_id, seat)
@@ -150,65 +150,65 @@ def _sequence(judge: Judge, doc: Mapping[str, Any], game_id: str, seat: str) -> 
     seq = doc.get("seq")
     if seq is None:
         if standing_only(doc.get("orders")):
-            return None, [Issue("Standing orders need a `seq:` line: a number larger than the one of your "
+            return None, [Problem(message="Standing orders need a `seq:` line: a number larger than the one of your "
                                 "previous standing orders, so that an old mail cannot be sent again in your name.",
                                 where="seq", code="envelope.missing", hint=hint)]
         return None, []
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-        return None, [Issue(f"`seq` must be a whole number from 1; found {seq!r}.", where="seq",
+        return None, [Problem(message=f"`seq` must be a whole number from 1; found {seq!r}.", where="seq",
                             code="envelope.seq_type", hint=hint)]
     if seq <= last:
-        return None, [Issue(f"`seq: {seq}` was used already: your last standing orders had seq {last}. A mail "
+        return None, [Problem(message=f"`seq: {seq}` was used already: your last standing orders had seq {last}. A mail "
                             "is taken once; an old mail sent again is refused.", where="seq",
                             code="envelope.stale_seq", hint=hint)]
     return seq, []
 
 
-def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Issue]:
+def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Problem]:
     """Missing and unknown top-level keys."""
-    issues: list[Issue] = []
+    issues: list[Problem] = []
     for key in keys:
         if key == "step" and standing_only(doc.get("orders")):
             continue  # standing orders may come at any time, with or without a step (R-9.3)
         if key not in doc:
-            issues.append(Issue(f"The orders block has no `{key}:` line.", where=key, code="envelope.missing",
+            issues.append(Problem(message=f"The orders block has no `{key}:` line.", where=key, code="envelope.missing",
                                 hint="Start from the YAML template in your last prompt mail."))
     allowed = [*keys, *OPTIONAL_KEYS]
     for k in doc:
         if k not in allowed:
             near = suggest(str(k), allowed)
-            issues.append(Issue(f"Unknown top-level key `{k}`; allowed: {', '.join(allowed)}.",
+            issues.append(Problem(message=f"Unknown top-level key `{k}`; allowed: {', '.join(allowed)}.",
                                 where=str(k), code="envelope.unknown_key",
                                 hint=f"did you mean `{near}`?" if near else None))
     return issues
 
 
-def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> list[Issue]:
+def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> list[Problem]:
     """The step answers the latest prompt, it is the seat's decision, orders a mapping."""
-    issues: list[Issue] = []
+    issues: list[Problem] = []
     state = judge.state(game_id)
     step = doc.get("step")
     if not isinstance(step, int) or isinstance(step, bool):
-        issues.append(Issue(f"`step` must be a whole number; found {step!r}.", where="step",
+        issues.append(Problem(message=f"`step` must be a whole number; found {step!r}.", where="step",
                             code="envelope.step_type"))
     elif step < state.step:
-        issues.append(Issue(f"Step {step} is stale: the game is at step {state.step}. Orders answer "
+        issues.append(Problem(message=f"Step {step} is stale: the game is at step {state.step}. Orders answer "
                             "the latest prompt only.", where="step", code="envelope.stale_step",
                             hint=f"Check your latest prompt; if it is yours, use step: {state.step}."))
     elif step > state.step:
-        issues.append(Issue(f"Step {step} has not happened yet: the game is at step {state.step}.",
+        issues.append(Problem(message=f"Step {step} has not happened yet: the game is at step {state.step}.",
                             where="step", code="envelope.future_step",
                             hint="Copy the step number from your latest prompt."))
     waiting = {d.seat for d in rules.pending(state)}
     if seat not in waiting:
         who = ", ".join(sorted(waiting)) or "nobody (the game is over)"
-        issues.append(Issue(f"It is not your decision now: the game waits for {who}.", where="seat",
+        issues.append(Problem(message=f"It is not your decision now: the game waits for {who}.", where="seat",
                             code="envelope.not_your_turn",
                             hint="Wait for your prompt mail. Until then you may send standing orders "
                                  "(orders: {standing: [...]} and a `seq:` line, see docs/orders.md), "
                                  "which need no step."))
     if not isinstance(doc.get("orders"), Mapping):
-        issues.append(Issue("`orders:` must be a block of keys (tyche:, movement:, …).", where="orders",
+        issues.append(Problem(message="`orders:` must be a block of keys (tyche:, movement:, …).", where="orders",
                             code="envelope.orders_type"))
     return issues
 

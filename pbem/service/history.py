@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.mail.message import ParsedMail
+from pbem.problems import Problem
 from pbem.report.history import Batch, headline, render_history
 from pbem.service import answers, envelope, games, outbox, ratelimit
-from pbem.service.issue import Issue
 from pbem.store import Store
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def handle_request(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec
                               reason=checked.reason)
     wanted = doc.get("history")
     if not issues and not (wanted == "all" or (isinstance(wanted, int) and not isinstance(wanted, bool))):
-        issues = [Issue(f"`history` must be a step number or `all`; found {wanted!r}.", where="history",
+        issues = [Problem(message=f"`history` must be a step number or `all`; found {wanted!r}.", where="history",
                         code="history.value", hint="e.g. `history: 3` or `history: all`")]
     if issues:
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown},

@@ -29,8 +29,17 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.mail.message import MailLimits, ParsedMail, parse_mail
-from pbem.service import adjudicate, answers, authres, envelope, history, host, ratelimit
-from pbem.service.issue import Issue, mask_key, safe_text, synthetic_message_id
+from pbem.problems import Problem
+from pbem.service import (
+    adjudicate,
+    answers,
+    authres,
+    envelope,
+    history,
+    host,
+    ratelimit,
+)
+from pbem.service.issue import mask_key, safe_text, synthetic_message_id
 from pbem.store import is_transient_db_error
 from pbem.store.content import content_hash
 
@@ -164,7 +173,7 @@ def _answer_internal(judge: Judge, parsed: ParsedMail) -> None:
         return
     try:
         with judge.store.transaction():
-            answers.reply(judge, parsed, [Issue("The judge hit an internal error reading this mail. It is kept "
+            answers.reply(judge, parsed, [Problem(message="The judge hit an internal error reading this mail. It is kept "
                                                 "and the host has been told; nothing in the game changed.",
                                                 code="internal")], None)
     except Exception as exc:  # noqa: BLE001 - the mail is kept; the answer is a courtesy
@@ -186,7 +195,7 @@ def _too_large(judge: Judge, head: bytes, size: int, uidvalidity: int | None, ui
                                        status="too_large", reason="mail.too_large", size=size, content=content,
                                        at=judge.clock().isoformat())
         if parsed.sender and parsed.ignore_reason in (None, "empty"):  # machine mail is never answered
-            issue = Issue(f"Your mail is {size:,} bytes; the judge reads mails of at most {limit:,} bytes, so it "
+            issue = Problem(message=f"Your mail is {size:,} bytes; the judge reads mails of at most {limit:,} bytes, so it "
                           "was not read.", code="mail.too_large",
                           hint="Send your orders again as plain text, without attachments or pictures.")
             if not answers.reply(judge, parsed, [issue], None):
@@ -210,17 +219,17 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
                                  "update the config.", kind="bounce")
         return "ignored"
     if parsed.action == "reject":
-        issues = [Issue(p.message, line=p.line, hint=p.hint, code=p.code) for p in parsed.problems]
+        issues = list(parsed.problems)
         mine = envelope.your_block(judge, parsed.sender)
         if mine:  # the sender's own envelope instead of the generic example
             issues = [replace(i, hint=mine) if i.code == "mail.no_orders" else i for i in issues]
-        iid = rec("rejected", issues[0].code if issues else "", result=[i.as_dict() for i in issues])
+        iid = rec("rejected", issues[0].code if issues else "", result=[i.to_dict() for i in issues])
         if not answers.reply(judge, parsed, issues, None):
             ratelimit.suppressed(judge, iid, parsed.sender)
         return "rejected"
     refused = authres.refusal(judge.config, parsed)
     if refused is not None:
-        iid = rec("rejected", refused.code, result={"problems": [refused.as_dict()]})
+        iid = rec("rejected", refused.code, result={"problems": [refused.to_dict()]})
         if not answers.reply(judge, parsed, [refused], None):
             ratelimit.suppressed(judge, iid, parsed.sender)
         return "rejected"
@@ -246,7 +255,7 @@ def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
     orders = doc["orders"]
     rejections = rules.validate(state, seat, orders)
     if rejections:
-        issues = [Issue(r.message, where=r.where, rule=r.rule, hint=r.hint, code=r.code) for r in rejections]
+        issues = list(rejections)
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown, "orders": orders},
                               step=state.step)
     previous = adjudicate.previous_orders(judge, game_id, seat, state.step)

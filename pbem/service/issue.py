@@ -1,11 +1,10 @@
-"""What the service tells a sender about a mail: :class:`Issue` (one problem), and the
-small text helpers every answer uses (the key masked, ``Re:`` subjects)."""
+"""The small text helpers every answer uses (the key masked, ``Re:`` subjects, safe
+text); the problems themselves are :class:`pbem.problems.Problem`."""
 from __future__ import annotations
 
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,25 +16,6 @@ _KEY_LINE = re.compile(r"(?m)^(\s*key\s*:\s*).*$")
 def now_utc() -> datetime:
     """The current time, UTC, whole seconds."""
     return datetime.now(UTC).replace(microsecond=0)
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One problem reported to a sender (envelope, authentication or rules): the text,
-    where in the orders (a key path), the rule ID (R-…), a hint, the line in the orders
-    block, and the code (``envelope.*``, ``auth.*``, ``mail.*``, rules codes)."""
-
-    message: str
-    where: str | None = None
-    rule: str | None = None
-    hint: str | None = None
-    line: int | None = None
-    code: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-safe form (stored in the inbox row's result)."""
-        return {"code": self.code, "message": self.message, "where": self.where, "rule": self.rule,
-                "hint": self.hint, "line": self.line}
 
 
 def mask_key(doc: Mapping[str, Any]) -> dict[str, Any]:

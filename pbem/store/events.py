@@ -32,7 +32,6 @@ from typing import Any
 
 from pbem.store.base import GENESIS, Connection, canonical_json, utcnow
 
-
 CHAIN_VERSION = 2
 _SECRET_LABEL = b"pbem-event-secret/v1"
 
