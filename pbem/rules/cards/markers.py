@@ -24,24 +24,34 @@ def revolting_spaces(pack: Pack, s: State, province: str) -> list[str]:
     return sorted(out)
 
 
-def resolve_unrest(ctx: Ctx, seat: str, card: Card, choice: str | None) -> None:
-    """R-16.2: roll 2d6 on the unrest chart; on a two-province result the player's
-    ``choice`` (else the first listed) [D]. In that province every non-transit space
-    without CUs or an independent marker gets an independent marker, replacing any
-    garrison [D]; when no such space is left, unrest spreads to the adjacent province
-    with the most such spaces (ties by id) [D]. Events: DiceRolled, UnrestStruck,
-    GarrisonRemoved, IndependentMarkersPlaced."""
+def preferred(prefs: list[str], allowed: list[str]) -> str | None:
+    """The first province of the player's ``prefs`` that is in ``allowed``, or None."""
+    return next((p for p in prefs if p in allowed), None)
+
+
+def resolve_unrest(ctx: Ctx, seat: str, card: Card, prefs: list[str] | None) -> None:
+    """R-16.2: roll 2d6 on the unrest chart; on a two-province result the first province
+    of the player's ``prefs`` (``tyche.unrest``, in order of preference) that the result
+    names, else the first listed [D]. In that province every non-transit space without
+    CUs or an independent marker gets an independent marker, replacing any garrison [D];
+    when no such space is left, unrest spreads to an adjacent province of the player's
+    choice: the first of ``prefs`` adjacent to it, else [D] the adjacent province with the
+    most such spaces (ties by id; none when no adjacent province has one). Events:
+    DiceRolled, UnrestStruck, GarrisonRemoved, IndependentMarkersPlaced."""
     pack, s = ctx.pack, ctx.s
+    prefs = list(prefs or [])
     chart = pack.charts["unrest"]
     roll = ctx.roll(chart_dice(ctx.pack, "unrest")[0], f"unrest ({card.name})", "R-16.2")
     provinces = chart_cell(chart, sum(roll))
     provinces = [provinces] if isinstance(provinces, str) else list(provinces)
-    target = choice if choice in provinces else provinces[0]
+    target = preferred(prefs, provinces) or provinces[0]
     spread = None
     if not revolting_spaces(pack, s, target):
-        near = [p for p in adjacent_provinces(pack, target) if revolting_spaces(pack, s, p)]
-        if near:
-            spread = max(near, key=lambda p: (len(revolting_spaces(pack, s, p)),
+        near = adjacent_provinces(pack, target)
+        spread = preferred(prefs, near)
+        able = [p for p in near if revolting_spaces(pack, s, p)]
+        if spread is None and able:
+            spread = max(able, key=lambda p: (len(revolting_spaces(pack, s, p)),
                                               [-ord(c) for c in p]))
     where = spread or target
     spaces = revolting_spaces(pack, s, where)

@@ -279,12 +279,8 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
         if not any(e.primitive == "unrest" for e in card.effects):
             reject(rej, "orders.field_not_used", f"{card_label(pack, n)} has no unrest event", f"{where}.unrest",
                  "leave out unrest", rule="R-16.2")
-        elif not isinstance(part["unrest"], str) or norm_use(
-                part["unrest"]) not in pack.provinces:  # a province id, case ignored
-            reject(rej, "tyche.unknown_province", f"there is no province {part['unrest']!r}", f"{where}.unrest",
-                 "give the province id used on the unrest table, e.g. attica")
-        else:
-            plan["unrest"] = norm_use(part["unrest"])
+        else:  # R-16.2: province ids (case ignored) in order of preference
+            plan["unrest"] = _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
     if use == "activate":  # R-8.2: one army moves with the card's OPs as its allowance
         _check_activate(pack, s, seat, part, card, where, rej, plan, soft)
     elif use == "event" and not event_supported(card):
@@ -357,6 +353,22 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
                          "cards_used": s["training_cards"].get(seat, 0),
                          "cards_allowed": const(pack, "training_cards_per_turn")},
             "general_spaces": gen_spaces, **event_opts, "fleet_upgrades": fleets}
+
+
+def _unrest_prefs(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[str]:
+    """R-16.2 ``tyche.unrest``: one province id or a list of them, in order of
+    preference: the first the rule lets the player pick wins, on a two-province result
+    and when unrest spreads to an adjacent province. Unknown ids are refused."""
+    out: list[str] = []
+    for i, v in enumerate(raw if isinstance(raw, list) else [raw]):
+        pid = norm_use(v)
+        if not isinstance(pid, str) or pid not in pack.provinces:
+            reject(rej, "tyche.unknown_province", f"there is no province {v!r}",
+                   f"{where}[{i}]" if isinstance(raw, list) else where,
+                   "give province ids, e.g. unrest: [attica, aetolia]")
+        elif pid not in out:
+            out.append(pid)
+    return out
 
 
 def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
