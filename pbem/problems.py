@@ -116,6 +116,7 @@ _RULES = [
     ("tyche.special_unit_army_missing", "R-4.1", "several armies qualify: name one"),
     ("tyche.unknown_army", "R-4.1", "no army of the seat has that name"),
     ("tyche.special_unit_army_illegal", "R-4.1", "an army the special unit may not join"),
+    ("tyche.discard_drawn_not_bool", "R-8.5", "discard_drawn_surprises is not true or false"),
     # movement segment and army moves
     ("movement.unknown", "R-8.7", "movement is not mercenary, {mercenary: Space}, none or moves"),
     ("movement.mercenary_place_illegal", "R-7.2", "a space where the mercenary may not go"),

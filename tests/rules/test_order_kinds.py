@@ -15,7 +15,8 @@ from pbem.rules.dice import Dice
 from pbem.rules.orders.common import plan_of
 
 ORDERS = Path(__file__).resolve().parents[2] / "pbem" / "rules" / "orders"
-KINDS = sorted(p.stem for p in ORDERS.glob("*.py") if p.stem not in ("__init__", "common"))
+KINDS = sorted(p.stem for p in ORDERS.glob("*.py") if p.stem not in ("__init__", "common")
+               and not p.stem.startswith("tyche_"))  # helpers of the Tyche kind
 SEGMENTS = ("commanders", "standing", "outside", "inside", "surrender", "tyche")
 
 

@@ -31,6 +31,12 @@ from pbem.rules.core.pack import const
 from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, hand_of, is_paused, training_units
+from pbem.rules.orders.tyche_surprises import (
+    card_label,
+    check_surprise_discards,
+    discard_surprises,
+    parse_card,
+)
 from pbem.rules.resolve.effects import place_cus
 from pbem.rules.resolve.moves import (
     MOVE_KEYS,
@@ -45,7 +51,8 @@ from pbem.rules.resolve.naval import upgrade_fleet
 USES = ("garrisons", "discard", "event", "activate", "train", "upgrade_fleet")
 
 
-TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards", "unrest",
+TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards",
+              "discard_drawn_surprises", "unrest",
               "army", "path", "drop", "pick_up", "assault", "escort", "moves", "fleet")
 
 
@@ -56,33 +63,6 @@ def norm_use(value: Any) -> Any:
     """``tyche.use`` as the engine reads it: a word, case and blanks ignored
     (``Garrisons`` → ``garrisons``); other values unchanged (refused later)."""
     return value.strip().lower() if isinstance(value, str) else value
-
-
-def card_label(pack: Pack, n: int) -> str:
-    """``"#12 Greek Mercenaries (3 OPs)"``."""
-    c = pack.cards[n]
-    ops = f"{c.ops} OPs" if c.ops is not None else "no OPs"
-    return f"#{n} {c.name} ({ops})"
-
-
-def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str | None]:
-    """Resolve a card given by number (int or digits) or name against a hand.
-    Returns ``(number, None)`` or ``(None, hint)``."""
-    if isinstance(value, bool):
-        return None, None
-    if isinstance(value, int):
-        return value, None
-    if isinstance(value, str) and value.strip().lstrip("#").isdecimal():
-        try:
-            return int(value.strip().lstrip("#")), None
-        except ValueError:  # too many digits
-            return None, "give the card's number from your hand"
-    if isinstance(value, str):
-        key = value.strip().lower()
-        for n in hand:
-            if pack.cards[n].name.lower() == key:
-                return n, None
-    return None, "give the card's number from your hand"
 
 
 def uses_for(card: Card) -> list[str]:
@@ -222,24 +202,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
     it cannot be carried out."""
     n0 = len(rej)
     hand = list(hand_of(s, seat))
-    surprise: list[int] = []
-    sd = part.get("surprise_discards", [])
-    if not isinstance(sd, list):
-        sd = [sd]
-    for i, v in enumerate(sd):
-        n, hint = parse_card(pack, hand, v)
-        w = f"{where}.surprise_discards[{i}]"
-        if n is None or n not in hand:
-            reject(rej, "tyche.card_not_in_hand", f"card {v!r} is not in your hand",
-                 w, hint or "your hand: " + ", ".join(map(str, hand)), rule="R-8.5")
-        elif pack.cards[n].type != "surprise":
-            reject(rej, "tyche.not_a_surprise", f"{card_label(pack, n)} is not a surprise card", w,
-                 "put it under card: instead")
-        elif n in surprise:
-            reject(rej, "tyche.duplicate_card", f"card {n} is listed twice", w,
-                 "list each surprise card once")
-        else:
-            surprise.append(n)
+    surprise, again = check_surprise_discards(pack, s, seat, part, where, rej)
     if "card" not in part:
         reject(rej, "tyche.card_missing", "name the card you play or discard",
              f"{where}.card", "your hand: " + ", ".join(map(str, hand)))
@@ -273,7 +236,8 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
             reject(rej, "tyche.use_not_allowed", f"{card_label(pack, n)} cannot be used for {use}", f"{where}.use",
                  f"allowed: {', '.join(uses_for(card))}")
         return None
-    plan: dict[str, Any] = {"surprise": surprise, "card": n, "use": use, "places": [],
+    plan: dict[str, Any] = {"surprise": surprise, "again": again, "card": n, "use": use,
+                            "places": [],
                             "train": [], "place": [], "unrest": None}
     if "unrest" in part:
         if not any(e.primitive == "unrest" for e in card.effects):
@@ -603,10 +567,7 @@ def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
     CardPlayed, GarrisonPlaced, TrainingPaid, UnitTrained, CUsPlaced, GeneralPlaced,
     FleetUpgraded, CardEventSkipped)."""
     pack, s = ctx.pack, ctx.s
-    for n in plan["surprise"]:
-        ctx.emit("CardDiscarded", {"seat": seat, "card": n, "name": pack.cards[n].name,
-                                   "surprise": True, "rule": "R-8.5"})
-        ctx.draw(seat, 1, "R-8.5")
+    discard_surprises(ctx, seat, plan["surprise"], bool(plan.get("again")))
     n, use = plan["card"], plan["use"]
     card = pack.cards[n]
     if use == "discard":
