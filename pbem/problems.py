@@ -69,6 +69,7 @@ _RULES = [
     ("orders.field_not_used", "R-8.2", "a field that the chosen use of the card does not read"),
     ("orders.tyche_only_segment", "R-6.5", "surrender or movement in an extra Tyche-only segment"),
     ("turn.not_your_turn", "R-6.5", "another seat decides now"),
+    ("turn.first_player_unknown", "R-6.1", "first_player names no seat of the game"),
     ("game.over", "R-1", "the game is over"),
     ("rules.not_yet_supported", "R-16", "a card event the engine does not resolve"),
     ("rules.pack_incomplete", "R-9", "the data pack lacks a number the rule needs"),

@@ -20,6 +20,8 @@ def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any
     pack = pack_of(state)
     if (state.war or {}).get("pause"):  # an open reaction window
         return reaction_orders(state, seat, rng)
+    if state.order_choice:  # name a random first player
+        return {"first_player": rng.choice(opts["first_player"] or [seat])}
     if state.reinforce:
         return _reinforcements(pack, state, seat, opts, rng)
     for _ in range(6):

@@ -26,6 +26,7 @@ def _game_started(s: State, d: dict) -> None:
         s[key] = {seat: ([] if key in ("minors", "primary") else
                          ({} if key == "dispersed" else 0)) for seat in d["seats"]}
     s["private"] = {seat: {"hand": [], "training": [], "standing": []} for seat in d["seats"]}
+    s["secret"] = {"deck": []}  # empty until the first shuffle
     s["turn"] = d["turn"]
     s["options"] = dict(d.get("options", {}))
 
