@@ -118,6 +118,9 @@ _RULES = [
     ("tyche.unknown_army", "R-4.1", "no army of the seat has that name"),
     ("tyche.special_unit_army_illegal", "R-4.1", "an army the special unit may not join"),
     ("tyche.discard_drawn_not_bool", "R-8.5", "discard_drawn_surprises is not true or false"),
+    ("tyche.event_no_subject", "R-16", "nothing the card's event could act on now"),
+    ("tyche.event_choice_missing", "R-16", "several choices qualify for the event: name one"),
+    ("tyche.event_choice_illegal", "R-16", "a choice the card's event does not allow now"),
     # movement segment and army moves
     ("movement.unknown", "R-8.7", "movement is not mercenary, {mercenary: Space}, none or moves"),
     ("movement.mercenary_place_illegal", "R-7.2", "a space where the mercenary may not go"),
