@@ -159,7 +159,8 @@ def add_war_orders(pack: Pack, state: GameState, seat: str, orders: dict[str, An
     campaign = next((e for e in pack.cards[ty["card"]].effects if e.primitive == "move_armies"),
                     None) if ty.get("use") == "event" else None
     if campaign is not None:  # Major Campaign: up to two army moves
-        moves = random_moves(pack, state, seat, rng, mp=int(campaign.params.get("mp", 4)))
+        mp = campaign.params.get("mp", pack.constants.get("major_campaign_mp"))
+        moves = random_moves(pack, state, seat, rng, mp=int(mp)) if mp else []
         if moves:
             ty["moves"] = moves[:int(campaign.params.get("armies", 2))]
         else:
