@@ -22,15 +22,15 @@ from typing import Any
 class Problem:
     """One problem found in a mail or in its orders.
 
-    ``code`` is a declared code (:data:`CODES`), ``rule`` the rule ID (``"R-8.3"``) or
-    None, ``message`` one sentence naming the thing (rules problems end with the rule
-    ID in parentheses), ``where`` the field path in the orders (``"orders.tyche.places[1]"``)
-    or None, ``hint`` how to fix it or None, ``line`` the 1-based line in the orders text
-    for YAML problems or None."""
+    ``code`` is a declared code (:data:`CODES`), ``message`` one sentence naming the thing
+    (rules problems end with the rule ID in parentheses), ``rule`` the rule ID
+    (``"R-8.3"``) or None for mail and envelope problems, ``where`` the field path in the
+    orders (``"orders.tyche.places[1]"``) or None, ``hint`` how to fix it or None,
+    ``line`` the 1-based line in the orders text for YAML problems or None."""
 
     code: str
-    rule: str | None
     message: str
+    rule: str | None = None
     where: str | None = None
     hint: str | None = None
     line: int | None = None
@@ -236,4 +236,4 @@ def problem(code: str, message: str, *, where: str | None = None, hint: str | No
     the surrender segment, R-8.1). ``message`` is used as given. Raises
     :class:`UnknownCode` for an undeclared code."""
     entry = declared(code)
-    return Problem(code, rule if rule is not None else entry.rule, message, where, hint, line)
+    return Problem(code, message, rule if rule is not None else entry.rule, where, hint, line)

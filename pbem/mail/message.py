@@ -53,13 +53,9 @@ from pbem.mail.headers import (
     read_sender,
 )
 from pbem.mail.machine import classify_machine
-from pbem.mail.strict_yaml import (
-    OrdersYamlError,
-    Problem,
-    load_strict_yaml,
-    normalise_text,
-)
+from pbem.mail.strict_yaml import OrdersYamlError, load_strict_yaml, normalise_text
 from pbem.mail.suggest import suggest
+from pbem.problems import Problem
 
 __all__ = [
     "MAX_ORDERS_CHARS",

@@ -22,7 +22,6 @@ Errors are reported as :class:`Problem` values collected in :class:`OrdersYamlEr
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import yaml
@@ -31,32 +30,14 @@ from yaml.constructor import ConstructorError
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode
 
+from pbem.problems import Problem
+
 __all__ = [
     "OrdersYamlError",
-    "Problem",
     "StrictLoader",
     "load_strict_yaml",
     "normalise_text",
 ]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem found in a mail or in its orders, phrased for the player.
-
-    Attributes:
-        code: stable machine-readable code, e.g. ``"yaml.duplicate_key"``, ``"yaml.tab"``,
-            ``"yaml.syntax"``, ``"mail.forwarded"``, ``"mail.two_documents"``,
-            ``"mail.no_orders"``.
-        message: one sentence the player can act on (where, what was found, what is allowed).
-        line: 1-based line in the orders text echoed to the player, if the problem has one.
-        hint: how to fix it, or a "did you mean ...?" suggestion.
-    """
-
-    code: str
-    message: str
-    line: int | None = None
-    hint: str | None = None
 
 
 class OrdersYamlError(ValueError):

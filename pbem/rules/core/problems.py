@@ -6,6 +6,9 @@ one. :class:`IllegalOrders` is raised by ``apply`` with the problems found.
 """
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
+
 from pbem.problems import Problem, problem
 
 
@@ -26,4 +29,12 @@ def reject(rej: list[Problem], code: str, msg: str, where: str, hint: str | None
     the code's rule in the catalogue; give it where the same problem arises under
     another rule. Raises :class:`pbem.problems.UnknownCode` for an undeclared code."""
     p = problem(code, msg, where=where, hint=hint, rule=rule)
-    rej.append(Problem(p.code, p.rule, f"{msg} ({p.rule})", where, hint))
+    rej.append(Problem(p.code, f"{msg} ({p.rule})", p.rule, where, hint))
+
+
+def did_you_mean(word: object, choices: Sequence[str], otherwise: str | None = None
+                 ) -> str | None:
+    """The hint for a word the orders got wrong: ``"did you mean X?"`` for the nearest of
+    ``choices`` (difflib), else ``otherwise``."""
+    close = difflib.get_close_matches(str(word), list(choices), n=1)
+    return f"did you mean {close[0]}?" if close else otherwise

@@ -8,7 +8,6 @@ Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
 """
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -21,7 +20,7 @@ from pbem.rules.core.pieces import (
     inside_generals,
     outside_cus,
 )
-from pbem.rules.core.problems import reject
+from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State
 from pbem.rules.core.units import is_unit_type, unit_types
 from pbem.rules.resolve.inside import RULE
@@ -115,10 +114,9 @@ def check(pack: Pack, s: State, seat: str, raw: dict[Any, Any], where: str,
                     gens.append(g)
                 continue
             if not is_unit_type(pack, k):
-                close = difflib.get_close_matches(str(k), unit_types(pack), n=1)
-                reject(rej, "inside.unknown_cu_type", f"there is no CU type {k!r}",
-                     f"{w}.{k}", f"did you mean {close[0]}?" if close else
-                     "types: " + ", ".join(sorted(unit_types(pack))))
+                reject(rej, "inside.unknown_cu_type", f"there is no CU type {k!r}", f"{w}.{k}",
+                       did_you_mean(k, unit_types(pack),
+                                    "types: " + ", ".join(sorted(unit_types(pack)))))
                 continue
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 reject(rej, "inside.bad_count", f"{k} must be a whole number of CUs ≥ 1",

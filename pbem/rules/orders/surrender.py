@@ -6,7 +6,6 @@ Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
 """
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -14,7 +13,7 @@ from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import resolve_space
 from pbem.rules.core.pieces import cus_of
-from pbem.rules.core.problems import reject
+from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State
 from pbem.rules.resolve.siege import surrender_assaults, why_no_assault
 
@@ -57,9 +56,8 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
         return None
     for k in part:
         if k not in SURRENDER_KEYS:
-            close = difflib.get_close_matches(str(k), SURRENDER_KEYS, n=1)
             reject(rej, "orders.unknown_key", f"surrender has no field {k!r}", f"{where}.{k}",
-                   f"did you mean {close[0]}?" if close else None, rule="R-8.1")
+                   did_you_mean(k, SURRENDER_KEYS), rule="R-8.1")
     return {k: v for k, v in part.items() if k in SURRENDER_KEYS}
 
 

@@ -7,7 +7,6 @@ Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
 """
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from pbem.pack.model import Card, Pack
@@ -28,7 +27,7 @@ from pbem.rules.core.control import upgradable_fleets, why_no_fleet_upgrade
 from pbem.rules.core.garrisons import legal_garrison_spaces, why_not_garrison
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import default_target, placement_targets
-from pbem.rules.core.problems import reject
+from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, hand_of, is_paused, training_units
 from pbem.rules.orders.tyche_surprises import (
     card_label,
@@ -91,9 +90,8 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
         return None
     for k in part:
         if k not in TYCHE_KEYS:
-            close = difflib.get_close_matches(str(k), TYCHE_KEYS, n=1)
             reject(rej, "orders.unknown_key", f"tyche has no field {k!r}", f"{where}.{k}",
-                   f"did you mean {close[0]}?" if close else "fields: " + ", ".join(TYCHE_KEYS),
+                   did_you_mean(k, TYCHE_KEYS, "fields: " + ", ".join(TYCHE_KEYS)),
                    rule="R-8.2")
     return part
 

@@ -9,14 +9,13 @@ previous one, then carried out.
 from __future__ import annotations
 
 import copy
-import difflib
 from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx
-from pbem.rules.core.problems import reject
+from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import (
     SEATS,
     Event,
@@ -68,10 +67,8 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     only = tyche_only(pack, s)
     for k in orders:
         if k not in TOP_KEYS:
-            close = difflib.get_close_matches(str(k), TOP_KEYS, n=1)
-            reject(rej, "orders.unknown_key", f"orders have no field {k!r}",
-                 f"orders.{k}", f"did you mean {close[0]}?" if close else
-                 "fields: surrender, tyche, movement")
+            reject(rej, "orders.unknown_key", f"orders have no field {k!r}", f"orders.{k}",
+                   did_you_mean(k, TOP_KEYS, "fields: surrender, tyche, movement"))
         elif only and k in ("surrender", "movement"):
             reject(rej, "orders.tyche_only_segment", f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
     applied = ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"],

@@ -10,7 +10,6 @@ Shape (see ``docs/orders.md``)::
 from __future__ import annotations
 
 import contextlib
-import difflib
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -32,7 +31,7 @@ from pbem.rules.core.board import (
 )
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import controlled_royals, group_at
-from pbem.rules.core.problems import reject
+from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, _copy
 from pbem.rules.core.units import is_unit_type, unit_types
 from pbem.rules.resolve.movement import new_cursor, run_cursor
@@ -103,9 +102,8 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
         return None
     for k in raw:
         if k not in MOVE_KEYS:
-            close = difflib.get_close_matches(str(k), MOVE_KEYS, n=1)
-            reject(rej, "orders.unknown_key", f"a move has no field {k!r}",
-                 f"{where}.{k}", f"did you mean {close[0]}?" if close else None, rule="R-9.1")
+            reject(rej, "orders.unknown_key", f"a move has no field {k!r}", f"{where}.{k}",
+                   did_you_mean(k, MOVE_KEYS), rule="R-9.1")
     start, msg = resolve_army(pack, s, seat, raw.get("army"))
     if start is None:
         reject(rej, "movement.unknown_army", msg, f"{where}.army",
