@@ -15,7 +15,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
-from pbem.rules.core.problems import reject
+from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import SEATS, State
 
 RULE = "R-6.1"
@@ -58,7 +58,8 @@ def read(pack: Pack, s: State, seat: str, orders: Any, where: str, rej: list[Pro
     for k in orders:
         if k not in (KEY, "step"):
             reject(rej, "orders.unknown_key", f"turn-order orders have no field {k!r}",
-                   f"{where}.{k}", f"only {KEY}: <seat> is read in this decision",
+                   f"{where}.{k}",
+                   did_you_mean(k, (KEY,), f"only {KEY}: <seat> is read in this decision"),
                    rule=RULE)
     return {KEY: orders.get(KEY, "default")}
 
@@ -78,7 +79,7 @@ def check(pack: Pack, s: State, seat: str, order: dict[str, Any], where: str,
     first = value.strip().lower() if isinstance(value, str) else None
     if first not in SEATS:
         reject(rej, "turn.first_player_unknown", f"{value!r} is not a seat of this game",
-               f"{where}.{KEY}", "seats: " + ", ".join(SEATS))
+               f"{where}.{KEY}", did_you_mean(first, SEATS, "seats: " + ", ".join(SEATS)))
         return None
     return {"first": first, "chosen": True}
 
