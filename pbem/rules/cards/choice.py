@@ -81,31 +81,18 @@ def army_of(pack: Pack, s: State, text: Any, seats: set[str]) -> str | None:
 def pick_army(pack: Pack, s: State, part: dict[str, Any], key: str, legal: list[str],
               seats: set[str], where: str, rej: list[Problem], what: str) -> str | None:
     """R-16: the army an event acts on, named under ``part[key]`` by a general of one of
-    ``seats`` or by its space, one of ``legal`` (spaces). Left out: the only legal one.
-    Problems: ``tyche.event_no_subject`` (nothing qualifies), ``tyche.event_choice_missing``
-    (several do), ``tyche.event_choice_illegal``; each message names ``what``."""
-    if not legal:
-        reject(rej, "tyche.event_no_subject", f"there is no {what}", f"{where}.use",
-               "use the card's OPs or discard it", rule=RULE)
-        return None
-    if key not in part:
-        if len(legal) == 1:
-            return legal[0]
-        reject(rej, "tyche.event_choice_missing", f"name the {what} under {key}",
-               f"{where}.{key}", "qualify: " + names(pack, legal), rule=RULE)
-        return None
-    space = army_of(pack, s, part[key], seats)
-    if space not in legal:
-        reject(rej, "tyche.event_choice_illegal", f"{part[key]!r} is no {what}",
-               f"{where}.{key}", "qualify: " + names(pack, legal), rule=RULE)
-        return None
-    return space
+    ``seats`` or by its space, one of ``legal`` (spaces); see :func:`pick_one`."""
+    return pick_one(part, key, legal, lambda v: army_of(pack, s, v, seats), where, rej,
+                    what, names(pack, legal))
 
 
 def pick_one(part: dict[str, Any], key: str, legal: list[str], norm: Any, where: str,
-             rej: list[Problem], what: str) -> str | None:
+             rej: list[Problem], what: str, shown: str | None = None) -> str | None:
     """R-16: one of ``legal`` (ids) under ``part[key]``, read by ``norm`` (text → id or
-    None); left out: the only legal one. Problems as :func:`pick_army`."""
+    None); left out: the only legal one. Problems: ``tyche.event_no_subject`` (nothing
+    qualifies), ``tyche.event_choice_missing`` (several do), ``tyche.event_choice_illegal``;
+    each message names ``what``, each hint lists ``shown`` (default: the ids)."""
+    shown = shown if shown is not None else ", ".join(legal)
     if not legal:
         reject(rej, "tyche.event_no_subject", f"there is no {what}", f"{where}.use",
                "use the card's OPs or discard it", rule=RULE)
@@ -114,11 +101,11 @@ def pick_one(part: dict[str, Any], key: str, legal: list[str], norm: Any, where:
         if len(legal) == 1:
             return legal[0]
         reject(rej, "tyche.event_choice_missing", f"name the {what} under {key}",
-               f"{where}.{key}", "qualify: " + ", ".join(legal), rule=RULE)
+               f"{where}.{key}", "qualify: " + shown, rule=RULE)
         return None
     got = norm(part[key])
     if got not in legal:
         reject(rej, "tyche.event_choice_illegal", f"{part[key]!r} is no {what}",
-               f"{where}.{key}", "qualify: " + ", ".join(legal), rule=RULE)
+               f"{where}.{key}", "qualify: " + shown, rule=RULE)
         return None
     return got
