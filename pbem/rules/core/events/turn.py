@@ -104,7 +104,9 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('TurnOrderSet',
               ('chooser', 'decision', 'first', 'order', 'rule', 'vp'),
               reduce=_order,
-              say=lambda p, d: f"Turn order: {', '.join(d.get('order', []))}."),
+              say=lambda p, d: f"Turn order: {', '.join(d.get('order', []))}"
+                               + (f" ({d['chooser']}, with the fewest VP, names {d['first']} "
+                                  "first, R-6.1)" if d.get("chooser") else "") + "."),
     EventKind('UsurpersLabelled',
               ('rule', 'seats', 'vp'),
               reduce=_usurpers,
