@@ -1,6 +1,6 @@
 """The game archive: a static HTML site of one game, read from the store.
 
-``pbem archive GAME OUT_DIR -c config.yaml`` writes::
+``pbem archive GAME OUT_DIR -c config.yaml`` (:func:`write_archive`) writes::
 
     OUT_DIR/index.html          the game, its players, every report (turn, round, step)
     OUT_DIR/report-NNNN.html    the public report of batch NNNN, its map inline
@@ -8,6 +8,7 @@
     OUT_DIR/dice.html           the dice ledger: every public DiceRolled event
     OUT_DIR/chain.html          the log's hash chain (seq, kind, prev_hash, hash) + how to verify
     OUT_DIR/log.jsonl           every row of the chain; ``data`` only for public events
+                                (every event once the game is over)
 
 Everything opens from disk: relative links, no script, no network. Only public
 information is written (the public view, public events); the dice seed is written only
@@ -15,20 +16,18 @@ once the game is over, so anyone can then recompute every roll.
 """
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import click
-
 from pbem import rules
 from pbem.pack.model import Pack
 from pbem.report import context, snapshot
-from pbem.report.history import Batch, batches, game_pack, render_batches
+from pbem.report.history import Batch, render_batches
 from pbem.report.render import render
+from pbem.service.games import game_pack
+from pbem.service.history import batches
 from pbem.store import Store
 from pbem.store.db import GENESIS, canonical_json
 
@@ -69,6 +68,20 @@ def dice_ledger(all_batches: Sequence[Batch], pack: Pack | None = None) -> list[
     return out
 
 
+def log_line(row: dict[str, Any], version: int, secret: str | None, reveal: bool) -> dict[str, Any]:
+    """One line of ``log.jsonl``: what anyone needs to recompute the row's hash
+    (:mod:`pbem.store.events`). ``data`` is null for a private event until the game is
+    over (``reveal``); with chain version 2 its keyed commitment ``secret`` is there, so
+    every row's hash can be checked during the game, and its data against the
+    commitment once the seed is published."""
+    line = {"seq": row["seq"], "step": row["step"], "kind": row["kind"], "public": row["public"],
+            "seat": row["seat"], "data": row["data"] if row["public"] or reveal else None,
+            "prev_hash": row["prev_hash"], "hash": row["hash"]}
+    if version >= 2:
+        line.update({"v": version, "inbox_id": row["inbox_id"], "secret": None if row["public"] else secret})
+    return line
+
+
 def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveResult:
     """Write the static site of ``game_id`` into ``out_dir`` (created if needed; files
     of the same names are overwritten). Raises KeyError when the game is unknown."""
@@ -102,17 +115,14 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
                         "rolls": sum(1 for e in b.events if e.kind == "DiceRolled" and e.public),
                         "events": len(b.events)})
     ledger = dice_ledger(all_batches, pack)
-    rows = list(store.db.execute(
-        "SELECT seq, step, kind, public, seat, data, prev_hash, hash FROM events WHERE game_id = ? ORDER BY seq",
-        [game_id]).fetchall())
-    chain = [{"seq": r[0], "step": r[1], "kind": r[2], "public": bool(r[3]), "seat": r[4], "prev_hash": r[6],
-              "hash": r[7]} for r in rows]
+    over = game["status"] == "over"
+    version = store.chain_version(game_id)
+    rows = store.chain_rows(game_id)
+    chain = [{k: r[k] for k in ("seq", "step", "kind", "public", "seat", "prev_hash", "hash")} for r in rows]
     with (out / "log.jsonl").open("w", encoding="utf-8") as fh:
         for r in rows:
-            fh.write(canonical_json({"seq": r[0], "step": r[1], "kind": r[2], "public": bool(r[3]), "seat": r[4],
-                                     "data": json.loads(r[5]) if r[3] else None, "prev_hash": r[6],
-                                     "hash": r[7]}) + "\n")
-    over = game["status"] == "over"
+            fh.write(canonical_json(log_line(r, version, store.event_commitment(game_id, r) if version >= 2 else None,
+                                             reveal=over)) + "\n")
     final = all_batches[-1].state if all_batches else None
     common = {"game_id": game_id, "pack": game["pack"], "status": game["status"],
               "seed_commitment": game["seed_commitment"], "seed": game["seed"] if over else None,
@@ -128,29 +138,3 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
                                     encoding="utf-8")
     files += ["index.html", "dice.html", "chain.html", "log.jsonl"]
     return ArchiveResult(out, len(all_batches), len(ledger), len(chain), tuple(files))
-
-
-@click.command("archive")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database is read).")
-@click.argument("game_id")
-@click.argument("out_dir", type=click.Path(file_okay=False))
-def archive(config_path: str, game_id: str, out_dir: str) -> None:
-    """Write GAME_ID's static HTML archive into OUT_DIR: every public report and map,
-    the dice ledger and the log's hash chain (open OUT_DIR/index.html from disk)."""
-    from pbem.config import ConfigError, load_config
-
-    try:
-        config = load_config(config_path)
-    except ConfigError as exc:
-        click.echo(f"{config_path}: the config has {len(exc.problems)} problem(s):", err=True)
-        for p in exc.problems:
-            click.echo(f"  {p}", err=True)
-        sys.exit(1)
-    store = Store(config.database)
-    if store.game(game_id) is None:
-        click.echo(f"no game {game_id!r} in {config.database}", err=True)
-        sys.exit(1)
-    res = write_archive(store, game_id, out_dir)
-    click.echo(f"{game_id}: {res.reports} reports, {res.rolls} dice rolls, {res.rows} log rows -> "
-               f"{res.out_dir / 'index.html'}")

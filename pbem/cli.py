@@ -10,12 +10,30 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from pbem.archive import archive as archive_command
 from pbem.config import ConfigError, load_config
 from pbem.pack.cli import data as data_group
+
+
+def _fail(message: str) -> NoReturn:
+    """Print ``message`` on stderr and exit 1."""
+    click.echo(message, err=True)
+    sys.exit(1)
+
+
+def _open_store(config, readonly: bool = False):
+    """The config's store, or exit 1 with the reason (read-only, missing…)."""
+    from pbem.store import Store, StoreError
+
+    if not Path(config.database).exists():
+        _fail(f"no database at {config.database} yet: `pbem run` creates it")
+    try:
+        return Store(config.database, readonly=readonly)
+    except StoreError as exc:
+        _fail(str(exc))
 
 
 def _load(config_path: str):
@@ -49,69 +67,20 @@ def run(config_path: str, once: bool) -> None:
     With `devmail.enabled: true` (the example config) the embedded local mail server is
     started first, so this works on a fresh machine with no mail account.
     """
+    from pbem.service.runner import RunError, serve
+
     config = _load(config_path)
-    from pbem.service import NETWORK_ERRORS, make_judge, run_forever, run_once
-
-    dev = None
-    stop = threading.Event()
-    if config.devmail.enabled:
-        dev = _start_devmail(config)
-        click.echo(f"embedded mail server: SMTP 127.0.0.1:{dev.smtp_port}, IMAP 127.0.0.1:{dev.imap_port}, "
-                   f"maildirs in {config.devmail.maildir}")
+    # SIGTERM stops like Ctrl-C, also in the middle of an IDLE wait
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        judge, poller = make_judge(config)
-        created = judge.ensure_games()
-        for gid in created:
-            click.echo(f"created game {gid}; prompts queued")
-        click.echo(f"database: {config.database}")
-        if once:
-            try:
-                handled = run_once(judge, poller)
-            except NETWORK_ERRORS as exc:
-                click.echo(f"mail server problem: {type(exc).__name__}: {exc}", err=True)
-                sys.exit(1)
-            finally:
-                poller.close()
-            click.echo(f"handled {len(handled)} message(s): {handled}")
-            return
-        # SIGTERM stops like Ctrl-C, also in the middle of an IDLE wait
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
-        click.echo(f"polling {config.imap.user}@{config.imap.host}:{config.imap.port}/{config.imap.folder} "
-                   f"as {config.judge_address}; Ctrl-C to stop")
-        if dev is not None:
-            threading.Thread(target=_watch_devmail, args=(dev, stop), daemon=True).start()
-        try:
-            run_forever(judge, poller, stop)
-        except KeyboardInterrupt:
-            click.echo("stopped")
-    finally:
-        stop.set()  # first: the watchdog must not restart what we stop
-        if dev is not None:
-            dev.stop()
-
-
-def _start_devmail(config):
-    """Start the embedded mail server, or exit 1 with a one-line reason."""
-    from pbem.devmail import DevMail, DevMailError
-
-    dm = config.devmail
-    try:
-        return DevMail(dm.maildir, dm.accounts, smtp_port=dm.smtp_port, imap_port=dm.imap_port).start()
-    except DevMailError as exc:
-        click.echo(f"cannot start the embedded mail server: {exc}", err=True)
-        sys.exit(1)
-
-
-def _watch_devmail(dev, stop: threading.Event, every: float = 2.0) -> None:
-    """Restart the embedded IMAP server if it exits while the judge runs."""
-    log = logging.getLogger("pbem.devmail")
-    while not stop.wait(every):
-        if not dev.imap_alive():
-            log.error("the embedded IMAP server exited (see %s); restarting it", dev._log)
-            try:
-                dev.restart_imap()
-            except Exception as exc:  # noqa: BLE001 - keep watching; the poller backs off meanwhile
-                log.error("restarting the embedded IMAP server failed: %s", exc)
+        handled = serve(config, once=once, echo=click.echo)
+    except RunError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        click.echo("stopped")
+        return
+    if once:
+        click.echo(f"handled {len(handled or {})} message(s): {handled}")
 
 
 @main.command()
@@ -119,18 +88,23 @@ def _watch_devmail(dev, stop: threading.Event, every: float = 2.0) -> None:
               type=click.Path(dir_okay=False))
 def devmail(config_path: str) -> None:
     """Run only the embedded local mail server (SMTP + IMAP on 127.0.0.1) until Ctrl-C."""
+    from pbem.service.runner import RunError, start_devmail
 
     config = _load(config_path)
     dm = config.devmail
-    with _start_devmail(config) as dev:
+    try:
+        dev = start_devmail(config)
+    except RunError as exc:
+        _fail(str(exc))
+    try:
         click.echo(f"SMTP 127.0.0.1:{dev.smtp_port}  IMAP 127.0.0.1:{dev.imap_port}  maildirs: {dm.maildir}")
         click.echo("accounts: " + ", ".join(f"{u}@{dm.domain}" for u in dm.accounts))
-        stop = threading.Event()
         signal.signal(signal.SIGTERM, signal.default_int_handler)
-        try:
-            stop.wait()
-        except KeyboardInterrupt:
-            pass
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        dev.stop()
 
 
 @main.command()
@@ -177,29 +151,27 @@ def key_hash(seat_key: str) -> None:
 @main.command()
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
               type=click.Path(dir_okay=False))
+@click.option("--witness", "witnesses", multiple=True, metavar="HASH@N",
+              help="A log witness from a turn report (repeatable): event N must have this hash.")
 @click.argument("game_id")
-def verify(config_path: str, game_id: str) -> None:
-    """Check a game's event log: the hash chain, and that replaying every event from the
-    initial position gives the live state."""
-    from pbem import rules
-    from pbem.store import Store
+def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
+    """Check a game's event log: the hash chain, that replaying every event from the
+    initial position gives the live state, that steps, snapshots and applied mail agree
+    with the log, and each --witness."""
+    from pbem.service.verify import verify_game
 
     config = _load(config_path)
-    store = Store(config.database)
-    if store.game(game_id) is None:
-        click.echo(f"no game {game_id!r} in {config.database}", err=True)
+    try:
+        result = verify_game(_open_store(config, readonly=True), game_id, witnesses)
+    except KeyError:
+        _fail(f"no game {game_id!r} in {config.database}")
+    except ValueError as exc:
+        _fail(str(exc))
+    for p in result.problems:
+        click.echo(p, err=True)
+    if not result.ok:
         sys.exit(1)
-    problems = store.verify_chain(game_id)
-    first, last = store.first_snapshot(game_id), store.snapshot(game_id)
-    events = [rules.Event(kind=e.kind, data=e.data, public=e.public, seat=e.seat) for e in store.events(game_id)]
-    replayed = rules.fold(rules.GameState.from_dict(first[1]), events)
-    if replayed.to_dict() != rules.GameState.from_dict(last[1]).to_dict():
-        problems.append("replaying the log does not give the stored live state")
-    if problems:
-        for p in problems:
-            click.echo(p, err=True)
-        sys.exit(1)
-    click.echo(f"{game_id}: {len(events)} events, hash chain intact, replay equals live state")
+    click.echo(f"{game_id}: {result.events} events, hash chain intact, replay equals live state")
 
 
 @main.command()
@@ -207,33 +179,69 @@ def verify(config_path: str, game_id: str) -> None:
               type=click.Path(dir_okay=False))
 def status(config_path: str) -> None:
     """List games with their step, who is to act, and the outbox."""
-    from pbem import rules
-    from pbem.service import Judge
-    from pbem.store import Store
+    from pbem.service.status import status as game_status
+
+    from pbem.service.status import Status
 
     config = _load(config_path)
-    store = Store(config.database)
-    judge = Judge(config, store)
-    for row in store.db["games"].rows:
-        st = judge.state(row["id"])
-        waiting = ", ".join(f"{d.seat} ({d.kind})" for d in rules.pending(st)) or "-"
-        click.echo(f"{row['id']}: {row['status']}, turn {st.turn}, step {st.step}, waiting for {waiting}")
-    if not store.db["games"].count:
-        click.echo("no game yet: `pbem run` creates the games of the config")
-    for row in store.db["deadlines"].rows_where("expired_at IS NULL", order_by="due_at"):
-        click.echo(f"  deadline: {row['game_id']} step {row['step']} {row['seat']} ({row['kind']}) "
-                   f"due {row['due_at']}")
-    for row in store.db["seats"].rows_where("bouncing = 1"):
-        click.echo(f"  bouncing: {row['game_id']} {row['seat']} {row['email']} since {row['bounced_at']}")
-    counts = store.db.execute("SELECT status, count(*) FROM outbox GROUP BY status").fetchall()
-    click.echo("outbox: " + (", ".join(f"{n} {s}" for s, n in counts) or "empty"))
-    for row in store.db["outbox"].rows_where("status != 'sent' AND last_error IS NOT NULL", order_by="id"):
-        click.echo(f"  {row['status']}: to {row['to_addr']} ({row['kind']}), {row['attempts']} attempt(s): "
-                   f"{row['last_error']}")
-    for row in store.db.execute("SELECT sender, count(*), max(fetched_at) FROM inbox WHERE reason LIKE "
-                                "'%answer suppressed: rate limit%' GROUP BY sender ORDER BY sender").fetchall():
-        click.echo(f"  not answered (reply rate limit): {row[1]} mail(s) from {row[0]}, last {row[2]}")
+    found = game_status(_open_store(config, readonly=True)) if Path(config.database).exists() else Status()
+    for line in found.lines():
+        click.echo(line)
+
+
+@main.group()
+def outbox() -> None:
+    """The outbox: mail waiting to be sent, and mail the server refused."""
+
+
+@outbox.command("resend")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False))
+@click.option("--id", "ids", multiple=True, type=int, help="Only this outbox row (repeatable); default: all failed.")
+def outbox_resend(config_path: str, ids: tuple[int, ...]) -> None:
+    """Queue failed outbox rows again (same Message-IDs); the running judge, or the next
+    `pbem run --once`, sends them."""
+    from pbem.service.outbox import resend
+
+    config = _load(config_path)
+    done = resend(_open_store(config), list(ids) or None)
+    click.echo(f"{len(done)} message(s) queued again: {', '.join(map(str, done)) or '-'}")
+
+
+@main.command("archive")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="The config file (its database is read).")
+@click.argument("game_id")
+@click.argument("out_dir", type=click.Path(file_okay=False))
+def archive_command(config_path: str, game_id: str, out_dir: str) -> None:
+    """Write GAME_ID's static HTML archive into OUT_DIR: every public report and map,
+    the dice ledger and the log's hash chain (open OUT_DIR/index.html from disk)."""
+    from pbem.archive import write_archive
+
+    config = _load(config_path)
+    try:
+        res = write_archive(_open_store(config, readonly=True), game_id, out_dir)
+    except KeyError:
+        _fail(f"no game {game_id!r} in {config.database}")
+    click.echo(f"{game_id}: {res.reports} reports, {res.rolls} dice rolls, {res.rows} log rows -> "
+               f"{res.out_dir / 'index.html'}")
+
+
+@data_group.command(name="map")
+@click.argument("out_prefix", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--pack", "pack_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Draw this pack directory instead of the built-in pack.")
+@click.option("--width", default=1600, show_default=True, help="PNG width in pixels.")
+def map_cmd(out_prefix: Path, pack_dir: Path | None, width: int) -> None:
+    """Write OUT_PREFIX.svg and OUT_PREFIX.png of the map."""
+    from pbem.pack.loader import PackError, load_pack
+    from pbem.report.mapview import write_map_files
+
+    try:
+        svg_path, png_path = write_map_files(load_pack(pack_dir), out_prefix, width)
+    except PackError as exc:
+        _fail(str(exc))
+    click.echo(f"wrote {svg_path} and {png_path}")
 
 
 main.add_command(data_group)
-main.add_command(archive_command)

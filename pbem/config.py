@@ -62,6 +62,8 @@ class ImapConfig(MailServer):
 
     folder: str = "INBOX"
     processed_folder: str | None = "Processed"
+    #: mail that broke the judge or is too large is moved here (None: like processed mail)
+    quarantine_folder: str | None = "Quarantine"
     idle: bool = True
     poll_interval: float = 30.0
     idle_renew: float = 25 * 60.0
@@ -249,7 +251,7 @@ class _Checker:
         m = self.mapping(raw, path)
         allowed = {"host", "port", "tls", "user", "password", "password_file", "verify_tls", "allow_plaintext"}
         if imap:
-            allowed |= {"folder", "processed_folder", "idle", "poll_interval", "idle_renew"}
+            allowed |= {"folder", "processed_folder", "quarantine_folder", "idle", "poll_interval", "idle_renew"}
         self.unknown(m, allowed, path)
         tls = self.get(m, "tls", path, str, "none")
         if tls not in TLS_MODES:
@@ -276,6 +278,7 @@ class _Checker:
         if imap:
             out["folder"] = self.get(m, "folder", path, str, "INBOX")
             out["processed_folder"] = self.get(m, "processed_folder", path, str, None)
+            out["quarantine_folder"] = self.get(m, "quarantine_folder", path, str, "Quarantine") or None
             out["idle"] = self.get(m, "idle", path, bool, True)
             for key, dflt in (("poll_interval", "30s"), ("idle_renew", "25m")):
                 try:

@@ -59,7 +59,8 @@ def test_standing_orders_any_time_from_any_seat(tmp_path: Path) -> None:
     general = judge.pack_for("g1").generals[army["commander"]].name
     standing = [{"when": "avoid", "army": general, "if_attacker_ratio_at_least": 2}]
     outbox_before = judge.store.db.execute("SELECT count(*) FROM outbox").fetchone()[0]
-    doc = {"game": "g1", "seat": other, "key": KEYS[other], "step": 0, "orders": {"standing": standing}}
+    doc = {"game": "g1", "seat": other, "key": KEYS[other], "step": 0, "seq": 1,  # standing orders carry a seq
+           "orders": {"standing": standing}}
     assert judge.handle_message(_mail(other, doc)) == "applied"
     after = judge.state("g1")
     assert after.step == state.step and rules.pending(after)[0].seat == active  # nothing advanced

@@ -97,7 +97,7 @@ def test_standing_orders_alone_from_the_window_seat_keep_its_window_open(tmp_pat
     assert judge.handle_message(_mail("north", doc)) == "applied"
     state = judge.state("g1")
     assert [(d.seat, d.kind) for d in rules.pending(state)] == [("east", "intercept")]
-    doc = {"game": "g1", "seat": "east", "key": KEYS["east"], "step": state.step,
+    doc = {"game": "g1", "seat": "east", "key": KEYS["east"], "step": state.step, "seq": 1,  # standing: a seq
            "orders": {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}}
     assert judge.handle_message(_mail("east", doc)) == "applied"
     after = judge.state("g1")

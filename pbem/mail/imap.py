@@ -5,10 +5,22 @@
   changes every message is looked at again (duplicates are caught by Message-ID).
 - After (re)connecting, the whole folder is reconciled once: a message whose processing
   committed but which was not yet moved (a crash between commit and move) is recognised
-  by its Message-ID, not applied again, and moved now.
+  by its UID under the same UIDVALIDITY in the store and only moved now, without being
+  fetched again; one fetched again (a new UIDVALIDITY) is recognised by its Message-ID
+  and content hash and not applied again. The store, not the server, knows what was
+  handled: some servers (pymap's maildir backend) do not keep the ``$PbemDone`` keyword,
+  which made every reconnect re-read the whole INBOX (issue 17).
+- Sizes first (``RFC822.SIZE``): a message above the handler's size limit is not
+  downloaded; only its head (``BODY.PEEK[HEADER]<0.N>``) is handed over with its size.
+- A message that the client cannot fetch while the connection stays healthy (a
+  response imapclient cannot parse) goes to ``on_unfetchable`` and is quarantined,
+  instead of stopping every later cycle.
 - A message is moved to the processed folder (MOVE, RFC 6851; COPY+EXPUNGE without it)
-  or, with no processed folder configured, flagged ``\\Seen`` and ``$PbemDone``, only
-  after the handler has committed it to the database.
+  — or to the quarantine folder when the handler's status says so — or, with no
+  processed folder configured, flagged ``\\Seen`` and ``$PbemDone``, only after the
+  handler has committed it to the database. An exception from the handler (a transient
+  failure: nothing committed) stops the pass: the message stays, the position does not
+  advance, and the next pass retries it.
 - IDLE (RFC 2177) is used when offered; it is re-issued at least every ``idle_renew``
   seconds (25 minutes by default); without IDLE the poller sleeps ``poll_interval`` and
   sends NOOP as a health check.
@@ -31,9 +43,15 @@ log = logging.getLogger(__name__)
 
 DONE_FLAG = b"$PbemDone"
 FETCH_BATCH = 20
+HEAD_BYTES = 64_000
+#: handler statuses after which a message goes to the quarantine folder
+QUARANTINE = frozenset({"quarantined", "too_large"})
 
-# handler(raw, uidvalidity, uid, folder) -> status text; must commit before returning.
-Handler = Callable[[bytes, int, int, str], str]
+# handler(raw, uidvalidity, uid, folder, size=None) -> status text; must commit before
+# returning. With size, raw is only the message's head (the message is too large).
+Handler = Callable[..., str]
+# on_unfetchable(uidvalidity, uid, folder, error) -> status text (committed)
+Unfetchable = Callable[[int, int, str, BaseException], str]
 
 
 @dataclass
@@ -59,11 +77,14 @@ class ImapPoller:
     catches them, closes, and reconnects with backoff.
     """
 
-    def __init__(self, cfg: ImapConfig, store: Store, handler: Handler, timeout: float = 60.0):
+    def __init__(self, cfg: ImapConfig, store: Store, handler: Handler, timeout: float = 60.0,
+                 max_bytes: int | None = None, on_unfetchable: Unfetchable | None = None):
         self.cfg = cfg
         self.store = store
         self.handler = handler
         self.timeout = timeout
+        self.max_bytes = max_bytes
+        self.on_unfetchable = on_unfetchable
         self.client: IMAPClient | None = None
         self.uidvalidity: int | None = None
 
@@ -79,8 +100,9 @@ class ImapPoller:
                 client.starttls(_ssl_context(cfg))
             if cfg.user:
                 client.login(cfg.user, cfg.password or "")
-            if cfg.processed_folder and not client.folder_exists(cfg.processed_folder):
-                client.create_folder(cfg.processed_folder)
+            for extra in (cfg.processed_folder, cfg.quarantine_folder):
+                if extra and not client.folder_exists(extra):
+                    client.create_folder(extra)
             info = client.select_folder(cfg.folder)
         except Exception:
             self._shutdown(client)
@@ -112,7 +134,8 @@ class ImapPoller:
     # -- polling -------------------------------------------------------------------------------
     def poll_once(self, reconcile: bool = False) -> PollResult:
         """Fetch new messages (all messages in the folder when ``reconcile``), hand each to
-        the handler, then move/flag it. Returns what was handled."""
+        the handler, then move/flag it. Returns what was handled. Raises what the
+        handler raises (the message is left for the next pass) and network errors."""
         assert self.client is not None, "connect() first"
         client, cfg = self.client, self.cfg
         info = client.select_folder(cfg.folder)
@@ -130,40 +153,95 @@ class ImapPoller:
         else:
             criteria = ["UID", f"{last_uid + 1}:*"]
         uids = sorted(u for u in client.search(criteria) if reconcile or u > last_uid)
-        handled: dict[int, str] = {}
-        for start in range(0, len(uids), FETCH_BATCH):
-            batch = uids[start:start + FETCH_BATCH]
-            data = client.fetch(batch, ["BODY.PEEK[]"])
-            for uid in batch:
-                if uid not in data:  # expunged meanwhile
-                    continue
-                raw = data[uid][b"BODY[]"]
-                status = self.handler(raw, uidvalidity, uid, cfg.folder)  # commits
-                self._done(uid)
+        handled = self._finish_known(uidvalidity, uids) if reconcile else {}
+        fresh = [u for u in uids if u not in handled]
+        for start in range(0, len(fresh), FETCH_BATCH):
+            batch = fresh[start:start + FETCH_BATCH]
+            for uid, raw, size in self._fetch(batch, uidvalidity):
+                status = (self.handler(raw, uidvalidity, uid, cfg.folder) if size is None else
+                          self.handler(raw, uidvalidity, uid, cfg.folder, size=size))  # commits
+                self._finish(uid, status)
                 handled[uid] = status
-                self.store.set_imap_position(cfg.folder, uidvalidity, max(uid, last_uid))
                 last_uid = max(uid, last_uid)
-        if not uids:
-            self.store.set_imap_position(cfg.folder, uidvalidity, last_uid)
+                self.store.set_imap_position(cfg.folder, uidvalidity, last_uid)
+        if not fresh:
+            self.store.set_imap_position(cfg.folder, uidvalidity, max([last_uid, *uids]))
         self.uidvalidity = uidvalidity
         return PollResult(handled, uidvalidity)
 
+    def _finish_known(self, uidvalidity: int, uids: list[int]) -> dict[int, str]:
+        """Move (or flag) the messages the store has handled already under this
+        UIDVALIDITY, without fetching them; return them as ``duplicate``."""
+        known = self.store.handled_uids(self.cfg.folder, uidvalidity, uids)
+        for uid, status in sorted(known.items()):
+            self._finish(uid, status)
+        return {uid: "duplicate" for uid in known}
+
+    def _fetch(self, batch: list[int], uidvalidity: int) -> list[tuple[int, bytes, int | None]]:
+        """(uid, raw, size) for the messages of ``batch`` still there: the whole message,
+        or for one above ``max_bytes`` its head with ``size`` set."""
+        client = self.client
+        assert client is not None
+        try:
+            sizes = {u: int(d.get(b"RFC822.SIZE", 0)) for u, d in client.fetch(batch, ["RFC822.SIZE"]).items()}
+            small = [u for u in batch if u in sizes and (self.max_bytes is None or sizes[u] <= self.max_bytes)]
+            large = [u for u in batch if u in sizes and u not in small]
+            bodies = {u: d[b"BODY[]"] for u, d in client.fetch(small, ["BODY.PEEK[]"]).items()} if small else {}
+            heads = {u: _head(d) for u, d in client.fetch(large, [f"BODY.PEEK[HEADER]<0.{HEAD_BYTES}>"]).items()
+                     } if large else {}
+        except (OSError, imaplib.IMAP4.abort):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one message may break the response parser
+            if len(batch) > 1:
+                return [item for uid in batch for item in self._fetch([uid], uidvalidity)]
+            return self._unfetchable(uidvalidity, batch[0], exc)
+        out: list[tuple[int, bytes, int | None]] = []
+        for uid in batch:
+            if uid in bodies:
+                out.append((uid, bodies[uid], None))
+            elif uid in heads:
+                out.append((uid, heads[uid], sizes[uid]))
+        return out
+
+    def _unfetchable(self, uidvalidity: int, uid: int, exc: BaseException) -> list[tuple[int, bytes, int | None]]:
+        """A message whose FETCH fails while the connection is healthy: quarantine it."""
+        assert self.client is not None
+        self.client.noop()  # raises if it was the connection after all
+        if self.on_unfetchable is None:
+            raise exc
+        log.error("cannot fetch UID %s of %s: %s: %s", uid, self.cfg.folder, type(exc).__name__, exc)
+        status = self.on_unfetchable(uidvalidity, uid, self.cfg.folder, exc)
+        self._finish(uid, status)
+        return []
+
+    def _finish(self, uid: int, status: str) -> None:
+        """After the commit: quarantine (for the :data:`QUARANTINE` statuses) or done."""
+        if status in QUARANTINE and self.cfg.quarantine_folder:
+            self._move(uid, self.cfg.quarantine_folder)
+        else:
+            self._done(uid)
+
     def _done(self, uid: int) -> None:
         """Move (or flag) one message after its database commit."""
-        client, cfg = self.client, self.cfg
-        assert client is not None
-        if cfg.processed_folder:
-            if client.has_capability("MOVE"):
-                client.move([uid], cfg.processed_folder)
-            else:
-                client.copy([uid], cfg.processed_folder)
-                client.add_flags([uid], [b"\\Deleted"])
-                if client.has_capability("UIDPLUS"):
-                    client.uid_expunge([uid])
-                else:
-                    client.expunge()
+        if self.cfg.processed_folder:
+            self._move(uid, self.cfg.processed_folder)
         else:
-            client.add_flags([uid], [b"\\Seen", DONE_FLAG])
+            assert self.client is not None
+            self.client.add_flags([uid], [b"\\Seen", DONE_FLAG])
+
+    def _move(self, uid: int, folder: str) -> None:
+        """MOVE one message (RFC 6851), or COPY + \\Deleted + EXPUNGE without it."""
+        client = self.client
+        assert client is not None
+        if client.has_capability("MOVE"):
+            client.move([uid], folder)
+        else:
+            client.copy([uid], folder)
+            client.add_flags([uid], [b"\\Deleted"])
+            if client.has_capability("UIDPLUS"):
+                client.uid_expunge([uid])
+            else:
+                client.expunge()
 
     # -- waiting ---------------------------------------------------------------------------------
     def wait(self, seconds: float) -> bool:
@@ -204,3 +282,8 @@ class ImapPoller:
             if time.monotonic() >= deadline:
                 client.noop()  # health check: raises if the connection died
                 return False
+
+
+def _head(data: dict[bytes, bytes]) -> bytes:
+    """The partial header of a FETCH response (its key carries the origin, ``<0>``)."""
+    return next((v for k, v in data.items() if k.startswith(b"BODY[HEADER]")), b"")

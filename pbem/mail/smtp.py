@@ -2,14 +2,30 @@
 
 ``tls: implicit`` connects with TLS from the start (usually port 465), ``tls: starttls``
 upgrades a plain connection with STARTTLS (usually 587), ``tls: none`` is for loopback
-servers only. A failed attempt is counted and retried with exponential backoff; after
-:data:`MAX_ATTEMPTS` the row is marked failed and left in the outbox for the host.
+servers only.
+
+One pass (:func:`send_due_async`) sends the due rows over one connection, within a
+total time budget (issue 17, finding 9): each command has ``timeout`` seconds, the pass
+stops when ``budget`` seconds are used up, and when the server cannot be reached (or
+stalls) the pass ends after that one row instead of waiting on every row. What happens
+to a row (RFC 5321 4.2.1):
+
+- accepted: ``sent``;
+- a transient failure (4xx, a timeout, a dropped connection): counted and retried with
+  exponential backoff; after :data:`MAX_ATTEMPTS` the row is ``failed``;
+- a permanent failure (5xx), or a row that cannot be sent at all (a control character
+  or NUL in an address makes aiosmtplib raise ``ValueError``; any other exception from
+  one row, finding 2): ``failed`` at once with the error, and the pass goes on with the
+  next row. ``pbem outbox resend`` puts failed rows back (finding 6).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import aiosmtplib
 
@@ -21,6 +37,11 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 12
 BASE_DELAY = 30.0
 MAX_DELAY = 3600.0
+#: seconds one SMTP command (connect, each of MAIL/RCPT/DATA) may take
+SEND_TIMEOUT = 30.0
+#: seconds one pass over the outbox may take in all
+CYCLE_BUDGET = 120.0
+_BAD_ADDRESS = re.compile(r"[\x00-\x20\x7f<>]")
 
 
 def backoff_delay(attempts: int) -> float:
@@ -36,37 +57,111 @@ def is_permanent(exc: BaseException) -> bool:
     return isinstance(exc, aiosmtplib.SMTPResponseException) and exc.code >= 500
 
 
-async def send_raw(server: MailServer, sender: str, to_addr: str, raw: bytes, timeout: float = 30.0) -> None:
-    """Hand one message to the SMTP server. Raises aiosmtplib.SMTPException or OSError."""
-    await aiosmtplib.send(
-        raw, sender=sender, recipients=[to_addr], hostname=server.host, port=server.port,
-        username=server.user, password=server.password,
-        use_tls=server.tls == "implicit", start_tls=server.tls == "starttls",
-        validate_certs=server.verify_tls, timeout=timeout)
+def is_connection_failure(exc: BaseException) -> bool:
+    """True when the failure is the server's, not the row's: it cannot be reached,
+    refused our login or greeting, dropped the connection or stalled (then the rest of
+    the pass waits for later, and the row is retried)."""
+    return isinstance(exc, (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPServerDisconnected,
+                            aiosmtplib.SMTPTimeoutError, aiosmtplib.SMTPAuthenticationError,
+                            aiosmtplib.SMTPHeloError, aiosmtplib.SMTPConnectResponseError, TimeoutError, OSError))
 
 
-async def send_due_async(store: Store, server: MailServer, sender: str,
-                         now: datetime | None = None) -> tuple[int, int]:
-    """Send every due outbox row; return (sent, failed attempts). Never raises for a
-    delivery problem: it is recorded on the row (attempts, last_error, next attempt)."""
+def address_problem(address: str) -> str | None:
+    """Why ``address`` cannot be an SMTP envelope address (RFC 5321 4.1.2: no
+    control characters, spaces or angle brackets), or None."""
+    if not address or "@" not in address:
+        return f"not an address: {address!r}"
+    if _BAD_ADDRESS.search(address):
+        return f"control character, space or angle bracket in the address {address!r}"
+    return None
+
+
+@dataclass
+class SendReport:
+    """What one pass did: rows ``sent``, failed attempts, the ids of rows that gave up
+    in this pass (status failed), and the server problem that ended the pass early."""
+
+    sent: int = 0
+    failed: int = 0
+    gave_up: list[int] = field(default_factory=list)
+    server_error: str | None = None
+    out_of_time: bool = False
+
+
+def _client(server: MailServer, timeout: float) -> aiosmtplib.SMTP:
+    return aiosmtplib.SMTP(hostname=server.host, port=server.port, username=server.user, password=server.password,
+                           use_tls=server.tls == "implicit", start_tls=server.tls == "starttls",
+                           validate_certs=server.verify_tls, timeout=timeout)
+
+
+async def send_raw(server: MailServer, sender: str, to_addr: str, raw: bytes, timeout: float = SEND_TIMEOUT) -> None:
+    """Hand one message to the SMTP server on its own connection. Raises
+    aiosmtplib.SMTPException, OSError, TimeoutError, or ValueError for a bad address."""
+    problem = address_problem(to_addr)
+    if problem:
+        raise ValueError(problem)
+    smtp = _client(server, timeout)
+    await asyncio.wait_for(smtp.connect(), timeout)
+    try:
+        await asyncio.wait_for(smtp.sendmail(sender, [to_addr], raw), timeout * 3)
+    finally:
+        smtp.close()
+
+
+async def send_due_async(store: Store, server: MailServer, sender: str, now: datetime | None = None,
+                         budget: float = CYCLE_BUDGET, timeout: float = SEND_TIMEOUT) -> SendReport:
+    """Send the due outbox rows (oldest first) within ``budget`` seconds; see the module
+    docstring for what happens to each row. Never raises for a delivery problem (it is
+    recorded on the row); raises what the store raises."""
     now = now or datetime.now(UTC)
-    sent = failed = 0
-    for row in store.due_mail(now.replace(microsecond=0).isoformat()):
-        try:
-            await send_raw(server, sender, row["to_addr"], row["raw"])
-        except (TimeoutError, aiosmtplib.SMTPException, OSError) as exc:
-            failed += 1
-            attempts = row["attempts"] + 1
-            nxt = None if attempts >= MAX_ATTEMPTS or is_permanent(exc) else (
-                now + timedelta(seconds=backoff_delay(attempts))).replace(microsecond=0).isoformat()
-            store.mark_attempt_failed(row["id"], f"{type(exc).__name__}: {exc}", nxt)
-            log.warning("SMTP to %s failed (attempt %d): %s", row["to_addr"], attempts, exc)
-        else:
-            store.mark_sent(row["id"])
-            sent += 1
-    return sent, failed
+    loop = asyncio.get_running_loop()
+    end = loop.time() + budget
+    report = SendReport()
+    smtp: aiosmtplib.SMTP | None = None
+    try:
+        for row in store.due_mail(now.replace(microsecond=0).isoformat()):
+            left = end - loop.time()
+            if left <= 0:
+                report.out_of_time = True
+                break
+            try:
+                problem = address_problem(row["to_addr"])
+                if problem:
+                    raise ValueError(problem)
+                if smtp is None:
+                    smtp = _client(server, min(timeout, left))
+                    await asyncio.wait_for(smtp.connect(), min(timeout, left))
+                await asyncio.wait_for(smtp.sendmail(sender, [row["to_addr"]], row["raw"]), max(min(timeout * 3, left), 1))
+            except Exception as exc:  # noqa: BLE001 - one row never stops the others (finding 2)
+                _failed(store, row, exc, now, report)
+                if is_connection_failure(exc):
+                    report.server_error = f"{type(exc).__name__}: {exc}"
+                    break  # the server is down or stalled: the other rows wait for the next pass
+            else:
+                store.mark_sent(row["id"])
+                report.sent += 1
+    finally:
+        if smtp is not None:
+            smtp.close()
+    return report
 
 
-def send_due(store: Store, server: MailServer, sender: str, now: datetime | None = None) -> tuple[int, int]:
-    """Synchronous wrapper of :func:`send_due_async` for the poller loop."""
-    return asyncio.run(send_due_async(store, server, sender, now))
+def _failed(store: Store, row: dict[str, Any], exc: BaseException, now: datetime, report: SendReport) -> None:
+    """Record a failed attempt on ``row``: permanent (5xx, a row that cannot be sent) or
+    retried with backoff."""
+    report.failed += 1
+    attempts = row["attempts"] + 1
+    transient = is_connection_failure(exc) or (isinstance(exc, aiosmtplib.SMTPException) and not is_permanent(exc))
+    nxt = None if attempts >= MAX_ATTEMPTS or not transient else (
+        now + timedelta(seconds=backoff_delay(attempts))).replace(microsecond=0).isoformat()
+    store.mark_attempt_failed(row["id"], f"{type(exc).__name__}: {exc}"[:500], nxt)
+    if nxt is None:
+        report.gave_up.append(row["id"])
+    log.warning("SMTP to %r failed (attempt %d%s): %s: %s", row["to_addr"], attempts,
+                ", giving up" if nxt is None else "", type(exc).__name__, exc)
+
+
+def send_due(store: Store, server: MailServer, sender: str, now: datetime | None = None,
+             budget: float = CYCLE_BUDGET, timeout: float = SEND_TIMEOUT) -> SendReport:
+    """Synchronous wrapper of :func:`send_due_async` (its own event loop)."""
+    return asyncio.run(send_due_async(store, server, sender, now, budget, timeout))

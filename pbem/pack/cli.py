@@ -4,7 +4,9 @@
   exit 1 listing every problem.
 - ``pbem data export DIR``: write the built-in pack's files into DIR for editing; a game
   config can then point at DIR (the service calls ``load_pack(DIR)``).
-- ``pbem data map OUT_PREFIX``: write ``OUT_PREFIX.svg`` and ``OUT_PREFIX.png``.
+- ``pbem data map OUT_PREFIX`` (added to the group by :mod:`pbem.cli`, since drawing is
+  the report package's job and the pack package never imports it): write
+  ``OUT_PREFIX.svg`` and ``OUT_PREFIX.png``.
 """
 from __future__ import annotations
 
@@ -91,25 +93,3 @@ def export(directory: Path, force: bool) -> None:
         if node.is_file():
             (directory / name).write_bytes(node.read_bytes())
     click.echo(f"wrote {len(names)} files to {directory}; check edits with: pbem data check {directory}")
-
-
-@data.command(name="map")
-@click.argument("out_prefix", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--pack", "pack_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Draw this pack directory instead of the built-in pack.")
-@click.option("--width", default=1600, show_default=True, help="PNG width in pixels.")
-def map_cmd(out_prefix: Path, pack_dir: Path | None, width: int) -> None:
-    """Write OUT_PREFIX.svg and OUT_PREFIX.png of the map."""
-    from pbem.report.mapview import render_map_svg, svg_to_png
-
-    try:
-        pack = load_pack(pack_dir)
-    except PackError as exc:
-        click.echo(str(exc), err=True)
-        raise SystemExit(1) from None
-    svg = render_map_svg(pack)
-    svg_path = out_prefix.with_name(out_prefix.name + ".svg")
-    png_path = out_prefix.with_name(out_prefix.name + ".png")
-    svg_path.write_text(svg, encoding="utf-8")
-    png_path.write_bytes(svg_to_png(svg, width))
-    click.echo(f"wrote {svg_path} and {png_path}")

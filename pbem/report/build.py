@@ -84,22 +84,26 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
         "next": [{"seat": d.seat, "player": players.get(d.seat, ""), "kind": d.kind.replace("_", " "),
                   "rule": d.rule} for d in pend],
         "map_src": f"cid:{map_cid}" if map_cid else None,
+        "witness": None,
         "nav": [],
     }
 
 
 def render_report(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
                   seat: str | None, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str,
-                  map_cid: str | None = None) -> Rendered:
+                  map_cid: str | None = None, witness: str | None = None) -> Rendered:
     """The report after a player-turn for ``seat``: what happened in order (public
     events plus the seat's own private ones, each die roll with purpose, dice, rule and
     whatever else the ``DiceRolled`` event carries), the public state (VP, LP,
     Champion/Usurper, control, armies, royal family, cards) and, once ``state.result``
     is set, the end-of-game summary (R-1). ``seat=None`` gives the public report.
     ``map_cid``: the Content-ID of the map attached as an inline part; the HTML shows
-    it with ``<img src="cid:...">`` (None: no image in the HTML)."""
+    it with ``<img src="cid:...">`` (None: no image in the HTML). ``witness``:
+    ``"HASH@N"``, the hash of the log's event N after this step, which a player can
+    later check the judge's log against (``pbem verify --witness``)."""
     ctx = report_context(pack, state, events, game_id=game_id, step=step, seat=seat, seats=seats,
                          headline=headline, seed_commitment=seed_commitment, map_cid=map_cid)
+    ctx["witness"] = witness
     return Rendered(render("report.txt.j2", ctx), render("report.html.j2", ctx))
 
 

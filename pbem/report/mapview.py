@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from xml.sax.saxutils import escape
 
 from pbem.pack.model import Pack
@@ -476,3 +477,16 @@ def svg_to_png(svg: str, width: int = 1600) -> bytes:
     import cairosvg
 
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
+
+
+def write_map_files(pack: Pack, out_prefix: Path, width: int = 1600) -> tuple[Path, Path]:
+    """Write the bare map of ``pack`` as ``OUT_PREFIX.svg`` and ``OUT_PREFIX.png``
+    (``width`` pixels wide) — ``pbem data map``. Returns the two paths. Raises
+    ``ValueError`` for a non-positive width, OSError when a file cannot be written."""
+    svg = render_map_svg(pack)
+    svg_path = out_prefix.with_name(out_prefix.name + ".svg")
+    png_path = out_prefix.with_name(out_prefix.name + ".png")
+    png = svg_to_png(svg, width)
+    svg_path.write_text(svg, encoding="utf-8")
+    png_path.write_bytes(png)
+    return svg_path, png_path

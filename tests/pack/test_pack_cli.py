@@ -7,7 +7,7 @@ import yaml
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.pack.cli import data
+from pbem.cli import data_group as data  # the group with `map` added by pbem.cli
 from pbem.pack.loader import PACK_FILES
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pbem.archive import write_archive
-from pbem.report.history import batches, history_reply
+from pbem.service.history import batches, history_reply
 from tests.report.gamestore import make_store
 
 
@@ -52,11 +52,12 @@ def test_archive_log_verifies_and_hides_secrets(store, tmp_path: Path) -> None:
         if r["data"] is None:
             secret += 1
             assert not r["public"]
-        else:
-            body = json.dumps({"game": "g1", "seq": r["seq"], "kind": r["kind"], "data": r["data"],
-                               "seat": r["seat"], "public": r["public"]},
-                              sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-            assert hashlib.sha256((prev + body).encode()).hexdigest() == r["hash"]
+        # the recipe of the chain page (chain version 2): secret rows verify by their commitment
+        body = json.dumps({"v": 2, "game": "g1", "seq": r["seq"], "kind": r["kind"], "seat": r["seat"],
+                           "public": r["public"], "step": r["step"], "inbox_id": r["inbox_id"],
+                           "data": r["data"] if r["public"] else None, "secret": r["secret"]},
+                          sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert hashlib.sha256((prev + body).encode()).hexdigest() == r["hash"]
         prev = r["hash"]
     assert secret > 0
     seed = store.game("g1")["seed"]

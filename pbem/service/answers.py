@@ -1,0 +1,109 @@
+"""Answers to a sender: the rejection naming every problem, the receipt echoing the
+normalised orders (with what changed since the seat's previous submission), and the
+alert to a seat whose key came from another address."""
+from __future__ import annotations
+
+import difflib
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from pbem.mail.message import ParsedMail
+from pbem.report import build
+from pbem.service import host, outbox, ratelimit
+from pbem.service.issue import Issue, mask_key_lines, re_subject
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+#: rec(status, reason="", **fields) -> inbox id: records the mail being handled
+Recorder = Callable[..., int]
+
+
+def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Issue], game_id: str | None,
+          orders_text: str | None = None) -> bool:
+    """Answer a sender with every problem found (rate-limited per address); False when
+    the answer was suppressed by the rate limit."""
+    if not ratelimit.may_answer(judge, parsed.sender):
+        return False
+    text = build.render_rejection(parsed.subject, [i.as_dict() for i in issues], game_id,
+                                  mask_key_lines(orders_text) if orders_text else None)
+    outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
+                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders not applied", text),
+                 id_parts=(game_id or "judge", "reply", parsed.message_id), in_reply_to=parsed.message_id,
+                 references=parsed.references, auto="auto-replied")
+    return True
+
+
+def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Issue], game_id: str | None,
+           seat: str | None, result: Mapping[str, Any], status: str = "rejected", reason: str = "",
+           **fields: Any) -> str:
+    """Record a mail that is not applied (``status`` rejected or held, with every
+    problem; ``reason`` defaults to the first problem's code) and answer the sender;
+    nothing in the game changes. Returns ``status``."""
+    iid = rec(status, reason or issues[0].code, game_id=game_id, seat=seat,
+              result={**result, "problems": [i.as_dict() for i in issues]}, **fields)
+    if not reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text):
+        ratelimit.suppressed(judge, iid, parsed.sender)
+    return status
+
+
+def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
+            previous: Mapping[str, Any] | None = None, note: str | None = None) -> None:
+    """Queue the receipt of accepted orders: the normalised YAML, its SHA-256, and the
+    diff against ``previous`` (the seat's earlier rejected submission for the step)."""
+    orders_yaml = yaml.safe_dump({"orders": dict(orders)}, sort_keys=False, allow_unicode=True)
+    digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
+    changes = None
+    if previous is not None:  # both sides in one key order, so only real changes show
+        before, after = (yaml.safe_dump({"orders": dict(o)}, sort_keys=True, allow_unicode=True)
+                         for o in (previous, orders))
+        diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                            "your previous submission", "these orders", n=1))
+        changes = ("Changed from your previous submission for this step:\n\n" + diff) if diff else \
+            "Same orders as your previous submission for this step.\n"
+    text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note, changes=changes)
+    outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
+                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders accepted", text),
+                 id_parts=(game_id, "receipt", parsed.message_id), in_reply_to=parsed.message_id,
+                 references=parsed.references, auto="auto-replied")
+
+
+def alert_wrong_keys(judge: Judge, game_id: str, row: Mapping[str, Any], failures: int, bucket: str) -> None:
+    """``failures`` mails with a wrong key or from another address claimed the seat
+    within the hour: alert the seat and tell the host (once per hour ``bucket``)."""
+    body = (f"{failures} mails in the last hour claimed your seat {row['seat']} in {game_id} with a wrong key or "
+            "from an address that is not yours. None was applied. If they were not yours, someone is trying "
+            "to guess your key; after 10 wrong keys in an hour the seat is locked for an hour. Ask the host "
+            "for a new key if you think yours is known.")
+    outbox.queue(judge, game_id=game_id, kind="alert", to_addr=row["email"], to_name=row["player"],
+                 subject=f"[{game_id}] wrong keys for your seat", text=build.render_notice(body, game_id),
+                 html=None, id_parts=(game_id, "wrong-keys", row["seat"], bucket))
+    host.notify_host(judge, game_id, f"{failures} mails in the last hour claimed seat {row['seat']} "
+                     f"({row['player']}, {row['email']}) in {game_id} with a wrong key or from another "
+                     "address; none was applied and the player was alerted. After 10 wrong keys from the "
+                     "seat's address within an hour the seat is locked for an hour.",
+                     kind="wrong keys", once=f"{row['seat']} {bucket}")
+
+
+def alert_seat(judge: Judge, game_id: str, row: Mapping[str, Any], parsed: ParsedMail) -> None:
+    """A mail from another address carried the seat's right key: alert the seat at its
+    registered address and tell the host — once an hour per seat, so that someone who
+    has the key cannot flood them. (The sender is answered as for a wrong key.)"""
+    bucket = judge.clock().strftime("%Y%m%d%H")
+    body = (f"A mail from {parsed.sender} carried the correct key for your seat {row['seat']} in "
+            f"{game_id} (subject: {parsed.subject!r}). It was held, not applied: orders are accepted "
+            "only from your registered address. If you sent it, send it again from this address; if "
+            "not, your key may be known to someone else: ask the host for a new one.")
+    outbox.queue(judge, game_id=game_id, kind="alert", to_addr=row["email"], to_name=row["player"],
+                 subject=f"[{game_id}] held: orders for your seat from another address",
+                 text=build.render_notice(body, game_id), html=None,
+                 id_parts=(game_id, "held", row["seat"], bucket))
+    host.notify_host(judge, game_id, f"A mail from {parsed.sender} carried the correct key for seat {row['seat']} "
+                     f"({row['player']}, registered as {row['email']}) in {game_id} (subject: "
+                     f"{parsed.subject!r}). It was held, not applied, and the player was alerted at the "
+                     "registered address. If the player changed address, update the config; if not, "
+                     "the key may be known to someone else: give the seat a new key (`pbem key new`).",
+                     kind="held", once=f"{row['seat']} {bucket}")

@@ -1,0 +1,240 @@
+"""The orders envelope and the sender's identity (docs/pipeline.md, "The orders envelope
+and seat security"): game, seat, key, sender address and, for orders, the step and whose
+decision it is; and, for a mail with no orders from a registered address, the
+sender's own envelope to copy.
+
+Identity rules (issue 17, findings 12 and 13):
+
+- **no oracle**: a mail from an address that is not the seat's gets the same answer
+  whatever its key; when the key was right the mail is *held* and the seat and the host
+  are alerted, but the sender cannot tell;
+- **wrong keys**: from the seat's own address, :data:`ALERT_AFTER` wrong keys (or mails
+  from other addresses claiming the seat) within :data:`WINDOW` alert the seat and the
+  host (once per window); :data:`LOCK_AFTER` wrong keys from the seat's address within
+  the window lock the seat: no key is checked until the window has passed, so the key
+  cannot be guessed by mail;
+- **standing orders carry a sequence number** (``seq: N``, larger than the seat's
+  last accepted one), so a captured mail re-sent under a new Message-ID cannot be
+  replayed; orders answering a prompt carry the step, which is used once.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from pbem import rules
+from pbem.keys import verify_key
+from pbem.mail.message import ParsedMail
+from pbem.mail.suggest import suggest
+from pbem.service import answers
+from pbem.service.issue import Issue
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+ENVELOPE_KEYS = ("game", "seat", "key", "step", "orders")
+HISTORY_KEYS = ("game", "seat", "key", "history")
+OPTIONAL_KEYS = ("seq", "notes")
+WINDOW = timedelta(hours=1)
+ALERT_AFTER = 3
+LOCK_AFTER = 10
+#: inbox reasons that count as a failed claim on a seat
+AUTH_FAILURES = ("auth.key", "auth.sender")
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What :func:`check_envelope` found: ``issues`` to tell the sender (empty: go on),
+    ``held`` when another address carried the right key (status ``held``), the game and
+    seat when known, the inbox ``reason`` code, and the standing-orders ``seq``."""
+
+    issues: list[Issue] = field(default_factory=list)
+    game_id: str | None = None
+    seat: str | None = None
+    held: bool = False
+    reason: str = ""
+    seq: int | None = None
+
+
+def standing_only(orders: Any) -> bool:
+    """True for orders that only set standing orders (R-9.3), which any seat may send at
+    any time: they answer no prompt, so neither the step nor the turn is checked."""
+    return isinstance(orders, Mapping) and set(orders) <= {"standing", "step"} and "standing" in orders
+
+
+def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
+                   keys: Sequence[str] = ENVELOPE_KEYS) -> Checked:
+    """Check game, seat, sender, key, the standing-orders sequence and (for orders) the
+    step and the turn. See the module docstring for the identity rules."""
+    issues = _shape(doc, keys)
+    game_id = doc.get("game")
+    if not isinstance(game_id, str) or judge.store.game(game_id) is None:
+        mine = sorted({r["game_id"] for r in judge.store.seats_at(parsed.sender)}) if parsed.sender else []
+        hint = f"Your games here: {', '.join(mine)}." if mine else "Check the game id in your prompt mail."
+        if "game" in doc:
+            shown = game_id if isinstance(game_id, str) else yaml.safe_dump(game_id, default_flow_style=True).strip()
+            issues.append(Issue(f"There is no game {shown!r} on this judge.", where="game",
+                                code="envelope.unknown_game", hint=hint))
+        return Checked(issues, reason=issues[0].code if issues else "")
+    seats = {s["seat"]: s for s in judge.store.seats(game_id)}
+    seat = doc.get("seat")
+    if seat not in seats:
+        if "seat" in doc:
+            issues.append(Issue(f"Game {game_id} has no seat {seat!r}; seats are {', '.join(seats)}.",
+                                where="seat", code="envelope.unknown_seat"))
+        return Checked(issues, game_id, reason=issues[0].code if issues else "")
+    identity = _identity(judge, parsed, doc, game_id, seats[seat])
+    if identity is not None:  # the seat's own address is told every problem; another only "not yours"
+        return identity if identity.reason == "auth.sender" else \
+            replace(identity, issues=issues + identity.issues)
+    seq, seq_issues = _sequence(judge, doc, game_id, seat)
+    issues += seq_issues
+    if "step" in keys and not standing_only(doc.get("orders")):
+        issues += _step_and_turn(judge, game_id, seat, doc)
+    return Checked(issues, game_id, seat, reason=issues[0].code if issues else "", seq=seq)
+
+
+def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id: str,
+              row: Mapping[str, Any]) -> Checked | None:
+    """Sender and key; None when both are right. The answer to a foreign address does
+    not depend on the key (no oracle)."""
+    seat = row["seat"]
+    since = (judge.clock() - WINDOW).isoformat()
+    if parsed.sender != row["email"]:
+        refusal = [Issue(f"This address ({parsed.sender}) is not registered for seat {seat} of {game_id}; "
+                         "a mail can only act for the seat registered at its sender address.",
+                         where="seat", code="auth.sender")]
+        if _key_ok(doc, row):
+            answers.alert_seat(judge, game_id, row, parsed)
+            return Checked(refusal, game_id, seat, held=True, reason="auth.sender")
+        _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
+        return Checked(refusal, game_id, seat, reason="auth.sender")
+    wrong = judge.store.auth_failures(game_id, seat, since, ("auth.key",))
+    if wrong >= LOCK_AFTER:
+        return Checked([Issue(f"{wrong} mails with a wrong key for seat {seat} came in the last hour, so the "
+                              "seat is locked: no key is checked until an hour has passed since the latest. "
+                              "The host has been told.", where="key", code="auth.locked")],
+                       game_id, seat, reason="auth.locked")
+    if _key_ok(doc, row):
+        return None
+    _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
+    placeholder = str(doc.get("key", "")).strip().upper() == "YOUR-SEAT-KEY"
+    return Checked([Issue("The `key:` line still holds the placeholder YOUR-SEAT-KEY." if placeholder
+                          else f"The key for seat {seat} is wrong.", where="key", code="auth.key",
+                          hint="Replace it with the seat key the game's host gave you (it is case-sensitive).")],
+                   game_id, seat, reason="auth.key")
+
+
+def _key_ok(doc: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
+    key = doc.get("key")
+    return verify_key(key, row["key_hash"]) if isinstance(key, str) else False
+
+
+def _maybe_alert(judge: Judge, game_id: str, row: Mapping[str, Any], failures: int) -> None:
+    """At :data:`ALERT_AFTER` failed claims on the seat within the window, alert the
+    seat and the host (once per window: the alert's Message-ID names the hour)."""
+    if failures != ALERT_AFTER:
+        return
+    answers.alert_wrong_keys(judge, game_id, row, failures, bucket=judge.clock().strftime("%Y%m%d%H"))
+
+
+def _sequence(judge: Judge, doc: Mapping[str, Any], game_id: str, seat: str) -> tuple[int | None, list[Issue]]:
+    """The standing-orders sequence number: required for standing orders alone, checked
+    whenever given; it must exceed the seat's last accepted one (finding 12)."""
+    last = judge.store.standing_seq(game_id, seat)
+    hint = f"Use `seq: {last + 1}` (one more than your last standing orders) and send again."
+    seq = doc.get("seq")
+    if seq is None:
+        if standing_only(doc.get("orders")):
+            return None, [Issue("Standing orders need a `seq:` line: a number larger than the one of your "
+                                "previous standing orders, so that an old mail cannot be sent again in your name.",
+                                where="seq", code="envelope.missing", hint=hint)]
+        return None, []
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        return None, [Issue(f"`seq` must be a whole number from 1; found {seq!r}.", where="seq",
+                            code="envelope.seq_type", hint=hint)]
+    if seq <= last:
+        return None, [Issue(f"`seq: {seq}` was used already: your last standing orders had seq {last}. A mail "
+                            "is taken once; an old mail sent again is refused.", where="seq",
+                            code="envelope.stale_seq", hint=hint)]
+    return seq, []
+
+
+def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Issue]:
+    """Missing and unknown top-level keys."""
+    issues: list[Issue] = []
+    for key in keys:
+        if key == "step" and standing_only(doc.get("orders")):
+            continue  # standing orders may come at any time, with or without a step (R-9.3)
+        if key not in doc:
+            issues.append(Issue(f"The orders block has no `{key}:` line.", where=key, code="envelope.missing",
+                                hint="Start from the YAML template in your last prompt mail."))
+    allowed = [*keys, *OPTIONAL_KEYS]
+    for k in doc:
+        if k not in allowed:
+            near = suggest(str(k), allowed)
+            issues.append(Issue(f"Unknown top-level key `{k}`; allowed: {', '.join(allowed)}.",
+                                where=str(k), code="envelope.unknown_key",
+                                hint=f"did you mean `{near}`?" if near else None))
+    return issues
+
+
+def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> list[Issue]:
+    """The step answers the latest prompt, it is the seat's decision, orders a mapping."""
+    issues: list[Issue] = []
+    state = judge.state(game_id)
+    step = doc.get("step")
+    if not isinstance(step, int) or isinstance(step, bool):
+        issues.append(Issue(f"`step` must be a whole number; found {step!r}.", where="step",
+                            code="envelope.step_type"))
+    elif step < state.step:
+        issues.append(Issue(f"Step {step} is stale: the game is at step {state.step}. Orders answer "
+                            "the latest prompt only.", where="step", code="envelope.stale_step",
+                            hint=f"Check your latest prompt; if it is yours, use step: {state.step}."))
+    elif step > state.step:
+        issues.append(Issue(f"Step {step} has not happened yet: the game is at step {state.step}.",
+                            where="step", code="envelope.future_step",
+                            hint="Copy the step number from your latest prompt."))
+    waiting = {d.seat for d in rules.pending(state)}
+    if seat not in waiting:
+        who = ", ".join(sorted(waiting)) or "nobody (the game is over)"
+        issues.append(Issue(f"It is not your decision now: the game waits for {who}.", where="seat",
+                            code="envelope.not_your_turn",
+                            hint="Wait for your prompt mail. Until then you may send standing orders "
+                                 "(orders: {standing: [...]} and a `seq:` line, see docs/orders.md), "
+                                 "which need no step."))
+    if not isinstance(doc.get("orders"), Mapping):
+        issues.append(Issue("`orders:` must be a block of keys (tyche:, movement:, …).", where="orders",
+                            code="envelope.orders_type"))
+    return issues
+
+
+def your_block(judge: Judge, sender: str | None) -> str | None:
+    """For a mail with no orders from a registered address: the envelope to copy for
+    each game the address plays (game, seat, the step now, a key placeholder) and
+    whose decision the game waits for; None for unknown senders."""
+    if not sender:
+        return None
+    parts: list[str] = []
+    for row in judge.store.seats_at(sender):
+        game = judge.store.game(row["game_id"])
+        if game is None or game.get("status") == "over":
+            continue
+        state = judge.state(row["game_id"])
+        waiting = sorted({d.seat for d in rules.pending(state)})
+        mine = row["seat"] in waiting
+        head = (f"You play seat {row['seat']} in game {row['game_id']}, now at step {state.step}: "
+                + ("it is your decision now. Start your orders with these lines (the pre-filled "
+                   "orders are in your latest prompt mail):" if mine else
+                   f"the game waits for {', '.join(waiting)}. Until your prompt comes you may "
+                   "send standing orders (docs/orders.md), like this:"))
+        seq = f"    seq: {judge.store.standing_seq(row['game_id'], row['seat']) + 1}\n"
+        body = ("    orders:\n      ..." if mine else
+                seq + "    orders:\n      standing:\n        - {when: losses, order: [mercenary, loyal]}")
+        parts.append(head + f"\n    game: {row['game_id']}\n    seat: {row['seat']}\n"
+                     f"    key: YOUR-SEAT-KEY\n" + (f"    step: {state.step}\n" if mine else "") + body)
+    return "\n".join(parts) or None

@@ -1,0 +1,101 @@
+"""Server faults of the running judge (issue 17, findings 5 and 11): the IMAP server,
+the SMTP server or the database failing, or an error of the loop itself that is not
+tied to one mail.
+
+Each fault kind has an *episode*: it starts at the first failure and ends at the next
+success. The hosts are told once per episode (and again after a day if it goes on),
+when it has lasted :data:`GRACE` — a server restart of a minute is no news, a full disk
+is. The notice goes through the outbox (:func:`pbem.service.host.report_fault`); when
+the database itself is what fails, straight over SMTP (:func:`pbem.service.host.send_direct`).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from pbem.service import host
+from pbem.service.issue import safe_text
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+log = logging.getLogger(__name__)
+
+#: how long a fault lasts before the hosts are told
+GRACE = {"imap": timedelta(minutes=10), "smtp": timedelta(minutes=10), "database": timedelta(0),
+         "database busy": timedelta(minutes=5), "internal": timedelta(0)}
+#: what the hosts read about each fault kind
+WHAT = {
+    "imap": "the judge cannot read its mailbox (IMAP); orders wait on the server and are read when it works again",
+    "smtp": "the judge cannot send mail (SMTP); answers, reports and prompts wait in the outbox",
+    "database": "the judge cannot write its database; mail stays in the INBOX and is retried",
+    "database busy": "the judge's database has been busy for a while; mail stays in the INBOX and is retried",
+    "internal": "the judge's loop hit an internal error (not tied to one mail); it goes on",
+}
+RETRY_DIRECT = timedelta(minutes=30)
+
+
+@dataclass
+class Episode:
+    """One ongoing fault: since when, the latest detail, whether the hosts were told."""
+
+    since: datetime
+    detail: str
+    told: bool = False
+    next_try: datetime | None = None
+
+
+class ServerFaults:
+    """The open fault episodes of one running judge, shared by its threads (in memory;
+    the ``faults`` table keeps what the hosts were told across restarts). Each call
+    takes the caller's own judge (its own store connection)."""
+
+    def __init__(self) -> None:
+        self.episodes: dict[str, Episode] = {}
+        self._lock = threading.Lock()
+
+    def failed(self, judge: Judge, kind: str, exc: BaseException) -> None:
+        """Record a failure of ``kind`` (a key of :data:`GRACE`); tell the hosts when
+        the episode has lasted long enough. Never raises."""
+        now = judge.clock()
+        detail = safe_text(f"{type(exc).__name__}: {exc}", 500)
+        with self._lock:
+            ep = self.episodes.setdefault(kind, Episode(now, detail))
+            ep.detail = detail
+            if ep.told or now - ep.since < GRACE.get(kind, timedelta(0)) or (ep.next_try and now < ep.next_try):
+                return
+            ep.told = True  # one thread tells; the others see it told
+        body = (f"Since {ep.since.isoformat()} {WHAT.get(kind, kind)}.\n\nLatest error: {detail}\n\n"
+                "The judge keeps running and retries by itself; nothing is lost. You are told once per "
+                "episode; `pbem status` shows open faults.")
+        if not _tell(judge, kind, body):
+            with self._lock:
+                ep.told = False
+                ep.next_try = now + RETRY_DIRECT
+
+    def recovered(self, judge: Judge, kind: str) -> None:
+        """End the episode of ``kind`` after a success. Never raises."""
+        with self._lock:
+            ep = self.episodes.pop(kind, None)
+        if ep is None:
+            return
+        log.info("%s works again (fault since %s)", kind, ep.since.isoformat())
+        try:
+            with judge.store.transaction():
+                judge.store.fault_cleared(kind, judge.clock().isoformat())
+        except Exception as exc:  # noqa: BLE001
+            log.debug("could not record the end of the %s fault: %s", kind, exc)
+
+
+def _tell(judge: Judge, kind: str, body: str) -> bool:
+    """Queue the notice; when the database is what fails, send it straight over SMTP."""
+    try:
+        with judge.store.transaction():
+            host.report_fault(judge, kind, kind + " fault", body)
+        return True
+    except Exception as exc:  # noqa: BLE001 - the database may be what fails
+        log.warning("cannot queue the host notice about %s (%s); sending it directly", kind, safe_text(str(exc), 200))
+        return host.send_direct(judge, kind, kind + " fault", body) > 0

@@ -1,0 +1,73 @@
+"""Games: their data pack, their live state, and creating the configured games (setup,
+R-2) with their first reports and prompts."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from pbem import rules
+from pbem.config import GameConfig
+from pbem.pack.loader import load_pack
+from pbem.pack.model import Pack
+from pbem.rules.dice import seed_commitment
+from pbem.service import reports
+from pbem.store import Store
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+
+@lru_cache(maxsize=8)
+def pack_from(source: str) -> Pack:
+    """The data pack ``source`` names ("builtin" or an exported directory), loaded once.
+    Raises pbem.pack.loader.PackError for a broken pack."""
+    return load_pack(None if source in (None, "builtin") else source)
+
+
+def game_pack(store: Store, game_id: str) -> Pack:
+    """The data pack a stored game uses (built-in when the game is unknown)."""
+    row = store.game(game_id)
+    return pack_from(row["pack"] if row else "builtin")
+
+
+def live_state(store: Store, game_id: str) -> rules.GameState:
+    """The live state of a game (its latest snapshot). Raises KeyError if unknown."""
+    snap = store.snapshot(game_id)
+    if snap is None:
+        raise KeyError(game_id)
+    return rules.GameState.from_dict(snap[1], game_pack(store, game_id))
+
+
+def ensure_games(judge: Judge) -> list[str]:
+    """Create every configured game that is not in the database yet (setup R-2, first
+    prompts), and sync seat names/addresses/key hashes from the config. Returns the ids
+    created."""
+    created = []
+    for game in judge.config.games:
+        if judge.store.game(game.id) is None:
+            create_game(judge, game)
+            created.append(game.id)
+        else:
+            with judge.store.transaction():
+                for s in game.seats:
+                    judge.store.update_seat(game.id, s.seat, player=s.player, email=s.email, key_hash=s.key_hash)
+    return created
+
+
+def create_game(judge: Judge, game: GameConfig) -> None:
+    """Set up ``game`` (R-2) in one transaction: the games and seats rows, the setup
+    events, the empty and the first snapshot, the setup reports and the first prompts."""
+    store = judge.store
+    pack = pack_from(game.pack)
+    seed = judge.new_seed()
+    state, events = rules.new_game(pack, seed, dict(game.options))
+    with store.transaction():
+        store.create_game(game.id, game.pack, seed, seed_commitment(seed), game.options,
+                          [{"seat": s.seat, "player": s.player, "email": s.email,
+                            "key_hash": s.key_hash} for s in game.seats])
+        seq = store.append_events(game.id, [e.to_dict() for e in events], step=0)
+        store.save_snapshot(game.id, 0, -1, rules.empty_state(pack).to_dict())
+        store.save_snapshot(game.id, seq, state.step, state.to_dict())
+        store.set_game_step(game.id, state.step)
+        reports.queue_reports(judge, game.id, pack, state, events, headline="setup, the game begins")
+        reports.queue_prompts(judge, game.id, pack, state)

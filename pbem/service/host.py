@@ -1,0 +1,93 @@
+"""Telling the hosts (issue 17, finding 11): a game's host hears about bounces, held mail
+and wrong keys of its game; every host of the config hears about what concerns the
+judge as a whole — quarantined mail, internal errors, server faults (IMAP, SMTP, the
+database) and mail that could not be delivered — once per episode, not once per cycle.
+
+A notice goes through the outbox when the database works. When it does not (disk full,
+read-only) the notice about that fault is sent straight over SMTP
+(:func:`send_direct`), remembered in memory so that it goes once per process.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from pbem.mail.compose import compose, stable_message_id
+from pbem.mail.smtp import send_raw
+from pbem.report import build
+from pbem.service import outbox
+from pbem.service.issue import safe_text
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+log = logging.getLogger(__name__)
+
+#: a fault still going on is reported again after this long
+REMIND_EVERY = timedelta(hours=24)
+
+
+def notify_host(judge: Judge, game_id: str, body: str, kind: str, once: str | None = None) -> None:
+    """Queue a host notice ``[game] host notice: kind`` with ``body`` to the game's
+    ``host_email`` (a log warning when the game has none). The same body for the same
+    game and kind is queued once (its Message-ID is a hash of them); with ``once``, one
+    notice per (game, kind, once) whatever the body."""
+    game = judge.config.game(game_id)
+    if game is None or not game.host_email:
+        log.warning("[%s] %s", game_id, body)
+        return
+    digest = once or hashlib.sha256(body.encode()).hexdigest()[:12]
+    outbox.queue(judge, game_id=game_id, kind="host", to_addr=game.host_email, to_name=None,
+                 subject=f"[{game_id}] host notice: {kind}", text=build.render_notice(body, game_id),
+                 html=None, id_parts=(game_id, "host", kind, digest))
+
+
+def host_addresses(judge: Judge) -> list[str]:
+    """Every distinct ``host_email`` of the configured games, in config order."""
+    return list(dict.fromkeys(g.host_email for g in judge.config.games if g.host_email))
+
+
+def report_fault(judge: Judge, key: str, title: str, body: str) -> bool:
+    """Record one occurrence of fault ``key`` and, when the hosts were not told of this
+    episode yet (or were told more than :data:`REMIND_EVERY` ago), queue a notice
+    ``[pbem] judge notice: <title>`` to every host. Call inside a transaction. Returns
+    True when a notice was queued."""
+    now = judge.clock()
+    row = judge.store.fault_seen(key, body, now.isoformat())
+    told = row["notified_at"]
+    if told and now - datetime.fromisoformat(told) < REMIND_EVERY:
+        return False
+    text = body if row["count"] == 1 else (f"{body}\n\nThis happened {row['count']} times since "
+                                           f"{row['first_seen']}.")
+    hosts = host_addresses(judge)
+    if not hosts:
+        log.error("judge notice (no host_email configured): %s: %s", title, safe_text(text, 1000))
+    for address in hosts:
+        outbox.queue(judge, game_id=None, kind="host", to_addr=address, to_name=None,
+                     subject=f"[pbem] judge notice: {title}", text=build.render_notice(text, None), html=None,
+                     id_parts=("judge", "fault", key, row["first_seen"], row["count"], address))
+    judge.store.fault_notified(key, now.isoformat())
+    return True
+
+
+def send_direct(judge: Judge, key: str, title: str, body: str, timeout: float = 20.0) -> int:
+    """Send a judge notice to every host straight over SMTP, bypassing the outbox (for
+    when the database cannot be written). Returns how many hosts it reached; never
+    raises."""
+    reached = 0
+    for address in host_addresses(judge):
+        try:
+            out = compose(sender=judge.config.judge_address, sender_name=judge.config.judge_name, to_addr=address,
+                          to_name=None, subject=f"[pbem] judge notice: {title}",
+                          text=build.render_notice(body, None), kind="host",
+                          message_id=stable_message_id(judge.domain, "judge", "direct", key, address,
+                                                       judge.clock().isoformat()),
+                          date=judge.clock())
+            asyncio.run(send_raw(judge.config.smtp, judge.config.judge_address, address, out.raw, timeout=timeout))
+            reached += 1
+        except Exception as exc:  # noqa: BLE001 - the notice is best effort; the log has it
+            log.error("could not tell the host %s about %s: %s", address, key, safe_text(str(exc), 300))
+    return reached

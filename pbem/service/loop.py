@@ -1,0 +1,130 @@
+"""The poll loop: connect, reconcile and fetch, handle each message, deadlines, wait
+(IDLE or sleep), and reconnect with backoff when the server drops; the outbox is sent by
+its own thread (:class:`pbem.service.outbox.Sender`), so a stalled SMTP server never
+holds up IMAP or the deadlines.
+
+Nothing a mail or a server does makes :func:`run_forever` return (issue 17): a mail that
+breaks a stage is quarantined by the intake; a network failure (IMAP) or a transient
+database failure (:class:`pbem.service.intake.RetryLater`) closes the connection, waits
+with exponential backoff and starts again with a reconcile pass, which finds every
+message not handled yet; any other exception of a cycle is logged and treated the same
+way. Each kind of fault is reported to the hosts once per episode
+(:mod:`pbem.service.faults`). Only ``stop`` (or KeyboardInterrupt / SystemExit) ends it.
+"""
+from __future__ import annotations
+
+import imaplib
+import logging
+import socket
+import ssl
+import threading
+
+from imapclient.exceptions import IMAPClientError
+
+from pbem.config import Config
+from pbem.mail.imap import ImapPoller
+from pbem.service import faults, outbox
+from pbem.service.intake import RetryLater
+from pbem.service.judge import Judge
+from pbem.store import Store
+
+log = logging.getLogger(__name__)
+
+NETWORK_ERRORS = (IMAPClientError, imaplib.IMAP4.abort, imaplib.IMAP4.error, OSError, socket.timeout,
+                  ssl.SSLError, EOFError)
+#: every fault kind a successful cycle ends
+CYCLE_FAULTS = ("imap", "database", "database busy", "internal")
+
+
+def cycle(judge: Judge, poller: ImapPoller) -> dict[int, str]:
+    """Connect if needed (then reconcile the whole folder), fetch and handle new
+    messages, then deadlines. Returns the statuses of the messages handled, by UID.
+    Raises network errors and RetryLater."""
+    if poller.client is None:
+        poller.connect()
+        handled = poller.poll_once(reconcile=True).handled
+    else:
+        handled = poller.poll_once().handled
+    judge.tick()
+    return handled
+
+
+def run_once(judge: Judge, poller: ImapPoller) -> dict[int, str]:
+    """One full cycle (:func:`cycle`), then send the outbox in this thread (within its
+    time budget). Returns the statuses of the messages handled. Network errors and
+    RetryLater propagate."""
+    handled = cycle(judge, poller)
+    judge.flush_outbox()
+    return handled
+
+
+def fault_kind(exc: BaseException) -> str:
+    """The fault kind of an exception that ended a cycle (see :mod:`pbem.service.faults`)."""
+    if isinstance(exc, RetryLater):
+        text = str(exc).lower()
+        return "database busy" if "locked" in text or "busy" in text else "database"
+    if isinstance(exc, NETWORK_ERRORS):
+        return "imap"
+    return "internal"
+
+
+def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None = None,
+                max_backoff: float = 300.0, send_every: float = 30.0) -> None:
+    """Poll until ``stop`` is set: wait with IDLE (or sleep+NOOP) between cycles,
+    reconnect with exponential backoff (1 s doubling to ``max_backoff``) after any
+    failure, and send the outbox from a thread of its own (after every cycle, and every
+    ``send_every`` seconds)."""
+    stop = stop or threading.Event()
+    sender_stop = threading.Event()
+    config, clock, seed = judge.config, judge.clock, judge.new_seed
+    watch = faults.ServerFaults()
+    sender = outbox.Sender(lambda: Judge(config, Store(config.database), clock, seed), sender_stop, every=send_every,
+                           watch=watch)
+    sender.start()
+    backoff = 1.0
+    try:
+        while not stop.is_set():
+            try:
+                handled = cycle(judge, poller)
+                if handled:
+                    log.info("handled %d message(s): %s", len(handled), _counts(handled))
+                sender.kick()
+                for kind in CYCLE_FAULTS:
+                    watch.recovered(judge, kind)
+                backoff = 1.0
+                poller.wait(config.imap.poll_interval)
+                continue
+            except Exception as exc:  # noqa: BLE001 - no fault may stop the judge
+                kind = fault_kind(exc)
+                if kind == "internal":
+                    log.exception("the cycle failed; starting again in %.0fs", backoff)
+                else:
+                    log.warning("%s problem (%s: %s); starting again in %.0fs", kind, type(exc).__name__, exc,
+                                backoff)
+                watch.failed(judge, kind, exc)
+            poller.close()
+            sender.kick()
+            stop.wait(backoff)
+            backoff = min(backoff * 2, max_backoff)
+    finally:
+        sender_stop.set()
+        sender.kick()
+        sender.join(60)
+        poller.close()
+
+
+def _counts(handled: dict[int, str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for status in handled.values():
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def make_judge(config: Config, store: Store | None = None) -> tuple[Judge, ImapPoller]:
+    """Open the store (unless given) and build the judge and its poller for ``config``.
+    Raises pbem.store.StoreError when the database cannot be used."""
+    store = store or Store(config.database)
+    judge = Judge(config, store)
+    poller = ImapPoller(config.imap, store, judge.handle_message, max_bytes=config.max_message_bytes,
+                        on_unfetchable=judge.handle_unfetchable)
+    return judge, poller

@@ -1,0 +1,127 @@
+"""Outgoing mail: composing a message into the outbox (once per stable Message-ID), and
+sending the outbox over SMTP (:mod:`pbem.mail.smtp`) — in the loop's own thread so a
+stalled SMTP server never holds up IMAP or the deadlines (issue 17, finding 9).
+
+Rows that give up (a 5xx reply, an address that cannot be sent to) are reported to the
+hosts, one notice per pass listing them (finding 6; never for a notice to a host
+itself, which would loop); ``pbem outbox resend`` (:func:`resend`) sends them again.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from pbem.mail.compose import Attachment, compose, stable_message_id
+from pbem.mail.smtp import CYCLE_BUDGET, SendReport, send_due
+from pbem.service import faults, host
+from pbem.store import Store, is_transient_db_error
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+log = logging.getLogger(__name__)
+
+
+def queue(judge: Judge, *, game_id: str | None, kind: str, to_addr: str, to_name: str | None, subject: str,
+          text: str, html: str | None, id_parts: Sequence[object], attachments: Sequence[Attachment] = (),
+          in_reply_to: str | None = None, references: Sequence[str] = (),
+          auto: str = "auto-generated") -> None:
+    """Compose one message (:func:`pbem.mail.compose.compose`) and add it to the outbox,
+    unless a message with the same stable Message-ID (from ``id_parts``, RFC 5322 3.6.4)
+    is queued already. ``auto`` is the RFC 3834 Auto-Submitted value. Call inside the
+    transaction of what caused the mail."""
+    message_id = stable_message_id(judge.domain, *id_parts)
+    if judge.store.has_mail(message_id):
+        return
+    out = compose(sender=judge.config.judge_address, sender_name=judge.config.judge_name, to_addr=to_addr,
+                  to_name=to_name, subject=subject, text=text, html=html, attachments=attachments,
+                  message_id=message_id, kind=kind, in_reply_to=in_reply_to, references=references,
+                  auto=auto, game_id=game_id, date=judge.clock())
+    judge.store.queue_mail(message_id=out.message_id, game_id=game_id, kind=kind, to_addr=out.to_addr,
+                           subject=subject, raw=out.raw, in_reply_to=in_reply_to, at=judge.clock().isoformat())
+
+
+def flush(judge: Judge, budget: float = CYCLE_BUDGET) -> SendReport:
+    """Send the due outbox rows over SMTP within ``budget`` seconds, then report the rows
+    that gave up to the hosts. Raises what the store raises."""
+    report = send_due(judge.store, judge.config.smtp, judge.config.judge_address, judge.clock(), budget=budget)
+    if report.gave_up:
+        _report_given_up(judge, report.gave_up)
+    return report
+
+
+def _report_given_up(judge: Judge, ids: Sequence[int]) -> None:
+    rows = [judge.store.outbox_row(i) for i in ids]
+    rows = [r for r in rows if r["kind"] != "host"]
+    if not rows:
+        return
+    lines = "\n".join(f"- outbox {r['id']}: {r['kind']} to {r['to_addr']!r} ({r['subject']!r}): {r['last_error']}"
+                      for r in rows)
+    with judge.store.transaction():
+        host.report_fault(judge, "undeliverable", "mail could not be delivered",
+                          f"The mail server refused these messages for good (or they cannot be sent):\n\n{lines}\n\n"
+                          "Fix the address or the relay, then `pbem outbox resend` sends them again with the "
+                          "same Message-IDs. You hear of this at most once a day; `pbem status` lists every "
+                          "failed message.")
+
+
+def resend(store: Store, ids: Sequence[int] | None = None) -> list[int]:
+    """Put failed outbox rows (all, or ``ids``) back in the queue, due now with their
+    attempts reset; the next pass sends them with their original Message-IDs. Returns
+    the ids put back."""
+    with store.transaction():
+        return store.resend_failed(ids)
+
+
+class Sender(threading.Thread):
+    """Sends the outbox in its own thread, with its own store connection, until
+    ``stop``: a pass when :meth:`kick` is called or every ``every`` seconds. A pass that
+    raises is logged and reported as a fault; the thread goes on."""
+
+    def __init__(self, make_judge: Callable[[], Judge], stop: threading.Event, every: float = 30.0,
+                 budget: float = CYCLE_BUDGET, watch: faults.ServerFaults | None = None):
+        super().__init__(name="pbem-outbox", daemon=True)
+        self._make = make_judge
+        self.watch = watch or faults.ServerFaults()
+        self.stop = stop
+        self.every = every
+        self.budget = budget
+        self._kick = threading.Event()
+        self.passes = 0
+
+    def kick(self) -> None:
+        """Ask for a pass now."""
+        self._kick.set()
+
+    def run(self) -> None:
+        judge = None
+        while judge is None and not self.stop.is_set():
+            try:
+                judge = self._make()
+            except Exception:  # noqa: BLE001 - e.g. the database cannot be opened yet: try again
+                log.exception("the outbox sender cannot open the store; retrying")
+                self.stop.wait(self.every)
+        if judge is None:
+            return
+        watch = self.watch
+        while not self.stop.is_set():
+            self._kick.wait(self.every)
+            self._kick.clear()
+            if self.stop.is_set():
+                break
+            try:
+                report = flush(judge, self.budget)
+                if report.server_error:
+                    watch.failed(judge, "smtp", RuntimeError(report.server_error))
+                elif report.sent:
+                    watch.recovered(judge, "smtp")
+            except Exception as exc:  # noqa: BLE001 - the sender never dies
+                log.exception("outbox pass failed")
+                watch.failed(judge, "database" if is_transient_db_error(exc) else "internal", exc)
+            self.passes += 1
+        judge.store.close()
+
+
+__all__ = ["Sender", "flush", "queue", "resend", "stable_message_id"]

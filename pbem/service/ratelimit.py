@@ -1,0 +1,30 @@
+"""Rate limits on answers (docs/pipeline.md, "Machine mail and loops"): at most
+``seat_reply_rate_per_hour`` answers an hour to an address registered for a seat and
+``reply_rate_per_hour`` to any other, so that no mail loop can run away."""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+log = logging.getLogger(__name__)
+
+
+def may_answer(judge: Judge, address: str | None) -> bool:
+    """Whether one more answer may go to ``address`` this hour (False for no address)."""
+    if not address:
+        return False
+    since = (judge.clock() - timedelta(hours=1)).isoformat()
+    limit = (judge.config.seat_reply_rate_per_hour if judge.store.is_seat_address(address)
+             else judge.config.reply_rate_per_hour)
+    return judge.store.replies_to(address, since) < limit
+
+
+def suppressed(judge: Judge, inbox_id: int, address: str | None) -> None:
+    """Record that the answer to inbox row ``inbox_id`` was not sent (rate limit): a
+    warning in the log and a mark on the row, shown by ``pbem status``."""
+    log.warning("answer to %s (inbox %s) not sent: reply rate limit reached", address, inbox_id)
+    judge.store.note_suppressed(inbox_id)

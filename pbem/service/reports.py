@@ -1,0 +1,58 @@
+"""Queueing the mail a decision causes: every seat's turn report (its own view, the map
+picture inline) and the prompt of every seat the game now waits for, with its deadline."""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from pbem import rules
+from pbem.mail.compose import Attachment
+from pbem.pack.model import Pack
+from pbem.report import build
+from pbem.service import deadlines, outbox
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+
+def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState, events: Sequence[rules.Event],
+                  headline: str, step: int | None = None) -> None:
+    """Queue the report of ``events`` (the state after them) to every seat, each
+    rendered from that seat's view; ``step`` is the number in the subject (default the
+    state's step)."""
+    step = state.step if step is None else step
+    store = judge.store
+    seats = store.seats(game_id)
+    commitment = store.game(game_id)["seed_commitment"]
+    seq, head = store.last_event(game_id)
+    witness = f"{head}@{seq}" if store.chain_version(game_id) >= 2 else None  # v1 hashes are guessable
+    png = build.map_png(pack, state, events, title=f"{game_id} step {step}",
+                        players={r["seat"]: r["player"] for r in seats}) if judge.config.map_attachment else None
+    # two reports can share a step (setup, then the first player-turn): the picture's
+    # hash keeps each Content-ID unique (RFC 2392)
+    cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
+    for row in seats:
+        rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
+                                  seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
+                                  witness=witness)
+        outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
+                     subject=f"[{game_id}] step {step} report: {headline}", text=rep.text, html=rep.html,
+                     attachments=[Attachment(f"{game_id}-step{step}.png", png, cid=cid)] if png else [],
+                     id_parts=(game_id, step, "report", row["seat"], headline))
+
+
+def queue_prompts(judge: Judge, game_id: str, pack: Pack, state: rules.GameState) -> None:
+    """Queue a prompt to every seat with a pending decision (``rules.pending``) and
+    start its deadline (:func:`pbem.service.deadlines.length`)."""
+    seats = {s["seat"]: s for s in judge.store.seats(game_id)}
+    for decision in rules.pending(state):
+        due = judge.clock() + timedelta(seconds=deadlines.length(judge.config, decision.kind))
+        row = seats[decision.seat]
+        text, html = build.render_prompt(pack, state, decision, game_id=game_id, seat_row=row,
+                                         deadline=due.strftime("%Y-%m-%d %H:%M UTC"), seats=list(seats.values()))
+        outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
+                     subject=f"[{game_id}] step {state.step}: your move, {decision.seat}", text=text, html=html,
+                     id_parts=(game_id, state.step, "prompt", decision.seat))
+        judge.store.set_deadline(game_id, state.step, decision.seat, decision.kind, due.isoformat())

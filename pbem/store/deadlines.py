@@ -1,0 +1,38 @@
+"""The ``deadlines`` table: for every open decision (game, step, seat) its kind, when it
+is due, and when the reminder went and the deadline expired (docs/pipeline.md,
+"Deadlines")."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.store.base import Connection
+
+
+class DeadlinesTable(Connection):
+    """Deadlines of open decisions (mixed into :class:`pbem.store.Store`)."""
+
+    def set_deadline(self, game_id: str, step: int, seat: str, kind: str, due_at: str) -> None:
+        """Start (or restart) the deadline of ``seat``'s decision ``kind`` at ``step``,
+        due at ``due_at`` (ISO 8601 UTC)."""
+        self.db["deadlines"].insert({"game_id": game_id, "step": step, "seat": seat, "kind": kind,
+                                     "due_at": due_at, "reminded_at": None, "expired_at": None}, replace=True)
+
+    def open_deadlines(self, game_id: str | None = None) -> list[dict[str, Any]]:
+        """Deadlines not expired yet, soonest first (of one game when given)."""
+        where, args = "expired_at IS NULL", []
+        if game_id is not None:
+            where, args = where + " AND game_id = ?", [game_id]
+        return list(self.db["deadlines"].rows_where(where, args, order_by="due_at"))
+
+    def deadline(self, game_id: str, step: int, seat: str) -> dict[str, Any] | None:
+        """One deadline row, or None."""
+        rows = list(self.db["deadlines"].rows_where("game_id = ? AND step = ? AND seat = ?", [game_id, step, seat]))
+        return rows[0] if rows else None
+
+    def expire_deadline(self, game_id: str, step: int, seat: str, at: str) -> None:
+        """Close a deadline (decided, by default or because the game moved on)."""
+        self.db["deadlines"].update((game_id, step, seat), {"expired_at": at})
+
+    def mark_reminded(self, game_id: str, step: int, seat: str, at: str) -> None:
+        """Record that the reminder for a deadline was queued."""
+        self.db["deadlines"].update((game_id, step, seat), {"reminded_at": at})

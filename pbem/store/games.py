@@ -1,0 +1,79 @@
+"""The ``games`` and ``seats`` tables: a game's seed, commitment, step and status; each
+seat's player, address, key hash and bounce mark."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.store.base import Connection, canonical_json, utcnow
+from pbem.store.events import CHAIN_VERSION
+
+
+class GamesTable(Connection):
+    """Games and their seats (mixed into :class:`pbem.store.Store`)."""
+
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        """The games row for ``game_id`` or None."""
+        rows = list(self.db["games"].rows_where("id = ?", [game_id]))
+        return rows[0] if rows else None
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every games row, in creation order."""
+        return list(self.db["games"].rows_where(order_by="rowid"))
+
+    def seats(self, game_id: str) -> list[dict[str, Any]]:
+        """The seats rows of a game, in the stored order."""
+        return list(self.db["seats"].rows_where("game_id = ?", [game_id], order_by="rowid"))
+
+    def seats_at(self, address: str) -> list[dict[str, Any]]:
+        """Every seats row registered at ``address`` (lowercased), by game then seat."""
+        return list(self.db["seats"].rows_where("email = ?", [address.lower()], order_by="game_id, seat"))
+
+    def is_seat_address(self, address: str) -> bool:
+        """True when ``address`` is registered for a seat of any game."""
+        return self.db.execute("SELECT 1 FROM seats WHERE email = ? LIMIT 1", [address.lower()]).fetchone() is not None
+
+    def create_game(self, game_id: str, pack: str, seed: bytes, seed_commitment: str,
+                    options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> None:
+        """Insert a game and its seats (inside the caller's transaction)."""
+        now = utcnow()
+        self.db["games"].insert({"id": game_id, "pack": pack, "seed": seed.hex(),
+                                 "seed_commitment": seed_commitment, "status": "active",
+                                 "step": 0, "options": canonical_json(dict(options)),
+                                 "created_at": now, "updated_at": now, "chain": CHAIN_VERSION})
+        for s in seats:
+            self.db["seats"].insert({"game_id": game_id, "seat": s["seat"], "player": s["player"],
+                                     "email": s["email"].lower(), "key_hash": s["key_hash"],
+                                     "bouncing": 0, "bounced_at": None, "standing_seq": 0})
+
+    def update_seat(self, game_id: str, seat: str, *, player: str, email: str, key_hash: str) -> None:
+        """Set a seat's player name, address (lowercased) and key hash (config sync)."""
+        self.db["seats"].update((game_id, seat), {"player": player, "email": email.lower(), "key_hash": key_hash})
+
+    def set_game_step(self, game_id: str, step: int, status: str | None = None) -> None:
+        """Record the game's current prompt number (and optionally its status)."""
+        values: dict[str, Any] = {"step": step, "updated_at": utcnow()}
+        if status:
+            values["status"] = status
+        self.db["games"].update(game_id, values)
+
+    def mark_bouncing(self, address: str) -> list[tuple[str, str]]:
+        """Mark every seat registered at ``address`` as bouncing; return (game, seat) pairs."""
+        hits = list(self.db["seats"].rows_where("email = ?", [address.lower()]))
+        for r in hits:
+            self.db["seats"].update((r["game_id"], r["seat"]), {"bouncing": 1, "bounced_at": utcnow()})
+        return [(r["game_id"], r["seat"]) for r in hits]
+
+    def standing_seq(self, game_id: str, seat: str) -> int:
+        """The sequence number of the seat's last accepted standing-orders mail (0: none)."""
+        row = self.db.execute("SELECT standing_seq FROM seats WHERE game_id = ? AND seat = ?",
+                              [game_id, seat]).fetchone()
+        return int(row[0] or 0) if row else 0
+
+    def set_standing_seq(self, game_id: str, seat: str, seq: int) -> None:
+        """Record the sequence number of the seat's accepted standing-orders mail."""
+        self.db["seats"].update((game_id, seat), {"standing_seq": seq})
+
+    def bouncing_seats(self) -> list[dict[str, Any]]:
+        """Seats rows marked bouncing."""
+        return list(self.db["seats"].rows_where("bouncing = 1", order_by="game_id, seat"))

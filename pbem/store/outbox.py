@@ -1,0 +1,81 @@
+"""The ``outbox`` table: every composed message, unique by its stable Message-ID, with
+its SMTP attempts, last error and next attempt time."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.store.base import Connection, utcnow
+
+
+class OutboxTable(Connection):
+    """Outgoing mail (mixed into :class:`pbem.store.Store`)."""
+
+    def has_mail(self, message_id: str) -> bool:
+        """True when a message with this Message-ID is already queued (or sent)."""
+        return self.db.execute("SELECT 1 FROM outbox WHERE message_id = ?", [message_id]).fetchone() is not None
+
+    def queue_mail(self, *, message_id: str, game_id: str | None, kind: str, to_addr: str,
+                   subject: str, raw: bytes, in_reply_to: str | None = None, at: str | None = None) -> int:
+        """Add a composed message to the outbox (status pending, due at once); return its
+        id. ``at``: the time it is queued (ISO 8601 UTC; default now)."""
+        now = at or utcnow()
+        return self.db["outbox"].insert({
+            "message_id": message_id, "game_id": game_id, "kind": kind, "to_addr": to_addr,
+            "subject": subject, "raw": raw, "in_reply_to": in_reply_to, "status": "pending",
+            "attempts": 0, "last_error": None, "next_attempt_at": now, "created_at": now,
+            "sent_at": None}).last_pk
+
+    def due_mail(self, now: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """Pending outbox rows whose next attempt is due."""
+        return list(self.db["outbox"].rows_where("status = 'pending' AND next_attempt_at <= ?",
+                                                 [now or utcnow()], order_by="id", limit=limit))
+
+    def mark_sent(self, outbox_id: int) -> None:
+        """Record a successful SMTP hand-over."""
+        self.db["outbox"].update(outbox_id, {"status": "sent", "sent_at": utcnow(), "last_error": None})
+
+    def mark_attempt_failed(self, outbox_id: int, error: str, next_attempt_at: str | None) -> None:
+        """Count a failed attempt; ``next_attempt_at`` None gives up (status failed)."""
+        row = self.db["outbox"].get(outbox_id)
+        values: dict[str, Any] = {"attempts": row["attempts"] + 1, "last_error": error[:500]}
+        if next_attempt_at is None:
+            values["status"] = "failed"
+        else:
+            values["next_attempt_at"] = next_attempt_at
+        self.db["outbox"].update(outbox_id, values)
+
+    def replies_to(self, address: str, since: str, kinds: Sequence[str] = ("reply",)) -> int:
+        """How many messages of ``kinds`` were queued to ``address`` since ``since``
+        (rate limiting answers to a sender)."""
+        marks = ",".join("?" * len(kinds))
+        return self.db.execute(
+            f"SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({marks})",
+            [address.lower(), since, *kinds]).fetchone()[0]
+
+    def outbox_row(self, outbox_id: int) -> dict[str, Any]:
+        """The outbox row ``outbox_id``. Raises sqlite_utils NotFoundError."""
+        return self.db["outbox"].get(outbox_id)
+
+    def failed_mail(self) -> list[dict[str, Any]]:
+        """Outbox rows that gave up (status failed), by id, without their raw bytes."""
+        return list(self.db["outbox"].rows_where(
+            "status = 'failed'", order_by="id",
+            select="id, message_id, game_id, kind, to_addr, subject, attempts, last_error"))
+
+    def resend_failed(self, ids: Sequence[int] | None = None, now: str | None = None) -> list[int]:
+        """Put failed rows (all, or those of ``ids``) back to pending, due now, with their
+        attempts reset; their Message-IDs stay the same. Returns the ids."""
+        rows = [r["id"] for r in self.failed_mail() if ids is None or r["id"] in set(ids)]
+        for outbox_id in rows:
+            self.db["outbox"].update(outbox_id, {"status": "pending", "attempts": 0,
+                                                 "next_attempt_at": now or utcnow()})
+        return rows
+
+    def outbox_counts(self) -> list[tuple[str, int]]:
+        """(status, rows) for every outbox status present."""
+        return [tuple(r) for r in self.db.execute("SELECT status, count(*) FROM outbox GROUP BY status")]
+
+    def outbox_problems(self) -> list[dict[str, Any]]:
+        """Outbox rows not sent that carry an error, by id."""
+        return list(self.db["outbox"].rows_where("status != 'sent' AND last_error IS NOT NULL", order_by="id"))

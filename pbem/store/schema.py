@@ -1,0 +1,75 @@
+"""The store's migrations, in order; each is applied once and recorded in ``migrations``.
+
+- ``001_initial``: games, seats, inbox, events, snapshots, outbox, imap_state, deadlines.
+- ``002_pipeline`` (issue 17): the inbox is unique by (Message-ID, content hash), not by
+  Message-ID alone (a different mail reusing a known Message-ID is a new message); inbox
+  rows keep their size, the error that quarantined them, and whether their answer was
+  held back (``answer``: ``suppressed``; ``pbem status`` reads it, not the free
+  text); games record their hash-chain version (``chain``: 1 = SHA-256 of the event
+  data, 2 = private data keyed with a per-game secret, step and inbox id hashed too); seats keep the last standing-orders sequence number; ``faults`` remembers
+  which server faults the host was told about.
+"""
+from __future__ import annotations
+
+import sqlite_utils
+
+from pbem.store.base import Migration
+from pbem.store.content import content_hash
+
+
+def _m001(db: sqlite_utils.Database) -> None:
+    db["games"].create({"id": str, "pack": str, "seed": str, "seed_commitment": str,
+                        "status": str, "step": int, "options": str, "created_at": str,
+                        "updated_at": str}, pk="id")
+    db["seats"].create({"game_id": str, "seat": str, "player": str, "email": str,
+                        "key_hash": str, "bouncing": int, "bounced_at": str},
+                       pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")])
+    db["inbox"].create({"id": int, "message_id": str, "uidvalidity": int, "uid": int,
+                        "folder": str, "fetched_at": str, "sender": str, "subject": str,
+                        "raw": bytes, "sha256": str, "status": str, "reason": str,
+                        "game_id": str, "seat": str, "step": int, "result": str,
+                        "processed_at": str}, pk="id")
+    db["inbox"].create_index(["message_id"], unique=True)
+    db["inbox"].create_index(["uidvalidity", "uid", "folder"])
+    db["events"].create({"game_id": str, "seq": int, "kind": str, "data": str, "seat": str,
+                         "public": int, "step": int, "inbox_id": int, "created_at": str,
+                         "prev_hash": str, "hash": str},
+                        pk=("game_id", "seq"), foreign_keys=[("game_id", "games", "id")])
+    db["snapshots"].create({"game_id": str, "seq": int, "step": int, "state": str,
+                            "created_at": str}, pk=("game_id", "seq"))
+    db["outbox"].create({"id": int, "message_id": str, "game_id": str, "kind": str,
+                         "to_addr": str, "subject": str, "raw": bytes, "in_reply_to": str,
+                         "status": str, "attempts": int, "last_error": str,
+                         "next_attempt_at": str, "created_at": str, "sent_at": str}, pk="id")
+    db["outbox"].create_index(["message_id"], unique=True)
+    db["outbox"].create_index(["status", "next_attempt_at"])
+    db["imap_state"].create({"folder": str, "uidvalidity": int, "last_uid": int,
+                             "updated_at": str}, pk="folder")
+    db["deadlines"].create({"game_id": str, "step": int, "seat": str, "kind": str,
+                            "due_at": str, "reminded_at": str, "expired_at": str},
+                           pk=("game_id", "step", "seat"))
+
+
+def _m002(db: sqlite_utils.Database) -> None:
+    db["inbox"].add_column("content_hash", str)
+    db["inbox"].add_column("size", int)
+    db["inbox"].add_column("answer", str)
+    db["inbox"].add_column("error", str)
+    db.execute("UPDATE inbox SET answer = 'suppressed' WHERE reason LIKE '%(answer suppressed: rate limit)%'")
+    for row_id, raw in db.execute("SELECT id, raw FROM inbox").fetchall():
+        db["inbox"].update(row_id, {"content_hash": content_hash(raw or b""), "size": len(raw or b"")})
+    db.execute("DROP INDEX IF EXISTS idx_inbox_message_id")
+    db["inbox"].create_index(["message_id", "content_hash"], unique=True)
+    db["inbox"].create_index(["game_id", "seat", "status"])
+    db["games"].add_column("chain", int)
+    db.execute("UPDATE games SET chain = 1")
+    db["seats"].add_column("standing_seq", int)
+    db.execute("UPDATE seats SET standing_seq = 0")
+    db["faults"].create({"key": str, "first_seen": str, "last_seen": str, "count": int,
+                         "notified_at": str, "cleared_at": str, "detail": str}, pk="key")
+
+
+MIGRATIONS: list[Migration] = [
+    ("001_initial", _m001),
+    ("002_pipeline", _m002),
+]

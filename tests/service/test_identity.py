@@ -1,0 +1,138 @@
+"""Identity at the service level and Message-ID collisions (issue 17, findings 7, 12,
+13): no oracle for a foreign address, wrong keys alert and lock the seat, standing
+orders cannot be replayed, Authentication-Results of our server are used when
+configured, and a different mail reusing a known Message-ID is handled."""
+from __future__ import annotations
+
+import email
+import email.policy
+import random
+from pathlib import Path
+
+import yaml
+
+from pbem import rules
+from pbem.config import parse_config
+from pbem.service import Judge
+from pbem.store import Store
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, local_judge
+from tests.service.helpers import mail
+
+
+def _doc(judge, seat: str | None = None, **extra) -> tuple[str, dict]:
+    state = judge.state("g1")
+    seat = seat or rules.pending(state)[0].seat
+    doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+           "orders": rules.bot_orders(state, seat, random.Random(5))}
+    doc.update(extra)
+    return seat, doc
+
+
+def _replies(judge, address: str) -> list[str]:
+    rows = judge.store.db.execute("SELECT raw FROM outbox WHERE to_addr = ? AND kind = 'reply' ORDER BY id",
+                                  [address]).fetchall()
+    out = []
+    for (raw,) in rows:
+        part = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
+        out.append(part.get_content() if part is not None else "")
+    return out
+
+
+def _send(judge, sender: str, doc: dict, message_id: str | None = None, headers: dict | None = None) -> str:
+    return judge.handle_message(mail(sender, yaml.safe_dump(doc, sort_keys=False), message_id=message_id,
+                                     headers=headers))
+
+
+def test_finding7_a_different_mail_with_a_known_message_id_is_handled(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    seat, doc = _doc(judge)
+    step = judge.state("g1").step
+    taken = "<shared-id@players.test>"
+    assert _send(judge, "stranger@else.test", {"game": "g1"}, message_id=taken) == "rejected"
+    assert _send(judge, seat, doc, message_id=taken) == "applied", "the seat's orders were dropped as a duplicate"
+    assert judge.state("g1").step == step + 1
+    # the very same bytes again are a duplicate: nothing applied twice
+    seat2, doc2 = _doc(judge)
+    raw = mail(seat2, yaml.safe_dump(doc2), message_id="<same@players.test>")
+    assert judge.handle_message(raw) == "applied"
+    steps = judge.state("g1").step
+    assert judge.handle_message(raw) == "duplicate" and judge.state("g1").step == steps
+    assert judge.store.db.execute("SELECT count(*) FROM inbox WHERE message_id = ?", [taken]).fetchone()[0] == 2
+
+
+def test_finding12_standing_orders_cannot_be_replayed(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {"ask_windows": True})
+    state = judge.state("g1")
+    other = next(s for s in SEATS if s != rules.pending(state)[0].seat)
+    first = {"game": "g1", "seat": other, "key": KEYS[other], "seq": 1,
+             "orders": {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}}
+    second = {**first, "seq": 2, "orders": {"standing": [{"when": "losses", "order": ["loyal", "mercenary"]}]}}
+    assert _send(judge, other, first) == "applied"
+    assert _send(judge, other, second) == "applied"
+    # a captured copy of the first mail, re-sent under a new Message-ID
+    assert _send(judge, other, first, message_id="<replayed@attacker.test>") == "rejected"
+    standing = rules.view(judge.state("g1"), other)["private"].get("standing")
+    assert standing == second["orders"]["standing"], "the replay changed the seat's standing orders"
+    assert any("seq" in t and "used already" in t for t in _replies(judge, f"{other}@pbem.localhost"))
+
+
+def test_finding13_a_foreign_address_gets_the_same_answer_whatever_the_key(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    seat, doc = _doc(judge)
+    right = _send(judge, "stranger@else.test", doc, message_id="<k1@else.test>")
+    wrong = _send(judge, "stranger@else.test", {**doc, "key": "guess"}, message_id="<k2@else.test>")
+    assert (right, wrong) == ("held", "rejected")
+    a, b = _replies(judge, "stranger@else.test")
+    assert a == b, "the answer tells the sender whether the key was right"
+    for i in range(3):  # someone who has the key cannot flood the seat and the host
+        assert _send(judge, f"other{i}@else.test", doc) == "held"
+    alerts = judge.store.db.execute("SELECT count(*) FROM outbox WHERE kind = 'alert' AND to_addr = ?",
+                                    [f"{seat}@pbem.localhost"]).fetchone()[0]
+    assert alerts == 1, "the seat hears about its right key from another address, once an hour"
+
+
+def test_finding13_repeated_wrong_keys_alert_the_seat_and_lock_it(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    seat, doc = _doc(judge)
+    for i in range(3):
+        assert _send(judge, seat, {**doc, "key": f"guess-{i}"}) == "rejected"
+    alert = judge.store.db.execute("SELECT count(*) FROM outbox WHERE kind = 'alert' AND subject LIKE '%wrong keys%'"
+                                   ).fetchone()[0]
+    assert alert == 1, "the seat is alerted after three wrong keys"
+    for i in range(3, 10):
+        _send(judge, seat, {**doc, "key": f"guess-{i}"})
+    assert judge.store.db.execute("SELECT count(*) FROM outbox WHERE kind = 'alert' AND subject LIKE "
+                                  "'%wrong keys%'").fetchone()[0] == 1, "once an hour, not a flood"
+    step = judge.state("g1").step
+    assert _send(judge, seat, doc) == "rejected", "the seat is locked: even the right key is not checked"
+    assert judge.state("g1").step == step
+    assert "locked" in _replies(judge, f"{seat}@pbem.localhost")[-1]
+
+
+def _auth_judge(tmp_path: Path, require: bool) -> Judge:
+    config = parse_config({
+        "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "pbem.sqlite"),
+        "map_attachment": False, "authentication": {"authserv_id": "mx.pbem.localhost", "require": require},
+        "games": [{"id": "g1", "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
+                                          "key_hash": HASHES[s]} for s in SEATS]}]}, base=tmp_path)
+    judge = Judge(config, Store(config.database))
+    judge.ensure_games()
+    return judge
+
+
+def test_finding13_authentication_results_of_our_server_are_used(tmp_path: Path) -> None:
+    judge = _auth_judge(tmp_path / "trust", require=False)
+    seat, doc = _doc(judge)
+    failed = {"Authentication-Results": "mx.pbem.localhost; dmarc=fail header.from=pbem.localhost; spf=fail "
+                                        "smtp.mailfrom=attacker@else.test"}
+    assert _send(judge, seat, doc, headers=failed) == "rejected"
+    assert "SPF/DKIM/DMARC" in _replies(judge, f"{seat}@pbem.localhost")[-1]
+    # a field the sender wrote himself, with another server's id, counts for nothing
+    forged = {"Authentication-Results": "mx.elsewhere.test; dmarc=fail header.from=pbem.localhost"}
+    assert _send(judge, seat, doc, headers=forged) == "applied"
+
+    judge = _auth_judge(tmp_path / "require", require=True)
+    seat, doc = _doc(judge)
+    assert _send(judge, seat, doc) == "rejected", "require: no result from our server, no orders"
+    passed = {"Authentication-Results": "mx.pbem.localhost; dkim=pass header.d=pbem.localhost; spf=none"}
+    assert _send(judge, seat, doc, headers=passed) == "applied"
