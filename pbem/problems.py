@@ -66,6 +66,7 @@ _RULES = [
     ("orders.field_not_used", "R-8.2", "a field that the chosen use of the card does not read"),
     ("orders.tyche_only_segment", "R-6.5", "surrender or movement in an extra Tyche-only segment"),
     ("turn.not_your_turn", "R-6.5", "another seat decides now"),
+    ("turn.first_player_unknown", "R-6.1", "first_player names no seat of the game"),
     ("game.over", "R-1", "the game is over"),
     ("rules.not_yet_supported", "R-16", "a card event the engine does not resolve"),
     ("rules.pack_incomplete", "R-9", "the data pack lacks a number the rule needs"),
@@ -113,6 +114,10 @@ _RULES = [
     ("tyche.special_unit_army_missing", "R-4.1", "several armies qualify: name one"),
     ("tyche.unknown_army", "R-4.1", "no army of the seat has that name"),
     ("tyche.special_unit_army_illegal", "R-4.1", "an army the special unit may not join"),
+    ("tyche.discard_drawn_not_bool", "R-8.5", "discard_drawn_surprises is not true or false"),
+    ("tyche.event_no_subject", "R-16", "nothing the card's event could act on now"),
+    ("tyche.event_choice_missing", "R-16", "several choices qualify for the event: name one"),
+    ("tyche.event_choice_illegal", "R-16", "a choice the card's event does not allow now"),
     # movement segment and army moves
     ("movement.unknown", "R-8.7", "movement is not mercenary, {mercenary: Space}, none or moves"),
     ("movement.mercenary_place_illegal", "R-7.2", "a space where the mercenary may not go"),

@@ -260,6 +260,32 @@ def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapp
             "how": str(res.get("how", "")).replace("_", " "), "details": details, "ranking": ranking}
 
 
+EVENT_OPTIONS: dict[str, str] = {
+    "recruit_armies": "as its event (army: ...) gives its CUs to your army in",
+    "target_armies": "as its event (target: ...) strikes the army in",
+    "marker_spaces": "as its event (markers: [...]) may act on",
+    "event_fleets": "as its event (fleet: ...) upgrades",
+    "women": "as its event (royal: ..., place: ...) moves",
+}
+"""The legal options of card events (R-16) and how the prompt says them, per card."""
+
+
+def _event_option_lines(pack: Pack, key: str, value: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Prompt lines of a card-event options key (:data:`EVENT_OPTIONS`), one per card."""
+    out = []
+    for card, items in value.items():
+        if key == "event_fleets":
+            words = [pack.fleets[f].name if f in pack.fleets else str(f) for f in items]
+        elif key == "women":
+            words = [f"{pack.royals[w['royal']].name if w['royal'] in pack.royals else w['royal']} to "
+                     + (" or ".join(place_name(pack, x) for x in w["spaces"]) or "nowhere") for w in items]
+        else:
+            words = [place_name(pack, x) for x in items]
+        if words:
+            out.append({"label": f"{card_label(pack, card)} {EVENT_OPTIONS[key]}", "items": words})
+    return out
+
+
 def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A decision's legal choices in words (R-8): ``[{"label", "items": [str]}]``.
 
@@ -306,6 +332,11 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                 if ids:
                     out.append({"label": f"{card_label(pack, card)} as its event (army: ...) joins "
                                          "one of your armies (R-4.1) in", "items": spaces(ids)})
+        elif key in EVENT_OPTIONS and isinstance(value, Mapping):  # R-16
+            out += _event_option_lines(pack, key, value)
+        elif key == "first_player" and isinstance(value, (list, tuple)):  # R-6.1
+            out.append({"label": "You name the first player (first_player: ...; R-6.1)",
+                        "items": [str(v) for v in value]})
         elif key == "inside_room" and isinstance(value, Mapping):
             out.append({"label": "Reinforcements may go inside (inside: true; R-7.2), free places",
                         "items": [f"{place_name(pack, x)} {n}" for x, n in value.items()]})

@@ -21,13 +21,13 @@ log = logging.getLogger(__name__)
 
 def length(config: Config, kind: str) -> float:
     """Seconds a seat has for a decision of ``kind``: ``deadlines.<kind>`` when the
-    config names the kind, else ``deadlines.player_turn`` for player-turns and
-    reinforcements and ``deadlines.reaction`` for reaction windows (R-9.3: intercept,
-    avoid_battle, naval_battle, inside_join)."""
+    config names the kind, else ``deadlines.player_turn`` for player-turns,
+    reinforcements and the turn order (R-6.1), and ``deadlines.reaction`` for reaction
+    windows (R-9.3: intercept, avoid_battle, naval_battle, inside_join)."""
     dl = config.deadlines
     if kind in dl:
         return dl[kind]
-    if kind in ("player_turn", "reinforcements"):
+    if kind in ("player_turn", "reinforcements", "turn_order"):
         return dl.get("player_turn", 72 * 3600)
     return dl.get("reaction", 24 * 3600)
 

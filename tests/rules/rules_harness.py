@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pbem.rules as R
 from pbem.rules.core.state import SEATS, GameState, upgrade_layout
 from pbem.rules.dice import Dice, Roll, die_value
 from pbem.rules.phases.setup import blank_position
@@ -37,6 +38,18 @@ class ScriptedThenReal(Dice):
         r = Roll(self.step, start, tuple(vals), purpose, rule)
         self.rolls.append(r)
         return r
+
+
+def started_game(pack, seed: bytes, options: dict[str, Any] | None = None
+                 ) -> tuple[GameState, list]:
+    """``new_game`` with the chooser's turn-order decision (R-6.1) answered by its
+    deadline default (the chooser goes first): the state at the first player-turn, the
+    cards dealt, and every event so far."""
+    state, events = R.new_game(pack, seed, options)
+    (d,) = R.pending(state)
+    assert d.kind == "turn_order", d.kind
+    state, more = R.apply(state, d.seat, d.default, Dice(seed, state.step))
+    return state, list(events) + list(more)
 
 
 def position(pack, spec: dict[str, Any] | None) -> GameState:
@@ -138,6 +151,8 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
         seen += s["hands"][seat]
     assert len(seen) == len(set(seen)), "a card is in two places"
     for n, c in pack.cards.items():
+        if not seen:  # before the first deal (R-6.1 decision of turn 1): no card is out
+            break
         if c.type == "primary":
             assert n not in seen
         elif n not in seen:

@@ -141,9 +141,13 @@ def _cards() -> dict[int, Card]:
                      effects=(Effect("unrest", {}),))
     cards[56] = Card(56, "Suspicion", 2, "event", must_play=True, remove_from_play=True,
                      effects=(Effect("adjust_lp", {"amount": -3}),))
-    cards[57] = Card(57, "Seleucus", 3, "general", general="seleucus")
-    cards[58] = Card(58, "Polyperchon", 2, "general", general="polyperchon")
-    cards[59] = Card(59, "Bonus Gold", 2, "bonus", effects=(Effect("gain_cus", {}),))
+    cards[57] = Card(57, "Seleucus", 3, "general", general="seleucus",
+                     effects=(Effect("place_general", {"general": "seleucus"}),))
+    cards[58] = Card(58, "Polyperchon", 2, "general", general="polyperchon",
+                     effects=(Effect("place_general", {"general": "polyperchon"}),))
+    cards[59] = Card(59, "Bonus Gold", 2, "bonus",
+                     effects=(Effect("gain_cus", {"type": "mercenary", "count": 1,
+                                                  "where": "reinforcement"}),))
     cards[60] = Card(60, "Card 60", 4, "event")
     return cards
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from rules_harness import started_game
+
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules.context import Ctx
@@ -71,7 +73,7 @@ def test_an_undeclared_kind_or_field_cannot_be_emitted() -> None:
 
 def test_visibility_comes_from_the_kind() -> None:
     pack = load_pack()
-    state, events = R.new_game(pack, b"catalogue")
+    state, events = started_game(pack, b"catalogue")
     for e in events:
         k = CATALOGUE[e.kind]
         assert e.public == (k.seen_by == "all"), e.kind

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pbem.rules.bots.cards import add_event_fields
 from pbem.rules.bots.war import add_war_orders, reaction_orders
 from pbem.rules.core.state import GameState
 from pbem.rules.engine import legal_options, pack_of, validate
@@ -20,6 +21,8 @@ def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any
     pack = pack_of(state)
     if (state.war or {}).get("pause"):  # an open reaction window
         return reaction_orders(state, seat, rng)
+    if state.order_choice:  # name a random first player
+        return {"first_player": rng.choice(opts["first_player"] or [seat])}
     if state.reinforce:
         return _reinforcements(pack, state, seat, opts, rng)
     for _ in range(6):
@@ -62,12 +65,8 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
                            {"unit": rng.choice(kinds), "ops": card["ops"] - a}]
     elif use == "upgrade_fleet" and opts.get("fleet_upgrades"):
         ty["fleet"] = rng.choice(opts["fleet_upgrades"])
-    elif use == "event" and opts.get("special_unit_armies", {}).get(str(card["card"])):
-        ty["army"] = rng.choice(opts["special_unit_armies"][str(card["card"])])
-    elif use == "event" and str(card["card"]) in opts["general_spaces"]:
-        spaces = opts["general_spaces"][str(card["card"])]
-        if spaces and rng.random() < 0.7:
-            ty["place"] = rng.choice(spaces)
+    elif use == "event":  # the event's choices (R-4.1, R-8.6, ...)
+        add_event_fields(opts, card["card"], ty, rng)
     orders["tyche"] = ty
     if not opts["tyche_only"]:
         if rng.random() < 0.6 and opts["mercenary_spaces"]:

@@ -23,6 +23,7 @@ Working-dict shape (keys of :class:`GameState`; the sub-states are typed below):
     claim: Claim | None (R-1.1)  result: {"winner": seat, "how": str, ...} | None
     commanders: {space_id: general_id}  (equal-rank choice of the owner, R-5)
     reinforce: Reinforce | None  (R-7 phase)
+    order_choice: OrderChoice | None  (R-6.1: the seat naming the first player)
     options: {name: value}       rule options of the game (e.g. lp_bonus_tie, cassander)
     war: War                     (R-9 … R-15: sieges, fleets, special units, open window)
     inside: {space_id: InsideRecord}  units inside a major city, a subset of ``cus`` (R-5)
@@ -78,6 +79,13 @@ class Claim(TypedDict):
     seat: str
     kind: str
     waiting: list[str]
+
+
+class OrderChoice(TypedDict):
+    """The turn-order decision (R-6.1): the seat with fewest VP that names the first
+    player, and the VP that made it the chooser."""
+    seat: str
+    vp: dict[str, int]
 
 
 class Reinforce(TypedDict):
@@ -192,6 +200,7 @@ class GameState:
     result: dict | None = None
     commanders: dict = field(default_factory=dict)
     reinforce: dict | None = None
+    order_choice: dict | None = None
     options: dict = field(default_factory=dict)
     war: dict = field(default_factory=dict)
     inside: dict = field(default_factory=dict)

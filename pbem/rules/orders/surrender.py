@@ -24,7 +24,9 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
     """R-8.1: ``{"accept": [space], "remove": [space]}``. Accept: a minor city without an
     independent marker where ``seat`` has CUs and no garrison of its own (an enemy
     garrison is replaced); or [L] a vacant major city or conquered stronghold where it has
-    CUs. Remove: a minor city with an enemy garrison where it has CUs (leave it vacant)."""
+    CUs. Remove: a minor city with an enemy garrison where it has CUs (leave it vacant).
+    A conquered stronghold (no independent marker left) is a minor city (R-3.3): it
+    surrenders like one, also when another player holds it."""
     acc, rem = [], []
     for x in sorted(s["cus"]):
         if cus_of(s, seat, x) == 0 or x in s["independent"]:
@@ -33,11 +35,11 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
         owner = s["garrisons"].get(x)
         if owner == seat:
             continue
-        if kind == "minor_city":
-            acc.append(x)
+        if kind in ("minor_city", "stronghold"):  # R-3.3: a conquered stronghold is a
+            acc.append(x)                          # minor city (no independent marker)
             if owner:
                 rem.append(x)
-        elif kind in ("major_city", "stronghold") and owner is None:
+        elif kind == "major_city" and owner is None:
             acc.append(x)
     return {"accept": acc, "remove": rem}
 
@@ -107,7 +109,7 @@ def _why_not_surrender(pack: Pack, s: State, seat: str, sid: str, k: str) -> str
     if k == "remove":
         return f"{sp.name} holds no enemy garrison to remove"
     return f"{sp.name} is a {sp.kind.replace('_', ' ')} held by another player; " \
-           "only minor cities surrender"
+           "only minor cities and conquered strongholds surrender"
 
 
 def execute(ctx: Ctx, seat: str, plan: dict[str, list[str]]) -> None:

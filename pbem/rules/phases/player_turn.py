@@ -37,6 +37,7 @@ from pbem.rules.orders import (
     reinforcements,
     standing,
     surrender,
+    turn_order,
     tyche,
 )
 from pbem.rules.orders.common import TOP_KEYS, plan_of, tyche_only
@@ -346,6 +347,8 @@ def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
         return player_turn_options(pack, s, seat)
     if s.get("reinforce") and not s["result"]:
         return reinforcements.options(pack, s, seat)
+    if s.get("order_choice") and not s["result"]:
+        return turn_order.options(pack, s, seat)
     return player_turn_options(pack, s, seat)
 
 

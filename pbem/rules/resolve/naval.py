@@ -23,14 +23,16 @@ from pbem.rules.resolve.effects import emit_move, note_attack
 from pbem.rules.resolve.reactions import PAUSE, _decide, _order_after
 
 
-def upgrade_fleet(ctx: Ctx, seat: str, fleet: str, card: int | None) -> None:
-    """R-8.2: add ``fleet_upgrade_step`` to ``fleet`` (never beyond
-    :func:`fleet_strength_cap`); the upgrade holds while ``seat`` owns it (R-15).
-    Event: FleetUpgraded."""
+def upgrade_fleet(ctx: Ctx, seat: str, fleet: str, card: int | None,
+                  step: int | None = None) -> None:
+    """R-8.2: add ``step`` (default ``fleet_upgrade_step``; a card event gives its own,
+    R-16) to ``fleet`` (never beyond :func:`fleet_strength_cap`); the upgrade holds while
+    ``seat`` owns it (R-15). Event: FleetUpgraded."""
     pack, s = ctx.pack, ctx.s
     base = pack.fleets[fleet].strength
     now = fleet_strength(pack, s, fleet)
-    new = min(now + int(const(pack, "fleet_upgrade_step")), fleet_strength_cap(pack))
+    step = int(const(pack, "fleet_upgrade_step")) if step is None else step
+    new = min(now + step, fleet_strength_cap(pack))
     ctx.emit("FleetUpgraded", {"seat": seat, "fleet": fleet, "card": card,
                                "upgrade": max(0, new - base), "strength": new,
                                "rule": "R-8.2"})

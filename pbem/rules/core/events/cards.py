@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.rules.core.events.base import EventKind
-from pbem.rules.core.names import card_label, province_name, spaces_text
+from pbem.rules.core.names import card_label, province_name, royal_name, space_name, spaces_text
 from pbem.rules.core.state import State, seat_private
 
 
@@ -29,6 +29,14 @@ def _played(s: State, d: dict) -> None:
 def _discarded(s: State, d: dict) -> None:
     seat_private(s, d["seat"])["hand"].remove(d["card"])
     s["discards"].append(d["card"])
+
+
+def _markers_removed(s: State, d: dict) -> None:
+    s["independent"] = [x for x in s["independent"] if x not in d["spaces"]]
+
+
+def _woman_moved(s: State, d: dict) -> None:
+    s["royals"][d["royal"]]["space"] = d["to"]
 
 
 def _cleared(s: State, d: dict) -> None:
@@ -87,4 +95,24 @@ KINDS: tuple[EventKind, ...] = (
                                      + (f", spreading to {province_name(p, d['spread_to'])}" if d.get("spread_to") else "")
                                      + (f": independent markers in {spaces_text(p, d.get('spaces'))}" if d.get("spaces")
                                         else ": no space can revolt") + "."),
+    EventKind('IndependentMarkersRemoved',
+              ('card', 'rule', 'seat', 'spaces'),
+              reduce=_markers_removed,
+              say=lambda p, d: f"{card_label(p, d.get('card'))}, played by {d.get('seat')}, removes "
+                               + (f"the independent markers of {spaces_text(p, d.get('spaces'))}"
+                                  if d.get("spaces") else "no independent marker: none qualifies")
+                               + " (R-16)."),
+    EventKind('ExtraTycheSegmentGranted',
+              ('card', 'count', 'rule', 'seat'),
+              say=lambda p, d: f"{d.get('seat')} draws {d.get('count')} more "
+                               f"card{'' if d.get('count') == 1 else 's'} "
+                               f"({card_label(p, d.get('card'))}): an extra Tyche-only segment "
+                               "after the strategy rounds (R-6)."),
+    EventKind('WomanMoved',
+              ('card', 'from', 'rule', 'royal', 'seat', 'to'),
+              reduce=_woman_moved,
+              say=lambda p, d: f"{royal_name(p, d.get('royal'))} follows plans of her own "
+                               f"({card_label(p, d.get('card'))}, played by {d.get('seat')}): "
+                               f"from {space_name(p, d.get('from'))} to "
+                               f"{space_name(p, d.get('to'))} (R-12.5)."),
 )

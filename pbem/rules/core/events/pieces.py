@@ -15,6 +15,7 @@ from pbem.rules.core.names import (
     primary_text,
     royal_name,
     space_name,
+    spaces_text,
     special_unit_name,
 )
 from pbem.rules.core.state import SEATS, State, seat_private
@@ -26,6 +27,7 @@ def _game_started(s: State, d: dict) -> None:
         s[key] = {seat: ([] if key in ("minors", "primary") else
                          ({} if key == "dispersed" else 0)) for seat in d["seats"]}
     s["private"] = {seat: {"hand": [], "training": [], "standing": []} for seat in d["seats"]}
+    s["secret"] = {"deck": []}  # empty until the first shuffle
     s["turn"] = d["turn"]
     s["options"] = dict(d.get("options", {}))
 
@@ -156,9 +158,13 @@ KINDS: tuple[EventKind, ...] = (
                                     f"{', '.join(d.get('seats', SEATS))}."),
     EventKind('IndependentMarkersPlaced',
               ('spaces',),
-              optional=('rule',),
+              optional=('rule', 'card'),
               reduce=_indep,
-              say=lambda p, d: f"Independent markers are placed on {len(d.get('spaces', []))} spaces."),
+              say=lambda p, d: (f"Independent markers are placed on {len(d.get('spaces', []))} spaces."
+                                if not d.get("card") else
+                                f"{card_label(p, d['card'])} places independent markers on "
+                                + (spaces_text(p, d.get("spaces")) or "no space: none qualifies")
+                                + f" ({d.get('rule', 'R-16')}).")),
     EventKind('IndependentArmyPlaced',
               ('army', 'rule', 'space', 'strength'),
               reduce=_indep_army,
