@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.rules.core.control import positional_controller
 from pbem.rules.core.state import SEATS, GameState, upgrade_layout
 from pbem.rules.dice import Dice, Roll, die_value
 from pbem.rules.phases.setup import blank_position
@@ -54,6 +55,10 @@ def position(pack, spec: dict[str, Any] | None) -> GameState:
             s[k] = v
     if "active" not in (spec or {}):
         s["active"] = s["turn_order"][0]
+    for rid, r in s["royals"].items():  # who the position gives each member
+        if "seat" not in r and rid in pack.royals:
+            r["seat"] = positional_controller(pack, s, rid) if r.get("space") \
+                and not r.get("gone") else None
     return GameState.from_dict(s, pack)
 
 
@@ -133,6 +138,7 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
             assert 2 * len(mine) > len(spaces)
     size = pack.constants["hand_size"]
     seen: list[int] = list(s["deck"]) + list(s["discards"]) + list(s["removed"])
+    seen += [o["card"] for o in ((s.get("court") or {}).get("offers") or {}).values()]
     for seat in SEATS:
         assert len(s["hands"][seat]) <= size, (seat, s["hands"][seat])
         seen += s["hands"][seat]

@@ -41,7 +41,7 @@ def _indep_army(s: State, d: dict) -> None:
 
 
 def _royal(s: State, d: dict) -> None:
-    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"]}
+    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"], "seat": None}
 
 
 def _primary(s: State, d: dict) -> None:
