@@ -257,9 +257,31 @@ def _check_params(ctx: Context, where: str, eff: dict[str, Any],
         if param not in spec:
             ctx.err(where, f"{eff['effect']} has no parameter {param!r}; it takes: "
                            + (", ".join(spec) or "none"))
-        elif spec[param][0] == "count" and (not isinstance(value, int)
-                                             or isinstance(value, bool) or value < 1):
-            ctx.err(where, f"{param} must be a whole number of at least 1, got {value!r}")
+        else:
+            why = _param_problem(ctx, spec[param][0], value)
+            if why:
+                ctx.err(where, f"{param} must be {why}, got {value!r}")
+
+
+def _param_problem(ctx: Context, kind: str, value: Any) -> str | None:
+    """What a parameter value of ``kind`` (see :data:`pbem.pack.loader.EFFECT_PARAMS`)
+    must be, when ``value`` is not that; else None."""
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    if kind == "count":
+        return None if is_int and value >= 1 else "a whole number of at least 1"
+    if kind == "int":
+        return None if is_int else "a whole number"
+    if kind == "bool":
+        return None if isinstance(value, bool) else "true or false"
+    if kind == "text":
+        return None if isinstance(value, str) and value else "a word"
+    if kind.startswith("choice:"):
+        words = kind[len("choice:"):].split("|")
+        return None if value in words else "one of " + ", ".join(words)
+    if kind == "cu_types":
+        ok = isinstance(value, list) and value and all(v in ctx.cu_types for v in value)
+        return None if ok else "a list of CU type ids (" + ", ".join(sorted(ctx.cu_types)) + ")"
+    return None
 
 
 def _check_scripted_path(ctx: Context, where: str, eff: dict[str, Any]) -> None:

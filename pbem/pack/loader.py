@@ -84,11 +84,23 @@ EFFECT_PRIMITIVES: frozenset[str] = frozenset({
 
 EFFECT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
     "extra_cards": {"count": ("count", False)},
+    "adjust_lp": {"amount": ("int", True), "target": ("choice:self|player|controller_of", False),
+                  "royal": ("text", False), "duration": ("choice:turn|game", False)},
+    "kill_royal": {"royal": ("text", False)},
+    "move_royal": {"royal": ("text", True), "to": ("text", True), "with_army": ("bool", False),
+                   "only_from_box": ("bool", False)},
+    "activate_royal": {"royal": ("text", True),
+                       "requires": ("choice:friendly_general_or_marker", False)},
+    "marriage_offer": {"royal": ("text", True)},
+    "mutiny": {"types": ("cu_types", False)},
+    "condemnation": {"lp": ("int", True)},
 }
 """The parameters of the primitives the engine resolves that take them:
-``{primitive: {param: (kind, required)}}`` with kind ``count`` (a whole number ≥ 1);
-``pbem data check`` refuses a missing required parameter, an unknown one, or a value of
-the wrong kind."""
+``{primitive: {param: (kind, required)}}`` with kind ``count`` (a whole number ≥ 1),
+``int`` (a whole number), ``bool``, ``text`` (a word; ids are checked against their
+table: ``royal``, ``to``, ...), ``choice:a|b`` (one of the words) or ``cu_types`` (a
+list of CU type ids); ``pbem data check`` refuses a missing required parameter, an
+unknown one, or a value of the wrong kind."""
 
 REQUIRED_CHARTS: tuple[str, ...] = (
     "battle", "leader_loss", "elephant_strength", "macedonian_attrition", "assault",

@@ -25,9 +25,9 @@ event's own fields of the ``tyche:`` orders and put what it needs into the Tyche
 Resolve = Callable[[Ctx, str, Card, Effect, dict[str, Any]], bool]
 """``(ctx, seat, card, effect, plan)``: carry the effect out; False when the pack lacks
 what it needs (it is then recorded as skipped)."""
-Choices = Callable[[Pack, State, str, Card, Effect], list[Any]]
+Choices = Callable[[Pack, State, str, Card, Effect], list[Any] | None]
 """``(pack, s, seat, card, effect)``: the legal choices the prompt lists for the event;
-empty when it cannot be played now."""
+empty when it cannot be played now; None when it has nothing to choose now."""
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,8 @@ USES = ("garrisons", "discard", "event", "activate", "train", "upgrade_fleet")
 
 
 TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards", "unrest",
-              "army", "path", "drop", "pick_up", "assault", "escort", "moves", "fleet")
+              "army", "path", "drop", "pick_up", "assault", "escort", "moves", "fleet",
+              "royal", "player", "target", "general")
 
 
 UNITS = {"phalangite": "loyal", "auxiliary": "mercenary"}
