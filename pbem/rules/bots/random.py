@@ -6,6 +6,8 @@ import random
 from typing import Any
 
 from pbem.rules.bots.war import add_war_orders, reaction_orders
+from pbem.rules.cards.legitimacy import LEGITIMACY_FIELDS
+from pbem.rules.cards.royals import ROYAL_FIELDS
 from pbem.rules.core.state import GameState
 from pbem.rules.engine import legal_options, pack_of, validate
 from pbem.rules.orders import reinforcements
@@ -68,7 +70,16 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
         spaces = opts["general_spaces"][str(card["card"])]
         if spaces and rng.random() < 0.7:
             ty["place"] = rng.choice(spaces)
+    if ty["use"] == "event":  # the fields the card's event reads
+        for key, fld in {**ROYAL_FIELDS, **LEGITIMACY_FIELDS}.items():
+            choices = (opts.get(key) or {}).get(str(card["card"]))
+            if choices and fld not in ty:
+                ty[fld] = rng.choice(choices)
     orders["tyche"] = ty
+    if opts.get("bury") and rng.random() < 0.8:  # bury the body when it can
+        orders["bury"] = True
+    if len(opts.get("heirs") or []) > 1 and rng.random() < 0.3:
+        orders["heir"] = rng.choice(opts["heirs"])
     if not opts["tyche_only"]:
         if rng.random() < 0.6 and opts["mercenary_spaces"]:
             orders["movement"] = ({"mercenary": rng.choice(opts["mercenary_spaces"])}
