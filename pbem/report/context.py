@@ -203,6 +203,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
                        "strength": strength(pack, cus), "colour": SEAT_COLOURS.get(a.get("seat", ""), "#555")})
     armies.sort(key=lambda a: (rules.SEATS.index(a["seat"]) if a["seat"] in rules.SEATS else 9, a["space"]))
     royals = []
+    court = view.get("court") or {}
     for rid, r in view.get("royals", {}).items():
         member = pack.royals.get(rid)
         where = space_name(pack, r.get("space")) if r.get("space") else str(r.get("where", "off map"))
@@ -210,6 +211,15 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         for k in ("buried", "removed", "dead"):
             if r.get(k):
                 status.append(k)
+        tomb = court.get("tomb") if member and member.kind == "body" else None
+        if tomb:  # R-12.4: the tomb never moves
+            where, status = space_name(pack, tomb.get("space")), ["buried, the tomb"]
+        elif r.get("gone"):
+            status.append("removed from play")
+        offer = (court.get("offers") or {}).get(rid)
+        if offer:  # R-12.2: the card lies before the player until the end of the turn
+            status.append(f"married to {offer['seat']}" if offer.get("married")
+                          else f"offers marriage to {offer['seat']}")
         royals.append({"name": member.name if member else rid, "where": where,
                        "controller": r.get("controller") or "nobody", "status": ", ".join(status)})
     indep = []
@@ -306,6 +316,19 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                 if ids:
                     out.append({"label": f"{card_label(pack, card)} as its event (army: ...) joins "
                                          "one of your armies (R-4.1) in", "items": spaces(ids)})
+        elif key in EVENT_CHOICES and isinstance(value, Mapping):  # R-11, R-12 events
+            words, field = EVENT_CHOICES[key]
+            for card, ids in value.items():
+                if ids:
+                    out.append({"label": f"{card_label(pack, card)} as its event {words}"
+                                         + (f" ({field}: ...)" if field else ""),
+                                "items": [_choice_name(pack, x) for x in ids]})
+        elif key == "heirs":
+            out.append({"label": "Heirs you control (heir: ... names the one whose LP count; R-11.1)",
+                        "items": [_choice_name(pack, x) for x in value]})
+        elif key == "bury":
+            out.append({"label": "You may bury Alexander's body (bury: true; R-12.4) in",
+                        "items": spaces(value)})
         elif key == "inside_room" and isinstance(value, Mapping):
             out.append({"label": "Reinforcements may go inside (inside: true; R-7.2), free places",
                         "items": [f"{place_name(pack, x)} {n}" for x, n in value.items()]})
@@ -338,6 +361,27 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         else:
             out.append({"label": key.replace("_", " "), "items": [str(value)]})
     return out
+
+
+EVENT_CHOICES = {
+    "hemlock_royals": ("kills one of", "royal"),
+    "royal_entry_armies": ("brings the member in with one of your armies in", "army"),
+    "activate_royals": ("activates", None),
+    "marriage_offers": ("makes the marriage offer of", None),
+    "lp_targets": ("strikes the LP of", "player"),
+    "mutiny_armies": ("turns the Macedonian CUs of the enemy army in", "target"),
+    "condemnation_generals": ("places the Condemnation marker on", "general"),
+}
+"""Choices of the royal and legitimacy card events (R-11, R-12, R-16.1) in the prompt:
+options key → (what the event does, the ``tyche:`` field naming the choice)."""
+
+
+def _choice_name(pack: Pack, x: Any) -> str:
+    """A royal, general, space or seat id as players read it."""
+    for table in (pack.royals, pack.generals, pack.spaces):
+        if x in table:
+            return table[x].name
+    return "no general (back to its box)" if x == "none" else str(x)
 
 
 def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int]) -> list[dict[str, Any]]:

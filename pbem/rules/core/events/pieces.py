@@ -41,7 +41,8 @@ def _indep_army(s: State, d: dict) -> None:
 
 
 def _royal(s: State, d: dict) -> None:
-    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"], "seat": None}
+    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"],
+                               "seat": d.get("seat")}
 
 
 def _primary(s: State, d: dict) -> None:
@@ -168,9 +169,11 @@ KINDS: tuple[EventKind, ...] = (
                                                f"{indep_army_name(p, d.get('army'))}: not on the map yet.")),
     EventKind('RoyalPlaced',
               ('active', 'royal', 'rule', 'space'),
+              optional=('seat',),
               reduce=_royal,
               say=lambda p, d: (f"{royal_name(p, d.get('royal'))} is in {space_name(p, d.get('space'))}"
-                                     + ("" if d.get("active", True) else " (inactive)") + "."
+                                     + ("" if d.get("active", True) else " (inactive)")
+                                     + (f", with {d['seat']}" if d.get("seat") else "") + "."
                                      if d.get("space") else f"{royal_name(p, d.get('royal'))} waits off the map.")),
     EventKind('PrimaryGeneralsDealt',
               ('cards', 'rolled', 'rule'),
