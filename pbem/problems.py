@@ -183,7 +183,6 @@ _RULES = [
     ("royals.royal_missing", "R-12.6", "a card event naming no member of the royal family"),
     ("royals.unknown_royal", "R-12", "no member of the royal family has that name"),
     ("royals.royal_not_allowed", "R-12.6", "a member the card event cannot act on"),
-    ("royals.player_missing", "R-11.1", "a card event naming no seat"),
     ("royals.player_not_allowed", "R-11.1", "a seat the card event cannot name"),
     ("royals.general_missing", "R-16.1", "Condemnation naming no major general"),
     ("royals.general_not_allowed", "R-16.1", "a general Condemnation cannot name"),
