@@ -13,7 +13,7 @@ from typing import Any
 from pbem.pack.model import Card, Effect, Pack
 from pbem.problems import Problem
 from pbem.rules.cards.base import Primitive
-from pbem.rules.cards.royals import event_plan, names
+from pbem.rules.cards.royals import event_plan, names, no_effect
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import side_legitimacy
 from pbem.rules.core.board import resolve_general, resolve_space
@@ -84,10 +84,8 @@ def _adjust_lp(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any
     else:
         who = seat
     if who is None:
-        ctx.emit("Note", {"seat": seat, "rule": "R-11.1", "text": f"{card.name}: nobody "
-                          f"controls {ctx.pack.royals[str(royal)].name}; the event has no "
-                          "effect"})
-        return True
+        return no_effect(ctx, seat, card, "R-11.1",
+                         f"nobody controls {ctx.pack.royals[str(royal)].name}")
     turn = None if eff.params.get("duration") == "game" else ctx.s["turn"]
     ctx.emit("LegitimacyAdjusted", {"seat": who, "amount": int(eff.params["amount"]),
                                     "card": card.number, "turn": turn, "played_by": seat,
@@ -164,9 +162,7 @@ def _check_mutiny(pack: Pack, s: State, seat: str, part: dict[str, Any], card: C
 def _mutiny(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -> bool:
     got = event_plan(plan).get("mutiny")
     if not got or not cus_at(ctx.s, got[1], got[0]) or not has_general(ctx.s, got[1], got[0]):
-        ctx.emit("Note", {"seat": seat, "rule": "R-11.2", "text": f"{card.name}: the army "
-                          "named is no longer there; the event has no effect"})
-        return True
+        return no_effect(ctx, seat, card, "R-11.2", "the army named is no longer there")
     mutiny(ctx, seat, card.number, got[1], got[0], mutiny_types(eff))
     return True
 

@@ -33,6 +33,15 @@ def event_plan(plan: dict[str, Any]) -> dict[str, Any]:
     return plan.setdefault("royal_event", {})
 
 
+def no_effect(ctx: Ctx, seat: str, card: Card, rule: str, why: str) -> bool:
+    """Record that ``card``'s event has no effect now (a ``Note`` saying ``why``: what
+    the dice or earlier segments changed since the orders were checked). Returns True:
+    the effect was resolved."""
+    ctx.emit("Note", {"seat": seat, "rule": rule,
+                      "text": f"{card.name}: {why}; the event has no effect"})
+    return True
+
+
 def names(pack: Pack, ids: list[str], table: str = "royals") -> str:
     """Printed names of pack entries, for hints."""
     got = getattr(pack, table)
@@ -80,9 +89,7 @@ def _check_kill(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Car
 def _kill(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -> bool:
     rid = event_plan(plan).get("kill_royal")
     if rid not in killable(ctx.pack, ctx.s, eff):
-        ctx.emit("Note", {"seat": seat, "rule": "R-12.6", "text": f"{card.name}: nobody "
-                          "the card could kill is left; the event has no effect"})
-        return True
+        return no_effect(ctx, seat, card, "R-12.6", "nobody the card could kill is left")
     kill(ctx, seat, card.number, rid)
     return True
 
@@ -147,9 +154,8 @@ def _check_move(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Car
 def _move(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -> bool:
     royal = str(eff.params["royal"])
     if eff.params.get("only_from_box") and not _in_box(ctx.s, royal):
-        ctx.emit("Note", {"seat": seat, "rule": "R-12.5", "text": f"{card.name}: "
-                          f"{ctx.pack.royals[royal].name} has already left his holding box"})
-        return True
+        return no_effect(ctx, seat, card, "R-12.5",
+                         f"{ctx.pack.royals[royal].name} has already left his holding box")
     legal = entry_spaces(ctx.pack, ctx.s, seat, eff)
     to = event_plan(plan).get("move_royal")
     to = to if to in legal else legal[0]
@@ -189,9 +195,7 @@ def _check_activate(pack: Pack, s: State, seat: str, part: dict[str, Any], card:
 def _activate(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -> bool:
     why = why_no_activation(ctx.pack, ctx.s, seat, eff)
     if why:
-        ctx.emit("Note", {"seat": seat, "rule": "R-12.2", "text": f"{card.name}: {why}; "
-                          "the event has no effect"})
-        return True
+        return no_effect(ctx, seat, card, "R-12.2", why)
     activate(ctx, seat, card.number, str(eff.params["royal"]))
     return True
 
@@ -224,9 +228,8 @@ def _offer(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -
     (:func:`pbem.rules.core.royals.royal_settlement`)."""
     royal = str(eff.params["royal"])
     if not _choices_offer(ctx.pack, ctx.s, seat, card, eff):
-        ctx.emit("Note", {"seat": seat, "rule": "R-12.2", "text": f"{card.name}: "
-                          f"{ctx.pack.royals[royal].name} is not in play"})
-        return True
+        return no_effect(ctx, seat, card, "R-12.2",
+                         f"{ctx.pack.royals[royal].name} is not in play")
     ctx.emit("MarriageOffered", {"royal": royal, "seat": seat, "card": card.number,
                                  "rule": "R-12.2"})
     return True

@@ -2,7 +2,7 @@
 """
 from __future__ import annotations
 
-from pbem.rules.core.events.base import EventKind, add_cus, clip_inside, war
+from pbem.rules.core.events.base import EventKind, add_cus, add_dispersed, clip_inside, war
 from pbem.rules.core.names import (
     card_label,
     cus_text,
@@ -77,15 +77,11 @@ def _cus_removed(s: State, d: dict) -> None:
 
 def _cus_dispersed(s: State, d: dict) -> None:
     add_cus(s, d["seat"], d["space"], {t: -n for t, n in d["cus"].items()})
-    box = s["dispersed"].setdefault(d["seat"], {})
-    for t, n in d["cus"].items():
-        box[t] = box.get(t, 0) + n
+    add_dispersed(s, d["seat"], d["cus"])
 
 
 def _dispersed_added(s: State, d: dict) -> None:
-    box = s["dispersed"].setdefault(d["seat"], {})
-    for t, n in d["cus"].items():
-        box[t] = box.get(t, 0) + n
+    add_dispersed(s, d["seat"], d["cus"])
 
 
 def _garrison_placed(s: State, d: dict) -> None:

@@ -4,7 +4,7 @@ burial, LP from cards, Condemnation, Mutiny, the counted heir, a Champion's retu
 """
 from __future__ import annotations
 
-from pbem.rules.core.events.base import EventKind, add_cus
+from pbem.rules.core.events.base import EventKind, add_cus, add_dispersed
 from pbem.rules.core.names import card_label, cus_text, general_name, royal_name, space_name
 from pbem.rules.core.state import SEATS, State
 
@@ -83,9 +83,7 @@ def _condemnation_lifted(s: State, d: dict) -> None:
 
 def _mutiny(s: State, d: dict) -> None:
     add_cus(s, d["target"], d["space"], {t: -n for t, n in d["cus"].items()})
-    box = s["dispersed"].setdefault(d["seat"], {})
-    for t, n in d["cus"].items():
-        box[t] = box.get(t, 0) + n
+    add_dispersed(s, d["seat"], d["cus"])
 
 
 def _heir(s: State, d: dict) -> None:
