@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pbem.rules.bots.royals import errand_goals, royal_errand
 from pbem.rules.bots.war import add_war_orders, reaction_orders
 from pbem.rules.cards.legitimacy import LEGITIMACY_FIELDS
 from pbem.rules.cards.royals import ROYAL_FIELDS
@@ -87,7 +88,26 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
         else:
             orders["movement"] = "none"
     add_war_orders(pack, state, opts["seat"], orders, rng)
+    add_errand(pack, state, opts["seat"], orders, rng)
     return orders
+
+
+def add_errand(pack, state: GameState, seat: str, orders: dict[str, Any],
+               rng: random.Random) -> None:
+    """Mostly (0.8) make the movement segment start with a royal errand (R-12.2, R-12.4:
+    :func:`pbem.rules.bots.royals.royal_errand`), and bury the body when the move brings
+    it to Pella. Draws from ``rng`` only when ``seat`` has an errand."""
+    if "movement" not in orders or not errand_goals(pack, state.peek(), seat) \
+            or rng.random() >= 0.8:
+        return
+    errand = royal_errand(pack, state, seat, rng)
+    if errand is None:
+        return
+    mv, reached = errand
+    moves = orders["movement"] if isinstance(orders["movement"], list) else []
+    orders["movement"] = [mv] + [m for m in moves if m.get("army") != mv["army"]]
+    if reached == pack.constants.get("burial_pella_space"):
+        orders["bury"] = True
 
 
 def _reinforcements(pack, state: GameState, seat: str, opts: dict,
