@@ -14,7 +14,7 @@ from pbem.rules.core.armies import group_initiative
 from pbem.rules.core.board import LAND_KINDS, info
 from pbem.rules.core.pieces import controlled_royals, enemy_of, group_at, has_general
 from pbem.rules.core.royals import court, in_play
-from pbem.rules.core.state import GameState, State
+from pbem.rules.core.state import GameState, State, hand_of
 
 
 def land_path(pack: Pack, s: State, seat: str, start: str, goal: str) -> list[str] | None:
@@ -55,7 +55,8 @@ def within(pack: Pack, start: str, path: list[str], mp: int) -> list[str]:
 def errand_goals(pack: Pack, s: State, seat: str) -> list[tuple[str, str]]:
     """``[(army start space, goal space)]``: the body's army to Pella while the body may
     move and is unburied (R-12.4); an army to each woman whose offer ``seat`` holds and
-    who is not married yet (R-12.2)."""
+    who is not married yet, and to an inactive woman whose activation card is in
+    ``seat``'s own hand (R-12.2)."""
     out = []
     body = s["royals"].get("body") or {}
     pella = pack.constants.get("burial_pella_space")
@@ -67,6 +68,12 @@ def errand_goals(pack: Pack, s: State, seat: str) -> list[tuple[str, str]]:
     for rid, offer in sorted((court(s).get("offers") or {}).items()):
         if offer["seat"] == seat and not offer["married"] and in_play(s, rid) and armies:
             out.append((armies[0], s["royals"][rid]["space"]))
+    for n in hand_of(s, seat):  # R-12.2: the Olympias card needs a general with her
+        for eff in pack.cards[n].effects:
+            rid = eff.params.get("royal")
+            if eff.primitive == "activate_royal" and rid and in_play(s, rid) \
+                    and not s["royals"][rid]["active"] and armies:
+                out.append((armies[-1], s["royals"][rid]["space"]))
     return out
 
 
