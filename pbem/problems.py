@@ -9,7 +9,7 @@ is not declared (:class:`UnknownCode`), so a typo fails the first test that reac
 
 Code families: ``orders.*``, ``turn.*``, ``game.*``, ``surrender.*``, ``tyche.*``,
 ``movement.*``, ``siege.*``, ``standing.*``, ``inside.*``, ``commanders.*``,
-``reinforcements.*``, ``reaction.*``, ``rules.*`` (the rules core); ``envelope.*``,
+``reinforcements.*``, ``reaction.*``, ``royals.*``, ``rules.*`` (the rules core); ``envelope.*``,
 ``auth.*``, ``history.*``, ``mail.*``, ``yaml.*``, ``internal`` (the mail pipeline).
 """
 from __future__ import annotations
@@ -180,6 +180,20 @@ _RULES = [
     ("reaction.bad_army", "R-9.3", "an army that is not one of the window's choices"),
     ("reaction.bad_toward", "R-9.3", "a space that is not one of the window's choices"),
     ("reaction.bad_fleet", "R-15", "a fleet that is not one of the seat's ready fleets"),
+    # legitimacy and the royal family (R-11, R-12, R-16)
+    ("royals.no_target", "R-16", "a card event with nothing it can act on now"),
+    ("royals.royal_missing", "R-12.6", "a card event naming no member of the royal family"),
+    ("royals.unknown_royal", "R-12", "no member of the royal family has that name"),
+    ("royals.royal_not_allowed", "R-12.6", "a member the card event cannot act on"),
+    ("royals.player_not_allowed", "R-11.1", "a seat the card event cannot name"),
+    ("royals.general_missing", "R-16.1", "Condemnation naming no major general"),
+    ("royals.general_not_allowed", "R-16.1", "a general Condemnation cannot name"),
+    ("royals.army_missing", "R-12.5", "a card event naming no army"),
+    ("royals.army_not_allowed", "R-12.5", "an army the card event cannot name"),
+    ("royals.cannot_activate", "R-12.2", "Olympias cannot be activated by this seat now"),
+    ("royals.cannot_bury", "R-12.4", "the body cannot be buried there now"),
+    ("royals.bad_bury", "R-12.4", "bury is not true or a major city"),
+    ("royals.heir_not_controlled", "R-11.1", "an heir the seat does not control"),
 ]
 
 ENVELOPE = "docs/pipeline.md: The orders envelope and seat security"

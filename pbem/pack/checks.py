@@ -204,7 +204,13 @@ _PARAM_REFS = {
 def check_cards(ctx: Context) -> None:
     """Card events use known effect primitives with known references; general cards
     name a general; OPs are 1-4 (R-8.2, R-16.3)."""
-    from pbem.pack.loader import AREAS, EFFECT_NEEDS, EFFECT_PARAMS, EFFECT_PRIMITIVES, _suggest
+    from pbem.pack.loader import (
+        AREAS,
+        EFFECT_NEEDS,
+        EFFECT_PARAMS,
+        EFFECT_PRIMITIVES,
+        _suggest,
+    )
 
     for where, c in ctx.cards.values():
         if c["ops"] is not None and not 1 <= c["ops"] <= 4:
@@ -265,15 +271,33 @@ def _check_params(ctx: Context, where: str, eff: dict[str, Any],
         if param not in spec:
             ctx.err(where, f"{eff['effect']} has no parameter {param!r}; it takes: "
                            + (", ".join(spec) or "none"))
-        elif spec[param][0] == "count" and (not isinstance(value, int)
-                                             or isinstance(value, bool) or value < 1):
-            ctx.err(where, f"{param} must be a whole number of at least 1, got {value!r}")
-        elif spec[param][0].startswith("one_of:") and value not in spec[param][0][7:].split("|"):
-            ctx.err(where, f"{param} must be one of {spec[param][0][7:].replace('|', ', ')}, "
-                           f"got {value!r}")
-        elif spec[param][0] in ("provinces", "spaces") and (not isinstance(value, list)
-                                                             or not value):
-            ctx.err(where, f"{param} must be a list of {spec[param][0]}, got {value!r}")
+        else:
+            why = _param_problem(ctx, spec[param][0], value)
+            if why:
+                ctx.err(where, f"{param} must be {why}, got {value!r}")
+
+
+def _param_problem(ctx: Context, kind: str, value: Any) -> str | None:
+    """What a parameter value of ``kind`` (see :data:`pbem.pack.loader.EFFECT_PARAMS`)
+    must be, when ``value`` is not that; else None."""
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    if kind == "count":
+        return None if is_int and value >= 1 else "a whole number of at least 1"
+    if kind == "int":
+        return None if is_int else "a whole number"
+    if kind == "bool":
+        return None if isinstance(value, bool) else "true or false"
+    if kind == "text":
+        return None if isinstance(value, str) and value else "a word"
+    if kind.startswith("one_of:"):
+        words = kind[len("one_of:"):].split("|")
+        return None if value in words else "one of " + ", ".join(words)
+    if kind == "cu_types":
+        ok = isinstance(value, list) and value and all(v in ctx.cu_types for v in value)
+        return None if ok else "a list of CU type ids (" + ", ".join(sorted(ctx.cu_types)) + ")"
+    if kind in ("provinces", "spaces"):
+        return None if isinstance(value, list) and value else f"a list of {kind}"
+    return None  # cu_type, general: references, checked with the other pack references
 
 
 def _check_general_card(ctx: Context, where: str, c: dict[str, Any]) -> None:

@@ -102,14 +102,25 @@ EFFECT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
     "fleet_upgrade": {"step": ("count", True)},
     "extra_tyche_segment": {"count": ("count", False)},
     "move_woman": {"mp": ("count", True)},
+    "adjust_lp": {"amount": ("int", True), "target": ("one_of:self|player|controller_of", False),
+                  "royal": ("text", False), "duration": ("one_of:turn|game", False)},
+    "kill_royal": {"royal": ("text", False)},
+    "move_royal": {"royal": ("text", True), "to": ("text", True), "with_army": ("bool", False),
+                   "only_from_box": ("bool", False)},
+    "activate_royal": {"royal": ("text", True),
+                       "requires": ("one_of:friendly_general_or_marker", False)},
+    "marriage_offer": {"royal": ("text", True)},
+    "mutiny": {"types": ("cu_types", False)},
+    "condemnation": {"lp": ("int", True)},
 }
 """The parameters of the primitives the engine resolves that take them:
 ``{primitive: {param: (kind, required)}}`` with kind ``count`` (a whole number ≥ 1),
-``one_of:a|b`` (one of the words), ``provinces`` / ``spaces`` (lists of ids),
-``cu_type`` or ``general`` (an id; references are checked with the other pack
-references); ``pbem data check`` refuses a missing required parameter, an unknown one,
-or a value of the wrong kind, and the combinations a primitive needs
-(:data:`EFFECT_NEEDS`)."""
+``int`` (a whole number), ``bool``, ``text`` (a word; ids are checked against their
+table: ``royal``, ``to``, ...), ``one_of:a|b`` (one of the words), ``provinces`` /
+``spaces`` (lists of ids), ``cu_type`` or ``general`` (an id; references are checked with
+the other pack references) or ``cu_types`` (a list of CU type ids); ``pbem data check``
+refuses a missing required parameter, an unknown one, or a value of the wrong kind, and
+the combinations a primitive needs (:data:`EFFECT_NEEDS`)."""
 
 EFFECT_NEEDS: dict[tuple[str, str, str], str] = {
     ("gain_cus", "where", "general_in"): "provinces",

@@ -202,16 +202,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
                        "commander": commander, "others": others, "cus": cus_text(pack, cus),
                        "strength": strength(pack, cus), "colour": SEAT_COLOURS.get(a.get("seat", ""), "#555")})
     armies.sort(key=lambda a: (rules.SEATS.index(a["seat"]) if a["seat"] in rules.SEATS else 9, a["space"]))
-    royals = []
-    for rid, r in view.get("royals", {}).items():
-        member = pack.royals.get(rid)
-        where = space_name(pack, r.get("space")) if r.get("space") else str(r.get("where", "off map"))
-        status = [] if r.get("active", True) else ["inactive"]
-        for k in ("buried", "removed", "dead"):
-            if r.get(k):
-                status.append(k)
-        royals.append({"name": member.name if member else rid, "where": where,
-                       "controller": r.get("controller") or "nobody", "status": ", ".join(status)})
+    royals = royal_rows(pack, view)
     indep = []
     for iid, ia in view.get("independent_armies", {}).items():
         army = pack.independent_armies.get(iid)
@@ -237,6 +228,33 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         "deck_size": view.get("deck_size", 0),
         "result": result_summary(pack, view, seat_rows),
     }
+
+
+def royal_rows(pack: Pack, view: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The royal family table (R-12): ``[{"name", "where", "controller", "status"}]``;
+    the status tells an inactive woman, the tomb (R-12.4), a member removed from play and
+    a marriage offer standing or taken (R-12.2)."""
+    court = view.get("court") or {}
+    rows = []
+    for rid, r in view.get("royals", {}).items():
+        member = pack.royals.get(rid)
+        where = space_name(pack, r.get("space")) if r.get("space") else str(r.get("where", "off map"))
+        status = [] if r.get("active", True) else ["inactive"]
+        for k in ("buried", "removed", "dead"):
+            if r.get(k):
+                status.append(k)
+        tomb = court.get("tomb") if member and member.kind == "body" else None
+        if tomb:  # R-12.4: the tomb never moves
+            where, status = space_name(pack, tomb.get("space")), ["buried, the tomb"]
+        elif r.get("gone"):
+            status.append("removed from play")
+        offer = (court.get("offers") or {}).get(rid)
+        if offer:  # R-12.2: the card lies before the player until the end of the turn
+            status.append(f"married to {offer['seat']}" if offer.get("married")
+                          else f"offers marriage to {offer['seat']}")
+        rows.append({"name": member.name if member else rid, "where": where,
+                     "controller": r.get("controller") or "nobody", "status": ", ".join(status)})
+    return rows
 
 
 def _seat_key(seat: str) -> int:
@@ -337,6 +355,8 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         elif key == "first_player" and isinstance(value, (list, tuple)):  # R-6.1
             out.append({"label": "You name the first player (first_player: ...; R-6.1)",
                         "items": [str(v) for v in value]})
+        elif key in EVENT_CHOICES or key in ("heirs", "bury"):  # R-11, R-12
+            out += royal_lines(pack, key, value)
         elif key == "inside_room" and isinstance(value, Mapping):
             out.append({"label": "Reinforcements may go inside (inside: true; R-7.2), free places",
                         "items": [f"{place_name(pack, x)} {n}" for x, n in value.items()]})
@@ -369,6 +389,43 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         else:
             out.append({"label": key.replace("_", " "), "items": [str(value)]})
     return out
+
+
+EVENT_CHOICES = {
+    "hemlock_royals": ("kills one of", "royal"),
+    "royal_entry_armies": ("brings the member in with one of your armies in", "army"),
+    "activate_royals": ("activates", None),
+    "marriage_offers": ("makes the marriage offer of", None),
+    "lp_targets": ("strikes the LP of", "player"),
+    "mutiny_armies": ("turns the Macedonian CUs of the enemy army in", "target"),
+    "condemnation_generals": ("places the Condemnation marker on", "general"),
+}
+"""Choices of the royal and legitimacy card events (R-11, R-12, R-16.1) in the prompt:
+options key → (what the event does, the ``tyche:`` field naming the choice)."""
+
+
+def royal_lines(pack: Pack, key: str, value: Any) -> list[dict[str, Any]]:
+    """The prompt's lines for the choices of the royal and legitimacy events
+    (:data:`EVENT_CHOICES`), the heirs (R-11.1) and the burial (R-12.4)."""
+    if key == "heirs":
+        return [{"label": "Heirs you control (heir: ... names the one whose LP count; R-11.1)",
+                 "items": [_choice_name(pack, x) for x in value]}]
+    if key == "bury":
+        return [{"label": "You may bury Alexander's body (bury: true; R-12.4) in",
+                 "items": [place_name(pack, x) for x in value]}]
+    words, field = EVENT_CHOICES[key]
+    return [{"label": f"{card_label(pack, card)} as its event {words}"
+                      + (f" ({field}: ...)" if field else ""),
+             "items": [_choice_name(pack, x) for x in ids]}
+            for card, ids in (value.items() if isinstance(value, Mapping) else ()) if ids]
+
+
+def _choice_name(pack: Pack, x: Any) -> str:
+    """A royal, general, space or seat id as players read it."""
+    for table in (pack.royals, pack.generals, pack.spaces):
+        if x in table:
+            return table[x].name
+    return "no general (back to its box)" if x == "none" else str(x)
 
 
 def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int]) -> list[dict[str, Any]]:

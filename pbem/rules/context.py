@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from pbem.pack.model import Pack
 from pbem.rules.core.control import fleet_owner
 from pbem.rules.core.events import kind_of, reduce
+from pbem.rules.core.royals import champions_regained, royal_settlement, vp_watch
 from pbem.rules.core.state import Event, _copy, deck
 from pbem.rules.dice import Dice
 
@@ -69,7 +70,9 @@ class Ctx:
 
     def emit(self, kind: str, data: dict[str, Any]) -> Event:
         """Reduce an event into ``s`` and record it; then, when an upgraded fleet has
-        changed hands, record ``FleetUpgradeLost`` (R-15).
+        changed hands, record ``FleetUpgradeLost`` (R-15); when the event changed the
+        board, the Champions whose VP fell to 0 and the royal family's control
+        (:func:`settle_royals`, R-11.4, R-12).
 
         ``kind`` must be declared in the event catalogue with exactly the fields of
         ``data`` (:mod:`pbem.rules.core.events`; raises ``UndeclaredEvent`` or
@@ -78,11 +81,14 @@ class Ctx:
         k = kind_of(kind)
         k.check(data)
         ev = Event(kind, data, k.seen_by == "all", data["seat"] if k.seen_by == "seat" else None)
+        watch = vp_watch(self.s) if k.reduce is not None else None
         reduce(self.s, ev)
         self.events.append(ev)
         fleets = (self.s.get("war") or {}).get("fleets") or {}
         if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
             drop_lost_upgrades(self)
+        if k.reduce is not None:
+            settle_royals(self, watch)
         return ev
 
     def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:
@@ -136,3 +142,23 @@ def drop_lost_upgrades(ctx: Ctx) -> None:
                                           "owner": owner,
                                           "strength": pack.fleets[fid].strength,
                                           "rule": "R-15"})
+
+
+def settle_royals(ctx: Ctx, watch: tuple[dict, dict] | None) -> None:
+    """After an event that changed the board (``watch``: what
+    :func:`pbem.rules.core.royals.vp_watch` saw before it): ``ChampionRegained`` for each
+    seat whose VP fell to 0 (R-11.4), then the next change of the royal family's control
+    the position calls for (:func:`pbem.rules.core.royals.royal_settlement`; emitting it
+    settles the rest in turn, R-12.1 … R-12.3)."""
+    for seat in champions_regained(ctx.pack, ctx.s, watch):
+        ctx.emit("ChampionRegained", {"seat": seat, "rule": "R-11.4"})
+    change = royal_settlement(ctx.pack, ctx.s)
+    if change is None:
+        return
+    kind, data = change
+    if kind == "RoyalControlLost":
+        ctx.emit("RoyalControlLost", data)
+    elif kind == "RoyalTaken":
+        ctx.emit("RoyalTaken", data)
+    else:
+        ctx.emit("MarriageConcluded", data)

@@ -225,3 +225,23 @@ def test_card_event_parameters_are_checked(edit: Edit) -> None:
             "general ('seleucus')",
             "cards.yaml: cards[52] (53): effects[0]: step must be a whole number of at least 1, got 0"):
         assert want in probs, (want, probs)
+
+
+def test_royal_and_legitimacy_parameters_are_checked(edit: Edit) -> None:
+    """R-11, R-12, R-16.1: the parameters of adjust_lp, condemnation, mutiny, move_royal
+    and marriage_offer are checked by kind (EFFECT_PARAMS): a missing required one, a
+    value of the wrong kind, a word not among the choices, an unknown CU type."""
+    def corrupt(doc: Any) -> None:
+        cards = {c["number"]: c for c in doc["cards"]}
+        cards[13]["effects"][0]["lp"] = "two"
+        cards[16]["effects"][0]["types"] = ["royal", "hoplite"]
+        cards[17]["effects"][0]["target"] = "everyone"
+        cards[19]["effects"][0]["with_army"] = "yes"
+        del cards[31]["effects"][0]["royal"]
+    probs = problems_of(edit("cards.yaml", corrupt))
+    for want in ("lp must be a whole number, got 'two'",
+                 "types must be a list of CU type ids",
+                 "target must be one of self, player, controller_of, got 'everyone'",
+                 "with_army must be true or false, got 'yes'",
+                 "marriage_offer needs 'royal'"):
+        assert any(want in p for p in probs), (want, probs)

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from rules_harness import started_game
 
 import pbem.rules as R
@@ -104,6 +103,20 @@ SAMPLES = [
                       "rule": "R-8.4"}),
     ("RoyalRemoved", {"royal": "heracles", "why": "came of age without producing a regent",
                       "rule": "R-1.3"}),
+    ("ChampionRegained", {"seat": "east", "rule": "R-11.4"}),
+    ("CondemnationLifted", {"general": "craterus", "seat": "north", "card": 14,
+                            "rule": "R-16.1"}),
+    ("RoyalActivated", {"royal": "heracles", "seat": "north", "space": "babylon",
+                        "card": 21, "rule": "R-12.2"}),
+    ("MutinyStruck", {"seat": "north", "target": "east", "space": "tyre", "cus": {"loyal": 2},
+                      "commander": "minor", "legitimacy": {"north": 8, "east": 3},
+                      "card": 16, "rule": "R-11.2"}),
+    ("RoyalControlLost", {"royal": "heracles", "seat": "east", "space": "babylon",
+                          "how": "battle", "by": "north", "woman": True, "rule": "R-12.3"}),
+    ("MarriageOfferEnded", {"royal": "heracles", "seat": "east", "card": 31,
+                            "married": False, "rule": "R-12.2"}),
+    ("BodyBuried", {"seat": "east", "space": "babylon", "pella": False, "rule": "R-12.4"}),
+    ("HeirChosen", {"seat": "east", "royal": "heracles", "rule": "R-11.1"}),
 ]
 
 

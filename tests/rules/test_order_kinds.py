@@ -19,7 +19,8 @@ from pbem.rules.orders.common import plan_of
 ORDERS = Path(__file__).resolve().parents[2] / "pbem" / "rules" / "orders"
 KINDS = sorted(p.stem for p in ORDERS.glob("*.py") if p.stem not in ("__init__", "common")
                and not p.stem.startswith("tyche_"))  # helpers of the Tyche kind
-SEGMENTS = ("commanders", "standing", "outside", "inside", "surrender", "tyche")
+SEGMENTS = ("commanders", "standing", "outside", "inside", "heir", "surrender", "tyche",
+            "burial")
 
 
 def _kind(name: str):
@@ -54,7 +55,8 @@ def test_accepted_orders_read_and_check_to_a_plan() -> None:
                 json.dumps(_kind(name).options(pack, s, d.seat))
             if d.kind == "player_turn":
                 for name in SEGMENTS:  # the first segments see the position as it is
-                    if name in orders and name in ("commanders", "standing", "outside"):
+                    if name in orders and name in ("commanders", "standing", "outside",
+                                                   "heir"):
                         rej: list = []
                         plan = plan_of(_kind(name), pack, s, d.seat, orders[name],
                                        f"orders.{name}", rej)

@@ -4,11 +4,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from rules_harness import started_game
 
 import pbem.rules as R
-from pbem.rules.core.control import victory_points
+from pbem.rules.core.control import seat_at, victory_points
 
 
 def _real():
@@ -45,8 +44,12 @@ def test_new_game_setup(any_pack):
     for x, sp in any_pack.spaces.items():
         if sp.kind == "stronghold" or sp.independent:
             assert x in st.independent or x in st.garrisons
-    for rid, rm in any_pack.royals.items():
-        assert st.royals[rid] == {"space": rm.start, "active": rm.active}
+    for rid, rm in any_pack.royals.items():  # heirs and the cart controlled by
+        r = st.royals[rid]                     # the seat that starts with them
+        assert (r["space"], r["active"]) == (rm.start, rm.active)
+        owners = seat_at(st.peek(), rm.start)
+        want = next(iter(owners)) if rm.kind != "woman" and len(owners) == 1 else None
+        assert r["seat"] == want, rid
     # five cards each, none primary, deck conserved
     size = any_pack.constants["hand_size"]
     hands, deck = {x: p["hand"] for x, p in st.private.items()}, st.secret["deck"]

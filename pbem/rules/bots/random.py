@@ -6,7 +6,10 @@ import random
 from typing import Any
 
 from pbem.rules.bots.cards import add_event_fields
+from pbem.rules.bots.royals import errand_goals, royal_errand
 from pbem.rules.bots.war import add_war_orders, reaction_orders
+from pbem.rules.cards.legitimacy import LEGITIMACY_FIELDS
+from pbem.rules.cards.royals import ROYAL_FIELDS
 from pbem.rules.core.state import GameState
 from pbem.rules.engine import legal_options, pack_of, validate
 from pbem.rules.orders import reinforcements
@@ -67,7 +70,16 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
         ty["fleet"] = rng.choice(opts["fleet_upgrades"])
     elif use == "event":  # R-16: the event's choices (R-4.1, R-8.6, ...)
         add_event_fields(opts, card["card"], ty, rng)
+    if ty["use"] == "event":  # R-11, R-12: the fields the card's event reads
+        for key, fld in {**ROYAL_FIELDS, **LEGITIMACY_FIELDS}.items():
+            choices = (opts.get(key) or {}).get(str(card["card"]))
+            if choices and fld not in ty:
+                ty[fld] = rng.choice(choices)
     orders["tyche"] = ty
+    if opts.get("bury") and rng.random() < 0.8:  # R-12.4: bury the body when it can
+        orders["bury"] = True
+    if len(opts.get("heirs") or []) > 1 and rng.random() < 0.3:  # R-11.1
+        orders["heir"] = rng.choice(opts["heirs"])
     if not opts["tyche_only"]:
         if rng.random() < 0.6 and opts["mercenary_spaces"]:
             orders["movement"] = ({"mercenary": rng.choice(opts["mercenary_spaces"])}
@@ -75,7 +87,26 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
         else:
             orders["movement"] = "none"
     add_war_orders(pack, state, opts["seat"], orders, rng)
+    add_errand(pack, state, opts["seat"], orders, rng)
     return orders
+
+
+def add_errand(pack, state: GameState, seat: str, orders: dict[str, Any],
+               rng: random.Random) -> None:
+    """Mostly (0.8) make the movement segment start with a royal errand (R-12.2, R-12.4:
+    :func:`pbem.rules.bots.royals.royal_errand`), and bury the body when the move brings
+    it to Pella. Draws from ``rng`` only when ``seat`` has an errand."""
+    if "movement" not in orders or not errand_goals(pack, state.peek(), seat) \
+            or rng.random() >= 0.8:
+        return
+    errand = royal_errand(pack, state, seat, rng)
+    if errand is None:
+        return
+    mv, reached = errand
+    moves = orders["movement"] if isinstance(orders["movement"], list) else []
+    orders["movement"] = [mv] + [m for m in moves if m.get("army") != mv["army"]]
+    if reached == pack.constants.get("burial_pella_space"):
+        orders["bury"] = True
 
 
 def _reinforcements(pack, state: GameState, seat: str, opts: dict,

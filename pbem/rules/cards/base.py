@@ -27,8 +27,8 @@ Resolve = Callable[[Ctx, str, Card, Effect, dict[str, Any]], bool]
 what it needs (it is then recorded as skipped)."""
 Choices = Callable[[Pack, State, str, Card, Effect], list[Any] | None]
 """``(pack, s, seat, card, effect)``: the legal choices the prompt lists for the event;
-empty when it cannot be played now; None when there is nothing to list and the event
-may be played anyway (it then does what it can)."""
+empty when it cannot be played now; None when it has nothing to choose now and the
+event may be played anyway (it then does what it can)."""
 
 
 @dataclass(frozen=True)

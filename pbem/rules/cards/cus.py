@@ -32,7 +32,12 @@ from pbem.rules.core.placement import count_placement, default_target, placement
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import SEATS, State
 from pbem.rules.core.units import loss_key
-from pbem.rules.resolve.effects import lift_abandoned, lose_cus, place_cus, tidy_markings
+from pbem.rules.resolve.effects import (
+    lift_abandoned,
+    lose_cus,
+    place_cus,
+    tidy_markings,
+)
 
 RULE = "R-16"
 

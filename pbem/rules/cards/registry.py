@@ -1,6 +1,7 @@
 """The card-event registry (R-16): every effect primitive of the pack the engine
 resolves, from the family modules (:mod:`.markers`, :mod:`.units`, :mod:`.armies`,
-:mod:`.hand`, :mod:`.cus`, :mod:`.generals`, :mod:`.fleets`, :mod:`.women`), each
+:mod:`.hand`, :mod:`.cus`, :mod:`.generals`, :mod:`.fleets`, :mod:`.women`,
+:mod:`.royals`, :mod:`.legitimacy`), each
 with its check, resolution and prompt choices (:class:`~pbem.rules.cards.base.Primitive`).
 
 A card's event is supported when it is a general card (R-8.6, ``place_general``), a
@@ -15,13 +16,24 @@ from typing import Any
 
 from pbem.pack.model import Card, Pack
 from pbem.problems import Problem
-from pbem.rules.cards import armies, cus, fleets, generals, hand, markers, units, women
+from pbem.rules.cards import (
+    armies,
+    cus,
+    fleets,
+    generals,
+    hand,
+    legitimacy,
+    markers,
+    royals,
+    units,
+    women,
+)
 from pbem.rules.cards.base import Primitive
 from pbem.rules.context import Ctx
 from pbem.rules.core.state import State, is_paused
 
 REGISTRY: dict[str, Primitive] = {}
-for _family in (markers, units, armies, hand, cus, generals, fleets, women):
+for _family in (markers, units, armies, hand, cus, generals, fleets, women, royals, legitimacy):
     for _p in _family.PRIMITIVES:
         if _p.name in REGISTRY:
             raise ValueError(f"effect primitive {_p.name} is declared twice")
@@ -58,14 +70,14 @@ def check_event(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Car
 
 def event_choices(pack: Pack, s: State, seat: str, card: Card) -> dict[str, list[Any]]:
     """``{options key: choices}`` of ``card``'s registered effects that list choices for
-    the prompt (an empty list: the event cannot be played now; effects with nothing to
-    list are left out)."""
+    the prompt (an empty list: the event cannot be played now; a primitive whose
+    choices are None has nothing to choose now and holds nothing back)."""
     out: dict[str, list[Any]] = {}
     for eff in card.effects:
         p = REGISTRY.get(eff.primitive)
         if p is not None and p.choices is not None and p.options_key:
             got = p.choices(pack, s, seat, card, eff)
-            if got is not None:
+            if got is not None:  # None: nothing to choose, the event is not held back
                 out[p.options_key] = got
     return out
 

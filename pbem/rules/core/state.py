@@ -27,6 +27,8 @@ Working-dict shape (keys of :class:`GameState`; the sub-states are typed below):
     options: {name: value}       rule options of the game (e.g. lp_bonus_tie, cassander)
     war: War                     (R-9 … R-15: sieges, fleets, special units, open window)
     inside: {space_id: InsideRecord}  units inside a major city, a subset of ``cus`` (R-5)
+    court: Court                 legitimacy and the royal family (R-11, R-12): marriage
+                                 offers, the tomb, card adjustments, Condemnation, heirs
     private: {seat: SeatPrivate} what only that seat may see: its hand, its training,
                                  its standing orders, its withheld orders (R-6.4, R-8.4,
                                  R-9.3); :func:`pbem.rules.view.view` strips the others'
@@ -59,11 +61,35 @@ class General(TypedDict):
 
 
 class Royal(TypedDict):
-    """``royals[id]`` (R-12): where the member is, whether active (women); ``gone`` once
-    removed from play."""
+    """``royals[id]`` (R-12): where the member is, whether active (women); ``seat``: the
+    controller (R-12.1; changed only by events, see :mod:`pbem.rules.core.royals`;
+    missing in snapshots older than the field: control is then read from the position);
+    ``gone`` once removed from play (dead, come of age, lost, buried)."""
     space: str | None
     active: bool
+    seat: NotRequired[str | None]
     gone: NotRequired[bool]
+
+
+class Offer(TypedDict):
+    """``court["offers"][royal]`` (R-12.2): a marriage offer standing until the end of
+    the turn; the card lies before ``seat`` meanwhile; ``married`` once it took place."""
+    seat: str
+    card: int
+    married: bool
+
+
+class Court(TypedDict, total=False):
+    """``court`` (R-11, R-12): ``offers`` {royal: Offer}; ``tomb`` {space, seat (who
+    buried), pella: bool} once the body is buried (R-12.4); ``lp_cards`` [{seat, amount,
+    card, turn}] LP from card events, ``turn`` None for the whole game (R-11.1);
+    ``condemned`` {general, card, lp} (R-16.1); ``heirs`` {seat: royal}: the heir whose
+    LP a seat counts (R-11.1, the player's choice)."""
+    offers: dict[str, Offer]
+    tomb: dict[str, Any]
+    lp_cards: list[dict[str, Any]]
+    condemned: dict[str, Any]
+    heirs: dict[str, str]
 
 
 class IndepArmy(TypedDict):
@@ -204,6 +230,7 @@ class GameState:
     options: dict = field(default_factory=dict)
     war: dict = field(default_factory=dict)
     inside: dict = field(default_factory=dict)
+    court: dict = field(default_factory=dict)
     private: dict = field(default_factory=dict)
     secret: dict = field(default_factory=dict)
     pack: Pack | None = field(default=None, compare=False, repr=False)

@@ -29,7 +29,9 @@ from pbem.rules.core.state import (
     withheld_orders,
 )
 from pbem.rules.orders import (
+    burial,
     commanders,
+    heir,
     inside,
     movement,
     outside,
@@ -75,7 +77,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                                          "orders": public_orders(orders), "rule": "R-8"})
     # R-5 commanders, R-9.3 standing orders, R-5 units coming out then going inside
     for kind, name in ((commanders, "commanders"), (standing, "standing"),
-                       (outside, "outside"), (inside, "inside")):
+                       (outside, "outside"), (inside, "inside"), (heir, "heir")):
         if name in orders:
             _segment(ctx, seat, kind, name, orders[name], rej)
     if not only and "surrender" in orders:  # R-8.1
@@ -104,8 +106,30 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
             else:  # the later moves of the list stay private until they run (R-9.3)
                 withhold_orders(ctx, applied, orders)
     if not rej and not is_paused(s):
+        bury_at_end(ctx, seat, orders, rej)  # R-12.4
         tidy_markings(ctx, seat)
     return rej
+
+
+def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],
+                lenient: bool = False) -> None:
+    """R-12.4: the ``bury`` order at the end of the player-turn, checked on the position
+    then (leniently after a die was rolled, or when the player-turn resumes after a
+    reaction window: ``lenient``), then carried out (:mod:`pbem.rules.orders.burial`)."""
+    if not isinstance(orders, dict) or "bury" not in orders:
+        return
+    soft = ctx.soft or ctx.rolled or lenient
+    plan = ctx.planned("bury", lambda: plan_of(burial, ctx.pack, ctx.s, seat,
+                                               orders["bury"], "orders.bury",
+                                               [] if lenient else rej, soft))
+    if plan is not None:
+        burial.execute(ctx, seat, plan)
+
+
+def _withheld(ctx: Ctx) -> Any:
+    """The orders of the player-turn a reaction window paused (R-9.3), or None."""
+    w = withheld_orders(ctx.s)
+    return w["orders"] if w else None
 
 
 def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Problem]
@@ -180,6 +204,7 @@ def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
             if is_paused(s):  # a movement-segment window: forage follows its cursor
                 return False
         forage(ctx, seat)
+    bury_at_end(ctx, seat, _withheld(ctx), [], lenient=True)
     tidy_markings(ctx, seat)
     return True
 
@@ -227,6 +252,7 @@ def finish_moves(ctx: Ctx, c: dict) -> bool:
         return False
     if c.get("resume_forage"):
         forage(ctx, c["seat"])
+        bury_at_end(ctx, c["seat"], _withheld(ctx), [], lenient=True)
         tidy_markings(ctx, c["seat"])
     if c.get("rest") is not None:  # a Tyche move: the rest of the player-turn (R-8.2)
         if not finish_turn(ctx, c["seat"], c["rest"]):
@@ -360,7 +386,8 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
          **tyche.options: "hand", "surprise_discards", "garrison_spaces", "training",
                           "general_spaces", "special_unit_armies", "fleet_upgrades",
          "surrender": {"accept": [id], "remove": [id]},
-         **movement.options: "movement", "armies", "mercenary_spaces"}
+         **movement.options: "movement", "armies", "mercenary_spaces",
+         "heirs": [royal id] (heir, R-11.1), "bury": [space] (bury, R-12.4)}
 
     (The other kinds' options, :func:`pbem.rules.orders.commanders.options` and those
     of inside and outside, are not listed in the prompt yet.)
@@ -379,6 +406,8 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
                         else {"accept": [], "remove": []})
     out.update(mv)
     out.update(ty)
+    out["heirs"] = heir.options(pack, s, seat) if active else []  # R-11.1
+    out["bury"] = burial.options(pack, s, seat) if active else []  # R-12.4
     return out
 
 

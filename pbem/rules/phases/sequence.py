@@ -17,6 +17,7 @@ from pbem.rules.orders.common import plan_of
 from pbem.rules.phases.isolation import isolation_phase
 from pbem.rules.phases.reinforcement import reinforcement_phase
 from pbem.rules.phases.victory import check_victory, final_scoring, start_of_turn_checks
+from pbem.rules.resolve.royals import end_of_turn as royals_end_of_turn
 
 
 def has_mandatory_play(ctx: Ctx, seat: str) -> bool:
@@ -155,6 +156,7 @@ def next_player_turn(ctx: Ctx) -> None:
     end_strategy_phase(ctx)
     if s["result"]:
         return
+    royals_end_of_turn(ctx)  # burial in Pella, R-12.2 offers end
     check_victory(ctx, end_of_turn=True)
     if s["result"]:
         return

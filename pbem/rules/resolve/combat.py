@@ -36,6 +36,7 @@ from pbem.rules.resolve.effects import (
     note_attack,
     tidy_markings,
 )
+from pbem.rules.resolve.royals import capture
 
 
 def royal_defection(ctx: Ctx, attacker: str, defender: str, space: str) -> str | None:
@@ -109,6 +110,7 @@ def overrun(ctx: Ctx, seat: str, enemy: str, space: str) -> None:
     note_attack(ctx, seat, enemy, "overrun")
     ctx.emit("OverrunCarriedOut", {"seat": seat, "enemy": enemy, "space": space,
                                    "rule": "R-9.4"})
+    capture(ctx, seat, enemy, space, "overrun")
     if enemy == INDEP:
         defeat(ctx, INDEP, space, "R-9.4")
         return
@@ -219,10 +221,11 @@ def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str |
         note_attack(ctx, attacker, defender, "battle")
     joined = royal_defection(ctx, attacker, defender, space)
     if joined:
+        strong = defender if joined == attacker else attacker
         ctx.emit("BattleFought", {"space": space, "attacker": attacker,
                                   "defender": defender, "result": "joined",
-                                  "winner": defender if joined == attacker else attacker,
-                                  "rule": "R-4.3"})
+                                  "winner": strong, "rule": "R-4.3"})
+        capture(ctx, strong, joined, space, "joined")
         return "joined"
     a = _side_roll(ctx, attacker, space, "attacker")
     d = _side_roll(ctx, defender, space, "defender")
@@ -256,6 +259,7 @@ def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str |
                 move_all(ctx, attacker, space, came_from, "R-9.2", "tie: attacker returns")
         _tidy_defender(ctx, defender)
         return result
+    capture(ctx, win, lose, space, "battle")  # with the defeated army
     defeat(ctx, lose, space)
     ratio = int(const(pack, "winner_no_loss_ratio"))
     if win != INDEP and ws["score"] < ratio * ls["score"]:

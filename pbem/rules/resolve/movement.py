@@ -99,6 +99,10 @@ def _add(ctx: Ctx, seat: str, space: str, group: dict, part: dict) -> str | None
     for r in part.get("royals", []):
         if s["royals"].get(r, {}).get("space") != space or r in group["royals"]:
             return f"{_names(ctx.pack, 'royals', r)} is not there to pick up"
+        if r not in controlled_royals(ctx.pack, s, seat):
+            return (f"{_names(ctx.pack, 'royals', r)} is not yours to carry: an army moves "
+                    "only the members its faction controls (women once active; the "
+                    "funeral cart not on turn 1)")
         group["royals"].append(r)
     return None
 

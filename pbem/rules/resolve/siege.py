@@ -18,6 +18,7 @@ from pbem.rules.core.state import State
 from pbem.rules.core.units import assault_modifier
 from pbem.rules.resolve.effects import lift_abandoned, lose_cus, note_attack
 from pbem.rules.resolve.inside import besieged_royals_desert, suffer_as_losers
+from pbem.rules.resolve.royals import capture_in_siege
 
 LIMITS = {"surrender": "assaults_per_space_surrender", "tyche": "assaults_per_space_tyche",
           "movement": "assaults_per_space_movement"}
@@ -104,10 +105,12 @@ def roll_assault(ctx: Ctx, seat: str, space: str, segment: str,
 
 
 def complete_siege(ctx: Ctx, seat: str, space: str, target: str, segment: str) -> None:
-    """R-10: the units inside suffer as battle losers; remove the points and the marker;
-    the besieger puts his own garrison only when the siege finished in his surrender
-    segment."""
+    """R-10: the members of the royal family held in the city pass to the besieger
+    (R-12.3); the units inside suffer as battle losers; remove the points and the
+    marker; the besieger puts his own garrison only when the siege finished in his
+    surrender segment."""
     if target != "independent":  # R-10: units inside suffer as battle losers
+        capture_in_siege(ctx, seat, space, target)  # R-12.3: the members held there
         suffer_as_losers(ctx, space)
     ctx.emit("SiegeCompleted", {"space": space, "seat": seat, "marker": target,
                                 "segment": segment, "rule": "R-10"})

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from pbem.rules.core.events.base import EventKind
-from pbem.rules.core.names import card_label, province_name, royal_name, space_name, spaces_text
+from pbem.rules.core.names import (
+    card_label,
+    province_name,
+    royal_name,
+    space_name,
+    spaces_text,
+)
 from pbem.rules.core.state import State, seat_private
 
 

@@ -2,7 +2,13 @@
 """
 from __future__ import annotations
 
-from pbem.rules.core.events.base import EventKind, add_cus, clip_inside, war
+from pbem.rules.core.events.base import (
+    EventKind,
+    add_cus,
+    add_dispersed,
+    clip_inside,
+    war,
+)
 from pbem.rules.core.names import (
     card_label,
     cus_text,
@@ -43,7 +49,8 @@ def _indep_army(s: State, d: dict) -> None:
 
 
 def _royal(s: State, d: dict) -> None:
-    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"]}
+    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"],
+                               "seat": d.get("seat")}
 
 
 def _primary(s: State, d: dict) -> None:
@@ -78,15 +85,11 @@ def _cus_removed(s: State, d: dict) -> None:
 
 def _cus_dispersed(s: State, d: dict) -> None:
     add_cus(s, d["seat"], d["space"], {t: -n for t, n in d["cus"].items()})
-    box = s["dispersed"].setdefault(d["seat"], {})
-    for t, n in d["cus"].items():
-        box[t] = box.get(t, 0) + n
+    add_dispersed(s, d["seat"], d["cus"])
 
 
 def _dispersed_added(s: State, d: dict) -> None:
-    box = s["dispersed"].setdefault(d["seat"], {})
-    for t, n in d["cus"].items():
-        box[t] = box.get(t, 0) + n
+    add_dispersed(s, d["seat"], d["cus"])
 
 
 def _garrison_placed(s: State, d: dict) -> None:
@@ -174,9 +177,11 @@ KINDS: tuple[EventKind, ...] = (
                                                f"{indep_army_name(p, d.get('army'))}: not on the map yet.")),
     EventKind('RoyalPlaced',
               ('active', 'royal', 'rule', 'space'),
+              optional=('seat',),
               reduce=_royal,
               say=lambda p, d: (f"{royal_name(p, d.get('royal'))} is in {space_name(p, d.get('space'))}"
-                                     + ("" if d.get("active", True) else " (inactive)") + "."
+                                     + ("" if d.get("active", True) else " (inactive)")
+                                     + (f", with {d['seat']}" if d.get("seat") else "") + "."
                                      if d.get("space") else f"{royal_name(p, d.get('royal'))} waits off the map.")),
     EventKind('PrimaryGeneralsDealt',
               ('cards', 'rolled', 'rule'),
