@@ -21,7 +21,8 @@ SUBJECT = {"tyche.event_no_subject", "tyche.special_unit_no_army", "tyche.specia
 ROYALS_PART = {13, 14, 16, 17, 18, 19, 20, 21, 31, 32, 36}
 """Cards whose primitives belong to the royal family's part of issue 12 (R-11, R-12)."""
 LATER = {47, 48, 49, 50, 51, 52}
-"""The surprise cards, played in another seat's turn (a later part of issue 12)."""
+"""The surprise cards: never a Tyche event; played at their moments (R-8.5,
+tests/rules/test_surprise_cards.py and the r8_5_* scenarios)."""
 
 
 def _positions(pack, games: int, every: int):
