@@ -230,7 +230,7 @@ def your_block(judge: Judge, sender: str | None) -> str | None:
     parts: list[str] = []
     for row in judge.store.seats_at(sender):
         game = judge.store.game(row["game_id"])
-        if game is None or game.get("status") == "over":
+        if game is None or game.get("status") in trust.ENDED:
             continue
         state = judge.state(row["game_id"])
         waiting = sorted({d.seat for d in rules.pending(state)})
