@@ -219,6 +219,7 @@ _MAIL = [
     ("envelope.orders_type", "orders: is not a block of keys", ENVELOPE),
     ("envelope.seq_type", "seq: is not a whole number from 1", ENVELOPE),
     ("envelope.stale_seq", "seq: is not above the seat's last standing orders (an old mail again)", ENVELOPE),
+    ("envelope.salt_type", "salt: is not a text or a number of at most 200 characters", ENVELOPE),
     ("auth.key", "the seat key is wrong", ENVELOPE),
     ("auth.sender", "the address is not the seat's", ENVELOPE),
     ("auth.locked", "too many wrong keys for the seat within the hour; no key is checked", ENVELOPE),

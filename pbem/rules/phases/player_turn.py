@@ -352,7 +352,7 @@ def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
     """R-9.3: resume the paused cursor without an answer, so the window seat's standing
     orders are consulted again at the same point. When none decides, the window would
     only open again: everything done here is undone and the window stays open."""
-    saved, n, rolled = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled
+    saved, n, rolled, mark = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled, ctx.dice_mark()
     ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"],
                                "orders": public_orders(orders), "rule": WINDOW_RULE[p["kind"]]})
     c = copy.deepcopy(suspended_move(ctx.s))
@@ -368,6 +368,7 @@ def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
         ctx.s.update(saved)
         del ctx.events[n:]
         ctx.rolled = rolled
+        ctx.rewind_dice(mark)  # the undone dice were never rolled: no gap in the log's numbering
 
 
 def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
