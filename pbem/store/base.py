@@ -98,10 +98,24 @@ class Connection:
             self.db.execute("PRAGMA busy_timeout = 30000")
             if not readonly:
                 self.migrate()
+                self._probe_write()
             else:
                 self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(describe_db_error(self.path, exc, readonly)) from exc
+
+    def _probe_write(self) -> None:
+        """Fail at open, not at the first mail, when the file cannot be written: SQLite
+        opens a file it may not write read-only without a word, and a start with nothing
+        to migrate writes nothing. Rewrites ``user_version`` to its own value in a
+        transaction that is rolled back (BEGIN IMMEDIATE alone succeeds on such a file).
+        Raises sqlite3.Error ("attempt to write a readonly database")."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            self.db.execute(f"PRAGMA user_version = {int(version)}")
+        finally:
+            self.db.execute("ROLLBACK")
 
     def close(self) -> None:
         """Close the connection."""

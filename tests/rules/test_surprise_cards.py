@@ -123,10 +123,10 @@ def test_a_surprise_play_is_not_the_tyche_play() -> None:
 
 def test_random_bots_play_surprise_cards() -> None:
     """The random bots play surprise cards (own turn, standing orders, window answers),
-    so the random playouts exercise them: over a few real-pack games several cards are
+    so the random playouts exercise them: over sixteen real-pack games several cards are
     played, each with its replacement drawn."""
     played: dict[int, int] = {}
-    for g in range(4):
+    for g in range(16):
         seed = f"surprise-bots-{g}".encode()
         state, _ = R.new_game(PACK, seed, {"ask_windows": bool(g % 2), "bot_inside": True})
         rng = random.Random(g)
