@@ -74,6 +74,9 @@ class Outgoing:
     in_reply_to: str | None = None
     attachments: tuple[str, ...] = field(default_factory=tuple)
     smtputf8: bool = False
+    bodies: tuple[bytes, ...] = ()
+    """The encoded (base64) body of each attachment as it appears in ``raw``, for the
+    outbox to store once (:mod:`pbem.store.blobs`)."""
 
 
 def stable_message_id(domain: str, *parts: object) -> str:
@@ -170,6 +173,11 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
         else:
             msg.add_attachment(att.data, maintype=att.maintype, subtype=att.subtype,
                                filename=att.filename)
+    raw = msg.as_bytes()
+    linesep = msg.policy.linesep
+    bodies = tuple(part.get_payload().replace("\n", linesep).encode("ascii").rstrip(b"\r\n")
+                   for part in msg.walk() if part.get_filename() and not part.is_multipart())
     return Outgoing(message_id=message_id, to_addr=to_addr, subject=subject,
-                    raw=msg.as_bytes(), kind=kind, in_reply_to=parent,
-                    attachments=tuple(a.filename for a in attachments), smtputf8=smtputf8)
+                    raw=raw, kind=kind, in_reply_to=parent,
+                    attachments=tuple(a.filename for a in attachments), smtputf8=smtputf8,
+                    bodies=tuple(b for b in bodies if b in raw))

@@ -8,12 +8,18 @@
   text); games record their hash-chain version (``chain``: 1 = SHA-256 of the event
   data, 2 = private data keyed with a per-game secret, step and inbox id hashed too); seats keep the last standing-orders sequence number; ``faults`` remembers
   which server faults the host was told about.
+- ``003_scale`` (issue 14): attachment bodies stored once in ``blobs`` and linked to
+  their outbox rows in ``outbox_blobs`` (existing rows are split too;
+  :mod:`pbem.store.blobs`), and an index for every query on the mail path (reply rate,
+  previous orders, wrong-key count, seat by address, open deadlines), so none scans a
+  table (``tests/store/test_query_plans.py``).
 """
 from __future__ import annotations
 
 import sqlite_utils
 
 from pbem.store.base import Migration
+from pbem.store.blobs import split
 from pbem.store.content import content_hash
 
 
@@ -69,7 +75,33 @@ def _m002(db: sqlite_utils.Database) -> None:
                          "notified_at": str, "cleared_at": str, "detail": str}, pk="key")
 
 
+def _m003(db: sqlite_utils.Database) -> None:
+    db["blobs"].create({"sha256": str, "data": bytes, "size": int, "created_at": str, "dropped_at": str},
+                       pk="sha256")
+    db["outbox_blobs"].create({"outbox_id": int, "sha256": str}, pk=("outbox_id", "sha256"),
+                              foreign_keys=[("outbox_id", "outbox", "id"), ("sha256", "blobs", "sha256")])
+    db["outbox_blobs"].create_index(["sha256"])
+    db["outbox"].create_index(["to_addr", "created_at"])
+    db["inbox"].create_index(["game_id", "seat", "step"])
+    db["inbox"].create_index(["game_id", "seat", "fetched_at"])
+    db["seats"].create_index(["email"])
+    db["deadlines"].create_index(["expired_at", "due_at"])
+    for row_id, raw, status, created in db.execute("SELECT id, raw, status, created_at FROM outbox").fetchall():
+        skeleton, bodies = split(raw or b"")
+        if not bodies:
+            continue
+        db.execute("UPDATE outbox SET raw = ? WHERE id = ?", [skeleton, row_id])
+        for digest, body in bodies.items():
+            db.execute("INSERT OR IGNORE INTO blobs (sha256, data, size, created_at) VALUES (?, ?, ?, ?)",
+                       [digest, body, len(body), created])
+            db.execute("INSERT OR IGNORE INTO outbox_blobs (outbox_id, sha256) VALUES (?, ?)", [row_id, digest])
+    db.execute("UPDATE blobs SET data = NULL, dropped_at = created_at WHERE NOT EXISTS ("
+               "SELECT 1 FROM outbox_blobs ob JOIN outbox o ON o.id = ob.outbox_id "
+               "WHERE ob.sha256 = blobs.sha256 AND o.status != 'sent')")
+
+
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
+    ("003_scale", _m003),
 ]
