@@ -12,7 +12,8 @@ from imapclient import IMAPClient
 
 from pbem.config import parse_config
 from pbem.devmail import DevMail, deliver, free_port
-from pbem.mail.imap import FETCH_BATCH, ImapPoller
+from pbem.mail import imap
+from pbem.mail.imap import ImapPoller
 from pbem.service import make_judge, run_once
 from pbem.service.runner import start_devmail
 from pbem.store import Store
@@ -31,7 +32,8 @@ def test_handled_messages_move_in_one_command_per_batch(tmp_path: Path, mail_ser
     config = make_config(tmp_path, mail_server)
     judge, poller = make_judge(config)
     judge.ensure_games()
-    n = FETCH_BATCH + 5
+    monkeypatch.setattr(imap, "FETCH_BATCH", 10)
+    n = 10 + 5
     _drop(mail_server, n)
     moves: list[list[int]] = []
     real_move = IMAPClient.move
@@ -45,7 +47,7 @@ def test_handled_messages_move_in_one_command_per_batch(tmp_path: Path, mail_ser
     finally:
         poller.close()
     assert len(handled) == n
-    assert [len(m) for m in moves] == [FETCH_BATCH, 5]  # two batches, one MOVE each
+    assert [len(m) for m in moves] == [10, 5]  # two batches, one MOVE each
     assert folder(mail_server, "INBOX") == [] and len(folder(mail_server, "Processed")) == n
 
 
