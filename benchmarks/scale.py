@@ -7,6 +7,7 @@
   one client can to the embedded server of a running ``pbem run``. Prints mails/s
   (first to last mail handled) and the rate of each quarter of the burst: a flat cost
   as the backlog grows shows as four equal rates.
+  ``burst-dovecot``: the same with Dovecot serving IMAP (the judge on IDLE).
 - ``latency``: from the SMTP hand-over of one order mail to its receipt in the player's
   maildir, ten times with the judge idle, embedded server (``dovecot``: IMAP served by
   Dovecot over the same maildirs, the judge on IDLE as for a real account).
@@ -129,10 +130,18 @@ def order_mail(account: str, key: str, game: str, seat: str, seq: int, mid: str)
             f"Message-ID: {mid}\n\n{yaml.safe_dump(doc, sort_keys=False)}").replace("\n", "\r\n").encode()
 
 
-def burst(root: Path, n: int = 1000, games: int = 20) -> dict[str, float]:
-    """See the module docstring. Returns mails/s overall and per quarter."""
+def burst(root: Path, n: int = 1000, games: int = 20, dovecot: bool = False) -> dict[str, float] | None:
+    """See the module docstring. Returns mails/s overall and per quarter (None for
+    ``dovecot`` without Dovecot installed)."""
     tmp = Path(tempfile.mkdtemp(prefix="pbem-burst-"))
-    config, seat_keys = write_config(tmp, root, games)
+    server = None
+    if dovecot:
+        server = _dovecot(tmp, root, games)
+        if server is None:
+            return None
+        config, seat_keys = server[1], server[2]
+    else:
+        config, seat_keys = write_config(tmp, root, games)
     cfg = yaml.safe_load(config.read_text())
     db = tmp / "pbem.sqlite"
     judge = start_judge(root, config, tmp / "judge.log")
@@ -165,6 +174,8 @@ def burst(root: Path, n: int = 1000, games: int = 20) -> dict[str, float]:
         replied = time.perf_counter() - t0
     finally:
         stop_judge(judge)
+        if server is not None:
+            server[0].stop()
     edges = [0.0] + [marks[q] for q in quarter]
     rates = [(n / 4) / (b - a) for a, b in zip(edges, edges[1:], strict=False)]
     return {"mails_per_s": n / marks[n], "sent_s": sent, "handled_s": marks[n], "replied_s": replied,
@@ -210,24 +221,35 @@ def latency(root: Path, rounds: int = 10) -> list[float]:
         stop_judge(judge)
 
 
-def latency_dovecot(root: Path, rounds: int = 10) -> list[float] | None:
-    """The same with Dovecot serving IMAP (the judge on IDLE, as for a real account);
-    None without Dovecot."""
+def _dovecot(tmp: Path, root: Path, games: int):  # noqa: ANN202
+    """(server, config path, seat keys): Dovecot serving IMAP over maildirs that this
+    process's aiosmtpd fills, and a judge config for it (no embedded server: the judge
+    waits with IDLE, as for a real account); None without Dovecot."""
     sys.path.insert(0, str(HERE))
     from tests.mailservers import DOVECOT, start_dovecot
     if not DOVECOT:
         return None
-    tmp = Path(tempfile.mkdtemp(prefix="pbem-latency-dovecot-"))
-    probe, seat_keys = write_config(tmp, root, 1)
+    probe, seat_keys = write_config(tmp, root, games)
     accounts = yaml.safe_load(probe.read_text())["devmail"]["accounts"]
     server = start_dovecot(None, accounts)
+    config, _ = write_config(tmp, root, games, devmail=False, imap_port=server.imap_port, smtp_port=server.smtp_port)
+    text = yaml.safe_load(config.read_text())
+    for game in text["games"]:  # the probe's keys
+        for seat in game["seats"]:
+            seat["key_hash"] = _pbem(root)[1].hash_key(seat_keys[seat["email"].split("@")[0]])
+    config.write_text(yaml.safe_dump(text, sort_keys=False))
+    return server, config, seat_keys
+
+
+def latency_dovecot(root: Path, rounds: int = 10) -> list[float] | None:
+    """The same with Dovecot serving IMAP (the judge on IDLE, as for a real account);
+    None without Dovecot."""
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-latency-dovecot-"))
+    got = _dovecot(tmp, root, 1)
+    if got is None:
+        return None
+    server, config, seat_keys = got
     try:
-        config, _ = write_config(tmp, root, 1, devmail=False, imap_port=server.imap_port, smtp_port=server.smtp_port)
-        text = yaml.safe_load(config.read_text())
-        for g, game in enumerate(text["games"]):  # the same keys as the probe's
-            for seat in game["seats"]:
-                seat["key_hash"] = _pbem(root)[1].hash_key(seat_keys[seat["email"].split("@")[0]])
-        config.write_text(yaml.safe_dump(text, sort_keys=False))
         judge = start_judge(root, config, tmp / "judge.log")
         try:
             wait_for(lambda: settled(tmp / "pbem.sqlite", 1), 120)
@@ -258,8 +280,9 @@ def main() -> None:
     args = ap.parse_args()
     root = args.root.resolve()
     for what in args.what:
-        if what == "burst":
-            print("burst:", {k: round(v, 2) for k, v in burst(root).items()})
+        if what in ("burst", "burst-dovecot"):
+            got = burst(root, dovecot=what == "burst-dovecot")
+            print(f"{what}:", "Dovecot not installed" if got is None else {k: round(v, 2) for k, v in got.items()})
         elif what == "latency":
             got = latency(root)
             print(f"latency (embedded): median {statistics.median(got):.3f} s, max {max(got):.3f} s")

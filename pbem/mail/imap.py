@@ -104,6 +104,7 @@ class ImapPoller:
         self.uidvalidity: int | None = None
         #: set by the embedded server on delivery (see the module docstring)
         self.wake: threading.Event | None = None
+        self._no_check = False
 
     # -- connection -------------------------------------------------------------------------
     def connect(self) -> None:
@@ -303,10 +304,30 @@ class ImapPoller:
             elif done:
                 assert self.client is not None
                 self.client.add_flags(done, [b"\\Seen", DONE_FLAG])
+            if quarantine or (done and self.cfg.processed_folder):
+                self._checkpoint()
         except Exception as exc:
             if not quiet:
                 raise
             log.debug("moving handled messages after a failure: %s", exc)
+
+    def _checkpoint(self) -> None:
+        """CHECK (RFC 3501 6.4.1, "housekeeping") after moving messages out of the folder.
+        pymap's maildir backend keeps a moved message's entry until then, and every later
+        command re-lists the folder once per such entry (0.8 s per NOOP after moving 260
+        messages out of 1,000; 0.03 s after CHECK). Other servers treat it as NOOP. A server
+        without CHECK (IMAP4rev2 only, RFC 9051) answers BAD: then it is not sent again.
+        imapclient has no method for CHECK; the imaplib object it wraps does."""
+        if self._no_check:
+            return
+        assert self.client is not None
+        try:
+            self.client._imap.check()  # noqa: SLF001 - see the docstring
+        except imaplib.IMAP4.error as exc:
+            if isinstance(exc, imaplib.IMAP4.abort):
+                raise
+            log.debug("the server refused CHECK (%s); not sending it again", exc)
+            self._no_check = True
 
     def _move(self, uids: list[int], folder: str) -> None:
         """MOVE the messages ``uids`` (RFC 6851), or COPY + \\Deleted + EXPUNGE without it."""
