@@ -13,13 +13,18 @@ again from the log by ``pbem archive`` at any time, and keeping ~100 distinct pi
 of ~230 KB would still be 23 MB a game. A later row that needs the same body stores it
 again.
 
-The MIME parts are found with the stdlib ``email`` parser; only locating each part's
-encoded text in the raw bytes (one ``bytes.find``) is our own.
+What stays of a message (headers, text and HTML bodies, ~15 KB a report) is stored
+zlib-compressed (:func:`pack`; 5.1 MB of a 67-decision game's outbox became 0.9 MB).
+
+The MIME parts are found with the stdlib ``email`` parser and compression is
+:mod:`zlib`'s; only locating each part's encoded text in the raw bytes (one
+``bytes.find``) is our own.
 """
 from __future__ import annotations
 
 import hashlib
 import re
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from email import policy
 from email.parser import BytesParser
@@ -29,6 +34,19 @@ from pbem.store.base import Connection, utcnow
 #: smallest attachment body worth storing apart (bytes of encoded text)
 MIN_BLOB = 1024
 TOKEN = re.compile(rb"\x00pbem-blob:([0-9a-f]{64})\x00")
+#: starts a stored message that is compressed (no RFC 5322 message starts with NUL)
+ZLIB = b"\x00pbem-zlib\x00"
+
+
+def pack(skeleton: bytes) -> bytes:
+    """``skeleton`` as stored: zlib-compressed (RFC 1950) behind :data:`ZLIB`."""
+    return ZLIB + zlib.compress(skeleton, 6)
+
+
+def unpack(stored: bytes) -> bytes:
+    """What :func:`pack` stored (a row stored before, uncompressed, as it is).
+    Raises zlib.error for a damaged row."""
+    return zlib.decompress(stored[len(ZLIB):]) if stored.startswith(ZLIB) else stored
 
 
 def token(digest: str) -> bytes:
@@ -97,12 +115,15 @@ class BlobsTable(Connection):
         return dict(self.db.execute(f"SELECT sha256, data FROM blobs WHERE sha256 IN ({marks})", digests).fetchall())
 
     def with_bodies(self, rows: Iterable[dict]) -> list[dict]:
-        """Outbox ``rows`` with their ``raw`` whole again (:func:`join`)."""
+        """Outbox ``rows`` with their ``raw`` whole again (:func:`unpack`, :func:`join`)."""
         out = []
         for row in rows:
             raw = row.get("raw")
-            if isinstance(raw, bytes) and b"\x00pbem-blob:" in raw:
-                row = {**row, "raw": join(raw, self.blob_bodies(raw))}
+            if isinstance(raw, bytes):
+                raw = unpack(raw)
+                if b"\x00pbem-blob:" in raw:
+                    raw = join(raw, self.blob_bodies(raw))
+                row = {**row, "raw": raw}
             out.append(row)
         return out
 

@@ -1,13 +1,13 @@
 """The ``outbox`` table: every composed message, unique by its stable Message-ID, with
 its SMTP attempts, last error and next attempt time. Attachment bodies are stored once
-for all the rows that share them (:mod:`pbem.store.blobs`); every method that returns
-``raw`` returns it whole."""
+for all the rows that share them and the rest compressed (:mod:`pbem.store.blobs`);
+every method that returns ``raw`` returns it whole."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.store.blobs import BlobsTable, split
+from pbem.store.blobs import BlobsTable, pack, split
 from pbem.store.base import utcnow
 
 
@@ -29,7 +29,7 @@ class OutboxTable(BlobsTable):
         skeleton, shared = split(raw, bodies)
         outbox_id = self.db["outbox"].insert({
             "message_id": message_id, "game_id": game_id, "kind": kind, "to_addr": to_addr,
-            "subject": subject, "raw": skeleton, "in_reply_to": in_reply_to, "status": "pending",
+            "subject": subject, "raw": pack(skeleton), "in_reply_to": in_reply_to, "status": "pending",
             "attempts": 0, "last_error": None, "next_attempt_at": now, "created_at": now,
             "sent_at": None}).last_pk
         self.store_blobs(outbox_id, shared, at=now)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from pbem.store.base import Migration
-from pbem.store.blobs import split
+from pbem.store.blobs import pack, split
 from pbem.store.content import content_hash
 
 
@@ -88,9 +88,7 @@ def _m003(db: sqlite_utils.Database) -> None:
     db["deadlines"].create_index(["expired_at", "due_at"])
     for row_id, raw, status, created in db.execute("SELECT id, raw, status, created_at FROM outbox").fetchall():
         skeleton, bodies = split(raw or b"")
-        if not bodies:
-            continue
-        db.execute("UPDATE outbox SET raw = ? WHERE id = ?", [skeleton, row_id])
+        db.execute("UPDATE outbox SET raw = ? WHERE id = ?", [pack(skeleton), row_id])
         for digest, body in bodies.items():
             db.execute("INSERT OR IGNORE INTO blobs (sha256, data, size, created_at) VALUES (?, ?, ?, ?)",
                        [digest, body, len(body), created])
