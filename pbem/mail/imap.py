@@ -168,8 +168,9 @@ class ImapPoller:
         sizes: dict[int, int] | None = None
         if not reconcile and uidnext is not None and int(uidnext) - last_uid <= MAX_UID_GAP:
             # the new UIDs lie below UIDNEXT (RFC 3501 2.3.1.1): one FETCH of their sizes
-            # finds them, without a SEARCH (2.4 s on pymap at a 1,000-message backlog)
-            sizes = self._sizes(list(range(last_uid + 1, int(uidnext))))
+            # finds them, without a SEARCH (2.4 s on pymap at a 1,000-message backlog).
+            # pymap can report a stale UIDNEXT: when that finds nothing, SEARCH after all.
+            sizes = self._sizes(list(range(last_uid + 1, int(uidnext)))) or None
         if sizes is not None:
             uids = sorted(sizes)
         else:

@@ -36,8 +36,8 @@ def arm(point: str) -> None:
     if point == "after_fetch":
         fetch = ImapPoller._fetch
 
-        def fetched(self, batch, uidvalidity):  # noqa: ANN001, ANN202
-            got = fetch(self, batch, uidvalidity)
+        def fetched(self, batch, uidvalidity, known=None):  # noqa: ANN001, ANN202
+            got = fetch(self, batch, uidvalidity, known)
             if got:
                 _die()
             return got

@@ -106,3 +106,25 @@ def test_start_devmail_wakes_only_for_the_judge_account(tmp_path: Path) -> None:
         assert wake.is_set()
     finally:
         dev.stop()
+
+
+def test_a_stale_uidnext_still_finds_new_mail(tmp_path: Path, pymap_server, monkeypatch) -> None:
+    """New UIDs are looked for below UIDNEXT; a server that reports it too low (pymap
+    can) is searched after all."""
+    config = make_config(tmp_path, pymap_server)
+    judge, poller = make_judge(config)
+    judge.ensure_games()
+    run_once(judge, poller)  # the first cycle reconciles; the next ones look below UIDNEXT
+    _drop(pymap_server, 3)
+    real = IMAPClient.select_folder
+
+    def stale(self, folder, readonly=False):  # noqa: ANN001, ANN202
+        info = dict(real(self, folder, readonly))
+        info[b"UIDNEXT"] = 1
+        return info
+    monkeypatch.setattr(IMAPClient, "select_folder", stale)
+    try:
+        handled = poller.poll_once().handled
+    finally:
+        poller.close()
+    assert len(handled) == 3
