@@ -8,8 +8,8 @@ docs/orders.md lists every code (a test checks it). :func:`problem` refuses a co
 is not declared (:class:`UnknownCode`), so a typo fails the first test that reaches it.
 
 Code families: ``orders.*``, ``turn.*``, ``game.*``, ``surrender.*``, ``tyche.*``,
-``movement.*``, ``siege.*``, ``standing.*``, ``inside.*``, ``commanders.*``,
-``reinforcements.*``, ``reaction.*``, ``rules.*`` (the rules core); ``envelope.*``,
+``movement.*``, ``siege.*``, ``standing.*``, ``surprise.*``, ``inside.*``, ``commanders.*``,
+``reinforcements.*``, ``reaction.*``, ``royals.*``, ``rules.*`` (the rules core); ``envelope.*``,
 ``auth.*``, ``history.*``, ``mail.*``, ``yaml.*``, ``internal`` (the mail pipeline).
 """
 from __future__ import annotations
@@ -66,6 +66,7 @@ _RULES = [
     ("orders.field_not_used", "R-8.2", "a field that the chosen use of the card does not read"),
     ("orders.tyche_only_segment", "R-6.5", "surrender or movement in an extra Tyche-only segment"),
     ("turn.not_your_turn", "R-6.5", "another seat decides now"),
+    ("turn.first_player_unknown", "R-6.1", "first_player names no seat of the game"),
     ("game.over", "R-1", "the game is over"),
     ("rules.not_yet_supported", "R-16", "a card event the engine does not resolve"),
     ("rules.pack_incomplete", "R-9", "the data pack lacks a number the rule needs"),
@@ -113,6 +114,10 @@ _RULES = [
     ("tyche.special_unit_army_missing", "R-4.1", "several armies qualify: name one"),
     ("tyche.unknown_army", "R-4.1", "no army of the seat has that name"),
     ("tyche.special_unit_army_illegal", "R-4.1", "an army the special unit may not join"),
+    ("tyche.discard_drawn_not_bool", "R-8.5", "discard_drawn_surprises is not true or false"),
+    ("tyche.event_no_subject", "R-16", "nothing the card's event could act on now"),
+    ("tyche.event_choice_missing", "R-16", "several choices qualify for the event: name one"),
+    ("tyche.event_choice_illegal", "R-16", "a choice the card's event does not allow now"),
     # movement segment and army moves (R-8.7, R-9, R-10, R-12.5, R-15)
     ("movement.unknown", "R-8.7", "movement is not mercenary, {mercenary: Space}, none or moves"),
     ("movement.mercenary_place_illegal", "R-7.2", "a space where the mercenary may not go"),
@@ -144,6 +149,14 @@ _RULES = [
     ("standing.bad_join", "R-9.2", "join is not true or false"),
     ("standing.bad_order", "R-9.2", "order does not list CU types, each once"),
     ("standing.order_missing", "R-9.2", "a losses order without its order"),
+    ("standing.play_missing", "R-8.5", "a standing order for a surprise moment naming no card"),
+    # surprise cards played at their moment (R-8.5)
+    ("surprise.not_a_card", "R-8.5", "a surprise play that names no card (or several where one is read)"),
+    ("surprise.not_in_hand", "R-8.5", "a surprise card that is not in the seat's hand"),
+    ("surprise.not_a_surprise", "R-8.5", "a card named for a surprise play that is no surprise card"),
+    ("surprise.wrong_moment", "R-8.5", "a surprise card that is not played at this moment"),
+    ("surprise.duplicate", "R-8.5", "a surprise card named twice, or two for one moment"),
+    ("surprise.no_siege", "R-8.5", "a siege card where the seat conducts no siege"),
     # units inside a major city (R-5)
     ("inside.not_a_mapping", "R-5", "inside is not {city: {units}}"),
     ("inside.not_major_city", "R-5", "a space that is no major city"),
@@ -175,6 +188,20 @@ _RULES = [
     ("reaction.bad_army", "R-9.3", "an army that is not one of the window's choices"),
     ("reaction.bad_toward", "R-9.3", "a space that is not one of the window's choices"),
     ("reaction.bad_fleet", "R-15", "a fleet that is not one of the seat's ready fleets"),
+    # legitimacy and the royal family (R-11, R-12, R-16)
+    ("royals.no_target", "R-16", "a card event with nothing it can act on now"),
+    ("royals.royal_missing", "R-12.6", "a card event naming no member of the royal family"),
+    ("royals.unknown_royal", "R-12", "no member of the royal family has that name"),
+    ("royals.royal_not_allowed", "R-12.6", "a member the card event cannot act on"),
+    ("royals.player_not_allowed", "R-11.1", "a seat the card event cannot name"),
+    ("royals.general_missing", "R-16.1", "Condemnation naming no major general"),
+    ("royals.general_not_allowed", "R-16.1", "a general Condemnation cannot name"),
+    ("royals.army_missing", "R-12.5", "a card event naming no army"),
+    ("royals.army_not_allowed", "R-12.5", "an army the card event cannot name"),
+    ("royals.cannot_activate", "R-12.2", "Olympias cannot be activated by this seat now"),
+    ("royals.cannot_bury", "R-12.4", "the body cannot be buried there now"),
+    ("royals.bad_bury", "R-12.4", "bury is not true or a major city"),
+    ("royals.heir_not_controlled", "R-11.1", "an heir the seat does not control"),
 ]
 
 ENVELOPE = "docs/pipeline.md: The orders envelope and seat security"
@@ -192,6 +219,7 @@ _MAIL = [
     ("envelope.orders_type", "orders: is not a block of keys", ENVELOPE),
     ("envelope.seq_type", "seq: is not a whole number from 1", ENVELOPE),
     ("envelope.stale_seq", "seq: is not above the seat's last standing orders (an old mail again)", ENVELOPE),
+    ("envelope.salt_type", "salt: is not a text or a number of at most 200 characters", ENVELOPE),
     ("auth.key", "the seat key is wrong", ENVELOPE),
     ("auth.sender", "the address is not the seat's", ENVELOPE),
     ("auth.locked", "too many wrong keys for the seat within the hour; no key is checked", ENVELOPE),

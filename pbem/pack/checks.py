@@ -204,7 +204,13 @@ _PARAM_REFS = {
 def check_cards(ctx: Context) -> None:
     """Card events use known effect primitives with known references; general cards
     name a general; OPs are 1-4 (R-8.2, R-16.3)."""
-    from pbem.pack.loader import AREAS, EFFECT_PARAMS, EFFECT_PRIMITIVES, _suggest
+    from pbem.pack.loader import (
+        AREAS,
+        EFFECT_NEEDS,
+        EFFECT_PARAMS,
+        EFFECT_PRIMITIVES,
+        _suggest,
+    )
 
     for where, c in ctx.cards.values():
         if c["ops"] is not None and not 1 <= c["ops"] <= 4:
@@ -217,6 +223,11 @@ def check_cards(ctx: Context) -> None:
             ctx.err(where, "unrest cards must be must_play (R-16.2)")
         if not c["effects"] and c["type"] not in ("primary",) and c["event"] != "none":
             ctx.err(where, "a card without effects must say event: none")
+        if c["event"] == "none" and c["effects"]:
+            ctx.err(where, "a card with event: none has no effects")
+        if c["event"] == "none" and not str(c.get("reason") or "").strip():
+            ctx.err(where, "an OPs-only card (event: none) says why under reason")
+        _check_general_card(ctx, where, c)
         for i, eff in enumerate(c["effects"]):
             w = f"{where}: effects[{i}]"
             if not isinstance(eff, dict) or "effect" not in eff:
@@ -239,6 +250,9 @@ def check_cards(ctx: Context) -> None:
                 _check_scripted_path(ctx, w, eff)
             if prim in EFFECT_PARAMS:
                 _check_params(ctx, w, eff, EFFECT_PARAMS[prim])
+            for (p, param, value), need in EFFECT_NEEDS.items():
+                if prim == p and eff.get(param) == value and need not in eff:
+                    ctx.err(w, f"{prim} with {param}: {value} needs {need!r}")
             if "area" in eff and eff["area"] not in AREAS:
                 ctx.err(w, f"area must be one of {', '.join(AREAS)}, got {eff['area']!r}")
 
@@ -257,9 +271,46 @@ def _check_params(ctx: Context, where: str, eff: dict[str, Any],
         if param not in spec:
             ctx.err(where, f"{eff['effect']} has no parameter {param!r}; it takes: "
                            + (", ".join(spec) or "none"))
-        elif spec[param][0] == "count" and (not isinstance(value, int)
-                                             or isinstance(value, bool) or value < 1):
-            ctx.err(where, f"{param} must be a whole number of at least 1, got {value!r}")
+        else:
+            why = _param_problem(ctx, spec[param][0], value)
+            if why:
+                ctx.err(where, f"{param} must be {why}, got {value!r}")
+
+
+def _param_problem(ctx: Context, kind: str, value: Any) -> str | None:
+    """What a parameter value of ``kind`` (see :data:`pbem.pack.loader.EFFECT_PARAMS`)
+    must be, when ``value`` is not that; else None."""
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    if kind == "count":
+        return None if is_int and value >= 1 else "a whole number of at least 1"
+    if kind == "int":
+        return None if is_int else "a whole number"
+    if kind == "bool":
+        return None if isinstance(value, bool) else "true or false"
+    if kind == "text":
+        return None if isinstance(value, str) and value else "a word"
+    if kind.startswith("one_of:"):
+        words = kind[len("one_of:"):].split("|")
+        return None if value in words else "one of " + ", ".join(words)
+    if kind == "cu_types":
+        ok = isinstance(value, list) and value and all(v in ctx.cu_types for v in value)
+        return None if ok else "a list of CU type ids (" + ", ".join(sorted(ctx.cu_types)) + ")"
+    if kind in ("provinces", "spaces"):
+        return None if isinstance(value, list) and value else f"a list of {kind}"
+    return None  # cu_type, general: references, checked with the other pack references
+
+
+def _check_general_card(ctx: Context, where: str, c: dict[str, Any]) -> None:
+    """R-8.6: a general card's event is one ``place_general`` of its own general (the
+    engine places the general the effect names), and only general cards have it."""
+    placing = [e for e in c["effects"] if isinstance(e, dict)
+               and e.get("effect") == "place_general"]
+    if c["type"] == "general" and (len(placing) != 1
+                                   or placing[0].get("general") != c["general"]):
+        ctx.err(where, f"a general card's event is one place_general of its general "
+                       f"({c['general']!r})")
+    elif c["type"] != "general" and placing:
+        ctx.err(where, "place_general belongs to general cards (type: general)")
 
 
 def _check_scripted_path(ctx: Context, where: str, eff: dict[str, Any]) -> None:

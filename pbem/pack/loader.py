@@ -79,16 +79,63 @@ EFFECT_PRIMITIVES: frozenset[str] = frozenset({
     "reroll",                # what (battle)
     "interception_bonus",    # modifier
     "fleet_upgrade",         # step
+    "move_woman",            # mp: a woman no player controls moves (#27 Plans of Their Own)
 })
 """Names of the effect primitives a card event may use (R-16.3 [D])."""
 
 EFFECT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
     "extra_cards": {"count": ("count", False)},
+    "gain_cus": {"type": ("cu_type", True), "count": ("count", True),
+                 "where": ("one_of:reinforcement|general_in", True),
+                 "provinces": ("provinces", False)},
+    "treasure_looted": {"cities": ("spaces", True), "type": ("cu_type", True),
+                        "count": ("count", True)},
+    "lose_cus": {"count": ("count", True), "target": ("one_of:army_in", True),
+                 "provinces": ("provinces", True)},
+    "return_dispersed": {"count": ("count", True)},
+    "place_markers": {"kind": ("one_of:independent|garrison", True), "count": ("count", True),
+                      "provinces": ("provinces", False), "range": ("count", False)},
+    "remove_markers": {"kind": ("one_of:independent", True), "count": ("count", True),
+                       "provinces": ("provinces", True)},
+    "subjugate": {"count": ("count", True), "range": ("count", True)},
+    "place_general": {"general": ("general", True)},
+    "fleet_upgrade": {"step": ("count", True)},
+    "extra_tyche_segment": {"count": ("count", False)},
+    "move_woman": {"mp": ("count", True)},
+    "adjust_lp": {"amount": ("int", True), "target": ("one_of:self|player|controller_of", False),
+                  "royal": ("text", False), "duration": ("one_of:turn|game", False)},
+    "kill_royal": {"royal": ("text", False)},
+    "move_royal": {"royal": ("text", True), "to": ("text", True), "with_army": ("bool", False),
+                   "only_from_box": ("bool", False)},
+    "activate_royal": {"royal": ("text", True),
+                       "requires": ("one_of:friendly_general_or_marker", False)},
+    "marriage_offer": {"royal": ("text", True)},
+    "mutiny": {"types": ("cu_types", False)},
+    "condemnation": {"lp": ("int", True)},
+    # the surprise cards (R-8.5), played at their moments (pbem.rules.resolve.surprises)
+    "prestige_bonus": {"amount": ("int", True), "until": ("one_of:end_of_segment", False)},
+    "movement_bonus": {"mp": ("count", True)},
+    "cancel": {"what": ("one_of:naval_move", True)},
+    "siege_points": {"count": ("count", True)},
+    "reroll": {"what": ("one_of:battle", True)},
+    "interception_bonus": {"modifier": ("int", True)},
 }
 """The parameters of the primitives the engine resolves that take them:
-``{primitive: {param: (kind, required)}}`` with kind ``count`` (a whole number ≥ 1);
-``pbem data check`` refuses a missing required parameter, an unknown one, or a value of
-the wrong kind."""
+``{primitive: {param: (kind, required)}}`` with kind ``count`` (a whole number ≥ 1),
+``int`` (a whole number), ``bool``, ``text`` (a word; ids are checked against their
+table: ``royal``, ``to``, ...), ``one_of:a|b`` (one of the words), ``provinces`` /
+``spaces`` (lists of ids), ``cu_type`` or ``general`` (an id; references are checked with
+the other pack references) or ``cu_types`` (a list of CU type ids); ``pbem data check``
+refuses a missing required parameter, an unknown one, or a value of the wrong kind, and
+the combinations a primitive needs (:data:`EFFECT_NEEDS`)."""
+
+EFFECT_NEEDS: dict[tuple[str, str, str], str] = {
+    ("gain_cus", "where", "general_in"): "provinces",
+    ("place_markers", "kind", "independent"): "provinces",
+    ("place_markers", "kind", "garrison"): "range",
+}
+"""``(primitive, param, value) -> param``: with that value the other parameter is
+required too (e.g. ``gain_cus`` ``where: general_in`` names its ``provinces``)."""
 
 REQUIRED_CHARTS: tuple[str, ...] = (
     "battle", "leader_loss", "elephant_strength", "macedonian_attrition", "assault",
@@ -266,7 +313,7 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], bool, Any]]] = {
         "type": (_enum(*CARD_TYPES), True, None), "must_play": (BOOL, False, False),
         "remove_from_play": (BOOL, False, False), "general": (OPT_REF, False, None),
         "event": (STR, True, None), "effects": (LIST, True, None),
-        "source": (SOURCE, True, None),
+        "source": (SOURCE, True, None), "reason": (STR, False, ""),
     },
     "charts": {
         "id": (ID, True, None), "name": (STR, True, None), "dice": (STR, True, None),
@@ -536,6 +583,7 @@ def _build(name: str, ctx: Any, constant_sources: dict[str, str]) -> Pack:
             number=e["number"], name=e["name"], ops=e["ops"], type=e["type"],
             must_play=e["must_play"], remove_from_play=e["remove_from_play"],
             effects=effects, general=e["general"], source=e["source"], text=e["event"],
+            reason=e["reason"],
         )
     charts = {}
     for k, (_, e) in ctx.charts.items():
@@ -583,6 +631,7 @@ def source_counts(pack: Pack) -> Counter[str]:
 
 __all__ = [
     "CONSTANT_ALIASES",
+    "EFFECT_NEEDS",
     "EFFECT_PARAMS",
     "EFFECT_PRIMITIVES",
     "PACK_FILES",

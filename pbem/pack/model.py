@@ -193,6 +193,8 @@ class Card:
     source: Source = "reconstructed"
     text: str = ""
     """Prose of the event for reports (``"none"`` for an OPs-only card)."""
+    reason: str = ""
+    """Why an OPs-only card (``text == "none"``) has no event (R-16.3 [D])."""
 
 
 @dataclass(frozen=True)

@@ -202,16 +202,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
                        "commander": commander, "others": others, "cus": cus_text(pack, cus),
                        "strength": strength(pack, cus), "colour": SEAT_COLOURS.get(a.get("seat", ""), "#555")})
     armies.sort(key=lambda a: (rules.SEATS.index(a["seat"]) if a["seat"] in rules.SEATS else 9, a["space"]))
-    royals = []
-    for rid, r in view.get("royals", {}).items():
-        member = pack.royals.get(rid)
-        where = space_name(pack, r.get("space")) if r.get("space") else str(r.get("where", "off map"))
-        status = [] if r.get("active", True) else ["inactive"]
-        for k in ("buried", "removed", "dead"):
-            if r.get(k):
-                status.append(k)
-        royals.append({"name": member.name if member else rid, "where": where,
-                       "controller": r.get("controller") or "nobody", "status": ", ".join(status)})
+    royals = royal_rows(pack, view)
     indep = []
     for iid, ia in view.get("independent_armies", {}).items():
         army = pack.independent_armies.get(iid)
@@ -239,6 +230,33 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
     }
 
 
+def royal_rows(pack: Pack, view: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The royal family table (R-12): ``[{"name", "where", "controller", "status"}]``;
+    the status tells an inactive woman, the tomb (R-12.4), a member removed from play and
+    a marriage offer standing or taken (R-12.2)."""
+    court = view.get("court") or {}
+    rows = []
+    for rid, r in view.get("royals", {}).items():
+        member = pack.royals.get(rid)
+        where = space_name(pack, r.get("space")) if r.get("space") else str(r.get("where", "off map"))
+        status = [] if r.get("active", True) else ["inactive"]
+        for k in ("buried", "removed", "dead"):
+            if r.get(k):
+                status.append(k)
+        tomb = court.get("tomb") if member and member.kind == "body" else None
+        if tomb:  # R-12.4: the tomb never moves
+            where, status = space_name(pack, tomb.get("space")), ["buried, the tomb"]
+        elif r.get("gone"):
+            status.append("removed from play")
+        offer = (court.get("offers") or {}).get(rid)
+        if offer:  # R-12.2: the card lies before the player until the end of the turn
+            status.append(f"married to {offer['seat']}" if offer.get("married")
+                          else f"offers marriage to {offer['seat']}")
+        rows.append({"name": member.name if member else rid, "where": where,
+                     "controller": r.get("controller") or "nobody", "status": ", ".join(status)})
+    return rows
+
+
 def _seat_key(seat: str) -> int:
     return rules.SEATS.index(seat) if seat in rules.SEATS else 9
 
@@ -260,11 +278,38 @@ def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapp
             "how": str(res.get("how", "")).replace("_", " "), "details": details, "ranking": ranking}
 
 
+EVENT_OPTIONS: dict[str, str] = {
+    "recruit_armies": "as its event (army: ...) gives its CUs to your army in",
+    "target_armies": "as its event (target: ...) strikes the army in",
+    "marker_spaces": "as its event (markers: [...]) may act on",
+    "event_fleets": "as its event (fleet: ...) upgrades",
+    "women": "as its event (royal: ..., place: ...) moves",
+}
+"""The legal options of card events (R-16) and how the prompt says them, per card."""
+
+
+def _event_option_lines(pack: Pack, key: str, value: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Prompt lines of a card-event options key (:data:`EVENT_OPTIONS`), one per card."""
+    out = []
+    for card, items in value.items():
+        if key == "event_fleets":
+            words = [pack.fleets[f].name if f in pack.fleets else str(f) for f in items]
+        elif key == "women":
+            words = [f"{pack.royals[w['royal']].name if w['royal'] in pack.royals else w['royal']} to "
+                     + (" or ".join(place_name(pack, x) for x in w["spaces"]) or "nowhere") for w in items]
+        else:
+            words = [place_name(pack, x) for x in items]
+        if words:
+            out.append({"label": f"{card_label(pack, card)} {EVENT_OPTIONS[key]}", "items": words})
+    return out
+
+
 def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A decision's legal choices in words (R-8): ``[{"label", "items": [str]}]``.
 
     Known keys of ``legal_options`` (garrison_spaces, surrender, movement,
-    mercenary_spaces, surprise_discards, training, general_spaces, special_unit_armies,
+    mercenary_spaces, surprise_discards, surprise_plays and a window's surprises
+    (R-8.5), training, general_spaces, special_unit_armies,
     armies, inside_room, fleet_upgrades, reaction windows) get their own sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown
     keys fall back to ``key: value`` so a new option never disappears from a prompt."""
     out: list[dict[str, Any]] = []
@@ -291,6 +336,21 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         elif key == "surprise_discards":
             out.append({"label": "Surprise cards you may discard first, each replaced (R-8.5)",
                         "items": [card_label(pack, n) for n in value]})
+        elif key == "surprise_plays" and isinstance(value, (list, tuple)):  # R-8.5
+            for row in value:
+                if not isinstance(row, Mapping):
+                    continue
+                items = [str(h) for h in row.get("how", [])]
+                if row.get("sieges"):
+                    items.append("sieges you conduct now: " + ", ".join(spaces(row["sieges"])))
+                out.append({"label": f"Surprise card {row.get('label')} may be played "
+                                     "(R-8.5; a replacement is drawn at once)",
+                            "items": items})
+        elif key == "surprises" and isinstance(value, (list, tuple)):  # R-8.5, a window
+            out.append({"label": "Surprise cards you may play here (play: [...] in your answer; "
+                                 "R-8.5)",
+                        "items": [f"{r.get('name')} ({r.get('when')})" if isinstance(r, Mapping)
+                                  else str(r) for r in value]})
         elif key == "training" and isinstance(value, Mapping):
             units = ", ".join(f"{u.get('unit')} ({ops_text(u.get('paid', 0))} paid)" for u in value.get("in_training", []))
             out.append({"label": "Training (R-8.4)",
@@ -306,6 +366,13 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                 if ids:
                     out.append({"label": f"{card_label(pack, card)} as its event (army: ...) joins "
                                          "one of your armies (R-4.1) in", "items": spaces(ids)})
+        elif key in EVENT_OPTIONS and isinstance(value, Mapping):  # R-16
+            out += _event_option_lines(pack, key, value)
+        elif key == "first_player" and isinstance(value, (list, tuple)):  # R-6.1
+            out.append({"label": "You name the first player (first_player: ...; R-6.1)",
+                        "items": [str(v) for v in value]})
+        elif key in EVENT_CHOICES or key in ("heirs", "bury"):  # R-11, R-12
+            out += royal_lines(pack, key, value)
         elif key == "inside_room" and isinstance(value, Mapping):
             out.append({"label": "Reinforcements may go inside (inside: true; R-7.2), free places",
                         "items": [f"{place_name(pack, x)} {n}" for x, n in value.items()]})
@@ -338,6 +405,43 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         else:
             out.append({"label": key.replace("_", " "), "items": [str(value)]})
     return out
+
+
+EVENT_CHOICES = {
+    "hemlock_royals": ("kills one of", "royal"),
+    "royal_entry_armies": ("brings the member in with one of your armies in", "army"),
+    "activate_royals": ("activates", None),
+    "marriage_offers": ("makes the marriage offer of", None),
+    "lp_targets": ("strikes the LP of", "player"),
+    "mutiny_armies": ("turns the Macedonian CUs of the enemy army in", "target"),
+    "condemnation_generals": ("places the Condemnation marker on", "general"),
+}
+"""Choices of the royal and legitimacy card events (R-11, R-12, R-16.1) in the prompt:
+options key → (what the event does, the ``tyche:`` field naming the choice)."""
+
+
+def royal_lines(pack: Pack, key: str, value: Any) -> list[dict[str, Any]]:
+    """The prompt's lines for the choices of the royal and legitimacy events
+    (:data:`EVENT_CHOICES`), the heirs (R-11.1) and the burial (R-12.4)."""
+    if key == "heirs":
+        return [{"label": "Heirs you control (heir: ... names the one whose LP count; R-11.1)",
+                 "items": [_choice_name(pack, x) for x in value]}]
+    if key == "bury":
+        return [{"label": "You may bury Alexander's body (bury: true; R-12.4) in",
+                 "items": [place_name(pack, x) for x in value]}]
+    words, field = EVENT_CHOICES[key]
+    return [{"label": f"{card_label(pack, card)} as its event {words}"
+                      + (f" ({field}: ...)" if field else ""),
+             "items": [_choice_name(pack, x) for x in ids]}
+            for card, ids in (value.items() if isinstance(value, Mapping) else ()) if ids]
+
+
+def _choice_name(pack: Pack, x: Any) -> str:
+    """A royal, general, space or seat id as players read it."""
+    for table in (pack.royals, pack.generals, pack.spaces):
+        if x in table:
+            return table[x].name
+    return "no general (back to its box)" if x == "none" else str(x)
 
 
 def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int]) -> list[dict[str, Any]]:

@@ -4,8 +4,9 @@ is no registry. An order is checked once (:func:`check`); :func:`execute` carrie
 the checked plan and re-checks only what dice can change.
 
 Dispatch (:func:`_run`) goes by what the state waits for: standing orders alone (any
-seat, any time, R-9.3), the answer to an open reaction window (R-9.3), a reinforcement
-decision (R-7.2), or the active seat's player-turn (R-8).
+seat, any time, R-9.3), the answer to an open reaction window (R-9.3), the turn-order
+decision (R-6.1), a reinforcement decision (R-7.2), or the active seat's player-turn
+(R-8).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pbem.rules.core.events import reduce
 from pbem.rules.core.problems import IllegalOrders, reject
 from pbem.rules.core.state import SEATS, Decision, Event, GameState, _copy, war_get
 from pbem.rules.dice import Dice
-from pbem.rules.orders import reinforcements
+from pbem.rules.orders import reinforcements, turn_order
 from pbem.rules.orders.reactions import reaction_decision
 from pbem.rules.orders.standing import standing_only
 from pbem.rules.phases.player_turn import (
@@ -32,8 +33,14 @@ from pbem.rules.phases.player_turn import (
     turn_seat,
 )
 from pbem.rules.phases.reinforcement import run_reinforcement
-from pbem.rules.phases.sequence import continue_turn, next_player_turn
+from pbem.rules.phases.sequence import (
+    continue_turn,
+    next_player_turn,
+    run_turn_order,
+    turn_order_chosen,
+)
 from pbem.rules.phases.victory import check_victory
+from pbem.rules.resolve.surprises import end_segment
 
 
 class NoPack(ValueError):
@@ -50,8 +57,9 @@ def pack_of(state: GameState) -> Pack:
 
 
 def pending(state: GameState) -> list[Decision]:
-    """Who must act now (R-6.5): a ``player_turn`` Decision for the active seat with its
-    legal options and deadline default, or ``[]`` when the game is over."""
+    """Who must act now (R-6.5): a Decision with its legal options and deadline default
+    (``player_turn`` for the active seat; ``turn_order``, R-6.1; ``reinforcements``,
+    R-7.2; a reaction window, R-9.3), or ``[]`` when the game is over."""
     if state.result:
         return []
     pack = pack_of(state)
@@ -59,6 +67,11 @@ def pending(state: GameState) -> list[Decision]:
     window = reaction_decision(pack, s, state.step)  # R-9.3 reaction window
     if window is not None:
         return [window]
+    if state.order_choice:  # R-6.1: the seat with fewest VP names the first player
+        seat = state.order_choice["seat"]
+        return [Decision(seat=seat, kind="turn_order", step=state.step,
+                         options=turn_order.options(pack, s, seat),
+                         default=turn_order.default(pack, s, seat), rule="R-6.1")]
     if state.reinforce:
         seat = state.reinforce["queue"][0]
         return [Decision(seat=seat, kind="reinforcements", step=state.step,
@@ -119,6 +132,8 @@ def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
         return run_standing(ctx, seat, orders)
     if war_get(ctx.s, "pause") and not ctx.s["result"]:
         return run_reaction(ctx, seat, orders)
+    if ctx.s.get("order_choice") and not ctx.s["result"]:  # R-6.1
+        return run_turn_order(ctx, seat, orders)
     if ctx.s["reinforce"] and not ctx.s["result"]:
         return run_reinforcement(ctx, seat, orders)
     return run_player_turn(ctx, seat, orders)
@@ -141,6 +156,7 @@ def execute(state: GameState, checked: Checked, dice: Dice
         raise IllegalOrders(checked.problems)
     pack = pack_of(state)
     reinforcing = bool(state.reinforce)
+    choosing = bool(state.order_choice)  # R-6.1
     window = war_get(state.peek(), "pause")
     if checked.outcome is not None:
         ctx = Ctx(pack, _copy(checked.outcome[0]), dice)
@@ -153,6 +169,9 @@ def execute(state: GameState, checked: Checked, dice: Dice
     seat = checked.seat
     if standing_only(state.peek(), seat, checked.orders) and ctx.s["step"] == state.step:
         return GameState.from_dict(ctx.s, pack), ctx.events  # no decision taken (R-9.3)
+    if choosing:  # R-6.1: the turn goes on with the Usurpers and reinforcements
+        turn_order_chosen(ctx)
+        return GameState.from_dict(ctx.s, pack), ctx.events
     seat = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer (R-9.3)
     if seat is None:  # a reaction window opened: the player-turn goes on
         return GameState.from_dict(ctx.s, pack), ctx.events
@@ -160,6 +179,7 @@ def execute(state: GameState, checked: Checked, dice: Dice
         if not ctx.s["reinforce"]:
             continue_turn(ctx)
         return GameState.from_dict(ctx.s, pack), ctx.events
+    end_segment(ctx)  # R-11.2: nothing given "until the end of the segment" outlives it
     ctx.emit("TurnPassed", {"seat": seat, "round": ctx.s["round"], "rule": "R-6.5"})
     check_victory(ctx, end_of_turn=False, finished=seat)
     next_player_turn(ctx)

@@ -30,12 +30,13 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
     champions, vp, lp, provinces {id: seat|None}, garrisons {space: seat},
     independent [space], armies [{space, seat, commander, generals, minor, cus}],
     dispersed {seat: {type: n}}, generals {id: {seat, where, space}}, royals {id: {space,
-    active, controller}}, independent_armies, discards, hand_sizes, deck_size, claim,
+    active, seat, controller}}, court (marriage offers, the tomb, card LP, Condemnation,
+    counted heirs; R-11, R-12), independent_armies, discards, hand_sizes, deck_size, claim,
     result, sieges {space: {seat, points}}, inside {space: {seat, cus, generals}} (units
     inside a major city, R-5), reaction_window {kind, seat, mover, space,
     options} | None; special_units {id: {unit, status, seat, space}} only once one has
     left its holding box (R-4.1); private adds standing (orders). Rules: R-3.2 (control),
-    R-1.4 (VP), R-11.1 (LP), R-10, R-9.3, R-4.1.
+    R-1.4 (VP), R-11.1 (LP), R-12, R-10, R-9.3, R-4.1.
     """
     pack = pack_of(state)
     full = state.peek()
@@ -76,6 +77,7 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
         "primary": s["primary"],
         "sieges": dict((s.get("war") or {}).get("sieges") or {}),  # R-10
         "inside": dict(sorted((s.get("inside") or {}).items())),  # R-5, public
+        "court": dict(s.get("court") or {}),  # R-11, R-12: offers, tomb, Condemnation
         "reaction_window": (dict(s["war"]["pause"])
                             if (s.get("war") or {}).get("pause") else None),  # R-9.3
     }

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import rules
 from pbem.config import Config
 from pbem.report import build
-from pbem.service import adjudicate, host, intake, outbox
+from pbem.service import adjudicate, host, intake, outbox, trust
 from pbem.service.issue import safe_text
 
 if TYPE_CHECKING:
@@ -21,13 +21,13 @@ log = logging.getLogger(__name__)
 
 def length(config: Config, kind: str) -> float:
     """Seconds a seat has for a decision of ``kind``: ``deadlines.<kind>`` when the
-    config names the kind, else ``deadlines.player_turn`` for player-turns and
-    reinforcements and ``deadlines.reaction`` for reaction windows (R-9.3: intercept,
-    avoid_battle, naval_battle, inside_join)."""
+    config names the kind, else ``deadlines.player_turn`` for player-turns,
+    reinforcements and the turn order (R-6.1), and ``deadlines.reaction`` for reaction
+    windows (R-9.3: intercept, avoid_battle, naval_battle, inside_join)."""
     dl = config.deadlines
     if kind in dl:
         return dl[kind]
-    if kind in ("player_turn", "reinforcements"):
+    if kind in ("player_turn", "reinforcements", "turn_order"):
         return dl.get("player_turn", 72 * 3600)
     return dl.get("reaction", 24 * 3600)
 
@@ -63,7 +63,7 @@ def _one(judge: Judge, row: dict[str, Any]) -> int:
     remind = timedelta(seconds=min(judge.config.deadlines.get("reminder", 24 * 3600),
                                    length(judge.config, row["kind"]) / 2))
     game = store.game(row["game_id"])
-    if game is None or game["step"] != row["step"]:
+    if game is None or game["step"] != row["step"] or game["status"] in trust.ENDED:
         store.expire_deadline(row["game_id"], row["step"], row["seat"], now.isoformat())
         return 0
     if now >= due:

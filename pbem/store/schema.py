@@ -8,7 +8,10 @@
   text); games record their hash-chain version (``chain``: 1 = SHA-256 of the event
   data, 2 = private data keyed with a per-game secret, step and inbox id hashed too); seats keep the last standing-orders sequence number; ``faults`` remembers
   which server faults the host was told about.
-- ``003_scale`` (issue 14): attachment bodies stored once in ``blobs`` and linked to
+- ``003_trust`` (issue 15): games record their dice version (``dice``: 1 = the seed
+  and step alone, 2 = the seed and every accepted orders document, docs/trust.md) and
+  the orders context the next decision's dice derive from (``dice_context``).
+- ``004_scale`` (issue 14): attachment bodies stored once in ``blobs`` and linked to
   their outbox rows in ``outbox_blobs`` (existing rows are split too;
   :mod:`pbem.store.blobs`), and an index for every query on the mail path (reply rate,
   previous orders, wrong-key count, seat by address, open deadlines), so none scans a
@@ -76,6 +79,12 @@ def _m002(db: sqlite_utils.Database) -> None:
 
 
 def _m003(db: sqlite_utils.Database) -> None:
+    db["games"].add_column("dice", int)
+    db["games"].add_column("dice_context", str)
+    db.execute("UPDATE games SET dice = 1")
+
+
+def _m004(db: sqlite_utils.Database) -> None:
     db["blobs"].create({"sha256": str, "data": bytes, "size": int, "created_at": str, "dropped_at": str},
                        pk="sha256")
     db["outbox_blobs"].create({"outbox_id": int, "sha256": str}, pk=("outbox_id", "sha256"),
@@ -101,5 +110,6 @@ def _m003(db: sqlite_utils.Database) -> None:
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
-    ("003_scale", _m003),
+    ("003_trust", _m003),
+    ("004_scale", _m004),
 ]

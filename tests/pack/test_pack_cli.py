@@ -6,8 +6,8 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from pbem.cli import main
 from pbem.cli import data_group as data  # the group with `map` added by pbem.cli
+from pbem.cli import main
 from pbem.pack.loader import PACK_FILES
 
 

@@ -185,3 +185,63 @@ def test_effect_parameters_are_checked(edit: Edit) -> None:
     assert any("effects[0]: count must be a whole number of at least 1, got 0" in p
                for p in probs), probs
     assert any("extra_cards has no parameter 'from'; it takes: count" in p for p in probs), probs
+
+
+def test_ops_only_cards_say_why(edit: Edit) -> None:
+    """R-16.3 [D]: a card with ``event: none`` has no effects and gives its reason."""
+    def corrupt(doc: Any) -> None:
+        card = next(c for c in doc["cards"] if c["number"] == 57)
+        del card["reason"]
+        other = next(c for c in doc["cards"] if c["number"] == 58)
+        other["effects"] = [{"effect": "extra_cards", "count": 1}]
+    probs = problems_of(edit("cards.yaml", corrupt))
+    assert "cards.yaml: cards[56] (57): an OPs-only card (event: none) says why under reason" \
+        in probs, probs
+    assert "cards.yaml: cards[57] (58): a card with event: none has no effects" in probs, probs
+    pack = load_pack()
+    for n in range(57, 64):
+        assert pack.cards[n].text == "none" and pack.cards[n].reason and not pack.cards[n].effects
+
+
+def test_card_event_parameters_are_checked(edit: Edit) -> None:
+    """Each primitive's parameters (EFFECT_PARAMS): required ones, their kinds, the
+    combinations a primitive needs, and a general card's place_general (R-8.6)."""
+    def corrupt(doc: Any) -> None:
+        cards = {c["number"]: c for c in doc["cards"]}
+        cards[15]["effects"][0]["where"] = "anywhere"
+        del cards[30]["effects"][0]["count"]
+        del cards[34]["effects"][0]["range"]
+        cards[42]["effects"][0]["provinces"] = "media"
+        cards[41]["effects"][0]["general"] = "polyperchon"
+        cards[53]["effects"][0]["step"] = 0
+    probs = problems_of(edit("cards.yaml", corrupt))
+    for want in (
+            "cards.yaml: cards[14] (15): effects[0]: where must be one of reinforcement, "
+            "general_in, got 'anywhere'",
+            "cards.yaml: cards[29] (30): effects[0]: gain_cus needs 'count'",
+            "cards.yaml: cards[33] (34): effects[0]: place_markers with kind: garrison needs 'range'",
+            "cards.yaml: cards[41] (42): effects[0]: provinces must be a list of provinces, got 'media'",
+            "cards.yaml: cards[40] (41): a general card's event is one place_general of its "
+            "general ('seleucus')",
+            "cards.yaml: cards[52] (53): effects[0]: step must be a whole number of at least 1, got 0"):
+        assert want in probs, (want, probs)
+
+
+def test_royal_and_legitimacy_parameters_are_checked(edit: Edit) -> None:
+    """R-11, R-12, R-16.1: the parameters of adjust_lp, condemnation, mutiny, move_royal
+    and marriage_offer are checked by kind (EFFECT_PARAMS): a missing required one, a
+    value of the wrong kind, a word not among the choices, an unknown CU type."""
+    def corrupt(doc: Any) -> None:
+        cards = {c["number"]: c for c in doc["cards"]}
+        cards[13]["effects"][0]["lp"] = "two"
+        cards[16]["effects"][0]["types"] = ["royal", "hoplite"]
+        cards[17]["effects"][0]["target"] = "everyone"
+        cards[19]["effects"][0]["with_army"] = "yes"
+        del cards[31]["effects"][0]["royal"]
+    probs = problems_of(edit("cards.yaml", corrupt))
+    for want in ("lp must be a whole number, got 'two'",
+                 "types must be a list of CU type ids",
+                 "target must be one of self, player, controller_of, got 'everyone'",
+                 "with_army must be true or false, got 'yes'",
+                 "marriage_offer needs 'royal'"):
+        assert any(want in p for p in probs), (want, probs)

@@ -119,6 +119,8 @@ def test_the_check_catches_a_leak() -> None:
     """The checker itself: a hand card of another seat in a text is reported."""
     pack = load_pack()
     state, _events = rules.new_game(pack, b"leak-self-test", {})
+    d = rules.pending(state)[0]  # R-6.1: the turn order is named before the deal
+    state, _events = rules.apply(state, d.seat, d.default, Dice(b"leak-self-test", state.step))
     hands = {x: p["hand"] for x, p in state.private.items()}
     card = hands["east"][0]
     text = build.render_prompt(pack, state, rules.pending(state)[0], game_id="g", seat_row=SEATS_ROWS[0],

@@ -9,6 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pbem.rules as R
+from pbem.rules.core.control import (
+    legitimacy_parts,
+    legitimacy_points,
+    positional_controller,
+    royal_controller,
+    seat_at,
+)
+from pbem.rules.core.royals import is_held_inside, royal_settlement
 from pbem.rules.core.state import SEATS, GameState, upgrade_layout
 from pbem.rules.dice import Dice, Roll, die_value
 from pbem.rules.phases.setup import blank_position
@@ -34,9 +43,21 @@ class ScriptedThenReal(Dice):
             else:
                 vals.append(die_value(self.seed, self.step, self._next, sides))
             self._next += 1
-        r = Roll(self.step, start, tuple(vals), purpose, rule)
+        r = Roll(self.step, start, tuple(vals), purpose, rule, sides)
         self.rolls.append(r)
         return r
+
+
+def started_game(pack, seed: bytes, options: dict[str, Any] | None = None
+                 ) -> tuple[GameState, list]:
+    """``new_game`` with the chooser's turn-order decision (R-6.1) answered by its
+    deadline default (the chooser goes first): the state at the first player-turn, the
+    cards dealt, and every event so far."""
+    state, events = R.new_game(pack, seed, options)
+    (d,) = R.pending(state)
+    assert d.kind == "turn_order", d.kind
+    state, more = R.apply(state, d.seat, d.default, Dice(seed, state.step))
+    return state, list(events) + list(more)
 
 
 def position(pack, spec: dict[str, Any] | None) -> GameState:
@@ -54,6 +75,10 @@ def position(pack, spec: dict[str, Any] | None) -> GameState:
             s[k] = v
     if "active" not in (spec or {}):
         s["active"] = s["turn_order"][0]
+    for rid, r in s["royals"].items():  # R-12.1: who the position gives each member
+        if "seat" not in r and rid in pack.royals:
+            r["seat"] = positional_controller(pack, s, rid) if r.get("space") \
+                and not r.get("gone") else None
     return GameState.from_dict(s, pack)
 
 
@@ -80,7 +105,8 @@ def scenario_view(s: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def check_invariants(pack, state: GameState, added_cus: int) -> None:
+def check_invariants(pack, state: GameState, added_cus: int,
+                     gone: set[str] | None = None) -> None:
     """Invariants of any position between decisions (property tests):
 
     - CUs accounted for: map + dispersed == ``added_cus`` (placed − removed, from events);
@@ -94,7 +120,9 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
     - minor generals ≤ the limit and each stands on CUs of its seat (R-5, R-4.2);
     - every seat's CUs are marked (general, garrison or minor general, R-4.2);
     - each special unit (R-4.1) is in at most one place (map or dispersed box, count 1),
-      nowhere while in its holding box or once destroyed, somewhere while in play.
+      nowhere while in its holding box or once destroyed, somewhere while in play;
+    - the royal family (:func:`royal_invariants`); ``gone``, when given, is the set of
+      members removed from play so far: they stay gone (it is updated in place).
     """
     from pbem.rules.core.control import province_control
     from pbem.rules.core.pieces import has_general, wholly_inside
@@ -133,11 +161,14 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
             assert 2 * len(mine) > len(spaces)
     size = pack.constants["hand_size"]
     seen: list[int] = list(s["deck"]) + list(s["discards"]) + list(s["removed"])
+    seen += [o["card"] for o in ((s.get("court") or {}).get("offers") or {}).values()]
     for seat in SEATS:
         assert len(s["hands"][seat]) <= size, (seat, s["hands"][seat])
         seen += s["hands"][seat]
     assert len(seen) == len(set(seen)), "a card is in two places"
     for n, c in pack.cards.items():
+        if not seen:  # before the first deal (R-6.1 decision of turn 1): no card is out
+            break
         if c.type == "primary":
             assert n not in seen
         elif n not in seen:
@@ -157,6 +188,7 @@ def check_invariants(pack, state: GameState, added_cus: int) -> None:
         assert len(ms) == len(set(ms))
         for x in ms:
             assert sum(s["cus"].get(x, {}).get(seat, {}).values()) > 0, (seat, x)
+    royal_invariants(pack, state, gone)
 
 
 def cu_delta(event) -> int:
@@ -171,3 +203,46 @@ def cu_delta(event) -> int:
     if event.kind == "SpecialUnitJoined":  # R-4.1: one special unit enters play
         return 1
     return 0
+
+
+def royal_invariants(pack, state: GameState, gone: set[str] | None = None) -> None:
+    """The royal family and legitimacy between decisions (R-11, R-12):
+
+    - a controlled member's controller has a general, CU or garrison in its space
+      (R-12.1); a member off the map or removed is controlled by nobody;
+    - an active woman is controlled, an inactive one is not (R-12.2); an heir or the cart
+      controlled by nobody has nobody in its space who would take it: control is
+      settled (no pending :func:`pbem.rules.core.royals.royal_settlement`);
+    - a member controlled by nobody is never inside a major city (R-12.1);
+    - only Philip III waits off the map in his box; a member removed stays removed;
+    - the tomb exists only once the body is gone; a marriage offer names a woman;
+    - LP are never below 0 (R-11.1) and are the sum of their sources, clipped at 0.
+    """
+    s = state.peek()
+    for rid, r in s["royals"].items():
+        rm = pack.royals[rid]
+        seat = royal_controller(pack, s, rid)
+        if not r.get("space") or r.get("gone"):
+            assert seat is None, (rid, r)
+            assert r.get("gone") or rm.start is None, f"{rid} off the map but not gone"
+            continue
+        if seat is not None:
+            assert seat in seat_at(s, r["space"]), f"{rid} controlled by {seat} from afar"
+        if rm.kind == "woman" and "seat" in r:
+            assert bool(r["active"]) == (seat is not None), (rid, r)
+        if seat is None:
+            assert not is_held_inside(pack, s, rid), f"uncontrolled {rid} inside a city"
+    assert royal_settlement(pack, s) is None, royal_settlement(pack, s)
+    now_gone = {rid for rid, r in s["royals"].items() if r.get("gone")}
+    if gone is not None:
+        assert gone <= now_gone, f"back in play: {gone - now_gone}"
+        gone |= now_gone
+    court = s.get("court") or {}
+    if court.get("tomb"):
+        assert s["royals"]["body"].get("gone"), "a tomb while the body is on the map"
+    for rid in court.get("offers") or {}:
+        assert pack.royals[rid].kind == "woman", rid
+    lp, parts = legitimacy_points(pack, s), legitimacy_parts(pack, s)
+    for seat in SEATS:
+        assert lp[seat] >= 0 and lp[seat] == max(0, sum(parts[seat].values())), seat
+

@@ -120,7 +120,8 @@ CONSTANTS = {
     "lord_of_asia_provinces": ["phrygia", "syria", "babylonia"], "lord_of_asia_vp": 4,
     "hellespont_vp": 2, "regency_turn_alexander_iv": 4, "regency_turn_heracles": 5,
     "body_lost_turn": 4, "strongest_fleet_vp": 3, "strongest_fleet_min_strength": 3,
-    "major_city_inside_capacity": 2,
+    "major_city_inside_capacity": 2, "cart_ready_turn": 2, "burial_pella_space": "pella",
+    "burial_pella_lp": 10, "tomb_guardian_lp": 2, "holy_ground_prestige": 4,
 }
 
 
@@ -140,10 +141,14 @@ def _cards() -> dict[int, Card]:
     cards[55] = Card(55, "Unrest II", 3, "unrest", must_play=True,
                      effects=(Effect("unrest", {}),))
     cards[56] = Card(56, "Suspicion", 2, "event", must_play=True, remove_from_play=True,
-                     effects=(Effect("adjust_lp", {"amount": -3}),))
-    cards[57] = Card(57, "Seleucus", 3, "general", general="seleucus")
-    cards[58] = Card(58, "Polyperchon", 2, "general", general="polyperchon")
-    cards[59] = Card(59, "Bonus Gold", 2, "bonus", effects=(Effect("gain_cus", {}),))
+                     effects=(Effect("adjust_lp", {"amount": -3, "target": "player"}),))
+    cards[57] = Card(57, "Seleucus", 3, "general", general="seleucus",
+                     effects=(Effect("place_general", {"general": "seleucus"}),))
+    cards[58] = Card(58, "Polyperchon", 2, "general", general="polyperchon",
+                     effects=(Effect("place_general", {"general": "polyperchon"}),))
+    cards[59] = Card(59, "Bonus Gold", 2, "bonus",
+                     effects=(Effect("gain_cus", {"type": "mercenary", "count": 1,
+                                                  "where": "reinforcement"}),))
     cards[60] = Card(60, "Card 60", 4, "event")
     return cards
 

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from rules_harness import started_game
 
 import pbem.rules as R
 from pbem.pack.loader import load_pack
@@ -23,14 +24,15 @@ RAW = re.compile(r"[{}\[\]]|'\w+': |\bNone\b")
 
 
 def _emitted() -> dict[str, set[str]]:
-    """Event kinds the source emits (``ctx.emit("Kind", ...)``, ``ctx.draw(..., kind=)``)
-    with the modules emitting them."""
+    """Event kinds the source emits (``ctx.emit("Kind", ...)``, ``ctx.draw(..., kind=)``,
+    and the judge's own entries, ``rules.judge_event("Kind", ...)``) with the modules
+    emitting them."""
     out: dict[str, set[str]] = {}
     for f in ROOT.rglob("*.py"):
         for n in ast.walk(ast.parse(f.read_text())):
             if not isinstance(n, ast.Call) or not isinstance(n.func, ast.Attribute):
                 continue
-            if n.func.attr == "emit" and n.args and isinstance(n.args[0], ast.Constant):
+            if n.func.attr in ("emit", "judge_event") and n.args and isinstance(n.args[0], ast.Constant):
                 out.setdefault(n.args[0].value, set()).add(f.name)
             if n.func.attr == "draw":
                 kind = next((k.value.value for k in n.keywords if k.arg == "kind"
@@ -71,7 +73,7 @@ def test_an_undeclared_kind_or_field_cannot_be_emitted() -> None:
 
 def test_visibility_comes_from_the_kind() -> None:
     pack = load_pack()
-    state, events = R.new_game(pack, b"catalogue")
+    state, events = started_game(pack, b"catalogue")
     for e in events:
         k = CATALOGUE[e.kind]
         assert e.public == (k.seen_by == "all"), e.kind
@@ -102,6 +104,20 @@ SAMPLES = [
                       "rule": "R-8.4"}),
     ("RoyalRemoved", {"royal": "heracles", "why": "came of age without producing a regent",
                       "rule": "R-1.3"}),
+    ("ChampionRegained", {"seat": "east", "rule": "R-11.4"}),
+    ("CondemnationLifted", {"general": "craterus", "seat": "north", "card": 14,
+                            "rule": "R-16.1"}),
+    ("RoyalActivated", {"royal": "heracles", "seat": "north", "space": "babylon",
+                        "card": 21, "rule": "R-12.2"}),
+    ("MutinyStruck", {"seat": "north", "target": "east", "space": "tyre", "cus": {"loyal": 2},
+                      "commander": "minor", "legitimacy": {"north": 8, "east": 3},
+                      "card": 16, "rule": "R-11.2"}),
+    ("RoyalControlLost", {"royal": "heracles", "seat": "east", "space": "babylon",
+                          "how": "battle", "by": "north", "woman": True, "rule": "R-12.3"}),
+    ("MarriageOfferEnded", {"royal": "heracles", "seat": "east", "card": 31,
+                            "married": False, "rule": "R-12.2"}),
+    ("BodyBuried", {"seat": "east", "space": "babylon", "pella": False, "rule": "R-12.4"}),
+    ("HeirChosen", {"seat": "east", "royal": "heracles", "rule": "R-11.1"}),
 ]
 
 

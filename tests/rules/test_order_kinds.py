@@ -9,14 +9,18 @@ import json
 import random
 from pathlib import Path
 
+from rules_harness import started_game
+
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules.dice import Dice
 from pbem.rules.orders.common import plan_of
 
 ORDERS = Path(__file__).resolve().parents[2] / "pbem" / "rules" / "orders"
-KINDS = sorted(p.stem for p in ORDERS.glob("*.py") if p.stem not in ("__init__", "common"))
-SEGMENTS = ("commanders", "standing", "outside", "inside", "surrender", "tyche")
+KINDS = sorted(p.stem for p in ORDERS.glob("*.py") if p.stem not in ("__init__", "common")
+               and not p.stem.startswith("tyche_"))  # helpers of the Tyche kind
+SEGMENTS = ("commanders", "standing", "outside", "inside", "heir", "surrender", "tyche",
+            "burial")
 
 
 def _kind(name: str):
@@ -24,7 +28,7 @@ def _kind(name: str):
 
 
 def test_every_kind_has_the_four_functions() -> None:
-    assert set(SEGMENTS) | {"movement", "reactions", "reinforcements"} == set(KINDS)
+    assert set(SEGMENTS) | {"movement", "reactions", "reinforcements", "turn_order"} == set(KINDS)
     for name in KINDS:
         mod = _kind(name)
         for fn in ("read", "options", "check", "execute"):
@@ -51,7 +55,8 @@ def test_accepted_orders_read_and_check_to_a_plan() -> None:
                 json.dumps(_kind(name).options(pack, s, d.seat))
             if d.kind == "player_turn":
                 for name in SEGMENTS:  # the first segments see the position as it is
-                    if name in orders and name in ("commanders", "standing", "outside"):
+                    if name in orders and name in ("commanders", "standing", "outside",
+                                                   "heir"):
                         rej: list = []
                         plan = plan_of(_kind(name), pack, s, d.seat, orders[name],
                                        f"orders.{name}", rej)
@@ -63,7 +68,7 @@ def test_accepted_orders_read_and_check_to_a_plan() -> None:
 
 def test_a_kind_reports_what_it_cannot_read() -> None:
     pack = load_pack()
-    state, _ = R.new_game(pack, b"kinds-read")
+    state, _ = started_game(pack, b"kinds-read")
     s, seat = state.peek(), state.active
     for name, bad, code in (("commanders", [1], "commanders.not_a_mapping"),
                             ("surrender", "Tarsus", "surrender.not_a_mapping"),

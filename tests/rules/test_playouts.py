@@ -31,7 +31,8 @@ def play(pack, g: int, check_every: int = 1) -> tuple[R.GameState, int]:
     initial = R.empty_state(pack)
     log = list(events)
     added = sum(cu_delta(e) for e in events)
-    check_invariants(pack, state, added)
+    gone: set[str] = set()  # members removed from play stay removed
+    check_invariants(pack, state, added, gone)
     rng = random.Random(g)
     decisions = 0
     while True:
@@ -50,8 +51,8 @@ def play(pack, g: int, check_every: int = 1) -> tuple[R.GameState, int]:
         for e in events:
             assert e.public or e.kind in ("CardsDealt", "CardDrawn", "DeckShuffled",
                                             "StandingOrdersSet", "MoveSuspended",
-                                            "OrdersWithheld")
-            if not e.public and e.kind not in ("DeckShuffled", "MoveSuspended"):  # judge-only
+                                            "OrdersWithheld", "Shuffled")
+            if not e.public and e.kind not in ("DeckShuffled", "MoveSuspended", "Shuffled"):  # judge-only
                 assert e.seat == e.data["seat"]
             if e.public and e.kind == "OrdersApplied":  # standing orders never go public
                 assert "standing" not in e.data["orders"]
@@ -60,9 +61,9 @@ def play(pack, g: int, check_every: int = 1) -> tuple[R.GameState, int]:
         state = new
         decisions += 1
         if decisions % check_every == 0:
-            check_invariants(pack, state, added)
+            check_invariants(pack, state, added, gone)
         assert decisions < 1000, "game does not end"
-    check_invariants(pack, state, added)
+    check_invariants(pack, state, added, gone)
     assert state.result and state.result["winner"] in R.SEATS
     assert R.fold(initial, log) == state
     return state, decisions

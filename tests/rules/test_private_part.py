@@ -9,7 +9,7 @@ import copy
 import json
 import random
 
-from rules_harness import scenario_view
+from rules_harness import scenario_view, started_game
 
 import pbem.rules as R
 from pbem.pack.loader import load_pack
@@ -97,7 +97,7 @@ def test_snapshots_of_the_earlier_layout_load() -> None:
 
 def test_reducers_write_only_their_seats_part() -> None:
     pack = load_pack()
-    state, events = R.new_game(pack, b"private-deal")
+    state, events = started_game(pack, b"private-deal")
     for e in events:
         if e.kind == "CardsDealt":
             assert not e.public and e.seat == e.data["seat"]

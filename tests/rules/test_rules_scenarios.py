@@ -20,7 +20,8 @@ A scenario file::
     expect: {...}        # subset of the final state (GameState.to_dict())
     check: {vp: {...}, lp: {...}, provinces: {...}, isolated: {seat: [...]},
             reinforcements: {...}, ranking: [...], garrison_spaces: {seat: [...]},
-            hand_sizes: {...}, areas: {space: area}, royal_control: {royal: seat|null}}
+            hand_sizes: {...}, areas: {space: area}, royal_control: {royal: seat|null},
+            lp_parts: {seat: {source: LP}}, uses: {seat: {card: [use, ...]}}}
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from rules_minipack import mini_pack
 import pbem.rules as R
 from pbem.rules.core.board import area_of
 from pbem.rules.core.control import (
+    legitimacy_parts,
     legitimacy_points,
     province_control,
     royal_controller,
@@ -142,6 +144,14 @@ def test_scenario(path: Path) -> None:
                     "hand_sizes")
         elif key == "areas":
             _subset(want, {x: area_of(pack, x) for x in want}, "areas")
+        elif key == "lp_parts":  # R-11.1: every source of each seat's LP, exactly
+            for seat, parts in want.items():
+                assert legitimacy_parts(pack, s)[seat] == parts, (seat, legitimacy_parts(
+                    pack, s)[seat])
+        elif key == "uses":  # the uses the prompt offers for each card of a hand
+            for seat, cards in want.items():
+                hand = {h["card"]: h["uses"] for h in R.legal_options(state, seat)["hand"]}
+                _subset({int(c): u for c, u in cards.items()}, hand, f"uses.{seat}")
         elif key == "royal_control":
             _subset(want, {r: royal_controller(pack, s, r) for r in want}, "royal_control")
         elif key == "generals_of":

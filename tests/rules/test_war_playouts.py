@@ -30,6 +30,7 @@ def _play(pack, g: int) -> dict[str, int]:
     added = sum(cu_delta(e) for e in events)
     rng = random.Random(g)
     seen: dict[str, int] = {}
+    gone: set[str] = set()  # members removed from play stay removed
     for _ in range(1500):
         pend = R.pending(state)
         if not pend:
@@ -47,7 +48,7 @@ def _play(pack, g: int) -> dict[str, int]:
         log += evs
         state = new
         if not (state.war or {}).get("pause"):
-            check_invariants(pack, state, added)
+            check_invariants(pack, state, added, gone)
     else:
         raise AssertionError("game does not end")
     assert state.result and state.result["winner"] in R.SEATS

@@ -18,7 +18,16 @@ from pbem import rules
 from pbem.service import Judge
 from pbem.store import Store
 from tests.conftest import KEYS
-from tests.service.helpers import ROOT, drop, folder, mail, pbem_run, stop, wait_until, write_config
+from tests.service.helpers import (
+    ROOT,
+    drop,
+    folder,
+    mail,
+    pbem_run,
+    stop,
+    wait_until,
+    write_config,
+)
 
 POINTS = ["after_fetch", "in_transaction", "after_commit", "during_smtp"]
 

@@ -15,9 +15,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.store import Store
-from tests.conftest import KEYS
+from tests.conftest import ACCOUNTS, KEYS
 from tests.mailservers import start_pymap
-from tests.conftest import ACCOUNTS
 from tests.service.helpers import drop, folder, pbem_run, stop, wait_until, write_config
 
 LIMIT = 300_000

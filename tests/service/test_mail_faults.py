@@ -12,8 +12,17 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.service import Judge, make_judge, run_forever, run_once
 from pbem.store import Store
-from tests.service.helpers import (FaultySMTP, StalledSMTP, drop, folder, mail, orders_body, text_of,
-                                  wait_until, write_config)
+from tests.service.helpers import (
+    FaultySMTP,
+    StalledSMTP,
+    drop,
+    folder,
+    mail,
+    orders_body,
+    text_of,
+    wait_until,
+    write_config,
+)
 
 
 def test_finding1_a_raw_8bit_from_header_does_not_stop_the_judge(judge_env) -> None:

@@ -16,7 +16,15 @@ from pbem.config import load_config
 from pbem.service import Judge, make_judge, run_once
 from pbem.store import Store
 from tests.conftest import KEYS, local_judge, player_mail
-from tests.service.helpers import ROOT, drop, mail, pbem_run, stop, wait_until, write_config
+from tests.service.helpers import (
+    ROOT,
+    drop,
+    mail,
+    pbem_run,
+    stop,
+    wait_until,
+    write_config,
+)
 
 
 def test_finding8_a_second_pbem_run_on_the_same_database_refuses_to_start(tmp_path, pymap_server) -> None:

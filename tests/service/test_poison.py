@@ -2,7 +2,6 @@
 behind it is handled (issue 17, findings 1 and 11). Real pymap + aiosmtpd on loopback."""
 from __future__ import annotations
 
-
 import pytest
 
 from pbem import rules

@@ -17,8 +17,17 @@ from pbem.service.faults import ServerFaults
 from pbem.service.issue import now_utc
 from pbem.store import Store
 from tests.conftest import local_judge
-from tests.service.helpers import (FaultySMTP, drop, folder, mail, orders_body, pbem_run, stop, wait_until,
-                                  write_config)
+from tests.service.helpers import (
+    FaultySMTP,
+    drop,
+    folder,
+    mail,
+    orders_body,
+    pbem_run,
+    stop,
+    wait_until,
+    write_config,
+)
 
 
 def _applied(store: Store) -> int:

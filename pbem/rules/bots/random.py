@@ -5,7 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pbem.rules.bots.cards import add_event_fields
+from pbem.rules.bots.royals import errand_goals, royal_errand
+from pbem.rules.bots.surprises import add_surprise_plays, window_plays
 from pbem.rules.bots.war import add_war_orders, reaction_orders
+from pbem.rules.cards.legitimacy import LEGITIMACY_FIELDS
+from pbem.rules.cards.royals import ROYAL_FIELDS
 from pbem.rules.core.state import GameState
 from pbem.rules.engine import legal_options, pack_of, validate
 from pbem.rules.orders import reinforcements
@@ -18,8 +23,10 @@ def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any
     deadline default. Uses only ``rng`` for its choices."""
     opts = legal_options(state, seat)
     pack = pack_of(state)
-    if (state.war or {}).get("pause"):  # an open reaction window (R-9.3)
-        return reaction_orders(state, seat, rng)
+    if (state.war or {}).get("pause"):  # an open reaction window (R-9.3, R-8.5)
+        return window_plays(opts, reaction_orders(state, seat, rng), rng)
+    if state.order_choice:  # R-6.1: name a random first player
+        return {"first_player": rng.choice(opts["first_player"] or [seat])}
     if state.reinforce:
         return _reinforcements(pack, state, seat, opts, rng)
     for _ in range(6):
@@ -36,7 +43,7 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
         if acc:
             orders["surrender"] = {"accept": acc}
     hand = [h for h in opts["hand"] if h["type"] != "surprise"]
-    surprise = [n for n in opts["surprise_discards"] if rng.random() < 0.3]
+    surprise = [n for n in opts["surprise_discards"] if rng.random() < 0.15]
     card = rng.choice(hand)
     use = rng.choice(card["uses"])
     ty: dict[str, Any] = {"card": card["card"], "use": use}
@@ -62,13 +69,18 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
                            {"unit": rng.choice(kinds), "ops": card["ops"] - a}]
     elif use == "upgrade_fleet" and opts.get("fleet_upgrades"):  # R-8.2
         ty["fleet"] = rng.choice(opts["fleet_upgrades"])
-    elif use == "event" and opts.get("special_unit_armies", {}).get(str(card["card"])):
-        ty["army"] = rng.choice(opts["special_unit_armies"][str(card["card"])])  # R-4.1
-    elif use == "event" and str(card["card"]) in opts["general_spaces"]:
-        spaces = opts["general_spaces"][str(card["card"])]
-        if spaces and rng.random() < 0.7:
-            ty["place"] = rng.choice(spaces)
+    elif use == "event":  # R-16: the event's choices (R-4.1, R-8.6, ...)
+        add_event_fields(opts, card["card"], ty, rng)
+    if ty["use"] == "event":  # R-11, R-12: the fields the card's event reads
+        for key, fld in {**ROYAL_FIELDS, **LEGITIMACY_FIELDS}.items():
+            choices = (opts.get(key) or {}).get(str(card["card"]))
+            if choices and fld not in ty:
+                ty[fld] = rng.choice(choices)
     orders["tyche"] = ty
+    if opts.get("bury") and rng.random() < 0.8:  # R-12.4: bury the body when it can
+        orders["bury"] = True
+    if len(opts.get("heirs") or []) > 1 and rng.random() < 0.3:  # R-11.1
+        orders["heir"] = rng.choice(opts["heirs"])
     if not opts["tyche_only"]:
         if rng.random() < 0.6 and opts["mercenary_spaces"]:
             orders["movement"] = ({"mercenary": rng.choice(opts["mercenary_spaces"])}
@@ -76,7 +88,27 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
         else:
             orders["movement"] = "none"
     add_war_orders(pack, state, opts["seat"], orders, rng)
+    add_errand(pack, state, opts["seat"], orders, rng)
+    add_surprise_plays(pack, state, opts["seat"], orders, rng)  # R-8.5
     return orders
+
+
+def add_errand(pack, state: GameState, seat: str, orders: dict[str, Any],
+               rng: random.Random) -> None:
+    """Mostly (0.8) make the movement segment start with a royal errand (R-12.2, R-12.4:
+    :func:`pbem.rules.bots.royals.royal_errand`), and bury the body when the move brings
+    it to Pella. Draws from ``rng`` only when ``seat`` has an errand."""
+    if "movement" not in orders or not errand_goals(pack, state.peek(), seat) \
+            or rng.random() >= 0.8:
+        return
+    errand = royal_errand(pack, state, seat, rng)
+    if errand is None:
+        return
+    mv, reached = errand
+    moves = orders["movement"] if isinstance(orders["movement"], list) else []
+    orders["movement"] = [mv] + [m for m in moves if m.get("army") != mv["army"]]
+    if reached == pack.constants.get("burial_pella_space"):
+        orders["bury"] = True
 
 
 def _reinforcements(pack, state: GameState, seat: str, opts: dict,

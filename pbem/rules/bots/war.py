@@ -156,6 +156,15 @@ def add_war_orders(pack: Pack, state: GameState, seat: str, orders: dict[str, An
     """Maybe replace the movement segment by army moves, give a Tyche activation its army
     and path, and add standing orders."""
     ty = orders.get("tyche") or {}
+    campaign = next((e for e in pack.cards[ty["card"]].effects if e.primitive == "move_armies"),
+                    None) if ty.get("use") == "event" else None
+    if campaign is not None:  # R-16.1 Major Campaign: up to two army moves
+        mp = campaign.params.get("mp", pack.constants.get("major_campaign_mp"))
+        moves = random_moves(pack, state, seat, rng, mp=int(mp)) if mp else []
+        if moves:
+            ty["moves"] = moves[:int(campaign.params.get("armies", 2))]
+        else:
+            ty["use"] = "discard"
     if ty.get("use") == "activate":
         card = pack.cards[ty["card"]]
         moves = random_moves(pack, state, seat, rng, mp=card.ops)
@@ -209,6 +218,8 @@ def reaction_orders(state: GameState, seat: str, rng: random.Random) -> dict[str
     key = p.get("kind", "intercept")
     if key == "inside_join":
         return {key: rng.choice(["join", "stay"])}
+    if key == "surprise":  # R-8.5: the cards, if any, come from window_plays
+        return {key: "none"}
     if p.get("options") and rng.random() < 0.6:
         if key == "naval_battle":
             opts = list(p["options"])

@@ -25,9 +25,10 @@ event's own fields of the ``tyche:`` orders and put what it needs into the Tyche
 Resolve = Callable[[Ctx, str, Card, Effect, dict[str, Any]], bool]
 """``(ctx, seat, card, effect, plan)``: carry the effect out; False when the pack lacks
 what it needs (it is then recorded as skipped)."""
-Choices = Callable[[Pack, State, str, Card, Effect], list[Any]]
+Choices = Callable[[Pack, State, str, Card, Effect], list[Any] | None]
 """``(pack, s, seat, card, effect)``: the legal choices the prompt lists for the event;
-empty when it cannot be played now."""
+empty when it cannot be played now; None when it has nothing to choose now and the
+event may be played anyway (it then does what it can)."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,8 @@ class Primitive:
     ``check`` (optional) checks the fields of the orders it reads; ``choices``
     (optional) lists what the prompt offers under ``options_key`` of the legal options;
     ``moves_armies``: it moves armies, is resolved before the card's other effects and
-    may be paused by a reaction window (R-9.3)."""
+    may be paused by a reaction window (R-9.3); ``keys``: the fields of the ``tyche:``
+    orders its check reads besides those of the Tyche segment itself."""
 
     name: str
     rule: str
@@ -47,3 +49,4 @@ class Primitive:
     choices: Choices | None = None
     options_key: str | None = None
     moves_armies: bool = False
+    keys: tuple[str, ...] = ()

@@ -1,10 +1,11 @@
 """The card-event registry (R-16): every effect primitive of the pack the engine
 resolves, from the family modules (:mod:`.markers`, :mod:`.units`, :mod:`.armies`,
-:mod:`.hand`), each
+:mod:`.hand`, :mod:`.cus`, :mod:`.generals`, :mod:`.fleets`, :mod:`.women`,
+:mod:`.royals`, :mod:`.legitimacy`), each
 with its check, resolution and prompt choices (:class:`~pbem.rules.cards.base.Primitive`).
 
-A card's event is supported when it is a general card (R-8.6, resolved by the Tyche
-segment), a must-play card (its unsupported effects are recorded as skipped [D], so the
+A card's event is supported when it is a general card (R-8.6, ``place_general``), a
+must-play card (its unsupported effects are recorded as skipped [D], so the
 game goes on), or when one of its effects is registered here. To add a card whose
 primitive is known: data in the pack. To add a primitive: one entry in the family module
 of its kind, and a scenario (docs/rules-core.md).
@@ -15,19 +16,38 @@ from typing import Any
 
 from pbem.pack.model import Card, Pack
 from pbem.problems import Problem
-from pbem.rules.cards import armies, hand, markers, units
+from pbem.rules.cards import (
+    armies,
+    cus,
+    fleets,
+    generals,
+    hand,
+    legitimacy,
+    markers,
+    royals,
+    units,
+    women,
+)
 from pbem.rules.cards.base import Primitive
 from pbem.rules.context import Ctx
 from pbem.rules.core.state import State, is_paused
 
 REGISTRY: dict[str, Primitive] = {}
-for _family in (markers, units, armies, hand):
+for _family in (markers, units, armies, hand, cus, generals, fleets, women, royals, legitimacy):
     for _p in _family.PRIMITIVES:
         if _p.name in REGISTRY:
             raise ValueError(f"effect primitive {_p.name} is declared twice")
         REGISTRY[_p.name] = _p
 OPTIONS_KEYS = tuple(sorted({p.options_key for p in REGISTRY.values() if p.options_key}))
 """The keys of the legal options that list the choices of card events."""
+EVENT_KEYS = tuple(sorted({k for p in REGISTRY.values() for k in p.keys}))
+"""The fields of the ``tyche:`` orders that card events read (R-16)."""
+
+
+def event_keys(card: Card) -> set[str]:
+    """The fields of the ``tyche:`` orders that ``card``'s registered effects read."""
+    return {k for e in card.effects if e.primitive in REGISTRY
+            for k in REGISTRY[e.primitive].keys}
 
 
 def event_supported(card: Card) -> bool:
@@ -50,12 +70,15 @@ def check_event(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Car
 
 def event_choices(pack: Pack, s: State, seat: str, card: Card) -> dict[str, list[Any]]:
     """``{options key: choices}`` of ``card``'s registered effects that list choices for
-    the prompt (an empty list: the event cannot be played now)."""
+    the prompt (an empty list: the event cannot be played now; a primitive whose
+    choices are None has nothing to choose now and holds nothing back)."""
     out: dict[str, list[Any]] = {}
     for eff in card.effects:
         p = REGISTRY.get(eff.primitive)
         if p is not None and p.choices is not None and p.options_key:
-            out[p.options_key] = p.choices(pack, s, seat, card, eff)
+            got = p.choices(pack, s, seat, card, eff)
+            if got is not None:  # None: nothing to choose, the event is not held back
+                out[p.options_key] = got
     return out
 
 

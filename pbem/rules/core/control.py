@@ -113,9 +113,24 @@ def seat_at(s: State, space: str | None) -> set[str]:
 
 
 def royal_controller(pack: Pack, s: State, royal: str) -> str | None:
-    """Seat controlling a royal family member (R-12.1): the only seat with a general,
+    """Seat controlling a royal family member (R-12.1), or None: the ``seat`` its record
+    holds (set and cleared only by events: capture, activation, marriage, control lost;
+    :mod:`pbem.rules.core.royals`). A member off the map or gone is controlled by nobody.
+    A record without ``seat`` (a snapshot older than the field) is read from the
+    position: :func:`positional_controller`."""
+    r = s["royals"].get(royal)
+    if not r or r.get("gone") or not r.get("space"):
+        return None
+    if "seat" in r:
+        return r["seat"]
+    return positional_controller(pack, s, royal)
+
+
+def positional_controller(pack: Pack, s: State, royal: str) -> str | None:
+    """The seat the position alone gives a member (R-12.1): the only seat with a general,
     army, CU or garrison in its space; women only when active. Several seats present
-    (inside/outside a major city) → the one with units, else the garrison [D]."""
+    (inside/outside a major city) → the one with units, else the garrison [D]. Used for
+    records without a stored controller and for members found alone (R-12.3)."""
     r = s["royals"][royal]
     if pack.royals[royal].kind == "woman" and not r["active"]:
         return None
@@ -126,34 +141,73 @@ def royal_controller(pack: Pack, s: State, royal: str) -> str | None:
     return next(iter(movers)) if len(movers) == 1 else None
 
 
-def legitimacy_points(pack: Pack, s: State) -> dict[str, int]:
-    """LP per seat (R-11.1): one heir (the most valuable), active women, Strategos of
-    Europe (Macedonia), generals' own LP, Champion, card adjustments; never below 0."""
-    lp = {seat: 0 for seat in SEATS}
-    heirs: dict[str, int] = {}
+LP_PARTS = ("heir", "women", "strategos", "generals", "champion", "burial",
+            "tomb_guardian", "cards", "condemnation", "adjust")
+"""The sources of legitimacy (R-11.1), the keys of :func:`legitimacy_parts`."""
+
+
+def counted_heir(pack: Pack, s: State, seat: str) -> str | None:
+    """The heir whose LP ``seat`` counts (R-11.1: only one heir counts, the player's
+    choice): the one named by its ``heir`` order (``court["heirs"]``) while it controls
+    him, else the most valuable heir it controls (ties: by id); None without one."""
+    mine = [r for r, rm in pack.royals.items() if rm.kind == "heir"
+            and royal_controller(pack, s, r) == seat]
+    chosen = ((s.get("court") or {}).get("heirs") or {}).get(seat)
+    if chosen in mine:
+        return chosen
+    return min(mine, key=lambda r: (-pack.royals[r].lp, r), default=None)
+
+
+def legitimacy_parts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
+    """``{seat: {source: LP}}`` for every source of R-11.1 (keys :data:`LP_PARTS`, only
+    those that give the seat something): the one counted heir (:func:`counted_heir`);
+    every active woman it controls; Strategos of Europe (controls Macedonia); its
+    generals' own LP (Perdiccas, Leonnatus: on the map or dispersed); Champion; the
+    burial in Pella (R-12.4, for good) and the Tomb Guardian (whoever controls the city
+    of a tomb elsewhere); card events of this turn or for the game (Suspicion,
+    Eurydike, Funeral Games); Condemnation on one of its major generals (R-16.1);
+    ``lp_adjust``. The body gives nothing until buried."""
+    parts: dict[str, dict[str, int]] = {seat: {} for seat in SEATS}
+
+    def add(seat: str | None, key: str, v: int) -> None:
+        if seat in parts and v:
+            parts[seat][key] = parts[seat].get(key, 0) + v
+
+    court = s.get("court") or {}
+    for seat in SEATS:
+        heir = counted_heir(pack, s, seat)
+        if heir:
+            add(seat, "heir", pack.royals[heir].lp)
     for rid, rm in pack.royals.items():
-        if rid not in s["royals"] or rm.kind == "body":
-            continue
-        seat = royal_controller(pack, s, rid)
-        if not seat:
-            continue
-        if rm.kind == "heir":
-            heirs[seat] = max(heirs.get(seat, 0), rm.lp)
-        else:
-            lp[seat] += rm.lp
-    for seat, v in heirs.items():
-        lp[seat] += v
-    mac = province_controller(pack, s, const(pack, "macedonia_province"))
-    if mac:
-        lp[mac] += const(pack, "strategos_lp")
+        if rm.kind == "woman" and (s["royals"].get(rid) or {}).get("active"):
+            add(royal_controller(pack, s, rid), "women", rm.lp)
+    add(province_controller(pack, s, const(pack, "macedonia_province")), "strategos",
+        const(pack, "strategos_lp"))
     for gid, g in s["generals"].items():
         if g["seat"] and g["where"] in ("map", "dispersed") and gid in pack.generals:
-            lp[g["seat"]] += pack.generals[gid].legitimacy
+            add(g["seat"], "generals", pack.generals[gid].legitimacy)
     for seat in s["champions"]:
-        lp[seat] += const(pack, "champion_lp")
+        add(seat, "champion", const(pack, "champion_lp"))
+    tomb = court.get("tomb")
+    if tomb and tomb.get("pella"):
+        add(tomb["seat"], "burial", const(pack, "burial_pella_lp"))
+    elif tomb:
+        add(s["garrisons"].get(tomb["space"]), "tomb_guardian", const(pack, "tomb_guardian_lp"))
+    for a in court.get("lp_cards") or []:
+        if a.get("turn") in (None, s["turn"]):
+            add(a["seat"], "cards", int(a["amount"]))
+    cond = court.get("condemned")
+    g = s["generals"].get(cond["general"]) if cond else None
+    if cond and g and g["seat"] and g["where"] in ("map", "dispersed"):
+        add(g["seat"], "condemnation", int(cond["lp"]))
     for seat, v in s["lp_adjust"].items():
-        lp[seat] += v
-    return {k: max(0, v) for k, v in lp.items()}
+        add(seat, "adjust", v)
+    return parts
+
+
+def legitimacy_points(pack: Pack, s: State) -> dict[str, int]:
+    """LP per seat (R-11.1): the sum of :func:`legitimacy_parts`, never below 0."""
+    return {seat: max(0, sum(p.values())) for seat, p in legitimacy_parts(pack, s).items()}
 
 
 def hostile_marker(s: State, seat: str, space: str) -> bool:

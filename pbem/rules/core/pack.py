@@ -44,6 +44,11 @@ KEYS: dict[str, str] = {
     "regency_turn_alexander_iv": "R-1.3 turn Alexander IV comes of age (4)",
     "regency_turn_heracles": "R-1.3 turn Heracles comes of age (5)",
     "body_lost_turn": "R-12.4 turn the unburied body is removed at the start of (4)",
+    "cart_ready_turn": "R-12.4 first turn the funeral cart may move and be buried (2)",
+    "burial_pella_space": "R-12.4 id of the space where the burial gives the burial LP (pella)",
+    "burial_pella_lp": "R-11.1/R-12.4 LP for good to the faction burying the body in Pella (10)",
+    "tomb_guardian_lp": "R-11.1/R-12.4 LP to whoever controls the city of a tomb elsewhere (2)",
+    "holy_ground_prestige": "R-11.2 prestige of a defender holding the body or the tomb (4)",
 }
 
 

@@ -216,10 +216,14 @@ def group_at(s: State, seat: str, space: str, controlled_royals: list[str]) -> d
 
 
 def controlled_royals(pack: Pack, s: State, seat: str) -> list[str]:
-    """Royal family members ``seat`` controls now (R-12.1)."""
+    """Royal family members ``seat`` controls now (R-12.1) that move with its armies
+    (R-12.5): not the funeral cart before turn ``cart_ready_turn`` (R-12.4: it cannot
+    leave Babylon on turn 1)."""
+    ready = pack.constants.get("cart_ready_turn", 0)
     return sorted(r for r in s["royals"] if r in pack.royals and not s["royals"][r].get("gone")
                   and s["royals"][r].get("space")
-                  and royal_controller(pack, s, r) == seat)
+                  and royal_controller(pack, s, r) == seat
+                  and not (pack.royals[r].kind == "body" and s["turn"] < ready))
 
 
 def army_space(pack: Pack, s: State, seat: str, army: str) -> str | None:

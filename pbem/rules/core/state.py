@@ -23,9 +23,12 @@ Working-dict shape (keys of :class:`GameState`; the sub-states are typed below):
     claim: Claim | None (R-1.1)  result: {"winner": seat, "how": str, ...} | None
     commanders: {space_id: general_id}  (equal-rank choice of the owner, R-5)
     reinforce: Reinforce | None  (R-7 phase)
+    order_choice: OrderChoice | None  (R-6.1: the seat naming the first player)
     options: {name: value}       rule options of the game (e.g. lp_bonus_tie, cassander)
     war: War                     (R-9 … R-15: sieges, fleets, special units, open window)
     inside: {space_id: InsideRecord}  units inside a major city, a subset of ``cus`` (R-5)
+    court: Court                 legitimacy and the royal family (R-11, R-12): marriage
+                                 offers, the tomb, card adjustments, Condemnation, heirs
     private: {seat: SeatPrivate} what only that seat may see: its hand, its training,
                                  its standing orders, its withheld orders (R-6.4, R-8.4,
                                  R-9.3); :func:`pbem.rules.view.view` strips the others'
@@ -58,11 +61,38 @@ class General(TypedDict):
 
 
 class Royal(TypedDict):
-    """``royals[id]`` (R-12): where the member is, whether active (women); ``gone`` once
-    removed from play."""
+    """``royals[id]`` (R-12): where the member is, whether active (women); ``seat``: the
+    controller (R-12.1; changed only by events, see :mod:`pbem.rules.core.royals`;
+    missing in snapshots older than the field: control is then read from the position);
+    ``gone`` once removed from play (dead, come of age, lost, buried)."""
     space: str | None
     active: bool
+    seat: NotRequired[str | None]
     gone: NotRequired[bool]
+
+
+class Offer(TypedDict):
+    """``court["offers"][royal]`` (R-12.2): a marriage offer standing until the end of
+    the turn; the card lies before ``seat`` meanwhile; ``married`` once it took place."""
+    seat: str
+    card: int
+    married: bool
+
+
+class Court(TypedDict, total=False):
+    """``court`` (R-11, R-12): ``offers`` {royal: Offer}; ``tomb`` {space, seat (who
+    buried), pella: bool} once the body is buried (R-12.4); ``lp_cards`` [{seat, amount,
+    card, turn}] LP from card events, ``turn`` None for the whole game (R-11.1);
+    ``condemned`` {general, card, lp} (R-16.1); ``heirs`` {seat: royal}: the heir whose
+    LP a seat counts (R-11.1, the player's choice); ``prestige`` [{general, seat, amount,
+    card}]: prestige a surprise card gave a commander until the end of the segment
+    (R-11.2, R-8.5: Orator's Gift)."""
+    offers: dict[str, Offer]
+    tomb: dict[str, Any]
+    lp_cards: list[dict[str, Any]]
+    condemned: dict[str, Any]
+    heirs: dict[str, str]
+    prestige: list[dict[str, Any]]
 
 
 class IndepArmy(TypedDict):
@@ -78,6 +108,13 @@ class Claim(TypedDict):
     seat: str
     kind: str
     waiting: list[str]
+
+
+class OrderChoice(TypedDict):
+    """The turn-order decision (R-6.1): the seat with fewest VP that names the first
+    player, and the VP that made it the chooser."""
+    seat: str
+    vp: dict[str, int]
 
 
 class Reinforce(TypedDict):
@@ -102,13 +139,15 @@ class FleetState(TypedDict):
 
 
 class Window(TypedDict):
-    """``war["pause"]``: an open reaction window (R-9.3, R-9.2, R-15)."""
+    """``war["pause"]``: an open reaction window (R-9.3, R-9.2, R-15); ``moment`` for a
+    ``surprise`` window (R-8.5: ``battle`` or ``naval_landing``)."""
     kind: str
     seat: str
     mover: str
     space: str
     options: list[Any]
     segment: str
+    moment: NotRequired[str]
 
 
 class War(TypedDict, total=False):
@@ -192,9 +231,11 @@ class GameState:
     result: dict | None = None
     commanders: dict = field(default_factory=dict)
     reinforce: dict | None = None
+    order_choice: dict | None = None
     options: dict = field(default_factory=dict)
     war: dict = field(default_factory=dict)
     inside: dict = field(default_factory=dict)
+    court: dict = field(default_factory=dict)
     private: dict = field(default_factory=dict)
     secret: dict = field(default_factory=dict)
     pack: Pack | None = field(default=None, compare=False, repr=False)
@@ -353,10 +394,28 @@ class Decision:
                 "default": copy.deepcopy(dict(self.default)), "rule": self.rule}
 
 
+SECRET_ORDER_KEYS = ("surprise", "play")
+"""Fields of orders that name surprise cards a seat holds and means to play at a later
+moment (R-8.5): a move's ``surprise``, ``surrender.surprise``, a window answer's
+``play`` and the ``surprise`` window's answer. They stay secret: a card becomes public
+only when it is played (``SurprisePlayed``)."""
+
+
+def _without_secrets(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _without_secrets(x) for k, x in v.items() if k not in SECRET_ORDER_KEYS}
+    if isinstance(v, list):
+        return [_without_secrets(x) for x in v]
+    return v
+
+
 def public_orders(orders: Any) -> Any:
     """The orders as everyone may see them once applied: standing orders (R-9.3) stay
-    private to their seat (they are recorded by a private ``StandingOrdersSet``)."""
-    return {k: v for k, v in orders.items() if k != "standing"} if isinstance(orders, dict) else orders
+    private to their seat (they are recorded by a private ``StandingOrdersSet``), and so
+    do the surprise cards a seat means to play later (:data:`SECRET_ORDER_KEYS`, R-8.5)."""
+    if not isinstance(orders, dict):
+        return orders
+    return _without_secrets({k: v for k, v in orders.items() if k != "standing"})
 
 
 def war_get(s: State, key: str, default: Any = None) -> Any:

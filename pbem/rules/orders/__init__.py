@@ -17,5 +17,6 @@ player-turn, in the order its segments run (:mod:`pbem.rules.phases.player_turn`
 :mod:`.commanders` (R-5), :mod:`.standing` (R-9.3), :mod:`.outside` and :mod:`.inside`
 (R-5), :mod:`.surrender` (R-8.1), :mod:`.tyche` (R-8.2 … R-8.6), :mod:`.movement`
 (R-8.7); the other decisions: :mod:`.reinforcements` (R-7.2) and :mod:`.reactions` (the
-answer to a reaction window, R-9.3).
+answer to a reaction window, R-9.3). Modules named ``tyche_*`` are helpers of the Tyche
+kind, not kinds: :mod:`.tyche_surprises` (surprise discards, R-8.5).
 """

@@ -11,7 +11,7 @@ from pbem.rules.core.pack import const
 from pbem.rules.core.state import State
 
 TOP_KEYS = ("commanders", "surrender", "tyche", "movement", "step", "standing", "inside",
-            "outside")
+            "outside", "heir", "bury")
 
 
 def tyche_only(pack: Pack, s: State) -> bool:

@@ -11,25 +11,31 @@ from typing import Any
 
 from pbem.pack.model import Card, Pack
 from pbem.problems import Problem
+from pbem.rules.cards.choice import place_list
 from pbem.rules.cards.registry import (
+    EVENT_KEYS,
     OPTIONS_KEYS,
     check_event,
     event_choices,
+    event_keys,
     event_supported,
     resolve_event,
 )
 from pbem.rules.context import Ctx
-from pbem.rules.core.board import (
-    distances,
-    optional_start_spaces,
-    resolve_fleet,
-    resolve_space,
-)
+from pbem.rules.core.board import distances, resolve_fleet, resolve_space
 from pbem.rules.core.control import upgradable_fleets, why_no_fleet_upgrade
+from pbem.rules.core.garrisons import legal_garrison_spaces, why_not_garrison
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, hand_of, is_paused, training_units
+from pbem.rules.orders.tyche_surprises import (
+    card_label,
+    check_surprise_discards,
+    discard_surprises,
+    parse_card,
+    surprise_plays,
+)
 from pbem.rules.resolve.effects import place_cus
 from pbem.rules.resolve.moves import (
     MOVE_KEYS,
@@ -44,8 +50,12 @@ from pbem.rules.resolve.naval import upgrade_fleet
 USES = ("garrisons", "discard", "event", "activate", "train", "upgrade_fleet")
 
 
-TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards", "unrest",
-              "army", "path", "drop", "pick_up", "assault", "escort", "moves", "fleet")
+TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards",
+              "discard_drawn_surprises", "unrest",
+              "army", "path", "drop", "pick_up", "assault", "escort", "surprise", "moves",
+              "fleet"
+              ) + tuple(k for k in EVENT_KEYS if k not in (
+                  "card", "use", "places", "train", "place", "army", "fleet"))  # R-16
 
 
 UNITS = {"phalangite": "loyal", "auxiliary": "mercenary"}
@@ -55,33 +65,6 @@ def norm_use(value: Any) -> Any:
     """``tyche.use`` as the engine reads it: a word, case and blanks ignored
     (``Garrisons`` → ``garrisons``); other values unchanged (refused later)."""
     return value.strip().lower() if isinstance(value, str) else value
-
-
-def card_label(pack: Pack, n: int) -> str:
-    """``"#12 Greek Mercenaries (3 OPs)"``."""
-    c = pack.cards[n]
-    ops = f"{c.ops} OPs" if c.ops is not None else "no OPs"
-    return f"#{n} {c.name} ({ops})"
-
-
-def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str | None]:
-    """Resolve a card given by number (int or digits) or name against a hand.
-    Returns ``(number, None)`` or ``(None, hint)``."""
-    if isinstance(value, bool):
-        return None, None
-    if isinstance(value, int):
-        return value, None
-    if isinstance(value, str) and value.strip().lstrip("#").isdecimal():
-        try:
-            return int(value.strip().lstrip("#")), None
-        except ValueError:  # too many digits
-            return None, "give the card's number from your hand"
-    if isinstance(value, str):
-        key = value.strip().lower()
-        for n in hand:
-            if pack.cards[n].name.lower() == key:
-                return n, None
-    return None, "give the card's number from your hand"
 
 
 def uses_for(card: Card) -> list[str]:
@@ -97,101 +80,6 @@ def uses_for(card: Card) -> list[str]:
     if not card.must_play:
         uses.append("discard")
     return uses
-
-
-def garrison_blocked(s: State, seat: str, space: str) -> str | None:
-    """Why ``space`` holds something hostile for ``seat`` (R-8.3), or None: enemy
-    garrison, independent marker, enemy CUs or an independent army."""
-    owner = s["garrisons"].get(space)
-    if owner and owner != seat:
-        return f"{owner}'s garrison"
-    if space in s["independent"]:
-        return "an independent marker"
-    for other, cus in s["cus"].get(space, {}).items():
-        if other != seat and sum(cus.values()):
-            return f"{other}'s CUs"
-    for aid, a in s["indep_armies"].items():
-        if a["space"] == space:
-            return f"the independent army {aid}"
-    return None
-
-
-def garrison_sources(s: State, seat: str) -> set[str]:
-    """Spaces with ``seat``'s CUs or garrison (R-8.3 range is counted from these)."""
-    src = {x for x, o in s["garrisons"].items() if o == seat}
-    src |= {x for x, by in s["cus"].items() if sum(by.get(seat, {}).values())}
-    return src
-
-
-def garrison_costs(pack: Pack) -> dict[str, int]:
-    """MP costs used for the 2-MP range: land and mountain/strait paths only [D]."""
-    costs = const(pack, "path_mp_cost")
-    return {k: int(costs[k]) for k in ("land", "mountain_strait") if k in costs}
-
-
-def _hostile_spaces(s: State, seat: str) -> set[str]:
-    out = {x for x, o in s["garrisons"].items() if o != seat}
-    out |= set(s["independent"])
-    out |= {x for x, by in s["cus"].items()
-            if any(o != seat and sum(c.values()) for o, c in by.items())}
-    out |= {a["space"] for a in s["indep_armies"].values() if a["space"]}
-    return out
-
-
-def legal_garrison_spaces(pack: Pack, s: State, seat: str) -> set[str]:
-    """Spaces where ``seat`` may place a Tyche garrison now (R-8.3): not on transit
-    points; not where an enemy garrison, independent marker, enemy CUs or independent
-    army is, nor on his own garrison; within ``garrison_range_mps`` of his CU or garrison
-    that existed before the segment (call this before placing); at the range's far end
-    the middle space holding nothing hostile."""
-    hostile = _hostile_spaces(s, seat)
-    ok = distances(pack, garrison_sources(s, seat), const(pack, "garrison_range_mps"),
-                   garrison_costs(pack), blocked_middle=hostile)
-    return {x for x in ok if pack.spaces[x].kind != "transit" and x not in hostile
-            and s["garrisons"].get(x) != seat}
-
-
-def why_not_garrison(pack: Pack, s: State, seat: str, x: str) -> str | None:
-    """None when :func:`legal_garrison_spaces` holds ``x``, else a message naming the
-    space and the reason (R-8.3)."""
-    if x in legal_garrison_spaces(pack, s, seat):
-        return None
-    rng = const(pack, "garrison_range_mps")
-    name = pack.spaces[x].name
-    if pack.spaces[x].kind == "transit":
-        return f"{name} is a transit point; garrisons never go on transit points"
-    if s["garrisons"].get(x) == seat:
-        return f"{name} already holds your garrison"
-    why = garrison_blocked(s, seat, x)
-    if why:
-        return f"{name} holds {why}; garrisons go only where there is none"
-    far = distances(pack, garrison_sources(s, seat), 99, garrison_costs(pack))
-    if x in far and far[x] <= rng:
-        return (f"{name} is {far[x]} MPs away only through a space holding an enemy "
-                f"garrison, enemy CUs, an independent army or marker")
-    if x in far:
-        return f"{name} is {far[x]} MPs from your nearest garrison or CU; garrisons go " \
-               f"within {rng}"
-    return f"{name} cannot be reached by land from your garrisons or CUs"
-
-
-def garrison_targets(pack: Pack, s: State, seat: str) -> dict[str, str | None]:
-    """Every space mapped to None when legal for a Tyche garrison, else the reason
-    (see :func:`why_not_garrison`; slow: for tests and explanations)."""
-    return {x: why_not_garrison(pack, s, seat, x) for x in pack.spaces}
-
-
-def general_targets(pack: Pack, s: State, seat: str, gid: str) -> list[str]:
-    """R-8.6: spaces where a general card's general may be placed: as a reinforcement
-    (R-7.2), or any space of his optional starting location with no enemy CU and no
-    independent army (an enemy garrison is allowed)."""
-    out = set(placement_targets(pack, s, seat))
-    for x in optional_start_spaces(pack, gid):
-        blocked = any(o != seat and sum(c.values()) for o, c in s["cus"].get(x, {}).items())
-        blocked |= any(a["space"] == x for a in s["indep_armies"].values())
-        if not blocked:
-            out.add(x)
-    return sorted(out)
 
 
 def read(pack: Pack, s: State, seat: str, part: Any, where: str,
@@ -220,24 +108,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
     it cannot be carried out."""
     n0 = len(rej)
     hand = list(hand_of(s, seat))
-    surprise: list[int] = []
-    sd = part.get("surprise_discards", [])
-    if not isinstance(sd, list):
-        sd = [sd]
-    for i, v in enumerate(sd):
-        n, hint = parse_card(pack, hand, v)
-        w = f"{where}.surprise_discards[{i}]"
-        if n is None or n not in hand:
-            reject(rej, "tyche.card_not_in_hand", f"card {v!r} is not in your hand",
-                 w, hint or "your hand: " + ", ".join(map(str, hand)), rule="R-8.5")
-        elif pack.cards[n].type != "surprise":
-            reject(rej, "tyche.not_a_surprise", f"{card_label(pack, n)} is not a surprise card", w,
-                 "put it under card: instead")
-        elif n in surprise:
-            reject(rej, "tyche.duplicate_card", f"card {n} is listed twice", w,
-                 "list each surprise card once")
-        else:
-            surprise.append(n)
+    surprise, again = check_surprise_discards(pack, s, seat, part, where, rej)
     if "card" not in part:
         reject(rej, "tyche.card_missing", "name the card you play or discard",
              f"{where}.card", "your hand: " + ", ".join(map(str, hand)))
@@ -271,24 +142,21 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
             reject(rej, "tyche.use_not_allowed", f"{card_label(pack, n)} cannot be used for {use}", f"{where}.use",
                  f"allowed: {', '.join(uses_for(card))}")
         return None
-    plan: dict[str, Any] = {"surprise": surprise, "card": n, "use": use, "places": [],
+    plan: dict[str, Any] = {"surprise": surprise, "again": again, "card": n, "use": use,
+                            "places": [],
                             "train": [], "place": [], "unrest": None}
     if "unrest" in part:
         if not any(e.primitive == "unrest" for e in card.effects):
             reject(rej, "orders.field_not_used", f"{card_label(pack, n)} has no unrest event", f"{where}.unrest",
                  "leave out unrest", rule="R-16.2")
-        elif not isinstance(part["unrest"], str) or norm_use(
-                part["unrest"]) not in pack.provinces:  # a province id, case ignored
-            reject(rej, "tyche.unknown_province", f"there is no province {part['unrest']!r}", f"{where}.unrest",
-                 "give the province id used on the unrest table, e.g. attica")
-        else:
-            plan["unrest"] = norm_use(part["unrest"])
+        else:  # R-16.2: province ids (case ignored) in order of preference
+            plan["unrest"] = _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
     if use == "activate":  # R-8.2: one army moves with the card's OPs as its allowance
         _check_activate(pack, s, seat, part, card, where, rej, plan, soft)
     elif use == "event" and not event_supported(card):
         reject(rej, "rules.not_yet_supported", f"the event of {card_label(pack, n)} is not "
                "yet supported by the engine", f"{where}.use", "use its OPs or discard it for now")
-    elif use == "event" and card.type != "general":  # R-16: the card's effects
+    elif use == "event":  # R-16: the card's effects (R-8.6: a general card's general)
         check_event(pack, s, seat, part, card, where, rej, plan, soft)
     elif use == "garrisons":
         _check_places(pack, s, seat, part, card, where, rej, plan)
@@ -296,19 +164,15 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
         _check_train(pack, s, seat, part, card, where, rej, plan)
     elif use == "upgrade_fleet":
         _check_fleet_upgrade(pack, s, seat, part, card, where, rej, plan)
-    elif use == "event" and card.type == "general" and card.general:
-        plan["place"] = _check_place_list(pack, part, where, rej, 1)
-        targets = general_targets(pack, s, seat, card.general)
-        for i, x in enumerate(plan["place"]):
-            if x not in targets:
-                reject(rej, "tyche.general_place_illegal", f"{pack.generals[card.general].name} cannot be placed in "
-                     f"{pack.spaces[x].name}", f"{where}.place",
-                     "legal: " + ", ".join(pack.spaces[t].name for t in targets[:8]))
     for k, used_by in (("places", "garrisons"), ("train", "train"),
-                       ("fleet", "upgrade_fleet")):
-        if k in part and use != used_by:
+                       ("fleet", "upgrade_fleet"), ("surprise", "activate")):
+        if k in part and use != used_by and not (use == "event" and k in event_keys(card)):
             reject(rej, "orders.field_not_used", f"{k} is only read with use: "
                  f"{used_by}", f"{where}.{k}", f"leave out {k}, or use: {used_by}")
+    for k in TYCHE_KEYS[TYCHE_KEYS.index("fleet") + 1:]:  # the fields only events read
+        if k in part and not (use == "event" and k in event_keys(card)):
+            reject(rej, "orders.field_not_used", f"{card_label(pack, n)} played for {use} "
+                   f"does not read {k}", f"{where}.{k}", f"leave out {k}", rule="R-16")
     return plan if len(rej) == n0 else None
 
 
@@ -317,6 +181,7 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
 
         {"hand": [{"card", "name", "ops", "type", "must_play", "uses", "label"}],
          "surprise_discards": [card], "garrison_spaces": [space_id],
+         "surprise_plays": [{"card", "label", "moments", "how"}] (R-8.5),
          "training": {"in_training": [...], "cards_used": int, "cards_allowed": int},
          "general_spaces": {card_no: [id]}, "fleet_upgrades": [fleet_id],
          "special_unit_armies": {card_no: [space]}, ...}
@@ -332,7 +197,6 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     except KeyError:  # the pack lacks the naval chart
         fleets = []
     hand = []
-    gen_spaces: dict[str, list[str]] = {}
     event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
     for n in hand_of(s, seat):
         c = pack.cards[n]
@@ -346,15 +210,30 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
             uses.insert(uses.index("garrisons") + 1, "upgrade_fleet")
         hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
                      "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
-        if c.type == "general" and c.general and active:
-            gen_spaces[str(n)] = general_targets(pack, s, seat, c.general)
     return {"hand": hand,
             "surprise_discards": [h["card"] for h in hand if h["type"] == "surprise"],
+            "surprise_plays": surprise_plays(pack, s, seat, active),
             "garrison_spaces": sorted(legal_garrison_spaces(pack, s, seat)) if active else [],
             "training": {"in_training": [dict(u) for u in training_units(s, seat)],
                          "cards_used": s["training_cards"].get(seat, 0),
                          "cards_allowed": const(pack, "training_cards_per_turn")},
-            "general_spaces": gen_spaces, **event_opts, "fleet_upgrades": fleets}
+            **event_opts, "fleet_upgrades": fleets}
+
+
+def _unrest_prefs(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[str]:
+    """R-16.2 ``tyche.unrest``: one province id or a list of them, in order of
+    preference: the first the rule lets the player pick wins, on a two-province result
+    and when unrest spreads to an adjacent province. Unknown ids are refused."""
+    out: list[str] = []
+    for i, v in enumerate(raw if isinstance(raw, list) else [raw]):
+        pid = norm_use(v)
+        if not isinstance(pid, str) or pid not in pack.provinces:
+            reject(rej, "tyche.unknown_province", f"there is no province {v!r}",
+                   f"{where}[{i}]" if isinstance(raw, list) else where,
+                   "give province ids, e.g. unrest: [attica, aetolia]")
+        elif pid not in out:
+            out.append(pid)
+    return out
 
 
 def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
@@ -438,24 +317,6 @@ def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card
     plan["fleet"] = fid
 
 
-def _check_place_list(pack: Pack, part: dict, where: str, rej: list[Problem],
-                      most: int) -> list[str]:
-    raw = part.get("place", [])
-    raw = raw if isinstance(raw, list) else [raw]
-    out: list[str] = []
-    for i, v in enumerate(raw):
-        sid, hint = resolve_space(pack, v)
-        if sid is None:
-            reject(rej, "orders.unknown_space", f"there is no space {v!r}",
-                 f"{where}.place[{i}]", hint)
-        else:
-            out.append(sid)
-    if len(out) > most:
-        reject(rej, "tyche.too_many_places", f"at most {most} place(s) here",
-             f"{where}.place", f"list at most {most} space(s) under place")
-    return out
-
-
 def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
                   rej: list[Problem], plan: dict) -> None:
     places = part.get("places")
@@ -535,7 +396,7 @@ def _check_train(pack: Pack, s: State, seat: str, part: dict, card: Card, where:
         reject(rej, err[0], err[1], f"{where}.train[{err[2]}]", rule="R-8.4")
         return
     plan["train"] = [{"unit": u, "ops": o} for u, o in parsed]
-    plan["place"] = _check_place_list(pack, part, where, rej, len(done))
+    plan["place"] = place_list(pack, part, where, rej, len(done))
 
 
 def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int]]
@@ -589,10 +450,7 @@ def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
     CardPlayed, GarrisonPlaced, TrainingPaid, UnitTrained, CUsPlaced, GeneralPlaced,
     FleetUpgraded, CardEventSkipped)."""
     pack, s = ctx.pack, ctx.s
-    for n in plan["surprise"]:
-        ctx.emit("CardDiscarded", {"seat": seat, "card": n, "name": pack.cards[n].name,
-                                   "surprise": True, "rule": "R-8.5"})
-        ctx.draw(seat, 1, "R-8.5")
+    discard_surprises(ctx, seat, plan["surprise"], bool(plan.get("again")))
     n, use = plan["card"], plan["use"]
     card = pack.cards[n]
     if use == "discard":
@@ -623,15 +481,5 @@ def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
         do_moves(ctx, seat, plan["war"])
         if is_paused(s):  # R-9.3 ask window: the card's event waits in the suspended
             return        # cursor (pbem.rules.phases.player_turn.finish_turn)
-    elif use == "event" and card.type == "general" and card.general:
-        targets = general_targets(pack, s, seat, card.general)
-        want = plan["place"][0] if plan["place"] else None
-        if want not in targets:
-            opt = [x for x in optional_start_spaces(pack, card.general) if x in targets]
-            want = opt[0] if opt else (targets[0] if targets else None)
-        ctx.emit("GeneralPlaced", {"general": card.general, "seat": seat,
-                                   "where": "map" if want else "dispersed", "space": want,
-                                   "rule": "R-8.6"})
-    if (use == "event" and card.type != "general") or \
-            (use != "event" and card.type in ("bonus", "unrest")):
+    if use == "event" or card.type in ("bonus", "unrest"):
         resolve_event(ctx, seat, card, plan)  # R-16: its army moves first (may pause)

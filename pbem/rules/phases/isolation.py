@@ -7,23 +7,27 @@ from collections import deque
 from pbem.pack.model import Pack
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import info
-from pbem.rules.core.pieces import has_enemy_units, has_general
+from pbem.rules.core.pieces import has_general
 from pbem.rules.core.state import State
 from pbem.rules.resolve.effects import tidy_markings
 
 
 def _passable(s: State, seat: str, x: str) -> bool:
+    """R-13: a chain passes ``x`` unless it holds an enemy or independent marker, enemy
+    CUs or an independent army; a lone enemy general (no CUs) does not cut it."""
     owner = s["garrisons"].get(x)
     if (owner and owner != seat) or x in s["independent"]:
         return False
-    return not has_enemy_units(s, seat, x)
+    if any(other != seat and sum(c.values()) for other, c in s["cus"].get(x, {}).items()):
+        return False
+    return not any(a["space"] == x for a in s["indep_armies"].values())
 
 
 def isolated_garrisons(pack: Pack, s: State, seat: str) -> list[str]:
     """Spaces of ``seat``'s isolated garrisons (R-13): a garrison is supplied when a chain
-    of land or mountain/strait paths, through spaces with no enemy CUs and no enemy or
-    independent marker, links it to a space with his general (major or minor) or his
-    major-city garrison. The garrison's own space never blocks its own chain [D]."""
+    of land or mountain/strait paths, through spaces with no enemy CUs (an enemy general
+    alone does not cut it), no independent army and no enemy or independent marker,
+    links it to a space with his general (major or minor) or his major-city garrison. The garrison's own space never blocks its own chain [D]."""
     anchors = [x for x in pack.spaces
                if has_general(s, seat, x)
                or (s["garrisons"].get(x) == seat and pack.spaces[x].kind == "major_city")]

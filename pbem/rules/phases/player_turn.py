@@ -29,7 +29,9 @@ from pbem.rules.core.state import (
     withheld_orders,
 )
 from pbem.rules.orders import (
+    burial,
     commanders,
+    heir,
     inside,
     movement,
     outside,
@@ -37,6 +39,7 @@ from pbem.rules.orders import (
     reinforcements,
     standing,
     surrender,
+    turn_order,
     tyche,
 )
 from pbem.rules.orders.common import TOP_KEYS, plan_of, tyche_only
@@ -44,6 +47,7 @@ from pbem.rules.orders.reactions import WINDOW_RULE, reaction_decision
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import run_cursor
 from pbem.rules.resolve.moves import dice_free_move_checks
+from pbem.rules.resolve.surprises import end_segment
 
 
 def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
@@ -74,11 +78,13 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                                          "orders": public_orders(orders), "rule": "R-8"})
     # R-5 commanders, R-9.3 standing orders, R-5 units coming out then going inside
     for kind, name in ((commanders, "commanders"), (standing, "standing"),
-                       (outside, "outside"), (inside, "inside")):
+                       (outside, "outside"), (inside, "inside"), (heir, "heir")):
         if name in orders:
             _segment(ctx, seat, kind, name, orders[name], rej)
+    end_segment(ctx)  # R-11.2: a sally's prestige cards (R-8.5) lapse
     if not only and "surrender" in orders:  # R-8.1
         _segment(ctx, seat, surrender, "surrender", orders.get("surrender"), rej)
+        end_segment(ctx)
     if "tyche" not in orders:
         reject(rej, "tyche.missing", "every player-turn plays or discards one non-surprise card", "orders.tyche",
              "tyche: {card: N, use: discard}")
@@ -93,18 +99,42 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                     withhold_orders(ctx, applied, orders)  # the rest stays private
                     return rej  # the rest runs when the window closes (finish_turn)
                 _dry_windows(ctx, seat, rest)  # a check: check the rest of the turn now
+            end_segment(ctx)
     if not only and not rej:
         mplan = ctx.planned("movement", lambda: _movement_plan(
             ctx, seat, orders.get("movement"), rej))
         if mplan is not None and not rej:
             movement.execute(ctx, seat, mplan)
             if not is_paused(s):  # a reaction window defers forage (R-9.3)
+                end_segment(ctx)
                 forage(ctx, seat)
             else:  # the later moves of the list stay private until they run (R-9.3)
                 withhold_orders(ctx, applied, orders)
     if not rej and not is_paused(s):
+        bury_at_end(ctx, seat, orders, rej)  # R-12.4
         tidy_markings(ctx, seat)
     return rej
+
+
+def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],
+                lenient: bool = False) -> None:
+    """R-12.4: the ``bury`` order at the end of the player-turn, checked on the position
+    then (leniently after a die was rolled, or when the player-turn resumes after a
+    reaction window: ``lenient``), then carried out (:mod:`pbem.rules.orders.burial`)."""
+    if not isinstance(orders, dict) or "bury" not in orders:
+        return
+    soft = ctx.soft or ctx.rolled or lenient
+    plan = ctx.planned("bury", lambda: plan_of(burial, ctx.pack, ctx.s, seat,
+                                               orders["bury"], "orders.bury",
+                                               [] if lenient else rej, soft))
+    if plan is not None:
+        burial.execute(ctx, seat, plan)
+
+
+def _withheld(ctx: Ctx) -> Any:
+    """The orders of the player-turn a reaction window paused (R-9.3), or None."""
+    w = withheld_orders(ctx.s)
+    return w["orders"] if w else None
 
 
 def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Problem]
@@ -166,6 +196,7 @@ def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
     pack, s = ctx.pack, ctx.s
     if rest.get("event"):
         resolve_event(ctx, seat, pack.cards[rest["event"]["card"]], rest["event"]["plan"])
+    end_segment(ctx)  # the Tyche segment is over (R-11.2)
     if rest.get("segment"):
         rej: list[Problem] = []
         mplan = movement.check(pack, s, seat, rest.get("movement"), "orders.movement",
@@ -178,7 +209,9 @@ def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
             movement.execute(ctx, seat, mplan)
             if is_paused(s):  # a movement-segment window: forage follows its cursor
                 return False
+        end_segment(ctx)
         forage(ctx, seat)
+    bury_at_end(ctx, seat, _withheld(ctx), [], lenient=True)
     tidy_markings(ctx, seat)
     return True
 
@@ -203,6 +236,8 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     c = copy.deepcopy(suspended_move(ctx.s))
     reactions.execute(ctx, seat, plan)
     c["cur"]["answer"] = {"seat": seat, "kind": key, "choice": plan["choice"]}
+    if key != "inside_join":  # R-8.5: the cards it names serve the rest of the move
+        c["cur"].setdefault("plays", {})[seat] = list(plan["play"])
     finish_moves(ctx, c)
     return rej
 
@@ -225,7 +260,9 @@ def finish_moves(ctx: Ctx, c: dict) -> bool:
     if not run_cursor(ctx, c):
         return False
     if c.get("resume_forage"):
+        end_segment(ctx)  # the movement segment is over (R-11.2)
         forage(ctx, c["seat"])
+        bury_at_end(ctx, c["seat"], _withheld(ctx), [], lenient=True)
         tidy_markings(ctx, c["seat"])
     if c.get("rest") is not None:  # a Tyche move: the rest of the player-turn (R-8.2)
         if not finish_turn(ctx, c["seat"], c["rest"]):
@@ -315,7 +352,7 @@ def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
     """R-9.3: resume the paused cursor without an answer, so the window seat's standing
     orders are consulted again at the same point. When none decides, the window would
     only open again: everything done here is undone and the window stays open."""
-    saved, n, rolled = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled
+    saved, n, rolled, mark = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled, ctx.dice_mark()
     ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"],
                                "orders": public_orders(orders), "rule": WINDOW_RULE[p["kind"]]})
     c = copy.deepcopy(suspended_move(ctx.s))
@@ -331,6 +368,7 @@ def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
         ctx.s.update(saved)
         del ctx.events[n:]
         ctx.rolled = rolled
+        ctx.rewind_dice(mark)  # the undone dice were never rolled: no gap in the log's numbering
 
 
 def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
@@ -346,6 +384,8 @@ def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
         return player_turn_options(pack, s, seat)
     if s.get("reinforce") and not s["result"]:
         return reinforcements.options(pack, s, seat)
+    if s.get("order_choice") and not s["result"]:  # R-6.1
+        return turn_order.options(pack, s, seat)
     return player_turn_options(pack, s, seat)
 
 
@@ -354,10 +394,12 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     each order kind of the player-turn (:mod:`pbem.rules.orders`)::
 
         {"seat", "step", "round", "tyche_only": bool, "active": bool,
-         **tyche.options: "hand", "surprise_discards", "garrison_spaces", "training",
+         **tyche.options: "hand", "surprise_discards", "surprise_plays" (R-8.5),
+                          "garrison_spaces", "training",
                           "general_spaces", "special_unit_armies", "fleet_upgrades",
          "surrender": {"accept": [id], "remove": [id]},
-         **movement.options: "movement", "armies", "mercenary_spaces"}
+         **movement.options: "movement", "armies", "mercenary_spaces",
+         "heirs": [royal id] (heir, R-11.1), "bury": [space] (bury, R-12.4)}
 
     (The other kinds' options, :func:`pbem.rules.orders.commanders.options` and those
     of inside and outside, are not listed in the prompt yet.)
@@ -370,12 +412,15 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     ty, mv = tyche.options(pack, s, seat), movement.options(pack, s, seat)
     out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
                            "active": active, "tyche_only": only}
-    for k in ("hand", "surprise_discards", "garrison_spaces"):  # the prompt's order
+    for k in ("hand", "surprise_discards", "surprise_plays",
+              "garrison_spaces"):  # the prompt's order
         out[k] = ty.pop(k)
     out["surrender"] = (surrender.options(pack, s, seat) if active and not only
                         else {"accept": [], "remove": []})
     out.update(mv)
     out.update(ty)
+    out["heirs"] = heir.options(pack, s, seat) if active else []  # R-11.1
+    out["bury"] = burial.options(pack, s, seat) if active else []  # R-12.4
     return out
 
 

@@ -5,13 +5,19 @@ Functions take a :class:`~pbem.rules.context.Ctx` and emit events.
 """
 from __future__ import annotations
 
+from typing import Any
+
+from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.control import victory_points
 from pbem.rules.core.pack import const
 from pbem.rules.core.state import SEATS, all_hands, hand_of
+from pbem.rules.orders import turn_order
+from pbem.rules.orders.common import plan_of
 from pbem.rules.phases.isolation import isolation_phase
 from pbem.rules.phases.reinforcement import reinforcement_phase
 from pbem.rules.phases.victory import check_victory, final_scoring, start_of_turn_checks
+from pbem.rules.resolve.royals import end_of_turn as royals_end_of_turn
 
 
 def has_mandatory_play(ctx: Ctx, seat: str) -> bool:
@@ -20,22 +26,46 @@ def has_mandatory_play(ctx: Ctx, seat: str) -> bool:
 
 
 def decide_turn_order(ctx: Ctx) -> None:
-    """R-6.1: the seat with fewest VP names the first player; the engine's fixed default
-    [D] is that this seat goes first itself; ties for fewest VP by one die each,
-    highest first, re-rolled among ties. Play goes clockwise from the first."""
+    """R-6.1: the seat with fewest VP names the first player: ties for fewest VP roll one
+    die each, highest first, re-rolled among ties (``TurnOrderChooserNamed``); the
+    chooser's ``turn_order`` decision (:mod:`pbem.rules.orders.turn_order`) then sets the
+    order, clockwise from the first player, and :func:`turn_order_chosen` goes on."""
     vp = victory_points(ctx.pack, ctx.s)
     low = min(vp.values())
     tied = [seat for seat in SEATS if vp[seat] == low]
+    rolls: dict[str, int] = {}
     while len(tied) > 1:
-        rolls = {seat: ctx.roll(1, f"turn order tie: {seat}", "R-6.1")[0] for seat in tied}
-        top = max(rolls.values())
-        tied = [seat for seat in tied if rolls[seat] == top]
-    first = tied[0]
-    i = SEATS.index(first)
-    order = [SEATS[(i + k) % len(SEATS)] for k in range(len(SEATS))]
-    ctx.emit("TurnOrderSet", {"order": order, "chooser": first, "first": first,
-                              "vp": vp, "rule": "R-6.1",
-                              "decision": "[D] the seat with fewest VP goes first"})
+        rolled = {seat: ctx.roll(1, f"turn order tie: {seat}", "R-6.1")[0] for seat in tied}
+        rolls.update(rolled)
+        top = max(rolled.values())
+        tied = [seat for seat in tied if rolled[seat] == top]
+    ctx.emit("TurnOrderChooserNamed", {"seat": tied[0], "vp": vp, "rolls": rolls,
+                                       "rule": "R-6.1"})
+
+
+def run_turn_order(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
+    """The chooser's turn-order decision (R-6.1): read, checked once and carried out
+    (:mod:`pbem.rules.orders.turn_order`). Returns every problem found (nothing is
+    carried out then); the engine then calls :func:`turn_order_chosen`."""
+    rej: list[Problem] = []
+    plan = ctx.planned("turn_order", lambda: plan_of(
+        turn_order, ctx.pack, ctx.s, seat, orders, "orders", rej))
+    if plan is None:
+        return rej
+    ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"], "orders": orders,
+                               "rule": "R-6.1"})
+    turn_order.execute(ctx, seat, plan)
+    return rej
+
+
+def turn_order_chosen(ctx: Ctx) -> None:
+    """After the turn-order decision: the Usurpers (R-6.2), then the reinforcement phase
+    (R-6.3, not on the first turn) or the deal and round 1 (R-6.4, R-6.5)."""
+    label_usurpers(ctx)
+    if ctx.s["turn"] > first_turn(ctx):
+        reinforcement_phase(ctx)
+        return  # continue_turn runs after the last seat's reinforcements decision
+    continue_turn(ctx)
 
 
 def label_usurpers(ctx: Ctx) -> None:
@@ -71,19 +101,15 @@ def _general_card_out(ctx: Ctx, n: int) -> bool:
 
 
 def start_turn(ctx: Ctx) -> None:
-    """Run the turn's opening phases (R-6.1 … R-6.4) and start round 1."""
+    """Open the turn (R-6.1): start-of-turn checks, then the seat that names the first
+    player; :func:`turn_order_chosen` runs the rest (R-6.2 … R-6.4) after its decision."""
 
     ctx.emit("PhaseStarted", {"phase": "turn_order", "turn": ctx.s["turn"],
                               "rule": "R-6.1"})
     start_of_turn_checks(ctx)
     if ctx.s["result"]:
         return
-    decide_turn_order(ctx)
-    label_usurpers(ctx)
-    if ctx.s["turn"] > first_turn(ctx):
-        reinforcement_phase(ctx)
-        return  # continue_turn runs after the last seat's reinforcements decision
-    continue_turn(ctx)
+    decide_turn_order(ctx)  # the chooser's decision follows (turn_order_chosen)
 
 
 def continue_turn(ctx: Ctx) -> None:
@@ -130,6 +156,7 @@ def next_player_turn(ctx: Ctx) -> None:
     end_strategy_phase(ctx)
     if s["result"]:
         return
+    royals_end_of_turn(ctx)  # R-12.4 burial in Pella, R-12.2 offers end
     check_victory(ctx, end_of_turn=True)
     if s["result"]:
         return

@@ -10,6 +10,7 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.context import Ctx
+from pbem.rules.core.control import positional_controller
 from pbem.rules.core.state import SEATS, Event, GameState
 from pbem.rules.dice import Dice
 from pbem.rules.phases.sequence import start_turn
@@ -40,9 +41,9 @@ def new_game(pack: Pack, seed: bytes, options: Mapping[str, Any] | None = None
              ) -> tuple[GameState, list[Event]]:
     """Set up a game (R-2) and run the first turn up to the first player-turn decision.
 
-    Steps: independent markers and armies, royal family, the eight primary general cards
-    dealt two per seat (shuffled with dice), start forces placed from the holder of
-    Perdiccas clockwise, Demetrius (and optional Cassander, ``options["cassander"]``) on
+    Steps: independent markers and armies, the eight primary general cards dealt two per
+    seat (shuffled with dice), start forces placed from the holder of Perdiccas
+    clockwise, the royal family (controlled by the seat standing with them, R-12.1), Demetrius (and optional Cassander, ``options["cassander"]``) on
     the turn track, the other generals' cards into the Tyche deck, every seat Champion;
     then the turn sequence (R-6: turn order, usurper, deal). Returns the state at
     ``step == 0`` and the events from an :func:`empty_state`. Raises MissingConstant when
@@ -60,9 +61,6 @@ def new_game(pack: Pack, seed: bytes, options: Mapping[str, Any] | None = None
         space = army.start if army.active_at_start else None
         ctx.emit("IndependentArmyPlaced", {"army": aid, "space": space,
                                            "strength": army.strength, "rule": "R-2"})
-    for rid, rm in sorted(pack.royals.items()):
-        ctx.emit("RoyalPlaced", {"royal": rid, "space": rm.start, "active": rm.active,
-                                 "rule": "R-2"})
     primaries = sorted(n for n, c in pack.cards.items() if c.type == "primary")
     order = ctx.shuffle(primaries, "deal the primary general cards", "R-2")
     per = len(order) // len(SEATS)
@@ -75,6 +73,11 @@ def new_game(pack: Pack, seed: bytes, options: Mapping[str, Any] | None = None
         seat = SEATS[(i0 + k) % len(SEATS)]
         for n in dealt[seat]:
             _place_primary(ctx, seat, pack.cards[n].general)
+    for rid, rm in sorted(pack.royals.items()):  # R-2, R-12.1: with whoever stands there
+        seat = positional_controller(pack, {**ctx.s, "royals": {
+            rid: {"space": rm.start, "active": rm.active}}}, rid) if rm.start else None
+        ctx.emit("RoyalPlaced", {"royal": rid, "space": rm.start, "active": rm.active,
+                                 "rule": "R-2", **({"seat": seat} if seat else {})})
     for gid, g in sorted(pack.generals.items()):
         if gid in ctx.s["generals"]:
             continue

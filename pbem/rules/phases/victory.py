@@ -98,7 +98,8 @@ def start_of_turn_checks(ctx: Ctx) -> None:
     At the start of turn ``regency_turn_<heir>`` the seat controlling that heir wins if
     its LP+VP is strictly the highest (``GameWon`` how="regency"); otherwise the heir
     leaves play [L] (``RoyalRemoved``). At the start of turn ``body_lost_turn`` the body
-    is removed (burial is not implemented yet, so it is always unburied)."""
+    is removed when it is still unburied (a buried body is the tomb: gone from the map,
+    :mod:`pbem.rules.resolve.royals`)."""
 
     pack, s = ctx.pack, ctx.s
     for rid, key in REGENCY:

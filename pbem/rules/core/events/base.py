@@ -91,6 +91,13 @@ def add_cus(s: State, seat: str, space: str, cus: dict[str, int]) -> None:
     clip_inside(s, space)
 
 
+def add_dispersed(s: State, seat: str, cus: dict[str, int]) -> None:
+    """Put ``cus`` ({type: n}) into ``seat``'s dispersed box (R-4.2, R-9.2)."""
+    box = s["dispersed"].setdefault(seat, {})
+    for t, n in cus.items():
+        box[t] = box.get(t, 0) + n
+
+
 def clip_inside(s: State, space: str) -> None:
     """Keep the inside record of ``space`` (R-5, :mod:`pbem.rules.core.pieces`) a subset
     of what is there: CUs that left or died come from outside first, then from inside;

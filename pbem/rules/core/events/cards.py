@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from pbem.rules.core.events.base import EventKind
-from pbem.rules.core.names import card_label, province_name, spaces_text
+from pbem.rules.core.names import (
+    card_label,
+    general_name,
+    province_name,
+    royal_name,
+    space_name,
+    spaces_text,
+)
 from pbem.rules.core.state import State, seat_private
 
 
@@ -26,9 +33,40 @@ def _played(s: State, d: dict) -> None:
         s["training_cards"][d["seat"]] = s["training_cards"].get(d["seat"], 0) + 1
 
 
+def _drop_standing(s: State, seat: str, card: int) -> None:
+    """R-8.5: a surprise card that left the hand takes the standing orders that would
+    have played it along."""
+    p = seat_private(s, seat)
+    if any(o.get("play") == card for o in p.get("standing", [])):
+        p["standing"] = [o for o in p["standing"] if o.get("play") != card]
+
+
 def _discarded(s: State, d: dict) -> None:
     seat_private(s, d["seat"])["hand"].remove(d["card"])
     s["discards"].append(d["card"])
+    _drop_standing(s, d["seat"], d["card"])
+
+
+def _surprise_played(s: State, d: dict) -> None:
+    """R-8.5: the surprise card leaves the hand to the discards, face up."""
+    _discarded(s, d)
+
+
+def _prestige_raised(s: State, d: dict) -> None:
+    s.setdefault("court", {}).setdefault("prestige", []).append(
+        {"general": d["general"], "seat": d["seat"], "amount": d["amount"], "card": d["card"]})
+
+
+def _prestige_ended(s: State, d: dict) -> None:
+    (s.get("court") or {}).pop("prestige", None)
+
+
+def _markers_removed(s: State, d: dict) -> None:
+    s["independent"] = [x for x in s["independent"] if x not in d["spaces"]]
+
+
+def _woman_moved(s: State, d: dict) -> None:
+    s["royals"][d["royal"]]["space"] = d["to"]
 
 
 def _cleared(s: State, d: dict) -> None:
@@ -36,6 +74,27 @@ def _cleared(s: State, d: dict) -> None:
         for n in cards:
             seat_private(s, seat)["hand"].remove(n)
             s["discards"].append(n)
+            _drop_standing(s, seat, n)
+
+
+MOMENT_WORDS = {
+    "move": "for the move of its army from {space}",
+    "siege": "in its siege of {space}",
+    "battle_roll": "after its battle dice at {space}",
+    "prestige": "as legitimacy is compared at {space}",
+    "naval_landing": "against the naval move landing at {space}",
+    "interception_check": "for its interception into {space}",
+    "avoid_check": "to avoid battle at {space}",
+}
+"""The moments of the surprise cards (R-8.5) in the reports' words."""
+
+
+def _surprise_text(p, d) -> str:
+    words = MOMENT_WORDS.get(str(d.get("moment")), "at {space}").format(
+        space=space_name(p, d.get("space")))
+    how = " by standing order" if d.get("source") == "standing" else ""
+    return (f"{d.get('seat')} plays the surprise card {card_label(p, d.get('card'))} "
+            f"{words}{how}, and draws a replacement (R-8.5).")
 
 
 KINDS: tuple[EventKind, ...] = (
@@ -64,6 +123,23 @@ KINDS: tuple[EventKind, ...] = (
               ('card', 'name', 'rule', 'seat', 'surprise'),
               reduce=_discarded,
               say=lambda p, d: f"{d.get('seat')} discards {card_label(p, d.get('card'))}."),
+    EventKind('SurprisePlayed',
+              ('card', 'moment', 'name', 'rule', 'seat', 'source', 'space'),
+              reduce=_surprise_played,
+              say=_surprise_text),
+    EventKind('PrestigeRaised',
+              ('amount', 'card', 'general', 'rule', 'seat', 'space'),
+              reduce=_prestige_raised,
+              say=lambda p, d: f"{general_name(p, d.get('general'))}, commanding {d.get('seat')}'s "
+                               f"army at {space_name(p, d.get('space'))}, gains "
+                               f"{int(d.get('amount', 0)):+d} prestige until the end of the segment "
+                               f"({card_label(p, d.get('card'))}, R-11.2)."),
+    EventKind('PrestigeBonusEnded',
+              ('generals', 'rule'),
+              reduce=_prestige_ended,
+              say=lambda p, d: "The segment ends: the prestige surprise cards gave "
+                               + ", ".join(general_name(p, g) for g in d.get("generals", []))
+                               + " lapses (R-11.2)."),
     EventKind('HandsCleared',
               ('cards', 'decision', 'rule'),
               reduce=_cleared,
@@ -87,4 +163,24 @@ KINDS: tuple[EventKind, ...] = (
                                      + (f", spreading to {province_name(p, d['spread_to'])}" if d.get("spread_to") else "")
                                      + (f": independent markers in {spaces_text(p, d.get('spaces'))}" if d.get("spaces")
                                         else ": no space can revolt") + "."),
+    EventKind('IndependentMarkersRemoved',
+              ('card', 'rule', 'seat', 'spaces'),
+              reduce=_markers_removed,
+              say=lambda p, d: f"{card_label(p, d.get('card'))}, played by {d.get('seat')}, removes "
+                               + (f"the independent markers of {spaces_text(p, d.get('spaces'))}"
+                                  if d.get("spaces") else "no independent marker: none qualifies")
+                               + " (R-16)."),
+    EventKind('ExtraTycheSegmentGranted',
+              ('card', 'count', 'rule', 'seat'),
+              say=lambda p, d: f"{d.get('seat')} draws {d.get('count')} more "
+                               f"card{'' if d.get('count') == 1 else 's'} "
+                               f"({card_label(p, d.get('card'))}): an extra Tyche-only segment "
+                               "after the strategy rounds (R-6)."),
+    EventKind('WomanMoved',
+              ('card', 'from', 'rule', 'royal', 'seat', 'to'),
+              reduce=_woman_moved,
+              say=lambda p, d: f"{royal_name(p, d.get('royal'))} follows plans of her own "
+                               f"({card_label(p, d.get('card'))}, played by {d.get('seat')}): "
+                               f"from {space_name(p, d.get('from'))} to "
+                               f"{space_name(p, d.get('to'))} (R-12.5)."),
 )

@@ -2,7 +2,13 @@
 """
 from __future__ import annotations
 
-from pbem.rules.core.events.base import EventKind, add_cus, clip_inside, war
+from pbem.rules.core.events.base import (
+    EventKind,
+    add_cus,
+    add_dispersed,
+    clip_inside,
+    war,
+)
 from pbem.rules.core.names import (
     card_label,
     cus_text,
@@ -15,6 +21,7 @@ from pbem.rules.core.names import (
     primary_text,
     royal_name,
     space_name,
+    spaces_text,
     special_unit_name,
 )
 from pbem.rules.core.state import SEATS, State, seat_private
@@ -26,6 +33,7 @@ def _game_started(s: State, d: dict) -> None:
         s[key] = {seat: ([] if key in ("minors", "primary") else
                          ({} if key == "dispersed" else 0)) for seat in d["seats"]}
     s["private"] = {seat: {"hand": [], "training": [], "standing": []} for seat in d["seats"]}
+    s["secret"] = {"deck": []}  # empty until the first shuffle (R-6.4)
     s["turn"] = d["turn"]
     s["options"] = dict(d.get("options", {}))
 
@@ -41,7 +49,8 @@ def _indep_army(s: State, d: dict) -> None:
 
 
 def _royal(s: State, d: dict) -> None:
-    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"]}
+    s["royals"][d["royal"]] = {"space": d.get("space"), "active": d["active"],
+                               "seat": d.get("seat")}
 
 
 def _primary(s: State, d: dict) -> None:
@@ -76,15 +85,11 @@ def _cus_removed(s: State, d: dict) -> None:
 
 def _cus_dispersed(s: State, d: dict) -> None:
     add_cus(s, d["seat"], d["space"], {t: -n for t, n in d["cus"].items()})
-    box = s["dispersed"].setdefault(d["seat"], {})
-    for t, n in d["cus"].items():
-        box[t] = box.get(t, 0) + n
+    add_dispersed(s, d["seat"], d["cus"])
 
 
 def _dispersed_added(s: State, d: dict) -> None:
-    box = s["dispersed"].setdefault(d["seat"], {})
-    for t, n in d["cus"].items():
-        box[t] = box.get(t, 0) + n
+    add_dispersed(s, d["seat"], d["cus"])
 
 
 def _garrison_placed(s: State, d: dict) -> None:
@@ -156,9 +161,13 @@ KINDS: tuple[EventKind, ...] = (
                                     f"{', '.join(d.get('seats', SEATS))}."),
     EventKind('IndependentMarkersPlaced',
               ('spaces',),
-              optional=('rule',),
+              optional=('rule', 'card'),
               reduce=_indep,
-              say=lambda p, d: f"Independent markers are placed on {len(d.get('spaces', []))} spaces."),
+              say=lambda p, d: (f"Independent markers are placed on {len(d.get('spaces', []))} spaces."
+                                if not d.get("card") else
+                                f"{card_label(p, d['card'])} places independent markers on "
+                                + (spaces_text(p, d.get("spaces")) or "no space: none qualifies")
+                                + f" ({d.get('rule', 'R-16')}).")),
     EventKind('IndependentArmyPlaced',
               ('army', 'rule', 'space', 'strength'),
               reduce=_indep_army,
@@ -168,9 +177,11 @@ KINDS: tuple[EventKind, ...] = (
                                                f"{indep_army_name(p, d.get('army'))}: not on the map yet.")),
     EventKind('RoyalPlaced',
               ('active', 'royal', 'rule', 'space'),
+              optional=('seat',),
               reduce=_royal,
               say=lambda p, d: (f"{royal_name(p, d.get('royal'))} is in {space_name(p, d.get('space'))}"
-                                     + ("" if d.get("active", True) else " (inactive)") + "."
+                                     + ("" if d.get("active", True) else " (inactive)")
+                                     + (f", with {d['seat']}" if d.get("seat") else "") + "."
                                      if d.get("space") else f"{royal_name(p, d.get('royal'))} waits off the map.")),
     EventKind('PrimaryGeneralsDealt',
               ('cards', 'rolled', 'rule'),

@@ -9,6 +9,11 @@ from pbem.rules.core.state import State, seat_private
 
 def _order(s: State, d: dict) -> None:
     s["turn_order"] = list(d["order"])
+    s["order_choice"] = None
+
+
+def _chooser(s: State, d: dict) -> None:
+    s["order_choice"] = {"seat": d["seat"], "vp": dict(d["vp"])}
 
 
 def _usurpers(s: State, d: dict) -> None:
@@ -99,7 +104,9 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('TurnOrderSet',
               ('chooser', 'decision', 'first', 'order', 'rule', 'vp'),
               reduce=_order,
-              say=lambda p, d: f"Turn order: {', '.join(d.get('order', []))}."),
+              say=lambda p, d: f"Turn order: {', '.join(d.get('order', []))}"
+                               + (f" ({d['chooser']}, with the fewest VP, names {d['first']} "
+                                  "first, R-6.1)" if d.get("chooser") else "") + "."),
     EventKind('UsurpersLabelled',
               ('rule', 'seats', 'vp'),
               reduce=_usurpers,
@@ -185,5 +192,14 @@ KINDS: tuple[EventKind, ...] = (
               optional=('seat',),
               say=lambda p, d: f"Note: {d.get('text', '')}."),
     EventKind('DiceRolled',
-              ('purpose', 'rule', 'sides', 'values')),
+              ('index', 'purpose', 'rule', 'sides', 'values')),
+    EventKind('Shuffled',  # the dice of a Fisher-Yates shuffle (docs/trust.md)
+              ('index', 'items', 'order', 'purpose', 'rule'),
+              seen_by='judge'),
+    EventKind('TurnOrderChooserNamed',
+              ('rolls', 'rule', 'seat', 'vp'),
+              reduce=_chooser,
+              say=lambda p, d: f"{d.get('seat')} has the fewest VP"
+                               + (" (after a die roll among the tied seats)" if d.get("rolls") else "")
+                               + " and names the first player (R-6.1)."),
 )

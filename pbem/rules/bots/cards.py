@@ -1,0 +1,38 @@
+"""Random fields for a card played for its event (R-16): the bot reads the choices the
+legal options list for the card (:data:`pbem.rules.cards.registry.OPTIONS_KEYS`) and
+picks among them, so the random playouts exercise every event. Uses only ``rng``.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+FIELD = {"recruit_armies": "army", "target_armies": "target", "event_fleets": "fleet",
+         "special_unit_armies": "army"}
+"""Options keys whose choice goes, as it is, into one field of the ``tyche:`` orders."""
+
+
+def add_event_fields(opts: dict[str, Any], card: int, ty: dict[str, Any],
+                     rng: random.Random) -> None:
+    """Fill ``ty`` (``tyche: {card, use: event}``) with random legal choices of the
+    event of ``card`` from ``opts`` (the player-turn's legal options): an army, a target,
+    a fleet, marker spaces, a woman and her destination, a general's space, or where
+    CUs placed as reinforcements go (one of ``mercenary_spaces``)."""
+    key = str(card)
+    for okey, field in FIELD.items():
+        choices = (opts.get(okey) or {}).get(key)
+        if choices:
+            ty[field] = rng.choice(choices)
+    markers = (opts.get("marker_spaces") or {}).get(key)
+    if markers and rng.random() < 0.8:
+        ty["markers"] = rng.sample(markers, 1 if rng.random() < 0.7 else min(2, len(markers)))
+    women = [w for w in (opts.get("women") or {}).get(key) or [] if w["spaces"]]
+    if women:
+        w = rng.choice(women)
+        ty["royal"], ty["place"] = w["royal"], rng.choice(w["spaces"])
+        return
+    spaces = (opts.get("general_spaces") or {}).get(key)
+    if spaces and rng.random() < 0.7:
+        ty["place"] = rng.choice(spaces)
+    elif not spaces and opts.get("mercenary_spaces") and rng.random() < 0.3:
+        ty["place"] = [rng.choice(opts["mercenary_spaces"])]

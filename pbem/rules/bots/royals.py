@@ -1,0 +1,98 @@
+"""The bot's royal errands (R-12.2, R-12.4): the army carrying Alexander's body heads for
+Pella to bury it there, and an army goes to meet a woman whose marriage offer it holds.
+Moves follow the cheapest land path through spaces with no other faction, as far as the
+army's allowance goes. Uses only the given ``rng``.
+"""
+from __future__ import annotations
+
+import heapq
+import random
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.core.armies import group_initiative
+from pbem.rules.core.board import LAND_KINDS, info
+from pbem.rules.core.pieces import controlled_royals, enemy_of, group_at, has_general
+from pbem.rules.core.royals import court, in_play
+from pbem.rules.core.state import GameState, State, hand_of
+
+
+def land_path(pack: Pack, s: State, seat: str, start: str, goal: str) -> list[str] | None:
+    """The cheapest land or mountain path from ``start`` to ``goal`` (R-9.1 costs)
+    through spaces holding no other faction (``goal`` excepted), or None."""
+    costs = pack.constants["path_mp_cost"]
+    best = {start: 0}
+    todo: list[tuple[int, str, list[str]]] = [(0, start, [])]
+    while todo:
+        cost, x, path = heapq.heappop(todo)
+        if x == goal:
+            return path
+        if path and enemy_of(s, seat, x) is not None:
+            continue
+        for y, k in info(pack).adjacent.get(x, ()):
+            c = cost + int(costs[k]) if k in LAND_KINDS else None
+            if c is not None and c < best.get(y, 1 << 30):
+                best[y] = c
+                heapq.heappush(todo, (c, y, path + [y]))
+    return None
+
+
+def within(pack: Pack, start: str, path: list[str], mp: int) -> list[str]:
+    """The first spaces of ``path`` an army with ``mp`` MPs reaches (R-9.1)."""
+    out, here = [], start
+    costs = pack.constants["path_mp_cost"]
+    for y in path:
+        kind = next((k for z, k in info(pack).adjacent.get(here, ()) if z == y
+                     and k in LAND_KINDS), None)
+        if kind is None or int(costs[kind]) > mp:
+            break
+        mp -= int(costs[kind])
+        out.append(y)
+        here = y
+    return out
+
+
+def errand_goals(pack: Pack, s: State, seat: str) -> list[tuple[str, str]]:
+    """``[(army start space, goal space)]``: the body's army to Pella while the body may
+    move and is unburied (R-12.4); an army to each woman whose offer ``seat`` holds and
+    who is not married yet, and to an inactive woman whose activation card is in
+    ``seat``'s own hand (R-12.2)."""
+    out = []
+    body = s["royals"].get("body") or {}
+    pella = pack.constants.get("burial_pella_space")
+    if "body" in controlled_royals(pack, s, seat) and pella and body["space"] != pella \
+            and has_general(s, seat, body["space"]):
+        out.append((body["space"], pella))
+    armies = sorted({g["space"] for g in s["generals"].values()
+                     if g["where"] == "map" and g["seat"] == seat and g["space"]})
+    for rid, offer in sorted((court(s).get("offers") or {}).items()):
+        if offer["seat"] == seat and not offer["married"] and in_play(s, rid) and armies:
+            out.append((armies[0], s["royals"][rid]["space"]))
+    for n in hand_of(s, seat):  # R-12.2: the Olympias card needs a general with her
+        for eff in pack.cards[n].effects:
+            rid = eff.params.get("royal")
+            if eff.primitive == "activate_royal" and rid and in_play(s, rid) \
+                    and not s["royals"][rid]["active"] and armies:
+                out.append((armies[-1], s["royals"][rid]["space"]))
+    return out
+
+
+def royal_errand(pack: Pack, state: GameState, seat: str, rng: random.Random,
+                 mp: int | None = None) -> tuple[dict[str, Any], str | None] | None:
+    """One army move toward a royal errand's goal (:func:`errand_goals`, chosen at
+    random), with ``mp`` MPs (else the commander's initiative), and the goal when the
+    move reaches it; None without an errand, a path or the battle chart."""
+    s = state.peek()
+    goals = errand_goals(pack, s, seat)
+    if not goals or "battle" not in pack.charts:
+        return None
+    start, goal = rng.choice(goals)
+    path = land_path(pack, s, seat, start, goal)
+    if not path:
+        return None
+    g = group_at(s, seat, start, controlled_royals(pack, s, seat))
+    steps = within(pack, start, path, mp if mp is not None else
+                   group_initiative(pack, s, seat, g))
+    if not steps:
+        return None
+    return {"army": start, "path": steps}, (goal if steps[-1] == goal else None)

@@ -1,0 +1,196 @@
+"""The royal family and the Champion status as pure queries (R-11.4, R-12): who may take
+a member found alone, when a marriage takes place, where the body may be buried, and the changes the position calls for after each event.
+
+Control of a member is kept in its record (``royals[id]["seat"]``) and changes only by
+events (:mod:`pbem.rules.core.events.royals`). After every event that changes the
+board, :meth:`pbem.rules.context.Ctx.emit` asks :func:`royal_settlement` for the next
+change the new position calls for ("after completing any procedure", seed 002 §2-3):
+
+- a controller with nothing left in the member's space (no general, army, CU or
+  garrison) loses control (``RoyalControlLost``); a woman becomes inactive [D];
+- an heir or the cart nobody controls is taken by the one seat present
+  (``RoyalTaken``, R-12.3 "alone", also inside an independent major city);
+- a woman whose marriage offer stands is married to the offering seat as soon as its
+  army stands with her and no enemy CUs are there (``MarriageConcluded``, R-12.2).
+
+Capture in battle and in a completed siege are explicit
+(:mod:`pbem.rules.resolve.royals`): a controller who keeps units inside a major city
+keeps its members until the siege of the city completes (R-12.3).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.rules.core.control import royal_controller, seat_at, victory_points
+from pbem.rules.core.pack import const
+from pbem.rules.core.pieces import inside_generals, outside_cus, wholly_inside
+from pbem.rules.core.state import SEATS, State
+
+
+def court(s: State) -> dict[str, Any]:
+    """The ``court`` part of a state (read-only; empty before any royal event)."""
+    return s.get("court") or {}
+
+
+def in_play(s: State, royal: str) -> bool:
+    """True when ``royal`` is on the map and not removed from play (R-12)."""
+    r = s["royals"].get(royal) or {}
+    return bool(r.get("space")) and not r.get("gone")
+
+
+def is_held_inside(pack: Pack, s: State, royal: str) -> bool:
+    """R-12.3 [D]: a member is inside a major city when its controller's units there are
+    all inside (or it holds only the garrison): it is then taken only by a completed
+    siege. Uncontrolled members are never inside (R-12.1)."""
+    seat = royal_controller(pack, s, royal)
+    x = (s["royals"].get(royal) or {}).get("space")
+    if seat is None or x is None or pack.spaces[x].kind != "major_city":
+        return False
+    if wholly_inside(s, seat, x):
+        return True
+    return not outside_cus(s, seat, x) and not any(
+        g["where"] == "map" and g["space"] == x and g["seat"] == seat
+        for g in s["generals"].values()) and x not in s["minors"].get(seat, [])
+
+
+def has_outside_army(s: State, seat: str, space: str) -> bool:
+    """True when ``seat`` has an army in ``space`` outside any major city there: CUs and
+    a major general not inside, or a minor general with its CUs (R-5, R-12.2)."""
+    if not outside_cus(s, seat, space):
+        return False
+    ins = inside_generals(s, seat, space)
+    return space in s["minors"].get(seat, []) or any(
+        g["where"] == "map" and g["space"] == space and g["seat"] == seat and gid not in ins
+        for gid, g in s["generals"].items())
+
+
+def why_no_marriage(pack: Pack, s: State, seat: str, royal: str) -> str | None:
+    """None when ``seat`` may marry ``royal`` now (R-12.2), else why: she is in play and
+    controlled by nobody; ``seat``'s army stands with her, outside the major city (an
+    inactive woman is always outside); no other seat's CUs and no independent army are
+    in her space. The offer itself is checked by the caller."""
+    r = s["royals"].get(royal) or {}
+    name = pack.royals[royal].name
+    if not in_play(s, royal):
+        return f"{name} is not in play"
+    x = r["space"]
+    if royal_controller(pack, s, royal) not in (None, seat):
+        return f"{name} is controlled by {royal_controller(pack, s, royal)}"
+    if not has_outside_army(s, seat, x):
+        return f"no army of {seat} stands with {name} in {pack.spaces[x].name}"
+    if any(o != seat and sum(c.values()) for o, c in s["cus"].get(x, {}).items()) or any(
+            a.get("space") == x for a in s["indep_armies"].values()):
+        return f"enemy CUs stand with {name} in {pack.spaces[x].name}"
+    return None
+
+
+def why_no_burial(pack: Pack, s: State, seat: str, space: str | None = None) -> str | None:
+    """None when ``seat`` may bury the body now (R-12.4), else why: from turn
+    ``cart_ready_turn``; ``seat`` controls the body; it stands in a major city (in
+    ``space`` when given) with a general of ``seat`` (its army won any battle there:
+    a battle lost would have captured the body). The city need not be his."""
+    body = s["royals"].get("body") or {}
+    if (court(s).get("tomb") or body.get("gone")) or not body.get("space"):
+        return "the body is no longer in play"
+    ready = int(const(pack, "cart_ready_turn"))
+    if s["turn"] < ready:
+        return f"the body may be buried from turn {ready} on"
+    if royal_controller(pack, s, "body") != seat:
+        return "you do not control the body"
+    x = body["space"]
+    if pack.spaces[x].kind != "major_city":
+        return f"the body is in {pack.spaces[x].name}, no major city"
+    if space is not None and space != x:
+        return f"the body is in {pack.spaces[x].name}, not in {pack.spaces[space].name}"
+    if not any(g["where"] == "map" and g["space"] == x and g["seat"] == seat
+               for g in s["generals"].values()) and x not in s["minors"].get(seat, []):
+        return f"no general of yours stands with the body in {pack.spaces[x].name}"
+    return None
+
+
+def taker(pack: Pack, s: State, space: str) -> str | None:
+    """The seat that takes an heir or the cart found alone in ``space`` (R-12.3): the
+    only seat with a general, army, CU or garrison there; with several, the only one
+    with units outside a major city; else None. Independent armies never control."""
+    seats = seat_at(s, space)
+    if len(seats) == 1:
+        return next(iter(seats))
+    out = [x for x in sorted(seats) if outside_cus(s, x, space) or any(
+        g["where"] == "map" and g["space"] == space and g["seat"] == x
+        and gid not in inside_generals(s, x, space) for gid, g in s["generals"].items())]
+    return out[0] if len(out) == 1 else None
+
+
+def seats_in(s: State, spaces: set[str]) -> dict[str, set[str]]:
+    """``{space: seats with a general, minor general, CU or garrison there}`` for each of
+    ``spaces`` (R-12.1; :func:`pbem.rules.core.control.seat_at` for many spaces at once)."""
+    out: dict[str, set[str]] = {x: set() for x in spaces}
+    for x in spaces:
+        out[x] |= {seat for seat, cus in s["cus"].get(x, {}).items() if sum(cus.values())}
+        if x in s["garrisons"]:
+            out[x].add(s["garrisons"][x])
+    for g in s["generals"].values():
+        if g["where"] == "map" and g["space"] in out and g["seat"]:
+            out[g["space"]].add(g["seat"])
+    for seat, ms in s["minors"].items():
+        for x in ms:
+            if x in out:
+                out[x].add(seat)
+    return out
+
+
+def royal_settlement(pack: Pack, s: State) -> tuple[str, dict[str, Any]] | None:
+    """The next change of control the position calls for (see the module docstring), as
+    ``(event kind, data)``, or None when control is settled."""
+    offers = court(s).get("offers") or {}
+    present = seats_in(s, {r["space"] for r in s["royals"].values() if r.get("space")})
+    for rid in sorted(s["royals"]):
+        r = s["royals"][rid]
+        rm = pack.royals.get(rid)
+        if rm is None or "seat" not in r or not in_play(s, rid):
+            continue
+        x, seat = r["space"], r["seat"]
+        if seat is not None and seat not in present[x]:
+            lost = {"royal": rid, "seat": seat, "space": x, "how": "left", "rule": "R-12.1"}
+            return "RoyalControlLost", {**lost, "woman": True} if rm.kind == "woman" \
+                else lost
+        if seat is None and rm.kind in ("heir", "body") and present[x]:
+            who = taker(pack, s, x)
+            if who:
+                return "RoyalTaken", {"royal": rid, "seat": who, "space": x,
+                                      "how": "alone", "rule": "R-12.3"}
+        offer = offers.get(rid)
+        if seat is None and rm.kind == "woman" and offer and not offer["married"] \
+                and why_no_marriage(pack, s, offer["seat"], rid) is None:
+            return "MarriageConcluded", {"royal": rid, "seat": offer["seat"], "space": x,
+                                         "card": offer["card"], "rule": "R-12.2"}
+    return None
+
+
+def vp_watch(s: State) -> tuple[dict, dict] | None:
+    """What a Champion's return depends on, before an event (R-11.4): the garrisons and
+    fleets when some seat is not a Champion, else None (nothing to watch)."""
+    if all(x in s["champions"] for x in SEATS):
+        return None
+    return dict(s["garrisons"]), dict((s.get("war") or {}).get("fleets") or {})
+
+
+def champions_regained(pack: Pack, s: State, before: tuple[dict, dict] | None
+                       ) -> list[str]:
+    """R-11.4: the seats that are not Champions and whose VP fell to 0 with the event
+    just reduced (``before``: :func:`vp_watch` taken before it). Empty when neither
+    garrisons nor fleets changed."""
+    if before is None:
+        return []
+    garrisons, fleets = before
+    now = (s.get("war") or {}).get("fleets") or {}
+    if garrisons == s["garrisons"] and fleets == now:
+        return []
+    vp1 = victory_points(pack, s)
+    zero = [x for x in SEATS if x not in s["champions"] and vp1[x] == 0]
+    if not zero:
+        return []
+    old = {**s, "garrisons": garrisons, "war": {**(s.get("war") or {}), "fleets": fleets}}
+    vp0 = victory_points(pack, old)
+    return [x for x in zero if vp0[x] > 0]

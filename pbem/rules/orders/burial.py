@@ -1,0 +1,67 @@
+"""The ``bury`` order (R-12.4): ``bury: true`` or ``bury: Pella``, the body buried at the
+end of the player-turn where it then stands (in the named major city only), when the
+seat controls it and stands there with a general (its army won any battle there). The
+city need not be the seat's; burial needs no card.
+
+Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
+:func:`check`, :func:`execute`. The check runs on the position at the end of the
+player-turn; after a die was rolled that position is not known in advance, so what the
+dice made impossible is cancelled then (``Note``), never refused.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.problems import Problem
+from pbem.rules.context import Ctx
+from pbem.rules.core.board import resolve_space
+from pbem.rules.core.problems import reject
+from pbem.rules.core.royals import why_no_burial
+from pbem.rules.core.state import State
+from pbem.rules.resolve.royals import bury
+
+
+def read(pack: Pack, s: State, seat: str, part: Any, where: str,
+         rej: list[Problem]) -> dict[str, Any] | None:
+    """``{"space": id | None}`` from ``true`` (wherever the body stands) or a major city;
+    ``false`` means no burial (``{"space": False}``)."""
+    if part is True or part is False:
+        return {"space": None if part else False}
+    sid = resolve_space(pack, part)[0]
+    if sid is None or pack.spaces[sid].kind != "major_city":
+        reject(rej, "royals.bad_bury", f"bury is true or a major city, not {part!r}", where,
+               "bury: true, or bury: Pella")
+        return None
+    return {"space": sid}
+
+
+def options(pack: Pack, s: State, seat: str) -> list[str]:
+    """The major city where ``seat`` may bury the body now, if any (R-12.4)."""
+    body = s["royals"].get("body") or {}
+    return [body["space"]] if why_no_burial(pack, s, seat) is None else []
+
+
+def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
+          rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
+    """The burial must be possible on the position at the end of the player-turn
+    (:func:`pbem.rules.core.royals.why_no_burial`), unless ``soft``."""
+    if part["space"] is not False and not soft:
+        why = why_no_burial(pack, s, seat, part["space"])
+        if why:
+            reject(rej, "royals.cannot_bury", f"the body cannot be buried: {why}", where,
+                   "leave out bury, or bring the body with a general into a major city")
+            return None
+    return part
+
+
+def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
+    """Bury the body (``BodyBuried``), or tell why it cannot be done now (``Note``)."""
+    if plan["space"] is False:
+        return
+    why = why_no_burial(ctx.pack, ctx.s, seat, plan["space"])
+    if why:
+        ctx.emit("Note", {"seat": seat, "rule": "R-12.4",
+                          "text": f"the body is not buried: {why}"})
+        return
+    bury(ctx, seat)

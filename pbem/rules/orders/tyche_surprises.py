@@ -1,0 +1,141 @@
+"""Surprise cards in one's own Tyche segment (R-8.5): cards named by number or name,
+the surprise discards checked, and carried out with a replacement draw each; and what
+the prompt says about playing the surprise cards of a hand (:func:`surprise_plays`;
+the plays themselves: :mod:`pbem.rules.resolve.surprises`).
+
+``tyche: {surprise_discards: [49, 50], discard_drawn_surprises: true, ...}``: the listed
+surprise cards are discarded before the mandatory play, each replaced at once by a draw
+from the deck; with ``discard_drawn_surprises`` every surprise card drawn as such a
+replacement is discarded too (and replaced), as in the rulebook's example (12.10: "if you
+wanted to, you could immediately discard those too"). The player cannot know his draws
+when he writes his orders, so this is the one way to discard them in the same segment.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.pack.model import Pack
+from pbem.problems import Problem
+from pbem.rules.context import Ctx
+from pbem.rules.core.problems import reject
+from pbem.rules.core.state import State, hand_of
+from pbem.rules.resolve.siege import conducts_siege
+from pbem.rules.resolve.surprises import MOMENT_NAMES, moments_of
+
+
+def card_label(pack: Pack, n: int) -> str:
+    """``"#12 Greek Mercenaries (3 OPs)"``."""
+    c = pack.cards[n]
+    ops = f"{c.ops} OPs" if c.ops is not None else "no OPs"
+    return f"#{n} {c.name} ({ops})"
+
+
+def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str | None]:
+    """Resolve a card given by number (int or digits) or name against a hand.
+    Returns ``(number, None)`` or ``(None, hint)``."""
+    if isinstance(value, bool):
+        return None, None
+    if isinstance(value, int):
+        return value, None
+    if isinstance(value, str) and value.strip().lstrip("#").isdecimal():
+        try:
+            return int(value.strip().lstrip("#")), None
+        except ValueError:  # too many digits
+            return None, "give the card's number from your hand"
+    if isinstance(value, str):
+        key = value.strip().lower()
+        for n in hand:
+            if pack.cards[n].name.lower() == key:
+                return n, None
+    return None, "give the card's number from your hand"
+
+
+def check_surprise_discards(pack: Pack, s: State, seat: str, part: dict[str, Any],
+                            where: str, rej: list[Problem]) -> tuple[list[int], bool]:
+    """R-8.5: ``tyche.surprise_discards`` (a card or a list: surprise cards in ``seat``'s
+    hand, each once) and ``tyche.discard_drawn_surprises`` (true or false). Returns
+    ``(cards, again)``; problems go to ``rej`` (``tyche.card_not_in_hand``,
+    ``tyche.not_a_surprise``, ``tyche.duplicate_card``, ``tyche.discard_drawn_not_bool``)."""
+    hand = list(hand_of(s, seat))
+    surprise: list[int] = []
+    sd = part.get("surprise_discards", [])
+    if not isinstance(sd, list):
+        sd = [sd]
+    for i, v in enumerate(sd):
+        n, hint = parse_card(pack, hand, v)
+        w = f"{where}.surprise_discards[{i}]"
+        if n is None or n not in hand:
+            reject(rej, "tyche.card_not_in_hand", f"card {v!r} is not in your hand",
+                   w, hint or "your hand: " + ", ".join(map(str, hand)), rule="R-8.5")
+        elif pack.cards[n].type != "surprise":
+            reject(rej, "tyche.not_a_surprise",
+                   f"{card_label(pack, n)} is not a surprise card", w,
+                   "put it under card: instead")
+        elif n in surprise:
+            reject(rej, "tyche.duplicate_card", f"card {n} is listed twice", w,
+                   "list each surprise card once")
+        else:
+            surprise.append(n)
+    again = part.get("discard_drawn_surprises", False)
+    if not isinstance(again, bool):
+        reject(rej, "tyche.discard_drawn_not_bool",
+               f"discard_drawn_surprises must be true or false, not {again!r}",
+               f"{where}.discard_drawn_surprises", "discard_drawn_surprises: true")
+        again = False
+    return surprise, again
+
+
+def discard_surprises(ctx: Ctx, seat: str, cards: list[int], again: bool) -> None:
+    """R-8.5: discard ``cards`` (surprise cards of ``seat``), each replaced at once by a
+    draw (``CardDiscarded`` public, ``CardDrawn`` private); with ``again`` the surprise
+    cards drawn as replacements are discarded and replaced in turn, until a draw brings
+    none, the deck and discards are empty, or a card comes back that was discarded in
+    this segment already [D] (a reshuffled deck could otherwise return it for ever)."""
+    pack = ctx.pack
+    todo, done = list(cards), set()
+    while todo:
+        n = todo.pop(0)
+        done.add(n)
+        ctx.emit("CardDiscarded", {"seat": seat, "card": n, "name": pack.cards[n].name,
+                                   "surprise": True, "rule": "R-8.5"})
+        got = ctx.draw(seat, 1, "R-8.5")
+        if again:
+            todo += [m for m in got if pack.cards[m].type == "surprise" and m not in done]
+
+
+HOW = {
+    "move": "in one of your moves: surprise: [{n}]",
+    "siege": "in a move ending at a siege you conduct: surprise: [{n}], or surrender: "
+             "{{surprise: {{<space>: {n}}}}}",
+    "battle_roll": "in one of your moves: surprise: [{n}]; by standing order {{when: "
+                   "battle_roll, play: {n}}}; or play: [{n}] in a window answer",
+    "prestige": "in one of your moves: surprise: [{n}]; by standing order {{when: prestige, "
+                "play: {n}}}; or play: [{n}] in a window answer",
+    "naval_landing": "by standing order {{when: naval_landing, play: {n}}}, or play: [{n}] "
+                     "in a window answer",
+    "interception_check": "by standing order {{when: interception_check, play: {n}}}, or "
+                          "{{intercept: {{army: <general>, play: [{n}]}}}} in a window",
+    "avoid_check": "by standing order {{when: avoid_check, play: {n}}}, or "
+                   "{{avoid_battle: {{toward: <space>, play: [{n}]}}}} in a window",
+}
+"""How each moment's surprise cards are played (R-8.5), for the prompt."""
+
+
+def surprise_plays(pack: Pack, s: State, seat: str, active: bool) -> list[dict[str, Any]]:
+    """R-8.5: the surprise cards of ``seat``'s hand with the moments they are played at
+    and how to play them (``[{"card", "label", "moments", "how": [str], "sieges"}]``;
+    ``sieges``: where the seat conducts a siege now, for a ``siege`` card of the seat
+    on turn). Only the seat's own hand is read."""
+    out = []
+    for n in hand_of(s, seat):
+        moments = moments_of(pack, n)
+        if not moments:
+            continue
+        row: dict[str, Any] = {
+            "card": n, "label": card_label(pack, n), "moments": list(moments),
+            "how": [f"{MOMENT_NAMES[m]}: {HOW[m].format(n=n)}" for m in moments]}
+        if "siege" in moments:
+            row["sieges"] = sorted(x for x in s["cus"] if active
+                                   and conducts_siege(pack, s, seat, x))
+        out.append(row)
+    return out
