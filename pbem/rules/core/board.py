@@ -24,7 +24,7 @@ class MapInfo:
     """``adjacent[space] -> ((other, path_kind), ...)``; ``province_spaces[province] ->
     (space ids)``; ``names`` maps lower-cased ids and names to space ids;
     ``province_control[province] -> (non-transit space ids, major city ids among them)``,
-    the spaces that count for control (R-3.2)."""
+    the spaces that count for control."""
 
     adjacent: dict[str, tuple[tuple[str, str], ...]]
     province_spaces: dict[str, tuple[str, ...]]
