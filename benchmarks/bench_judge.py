@@ -4,8 +4,9 @@
 
 Plays one game of random legal orders through ``Judge.handle_message`` (parse, envelope,
 rules, events, snapshot, receipts, reports, prompts — everything but the network), and
-times its parts separately: the rules core alone (``rules.apply``), rendering the reports
-and prompts, and the map PNG. Prints medians and 90th percentiles in milliseconds.
+times its parts separately: the rules core alone (``rules.apply``), rendering the four
+reports, the map PNG, and reports + map together. Prints medians and 90th percentiles
+in milliseconds. The seat keys are of the form ``pbem key new`` makes (fast hash).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem import rules  # noqa: E402
 from pbem.config import parse_config  # noqa: E402
-from pbem.keys import hash_key  # noqa: E402
+from pbem.keys import hash_key, new_key  # noqa: E402
 from pbem.report import build  # noqa: E402
 from pbem.rules.dice import Dice  # noqa: E402
 from pbem.service import Judge  # noqa: E402
@@ -33,7 +34,8 @@ from pbem.store import Store  # noqa: E402
 SEATS = ("north", "east", "south", "west")
 
 
-def _mail(seat: str, doc: dict, n: int) -> bytes:
+def mail(seat: str, doc: dict, n: int) -> bytes:
+    """An orders mail from ``seat`` with ``doc`` as its YAML body."""
     body = yaml.safe_dump(doc, sort_keys=False)
     return (f"From: {seat}@pbem.localhost\r\nTo: judge@pbem.localhost\r\nSubject: orders\r\n"
             f"Message-ID: <bench-{n}@players.test>\r\n\r\n{body}").encode()
@@ -45,24 +47,26 @@ def _stats(name: str, ms: list[float]) -> str:
     return f"{name:<34} median {statistics.median(ms):8.1f} ms   p90 {p90:8.1f} ms   (n={len(ms)})"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--steps", type=int, default=40)
-    ap.add_argument("--map", action="store_true", help="attach the map PNG to reports (as in production)")
-    args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp())
-    keys = {s: f"{s}-bench" for s in SEATS}
+def new_judge(tmp: Path, map_attachment: bool) -> tuple[Judge, dict[str, str]]:
+    """A judge with game ``b1`` (four seats, fast-hash keys, a fixed seed) in ``tmp``."""
+    keys = {s: new_key() for s in SEATS}
     config = parse_config({
         "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp / "bench.sqlite"),
-        "map_attachment": args.map,
-        "games": [{"id": "b1", "options": {"ask_windows": True}, "seats": [
-            {"seat": s, "player": s.title(), "email": f"{s}@pbem.localhost",
-             "key_hash": hash_key(keys[s], iterations=1000)} for s in SEATS]}]}, base=tmp)
+        "map_attachment": map_attachment, "seat_reply_rate_per_hour": 10_000,
+        "games": [{"id": "b1", "seats": [
+            {"seat": s, "player": s.title(), "email": f"{s}@pbem.localhost", "key_hash": hash_key(keys[s])}
+            for s in SEATS]}]}, base=tmp)
     judge = Judge(config, Store(config.database), new_seed=lambda: b"bench")
     judge.ensure_games()
-    rng = random.Random(1)
-    whole, core, render, png = [], [], [], []
-    for n in range(args.steps):
+    return judge, keys
+
+
+def measure(steps: int = 40, map_attachment: bool = True, seed: int = 1) -> dict[str, list[float]]:
+    """Milliseconds per decision of each part, for ``steps`` decisions of one game."""
+    judge, keys = new_judge(Path(tempfile.mkdtemp()), map_attachment)
+    rng = random.Random(seed)
+    out: dict[str, list[float]] = {"whole": [], "core": [], "render": [], "png": [], "report_png": []}
+    for n in range(steps):
         state = judge.state("b1")
         pending = rules.pending(state)
         if not pending:
@@ -71,27 +75,37 @@ def main() -> None:
         orders = rules.bot_orders(state, d.seat, rng)
         t = time.perf_counter()
         new, events = rules.apply(state, d.seat, orders, Dice(b"bench", state.step))
-        core.append((time.perf_counter() - t) * 1000)
+        out["core"].append((time.perf_counter() - t) * 1000)
         pack = judge.pack_for("b1")
         seats = judge.store.seats("b1")
         t = time.perf_counter()
         for row in seats:
             build.render_report(pack, new, events, game_id="b1", step=state.step, seat=row["seat"], seats=seats,
                                 headline="bench", seed_commitment="x")
-        render.append((time.perf_counter() - t) * 1000)
-        if n % 10 == 0:
-            t = time.perf_counter()
-            build.map_png(pack, new, events, title="bench")
-            png.append((time.perf_counter() - t) * 1000)
+        out["render"].append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        build.map_png(pack, new, events, title=f"b1 step {state.step}")
+        out["png"].append((time.perf_counter() - t) * 1000)
+        out["report_png"].append(out["render"][-1] + out["png"][-1])
         doc = {"game": "b1", "seat": d.seat, "key": keys[d.seat], "step": state.step, "orders": orders}
         t = time.perf_counter()
-        status = judge.handle_message(_mail(d.seat, doc, n))
-        whole.append((time.perf_counter() - t) * 1000)
+        status = judge.handle_message(mail(d.seat, doc, n))
+        out["whole"].append((time.perf_counter() - t) * 1000)
         assert status == "applied", status
-    print(_stats("handle_message (whole decision)", whole))
-    print(_stats("rules.apply", core))
-    print(_stats("render 4 reports", render))
-    print(_stats("map PNG (1000 px)", png))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--map", action="store_true", help="attach the map PNG to reports (as in production)")
+    args = ap.parse_args()
+    got = measure(args.steps, args.map)
+    print(_stats("handle_message (whole decision)", got["whole"]))
+    print(_stats("rules.apply", got["core"]))
+    print(_stats("render 4 reports", got["render"]))
+    print(_stats("map PNG (1000 px)", got["png"]))
+    print(_stats("4 reports + map PNG", got["report_png"]))
 
 
 if __name__ == "__main__":

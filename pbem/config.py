@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from pbem.keys import is_key_hash
 from pbem.mail.headers import normalise_address
 
 TLS_MODES = ("none", "starttls", "implicit")
@@ -419,7 +420,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
             elif email is not None:
                 seen_emails[email.lower()] = seat
             key_hash = c.get(sm, "key_hash", sp, str, required=True)
-            if key_hash is not None and not key_hash.startswith("pbkdf2_sha256$"):
+            if key_hash is not None and not is_key_hash(key_hash):
                 c.add(f"{sp}.key_hash", "not a key hash; make one with `pbem key hash`")
             seats.append(SeatConfig(seat or "", player or "", (email or "").lower(), key_hash or ""))
         options = c.get(gm, "options", gp, dict, {})

@@ -138,10 +138,10 @@ def test_crash_between_commit_and_move_neither_loses_nor_reapplies(table: Table,
     class Killed(BaseException):
         pass
 
-    def die(self: ImapPoller, uid: int) -> None:
+    def die(self: ImapPoller, statuses: dict[int, str], quiet: bool = False) -> None:
         raise Killed()  # the process dies right after the database commit
 
-    monkeypatch.setattr(ImapPoller, "_done", die)
+    monkeypatch.setattr(ImapPoller, "_finish_all", die)
     with pytest.raises(Killed):
         run_once(table.judge, table.poller)
     monkeypatch.undo()

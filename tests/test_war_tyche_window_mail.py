@@ -35,10 +35,10 @@ _mail = player_mail
 
 def _prompts(judge: Judge, seat: str, step: int) -> list[str]:
     rows = judge.store.db.execute(
-        "SELECT raw FROM outbox WHERE kind = 'prompt' AND to_addr = ? AND subject LIKE ?",
+        "SELECT id FROM outbox WHERE kind = 'prompt' AND to_addr = ? AND subject LIKE ?",
         [f"{seat}@pbem.localhost", f"%step {step}:%"]).fetchall()
     out = []
-    for (raw,) in rows:
+    for raw in (judge.store.outbox_row(i)["raw"] for (i,) in rows):
         msg = email.message_from_bytes(raw, policy=default_policy)
         out.append(msg.get_body(("plain",)).get_content())
     return out
@@ -104,8 +104,8 @@ def test_standing_orders_alone_from_the_window_seat_keep_its_window_open(tmp_pat
     assert after.step == state.step and after.war["pause"] == state.war["pause"]
     assert after.private["east"]["standing"] == [{"when": "losses", "order": ["mercenary", "loyal"]}]
     rows = judge.store.db.execute(
-        "SELECT raw FROM outbox WHERE kind = 'reply' AND to_addr = 'east@pbem.localhost'").fetchall()
-    texts = [" ".join(email.message_from_bytes(raw, policy=default_policy).get_body(("plain",)).get_content()
-                      .split()) for (raw,) in rows]
+        "SELECT id FROM outbox WHERE kind = 'reply' AND to_addr = 'east@pbem.localhost'").fetchall()
+    texts = [" ".join(email.message_from_bytes(judge.store.outbox_row(i)["raw"], policy=default_policy)
+                      .get_body(("plain",)).get_content().split()) for (i,) in rows]
     assert any("still waits for your answer to the intercept decision" in t for t in texts), texts
     assert not any("turn report goes to every seat" in t for t in texts), "no report follows standing orders"

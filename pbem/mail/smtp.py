@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -119,7 +120,7 @@ async def send_due_async(store: Store, server: MailServer, sender: str, now: dat
     report = SendReport()
     smtp: aiosmtplib.SMTP | None = None
     try:
-        for row in store.due_mail(now.replace(microsecond=0).isoformat()):
+        for row in _due_rows(store, now.replace(microsecond=0).isoformat()):
             left = end - loop.time()
             if left <= 0:
                 report.out_of_time = True
@@ -144,6 +145,20 @@ async def send_due_async(store: Store, server: MailServer, sender: str, now: dat
         if smtp is not None:
             smtp.close()
     return report
+
+
+def _due_rows(store: Store, now: str, page: int = 100) -> Iterator[dict[str, Any]]:
+    """Every due row, a page at a time, until none is left (the pass used to stop after
+    100 rows and wait for the next one, 30 s later: issue 14). A row that comes back
+    (its attempt was not recorded) ends the pass, so it cannot loop."""
+    seen: set[int] = set()
+    while True:
+        rows = [r for r in store.due_mail(now, limit=page) if r["id"] not in seen]
+        if not rows:
+            return
+        for row in rows:
+            seen.add(row["id"])
+            yield row
 
 
 def _failed(store: Store, row: dict[str, Any], exc: BaseException, now: datetime, report: SendReport) -> None:

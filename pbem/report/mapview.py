@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 from xml.sax.saxutils import escape
 
 from pbem.pack.model import Pack
+
+T = TypeVar("T")
 
 # View box in degrees: lon_min, lat_min, lon_max, lat_max.
 VIEW = (17.5, 22.8, 75.5, 45.4)
@@ -156,6 +159,56 @@ def _seat_colour(overlay: MapOverlay, seat: str) -> str:
     return DEFAULT_SEAT_COLOURS[i % len(DEFAULT_SEAT_COLOURS)]
 
 
+@dataclass(frozen=True)
+class Layer:
+    """One layer of the map picture, bottom to top: its SVG elements and whether it
+    depends on the pack alone (``static``: the same for every turn, so a raster of it
+    can be drawn once and reused, :mod:`pbem.report.raster`)."""
+
+    name: str
+    static: bool
+    elements: tuple[str, ...]
+
+
+def svg_document(elements: tuple[str, ...] | list[str]) -> str:
+    """An SVG document (the map's size, font and arrow marker) holding ``elements``."""
+    proj = _Projection()
+    w, h = proj.width, proj.height
+    return "\n".join([
+        (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" '
+         f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">'),
+        ("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
+         "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
+         "fill=\"#b03a2e\"/></marker></defs>"),
+        *elements, "</svg>"])
+
+
+def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
+    """The map of ``pack`` with ``overlay`` as layers, bottom to top: ``base`` (sea,
+    land, province names, paths; static), ``spaces`` (control halos and space symbols
+    in their owners' colours), ``labels`` (space names; static), ``turn`` (stacks,
+    moves, battles, sieges, royals, army boxes), ``legend`` (static), ``top`` (the
+    players' legend and the title). :func:`render_map_svg` is their concatenation."""
+    ov = overlay or MapOverlay()
+    proj = _Projection()
+    xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
+    spaces: list[str] = []
+    _control_layer(spaces, ov, pack, xy)
+    _spaces_layer(spaces, ov, pack, xy)
+    turn: list[str] = []
+    _overlay(turn, ov, xy)
+    _turn_layer(turn, ov, xy)
+    top: list[str] = []
+    _seat_legend(top, ov, proj)
+    title = ov.title or f"Successors: the empire of Alexander, 323 BC ({pack.name} pack)"
+    size = 30 if ov.seat_labels else 20
+    top.append(f'<text x="14" y="{size + 6}" font-size="{size}" font-weight="bold" fill="#2d2a26" '
+               f'stroke="#ffffff" stroke-width="0.6">{escape(title)}</text>')
+    return [Layer("base", True, _base_layer(pack)), Layer("spaces", False, tuple(spaces)),
+            Layer("labels", True, _labels_layer(pack)), Layer("turn", False, tuple(turn)),
+            Layer("legend", True, _legend_layer()), Layer("top", False, tuple(top))]
+
+
 def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
     """Return an SVG document (UTF-8 text) of ``pack``'s map.
 
@@ -163,22 +216,34 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
     strongholds green. With an overlay, garrison owners colour the spaces and stacks,
     arrows, battles and a title are drawn on top. Raises nothing for unknown ids in the
     overlay (they are skipped)."""
-    ov = overlay or MapOverlay()
+    return svg_document([e for layer in map_layers(pack, overlay) for e in layer.elements])
+
+
+def per_pack(fn: Callable[[Pack], T]) -> Callable[[Pack], T]:
+    """Cache ``fn(pack)`` per pack object (a Pack holds mapping proxies, so it is not
+    hashable for :func:`functools.lru_cache`); at most 4 packs, the oldest dropped."""
+    cache: dict[int, tuple[Pack, T]] = {}
+
+    def cached(pack: Pack) -> T:
+        hit = cache.get(id(pack))
+        if hit is None or hit[0] is not pack:
+            if len(cache) >= 4:
+                cache.pop(next(iter(cache)))
+            hit = cache[id(pack)] = (pack, fn(pack))
+        return hit[1]
+    return cached
+
+
+@per_pack
+def _base_layer(pack: Pack) -> tuple[str, ...]:
+    """Sea, land, province names (under everything else) and paths."""
     proj = _Projection()
     w, h = proj.width, proj.height
     xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
-    out: list[str] = [
-        (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" '
-        f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">'),
-        ("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
-        "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
-        "fill=\"#b03a2e\"/></marker></defs>"),
-        f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="{SEA}"/>',
-    ]
+    out = [f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="{SEA}"/>']
     out.append(f'<g fill="{LAND}" stroke="{LAND}" stroke-width="0.8" stroke-linejoin="round">')
     out.extend(f'<path d="{d}"/>' for d in _land_paths(_pack_dir_name(pack)))
     out.append("</g>")
-    # province names under everything else
     out.append('<g font-size="15" font-weight="bold" fill="#8d6e3f" fill-opacity="0.55" '
                'text-anchor="middle" letter-spacing="1.5">')
     for pid, prov in pack.provinces.items():
@@ -192,15 +257,18 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
             cy = sum(p[1] for p in pts) / len(pts) + 16
         out.append(f'<text x="{cx:.1f}" y="{cy:.1f}">{escape(prov.name.upper())}</text>')
     out.append("</g>")
-    # paths
     out.append('<g fill="none">')
     for p in pack.paths:
         if p.a in xy and p.b in xy:
             (x1, y1), (x2, y2) = xy[p.a], xy[p.b]
             out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {PATH_STYLE[p.kind]}/>')
     out.append("</g>")
-    _control_layer(out, ov, pack, xy)
-    # spaces
+    return tuple(out)
+
+
+def _spaces_layer(out: list[str], ov: MapOverlay, pack: Pack, xy: Mapping[str, tuple[float, float]]) -> None:
+    """Each space's symbol, filled with its owner's colour (green for independent
+    spaces and strongholds, white otherwise)."""
     out.append("<g>")
     for sid, s in pack.spaces.items():
         x, y = xy[sid]
@@ -221,13 +289,19 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
         if s.treasure_city:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.4" fill="#d4a017"/>')
     out.append("</g>")
-    # labels: a white halo pass, then the text (cairosvg ignores paint-order)
+
+
+@per_pack
+def _labels_layer(pack: Pack) -> tuple[str, ...]:
+    """The space names: a white halo pass, then the text (cairosvg ignores paint-order)."""
+    proj = _Projection()
+    out: list[str] = []
     for halo in (True, False):
         attrs = ('fill="#ffffff" stroke="#ffffff" stroke-width="2.4" stroke-opacity="0.85"'
                  if halo else 'fill="#222"')
         out.append(f'<g font-size="8.5" {attrs}>')
-        for sid, s in pack.spaces.items():
-            x, y = xy[sid]
+        for s in pack.spaces.values():
+            x, y = proj(s.lon, s.lat)
             style = ' font-style="italic"' if s.kind == "transit" else ""
             if s.kind == "transit" and not halo:
                 style += ' fill="#555"'
@@ -235,16 +309,7 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
                 style = ' font-weight="bold" font-size="10"'
             out.append(f'<text x="{x + 8:.1f}" y="{y + 3:.1f}"{style}>{escape(s.name)}</text>')
         out.append("</g>")
-    _overlay(out, ov, xy)
-    _turn_layer(out, ov, xy)
-    _legend(out, proj)
-    _seat_legend(out, ov, proj)
-    title = ov.title or f"Successors: the empire of Alexander, 323 BC ({pack.name} pack)"
-    size = 30 if ov.seat_labels else 20
-    out.append(f'<text x="14" y="{size + 6}" font-size="{size}" font-weight="bold" fill="#2d2a26" '
-               f'stroke="#ffffff" stroke-width="0.6">{escape(title)}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+    return tuple(out)
 
 
 def _pack_dir_name(pack: Pack) -> str:
@@ -274,8 +339,11 @@ def _overlay(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float
                        f'fill="#111">{escape(label)}</text></g>')
 
 
-def _legend(out: list[str], proj: _Projection) -> None:
-    x0, y0 = proj(17.9, 27.3)
+@lru_cache(maxsize=1)
+def _legend_layer() -> tuple[str, ...]:
+    """The legend of the symbols (the same on every map)."""
+    out: list[str] = []
+    x0, y0 = _Projection()(17.9, 27.3)
     rows: list[tuple[str, str]] = [
         (_marker("major_city", 0, 0, "#fff"), "major city"),
         (('<rect x="-6" y="-6" width="12" height="12" fill="#fff" stroke="#111" stroke-width="1.6"/>'
@@ -308,6 +376,7 @@ def _legend(out: list[str], proj: _Projection) -> None:
         out.append(f'<g transform="translate({x},{y})">{sym}</g>'
                    f'<text x="{x + 20}" y="{y + 4}" font-size="11" fill="#2d2a26">{escape(text)}</text>')
     out.append("</g>")
+    return tuple(out)
 
 
 def _control_layer(out: list[str], ov: MapOverlay, pack: Pack, xy: Mapping[str, tuple[float, float]]) -> None:

@@ -150,6 +150,13 @@ def execute(state: GameState, checked: Checked, dice: Dice
     ``PlayerTurnStarted`` (or the turn's later phases, or ``GameWon``). Raises
     :class:`IllegalOrders` with the problems when the orders were refused, ValueError
     when ``checked`` was made for another step."""
+    return _execute(state, checked, dice, owned=False)
+
+
+def _execute(state: GameState, checked: Checked, dice: Dice, owned: bool
+             ) -> tuple[GameState, list[Event]]:
+    """:func:`execute`; ``owned``: ``checked`` is used once and dropped (:func:`apply`),
+    so its outcome's working dict is carried on without a copy."""
     if checked.step != state.step:
         raise ValueError(f"orders checked at step {checked.step}, the game is at {state.step}")
     if checked.problems:
@@ -159,7 +166,7 @@ def execute(state: GameState, checked: Checked, dice: Dice
     choosing = bool(state.order_choice)  # R-6.1
     window = war_get(state.peek(), "pause")
     if checked.outcome is not None:
-        ctx = Ctx(pack, _copy(checked.outcome[0]), dice)
+        ctx = Ctx(pack, checked.outcome[0] if owned else _copy(checked.outcome[0]), dice)
         ctx.events = list(checked.outcome[1])
     else:
         ctx = Ctx(pack, state.to_dict(), dice, plans=checked.plans)
@@ -168,22 +175,22 @@ def execute(state: GameState, checked: Checked, dice: Dice
             raise IllegalOrders(rej)
     seat = checked.seat
     if standing_only(state.peek(), seat, checked.orders) and ctx.s["step"] == state.step:
-        return GameState.from_dict(ctx.s, pack), ctx.events  # no decision taken (R-9.3)
+        return GameState.adopt(ctx.s, pack), ctx.events  # no decision taken (R-9.3)
     if choosing:  # R-6.1: the turn goes on with the Usurpers and reinforcements
         turn_order_chosen(ctx)
-        return GameState.from_dict(ctx.s, pack), ctx.events
+        return GameState.adopt(ctx.s, pack), ctx.events
     seat = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer (R-9.3)
     if seat is None:  # a reaction window opened: the player-turn goes on
-        return GameState.from_dict(ctx.s, pack), ctx.events
+        return GameState.adopt(ctx.s, pack), ctx.events
     if reinforcing:
         if not ctx.s["reinforce"]:
             continue_turn(ctx)
-        return GameState.from_dict(ctx.s, pack), ctx.events
+        return GameState.adopt(ctx.s, pack), ctx.events
     end_segment(ctx)  # R-11.2: nothing given "until the end of the segment" outlives it
     ctx.emit("TurnPassed", {"seat": seat, "round": ctx.s["round"], "rule": "R-6.5"})
     check_victory(ctx, end_of_turn=False, finished=seat)
     next_player_turn(ctx)
-    return GameState.from_dict(ctx.s, pack), ctx.events
+    return GameState.adopt(ctx.s, pack), ctx.events
 
 
 def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
@@ -191,7 +198,7 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     """Check ``orders`` of ``seat`` and carry them out with ``dice``: :func:`check`, then
     :func:`execute`. Raises :class:`IllegalOrders` with every problem when the orders
     are not legal."""
-    return execute(state, check(state, seat, orders), dice)
+    return _execute(state, check(state, seat, orders), dice, owned=True)
 
 
 def fold(initial: GameState, events: Sequence[Event]) -> GameState:
@@ -199,7 +206,7 @@ def fold(initial: GameState, events: Sequence[Event]) -> GameState:
     s = initial.to_dict()
     for ev in events:
         reduce(s, ev)
-    return GameState.from_dict(s, initial.pack)
+    return GameState.adopt(s, initial.pack)
 
 
 def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pbem import rules
-from pbem.keys import verify_key
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
@@ -116,7 +115,7 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
         refusal = [Problem(message=f"This address ({parsed.sender}) is not registered for seat {seat} of {game_id}; "
                          "a mail can only act for the seat registered at its sender address.",
                          where="seat", code="auth.sender")]
-        if _key_ok(doc, row):
+        if _key_ok(judge, doc, row):
             answers.alert_seat(judge, game_id, row, parsed)
             return Checked(refusal, game_id, seat, held=True, reason="auth.sender")
         _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
@@ -127,7 +126,7 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
                               "seat is locked: no key is checked until an hour has passed since the latest. "
                               "The host has been told.", where="key", code="auth.locked")],
                        game_id, seat, reason="auth.locked")
-    if _key_ok(doc, row):
+    if _key_ok(judge, doc, row):
         return None
     _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
     placeholder = str(doc.get("key", "")).strip().upper() == "YOUR-SEAT-KEY"
@@ -137,9 +136,11 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
                    game_id, seat, reason="auth.key")
 
 
-def _key_ok(doc: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
+def _key_ok(judge: Judge, doc: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
+    """The key of ``doc`` matches the seat's hash (through the judge's verified-key
+    cache, :class:`pbem.keys.KeyCache`)."""
     key = doc.get("key")
-    return verify_key(key, row["key_hash"]) if isinstance(key, str) else False
+    return judge.keys.verify(key, row["key_hash"]) if isinstance(key, str) else False
 
 
 def _maybe_alert(judge: Judge, game_id: str, row: Mapping[str, Any], failures: int) -> None:

@@ -25,6 +25,7 @@ from datetime import datetime
 
 from pbem import rules
 from pbem.config import Config
+from pbem.keys import KeyCache
 from pbem.pack.model import Pack
 from pbem.service import deadlines, games, intake, outbox
 from pbem.service.issue import now_utc
@@ -43,6 +44,8 @@ class Judge:
     clock: Callable[[], datetime] = now_utc
     new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32)
     domain: str = field(init=False)
+    #: keys verified against slow (PBKDF2) hashes, in memory only (docs/pipeline.md)
+    keys: KeyCache = field(init=False, default_factory=KeyCache)
 
     def __post_init__(self) -> None:
         self.domain = self.config.judge_address.rsplit("@", 1)[1]

@@ -70,7 +70,9 @@ def fault_kind(exc: BaseException) -> str:
 
 def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None = None,
                 max_backoff: float = 300.0, send_every: float = 30.0) -> None:
-    """Poll until ``stop`` is set: wait with IDLE (or sleep+NOOP) between cycles,
+    """Poll until ``stop`` is set: wait with IDLE (or sleep+NOOP) after a cycle that
+    found nothing (after one that handled mail, the next cycle starts at once, so a
+    backlog is read without waiting for the server to announce each message),
     reconnect with exponential backoff (1 s doubling to ``max_backoff``) after any
     failure, and send the outbox from a thread of its own (after every cycle, and every
     ``send_every`` seconds)."""
@@ -92,7 +94,8 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
                 for kind in CYCLE_FAULTS:
                     watch.recovered(judge, kind)
                 backoff = 1.0
-                poller.wait(config.imap.poll_interval)
+                if not handled:  # after a busy cycle look again at once: more may have come
+                    poller.wait(config.imap.poll_interval)
                 continue
             except Exception as exc:  # noqa: BLE001 - no fault may stop the judge
                 kind = fault_kind(exc)

@@ -40,7 +40,8 @@ def queue(judge: Judge, *, game_id: str | None, kind: str, to_addr: str, to_name
                   message_id=message_id, kind=kind, in_reply_to=in_reply_to, references=references,
                   auto=auto, game_id=game_id, date=judge.clock())
     judge.store.queue_mail(message_id=out.message_id, game_id=game_id, kind=kind, to_addr=out.to_addr,
-                           subject=subject, raw=out.raw, in_reply_to=in_reply_to, at=judge.clock().isoformat())
+                           subject=subject, raw=out.raw, in_reply_to=in_reply_to, at=judge.clock().isoformat(),
+                           bodies=out.bodies)
 
 
 def flush(judge: Judge, budget: float = CYCLE_BUDGET) -> SendReport:

@@ -22,11 +22,18 @@ class RunError(RuntimeError):
     line (the CLI prints it and exits 1)."""
 
 
-def start_devmail(config: Config) -> DevMail:
-    """Start the embedded mail server of ``config.devmail``. Raises RunError."""
+def start_devmail(config: Config, wake: threading.Event | None = None) -> DevMail:
+    """Start the embedded mail server of ``config.devmail``; ``wake`` is set on every
+    delivery to the judge's account (``imap.user``). Raises RunError."""
     dm = config.devmail
+    judge_account = (config.imap.user or "").lower()
+
+    def delivered(account: str) -> None:
+        if wake is not None and account == judge_account:
+            wake.set()
     try:
-        return DevMail(dm.maildir, dm.accounts, smtp_port=dm.smtp_port, imap_port=dm.imap_port).start()
+        return DevMail(dm.maildir, dm.accounts, smtp_port=dm.smtp_port, imap_port=dm.imap_port,
+                       on_delivery=delivered).start()
     except DevMailError as exc:
         raise RunError(f"cannot start the embedded mail server: {exc}") from exc
 
@@ -67,8 +74,9 @@ def serve(config: Config, *, once: bool = False, echo: Callable[[str], None] = p
 def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: threading.Event
            ) -> dict[int, str] | None:
     dev = None
+    wake = threading.Event()
     if config.devmail.enabled:
-        dev = start_devmail(config)
+        dev = start_devmail(config, wake)
         echo(f"embedded mail server: SMTP 127.0.0.1:{dev.smtp_port}, IMAP 127.0.0.1:{dev.imap_port}, "
              f"maildirs in {config.devmail.maildir}")
     try:
@@ -96,6 +104,8 @@ def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: thread
              f"as {config.judge_address}; Ctrl-C to stop")
         if dev is not None:
             threading.Thread(target=watch_devmail, args=(dev, stop), daemon=True).start()
+            if config.imap.host in ("127.0.0.1", "localhost") and config.imap.port == dev.imap_port:
+                poller.wake = wake  # the embedded server says when mail came; no IDLE needed
         run_forever(judge, poller, stop)
         return None
     finally:

@@ -4,7 +4,8 @@ group of tables (ARCHITECTURE.md, "Service and store"):
 - :mod:`pbem.store.games`: ``games``, ``seats``;
 - :mod:`pbem.store.inbox`: ``inbox`` (raw bytes of every message, forever);
 - :mod:`pbem.store.events`: ``events`` (append-only, hash-chained), ``snapshots``;
-- :mod:`pbem.store.outbox`: ``outbox``;
+- :mod:`pbem.store.outbox`: ``outbox``, its attachments in :mod:`pbem.store.blobs` (``blobs``,
+  ``outbox_blobs``);
 - :mod:`pbem.store.imap_state`: ``imap_state``;
 - :mod:`pbem.store.deadlines`: ``deadlines``;
 - :mod:`pbem.store.faults`: ``faults`` (what the host was told about);

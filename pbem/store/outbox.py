@@ -1,14 +1,17 @@
 """The ``outbox`` table: every composed message, unique by its stable Message-ID, with
-its SMTP attempts, last error and next attempt time."""
+its SMTP attempts, last error and next attempt time. Attachment bodies are stored once
+for all the rows that share them and the rest compressed (:mod:`pbem.store.blobs`);
+every method that returns ``raw`` returns it whole."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.store.base import Connection, utcnow
+from pbem.store.blobs import BlobsTable, pack, split
+from pbem.store.base import utcnow
 
 
-class OutboxTable(Connection):
+class OutboxTable(BlobsTable):
     """Outgoing mail (mixed into :class:`pbem.store.Store`)."""
 
     def has_mail(self, message_id: str) -> bool:
@@ -16,24 +19,32 @@ class OutboxTable(Connection):
         return self.db.execute("SELECT 1 FROM outbox WHERE message_id = ?", [message_id]).fetchone() is not None
 
     def queue_mail(self, *, message_id: str, game_id: str | None, kind: str, to_addr: str,
-                   subject: str, raw: bytes, in_reply_to: str | None = None, at: str | None = None) -> int:
+                   subject: str, raw: bytes, in_reply_to: str | None = None, at: str | None = None,
+                   bodies: Sequence[bytes] | None = None) -> int:
         """Add a composed message to the outbox (status pending, due at once); return its
-        id. ``at``: the time it is queued (ISO 8601 UTC; default now)."""
+        id. ``at``: the time it is queued (ISO 8601 UTC; default now). Its attachment
+        bodies (``bodies``: as they appear in ``raw``; found by parsing when None) go to
+        ``blobs`` once (:func:`pbem.store.blobs.split`)."""
         now = at or utcnow()
-        return self.db["outbox"].insert({
+        skeleton, shared = split(raw, bodies)
+        outbox_id = self.db["outbox"].insert({
             "message_id": message_id, "game_id": game_id, "kind": kind, "to_addr": to_addr,
-            "subject": subject, "raw": raw, "in_reply_to": in_reply_to, "status": "pending",
+            "subject": subject, "raw": pack(skeleton), "in_reply_to": in_reply_to, "status": "pending",
             "attempts": 0, "last_error": None, "next_attempt_at": now, "created_at": now,
             "sent_at": None}).last_pk
+        self.store_blobs(outbox_id, shared, at=now)
+        return outbox_id
 
     def due_mail(self, now: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        """Pending outbox rows whose next attempt is due."""
-        return list(self.db["outbox"].rows_where("status = 'pending' AND next_attempt_at <= ?",
-                                                 [now or utcnow()], order_by="id", limit=limit))
+        """Pending outbox rows whose next attempt is due, oldest first, at most ``limit``."""
+        return self.with_bodies(self.db["outbox"].rows_where("status = 'pending' AND next_attempt_at <= ?",
+                                                             [now or utcnow()], order_by="id", limit=limit))
 
     def mark_sent(self, outbox_id: int) -> None:
-        """Record a successful SMTP hand-over."""
+        """Record a successful SMTP hand-over; drop the attachment bodies no unsent row
+        needs any more (:meth:`drop_sent_blobs`)."""
         self.db["outbox"].update(outbox_id, {"status": "sent", "sent_at": utcnow(), "last_error": None})
+        self.drop_sent_blobs(outbox_id)
 
     def mark_attempt_failed(self, outbox_id: int, error: str, next_attempt_at: str | None) -> None:
         """Count a failed attempt; ``next_attempt_at`` None gives up (status failed)."""
@@ -54,8 +65,9 @@ class OutboxTable(Connection):
             [address.lower(), since, *kinds]).fetchone()[0]
 
     def outbox_row(self, outbox_id: int) -> dict[str, Any]:
-        """The outbox row ``outbox_id``. Raises sqlite_utils NotFoundError."""
-        return self.db["outbox"].get(outbox_id)
+        """The outbox row ``outbox_id`` (``raw`` whole, but for the attachments of a sent
+        row, dropped after sending). Raises sqlite_utils NotFoundError."""
+        return self.with_bodies([self.db["outbox"].get(outbox_id)])[0]
 
     def failed_mail(self) -> list[dict[str, Any]]:
         """Outbox rows that gave up (status failed), by id, without their raw bytes."""
@@ -78,4 +90,5 @@ class OutboxTable(Connection):
 
     def outbox_problems(self) -> list[dict[str, Any]]:
         """Outbox rows not sent that carry an error, by id."""
-        return list(self.db["outbox"].rows_where("status != 'sent' AND last_error IS NOT NULL", order_by="id"))
+        return self.with_bodies(self.db["outbox"].rows_where("status != 'sent' AND last_error IS NOT NULL",
+                                                             order_by="id"))

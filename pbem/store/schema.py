@@ -11,12 +11,18 @@
 - ``003_trust`` (issue 15): games record their dice version (``dice``: 1 = the seed
   and step alone, 2 = the seed and every accepted orders document, docs/trust.md) and
   the orders context the next decision's dice derive from (``dice_context``).
+- ``004_scale`` (issue 14): attachment bodies stored once in ``blobs`` and linked to
+  their outbox rows in ``outbox_blobs`` (existing rows are split too;
+  :mod:`pbem.store.blobs`), and an index for every query on the mail path (reply rate,
+  previous orders, wrong-key count, seat by address, open deadlines), so none scans a
+  table (``tests/store/test_query_plans.py``).
 """
 from __future__ import annotations
 
 import sqlite_utils
 
 from pbem.store.base import Migration
+from pbem.store.blobs import pack, split
 from pbem.store.content import content_hash
 
 
@@ -78,8 +84,32 @@ def _m003(db: sqlite_utils.Database) -> None:
     db.execute("UPDATE games SET dice = 1")
 
 
+def _m004(db: sqlite_utils.Database) -> None:
+    db["blobs"].create({"sha256": str, "data": bytes, "size": int, "created_at": str, "dropped_at": str},
+                       pk="sha256")
+    db["outbox_blobs"].create({"outbox_id": int, "sha256": str}, pk=("outbox_id", "sha256"),
+                              foreign_keys=[("outbox_id", "outbox", "id"), ("sha256", "blobs", "sha256")])
+    db["outbox_blobs"].create_index(["sha256"])
+    db["outbox"].create_index(["to_addr", "created_at"])
+    db["inbox"].create_index(["game_id", "seat", "step"])
+    db["inbox"].create_index(["game_id", "seat", "fetched_at"])
+    db["seats"].create_index(["email"])
+    db["deadlines"].create_index(["expired_at", "due_at"])
+    for row_id, raw, status, created in db.execute("SELECT id, raw, status, created_at FROM outbox").fetchall():
+        skeleton, bodies = split(raw or b"")
+        db.execute("UPDATE outbox SET raw = ? WHERE id = ?", [pack(skeleton), row_id])
+        for digest, body in bodies.items():
+            db.execute("INSERT OR IGNORE INTO blobs (sha256, data, size, created_at) VALUES (?, ?, ?, ?)",
+                       [digest, body, len(body), created])
+            db.execute("INSERT OR IGNORE INTO outbox_blobs (outbox_id, sha256) VALUES (?, ?)", [row_id, digest])
+    db.execute("UPDATE blobs SET data = NULL, dropped_at = created_at WHERE NOT EXISTS ("
+               "SELECT 1 FROM outbox_blobs ob JOIN outbox o ON o.id = ob.outbox_id "
+               "WHERE ob.sha256 = blobs.sha256 AND o.status != 'sent')")
+
+
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
     ("003_trust", _m003),
+    ("004_scale", _m004),
 ]

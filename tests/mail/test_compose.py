@@ -80,3 +80,56 @@ def test_stable_message_ids_are_valid_msg_ids(parts: list) -> None:
 def test_a_reply_id_built_from_a_player_id_is_valid() -> None:
     """The label once had '..' ('<…@players.example>' ends in a dot before the digest)."""
     assert is_msg_id(stable_message_id("pbem.example", "g1", "reply", "<c-1@players.example>"))
+
+
+def _reference(**kwargs: object) -> bytes:
+    """The message as the email package writes it with the attachments added whole."""
+    from email.message import EmailMessage
+    from email.policy import SMTP
+
+    atts = kwargs.pop("attachments")
+    msg = email.message_from_bytes(compose(**kwargs).raw, policy=policy.default, _class=EmailMessage)
+    for att in atts:
+        if att.cid:
+            msg.get_payload()[1].add_related(att.data, maintype=att.maintype, subtype=att.subtype,
+                                             cid=f"<{att.cid}>", filename=att.filename, disposition="inline")
+        else:
+            msg.add_attachment(att.data, maintype=att.maintype, subtype=att.subtype, filename=att.filename)
+    return msg.as_bytes(policy=SMTP)
+
+
+def _same_boundaries(raw: bytes) -> bytes:
+    """``raw`` with its MIME boundaries renamed B0, B1, … in order of appearance."""
+    import re
+
+    names: dict[bytes, bytes] = {}
+    for m in re.finditer(rb'boundary="([^"]+)"', raw):
+        names.setdefault(m.group(1), b"B%d" % len(names))
+    for old, new in names.items():
+        raw = raw.replace(old, new)
+    return raw
+
+
+def test_attachments_are_written_as_the_email_package_writes_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """compose puts each attachment's base64 text in place of a placeholder (computed
+    once per picture); the bytes are those of the email package adding it whole."""
+    import os
+    from email.generator import Generator
+
+    from pbem.mail.compose import Attachment, encoded_body
+
+    counter = iter(range(1000))
+    monkeypatch.setattr(Generator, "_make_boundary", classmethod(lambda cls, text=None: f"=={next(counter)}=="))
+    picture, extra = os.urandom(50_000), os.urandom(3_000)
+    kwargs = dict(sender="judge@pbem.localhost", sender_name="Judge", to_addr="north@pbem.localhost",
+                  to_name="Kleitos", subject="report", text="the report\n", html='<p><img src="cid:m@x"></p>',
+                  message_id="<pbem.r@pbem.localhost>", kind="report")
+    atts = [Attachment("map.png", picture, cid="m@x"), Attachment("log.txt", extra, "text", "plain")]
+    ours = compose(**kwargs, attachments=atts)
+    theirs = _reference(**kwargs, attachments=atts)
+    parsed = email.message_from_bytes(ours.raw, policy=policy.default)
+    got = {p.get_filename(): p.get_payload(decode=True) for p in parsed.walk() if p.get_filename()}
+    assert got == {"map.png": picture, "log.txt": extra}
+    assert _same_boundaries(ours.raw) == _same_boundaries(theirs)
+    assert ours.bodies == (encoded_body(picture, "image", "png", "\r\n"), encoded_body(extra, "text", "plain", "\r\n"))
+    assert all(b in ours.raw for b in ours.bodies) and b"PBEM-ATTACHMENT" not in ours.raw

@@ -36,8 +36,8 @@ def arm(point: str) -> None:
     if point == "after_fetch":
         fetch = ImapPoller._fetch
 
-        def fetched(self, batch, uidvalidity):  # noqa: ANN001, ANN202
-            got = fetch(self, batch, uidvalidity)
+        def fetched(self, batch, uidvalidity, known=None):  # noqa: ANN001, ANN202
+            got = fetch(self, batch, uidvalidity, known)
             if got:
                 _die()
             return got
@@ -51,7 +51,7 @@ def arm(point: str) -> None:
                 _die()
         Store.append_events = appended
     elif point == "after_commit":
-        ImapPoller._finish = lambda self, uid, status: _die()
+        ImapPoller._finish_all = lambda self, statuses, quiet=False: _die() if statuses else None
     elif point == "during_smtp":
         Store.mark_sent = lambda self, outbox_id: _die()
     elif point:

@@ -29,10 +29,10 @@ def _doc(judge, seat: str | None = None, **extra) -> tuple[str, dict]:
 
 
 def _replies(judge, address: str) -> list[str]:
-    rows = judge.store.db.execute("SELECT raw FROM outbox WHERE to_addr = ? AND kind = 'reply' ORDER BY id",
+    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = ? AND kind = 'reply' ORDER BY id",
                                   [address]).fetchall()
     out = []
-    for (raw,) in rows:
+    for raw in (judge.store.outbox_row(i)["raw"] for (i,) in rows):
         part = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
         out.append(part.get_content() if part is not None else "")
     return out

@@ -131,7 +131,8 @@ def test_finding13_verify_sees_the_newest_decision_removed_with_its_snapshot(tmp
 def test_finding13_the_last_report_carries_the_witness(tmp_path: Path) -> None:
     path, judge = _played(tmp_path, decisions=1)
     seq, head = judge.store.last_event("g1")
-    reports = [r[0] for r in judge.store.db.execute("SELECT raw FROM outbox WHERE kind = 'report'")]
+    reports = [judge.store.outbox_row(r[0])["raw"] for r in judge.store.db.execute(
+        "SELECT id FROM outbox WHERE kind = 'report'")]
     assert any(f"{head}@{seq}".encode() in r for r in reports)
     assert CliRunner().invoke(main, ["verify", "-c", str(path), "g1", "--witness", f"{head}@{seq}"]).exit_code == 0
 

@@ -22,11 +22,14 @@ _CACHE: dict[int, tuple[Pack, MapInfo]] = {}
 @dataclass(frozen=True)
 class MapInfo:
     """``adjacent[space] -> ((other, path_kind), ...)``; ``province_spaces[province] ->
-    (space ids)``; ``names`` maps lower-cased ids and names to space ids."""
+    (space ids)``; ``names`` maps lower-cased ids and names to space ids;
+    ``province_control[province] -> (non-transit space ids, major city ids among them)``,
+    the spaces that count for control."""
 
     adjacent: dict[str, tuple[tuple[str, str], ...]]
     province_spaces: dict[str, tuple[str, ...]]
     names: dict[str, str]
+    province_control: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
 
 
 def info(pack: Pack) -> MapInfo:
@@ -45,8 +48,11 @@ def info(pack: Pack) -> MapInfo:
         names[sid.lower()] = sid
         names[sp.name.lower()] = sid
         names[sp.name.lower().replace(" ", "_")] = sid
-    mi = MapInfo({k: tuple(sorted(v)) for k, v in adj.items()},
-                 {k: tuple(sorted(v)) for k, v in prov.items()}, names)
+    spaces = {k: tuple(sorted(v)) for k, v in prov.items()}
+    counted = {k: tuple(x for x in v if pack.spaces[x].kind != "transit") for k, v in spaces.items()}
+    mi = MapInfo({k: tuple(sorted(v)) for k, v in adj.items()}, spaces, names,
+                 {k: (v, tuple(x for x in v if pack.spaces[x].kind == "major_city"))
+                  for k, v in counted.items()})
     _CACHE[id(pack)] = (pack, mi)
     return mi
 

@@ -25,18 +25,17 @@ def province_controller(pack: Pack, s: State, province: str) -> str | None:
     """Seat controlling ``province``: a strict majority of its non-transit spaces,
     including its major city if it has one (R-3.2; "Media needs 5 garrisons incl.
     Ecbatana"). Returns None when nobody does (independent majorities control nothing)."""
-    spaces = [x for x in info(pack).province_spaces.get(province, ())
-              if pack.spaces[x].kind != "transit"]
+    spaces, majors = info(pack).province_control.get(province, ((), ()))
     if not spaces:
         return None
+    garrisons = s["garrisons"]
     counts: dict[str, int] = {}
     for x in spaces:
-        c = s["garrisons"].get(x)
+        c = garrisons.get(x)
         if c:
             counts[c] = counts.get(c, 0) + 1
-    majors = [x for x in spaces if pack.spaces[x].kind == "major_city"]
     for seat, n in counts.items():
-        if 2 * n > len(spaces) and all(s["garrisons"].get(m) == seat for m in majors):
+        if 2 * n > len(spaces) and all(garrisons.get(m) == seat for m in majors):
             return seat
     return None
 

@@ -259,6 +259,14 @@ class GameState:
         are an error: ``TypeError``."""
         return cls(**{k: _copy(v) for k, v in upgrade_layout(data).items()}, pack=pack)
 
+    @classmethod
+    def adopt(cls, data: dict[str, Any], pack: Pack | None = None) -> GameState:
+        """Freeze a working dict the caller owns and drops, *without copying* it (the
+        engine's working dict at the end of a decision): same result as
+        :meth:`from_dict` of a current-layout dict, one deep copy fewer. The caller must
+        not touch ``data`` afterwards."""
+        return cls(**data, pack=pack)
+
     def with_pack(self, pack: Pack) -> GameState:
         """This state played with ``pack``."""
         return GameState.from_dict(self.peek(), pack)
@@ -291,8 +299,27 @@ def upgrade_layout(data: Mapping[str, Any]) -> Mapping[str, Any]:
     return d
 
 
+_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+
+
 def _copy(v: Any) -> Any:
-    """Deep copy of JSON-like data (dicts, lists, tuples as lists, scalars)."""
+    """Deep copy of JSON-like data (dicts, lists, tuples as lists, scalars).
+
+    The exact JSON types take a fast path (scalars are not recursed into: a third of a
+    random game was this copy, issue 14); anything else (subclasses, other mappings)
+    goes through :func:`_copy_any`, with the same result."""
+    t = type(v)
+    if t is dict:
+        return {k: x if type(x) in _SCALARS else _copy(x) for k, x in v.items()}
+    if t is list or t is tuple:
+        return [x if type(x) in _SCALARS else _copy(x) for x in v]
+    if t in _SCALARS:
+        return v
+    return _copy_any(v)
+
+
+def _copy_any(v: Any) -> Any:
+    """:func:`_copy` of a value that is not exactly a dict, list, tuple or scalar."""
     if isinstance(v, dict):
         return {k: _copy(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):

@@ -1,0 +1,87 @@
+"""The fast map PNG (cached static layers, pbem.report.raster) has the pixels of the
+whole SVG drawn by cairosvg, within 2/255 per channel."""
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image, ImageChops
+
+from pbem import rules
+from pbem.pack.loader import load_pack
+from pbem.pack.model import Pack
+from pbem.report import raster, snapshot
+from pbem.report.mapview import MapOverlay, map_layers, render_map_svg, svg_to_png
+from pbem.rules.dice import Dice
+
+PLAYERS = {"north": "Kleitos", "east": "Peukestas", "south": "Nearchos", "west": "Aristonous"}
+
+
+@pytest.fixture(scope="module")
+def pack() -> Pack:
+    return load_pack(None)
+
+
+def _position(pack: Pack, steps: int, seed: int) -> MapOverlay:
+    state, events = rules.new_game(pack, bytes([seed]) * 8, {})
+    rng = random.Random(seed)
+    for _ in range(steps):
+        pending = rules.pending(state)
+        if not pending:
+            break
+        d = pending[0]
+        state, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                    Dice(bytes([seed]) * 8, state.step))
+    # one of each turn mark, whatever the random game did
+    extra = [rules.Event("ArmyMoved", {"seat": "north", "path": ["pella", "amphipolis", "philippi"]}),
+             rules.Event("BattleFought", {"space": "memphis"}), rules.Event("AssaultMade", {"space": "tyre"})]
+    return snapshot.overlay(pack, state, [*events, *extra], f"test step {state.step}", PLAYERS)
+
+
+def _max_difference(a: Image.Image, b: Image.Image) -> int:
+    assert a.size == b.size and a.mode == b.mode == "RGBA"
+    return max(hi for _lo, hi in ImageChops.difference(a, b).getextrema())
+
+
+def _whole(pack: Pack, ov: MapOverlay | None, width: int) -> Image.Image:
+    return Image.open(io.BytesIO(svg_to_png(render_map_svg(pack, ov), width))).convert("RGBA")
+
+
+@pytest.mark.parametrize(("steps", "seed", "width"), [(0, 1, 1000), (27, 3, 1000), (60, 5, 1000), (12, 7, 640)])
+def test_cached_layers_draw_the_pixels_of_the_whole_svg(pack: Pack, steps: int, seed: int, width: int) -> None:
+    ov = _position(pack, steps, seed)
+    fast = raster.surface_image(raster.map_surface(pack, ov, width))
+    assert _max_difference(fast, _whole(pack, ov, width)) <= 2
+    # and drawn again from the cache (the static rasters are reused, not redrawn)
+    cached = len(raster._rasters)
+    assert _max_difference(raster.surface_image(raster.map_surface(pack, ov, width)), fast) == 0
+    assert len(raster._rasters) == cached
+
+
+def test_the_bare_map_too(pack: Pack) -> None:
+    assert _max_difference(raster.surface_image(raster.map_surface(pack, None)), _whole(pack, None, 1000)) <= 2
+
+
+def test_the_comparison_can_fail(pack: Pack) -> None:
+    """Another position's picture is far from this one's: the check above has teeth."""
+    a = raster.surface_image(raster.map_surface(pack, _position(pack, 27, 3)))
+    b = raster.surface_image(raster.map_surface(pack, _position(pack, 0, 1)))
+    assert _max_difference(a, b) > 100
+
+
+def test_static_layers_depend_on_the_pack_alone(pack: Pack) -> None:
+    one, two = map_layers(pack, _position(pack, 0, 1)), map_layers(pack, _position(pack, 27, 3))
+    for a, b in zip(one, two, strict=True):
+        assert a.name == b.name and a.static == b.static
+        if a.static:
+            assert a.elements == b.elements
+    assert [layer.name for layer in one if layer.static] == ["base", "labels", "legend"]
+
+
+def test_png_is_an_rgb_picture_of_the_width(pack: Pack) -> None:
+    data = raster.map_png(pack, _position(pack, 27, 3), width=1000)
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG" and image.mode == "RGB" and image.size == raster.picture_size(1000)
+    with pytest.raises(ValueError):
+        raster.map_png(pack, None, width=0)
