@@ -148,10 +148,11 @@ def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_
 
 
 def render_rejection(subject: str, problems: Sequence[Mapping[str, Any]], game_id: str | None,
-                     orders_text: str | None) -> str:
-    """The answer to a mail that was not applied: every problem, where, the rule, a fix."""
+                     orders_text: str | None, note: str | None = None) -> str:
+    """The answer to a mail that was not applied: every problem, where, the rule, a fix;
+    then ``note`` (e.g. that the orders themselves were checked)."""
     return render("rejection.txt.j2", {"subject": subject, "problems": list(problems), "game_id": game_id,
-                                       "orders_text": orders_text})
+                                       "orders_text": orders_text, "note": note})
 
 
 def render_notice(body: str, game_id: str | None) -> str:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pbem.mail.message import ParsedMail
-from pbem.problems import Problem
+from pbem.problems import Problem, grouped
 from pbem.report import build
 from pbem.service import host, outbox, ratelimit
 from pbem.service.issue import mask_key_lines, re_subject
@@ -24,13 +24,14 @@ Recorder = Callable[..., int]
 
 
 def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
-          orders_text: str | None = None) -> bool:
-    """Answer a sender with every problem found (rate-limited per address); False when
-    the answer was suppressed by the rate limit."""
+          orders_text: str | None = None, note: str | None = None) -> bool:
+    """Answer a sender with every problem found, repeats merged
+    (:func:`pbem.problems.grouped`), and ``note`` after them (rate-limited per address);
+    False when the answer was suppressed by the rate limit."""
     if not ratelimit.may_answer(judge, parsed.sender):
         return False
-    text = build.render_rejection(parsed.subject, [i.to_dict() for i in issues], game_id,
-                                  mask_key_lines(orders_text) if orders_text else None)
+    text = build.render_rejection(parsed.subject, [i.to_dict() for i in grouped(issues)], game_id,
+                                  mask_key_lines(orders_text) if orders_text else None, note=note)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders not applied", text),
                  id_parts=(game_id or "judge", "reply", parsed.message_id), in_reply_to=parsed.message_id,
@@ -40,13 +41,13 @@ def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: 
 
 def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
            seat: str | None, result: Mapping[str, Any], status: str = "rejected", reason: str = "",
-           **fields: Any) -> str:
+           note: str | None = None, **fields: Any) -> str:
     """Record a mail that is not applied (``status`` rejected or held, with every
-    problem; ``reason`` defaults to the first problem's code) and answer the sender;
-    nothing in the game changes. Returns ``status``."""
+    problem; ``reason`` defaults to the first problem's code) and answer the sender
+    (``note`` after the problems); nothing in the game changes. Returns ``status``."""
     iid = rec(status, reason or issues[0].code, game_id=game_id, seat=seat,
               result={**result, "problems": [i.to_dict() for i in issues]}, **fields)
-    if not reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text):
+    if not reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text, note=note):
         ratelimit.suppressed(judge, iid, parsed.sender)
     return status
 

@@ -58,6 +58,11 @@ class Checked:
     held: bool = False
     reason: str = ""
     seq: int | None = None
+    orders_checkable: bool = False
+    """True when the orders may be checked by the rules even though ``issues`` is not
+    empty: the mail comes from the seat's own address (its answer goes only there, so
+    it tells nobody else anything), answers the current step of a decision of that seat,
+    and only the key, the ``seq`` line or an unknown top-level key is wrong."""
 
 
 def standing_only(orders: Any) -> bool:
@@ -88,14 +93,22 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
                                 where="seat", code="envelope.unknown_seat"))
         return Checked(issues, game_id, reason=issues[0].code if issues else "")
     identity = _identity(judge, parsed, doc, game_id, seats[seat])
-    if identity is not None:  # the seat's own address is told every problem; another only "not yours"
+    if identity is not None and identity.reason != "auth.key":
+        # another address is told only "not yours" (no oracle); a locked seat checks nothing
         return identity if identity.reason == "auth.sender" else \
             replace(identity, issues=issues + identity.issues)
+    # from the seat's own address every problem is told, a wrong key among them (issue 13)
+    issues = (identity.issues if identity else []) + issues
     seq, seq_issues = _sequence(judge, doc, game_id, seat)
     issues += seq_issues
+    timing: list[Problem] = []
     if "step" in keys and not standing_only(doc.get("orders")):
-        issues += _step_and_turn(judge, game_id, seat, doc)
-    return Checked(issues, game_id, seat, reason=issues[0].code if issues else "", seq=seq)
+        timing = _step_and_turn(judge, game_id, seat, doc)
+    issues += timing
+    checkable = not timing and isinstance(doc.get("orders"), Mapping) and not any(
+        i.code == "envelope.missing" and i.where in ("orders", "step") for i in issues)
+    return Checked(issues, game_id, seat, reason=issues[0].code if issues else "",
+                   seq=seq if identity is None else None, orders_checkable=checkable)
 
 
 def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id: str,

@@ -107,27 +107,32 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
     n0 = len(rej)
     hand = list(hand_of(s, seat))
     surprise, again = check_surprise_discards(pack, s, seat, part, where, rej)
+    your_hand = "your hand: " + ", ".join(card_label(pack, c) for c in hand)
     if "card" not in part:
         reject(rej, "tyche.card_missing", "name the card you play or discard",
-             f"{where}.card", "your hand: " + ", ".join(map(str, hand)))
+             f"{where}.card", your_hand)
+        independent_checks(pack, part, where, rej)
         return None
     n, hint = parse_card(pack, hand, part["card"])
     if n is None or n not in hand:
         reject(rej, "tyche.card_not_in_hand", f"card {part['card']!r} is not in your hand", f"{where}.card",
-             hint or "your hand: " + ", ".join(map(str, hand)))
+             f"{hint}; {your_hand}" if hint else your_hand)
+        independent_checks(pack, part, where, rej)
         return None
     card = pack.cards[n]
     if n in surprise:
-        reject(rej, "tyche.duplicate_card", f"card {n} is also a surprise discard",
+        reject(rej, "tyche.duplicate_card", f"{card_label(pack, n)} is also a surprise discard",
              f"{where}.card", "play or discard another card under card:", rule="R-8.2")
     if card.type == "surprise":
         reject(rej, "tyche.surprise_not_mandatory", f"{card_label(pack, n)} is a surprise card and does not count as your Tyche "
              f"play", f"{where}.card", "list it under surprise_discards")
+        independent_checks(pack, part, where, rej)
         return None
     use = norm_use(part.get("use"))
     if use not in USES:
         reject(rej, "tyche.unknown_use", f"use must be one of {', '.join(USES)}",
              f"{where}.use", f"allowed for this card: {', '.join(uses_for(card))}")
+        independent_checks(pack, part, where, rej, use=False)
         return None
     if use not in uses_for(card) and use != "upgrade_fleet":  # R-8.2 4-OP card: below
         if use == "discard":
@@ -139,6 +144,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
         else:
             reject(rej, "tyche.use_not_allowed", f"{card_label(pack, n)} cannot be used for {use}", f"{where}.use",
                  f"allowed: {', '.join(uses_for(card))}")
+        independent_checks(pack, part, where, rej, use=False)
         return None
     plan: dict[str, Any] = {"surprise": surprise, "again": again, "card": n, "use": use,
                             "places": [],
@@ -172,6 +178,29 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
             reject(rej, "orders.field_not_used", f"{card_label(pack, n)} played for {use} "
                    f"does not read {k}", f"{where}.{k}", f"leave out {k}", rule="R-16")
     return plan if len(rej) == n0 else None
+
+
+def independent_checks(pack: Pack, part: dict[str, Any], where: str, rej: list[Problem],
+                       use: bool = True) -> None:
+    """The checks of a Tyche order that hold whatever card it names (R-8.2), for when
+    the card itself is refused: ``use`` is one of :data:`USES` (unless ``use`` is
+    False: already refused), every space of ``places`` and ``place`` has a name
+    (``orders.unknown_space``) and every ``unrest`` entry is a province. So one mail
+    names a card not in the hand *and* a misspelled space (issue 13: every problem at
+    once); what depends on the card (how many places, which are legal) waits for a
+    card that is in the hand. Rejections are appended to ``rej``."""
+    if use and "use" in part and norm_use(part.get("use")) not in USES:
+        reject(rej, "tyche.unknown_use", f"use must be one of {', '.join(USES)}",
+               f"{where}.use", "the uses: " + ", ".join(USES))
+    for key in ("places", "place"):
+        value = part.get(key)
+        for i, v in enumerate(value if isinstance(value, list) else [value] if isinstance(value, str) else []):
+            sid, hint = resolve_space(pack, v)
+            if sid is None and isinstance(v, str):
+                reject(rej, "orders.unknown_space", f"there is no space {v!r}",
+                       f"{where}.{key}[{i}]" if isinstance(value, list) else f"{where}.{key}", hint)
+    if "unrest" in part:
+        _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
 
 
 def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:

@@ -15,15 +15,15 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
+from pbem.rules.core import names
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, hand_of
 
 
 def card_label(pack: Pack, n: int) -> str:
-    """``"#12 Greek Mercenaries (3 OPs)"``."""
-    c = pack.cards[n]
-    ops = f"{c.ops} OPs" if c.ops is not None else "no OPs"
-    return f"#{n} {c.name} ({ops})"
+    """``"#12 Greek Mercenaries (3 OPs)"``: the card as players read it, from the one
+    place names come from (:func:`pbem.rules.core.names.card_label`)."""
+    return names.card_label(pack, n)
 
 
 def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str | None]:
