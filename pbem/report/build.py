@@ -14,10 +14,11 @@ from typing import Any
 import yaml
 
 from pbem import rules
+from pbem.mail.body import text_to_html
 from pbem.pack.model import Pack
 from pbem.report import context
 from pbem.report.context import WIDTH
-from pbem.report.render import render, render_html
+from pbem.report.render import render
 
 log = logging.getLogger(__name__)
 
@@ -161,8 +162,9 @@ def render_notice(body: str, game_id: str | None) -> str:
 
 
 def html_of_text(title: str, text: str) -> str:
-    """The HTML alternative of a text body (preformatted, escaped)."""
-    return render_html(title, [{"kind": "pre", "text": text}])
+    """The HTML alternative of a text body (:func:`pbem.mail.body.text_to_html`: prose
+    as paragraphs, the rest preformatted; escaped)."""
+    return text_to_html(title, text)
 
 
 def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem import rules
+from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
 
@@ -20,8 +21,9 @@ SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south
                                    "west": "#7d3c98", "independent": "#2e8b57"}
 """One colour per seat, shared by the map snapshot and the HTML mails."""
 
-WIDTH = 72
-"""Plain-text line width (reads on a phone)."""
+WIDTH = BODY_WIDTH
+"""Plain-text line width (reads on a phone): the mail formatter's
+(:data:`pbem.mail.body.WIDTH`)."""
 
 # DiceRolled keys shown in their own words; any other key is listed as "key: value".
 _ROLL_KEYS = ("purpose", "rule", "values", "sides", "step", "index")

@@ -62,14 +62,3 @@ def render(name: str, context: Mapping[str, Any]) -> str:
     Raises jinja2.UndefinedError when the context lacks a value the template uses.
     """
     return environment().get_template(name).render(**context)
-
-
-def render_html(title: str, sections: list[Mapping[str, Any]]) -> str:
-    """Render the HTML alternative: ``sections`` are mappings with ``kind`` ("pre",
-    "list" or "table"), optional ``heading``, and ``text`` / ``lines`` / ``header`` +
-    ``rows``. All values are HTML-escaped."""
-    norm = []
-    for s in sections:
-        norm.append({"heading": s.get("heading"), "kind": s.get("kind", "pre"), "text": s.get("text", ""),
-                     "lines": s.get("lines", []), "header": s.get("header", []), "rows": s.get("rows", [])})
-    return render("mail.html.j2", {"title": title, "sections": norm})

@@ -106,6 +106,7 @@ def alert_seat(judge: Judge, game_id: str, row: Mapping[str, Any], parsed: Parse
     host.notify_host(judge, game_id, f"A mail from {parsed.sender} carried the correct key for seat {row['seat']} "
                      f"({row['player']}, registered as {row['email']}) in {game_id} (subject: "
                      f"{parsed.subject!r}). It was held, not applied, and the player was alerted at the "
-                     "registered address. If the player changed address, update the config; if not, "
-                     "the key may be known to someone else: give the seat a new key (`pbem key new`).",
+                     "registered address; the sender got the answer any other address gets. If the player "
+                     "changed address, update the config; if not, the key may be known to someone else: give "
+                     "the seat a new key (`pbem key new`). `pbem status` lists held mail.",
                      kind="held", once=f"{row['seat']} {bucket}")
