@@ -19,6 +19,7 @@ Identity rules (issue 17, findings 12 and 13):
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -35,6 +36,8 @@ from pbem.service import answers
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
+
+log = logging.getLogger(__name__)
 
 ENVELOPE_KEYS = ("game", "seat", "key", "step", "orders")
 HISTORY_KEYS = ("game", "seat", "key", "history")
@@ -97,6 +100,8 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
         # another address is told only "not yours" (no oracle); a locked seat checks nothing
         return identity if identity.reason == "auth.sender" else \
             replace(identity, issues=issues + identity.issues)
+    if identity is None and judge.store.clear_bouncing(game_id, seat):  # the player reads mail there again
+        log.info("[%s] seat %s wrote with its key from %s: no longer marked bouncing", game_id, seat, parsed.sender)
     # from the seat's own address every problem is told, a wrong key among them (issue 13)
     issues = (identity.issues if identity else []) + issues
     seq, seq_issues = _sequence(judge, doc, game_id, seat)
@@ -140,6 +145,20 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
                           else f"The key for seat {seat} is wrong.", where="key", code="auth.key",
                           hint="Replace it with the seat key the game's host gave you (it is case-sensitive).")],
                    game_id, seat, reason="auth.key")
+
+
+def is_seat_mail(judge: Judge, parsed: ParsedMail) -> bool:
+    """True when ``parsed`` proves to be a seat's own mail: an orders document naming a
+    game and seat of this judge, sent from that seat's registered address with the
+    seat's right key. Such a mail is never dropped as machine mail (issue 13): an
+    auto-reply cannot carry a key the judge never sends."""
+    doc = parsed.document
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("game"), str) or not parsed.sender:
+        return False
+    if judge.store.game(doc["game"]) is None:
+        return False
+    row = next((r for r in judge.store.seats(doc["game"]) if r["seat"] == doc.get("seat")), None)
+    return row is not None and row["email"] == parsed.sender and _key_ok(doc, row)
 
 
 def _key_ok(doc: Mapping[str, Any], row: Mapping[str, Any]) -> bool:

@@ -210,6 +210,13 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
                                         folder=folder, sender=parsed.sender, subject=parsed.subject,
                                         status=status, reason=reason, at=judge.clock().isoformat(), **kw)
 
+    if parsed.action == "ignore" and parsed.as_person is not None and envelope.is_seat_mail(judge, parsed.as_person):
+        # a strong auto-reply signal, but the seat's own address and key: a person's orders
+        log.warning("a mail from %s with %s holds the seat's orders and key: read as the player's",
+                    parsed.sender, parsed.ignore_detail)
+        parsed = parsed.as_person
+    elif parsed.machine is not None and parsed.action != "ignore":
+        log.info("a mail from %s with %s holds orders: read as a person's", parsed.sender, parsed.machine.detail)
     if parsed.action == "ignore":
         rec("ignored", parsed.ignore_reason or "")
         for address in parsed.bouncing:
