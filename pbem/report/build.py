@@ -16,7 +16,7 @@ import yaml
 from pbem import rules
 from pbem.mail.body import text_to_html
 from pbem.pack.model import Pack
-from pbem.report import context
+from pbem.report import context, orders_text
 from pbem.report.context import WIDTH
 from pbem.report.render import render
 
@@ -115,14 +115,15 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
     the YAML template (pre-filled with the deadline default) and the deadline."""
     private = rules.view(state, decision.seat).get("private", {})
     hand = context.hand_rows(pack, decision.options, private.get("hand", []))
+    default = orders_text.normal_orders(pack, dict(decision.default or {}), private.get("hand", []))
     template = {"game": game_id, "seat": decision.seat, "key": "YOUR-SEAT-KEY", "step": decision.step,
-                "orders": dict(decision.default) if decision.default else {}}
+                "orders": default}
     template_yaml = yaml.safe_dump(template, sort_keys=False, allow_unicode=True, default_flow_style=None,
                                    width=WIDTH)
-    default_text = (yaml.safe_dump(dict(decision.default), default_flow_style=True, sort_keys=False, width=1000)
-                    .strip() if decision.default else "nothing is done")
+    default_text = (yaml.safe_dump(default, default_flow_style=True, sort_keys=False, width=1000)
+                    .strip() if default else "nothing is done")
     return {"game_id": game_id, "step": decision.step, "seat": decision.seat, "player": seat_row["player"],
-            "decision": {"kind_text": decision.kind.replace("_", " "), "rule": decision.rule,
+            "decision": {"kind": decision.kind, "kind_text": decision.kind.replace("_", " "), "rule": decision.rule,
                          "default_text": default_text},
             "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options),
             "training": private.get("training", []),

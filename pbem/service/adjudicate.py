@@ -33,6 +33,7 @@ def apply_orders(judge: Judge, game_id: str, state: rules.GameState, seat: str, 
     store = judge.store
     pack = judge.pack_for(game_id)
     seed = bytes.fromhex(store.game(game_id)["seed"])
+    hand = list(state.private.get(seat, {}).get("hand", []))  # before the orders play a card
     new_state, events = rules.apply(state, seat, orders, Dice(seed, state.step))
     seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step, inbox_id=inbox_id)
     store.save_snapshot(game_id, seq, new_state.step, new_state.to_dict())
@@ -44,11 +45,12 @@ def apply_orders(judge: Judge, game_id: str, state: rules.GameState, seat: str, 
             if waits is not None:
                 note += (f"\nThe game still waits for your answer to the "
                          f"{waits.kind.replace('_', ' ')} decision of step {new_state.step}.")
-            answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, note=note)
+            answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, note=note,
+                            hand=hand)
         return new_state
     store.set_game_step(game_id, new_state.step, status="over" if not rules.pending(new_state) else None)
     if parsed is not None:
-        answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous)
+        answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, hand=hand)
     headline = f"{seat} played" + (" (deadline default)" if by_deadline else "")
     reports.queue_reports(judge, game_id, pack, new_state, events, headline=headline, step=state.step)
     reports.queue_prompts(judge, game_id, pack, new_state)

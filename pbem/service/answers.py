@@ -12,7 +12,7 @@ import yaml
 
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem, grouped
-from pbem.report import build
+from pbem.report import build, orders_text
 from pbem.service import host, outbox, ratelimit
 from pbem.service.issue import mask_key_lines, re_subject
 
@@ -53,10 +53,13 @@ def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Pro
 
 
 def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
-            previous: Mapping[str, Any] | None = None, note: str | None = None) -> None:
-    """Queue the receipt of accepted orders: the normalised YAML, its SHA-256, and the
-    diff against ``previous`` (the seat's earlier rejected submission for the step)."""
-    orders_yaml = yaml.safe_dump({"orders": dict(orders)}, sort_keys=False, allow_unicode=True)
+            previous: Mapping[str, Any] | None = None, note: str | None = None, hand: Sequence[int] = ()) -> None:
+    """Queue the receipt of accepted orders: the orders as the judge read them in the
+    pack's printed names, cards by number and label (:mod:`pbem.report.orders_text`;
+    ``hand``: the seat's hand when the orders were given, which tells cards of one name
+    apart), their SHA-256, and the diff against ``previous`` (the seat's earlier
+    rejected submission for the step)."""
+    orders_yaml = orders_text.orders_yaml(judge.pack_for(game_id), orders, hand)
     digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
     changes = None
     if previous is not None:  # both sides in one key order, so only real changes show

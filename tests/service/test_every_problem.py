@@ -66,7 +66,7 @@ def test_five_independent_mistakes_come_back_in_one_answer(turn) -> None:
 
 
 def test_a_wrong_key_with_good_orders_says_the_orders_were_checked(turn) -> None:
-    judge, seat, step, hand = turn
+    judge, seat, step, _hand = turn
     orders = dict(rules.pending(judge.state("g1"))[0].default)
     doc = {"game": "g1", "seat": seat, "key": "not-the-key", "step": step, "orders": orders}
     address = f"{seat}@pbem.localhost"
@@ -92,7 +92,7 @@ def test_another_address_learns_nothing_about_the_seat(turn) -> None:
 def test_a_later_segment_is_checked_for_what_no_earlier_one_changes(turn) -> None:
     """A refused Tyche play leaves the board the movement would start from unknown: the
     movement's names are checked, its legality waits (none invented)."""
-    judge, seat, step, hand = turn
+    judge, seat, _step, _hand = turn
     state = judge.state("g1")
     pack = state.pack
     illegal = next(s for s in sorted(pack.spaces) if s not in rules.legal_options(state, seat)["mercenary_spaces"])
@@ -105,7 +105,7 @@ def test_a_later_segment_is_checked_for_what_no_earlier_one_changes(turn) -> Non
 
 
 def test_a_tab_indented_block_is_one_problem_naming_every_line(turn) -> None:
-    judge, seat, step, hand = turn
+    judge, seat, step, _hand = turn
     body = (f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: {step}\norders:\n"
             "\ttyche: {card: 1, use: discard}\n\tmovement: mercenary\n\tbury: false\n")
     address = f"{seat}@pbem.localhost"

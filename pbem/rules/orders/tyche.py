@@ -25,6 +25,7 @@ from pbem.rules.context import Ctx
 from pbem.rules.core.board import distances, resolve_fleet, resolve_space
 from pbem.rules.core.control import upgradable_fleets, why_no_fleet_upgrade
 from pbem.rules.core.garrisons import legal_garrison_spaces, why_not_garrison
+from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import did_you_mean, reject
@@ -246,16 +247,20 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
 
 
 def _unrest_prefs(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[str]:
-    """R-16.2 ``tyche.unrest``: one province id or a list of them, in order of
+    """R-16.2 ``tyche.unrest``: one province (id or name) or a list of them, in order of
     preference: the first the rule lets the player pick wins, on a two-province result
     and when unrest spreads to an adjacent province. Unknown ids are refused."""
     out: list[str] = []
+    known = {k: k for k in pack.provinces} | {p.name.lower(): k for k, p in pack.provinces.items()}
     for i, v in enumerate(raw if isinstance(raw, list) else [raw]):
-        pid = norm_use(v)
-        if not isinstance(pid, str) or pid not in pack.provinces:
+        text = norm_use(v)
+        pid = known.get(" ".join(text.split())) or known.get("_".join(text.split())) \
+            if isinstance(text, str) else None
+        if pid is None:
             reject(rej, "tyche.unknown_province", f"there is no province {v!r}",
                    f"{where}[{i}]" if isinstance(raw, list) else where,
-                   "give province ids, e.g. unrest: [attica, aetolia]")
+                   did_you_mean(str(v), [p.name for p in pack.provinces.values()],
+                                "give provinces by name, e.g. unrest: [Attica, Aetolia]"))
         elif pid not in out:
             out.append(pid)
     return out
@@ -310,7 +315,7 @@ def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card
     except KeyError as e:  # the pack lacks the naval chart or the upgrade constants
         reject(rej, "rules.pack_incomplete", f"the data pack lacks {e}", f"{where}.use", rule="R-8.2")
         return
-    yours = ("fleets you may upgrade: " + ", ".join(mine)) if mine else \
+    yours = ("fleets you may upgrade: " + ", ".join(fleet_name(pack, f) for f in mine)) if mine else \
         "you control no fleet that may be upgraded"
     if "garrisons" not in uses_for(card):
         reject(rej, "tyche.use_not_allowed", f"{card_label(pack, card.number)} cannot be used for its OPs", f"{where}.use",
@@ -331,7 +336,7 @@ def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card
     fid = resolve_fleet(pack, part["fleet"])
     if fid is None:
         reject(rej, "tyche.unknown_fleet", f"there is no fleet {part['fleet']!r}",
-             f"{where}.fleet", "fleets: " + ", ".join(sorted(pack.fleets)))
+             f"{where}.fleet", "fleets: " + ", ".join(f.name for f in pack.fleets.values()))
         return
     why = why_no_fleet_upgrade(pack, s, seat, fid)
     if why:

@@ -96,7 +96,9 @@ KINDS: tuple[EventKind, ...] = (
               say=lambda p, d: f"The event of {card_label(p, d.get('card'))} is not resolved by the judge yet."),
     EventKind('UnrestStruck',
               ('card', 'province', 'provinces', 'roll', 'rule', 'seat', 'spaces', 'spread_to'),
-              say=lambda p, d: f"Unrest ({card_label(p, d.get('card'))}, played by {d.get('seat')}) strikes "
+              say=lambda p, d: f"Unrest ({card_label(p, d.get('card'))}, played by {d.get('seat')}"
+                                     + (f"; roll {'+'.join(map(str, d['roll']))}" if isinstance(d.get("roll"), list)
+                                        else "") + ") strikes "
                                      f"{province_name(p, d.get('province'))}"
                                      + (f", spreading to {province_name(p, d['spread_to'])}" if d.get("spread_to") else "")
                                      + (f": independent markers in {spaces_text(p, d.get('spaces'))}" if d.get("spaces")
