@@ -410,6 +410,14 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                         "items": [(f"{_gen(pack, a.get('commander'))} in {place_name(pack, a.get('space'))}"
                                    f" ({a.get('allowance', '?')} MP; {cus_text(pack, a.get('cus') or {})})")
                                   if isinstance(a, Mapping) else str(a) for a in value]})
+        elif key in ("new", "dispersed") and isinstance(value, Mapping):
+            out.append({"label": "New CUs to place (R-7.1)" if key == "new" else
+                        "CUs back from the dispersed box to place (R-7.1)", "items": [cus_text(pack, value)]})
+        elif key == "placement_spaces":
+            out.append({"label": "Reinforcements may go to (space: ...; R-7.2)", "items": spaces(value)})
+        elif key == "per_province":
+            out.append({"label": "At most this many reinforcements per province outside your major "
+                                 "cities (R-7.2)", "items": [str(value)]})
         elif key == "question":  # a reaction window
             out.append({"label": "Reaction", "items": [str(value)]})
         elif key == "choices" and isinstance(value, (list, tuple)):  # names; inside_join its answer word
@@ -423,7 +431,8 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         elif key == "space" and isinstance(value, str):
             out.append({"label": "Where", "items": [place_name(pack, value)]})
         elif isinstance(value, Mapping):
-            out.append({"label": key.replace("_", " "), "items": [f"{k}: {v}" for k, v in value.items()]})
+            out.append({"label": key.replace("_", " "), "items": [f"{printed_name(pack, k)}: {v}"
+                                                                  for k, v in value.items()]})
         elif isinstance(value, (list, tuple)):
             out.append({"label": key.replace("_", " "),
                         "items": [space_name(pack, v) if isinstance(v, str) else str(v) for v in value]})
