@@ -221,22 +221,25 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
         if s.treasure_city:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.4" fill="#d4a017"/>')
     out.append("</g>")
-    # labels: a white halo pass, then the text (cairosvg ignores paint-order)
+    # labels: a white halo pass, then the text (cairosvg ignores paint-order); each
+    # placed beside its space where it covers no other label or symbol (label_layout)
+    layout = label_layout(pack)
     for halo in (True, False):
         attrs = ('fill="#ffffff" stroke="#ffffff" stroke-width="2.4" stroke-opacity="0.85"'
                  if halo else 'fill="#222"')
-        out.append(f'<g font-size="8.5" {attrs}>')
+        out.append(f'<g font-size="{LABEL_FONT}" {attrs}>')
         for sid, s in pack.spaces.items():
-            x, y = xy[sid]
+            lab = layout[sid]
             style = ' font-style="italic"' if s.kind == "transit" else ""
             if s.kind == "transit" and not halo:
                 style += ' fill="#555"'
             if s.kind == "major_city":
-                style = ' font-weight="bold" font-size="10"'
-            out.append(f'<text x="{x + 8:.1f}" y="{y + 3:.1f}"{style}>{escape(s.name)}</text>')
+                style = f' font-weight="bold" font-size="{MAJOR_FONT}"'
+            anchor = f' text-anchor="{lab.anchor}"' if lab.anchor != "start" else ""
+            out.append(f'<text x="{lab.x:.1f}" y="{lab.y:.1f}"{anchor}{style}>{escape(s.name)}</text>')
         out.append("</g>")
     _overlay(out, ov, xy)
-    _turn_layer(out, ov, xy)
+    _turn_layer(out, ov, xy, avoid=[lab.box for lab in layout.values()])
     _legend(out, proj)
     _seat_legend(out, ov, proj)
     title = ov.title or f"Successors: the empire of Alexander, 323 BC ({pack.name} pack)"
@@ -245,6 +248,93 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
                f'stroke="#ffffff" stroke-width="0.6">{escape(title)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+LABEL_FONT = 8.5
+MAJOR_FONT = 10.0
+#: average advance of a DejaVu Sans character, in ems (regular; bold is wider)
+_EM = {"regular": 0.57, "bold": 0.64}
+
+
+@dataclass(frozen=True)
+class Label:
+    """Where a space's name is drawn: the text's anchor point (``x``, ``y`` baseline),
+    its ``anchor`` (SVG text-anchor ``start``/``middle``/``end``) and the ``box`` it
+    covers, ``(x0, y0, x1, y1)`` in SVG units."""
+
+    x: float
+    y: float
+    anchor: str
+    box: tuple[float, float, float, float]
+
+
+def _marker_radius(space: object) -> float:
+    kind = getattr(space, "kind", "")
+    r = {"major_city": 7.0, "stronghold": 7.5, "transit": 4.0}.get(kind, 5.0)
+    if getattr(space, "hostile_tribes", False):
+        r = 10.0
+    elif getattr(space, "hellespont", False):
+        r = 9.0
+    elif getattr(space, "port", False) and kind != "transit":
+        r = max(r, 7.5)
+    return r
+
+
+_LAYOUTS: dict[int, tuple[Pack, dict[str, Label]]] = {}
+
+
+def label_layout(pack: Pack) -> dict[str, Label]:
+    """Where every space's name goes (static: it depends on the pack alone, so it is
+    computed once per pack). A greedy placement of our own, written for this map: the
+    spaces are taken most crowded first (major cities before the rest), and each name
+    goes to the first of eight places around its symbol (right, left, above, below,
+    then the diagonals) that covers no name placed before and no other space's symbol,
+    else to the place that covers least; so names do not sit on one another and army
+    boxes, which avoid these boxes (:func:`_turn_layer`), do not cover them."""
+    hit = _LAYOUTS.get(id(pack))
+    if hit is not None and hit[0] is pack:
+        return hit[1]
+    proj = _Projection()
+    xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
+    symbols = {sid: (x - _marker_radius(sp), y - _marker_radius(sp), x + _marker_radius(sp), y + _marker_radius(sp))
+               for (sid, sp), (x, y) in zip(pack.spaces.items(), xy.values(), strict=True)}
+
+    def crowd(sid: str) -> int:
+        x, y = xy[sid]
+        return sum(1 for o, (a, b) in xy.items() if o != sid and abs(a - x) < 70 and abs(b - y) < 24)
+
+    order = sorted(pack.spaces, key=lambda sid: (pack.spaces[sid].kind != "major_city", -crowd(sid), sid))
+    placed: list[tuple[float, float, float, float]] = []
+    out: dict[str, Label] = {}
+    for sid in order:
+        sp = pack.spaces[sid]
+        x, y = xy[sid]
+        major = sp.kind == "major_city"
+        font = MAJOR_FONT if major else LABEL_FONT
+        w = _EM["bold" if major else "regular"] * font * len(sp.name) + 2
+        h = font * 0.95
+        r = _marker_radius(sp) + 1.5
+        d = r * 0.75
+        cands = [(x + r, y + h * 0.35, "start"), (x - r, y + h * 0.35, "end"),
+                 (x, y - r - 1.5, "middle"), (x, y + r + h - 1, "middle"),
+                 (x + d, y - d, "start"), (x + d, y + d + h * 0.7, "start"),
+                 (x - d, y - d, "end"), (x - d, y + d + h * 0.7, "end")]
+        best, best_cost = None, math.inf
+        others = [b for o, b in symbols.items() if o != sid]
+        for i, (tx, ty, anchor) in enumerate(cands):
+            x0 = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
+            box = (x0, ty - h * 0.8, x0 + w, ty + h * 0.2)
+            cost = (3 * sum(_box_overlaps(box, p) for p in placed)
+                    + 2 * sum(_box_overlaps(box, b) for b in others) + i * 0.5)
+            if cost < best_cost:
+                best, best_cost = Label(tx, ty, anchor, box), cost
+            if cost < 4:
+                break
+        assert best is not None
+        out[sid] = best
+        placed.append(best.box)
+    _LAYOUTS[id(pack)] = (pack, out)
+    return out
 
 
 def _pack_dir_name(pack: Pack) -> str:
@@ -336,10 +426,12 @@ def _box_overlaps(a: tuple[float, float, float, float], b: tuple[float, float, f
 ARMY_FONT = 17.0
 
 
-def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]]) -> None:
+def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]],
+                avoid: list[tuple[float, float, float, float]] | None = None) -> None:
     """This turn's moves (seat-coloured arrows), battles (red cross), sieges (dashed
     ring), royal family (crown labels) and army boxes (seat colour, commander and
-    strength), placed greedily so boxes do not cover each other."""
+    strength), placed greedily so boxes cover neither each other nor, where there is
+    room, the boxes of ``avoid`` (the space names, :func:`label_layout`)."""
     for sid in ov.sieges:
         if sid in xy:
             x, y = xy[sid]
@@ -356,13 +448,14 @@ def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, fl
         (xy[s][0] - 9, xy[s][1] - 9, xy[s][0] + 9, xy[s][1] + 9) for s, _o, _l in ov.armies if s in xy]
     placed += [(xy[s][0] - 16, xy[s][1] - 16, xy[s][0] + 16, xy[s][1] + 16)
                for s in (*ov.battles, *ov.sieges) if s in xy]
+    soft = list(avoid or [])  # names: avoided, but a box may cover one when nothing else fits
     for sid, names in ov.royals.items():
         if sid not in xy:
             continue
         x, y = xy[sid]
         text = "\u265b " + names
         w = 0.58 * 13 * len(text) + 8
-        box = _place(placed, x, y, w, 19, prefer_below=True)
+        box = _place(placed, x, y, w, 19, prefer_below=True, soft=soft)
         placed.append(box)
         out.append(f'<g class="royal"><line x1="{x:.1f}" y1="{y:.1f}" x2="{(box[0] + box[2]) / 2:.1f}" '
                    f'y2="{(box[1] + box[3]) / 2:.1f}" stroke="#6c3483" stroke-width="1.2"/>'
@@ -375,7 +468,7 @@ def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, fl
         x, y = xy[sid]
         colour = _seat_colour(ov, seat)
         w, h = 0.62 * ARMY_FONT * len(label) + 12, ARMY_FONT + 8
-        box = _place(placed, x, y, w, h)
+        box = _place(placed, x, y, w, h, soft=soft)
         placed.append(box)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         out.append(f'<g class="army"><line x1="{x:.1f}" y1="{y:.1f}" x2="{cx:.1f}" y2="{cy:.1f}" stroke="#111" '
@@ -416,22 +509,28 @@ def _text_on(colour: str) -> str:
 
 
 def _place(placed: list[tuple[float, float, float, float]], x: float, y: float, w: float, h: float,
-           prefer_below: bool = False) -> tuple[float, float, float, float]:
+           prefer_below: bool = False, soft: list[tuple[float, float, float, float]] | None = None
+           ) -> tuple[float, float, float, float]:
     """The box ``(x0, y0, x1, y1)`` of size ``w``×``h`` near (x, y) that overlaps the
-    boxes already ``placed`` least (first candidate without overlap wins)."""
-    gap = 12.0
-    cands = [(x - w / 2, y - gap - h), (x - w / 2, y + gap), (x + gap, y - h / 2), (x - gap - w, y - h / 2),
-             (x + gap, y - gap - h), (x - gap - w, y - gap - h), (x + gap, y + gap), (x - gap - w, y + gap),
-             (x - w / 2, y - 2 * gap - 2 * h), (x - w / 2, y + 2 * gap + h)]
+    boxes already ``placed`` least, then the ``soft`` boxes (space names) least, then
+    lies nearest: candidates around the point at two distances (a leader line joins
+    box and space); the first candidate that overlaps nothing wins."""
+    cands = []
+    for gap in (12.0, 30.0):
+        cands += [(x - w / 2, y - gap - h), (x - w / 2, y + gap), (x + gap, y - h / 2), (x - gap - w, y - h / 2),
+                  (x + gap, y - gap - h), (x - gap - w, y - gap - h), (x + gap, y + gap), (x - gap - w, y + gap)]
+    cands += [(x - w / 2, y - 2 * 12.0 - 2 * h), (x - w / 2, y + 2 * 12.0 + h)]
     if prefer_below:
         cands[0], cands[1] = cands[1], cands[0]
     best, best_cost = None, math.inf
     for i, (bx, by) in enumerate(cands):
         box = (bx, by, bx + w, by + h)
-        cost = sum(_box_overlaps(box, p) for p in placed) + i * 0.01
+        hard = sum(_box_overlaps(box, p) for p in placed)
+        names = sum(_box_overlaps(box, p) for p in soft or ())
+        cost = 4 * hard + names + i * 2.0
         if cost < best_cost:
             best, best_cost = box, cost
-        if cost < 1:
+        if hard < 1 and names < 1:
             break
     assert best is not None
     return best

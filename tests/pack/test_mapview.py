@@ -58,3 +58,24 @@ def test_overlay_is_drawn_and_tolerates_unknown_ids(pack: Pack) -> None:
 
 def test_empty_overlay_equals_no_overlay(pack: Pack) -> None:
     assert render_map_svg(pack, MapOverlay()) == render_map_svg(pack)
+
+
+def test_space_names_do_not_overlap_and_army_boxes_leave_them_free(pack: Pack) -> None:
+    """Map legibility (issue 13): the names are placed so that (almost) none covers
+    another, and army boxes avoid the names where there is room."""
+    from pbem.report.mapview import _box_overlaps, label_layout
+
+    layout = label_layout(pack)
+    assert set(layout) == set(pack.spaces)
+    boxes = list(layout.values())
+    clashes = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if _box_overlaps(a.box, b.box) > 4]
+    assert len(clashes) <= len(boxes) // 40, clashes
+    # an army on a lonely major city: its box leaves the city's name free
+    sid = next(s for s, sp in pack.spaces.items() if sp.kind == "major_city")
+    svg = render_map_svg(pack, MapOverlay(armies=((sid, "North", "Ptolemy 6"),)))
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    rect = next(g.find(f"{ns}rect") for g in root.iter(f"{ns}g") if g.get("class") == "army")
+    box = (float(rect.get("x")), float(rect.get("y")),
+           float(rect.get("x")) + float(rect.get("width")), float(rect.get("y")) + float(rect.get("height")))
+    assert _box_overlaps(box, layout[sid].box) == 0
