@@ -7,8 +7,9 @@ Plays ``--games`` games of the random bots (``pbem.rules.bot_orders``) on the re
 and prints: how often each victory route happens (``GameWon.how``: automatic VP or LP,
 regency, end of game) with the turn; the LP and VP of the winners; for each Tyche card how
 often it was played for its event, for its OPs (garrisons, activation, training, fleet
-upgrade) or discarded; and how often the royal family's events happened (captures,
-marriages, burials, deaths).
+upgrade) or discarded, and each surprise card how often it was played for its event at
+each moment (R-8.5) or discarded; and how often the royal family's events happened
+(captures, marriages, burials, deaths).
 """
 from __future__ import annotations
 
@@ -43,8 +44,10 @@ def play(pack, seed: bytes, g: int, counts: dict) -> dict:
         for e in events:
             if e.kind == "CardPlayed":
                 counts["cards"][e.data["card"]][e.data["use"]] += 1
-            elif e.kind == "CardDiscarded" and not e.data.get("surprise"):
+            elif e.kind == "CardDiscarded":
                 counts["cards"][e.data["card"]]["discard"] += 1
+            elif e.kind == "SurprisePlayed":  # R-8.5: played for its event at a moment
+                counts["cards"][e.data["card"]][f"event ({e.data['moment']})"] += 1
             elif e.kind in ROYAL_KINDS:
                 counts["royal"][e.kind] += 1
                 if e.kind == "BodyBuried":

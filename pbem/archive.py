@@ -8,14 +8,20 @@
     OUT_DIR/dice.html           the dice ledger: every public DiceRolled event
     OUT_DIR/chain.html          the log's hash chain (seq, kind, prev_hash, hash) + how to verify
     OUT_DIR/log.jsonl           every row of the chain; ``data`` only for public events
-                                (every event once the game is over)
+                                (every event once the game is over or abandoned)
+    OUT_DIR/game.json           the game id, chain and dice versions, seed commitment,
+                                status, the log's head, and the seed once the game ended
+    OUT_DIR/pbem_verify.py      the standalone verifier (standard library only):
+                                ``python3 pbem_verify.py OUT_DIR --witness HASH@N``
 
 Everything opens from disk: relative links, no script, no network. Only public
-information is written (the public view, public events); the dice seed is written only
-once the game is over, so anyone can then recompute every roll.
+information is written (the public view, public events); the dice seed and the private
+events are written only once the game is over or abandoned, so anyone can then
+recompute every roll (docs/trust.md).
 """
 from __future__ import annotations
 
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +34,10 @@ from pbem.report.history import Batch, played_in, render_batches, step_groups
 from pbem.report.render import render
 from pbem.service.games import game_pack
 from pbem.service.history import batches
+from pbem.service.trust import ENDED, game_meta, log_lines
 from pbem.store import Store
 from pbem.store.db import GENESIS, canonical_json
+from pbem.verifier import SOURCE as VERIFIER
 
 
 @dataclass(frozen=True)
@@ -73,20 +81,6 @@ def dice_ledger(all_batches: Sequence[Batch], pack: Pack | None = None) -> list[
     return out
 
 
-def log_line(row: dict[str, Any], version: int, secret: str | None, reveal: bool) -> dict[str, Any]:
-    """One line of ``log.jsonl``: what anyone needs to recompute the row's hash
-    (:mod:`pbem.store.events`). ``data`` is null for a private event until the game is
-    over (``reveal``); with chain version 2 its keyed commitment ``secret`` is there, so
-    every row's hash can be checked during the game, and its data against the
-    commitment once the seed is published."""
-    line = {"seq": row["seq"], "step": row["step"], "kind": row["kind"], "public": row["public"],
-            "seat": row["seat"], "data": row["data"] if row["public"] or reveal else None,
-            "prev_hash": row["prev_hash"], "hash": row["hash"]}
-    if version >= 2:
-        line.update({"v": version, "inbox_id": row["inbox_id"], "secret": None if row["public"] else secret})
-    return line
-
-
 def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveResult:
     """Write the static site of ``game_id`` into ``out_dir`` (created if needed; files
     of the same names are overwritten). Raises KeyError when the game is unknown."""
@@ -125,14 +119,13 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
                         "rolls": sum(1 for e in events if e.kind == "DiceRolled" and e.public),
                         "events": len(events)})
     ledger = dice_ledger(all_batches, pack)
-    over = game["status"] == "over"
-    version = store.chain_version(game_id)
+    over = game["status"] in ENDED
     rows = store.chain_rows(game_id)
     chain = [{k: r[k] for k in ("seq", "step", "kind", "public", "seat", "prev_hash", "hash")} for r in rows]
+    lines = log_lines(store, game_id, reveal=over, rows=rows)
     with (out / "log.jsonl").open("w", encoding="utf-8") as fh:
-        for r in rows:
-            fh.write(canonical_json(log_line(r, version, store.event_commitment(game_id, r) if version >= 2 else None,
-                                             reveal=over)) + "\n")
+        for line in lines:
+            fh.write(canonical_json(line) + "\n")
     final = all_batches[-1].state if all_batches else None
     common = {"game_id": game_id, "pack": game["pack"], "status": game["status"],
               "seed_commitment": game["seed_commitment"], "seed": game["seed"] if over else None,
@@ -146,5 +139,8 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
     (out / "dice.html").write_text(render("archive_dice.html.j2", {**common, "ledger": ledger}), encoding="utf-8")
     (out / "chain.html").write_text(render("archive_chain.html.j2", {**common, "chain": chain, "genesis": GENESIS}),
                                     encoding="utf-8")
-    files += ["index.html", "dice.html", "chain.html", "log.jsonl"]
+    (out / "game.json").write_text(canonical_json(game_meta(store, game_id, lines, reveal=over)) + "\n",
+                                   encoding="utf-8")
+    shutil.copyfile(VERIFIER, out / "pbem_verify.py")
+    files += ["index.html", "dice.html", "chain.html", "log.jsonl", "game.json", "pbem_verify.py"]
     return ArchiveResult(out, len(groups), len(ledger), len(chain), tuple(files))

@@ -160,7 +160,8 @@ def key_hash(seat_key: str) -> None:
 def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
     """Check a game's event log: the hash chain, that replaying every event from the
     initial position gives the live state, that steps, snapshots and applied mail agree
-    with the log, and each --witness."""
+    with the log, every roll against the seed and the logged orders, that carrying the
+    logged orders out again gives the logged events (docs/trust.md), and each --witness."""
     from pbem.service.verify import verify_game
 
     config = _load(config_path)
@@ -174,7 +175,29 @@ def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
         click.echo(p, err=True)
     if not result.ok:
         sys.exit(1)
-    click.echo(f"{game_id}: {result.events} events, hash chain intact, replay equals live state")
+    click.echo(f"{game_id}: {result.events} events, hash chain intact, replay equals live state"
+               + (", every roll recomputed, re-adjudication equals the log" if result.dice else ""))
+
+
+@main.command()
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False))
+@click.option("--reason", default="", help="Why, for the players (in the log and the mail).")
+@click.argument("game_id")
+def abandon(config_path: str, game_id: str, reason: str) -> None:
+    """End GAME_ID before its end: the log records it, the dice seed is published and
+    mailed to every seat (docs/trust.md); the game takes no more orders."""
+    from pbem.service.judge import Judge
+    from pbem.service.trust import abandon as abandon_game
+
+    config = _load(config_path)
+    try:
+        head = abandon_game(Judge(config, _open_store(config)), game_id, reason)
+    except KeyError:
+        _fail(f"no game {game_id!r} in {config.database}")
+    except ValueError as exc:
+        _fail(str(exc))
+    click.echo(f"{game_id}: abandoned; the seed is queued to every seat. Log witness: {head}")
 
 
 @main.command()

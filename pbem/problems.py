@@ -8,7 +8,7 @@ docs/orders.md lists every code (a test checks it). :func:`problem` refuses a co
 is not declared (:class:`UnknownCode`), so a typo fails the first test that reaches it.
 
 Code families: ``orders.*``, ``turn.*``, ``game.*``, ``surrender.*``, ``tyche.*``,
-``movement.*``, ``siege.*``, ``standing.*``, ``inside.*``, ``commanders.*``,
+``movement.*``, ``siege.*``, ``standing.*``, ``surprise.*``, ``inside.*``, ``commanders.*``,
 ``reinforcements.*``, ``reaction.*``, ``royals.*``, ``rules.*`` (the rules core); ``envelope.*``,
 ``auth.*``, ``history.*``, ``mail.*``, ``yaml.*``, ``internal`` (the mail pipeline).
 """
@@ -151,6 +151,14 @@ _RULES = [
     ("standing.bad_join", "R-9.2", "join is not true or false"),
     ("standing.bad_order", "R-9.2", "order does not list CU types, each once"),
     ("standing.order_missing", "R-9.2", "a losses order without its order"),
+    ("standing.play_missing", "R-8.5", "a standing order for a surprise moment naming no card"),
+    # surprise cards played at their moment (R-8.5)
+    ("surprise.not_a_card", "R-8.5", "a surprise play that names no card (or several where one is read)"),
+    ("surprise.not_in_hand", "R-8.5", "a surprise card that is not in the seat's hand"),
+    ("surprise.not_a_surprise", "R-8.5", "a card named for a surprise play that is no surprise card"),
+    ("surprise.wrong_moment", "R-8.5", "a surprise card that is not played at this moment"),
+    ("surprise.duplicate", "R-8.5", "a surprise card named twice, or two for one moment"),
+    ("surprise.no_siege", "R-8.5", "a siege card where the seat conducts no siege"),
     # units inside a major city (R-5)
     ("inside.not_a_mapping", "R-5", "inside is not {city: {units}}"),
     ("inside.not_major_city", "R-5", "a space that is no major city"),
@@ -213,6 +221,7 @@ _MAIL = [
     ("envelope.orders_type", "orders: is not a block of keys", ENVELOPE),
     ("envelope.seq_type", "seq: is not a whole number from 1", ENVELOPE),
     ("envelope.stale_seq", "seq: is not above the seat's last standing orders (an old mail again)", ENVELOPE),
+    ("envelope.salt_type", "salt: is not a text or a number of at most 200 characters", ENVELOPE),
     ("auth.key", "the seat key is wrong", ENVELOPE),
     ("auth.sender", "the address is not the seat's", ENVELOPE),
     ("auth.locked", "too many wrong keys for the seat within the hour; no key is checked", ENVELOPE),

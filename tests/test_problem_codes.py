@@ -13,8 +13,10 @@ from pbem.problems import CODES, UnknownCode, problem
 
 ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = ("orders", "turn", "game", "surrender", "tyche", "movement", "siege", "standing",
-            "inside", "commanders", "reinforcements", "reaction", "rules", "royals",
+            "surprise", "inside", "commanders", "reinforcements", "reaction", "rules", "royals",
             "envelope", "auth", "history", "mail", "yaml")
+RULE_FAMILIES = FAMILIES[:FAMILIES.index("royals") + 1]
+"""The families of the rules core's codes (each names a rule); the rest are the mail's."""
 CODE = re.compile(r"^(?:%s)\.[a-z_]+$" % "|".join(FAMILIES))
 
 
@@ -41,10 +43,11 @@ def _literals() -> tuple[set[str], set[str]]:
 
 def test_every_code_in_the_source_is_declared() -> None:
     codes, prefixes = _literals()
-    # dotted literals that are field paths, not codes (orders.tyche, orders.movement, ...)
+    # dotted literals that are field paths or file names, not codes (orders.tyche,
+    # orders.movement, game.json, ...)
     paths = {c for c in codes if c.split(".")[1] in
              ("tyche", "movement", "surrender", "standing", "inside", "outside", "commanders",
-              "reinforcements", "log", "daemon", "bury", "heir", "yaml")}
+              "reinforcements", "log", "daemon", "bury", "heir", "yaml", "json")}
     assert sorted(codes - paths - set(CODES)) == []
     for p in prefixes:
         assert any(c.startswith(p) for c in CODES), p
@@ -65,7 +68,7 @@ def test_every_code_is_in_the_orders_guide() -> None:
 
 def test_rules_codes_name_a_rule() -> None:
     for c in CODES.values():
-        if c.code.split(".")[0] in FAMILIES[:14]:
+        if c.code.split(".")[0] in RULE_FAMILIES:
             assert c.rule and re.match(r"^R-\d+(\.\d+)?$", c.rule), c
         else:
             assert c.rule is None and c.ref, c

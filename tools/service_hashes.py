@@ -19,7 +19,9 @@ orders), a history request, standing orders and a deadline default.
 Recorded: ``service_hashes_a532caf.jsonl`` (main before issue 17; the split of the
 service, 3fd91bc, gives exactly these), ``service_hashes_9f095d3.jsonl`` (main after the
 rules restructure), ``service_hashes_svc.jsonl`` (branch svc: the same ``log`` as
-9f095d3, other chain heads — hash version 2 — and the answers issue 17 added).
+9f095d3, other chain heads — hash version 2 — and the answers issue 17 added),
+``service_hashes_trust.jsonl`` (branch trust, issue 15: other dice on purpose — they
+derive from the orders documents — so other logs, heads and mail).
 """
 from __future__ import annotations
 

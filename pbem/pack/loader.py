@@ -112,6 +112,13 @@ EFFECT_PARAMS: dict[str, dict[str, tuple[str, bool]]] = {
     "marriage_offer": {"royal": ("text", True)},
     "mutiny": {"types": ("cu_types", False)},
     "condemnation": {"lp": ("int", True)},
+    # the surprise cards (R-8.5), played at their moments (pbem.rules.resolve.surprises)
+    "prestige_bonus": {"amount": ("int", True), "until": ("one_of:end_of_segment", False)},
+    "movement_bonus": {"mp": ("count", True)},
+    "cancel": {"what": ("one_of:naval_move", True)},
+    "siege_points": {"count": ("count", True)},
+    "reroll": {"what": ("one_of:battle", True)},
+    "interception_bonus": {"modifier": ("int", True)},
 }
 """The parameters of the primitives the engine resolves that take them:
 ``{primitive: {param: (kind, required)}}`` with kind ``count`` (a whole number ≥ 1),

@@ -131,22 +131,29 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
 
 
 def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, *, game_id: str,
-                  seat_row: Mapping[str, Any], deadline: str, seats: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+                  seat_row: Mapping[str, Any], deadline: str, seats: Sequence[Mapping[str, Any]],
+                  witness: str | None = None) -> tuple[str, str]:
     """The prompt to the seat whose decision it is (R-6.5, R-8): its private hand, the
     legal choices in words, a YAML template to edit and send back with the seat key,
     the deadline and the default applied without orders. Returns ``(text, html)``.
-    ``deadline`` is shown as given (e.g. ``"2026-12-03 01:26 UTC"``)."""
+    ``deadline`` is shown as given (e.g. ``"2026-12-03 01:26 UTC"``); ``witness``:
+    ``"HASH@N"``, the log's last event now (docs/trust.md)."""
     ctx = prompt_context(pack, state, decision, game_id=game_id, seat_row=seat_row, deadline=deadline, seats=seats)
+    ctx["witness"] = witness
     return render("prompt.txt.j2", ctx), render("prompt.html.j2", ctx)
 
 
 def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_hash: str,
-                   note: str | None = None, changes: str | None = None) -> str:
+                   note: str | None = None, changes: str | None = None, logged: str | None = None,
+                   witness: str | None = None) -> str:
     """The receipt for accepted orders: the normalised orders and their SHA-256,
     ``changes`` (a diff against the seat's previous submission for the step), then
-    ``note`` (what follows, when it is not the usual turn report)."""
+    ``note`` (what follows, when it is not the usual turn report); ``logged``: the hex
+    SHA-256 of the orders document as the log holds it, which the dice derive from
+    (docs/trust.md); ``witness``: ``"HASH@N"``, the log's last event after it."""
     return render("receipt.txt.j2", {"game_id": game_id, "step": step, "seat": seat, "orders_yaml": orders_yaml,
-                                     "orders_hash": orders_hash, "note": note, "changes": changes})
+                                     "orders_hash": orders_hash, "note": note, "changes": changes,
+                                     "logged": logged, "witness": witness})
 
 
 def render_rejection(subject: str, problems: Sequence[Mapping[str, Any]], game_id: str | None,

@@ -347,7 +347,8 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
     """A decision's legal choices in words (R-8): ``[{"label", "items": [str]}]``.
 
     Known keys of ``legal_options`` (garrison_spaces, surrender, movement,
-    mercenary_spaces, surprise_discards, training, general_spaces, special_unit_armies,
+    mercenary_spaces, surprise_discards, surprise_plays and a window's surprises
+    (R-8.5), training, general_spaces, special_unit_armies,
     armies, inside_room, fleet_upgrades, reaction windows) get their own sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown
     keys fall back to ``key: value`` so a new option never disappears from a prompt."""
     out: list[dict[str, Any]] = []
@@ -376,6 +377,21 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         elif key == "surprise_discards":
             out.append({"label": "Surprise cards you may discard first, each replaced (R-8.5)",
                         "items": [card_label(pack, n) for n in value]})
+        elif key == "surprise_plays" and isinstance(value, (list, tuple)):  # R-8.5
+            for row in value:
+                if not isinstance(row, Mapping):
+                    continue
+                items = [str(h) for h in row.get("how", [])]
+                if row.get("sieges"):
+                    items.append("sieges you conduct now: " + ", ".join(spaces(row["sieges"])))
+                out.append({"label": f"Surprise card {row.get('label')} may be played "
+                                     "(R-8.5; a replacement is drawn at once)",
+                            "items": items})
+        elif key == "surprises" and isinstance(value, (list, tuple)):  # R-8.5, a window
+            out.append({"label": "Surprise cards you may play here (play: [...] in your answer; "
+                                 "R-8.5)",
+                        "items": [f"{r.get('name')} ({r.get('when')})" if isinstance(r, Mapping)
+                                  else str(r) for r in value]})
         elif key == "training" and isinstance(value, Mapping):
             units = ", ".join(f"{u.get('unit')} ({ops_text(u.get('paid', 0))} paid)" for u in value.get("in_training", []))
             out.append({"label": "Training (R-8.4)",

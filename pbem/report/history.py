@@ -61,6 +61,11 @@ def headline(index: int, events: Sequence[rules.Event], by_deadline: bool) -> st
     """The headline of batch ``index`` (see :class:`Batch`)."""
     if index == 0:
         return "setup, the game begins"
+    kinds = {e.kind for e in events}
+    if "GameAbandoned" in kinds:
+        return "the host abandoned the game"
+    if kinds == {"SeatChanged"}:
+        return "the host changed a seat"
     seat = next((e.data.get("seat") for e in events if e.kind in ("OrdersApplied", "TurnPassed")), None)
     if seat is None:
         return "the game goes on"

@@ -14,12 +14,14 @@ Public API (used by the service)::
     legal_options(state, seat) -> mapping                     R-8
     view(state, seat | None) -> dict                          R-3.2, R-1.4, R-11.1
     bot_orders(state, seat, rng) -> orders
+    judge_event(kind, data) -> Event                          (the judge's own log entries)
 
 A state carries the data pack it is played with (``state.pack``); the functions read the
 pack from there (:func:`pack_of`).
 """
 from pbem.problems import Problem
 from pbem.rules.bots.random import bot_orders
+from pbem.rules.core.events import judge_event
 from pbem.rules.core.problems import IllegalOrders
 from pbem.rules.core.state import SEATS, Decision, Event, GameState
 from pbem.rules.dice import Dice
@@ -52,6 +54,7 @@ __all__ = [
     "empty_state",
     "execute",
     "fold",
+    "judge_event",
     "legal_options",
     "new_game",
     "pack_of",

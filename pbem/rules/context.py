@@ -62,11 +62,24 @@ class Ctx:
             return _copy(self._plans.pop(0)[1])
         return check()
 
-    def _dice(self, count: int, purpose: str, rule: str, sides: int) -> tuple[int, ...]:
+    def _dice(self, count: int, purpose: str, rule: str, sides: int) -> tuple[tuple[int, ...], int]:
+        """(values, index of the first die); a check's dice are all 1, index 0."""
         self.used_dice = True
         if self.dice is None:
-            return (1,) * count
-        return self.dice.roll(count, purpose, rule, sides).values
+            return (1,) * count, 0
+        roll = self.dice.roll(count, purpose, rule, sides)
+        return roll.values, roll.index
+
+    def dice_mark(self) -> int:
+        """The index the next die will have (0 in a check): pass it to
+        :meth:`rewind_dice` to undo a trial run."""
+        return self.dice.next_index if self.dice is not None else 0
+
+    def rewind_dice(self, mark: int) -> None:
+        """Forget the dice rolled since :meth:`dice_mark` gave ``mark`` (their events are
+        undone by the caller), so the log's dice stay numbered without a gap."""
+        if self.dice is not None:
+            self.dice.rewind(mark)
 
     def emit(self, kind: str, data: dict[str, Any]) -> Event:
         """Reduce an event into ``s`` and record it; then, when an upgraded fleet has
@@ -92,20 +105,30 @@ class Ctx:
         return ev
 
     def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:
-        """Roll dice, record ``DiceRolled`` {purpose, rule, values, sides}; return values."""
-        values = self._dice(count, purpose, rule, sides)
+        """Roll dice, record ``DiceRolled`` {purpose, rule, values, sides, index} (``index``:
+        the first die's number within the decision, docs/trust.md); return values."""
+        values, index = self._dice(count, purpose, rule, sides)
         self.rolled = True
         self.emit("DiceRolled", {"purpose": purpose, "rule": rule,
-                                 "values": list(values), "sides": sides})
+                                 "values": list(values), "sides": sides, "index": index})
         return values
 
     def shuffle(self, items: list[Any], purpose: str, rule: str) -> list[Any]:
-        """Fisher–Yates shuffle with dice of ``n`` sides; returns the new list. The rolls
-        are not logged one by one: the caller records the resulting order."""
+        """Fisher–Yates shuffle: for i from n-1 down to 1, a die of i+1 sides picks the
+        place j = die - 1 swapped with i; returns the new list. The dice are recorded as one
+        ``Shuffled`` event seen by nobody until the game is over {purpose, rule, index of
+        the first die, items, order}, so a verifier can redo the shuffle; the caller
+        records what the order means (a deck, a deal)."""
         out = list(items)
+        first = None
         for i in range(len(out) - 1, 0, -1):
-            j = self._dice(1, purpose, rule, i + 1)[0] - 1
+            values, index = self._dice(1, purpose, rule, i + 1)
+            first = index if first is None else first
+            j = values[0] - 1
             out[i], out[j] = out[j], out[i]
+        if first is not None:
+            self.emit("Shuffled", {"purpose": purpose, "rule": rule, "index": first,
+                                   "items": list(items), "order": list(out)})
         return out
 
     def draw(self, seat: str, count: int, rule: str, kind: str = "CardDrawn") -> list[int]:

@@ -40,6 +40,7 @@ from pbem.rules.phases.sequence import (
     turn_order_chosen,
 )
 from pbem.rules.phases.victory import check_victory
+from pbem.rules.resolve.surprises import end_segment
 
 
 class NoPack(ValueError):
@@ -178,6 +179,7 @@ def execute(state: GameState, checked: Checked, dice: Dice
         if not ctx.s["reinforce"]:
             continue_turn(ctx)
         return GameState.from_dict(ctx.s, pack), ctx.events
+    end_segment(ctx)  # nothing given "until the end of the segment" outlives it
     ctx.emit("TurnPassed", {"seat": seat, "round": ctx.s["round"], "rule": "R-6.5"})
     check_victory(ctx, end_of_turn=False, finished=seat)
     next_player_turn(ctx)

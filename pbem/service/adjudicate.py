@@ -1,6 +1,11 @@
 """Adjudication: applying checked orders (or a deadline default) with the game's dice,
 appending the events and the snapshot, and queueing the receipt, the reports and the
-next prompts — all inside the caller's transaction."""
+next prompts — all inside the caller's transaction.
+
+For a game of dice version 2 (docs/trust.md) the orders document is logged first
+(``OrdersAccepted``) and the decision's dice derive from the orders context it leads
+to; the decision that ends the game also logs ``SeedRevealed`` and mails every seat the
+seed."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -8,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.mail.message import ParsedMail
-from pbem.rules.dice import Dice
-from pbem.service import answers, reports
+from pbem.rules.dice import Dice, next_context, orders_digest
+from pbem.service import answers, reports, trust
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -24,18 +29,37 @@ def previous_orders(judge: Judge, game_id: str, seat: str, step: int) -> Mapping
 
 def apply_orders(judge: Judge, game_id: str, state: rules.GameState, seat: str, orders: Mapping[str, Any],
                  inbox_id: int | None, parsed: ParsedMail | None, by_deadline: bool = False,
-                 previous: Mapping[str, Any] | None = None) -> rules.GameState:
+                 previous: Mapping[str, Any] | None = None, salt: str | None = None) -> rules.GameState:
     """Apply ``orders`` of ``seat`` (already validated) to ``state`` with the dice of
     the game's seed at this step (``rules.apply``); store the events (linked to inbox
     row ``inbox_id``) and the snapshot; queue the receipt (when ``parsed``), the
     reports and the next prompts. Standing orders alone (no decision taken) get a
-    receipt only. Returns the new state. Call inside a transaction."""
+    receipt only. ``salt``: the mail's ``salt:`` as text (docs/orders.md). Returns the
+    new state. Raises IllegalOrders when the dice made the orders impossible after
+    all (nothing is stored). Call inside a transaction."""
     store = judge.store
     pack = judge.pack_for(game_id)
     seed = bytes.fromhex(store.game(game_id)["seed"])
     hand = list(state.private.get(seat, {}).get("hand", []))  # before the orders play a card
-    new_state, events = rules.apply(state, seat, orders, Dice(seed, state.step))
-    seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step, inbox_id=inbox_id)
+    version, context = store.dice_state(game_id)
+    first: list[rules.Event] = []
+    logged = None
+    if version >= 2:
+        document = trust.accepted_document(seat, state.step, orders, salt, "deadline" if by_deadline else "mail")
+        context = next_context(context, document)
+        first = [rules.judge_event("OrdersAccepted", document)]
+        logged = orders_digest(document)
+        orders = document["orders"]
+        dice = Dice(seed, state.step, context=context)
+    else:
+        dice = Dice(seed, state.step, version=1)
+    new_state, events = rules.apply(state, seat, orders, dice)
+    ended = new_state.step != state.step and not rules.pending(new_state)
+    last = [trust.seed_revealed(store, game_id)] if ended and version >= 2 else []
+    seq = store.append_events(game_id, [e.to_dict() for e in [*first, *events, *last]], step=state.step,
+                              inbox_id=inbox_id)
+    if version >= 2:
+        store.set_dice_context(game_id, context)
     store.save_snapshot(game_id, seq, new_state.step, new_state.to_dict())
     if new_state.step == state.step:  # no decision taken (standing orders): nothing to report
         if parsed is not None:
@@ -46,12 +70,15 @@ def apply_orders(judge: Judge, game_id: str, state: rules.GameState, seat: str, 
                 note += (f"\nThe game still waits for your answer to the "
                          f"{waits.kind.replace('_', ' ')} decision of step {new_state.step}.")
             answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, note=note,
-                            hand=hand)
+                            hand=hand, logged=logged, witness=trust.witness(store, game_id))
         return new_state
-    store.set_game_step(game_id, new_state.step, status="over" if not rules.pending(new_state) else None)
+    store.set_game_step(game_id, new_state.step, status="over" if ended else None)
     if parsed is not None:
-        answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, hand=hand)
+        answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, hand=hand, logged=logged,
+                        witness=trust.witness(store, game_id))
     headline = f"{seat} played" + (" (deadline default)" if by_deadline else "")
-    reports.queue_reports(judge, game_id, pack, new_state, events, headline=headline, step=state.step)
+    reports.queue_reports(judge, game_id, pack, new_state, [*events, *last], headline=headline, step=state.step)
     reports.queue_prompts(judge, game_id, pack, new_state)
+    if last:
+        trust.mail_seed(judge, game_id, "is over")
     return new_state

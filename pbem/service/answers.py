@@ -53,12 +53,15 @@ def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Pro
 
 
 def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
-            previous: Mapping[str, Any] | None = None, note: str | None = None, hand: Sequence[int] = ()) -> None:
+            previous: Mapping[str, Any] | None = None, note: str | None = None, hand: Sequence[int] = (),
+            logged: str | None = None, witness: str | None = None) -> None:
     """Queue the receipt of accepted orders: the orders as the judge read them in the
     pack's printed names, cards by number and label (:mod:`pbem.report.orders_text`;
     ``hand``: the seat's hand when the orders were given, which tells cards of one name
-    apart), their SHA-256, and the diff against ``previous`` (the seat's earlier
-    rejected submission for the step)."""
+    apart), their SHA-256, the diff against ``previous`` (the seat's earlier rejected
+    submission for the step), and, for a game of dice version 2, ``logged``: the
+    SHA-256 of the orders document as logged (docs/trust.md) and ``witness``: the
+    log's head after it (``HASH@N``)."""
     orders_yaml = orders_text.orders_yaml(judge.pack_for(game_id), orders, hand)
     digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
     changes = None
@@ -69,7 +72,8 @@ def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int
                                             "your previous submission", "these orders", n=1))
         changes = ("Changed from your previous submission for this step:\n\n" + diff) if diff else \
             "Same orders as your previous submission for this step.\n"
-    text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note, changes=changes)
+    text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note, changes=changes,
+                                logged=logged, witness=witness)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders accepted", text),
                  id_parts=(game_id, "receipt", parsed.message_id), in_reply_to=parsed.message_id,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import rules
 from pbem.config import Config
 from pbem.report import build
-from pbem.service import adjudicate, host, intake, outbox
+from pbem.service import adjudicate, host, intake, outbox, trust
 from pbem.service.issue import safe_text
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def _one(judge: Judge, row: dict[str, Any]) -> int:
     remind = timedelta(seconds=min(judge.config.deadlines.get("reminder", 24 * 3600),
                                    length(judge.config, row["kind"]) / 2))
     game = store.game(row["game_id"])
-    if game is None or game["step"] != row["step"]:
+    if game is None or game["step"] != row["step"] or game["status"] in trust.ENDED:
         store.expire_deadline(row["game_id"], row["step"], row["seat"], now.isoformat())
         return 0
     if now >= due:

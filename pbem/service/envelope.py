@@ -32,7 +32,7 @@ from pbem.keys import verify_key
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
-from pbem.service import answers
+from pbem.service import answers, trust
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 
 ENVELOPE_KEYS = ("game", "seat", "key", "step", "orders")
 HISTORY_KEYS = ("game", "seat", "key", "history")
-OPTIONAL_KEYS = ("seq", "notes")
+OPTIONAL_KEYS = ("seq", "notes", "salt")
 WINDOW = timedelta(hours=1)
 ALERT_AFTER = 3
 LOCK_AFTER = 10
@@ -107,6 +107,14 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
     seq, seq_issues = _sequence(judge, doc, game_id, seat)
     issues += seq_issues
     timing: list[Problem] = []
+    salt = trust.salt_problem(doc)
+    if salt is not None:
+        issues.append(salt)
+    status = (judge.store.game(game_id) or {}).get("status")
+    if "step" in keys and status in trust.ENDED:
+        issues.append(Problem(message=f"Game {game_id} is {status}: it takes no more orders.", where="game",
+                              code="game.over", hint="The seed and the whole log are in the game's archive."))
+        return Checked(issues, game_id, seat, reason="game.over", seq=seq)
     if "step" in keys and not standing_only(doc.get("orders")):
         timing = _step_and_turn(judge, game_id, seat, doc)
     issues += timing
@@ -254,7 +262,7 @@ def your_block(judge: Judge, sender: str | None) -> str | None:
     parts: list[str] = []
     for row in judge.store.seats_at(sender):
         game = judge.store.game(row["game_id"])
-        if game is None or game.get("status") == "over":
+        if game is None or game.get("status") in trust.ENDED:
             continue
         state = judge.state(row["game_id"])
         waiting = sorted({d.seat for d in rules.pending(state)})

@@ -1,5 +1,6 @@
 """Games: their data pack, their live state, and creating the configured games (setup,
-R-2) with their first reports and prompts."""
+R-2) with their first reports and prompts; the config's seat changes of stored games
+become ``SeatChanged`` events (:func:`pbem.service.trust.sync_seats`)."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -9,8 +10,8 @@ from pbem import rules
 from pbem.config import GameConfig
 from pbem.pack.loader import load_pack
 from pbem.pack.model import Pack
-from pbem.rules.dice import seed_commitment
-from pbem.service import reports
+from pbem.rules.dice import DICE_VERSION, seed_commitment
+from pbem.service import reports, trust
 from pbem.store import Store
 
 if TYPE_CHECKING:
@@ -40,8 +41,8 @@ def live_state(store: Store, game_id: str) -> rules.GameState:
 
 def ensure_games(judge: Judge) -> list[str]:
     """Create every configured game that is not in the database yet (setup R-2, first
-    prompts), and sync seat names/addresses/key hashes from the config. Returns the ids
-    created."""
+    prompts), and sync seat names/addresses/key hashes from the config, each change an
+    event in the game's log. Returns the ids created."""
     created = []
     for game in judge.config.games:
         if judge.store.game(game.id) is None:
@@ -49,14 +50,14 @@ def ensure_games(judge: Judge) -> list[str]:
             created.append(game.id)
         else:
             with judge.store.transaction():
-                for s in game.seats:
-                    judge.store.update_seat(game.id, s.seat, player=s.player, email=s.email, key_hash=s.key_hash)
+                trust.sync_seats(judge, game)
     return created
 
 
 def create_game(judge: Judge, game: GameConfig) -> None:
     """Set up ``game`` (R-2) in one transaction: the games and seats rows, the setup
-    events, the empty and the first snapshot, the setup reports and the first prompts."""
+    events after the seed's commitment (``SeedCommitted``, the log's first event), the
+    empty and the first snapshot, the setup reports and the first prompts."""
     store = judge.store
     pack = pack_from(game.pack)
     seed = judge.new_seed()
@@ -65,9 +66,10 @@ def create_game(judge: Judge, game: GameConfig) -> None:
         store.create_game(game.id, game.pack, seed, seed_commitment(seed), game.options,
                           [{"seat": s.seat, "player": s.player, "email": s.email,
                             "key_hash": s.key_hash} for s in game.seats])
-        seq = store.append_events(game.id, [e.to_dict() for e in events], step=0)
+        first = trust.seed_committed(seed, DICE_VERSION)
+        seq = store.append_events(game.id, [e.to_dict() for e in [first, *events]], step=0)
         store.save_snapshot(game.id, 0, -1, rules.empty_state(pack).to_dict())
         store.save_snapshot(game.id, seq, state.step, state.to_dict())
         store.set_game_step(game.id, state.step)
-        reports.queue_reports(judge, game.id, pack, state, events, headline="setup, the game begins")
+        reports.queue_reports(judge, game.id, pack, state, [first, *events], headline="setup, the game begins")
         reports.queue_prompts(judge, game.id, pack, state)

@@ -38,6 +38,7 @@ from pbem.service import (
     history,
     host,
     ratelimit,
+    trust,
 )
 from pbem.service.issue import mask_key, safe_text, synthetic_message_id
 from pbem.store import is_transient_db_error
@@ -259,7 +260,7 @@ def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
                               reason=checked.reason)
     assert game_id is not None and seat is not None
     state = judge.state(game_id)
-    orders = doc["orders"]
+    orders = trust.json_form(doc["orders"])  # as the log will hold them (docs/trust.md)
     rejections = rules.validate(state, seat, orders)
     if checked.issues or rejections:  # the envelope's problems and the orders', in one answer
         issues = [*checked.issues, *rejections]
@@ -271,5 +272,6 @@ def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
                    result={"document": shown, "orders": orders, **({"seq": checked.seq} if checked.seq else {})})
     if checked.seq:
         judge.store.set_standing_seq(game_id, seat, checked.seq)
-    adjudicate.apply_orders(judge, game_id, state, seat, orders, inbox_id=inbox_id, parsed=parsed, previous=previous)
+    adjudicate.apply_orders(judge, game_id, state, seat, orders, inbox_id=inbox_id, parsed=parsed, previous=previous,
+                            salt=trust.salt_text(doc))
     return "applied"

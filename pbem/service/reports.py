@@ -11,7 +11,7 @@ from pbem import rules
 from pbem.mail.compose import Attachment
 from pbem.pack.model import Pack
 from pbem.report import build
-from pbem.service import deadlines, outbox
+from pbem.service import deadlines, outbox, trust
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -26,8 +26,7 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
     store = judge.store
     seats = store.seats(game_id)
     commitment = store.game(game_id)["seed_commitment"]
-    seq, head = store.last_event(game_id)
-    witness = f"{head}@{seq}" if store.chain_version(game_id) >= 2 else None  # v1 hashes are guessable
+    witness = trust.witness(store, game_id)
     png = build.map_png(pack, state, events, title=f"{game_id} step {step}",
                         players={r["seat"]: r["player"] for r in seats}) if judge.config.map_attachment else None
     # two reports can share a step (setup, then the first player-turn): the picture's
@@ -51,7 +50,8 @@ def queue_prompts(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
         due = judge.clock() + timedelta(seconds=deadlines.length(judge.config, decision.kind))
         row = seats[decision.seat]
         text, html = build.render_prompt(pack, state, decision, game_id=game_id, seat_row=row,
-                                         deadline=due.strftime("%Y-%m-%d %H:%M UTC"), seats=list(seats.values()))
+                                         deadline=due.strftime("%Y-%m-%d %H:%M UTC"), seats=list(seats.values()),
+                                         witness=trust.witness(judge.store, game_id))
         outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] step {state.step}: your move, {decision.seat}", text=text, html=html,
                      id_parts=(game_id, state.step, "prompt", decision.seat))

@@ -13,17 +13,25 @@ Checks, each a list of problems (issue 17, finding 13):
   is in the inbox;
 - each ``witness`` ``HASH@N`` (printed at the foot of every turn report) is in the log:
   event N exists and has that hash — a log cut back behind a report a player holds is
-  caught even when the whole database was rewritten.
+  caught even when the whole database was rewritten;
+- for a game of dice version 2 (issue 15, docs/trust.md): the seed against the
+  commitment of the first event, every roll and shuffle against the seed and the
+  logged orders (the checks of the standalone verifier, :mod:`pbem.verifier.pbem_verify`),
+  and a *re-adjudication*: the setup and every decision are carried out again from the
+  logged orders with the same dice, and must give exactly the logged events.
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem import rules
-from pbem.service import games
+from pbem.rules.dice import Dice, next_context
+from pbem.service import games, trust
 from pbem.store import Store
+from pbem.verifier import pbem_verify
 
 _WITNESS = re.compile(r"^([0-9a-f]{64})@(\d+)$")
 
@@ -31,11 +39,13 @@ _WITNESS = re.compile(r"^([0-9a-f]{64})@(\d+)$")
 @dataclass(frozen=True)
 class Verified:
     """What :func:`verify_game` found: the number of events and every problem (an
-    empty list: the log is intact)."""
+    empty list: the log is intact); ``dice``: the rolls were recomputed and the game
+    re-adjudicated (dice version 2)."""
 
     game_id: str
     events: int
     problems: list[str]
+    dice: bool = False
 
     @property
     def ok(self) -> bool:
@@ -69,6 +79,11 @@ def verify_game(store: Store, game_id: str, witnesses: Sequence[str] = ()) -> Ve
     if replayed.to_dict() != rules.GameState.from_dict(last[1], pack).to_dict():
         problems.append("replaying the log does not give the stored live state")
     problems += _consistency(store, game_id, game, stored, last)
+    dice = store.dice_state(game_id)[0] >= 2
+    if dice:
+        problems += _dice(store, game_id)
+        if not problems:
+            problems += readjudicate(store, game_id, first[1])
     by_seq = {e.seq: e.hash for e in stored}
     for head, seq in marks:
         if seq not in by_seq:
@@ -76,7 +91,7 @@ def verify_game(store: Store, game_id: str, witnesses: Sequence[str] = ()) -> Ve
                             f"{stored[-1].seq if stored else 0}): events were removed")
         elif by_seq[seq] != head:
             problems.append(f"witness {head[:12]}…@{seq}: event {seq} has another hash: the log was rewritten")
-    return Verified(game_id, len(events), problems)
+    return Verified(game_id, len(events), problems, dice)
 
 
 def _consistency(store: Store, game_id: str, game: dict, stored: list, last: tuple[int, dict]) -> list[str]:
@@ -102,3 +117,70 @@ def _consistency(store: Store, game_id: str, game: dict, stored: list, last: tup
         problems.append(f"inbox row {iid} was applied at step {applied[iid]['step']}, but the log has none of its "
                         "events: the log was cut back")
     return problems[:50]
+
+
+#: the judge's own entries (pbem.rules.core.events.judge): not the rules' output
+JUDGE_KINDS = ("SeedCommitted", "OrdersAccepted", "SeedRevealed", "SeatChanged", "GameAbandoned")
+
+
+def _dice(store: Store, game_id: str) -> list[str]:
+    """The standalone verifier's seed and dice checks on the whole log (the database
+    holds the seed and every private event)."""
+    game = store.game(game_id)
+    assert game is not None
+    lines = trust.log_lines(store, game_id, reveal=True)
+    seed = bytes.fromhex(game["seed"])
+    report = pbem_verify.Report(game_id, events=len(lines))
+    pbem_verify.check_seed(report, trust.game_meta(store, game_id, lines, reveal=True), lines, seed)
+    pbem_verify.check_dice(report, lines, seed)
+    return [str(p) for p in report.problems]
+
+
+def readjudicate(store: Store, game_id: str, initial: dict) -> list[str]:
+    """Carry the game out again from the log (dice version 2): the setup from the seed
+    and the options, then each ``OrdersAccepted`` document with the dice of its orders
+    context; each must give exactly the logged events (the judge's own entries left
+    aside). Returns the first difference found, as a one-item list (empty: the same)."""
+    game = store.game(game_id)
+    assert game is not None
+    pack = games.game_pack(store, game_id)
+    seed = bytes.fromhex(game["seed"])
+    stored = [e for e in store.events(game_id)]
+    groups: list[tuple[dict | None, list]] = [(None, [])]
+    for e in stored:
+        if e.kind == "OrdersAccepted":
+            groups.append((dict(e.data), []))
+        elif e.kind not in JUDGE_KINDS:
+            groups[-1][1].append(rules.Event(e.kind, e.data, e.public, e.seat))
+    options = json.loads(game["options"] or "{}")
+    state, events = rules.new_game(pack, seed, options)
+    problem = _differ("the setup", events, groups[0][1])
+    if problem:
+        return [problem]
+    state = rules.fold(rules.GameState.from_dict(initial, pack), groups[0][1])
+    context = pbem_verify.START_CONTEXT
+    for document, logged in groups[1:]:
+        assert document is not None
+        context = next_context(context, document)
+        what = f"the orders of {document.get('seat')} at step {document.get('step')}"
+        try:
+            _new, events = rules.apply(state, document["seat"], document["orders"],
+                                       Dice(seed, state.step, context=context))
+        except Exception as exc:  # noqa: BLE001 - a log the rules refuse is a finding, not a crash
+            return [f"re-adjudicating {what} fails: {type(exc).__name__}: {exc}"]
+        problem = _differ(what, events, logged)
+        if problem:
+            return [problem]
+        state = rules.fold(state, logged)
+    return []
+
+
+def _differ(what: str, made: Sequence[rules.Event], logged: Sequence[rules.Event]) -> str | None:
+    """Where the events carried out again first differ from the logged ones (None: the same)."""
+    for i, (a, b) in enumerate(zip(made, logged, strict=False)):
+        if (a.kind, json.loads(json.dumps(a.data)), a.public, a.seat) != (b.kind, b.data, b.public, b.seat):
+            return (f"re-adjudicating {what} gives another event {i + 1}: {a.kind} {dict(a.data)} instead of the "
+                    f"logged {b.kind} {dict(b.data)}")
+    if len(made) != len(logged):
+        return f"re-adjudicating {what} gives {len(made)} events, the log holds {len(logged)}"
+    return None

@@ -1,5 +1,6 @@
-"""The ``games`` and ``seats`` tables: a game's seed, commitment, step and status; each
-seat's player, address, key hash and bounce mark."""
+"""The ``games`` and ``seats`` tables: a game's seed, commitment, step, status and dice
+version with its orders context (docs/trust.md); each seat's player, address, key hash
+and bounce mark."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -7,6 +8,10 @@ from typing import Any
 
 from pbem.store.base import Connection, canonical_json, utcnow
 from pbem.store.events import CHAIN_VERSION
+
+#: the dice version of new games (pbem.rules.dice.DICE_VERSION; the store does not import the rules)
+DICE_VERSION = 2
+START_CONTEXT = "0" * 64
 
 
 class GamesTable(Connection):
@@ -40,11 +45,25 @@ class GamesTable(Connection):
         self.db["games"].insert({"id": game_id, "pack": pack, "seed": seed.hex(),
                                  "seed_commitment": seed_commitment, "status": "active",
                                  "step": 0, "options": canonical_json(dict(options)),
-                                 "created_at": now, "updated_at": now, "chain": CHAIN_VERSION})
+                                 "created_at": now, "updated_at": now, "chain": CHAIN_VERSION,
+                                 "dice": DICE_VERSION, "dice_context": START_CONTEXT})
         for s in seats:
             self.db["seats"].insert({"game_id": game_id, "seat": s["seat"], "player": s["player"],
                                      "email": s["email"].lower(), "key_hash": s["key_hash"],
                                      "bouncing": 0, "bounced_at": None, "standing_seq": 0})
+
+    def dice_state(self, game_id: str) -> tuple[int, str]:
+        """(dice version, orders context of the next decision) of a game; version 1 and
+        the empty context for games created before issue 15. Raises KeyError when the
+        game is unknown."""
+        row = self.db.execute("SELECT dice, dice_context FROM games WHERE id = ?", [game_id]).fetchone()
+        if row is None:
+            raise KeyError(game_id)
+        return int(row[0] or 1), row[1] or START_CONTEXT
+
+    def set_dice_context(self, game_id: str, context: str) -> None:
+        """Record the orders context after an accepted orders document (docs/trust.md)."""
+        self.db["games"].update(game_id, {"dice_context": context})
 
     def update_seat(self, game_id: str, seat: str, *, player: str, email: str, key_hash: str) -> None:
         """Set a seat's player name, address (lowercased) and key hash (config sync); a

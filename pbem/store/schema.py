@@ -8,6 +8,9 @@
   text); games record their hash-chain version (``chain``: 1 = SHA-256 of the event
   data, 2 = private data keyed with a per-game secret, step and inbox id hashed too); seats keep the last standing-orders sequence number; ``faults`` remembers
   which server faults the host was told about.
+- ``003_trust`` (issue 15): games record their dice version (``dice``: 1 = the seed
+  and step alone, 2 = the seed and every accepted orders document, docs/trust.md) and
+  the orders context the next decision's dice derive from (``dice_context``).
 """
 from __future__ import annotations
 
@@ -69,7 +72,14 @@ def _m002(db: sqlite_utils.Database) -> None:
                          "notified_at": str, "cleared_at": str, "detail": str}, pk="key")
 
 
+def _m003(db: sqlite_utils.Database) -> None:
+    db["games"].add_column("dice", int)
+    db["games"].add_column("dice_context", str)
+    db.execute("UPDATE games SET dice = 1")
+
+
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
+    ("003_trust", _m003),
 ]

@@ -27,6 +27,7 @@ REGEN = os.environ.get("PBEM_REGEN_GOLDEN") == "1"
 SEATS_ROWS = [{"seat": "north", "player": "Kleitos"}, {"seat": "east", "player": "Peukestas"},
               {"seat": "south", "player": "Nearchos"}, {"seat": "west", "player": "Aristonous"}]
 COMMITMENT = "5c9de4d1c25016d49497bbdf58c0cd9f7754535049c6be153ca7c71cdb5f3522"
+WITNESS = "9f1c" * 16 + "@123"
 DEADLINE = "2030-03-15 18:00 UTC"
 
 
@@ -57,7 +58,7 @@ def setup_prompt() -> tuple[str, str]:
     d = rules.pending(state)[0]
     row = next(r for r in SEATS_ROWS if r["seat"] == d.seat)
     return build.render_prompt(load_pack(), state, d, game_id="golden", seat_row=row, deadline=DEADLINE,
-                               seats=SEATS_ROWS)
+                               seats=SEATS_ROWS, witness=WITNESS)
 
 
 def later_prompt() -> tuple[str, str]:
@@ -112,6 +113,8 @@ def end_of_game_report() -> tuple[str, str]:
 def small_mails() -> tuple[str, str]:
     text = "\n=====\n".join([
         build.render_receipt("golden", 3, "east", "orders:\n  tyche: {card: 12, use: discard}\n", "ab" * 32),
+        build.render_receipt("golden", 4, "east", "orders:\n  tyche: {card: 12, use: discard}\n", "ab" * 32,
+                             logged="cd" * 32, witness=WITNESS),
         build.render_rejection("orders", [{"message": "Pelusium is 3 MPs from Memphis, Ptolemy has 2",
                                            "where": "orders.movement[0]", "line": 7, "rule": "R-9.1",
                                            "hint": "stop at Pelusium"}], "golden", "orders:\n  movement: x\n"),

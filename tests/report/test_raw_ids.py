@@ -137,12 +137,14 @@ def _rejections(state, seat: str, kind: str, bot: dict, rng: random.Random, pack
 
 def test_no_raw_id_reaches_a_player(pack, raw_id) -> None:
     seen: set[str] = set()
+    kinds: set[str] = set()
     rendered = 0
     for game in range(GAMES):
         seed = f"rawid-{game}".encode()
         rng = random.Random(game)
         state, events = rules.new_game(pack, seed, {"ask_windows": game % 2 == 0, "bot_inside": game % 3 != 2})
         for _ in range(STEPS):
+            kinds |= {e.kind for e in events if e.public}
             for seat in (*rules.SEATS, None):
                 rep = build.render_report(pack, state, events, game_id="g", step=state.step, seat=seat,
                                           seats=SEATS_ROWS, headline="h", seed_commitment="0" * 64)
@@ -168,6 +170,7 @@ def test_no_raw_id_reaches_a_player(pack, raw_id) -> None:
                 rendered += 1
             state, events = rules.apply(state, d.seat, bot, Dice(seed, state.step))
     assert rendered > GAMES * 10
+    assert "SurprisePlayed" in kinds  # the surprise cards' sentences were rendered too (R-8.5)
     rules_codes = {c for c, entry in CODES.items() if entry.rule is not None}
     missing = rules_codes - seen - set(NOT_REACHED)
     assert len(missing) <= len(rules_codes) // 4, sorted(missing)  # about 98 of 126 are reached
@@ -177,3 +180,27 @@ def test_every_code_renders_without_a_raw_id(raw_id) -> None:
     for code, entry in CODES.items():
         text = build.render_rejection("orders", [problem(code, entry.summary).to_dict()], "g", None)
         _scan(text, raw_id, code)
+
+
+#: the events of the surprise cards (R-8.5) with data as the rules core writes it
+SURPRISE_EVENTS = (
+    ("SurprisePlayed", {"seat": "north", "card": 48, "name": "x", "moment": "battle_roll", "source": "standing",
+                        "space": "pelusium", "rule": "R-8.5"}),
+    ("PrestigeRaised", {"seat": "north", "card": 50, "general": "ptolemy", "amount": 1, "space": "memphis"}),
+    ("PrestigeBonusEnded", {"generals": ["ptolemy", "antigonus"]}),
+    ("BattleDiceRerolled", {"seat": "east", "card": 51, "space": "gaza", "before": [1, 2], "dice": [5, 6],
+                            "roll": 11, "score": 3}),
+    ("NavalMoveCancelled", {"seat": "west", "card": 49, "mover": "south", "space": "sidon", "port": "pelusium"}),
+    ("MovementBonusGained", {"seat": "south", "card": 27, "space": "babylon", "mp": 2, "allowance": 6}),
+)
+
+
+@pytest.mark.parametrize(("kind", "data"), SURPRISE_EVENTS, ids=[k for k, _ in SURPRISE_EVENTS])
+def test_surprise_event_sentences_name_no_raw_id(pack, raw_id, kind: str, data: dict) -> None:
+    """The surprise cards' events (merged from main) read in printed names: cards by
+    number and name, generals and spaces by their printed names (R-8.5)."""
+    from pbem.rules.core.events import sentence
+
+    text = sentence(pack, kind, data)
+    _scan(text, raw_id, kind)
+    assert "#" in text or kind == "PrestigeBonusEnded", text

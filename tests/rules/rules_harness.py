@@ -43,7 +43,7 @@ class ScriptedThenReal(Dice):
             else:
                 vals.append(die_value(self.seed, self.step, self._next, sides))
             self._next += 1
-        r = Roll(self.step, start, tuple(vals), purpose, rule)
+        r = Roll(self.step, start, tuple(vals), purpose, rule, sides)
         self.rolls.append(r)
         return r
 

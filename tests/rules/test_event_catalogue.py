@@ -24,14 +24,15 @@ RAW = re.compile(r"[{}\[\]]|'\w+': |\bNone\b")
 
 
 def _emitted() -> dict[str, set[str]]:
-    """Event kinds the source emits (``ctx.emit("Kind", ...)``, ``ctx.draw(..., kind=)``)
-    with the modules emitting them."""
+    """Event kinds the source emits (``ctx.emit("Kind", ...)``, ``ctx.draw(..., kind=)``,
+    and the judge's own entries, ``rules.judge_event("Kind", ...)``) with the modules
+    emitting them."""
     out: dict[str, set[str]] = {}
     for f in ROOT.rglob("*.py"):
         for n in ast.walk(ast.parse(f.read_text())):
             if not isinstance(n, ast.Call) or not isinstance(n.func, ast.Attribute):
                 continue
-            if n.func.attr == "emit" and n.args and isinstance(n.args[0], ast.Constant):
+            if n.func.attr in ("emit", "judge_event") and n.args and isinstance(n.args[0], ast.Constant):
                 out.setdefault(n.args[0].value, set()).add(f.name)
             if n.func.attr == "draw":
                 kind = next((k.value.value for k in n.keywords if k.arg == "kind"

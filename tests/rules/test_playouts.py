@@ -51,8 +51,8 @@ def play(pack, g: int, check_every: int = 1) -> tuple[R.GameState, int]:
         for e in events:
             assert e.public or e.kind in ("CardsDealt", "CardDrawn", "DeckShuffled",
                                             "StandingOrdersSet", "MoveSuspended",
-                                            "OrdersWithheld")
-            if not e.public and e.kind not in ("DeckShuffled", "MoveSuspended"):  # judge-only
+                                            "OrdersWithheld", "Shuffled")
+            if not e.public and e.kind not in ("DeckShuffled", "MoveSuspended", "Shuffled"):  # judge-only
                 assert e.seat == e.data["seat"]
             if e.public and e.kind == "OrdersApplied":  # standing orders never go public
                 assert "standing" not in e.data["orders"]

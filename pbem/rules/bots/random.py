@@ -7,6 +7,7 @@ from typing import Any
 
 from pbem.rules.bots.cards import add_event_fields
 from pbem.rules.bots.royals import errand_goals, royal_errand
+from pbem.rules.bots.surprises import add_surprise_plays, window_plays
 from pbem.rules.bots.war import add_war_orders, reaction_orders
 from pbem.rules.cards.legitimacy import LEGITIMACY_FIELDS
 from pbem.rules.cards.royals import ROYAL_FIELDS
@@ -22,8 +23,8 @@ def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any
     deadline default. Uses only ``rng`` for its choices."""
     opts = legal_options(state, seat)
     pack = pack_of(state)
-    if (state.war or {}).get("pause"):  # an open reaction window (R-9.3)
-        return reaction_orders(state, seat, rng)
+    if (state.war or {}).get("pause"):  # an open reaction window (R-9.3, R-8.5)
+        return window_plays(opts, reaction_orders(state, seat, rng), rng)
     if state.order_choice:  # R-6.1: name a random first player
         return {"first_player": rng.choice(opts["first_player"] or [seat])}
     if state.reinforce:
@@ -42,7 +43,7 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
         if acc:
             orders["surrender"] = {"accept": acc}
     hand = [h for h in opts["hand"] if h["type"] != "surprise"]
-    surprise = [n for n in opts["surprise_discards"] if rng.random() < 0.3]
+    surprise = [n for n in opts["surprise_discards"] if rng.random() < 0.15]
     card = rng.choice(hand)
     use = rng.choice(card["uses"])
     ty: dict[str, Any] = {"card": card["card"], "use": use}
@@ -88,6 +89,7 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
             orders["movement"] = "none"
     add_war_orders(pack, state, opts["seat"], orders, rng)
     add_errand(pack, state, opts["seat"], orders, rng)
+    add_surprise_plays(pack, state, opts["seat"], orders, rng)  # R-8.5
     return orders
 
 

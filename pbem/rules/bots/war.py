@@ -218,6 +218,8 @@ def reaction_orders(state: GameState, seat: str, rng: random.Random) -> dict[str
     key = p.get("kind", "intercept")
     if key == "inside_join":
         return {key: rng.choice(["join", "stay"])}
+    if key == "surprise":  # the cards, if any, come from window_plays
+        return {key: "none"}
     if p.get("options") and rng.random() < 0.6:
         if key == "naval_battle":
             opts = list(p["options"])

@@ -142,12 +142,14 @@ def is_attack_on_champion(s: State, attacker: str, target: str) -> bool:
 
 
 def side_legitimacy(pack: Pack, s: State, seat: str, space: str, defending: bool) -> int:
-    """R-4.3/R-11.2: faction LP + the commander's prestige (+ holy ground for a defender
-    holding the body — it controls it — or standing on the tomb in ``space``, R-12.4)."""
+    """R-4.3/R-11.2: faction LP + the commander's prestige (his printed prestige and what
+    a surprise card gave him until the end of the segment, :func:`prestige_bonus`; +
+    holy ground for a defender holding the body — it controls it — or standing on the
+    tomb in ``space``, R-12.4)."""
     lp = legitimacy_points(pack, s)[seat]
     cmd = commander(pack, s, seat, space)
     if cmd and cmd != "minor":
-        lp += pack.generals[cmd].prestige
+        lp += pack.generals[cmd].prestige + prestige_bonus(s, cmd)
     body = s["royals"].get("body")
     tomb = (s.get("court") or {}).get("tomb") or {}
     holds = bool(body) and body.get("space") == space and \
@@ -155,6 +157,13 @@ def side_legitimacy(pack: Pack, s: State, seat: str, space: str, defending: bool
     if defending and (holds or tomb.get("space") == space):
         lp += int(const(pack, "holy_ground_prestige"))
     return lp
+
+
+def prestige_bonus(s: State, general: str) -> int:
+    """R-11.2, R-8.5: the prestige surprise cards (Orator's Gift) gave ``general`` until
+    the end of the segment (``court["prestige"]``)."""
+    return sum(int(b["amount"]) for b in (s.get("court") or {}).get("prestige") or []
+               if b["general"] == general)
 
 
 def can_overrun(pack: Pack, s: State, seat: str, space: str, mover_cus: dict[str, int],

@@ -204,7 +204,17 @@ def primary_text(pack: Pack, d: Mapping[str, Any]) -> str:
 
 WINDOW_ASK = {"intercept": "may intercept", "avoid_battle": "may try to avoid battle",
                "naval_battle": "may declare a naval battle",
-               "inside_join": "decides whether the units inside join the battle"}
+               "inside_join": "decides whether the units inside join the battle",
+               "surprise": "may play surprise cards (R-8.5)"}
+
+
+def modifier_text(pack: Pack, d: Mapping[str, Any]) -> str:
+    """R-9.3, R-8.5: `` +2 (#51 Ambush)`` for a check a surprise card modified, else
+    nothing."""
+    if not d.get("modifier"):
+        return ""
+    card = f" ({card_label(pack, d['card'])})" if d.get("card") else ""
+    return f" {int(d['modifier']):+d}{card}"
 
 
 def window_text(pack: Pack, d: Mapping[str, Any]) -> str:
@@ -230,6 +240,8 @@ def reaction_text(pack: Pack, d: Mapping[str, Any]) -> str:
     if kind == "inside_join":
         return (f"{seat}'s units inside {where} " + ("join the battle" if choice != "stay"
                                                      else "stay out of the battle") + f"{how}.")
+    if kind == "surprise":  # R-8.5: the cards stay secret until they are played
+        return f"{seat} has answered: its surprise cards stay secret until played."
     if choice:
         return f"{seat} chooses to {kind.replace('_', ' ')} ({space_name(pack, choice)}){how}."
     return f"{seat} does not {kind.replace('_', ' ')}{how}."

@@ -84,12 +84,15 @@ class Court(TypedDict, total=False):
     buried), pella: bool} once the body is buried (R-12.4); ``lp_cards`` [{seat, amount,
     card, turn}] LP from card events, ``turn`` None for the whole game (R-11.1);
     ``condemned`` {general, card, lp} (R-16.1); ``heirs`` {seat: royal}: the heir whose
-    LP a seat counts (R-11.1, the player's choice)."""
+    LP a seat counts (R-11.1, the player's choice); ``prestige`` [{general, seat, amount,
+    card}]: prestige a surprise card gave a commander until the end of the segment
+    (R-11.2, R-8.5: Orator's Gift)."""
     offers: dict[str, Offer]
     tomb: dict[str, Any]
     lp_cards: list[dict[str, Any]]
     condemned: dict[str, Any]
     heirs: dict[str, str]
+    prestige: list[dict[str, Any]]
 
 
 class IndepArmy(TypedDict):
@@ -136,13 +139,15 @@ class FleetState(TypedDict):
 
 
 class Window(TypedDict):
-    """``war["pause"]``: an open reaction window (R-9.3, R-9.2, R-15)."""
+    """``war["pause"]``: an open reaction window (R-9.3, R-9.2, R-15); ``moment`` for a
+    ``surprise`` window (R-8.5: ``battle`` or ``naval_landing``)."""
     kind: str
     seat: str
     mover: str
     space: str
     options: list[Any]
     segment: str
+    moment: NotRequired[str]
 
 
 class War(TypedDict, total=False):
@@ -389,10 +394,28 @@ class Decision:
                 "default": copy.deepcopy(dict(self.default)), "rule": self.rule}
 
 
+SECRET_ORDER_KEYS = ("surprise", "play")
+"""Fields of orders that name surprise cards a seat holds and means to play at a later
+moment (R-8.5): a move's ``surprise``, ``surrender.surprise``, a window answer's
+``play`` and the ``surprise`` window's answer. They stay secret: a card becomes public
+only when it is played (``SurprisePlayed``)."""
+
+
+def _without_secrets(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _without_secrets(x) for k, x in v.items() if k not in SECRET_ORDER_KEYS}
+    if isinstance(v, list):
+        return [_without_secrets(x) for x in v]
+    return v
+
+
 def public_orders(orders: Any) -> Any:
     """The orders as everyone may see them once applied: standing orders (R-9.3) stay
-    private to their seat (they are recorded by a private ``StandingOrdersSet``)."""
-    return {k: v for k, v in orders.items() if k != "standing"} if isinstance(orders, dict) else orders
+    private to their seat (they are recorded by a private ``StandingOrdersSet``), and so
+    do the surprise cards a seat means to play later (:data:`SECRET_ORDER_KEYS`, R-8.5)."""
+    if not isinstance(orders, dict):
+        return orders
+    return _without_secrets({k: v for k, v in orders.items() if k != "standing"})
 
 
 def war_get(s: State, key: str, default: Any = None) -> Any:

@@ -7,7 +7,10 @@ A reaction answer is an orders mapping ``{intercept: {army: Ptolemy}}`` /
 ``{intercept: none}`` / ``{avoid_battle: {toward: Sinope}}`` / ``{avoid_battle: none}`` /
 ``{naval_battle: {fleets: [athenian_fleet]}}`` / ``{naval_battle: none}`` /
 ``{inside_join: join}`` / ``{inside_join: stay}`` / ``{inside_join: none}`` (the default,
-join). ``none`` in any case or an empty value is no reaction.
+join). ``none`` in any case or an empty value is no reaction. R-8.5: the mappings may
+add ``play: [card, ...]``, surprise cards for the moments of the move (Ambush on the
+check, Fortune of War or Orator's Gift in the battle, Storm at Sea against a landing);
+a ``surprise`` window is answered ``{surprise: {play: [52]}}`` or ``{surprise: none}``.
 """
 from __future__ import annotations
 
@@ -17,15 +20,22 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import resolve_fleet, resolve_space
-from pbem.rules.core.names import fleet_name
+from pbem.rules.core.names import card_label, fleet_name
 from pbem.rules.core.pieces import army_space
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import Decision, State, public_orders, war_get
 from pbem.rules.orders import standing
 from pbem.rules.orders.common import plan_of
+from pbem.rules.resolve.surprises import (
+    MOMENT_NAMES,
+    WINDOW_MOMENTS,
+    moments_of,
+    playable,
+    read_cards,
+)
 
 WINDOW_RULE = {"intercept": "R-9.3", "avoid_battle": "R-9.3", "naval_battle": "R-15",
-               "inside_join": "R-9.2"}
+               "inside_join": "R-9.2", "surprise": "R-8.5"}
 
 
 QUESTION = {
@@ -37,11 +47,33 @@ QUESTION = {
                     "declare a naval battle with your fleets (R-15; an attack, R-11.4)",
     "inside_join": "{mover} attacks your army outside {space}: your units inside the city "
                    "may join the battle or stay inside, out of it (R-9.2)",
+    "surprise:battle": "{mover}'s army attacks yours at {space}: you may play surprise cards "
+                       "for this battle (R-8.5); each is played only when it helps (prestige "
+                       "when the royal CUs would change sides, a re-roll when your score is "
+                       "the lower)",
+    "surprise:naval_landing": "{mover}'s naval move is about to land at {space}, near your "
+                              "garrisons: you may play a surprise card that cancels it (R-8.5)",
 }
 
 
 DEFAULTS = {"intercept": "none", "avoid_battle": "none", "naval_battle": "none",
-            "inside_join": "join"}
+            "inside_join": "join", "surprise": "none"}
+
+
+def window_moments(p: dict) -> tuple[str, ...]:
+    """The moments of the surprise cards an answer to window ``p`` may ``play`` (R-8.5);
+    none for ``inside_join``."""
+    key = p["moment"] if p["kind"] == "surprise" else p["kind"]
+    return WINDOW_MOMENTS.get(key, ())
+
+
+def surprise_rows(pack: Pack, s: State, seat: str, p: dict) -> list[dict[str, Any]]:
+    """The surprise cards of ``seat``'s hand it may ``play`` in its answer to window ``p``
+    (R-8.5): ``[{"card", "name", "when"}]`` (private: the window seat's options)."""
+    moments = window_moments(p)
+    return [{"card": n, "name": card_label(pack, n),
+             "when": "; ".join(MOMENT_NAMES[m] for m in moments_of(pack, n) if m in moments)}
+            for n in playable(pack, s, seat, moments)]
 
 
 def _choice_rows(pack: Pack, kind: str, options: list[str]) -> list[dict[str, str]]:
@@ -62,6 +94,8 @@ def _answer_text(pack: Pack, kind: str, options: list[str]) -> str:
         return "{avoid_battle: {toward: <space>}} or {avoid_battle: none}"
     if kind == "naval_battle":
         return f"{{naval_battle: {{fleets: [{first}]}}}} or {{naval_battle: none}}"
+    if kind == "surprise":
+        return "{surprise: {play: [<card>, ...]}} or {surprise: none}"
     return "{inside_join: join} or {inside_join: stay}"
 
 
@@ -76,11 +110,16 @@ def reaction_decision(pack: Pack, s: State, step: int) -> Decision | None:
         return None
     key = p["kind"]
     mover, space = p["mover"], pack.spaces[p["space"]].name
+    question = QUESTION[f"surprise:{p.get('moment')}" if key == "surprise" else key]
+    rows = surprise_rows(pack, s, p["seat"], p)
+    answer = _answer_text(pack, key, p["options"])
+    if rows and key != "surprise":
+        answer += " (add play: [<card>] to the mapping to play surprise cards)"
     return Decision(seat=p["seat"], kind=key, step=step,
                     options={"mover": mover, "space": p["space"],
-                             "question": QUESTION[key].format(mover=mover, space=space),
+                             "question": question.format(mover=mover, space=space),
                              "choices": _choice_rows(pack, key, p["options"]),
-                             "answer": _answer_text(pack, key, p["options"]),
+                             "answer": answer, "surprises": rows,
                              "active": True},
                     default={key: DEFAULTS[key]}, rule=WINDOW_RULE[key])
 
@@ -94,7 +133,31 @@ def _is_none(val: Any) -> bool:
 
 NONE_HINT = {"intercept": "{intercept: none}", "avoid_battle": "{avoid_battle: none}",
              "naval_battle": "{naval_battle: none}",
-             "inside_join": "{inside_join: none} (the default: join)"}
+             "inside_join": "{inside_join: none} (the default: join)",
+             "surprise": "{surprise: none}"}
+
+
+def _plays(pack: Pack, s: State, seat: str, p: dict, ans: Any, rej: list[Problem]
+           ) -> tuple[Any, list[int]]:
+    """R-8.5: the surprise cards an answer names (``play``), and the answer without
+    them. A ``surprise`` window's answer is the cards themselves (``{play: [..]}``, a
+    card or a list); other answers carry ``play`` in their mapping."""
+    key = p["kind"]
+    where = f"orders.{key}"
+    if key == "surprise":
+        raw = ans.get("play") if isinstance(ans, dict) and set(ans) <= {"play"} else ans
+        if isinstance(ans, dict) and not set(ans) <= {"play"}:
+            reject(rej, "orders.unknown_key", "this window takes only play", where,
+                   "{surprise: {play: [52]}} or " + NONE_HINT[key], rule="R-8.5")
+            return None, []
+        if _is_none(raw) or raw == []:
+            return None, []
+        return None, read_cards(pack, s, seat, raw, window_moments(p), f"{where}.play", rej)
+    if key == "inside_join" or not isinstance(ans, dict) or "play" not in ans:
+        return ans, []
+    cards = read_cards(pack, s, seat, ans["play"], window_moments(p), f"{where}.play", rej)
+    rest = {k: v for k, v in ans.items() if k != "play"}
+    return (rest or None), cards
 
 
 def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
@@ -194,13 +257,15 @@ def check(pack: Pack, s: State, seat: str, order: dict[str, Any], where: str,
     "kind", "choice", "standing": [..] | None, "space", "public"}`` or None."""
     p = war_get(s, "pause")
     n0 = len(rej)
-    choice = _parse_answer(pack, s, seat, p, order["answer"], rej)
+    ans, cards = _plays(pack, s, seat, p, order["answer"], rej)
+    choice = None if p["kind"] == "surprise" or len(rej) != n0 else \
+        _parse_answer(pack, s, seat, p, ans, rej)
     std = plan_of(standing, pack, s, seat, order["standing"], f"{where}.standing", rej) \
         if "standing" in order else None
     if len(rej) != n0:
         return None
     return {"seat": seat, "kind": p["kind"], "choice": choice, "standing": std,
-            "space": p["space"], "public": order["public"]}
+            "space": p["space"], "public": order["public"], "play": cards}
 
 
 def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:

@@ -9,7 +9,14 @@ Shapes (see ``docs/orders.md``)::
                {when: avoid, army: Eumenes, toward: Sinope, if_attacker_ratio_at_least: 2},
                {when: naval_battle, against: [east], fleets: [athenian_fleet]},
                {when: inside_join, city: [Babylon], join: false},
-               {when: losses, order: [mercenary, elephant, loyal, royal]}]
+               {when: losses, order: [mercenary, elephant, loyal, royal]},
+               {when: battle_roll, play: 52, army: Eumenes, against: [north]}]
+
+The last kind plays a surprise card when its moment comes (R-8.5; the moments of
+:data:`pbem.rules.resolve.surprises.STANDING_MOMENTS`): ``battle_roll``, ``prestige``,
+``naval_landing``, ``interception_check``, ``avoid_check``. Such an order is secret
+until it fires, fires once (the card leaves the hand) and in any player-turn, the
+seat's own included.
 """
 from __future__ import annotations
 
@@ -22,13 +29,24 @@ from pbem.rules.core.armies import own_armies_hint
 from pbem.rules.core.board import resolve_fleet, resolve_general, resolve_space
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import SEATS, State, standing_orders
-from pbem.rules.core.units import resolve_unit_type, unit_types_text
+from pbem.rules.core.units import (
+    resolve_unit_type,
+    unit_types_text,
+)
+from pbem.rules.resolve.surprises import STANDING_MOMENTS, read_cards
 
 STANDING_KEYS = {"intercept": ("when", "army", "into", "if_enemy_strength_at_most"),
                  "avoid": ("when", "army", "toward", "if_attacker_ratio_at_least"),
                  "naval_battle": ("when", "against", "fleets"),
                  "inside_join": ("when", "city", "join"),
-                 "losses": ("when", "order")}
+                 "losses": ("when", "order"),
+                 # R-8.5: play a surprise card when its moment comes (STANDING_MOMENTS)
+                 "battle_roll": ("when", "play", "army", "against"),
+                 "prestige": ("when", "play", "army", "against"),
+                 "naval_landing": ("when", "play", "against"),
+                 "interception_check": ("when", "play", "army", "against"),
+                 "avoid_check": ("when", "play", "army", "against")}
+assert set(STANDING_MOMENTS) <= set(STANDING_KEYS)
 
 
 def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Problem]
@@ -51,8 +69,8 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
         when = when.strip().lower() if isinstance(when, str) else None
         if when not in STANDING_KEYS:
             got = f"; got when: {o['when']!r}" if isinstance(o, dict) and "when" in o else ""
-            reject(rej, "standing.bad_when", "each standing order is a mapping with when: intercept | avoid | "
-                 "naval_battle | inside_join | losses" + got, w,
+            reject(rej, "standing.bad_when", "each standing order is a mapping with when: "
+                 + " | ".join(STANDING_KEYS) + got, w,
                  "when: " + " | ".join(STANDING_KEYS) + ", e.g. "
                  "{when: intercept, army: Ptolemy}")
             continue
@@ -125,6 +143,13 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                     reject(rej, "standing.bad_join", "join is true or false",
                          f"{w}.join", "join: false")
                 norm[k] = v
+            elif k == "play":  # R-8.5: the surprise card played at the moment
+                if isinstance(v, list):
+                    reject(rej, "surprise.not_a_card", "play names one card per standing "
+                           "order", f"{w}.play", f"play: {v[0] if v else 52}", rule="R-8.5")
+                    continue
+                got_cards = read_cards(pack, s, seat, v, (when,), f"{w}.play", rej)
+                norm[k] = got_cards[0] if got_cards else None
             elif k == "order":  # losses: CU types lost first (R-9.2, R-9.5, R-8.8)
                 vals = v if isinstance(v, list) else [v]
                 types = [resolve_unit_type(pack, x) for x in vals]
@@ -140,6 +165,9 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
         if when == "losses" and "order" not in o:
             reject(rej, "standing.order_missing", "list the CU types lost first",
                  f"{w}.order", "order: [mercenary, elephant, loyal, royal]")
+        if when in STANDING_MOMENTS and "play" not in o:
+            reject(rej, "standing.play_missing", f"name the surprise card to play at "
+                   f"{when}", f"{w}.play", f"{{when: {when}, play: <card>}}", rule="R-8.5")
         out.append((i, norm))
     return out if len(rej) == n0 else out
 

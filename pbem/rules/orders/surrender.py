@@ -1,5 +1,7 @@
 """The surrender segment (R-8.1): ``surrender: {accept: [..], remove: [..], decline: [..],
-assault: [..]}``.
+assault: [..], surprise: {Space: card | [card]}}`` (R-8.5: surprise cards for a siege the
+player conducts there: Treachery's siege points after the free assault rolls, a prestige
+card for the comparisons their siege points bring).
 
 Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
 :func:`check`, :func:`execute`.
@@ -15,9 +17,15 @@ from pbem.rules.core.board import resolve_space
 from pbem.rules.core.pieces import cus_of
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State
-from pbem.rules.resolve.siege import surrender_assaults, why_no_assault
+from pbem.rules.resolve.siege import (
+    conducts_siege,
+    surprise_siege_points,
+    surrender_assaults,
+    why_no_assault,
+)
+from pbem.rules.resolve.surprises import read_cards
 
-SURRENDER_KEYS = ("accept", "remove", "decline", "assault")
+SURRENDER_KEYS = ("accept", "remove", "decline", "assault", "surprise")
 
 
 def options(pack: Pack, s: State, seat: str) -> dict[str, list[str]]:
@@ -76,6 +84,10 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
             plan["assault"] = check_surrender_assault(pack, s, seat, v, f"{where}.assault",
                                                       rej, soft)
             continue
+        if k == "surprise":  # R-8.5 (pbem.rules.resolve.surprises)
+            plan["surprise"] = check_surrender_surprises(pack, s, seat, v,
+                                                         f"{where}.surprise", rej, soft)
+            continue
         items = v if isinstance(v, list) else [v]
         for i, item in enumerate(items):
             w = f"{where}.{k}[{i}]"
@@ -122,7 +134,9 @@ def execute(ctx: Ctx, seat: str, plan: dict[str, list[str]]) -> None:
         if x in plan["accept"]:
             ctx.emit("GarrisonPlaced", {"seat": seat, "space": x, "rule": "R-8.1"})
     if plan.get("assault"):
-        surrender_assaults(ctx, seat, plan["assault"])
+        surrender_assaults(ctx, seat, plan["assault"], plan.get("surprise"))
+    for x, cards in (plan.get("surprise") or {}).items():  # R-8.5 Treachery
+        surprise_siege_points(ctx, seat, x, cards, "surrender")
     if plan["decline"]:
         ctx.emit("SurrenderDeclined", {"seat": seat, "spaces": plan["decline"],
                                        "rule": "R-8.1"})
@@ -157,4 +171,42 @@ def check_surrender_assault(pack: Pack, s: State, seat: str, raw: Any, where: st
                  "besieging the space", rule="R-8.1")
             continue
         out.append(sid)
+    return out
+
+
+def check_surrender_surprises(pack: Pack, s: State, seat: str, raw: Any, where: str,
+                              rej: list[Problem], soft: bool = False
+                              ) -> dict[str, list[int]]:
+    """R-8.5: ``surrender: {surprise: {Space: card | [card]}}``: surprise cards of the
+    seat's hand for a siege it conducts in each space (:func:`conducts_siege`, R-10):
+    ``siege`` cards (Treachery: siege points, played after the segment's free assault
+    rolls) and ``prestige`` cards (Orator's Gift, for the comparisons their siege points
+    bring, R-4.3). Codes ``surrender.not_a_mapping``, ``surprise.*``
+    (``surprise.no_siege`` where there is no siege of the seat's); ``soft``: a siege
+    the dice ended is dropped, not refused. Returns ``{space: [card]}``."""
+    if not isinstance(raw, dict):
+        reject(rej, "surrender.not_a_mapping", "surprise maps a space you besiege to the "
+               "surprise cards played there", where, "surprise: {Isaura: 50}", rule="R-8.5")
+        return {}
+    out: dict[str, list[int]] = {}
+    named: list[int] = []
+    for x, v in raw.items():
+        sid, hint = resolve_space(pack, x)
+        w = f"{where}.{x}"
+        if sid is None:
+            reject(rej, "orders.unknown_space", f"there is no space {x!r}", w, hint)
+            continue
+        cards = read_cards(pack, s, seat, v, ("siege", "prestige"), w, rej)
+        if any(n in named for n in cards):
+            reject(rej, "surprise.duplicate", "a card named for two spaces", w,
+                   "name each card once")
+        named += cards
+        if not conducts_siege(pack, s, seat, sid):
+            if not soft:
+                reject(rej, "surprise.no_siege", f"you conduct no siege in "
+                       f"{pack.spaces[sid].name}: your CUs must stand there with an "
+                       "independent marker or another player's major city to besiege",
+                       w, "name a space you besiege", rule="R-8.5")
+            continue
+        out[sid] = cards
     return out

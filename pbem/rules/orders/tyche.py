@@ -35,6 +35,7 @@ from pbem.rules.orders.tyche_surprises import (
     check_surprise_discards,
     discard_surprises,
     parse_card,
+    surprise_plays,
 )
 from pbem.rules.resolve.effects import place_cus
 from pbem.rules.resolve.moves import (
@@ -52,7 +53,8 @@ USES = ("garrisons", "discard", "event", "activate", "train", "upgrade_fleet")
 
 TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards",
               "discard_drawn_surprises", "unrest",
-              "army", "path", "drop", "pick_up", "assault", "escort", "moves", "fleet"
+              "army", "path", "drop", "pick_up", "assault", "escort", "surprise", "moves",
+              "fleet"
               ) + tuple(k for k in EVENT_KEYS if k not in (
                   "card", "use", "places", "train", "place", "army", "fleet"))
 
@@ -170,7 +172,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
     elif use == "upgrade_fleet":
         _check_fleet_upgrade(pack, s, seat, part, card, where, rej, plan)
     for k, used_by in (("places", "garrisons"), ("train", "train"),
-                       ("fleet", "upgrade_fleet")):
+                       ("fleet", "upgrade_fleet"), ("surprise", "activate")):
         if k in part and use != used_by and not (use == "event" and k in event_keys(card)):
             reject(rej, "orders.field_not_used", f"{k} is only read with use: "
                  f"{used_by}", f"{where}.{k}", f"leave out {k}, or use: {used_by}")
@@ -209,6 +211,7 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
 
         {"hand": [{"card", "name", "ops", "type", "must_play", "uses", "label"}],
          "surprise_discards": [card], "garrison_spaces": [space_id],
+         "surprise_plays": [{"card", "label", "moments", "how"}] (R-8.5),
          "training": {"in_training": [...], "cards_used": int, "cards_allowed": int},
          "general_spaces": {card_no: [id]}, "fleet_upgrades": [fleet_id],
          "special_unit_armies": {card_no: [space]}, ...}
@@ -239,6 +242,7 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
                      "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
     return {"hand": hand,
             "surprise_discards": [h["card"] for h in hand if h["type"] == "surprise"],
+            "surprise_plays": surprise_plays(pack, s, seat, active),
             "garrison_spaces": sorted(legal_garrison_spaces(pack, s, seat)) if active else [],
             "training": {"in_training": [dict(u) for u in training_units(s, seat)],
                          "cards_used": s["training_cards"].get(seat, 0),

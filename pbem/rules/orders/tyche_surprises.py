@@ -1,5 +1,7 @@
 """Surprise cards in one's own Tyche segment (R-8.5): cards named by number or name,
-the surprise discards checked, and carried out with a replacement draw each.
+the surprise discards checked, and carried out with a replacement draw each; and what
+the prompt says about playing the surprise cards of a hand (:func:`surprise_plays`;
+the plays themselves: :mod:`pbem.rules.resolve.surprises`).
 
 ``tyche: {surprise_discards: [49, 50], discard_drawn_surprises: true, ...}``: the listed
 surprise cards are discarded before the mandatory play, each replaced at once by a draw
@@ -18,6 +20,8 @@ from pbem.rules.context import Ctx
 from pbem.rules.core import names
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, hand_of
+from pbem.rules.resolve.siege import conducts_siege
+from pbem.rules.resolve.surprises import MOMENT_NAMES, moments_of
 
 
 def card_label(pack: Pack, n: int) -> str:
@@ -97,3 +101,41 @@ def discard_surprises(ctx: Ctx, seat: str, cards: list[int], again: bool) -> Non
         got = ctx.draw(seat, 1, "R-8.5")
         if again:
             todo += [m for m in got if pack.cards[m].type == "surprise" and m not in done]
+
+
+HOW = {
+    "move": "in one of your moves: surprise: [{n}]",
+    "siege": "in a move ending at a siege you conduct: surprise: [{n}], or surrender: "
+             "{{surprise: {{<space>: {n}}}}}",
+    "battle_roll": "in one of your moves: surprise: [{n}]; by standing order {{when: "
+                   "battle_roll, play: {n}}}; or play: [{n}] in a window answer",
+    "prestige": "in one of your moves: surprise: [{n}]; by standing order {{when: prestige, "
+                "play: {n}}}; or play: [{n}] in a window answer",
+    "naval_landing": "by standing order {{when: naval_landing, play: {n}}}, or play: [{n}] "
+                     "in a window answer",
+    "interception_check": "by standing order {{when: interception_check, play: {n}}}, or "
+                          "{{intercept: {{army: <general>, play: [{n}]}}}} in a window",
+    "avoid_check": "by standing order {{when: avoid_check, play: {n}}}, or "
+                   "{{avoid_battle: {{toward: <space>, play: [{n}]}}}} in a window",
+}
+"""How each moment's surprise cards are played (R-8.5), for the prompt."""
+
+
+def surprise_plays(pack: Pack, s: State, seat: str, active: bool) -> list[dict[str, Any]]:
+    """R-8.5: the surprise cards of ``seat``'s hand with the moments they are played at
+    and how to play them (``[{"card", "label", "moments", "how": [str], "sieges"}]``;
+    ``sieges``: where the seat conducts a siege now, for a ``siege`` card of the seat
+    on turn). Only the seat's own hand is read."""
+    out = []
+    for n in hand_of(s, seat):
+        moments = moments_of(pack, n)
+        if not moments:
+            continue
+        row: dict[str, Any] = {
+            "card": n, "label": card_label(pack, n), "moments": list(moments),
+            "how": [f"{MOMENT_NAMES[m]}: {HOW[m].format(n=n)}" for m in moments]}
+        if "siege" in moments:
+            row["sieges"] = sorted(x for x in s["cus"] if active
+                                   and conducts_siege(pack, s, seat, x))
+        out.append(row)
+    return out

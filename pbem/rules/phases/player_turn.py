@@ -47,6 +47,7 @@ from pbem.rules.orders.reactions import WINDOW_RULE, reaction_decision
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import run_cursor
 from pbem.rules.resolve.moves import dice_free_move_checks
+from pbem.rules.resolve.surprises import end_segment
 
 
 def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
@@ -80,8 +81,10 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                        (outside, "outside"), (inside, "inside"), (heir, "heir")):
         if name in orders:
             _segment(ctx, seat, kind, name, orders[name], rej)
+    end_segment(ctx)  # R-11.2: a sally's prestige cards (R-8.5) lapse
     if not only and "surrender" in orders:  # R-8.1
         _segment(ctx, seat, surrender, "surrender", orders.get("surrender"), rej)
+        end_segment(ctx)
     if "tyche" not in orders:
         reject(rej, "tyche.missing", "every player-turn plays or discards one non-surprise card", "orders.tyche",
              "tyche: {card: N, use: discard}")
@@ -96,6 +99,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                     withhold_orders(ctx, applied, orders)  # the rest stays private
                     return rej  # the rest runs when the window closes (finish_turn)
                 _dry_windows(ctx, seat, rest)  # a check: check the rest of the turn now
+            end_segment(ctx)
     if not only and rej and "movement" in orders:  # an earlier segment failed (issue 13)
         movement.independent_checks(pack, s, seat, orders["movement"], "orders.movement", rej)
     if not only and not rej:
@@ -104,6 +108,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
         if mplan is not None and not rej:
             movement.execute(ctx, seat, mplan)
             if not is_paused(s):  # a reaction window defers forage (R-9.3)
+                end_segment(ctx)
                 forage(ctx, seat)
             else:  # the later moves of the list stay private until they run (R-9.3)
                 withhold_orders(ctx, applied, orders)
@@ -193,6 +198,7 @@ def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
     pack, s = ctx.pack, ctx.s
     if rest.get("event"):
         resolve_event(ctx, seat, pack.cards[rest["event"]["card"]], rest["event"]["plan"])
+    end_segment(ctx)  # the Tyche segment is over (R-11.2)
     if rest.get("segment"):
         rej: list[Problem] = []
         mplan = movement.check(pack, s, seat, rest.get("movement"), "orders.movement",
@@ -205,6 +211,7 @@ def finish_turn(ctx: Ctx, seat: str, rest: dict[str, Any]) -> bool:
             movement.execute(ctx, seat, mplan)
             if is_paused(s):  # a movement-segment window: forage follows its cursor
                 return False
+        end_segment(ctx)
         forage(ctx, seat)
     bury_at_end(ctx, seat, _withheld(ctx), [], lenient=True)
     tidy_markings(ctx, seat)
@@ -231,6 +238,8 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     c = copy.deepcopy(suspended_move(ctx.s))
     reactions.execute(ctx, seat, plan)
     c["cur"]["answer"] = {"seat": seat, "kind": key, "choice": plan["choice"]}
+    if key != "inside_join":  # R-8.5: the cards it names serve the rest of the move
+        c["cur"].setdefault("plays", {})[seat] = list(plan["play"])
     finish_moves(ctx, c)
     return rej
 
@@ -253,6 +262,7 @@ def finish_moves(ctx: Ctx, c: dict) -> bool:
     if not run_cursor(ctx, c):
         return False
     if c.get("resume_forage"):
+        end_segment(ctx)  # the movement segment is over (R-11.2)
         forage(ctx, c["seat"])
         bury_at_end(ctx, c["seat"], _withheld(ctx), [], lenient=True)
         tidy_markings(ctx, c["seat"])
@@ -344,7 +354,7 @@ def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
     """R-9.3: resume the paused cursor without an answer, so the window seat's standing
     orders are consulted again at the same point. When none decides, the window would
     only open again: everything done here is undone and the window stays open."""
-    saved, n, rolled = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled
+    saved, n, rolled, mark = copy.deepcopy(ctx.s), len(ctx.events), ctx.rolled, ctx.dice_mark()
     ctx.emit("OrdersApplied", {"seat": seat, "step": ctx.s["step"],
                                "orders": public_orders(orders), "rule": WINDOW_RULE[p["kind"]]})
     c = copy.deepcopy(suspended_move(ctx.s))
@@ -360,6 +370,7 @@ def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
         ctx.s.update(saved)
         del ctx.events[n:]
         ctx.rolled = rolled
+        ctx.rewind_dice(mark)  # the undone dice were never rolled: no gap in the log's numbering
 
 
 def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
@@ -385,7 +396,8 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     each order kind of the player-turn (:mod:`pbem.rules.orders`)::
 
         {"seat", "step", "round", "tyche_only": bool, "active": bool,
-         **tyche.options: "hand", "surprise_discards", "garrison_spaces", "training",
+         **tyche.options: "hand", "surprise_discards", "surprise_plays" (R-8.5),
+                          "garrison_spaces", "training",
                           "general_spaces", "special_unit_armies", "fleet_upgrades",
          "surrender": {"accept": [id], "remove": [id]},
          **movement.options: "movement", "armies", "mercenary_spaces",
@@ -402,7 +414,8 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     ty, mv = tyche.options(pack, s, seat), movement.options(pack, s, seat)
     out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
                            "active": active, "tyche_only": only}
-    for k in ("hand", "surprise_discards", "garrison_spaces"):  # the prompt's order
+    for k in ("hand", "surprise_discards", "surprise_plays",
+              "garrison_spaces"):  # the prompt's order
         out[k] = ty.pop(k)
     out["surrender"] = (surrender.options(pack, s, seat) if active and not only
                         else {"accept": [], "remove": []})

@@ -37,15 +37,27 @@ from pbem.rules.resolve.effects import (
     tidy_markings,
 )
 from pbem.rules.resolve.royals import capture
+from pbem.rules.resolve.surprises import find_play, in_turn_order, play, prestige_moment
 
 
-def royal_defection(ctx: Ctx, attacker: str, defender: str, space: str) -> str | None:
+def royal_defection(ctx: Ctx, attacker: str, defender: str, space: str,
+                    pledges: dict[str, list[int]] | None = None) -> str | None:
     """R-4.3: before a battle the royal CUs of the side with less legitimacy go over to
     the other side (``RoyalCUsDefected``). Returns the seat that *joined without battle*
-    (its army held only royal CUs), else None. Never between a seat and independents."""
+    (its army held only royal CUs), else None. Never between a seat and independents.
+    First either side may play a prestige surprise card (Orator's Gift, R-11.2, R-8.5)
+    that changes who would go over (:func:`pbem.rules.resolve.surprises.prestige_moment`;
+    ``pledges``: the cards each seat named for this battle)."""
     if INDEP in (attacker, defender):
         return None
     s, pack = ctx.s, ctx.pack
+
+    def weak_royals(v: dict[str, int]) -> str | None:
+        a, d = v[attacker], v[defender]
+        weak = None if a == d else attacker if a < d else defender
+        return weak if weak and cus_at(s, weak, space).get("royal") else None
+
+    prestige_moment(ctx, space, {attacker: False, defender: True}, weak_royals, pledges)
     la = side_legitimacy(pack, s, attacker, space, False)
     ld = side_legitimacy(pack, s, defender, space, True)
     if la == ld:
@@ -204,7 +216,8 @@ def _leader_loss(ctx: Ctx, side: str, space: str, roll: int) -> str | None:
 
 
 def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | None,
-           why: str = "attack", inside_join: bool = True) -> str:
+           why: str = "attack", inside_join: bool = True,
+           pledges: dict[str, list[int]] | None = None) -> str:
     """Fight a land battle in ``space`` (R-9.2) between every unit of ``attacker`` and
     ``defender`` there (seats or ``"independent"``); ``came_from`` is where the attacker
     entered from (a tie sends it back there). Emits ``BattleFought`` {space, attacker,
@@ -212,7 +225,9 @@ def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | 
     losses. Returns ``"attacker"``, ``"defender"``, ``"tie"`` or ``"joined"`` (R-4.3: an
     army of only royal CUs went over without battle). ``inside_join`` False: the
     defender's units inside the major city stay out of the battle and its losses
-    (R-9.2 "may join"; event ``InsideUnitsStayedOut``)."""
+    (R-9.2 "may join"; event ``InsideUnitsStayedOut``). ``pledges``: the surprise cards
+    each seat named for this battle (R-8.5: Orator's Gift before it, Fortune of War
+    after the dice); its standing orders are read too."""
 
     out = None
     if not inside_join and defender != INDEP:
@@ -222,16 +237,53 @@ def battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | 
             ctx.emit("InsideUnitsStayedOut", {"seat": defender, "space": space, "cus": cus,
                                               "generals": gens, "rule": "R-9.2"})
     with sitting_out(out, space):
-        return _battle(ctx, attacker, defender, space, came_from, why)
+        return _battle(ctx, attacker, defender, space, came_from, why, pledges or {})
+
+
+def _reroll(ctx: Ctx, sides: dict[str, dict[str, Any]], space: str,
+            pledges: dict[str, list[int]]) -> None:
+    """R-8.5 Fortune of War (``reroll: battle``): after the battle dice, a seat whose
+    score is the lower may re-roll its own battle dice once, by a card it pledged for
+    the battle or by standing order ``{when: battle_roll, play: N}``; the new roll is a
+    new logged roll, the battle rating still its floor, the elephants not rolled again.
+    Then the other side, if now the lower, may do the same [D]. Event
+    ``BattleDiceRerolled``; ``sides`` is updated."""
+    pack, done = ctx.pack, set()
+    for _ in range(2):
+        fired = False
+        for seat in in_turn_order(ctx.s, sides):
+            me, other = sides[seat], next(v for k, v in sides.items() if k != seat)
+            if seat in done or me["score"] >= other["score"]:
+                continue
+            got = find_play(ctx, seat, "battle_roll", pledges.get(seat), space,
+                            other["side"])
+            if got is None:
+                continue
+            play(ctx, seat, got[0], "battle_roll", space, got[1])
+            before = list(me["dice"])
+            dice = list(ctx.roll(chart_dice(pack, "battle")[0],
+                                 f"battle in {space}: {seat} re-rolls", "R-9.2"))
+            raw = sum(dice)
+            me["roll"] = max(raw, me["rating"]) if me["rating"] is not None else raw
+            score, me["read"] = chart_read(pack, "battle", me["roll"], max(1, me["strength"]))
+            me.update(dice=dice, score=int(score), rerolled=got[0])
+            ctx.emit("BattleDiceRerolled", {"seat": seat, "card": got[0], "space": space,
+                                            "before": before, "dice": dice,
+                                            "roll": me["roll"], "score": me["score"],
+                                            "rule": "R-9.2"})
+            done.add(seat)
+            fired = True
+        if not fired:
+            return
 
 
 def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str | None,
-            why: str) -> str:
+            why: str, pledges: dict[str, list[int]]) -> str:
 
     pack, s = ctx.pack, ctx.s
     if why == "attack":
         note_attack(ctx, attacker, defender, "battle")
-    joined = royal_defection(ctx, attacker, defender, space)
+    joined = royal_defection(ctx, attacker, defender, space, pledges)
     if joined:
         strong = defender if joined == attacker else attacker
         ctx.emit("BattleFought", {"space": space, "attacker": attacker,
@@ -241,6 +293,7 @@ def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str |
         return "joined"
     a = _side_roll(ctx, attacker, space, "attacker")
     d = _side_roll(ctx, defender, space, "defender")
+    _reroll(ctx, {attacker: a, defender: d}, space, pledges)  # R-8.5 (never independents)
     if a["score"] > d["score"]:
         result, win, lose, ws, ls = "attacker", attacker, defender, a, d
     elif d["score"] > a["score"]:

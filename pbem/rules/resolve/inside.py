@@ -18,6 +18,7 @@ from pbem.rules.core.pieces import (
 )
 from pbem.rules.resolve.combat import battle, defeat
 from pbem.rules.resolve.effects import note_attack
+from pbem.rules.resolve.surprises import prestige_moment
 
 RULE = "R-5"
 
@@ -65,12 +66,15 @@ def suffer_as_losers(ctx: Ctx, space: str, rule: str = "R-10") -> None:
         defeat(ctx, rec["seat"], space, rule)
 
 
-def besieged_royals_desert(ctx: Ctx, seat: str, space: str) -> None:
+def besieged_royals_desert(ctx: Ctx, seat: str, space: str,
+                           pledges: dict[str, list[int]] | None = None) -> None:
     """R-4.3 last sentence: when ``seat`` scores a siege point against the major city
     ``space``, the royal CUs besieged inside it desert if their side has less
     legitimacy (faction LP + commander's prestige, holy ground for the besieged, as in
     :func:`pbem.rules.combat.side_legitimacy`): ``BesiegedRoyalCUsDeserted``, they join
-    the besieging army in the space [D]. Equal legitimacy: nobody deserts."""
+    the besieging army in the space [D]. Equal legitimacy: nobody deserts. Before the
+    comparison either side may play a prestige surprise card that changes it (R-8.5;
+    ``pledges``: the cards each seat named for it)."""
 
     rec = inside_rec(ctx.s, space)
     if seat == INDEP or not rec or rec["seat"] == seat or ctx.pack.spaces[
@@ -80,6 +84,8 @@ def besieged_royals_desert(ctx: Ctx, seat: str, space: str) -> None:
     if not n or not sum(ctx.s["cus"].get(space, {}).get(seat, {}).values()):
         return  # no royal CUs inside, or no besieging army left to join
     them = rec["seat"]
+    prestige_moment(ctx, space, {seat: False, them: True},
+                    lambda v: v[them] < v[seat], pledges)  # R-8.5 Orator's Gift
     lb = side_legitimacy(ctx.pack, ctx.s, seat, space, False)
     ld = side_legitimacy(ctx.pack, ctx.s, them, space, True)
     if ld >= lb:

@@ -9,7 +9,8 @@ store it in the state and resume it in the next decision)::
      "moved": [general id | "minor@space"], "royals_moved": {royal: army key}}
 
     move = {"army": start space, "path": [space, ...], "drop": [part], "pick_up": [part],
-            "assault": int, "mp": int|None, "escort": [fleet]|None, "where": str}
+            "assault": int, "mp": int|None, "escort": [fleet]|None, "where": str,
+            "surprise": [card]}   # surprise cards for this move's moments (R-8.5)
     part = {"at": space|None, "cus": {type: n}, "generals": [id], "royals": [id]}
 """
 from __future__ import annotations
@@ -35,9 +36,16 @@ from pbem.rules.core.units import unit_name
 from pbem.rules.resolve.combat import battle, hostile_tribes, overrun
 from pbem.rules.resolve.effects import emit_move
 from pbem.rules.resolve.inside import sally
-from pbem.rules.resolve.naval import naval_challenge
-from pbem.rules.resolve.reactions import try_avoid, try_inside_join, try_intercept
-from pbem.rules.resolve.siege import assault_after_move
+from pbem.rules.resolve.naval import naval_challenge, storm_at_sea
+from pbem.rules.resolve.reactions import (
+    plays_of,
+    surprise_window,
+    try_avoid,
+    try_inside_join,
+    try_intercept,
+)
+from pbem.rules.resolve.siege import assault_after_move, surprise_siege_points
+from pbem.rules.resolve.surprises import find_play, play, surprise_effect
 
 
 def royals_moved_by_others(c: dict, royals: list[str], key: str | None) -> list[str]:
@@ -149,6 +157,11 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | Problem | None:
     mp = mv.get("mp")
     if mp is None:
         mp = group_initiative(pack, s, seat, g)
+    march = find_play(ctx, seat, "move", mv.get("surprise"), start)
+    if march is not None and march[1] == "orders":  # R-8.5 Forced March, before the path
+        mp += int(surprise_effect(pack, march[0]).params.get("mp", 0))
+    else:
+        march = None
     kind, cost, err = classify_path(pack, start, mv["path"], mp)
     if err:
         return err
@@ -161,11 +174,18 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | Problem | None:
             return (f"{pack.spaces[x].name} holds an enemy army: entering it ends the "
                     f"move (R-9.1)")
     c["moved"] += keys
+    if march is not None:
+        eff = play(ctx, seat, march[0], "move", start, "orders")
+        ctx.emit("MovementBonusGained", {"seat": seat, "card": march[0], "space": start,
+                                         "mp": int(eff.params.get("mp", 0)),
+                                         "allowance": mp, "rule": "R-9.1"})
     sallies = _sallies(s, seat, start, g)
     c["cur"] = {"space": start, "prev": None, "group": g,
                 "path": [] if sallies else list(mv["path"]),
                 "mp": mp, "kind": kind, "stage": None, "asked": [], "answer": None,
-                "start": start, "key": keys[0]}
+                "start": start, "key": keys[0],
+                "plays": {seat: [n for n in mv.get("surprise") or []
+                                 if march is None or n != march[0]]}}
     if sallies:  # R-5: leaving a major city past an enemy outside is a sally: a battle
         sally(ctx, seat, start)
         sync_group(ctx, seat, c["cur"])
@@ -209,6 +229,15 @@ def run_cursor(ctx: Ctx, c: dict) -> bool:
                 c["i"] += 1
                 continue
         cur = c["cur"]
+        if cur["stage"] == "naval" and not cur.get("storm_done"):  # R-8.5 Storm at Sea
+            res = storm_at_sea(ctx, c, cur)
+            if res == "pause":
+                return False
+            cur["storm_done"] = True
+            if res == "cancelled":
+                cur["stage"] = None
+                cur["path"] = []
+                continue
         if cur["stage"] == "naval":  # R-15: naval battles declared at the landing
             res = naval_challenge(ctx, c, cur)
             if res == "pause":
@@ -248,7 +277,10 @@ def run_cursor(ctx: Ctx, c: dict) -> bool:
         _drop_here(ctx, c, cur, cur["space"])
         if mv.get("assault") and _alive(ctx, c["seat"], cur):
             assault_after_move(ctx, c["seat"], cur["space"], int(mv["assault"]),
-                               c["segment"], cur["group"])
+                               c["segment"], cur["group"], cur.get("plays"))
+        if mv.get("surprise") and _alive(ctx, c["seat"], cur):  # R-8.5 Treachery
+            surprise_siege_points(ctx, c["seat"], cur["space"],
+                                  plays_of(cur, c["seat"]), c["segment"])
         ctx.emit("MoveEnded", {"seat": c["seat"], "army": mv["army"],
                                "space": cur["space"], "rule": "R-9.1"})
         c["cur"] = None
@@ -335,10 +367,15 @@ def arrive(ctx: Ctx, c: dict, cur: dict) -> str:
     if cur["stage"] == "join":
         enemy = enemy_of(s, seat, b)
         if enemy is not None:
-            join = try_inside_join(ctx, c, cur, enemy)
+            join = cur.get("inside_join") or try_inside_join(ctx, c, cur, enemy)
             if join == "pause":
                 return "pause"
-            result = battle(ctx, seat, enemy, b, cur["prev"], inside_join=join == "join")
+            cur["inside_join"] = join  # kept while the surprise window waits
+            if surprise_window(ctx, c, cur, enemy, "battle") == "pause":  # R-8.5
+                return "pause"
+            del cur["inside_join"]
+            result = battle(ctx, seat, enemy, b, cur["prev"], inside_join=join == "join",
+                            pledges=cur.get("plays"))
             sync_group(ctx, seat, cur)
             if result == "tie":
                 cur["space"] = cur["prev"]

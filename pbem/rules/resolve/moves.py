@@ -5,7 +5,8 @@ dry run of the executor (:mod:`pbem.rules.resolve.movement`), and carrying them 
 Shape (see ``docs/orders.md``)::
 
     [{army: Ptolemy, path: [Memphis, Pelusium], drop: {cus: {mercenary: 1}},
-      pick_up: {at: Pelusium, cus: {loyal: 1}}, assault: 2, escort: [..]}]
+      pick_up: {at: Pelusium, cus: {loyal: 1}}, assault: 2, escort: [..],
+      surprise: [48, 52]}]      # surprise cards for the move's moments (R-8.5)
 """
 from __future__ import annotations
 
@@ -32,12 +33,21 @@ from pbem.rules.core.board import (
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import controlled_royals, group_at
 from pbem.rules.core.problems import did_you_mean, reject
-from pbem.rules.core.state import State, _copy
-from pbem.rules.core.units import resolve_unit_type, unit_types_text
+from pbem.rules.core.state import State, _copy, hand_of
+from pbem.rules.core.units import (
+    resolve_unit_type,
+    unit_types_text,
+)
 from pbem.rules.resolve.movement import new_cursor, run_cursor
-from pbem.rules.resolve.siege import LIMITS
+from pbem.rules.resolve.siege import LIMITS, siege_target
+from pbem.rules.resolve.surprises import (
+    MOVE_MOMENTS,
+    moments_of,
+    read_cards,
+    surprise_effect,
+)
 
-MOVE_KEYS = ("army", "path", "drop", "pick_up", "assault", "escort")
+MOVE_KEYS = ("army", "path", "drop", "pick_up", "assault", "escort", "surprise")
 
 
 PART_KEYS = ("at", "cus", "generals", "royals")
@@ -136,16 +146,51 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
             escort = list(dict.fromkeys(fids))
     drop = _part(pack, raw["drop"], f"{where}.drop", rej) if "drop" in raw else []
     pick = _part(pack, raw["pick_up"], f"{where}.pick_up", rej) if "pick_up" in raw else []
+    cards = read_cards(pack, s, seat, raw["surprise"], MOVE_MOMENTS, f"{where}.surprise",
+                       rej, in_hand=False) if "surprise" in raw else []
     if len(rej) != n0:
         return None
     return {"army": start, "path": ids, "drop": drop, "pick_up": pick,
-            "assault": assault, "mp": mp, "escort": escort, "where": where}
+            "assault": assault, "mp": mp, "escort": escort, "where": where,
+            "surprise": cards}
+
+
+def move_bonus(pack: Pack, mv: dict) -> int:
+    """R-8.5: the MPs a ``movement_bonus`` card of the move's ``surprise`` list adds to
+    its allowance (Forced March)."""
+    return sum(int(surprise_effect(pack, n).params.get("mp", 0)) for n in mv.get("surprise") or []
+               if "move" in moments_of(pack, n))
+
+
+def surprise_checks(pack: Pack, s: State, seat: str, mv: dict, rej: list[Problem],
+                    soft: bool = False) -> None:
+    """R-8.5: the cards of a move's ``surprise`` list are in ``seat``'s hand, and a
+    ``siege`` card's move ends where there is something to besiege (R-10). ``soft``
+    (after dice): the cards that no longer qualify are dropped, never refused."""
+    keep = []
+    end = mv["path"][-1] if mv["path"] else mv["army"]
+    for i, n in enumerate(mv.get("surprise") or []):
+        w = f"{mv['where']}.surprise"
+        if n not in hand_of(s, seat):
+            if not soft:
+                read_cards(pack, s, seat, [n], MOVE_MOMENTS, w, rej)
+            continue
+        if "siege" in moments_of(pack, n) and siege_target(pack, s, seat, end)[0] is None:
+            if not soft:
+                reject(rej, "surprise.no_siege", f"#{n} {pack.cards[n].name} needs a siege you "
+                       f"conduct, and the move ends in {pack.spaces[end].name}, where there "
+                       "is nothing to besiege", f"{w}[{i}]", "end the move at an "
+                       "independent marker or another player's major city")
+            continue
+        keep.append(n)
+    mv["surprise"] = keep
 
 
 def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
-                  rej: list[Problem]) -> None:
+                  rej: list[Problem], soft: bool = False) -> None:
     """Checks that need no dice (R-9.1, R-10): the path's shape and cost from the start
-    with the army standing there now, and the assault limit of the segment."""
+    with the army standing there now (with a Forced March's MPs, R-8.5), the assault
+    limit of the segment, and the move's surprise cards (:func:`surprise_checks`)."""
 
     most = int(const(pack, LIMITS[segment]))
     if mv["assault"] > most:
@@ -155,6 +200,8 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
     if mp is None:
         g = group_at(s, seat, mv["army"], controlled_royals(pack, s, seat))
         mp = group_initiative(pack, s, seat, g)
+    surprise_checks(pack, s, seat, mv, rej, soft)
+    mp += move_bonus(pack, mv)  # R-8.5 Forced March
     _kind, cost, err = classify_path(pack, mv["army"], mv["path"], mp)
     if err:
         reject(rej, "movement.bad_path", err, f"{mv['where']}.path",
@@ -242,7 +289,7 @@ def _soft_moves(pack: Pack, s: State, seat: str, part: list, where: str, segment
         mv = parse_move(pack, s, seat, raw, f"{where}[{i}]", r, mp)
         if mv is not None:
             with contextlib.suppress(KeyError):
-                static_checks(pack, s, seat, mv, segment, r)
+                static_checks(pack, s, seat, mv, segment, r, soft=True)
         if mv is not None and not r:
             moves.append(mv)
         else:
@@ -269,6 +316,13 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
             moves.append(mv)
     if len(rej) != n0:
         return None
+    named: list[int] = []
+    for mv in moves:  # R-8.5: a surprise card serves one move
+        for n in mv.get("surprise") or []:
+            if n in named:
+                reject(rej, "surprise.duplicate", f"#{n} {pack.cards[n].name} is named for "
+                       "two moves", f"{mv['where']}.surprise", "name each card for one move")
+            named.append(n)
     try:
         for mv in moves:
             static_checks(pack, s, seat, mv, segment, rej)

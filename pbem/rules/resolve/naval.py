@@ -20,7 +20,14 @@ from pbem.rules.core.control import fleet_strength, fleet_strength_cap, fleets_o
 from pbem.rules.core.pack import chart_dice, chart_read, const
 from pbem.rules.core.state import State
 from pbem.rules.resolve.effects import emit_move, note_attack
-from pbem.rules.resolve.reactions import PAUSE, _decide, _order_after
+from pbem.rules.resolve.reactions import (
+    PAUSE,
+    _decide,
+    _order_after,
+    plays_of,
+    surprise_window,
+)
+from pbem.rules.resolve.surprises import find_play, play
 
 
 def upgrade_fleet(ctx: Ctx, seat: str, fleet: str, card: int | None,
@@ -38,15 +45,71 @@ def upgrade_fleet(ctx: Ctx, seat: str, fleet: str, card: int | None,
                                "rule": "R-8.2"})
 
 
+def near_garrisons(pack: Pack, s: State, seat: str, start: str, path: list[str]) -> bool:
+    """R-15: a space of the naval move from ``start`` along ``path``, other than the
+    embarkation port, lies within ``naval_declare_range`` sea paths of one of ``seat``'s
+    port garrisons. [D] Such a move also concerns ``seat`` for the surprise cards
+    (R-8.5: Storm at Sea)."""
+    mine = {x for x, o in s["garrisons"].items() if o == seat and pack.spaces[x].port}
+    if not mine:
+        return False
+    near = sea_steps(pack, mine, int(const(pack, "naval_declare_range")))
+    return any(x in near for x in path if x != start)
+
+
 def may_declare(pack: Pack, s: State, seat: str, start: str, path: list[str]) -> bool:
     """R-15: ``seat`` may declare a naval battle against a naval move from ``start`` along
     ``path`` when a space of the move other than the embarkation port lies within
     ``naval_declare_range`` sea paths of one of its garrisons, and it has a fleet ready."""
-    if not fleets_of(pack, s, seat):
-        return False
-    mine = {x for x, o in s["garrisons"].items() if o == seat and pack.spaces[x].port}
-    near = sea_steps(pack, mine, int(const(pack, "naval_declare_range")))
-    return any(x in near for x in path if x != start)
+    return bool(fleets_of(pack, s, seat)) and near_garrisons(pack, s, seat, start, path)
+
+
+def cancel_naval_move(ctx: Ctx, c: dict, cur: dict, seat: str, got: tuple[int, str]
+                      ) -> None:
+    """R-8.5 Storm at Sea (``cancel: naval_move``): ``seat`` plays the card and the naval
+    move of the cursor is cancelled before it lands: the army goes back to its
+    embarkation port and its move ends there (``NavalMoveCancelled``, ``ArmyMoved``)."""
+    mv = c["moves"][c["i"]]
+    start = mv["army"]
+    play(ctx, seat, got[0], "naval_landing", cur["space"], got[1])
+    ctx.emit("NavalMoveCancelled", {"seat": seat, "card": got[0], "mover": c["seat"],
+                                    "space": cur["space"], "port": start, "rule": "R-8.5"})
+    if cur["space"] != start:
+        emit_move(ctx, c["seat"], cur["space"], start, cur["group"], "R-8.5",
+                  why="the naval move is cancelled: back in port")
+    cur["space"] = start
+    cur["prev"] = None
+
+
+def storm_at_sea(ctx: Ctx, c: dict, cur: dict) -> str:
+    """R-8.5: a naval or trans-Mediterranean move of the cursor is about to land. Each
+    other seat the move concerns (:func:`near_garrisons`), in turn order, may cancel it
+    with a ``cancel: naval_move`` card named in a window answer of this move or by
+    standing order ``{when: naval_landing, play: N, against: [..]}``; with
+    ``ask_windows`` a seat that no naval-battle window will ask gets a ``surprise``
+    window (:func:`pbem.rules.resolve.reactions.surprise_window`). Returns
+    ``"cancelled"``, ``"none"`` or ``"pause"`` (resumable: ``cur["storm_asked"]``)."""
+    pack, s, mover = ctx.pack, ctx.s, c["seat"]
+    mv = c["moves"][c["i"]]
+    start, path = mv["army"], mv["path"]
+    asked = cur.setdefault("storm_asked", [])
+    for rseat in _order_after(s, mover):
+        if rseat in asked:
+            continue
+        if not near_garrisons(pack, s, rseat, start, path):
+            asked.append(rseat)
+            continue
+        got = find_play(ctx, rseat, "naval_landing", plays_of(cur, rseat), cur["space"],
+                        mover)
+        if got is not None:
+            cancel_naval_move(ctx, c, cur, rseat, got)
+            return "cancelled"
+        battle_asks = cur["kind"] == "naval" and "naval" in pack.charts \
+            and bool(fleets_of(pack, s, rseat))
+        if not battle_asks and surprise_window(ctx, c, cur, rseat, "naval_landing") == PAUSE:
+            return "pause"
+        asked.append(rseat)
+    return "none"
 
 
 def _score(ctx: Ctx, side: str, strength: int, label: str) -> dict[str, Any]:
@@ -91,6 +154,11 @@ def naval_challenge(ctx: Ctx, c: dict, cur: dict) -> str:
         if choice == PAUSE:
             return "pause"
         cur["asked"].append(rseat)
+        got = find_play(ctx, rseat, "naval_landing", plays_of(cur, rseat), cur["space"],
+                        mover)  # R-8.5: Storm at Sea named in the naval-battle answer
+        if got is not None:
+            cancel_naval_move(ctx, c, cur, rseat, got)
+            return "turned_back"
         mine = [f for f in (choice or []) if f in fleets_of(pack, s, rseat)]
         escort = [f for f in (mv.get("escort") or fleets_of(pack, s, mover))
                   if f in fleets_of(pack, s, mover)]

@@ -22,10 +22,11 @@ from pbem.rules.core.pieces import (
     inside_cus,
     inside_generals,
 )
-from pbem.rules.core.state import SEATS, State, standing_orders
+from pbem.rules.core.state import SEATS, State, hand_of, standing_orders
 from pbem.rules.core.units import fixed_strength
 from pbem.rules.resolve.combat import battle
 from pbem.rules.resolve.effects import move_all
+from pbem.rules.resolve.surprises import find_play, play
 
 PAUSE = "pause"
 
@@ -105,15 +106,65 @@ def _decide(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[s
                                         "source": "standing", "order": i,
                                         "space": cur["space"], "rule": rule})
             return choice
-    if ctx.s.get("options", {}).get("ask_windows") and options \
-            and c["segment"] in ("movement", "tyche"):
-        ctx.emit("ReactionWindowOpened", {"kind": kind, "seat": rseat, "mover": c["seat"],
-                                          "space": cur["space"], "options": options,
-                                          "segment": c["segment"], "rule": rule})
-        # The mover's remaining orders are a private plan: kept for the judge only.
-        ctx.emit("MoveSuspended", {"seat": c["seat"], "cursor": copy.deepcopy(c), "rule": "R-9.3"})
+    if asks(ctx, c) and options:
+        open_window(ctx, c, cur, kind, rseat, options, rule)
         return PAUSE
     return None
+
+
+def asks(ctx: Ctx, c: dict) -> bool:
+    """True when a reaction window may open for a move of cursor ``c``: the game option
+    ``ask_windows`` and a move of the movement or the Tyche segment (R-9.3)."""
+    return bool(ctx.s.get("options", {}).get("ask_windows")) and \
+        c["segment"] in ("movement", "tyche")
+
+
+def open_window(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[Any],
+                rule: str, **extra: Any) -> None:
+    """Open a reaction window of ``kind`` for ``rseat`` (``ReactionWindowOpened``,
+    public) and suspend the mover's cursor (``MoveSuspended``, the judge's only)."""
+    ctx.emit("ReactionWindowOpened", {"kind": kind, "seat": rseat, "mover": c["seat"],
+                                      "space": cur["space"], "options": options,
+                                      "segment": c["segment"], "rule": rule, **extra})
+    # The mover's remaining orders are a private plan: kept for the judge only.
+    ctx.emit("MoveSuspended", {"seat": c["seat"], "cursor": copy.deepcopy(c), "rule": "R-9.3"})
+
+
+def plays_of(cur: dict, seat: str) -> list[int]:
+    """The surprise cards ``seat`` named for the moments of the current move (R-8.5): the
+    mover's move ``surprise`` list, another seat's ``play`` in a window answer."""
+    return list((cur.get("plays") or {}).get(seat) or [])
+
+
+def surprise_window(ctx: Ctx, c: dict, cur: dict, seat: str, moment: str) -> str:
+    """R-8.5 with ``ask_windows``: before a battle (``moment: battle``, the defender) or
+    a naval landing near its garrisons (``naval_landing``) in another seat's turn, a
+    ``surprise`` window asks ``seat`` which surprise cards it plays there (answer
+    ``{surprise: {play: [N, ...]}}`` or ``{surprise: none}``). It opens on public facts
+    only — never on what the seat holds — so it tells nobody about its hand: for a seat
+    whose hand is not empty and that has answered no window during this move (its
+    ``play`` there serves the whole move). Returns ``"go"`` or ``"pause"``."""
+    ans = cur.get("answer")
+    if ans and ans.get("seat") == seat and ans.get("kind") == "surprise":
+        cur["answer"] = None
+        return "go"
+    if seat == INDEP or not asks(ctx, c) or seat in (cur.get("plays") or {}) \
+            or not hand_of(ctx.s, seat):
+        return "go"
+    open_window(ctx, c, cur, "surprise", seat, [], "R-8.5", moment=moment)
+    return PAUSE
+
+
+def _check_bonus(ctx: Ctx, seat: str, moment: str, cur: dict, space: str, army_at: str,
+                 enemy: str) -> tuple[int, int | None]:
+    """R-8.5 Ambush (``interception_bonus``): ``seat`` may play a card pledged for this
+    move or by standing order on its own interception or avoid-battle check, before the
+    die; returns ``(modifier, card)`` (``(0, None)`` when none is played)."""
+    got = find_play(ctx, seat, moment, plays_of(cur, seat), army_at, enemy)
+    if got is None:
+        return 0, None
+    eff = play(ctx, seat, got[0], moment, space, got[1])
+    return int(eff.params.get("modifier", 0)), got[0]
 
 
 def try_intercept(ctx: Ctx, c: dict, cur: dict) -> str:
@@ -156,15 +207,18 @@ def try_intercept(ctx: Ctx, c: dict, cur: dict) -> str:
         if not choice or choice not in spaces:
             continue
         ini = initiative(pack, s, rseat, choice)
+        mod, card = _check_bonus(ctx, rseat, "interception_check", cur, b, choice, mover)
         die = ctx.roll(chart_dice(ctx.pack, "interception")[0], f"interception by {rseat} from {choice} into {b}",
                        "R-9.3")[0]
-        ok, rec = _check(pack, "interception", die, ini)
+        ok, rec = _check(pack, "interception", die, ini + mod)
         ctx.emit("InterceptionRolled", {"seat": rseat, "from": choice, "into": b,
                                         "mover": mover, "die": die, "initiative": ini,
-                                        "read": rec, "success": ok, "rule": "R-9.3"})
+                                        "read": rec, "success": ok, "rule": "R-9.3",
+                                        **({"modifier": mod, "card": card} if card else {})})
         if ok:
             move_all(ctx, rseat, choice, b, "R-9.3", "interception")
-            battle(ctx, mover, rseat, b, cur["prev"], why="intercepted")
+            battle(ctx, mover, rseat, b, cur["prev"], why="intercepted",
+                   pledges=cur.get("plays"))
             if enemy_of(s, mover, b) is None and not sum(
                     s["cus"].get(b, {}).get(mover, {}).values()):
                 pass
@@ -204,11 +258,13 @@ def try_avoid(ctx: Ctx, c: dict, cur: dict, defender: str) -> str:
         return "pause"
     if not choice or choice not in targets:
         return "battle"
+    mod, card = _check_bonus(ctx, defender, "avoid_check", cur, b, b, mover)
     die = ctx.roll(chart_dice(ctx.pack, "avoid_battle")[0], f"{defender} avoids battle in {b}", "R-9.3")[0]
-    ok, rec = _check(pack, "avoid_battle", die, ini)
+    ok, rec = _check(pack, "avoid_battle", die, ini + mod)
     ctx.emit("AvoidBattleRolled", {"seat": defender, "space": b, "toward": choice,
                                    "die": die, "initiative": ini, "read": rec,
-                                   "success": ok, "rule": "R-9.3"})
+                                   "success": ok, "rule": "R-9.3",
+                                   **({"modifier": mod, "card": card} if card else {})})
     if not ok:
         return "battle"
     move_all(ctx, defender, b, choice, "R-9.3", "avoided battle")

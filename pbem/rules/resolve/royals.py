@@ -16,6 +16,7 @@ from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import INDEP, cus_at
 from pbem.rules.core.royals import court, in_play, why_no_burial
 from pbem.rules.resolve.effects import lift_abandoned, tidy_markings
+from pbem.rules.resolve.surprises import prestige_moment
 
 
 def capture(ctx: Ctx, winner: str, loser: str, space: str, how: str) -> None:
@@ -114,8 +115,12 @@ def mutiny(ctx: Ctx, seat: str, card: int, target: str, space: str,
     dispersed box (``MutinyStruck``; they come back with his reinforcements, R-7.2);
     the army left is tidied at once (R-4.2) and a siege it held lifted (R-10). Returns
     False (and a ``Note``) when the army is as legitimate or more, or has none of those
-    CUs."""
+    CUs. First the target may play a prestige surprise card (Orator's Gift, R-8.5) that
+    saves the army (:func:`pbem.rules.resolve.surprises.prestige_moment`)."""
     pack, s = ctx.pack, ctx.s
+    mine = legitimacy_points(pack, s)[seat]
+    prestige_moment(ctx, space, {target: False}, lambda v: v[target] < mine,
+                    enemy={target: seat})
     legit = mutiny_strength(ctx, seat, target, space)
     cus = {t: n for t, n in cus_at(s, target, space).items() if t in types and n}
     if legit[target] >= legit[seat] or not cus:

@@ -14,11 +14,12 @@ from pbem.rules.context import Ctx
 from pbem.rules.core.armies import group_commander
 from pbem.rules.core.pack import chart_dice, chart_read, const
 from pbem.rules.core.pieces import cus_at
-from pbem.rules.core.state import State
+from pbem.rules.core.state import State, hand_of
 from pbem.rules.core.units import assault_modifier
 from pbem.rules.resolve.effects import lift_abandoned, lose_cus, note_attack
 from pbem.rules.resolve.inside import besieged_royals_desert, suffer_as_losers
 from pbem.rules.resolve.royals import capture_in_siege
+from pbem.rules.resolve.surprises import find_play, play
 
 LIMITS = {"surrender": "assaults_per_space_surrender", "tyche": "assaults_per_space_tyche",
           "movement": "assaults_per_space_movement"}
@@ -69,15 +70,17 @@ def why_no_assault(pack: Pack, s: State, seat: str, space: str, segment: str,
 
 
 def roll_assault(ctx: Ctx, seat: str, space: str, segment: str,
-                 modifier: int = 0) -> None:
+                 modifier: int = 0, pledges: dict[str, list[int]] | None = None) -> None:
     """One assault roll (R-10): an attack when it targets a player's major city (R-11.4);
     2d6 + modifier (+ ``helepolis_assault_modifier`` when the army includes the Helepolis,
     listed under ``modifiers`` of ``AssaultRolled``; clamped to the chart's rows) against
     the ``assault`` chart, column = besieging CUs, cell ``X/Y`` = siege points / besieging
     CUs lost. Completes the siege
-    when the points reach the number needed (:func:`complete_siege`)."""
+    when the points reach the number needed (:func:`complete_siege`). ``pledges``: the
+    surprise cards each seat named for the comparison of legitimacy a siege point
+    brings (R-4.3, R-8.5)."""
     pack, s = ctx.pack, ctx.s
-    target, need = siege_target(pack, s, seat, space)
+    target, _need = siege_target(pack, s, seat, space)
     if target != "independent":
         note_attack(ctx, seat, target, "assault")
     extra, parts = assault_modifier(pack, s, seat, space)
@@ -87,20 +90,55 @@ def roll_assault(ctx: Ctx, seat: str, space: str, segment: str,
     cus = sum(cus_at(s, seat, space).values())
     cell, rec = chart_read(pack, "assault", row, cus)
     x, y = (int(v) for v in str(cell).split("/"))
-    have = (s.get("war") or {}).get("sieges", {}).get(space)
-    before = have["points"] if have and have["seat"] == seat else 0
     ctx.emit("AssaultRolled", {"seat": seat, "space": space, "dice": dice,
                                "modifier": modifier, "modifiers": parts, "read": rec,
                                "points": x, "lost": y, "segment": segment, "rule": "R-10"})
     if y:
         lose_cus(ctx, seat, space, y, "R-10", "assault losses")
     if x:
-        ctx.emit("SiegePointsScored", {"space": space, "seat": seat, "points": x,
-                                       "total": before + x, "needed": need,
-                                       "rule": "R-10"})
-        besieged_royals_desert(ctx, seat, space)  # R-4.3: before the siege completes
-        if before + x >= need:
-            complete_siege(ctx, seat, space, target, segment)
+        score_points(ctx, seat, space, x, segment, pledges)
+    lift_abandoned(ctx)
+
+
+def score_points(ctx: Ctx, seat: str, space: str, points: int, segment: str,
+                 pledges: dict[str, list[int]] | None = None, card: int | None = None
+                 ) -> None:
+    """R-10: ``seat`` scores ``points`` siege points in ``space`` (an assault, or the
+    surprise card ``card``, R-8.5): ``SiegePointsScored``; the royal CUs besieged there
+    may desert (R-4.3); the siege completes when the points reach the number needed."""
+    target, need = siege_target(ctx.pack, ctx.s, seat, space)
+    have = (ctx.s.get("war") or {}).get("sieges", {}).get(space)
+    before = have["points"] if have and have["seat"] == seat else 0
+    ctx.emit("SiegePointsScored", {"space": space, "seat": seat, "points": points,
+                                   "total": before + points, "needed": need,
+                                   "rule": "R-10", **({"card": card} if card else {})})
+    besieged_royals_desert(ctx, seat, space, pledges)  # R-4.3: before the siege completes
+    if before + points >= need and target is not None:
+        complete_siege(ctx, seat, space, target, segment)
+
+
+def conducts_siege(pack: Pack, s: State, seat: str, space: str) -> bool:
+    """True when ``seat`` conducts a siege in ``space`` (R-10): its CUs stand where it
+    has something to besiege (:func:`siege_target`)."""
+    return siege_target(pack, s, seat, space)[0] is not None and \
+        sum(cus_at(s, seat, space).values()) > 0
+
+
+def surprise_siege_points(ctx: Ctx, seat: str, space: str, pledged: list[int] | None,
+                          segment: str) -> None:
+    """R-8.5 Treachery (``siege_points: count``): in a siege ``seat`` conducts in
+    ``space``, the first ``siege`` card it pledged there (a move's ``surprise`` list, or
+    ``surrender.surprise``) is played: it scores the card's ``count`` siege points
+    (:func:`score_points`). Nothing when there is no siege there (the card stays)."""
+    if not conducts_siege(ctx.pack, ctx.s, seat, space):
+        return
+    got = find_play(ctx, seat, "siege", [n for n in pledged or []
+                                         if n in hand_of(ctx.s, seat)], space)
+    if got is None or got[1] != "orders":
+        return
+    eff = play(ctx, seat, got[0], "siege", space, "orders")
+    score_points(ctx, seat, space, int(eff.params.get("count", 1)), segment,
+                 {seat: list(pledged or [])}, card=got[0])
     lift_abandoned(ctx)
 
 
@@ -126,10 +164,10 @@ def _used(ctx: Ctx, segment: str) -> dict[str, Any]:
 
 
 def assault_after_move(ctx: Ctx, seat: str, space: str, count: int, segment: str,
-                       group: dict) -> None:
+                       group: dict, pledges: dict[str, list[int]] | None = None) -> None:
     """Up to ``count`` assault rolls by the army that just moved into ``space`` (R-10);
     a refused roll is recorded as ``AssaultCancelled`` (validation turns it into a
-    rejection)."""
+    rejection). ``pledges``: see :func:`roll_assault`."""
 
     cmd = group_commander(ctx.pack, ctx.s, seat, group)
     used = _used(ctx, segment)
@@ -141,12 +179,15 @@ def assault_after_move(ctx: Ctx, seat: str, space: str, count: int, segment: str
             return
         n, _who = used.get(space, (0, None))
         used[space] = (n + 1, cmd)
-        roll_assault(ctx, seat, space, segment)
+        roll_assault(ctx, seat, space, segment, pledges=pledges)
 
 
-def surrender_assaults(ctx: Ctx, seat: str, spaces: list[str]) -> None:
+def surrender_assaults(ctx: Ctx, seat: str, spaces: list[str],
+                       pledges: dict[str, list[int]] | None = None) -> None:
     """R-8.1: one free assault/subjugation roll per listed space (an army of at least
-    ``surrender_free_roll_min_cus`` CUs); success lets the player put his marker."""
+    ``surrender_free_roll_min_cus`` CUs); success lets the player put his marker.
+    ``pledges``: ``{space: [card]}``, the surprise cards ``surrender.surprise`` names
+    for each space (R-8.5: a prestige card for the comparisons its siege points bring)."""
     used = _used(ctx, "surrender")
     for x in spaces:
         why = why_no_assault(ctx.pack, ctx.s, seat, x, "surrender", used, None)
@@ -155,4 +196,5 @@ def surrender_assaults(ctx: Ctx, seat: str, spaces: list[str]) -> None:
                                           "rule": "R-8.1"})
             continue
         used[x] = (used.get(x, (0, None))[0] + 1, None)
-        roll_assault(ctx, seat, x, "surrender")
+        roll_assault(ctx, seat, x, "surrender",
+                     pledges={seat: list((pledges or {}).get(x, []))})

@@ -3,7 +3,8 @@ fields, its reducer and its report sentence (:class:`~pbem.rules.core.events.bas
 
 Families: :mod:`.pieces` (the board), :mod:`.cards` (the Tyche deck), :mod:`.turn` (the
 sequence of play, orders, victory), :mod:`.war` (movement and combat), :mod:`.royals`
-(legitimacy and the royal family). ``Ctx.emit``
+(legitimacy and the royal family), :mod:`.judge` (the judge's own entries: the seed
+commitment, the orders documents, seat changes). ``Ctx.emit``
 accepts only declared kinds with their declared fields (:func:`kind_of`), and takes an
 event's visibility from its kind; :func:`reduce` applies an event to a working dict;
 :func:`sentence` tells it in words.
@@ -14,12 +15,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.pack.model import Pack
-from pbem.rules.core.events import cards, pieces, royals, turn, war
+from pbem.rules.core.events import cards, judge, pieces, royals, turn, war
 from pbem.rules.core.events.base import EventKind, EventShapeError, UndeclaredEvent
 from pbem.rules.core.state import Event, State
 
 CATALOGUE: dict[str, EventKind] = {}
-for _family in (pieces, turn, cards, war, royals):
+for _family in (pieces, turn, cards, war, royals, judge):
     for _kind in _family.KINDS:
         if _kind.name in CATALOGUE:
             raise ValueError(f"event kind {_kind.name} is declared twice")
@@ -50,10 +51,19 @@ def sentence(pack: Pack, kind: str, data: Mapping[str, Any]) -> str:
     return say(pack, data) if say is not None else ""
 
 
+def judge_event(kind: str, data: Mapping[str, Any]) -> Event:
+    """An event of a declared kind made outside a rules context (the judge's own entries,
+    :mod:`.judge`), its visibility taken from the kind as ``Ctx.emit`` does. Raises
+    :class:`UndeclaredEvent` or :class:`EventShapeError`."""
+    k = kind_of(kind)
+    k.check(data)
+    return Event(kind, dict(data), k.seen_by == "all", data["seat"] if k.seen_by == "seat" else None)
+
+
 def known_kinds() -> list[str]:
     """Every declared event kind, sorted."""
     return sorted(CATALOGUE)
 
 
-__all__ = ["CATALOGUE", "EventKind", "EventShapeError", "UndeclaredEvent", "kind_of",
+__all__ = ["CATALOGUE", "EventKind", "EventShapeError", "UndeclaredEvent", "judge_event", "kind_of",
            "known_kinds", "reduce", "sentence"]

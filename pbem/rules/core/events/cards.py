@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.rules.core.events.base import EventKind
 from pbem.rules.core.names import (
     card_label,
+    general_name,
     province_name,
     royal_name,
     space_name,
@@ -32,9 +33,32 @@ def _played(s: State, d: dict) -> None:
         s["training_cards"][d["seat"]] = s["training_cards"].get(d["seat"], 0) + 1
 
 
+def _drop_standing(s: State, seat: str, card: int) -> None:
+    """R-8.5: a surprise card that left the hand takes the standing orders that would
+    have played it along."""
+    p = seat_private(s, seat)
+    if any(o.get("play") == card for o in p.get("standing", [])):
+        p["standing"] = [o for o in p["standing"] if o.get("play") != card]
+
+
 def _discarded(s: State, d: dict) -> None:
     seat_private(s, d["seat"])["hand"].remove(d["card"])
     s["discards"].append(d["card"])
+    _drop_standing(s, d["seat"], d["card"])
+
+
+def _surprise_played(s: State, d: dict) -> None:
+    """R-8.5: the surprise card leaves the hand to the discards, face up."""
+    _discarded(s, d)
+
+
+def _prestige_raised(s: State, d: dict) -> None:
+    s.setdefault("court", {}).setdefault("prestige", []).append(
+        {"general": d["general"], "seat": d["seat"], "amount": d["amount"], "card": d["card"]})
+
+
+def _prestige_ended(s: State, d: dict) -> None:
+    (s.get("court") or {}).pop("prestige", None)
 
 
 def _markers_removed(s: State, d: dict) -> None:
@@ -50,6 +74,27 @@ def _cleared(s: State, d: dict) -> None:
         for n in cards:
             seat_private(s, seat)["hand"].remove(n)
             s["discards"].append(n)
+            _drop_standing(s, seat, n)
+
+
+MOMENT_WORDS = {
+    "move": "for the move of its army from {space}",
+    "siege": "in its siege of {space}",
+    "battle_roll": "after its battle dice at {space}",
+    "prestige": "as legitimacy is compared at {space}",
+    "naval_landing": "against the naval move landing at {space}",
+    "interception_check": "for its interception into {space}",
+    "avoid_check": "to avoid battle at {space}",
+}
+"""The moments of the surprise cards (R-8.5) in the reports' words."""
+
+
+def _surprise_text(p, d) -> str:
+    words = MOMENT_WORDS.get(str(d.get("moment")), "at {space}").format(
+        space=space_name(p, d.get("space")))
+    how = " by standing order" if d.get("source") == "standing" else ""
+    return (f"{d.get('seat')} plays the surprise card {card_label(p, d.get('card'))} "
+            f"{words}{how}, and draws a replacement (R-8.5).")
 
 
 KINDS: tuple[EventKind, ...] = (
@@ -78,6 +123,23 @@ KINDS: tuple[EventKind, ...] = (
               ('card', 'name', 'rule', 'seat', 'surprise'),
               reduce=_discarded,
               say=lambda p, d: f"{d.get('seat')} discards {card_label(p, d.get('card'))}."),
+    EventKind('SurprisePlayed',
+              ('card', 'moment', 'name', 'rule', 'seat', 'source', 'space'),
+              reduce=_surprise_played,
+              say=_surprise_text),
+    EventKind('PrestigeRaised',
+              ('amount', 'card', 'general', 'rule', 'seat', 'space'),
+              reduce=_prestige_raised,
+              say=lambda p, d: f"{general_name(p, d.get('general'))}, commanding {d.get('seat')}'s "
+                               f"army at {space_name(p, d.get('space'))}, gains "
+                               f"{int(d.get('amount', 0)):+d} prestige until the end of the segment "
+                               f"({card_label(p, d.get('card'))}, R-11.2)."),
+    EventKind('PrestigeBonusEnded',
+              ('generals', 'rule'),
+              reduce=_prestige_ended,
+              say=lambda p, d: "The segment ends: the prestige that surprise cards gave "
+                               + ", ".join(general_name(p, g) for g in d.get("generals", []))
+                               + " lapses (R-11.2)."),
     EventKind('HandsCleared',
               ('cards', 'decision', 'rule'),
               reduce=_cleared,

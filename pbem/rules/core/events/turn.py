@@ -206,7 +206,10 @@ KINDS: tuple[EventKind, ...] = (
               optional=('seat',),
               say=lambda p, d: f"Note: {d.get('text', '')}."),
     EventKind('DiceRolled',
-              ('purpose', 'rule', 'sides', 'values')),
+              ('index', 'purpose', 'rule', 'sides', 'values')),
+    EventKind('Shuffled',  # the dice of a Fisher-Yates shuffle (docs/trust.md)
+              ('index', 'items', 'order', 'purpose', 'rule'),
+              seen_by='judge'),
     EventKind('TurnOrderChooserNamed',
               ('rolls', 'rule', 'seat', 'vp'),
               reduce=_chooser,

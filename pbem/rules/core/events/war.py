@@ -18,6 +18,7 @@ from pbem.rules.core.names import (
     general_name,
     indep_name,
     indep_verb,
+    modifier_text,
     mover_text,
     naval_text,
     path_text,
@@ -136,14 +137,36 @@ KINDS: tuple[EventKind, ...] = (
                                                                            if d.get("to") else "") + "."),
     EventKind('InterceptionRolled',
               ('die', 'from', 'initiative', 'into', 'mover', 'read', 'rule', 'seat', 'success'),
+              optional=('card', 'modifier'),
               say=lambda p, d: f"{d.get('seat')} tries to intercept from {space_name(p, d.get('from'))} into "
                                            f"{space_name(p, d.get('into'))}: die {d.get('die')} against initiative "
-                                           f"{d.get('initiative')}, " + ("success" if d.get("success") else "failed") + "."),
+                                           f"{d.get('initiative')}{modifier_text(p, d)}, "
+                                           + ("success" if d.get("success") else "failed") + "."),
     EventKind('AvoidBattleRolled',
               ('die', 'initiative', 'read', 'rule', 'seat', 'space', 'success', 'toward'),
+              optional=('card', 'modifier'),
               say=lambda p, d: f"{d.get('seat')} tries to avoid battle at {space_name(p, d.get('space'))} toward "
                                           f"{space_name(p, d.get('toward'))}: die {d.get('die')} against initiative "
-                                          f"{d.get('initiative')}, " + ("success" if d.get("success") else "failed") + "."),
+                                          f"{d.get('initiative')}{modifier_text(p, d)}, "
+                                          + ("success" if d.get("success") else "failed") + "."),
+    EventKind('BattleDiceRerolled',
+              ('before', 'card', 'dice', 'roll', 'rule', 'score', 'seat', 'space'),
+              say=lambda p, d: f"{d.get('seat')} re-rolls its battle dice at {space_name(p, d.get('space'))} "
+                               f"with {card_label(p, d.get('card'))}: "
+                               f"{'+'.join(str(v) for v in d.get('before', []))} becomes "
+                               f"{'+'.join(str(v) for v in d.get('dice', []))} (modified roll "
+                               f"{d.get('roll')}, score {d.get('score')}; R-9.2)."),
+    EventKind('NavalMoveCancelled',
+              ('card', 'mover', 'port', 'rule', 'seat', 'space'),
+              say=lambda p, d: f"{card_label(p, d.get('card'))}, played by {d.get('seat')}, cancels "
+                               f"{d.get('mover')}'s naval move before it lands at "
+                               f"{space_name(p, d.get('space'))}: the army stays in port at "
+                               f"{space_name(p, d.get('port'))} (R-8.5)."),
+    EventKind('MovementBonusGained',
+              ('allowance', 'card', 'mp', 'rule', 'seat', 'space'),
+              say=lambda p, d: f"{d.get('seat')}'s army in {space_name(p, d.get('space'))} gains "
+                               f"{d.get('mp')} MPs with {card_label(p, d.get('card'))}: "
+                               f"{d.get('allowance')} MPs for this move (R-9.1)."),
     EventKind('LeaderLossChecked',
               ('die', 'general', 'killed', 'read', 'rule', 'seat'),
               say=lambda p, d: f"Leader loss check for {general_name(p, d.get('general'))}: die {d.get('die')}, "
@@ -188,9 +211,13 @@ KINDS: tuple[EventKind, ...] = (
                                          f"{d.get('why', '')}."),
     EventKind('SiegePointsScored',
               ('needed', 'points', 'rule', 'seat', 'space', 'total'),
+              optional=('card',),
               reduce=_siege_points,
-              say=lambda p, d: f"Siege of {space_name(p, d.get('space'))}: {d.get('total')} of {d.get('needed')} "
-                                          "siege points."),
+              say=lambda p, d: f"Siege of {space_name(p, d.get('space'))}: "
+                               + (f"{card_label(p, d['card'])} gives {d.get('seat')} {d.get('points')} "
+                                  f"siege point{'' if d.get('points') == 1 else 's'}, "
+                                  if d.get("card") else "")
+                               + f"{d.get('total')} of {d.get('needed')} siege points."),
     EventKind('SiegeCompleted',
               ('marker', 'rule', 'seat', 'segment', 'space'),
               reduce=_siege_done,
@@ -250,6 +277,7 @@ KINDS: tuple[EventKind, ...] = (
                                          + f" and drops to its printed strength {d.get('strength', '?')} (R-15)."),
     EventKind('ReactionWindowOpened',
               ('kind', 'mover', 'options', 'rule', 'seat', 'segment', 'space'),
+              optional=('moment',),
               reduce=_window_opened,
               say=lambda p, d: window_text(p, d)),
     EventKind('ReactionWindowClosed',

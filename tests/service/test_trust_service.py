@@ -1,0 +1,123 @@
+"""Issue 15 in the service: the orders mail's optional ``salt:``, the log's first event
+and the orders documents, seat changes made in the config as events, the witness in
+receipts and prompts, and ``pbem verify`` recomputing every roll and re-adjudicating
+the game from the logged orders."""
+from __future__ import annotations
+
+import dataclasses
+import email
+import email.policy
+import json
+import random
+from pathlib import Path
+
+from pbem import rules
+from pbem.rules.dice import orders_digest
+from pbem.service.verify import verify_game
+from pbem.store.base import canonical_json
+from pbem.store.events import row_hash
+from tests.conftest import KEYS, local_judge, player_mail
+
+
+def _doc(judge, seat: str | None = None, **extra: object) -> tuple[str, dict]:
+    state = judge.state("g1")
+    d = rules.pending(state)[0]
+    seat = seat or d.seat
+    return seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+                  "orders": rules.bot_orders(state, seat, random.Random(1)), **extra}
+
+
+def _outbox(judge, kind: str | None = None) -> list[tuple[str, str, str]]:
+    """(to, subject, text) of the outbox rows (of ``kind``)."""
+    rows = judge.store.db.execute("SELECT to_addr, subject, raw, kind FROM outbox ORDER BY id").fetchall()
+    out = []
+    for to, subject, raw, k in rows:
+        if kind is None or k == kind:
+            msg = email.message_from_bytes(raw, policy=email.policy.default)
+            out.append((to, subject, msg.get_body(("plain",)).get_content()))
+    return out
+
+
+def test_the_log_begins_with_the_seed_commitment(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    first = judge.store.events("g1")[0]
+    game = judge.store.game("g1")
+    assert (first.seq, first.kind, first.public) == (1, "SeedCommitted", True)
+    assert first.data == {"commitment": game["seed_commitment"], "dice": 2}
+    assert judge.store.dice_state("g1") == (2, "0" * 64)
+
+
+def test_a_salt_is_accepted_logged_and_moves_the_dice_context(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    seat, doc = _doc(judge, salt="olive lamp 7431")
+    assert judge.handle_message(player_mail(seat, doc)) == "applied"
+    accepted = [e for e in judge.store.events("g1") if e.kind == "OrdersAccepted"]
+    assert len(accepted) == 1 and not accepted[0].public and accepted[0].seat == seat
+    assert accepted[0].data == {"by": "mail", "orders": json.loads(canonical_json(doc["orders"])),
+                                "salt": "olive lamp 7431", "seat": seat, "step": 0}
+    assert judge.store.dice_state("g1")[1] != "0" * 64
+    (receipt,) = [t for to, s, t in _outbox(judge, "reply") if to == f"{seat}@pbem.localhost"]
+    assert orders_digest(accepted[0].data) in receipt  # the receipt gives the logged document's SHA-256
+    seq, head = judge.store.last_event("g1")
+    assert f"{head}@{seq}" in receipt  # and the witness of the log after it
+    prompts = [t for _to, s, t in _outbox(judge, "prompt")]
+    assert f"{head}@{seq}" in prompts[-1]
+
+
+def test_a_bad_salt_is_refused_with_its_code(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    for salt in (["a", "list"], True, "x" * 201):
+        seat, doc = _doc(judge, salt=salt)
+        assert judge.handle_message(player_mail(seat, doc)) == "rejected"
+        row = judge.store.db.execute("SELECT reason FROM inbox ORDER BY id DESC LIMIT 1").fetchone()
+        assert row[0] == "envelope.salt_type"
+    assert not [e for e in judge.store.events("g1") if e.kind == "OrdersAccepted"]
+
+
+def test_seat_changes_in_the_config_are_events_and_the_seat_is_told(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    head_before = judge.store.last_event("g1")
+    game = judge.config.games[0]
+    seats = tuple(dataclasses.replace(s, email="north-new@pbem.localhost", player="Kleitos II")
+                  if s.seat == "north" else s for s in game.seats)
+    judge.config = dataclasses.replace(judge.config, games=(dataclasses.replace(game, seats=seats),))
+    judge.ensure_games()
+    judge.ensure_games()  # nothing changed the second time
+    changed = [e for e in judge.store.events("g1") if e.kind == "SeatChanged"]
+    assert [(e.data, e.public) for e in changed] == [({"seat": "north", "changed": ["player", "address"],
+                                                      "player": "Kleitos II"}, True)]
+    row = next(s for s in judge.store.seats("g1") if s["seat"] == "north")
+    assert (row["email"], row["player"]) == ("north-new@pbem.localhost", "Kleitos II")
+    told = [to for to, subject, _t in _outbox(judge, "notice") if "your seat north changed" in subject]
+    assert sorted(told) == ["north-new@pbem.localhost", "north@pbem.localhost"]  # the old and the new address
+    assert judge.store.last_event("g1")[0] == head_before[0] + 1
+    assert verify_game(judge.store, "g1").ok
+
+
+def test_pbem_verify_recomputes_rolls_and_re_adjudicates(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    rng = random.Random(5)
+    for _ in range(25):
+        state = judge.state("g1")
+        d = rules.pending(state)[0]
+        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
+               "orders": rules.bot_orders(state, d.seat, rng)}
+        assert judge.handle_message(player_mail(d.seat, doc)) == "applied"
+    result = verify_game(judge.store, "g1")
+    assert result.ok and result.dice, result.problems
+    # a forger edits a roll and recomputes every hash after it: the dice give it away
+    store = judge.store
+    rows = store.chain_rows("g1")
+    i = next(i for i, r in enumerate(rows) if r["kind"] == "DiceRolled")
+    rows[i]["data"]["values"][0] = rows[i]["data"]["values"][0] % 6 + 1
+    version, key = store._chain("g1")
+    with store.transaction():
+        prev = rows[i - 1]["hash"]
+        for r in rows[i:]:
+            r["prev_hash"] = prev
+            r["hash"] = prev = row_hash(prev, r, r["data"], version, key)
+            store.db.execute("UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE game_id = 'g1' AND seq = ?",
+                             [canonical_json(r["data"]), r["prev_hash"], r["hash"], r["seq"]])
+    problems = verify_game(store, "g1").problems
+    assert store.verify_chain("g1") == []
+    assert any(p.startswith(f"event {rows[i]['seq']} (DiceRolled): die 1 of ") for p in problems), problems
