@@ -176,13 +176,14 @@ def html_of_text(title: str, text: str) -> str:
 
 
 def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
-            players: Mapping[str, str] | None = None) -> bytes | None:
+            players: Mapping[str, str] | None = None, seat: str | None = None) -> bytes | None:
     """The map snapshot as PNG bytes, 1000 px wide (None, logged, if drawing fails: a
     report is never lost for want of a picture). ``players``: seat -> player name for
-    the map's legend (seat names only when None)."""
+    the map's legend (seat names only when None); ``seat``: add the inset zoomed on
+    that seat's forces and fronts (:func:`pbem.report.snapshot.png`)."""
     try:
         from pbem.report import snapshot
-        return snapshot.png(pack, state, events, title, players=players)
+        return snapshot.png(pack, state, events, title, players=players, seat=seat)
     except Exception:  # the picture is optional, the report is not
         log.exception("map snapshot failed")
         return None

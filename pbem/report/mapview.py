@@ -589,3 +589,66 @@ def write_map_files(pack: Pack, out_prefix: Path, width: int = 1600) -> tuple[Pa
     svg_path.write_text(svg, encoding="utf-8")
     png_path.write_bytes(png)
     return svg_path, png_path
+
+
+#: the zoomed inset of a seat's map (issue 13): smallest crop, in SVG units, and the
+#: margin kept around the seat's forces and this turn's fronts
+INSET_MIN = (640.0, 380.0)
+INSET_PAD = 70.0
+
+
+def focus_box(pack: Pack, overlay: MapOverlay, seat: str) -> tuple[float, float, float, float] | None:
+    """The part of the map a seat most needs to read, ``(x0, y0, x1, y1)`` in SVG units:
+    the spaces of its armies and garrisons (R-3.2), and this turn's fronts (moves,
+    battles, sieges, R-9), padded and at least :data:`INSET_MIN`; None when the seat has
+    nothing on the map."""
+    proj = _Projection()
+    xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
+    spaces = [s for s, owner, _l in overlay.armies if owner == seat]
+    if not spaces:
+        spaces = [s for s, owner in overlay.space_owner.items() if owner == seat]
+    fronts = [*overlay.battles, *overlay.sieges, *(x for a, b, _s in overlay.moves for x in (a, b))]
+    pts = [xy[s] for s in (*spaces, *fronts) if s in xy]
+    if not spaces or not pts:
+        return None
+    x0 = min(p[0] for p in pts) - INSET_PAD
+    x1 = max(p[0] for p in pts) + INSET_PAD
+    y0 = min(p[1] for p in pts) - INSET_PAD
+    y1 = max(p[1] for p in pts) + INSET_PAD
+    w, h = max(x1 - x0, INSET_MIN[0]), max(y1 - y0, INSET_MIN[1])
+    w, h = max(w, h * INSET_MIN[0] / INSET_MIN[1]), max(h, w * INSET_MIN[1] / INSET_MIN[0])  # keep the shape
+    w, h = min(w, proj.width), min(h, proj.height)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    bx = min(max(cx - w / 2, 0.0), proj.width - w)
+    by = min(max(cy - h / 2, 0.0), proj.height - h)
+    return (bx, by, bx + w, by + h)
+
+
+def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str) -> str:
+    """The map one seat gets by mail (issue 13): the whole map, and below it the same
+    picture zoomed on :func:`focus_box` (the seat's forces and this turn's fronts), full
+    width, so the names of the spaces around them read at mail size; a frame on the
+    overview shows where the inset is. Without anything of the seat on the map, the
+    whole map alone (:func:`render_map_svg`)."""
+    full = render_map_svg(pack, overlay)
+    box = focus_box(pack, overlay, seat)
+    if box is None:
+        return full
+    proj = _Projection()
+    w, h = proj.width, proj.height
+    x0, y0, x1, y1 = box
+    ih = w * (y1 - y0) / (x1 - x0)
+    inner = full[full.index(">") + 1: full.rindex("</svg>")]
+    frame = (f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" fill="none" '
+             'stroke="#111" stroke-width="3" stroke-dasharray="10 6"/>')
+    caption = f"Zoom: around {seat}'s forces and this turn's fronts (dashed frame above)"
+    return "\n".join([
+        (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h + ih + 36:.0f}" width="{w:.0f}" '
+         f'height="{h + ih + 36:.0f}" font-family="DejaVu Sans, Arial, sans-serif">'),
+        f'<g class="overview">{inner}{frame}</g>',
+        f'<rect x="0" y="{h:.1f}" width="{w:.0f}" height="36" fill="#2d2a26"/>',
+        f'<text x="14" y="{h + 25:.1f}" font-size="20" font-weight="bold" fill="#ffffff">{escape(caption)}</text>',
+        (f'<svg class="inset" x="0" y="{h + 36:.1f}" width="{w:.0f}" height="{ih:.1f}" '
+         f'viewBox="{x0:.1f} {y0:.1f} {x1 - x0:.1f} {y1 - y0:.1f}" preserveAspectRatio="xMidYMid meet">{inner}</svg>'),
+        "</svg>",
+    ])

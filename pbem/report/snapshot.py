@@ -13,7 +13,7 @@ from typing import Any
 from pbem import rules
 from pbem.pack.model import Pack
 from pbem.report.context import SEAT_COLOURS, strength
-from pbem.report.mapview import MapOverlay, render_map_svg, svg_to_png
+from pbem.report.mapview import MapOverlay, render_map_svg, render_seat_map_svg, svg_to_png
 
 _BATTLE_KINDS = ("BattleFought", "NavalBattleFought", "Overrun", "ArmyOverran")
 _SIEGE_WORDS = ("Siege", "Assault", "Subjugat")
@@ -99,6 +99,11 @@ def svg(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title
 
 
 def png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str, width: int = 1000,
-        players: Mapping[str, str] | None = None) -> bytes:
-    """The snapshot as PNG bytes ``width`` pixels wide (mail attachment); needs cairo."""
-    return svg_to_png(svg(pack, state, events, title, players), width=width)
+        players: Mapping[str, str] | None = None, seat: str | None = None) -> bytes:
+    """The snapshot as PNG bytes ``width`` pixels wide (mail attachment); needs cairo.
+    With ``seat``, the whole map plus an inset zoomed on that seat's forces and this
+    turn's fronts (:func:`pbem.report.mapview.render_seat_map_svg`, issue 13), so the
+    space names a player types read at mail size."""
+    ov = overlay(pack, state, events, title, players)
+    doc = render_seat_map_svg(pack, ov, seat) if seat else render_map_svg(pack, ov)
+    return svg_to_png(doc, width=width)
