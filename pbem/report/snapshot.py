@@ -13,7 +13,12 @@ from typing import Any
 from pbem import rules
 from pbem.pack.model import Pack
 from pbem.report.context import SEAT_COLOURS, strength
-from pbem.report.mapview import MapOverlay, render_map_svg, render_seat_map_svg, svg_to_png
+from pbem.report.mapview import (
+    MapOverlay,
+    render_map_svg,
+    render_seat_map_svg,
+    svg_to_png,
+)
 
 _BATTLE_KINDS = ("BattleFought", "NavalBattleFought", "Overrun", "ArmyOverran")
 _SIEGE_WORDS = ("Siege", "Assault", "Subjugat")
