@@ -52,6 +52,10 @@ def test_setup_mails_every_seat_and_prompts_the_first(table: Table) -> None:
     assert len(pngs) == 1 and pngs[0]["Content-ID"], "the map is one inline part"
     assert f'src="cid:{pngs[0]["Content-ID"].strip("<>")}"' in html, "the HTML shows the map inline"
     assert pngs[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n"
+    # each seat's picture has its own inset on its forces (issue 13)
+    pictures = {s: [p.get_content() for p in table.inbox(s)[0].walk() if p.get_content_type() == "image/png"][0]
+                for s in SEATS}
+    assert len(set(pictures.values())) == len(SEATS)
 
 
 def test_orders_by_mail_are_applied_answered_and_logged(table: Table) -> None:
