@@ -245,7 +245,7 @@ def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]
         issues.append(Problem(message=f"It is not your decision now: the game waits for {who}.", where="seat",
                             code="envelope.not_your_turn",
                             hint="Wait for your prompt mail. Until then you may send standing orders "
-                                 "(orders: {standing: [...]} and a `seq:` line, see docs/orders.md), "
+                                 "(orders: {standing: [...]} and a `seq:` line, as the end of your prompt explains), "
                                  "which need no step."))
     if not isinstance(doc.get("orders"), Mapping):
         issues.append(Problem(message="`orders:` must be a block of keys (tyche:, movement:, …).", where="orders",
@@ -271,7 +271,7 @@ def your_block(judge: Judge, sender: str | None) -> str | None:
                 + ("it is your decision now. Start your orders with these lines (the pre-filled "
                    "orders are in your latest prompt mail):" if mine else
                    f"the game waits for {', '.join(waiting)}. Until your prompt comes you may "
-                   "send standing orders (docs/orders.md), like this:"))
+                   "send standing orders (the end of your prompt explains them), like this:"))
         seq = f"    seq: {judge.store.standing_seq(row['game_id'], row['seat']) + 1}\n"
         body = ("    orders:\n      ..." if mine else
                 seq + "    orders:\n      standing:\n        - {when: losses, order: [mercenary, loyal]}")

@@ -64,6 +64,8 @@ def _scan(text: str, raw_id: re.Pattern[str], where: str) -> None:
     for line in text.splitlines():
         if line.strip().startswith(("where:", "code:")):
             continue  # the field path into the player's own orders, the code
+        assert "docs/" not in line and "repository" not in line, \
+            f"{where}: points to a file players do not have: {line.strip()}"  # issue 13
         line = re.sub(r"'[^']*'|\"[^\"]*\"", "", line)  # what the player wrote, quoted back
         m = raw_id.search(line)
         assert m is None, f"{where}: raw id {m.group(0)!r} in: {line.strip()}"
