@@ -181,7 +181,7 @@ def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
 
 @main.command()
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False))
+              type=click.Path(dir_okay=False), help="The judge's config file (its database holds the game).")
 @click.option("--reason", default="", help="Why, for the players (in the log and the mail).")
 @click.argument("game_id")
 def abandon(config_path: str, game_id: str, reason: str) -> None:

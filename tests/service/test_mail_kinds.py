@@ -17,7 +17,7 @@ from pbem import rules
 from pbem.config import parse_config
 from pbem.mail.body import too_wide, wrap_text
 from pbem.mail.compose import compose
-from pbem.service import Judge, host
+from pbem.service import Judge, host, trust
 from pbem.service.status import status
 from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
@@ -92,6 +92,7 @@ def test_every_mail_kind_has_a_wrapped_text_part_and_an_html_part(tmp_path: Path
     due = min(datetime.fromisoformat(r["due_at"]) for r in judge.store.open_deadlines())
     clock.now = due - timedelta(minutes=30)  # the reminder is due before the deadline
     judge.tick()
+    trust.abandon(judge, "g1", "a test of every mail kind")  # the seed reveal: a notice to every seat
 
     rows = judge.store.db.execute("SELECT kind, subject, raw FROM outbox ORDER BY id").fetchall()
     seen = set()
