@@ -2,9 +2,9 @@
 
 ``pbem archive GAME OUT_DIR -c config.yaml`` (:func:`write_archive`) writes::
 
-    OUT_DIR/index.html          the game, its players, every report (turn, round, step)
-    OUT_DIR/report-NNNN.html    the public report of batch NNNN, its map inline
-    OUT_DIR/map-NNNN.svg        the map after batch NNNN (moves, battles, sieges marked)
+    OUT_DIR/index.html          the game, its players, every report (step, turn, round)
+    OUT_DIR/report-NNNN.html    the public report of step NNNN, its map inline
+    OUT_DIR/map-NNNN.svg        the map after step NNNN (moves, battles, sieges marked)
     OUT_DIR/dice.html           the dice ledger: every public DiceRolled event
     OUT_DIR/chain.html          the log's hash chain (seq, kind, prev_hash, hash) + how to verify
     OUT_DIR/log.jsonl           every row of the chain; ``data`` only for public events
@@ -30,7 +30,7 @@ from typing import Any
 from pbem import rules
 from pbem.pack.model import Pack
 from pbem.report import context, snapshot
-from pbem.report.history import Batch, render_batches
+from pbem.report.history import Batch, played_in, render_batches, step_groups
 from pbem.report.render import render
 from pbem.service.games import game_pack
 from pbem.service.history import batches
@@ -62,16 +62,21 @@ def _map(i: int) -> str:
 
 def dice_ledger(all_batches: Sequence[Batch], pack: Pack | None = None) -> list[dict[str, Any]]:
     """Every public ``DiceRolled`` event in order: ``[{"batch", "step", "n", "dice",
-    "values", "total", "purpose", "rule", "extra", "page"}]`` (``n`` numbers the rolls
-    within the batch; ``extra`` holds modifiers, chart row/column, result … as given by
-    the event); with ``pack``, ids in a purpose read as printed names."""
+    "values", "total", "purpose", "rule", "extra", "details", "page"}]`` (``n`` numbers
+    the rolls within the batch; ``extra`` holds what the roll event itself carries;
+    ``details`` what the roll decided, with every term: strengths, ratings, chart row
+    and column, :func:`pbem.report.context.roll_details`); with ``pack``, ids read as
+    printed names."""
     out = []
     for b in all_batches:
         n = 0
-        for e in b.events:
-            if e.kind == "DiceRolled" and e.public:
+        public = [e for e in b.events if e.public]
+        for i, e in enumerate(public):
+            if e.kind == "DiceRolled":
                 info = context.roll_info(e, pack)
-                out.append({"batch": b.index, "step": b.step, "n": n, "page": _page(b.index), **info})
+                details = context.roll_details(pack, public, i) if pack is not None else ""
+                out.append({"batch": b.index, "step": b.step, "n": n, "page": _page(b.step), **info,
+                            "details": details})
                 n += 1
     return out
 
@@ -90,24 +95,29 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
     all_batches = batches(store, game_id)
     files: list[str] = []
     entries = []
-    for b in all_batches:
-        title = f"{game_id} step {b.step}: {b.headline}"
-        (out / _map(b.index)).write_text(snapshot.svg(pack, b.state, b.events, title, players=players),
-                                         encoding="utf-8")
+    groups = step_groups(all_batches)
+    for n, group in enumerate(groups):
+        step, last = group[0].step, group[-1]
+        headline = "; ".join(b.headline for b in group)
+        events = [e for b in group for e in b.events]
+        title = f"{game_id} step {step}: {headline}"
+        (out / _map(step)).write_text(snapshot.svg(pack, last.state, events, title, players=players),
+                                      encoding="utf-8")
         nav = [("index", "index.html")]
-        if b.index > 0:
-            nav.append(("previous", _page(b.index - 1)))
-        if b.index + 1 < len(all_batches):
-            nav.append(("next", _page(b.index + 1)))
+        if n > 0:
+            nav.append(("previous", _page(groups[n - 1][0].step)))
+        if n + 1 < len(groups):
+            nav.append(("next", _page(groups[n + 1][0].step)))
         nav += [("dice", "dice.html"), ("hash chain", "chain.html")]
-        rep = render_batches(pack, [b], game_id=game_id, seat=None, seats=seats,
-                             seed_commitment=game["seed_commitment"], map_src=_map(b.index), nav=nav)
-        (out / _page(b.index)).write_text(rep.html, encoding="utf-8")
-        files += [_map(b.index), _page(b.index)]
-        entries.append({"index": b.index, "step": b.step, "turn": b.state.turn, "round": b.state.round,
-                        "headline": b.headline, "page": _page(b.index), "map": _map(b.index),
-                        "rolls": sum(1 for e in b.events if e.kind == "DiceRolled" and e.public),
-                        "events": len(b.events)})
+        rep = render_batches(pack, group, game_id=game_id, seat=None, seats=seats,
+                             seed_commitment=game["seed_commitment"], map_src=_map(step), nav=nav)
+        (out / _page(step)).write_text(rep.html, encoding="utf-8")
+        files += [_map(step), _page(step)]
+        when = played_in(groups, n)  # the turn and round the step was played in
+        entries.append({"step": step, "turn": when.turn, "round": when.round,
+                        "headline": headline, "page": _page(step), "map": _map(step),
+                        "rolls": sum(1 for e in events if e.kind == "DiceRolled" and e.public),
+                        "events": len(events)})
     ledger = dice_ledger(all_batches, pack)
     over = game["status"] in ENDED
     rows = store.chain_rows(game_id)
@@ -133,4 +143,4 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
                                    encoding="utf-8")
     shutil.copyfile(VERIFIER, out / "pbem_verify.py")
     files += ["index.html", "dice.html", "chain.html", "log.jsonl", "game.json", "pbem_verify.py"]
-    return ArchiveResult(out, len(all_batches), len(ledger), len(chain), tuple(files))
+    return ArchiveResult(out, len(groups), len(ledger), len(chain), tuple(files))

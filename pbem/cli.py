@@ -85,7 +85,7 @@ def run(config_path: str, once: bool) -> None:
 
 @main.command()
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False))
+              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
 def devmail(config_path: str) -> None:
     """Run only the embedded local mail server (SMTP + IMAP on 127.0.0.1) until Ctrl-C."""
     from pbem.service.runner import RunError, start_devmail
@@ -115,7 +115,10 @@ def devmail(config_path: str) -> None:
 @click.option("--turns", default=0, show_default=True, type=click.IntRange(0, 5),
               help="Play whole game turns instead (every round, Tyche-only segments, isolation, "
                    "the next turn's reinforcements); overrides --rounds.")
-@click.option("--seed", default=None, type=int, help="Seed of the scripted players' choices.")
+@click.option("--seed", default=None, type=int,
+              help="Seed of the scripted players' choices, to play the same choices again; without it "
+                   "they are random, so every demo plays differently (the game's dice always come from "
+                   "a new secret seed).")
 def demo(out_dir: str, rounds: int, turns: int, seed: int | None) -> None:
     """Play a 4-seat game through real mail on the embedded server and show the result."""
     from pbem.demo import run_demo
@@ -150,7 +153,7 @@ def key_hash(seat_key: str) -> None:
 
 @main.command()
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False))
+              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
 @click.option("--witness", "witnesses", multiple=True, metavar="HASH@N",
               help="A log witness from a turn report (repeatable): event N must have this hash.")
 @click.argument("game_id")
@@ -178,7 +181,7 @@ def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
 
 @main.command()
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False))
+              type=click.Path(dir_okay=False), help="The judge's config file (its database holds the game).")
 @click.option("--reason", default="", help="Why, for the players (in the log and the mail).")
 @click.argument("game_id")
 def abandon(config_path: str, game_id: str, reason: str) -> None:
@@ -199,7 +202,7 @@ def abandon(config_path: str, game_id: str, reason: str) -> None:
 
 @main.command()
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False))
+              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
 def status(config_path: str) -> None:
     """List games with their step, who is to act, and the outbox."""
     from pbem.service.status import Status
@@ -218,7 +221,7 @@ def outbox() -> None:
 
 @outbox.command("resend")
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False))
+              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
 @click.option("--id", "ids", multiple=True, type=int, help="Only this outbox row (repeatable); default: all failed.")
 def outbox_resend(config_path: str, ids: tuple[int, ...]) -> None:
     """Queue failed outbox rows again (same Message-IDs); the running judge, or the next

@@ -14,7 +14,9 @@ Code families: ``orders.*``, ``turn.*``, ``game.*``, ``surrender.*``, ``tyche.*`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -261,3 +263,41 @@ def problem(code: str, message: str, *, where: str | None = None, hint: str | No
     :class:`UnknownCode` for an undeclared code."""
     entry = declared(code)
     return Problem(code, message, rule if rule is not None else entry.rule, where, hint, line)
+
+
+_LINE_PREFIX = re.compile(r"^line (\d+)(?: \(line (\d+) of your mail\))?: ")
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def grouped(problems: Sequence[Problem]) -> list[Problem]:
+    """``problems`` with repeats merged, in the order of first appearance: problems of
+    the same code, rule, hint and ``where`` whose messages differ only in their
+    ``line N:`` prefix (a tab on four lines) become one problem naming every line
+    (``"lines 6, 7, 8 and 9: ..."``, ``line`` the first); exact duplicates are kept
+    once. Nothing else changes, so every distinct problem is still named."""
+    out: list[Problem] = []
+    index: dict[tuple, int] = {}
+    lines: dict[int, list[tuple[str, str | None]]] = {}
+    for p in problems:
+        m = _LINE_PREFIX.match(p.message)
+        body = p.message[m.end():] if m else p.message
+        key = (p.code, p.rule, p.hint, p.where, body, bool(m))
+        if key in index:
+            if m:
+                lines[index[key]].append((m.group(1), m.group(2)))
+            continue
+        index[key] = len(out)
+        if m:
+            lines[len(out)] = [(m.group(1), m.group(2))]
+        out.append(p)
+    for i, found in lines.items():
+        if len(found) > 1:
+            body = _LINE_PREFIX.sub("", out[i].message, count=1)
+            own = _and([n for n, _ in found])
+            mail = [m for _, m in found if m]
+            head = f"lines {own}" + (f" (lines {_and(mail)} of your mail)" if len(mail) == len(found) else "")
+            out[i] = replace(out[i], message=f"{head}: {body}")
+    return out

@@ -52,6 +52,10 @@ def test_setup_mails_every_seat_and_prompts_the_first(table: Table) -> None:
     assert len(pngs) == 1 and pngs[0]["Content-ID"], "the map is one inline part"
     assert f'src="cid:{pngs[0]["Content-ID"].strip("<>")}"' in html, "the HTML shows the map inline"
     assert pngs[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n"
+    # each seat's picture has its own inset on its forces (issue 13)
+    pictures = {s: [p.get_content() for p in table.inbox(s)[0].walk() if p.get_content_type() == "image/png"][0]
+                for s in SEATS}
+    assert len(set(pictures.values())) == len(SEATS)
 
 
 def test_orders_by_mail_are_applied_answered_and_logged(table: Table) -> None:
@@ -251,3 +255,31 @@ def test_a_permanent_smtp_refusal_is_not_retried(table: Table) -> None:
     row = store.db.execute("SELECT status, attempts, last_error FROM outbox WHERE message_id = ?",
                            ["<perm-test@pbem.localhost>"]).fetchone()
     assert failed >= 1 and row[0] == "failed" and row[1] == 1 and "550" in row[2]
+
+
+def test_five_mistakes_in_one_mail_come_back_in_one_reply_over_smtp_and_imap(table: Table) -> None:
+    """Issue 13, "Done when": one mail with five independent mistakes (placeholder key,
+    an unknown envelope field, a card not in the hand, two misspelled spaces), sent
+    through the real mail servers, gets one reply naming all five."""
+    state, seat = _pending_seat(table)
+    if rules.pending(state)[0].kind == "turn_order":  # R-6.1 first: reach a player turn
+        table.send(seat, table.orders_doc(seat, state.step, {"first_player": seat}), subject="Re: order")
+        assert list(run_once(table.judge, table.poller).values()) == ["applied"]
+        state, seat = _pending_seat(table)
+    assert rules.pending(state)[0].kind == "player_turn"
+    hand = state.private[seat]["hand"]
+    not_held = next(n for n in sorted(table.judge.state("g1").pack.cards) if n not in hand)
+    before = len(table.inbox(seat))
+    body = (f"game: g1\nseat: {seat}\nkey: YOUR-SEAT-KEY\nstep: {state.step}\ncomment: my first turn\n"
+            f"orders:\n  tyche: {{card: {not_held}, use: garrisons, places: [Pellla]}}\n"
+            "  movement: {mercenary: Babylonn}\n")
+    table.send(seat, body, subject=f"Re: step {state.step}")
+    assert list(run_once(table.judge, table.poller).values()) == ["rejected"]
+    replies = [m for m in table.inbox(seat)[before:] if "not applied" in table.text_of(m)]
+    assert len(replies) == 1
+    text = table.text_of(replies[0])
+    assert "There are 5 problems:" in text, text
+    for code in ("auth.key", "envelope.unknown_key", "tyche.card_not_in_hand", "orders.unknown_space"):
+        assert f"code: {code}" in text
+    assert "did you mean Pella?" in text and "did you mean Babylon?" in text
+    assert table.judge.state("g1").step == state.step

@@ -8,8 +8,10 @@ Every message we send:
 - has a stable Message-ID computed from what it is (game, step, kind, recipient), so a
   message re-composed after a crash has the same Message-ID and the outbox stays unique;
 - threads under the player's mail with In-Reply-To/References when it answers one;
-- is text/plain, with an HTML alternative when given, and attachments (the map PNG);
-  the email package picks each part's Content-Transfer-Encoding.
+- is text/plain wrapped to 72 columns, with an HTML alternative — the caller's, or one
+  made from the text (:mod:`pbem.mail.body`, the one formatter of every body we send) —
+  and attachments (the map PNG); the email package picks each part's
+  Content-Transfer-Encoding.
 
 Nothing that came from a mail or a config file reaches a header unchecked: addresses must
 be plain addr-specs (:func:`pbem.mail.headers.normalise_address`), display names, the
@@ -33,6 +35,7 @@ from email.message import EmailMessage
 from email.policy import SMTP, SMTPUTF8
 from email.utils import format_datetime
 
+from pbem.mail.body import text_to_html, wrap_text
 from pbem.mail.headers import SYNTHETIC_DOMAIN, clean_text, is_msg_id, normalise_address
 
 LOOP_HEADER = "X-Pbem-Loop"
@@ -132,8 +135,11 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
             game_id: str | None = None, date: datetime | None = None) -> Outgoing:
     """Compose one message and return it as :class:`Outgoing` (raw bytes, CRLF line ends).
 
-    ``auto`` is the RFC 3834 Auto-Submitted value: ``auto-generated`` for reports and
-    prompts, ``auto-replied`` for answers to a player's mail. ``in_reply_to`` and
+    ``text`` is wrapped to 72 columns (:func:`pbem.mail.body.wrap_text`); without
+    ``html`` the HTML alternative is made from it (:func:`pbem.mail.body.text_to_html`),
+    so every message has both parts. ``auto`` is the RFC 3834 Auto-Submitted value:
+    ``auto-generated`` for reports and prompts, ``auto-replied`` for answers to a
+    player's mail. ``in_reply_to`` and
     ``references`` are filtered by :func:`thread_ids`; names, subject and game id are
     cleaned of control characters.
 
@@ -163,13 +169,14 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
     if parent:
         msg["In-Reply-To"] = parent
         msg["References"] = " ".join(refs)
-    msg.set_content(text.translate(_BODY_CONTROLS))
-    if html is not None:
-        msg.add_alternative(html.translate(_BODY_CONTROLS), subtype="html")
+    text = wrap_text(text.translate(_BODY_CONTROLS))
+    msg.set_content(text)
+    msg.add_alternative((html if html is not None else text_to_html(subject, text)).translate(_BODY_CONTROLS),
+                        subtype="html")
     linesep = msg.policy.linesep
     bodies: dict[str, bytes] = {}
     for att in attachments:
-        if att.cid and html is not None:  # inline in the HTML part (RFC 2387)
+        if att.cid:  # inline in the HTML part (RFC 2387)
             holder = msg.get_payload()[1]
             holder.add_related(b"", maintype=att.maintype, subtype=att.subtype,
                                cid=f"<{att.cid}>", filename=att.filename, disposition="inline")

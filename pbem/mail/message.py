@@ -28,7 +28,7 @@ import email
 import hashlib
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.message import Message
 from email.parser import BytesHeaderParser
 from typing import Literal
@@ -52,7 +52,7 @@ from pbem.mail.headers import (
     msg_ids,
     read_sender,
 )
-from pbem.mail.machine import classify_machine
+from pbem.mail.machine import MachineVerdict, classify_machine
 from pbem.mail.strict_yaml import OrdersYamlError, load_strict_yaml, normalise_text
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
@@ -126,6 +126,14 @@ class ParsedMail:
         on_behalf: the ``Sender:`` address when it differs from From (informational).
         authentication: our receiving server's Authentication-Results (RFC 8601), when
             an authserv-id was given and such a field is present; else ``None``.
+        machine: the machine-mail signal the mail carries
+            (:class:`pbem.mail.machine.MachineVerdict`), also when it was read as a
+            person's mail (a weak signal with orders in the author's own text), else
+            ``None``.
+        as_person: for mail ignored on a *strong* auto-reply signal only: what the mail
+            would be as a person's (its orders read as usual), so that the service can
+            still act on it when it proves to be the seat's own (its registered address
+            and the seat's right key; issue 13). ``None`` otherwise.
 
     Invariants: ``accept`` and ``reject`` always have a valid ``sender``; ``subject``
     and ``sender_name`` never contain control characters; ``message_id``,
@@ -147,6 +155,8 @@ class ParsedMail:
     ignore_detail: str = ""
     on_behalf: str = ""
     authentication: AuthResults | None = None
+    machine: MachineVerdict | None = None
+    as_person: ParsedMail | None = None
 
 
 @dataclass(frozen=True)
@@ -383,9 +393,23 @@ def _parse(raw: bytes, own_addresses: Collection[str], own_domains: Collection[s
     envelope = _envelope(msg, raw, authserv_id)
 
     verdict = classify_machine(msg, own_addresses=own_addresses, own_domains=own_domains)
-    if verdict is not None:
-        return _result(envelope, "ignore", ignore_reason=verdict.reason,
-                       bouncing=verdict.bouncing, ignore_detail=verdict.detail)
+    if verdict is None:
+        return _as_person(envelope, msg, refused, limits)
+    ignored = _result(envelope, "ignore", ignore_reason=verdict.reason, bouncing=verdict.bouncing,
+                      ignore_detail=verdict.detail, machine=verdict)
+    if verdict.reason == "loop" or (verdict.reason == "bounce" and verdict.strength == "strong") \
+            or refused is not None:
+        return ignored  # our own mail, a delivery report, an oversized mail: never read
+    person = _as_person(envelope, msg, refused, limits)
+    if verdict.strength == "weak" and person.action != "ignore" and person.orders_text is not None:
+        return replace(person, machine=verdict)  # orders in the author's own text: a person
+    if verdict.strength == "strong" and person.action == "accept":
+        return replace(ignored, as_person=replace(person, machine=verdict))
+    return ignored
+
+
+def _as_person(envelope: _Envelope, msg: Message, refused: Problem | None, limits: MailLimits) -> ParsedMail:
+    """The mail read as a person's: limits, the author's own text, its orders block."""
     if refused is None and not _structure_ok(msg, limits):
         refused = _too_complex(limits)
     if refused is not None:
@@ -456,7 +480,12 @@ def parse_mail(raw: bytes, *, own_addresses: Collection[str] = (),
     2. machine mail -> ``ignore`` with ``ignore_reason`` ``"bounce"`` (``bouncing`` filled
        from the RFC 3464 report), ``"loop"`` (From in ``own_addresses``, Message-ID domain
        in ``own_domains``, or an ``X-Pbem-Loop`` header) or ``"auto-reply"`` (RFC 3834 and
-       vendor signals); machine mail is never parsed for orders;
+       vendor signals), ``machine`` set. Our own mail and delivery reports are never
+       read further. A mail with only a *weak* signal (:mod:`pbem.mail.machine`) that
+       holds an orders block in the author's own text is a person's: it goes on to the
+       steps below with ``machine`` set. A mail ignored on a *strong* auto-reply signal
+       whose orders read cleanly carries them in ``as_person``, for the service to act on
+       only when they prove to be the seat's own (issue 13);
     3. no usable sender (see :func:`pbem.mail.headers.read_sender`) -> ``ignore`` with
        ``"unreadable-sender"``: never answered, ``ignore_detail`` says why;
     4. more MIME parts or deeper nesting than ``limits`` -> ``reject``

@@ -14,10 +14,11 @@ from typing import Any
 import yaml
 
 from pbem import rules
+from pbem.mail.body import text_to_html
 from pbem.pack.model import Pack
-from pbem.report import context
+from pbem.report import context, orders_text
 from pbem.report.context import WIDTH
-from pbem.report.render import render, render_html
+from pbem.report.render import render
 
 log = logging.getLogger(__name__)
 
@@ -114,14 +115,15 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
     the YAML template (pre-filled with the deadline default) and the deadline."""
     private = rules.view(state, decision.seat).get("private", {})
     hand = context.hand_rows(pack, decision.options, private.get("hand", []))
+    default = orders_text.normal_orders(pack, dict(decision.default or {}), private.get("hand", []))
     template = {"game": game_id, "seat": decision.seat, "key": "YOUR-SEAT-KEY", "step": decision.step,
-                "orders": dict(decision.default) if decision.default else {}}
+                "orders": default}
     template_yaml = yaml.safe_dump(template, sort_keys=False, allow_unicode=True, default_flow_style=None,
                                    width=WIDTH)
-    default_text = (yaml.safe_dump(dict(decision.default), default_flow_style=True, sort_keys=False, width=1000)
-                    .strip() if decision.default else "nothing is done")
+    default_text = (yaml.safe_dump(default, default_flow_style=True, sort_keys=False, width=1000)
+                    .strip() if default else "nothing is done")
     return {"game_id": game_id, "step": decision.step, "seat": decision.seat, "player": seat_row["player"],
-            "decision": {"kind_text": decision.kind.replace("_", " "), "rule": decision.rule,
+            "decision": {"kind": decision.kind, "kind_text": decision.kind.replace("_", " "), "rule": decision.rule,
                          "default_text": default_text},
             "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options),
             "training": private.get("training", []),
@@ -155,10 +157,11 @@ def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_
 
 
 def render_rejection(subject: str, problems: Sequence[Mapping[str, Any]], game_id: str | None,
-                     orders_text: str | None) -> str:
-    """The answer to a mail that was not applied: every problem, where, the rule, a fix."""
+                     orders_text: str | None, note: str | None = None) -> str:
+    """The answer to a mail that was not applied: every problem, where, the rule, a fix;
+    then ``note`` (e.g. that the orders themselves were checked)."""
     return render("rejection.txt.j2", {"subject": subject, "problems": list(problems), "game_id": game_id,
-                                       "orders_text": orders_text})
+                                       "orders_text": orders_text, "note": note})
 
 
 def render_notice(body: str, game_id: str | None) -> str:
@@ -167,18 +170,20 @@ def render_notice(body: str, game_id: str | None) -> str:
 
 
 def html_of_text(title: str, text: str) -> str:
-    """The HTML alternative of a text body (preformatted, escaped)."""
-    return render_html(title, [{"kind": "pre", "text": text}])
+    """The HTML alternative of a text body (:func:`pbem.mail.body.text_to_html`: prose
+    as paragraphs, the rest preformatted; escaped)."""
+    return text_to_html(title, text)
 
 
 def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
-            players: Mapping[str, str] | None = None) -> bytes | None:
+            players: Mapping[str, str] | None = None, seat: str | None = None) -> bytes | None:
     """The map snapshot as PNG bytes, 1000 px wide (None, logged, if drawing fails: a
     report is never lost for want of a picture). ``players``: seat -> player name for
-    the map's legend (seat names only when None)."""
+    the map's legend (seat names only when None); ``seat``: add the inset zoomed on
+    that seat's forces and fronts (:func:`pbem.report.snapshot.png`)."""
     try:
         from pbem.report import snapshot
-        return snapshot.png(pack, state, events, title, players=players)
+        return snapshot.png(pack, state, events, title, players=players, seat=seat)
     except Exception:  # the picture is optional, the report is not
         log.exception("map snapshot failed")
         return None

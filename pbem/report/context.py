@@ -13,15 +13,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem import rules
+from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
+from pbem.rules.core.names import battle_side_text, printed_name
 
 SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d",
                                    "west": "#7d3c98", "independent": "#2e8b57"}
 """One colour per seat, shared by the map snapshot and the HTML mails."""
 
-WIDTH = 72
-"""Plain-text line width (reads on a phone)."""
+WIDTH = BODY_WIDTH
+"""Plain-text line width (reads on a phone): the mail formatter's
+(:data:`pbem.mail.body.WIDTH`)."""
 
 # DiceRolled keys shown in their own words; any other key is listed as "key: value".
 _ROLL_KEYS = ("purpose", "rule", "values", "sides", "step", "index")
@@ -100,6 +103,26 @@ def roll_info(event: rules.Event, pack: Pack | None = None) -> dict[str, Any]:
         extra.append((k.replace("_", " "), str(v)))
     return {"values": values, "total": sum(values), "dice": f"{len(values)}d{sides}",
             "purpose": purpose_text(pack, d.get("purpose", "")) if pack else str(d.get("purpose", "")), "rule": str(d.get("rule", "")), "extra": extra}
+
+
+def roll_details(pack: Pack, events: Sequence[rules.Event], i: int) -> str:
+    """What the die roll ``events[i]`` (a ``DiceRolled``) decided, with every term that
+    entered it: the sentence of the event that used the dice (the next one that is no
+    roll), cut to the roll's own side for a battle (R-9.2, R-15); ``""`` when no event
+    follows. For the archive's dice ledger, whose rolls stand apart from the story."""
+    values = [int(v) for v in events[i].data.get("values", [])]
+    j = i + 1
+    while j < len(events) and events[j].kind == "DiceRolled":
+        j += 1
+    if j >= len(events):
+        return ""
+    used = events[j]
+    sides = used.data.get("sides")
+    if used.kind == "BattleFought" and isinstance(sides, list):
+        rec = next((x for x in sides if isinstance(x, Mapping) and list(x.get("dice") or []) == values), None)
+        if rec is not None:
+            return battle_side_text(pack, rec, str(rec.get("side")))
+    return narrate(pack, used)
 
 
 def roll_text(info: Mapping[str, Any]) -> str:
@@ -271,11 +294,27 @@ def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapp
         return None
     winner = res.get("winner") or res.get("seat")
     row = next((r for r in seat_rows if r["seat"] == winner), None)
-    details = [(k.replace("_", " "), ", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v))
-               for k, v in res.items() if k not in ("winner", "seat", "how")]
+    def said(v: Any) -> str:
+        if isinstance(v, (list, tuple)):
+            return ", ".join(said(x) for x in v)
+        if isinstance(v, Mapping):
+            return ", ".join(f"{said(a)} {said(b)}" for a, b in v.items())
+        return printed_name(pack, v) if isinstance(v, str) else str(v)
+
+    details = [(k.replace("_", " "), said(v)) for k, v in res.items() if k not in ("winner", "seat", "how")]
     ranking = sorted(seat_rows, key=lambda r: (-r["vp"], -r["lp"], _seat_key(r["seat"])))
     return {"winner": winner or "nobody", "player": row["player"] if row else "",
             "how": str(res.get("how", "")).replace("_", " "), "details": details, "ranking": ranking}
+
+
+MOVEMENT_WORDS: dict[str, str] = {
+    "mercenary": "mercenary (no move; your mercenary CU goes to the default space: your major "
+                 "general's, else your major city)",
+    "none": "none (no move and no mercenary)",
+    "moves": "a list of moves [{army: General, path: [Space, ...]}] (the armies below move "
+             "instead of the mercenary being raised)",
+}
+"""The choices of the movement segment (R-8.7) explained in one line each."""
 
 
 EVENT_OPTIONS: dict[str, str] = {
@@ -330,9 +369,11 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                 if value.get(sub):
                     out.append({"label": words, "items": spaces(value[sub])})
         elif key == "movement":
-            out.append({"label": "Movement segment (R-8.7)", "items": [str(v) for v in value]})
+            out.append({"label": "Movement segment (R-8.7), one of", "items": [MOVEMENT_WORDS.get(str(v), str(v))
+                                                                              for v in value]})
         elif key == "mercenary_spaces":
-            out.append({"label": "The mercenary CU may be placed in", "items": spaces(value)})
+            out.append({"label": "The mercenary CU (movement: {mercenary: Space}; R-7.2) may be placed in",
+                        "items": spaces(value)})
         elif key == "surprise_discards":
             out.append({"label": "Surprise cards you may discard first, each replaced (R-8.5)",
                         "items": [card_label(pack, n) for n in value]})
@@ -371,6 +412,9 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         elif key == "first_player" and isinstance(value, (list, tuple)):  # R-6.1
             out.append({"label": "You name the first player (first_player: ...; R-6.1)",
                         "items": [str(v) for v in value]})
+        elif key == "vp" and isinstance(value, Mapping):  # R-6.1: why this seat chooses
+            out.append({"label": "Victory points now (the seat with the fewest names the first player; R-6.1)",
+                        "items": [f"{s} {v}" for s, v in value.items()]})
         elif key in EVENT_CHOICES or key in ("heirs", "bury"):  # R-11, R-12
             out += royal_lines(pack, key, value)
         elif key == "inside_room" and isinstance(value, Mapping):
@@ -385,12 +429,20 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                         "items": [(f"{_gen(pack, a.get('commander'))} in {place_name(pack, a.get('space'))}"
                                    f" ({a.get('allowance', '?')} MP; {cus_text(pack, a.get('cus') or {})})")
                                   if isinstance(a, Mapping) else str(a) for a in value]})
+        elif key in ("new", "dispersed") and isinstance(value, Mapping):  # R-7.1, R-7.2
+            out.append({"label": "New CUs to place (R-7.1)" if key == "new" else
+                        "CUs back from the dispersed box to place (R-7.1)", "items": [cus_text(pack, value)]})
+        elif key == "placement_spaces":
+            out.append({"label": "Reinforcements may go to (space: ...; R-7.2)", "items": spaces(value)})
+        elif key == "per_province":
+            out.append({"label": "At most this many reinforcements per province outside your major "
+                                 "cities (R-7.2)", "items": [str(value)]})
         elif key == "question":  # a reaction window (R-9.3, R-15, R-9.2)
             out.append({"label": "Reaction", "items": [str(value)]})
-        elif key == "choices" and isinstance(value, (list, tuple)):
+        elif key == "choices" and isinstance(value, (list, tuple)):  # names; inside_join its answer word
             out.append({"label": "Your choices", "items": [
-                (f"{c.get('name')} ({next((str(v) for k, v in c.items() if k != 'name'), '')})"
-                 if isinstance(c, Mapping) else str(c)) for c in value]})
+                (f"{c['name']} ({c['answer']})" if "answer" in c else str(c.get("name")))
+                if isinstance(c, Mapping) else str(c) for c in value]})
         elif key == "answer" and isinstance(value, str):
             out.append({"label": "Answer (under orders:)", "items": [value]})
         elif key == "mover" and isinstance(value, str):
@@ -398,7 +450,8 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         elif key == "space" and isinstance(value, str):
             out.append({"label": "Where", "items": [place_name(pack, value)]})
         elif isinstance(value, Mapping):
-            out.append({"label": key.replace("_", " "), "items": [f"{k}: {v}" for k, v in value.items()]})
+            out.append({"label": key.replace("_", " "), "items": [f"{printed_name(pack, k)}: {v}"
+                                                                  for k, v in value.items()]})
         elif isinstance(value, (list, tuple)):
             out.append({"label": key.replace("_", " "),
                         "items": [space_name(pack, v) if isinstance(v, str) else str(v) for v in value]})
@@ -453,5 +506,29 @@ def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int]) -> li
         c = pack.cards.get(int(n))
         rows.append({"number": n, "label": card_label(pack, n), "name": c.name if c else "?",
                      "ops": c.ops if c else None, "type": c.type if c else "?",
-                     "must_play": bool(c and c.must_play), "uses": list(uses.get(n, []))})
+                     "must_play": bool(c and c.must_play), "uses": list(uses.get(n, [])),
+                     "text": card_text(c)})
     return rows
+
+
+def card_text(card: Any) -> str:
+    """The printed text of a card's event as the prompt shows it (from the pack), or
+    what the card is for when it has none (R-8.2, R-16)."""
+    if card is None:
+        return ""
+    if card.text and card.text != "none":
+        return f"Event: {card.text}"
+    if card.type == "surprise":
+        return "A surprise card: played in reaction, or discarded in your Tyche segment (R-8.5)."
+    return "No event: play it for its OPs (garrisons, training, an army's activation) or discard it."
+
+
+USE_WORDS: dict[str, str] = {
+    "garrisons": "garrisons (places: [...], up to its OPs)",
+    "train": "train (train: [{unit, ops}])",
+    "activate": "activate (army and path: one army moves, MA = its OPs)",
+    "event": "event (its text below)",
+    "discard": "discard",
+    "upgrade_fleet": "upgrade_fleet (fleet: ...)",
+}
+"""The uses of a card (R-8.2) with the fields each reads, as the prompt lists them."""

@@ -38,6 +38,25 @@ class Batch:
     headline: str
 
 
+def step_groups(all_batches: Sequence[Batch]) -> list[list[Batch]]:
+    """The batches in consecutive groups of one step each: one report per step, numbered
+    by its step as in the mail subjects ("step 3 report"), for the archive and the
+    history list alike; the setup and the first decision share step 0."""
+    groups: list[list[Batch]] = []
+    for b in all_batches:
+        if groups and groups[-1][0].step == b.step:
+            groups[-1].append(b)
+        else:
+            groups.append([b])
+    return groups
+
+
+def played_in(groups: Sequence[Sequence[Batch]], n: int) -> rules.GameState:
+    """The position group ``n`` was played from (its turn and round are those of the
+    step); the setup group's own position for the first."""
+    return groups[n - 1][-1].state if n > 0 else groups[0][-1].state
+
+
 def headline(index: int, events: Sequence[rules.Event], by_deadline: bool) -> str:
     """The headline of batch ``index`` (see :class:`Batch`)."""
     if index == 0:
@@ -87,10 +106,12 @@ def render_history(pack: Pack, all_batches: Sequence[Batch], *, game_id: str, se
                                  seed_commitment=seed_commitment)
             heads = "; ".join(b.headline for b in group)
             return f"[{game_id}] history: step {step} ({heads})", rep.text, rep.html
+    groups = step_groups(all_batches)
     ctx = {"game_id": game_id, "seat": seat, "asked": step,
-           "entries": [{"step": b.step, "headline": b.headline, "turn": b.state.turn, "round": b.state.round}
-                       for b in all_batches]}
-    n = len(all_batches)
+           "entries": [{"step": g[0].step, "headline": "; ".join(b.headline for b in g),
+                        "turn": played_in(groups, i).turn, "round": played_in(groups, i).round}
+                       for i, g in enumerate(groups)]}
+    n = len(groups)
     subject = (f"[{game_id}] history: {n} report{'' if n == 1 else 's'}" if step is None
                else f"[{game_id}] history: no report for step {step}")
     return subject, render("history.txt.j2", ctx), render("history.html.j2", ctx)

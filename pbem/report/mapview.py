@@ -197,7 +197,7 @@ def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
     _spaces_layer(spaces, ov, pack, xy)
     turn: list[str] = []
     _overlay(turn, ov, xy)
-    _turn_layer(turn, ov, xy)
+    _turn_layer(turn, ov, xy, avoid=[lab.box for lab in label_layout(pack).values()])
     top: list[str] = []
     _seat_legend(top, ov, proj)
     title = ov.title or f"Successors: the empire of Alexander, 323 BC ({pack.name} pack)"
@@ -293,23 +293,113 @@ def _spaces_layer(out: list[str], ov: MapOverlay, pack: Pack, xy: Mapping[str, t
 
 @per_pack
 def _labels_layer(pack: Pack) -> tuple[str, ...]:
-    """The space names: a white halo pass, then the text (cairosvg ignores paint-order)."""
-    proj = _Projection()
+    """The space names: a white halo pass, then the text (cairosvg ignores paint-order);
+    each placed beside its space where it covers no other label or symbol
+    (:func:`label_layout`)."""
     out: list[str] = []
+    layout = label_layout(pack)
     for halo in (True, False):
         attrs = ('fill="#ffffff" stroke="#ffffff" stroke-width="2.4" stroke-opacity="0.85"'
                  if halo else 'fill="#222"')
-        out.append(f'<g font-size="8.5" {attrs}>')
-        for s in pack.spaces.values():
-            x, y = proj(s.lon, s.lat)
+        out.append(f'<g font-size="{LABEL_FONT}" {attrs}>')
+        for sid, s in pack.spaces.items():
+            lab = layout[sid]
             style = ' font-style="italic"' if s.kind == "transit" else ""
             if s.kind == "transit" and not halo:
                 style += ' fill="#555"'
             if s.kind == "major_city":
-                style = ' font-weight="bold" font-size="10"'
-            out.append(f'<text x="{x + 8:.1f}" y="{y + 3:.1f}"{style}>{escape(s.name)}</text>')
+                style = f' font-weight="bold" font-size="{MAJOR_FONT}"'
+            anchor = f' text-anchor="{lab.anchor}"' if lab.anchor != "start" else ""
+            out.append(f'<text x="{lab.x:.1f}" y="{lab.y:.1f}"{anchor}{style}>{escape(s.name)}</text>')
         out.append("</g>")
     return tuple(out)
+
+
+LABEL_FONT = 8.5
+MAJOR_FONT = 10.0
+#: average advance of a DejaVu Sans character, in ems (regular; bold is wider)
+_EM = {"regular": 0.57, "bold": 0.64}
+
+
+@dataclass(frozen=True)
+class Label:
+    """Where a space's name is drawn: the text's anchor point (``x``, ``y`` baseline),
+    its ``anchor`` (SVG text-anchor ``start``/``middle``/``end``) and the ``box`` it
+    covers, ``(x0, y0, x1, y1)`` in SVG units."""
+
+    x: float
+    y: float
+    anchor: str
+    box: tuple[float, float, float, float]
+
+
+def _marker_radius(space: object) -> float:
+    kind = getattr(space, "kind", "")
+    r = {"major_city": 7.0, "stronghold": 7.5, "transit": 4.0}.get(kind, 5.0)
+    if getattr(space, "hostile_tribes", False):
+        r = 10.0
+    elif getattr(space, "hellespont", False):
+        r = 9.0
+    elif getattr(space, "port", False) and kind != "transit":
+        r = max(r, 7.5)
+    return r
+
+
+_LAYOUTS: dict[int, tuple[Pack, dict[str, Label]]] = {}
+
+
+def label_layout(pack: Pack) -> dict[str, Label]:
+    """Where every space's name goes (static: it depends on the pack alone, so it is
+    computed once per pack). A greedy placement of our own, written for this map: the
+    spaces are taken most crowded first (major cities before the rest), and each name
+    goes to the first of eight places around its symbol (right, left, above, below,
+    then the diagonals) that covers no name placed before and no other space's symbol,
+    else to the place that covers least; so names do not sit on one another and army
+    boxes, which avoid these boxes (:func:`_turn_layer`), do not cover them."""
+    hit = _LAYOUTS.get(id(pack))
+    if hit is not None and hit[0] is pack:
+        return hit[1]
+    proj = _Projection()
+    xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
+    symbols = {sid: (x - _marker_radius(sp), y - _marker_radius(sp), x + _marker_radius(sp), y + _marker_radius(sp))
+               for (sid, sp), (x, y) in zip(pack.spaces.items(), xy.values(), strict=True)}
+
+    def crowd(sid: str) -> int:
+        x, y = xy[sid]
+        return sum(1 for o, (a, b) in xy.items() if o != sid and abs(a - x) < 70 and abs(b - y) < 24)
+
+    order = sorted(pack.spaces, key=lambda sid: (pack.spaces[sid].kind != "major_city", -crowd(sid), sid))
+    placed: list[tuple[float, float, float, float]] = []
+    out: dict[str, Label] = {}
+    for sid in order:
+        sp = pack.spaces[sid]
+        x, y = xy[sid]
+        major = sp.kind == "major_city"
+        font = MAJOR_FONT if major else LABEL_FONT
+        w = _EM["bold" if major else "regular"] * font * len(sp.name) + 2
+        h = font * 0.95
+        r = _marker_radius(sp) + 1.5
+        d = r * 0.75
+        cands = [(x + r, y + h * 0.35, "start"), (x - r, y + h * 0.35, "end"),
+                 (x, y - r - 1.5, "middle"), (x, y + r + h - 1, "middle"),
+                 (x + d, y - d, "start"), (x + d, y + d + h * 0.7, "start"),
+                 (x - d, y - d, "end"), (x - d, y + d + h * 0.7, "end")]
+        best, best_cost = None, math.inf
+        others = [b for o, b in symbols.items() if o != sid]
+        for i, (tx, ty, anchor) in enumerate(cands):
+            x0 = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
+            box = (x0, ty - h * 0.8, x0 + w, ty + h * 0.2)
+            cost = (3 * sum(_box_overlaps(box, p) for p in placed)
+                    + 2 * sum(_box_overlaps(box, b) for b in others) + i * 0.5)
+            if cost < best_cost:
+                best, best_cost = Label(tx, ty, anchor, box), cost
+            if cost < 4:
+                break
+        assert best is not None
+        out[sid] = best
+        placed.append(best.box)
+    _LAYOUTS[id(pack)] = (pack, out)
+    return out
 
 
 def _pack_dir_name(pack: Pack) -> str:
@@ -405,10 +495,12 @@ def _box_overlaps(a: tuple[float, float, float, float], b: tuple[float, float, f
 ARMY_FONT = 17.0
 
 
-def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]]) -> None:
+def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]],
+                avoid: list[tuple[float, float, float, float]] | None = None) -> None:
     """This turn's moves (seat-coloured arrows), battles (red cross), sieges (dashed
     ring), royal family (crown labels) and army boxes (seat colour, commander and
-    strength), placed greedily so boxes do not cover each other."""
+    strength), placed greedily so boxes cover neither each other nor, where there is
+    room, the boxes of ``avoid`` (the space names, :func:`label_layout`)."""
     for sid in ov.sieges:
         if sid in xy:
             x, y = xy[sid]
@@ -425,13 +517,14 @@ def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, fl
         (xy[s][0] - 9, xy[s][1] - 9, xy[s][0] + 9, xy[s][1] + 9) for s, _o, _l in ov.armies if s in xy]
     placed += [(xy[s][0] - 16, xy[s][1] - 16, xy[s][0] + 16, xy[s][1] + 16)
                for s in (*ov.battles, *ov.sieges) if s in xy]
+    soft = list(avoid or [])  # names: avoided, but a box may cover one when nothing else fits
     for sid, names in ov.royals.items():
         if sid not in xy:
             continue
         x, y = xy[sid]
         text = "\u265b " + names
         w = 0.58 * 13 * len(text) + 8
-        box = _place(placed, x, y, w, 19, prefer_below=True)
+        box = _place(placed, x, y, w, 19, prefer_below=True, soft=soft)
         placed.append(box)
         out.append(f'<g class="royal"><line x1="{x:.1f}" y1="{y:.1f}" x2="{(box[0] + box[2]) / 2:.1f}" '
                    f'y2="{(box[1] + box[3]) / 2:.1f}" stroke="#6c3483" stroke-width="1.2"/>'
@@ -444,7 +537,7 @@ def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, fl
         x, y = xy[sid]
         colour = _seat_colour(ov, seat)
         w, h = 0.62 * ARMY_FONT * len(label) + 12, ARMY_FONT + 8
-        box = _place(placed, x, y, w, h)
+        box = _place(placed, x, y, w, h, soft=soft)
         placed.append(box)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         out.append(f'<g class="army"><line x1="{x:.1f}" y1="{y:.1f}" x2="{cx:.1f}" y2="{cy:.1f}" stroke="#111" '
@@ -485,22 +578,28 @@ def _text_on(colour: str) -> str:
 
 
 def _place(placed: list[tuple[float, float, float, float]], x: float, y: float, w: float, h: float,
-           prefer_below: bool = False) -> tuple[float, float, float, float]:
+           prefer_below: bool = False, soft: list[tuple[float, float, float, float]] | None = None
+           ) -> tuple[float, float, float, float]:
     """The box ``(x0, y0, x1, y1)`` of size ``w``×``h`` near (x, y) that overlaps the
-    boxes already ``placed`` least (first candidate without overlap wins)."""
-    gap = 12.0
-    cands = [(x - w / 2, y - gap - h), (x - w / 2, y + gap), (x + gap, y - h / 2), (x - gap - w, y - h / 2),
-             (x + gap, y - gap - h), (x - gap - w, y - gap - h), (x + gap, y + gap), (x - gap - w, y + gap),
-             (x - w / 2, y - 2 * gap - 2 * h), (x - w / 2, y + 2 * gap + h)]
+    boxes already ``placed`` least, then the ``soft`` boxes (space names) least, then
+    lies nearest: candidates around the point at two distances (a leader line joins
+    box and space); the first candidate that overlaps nothing wins."""
+    cands = []
+    for gap in (12.0, 30.0):
+        cands += [(x - w / 2, y - gap - h), (x - w / 2, y + gap), (x + gap, y - h / 2), (x - gap - w, y - h / 2),
+                  (x + gap, y - gap - h), (x - gap - w, y - gap - h), (x + gap, y + gap), (x - gap - w, y + gap)]
+    cands += [(x - w / 2, y - 2 * 12.0 - 2 * h), (x - w / 2, y + 2 * 12.0 + h)]
     if prefer_below:
         cands[0], cands[1] = cands[1], cands[0]
     best, best_cost = None, math.inf
     for i, (bx, by) in enumerate(cands):
         box = (bx, by, bx + w, by + h)
-        cost = sum(_box_overlaps(box, p) for p in placed) + i * 0.01
+        hard = sum(_box_overlaps(box, p) for p in placed)
+        names = sum(_box_overlaps(box, p) for p in soft or ())
+        cost = 4 * hard + names + i * 2.0
         if cost < best_cost:
             best, best_cost = box, cost
-        if cost < 1:
+        if hard < 1 and names < 1:
             break
     assert best is not None
     return best
@@ -559,3 +658,66 @@ def write_map_files(pack: Pack, out_prefix: Path, width: int = 1600) -> tuple[Pa
     svg_path.write_text(svg, encoding="utf-8")
     png_path.write_bytes(png)
     return svg_path, png_path
+
+
+#: the zoomed inset of a seat's map (issue 13): smallest crop, in SVG units, and the
+#: margin kept around the seat's forces and this turn's fronts
+INSET_MIN = (640.0, 380.0)
+INSET_PAD = 70.0
+
+
+def focus_box(pack: Pack, overlay: MapOverlay, seat: str) -> tuple[float, float, float, float] | None:
+    """The part of the map a seat most needs to read, ``(x0, y0, x1, y1)`` in SVG units:
+    the spaces of its armies and garrisons (R-3.2), and this turn's fronts (moves,
+    battles, sieges, R-9), padded and at least :data:`INSET_MIN`; None when the seat has
+    nothing on the map."""
+    proj = _Projection()
+    xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
+    spaces = [s for s, owner, _l in overlay.armies if owner == seat]
+    if not spaces:
+        spaces = [s for s, owner in overlay.space_owner.items() if owner == seat]
+    fronts = [*overlay.battles, *overlay.sieges, *(x for a, b, _s in overlay.moves for x in (a, b))]
+    pts = [xy[s] for s in (*spaces, *fronts) if s in xy]
+    if not spaces or not pts:
+        return None
+    x0 = min(p[0] for p in pts) - INSET_PAD
+    x1 = max(p[0] for p in pts) + INSET_PAD
+    y0 = min(p[1] for p in pts) - INSET_PAD
+    y1 = max(p[1] for p in pts) + INSET_PAD
+    w, h = max(x1 - x0, INSET_MIN[0]), max(y1 - y0, INSET_MIN[1])
+    w, h = max(w, h * INSET_MIN[0] / INSET_MIN[1]), max(h, w * INSET_MIN[1] / INSET_MIN[0])  # keep the shape
+    w, h = min(w, proj.width), min(h, proj.height)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    bx = min(max(cx - w / 2, 0.0), proj.width - w)
+    by = min(max(cy - h / 2, 0.0), proj.height - h)
+    return (bx, by, bx + w, by + h)
+
+
+def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str) -> str:
+    """The map one seat gets by mail (issue 13): the whole map, and below it the same
+    picture zoomed on :func:`focus_box` (the seat's forces and this turn's fronts), full
+    width, so the names of the spaces around them read at mail size; a frame on the
+    overview shows where the inset is. Without anything of the seat on the map, the
+    whole map alone (:func:`render_map_svg`)."""
+    full = render_map_svg(pack, overlay)
+    box = focus_box(pack, overlay, seat)
+    if box is None:
+        return full
+    proj = _Projection()
+    w, h = proj.width, proj.height
+    x0, y0, x1, y1 = box
+    ih = w * (y1 - y0) / (x1 - x0)
+    inner = full[full.index(">") + 1: full.rindex("</svg>")]
+    frame = (f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" fill="none" '
+             'stroke="#111" stroke-width="3" stroke-dasharray="10 6"/>')
+    caption = f"Zoom: around {seat}'s forces and this turn's fronts (dashed frame above)"
+    return "\n".join([
+        (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h + ih + 36:.0f}" width="{w:.0f}" '
+         f'height="{h + ih + 36:.0f}" font-family="DejaVu Sans, Arial, sans-serif">'),
+        f'<g class="overview">{inner}{frame}</g>',
+        f'<rect x="0" y="{h:.1f}" width="{w:.0f}" height="36" fill="#2d2a26"/>',
+        f'<text x="14" y="{h + 25:.1f}" font-size="20" font-weight="bold" fill="#ffffff">{escape(caption)}</text>',
+        (f'<svg class="inset" x="0" y="{h + 36:.1f}" width="{w:.0f}" height="{ih:.1f}" '
+         f'viewBox="{x0:.1f} {y0:.1f} {x1 - x0:.1f} {y1 - y0:.1f}" preserveAspectRatio="xMidYMid meet">{inner}</svg>'),
+        "</svg>",
+    ])

@@ -8,17 +8,29 @@ from __future__ import annotations
 import importlib.resources
 from collections.abc import Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import jinja2
 import markupsafe
 
 
+def templates_dir() -> Path:
+    """The templates of this copy of pbem: ``templates/`` beside the ``pbem`` package
+    when pbem runs from a source tree (so a second checkout never renders with another
+    checkout's templates through an editable install's mapping), else the installed
+    ``pbem.templates`` package."""
+    source = Path(__file__).resolve().parents[2] / "templates"
+    if (source / "report.txt.j2").is_file():
+        return source
+    return Path(str(importlib.resources.files("pbem.templates")))
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The Jinja2 environment over the packaged templates (StrictUndefined: a missing
-    value is an error, never a blank)."""
-    root = importlib.resources.files("pbem.templates")
+    """The Jinja2 environment over the templates (:func:`templates_dir`;
+    StrictUndefined: a missing value is an error, never a blank)."""
+    root = templates_dir()
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(root)),
         undefined=jinja2.StrictUndefined,
@@ -50,14 +62,3 @@ def render(name: str, context: Mapping[str, Any]) -> str:
     Raises jinja2.UndefinedError when the context lacks a value the template uses.
     """
     return environment().get_template(name).render(**context)
-
-
-def render_html(title: str, sections: list[Mapping[str, Any]]) -> str:
-    """Render the HTML alternative: ``sections`` are mappings with ``kind`` ("pre",
-    "list" or "table"), optional ``heading``, and ``text`` / ``lines`` / ``header`` +
-    ``rows``. All values are HTML-escaped."""
-    norm = []
-    for s in sections:
-        norm.append({"heading": s.get("heading"), "kind": s.get("kind", "pre"), "text": s.get("text", ""),
-                     "lines": s.get("lines", []), "header": s.get("header", []), "rows": s.get("rows", [])})
-    return render("mail.html.j2", {"title": title, "sections": norm})

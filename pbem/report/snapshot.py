@@ -14,7 +14,12 @@ from pbem import rules
 from pbem.pack.model import Pack
 from pbem.report.context import SEAT_COLOURS, strength
 from pbem.report import raster
-from pbem.report.mapview import MapOverlay, render_map_svg
+from pbem.report.mapview import (
+    MapOverlay,
+    render_map_svg,
+    render_seat_map_svg,
+    svg_to_png,
+)
 
 _BATTLE_KINDS = ("BattleFought", "NavalBattleFought", "Overrun", "ArmyOverran")
 _SIEGE_WORDS = ("Siege", "Assault", "Subjugat")
@@ -100,8 +105,15 @@ def svg(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title
 
 
 def png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str, width: int = 1000,
-        players: Mapping[str, str] | None = None) -> bytes:
+        players: Mapping[str, str] | None = None, seat: str | None = None) -> bytes:
     """The snapshot as PNG bytes ``width`` pixels wide (mail attachment); needs cairo.
-    The static layers come from a cache (:mod:`pbem.report.raster`): the same pixels,
-    within 2/255, as rasterising :func:`svg` whole."""
-    return raster.map_png(pack, overlay(pack, state, events, title, players), width=width)
+    Without ``seat`` the whole map, its static layers from a cache
+    (:mod:`pbem.report.raster`: the same pixels, within 2/255, as rasterising
+    :func:`svg` whole). With ``seat``, the whole map plus an inset zoomed on that seat's
+    forces and this turn's fronts (:func:`pbem.report.mapview.render_seat_map_svg`,
+    issue 13), so the space names a player types read at mail size; that picture is
+    drawn whole by cairosvg (its inset has its own scale, so no cached layer fits)."""
+    ov = overlay(pack, state, events, title, players)
+    if seat:
+        return svg_to_png(render_seat_map_svg(pack, ov, seat), width=width)
+    return raster.map_png(pack, ov, width=width)

@@ -40,6 +40,7 @@ def apply_orders(judge: Judge, game_id: str, state: rules.GameState, seat: str, 
     store = judge.store
     pack = judge.pack_for(game_id)
     seed = bytes.fromhex(store.game(game_id)["seed"])
+    hand = list(state.private.get(seat, {}).get("hand", []))  # before the orders play a card
     version, context = store.dice_state(game_id)
     first: list[rules.Event] = []
     logged = None
@@ -68,12 +69,12 @@ def apply_orders(judge: Judge, game_id: str, state: rules.GameState, seat: str, 
             if waits is not None:
                 note += (f"\nThe game still waits for your answer to the "
                          f"{waits.kind.replace('_', ' ')} decision of step {new_state.step}.")
-            answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, note=note, logged=logged,
-                            witness=trust.witness(store, game_id))
+            answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, note=note,
+                            hand=hand, logged=logged, witness=trust.witness(store, game_id))
         return new_state
     store.set_game_step(game_id, new_state.step, status="over" if ended else None)
     if parsed is not None:
-        answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, logged=logged,
+        answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, hand=hand, logged=logged,
                         witness=trust.witness(store, game_id))
     headline = f"{seat} played" + (" (deadline default)" if by_deadline else "")
     reports.queue_reports(judge, game_id, pack, new_state, [*events, *last], headline=headline, step=state.step)

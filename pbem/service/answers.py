@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pbem.mail.message import ParsedMail
-from pbem.problems import Problem
-from pbem.report import build
+from pbem.problems import Problem, grouped
+from pbem.report import build, orders_text
 from pbem.service import host, outbox, ratelimit
 from pbem.service.issue import mask_key_lines, re_subject
 
@@ -24,13 +24,14 @@ Recorder = Callable[..., int]
 
 
 def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
-          orders_text: str | None = None) -> bool:
-    """Answer a sender with every problem found (rate-limited per address); False when
-    the answer was suppressed by the rate limit."""
+          orders_text: str | None = None, note: str | None = None) -> bool:
+    """Answer a sender with every problem found, repeats merged
+    (:func:`pbem.problems.grouped`), and ``note`` after them (rate-limited per address);
+    False when the answer was suppressed by the rate limit."""
     if not ratelimit.may_answer(judge, parsed.sender):
         return False
-    text = build.render_rejection(parsed.subject, [i.to_dict() for i in issues], game_id,
-                                  mask_key_lines(orders_text) if orders_text else None)
+    text = build.render_rejection(parsed.subject, [i.to_dict() for i in grouped(issues)], game_id,
+                                  mask_key_lines(orders_text) if orders_text else None, note=note)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders not applied", text),
                  id_parts=(game_id or "judge", "reply", parsed.message_id), in_reply_to=parsed.message_id,
@@ -40,25 +41,28 @@ def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: 
 
 def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
            seat: str | None, result: Mapping[str, Any], status: str = "rejected", reason: str = "",
-           **fields: Any) -> str:
+           note: str | None = None, **fields: Any) -> str:
     """Record a mail that is not applied (``status`` rejected or held, with every
-    problem; ``reason`` defaults to the first problem's code) and answer the sender;
-    nothing in the game changes. Returns ``status``."""
+    problem; ``reason`` defaults to the first problem's code) and answer the sender
+    (``note`` after the problems); nothing in the game changes. Returns ``status``."""
     iid = rec(status, reason or issues[0].code, game_id=game_id, seat=seat,
               result={**result, "problems": [i.to_dict() for i in issues]}, **fields)
-    if not reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text):
+    if not reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text, note=note):
         ratelimit.suppressed(judge, iid, parsed.sender)
     return status
 
 
 def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
-            previous: Mapping[str, Any] | None = None, note: str | None = None,
+            previous: Mapping[str, Any] | None = None, note: str | None = None, hand: Sequence[int] = (),
             logged: str | None = None, witness: str | None = None) -> None:
-    """Queue the receipt of accepted orders: the normalised YAML, its SHA-256, the diff
-    against ``previous`` (the seat's earlier rejected submission for the step), and,
-    for a game of dice version 2, ``logged``: the SHA-256 of the orders document as
-    logged (docs/trust.md) and ``witness``: the log's head after it (``HASH@N``)."""
-    orders_yaml = yaml.safe_dump({"orders": dict(orders)}, sort_keys=False, allow_unicode=True)
+    """Queue the receipt of accepted orders: the orders as the judge read them in the
+    pack's printed names, cards by number and label (:mod:`pbem.report.orders_text`;
+    ``hand``: the seat's hand when the orders were given, which tells cards of one name
+    apart), their SHA-256, the diff against ``previous`` (the seat's earlier rejected
+    submission for the step), and, for a game of dice version 2, ``logged``: the
+    SHA-256 of the orders document as logged (docs/trust.md) and ``witness``: the
+    log's head after it (``HASH@N``)."""
+    orders_yaml = orders_text.orders_yaml(judge.pack_for(game_id), orders, hand)
     digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
     changes = None
     if previous is not None:  # both sides in one key order, so only real changes show
@@ -109,6 +113,7 @@ def alert_seat(judge: Judge, game_id: str, row: Mapping[str, Any], parsed: Parse
     host.notify_host(judge, game_id, f"A mail from {parsed.sender} carried the correct key for seat {row['seat']} "
                      f"({row['player']}, registered as {row['email']}) in {game_id} (subject: "
                      f"{parsed.subject!r}). It was held, not applied, and the player was alerted at the "
-                     "registered address. If the player changed address, update the config; if not, "
-                     "the key may be known to someone else: give the seat a new key (`pbem key new`).",
+                     "registered address; the sender got the answer any other address gets. If the player "
+                     "changed address, update the config; if not, the key may be known to someone else: give "
+                     "the seat a new key (`pbem key new`). `pbem status` lists held mail.",
                      kind="held", once=f"{row['seat']} {bucket}")

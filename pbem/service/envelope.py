@@ -19,6 +19,7 @@ Identity rules (issue 17, findings 12 and 13):
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -34,6 +35,8 @@ from pbem.service import answers, trust
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
+
+log = logging.getLogger(__name__)
 
 ENVELOPE_KEYS = ("game", "seat", "key", "step", "orders")
 HISTORY_KEYS = ("game", "seat", "key", "history")
@@ -57,6 +60,11 @@ class Checked:
     held: bool = False
     reason: str = ""
     seq: int | None = None
+    orders_checkable: bool = False
+    """True when the orders may be checked by the rules even though ``issues`` is not
+    empty: the mail comes from the seat's own address (its answer goes only there, so
+    it tells nobody else anything), answers the current step of a decision of that seat,
+    and only the key, the ``seq`` line or an unknown top-level key is wrong."""
 
 
 def standing_only(orders: Any) -> bool:
@@ -87,11 +95,17 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
                                 where="seat", code="envelope.unknown_seat"))
         return Checked(issues, game_id, reason=issues[0].code if issues else "")
     identity = _identity(judge, parsed, doc, game_id, seats[seat])
-    if identity is not None:  # the seat's own address is told every problem; another only "not yours"
+    if identity is not None and identity.reason != "auth.key":
+        # another address is told only "not yours" (no oracle); a locked seat checks nothing
         return identity if identity.reason == "auth.sender" else \
             replace(identity, issues=issues + identity.issues)
+    if identity is None and judge.store.clear_bouncing(game_id, seat):  # the player reads mail there again
+        log.info("[%s] seat %s wrote with its key from %s: no longer marked bouncing", game_id, seat, parsed.sender)
+    # from the seat's own address every problem is told, a wrong key among them (issue 13)
+    issues = (identity.issues if identity else []) + issues
     seq, seq_issues = _sequence(judge, doc, game_id, seat)
     issues += seq_issues
+    timing: list[Problem] = []
     salt = trust.salt_problem(doc)
     if salt is not None:
         issues.append(salt)
@@ -101,8 +115,12 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
                               code="game.over", hint="The seed and the whole log are in the game's archive."))
         return Checked(issues, game_id, seat, reason="game.over", seq=seq)
     if "step" in keys and not standing_only(doc.get("orders")):
-        issues += _step_and_turn(judge, game_id, seat, doc)
-    return Checked(issues, game_id, seat, reason=issues[0].code if issues else "", seq=seq)
+        timing = _step_and_turn(judge, game_id, seat, doc)
+    issues += timing
+    checkable = not timing and isinstance(doc.get("orders"), Mapping) and not any(
+        i.code == "envelope.missing" and i.where in ("orders", "step") for i in issues)
+    return Checked(issues, game_id, seat, reason=issues[0].code if issues else "",
+                   seq=seq if identity is None else None, orders_checkable=checkable)
 
 
 def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id: str,
@@ -134,6 +152,20 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
                           else f"The key for seat {seat} is wrong.", where="key", code="auth.key",
                           hint="Replace it with the seat key the game's host gave you (it is case-sensitive).")],
                    game_id, seat, reason="auth.key")
+
+
+def is_seat_mail(judge: Judge, parsed: ParsedMail) -> bool:
+    """True when ``parsed`` proves to be a seat's own mail: an orders document naming a
+    game and seat of this judge, sent from that seat's registered address with the
+    seat's right key. Such a mail is never dropped as machine mail (issue 13): an
+    auto-reply cannot carry a key the judge never sends."""
+    doc = parsed.document
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("game"), str) or not parsed.sender:
+        return False
+    if judge.store.game(doc["game"]) is None:
+        return False
+    row = next((r for r in judge.store.seats(doc["game"]) if r["seat"] == doc.get("seat")), None)
+    return row is not None and row["email"] == parsed.sender and _key_ok(judge, doc, row)
 
 
 def _key_ok(judge: Judge, doc: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
@@ -214,7 +246,7 @@ def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]
         issues.append(Problem(message=f"It is not your decision now: the game waits for {who}.", where="seat",
                             code="envelope.not_your_turn",
                             hint="Wait for your prompt mail. Until then you may send standing orders "
-                                 "(orders: {standing: [...]} and a `seq:` line, see docs/orders.md), "
+                                 "(orders: {standing: [...]} and a `seq:` line, as the end of your prompt explains), "
                                  "which need no step."))
     if not isinstance(doc.get("orders"), Mapping):
         issues.append(Problem(message="`orders:` must be a block of keys (tyche:, movement:, …).", where="orders",
@@ -240,7 +272,7 @@ def your_block(judge: Judge, sender: str | None) -> str | None:
                 + ("it is your decision now. Start your orders with these lines (the pre-filled "
                    "orders are in your latest prompt mail):" if mine else
                    f"the game waits for {', '.join(waiting)}. Until your prompt comes you may "
-                   "send standing orders (docs/orders.md), like this:"))
+                   "send standing orders (the end of your prompt explains them), like this:"))
         seq = f"    seq: {judge.store.standing_seq(row['game_id'], row['seat']) + 1}\n"
         body = ("    orders:\n      ..." if mine else
                 seq + "    orders:\n      standing:\n        - {when: losses, order: [mercenary, loyal]}")

@@ -211,6 +211,13 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
                                         folder=folder, sender=parsed.sender, subject=parsed.subject,
                                         status=status, reason=reason, at=judge.clock().isoformat(), **kw)
 
+    if parsed.action == "ignore" and parsed.as_person is not None and envelope.is_seat_mail(judge, parsed.as_person):
+        # a strong auto-reply signal, but the seat's own address and key: a person's orders
+        log.warning("a mail from %s with %s holds the seat's orders and key: read as the player's",
+                    parsed.sender, parsed.ignore_detail)
+        parsed = parsed.as_person
+    elif parsed.machine is not None and parsed.action != "ignore":
+        log.info("a mail from %s with %s holds orders: read as a person's", parsed.sender, parsed.machine.detail)
     if parsed.action == "ignore":
         rec("ignored", parsed.ignore_reason or "")
         for address in parsed.bouncing:
@@ -248,17 +255,18 @@ def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
     if checked.held:  # answered exactly as a wrong key from that address (no oracle)
         return answers.reject(judge, parsed, rec, checked.issues, game_id, seat, {"document": shown},
                               status="held", reason=checked.reason)
-    if checked.issues:
+    if checked.issues and not checked.orders_checkable:
         return answers.reject(judge, parsed, rec, checked.issues, game_id, seat, {"document": shown},
                               reason=checked.reason)
     assert game_id is not None and seat is not None
     state = judge.state(game_id)
     orders = trust.json_form(doc["orders"])  # as the log will hold them (docs/trust.md)
     rejections = rules.validate(state, seat, orders)
-    if rejections:
-        issues = list(rejections)
+    if checked.issues or rejections:  # the envelope's problems and the orders', in one answer
+        issues = [*checked.issues, *rejections]
+        note = None if rejections else "The orders themselves were checked and have no other problem."
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown, "orders": orders},
-                              step=state.step)
+                              reason=checked.reason or issues[0].code, step=state.step, note=note)
     previous = adjudicate.previous_orders(judge, game_id, seat, state.step)
     inbox_id = rec("applied", "", game_id=game_id, seat=seat, step=state.step,
                    result={"document": shown, "orders": orders, **({"seq": checked.seq} if checked.seq else {})})

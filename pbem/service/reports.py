@@ -27,12 +27,14 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
     seats = store.seats(game_id)
     commitment = store.game(game_id)["seed_commitment"]
     witness = trust.witness(store, game_id)
-    png = build.map_png(pack, state, events, title=f"{game_id} step {step}",
-                        players={r["seat"]: r["player"] for r in seats}) if judge.config.map_attachment else None
-    # two reports can share a step (setup, then the first player-turn): the picture's
-    # hash keeps each Content-ID unique (RFC 2392)
-    cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
+    players = {r["seat"]: r["player"] for r in seats}
     for row in seats:
+        # each seat's picture: the whole map and an inset on its own forces (issue 13)
+        png = build.map_png(pack, state, events, title=f"{game_id} step {step}", players=players,
+                            seat=row["seat"]) if judge.config.map_attachment else None
+        # two reports can share a step (setup, then the first player-turn): the picture's
+        # hash keeps each Content-ID unique (RFC 2392)
+        cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
         rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                   seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
                                   witness=witness)

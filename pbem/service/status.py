@@ -1,7 +1,7 @@
 """``pbem status``: what a host wants to see at a glance — every game's step and who is
 to act, open deadlines, bouncing seats, the outbox (failed rows with their error),
-answers held back by the rate limit, quarantined mail, and server faults still going
-on. Read from the store only."""
+answers held back by the rate limit, held mail (a seat's key from another address),
+quarantined mail, and server faults still going on. Read from the store only."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -22,6 +22,7 @@ class Status:
     outbox: str = "empty"
     outbox_problems: list[str] = field(default_factory=list)
     suppressed: list[str] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)
     quarantined: list[str] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
 
@@ -33,6 +34,7 @@ class Status:
         out.append(f"outbox: {self.outbox}")
         out += [f"  {p}" for p in self.outbox_problems]
         out += [f"  not answered (reply rate limit): {s}" for s in self.suppressed]
+        out += [f"held: {h}" for h in self.held]
         out += [f"quarantined: {q}" for q in self.quarantined]
         out += [f"fault: {f}" for f in self.faults]
         return out
@@ -55,6 +57,9 @@ def status(store: Store) -> Status:
         outbox_problems=[f"{r['status']}: to {r['to_addr']} ({r['kind']}), {r['attempts']} attempt(s): "
                          f"{r['last_error']}" for r in store.outbox_problems()],
         suppressed=[f"{n} mail(s) from {sender}, last {last}" for sender, n, last in store.suppressed_answers()],
+        held=[f"inbox {r['id']} {r['fetched_at']} from {safe_text(r['sender'] or '?', 80)} for {r['game_id']} "
+              f"{r['seat']} ({safe_text(r['subject'] or '', 80)!r}): the seat's right key from an address that is "
+              "not the seat's; the seat was alerted, nothing applied" for r in store.held_mail()],
         quarantined=[f"inbox {r['id']} {r['status']} {r['fetched_at']} from {safe_text(r['sender'] or '?', 80)} "
                      f"{safe_text(r['message_id'], 80)}: {safe_text(' '.join((r['error'] or r['reason'] or '').split()), 200)}"
                      for r in store.quarantined()],

@@ -102,7 +102,7 @@ def mail_seed(judge: Judge, game_id: str, why: str) -> None:
             "With it every roll of the game can be recomputed from the logged orders. The game's archive "
             "(`pbem archive`) holds the whole log and pbem_verify.py, a verifier that needs nothing but "
             "Python: `python3 pbem_verify.py ARCHIVE_DIR --witness HASH@N` checks the hash chain, every "
-            "roll and any witness you kept from a report (docs/trust.md).")
+            "roll and any witness you kept from a report.")
     if head:
         body += f"\n\nLog witness (the log's last event now): {head}"
     for row in store.seats(game_id):

@@ -66,8 +66,22 @@ class GamesTable(Connection):
         self.db["games"].update(game_id, {"dice_context": context})
 
     def update_seat(self, game_id: str, seat: str, *, player: str, email: str, key_hash: str) -> None:
-        """Set a seat's player name, address (lowercased) and key hash (config sync)."""
-        self.db["seats"].update((game_id, seat), {"player": player, "email": email.lower(), "key_hash": key_hash})
+        """Set a seat's player name, address (lowercased) and key hash (config sync); a
+        new address clears the seat's bounce mark (the old address bounced, not this one)."""
+        values: dict[str, Any] = {"player": player, "email": email.lower(), "key_hash": key_hash}
+        row = self.db["seats"].get((game_id, seat))
+        if row["email"] != email.lower():
+            values.update({"bouncing": 0, "bounced_at": None})
+        self.db["seats"].update((game_id, seat), values)
+
+    def clear_bouncing(self, game_id: str, seat: str) -> bool:
+        """Clear the seat's bounce mark (its player wrote from the address with the
+        seat's key, so mail there is read again); True when it was marked."""
+        row = self.db["seats"].get((game_id, seat))
+        if not row["bouncing"]:
+            return False
+        self.db["seats"].update((game_id, seat), {"bouncing": 0, "bounced_at": None})
+        return True
 
     def set_game_step(self, game_id: str, step: int, status: str | None = None) -> None:
         """Record the game's current prompt number (and optionally its status)."""

@@ -119,3 +119,9 @@ class InboxTable(Connection):
         """Inbox rows quarantined or too large (id, Message-ID, sender, status, error), by id."""
         return list(self.db["inbox"].rows_where("status IN ('quarantined', 'too_large', 'error')", order_by="id",
                                                 select="id, message_id, sender, status, reason, error, fetched_at"))
+
+    def held_mail(self) -> list[dict[str, Any]]:
+        """Inbox rows held (the seat's right key from another address): id, game, seat,
+        sender, subject, fetched_at, by id."""
+        return list(self.db["inbox"].rows_where("status = 'held'", order_by="id",
+                                                select="id, game_id, seat, sender, subject, fetched_at"))

@@ -16,17 +16,31 @@ OWN = {"own_addresses": ["judge@pbem.example"], "own_domains": ["pbem.example"]}
     ({"Auto-Submitted": "auto-replied"}, "Re: your move"),
     ({"Auto-Submitted": "auto-generated; owner-email=\"x@y.example\""}, "Re: your move"),
     ({"Auto-Submitted": "auto-notified"}, "Re: your move"),
-    ({"X-Auto-Response-Suppress": "All"}, "Re: your move"),
+    ({"X-Autoreply": "yes"}, "Re: your move"),
+    ({"X-Autorespond": "Away"}, "Re: your move"),
+    ({"Return-Path": "<>"}, "Re: your move"),
+])
+def test_strong_signals_ignore_the_mail_but_keep_its_orders_for_the_seat_check(headers: dict,
+                                                                                subject: str) -> None:
+    """Only software sets these (RFC 3834): the mail is ignored, its orders are kept in
+    ``as_person`` so the service can still act when they carry the seat's own key."""
+    result = parse_mail(raw_mail(ORDERS, headers=headers, subject=subject), **OWN)
+    assert (result.action, result.ignore_reason) == ("ignore", "auto-reply")
+    assert result.machine is not None and result.machine.strength == "strong"
+    assert result.document is None and result.problems == () and result.bouncing == ()
+    assert result.as_person is not None and result.as_person.action == "accept"
+    assert result.as_person.document["game"] == "alexandria-1"
+
+
+@pytest.mark.parametrize("headers,subject", [
     ({"X-MS-Exchange-Inbox-Rules-Loop": "north@players.example"}, "Re: your move"),
     ({"Precedence": "auto_reply"}, "Re: your move"),
     ({"Precedence": "bulk"}, "Re: your move"),
     ({"Precedence": "junk"}, "Re: your move"),
     ({"Precedence": "list"}, "Re: your move"),
-    ({"X-Autoreply": "yes"}, "Re: your move"),
-    ({"X-Autorespond": "Away"}, "Re: your move"),
-    ({"Return-Path": "<>"}, "Re: your move"),
     ({}, "Automatic reply: [alexandria-1] your move"),
     ({}, "Out of Office: [alexandria-1] your move"),
+    ({}, "[External] Out of Office: [alexandria-1] your move"),
     ({}, "[alexandria-1] your move - Out of the office"),
     ({}, "Abwesenheitsnotiz: [alexandria-1] your move"),
     ({}, "Automatische Antwort: [alexandria-1] your move"),
@@ -35,10 +49,35 @@ OWN = {"own_addresses": ["judge@pbem.example"], "own_domains": ["pbem.example"]}
     ({}, "Автоматический ответ: [alexandria-1] your move"),
     ({}, "=?utf-8?q?Abwesenheitsnotiz=3A_Re=3A_your_move?="),
 ])
-def test_auto_replies_are_ignored_even_with_orders_inside(headers: dict, subject: str) -> None:
+def test_weak_signals_with_orders_in_the_authors_text_are_a_persons_mail(headers: dict, subject: str) -> None:
+    """People's mail carries these too (mailing lists, Exchange rules, subjects typed by
+    hand): with orders in the author's own text the mail is read, the signal noted."""
     result = parse_mail(raw_mail(ORDERS, headers=headers, subject=subject), **OWN)
+    assert result.action == "accept" and result.document["game"] == "alexandria-1"
+    assert result.machine is not None and result.machine.strength == "weak"
+
+
+@pytest.mark.parametrize("headers,subject", [
+    ({"Precedence": "bulk"}, "Re: your move"),
+    ({}, "Out of Office: [alexandria-1] your move"),
+    ({"X-MS-Exchange-Inbox-Rules-Loop": "north@players.example"}, "Re: your move"),
+])
+def test_weak_signals_without_orders_are_still_ignored(headers: dict, subject: str) -> None:
+    body = "I am out of the office until Monday and will answer your mail then.\n"
+    result = parse_mail(raw_mail(body, headers=headers, subject=subject), **OWN)
     assert (result.action, result.ignore_reason) == ("ignore", "auto-reply")
-    assert result.document is None and result.problems == () and result.bouncing == ()
+
+
+@pytest.mark.parametrize("headers,subject", [
+    ({"X-Auto-Response-Suppress": "All"}, "Re: your move"),  # Outlook adds it to ordinary mail
+    ({"X-Auto-Response-Suppress": "DR, OOF, AutoReply"}, "Re: your move"),
+    ({}, "Out of office next week: my orders for step 3"),  # typed by a person, no colon prefix
+    ({}, "Vacation plans and my orders"),
+    ({}, "Re: [alexandria-1] your move (out of office tomorrow, orders below)"),
+])
+def test_what_people_write_is_no_machine_signal(headers: dict, subject: str) -> None:
+    result = parse_mail(raw_mail(ORDERS, headers=headers, subject=subject), **OWN)
+    assert result.action == "accept" and result.machine is None
 
 
 def test_auto_submitted_no_is_a_person() -> None:

@@ -58,3 +58,50 @@ def test_overlay_is_drawn_and_tolerates_unknown_ids(pack: Pack) -> None:
 
 def test_empty_overlay_equals_no_overlay(pack: Pack) -> None:
     assert render_map_svg(pack, MapOverlay()) == render_map_svg(pack)
+
+
+def test_space_names_do_not_overlap_and_army_boxes_leave_them_free(pack: Pack) -> None:
+    """Map legibility (issue 13): the names are placed so that (almost) none covers
+    another, and army boxes avoid the names where there is room."""
+    from pbem.report.mapview import _box_overlaps, label_layout
+
+    layout = label_layout(pack)
+    assert set(layout) == set(pack.spaces)
+    boxes = list(layout.values())
+    clashes = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if _box_overlaps(a.box, b.box) > 4]
+    assert len(clashes) <= len(boxes) // 40, clashes
+    # an army on a lonely major city: its box leaves the city's name free
+    sid = next(s for s, sp in pack.spaces.items() if sp.kind == "major_city")
+    svg = render_map_svg(pack, MapOverlay(armies=((sid, "North", "Ptolemy 6"),)))
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    rect = next(g.find(f"{ns}rect") for g in root.iter(f"{ns}g") if g.get("class") == "army")
+    box = (float(rect.get("x")), float(rect.get("y")),
+           float(rect.get("x")) + float(rect.get("width")), float(rect.get("y")) + float(rect.get("height")))
+    assert _box_overlaps(box, layout[sid].box) == 0
+
+
+def test_a_seat_map_adds_an_inset_zoomed_on_its_forces(pack: Pack) -> None:
+    """Issue 13: the mailed picture of a seat is the whole map plus, below, the part
+    around its armies and this turn's fronts, full width (so names read at mail size)."""
+    from pbem.report.mapview import _Projection, focus_box, render_seat_map_svg
+
+    ov = MapOverlay(armies=(("memphis", "south", "Ptolemy 6"), ("pella", "north", "Antipater 9")),
+                    battles=("pelusium",), space_owner={"memphis": "south"})
+    box = focus_box(pack, ov, "south")
+    assert box is not None
+    proj = _Projection()
+    x0, y0, x1, y1 = box
+    for sid in ("memphis", "pelusium"):
+        x, y = proj(pack.spaces[sid].lon, pack.spaces[sid].lat)
+        assert x0 < x < x1 and y0 < y < y1
+    px, py = proj(pack.spaces["pella"].lon, pack.spaces["pella"].lat)
+    assert not (x0 < px < x1 and y0 < py < y1)  # another seat's army far away stays out
+    assert (x1 - x0) < proj.width / 2  # a real zoom: names at least twice the overview's size
+    svg = render_seat_map_svg(pack, ov, "south")
+    root = ET.fromstring(svg)
+    assert svg.count('class="inset"') == 1 and "Zoom: around south" in svg
+    assert png_size(svg_to_png(svg, 1000))[1] > png_size(svg_to_png(render_map_svg(pack, ov), 1000))[1]
+    assert root.tag.endswith("svg")
+    # nothing of the seat on the map: the whole map alone
+    assert render_seat_map_svg(pack, ov, "west") == render_map_svg(pack, ov)

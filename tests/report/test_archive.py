@@ -31,8 +31,10 @@ def test_batches_follow_the_snapshots(store) -> None:
 def test_archive_is_a_static_site_with_relative_links(store, tmp_path: Path) -> None:
     res = write_archive(store, "g1", tmp_path / "site")
     site = res.out_dir
-    assert {"index.html", "dice.html", "chain.html", "log.jsonl", "report-0000.html", "map-0006.svg"} <= set(
+    # one report per step, numbered by its step (the setup and the first decision share step 0)
+    assert {"index.html", "dice.html", "chain.html", "log.jsonl", "report-0000.html", "map-0005.svg"} <= set(
         res.files)
+    assert res.reports == 6 and "report-0006.html" not in res.files
     for page in site.glob("*.html"):
         html = page.read_text()
         assert "<script" not in html
@@ -66,7 +68,7 @@ def test_archive_log_verifies_and_hides_secrets(store, tmp_path: Path) -> None:
 
 def test_history_reply_lists_and_repeats_reports(store) -> None:
     subject, text, html = history_reply(store, "g1", "north", None)
-    assert subject == "[g1] history: 7 reports"
+    assert subject == "[g1] history: 6 reports"
     assert "setup, the game begins" in text and "<table>" in html
     subject, text, html = history_reply(store, "g1", "north", 0)
     assert subject.startswith("[g1] history: step 0 (setup, the game begins; ")
@@ -78,3 +80,21 @@ def test_history_reply_lists_and_repeats_reports(store) -> None:
         history_reply(store, "g1", "nobody", 1)
     with pytest.raises(KeyError):
         history_reply(store, "nope", "north", 1)
+
+
+def test_the_archive_shows_the_round_a_step_was_played_in(store, tmp_path: Path) -> None:
+    """The last player-turn of round 1 is a round-1 step, though the position after it
+    is in round 2; the dice ledger says what each roll decided."""
+    site = write_archive(store, "g1", tmp_path / "site").out_dir
+    rows = re.findall(r'<tr><td class="n">(\d+)</td><td class="n">(\d+)</td><td class="n">(\d+)</td>',
+                      (site / "index.html").read_text())
+    steps = [int(r[0]) for r in rows]
+    assert steps == list(range(len(steps)))
+    bs = batches(store, "g1")
+    for step, _turn, rnd in rows:
+        group = [b for b in bs if b.step == int(step)]
+        before = next((b.state for b in reversed(bs) if b.step < int(step)), group[-1].state)
+        assert int(rnd) == before.round
+    dice = (site / "dice.html").read_text()
+    cells = re.findall(r"<td>([^<]*)</td></tr>", dice)
+    assert cells and all(c.strip() for c in cells), "a roll without details"

@@ -14,6 +14,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.core.board import resolve_general, resolve_space
+from pbem.rules.core.names import printed_name
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State
 
@@ -87,12 +88,14 @@ def pick_army(pack: Pack, s: State, part: dict[str, Any], key: str, legal: list[
 
 
 def pick_one(part: dict[str, Any], key: str, legal: list[str], norm: Any, where: str,
-             rej: list[Problem], what: str, shown: str | None = None) -> str | None:
+             rej: list[Problem], what: str, shown: str | None = None, pack: Pack | None = None) -> str | None:
     """R-16: one of ``legal`` (ids) under ``part[key]``, read by ``norm`` (text → id or
     None); left out: the only legal one. Problems: ``tyche.event_no_subject`` (nothing
     qualifies), ``tyche.event_choice_missing`` (several do), ``tyche.event_choice_illegal``;
-    each message names ``what``, each hint lists ``shown`` (default: the ids)."""
-    shown = shown if shown is not None else ", ".join(legal)
+    each message names ``what``, each hint lists ``shown`` (default: the printed names
+    of ``legal`` with ``pack``, else the ids)."""
+    if shown is None:
+        shown = ", ".join(printed_name(pack, x) for x in legal) if pack is not None else ", ".join(legal)
     if not legal:
         reject(rej, "tyche.event_no_subject", f"there is no {what}", f"{where}.use",
                "use the card's OPs or discard it", rule=RULE)

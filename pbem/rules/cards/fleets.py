@@ -30,7 +30,7 @@ def _check(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card, ef
         return
     plan["fleet"] = pick_one(part, "fleet", upgradable_fleets(pack, s, seat),
                              lambda v: resolve_fleet(pack, v), where, rej,
-                             "fleet of yours that may be upgraded (R-15)")
+                             "fleet of yours that may be upgraded (R-15)", pack=pack)
 
 
 def _resolve(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -> bool:

@@ -47,7 +47,7 @@ def _check(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card, ef
     :func:`destinations`, required)."""
     plan["royal"] = _resolve_royal(pack, part.get("royal")) if soft else pick_one(
         part, "royal", free_women(pack, s), lambda v: _resolve_royal(pack, v), where, rej,
-        "royal woman that no player controls")
+        "royal woman that no player controls", pack=pack)
     to = place_list(pack, part, where, rej, 1)
     plan["place"] = to
     if soft or plan["royal"] is None:

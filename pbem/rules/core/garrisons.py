@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from pbem.pack.model import Pack
 from pbem.rules.core.board import distances
+from pbem.rules.core.names import indep_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.state import State
 
 
-def garrison_blocked(s: State, seat: str, space: str) -> str | None:
+def garrison_blocked(s: State, seat: str, space: str, pack: Pack | None = None) -> str | None:
     """Why ``space`` holds something hostile for ``seat`` (R-8.3), or None: enemy
-    garrison, independent marker, enemy CUs or an independent army."""
+    garrison, independent marker, enemy CUs or an independent army (by its printed name
+    with ``pack``)."""
     owner = s["garrisons"].get(space)
     if owner and owner != seat:
         return f"{owner}'s garrison"
@@ -24,7 +26,7 @@ def garrison_blocked(s: State, seat: str, space: str) -> str | None:
             return f"{other}'s CUs"
     for aid, a in s["indep_armies"].items():
         if a["space"] == space:
-            return f"the independent army {aid}"
+            return indep_name(pack, aid) if pack is not None else "an independent army"
     return None
 
 
@@ -77,7 +79,7 @@ def why_not_garrison(pack: Pack, s: State, seat: str, x: str, mps: int | None = 
         return f"{name} is a transit point; garrisons never go on transit points"
     if s["garrisons"].get(x) == seat:
         return f"{name} already holds your garrison"
-    why = garrison_blocked(s, seat, x)
+    why = garrison_blocked(s, seat, x, pack)
     if why:
         return f"{name} holds {why}; garrisons go only where there is none"
     far = distances(pack, garrison_sources(s, seat), 99, garrison_costs(pack))

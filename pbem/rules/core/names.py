@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.rules.core.units import unit_strength
 
 
 def space_name(pack: Pack, space: Any) -> str:
@@ -61,6 +62,22 @@ def _id_names(pack: Pack) -> dict[str, str]:
     for table in reversed(_PURPOSE_TABLES):
         names.update({k: v.name for k, v in getattr(pack, table).items()})
     return names
+
+
+def printed_name(pack: Pack, x: Any) -> str:
+    """The printed name of anything of the pack a player may name, given by id or by
+    name in any case (``"greek_army"``, ``"Greek army"`` -> ``"Greek Army"``; spaces
+    before the other tables, provinces last, as :func:`_id_names`); a value the pack
+    does not know comes back as text unchanged. The one place ids become names."""
+    text = str(x)
+    names = _id_names(pack)
+    if text in names:
+        return names[text]
+    key = "_".join(text.strip().lower().split())
+    if key in names:
+        return names[key]
+    by_name = {v.lower(): v for v in reversed(list(names.values()))}
+    return by_name.get(" ".join(text.strip().lower().split()), text)
 
 
 def purpose_text(pack: Pack, purpose: Any) -> str:
@@ -114,9 +131,15 @@ def card_label(pack: Pack, number: Any) -> str:
     return f"#{c.number} {c.name}" + (f" ({ops_text(c.ops)})" if c.ops else "")
 
 
-def cus_text(cus: Any) -> str:
+def cus_text(cus: Any, pack: Pack | None = None) -> str:
+    """CUs as players read them: ``"2 loyal, 1 mercenary"``; with ``pack`` a special
+    unit by its printed name (``"1 Silver Shields"``, R-4.1)."""
     if isinstance(cus, Mapping):
-        return ", ".join(f"{n} {str(t).replace('_', ' ')}" for t, n in cus.items() if n) or "no CUs"
+        def name(t: Any) -> str:
+            if pack is not None and t in pack.special_units:
+                return pack.special_units[t].name
+            return str(t).replace("_", " ")
+        return ", ".join(f"{n} {name(t)}" for t, n in cus.items() if n) or "no CUs"
     return str(cus)
 
 
@@ -224,21 +247,110 @@ def reaction_text(pack: Pack, d: Mapping[str, Any]) -> str:
     return f"{seat} does not {kind.replace('_', ' ')}{how}."
 
 
+def chart_text(read: Any) -> str:
+    """A chart lookup as players can redo it: ``"battle chart row 9, column 7: 6"``
+    (``read`` as the rules core records it: ``{chart, row, column, result}``)."""
+    if not isinstance(read, Mapping) or "chart" not in read:
+        return ""
+    col = read.get("column")
+    column = f", column {col}" if col not in (None, "result") else ""
+    return f"{str(read['chart']).replace('_', ' ')} chart row {read.get('row')}{column}: {read.get('result')}"
+
+
+def _cu_terms(pack: Pack, rec: Mapping[str, Any]) -> list[str]:
+    """The terms of a side's CU strength (R-4.4, R-9.2, R-14): ``"2 loyal x 2"``, the
+    elephants' rolled values, each independent army's printed strength."""
+    terms = []
+    for army, n in (rec.get("armies") or {}).items():
+        terms.append(f"{indep_army_name(pack, army)} {n}")
+    for t, n in (rec.get("cus") or {}).items():
+        st = unit_strength(pack, t)
+        name = pack.special_units[t].name if t in pack.special_units else str(t).replace("_", " ")
+        if st is None:
+            rolled = rec.get("elephants") or []
+            terms.append(f"{n} {name} rolled {'+'.join(map(str, rolled)) or '?'} on the elephant chart")
+        elif st:
+            terms.append(f"{n} {name} x {st}")
+    return terms
+
+
+def battle_side_text(pack: Pack, rec: Mapping[str, Any], who: str) -> str:
+    """One side of a battle with every term of its numbers (R-9.2): its strength as the
+    sum of its CUs, elephants, independent armies and local troops; its dice, raised to
+    the commander's battle rating when lower; the battle chart's row (the roll) and
+    column (the strength) giving its score. Older records without the terms read as
+    ``"strength 7, roll 9, score 6"``."""
+    if "dice" not in rec:
+        parts = [f"{k} {rec[k]}" for k in ("strength", "roll", "score") if k in rec]
+        return f"{who} ({', '.join(parts)})"
+    terms = _cu_terms(pack, rec)
+    if "cus" not in rec and "armies" not in rec:
+        terms = [f"CUs {rec.get('cus_strength')}"]
+    if rec.get("local_troops"):
+        terms.append(f"local troops {rec['local_troops']}")
+    strength = f"strength {rec.get('strength')}" + (f" = {' + '.join(terms)}" if terms else "")
+    dice = [int(v) for v in rec.get("dice") or []]
+    roll = "dice " + "+".join(map(str, dice)) + (f" = {sum(dice)}" if len(dice) > 1 else "")
+    cmd = rec.get("commander")
+    armies = list(rec.get("armies") or {})
+    leader = ("the minor general's" if cmd == "minor" else f"{general_name(pack, cmd)}'s" if cmd
+              else f"{indep_army_name(pack, armies[0])}'s" if len(armies) == 1 else "the best independent")
+    if rec.get("rating") is not None:
+        floor = int(rec["rating"])
+        roll += (f", raised to {floor} by {leader} battle rating" if sum(dice) < floor
+                 else f" ({leader} battle rating {floor} is lower)" if sum(dice) > floor
+                 else f" ({leader} battle rating is {floor} too)")
+    else:
+        roll += " (no general: no battle rating)"
+    chart = chart_text(rec.get("read"))
+    return f"{who}: {strength}; {roll}; " + (chart.replace(": ", " gives score ", 1) if chart
+                                             else f"score {rec.get('score')}")
+
+
 def battle_text(pack: Pack, d: Mapping[str, Any]) -> str:
-    """R-9.2: "Battle at Gaza, east (strength 9, roll 7, score 5) attacks south (…):
-    east wins." Ties and royal CUs joining (R-4.3) read as such."""
+    """R-9.2: "Battle at Gaza: east attacks south. east: strength 9 = 3 loyal x 2 + 3
+    mercenary x 1; dice 3+4 = 7 (...); battle chart row 7, column 9 gives score 5.
+    south: ... south wins." Every term that entered a number is named, so a player can
+    recompute it; ties and royal CUs joining (R-4.3) read as such."""
     where = space_name(pack, d.get("space"))
     attacker, defender = d.get("attacker", "?"), d.get("defender", "?")
     if d.get("result") == "joined":
         return f"At {where} the royal CUs join {d.get('winner')} without a battle (R-4.3)."
+    outcome = "A tie" if d.get("result") == "tie" else f"{d.get('winner')} wins"
+    sides = d.get("sides")
+    if isinstance(sides, list) and len(sides) == 2 and all(isinstance(x, Mapping) for x in sides):
+        a, b = sides
+        return (f"Battle at {where}: {attacker} attacks {defender}. "
+                f"{battle_side_text(pack, a, a.get('side', attacker))}. "
+                f"{battle_side_text(pack, b, b.get('side', defender))}. {outcome}.")
 
     def side(role: str, who: Any) -> str:
         parts = [f"{k} {d[k + 's'][role]}" for k in ("strength", "roll", "score")
                  if isinstance(d.get(k + "s"), Mapping) and role in d[k + "s"]]
         return f"{who} ({', '.join(parts)})" if parts else str(who)
 
-    outcome = "a tie" if d.get("result") == "tie" else f"{d.get('winner')} wins"
     return f"Battle at {where}: {side('attacker', attacker)} attacks {side('defender', defender)}: {outcome}."
+
+
+def naval_text(pack: Pack, d: Mapping[str, Any]) -> str:
+    """R-15: "Naval battle at Smyrna: east declares against north. east: strength 1,
+    dice 3+2 = 5, naval chart row 5, column 1 gives score 2. north: no fleet. east wins."
+    Every term of each side's score is named."""
+    where = f" at {space_name(pack, d['space'])}" if d.get("space") else ""
+    parts = []
+    for rec in d.get("sides") or []:
+        if not isinstance(rec, Mapping):
+            continue
+        dice = [int(v) for v in rec.get("dice") or []]
+        chart = chart_text(rec.get("read"))
+        parts.append(f"{rec.get('side')}: strength {rec.get('strength')}, dice " + "+".join(map(str, dice))
+                     + (f" = {sum(dice)}" if len(dice) > 1 else "")
+                     + (f", {chart.replace(': ', ' gives score ', 1)}" if chart else f", score {rec.get('score')}"))
+    winner = d.get("winner") or (d.get("declarer") if d.get("result") == "declarer" else
+                                 d.get("mover") if d.get("result") == "mover" else None)
+    head = f"Naval battle{where}" + (f": {d['declarer']} declares against {d['mover']}"
+                                     if d.get("declarer") and d.get("mover") else "")
+    return head + "".join(f". {x}" for x in parts) + (f". {winner} wins." if winner else ".")
 
 
 def province_name(pack: Pack, province: Any) -> str:

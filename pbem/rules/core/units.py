@@ -41,6 +41,27 @@ def is_unit_type(pack: Pack, t: Any) -> bool:
     return isinstance(t, str) and (t in pack.cu_types or t in pack.special_units)
 
 
+def resolve_unit_type(pack: Pack, t: Any) -> str | None:
+    """The CU type or special unit (R-4.1) ``t`` names, by id or by printed name in any
+    case (``"Silver Shields"``, ``"silver_shields"``), else None."""
+    if not isinstance(t, str):
+        return None
+    if t in pack.cu_types or t in pack.special_units:
+        return t
+    key = " ".join(t.strip().lower().replace("_", " ").split())
+    for uid, unit in pack.special_units.items():
+        if key in (uid.replace("_", " "), unit.name.lower()):
+            return uid
+    return key if key in pack.cu_types else None
+
+
+def unit_types_text(pack: Pack) -> str:
+    """The CU types and special units a player may name, as players read them:
+    ``"loyal, mercenary, elephant, royal; special units: Silver Shields, ..."``."""
+    specials = ", ".join(u.name for u in pack.special_units.values())
+    return ", ".join(pack.cu_types) + (f"; special units: {specials}" if specials else "")
+
+
 def base_type(pack: Pack, t: str) -> str:
     """The ordinary CU type ``t`` behaves as (a special unit's ``cu_type``, R-4.1)."""
     sp = special_unit(pack, t)

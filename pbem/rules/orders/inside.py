@@ -14,6 +14,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import resolve_general, space_or_reject
+from pbem.rules.core.names import cus_text
 from pbem.rules.core.pieces import (
     capacity,
     inside_cus,
@@ -22,7 +23,7 @@ from pbem.rules.core.pieces import (
 )
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State
-from pbem.rules.core.units import is_unit_type, unit_types
+from pbem.rules.core.units import resolve_unit_type, unit_types, unit_types_text
 from pbem.rules.resolve.inside import RULE
 
 
@@ -113,18 +114,19 @@ def check(pack: Pack, s: State, seat: str, raw: dict[Any, Any], where: str,
                         continue
                     gens.append(g)
                 continue
-            if not is_unit_type(pack, k):
+            typed = resolve_unit_type(pack, k)
+            if typed is None:
                 reject(rej, "inside.unknown_cu_type", f"there is no CU type {k!r}", f"{w}.{k}",
-                       did_you_mean(k, unit_types(pack),
-                                    "types: " + ", ".join(sorted(unit_types(pack)))))
+                       did_you_mean(k, unit_types(pack), "types: " + unit_types_text(pack)))
                 continue
+            k = typed  # the type as the rules know it (a special unit by id)
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 reject(rej, "inside.bad_count", f"{k} must be a whole number of CUs ≥ 1",
                      f"{w}.{k}", f"{k}: 1")
                 continue
             if out.get(k, 0) < v:
-                reject(rej, "inside.no_such_units", f"you have {out.get(k, 0)} {k} CUs "
-                     f"outside in {name}, not {v}", f"{w}.{k}",
+                reject(rej, "inside.no_such_units", f"you have {out.get(k, 0)} {cus_text({k: 1}, pack)[2:]} "
+                     f"CUs outside in {name}, not {v}", f"{w}.{k}",
                      "only units already in the city at the start of the turn go inside")
                 continue
             cus[k] = v

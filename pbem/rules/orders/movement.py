@@ -19,7 +19,7 @@ from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, is_paused
 from pbem.rules.orders.common import tyche_only
 from pbem.rules.resolve.effects import raise_mercenary
-from pbem.rules.resolve.moves import check_moves, do_moves
+from pbem.rules.resolve.moves import check_moves, dice_free_move_checks, do_moves
 
 
 def read(pack: Pack, s: State, seat: str, part: Any, where: str,
@@ -81,6 +81,25 @@ def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Prob
         return check_moves(pack, s, seat, part, where, rej, soft=soft)
     read(pack, s, seat, part, where, rej)  # the shape is refused
     return None
+
+
+def independent_checks(pack: Pack, s: State, seat: str, part: Any, where: str,
+                       rej: list[Problem]) -> None:
+    """The checks of the movement segment that hold whatever the earlier segments do
+    (R-8.7), for when an earlier segment of the same orders was refused and the board
+    the movement would start from is therefore unknown: the order's shape, the
+    mercenary's space has a name, and each move's shape and names
+    (:func:`pbem.rules.resolve.moves.dice_free_move_checks`). Whether the space may take
+    the mercenary, and each army's path and allowance, wait for orders whose earlier
+    segments hold (issue 13: every problem of a mail at once, none invented).
+    Rejections are appended to ``rej``."""
+    order = read(pack, s, seat, part, where, rej)
+    if isinstance(order, dict) and "mercenary" in order:
+        if resolve_space(pack, order["mercenary"])[0] is None:
+            reject(rej, "orders.unknown_space", f"there is no space {order['mercenary']!r}",
+                   f"{where}.mercenary", resolve_space(pack, order["mercenary"])[1])
+    elif isinstance(order, list):
+        dice_free_move_checks(pack, s, seat, order, where, rej)
 
 
 def _why_no_mercenary(pack: Pack, s: State, seat: str, sid: str) -> str:

@@ -20,7 +20,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import resolve_fleet, resolve_space
-from pbem.rules.core.names import card_label
+from pbem.rules.core.names import card_label, fleet_name
 from pbem.rules.core.pieces import army_space
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import Decision, State, public_orders, war_get
@@ -87,7 +87,7 @@ def _choice_rows(pack: Pack, kind: str, options: list[str]) -> list[dict[str, st
 
 
 def _answer_text(pack: Pack, kind: str, options: list[str]) -> str:
-    first = options[0] if options else "?"
+    first = fleet_name(pack, options[0]) if options else "?"
     if kind == "intercept":
         return "{intercept: {army: <general or space>}} or {intercept: none}"
     if kind == "avoid_battle":
@@ -192,13 +192,13 @@ def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
             f = resolve_fleet(pack, x)
             if f not in opts:
                 reject(rej, "reaction.bad_fleet", f"{x!r} is not one of your ready fleets",
-                       f"orders.{key}.fleets", "fleets: " + ", ".join(opts) + "; or "
-                       + NONE_HINT[key], rule=rule)
+                       f"orders.{key}.fleets", "fleets: " + ", ".join(fleet_name(pack, f) for f in opts)
+                       + "; or " + NONE_HINT[key], rule=rule)
             elif f not in out:
                 out.append(f)
         if not out and not rej:
             reject(rej, "reaction.bad_fleet", "name at least one fleet", f"orders.{key}.fleets",
-                   f"{{naval_battle: {{fleets: [{opts[0]}]}}}} or " + NONE_HINT[key],
+                   f"{{naval_battle: {{fleets: [{fleet_name(pack, opts[0])}]}}}} or " + NONE_HINT[key],
                    rule=rule)
         return out
     field = "army" if key == "intercept" else "toward"

@@ -23,6 +23,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import space_or_reject
+from pbem.rules.core.names import cus_text
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import INDEP, besieger, capacity, inside_cus
 from pbem.rules.core.placement import (
@@ -33,6 +34,7 @@ from pbem.rules.core.placement import (
 )
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, _copy
+from pbem.rules.core.units import resolve_unit_type
 from pbem.rules.resolve.effects import place_cus
 
 RULE = "R-7.2"
@@ -128,7 +130,8 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
         if inside is not False and not _inside_ok(pack, sim.s, seat, sid, inside,
                                                   entry["cus"], w, rej):
             continue
-        for t, n in entry["cus"].items():
+        for typed, n in entry["cus"].items():
+            t = resolve_unit_type(pack, typed) or typed  # a special unit by its name too
             if not isinstance(n, int) or isinstance(n, bool) or n < 1:
                 reject(rej, "reinforcements.count", f"{t}: give a whole number ≥ 1",
                        f"{w}.cus.{t}", f"cus: {{{t}: 1}}")
@@ -136,8 +139,8 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
             have = new.get(t, 0) + back.get(t, 0)
             if n > have:
                 reject(rej, "reinforcements.too_many",
-                       f"you have {have} {t} CU(s) to place, not {n}", f"{w}.cus.{t}",
-                       f"new: {new}, dispersed: {back}")
+                       f"you have {have} {cus_text({t: 1}, pack)[2:]} CU(s) to place, not {n}", f"{w}.cus.{typed}",
+                       f"new: {cus_text(new, pack)}; back from the dispersed box: {cus_text(back, pack)}")
                 continue
             for _ in range(n):
                 targets = placement_targets(pack, sim.s, seat, placed)

@@ -29,7 +29,10 @@ from pbem.rules.core.armies import own_armies_hint
 from pbem.rules.core.board import resolve_fleet, resolve_general, resolve_space
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import SEATS, State, standing_orders
-from pbem.rules.core.units import is_unit_type, unit_types
+from pbem.rules.core.units import (
+    resolve_unit_type,
+    unit_types_text,
+)
 from pbem.rules.resolve.surprises import STANDING_MOMENTS, read_cards
 
 STANDING_KEYS = {"intercept": ("when", "army", "into", "if_enemy_strength_at_most"),
@@ -121,7 +124,7 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 if bad:
                     reject(rej, "standing.bad_fleet", "fleets lists fleet ids" +
                          (f"; there is no fleet {bad[0]!r}" if bad else ""),
-                         f"{w}.fleets", "ids: " + ", ".join(sorted(pack.fleets)))
+                         f"{w}.fleets", "fleets: " + ", ".join(f.name for f in pack.fleets.values()))
                 norm[k] = fids
             elif k == "city":  # inside_join: major cities
                 vals = v if isinstance(v, list) else [v]
@@ -149,12 +152,13 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 norm[k] = got_cards[0] if got_cards else None
             elif k == "order":  # losses: CU types lost first
                 vals = v if isinstance(v, list) else [v]
-                bad = [x for x in vals if not is_unit_type(pack, x)]
-                if bad or not vals or len(set(map(str, vals))) != len(vals):
+                types = [resolve_unit_type(pack, x) for x in vals]
+                bad = [x for x, t in zip(vals, types, strict=True) if t is None]
+                if bad or not vals or len(set(map(str, types))) != len(vals):
                     reject(rej, "standing.bad_order", "order lists CU types, each once" + (f"; no type {bad[0]!r}"
                                                               if bad else ""),
-                         f"{w}.order", "types: " + ", ".join(sorted(unit_types(pack))))
-                norm[k] = list(vals)
+                         f"{w}.order", "types: " + unit_types_text(pack))
+                norm[k] = [t if t is not None else x for x, t in zip(vals, types, strict=True)]
         if when in ("intercept", "avoid") and "army" not in o:
             reject(rej, "standing.army_missing", "name the army", f"{w}.army",
                  armies)

@@ -25,6 +25,7 @@ from pbem.rules.context import Ctx
 from pbem.rules.core.board import distances, resolve_fleet, resolve_space
 from pbem.rules.core.control import upgradable_fleets, why_no_fleet_upgrade
 from pbem.rules.core.garrisons import legal_garrison_spaces, why_not_garrison
+from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import did_you_mean, reject
@@ -109,27 +110,32 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
     n0 = len(rej)
     hand = list(hand_of(s, seat))
     surprise, again = check_surprise_discards(pack, s, seat, part, where, rej)
+    your_hand = "your hand: " + ", ".join(card_label(pack, c) for c in hand)
     if "card" not in part:
         reject(rej, "tyche.card_missing", "name the card you play or discard",
-             f"{where}.card", "your hand: " + ", ".join(map(str, hand)))
+             f"{where}.card", your_hand)
+        independent_checks(pack, part, where, rej)
         return None
     n, hint = parse_card(pack, hand, part["card"])
     if n is None or n not in hand:
         reject(rej, "tyche.card_not_in_hand", f"card {part['card']!r} is not in your hand", f"{where}.card",
-             hint or "your hand: " + ", ".join(map(str, hand)))
+             f"{hint}; {your_hand}" if hint else your_hand)
+        independent_checks(pack, part, where, rej)
         return None
     card = pack.cards[n]
     if n in surprise:
-        reject(rej, "tyche.duplicate_card", f"card {n} is also a surprise discard",
+        reject(rej, "tyche.duplicate_card", f"{card_label(pack, n)} is also a surprise discard",
              f"{where}.card", "play or discard another card under card:", rule="R-8.2")
     if card.type == "surprise":
         reject(rej, "tyche.surprise_not_mandatory", f"{card_label(pack, n)} is a surprise card and does not count as your Tyche "
              f"play", f"{where}.card", "list it under surprise_discards")
+        independent_checks(pack, part, where, rej)
         return None
     use = norm_use(part.get("use"))
     if use not in USES:
         reject(rej, "tyche.unknown_use", f"use must be one of {', '.join(USES)}",
              f"{where}.use", f"allowed for this card: {', '.join(uses_for(card))}")
+        independent_checks(pack, part, where, rej, use=False)
         return None
     if use not in uses_for(card) and use != "upgrade_fleet":  # R-8.2 4-OP card: below
         if use == "discard":
@@ -141,6 +147,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
         else:
             reject(rej, "tyche.use_not_allowed", f"{card_label(pack, n)} cannot be used for {use}", f"{where}.use",
                  f"allowed: {', '.join(uses_for(card))}")
+        independent_checks(pack, part, where, rej, use=False)
         return None
     plan: dict[str, Any] = {"surprise": surprise, "again": again, "card": n, "use": use,
                             "places": [],
@@ -174,6 +181,29 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
             reject(rej, "orders.field_not_used", f"{card_label(pack, n)} played for {use} "
                    f"does not read {k}", f"{where}.{k}", f"leave out {k}", rule="R-16")
     return plan if len(rej) == n0 else None
+
+
+def independent_checks(pack: Pack, part: dict[str, Any], where: str, rej: list[Problem],
+                       use: bool = True) -> None:
+    """The checks of a Tyche order that hold whatever card it names (R-8.2), for when
+    the card itself is refused: ``use`` is one of :data:`USES` (unless ``use`` is
+    False: already refused), every space of ``places`` and ``place`` has a name
+    (``orders.unknown_space``) and every ``unrest`` entry is a province. So one mail
+    names a card not in the hand *and* a misspelled space (issue 13: every problem at
+    once); what depends on the card (how many places, which are legal) waits for a
+    card that is in the hand. Rejections are appended to ``rej``."""
+    if use and "use" in part and norm_use(part.get("use")) not in USES:
+        reject(rej, "tyche.unknown_use", f"use must be one of {', '.join(USES)}",
+               f"{where}.use", "the uses: " + ", ".join(USES))
+    for key in ("places", "place"):
+        value = part.get(key)
+        for i, v in enumerate(value if isinstance(value, list) else [value] if isinstance(value, str) else []):
+            sid, hint = resolve_space(pack, v)
+            if sid is None and isinstance(v, str):
+                reject(rej, "orders.unknown_space", f"there is no space {v!r}",
+                       f"{where}.{key}[{i}]" if isinstance(value, list) else f"{where}.{key}", hint)
+    if "unrest" in part:
+        _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
 
 
 def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
@@ -221,16 +251,20 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
 
 
 def _unrest_prefs(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[str]:
-    """R-16.2 ``tyche.unrest``: one province id or a list of them, in order of
+    """R-16.2 ``tyche.unrest``: one province (id or name) or a list of them, in order of
     preference: the first the rule lets the player pick wins, on a two-province result
     and when unrest spreads to an adjacent province. Unknown ids are refused."""
     out: list[str] = []
+    known = {k: k for k in pack.provinces} | {p.name.lower(): k for k, p in pack.provinces.items()}
     for i, v in enumerate(raw if isinstance(raw, list) else [raw]):
-        pid = norm_use(v)
-        if not isinstance(pid, str) or pid not in pack.provinces:
+        text = norm_use(v)
+        pid = known.get(" ".join(text.split())) or known.get("_".join(text.split())) \
+            if isinstance(text, str) else None
+        if pid is None:
             reject(rej, "tyche.unknown_province", f"there is no province {v!r}",
                    f"{where}[{i}]" if isinstance(raw, list) else where,
-                   "give province ids, e.g. unrest: [attica, aetolia]")
+                   did_you_mean(str(v), [p.name for p in pack.provinces.values()],
+                                "give provinces by name, e.g. unrest: [Attica, Aetolia]"))
         elif pid not in out:
             out.append(pid)
     return out
@@ -285,7 +319,7 @@ def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card
     except KeyError as e:  # the pack lacks the naval chart or the upgrade constants
         reject(rej, "rules.pack_incomplete", f"the data pack lacks {e}", f"{where}.use", rule="R-8.2")
         return
-    yours = ("fleets you may upgrade: " + ", ".join(mine)) if mine else \
+    yours = ("fleets you may upgrade: " + ", ".join(fleet_name(pack, f) for f in mine)) if mine else \
         "you control no fleet that may be upgraded"
     if "garrisons" not in uses_for(card):
         reject(rej, "tyche.use_not_allowed", f"{card_label(pack, card.number)} cannot be used for its OPs", f"{where}.use",
@@ -306,7 +340,7 @@ def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card
     fid = resolve_fleet(pack, part["fleet"])
     if fid is None:
         reject(rej, "tyche.unknown_fleet", f"there is no fleet {part['fleet']!r}",
-             f"{where}.fleet", "fleets: " + ", ".join(sorted(pack.fleets)))
+             f"{where}.fleet", "fleets: " + ", ".join(f.name for f in pack.fleets.values()))
         return
     why = why_no_fleet_upgrade(pack, s, seat, fid)
     if why:

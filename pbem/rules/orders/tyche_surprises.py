@@ -17,6 +17,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
+from pbem.rules.core import names
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, hand_of
 from pbem.rules.resolve.siege import conducts_siege
@@ -24,10 +25,9 @@ from pbem.rules.resolve.surprises import MOMENT_NAMES, moments_of
 
 
 def card_label(pack: Pack, n: int) -> str:
-    """``"#12 Greek Mercenaries (3 OPs)"``."""
-    c = pack.cards[n]
-    ops = f"{c.ops} OPs" if c.ops is not None else "no OPs"
-    return f"#{n} {c.name} ({ops})"
+    """``"#12 Greek Mercenaries (3 OPs)"``: the card as players read it, from the one
+    place names come from (:func:`pbem.rules.core.names.card_label`)."""
+    return names.card_label(pack, n)
 
 
 def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str | None]:
@@ -66,7 +66,7 @@ def check_surprise_discards(pack: Pack, s: State, seat: str, part: dict[str, Any
         w = f"{where}.surprise_discards[{i}]"
         if n is None or n not in hand:
             reject(rej, "tyche.card_not_in_hand", f"card {v!r} is not in your hand",
-                   w, hint or "your hand: " + ", ".join(map(str, hand)), rule="R-8.5")
+                   w, hint or "your hand: " + ", ".join(card_label(pack, c) for c in hand), rule="R-8.5")
         elif pack.cards[n].type != "surprise":
             reject(rej, "tyche.not_a_surprise",
                    f"{card_label(pack, n)} is not a surprise card", w,

@@ -100,6 +100,8 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                     return rej  # the rest runs when the window closes (finish_turn)
                 _dry_windows(ctx, seat, rest)  # a check: check the rest of the turn now
             end_segment(ctx)
+    if not only and rej and "movement" in orders:  # an earlier segment failed (issue 13)
+        movement.independent_checks(pack, s, seat, orders["movement"], "orders.movement", rej)
     if not only and not rej:
         mplan = ctx.planned("movement", lambda: _movement_plan(
             ctx, seat, orders.get("movement"), rej))

@@ -152,12 +152,22 @@ def hostile_tribes(ctx: Ctx, seat: str, space: str) -> None:
 
 
 def _side_roll(ctx: Ctx, side: str, space: str, label: str) -> dict[str, Any]:
+    """One side's battle roll (R-9.2) and every term of it, recorded so a report can
+    show the sum: ``cus`` (the CUs by type), ``elephants`` (each elephant's chart
+    result), ``armies`` (independent armies and their strengths), ``cus_strength``,
+    ``local_troops``, ``strength``, ``commander`` (id, ``"minor"`` or None), ``rating``
+    (the roll's floor), ``dice``, ``roll`` and the chart ``read`` giving ``score``."""
     pack, s = ctx.pack, ctx.s
+    terms: dict[str, Any] = {}
     if side == INDEP:
-        base = sum(s["indep_armies"][a]["strength"] for a in indep_at(s, space))
+        ids = indep_at(s, space)
+        base = sum(s["indep_armies"][a]["strength"] for a in ids)
+        terms["armies"] = {a: s["indep_armies"][a]["strength"] for a in ids}
         elephants: list[dict] = []
     else:
         have = cus_at(s, side, space)
+        terms["cus"] = {t: n for t, n in sorted(have.items()) if n}
+        terms["commander"] = commander(pack, s, side, space)
         base = 0
         elephants = []
         for t, n in sorted(have.items()):
@@ -180,7 +190,9 @@ def _side_roll(ctx: Ctx, side: str, space: str, label: str) -> dict[str, Any]:
     mod = max(raw, floor) if floor is not None else raw
     strength = base + local
     score, rec = chart_read(pack, "battle", mod, max(1, strength))
-    return {"side": side, "cus_strength": base, "local_troops": local,
+    if elephants:
+        terms["elephants"] = [int(r.get("result") or 0) for r in elephants]
+    return {"side": side, **terms, "cus_strength": base, "local_troops": local,
             "strength": strength, "dice": dice, "rating": floor, "roll": mod,
             "score": int(score), "read": rec}
 

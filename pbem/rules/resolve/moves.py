@@ -34,7 +34,10 @@ from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import controlled_royals, group_at
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, _copy, hand_of
-from pbem.rules.core.units import is_unit_type, unit_types
+from pbem.rules.core.units import (
+    resolve_unit_type,
+    unit_types_text,
+)
 from pbem.rules.resolve.movement import new_cursor, run_cursor
 from pbem.rules.resolve.siege import LIMITS, siege_target
 from pbem.rules.resolve.surprises import (
@@ -72,12 +75,12 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                 part["at"] = sid
             elif k == "cus":
                 if not isinstance(v, dict) or any(
-                        not is_unit_type(pack, t) or not isinstance(n, int) or
+                        resolve_unit_type(pack, t) is None or not isinstance(n, int) or
                         isinstance(n, bool) or n < 1 for t, n in v.items()):
                     reject(rej, "movement.bad_cus", "cus maps CU types to counts: {mercenary: 1, loyal: 2}", f"{w}.cus",
-                         "types: " + ", ".join(unit_types(pack)))
+                         "types: " + unit_types_text(pack))
                 else:
-                    part["cus"] = dict(v)
+                    part["cus"] = {resolve_unit_type(pack, t): n for t, n in v.items()}
             elif k == "generals":
                 for g in (v if isinstance(v, list) else [v]):
                     gid = resolve_general(pack, g)
@@ -91,7 +94,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                     rid = _resolve_royal(pack, r)
                     if rid is None:
                         reject(rej, "movement.unknown_royal", f"there is no royal {r!r}", f"{w}.royals",
-                             "ids: " + ", ".join(sorted(pack.royals)))
+                             "names: " + ", ".join(r.name for r in pack.royals.values()))
                     else:
                         part["royals"].append(rid)
         out.append(part)
@@ -138,7 +141,7 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
         fids = [resolve_fleet(pack, f) for f in escort] if isinstance(escort, list) else [None]
         if None in fids:
             reject(rej, "movement.bad_escort", "escort lists fleet ids",
-                 f"{where}.escort", "ids: " + ", ".join(sorted(pack.fleets)))
+                 f"{where}.escort", "fleets: " + ", ".join(f.name for f in pack.fleets.values()))
         else:
             escort = list(dict.fromkeys(fids))
     drop = _part(pack, raw["drop"], f"{where}.drop", rej) if "drop" in raw else []

@@ -137,7 +137,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('PrestigeBonusEnded',
               ('generals', 'rule'),
               reduce=_prestige_ended,
-              say=lambda p, d: "The segment ends: the prestige surprise cards gave "
+              say=lambda p, d: "The segment ends: the prestige that surprise cards gave "
                                + ", ".join(general_name(p, g) for g in d.get("generals", []))
                                + " lapses (R-11.2)."),
     EventKind('HandsCleared',
@@ -158,7 +158,9 @@ KINDS: tuple[EventKind, ...] = (
               say=lambda p, d: f"The event of {card_label(p, d.get('card'))} is not resolved by the judge yet."),
     EventKind('UnrestStruck',
               ('card', 'province', 'provinces', 'roll', 'rule', 'seat', 'spaces', 'spread_to'),
-              say=lambda p, d: f"Unrest ({card_label(p, d.get('card'))}, played by {d.get('seat')}) strikes "
+              say=lambda p, d: f"Unrest ({card_label(p, d.get('card'))}, played by {d.get('seat')}"
+                                     + (f"; roll {'+'.join(map(str, d['roll']))}" if isinstance(d.get("roll"), list)
+                                        else "") + ") strikes "
                                      f"{province_name(p, d.get('province'))}"
                                      + (f", spreading to {province_name(p, d['spread_to'])}" if d.get("spread_to") else "")
                                      + (f": independent markers in {spaces_text(p, d.get('spaces'))}" if d.get("spaces")

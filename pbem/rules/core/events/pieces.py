@@ -198,22 +198,22 @@ KINDS: tuple[EventKind, ...] = (
               ('cus', 'rule', 'seat', 'space'),
               optional=('from_dispersed', 'why'),
               reduce=_cus_placed,
-              say=lambda p, d: f"{d.get('seat')} places {cus_text(d.get('cus'))} in {space_name(p, d.get('space'))}."),
+              say=lambda p, d: f"{d.get('seat')} places {cus_text(d.get('cus'), p)} in {space_name(p, d.get('space'))}."),
     EventKind('CUsRemoved',
               ('cus', 'rule', 'seat', 'space', 'why'),
               optional=('chosen', 'limit'),
               reduce=_cus_removed,
-              say=lambda p, d: f"{d.get('seat')} loses {cus_text(d.get('cus'))} in {space_name(p, d.get('space'))}"
+              say=lambda p, d: f"{d.get('seat')} loses {cus_text(d.get('cus'), p)} in {space_name(p, d.get('space'))}"
                                    + (" (as its standing order on losses says)" if d.get("chosen") else "") + "."),
     EventKind('CUsDispersed',
               ('cus', 'rule', 'seat', 'space'),
               reduce=_cus_dispersed,
-              say=lambda p, d: f"{d.get('seat')}'s {cus_text(d.get('cus'))} in {space_name(p, d.get('space'))} go to the "
+              say=lambda p, d: f"{d.get('seat')}'s {cus_text(d.get('cus'), p)} in {space_name(p, d.get('space'))} go to the "
                                      "dispersed box."),
     EventKind('DispersedAdded',
               ('cus', 'rule', 'seat', 'why'),
               reduce=_dispersed_added,
-              say=lambda p, d: f"{d.get('seat')}'s {cus_text(d.get('cus'))} go to the dispersed box."),
+              say=lambda p, d: f"{d.get('seat')}'s {cus_text(d.get('cus'), p)} go to the dispersed box."),
     EventKind('GarrisonPlaced',
               ('rule', 'seat', 'space'),
               reduce=_garrison_placed,
@@ -245,7 +245,7 @@ KINDS: tuple[EventKind, ...] = (
               ('cus', 'generals', 'rule', 'seat', 'space'),
               optional=('why',),
               reduce=_went_inside,
-              say=lambda p, d: f"{d.get('seat')} puts {cus_text(d.get('cus') or {})}"
+              say=lambda p, d: f"{d.get('seat')} puts {cus_text(d.get('cus') or {}, p)}"
                                         + (f" and {', '.join(general_name(p, g) for g in d['generals'])}" if d.get("generals")
                                            else "") + f" inside {space_name(p, d.get('space'))} ({d.get('rule', 'R-5')})."),
     EventKind('UnitsCameOut',

@@ -111,7 +111,7 @@ def _lost_text(p, d) -> str:
 
 def _mutiny_text(p, d) -> str:
     return (f"Mutiny ({card_label(p, d.get('card'))}, played by {d.get('seat')}): "
-            f"{cus_text(d.get('cus') or {})} of {d.get('target')}'s army under "
+            f"{cus_text(d.get('cus') or {}, p)} of {d.get('target')}'s army under "
             + ("a minor general" if d.get("commander") in (None, "minor") else
                general_name(p, d.get("commander")))
             + f" in {space_name(p, d.get('space'))} "

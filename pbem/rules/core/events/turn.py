@@ -12,6 +12,20 @@ def _order(s: State, d: dict) -> None:
     s["order_choice"] = None
 
 
+def chooser_text(d: dict) -> str:
+    """R-6.1: who names the first player, and how a tie for fewest VP was broken: each
+    tied seat rolls one die, the highest names the first player (re-rolled among equal
+    highest); play then goes clockwise from the seat named."""
+    seat, rolls = d.get("seat"), d.get("rolls") or {}
+    if not rolls:
+        return f"{seat} has the fewest VP and names the first player; play goes clockwise from him (R-6.1)."
+    vp = (d.get("vp") or {}).get(seat)
+    dice = ", ".join(f"{s} {n}" for s, n in rolls.items())
+    return (f"{', '.join(rolls)} tie for the fewest VP ({vp}): one die each, the highest names the "
+            f"first player ({dice}{'; equal highest rolled again' if list(rolls.values()).count(rolls.get(seat)) > 1 else ''}): "
+            f"{seat} names the first player, and play goes clockwise from the seat named (R-6.1).")
+
+
 def _chooser(s: State, d: dict) -> None:
     s["order_choice"] = {"seat": d["seat"], "vp": dict(d["vp"])}
 
@@ -106,7 +120,7 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_order,
               say=lambda p, d: f"Turn order: {', '.join(d.get('order', []))}"
                                + (f" ({d['chooser']}, with the fewest VP, names {d['first']} "
-                                  "first, R-6.1)" if d.get("chooser") else "") + "."),
+                                  "first; play goes clockwise from him, R-6.1)" if d.get("chooser") else "") + "."),
     EventKind('UsurpersLabelled',
               ('rule', 'seats', 'vp'),
               reduce=_usurpers,
@@ -161,7 +175,7 @@ KINDS: tuple[EventKind, ...] = (
               ('cus', 'queue', 'rule'),
               reduce=_granted,
               say=lambda p, d: "Reinforcements (R-7.1): " + "; ".join(
-            f"{seat} {cus_text(cus)}" for seat, cus in (d.get("cus") or {}).items()) + "."),
+            f"{seat} {cus_text(cus, p)}" for seat, cus in (d.get("cus") or {}).items()) + "."),
     EventKind('ReinforcementsPlaced',
               ('rule', 'seat'),
               reduce=_reinf_placed,
@@ -199,7 +213,5 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('TurnOrderChooserNamed',
               ('rolls', 'rule', 'seat', 'vp'),
               reduce=_chooser,
-              say=lambda p, d: f"{d.get('seat')} has the fewest VP"
-                               + (" (after a die roll among the tied seats)" if d.get("rolls") else "")
-                               + " and names the first player (R-6.1)."),
+              say=lambda p, d: chooser_text(d)),
 )

@@ -12,6 +12,7 @@ from pbem.rules.core.events.base import (
 from pbem.rules.core.names import (
     battle_text,
     card_label,
+    chart_text,
     cus_text,
     fleet_name,
     general_name,
@@ -19,6 +20,7 @@ from pbem.rules.core.names import (
     indep_verb,
     modifier_text,
     mover_text,
+    naval_text,
     path_text,
     reaction_text,
     space_name,
@@ -111,7 +113,7 @@ KINDS: tuple[EventKind, ...] = (
               optional=('mp_left', 'naval', 'why'),
               reduce=_army_moved,
               say=lambda p, d: f"{mover_text(p, d)} {path_text(p, d)}"
-                                  + (f" with {cus_text(d['cus'])}" if d.get("cus") else "") + "."),
+                                  + (f" with {cus_text(d['cus'], p)}" if d.get("cus") else "") + "."),
     EventKind('MoveEnded',
               ('army', 'rule', 'seat', 'space'),
               say=lambda p, d: (f"{d.get('seat')}'s move ends in {space_name(p, d.get('space'))}, where its army was "
@@ -180,15 +182,16 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('AttritionRolled',
               ('eliminated', 'reads', 'rule', 'seat', 'space'),
               say=lambda p, d: f"Attrition of {d.get('seat')}'s Macedonians in {space_name(p, d.get('space'))}: "
-                                        f"{cus_text(d.get('eliminated')) if d.get('eliminated') else 'none'} eliminated."),
+                                        f"{cus_text(d.get('eliminated'), p) if d.get('eliminated') else 'none'} eliminated."),
     EventKind('ElephantsRolled',
               ('reads', 'rule', 'side', 'space'),
               say=lambda p, d: f"{d.get('side')}'s elephants at {space_name(p, d.get('space'))} add "
-                                        f"{sum(int(r.get('result') or 0) for r in d.get('reads', []))} strength."),
+                                        f"{sum(int(r.get('result') or 0) for r in d.get('reads', []))} strength ("
+                                        + "; ".join(chart_text(r) for r in d.get("reads", [])) + ")."),
     EventKind('InsideUnitsStayedOut',
               ('cus', 'generals', 'rule', 'seat', 'space'),
               say=lambda p, d: f"{d.get('seat')}'s units inside {space_name(p, d.get('space'))} "
-                                             f"({cus_text(d.get('cus') or {})}) stay out of the battle (R-9.2)."),
+                                             f"({cus_text(d.get('cus') or {}, p)}) stay out of the battle (R-9.2)."),
     EventKind('Sallied',
               ('cus', 'enemy', 'generals', 'rule', 'seat', 'space'),
               say=lambda p, d: f"{d.get('seat')} sallies out of {space_name(p, d.get('space'))} against "
@@ -200,7 +203,8 @@ KINDS: tuple[EventKind, ...] = (
                                       + (f" {d['modifier']:+d}" if d.get("modifier") else "")
                                       + (" (" + ", ".join(str(m.get("why")) for m in d["modifiers"]) + ")"
                                          if d.get("modifiers") else "")
-                                      + f", {d.get('points', 0)} siege point(s), {d.get('lost', 0)} CU(s) lost."),
+                                      + (f"; {chart_text(d['read'])}" if d.get("read") else "")
+                                      + f": {d.get('points', 0)} siege point(s), {d.get('lost', 0)} CU(s) lost."),
     EventKind('AssaultCancelled',
               ('rule', 'seat', 'space', 'why'),
               say=lambda p, d: f"{d.get('seat')}'s assault on {space_name(p, d.get('space'))} does not happen: "
@@ -254,8 +258,7 @@ KINDS: tuple[EventKind, ...] = (
                                             + (f" at {space_name(p, d['space'])}" if d.get("space") else "") + "."),
     EventKind('FleetsFought',
               ('declarer', 'mover', 'result', 'rule', 'sides', 'space'),
-              say=lambda p, d: "Naval battle" + (f" at {space_name(p, d['space'])}" if d.get("space") else "")
-                                     + (f": {d['winner']} wins" if d.get("winner") else "") + "."),
+              say=lambda p, d: naval_text(p, d)),
     EventKind('FleetDispersed',
               ('fleet', 'rule', 'turn'),
               reduce=_fleet_dispersed,
