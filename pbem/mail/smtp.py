@@ -11,7 +11,12 @@ stalls) the pass ends after that one row instead of waiting on every row. What h
 to a row (RFC 5321 4.2.1):
 
 - accepted: ``sent``;
-- a transient failure (4xx, a timeout, a dropped connection): counted and retried with
+- the server cannot be reached (connect, TLS or login fails, or times out): no row is
+  charged (break-it finding 8: a long outage used to spend every row's attempts, so all
+  ended ``failed`` and nothing was resent); the error is noted on the row that was next
+  and the pass ends, every row waits for the server;
+- a transient failure of the row's own transaction (4xx, a timeout, a dropped
+  connection while it is sent): counted and retried with
   exponential backoff; after :data:`MAX_ATTEMPTS` the row is ``failed``;
 - a permanent failure (5xx), or a row that cannot be sent at all (a control character
   or NUL in an address makes aiosmtplib raise ``ValueError``; any other exception from
@@ -185,8 +190,16 @@ async def send_due_async(store: Store, server: MailServer, sender: str, now: dat
                 if problem:
                     raise ValueError(problem)
                 if smtp is None:
-                    smtp = _client(server, min(timeout, left))
-                    await asyncio.wait_for(smtp.connect(), min(timeout, left))
+                    try:
+                        smtp = _client(server, min(timeout, left))
+                        await asyncio.wait_for(smtp.connect(), min(timeout, left))
+                    except Exception as exc:  # noqa: BLE001 - the server, not the row (break-it 8)
+                        smtp = None
+                        store.note_delivery_error(row["id"], f"{type(exc).__name__}: {exc}"[:500])
+                        report.server_error = f"{type(exc).__name__}: {exc}"
+                        log.warning("SMTP server unreachable (%s: %s); the rows wait, no attempt counted",
+                                    type(exc).__name__, exc)
+                        break
                 await asyncio.wait_for(_sendmail(smtp, sender, row["to_addr"], row["raw"]),
                                        max(min(timeout * 3, left), 1))
             except Exception as exc:  # noqa: BLE001 - one row never stops the others (finding 2)

@@ -45,6 +45,11 @@ class OutboxTable(Connection):
             values["next_attempt_at"] = next_attempt_at
         self.db["outbox"].update(outbox_id, values)
 
+    def note_delivery_error(self, outbox_id: int, error: str) -> None:
+        """Record why the server could not be reached while ``outbox_id`` was next, without
+        counting an attempt of that row (a connection-level failure is the server's)."""
+        self.db["outbox"].update(outbox_id, {"last_error": error[:500]})
+
     def replies_to(self, address: str, since: str, kinds: Sequence[str] = ("reply",)) -> int:
         """How many messages of ``kinds`` were queued to ``address`` since ``since``
         (rate limiting answers to a sender)."""

@@ -14,6 +14,8 @@ from pbem.cli import main
 from pbem.service import Judge, outbox
 from pbem.service.issue import now_utc
 from pbem.store import Store
+from pbem.devmail import free_port
+from pbem.mail.smtp import MAX_ATTEMPTS
 from tests.service.helpers import FaultySMTP, text_of, write_config
 
 IDN = "δοκ@παρά.δοκιμή"
@@ -93,5 +95,27 @@ def test_breakit1_a_mail_from_an_internationalised_address_is_answered_and_other
         statuses = {r[0] for r in judge.store.db.execute("SELECT DISTINCT status FROM outbox")}
         assert statuses == {"sent"}
         assert len(smtp.to(IDN)) == 1 and all(smtp.to(f"{s}@pbem.localhost") for s in ("north", "east", "south"))
+    finally:
+        smtp.stop()
+
+
+def test_breakit8_a_long_outage_charges_no_row_and_everything_goes_when_the_relay_is_back(tmp_path) -> None:
+    port = free_port()  # nothing listens there yet: the relay is down
+    _path, judge, now = _judge(tmp_path, port)
+    for tag in ("a", "b", "c"):
+        _queue(judge, f"{tag}@pbem.localhost", tag)
+    for _ in range(MAX_ATTEMPTS + 3):  # more passes than a row may ever attempt, hours apart
+        report = outbox.flush(judge)
+        assert report.server_error and report.failed == 0
+        now[0] += timedelta(hours=2)
+    rows = _rows(judge)
+    assert {st for st, _a, _e in rows.values()} == {"pending"}, rows
+    assert {a for _st, a, _e in rows.values()} == {0}, "an unreachable server is not an attempt of a row"
+    assert rows["row a"][2], "the reason is noted for pbem status"
+    smtp = FaultySMTP().start(port)  # the relay is back
+    try:
+        judge.flush_outbox()
+        assert {st for st, _a, _e in _rows(judge).values()} == {"sent"}
+        assert {tos[0] for _f, tos, _r in smtp.received} == {"a@pbem.localhost", "b@pbem.localhost", "c@pbem.localhost"}
     finally:
         smtp.stop()
