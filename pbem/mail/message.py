@@ -126,6 +126,9 @@ class ParsedMail:
         on_behalf: the ``Sender:`` address when it differs from From (informational).
         authentication: our receiving server's Authentication-Results (RFC 8601), when
             an authserv-id was given and such a field is present; else ``None``.
+        content: the content hash of the raw bytes (:func:`pbem.store.content.content_hash`),
+            set by the service (``""`` from the parser); our answers' Message-IDs derive
+            from it, never from the incoming Message-ID alone (break-it finding 4).
 
     Invariants: ``accept`` and ``reject`` always have a valid ``sender``; ``subject``
     and ``sender_name`` never contain control characters; ``message_id``,
@@ -147,6 +150,7 @@ class ParsedMail:
     ignore_detail: str = ""
     on_behalf: str = ""
     authentication: AuthResults | None = None
+    content: str = ""
 
 
 @dataclass(frozen=True)

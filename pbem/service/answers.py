@@ -23,6 +23,15 @@ if TYPE_CHECKING:
 Recorder = Callable[..., int]
 
 
+def answer_key(parsed: ParsedMail) -> tuple[str, ...]:
+    """What an answer's stable Message-ID (RFC 5322 3.6.4) derives from: the incoming
+    Message-ID *and* the content hash of the mail (break-it finding 4: a different mail
+    reusing a known Message-ID used to get the earlier answer's id, so the outbox took
+    its answer for queued already and it was never sent). The same bytes fetched again
+    give the same id, so a crash and replay still queues the answer once."""
+    return (parsed.message_id, parsed.content) if parsed.content else (parsed.message_id,)
+
+
 def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
           orders_text: str | None = None) -> bool:
     """Answer a sender with every problem found (rate-limited per address); False when
@@ -33,7 +42,7 @@ def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: 
                                   mask_key_lines(orders_text) if orders_text else None)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders not applied", text),
-                 id_parts=(game_id or "judge", "reply", parsed.message_id), in_reply_to=parsed.message_id,
+                 id_parts=(game_id or "judge", "reply", *answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return True
 
@@ -72,7 +81,7 @@ def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int
                                 logged=logged, witness=witness)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders accepted", text),
-                 id_parts=(game_id, "receipt", parsed.message_id), in_reply_to=parsed.message_id,
+                 id_parts=(game_id, "receipt", *answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
 
 

@@ -85,7 +85,7 @@ def handle_message(judge: Judge, raw: bytes, uidvalidity: int | None = None, uid
             stage = "too large"
             return _too_large(judge, raw[:limit], total, uidvalidity, uid, folder)
         content = content_hash(raw)
-        parsed = _parse(judge, raw)
+        parsed = replace(_parse(judge, raw), content=content)
         stage = "handle"
         with judge.store.transaction():
             known = judge.store.find_inbox(parsed.message_id, content)

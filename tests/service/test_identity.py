@@ -60,6 +60,22 @@ def test_finding7_a_different_mail_with_a_known_message_id_is_handled(tmp_path: 
     assert judge.store.db.execute("SELECT count(*) FROM inbox WHERE message_id = ?", [taken]).fetchone()[0] == 2
 
 
+def test_breakit4_a_different_mail_reusing_a_message_id_gets_its_own_answer(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    seat, doc = _doc(judge)
+    address = f"{seat}@pbem.localhost"
+    taken = "<reused@players.test>"
+    assert _send(judge, address, {**doc, "step": 999}, message_id=taken) == "rejected"
+    assert _send(judge, address, {**doc, "step": 998}, message_id=taken) == "rejected"
+    answers = _replies(judge, address)
+    assert len(answers) == 2, "the second mail got no answer: its answer's Message-ID collided"
+    ids = [r[0] for r in judge.store.db.execute(
+        "SELECT message_id FROM outbox WHERE to_addr = ? AND kind = 'reply'", [address])]
+    assert len(set(ids)) == 2
+    assert _send(judge, address, doc, message_id=taken) == "applied"
+    assert len(_replies(judge, address)) == 3, "the receipt of the third mail was not queued"
+
+
 def test_finding12_standing_orders_cannot_be_replayed(tmp_path: Path) -> None:
     judge = local_judge(tmp_path, {"ask_windows": True})
     state = judge.state("g1")
