@@ -182,3 +182,32 @@ def test_a_full_disk_keeps_the_mail_tells_the_host_and_recovers(tmp_path, pymap_
             stop(proc)
         subprocess.run(["umount", "-l", str(disk)], capture_output=True)
         shutil.rmtree(disk, ignore_errors=True)
+
+
+def test_breakit9a_a_full_disk_outside_one_mail_is_a_database_fault_not_an_internal_one(tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from pbem.service.loop import fault_kind
+    smtp = FaultySMTP().start()
+    try:
+        _path, config = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=smtp.port))
+        judge = Judge(config, Store(config.database))
+        db = judge.store.db
+        db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+        error = None
+        for n in range(10_000):  # saving the IMAP position, as the poller does after a fetch
+            try:
+                judge.store.set_imap_position(f"folder-{n}-" + "x" * 500, 1, n)
+            except Exception as exc:  # noqa: BLE001 - the real sqlite3 error is what we test
+                error = exc
+                break
+        assert error is not None and "full" in str(error)
+        kind = fault_kind(error)
+        assert kind == "database", kind
+        ServerFaults().failed(judge, kind, error)  # what run_forever does with it
+        db.execute("PRAGMA max_page_count = 1073741823")  # space again: the queued notice goes out
+        judge.flush_outbox()
+        notices = smtp.to("host@pbem.localhost")
+        assert len(notices) == 1 and b"database fault" in notices[0] and b"internal fault" not in notices[0]
+    finally:
+        smtp.stop()
