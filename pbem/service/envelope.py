@@ -42,6 +42,8 @@ OPTIONAL_KEYS = ("seq", "notes", "salt")
 WINDOW = timedelta(hours=1)
 ALERT_AFTER = 3
 LOCK_AFTER = 10
+#: the largest number kept for ``step`` and ``seq`` (an SQLite INTEGER is 64-bit signed)
+MAX_NUMBER = 2**63 - 1
 #: inbox reasons that count as a failed claim on a seat
 AUTH_FAILURES = ("auth.key", "auth.sender")
 
@@ -82,6 +84,11 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
         return Checked(issues, reason=issues[0].code if issues else "")
     seats = {s["seat"]: s for s in judge.store.seats(game_id)}
     seat = doc.get("seat")
+    if "seat" in doc and not isinstance(seat, str):  # `seat: [north]` was unhashable: quarantined (break-it 9c)
+        shown = yaml.safe_dump(seat, default_flow_style=True).strip()
+        issues.append(Problem(message=f"`seat` must be the seat's name as text; found {shown}.", where="seat",
+                              code="envelope.seat_type", hint=f"One of: {', '.join(seats)}."))
+        return Checked(issues, game_id, reason=issues[0].code)
     if seat not in seats:
         if "seat" in doc:
             issues.append(Problem(message=f"Game {game_id} has no seat {seat!r}; seats are {', '.join(seats)}.",
@@ -163,13 +170,26 @@ def _sequence(judge: Judge, doc: Mapping[str, Any], game_id: str, seat: str) -> 
                                 where="seq", code="envelope.missing", hint=hint)]
         return None, []
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-        return None, [Problem(message=f"`seq` must be a whole number from 1; found {seq!r}.", where="seq",
+        return None, [Problem(message=f"`seq` must be a whole number from 1; found {_shown(seq)}.", where="seq",
                             code="envelope.seq_type", hint=hint)]
+    if seq > MAX_NUMBER:  # SQLite keeps 64-bit integers; a larger one raised OverflowError (break-it 9c)
+        return None, [Problem(message=f"`seq: {_shown(seq)}` is too large: at most {MAX_NUMBER}.", where="seq",
+                            code="envelope.out_of_range", hint=hint)]
     if seq <= last:
         return None, [Problem(message=f"`seq: {seq}` was used already: your last standing orders had seq {last}. A mail "
                             "is taken once; an old mail sent again is refused.", where="seq",
                             code="envelope.stale_seq", hint=hint)]
     return seq, []
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value from the mail as the reply shows it: its repr, cut at ``limit`` characters
+    (a 10,000-digit number is not echoed whole)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more digits than Python converts (sys.int_info)
+        return "a number of very many digits"
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Problem]:
@@ -197,8 +217,12 @@ def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]
     state = judge.state(game_id)
     step = doc.get("step")
     if not isinstance(step, int) or isinstance(step, bool):
-        issues.append(Problem(message=f"`step` must be a whole number; found {step!r}.", where="step",
+        issues.append(Problem(message=f"`step` must be a whole number; found {_shown(step)}.", where="step",
                             code="envelope.step_type"))
+    elif not -MAX_NUMBER <= step <= MAX_NUMBER:
+        issues.append(Problem(message=f"`step: {_shown(step)}` is out of range: the game is at step {state.step}.",
+                            where="step", code="envelope.out_of_range",
+                            hint="Copy the step number from your latest prompt."))
     elif step < state.step:
         issues.append(Problem(message=f"Step {step} is stale: the game is at step {state.step}. Orders answer "
                             "the latest prompt only.", where="step", code="envelope.stale_step",

@@ -152,3 +152,27 @@ def test_finding13_authentication_results_of_our_server_are_used(tmp_path: Path)
     assert _send(judge, seat, doc) == "rejected", "require: no result from our server, no orders"
     passed = {"Authentication-Results": "mx.pbem.localhost; dkim=pass header.d=pbem.localhost; spf=none"}
     assert _send(judge, seat, doc, headers=passed) == "applied"
+
+
+def test_breakit9c_wrong_types_and_huge_numbers_are_answered_with_problems_not_quarantined(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {"ask_windows": True})
+    state = judge.state("g1")
+    seat, doc = _doc(judge)
+    other = next(s for s in SEATS if s != rules.pending(state)[0].seat)
+    standing = {"game": "g1", "seat": other, "key": KEYS[other],
+                "orders": {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}}
+    cases = [
+        (seat, {**doc, "seat": [seat]}, "envelope.seat_type"),
+        (seat, {**doc, "seat": {"name": seat}}, "envelope.seat_type"),
+        (other, {**standing, "seq": 2**63}, "envelope.out_of_range"),
+        (other, {**standing, "seq": 10**30}, "envelope.out_of_range"),
+        (seat, {**doc, "step": 2**64}, "envelope.out_of_range"),
+    ]
+    for n, (who, sent, code) in enumerate(cases):
+        address = f"{who}@pbem.localhost"
+        before = len(_replies(judge, address))
+        assert _send(judge, address, sent, message_id=f"<case-{n}@players.test>") == "rejected", (sent, code)
+        answer = _replies(judge, address)[before:]
+        assert len(answer) == 1 and code in answer[0], (code, answer)
+    assert judge.store.db.execute("SELECT count(*) FROM inbox WHERE status = 'quarantined'").fetchone()[0] == 0
+    assert judge.state("g1").step == state.step
