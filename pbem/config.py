@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from pbem.mail.headers import normalise_address
+from pbem.mail.headers import fold_address, normalise_address
 
 TLS_MODES = ("none", "starttls", "implicit")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -413,15 +413,15 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
             email = c.get(sm, "email", sp, str, required=True)
             if email is not None and not is_email(email):
                 c.add(f"{sp}.email", f"not an email address: {email!r}")
-            elif email is not None and email.lower() in seen_emails:
-                c.add(f"{sp}.email", f"{email} already plays seat {seen_emails[email.lower()]} of this game: "
+            elif email is not None and fold_address(email) in seen_emails:
+                c.add(f"{sp}.email", f"{email} already plays seat {seen_emails[fold_address(email)]} of this game: "
                       "each seat needs its own address (the sender identifies the seat)")
             elif email is not None:
-                seen_emails[email.lower()] = seat
+                seen_emails[fold_address(email)] = seat
             key_hash = c.get(sm, "key_hash", sp, str, required=True)
             if key_hash is not None and not key_hash.startswith("pbkdf2_sha256$"):
                 c.add(f"{sp}.key_hash", "not a key hash; make one with `pbem key hash`")
-            seats.append(SeatConfig(seat or "", player or "", (email or "").lower(), key_hash or ""))
+            seats.append(SeatConfig(seat or "", player or "", fold_address(email or ""), key_hash or ""))
         options = c.get(gm, "options", gp, dict, {})
         games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {}))
 
@@ -433,7 +433,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         raise ConfigError(c.problems)
     return Config(
         path=path or base / "config.yaml",
-        judge_address=address.lower(),
+        judge_address=fold_address(address),
         judge_name=name,
         database=c.path(c.get(root, "database", "", str, "var/pbem.sqlite")),
         archive_dir=c.path(c.get(root, "archive_dir", "", str, "var/archive")),

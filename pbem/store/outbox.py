@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pbem.mail.headers import fold_address
 from pbem.store.base import Connection, utcnow
 
 
@@ -56,7 +57,7 @@ class OutboxTable(Connection):
         marks = ",".join("?" * len(kinds))
         return self.db.execute(
             f"SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({marks})",
-            [address.lower(), since, *kinds]).fetchone()[0]
+            [fold_address(address), since, *kinds]).fetchone()[0]
 
     def outbox_row(self, outbox_id: int) -> dict[str, Any]:
         """The outbox row ``outbox_id``. Raises sqlite_utils NotFoundError."""

@@ -176,3 +176,44 @@ def test_breakit9c_wrong_types_and_huge_numbers_are_answered_with_problems_not_q
         assert len(answer) == 1 and code in answer[0], (code, answer)
     assert judge.store.db.execute("SELECT count(*) FROM inbox WHERE status = 'quarantined'").fetchone()[0] == 0
     assert judge.state("g1").step == state.step
+
+
+def _judge_with_emails(tmp_path: Path, emails: dict[str, str]) -> Judge:
+    config = parse_config({
+        "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "pbem.sqlite"),
+        "map_attachment": False,
+        "games": [{"id": "g1", "options": {}, "seats": [
+            {"seat": s, "player": PLAYERS[s], "email": emails[s], "key_hash": HASHES[s]} for s in SEATS]}],
+    }, base=tmp_path)
+    judge = Judge(config, Store(config.database))
+    judge.ensure_games()
+    return judge
+
+
+def test_breakit3_only_the_literal_addr_spec_of_from_is_the_sender(tmp_path: Path) -> None:
+    emails = {s: f"{s}.keep@pbem.localhost" for s in SEATS}  # a "k" for the Kelvin sign
+    judge = _judge_with_emails(tmp_path, emails)
+    state = judge.state("g1")
+    seat = rules.pending(state)[0].seat
+    local = emails[seat].split("@")[0]
+    doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+           "orders": rules.bot_orders(state, seat, random.Random(5))}
+    body = yaml.safe_dump(doc, sort_keys=False)
+    forged = [
+        f"=?utf-8?q?{local}?= @pbem.localhost",  # an encoded-word as the local part
+        f"Someone <=?utf-8?q?{local}?= @pbem.localhost>",
+        f"{local}(a comment)@pbem.localhost",  # a comment inside the addr-spec
+        f"{local}@(a comment)pbem.localhost",
+        f'"{local}"@pbem.localhost',  # a quoted local part the parser unquotes
+    ]
+    # the Kelvin sign U+212A lowercases to "k" with str.lower (and NFKC makes it "K")
+    forged.append(local.replace("k", "\u212a", 1) + "@pbem.localhost")
+    forged.append(local.upper().replace("K", "\u212a", 1) + "@pbem.localhost")
+    for n, sender in enumerate(forged):
+        raw = (f"From: {sender}\r\nTo: judge@pbem.localhost\r\nSubject: orders\r\nMessage-ID: <f{n}@attacker.test>\r\n"
+               "Content-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")).encode()
+        assert judge.handle_message(raw) != "applied", sender
+        assert judge.state("g1").step == state.step, f"orders applied with From: {sender}"
+    # the seat's own address as written (any ASCII case, a display name, a trailing comment) still works
+    assert _send(judge, f"=?utf-8?q?K=C3=A9?= <{emails[seat].upper()}> (home)", doc) == "applied"
+    assert judge.state("g1").step == state.step + 1
