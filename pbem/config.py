@@ -118,6 +118,8 @@ class Config:
     games: tuple[GameConfig, ...]
     reply_rate_per_hour: int = 5
     seat_reply_rate_per_hour: int = 30
+    #: answers an hour to all addresses not registered for a seat, together (break-it 5)
+    stranger_replies_per_hour: int = 60
     map_attachment: bool = True
     #: mails larger than this (bytes) are refused before parsing (``"10MB"``, ``500KB``)
     max_message_bytes: int = 10_000_000
@@ -336,7 +338,8 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     c = _Checker(base)
     root = c.mapping(raw, "(top level)")
     c.unknown(root, {"judge", "database", "archive_dir", "imap", "smtp", "devmail", "deadlines",
-                     "games", "reply_rate_per_hour", "seat_reply_rate_per_hour", "map_attachment",
+                     "games", "reply_rate_per_hour", "seat_reply_rate_per_hour", "stranger_replies_per_hour",
+                     "map_attachment",
                      "max_message_bytes", "authentication"}, "")
     judge = c.mapping(root.get("judge"), "judge")
     c.unknown(judge, {"address", "name"}, "judge")
@@ -428,6 +431,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     max_bytes, authserv_id, require_auth = _mail_settings(c, root)
     rate = c.get(root, "reply_rate_per_hour", "", int, 5)
     seat_rate = c.get(root, "seat_reply_rate_per_hour", "", int, 30)
+    stranger_rate = c.get(root, "stranger_replies_per_hour", "", int, 60)
     map_attachment = c.get(root, "map_attachment", "", bool, True)
     if c.problems:
         raise ConfigError(c.problems)
@@ -444,6 +448,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         games=tuple(games),
         reply_rate_per_hour=rate,
         seat_reply_rate_per_hour=seat_rate,
+        stranger_replies_per_hour=stranger_rate,
         map_attachment=map_attachment,
         max_message_bytes=max_bytes,
         authserv_id=authserv_id.strip().lower() if authserv_id else None,

@@ -59,6 +59,14 @@ class OutboxTable(Connection):
             f"SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({marks})",
             [fold_address(address), since, *kinds]).fetchone()[0]
 
+    def replies_to_strangers(self, since: str, kinds: Sequence[str] = ("reply",)) -> int:
+        """How many messages of ``kinds`` were queued since ``since`` to addresses that no
+        seat of any game is registered at (the global cap on answers to strangers)."""
+        marks = ",".join("?" * len(kinds))
+        return self.db.execute(
+            f"SELECT count(*) FROM outbox WHERE created_at >= ? AND kind IN ({marks}) "
+            "AND to_addr NOT IN (SELECT email FROM seats)", [since, *kinds]).fetchone()[0]
+
     def outbox_row(self, outbox_id: int) -> dict[str, Any]:
         """The outbox row ``outbox_id``. Raises sqlite_utils NotFoundError."""
         return self.db["outbox"].get(outbox_id)

@@ -217,3 +217,23 @@ def test_breakit3_only_the_literal_addr_spec_of_from_is_the_sender(tmp_path: Pat
     # the seat's own address as written (any ASCII case, a display name, a trailing comment) still works
     assert _send(judge, f"=?utf-8?q?K=C3=A9?= <{emails[seat].upper()}> (home)", doc) == "applied"
     assert judge.state("g1").step == state.step + 1
+
+
+def test_breakit5_a_rejection_echoes_little_and_strangers_get_few_answers_an_hour(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    seat, doc = _doc(judge)
+    spam = "BUY NOW http://spam.example/ " * 4000  # ~120 KB the attacker wants relayed
+    doc = {**doc, "notes": spam, **{f"k{n}": spam[:500] for n in range(200)}}
+    assert _send(judge, "victim@else.test", doc, message_id="<spam-0@else.test>") == "rejected"
+    (answer,) = _replies(judge, "victim@else.test")
+    assert len(answer) < 12_000, len(answer)
+    assert answer.count("BUY NOW") < 200
+    limit = judge.config.stranger_replies_per_hour
+    for n in range(limit + 10):  # one forged From: per mail: the per-address limit does not help
+        _send(judge, f"victim{n}@else.test", {"game": "g1"}, message_id=f"<spam-{n + 1}@else.test>")
+    strangers = judge.store.db.execute(
+        "SELECT count(*) FROM outbox WHERE kind = 'reply' AND to_addr LIKE 'victim%'").fetchone()[0]
+    assert strangers == limit, strangers
+    assert len(_replies(judge, f"{seat}@pbem.localhost")) == 0
+    assert _send(judge, seat, {**doc, "step": 999}) == "rejected"
+    assert len(_replies(judge, f"{seat}@pbem.localhost")) == 1, "a seat is still answered"
