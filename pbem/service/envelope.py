@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from pbem import rules
 from pbem.keys import verify_key
+from pbem.mail.authresults import sender_authentication
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
@@ -45,7 +46,9 @@ LOCK_AFTER = 10
 #: the largest number kept for ``step`` and ``seq`` (an SQLite INTEGER is 64-bit signed)
 MAX_NUMBER = 2**63 - 1
 #: inbox reasons that count as a failed claim on a seat
-AUTH_FAILURES = ("auth.key", "auth.sender")
+#: the inbox reason of a wrong key in a mail whose From: our server did not authenticate
+UNVERIFIED_KEY = "auth.key.unverified"
+AUTH_FAILURES = ("auth.key", "auth.sender", UNVERIFIED_KEY)
 
 
 @dataclass(frozen=True)
@@ -128,14 +131,45 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
             return Checked(refusal, game_id, seat, held=True, reason="auth.sender")
         _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
         return Checked(refusal, game_id, seat, reason="auth.sender")
-    wrong = judge.store.auth_failures(game_id, seat, since, ("auth.key",))
-    if wrong >= LOCK_AFTER:
-        return Checked([Problem(message=f"{wrong} mails with a wrong key for seat {seat} came in the last hour, so the "
+    wrong = locked_by(judge, game_id, row)
+    if wrong:
+        return Checked([Problem(message=f"{wrong} mails with a wrong key for seat {seat} came within an hour, so the "
                               "seat is locked: no key is checked until an hour has passed since the latest. "
                               "The host has been told.", where="key", code="auth.locked")],
                        game_id, seat, reason="auth.locked")
     if _key_ok(doc, row):
         return None
+    if judge.config.authserv_id and sender_authentication(parsed.authentication, parsed.sender) != "pass":
+        # our receiving server did not vouch for this From: — it may be forged: it is
+        # refused and counts for the alert, but not for the lockout (break-it 9g)
+        return replace(_wrong_key(judge, game_id, row, doc, since), reason=UNVERIFIED_KEY)
+    return _wrong_key(judge, game_id, row, doc, since)
+
+
+def locked_by(judge: Judge, game_id: str, row: Mapping[str, Any]) -> int:
+    """How many wrong keys lock the seat now, or 0. The seat is locked while the latest
+    wrong key from its own address is less than :data:`WINDOW` old and :data:`LOCK_AFTER`
+    or more came within the :data:`WINDOW` before it (a sliding window measured from the
+    latest, break-it 9g: it used to count the hour before *now*, so the lock ended an hour
+    after the first wrong key, mid-attack). Only the seat's own address counts: mails from
+    other addresses never lock it, nor do wrong keys our receiving server did not
+    authenticate when ``authentication`` is configured."""
+    now = judge.clock()
+    times = judge.store.auth_failure_times(game_id, row["seat"], (now - 2 * WINDOW).isoformat(), ("auth.key",),
+                                           row["email"])
+    if not times:
+        return 0
+    latest = datetime.fromisoformat(times[-1])
+    if now - latest >= WINDOW:
+        return 0
+    within = [t for t in times if latest - datetime.fromisoformat(t) < WINDOW]
+    return len(within) if len(within) >= LOCK_AFTER else 0
+
+
+def _wrong_key(judge: Judge, game_id: str, row: Mapping[str, Any], doc: Mapping[str, Any], since: str) -> Checked:
+    """The refusal of a wrong key from the seat's own address (alerting the seat and the
+    host at :data:`ALERT_AFTER` failed claims within the window)."""
+    seat = row["seat"]
     _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
     placeholder = str(doc.get("key", "")).strip().upper() == "YOUR-SEAT-KEY"
     return Checked([Problem(message="The `key:` line still holds the placeholder YOUR-SEAT-KEY." if placeholder

@@ -237,3 +237,46 @@ def test_breakit5_a_rejection_echoes_little_and_strangers_get_few_answers_an_hou
     assert len(_replies(judge, f"{seat}@pbem.localhost")) == 0
     assert _send(judge, seat, {**doc, "step": 999}) == "rejected"
     assert len(_replies(judge, f"{seat}@pbem.localhost")) == 1, "a seat is still answered"
+
+
+def _clocked_judge(tmp_path: Path, authentication: dict | None = None):
+    from datetime import datetime, timezone
+    config = parse_config({
+        "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "pbem.sqlite"),
+        "map_attachment": False, **({"authentication": authentication} if authentication else {}),
+        "games": [{"id": "g1", "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
+                                          "key_hash": HASHES[s]} for s in SEATS]}]}, base=tmp_path)
+    now = [datetime(2027, 1, 1, tzinfo=timezone.utc)]
+    judge = Judge(config, Store(config.database), clock=lambda: now[0])
+    judge.ensure_games()
+    return judge, now
+
+
+def test_breakit9g_the_lock_lasts_an_hour_after_the_latest_wrong_key(tmp_path: Path) -> None:
+    from datetime import timedelta
+    judge, now = _clocked_judge(tmp_path)
+    seat, doc = _doc(judge)
+    start = now[0]
+    for i in range(10):  # the lockt session: a wrong key a minute from 00:00 to 00:09
+        now[0] = start + timedelta(minutes=i)
+        assert _send(judge, seat, {**doc, "key": f"guess-{i}"}) == "rejected"
+    now[0] = start + timedelta(minutes=61)  # the first wrong key is over an hour old, the latest is not
+    assert _send(judge, seat, doc) == "rejected", "unlocked an hour after the first wrong key"
+    assert "locked" in _replies(judge, f"{seat}@pbem.localhost")[-1]
+    now[0] = start + timedelta(minutes=70)  # an hour after the latest
+    step = judge.state("g1").step
+    assert _send(judge, seat, doc) == "applied"
+    assert judge.state("g1").step == step + 1
+
+
+def test_breakit9g_unauthenticated_wrong_keys_do_not_lock_the_seat(tmp_path: Path) -> None:
+    judge, now = _clocked_judge(tmp_path, {"authserv_id": "mx.pbem.localhost"})
+    seat, doc = _doc(judge)
+    for i in range(15):  # a forger writes the seat's From: from elsewhere; our server vouches for nothing
+        assert _send(judge, seat, {**doc, "key": f"guess-{i}"}) == "rejected"
+    alerts = judge.store.db.execute("SELECT count(*) FROM outbox WHERE kind = 'alert'").fetchone()[0]
+    assert alerts == 1, "the seat and the host still hear of the wrong keys"
+    passed = {"Authentication-Results": f"mx.pbem.localhost; dmarc=pass header.from=pbem.localhost"}
+    step = judge.state("g1").step
+    assert _send(judge, seat, doc, headers=passed) == "applied", "a forger locked the seat out"
+    assert judge.state("g1").step == step + 1
