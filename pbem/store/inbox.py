@@ -126,6 +126,18 @@ class InboxTable(Connection):
         """Every inbox row, by id (raw bytes included: for tests and tools)."""
         return list(self.db["inbox"].rows_where(order_by="id"))
 
+    def set_retried(self, inbox_id: int) -> dict[str, Any]:
+        """Mark the quarantined row ``inbox_id`` ``retried`` (its content hash suffixed
+        with the row id, so the same bytes can be recorded again as a new row); returns
+        the row as it was. Raises sqlite_utils NotFoundError."""
+        row = self.db["inbox"].get(inbox_id)
+        self.db["inbox"].update(inbox_id, {"status": "retried", "content_hash": f"{row['content_hash']}:retried:{inbox_id}"})
+        return row
+
+    def undo_retried(self, row: dict[str, Any]) -> None:
+        """Put back the status and content hash :meth:`set_retried` changed."""
+        self.db["inbox"].update(row["id"], {"status": row["status"], "content_hash": row["content_hash"]})
+
     def quarantined(self) -> list[dict[str, Any]]:
         """Inbox rows quarantined or too large (id, Message-ID, sender, status, error), by id."""
         return list(self.db["inbox"].rows_where("status IN ('quarantined', 'too_large', 'error')", order_by="id",
