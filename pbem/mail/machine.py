@@ -22,8 +22,9 @@ from email.utils import getaddresses, parseaddr
 from typing import Literal
 
 from pbem.mail.extract import has_header, header_text
+from pbem.mail.headers import msg_ids
 
-__all__ = ["MachineVerdict", "classify_machine", "failed_recipients"]
+__all__ = ["MachineVerdict", "classify_machine", "failed_recipients", "returned_message_ids"]
 
 MachineReason = Literal["auto-reply", "bounce", "loop"]
 
@@ -36,11 +37,16 @@ class MachineVerdict:
         reason: ``"bounce"``, ``"loop"`` or ``"auto-reply"``.
         bouncing: lowercased addresses a delivery report says failed (bounces only).
         detail: the signal that decided it, for logs (e.g. ``"Auto-Submitted: auto-replied"``).
+        returned_ids: the Message-IDs of the original message a bounce returns (its
+            returned headers, RFC 3462/6522 ``text/rfc822-headers`` or ``message/rfc822``,
+            and the DSN's ``Original-Envelope-Id``, RFC 3464 2.2.1): what the service
+            checks against the mail it sent before believing the bounce.
     """
 
     reason: MachineReason
     bouncing: tuple[str, ...] = ()
     detail: str = ""
+    returned_ids: tuple[str, ...] = ()
 
 
 _DAEMON_LOCALPARTS = {"mailer-daemon", "mailer_daemon", "mail-daemon", "mailerdaemon",
@@ -122,6 +128,36 @@ def failed_recipients(msg: Message) -> tuple[tuple[str, ...], bool]:
     return tuple(dict.fromkeys(found)), has_dsn
 
 
+_RETURNED_TYPES = ("message/rfc822", "text/rfc822-headers", "message/global", "message/global-headers")
+
+
+def returned_message_ids(msg: Message, limit: int = 10) -> tuple[str, ...]:
+    """The Message-IDs of the message a delivery report returns (break-it 9h): the
+    ``Message-ID`` of each returned-headers part (RFC 6522 section 3: ``text/rfc822-headers``
+    or ``message/rfc822``; RFC 6533 for the ``global`` types) and each ``Original-Envelope-Id``
+    of a delivery-status part that looks like a msg-id. At most ``limit``, in order;
+    never raises."""
+    found: list[str] = []
+    try:
+        for part in msg.walk():
+            ctype = part.get_content_type()
+            if ctype in _RETURNED_TYPES:
+                payload = part.get_payload()
+                inner = payload[0] if isinstance(payload, list) and payload and isinstance(payload[0], Message) \
+                    else None
+                if inner is None:
+                    raw = part.get_payload(decode=True)
+                    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(payload or "")
+                    inner = HeaderParser().parsestr(text.replace("\r\n", "\n").split("\n\n", 1)[0] + "\n")
+                found += msg_ids(inner, "Message-ID", 1)
+            elif ctype in ("message/delivery-status", "message/global-delivery-status"):
+                for block in _field_blocks(part)[:1]:
+                    found += msg_ids(block, "Original-Envelope-Id", 1)
+    except Exception:  # noqa: BLE001 - a broken report returns nothing we can trust
+        return tuple(dict.fromkeys(found))[:limit]
+    return tuple(dict.fromkeys(found))[:limit]
+
+
 def _is_bounce(msg: Message) -> MachineVerdict | None:
     bouncing, has_dsn = failed_recipients(msg)
     report = (msg.get_content_type() == "multipart/report"
@@ -135,7 +171,7 @@ def _is_bounce(msg: Message) -> MachineVerdict | None:
             null_path and has_header(msg, "Return-Path"))):
         detail = ("multipart/report delivery-status" if report or has_dsn
                   else f"sender {sender}" if daemon else "bounce subject")
-        return MachineVerdict("bounce", bouncing, detail)
+        return MachineVerdict("bounce", bouncing, detail, returned_message_ids(msg))
     return None
 
 

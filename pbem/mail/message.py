@@ -121,6 +121,9 @@ class ParsedMail:
             ``"unreadable-sender"`` (no usable From: address, so nobody to answer) when
             ignored, else ``None``.
         bouncing: addresses a delivery status notification (RFC 3464) reports as failed.
+        returned_ids: the Message-IDs of the original message the notification returns
+            (:func:`pbem.mail.machine.returned_message_ids`); the service believes a
+            bounce only for mail it sent to that address under one of them.
         ignore_detail: what decided an ``ignore``, for logs and the host (e.g.
             ``"Auto-Submitted: auto-replied"``, ``"From: has 2 addresses, not one"``).
         on_behalf: the ``Sender:`` address when it differs from From (informational).
@@ -147,6 +150,7 @@ class ParsedMail:
     problems: tuple[Problem, ...] = ()
     ignore_reason: str | None = None
     bouncing: tuple[str, ...] = ()
+    returned_ids: tuple[str, ...] = ()
     ignore_detail: str = ""
     on_behalf: str = ""
     authentication: AuthResults | None = None
@@ -389,7 +393,8 @@ def _parse(raw: bytes, own_addresses: Collection[str], own_domains: Collection[s
     verdict = classify_machine(msg, own_addresses=own_addresses, own_domains=own_domains)
     if verdict is not None:
         return _result(envelope, "ignore", ignore_reason=verdict.reason,
-                       bouncing=verdict.bouncing, ignore_detail=verdict.detail)
+                       bouncing=verdict.bouncing, returned_ids=verdict.returned_ids,
+                       ignore_detail=verdict.detail)
     if refused is None and not _structure_ok(msg, limits):
         refused = _too_complex(limits)
     if refused is not None:

@@ -59,6 +59,16 @@ class OutboxTable(Connection):
             f"SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({marks})",
             [fold_address(address), since, *kinds]).fetchone()[0]
 
+    def sent_to(self, address: str, message_ids: Sequence[str]) -> bool:
+        """True when one of ``message_ids`` is a message of ours to ``address`` (queued or
+        sent): a delivery report about it may be believed (break-it 9h)."""
+        ids = list(message_ids)[:20]
+        if not ids:
+            return False
+        marks = ",".join("?" * len(ids))
+        return self.db.execute(f"SELECT 1 FROM outbox WHERE to_addr = ? AND message_id IN ({marks}) LIMIT 1",
+                               [fold_address(address), *ids]).fetchone() is not None
+
     def replies_to_strangers(self, since: str, kinds: Sequence[str] = ("reply",)) -> int:
         """How many messages of ``kinds`` were queued since ``since`` to addresses that no
         seat of any game is registered at (the global cap on answers to strangers)."""

@@ -280,3 +280,33 @@ def test_breakit9g_unauthenticated_wrong_keys_do_not_lock_the_seat(tmp_path: Pat
     step = judge.state("g1").step
     assert _send(judge, seat, doc, headers=passed) == "applied", "a forger locked the seat out"
     assert judge.state("g1").step == step + 1
+
+
+def _dsn(failed: str, returned_id: str | None) -> bytes:
+    returned = ("--b\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: judge@pbem.localhost\r\n"
+                f"To: {failed}\r\nSubject: [g1] report\r\nMessage-ID: {returned_id}\r\n\r\n") if returned_id else ""
+    return ("From: Mail Delivery System <MAILER-DAEMON@mx.else.test>\r\nTo: judge@pbem.localhost\r\n"
+            "Subject: Undelivered Mail Returned to Sender\r\nMessage-ID: <dsn-" + (returned_id or "none").strip("<>")
+            + "@mx.else.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; "
+            "boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nCould not deliver.\r\n\r\n--b\r\n"
+            "Content-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.else.test\r\n\r\n"
+            f"Final-Recipient: rfc822; {failed}\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n" + returned
+            + "--b--\r\n").encode()
+
+
+def test_breakit9h_a_forged_bounce_does_not_mark_a_seat_bouncing(tmp_path: Path) -> None:
+    judge = local_judge(tmp_path, {})
+    west = "west@pbem.localhost"
+
+    def bouncing() -> bool:
+        return any(s["bouncing"] for s in judge.store.seats("g1") if s["email"] == west)
+
+    assert judge.handle_message(_dsn(west, None)) == "ignored"
+    assert judge.handle_message(_dsn(west, "<made-up@pbem.localhost>")) == "ignored"
+    to_north = judge.store.db.execute("SELECT message_id FROM outbox WHERE to_addr = 'north@pbem.localhost' "
+                                      "LIMIT 1").fetchone()[0]
+    assert judge.handle_message(_dsn(west, to_north)) == "ignored"  # ours, but not to west
+    assert not bouncing(), "a forged delivery report marked the seat bouncing"
+    to_west = judge.store.db.execute("SELECT message_id FROM outbox WHERE to_addr = ? LIMIT 1", [west]).fetchone()[0]
+    assert judge.handle_message(_dsn(west, to_west)) == "ignored"
+    assert bouncing(), "a real bounce of our mail to west is believed"
