@@ -211,3 +211,30 @@ def test_breakit9a_a_full_disk_outside_one_mail_is_a_database_fault_not_an_inter
         assert len(notices) == 1 and b"database fault" in notices[0] and b"internal fault" not in notices[0]
     finally:
         smtp.stop()
+
+
+def test_breakit7_fault_episodes_survive_a_restart(tmp_path) -> None:
+    judge = local_judge(tmp_path, {})
+    judge.config = replace(judge.config, games=tuple(replace(g, host_email="host@pbem.localhost")
+                                                     for g in judge.config.games))
+    now = [now_utc()]
+    judge.clock = lambda: now[0]
+
+    def notices() -> int:
+        return judge.store.db.execute("SELECT count(*) FROM outbox WHERE kind = 'host' AND subject LIKE "
+                                      "'%imap fault%'").fetchone()[0]
+    down = ConnectionRefusedError("refused")
+    for _restart in range(3):  # the judge restarts every 5 minutes while the IMAP server is down
+        ServerFaults().failed(judge, "imap", down)
+        now[0] += timedelta(minutes=5)
+    ServerFaults().failed(judge, "imap", down)
+    assert notices() == 1, "the grace began again at every restart: the hosts were never told"
+    ServerFaults().failed(judge, "imap", down)
+    assert notices() == 1, "told once for the episode, restarts included"
+    ServerFaults().recovered(judge, "imap")  # a fresh judge works: the episode told before is over
+    now[0] += timedelta(hours=1)
+    again = ServerFaults()
+    again.failed(judge, "imap", down)
+    now[0] += timedelta(minutes=11)
+    again.failed(judge, "imap", down)
+    assert notices() == 2, "a new episode after a restart was muted by the old one"
