@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 DONE_FLAG = b"$PbemDone"
 FETCH_BATCH = 20
+#: a UID whose FETCH has broken the connection this many times is skipped (break-it 6)
+MAX_FETCH_FAILURES = 3
 HEAD_BYTES = 64_000
 #: handler statuses after which a message goes to the quarantine folder
 QUARANTINE = frozenset({"quarantined", "too_large"})
@@ -87,6 +89,9 @@ class ImapPoller:
         self.on_unfetchable = on_unfetchable
         self.client: IMAPClient | None = None
         self.uidvalidity: int | None = None
+        #: (uidvalidity, uid) -> FETCHes of it that broke the connection, kept across
+        #: reconnects (the poller outlives them); cleared when the UID is fetched
+        self.fetch_failures: dict[tuple[int, int], int] = {}
 
     # -- connection -------------------------------------------------------------------------
     def connect(self) -> None:
@@ -182,6 +187,11 @@ class ImapPoller:
         or for one above ``max_bytes`` its head with ``size`` set."""
         client = self.client
         assert client is not None
+        failures = [self.fetch_failures.get((uidvalidity, u), 0) for u in batch]
+        if len(batch) > 1 and any(failures):  # find the one message that breaks the server
+            return [item for uid in batch for item in self._fetch([uid], uidvalidity)]
+        if len(batch) == 1 and failures[0] >= MAX_FETCH_FAILURES and self.on_unfetchable is not None:
+            return self._skip(uidvalidity, batch[0], failures[0])
         try:
             sizes = {u: int(d.get(b"RFC822.SIZE", 0)) for u, d in client.fetch(batch, ["RFC822.SIZE"]).items()}
             small = [u for u in batch if u in sizes and (self.max_bytes is None or sizes[u] <= self.max_bytes)]
@@ -190,6 +200,8 @@ class ImapPoller:
             heads = {u: _head(d) for u, d in client.fetch(large, [f"BODY.PEEK[HEADER]<0.{HEAD_BYTES}>"]).items()
                      } if large else {}
         except (OSError, imaplib.IMAP4.abort):
+            for uid in batch:  # the server dropped us while fetching these: remember it
+                self.fetch_failures[(uidvalidity, uid)] = self.fetch_failures.get((uidvalidity, uid), 0) + 1
             raise
         except Exception as exc:  # noqa: BLE001 - one message may break the response parser
             if len(batch) > 1:
@@ -197,11 +209,27 @@ class ImapPoller:
             return self._unfetchable(uidvalidity, batch[0], exc)
         out: list[tuple[int, bytes, int | None]] = []
         for uid in batch:
+            self.fetch_failures.pop((uidvalidity, uid), None)
             if uid in bodies:
                 out.append((uid, bodies[uid], None))
             elif uid in heads:
                 out.append((uid, heads[uid], sizes[uid]))
         return out
+
+    def _skip(self, uidvalidity: int, uid: int, failures: int) -> list[tuple[int, bytes, int | None]]:
+        """A message whose FETCH broke the connection ``failures`` times (the server
+        crashes on it, as pymap did on a deeply nested message/rfc822): stop fetching it,
+        record it through ``on_unfetchable`` (a quarantined placeholder row, the hosts
+        told once) and move it to the quarantine folder, so the rest of the INBOX goes on
+        (break-it finding 6)."""
+        assert self.on_unfetchable is not None
+        log.error("UID %s of %s broke the IMAP connection %d times when fetched; skipping it", uid,
+                  self.cfg.folder, failures)
+        status = self.on_unfetchable(uidvalidity, uid, self.cfg.folder, ConnectionError(
+            f"the IMAP server dropped the connection {failures} times while sending this message"))
+        self.fetch_failures.pop((uidvalidity, uid), None)
+        self._finish(uid, status)
+        return []
 
     def _unfetchable(self, uidvalidity: int, uid: int, exc: BaseException) -> list[tuple[int, bytes, int | None]]:
         """A message whose FETCH fails while the connection is healthy: quarantine it."""
