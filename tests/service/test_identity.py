@@ -310,3 +310,20 @@ def test_breakit9h_a_forged_bounce_does_not_mark_a_seat_bouncing(tmp_path: Path)
     to_west = judge.store.db.execute("SELECT message_id FROM outbox WHERE to_addr = ? LIMIT 1", [west]).fetchone()[0]
     assert judge.handle_message(_dsn(west, to_west)) == "ignored"
     assert bouncing(), "a real bounce of our mail to west is believed"
+
+
+def test_breakit9e_equal_private_documents_never_share_a_published_commitment(tmp_path: Path) -> None:
+    from pbem.service import trust
+    judge = local_judge(tmp_path, {"ask_windows": True})
+    state = judge.state("g1")
+    other = next(s for s in SEATS if s != rules.pending(state)[0].seat)
+    same = {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}
+    for seq in (1, 2, 3):  # the same standing orders, set three times
+        assert _send(judge, other, {"game": "g1", "seat": other, "key": KEYS[other], "seq": seq,
+                                    "orders": same}) == "applied"
+    lines = trust.log_lines(judge.store, "g1", reveal=False)  # what the archive publishes during the game
+    standing = [ln for ln in lines if ln["kind"] == "StandingOrdersSet"]
+    assert len(standing) == 3 and all(ln["data"] is None for ln in standing)
+    private = [ln["secret"] for ln in lines if not ln["public"]]
+    assert len(set(private)) == len(private), "two private events share a published commitment"
+    assert judge.store.verify_chain("g1") == []
