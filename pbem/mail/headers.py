@@ -40,10 +40,10 @@ __all__ = [
     "InboundPolicy",
     "Sender",
     "clean_text",
+    "fold_address",
     "is_msg_id",
     "message_id",
     "msg_ids",
-    "fold_address",
     "normalise_address",
     "read_sender",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import email
 import email.policy
 import random
+from datetime import UTC
 from pathlib import Path
 
 import yaml
@@ -240,13 +241,13 @@ def test_breakit5_a_rejection_echoes_little_and_strangers_get_few_answers_an_hou
 
 
 def _clocked_judge(tmp_path: Path, authentication: dict | None = None):
-    from datetime import datetime, timezone
+    from datetime import datetime
     config = parse_config({
         "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "pbem.sqlite"),
         "map_attachment": False, **({"authentication": authentication} if authentication else {}),
         "games": [{"id": "g1", "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
                                           "key_hash": HASHES[s]} for s in SEATS]}]}, base=tmp_path)
-    now = [datetime(2027, 1, 1, tzinfo=timezone.utc)]
+    now = [datetime(2027, 1, 1, tzinfo=UTC)]
     judge = Judge(config, Store(config.database), clock=lambda: now[0])
     judge.ensure_games()
     return judge, now
@@ -270,13 +271,13 @@ def test_breakit9g_the_lock_lasts_an_hour_after_the_latest_wrong_key(tmp_path: P
 
 
 def test_breakit9g_unauthenticated_wrong_keys_do_not_lock_the_seat(tmp_path: Path) -> None:
-    judge, now = _clocked_judge(tmp_path, {"authserv_id": "mx.pbem.localhost"})
+    judge, _now = _clocked_judge(tmp_path, {"authserv_id": "mx.pbem.localhost"})
     seat, doc = _doc(judge)
     for i in range(15):  # a forger writes the seat's From: from elsewhere; our server vouches for nothing
         assert _send(judge, seat, {**doc, "key": f"guess-{i}"}) == "rejected"
     alerts = judge.store.db.execute("SELECT count(*) FROM outbox WHERE kind = 'alert'").fetchone()[0]
     assert alerts == 1, "the seat and the host still hear of the wrong keys"
-    passed = {"Authentication-Results": f"mx.pbem.localhost; dmarc=pass header.from=pbem.localhost"}
+    passed = {"Authentication-Results": "mx.pbem.localhost; dmarc=pass header.from=pbem.localhost"}
     step = judge.state("g1").step
     assert _send(judge, seat, doc, headers=passed) == "applied", "a forger locked the seat out"
     assert judge.state("g1").step == step + 1

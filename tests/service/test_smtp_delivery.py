@@ -11,11 +11,11 @@ from types import SimpleNamespace
 from click.testing import CliRunner
 
 from pbem.cli import main
+from pbem.devmail import free_port
+from pbem.mail.smtp import MAX_ATTEMPTS
 from pbem.service import Judge, outbox
 from pbem.service.issue import now_utc
 from pbem.store import Store
-from pbem.devmail import free_port
-from pbem.mail.smtp import MAX_ATTEMPTS
 from tests.service.helpers import FaultySMTP, text_of, write_config
 
 IDN = "δοκ@παρά.δοκιμή"
