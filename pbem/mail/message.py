@@ -105,7 +105,8 @@ class ParsedMail:
     Attributes:
         message_id: the Message-ID as ``"<...>"``; synthesised from a hash of the raw bytes
             (``"<sha256-...@pbem.invalid>"``) when missing or unparseable.
-        sender: lowercased addr-spec of From, ``""`` if unparseable.
+        sender: the addr-spec of From as written, ASCII letters lowercased
+            (:func:`pbem.mail.headers.fold_address`), ``""`` if refused.
         sender_name: display name of From (may be ``""``).
         subject: decoded Subject (RFC 2047), whitespace collapsed.
         in_reply_to: first ``"<...>"`` of In-Reply-To, or ``None``.
