@@ -95,7 +95,8 @@ def test_smtp_down_then_back(tmp_path, pymap_server) -> None:
     total = judge.store.db.execute("SELECT count(*) FROM outbox").fetchone()[0]
     sent, failed = judge.flush_outbox()
     attempts = [r[0] for r in judge.store.db.execute("SELECT attempts FROM outbox WHERE status = 'pending'")]
-    assert (sent, failed) == (0, 1) and len(attempts) == total and sorted(attempts)[-1] == 1
+    # a server that cannot be reached charges no row (break-it 8): nothing failed, nothing counted
+    assert (sent, failed) == (0, 0) and len(attempts) == total and set(attempts) == {0}
     back = FaultySMTP().start(port)  # back, on the same port
     try:
         now[0] += timedelta(minutes=2)  # past the first backoff (30 s)
