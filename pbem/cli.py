@@ -233,6 +233,44 @@ def outbox_resend(config_path: str, ids: tuple[int, ...]) -> None:
     click.echo(f"{len(done)} message(s) queued again: {', '.join(map(str, done)) or '-'}")
 
 
+@main.group()
+def quarantine() -> None:
+    """Mail that made the judge fail, kept with its bytes: list it, and retry it once fixed."""
+
+
+@quarantine.command("list")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="The judge's config file.")
+def quarantine_list(config_path: str) -> None:
+    """List quarantined, too-large and error mails: inbox id, status, sender, error."""
+    from pbem.service.quarantine import quarantined
+
+    rows = quarantined(_open_store(_load(config_path), readonly=True))
+    for r in rows:
+        click.echo(f"{r['id']}\t{r['status']}\t{r['fetched_at']}\t{r['sender'] or '?'}\t{r['message_id']}\t"
+                   f"{r['error'] or r['reason'] or ''}")
+    click.echo(f"{len(rows)} mail(s)")
+
+
+@quarantine.command("retry")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="The judge's config file.")
+@click.argument("inbox_id", type=int)
+def quarantine_retry(config_path: str, inbox_id: int) -> None:
+    """Handle the quarantined mail INBOX_ID (an id of `pbem quarantine list`) again."""
+    from pbem.service import Judge
+    from pbem.service.intake import RetryLater
+    from pbem.service.quarantine import CannotRetry, retry
+
+    config = _load(config_path)
+    judge = Judge(config, _open_store(config))
+    try:
+        outcome = retry(judge, inbox_id)
+    except (CannotRetry, RetryLater) as exc:
+        _fail(f"cannot retry inbox row {inbox_id}: {exc}")
+    click.echo(f"inbox row {inbox_id} retried: {outcome}; answers go out with the next pass of `pbem run`")
+
+
 @main.command("archive")
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
               type=click.Path(dir_okay=False), help="The config file (its database is read).")

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from pbem.keys import is_key_hash
-from pbem.mail.headers import normalise_address
+from pbem.mail.headers import fold_address, normalise_address
 
 TLS_MODES = ("none", "starttls", "implicit")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -119,6 +119,8 @@ class Config:
     games: tuple[GameConfig, ...]
     reply_rate_per_hour: int = 5
     seat_reply_rate_per_hour: int = 30
+    #: answers an hour to all addresses not registered for a seat, together (break-it 5)
+    stranger_replies_per_hour: int = 60
     map_attachment: bool = True
     #: mails larger than this (bytes) are refused before parsing (``"10MB"``, ``500KB``)
     max_message_bytes: int = 10_000_000
@@ -337,7 +339,8 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     c = _Checker(base)
     root = c.mapping(raw, "(top level)")
     c.unknown(root, {"judge", "database", "archive_dir", "imap", "smtp", "devmail", "deadlines",
-                     "games", "reply_rate_per_hour", "seat_reply_rate_per_hour", "map_attachment",
+                     "games", "reply_rate_per_hour", "seat_reply_rate_per_hour", "stranger_replies_per_hour",
+                     "map_attachment",
                      "max_message_bytes", "authentication"}, "")
     judge = c.mapping(root.get("judge"), "judge")
     c.unknown(judge, {"address", "name"}, "judge")
@@ -414,27 +417,28 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
             email = c.get(sm, "email", sp, str, required=True)
             if email is not None and not is_email(email):
                 c.add(f"{sp}.email", f"not an email address: {email!r}")
-            elif email is not None and email.lower() in seen_emails:
-                c.add(f"{sp}.email", f"{email} already plays seat {seen_emails[email.lower()]} of this game: "
+            elif email is not None and fold_address(email) in seen_emails:
+                c.add(f"{sp}.email", f"{email} already plays seat {seen_emails[fold_address(email)]} of this game: "
                       "each seat needs its own address (the sender identifies the seat)")
             elif email is not None:
-                seen_emails[email.lower()] = seat
+                seen_emails[fold_address(email)] = seat
             key_hash = c.get(sm, "key_hash", sp, str, required=True)
             if key_hash is not None and not is_key_hash(key_hash):
                 c.add(f"{sp}.key_hash", "not a key hash; make one with `pbem key hash`")
-            seats.append(SeatConfig(seat or "", player or "", (email or "").lower(), key_hash or ""))
+            seats.append(SeatConfig(seat or "", player or "", fold_address(email or ""), key_hash or ""))
         options = c.get(gm, "options", gp, dict, {})
         games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {}))
 
     max_bytes, authserv_id, require_auth = _mail_settings(c, root)
     rate = c.get(root, "reply_rate_per_hour", "", int, 5)
     seat_rate = c.get(root, "seat_reply_rate_per_hour", "", int, 30)
+    stranger_rate = c.get(root, "stranger_replies_per_hour", "", int, 60)
     map_attachment = c.get(root, "map_attachment", "", bool, True)
     if c.problems:
         raise ConfigError(c.problems)
     return Config(
         path=path or base / "config.yaml",
-        judge_address=address.lower(),
+        judge_address=fold_address(address),
         judge_name=name,
         database=c.path(c.get(root, "database", "", str, "var/pbem.sqlite")),
         archive_dir=c.path(c.get(root, "archive_dir", "", str, "var/archive")),
@@ -445,6 +449,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         games=tuple(games),
         reply_rate_per_hour=rate,
         seat_reply_rate_per_hour=seat_rate,
+        stranger_replies_per_hour=stranger_rate,
         map_attachment=map_attachment,
         max_message_bytes=max_bytes,
         authserv_id=authserv_id.strip().lower() if authserv_id else None,

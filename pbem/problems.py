@@ -220,6 +220,8 @@ _MAIL = [
     ("envelope.not_your_turn", "the seat has no decision now", ENVELOPE),
     ("envelope.orders_type", "orders: is not a block of keys", ENVELOPE),
     ("envelope.seq_type", "seq: is not a whole number from 1", ENVELOPE),
+    ("envelope.seat_type", "seat: is not a text (a list or a block of keys, say)", ENVELOPE),
+    ("envelope.out_of_range", "step: or seq: is beyond the numbers the judge keeps (at most 2^63 - 1)", ENVELOPE),
     ("envelope.stale_seq", "seq: is not above the seat's last standing orders (an old mail again)", ENVELOPE),
     ("envelope.salt_type", "salt: is not a text or a number of at most 200 characters", ENVELOPE),
     ("auth.key", "the seat key is wrong", ENVELOPE),

@@ -134,7 +134,7 @@ def _rechain(meta: dict, rows: list[dict], start: int) -> None:
         r = rows[i]
         r["prev_hash"] = rows[i - 1]["hash"] if i else V.GENESIS
         if not r["public"]:
-            r["secret"] = V.commitment(key, r["data"])
+            r["secret"] = V.commitment(key, r["data"], r["seq"] if meta["chain"] >= 3 else None)
         r["hash"] = V.row_hash(meta["game"], r, meta["chain"])
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "InboundPolicy",
     "Sender",
     "clean_text",
+    "fold_address",
     "is_msg_id",
     "message_id",
     "msg_ids",
@@ -244,7 +245,21 @@ def normalise_address(value: str) -> str | None:
     if not address.username or not address.domain or "@" not in value:
         return None
     domain = value.rsplit("@", 1)[1]
-    return value.lower() if _domain_ok(domain) else None
+    return fold_address(value) if _domain_ok(domain) else None
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def fold_address(value: str) -> str:
+    """The form in which two addresses are compared: ASCII letters lowercased, every
+    other character kept exactly (break-it finding 3). ``str.lower`` maps the Kelvin
+    sign U+212A to ``k`` (and other compatibility characters to ASCII), so a lookalike
+    address would have matched a seat's; no Unicode case folding or NFKC is applied, and
+    two internationalised addresses match only when their non-ASCII characters are the
+    same code points (RFC 6531 section 3.2 leaves the local part to the receiving
+    server; we do not guess)."""
+    return value.translate(_ASCII_LOWER)
 
 
 @dataclass(frozen=True)
@@ -308,6 +323,24 @@ def _one_mailbox(msg: Message, name: str) -> tuple[str, str] | str:
     return mailboxes[0].addr_spec or "", mailboxes[0].display_name or ""
 
 
+_TRAILING_COMMENT = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _literal_addr_spec(raw: str, addr_spec: str) -> bool:
+    """True when ``addr_spec`` (what the stdlib parser made of the field) is written
+    literally as the field's address (RFC 5322 3.4: the ``<...>`` of a name-addr, or the
+    whole field for a bare addr-spec, a trailing comment allowed). The parser decodes
+    encoded-words and drops comments and quotes *inside* an addr-spec
+    (``=?utf-8?q?north?=@x``, ``north(c)@x``, ``"north"@x`` all give ``north@x``), which
+    made such a field match a seat's address (break-it finding 3); RFC 2047 section 5
+    forbids encoded-words in an addr-spec, and we take the address as written or not at
+    all."""
+    value = _TRAILING_COMMENT.sub("", raw.strip()).strip()
+    if value.endswith(">") and "<" in value:
+        return value[value.rindex("<") + 1:-1] == addr_spec
+    return value == addr_spec
+
+
 def read_sender(msg: Message) -> Sender:
     """The sender of ``msg``: the one mailbox of its one ``From:`` field, or a refusal.
 
@@ -327,6 +360,10 @@ def read_sender(msg: Message) -> Sender:
     if isinstance(found, str):
         return Sender("", problem=found)
     addr_spec, display_name = found
+    if not _literal_addr_spec(_raw_value(msg, "From") or "", addr_spec):
+        return Sender("", clean_text(display_name, 100),
+                      problem=f"From: address {clean_text(addr_spec, 80)!r} is not written as a plain addr-spec "
+                      "(an encoded-word, a comment or quoting inside it)")
     address = normalise_address(addr_spec)
     name = clean_text(display_name, 100)
     if address is None:

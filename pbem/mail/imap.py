@@ -58,6 +58,8 @@ BATCH_BYTES = 32_000_000
 SIZE_CHUNK = 1000
 #: with more UIDs than this between the last handled and UIDNEXT, SEARCH finds the new ones
 MAX_UID_GAP = 5000
+#: a UID whose FETCH has broken the connection this many times is skipped (break-it 6)
+MAX_FETCH_FAILURES = 3
 HEAD_BYTES = 64_000
 #: handler statuses after which a message goes to the quarantine folder
 QUARANTINE = frozenset({"quarantined", "too_large"})
@@ -105,6 +107,9 @@ class ImapPoller:
         #: set by the embedded server on delivery (see the module docstring)
         self.wake: threading.Event | None = None
         self._no_check = False
+        #: (uidvalidity, uid) -> FETCHes of it that broke the connection, kept across
+        #: reconnects (the poller outlives them); cleared when the UID is fetched
+        self.fetch_failures: dict[tuple[int, int], int] = {}
 
     # -- connection -------------------------------------------------------------------------
     def connect(self) -> None:
@@ -170,7 +175,8 @@ class ImapPoller:
             # the new UIDs lie below UIDNEXT (RFC 3501 2.3.1.1): one FETCH of their sizes
             # finds them, without a SEARCH (2.4 s on pymap at a 1,000-message backlog).
             # pymap can report a stale UIDNEXT: when that finds nothing, SEARCH after all.
-            sizes = self._sizes(list(range(last_uid + 1, int(uidnext)))) or None
+            span = list(range(last_uid + 1, int(uidnext)))
+            sizes = None if self._suspect(uidvalidity, span) else (self._sizes(span, uidvalidity) or None)
         if sizes is not None:
             uids = sorted(sizes)
         else:
@@ -183,8 +189,8 @@ class ImapPoller:
             uids = sorted(u for u in client.search(criteria) if reconcile or u > last_uid)
         handled = self._finish_known(uidvalidity, uids) if reconcile else {}
         fresh = [u for u in uids if u not in handled]
-        if sizes is None:
-            sizes = self._sizes(fresh) or {}
+        if sizes is None:  # after a dropped connection, sizes per batch (_fetch finds the culprit)
+            sizes = {} if self._suspect(uidvalidity, fresh) else (self._sizes(fresh, uidvalidity) or {})
         for batch in self._batches(fresh, sizes):
             done: dict[int, str] = {}
             try:
@@ -209,10 +215,16 @@ class ImapPoller:
         self._finish_all(known)
         return {uid: "duplicate" for uid in known}
 
-    def _sizes(self, uids: list[int]) -> dict[int, int] | None:
+    def _suspect(self, uidvalidity: int, uids: list[int]) -> bool:
+        """True when a FETCH touching one of ``uids`` dropped the connection before."""
+        return any((uidvalidity, u) in self.fetch_failures for u in uids)
+
+    def _sizes(self, uids: list[int], uidvalidity: int) -> dict[int, int] | None:
         """``RFC822.SIZE`` of the messages of ``uids`` still there, by UID, a chunk of
         :data:`SIZE_CHUNK` per command; None when the response cannot be parsed (then
-        :meth:`_fetch` asks again per batch)."""
+        :meth:`_fetch` asks again per batch). When the server drops the connection, every
+        UID of the chunk is counted as suspect (:attr:`fetch_failures`), so the next pass
+        fetches per batch and :meth:`_fetch` narrows it down to the one message."""
         assert self.client is not None
         out: dict[int, int] = {}
         if not uids:
@@ -222,6 +234,8 @@ class ImapPoller:
                 chunk = uids[start:start + SIZE_CHUNK]
                 out.update((u, int(d.get(b"RFC822.SIZE", 0))) for u, d in self.client.fetch(chunk, ["RFC822.SIZE"]).items())
         except (OSError, imaplib.IMAP4.abort):
+            for uid in chunk:
+                self.fetch_failures[(uidvalidity, uid)] = self.fetch_failures.get((uidvalidity, uid), 0) + 1
             raise
         except Exception as exc:  # noqa: BLE001 - one message may break the response parser
             log.debug("FETCH RFC822.SIZE failed (%s); sizes per batch", exc)
@@ -254,6 +268,11 @@ class ImapPoller:
         fetched already (asked again when one of the batch is missing)."""
         client = self.client
         assert client is not None
+        failures = [self.fetch_failures.get((uidvalidity, u), 0) for u in batch]
+        if len(batch) > 1 and any(failures):  # find the one message that breaks the server
+            return [item for uid in batch for item in self._fetch([uid], uidvalidity)]
+        if len(batch) == 1 and failures[0] >= MAX_FETCH_FAILURES and self.on_unfetchable is not None:
+            return self._skip(uidvalidity, batch[0], failures[0])
         try:
             if known is not None and all(u in known for u in batch):
                 sizes = {u: known[u] for u in batch}
@@ -265,6 +284,8 @@ class ImapPoller:
             heads = {u: _head(d) for u, d in client.fetch(large, [f"BODY.PEEK[HEADER]<0.{HEAD_BYTES}>"]).items()
                      } if large else {}
         except (OSError, imaplib.IMAP4.abort):
+            for uid in batch:  # the server dropped us while fetching these: remember it
+                self.fetch_failures[(uidvalidity, uid)] = self.fetch_failures.get((uidvalidity, uid), 0) + 1
             raise
         except Exception as exc:  # noqa: BLE001 - one message may break the response parser
             if len(batch) > 1:
@@ -272,11 +293,27 @@ class ImapPoller:
             return self._unfetchable(uidvalidity, batch[0], exc)
         out: list[tuple[int, bytes, int | None]] = []
         for uid in batch:
+            self.fetch_failures.pop((uidvalidity, uid), None)
             if uid in bodies:
                 out.append((uid, bodies[uid], None))
             elif uid in heads:
                 out.append((uid, heads[uid], sizes[uid]))
         return out
+
+    def _skip(self, uidvalidity: int, uid: int, failures: int) -> list[tuple[int, bytes, int | None]]:
+        """A message whose FETCH broke the connection ``failures`` times (the server
+        crashes on it, as pymap did on a deeply nested message/rfc822): stop fetching it,
+        record it through ``on_unfetchable`` (a quarantined placeholder row, the hosts
+        told once) and move it to the quarantine folder, so the rest of the INBOX goes on
+        (break-it finding 6)."""
+        assert self.on_unfetchable is not None
+        log.error("UID %s of %s broke the IMAP connection %d times when fetched; skipping it", uid,
+                  self.cfg.folder, failures)
+        status = self.on_unfetchable(uidvalidity, uid, self.cfg.folder, ConnectionError(
+            f"the IMAP server dropped the connection {failures} times while sending this message"))
+        self.fetch_failures.pop((uidvalidity, uid), None)
+        self._finish(uid, status)
+        return []
 
     def _unfetchable(self, uidvalidity: int, uid: int, exc: BaseException) -> list[tuple[int, bytes, int | None]]:
         """A message whose FETCH fails while the connection is healthy: quarantine it."""

@@ -42,8 +42,9 @@ from email.utils import getaddresses, parseaddr
 from typing import Literal
 
 from pbem.mail.extract import has_header, header_text
+from pbem.mail.headers import msg_ids
 
-__all__ = ["MachineVerdict", "classify_machine", "failed_recipients"]
+__all__ = ["MachineVerdict", "classify_machine", "failed_recipients", "returned_message_ids"]
 
 MachineReason = Literal["auto-reply", "bounce", "loop"]
 Strength = Literal["strong", "weak"]
@@ -59,12 +60,17 @@ class MachineVerdict:
         detail: the signal that decided it, for logs (e.g. ``"Auto-Submitted: auto-replied"``).
         strength: ``"strong"`` (only software sets the signal) or ``"weak"`` (people's
             ordinary mail carries it too); see the module docstring.
+        returned_ids: the Message-IDs of the original message a bounce returns (its
+            returned headers, RFC 3462/6522 ``text/rfc822-headers`` or ``message/rfc822``,
+            and the DSN's ``Original-Envelope-Id``, RFC 3464 2.2.1): what the service
+            checks against the mail it sent before believing the bounce.
     """
 
     reason: MachineReason
     bouncing: tuple[str, ...] = ()
     detail: str = ""
     strength: Strength = "strong"
+    returned_ids: tuple[str, ...] = ()
 
 
 _DAEMON_LOCALPARTS = {"mailer-daemon", "mailer_daemon", "mail-daemon", "mailerdaemon",
@@ -151,6 +157,36 @@ def failed_recipients(msg: Message) -> tuple[tuple[str, ...], bool]:
     return tuple(dict.fromkeys(found)), has_dsn
 
 
+_RETURNED_TYPES = ("message/rfc822", "text/rfc822-headers", "message/global", "message/global-headers")
+
+
+def returned_message_ids(msg: Message, limit: int = 10) -> tuple[str, ...]:
+    """The Message-IDs of the message a delivery report returns (break-it 9h): the
+    ``Message-ID`` of each returned-headers part (RFC 6522 section 3: ``text/rfc822-headers``
+    or ``message/rfc822``; RFC 6533 for the ``global`` types) and each ``Original-Envelope-Id``
+    of a delivery-status part that looks like a msg-id. At most ``limit``, in order;
+    never raises."""
+    found: list[str] = []
+    try:
+        for part in msg.walk():
+            ctype = part.get_content_type()
+            if ctype in _RETURNED_TYPES:
+                payload = part.get_payload()
+                inner = payload[0] if isinstance(payload, list) and payload and isinstance(payload[0], Message) \
+                    else None
+                if inner is None:
+                    raw = part.get_payload(decode=True)
+                    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(payload or "")
+                    inner = HeaderParser().parsestr(text.replace("\r\n", "\n").split("\n\n", 1)[0] + "\n")
+                found += msg_ids(inner, "Message-ID", 1)
+            elif ctype in ("message/delivery-status", "message/global-delivery-status"):
+                for block in _field_blocks(part)[:1]:
+                    found += msg_ids(block, "Original-Envelope-Id", 1)
+    except Exception:  # noqa: BLE001 - a broken report returns nothing we can trust
+        return tuple(dict.fromkeys(found))[:limit]
+    return tuple(dict.fromkeys(found))[:limit]
+
+
 def _is_bounce(msg: Message) -> MachineVerdict | None:
     bouncing, has_dsn = failed_recipients(msg)
     report = (msg.get_content_type() == "multipart/report"
@@ -162,11 +198,11 @@ def _is_bounce(msg: Message) -> MachineVerdict | None:
     bounce_subject = bool(_BOUNCE_SUBJECT_RE.match(header_text(msg, "Subject")))
     if report or has_dsn or bouncing:
         return MachineVerdict("bounce", bouncing, "multipart/report delivery-status" if report or has_dsn
-                              else "X-Failed-Recipients")
+                              else "X-Failed-Recipients", returned_ids=returned_message_ids(msg))
     if bounce_subject and null_path and has_header(msg, "Return-Path"):
-        return MachineVerdict("bounce", (), "bounce subject, empty Return-Path")
+        return MachineVerdict("bounce", (), "bounce subject, empty Return-Path", returned_ids=returned_message_ids(msg))
     if daemon:  # a person may write from postmaster@ too: weak without a report
-        return MachineVerdict("bounce", (), f"sender {sender}", strength="weak")
+        return MachineVerdict("bounce", (), f"sender {sender}", returned_ids=returned_message_ids(msg), strength="weak")
     return None
 
 

@@ -105,7 +105,8 @@ class ParsedMail:
     Attributes:
         message_id: the Message-ID as ``"<...>"``; synthesised from a hash of the raw bytes
             (``"<sha256-...@pbem.invalid>"``) when missing or unparseable.
-        sender: lowercased addr-spec of From, ``""`` if unparseable.
+        sender: the addr-spec of From as written, ASCII letters lowercased
+            (:func:`pbem.mail.headers.fold_address`), ``""`` if refused.
         sender_name: display name of From (may be ``""``).
         subject: decoded Subject (RFC 2047), whitespace collapsed.
         in_reply_to: first ``"<...>"`` of In-Reply-To, or ``None``.
@@ -121,6 +122,9 @@ class ParsedMail:
             ``"unreadable-sender"`` (no usable From: address, so nobody to answer) when
             ignored, else ``None``.
         bouncing: addresses a delivery status notification (RFC 3464) reports as failed.
+        returned_ids: the Message-IDs of the original message the notification returns
+            (:func:`pbem.mail.machine.returned_message_ids`); the service believes a
+            bounce only for mail it sent to that address under one of them.
         ignore_detail: what decided an ``ignore``, for logs and the host (e.g.
             ``"Auto-Submitted: auto-replied"``, ``"From: has 2 addresses, not one"``).
         on_behalf: the ``Sender:`` address when it differs from From (informational).
@@ -134,6 +138,9 @@ class ParsedMail:
             would be as a person's (its orders read as usual), so that the service can
             still act on it when it proves to be the seat's own (its registered address
             and the seat's right key; issue 13). ``None`` otherwise.
+        content: the content hash of the raw bytes (:func:`pbem.store.content.content_hash`),
+            set by the service (``""`` from the parser); our answers' Message-IDs derive
+            from it, never from the incoming Message-ID alone (break-it finding 4).
 
     Invariants: ``accept`` and ``reject`` always have a valid ``sender``; ``subject``
     and ``sender_name`` never contain control characters; ``message_id``,
@@ -152,11 +159,13 @@ class ParsedMail:
     problems: tuple[Problem, ...] = ()
     ignore_reason: str | None = None
     bouncing: tuple[str, ...] = ()
+    returned_ids: tuple[str, ...] = ()
     ignore_detail: str = ""
     on_behalf: str = ""
     authentication: AuthResults | None = None
     machine: MachineVerdict | None = None
     as_person: ParsedMail | None = None
+    content: str = ""
 
 
 @dataclass(frozen=True)
@@ -396,7 +405,8 @@ def _parse(raw: bytes, own_addresses: Collection[str], own_domains: Collection[s
     if verdict is None:
         return _as_person(envelope, msg, refused, limits)
     ignored = _result(envelope, "ignore", ignore_reason=verdict.reason, bouncing=verdict.bouncing,
-                      ignore_detail=verdict.detail, machine=verdict)
+                      ignore_detail=verdict.detail, machine=verdict,
+                      returned_ids=verdict.returned_ids)
     if verdict.reason == "loop" or (verdict.reason == "bounce" and verdict.strength == "strong") \
             or refused is not None:
         return ignored  # our own mail, a delivery report, an oversized mail: never read

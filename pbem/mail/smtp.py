@@ -11,12 +11,30 @@ stalls) the pass ends after that one row instead of waiting on every row. What h
 to a row (RFC 5321 4.2.1):
 
 - accepted: ``sent``;
-- a transient failure (4xx, a timeout, a dropped connection): counted and retried with
+- the server cannot be reached (connect, TLS or login fails, or times out): no row is
+  charged (break-it finding 8: a long outage used to spend every row's attempts, so all
+  ended ``failed`` and nothing was resent); the error is noted on the row that was next
+  and the pass ends, every row waits for the server;
+- a transient failure of the row's own transaction (4xx, a timeout, a dropped
+  connection while it is sent): counted and retried with
   exponential backoff; after :data:`MAX_ATTEMPTS` the row is ``failed``;
 - a permanent failure (5xx), or a row that cannot be sent at all (a control character
   or NUL in an address makes aiosmtplib raise ``ValueError``; any other exception from
   one row, finding 2): ``failed`` at once with the error, and the pass goes on with the
   next row. ``pbem outbox resend`` puts failed rows back (finding 6).
+
+Internationalised mail (RFC 6531/6532; break-it finding 1): a row whose envelope
+address is not ASCII, or whose header section holds raw UTF-8, is sent with the
+``SMTPUTF8`` MAIL parameter (and ``BODY=8BITMIME`` when its bytes are 8-bit, RFC 6152;
+RFC 6531 section 3.1 makes an SMTPUTF8 server support 8BITMIME). The flag is read from
+the row itself (:func:`needs_smtputf8`), so rows queued before and rows put back by
+``pbem outbox resend`` get it too. A relay that does not offer SMTPUTF8 fails that row
+alone, at once, with a reason naming the extension (the hosts are told as for any row
+that gives up). After any failure of one row the envelope is reset (``RSET``, RFC 5321
+4.1.1.5) or, when that fails, the connection is closed and the next row gets a new one:
+aiosmtplib resets only after an SMTP reply error, and a row that failed between MAIL and
+DATA (an address it could not encode) left the server in a transaction, so the next row
+got ``503 nested MAIL command`` and was failed for good.
 """
 from __future__ import annotations
 
@@ -67,6 +85,22 @@ def is_connection_failure(exc: BaseException) -> bool:
                             aiosmtplib.SMTPHeloError, aiosmtplib.SMTPConnectResponseError, TimeoutError, OSError))
 
 
+def needs_smtputf8(sender: str, to_addr: str, raw: bytes) -> bool:
+    """True when a message must be sent with the SMTPUTF8 extension (RFC 6531 section
+    3.2): an envelope address is not ASCII, or the header section carries raw UTF-8
+    (RFC 6532, as :func:`pbem.mail.compose.compose` writes it for such addresses)."""
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    return not (sender.isascii() and to_addr.isascii() and head.isascii())
+
+
+def mail_options(sender: str, to_addr: str, raw: bytes) -> list[str]:
+    """The MAIL FROM parameters for one message: ``SMTPUTF8`` (RFC 6531) and
+    ``BODY=8BITMIME`` (RFC 6152) for internationalised mail, none otherwise."""
+    if not needs_smtputf8(sender, to_addr, raw):
+        return []
+    return ["SMTPUTF8"] + ([] if raw.isascii() else ["BODY=8BITMIME"])
+
+
 def address_problem(address: str) -> str | None:
     """Why ``address`` cannot be an SMTP envelope address (RFC 5321 4.1.2: no
     control characters, spaces or angle brackets), or None."""
@@ -104,9 +138,36 @@ async def send_raw(server: MailServer, sender: str, to_addr: str, raw: bytes, ti
     smtp = _client(server, timeout)
     await asyncio.wait_for(smtp.connect(), timeout)
     try:
-        await asyncio.wait_for(smtp.sendmail(sender, [to_addr], raw), timeout * 3)
+        await asyncio.wait_for(_sendmail(smtp, sender, to_addr, raw), timeout * 3)
     finally:
         smtp.close()
+
+
+async def _sendmail(smtp: aiosmtplib.SMTP, sender: str, to_addr: str, raw: bytes) -> None:
+    """One SMTP transaction (MAIL, RCPT, DATA) with the parameters :func:`mail_options`
+    gives. Raises what aiosmtplib raises; a relay without SMTPUTF8 for a message that
+    needs it raises SMTPNotSupported with a reason the host can act on."""
+    options = mail_options(sender, to_addr, raw)
+    try:
+        await smtp.sendmail(sender, [to_addr], raw, mail_options=options)
+    except aiosmtplib.SMTPNotSupported as exc:
+        if "SMTPUTF8" not in options:
+            raise
+        raise aiosmtplib.SMTPNotSupported(
+            f"the relay does not offer SMTPUTF8 (RFC 6531), which the internationalised address "
+            f"{to_addr if not to_addr.isascii() else sender} needs ({exc}); use a relay that offers it, "
+            "or ask the player for an ASCII address") from exc
+
+
+async def _reset(smtp: aiosmtplib.SMTP, timeout: float) -> bool:
+    """After a row failed: end any half-open transaction with RSET (RFC 5321 4.1.1.5).
+    False when that fails too: the caller drops the connection."""
+    try:
+        await asyncio.wait_for(smtp.rset(), timeout)
+        return True
+    except Exception as exc:  # noqa: BLE001 - any failure here means: start a new connection
+        log.debug("RSET after a failed row failed (%s: %s); reconnecting", type(exc).__name__, exc)
+        return False
 
 
 async def send_due_async(store: Store, server: MailServer, sender: str, now: datetime | None = None,
@@ -130,14 +191,26 @@ async def send_due_async(store: Store, server: MailServer, sender: str, now: dat
                 if problem:
                     raise ValueError(problem)
                 if smtp is None:
-                    smtp = _client(server, min(timeout, left))
-                    await asyncio.wait_for(smtp.connect(), min(timeout, left))
-                await asyncio.wait_for(smtp.sendmail(sender, [row["to_addr"]], row["raw"]), max(min(timeout * 3, left), 1))
+                    try:
+                        smtp = _client(server, min(timeout, left))
+                        await asyncio.wait_for(smtp.connect(), min(timeout, left))
+                    except Exception as exc:  # noqa: BLE001 - the server, not the row (break-it 8)
+                        smtp = None
+                        store.note_delivery_error(row["id"], f"{type(exc).__name__}: {exc}"[:500])
+                        report.server_error = f"{type(exc).__name__}: {exc}"
+                        log.warning("SMTP server unreachable (%s: %s); the rows wait, no attempt counted",
+                                    type(exc).__name__, exc)
+                        break
+                await asyncio.wait_for(_sendmail(smtp, sender, row["to_addr"], row["raw"]),
+                                       max(min(timeout * 3, left), 1))
             except Exception as exc:  # noqa: BLE001 - one row never stops the others (finding 2)
                 _failed(store, row, exc, now, report)
                 if is_connection_failure(exc):
                     report.server_error = f"{type(exc).__name__}: {exc}"
                     break  # the server is down or stalled: the other rows wait for the next pass
+                if smtp is not None and not await _reset(smtp, min(timeout, max(end - loop.time(), 1))):
+                    smtp.close()
+                    smtp = None  # the next row starts on a new connection
             else:
                 store.mark_sent(row["id"])
                 report.sent += 1
@@ -166,7 +239,8 @@ def _failed(store: Store, row: dict[str, Any], exc: BaseException, now: datetime
     retried with backoff."""
     report.failed += 1
     attempts = row["attempts"] + 1
-    transient = is_connection_failure(exc) or (isinstance(exc, aiosmtplib.SMTPException) and not is_permanent(exc))
+    transient = is_connection_failure(exc) or (isinstance(exc, aiosmtplib.SMTPException) and not is_permanent(exc)
+                                               and not isinstance(exc, aiosmtplib.SMTPNotSupported))
     nxt = None if attempts >= MAX_ATTEMPTS or not transient else (
         now + timedelta(seconds=backoff_delay(attempts))).replace(microsecond=0).isoformat()
     store.mark_attempt_failed(row["id"], f"{type(exc).__name__}: {exc}"[:500], nxt)

@@ -23,6 +23,43 @@ if TYPE_CHECKING:
 Recorder = Callable[..., int]
 
 
+def answer_key(parsed: ParsedMail) -> tuple[str, ...]:
+    """What an answer's stable Message-ID (RFC 5322 3.6.4) derives from: the incoming
+    Message-ID *and* the content hash of the mail (break-it finding 4: a different mail
+    reusing a known Message-ID used to get the earlier answer's id, so the outbox took
+    its answer for queued already and it was never sent). The same bytes fetched again
+    give the same id, so a crash and replay still queues the answer once."""
+    return (parsed.message_id, parsed.content) if parsed.content else (parsed.message_id,)
+
+
+#: the most of the sender's orders text a rejection quotes back (break-it finding 5: up
+#: to 100 KB were echoed to any address, a relay for spam)
+ECHO_CHARS = 2000
+#: the most problems a rejection lists, and characters of each of their texts
+MAX_PROBLEMS = 20
+PROBLEM_CHARS = 300
+
+
+def capped_echo(text: str, limit: int = ECHO_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, with a line saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… ({len(text) - limit:,} more characters of your mail not shown)\n"
+
+
+def capped_problems(issues: Sequence[Problem]) -> list[dict[str, Any]]:
+    """The problems as dicts for the rejection: at most :data:`MAX_PROBLEMS`, each text
+    cut to :data:`PROBLEM_CHARS` (they may quote the mail), and a last one counting the
+    rest."""
+    def cut(value: Any) -> Any:
+        return value[:PROBLEM_CHARS] + "…" if isinstance(value, str) and len(value) > PROBLEM_CHARS else value
+    shown = [{k: cut(v) for k, v in i.to_dict().items()} for i in issues[:MAX_PROBLEMS]]
+    if len(issues) > MAX_PROBLEMS:
+        shown.append(Problem(code=issues[MAX_PROBLEMS].code,
+                             message=f"… and {len(issues) - MAX_PROBLEMS} more problems not shown.").to_dict())
+    return shown
+
+
 def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
           orders_text: str | None = None, note: str | None = None) -> bool:
     """Answer a sender with every problem found, repeats merged
@@ -30,11 +67,11 @@ def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: 
     False when the answer was suppressed by the rate limit."""
     if not ratelimit.may_answer(judge, parsed.sender):
         return False
-    text = build.render_rejection(parsed.subject, [i.to_dict() for i in grouped(issues)], game_id,
-                                  mask_key_lines(orders_text) if orders_text else None, note=note)
+    text = build.render_rejection(parsed.subject, capped_problems(grouped(issues)), game_id,
+                                  capped_echo(mask_key_lines(orders_text)) if orders_text else None, note=note)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders not applied", text),
-                 id_parts=(game_id or "judge", "reply", parsed.message_id), in_reply_to=parsed.message_id,
+                 id_parts=(game_id or "judge", "reply", *answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return True
 
@@ -76,7 +113,7 @@ def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int
                                 logged=logged, witness=witness)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders accepted", text),
-                 id_parts=(game_id, "receipt", parsed.message_id), in_reply_to=parsed.message_id,
+                 id_parts=(game_id, "receipt", *answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
 
 

@@ -22,12 +22,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from pbem import rules
+from pbem.mail.authresults import sender_authentication
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
@@ -44,8 +45,12 @@ OPTIONAL_KEYS = ("seq", "notes", "salt")
 WINDOW = timedelta(hours=1)
 ALERT_AFTER = 3
 LOCK_AFTER = 10
+#: the largest number kept for ``step`` and ``seq`` (an SQLite INTEGER is 64-bit signed)
+MAX_NUMBER = 2**63 - 1
 #: inbox reasons that count as a failed claim on a seat
-AUTH_FAILURES = ("auth.key", "auth.sender")
+#: the inbox reason of a wrong key in a mail whose From: our server did not authenticate
+UNVERIFIED_KEY = "auth.key.unverified"
+AUTH_FAILURES = ("auth.key", "auth.sender", UNVERIFIED_KEY)
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,11 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
         return Checked(issues, reason=issues[0].code if issues else "")
     seats = {s["seat"]: s for s in judge.store.seats(game_id)}
     seat = doc.get("seat")
+    if "seat" in doc and not isinstance(seat, str):  # `seat: [north]` was unhashable: quarantined (break-it 9c)
+        shown = yaml.safe_dump(seat, default_flow_style=True).strip()
+        issues.append(Problem(message=f"`seat` must be the seat's name as text; found {shown}.", where="seat",
+                              code="envelope.seat_type", hint=f"One of: {', '.join(seats)}."))
+        return Checked(issues, game_id, reason=issues[0].code)
     if seat not in seats:
         if "seat" in doc:
             issues.append(Problem(message=f"Game {game_id} has no seat {seat!r}; seats are {', '.join(seats)}.",
@@ -138,14 +148,45 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
             return Checked(refusal, game_id, seat, held=True, reason="auth.sender")
         _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
         return Checked(refusal, game_id, seat, reason="auth.sender")
-    wrong = judge.store.auth_failures(game_id, seat, since, ("auth.key",))
-    if wrong >= LOCK_AFTER:
-        return Checked([Problem(message=f"{wrong} mails with a wrong key for seat {seat} came in the last hour, so the "
+    wrong = locked_by(judge, game_id, row)
+    if wrong:
+        return Checked([Problem(message=f"{wrong} mails with a wrong key for seat {seat} came within an hour, so the "
                               "seat is locked: no key is checked until an hour has passed since the latest. "
                               "The host has been told.", where="key", code="auth.locked")],
                        game_id, seat, reason="auth.locked")
     if _key_ok(judge, doc, row):
         return None
+    if judge.config.authserv_id and sender_authentication(parsed.authentication, parsed.sender) != "pass":
+        # our receiving server did not vouch for this From: — it may be forged: it is
+        # refused and counts for the alert, but not for the lockout (break-it 9g)
+        return replace(_wrong_key(judge, game_id, row, doc, since), reason=UNVERIFIED_KEY)
+    return _wrong_key(judge, game_id, row, doc, since)
+
+
+def locked_by(judge: Judge, game_id: str, row: Mapping[str, Any]) -> int:
+    """How many wrong keys lock the seat now, or 0. The seat is locked while the latest
+    wrong key from its own address is less than :data:`WINDOW` old and :data:`LOCK_AFTER`
+    or more came within the :data:`WINDOW` before it (a sliding window measured from the
+    latest, break-it 9g: it used to count the hour before *now*, so the lock ended an hour
+    after the first wrong key, mid-attack). Only the seat's own address counts: mails from
+    other addresses never lock it, nor do wrong keys our receiving server did not
+    authenticate when ``authentication`` is configured."""
+    now = judge.clock()
+    times = judge.store.auth_failure_times(game_id, row["seat"], (now - 2 * WINDOW).isoformat(), ("auth.key",),
+                                           row["email"])
+    if not times:
+        return 0
+    latest = datetime.fromisoformat(times[-1])
+    if now - latest >= WINDOW:
+        return 0
+    within = [t for t in times if latest - datetime.fromisoformat(t) < WINDOW]
+    return len(within) if len(within) >= LOCK_AFTER else 0
+
+
+def _wrong_key(judge: Judge, game_id: str, row: Mapping[str, Any], doc: Mapping[str, Any], since: str) -> Checked:
+    """The refusal of a wrong key from the seat's own address (alerting the seat and the
+    host at :data:`ALERT_AFTER` failed claims within the window)."""
+    seat = row["seat"]
     _maybe_alert(judge, game_id, row, judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES) + 1)
     placeholder = str(doc.get("key", "")).strip().upper() == "YOUR-SEAT-KEY"
     return Checked([Problem(message="The `key:` line still holds the placeholder YOUR-SEAT-KEY." if placeholder
@@ -196,13 +237,26 @@ def _sequence(judge: Judge, doc: Mapping[str, Any], game_id: str, seat: str) -> 
                                 where="seq", code="envelope.missing", hint=hint)]
         return None, []
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-        return None, [Problem(message=f"`seq` must be a whole number from 1; found {seq!r}.", where="seq",
+        return None, [Problem(message=f"`seq` must be a whole number from 1; found {_shown(seq)}.", where="seq",
                             code="envelope.seq_type", hint=hint)]
+    if seq > MAX_NUMBER:  # SQLite keeps 64-bit integers; a larger one raised OverflowError (break-it 9c)
+        return None, [Problem(message=f"`seq: {_shown(seq)}` is too large: at most {MAX_NUMBER}.", where="seq",
+                            code="envelope.out_of_range", hint=hint)]
     if seq <= last:
         return None, [Problem(message=f"`seq: {seq}` was used already: your last standing orders had seq {last}. A mail "
                             "is taken once; an old mail sent again is refused.", where="seq",
                             code="envelope.stale_seq", hint=hint)]
     return seq, []
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value from the mail as the reply shows it: its repr, cut at ``limit`` characters
+    (a 10,000-digit number is not echoed whole)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more digits than Python converts (sys.int_info)
+        return "a number of very many digits"
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Problem]:
@@ -230,8 +284,12 @@ def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]
     state = judge.state(game_id)
     step = doc.get("step")
     if not isinstance(step, int) or isinstance(step, bool):
-        issues.append(Problem(message=f"`step` must be a whole number; found {step!r}.", where="step",
+        issues.append(Problem(message=f"`step` must be a whole number; found {_shown(step)}.", where="step",
                             code="envelope.step_type"))
+    elif not -MAX_NUMBER <= step <= MAX_NUMBER:
+        issues.append(Problem(message=f"`step: {_shown(step)}` is out of range: the game is at step {state.step}.",
+                            where="step", code="envelope.out_of_range",
+                            hint="Copy the step number from your latest prompt."))
     elif step < state.step:
         issues.append(Problem(message=f"Step {step} is stale: the game is at step {state.step}. Orders answer "
                             "the latest prompt only.", where="step", code="envelope.stale_step",

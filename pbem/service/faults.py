@@ -49,9 +49,13 @@ class Episode:
 
 
 class ServerFaults:
-    """The open fault episodes of one running judge, shared by its threads (in memory;
-    the ``faults`` table keeps what the hosts were told across restarts). Each call
-    takes the caller's own judge (its own store connection)."""
+    """The open fault episodes of one running judge, shared by its threads. Each episode
+    is kept in the ``faults`` table from its first failure (break-it finding 7: they were
+    in memory only, so after a restart the grace began again — a judge restarting more
+    often than the grace never told anyone — and an episode that had ended during the
+    restart stayed open in the table, muting the next one); memory is a cache of it, and
+    the only record when the database itself is what fails. Each call takes the caller's
+    own judge (its own store connection)."""
 
     def __init__(self) -> None:
         self.episodes: dict[str, Episode] = {}
@@ -63,7 +67,9 @@ class ServerFaults:
         now = judge.clock()
         detail = safe_text(f"{type(exc).__name__}: {exc}", 500)
         with self._lock:
-            ep = self.episodes.setdefault(kind, Episode(now, detail))
+            ep = self.episodes.get(kind)
+            if ep is None:
+                ep = self.episodes[kind] = _episode(judge, kind, now, detail)
             ep.detail = detail
             if ep.told or now - ep.since < GRACE.get(kind, timedelta(0)) or (ep.next_try and now < ep.next_try):
                 return
@@ -80,14 +86,27 @@ class ServerFaults:
         """End the episode of ``kind`` after a success. Never raises."""
         with self._lock:
             ep = self.episodes.pop(kind, None)
-        if ep is None:
-            return
-        log.info("%s works again (fault since %s)", kind, ep.since.isoformat())
-        try:
-            with judge.store.transaction():
-                judge.store.fault_cleared(kind, judge.clock().isoformat())
+        if ep is not None:
+            log.info("%s works again (fault since %s)", kind, ep.since.isoformat())
+        try:  # also an episode begun before a restart, which memory does not know
+            row = judge.store.fault(kind)
+            if row is not None and not row["cleared_at"]:
+                with judge.store.transaction():
+                    judge.store.fault_cleared(kind, judge.clock().isoformat())
         except Exception as exc:  # noqa: BLE001
             log.debug("could not record the end of the %s fault: %s", kind, exc)
+
+
+def _episode(judge: Judge, kind: str, now: datetime, detail: str) -> Episode:
+    """The episode of ``kind`` as the store keeps it (begun before a restart, maybe told
+    already), or a new one stored from ``now``; in memory only when the store fails."""
+    try:
+        with judge.store.transaction():
+            row = judge.store.fault_started(kind, detail, now.isoformat())
+        return Episode(datetime.fromisoformat(row["first_seen"]), detail, told=row["notified_at"] is not None)
+    except Exception as exc:  # noqa: BLE001 - e.g. the database is what fails
+        log.debug("fault %s kept in memory only: %s", kind, safe_text(str(exc), 200))
+        return Episode(now, detail)
 
 
 def _tell(judge: Judge, kind: str, body: str) -> bool:

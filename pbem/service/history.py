@@ -85,6 +85,6 @@ def handle_request(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec
         ratelimit.suppressed(judge, iid, parsed.sender)
     else:
         outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
-                     subject=subject, text=text, html=html, id_parts=(game_id, "history", parsed.message_id),
+                     subject=subject, text=text, html=html, id_parts=(game_id, "history", *answers.answer_key(parsed)),
                      in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
     return "answered"

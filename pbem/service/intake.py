@@ -85,7 +85,7 @@ def handle_message(judge: Judge, raw: bytes, uidvalidity: int | None = None, uid
             stage = "too large"
             return _too_large(judge, raw[:limit], total, uidvalidity, uid, folder)
         content = content_hash(raw)
-        parsed = _parse(judge, raw)
+        parsed = replace(_parse(judge, raw), content=content)
         stage = "handle"
         with judge.store.transaction():
             known = judge.store.find_inbox(parsed.message_id, content)
@@ -221,6 +221,12 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
     if parsed.action == "ignore":
         rec("ignored", parsed.ignore_reason or "")
         for address in parsed.bouncing:
+            if not judge.store.sent_to(address, parsed.returned_ids):
+                # anyone can write a DSN: believe it only about a mail we sent to that
+                # address, named by its returned Message-ID (break-it 9h)
+                log.warning("a delivery report about %s names no mail we sent there (%s); not believed",
+                            safe_text(address, 100), safe_text(" ".join(parsed.returned_ids), 300) or "no Message-ID")
+                continue
             for game_id, seat in judge.store.mark_bouncing(address):
                 host.notify_host(judge, game_id, f"Mail to seat {seat} ({address}) bounced: the address is "
                                  "marked as bouncing. Ask the player for a working address and "

@@ -13,6 +13,7 @@ way. Each kind of fault is reported to the hosts once per episode
 """
 from __future__ import annotations
 
+import errno
 import imaplib
 import logging
 import socket
@@ -26,7 +27,7 @@ from pbem.mail.imap import ImapPoller
 from pbem.service import faults, outbox
 from pbem.service.intake import RetryLater
 from pbem.service.judge import Judge
-from pbem.store import Store
+from pbem.store import Store, is_transient_db_error
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +61,13 @@ def run_once(judge: Judge, poller: ImapPoller) -> dict[int, str]:
 
 def fault_kind(exc: BaseException) -> str:
     """The fault kind of an exception that ended a cycle (see :mod:`pbem.service.faults`)."""
-    if isinstance(exc, RetryLater):
+    if isinstance(exc, RetryLater) or is_transient_db_error(exc):
+        # a full disk, busy or read-only database hit outside one mail (e.g. saving the
+        # IMAP position) is the database's fault, not an internal error (break-it 9a)
         text = str(exc).lower()
         return "database busy" if "locked" in text or "busy" in text else "database"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS):
+        return "database"  # our own disk, not the network
     if isinstance(exc, NETWORK_ERRORS):
         return "imap"
     return "internal"

@@ -1,6 +1,9 @@
 """Rate limits on answers (docs/pipeline.md, "Machine mail and loops"): at most
 ``seat_reply_rate_per_hour`` answers an hour to an address registered for a seat and
-``reply_rate_per_hour`` to any other, so that no mail loop can run away."""
+``reply_rate_per_hour`` to any other, so that no mail loop can run away; and at most
+``stranger_replies_per_hour`` answers an hour to all addresses not registered for a seat
+together (break-it finding 5: with a forged From: per mail, anyone could make the judge
+write to any number of third parties)."""
 from __future__ import annotations
 
 import logging
@@ -18,9 +21,11 @@ def may_answer(judge: Judge, address: str | None) -> bool:
     if not address:
         return False
     since = (judge.clock() - timedelta(hours=1)).isoformat()
-    limit = (judge.config.seat_reply_rate_per_hour if judge.store.is_seat_address(address)
-             else judge.config.reply_rate_per_hour)
-    return judge.store.replies_to(address, since) < limit
+    if judge.store.is_seat_address(address):
+        return judge.store.replies_to(address, since) < judge.config.seat_reply_rate_per_hour
+    if judge.store.replies_to_strangers(since) >= judge.config.stranger_replies_per_hour:
+        return False
+    return judge.store.replies_to(address, since) < judge.config.reply_rate_per_hour
 
 
 def suppressed(judge: Judge, inbox_id: int, address: str | None) -> None:

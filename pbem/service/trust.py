@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.config import GameConfig
+from pbem.mail.headers import fold_address
 from pbem.problems import Problem
 from pbem.report import build
 from pbem.rules.dice import seed_commitment
@@ -121,7 +122,7 @@ def seat_changes(stored: Sequence[Mapping[str, Any]], game: GameConfig) -> list[
         if row is None:
             continue
         changed = [name for name, old, new in (("player", row["player"], s.player),
-                                               ("address", row["email"], s.email.lower()),
+                                               ("address", row["email"], fold_address(s.email)),
                                                ("key", row["key_hash"], s.key_hash)) if old != new]
         if changed:
             out.append((dict(row), rules.judge_event("SeatChanged", {"seat": s.seat, "changed": changed,
@@ -150,7 +151,7 @@ def sync_seats(judge: Judge, game: GameConfig) -> int:
                 f"(player: {s.player}). The change is in the game's log (event {seq - len(changes) + 1}"
                 f"…{seq}); if you did not ask for it, tell the other players."
                 + (f"\n\nLog witness: {head}" if head else ""))
-        for address, name in dict.fromkeys([(row["email"], row["player"]), (s.email.lower(), s.player)]):
+        for address, name in dict.fromkeys([(row["email"], row["player"]), (fold_address(s.email), s.player)]):
             outbox.queue(judge, game_id=game.id, kind="notice", to_addr=address, to_name=name,
                          subject=f"[{game.id}] your seat {s.seat} changed", text=build.render_notice(body, game.id),
                          html=None, id_parts=(game.id, "seat-changed", s.seat, seq, address))

@@ -19,7 +19,12 @@ Two versions of the row hash (``games.chain``):
   "pbem-event-secret/v1") (RFC 2104). The seed is secret until the game is over (then
   the archive publishes it), so nobody can test a guess against a private event during
   the game, and anyone can check every private event afterwards. ``step`` and
-  ``inbox_id`` are hashed too, so editing them breaks the chain.
+  ``inbox_id`` are hashed too, so editing them breaks the chain;
+- 3 (break-it 9e): as 2, but the commitment carries a per-event nonce, the event's
+  ``seq``: ``secret`` = HMAC-SHA256(K, "pbem-event/v3:" + seq + ":" + canonical_json(data)).
+  Under 2 two equal private documents (the same standing orders set twice, the same
+  hand) had equal published commitments, which told a seat that another's secret had
+  not changed; the seq is unique within a game, so no two commitments are equal.
 """
 from __future__ import annotations
 
@@ -32,7 +37,7 @@ from typing import Any
 
 from pbem.store.base import GENESIS, Connection, canonical_json, utcnow
 
-CHAIN_VERSION = 2
+CHAIN_VERSION = 3
 _SECRET_LABEL = b"pbem-event-secret/v1"
 
 
@@ -49,18 +54,22 @@ def event_key(seed: bytes) -> bytes:
     return hmac.new(seed, _SECRET_LABEL, hashlib.sha256).digest()
 
 
-def secret_commitment(key: bytes, data: Mapping[str, Any]) -> str:
-    """HMAC-SHA256 hex of a private event's canonical data under the game's event key."""
-    return hmac.new(key, canonical_json(data).encode(), hashlib.sha256).hexdigest()
+def secret_commitment(key: bytes, data: Mapping[str, Any], seq: int | None = None) -> str:
+    """HMAC-SHA256 hex of a private event's canonical data under the game's event key:
+    chain version 2 without ``seq``, version 3 with the event's ``seq`` as its nonce."""
+    text = canonical_json(data) if seq is None else f"pbem-event/v3:{seq}:{canonical_json(data)}"
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
 
 
 def event_hash_v2(prev_hash: str, game_id: str, seq: int, kind: str, data: Mapping[str, Any],
-                  seat: str | None, public: bool, step: int, inbox_id: int | None, key: bytes) -> str:
-    """SHA-256 hex of one event row chained to ``prev_hash`` (chain version 2: private
-    data only as its keyed commitment; step and inbox id included)."""
+                  seat: str | None, public: bool, step: int, inbox_id: int | None, key: bytes,
+                  version: int = 2) -> str:
+    """SHA-256 hex of one event row chained to ``prev_hash`` (chain version 2 or 3: private
+    data only as its keyed commitment — with the seq as nonce from 3; step and inbox id
+    included)."""
     body = canonical_json({"v": 2, "game": game_id, "seq": seq, "kind": kind, "seat": seat, "public": public,
                            "step": step, "inbox_id": inbox_id, "data": data if public else None,
-                           "secret": None if public else secret_commitment(key, data)})
+                           "secret": None if public else secret_commitment(key, data, seq if version >= 3 else None)})
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
@@ -68,7 +77,7 @@ def row_hash(prev_hash: str, row: Mapping[str, Any], data: Mapping[str, Any], ve
     """The hash an events ``row`` (with decoded ``data``) must carry under ``version``."""
     if version >= 2:
         return event_hash_v2(prev_hash, row["game_id"], row["seq"], row["kind"], data, row["seat"],
-                             bool(row["public"]), row["step"], row["inbox_id"], key)
+                             bool(row["public"]), row["step"], row["inbox_id"], key, version)
     return event_hash(prev_hash, row["game_id"], row["seq"], row["kind"], data, row["seat"], bool(row["public"]))
 
 
@@ -139,8 +148,9 @@ class EventsTable(Connection):
         return row[0], event_key(bytes.fromhex(row[1]))
 
     def event_commitment(self, game_id: str, row: Mapping[str, Any]) -> str:
-        """The keyed commitment of an events ``row``'s data (chain version 2)."""
-        return secret_commitment(self._chain(game_id)[1], row["data"])
+        """The keyed commitment of an events ``row``'s data (chain version 2 or 3)."""
+        version, key = self._chain(game_id)
+        return secret_commitment(key, row["data"], row["seq"] if version >= 3 else None)
 
     def chain_version(self, game_id: str) -> int:
         """The game's hash-chain version (see the module docstring)."""

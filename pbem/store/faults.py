@@ -28,6 +28,18 @@ class FaultsTable(Connection):
         self.db["faults"].insert(row, replace=True)
         return row
 
+    def fault_started(self, key: str, detail: str, at: str) -> dict[str, Any]:
+        """The open episode of fault ``key``: the row as stored when one is open, else a
+        new open row from ``at`` (ISO 8601 UTC), not yet counted nor notified. The episode
+        survives a restart of the judge (break-it finding 7)."""
+        row = self.fault(key)
+        if row is not None and not row["cleared_at"]:
+            return row
+        row = {"key": key, "first_seen": at, "last_seen": at, "count": 0, "notified_at": None,
+               "cleared_at": None, "detail": detail[:2000]}
+        self.db["faults"].insert(row, replace=True)
+        return row
+
     def fault_notified(self, key: str, at: str) -> None:
         """Record that the host was told about the current episode of ``key``."""
         self.db["faults"].update(key, {"notified_at": at})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.mail.headers import fold_address
 from pbem.store.base import Connection, canonical_json, utcnow
 from pbem.store.events import CHAIN_VERSION
 
@@ -32,11 +33,11 @@ class GamesTable(Connection):
 
     def seats_at(self, address: str) -> list[dict[str, Any]]:
         """Every seats row registered at ``address`` (lowercased), by game then seat."""
-        return list(self.db["seats"].rows_where("email = ?", [address.lower()], order_by="game_id, seat"))
+        return list(self.db["seats"].rows_where("email = ?", [fold_address(address)], order_by="game_id, seat"))
 
     def is_seat_address(self, address: str) -> bool:
         """True when ``address`` is registered for a seat of any game."""
-        return self.db.execute("SELECT 1 FROM seats WHERE email = ? LIMIT 1", [address.lower()]).fetchone() is not None
+        return self.db.execute("SELECT 1 FROM seats WHERE email = ? LIMIT 1", [fold_address(address)]).fetchone() is not None
 
     def create_game(self, game_id: str, pack: str, seed: bytes, seed_commitment: str,
                     options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> None:
@@ -49,7 +50,7 @@ class GamesTable(Connection):
                                  "dice": DICE_VERSION, "dice_context": START_CONTEXT})
         for s in seats:
             self.db["seats"].insert({"game_id": game_id, "seat": s["seat"], "player": s["player"],
-                                     "email": s["email"].lower(), "key_hash": s["key_hash"],
+                                     "email": fold_address(s["email"]), "key_hash": s["key_hash"],
                                      "bouncing": 0, "bounced_at": None, "standing_seq": 0})
 
     def dice_state(self, game_id: str) -> tuple[int, str]:
@@ -92,7 +93,7 @@ class GamesTable(Connection):
 
     def mark_bouncing(self, address: str) -> list[tuple[str, str]]:
         """Mark every seat registered at ``address`` as bouncing; return (game, seat) pairs."""
-        hits = list(self.db["seats"].rows_where("email = ?", [address.lower()]))
+        hits = list(self.db["seats"].rows_where("email = ?", [fold_address(address)]))
         for r in hits:
             self.db["seats"].update((r["game_id"], r["seat"]), {"bouncing": 1, "bounced_at": utcnow()})
         return [(r["game_id"], r["seat"]) for r in hits]

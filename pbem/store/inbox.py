@@ -111,9 +111,32 @@ class InboxTable(Connection):
             f"SELECT count(*) FROM inbox WHERE game_id = ? AND seat = ? AND fetched_at >= ? AND reason IN ({marks})",
             [game_id, seat, since, *reasons]).fetchone()[0]
 
+    def auth_failure_times(self, game_id: str, seat: str, since: str, codes: Sequence[str],
+                           sender: str) -> list[str]:
+        """When (``fetched_at``, ISO 8601 UTC, oldest first) mails from ``sender`` claiming
+        ``seat`` of ``game_id`` since ``since`` were refused with one of ``codes``: the
+        wrong-key lockout's sliding window (break-it finding 9g)."""
+        reasons = [*codes, *(c + SUPPRESSED_NOTE for c in codes)]
+        marks = ",".join("?" * len(reasons))
+        return [r[0] for r in self.db.execute(
+            f"SELECT fetched_at FROM inbox WHERE game_id = ? AND seat = ? AND sender = ? AND fetched_at >= ? "
+            f"AND reason IN ({marks}) ORDER BY fetched_at", [game_id, seat, sender, since, *reasons])]
+
     def all_inbox(self) -> list[dict[str, Any]]:
         """Every inbox row, by id (raw bytes included: for tests and tools)."""
         return list(self.db["inbox"].rows_where(order_by="id"))
+
+    def set_retried(self, inbox_id: int) -> dict[str, Any]:
+        """Mark the quarantined row ``inbox_id`` ``retried`` (its content hash suffixed
+        with the row id, so the same bytes can be recorded again as a new row); returns
+        the row as it was. Raises sqlite_utils NotFoundError."""
+        row = self.db["inbox"].get(inbox_id)
+        self.db["inbox"].update(inbox_id, {"status": "retried", "content_hash": f"{row['content_hash']}:retried:{inbox_id}"})
+        return row
+
+    def undo_retried(self, row: dict[str, Any]) -> None:
+        """Put back the status and content hash :meth:`set_retried` changed."""
+        self.db["inbox"].update(row["id"], {"status": row["status"], "content_hash": row["content_hash"]})
 
     def quarantined(self) -> list[dict[str, Any]]:
         """Inbox rows quarantined or too large (id, Message-ID, sender, status, error), by id."""

@@ -3,6 +3,11 @@
 long as it runs; a second ``pbem run`` on the same database fails to take it and
 refuses to start, naming the process that holds it. The kernel drops the lock when the
 holder exits, also on SIGKILL, so a crash never leaves a stale lock behind.
+
+The lock file is named after :func:`os.path.realpath` of the database (break-it 9b):
+a symlink to the database, a path through a symlinked directory, ``..`` or a relative
+path all reach the same lock file, so they cannot be used to start a second judge.
+(Hard links to the database file are not seen; the doc says: one name per database.)
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ class JudgeLock:
     :class:`DatabaseLocked` at once (never waits)."""
 
     def __init__(self, database: str | Path):
-        self.path = Path(f"{database}.lock")
+        self.path = Path(f"{os.path.realpath(database)}.lock")
         self._fd: int | None = None
 
     def acquire(self) -> JudgeLock:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pbem.mail.headers import fold_address
 from pbem.store.blobs import BlobsTable, pack, split
 from pbem.store.base import utcnow
 
@@ -56,13 +57,36 @@ class OutboxTable(BlobsTable):
             values["next_attempt_at"] = next_attempt_at
         self.db["outbox"].update(outbox_id, values)
 
+    def note_delivery_error(self, outbox_id: int, error: str) -> None:
+        """Record why the server could not be reached while ``outbox_id`` was next, without
+        counting an attempt of that row (a connection-level failure is the server's)."""
+        self.db["outbox"].update(outbox_id, {"last_error": error[:500]})
+
     def replies_to(self, address: str, since: str, kinds: Sequence[str] = ("reply",)) -> int:
         """How many messages of ``kinds`` were queued to ``address`` since ``since``
         (rate limiting answers to a sender)."""
         marks = ",".join("?" * len(kinds))
         return self.db.execute(
             f"SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({marks})",
-            [address.lower(), since, *kinds]).fetchone()[0]
+            [fold_address(address), since, *kinds]).fetchone()[0]
+
+    def sent_to(self, address: str, message_ids: Sequence[str]) -> bool:
+        """True when one of ``message_ids`` is a message of ours to ``address`` (queued or
+        sent): a delivery report about it may be believed (break-it 9h)."""
+        ids = list(message_ids)[:20]
+        if not ids:
+            return False
+        marks = ",".join("?" * len(ids))
+        return self.db.execute(f"SELECT 1 FROM outbox WHERE to_addr = ? AND message_id IN ({marks}) LIMIT 1",
+                               [fold_address(address), *ids]).fetchone() is not None
+
+    def replies_to_strangers(self, since: str, kinds: Sequence[str] = ("reply",)) -> int:
+        """How many messages of ``kinds`` were queued since ``since`` to addresses that no
+        seat of any game is registered at (the global cap on answers to strangers)."""
+        marks = ",".join("?" * len(kinds))
+        return self.db.execute(
+            f"SELECT count(*) FROM outbox WHERE created_at >= ? AND kind IN ({marks}) "
+            "AND to_addr NOT IN (SELECT email FROM seats)", [since, *kinds]).fetchone()[0]
 
     def outbox_row(self, outbox_id: int) -> dict[str, Any]:
         """The outbox row ``outbox_id`` (``raw`` whole, but for the attachments of a sent

@@ -12,7 +12,8 @@ verifier checks, and names the first event that fails and why:
 
 1. the hash chain: every row's number, its link to the row before and its hash
    (chain version 1: SHA-256 of the previous hash and the row's canonical JSON;
-   version 2: private data only through its keyed commitment, whose match with the
+   version 2: private data only through its keyed commitment (version 3: with the
+   event's seq as nonce, so equal private data never gives equal commitments), whose match with the
    revealed data is checked once the seed is known), whatever the event's kind;
 2. the seed: its SHA-256 is the commitment of the log's first event (``SeedCommitted``),
    of game.json and of ``--commitment`` (copy it from your first report), and a
@@ -66,9 +67,11 @@ def event_key(seed: bytes) -> bytes:
     return hmac.new(seed, SECRET_LABEL, hashlib.sha256).digest()
 
 
-def commitment(key: bytes, data: Any) -> str:
-    """HMAC-SHA256 hex of a private event's canonical data (chain version 2)."""
-    return hmac.new(key, canonical_json(data).encode(), hashlib.sha256).hexdigest()
+def commitment(key: bytes, data: Any, seq: int | None = None) -> str:
+    """HMAC-SHA256 hex of a private event's canonical data: chain version 2 without
+    ``seq``; version 3 with the event's ``seq`` as nonce ("pbem-event/v3:SEQ:" + JSON)."""
+    text = canonical_json(data) if seq is None else f"pbem-event/v3:{seq}:{canonical_json(data)}"
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
 
 
 def row_hash(game: str, row: Mapping[str, Any], version: int) -> str:
@@ -192,7 +195,7 @@ def check_chain(report: Report, game: str, rows: Sequence[Mapping[str, Any]], ve
         except (KeyError, TypeError) as exc:
             report.problems.append(Problem(seq if isinstance(seq, int) else 0, kind, f"the row is malformed ({exc})"))
         if version >= 2 and not public and key is not None and row.get("data") is not None \
-                and commitment(key, row["data"]) != row.get("secret"):
+                and commitment(key, row["data"], seq if version >= 3 else None) != row.get("secret"):
             report.problems.append(Problem(seq, kind, "its private data does not match its commitment: the data "
                                                     "was edited"))
         prev = row.get("hash")

@@ -119,12 +119,15 @@ def wait_until(what: Callable[[], object], timeout: float = 60.0, every: float =
 class FaultySMTP:
     """An SMTP server on 127.0.0.1 whose answer the test sets: ``mode`` ``ok`` (accept
     and keep the message), ``4xx`` (451 to every recipient), ``5xx`` (550); recipients in
-    ``refuse`` get 550 in any mode."""
+    ``refuse`` get 550 in any mode. ``smtputf8``: the server offers SMTPUTF8 (RFC 6531);
+    ``options`` records the MAIL FROM parameters of every message received."""
 
     mode: str = "ok"
     refuse: set[str] = field(default_factory=set)
     received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
     port: int = 0
+    smtputf8: bool = False
+    options: list[list[str]] = field(default_factory=list)
     _controller: Controller | None = None
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: ANN001
@@ -137,12 +140,13 @@ class FaultySMTP:
 
     async def handle_DATA(self, server, session, envelope):  # noqa: ANN001
         self.received.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content or b""))
+        self.options.append(list(envelope.mail_options))
         return "250 OK"
 
     def start(self, port: int | None = None) -> FaultySMTP:
         """Listen on ``port`` (default: a free one)."""
         self.port = port or free_port()
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller = Controller(self, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=self.smtputf8)
         self._controller.start()
         return self
 

@@ -19,10 +19,10 @@ from tests.service.helpers import mail
 def _replies(judge, address: str) -> list[str]:
     """The answers to ``address`` since the game's first player-turn began."""
     start = judge.store.db.execute("SELECT max(id) FROM outbox WHERE kind = 'prompt'").fetchone()[0]
-    rows = judge.store.db.execute("SELECT raw FROM outbox WHERE to_addr = ? AND kind = 'reply' AND id > ? "
+    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = ? AND kind = 'reply' AND id > ? "
                                   "ORDER BY id", [address, start]).fetchall()
-    return [email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",)).get_content()
-            for (raw,) in rows]
+    return [email.message_from_bytes(judge.store.outbox_row(i)["raw"], policy=email.policy.default)
+            .get_body(("plain",)).get_content() for (i,) in rows]
 
 
 def _send(judge, sender: str, body: str) -> str:

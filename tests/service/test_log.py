@@ -57,15 +57,15 @@ def _guesses(true_hand: list[int], pool: list[int], n: int, rng: random.Random):
 
 def _attack(line: dict, game_id: str, prev: str, guesses, keys: list[bytes]) -> list[int] | None:  # noqa: ANN001
     """Try each guessed ``data`` of a secret row against its published hash, with every
-    recipe the archive explains (version 1, and version 2 under each guessed key)."""
+    recipe the archive explains (version 1, and versions 2 and 3 under each guessed key)."""
     for cards in guesses:
         data = {"cards": cards, "rule": "R-6.4", "seat": line["seat"]}
         v1 = _canon({"game": game_id, "seq": line["seq"], "kind": line["kind"], "data": data, "seat": line["seat"],
                      "public": False})
         if hashlib.sha256((prev + v1).encode()).hexdigest() == line["hash"]:
             return cards
-        for key in keys:
-            secret = hmac.new(key, _canon(data).encode(), hashlib.sha256).hexdigest()
+        for key, text in ((k, t) for k in keys for t in (_canon(data), f"pbem-event/v3:{line['seq']}:{_canon(data)}")):
+            secret = hmac.new(key, text.encode(), hashlib.sha256).hexdigest()  # chain 2, and 3 (seq as nonce)
             v2 = _canon({"v": 2, "game": game_id, "seq": line["seq"], "kind": line["kind"], "seat": line["seat"],
                          "public": False, "step": line["step"], "inbox_id": line.get("inbox_id"), "data": None,
                          "secret": secret})

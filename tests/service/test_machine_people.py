@@ -60,11 +60,17 @@ def test_a_weak_signal_with_a_wrong_key_is_answered_like_any_mail(tmp_path: Path
 
 
 def _bounce(judge, address: str) -> None:
+    """A DSN for ``address`` returning the headers of a mail we sent there (break-it 9h:
+    only such a bounce is believed)."""
+    (sent,) = judge.store.db.execute("SELECT message_id FROM outbox WHERE to_addr = ? ORDER BY id LIMIT 1",
+                                     [address]).fetchone()
     raw = (f"From: MAILER-DAEMON@mx.example\r\nTo: judge@pbem.localhost\r\nSubject: Undelivered\r\n"
            f"Message-ID: <dsn-{address}@mx.example>\r\nMIME-Version: 1.0\r\n"
            'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\r\n\r\n'
            "--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example\r\n\r\n"
-           f"Final-Recipient: rfc822; {address}\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n--b--\r\n").encode()
+           f"Final-Recipient: rfc822; {address}\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n"
+           f"--b\r\nContent-Type: text/rfc822-headers\r\n\r\nMessage-ID: {sent}\r\nTo: {address}\r\n\r\n"
+           "--b--\r\n").encode()
     assert judge.handle_message(raw) == "ignored"
 
 

@@ -143,9 +143,11 @@ def test_finding9_a_pass_over_the_outbox_keeps_to_its_budget(tmp_path, pymap_ser
         judge = make_judge(config)[0]
         judge.ensure_games()
         report = send_due(judge.store, config.smtp, config.judge_address, budget=5, timeout=1)
-        attempts = [r[0] for r in judge.store.db.execute("SELECT attempts FROM outbox ORDER BY id")]
+        rows = judge.store.db.execute("SELECT attempts, last_error FROM outbox ORDER BY id").fetchall()
         assert report.sent == 0 and report.server_error and "Timeout" in report.server_error
-        assert attempts[0] == 1 and set(attempts[1:]) == {0}, "one row tried; the others wait, uncounted"
+        # a server that never greets is unreachable: no row is charged (break-it 8), the pass ends
+        assert {a for a, _e in rows} == {0}, "a stalled server charged a row"
+        assert rows[0][1] and all(e is None for _a, e in rows[1:]), "one row tried; the others wait"
     finally:
         stalled.stop()
 
@@ -182,3 +184,41 @@ def test_the_sql_lock_of_another_connection_is_transient(judge_env) -> None:
     assert judge.store.db.execute("SELECT count(*) FROM inbox").fetchone()[0] == 0
     poller.close()
     assert list(run_once(judge, poller).values()) == ["applied"]
+
+
+def _nested_rfc822(depth: int = 400) -> bytes:
+    """A mail of ``depth`` nested message/rfc822 parts: pymap's FETCH of its body dies
+    and drops the connection (the break-it session's poison message)."""
+    head = (b"From: attacker@evil.example\r\nTo: judge@pbem.localhost\r\nSubject: orders\r\n"
+            b"Message-ID: <nested-poison@evil.example>\r\nMIME-Version: 1.0\r\nContent-Type: message/rfc822\r\n\r\n")
+    return head + b"Content-Type: message/rfc822\r\n\r\n" * depth + b"Subject: x\r\n\r\nbody\r\n"
+
+
+def test_breakit6_a_message_that_breaks_the_imap_fetch_is_skipped_and_the_inbox_goes_on(tmp_path,
+                                                                                       pymap_server) -> None:
+    from pbem.service import make_judge
+    _path, config = write_config(tmp_path, pymap_server)
+    judge, poller = make_judge(config)
+    judge.ensure_games()
+    seat, body = orders_body(judge)
+    step = judge.state("g1").step
+    drop(pymap_server, _nested_rfc822())
+    drop(pymap_server, mail(seat, body, subject="orders behind the poison"))
+    errors = []
+    for _cycle in range(12):  # what run_forever does: a cycle, and on a fault close and start again
+        try:
+            run_once(judge, poller)
+        except Exception as exc:  # noqa: BLE001 - the loop's guard
+            errors.append(f"{type(exc).__name__}: {exc}")
+            poller.close()
+            continue
+        if judge.state("g1").step > step:
+            break
+    assert judge.state("g1").step == step + 1, f"the orders behind the poison were never read: {errors[-3:]}"
+    rows = judge.store.db.execute("SELECT status, error FROM inbox WHERE status = 'quarantined'").fetchall()
+    assert errors, "pymap no longer drops the connection on this message: the test needs another poison"
+    assert len(rows) == 1 and "dropped the connection" in rows[0][1], rows  # skipped and recorded
+    host = judge.store.db.execute("SELECT count(*) FROM outbox WHERE kind = 'host' AND subject LIKE "
+                                  "'%quarantined%'").fetchone()[0]
+    assert host == 1, "the host is told once"
+    poller.close()

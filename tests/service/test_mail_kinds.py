@@ -94,7 +94,8 @@ def test_every_mail_kind_has_a_wrapped_text_part_and_an_html_part(tmp_path: Path
     judge.tick()
     trust.abandon(judge, "g1", "a test of every mail kind")  # the seed reveal: a notice to every seat
 
-    rows = judge.store.db.execute("SELECT kind, subject, raw FROM outbox ORDER BY id").fetchall()
+    rows = [(k, s, judge.store.outbox_row(i)["raw"]) for k, s, i in
+            judge.store.db.execute("SELECT kind, subject, id FROM outbox ORDER BY id").fetchall()]
     seen = set()
     for kind, subject, raw in rows:
         msg = email.message_from_bytes(raw, policy=email.policy.default)

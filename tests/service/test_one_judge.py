@@ -94,3 +94,21 @@ def test_finding13_a_server_that_forgets_our_flag_is_not_read_again(tmp_path, py
     assert calls == [], "handled mail was fetched and handled again"
     poller.close()
     assert load_config(_path).imap.processed_folder in (None, "")
+
+
+def test_breakit9b_a_symlinked_path_to_the_database_takes_the_same_lock(tmp_path) -> None:
+    from pbem.store.lock import DatabaseLocked, JudgeLock
+    real = tmp_path / "data" / "judge.sqlite"
+    real.parent.mkdir()
+    real.write_bytes(b"")
+    (tmp_path / "alias.sqlite").symlink_to(real)
+    (tmp_path / "dir").symlink_to(real.parent)
+    with JudgeLock(real):
+        for other in (tmp_path / "alias.sqlite", tmp_path / "dir" / "judge.sqlite",
+                      tmp_path / "data" / ".." / "data" / "judge.sqlite"):
+            try:
+                JudgeLock(other).acquire().release()
+            except DatabaseLocked:
+                continue
+            raise AssertionError(f"a second judge could start on {other}")
+    JudgeLock(tmp_path / "alias.sqlite").acquire().release()  # free again once the first is done

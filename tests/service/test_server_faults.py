@@ -95,7 +95,8 @@ def test_smtp_down_then_back(tmp_path, pymap_server) -> None:
     total = judge.store.db.execute("SELECT count(*) FROM outbox").fetchone()[0]
     sent, failed = judge.flush_outbox()
     attempts = [r[0] for r in judge.store.db.execute("SELECT attempts FROM outbox WHERE status = 'pending'")]
-    assert (sent, failed) == (0, 1) and len(attempts) == total and sorted(attempts)[-1] == 1
+    # a server that cannot be reached charges no row (break-it 8): nothing failed, nothing counted
+    assert (sent, failed) == (0, 0) and len(attempts) == total and set(attempts) == {0}
     back = FaultySMTP().start(port)  # back, on the same port
     try:
         now[0] += timedelta(minutes=2)  # past the first backoff (30 s)
@@ -182,3 +183,59 @@ def test_a_full_disk_keeps_the_mail_tells_the_host_and_recovers(tmp_path, pymap_
             stop(proc)
         subprocess.run(["umount", "-l", str(disk)], capture_output=True)
         shutil.rmtree(disk, ignore_errors=True)
+
+
+def test_breakit9a_a_full_disk_outside_one_mail_is_a_database_fault_not_an_internal_one(tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from pbem.service.loop import fault_kind
+    smtp = FaultySMTP().start()
+    try:
+        _path, config = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=smtp.port))
+        judge = Judge(config, Store(config.database))
+        db = judge.store.db
+        db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+        error = None
+        for n in range(10_000):  # saving the IMAP position, as the poller does after a fetch
+            try:
+                judge.store.set_imap_position(f"folder-{n}-" + "x" * 500, 1, n)
+            except Exception as exc:  # noqa: BLE001 - the real sqlite3 error is what we test
+                error = exc
+                break
+        assert error is not None and "full" in str(error)
+        kind = fault_kind(error)
+        assert kind == "database", kind
+        ServerFaults().failed(judge, kind, error)  # what run_forever does with it
+        db.execute("PRAGMA max_page_count = 1073741823")  # space again: the queued notice goes out
+        judge.flush_outbox()
+        notices = smtp.to("host@pbem.localhost")
+        assert len(notices) == 1 and b"database fault" in notices[0] and b"internal fault" not in notices[0]
+    finally:
+        smtp.stop()
+
+
+def test_breakit7_fault_episodes_survive_a_restart(tmp_path) -> None:
+    judge = local_judge(tmp_path, {})
+    judge.config = replace(judge.config, games=tuple(replace(g, host_email="host@pbem.localhost")
+                                                     for g in judge.config.games))
+    now = [now_utc()]
+    judge.clock = lambda: now[0]
+
+    def notices() -> int:
+        return judge.store.db.execute("SELECT count(*) FROM outbox WHERE kind = 'host' AND subject LIKE "
+                                      "'%imap fault%'").fetchone()[0]
+    down = ConnectionRefusedError("refused")
+    for _restart in range(3):  # the judge restarts every 5 minutes while the IMAP server is down
+        ServerFaults().failed(judge, "imap", down)
+        now[0] += timedelta(minutes=5)
+    ServerFaults().failed(judge, "imap", down)
+    assert notices() == 1, "the grace began again at every restart: the hosts were never told"
+    ServerFaults().failed(judge, "imap", down)
+    assert notices() == 1, "told once for the episode, restarts included"
+    ServerFaults().recovered(judge, "imap")  # a fresh judge works: the episode told before is over
+    now[0] += timedelta(hours=1)
+    again = ServerFaults()
+    again.failed(judge, "imap", down)
+    now[0] += timedelta(minutes=11)
+    again.failed(judge, "imap", down)
+    assert notices() == 2, "a new episode after a restart was muted by the old one"

@@ -29,7 +29,8 @@ def _doc(judge, seat: str | None = None, **extra: object) -> tuple[str, dict]:
 
 def _outbox(judge, kind: str | None = None) -> list[tuple[str, str, str]]:
     """(to, subject, text) of the outbox rows (of ``kind``)."""
-    rows = judge.store.db.execute("SELECT to_addr, subject, raw, kind FROM outbox ORDER BY id").fetchall()
+    rows = [(t, s, judge.store.outbox_row(i)["raw"], k) for t, s, i, k in
+            judge.store.db.execute("SELECT to_addr, subject, id, kind FROM outbox ORDER BY id").fetchall()]
     out = []
     for to, subject, raw, k in rows:
         if kind is None or k == kind:
@@ -121,3 +122,26 @@ def test_pbem_verify_recomputes_rolls_and_re_adjudicates(tmp_path: Path) -> None
     problems = verify_game(store, "g1").problems
     assert store.verify_chain("g1") == []
     assert any(p.startswith(f"event {rows[i]['seq']} (DiceRolled): die 1 of ") for p in problems), problems
+
+
+def test_breakit9f_deleting_the_latest_standing_orders_is_detected(tmp_path: Path) -> None:
+    import yaml
+
+    from tests.service.helpers import mail
+    for mode in ("event", "event and snapshot", "the whole mail"):
+        judge = local_judge(tmp_path / mode.replace(" ", "-"), {"ask_windows": True})
+        state = judge.state("g1")
+        other = next(s for s in ("north", "east", "south", "west") if s != rules.pending(state)[0].seat)
+        doc = {"game": "g1", "seat": other, "key": KEYS[other], "seq": 1,
+               "orders": {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}}
+        assert judge.handle_message(mail(other, yaml.safe_dump(doc))) == "applied"
+        assert verify_game(judge.store, "g1").ok
+        db = judge.store.db
+        last, kind = db.execute("SELECT seq, kind FROM events WHERE game_id = 'g1' ORDER BY seq DESC LIMIT 1").fetchone()
+        assert kind == "StandingOrdersSet"
+        first = last if mode != "the whole mail" else last - 1  # its OrdersAccepted too
+        db.execute("DELETE FROM events WHERE game_id = 'g1' AND seq >= ?", [first])
+        if mode != "event":
+            db.execute("DELETE FROM snapshots WHERE game_id = 'g1' AND seq >= ?", [first])
+        db.conn.commit()
+        assert not verify_game(judge.store, "g1").ok, f"deleting the {mode} was not detected"
