@@ -11,6 +11,7 @@
 - ``003_trust`` (issue 15): games record their dice version (``dice``: 1 = the seed
   and step alone, 2 = the seed and every accepted orders document, docs/trust.md) and
   the orders context the next decision's dice derive from (``dice_context``).
+- ``004_table`` (issue 16): the table around the rules (:mod:`pbem.store.table`).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import sqlite_utils
 
 from pbem.store.base import Migration
 from pbem.store.content import content_hash
+from pbem.store.table import migrate as _m004
 
 
 def _m001(db: sqlite_utils.Database) -> None:
@@ -82,4 +84,5 @@ MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
     ("003_trust", _m003),
+    ("004_table", _m004),  # issue 16 (pbem/store/table.py)
 ]
