@@ -9,6 +9,7 @@ import email.policy
 import random
 import re
 import smtplib
+from datetime import UTC
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -21,7 +22,7 @@ from pbem.cli import main
 from pbem.service import make_judge, run_once
 from tests.conftest import ACCOUNTS, PLAYERS, SEATS
 from tests.mailservers import start_pymap
-from tests.service.helpers import write_config
+from tests.service.helpers import wait_until, write_config
 
 
 def _inbox(server, account: str) -> list[EmailMessage]:
@@ -84,5 +85,95 @@ def test_pbem_game_new_welcomes_each_player_who_then_plays_with_the_mailed_key(t
         for gid in ("g1", "g2"):
             v = CliRunner().invoke(main, ["verify", "-c", str(path), gid])
             assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
+    finally:
+        server.stop()
+
+
+def _send(server, sender: str, body: str) -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, "judge@pbem.localhost", "host command"
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg.set_content(body)
+    with smtplib.SMTP("127.0.0.1", server.smtp_port) as smtp:
+        smtp.send_message(msg)
+
+
+def test_host_pause_resume_extend_status_by_mail_and_cli(tmp_path: Path) -> None:
+    """Slice 2: pause by mail freezes the deadlines (a tick after the due time decides
+    nothing), resume by mail moves each by the pause's length, extend and status by the
+    CLI; a wrong key or address is refused; every command is in the log; verify passes."""
+    from datetime import datetime, timedelta
+
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    try:
+        path, config = write_config(tmp_path, server)
+        args = ["game", "new", "-c", str(path), "--host", "host@pbem.localhost"]
+        for s in SEATS:
+            args += ["--seat", f"{s}={PLAYERS[s]} <{s}@pbem.localhost>"]
+        out = CliRunner().invoke(main, [*args, "g2"])
+        assert out.exit_code == 0, out.output
+        host_key = re.search(r"host key .*: (\S+)", out.output).group(1)
+        judge, poller = make_judge(config)
+        offset = [timedelta(0)]  # the judge's clock runs ahead of real time by offset
+        judge.clock = lambda: datetime.now(UTC) + offset[0]
+        run_once(judge, poller)
+        due = {d["seat"]: datetime.fromisoformat(d["due_at"]) for d in judge.store.open_deadlines("g2")}
+        assert due
+
+        _send(server, "stranger@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: pause\n")
+        _send(server, "host@pbem.localhost", "game: g2\nhost: not-the-key\ncommand: pause\n")
+        assert sorted(run_once(judge, poller).values()) == ["rejected", "rejected"]
+        assert judge.store.game("g2")["status"] == "active"
+
+        _send(server, "host@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: pause\nreason: a holiday\n")
+        assert list(run_once(judge, poller).values()) == ["host"]
+        assert judge.store.game("g2")["status"] == "paused"
+        def host_answers() -> list[str]:
+            return [_text(m) for m in _inbox(server, "host") if "Re: host command" in str(m["Subject"])]
+
+        offset[0] += timedelta(seconds=2)  # the outbox sends rows due before this second
+        judge.flush_outbox()
+        answers = wait_until(lambda: len(host_answers()) >= 2) and host_answers()
+        assert len(answers) == 2 and sum("is paused" in a for a in answers) == 1
+        assert sum("not from the host of that game" in a for a in answers) == 1
+        assert not any(host_key in a for a in answers)
+        for s in SEATS:
+            told = wait_until(lambda s=s: [m for m in _inbox(server, s) if str(m["Subject"]) == "[g2] the game is paused"])
+            assert len(told) == 1 and "a holiday" in _text(told[0])
+
+        offset[0] = max(due.values()) - datetime.now(UTC) + timedelta(hours=5)  # past every deadline
+        assert judge.tick() == 0
+        assert {d["seat"] for d in judge.store.open_deadlines("g2")} == set(due)
+
+        _send(server, "host@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: resume\n")
+        assert list(run_once(judge, poller).values()) == ["host"]
+        assert judge.store.game("g2")["status"] == "active"
+        resumed = next(e for e in judge.store.events("g2") if e.kind == "GameResumed")
+        pause = timedelta(seconds=resumed.data["paused_seconds"])
+        assert pause >= timedelta(hours=5)
+        moved = {d["seat"]: datetime.fromisoformat(d["due_at"]) for d in judge.store.open_deadlines("g2")}
+        assert moved == {s: t + pause for s, t in due.items()}
+        poller.close()
+        judge.store.close()
+
+        seat = next(iter(due))
+        ext = CliRunner().invoke(main, ["host", "-c", str(path), "--hours", "24", "--seat", seat, "extend", "g2"])
+        assert ext.exit_code == 0, ext.output
+        st = CliRunner().invoke(main, ["host", "-c", str(path), "status", "g2"])
+        assert st.exit_code == 0 and f"waiting for {seat}" in st.output, st.output
+        again = CliRunner().invoke(main, ["host", "-c", str(path), "resume", "g2"])
+        assert again.exit_code == 1 and "not paused" in again.output
+        from pbem.store import Store
+
+        store = Store(config.database, readonly=True)
+        kinds = [e.kind for e in store.events("g2")]
+        assert [k for k in kinds if k in ("GamePaused", "GameResumed", "HostActed")] == \
+            ["GamePaused", "GameResumed", "HostActed"]
+        assert kinds.count("DeadlineMoved") == len(due) + 1
+        after = {d["seat"]: datetime.fromisoformat(d["due_at"]) for d in store.open_deadlines("g2")}
+        assert after[seat] == moved[seat] + timedelta(hours=24)
+        store.close()
+        v = CliRunner().invoke(main, ["verify", "-c", str(path), "g2"])
+        assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
     finally:
         server.stop()

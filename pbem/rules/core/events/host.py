@@ -103,7 +103,7 @@ PLANNED = (
                                 + f" ({d.get('reason') or 'no reason given'}).")),
 )
 
-_EMITTED: tuple[str, ...] = ("TableSet",)
+_EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "GamePaused", "GameResumed", "DeadlineMoved")
 
 KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
 """The declared kinds: the catalogue takes only kinds the service emits (the catalogue
