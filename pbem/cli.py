@@ -250,19 +250,21 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
               type=click.Path(dir_okay=False))
 @click.option("--reason", default="", help="Why, for the players (pause, resume).")
 @click.option("--hours", type=float, default=None, help="extend: by how many hours.")
-@click.option("--seat", default=None, help="extend: only this seat's deadline.")
-@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend"]))
+@click.option("--seat", default=None, help="extend: only this seat's deadline; replace: the seat.")
+@click.option("--player", default=None, metavar="'NAME <EMAIL>'", help="replace: the seat's new player.")
+@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace"]))
 @click.argument("game_id")
-def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, command: str,
-                 game_id: str) -> None:
-    """Run host COMMAND on GAME_ID (status, pause, resume, extend): an event in the
+def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
+                 command: str, game_id: str) -> None:
+    """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
     from pbem.service.hostcmd import run as run_host
     from pbem.service.judge import Judge
 
     config = _load(config_path)
     try:
-        done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat)
+        done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
+                        player=player)
     except KeyError:
         _fail(f"no game {game_id!r} in {config.database}")
     except ValueError as exc:

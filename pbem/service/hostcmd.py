@@ -3,9 +3,10 @@
 
     game: g2
     host: <the host key printed by `pbem game new`>
-    command: pause          # status | pause | resume | extend
+    command: pause          # status | pause | resume | extend | replace
     reason: a holiday       # pause, resume (optional)
     hours: 24               # extend: how long (optional seat: east)
+    player: Ann <a@x.org>   # replace, with seat: east
 
 Each command is recorded as an event in the game's hash chain (the state unchanged, a
 snapshot after it, so ``pbem verify`` and the replay hold) and answered with a receipt;
@@ -21,18 +22,20 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from pbem import rules
-from pbem.keys import verify_key
+from pbem.keys import hash_key, new_key, verify_key
+from pbem.mail.headers import normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
 from pbem.service import answers, outbox, trust
+from pbem.service.history import history_reply
 from pbem.service.issue import re_subject
-from pbem.service.table import host_of, wrapped
+from pbem.service.table import host_of, parse_seat, wrapped
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
-COMMANDS = ("status", "pause", "resume", "extend")
+COMMANDS = ("status", "pause", "resume", "extend", "replace")
 """The host commands built so far."""
 
 
@@ -82,7 +85,7 @@ def _status(judge: Judge, game_id: str) -> str:
 
 
 def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: float | None = None,
-        seat: str | None = None) -> Done:
+        seat: str | None = None, player: str | None = None) -> Done:
     """Carry out host ``command`` on ``game_id`` in one transaction (see the module
     docstring). Raises KeyError for an unknown game and ValueError, saying what to do
     instead, for a command that does not apply (resume a running game, …)."""
@@ -125,6 +128,8 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
                         f"resume-{now.isoformat()}")
             return Done(f"Game {game_id} resumes; deadlines moved on by {_span(pause)}.\n\n"
                         f"{_status(judge, game_id)}", head)
+        if command == "replace":
+            return _replace(judge, game_id, seat, player or "")
         # extend
         if not hours or hours <= 0:
             raise ValueError("extend needs how long: `hours: 24` (and optionally `seat: east`)")
@@ -133,6 +138,64 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
         head = _log(judge, game_id, moves)
         return Done(f"Extended by {_span(timedelta(hours=hours))}.\n\n{_status(judge, game_id)}", head)
+
+
+def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
+    """A new player takes ``seat`` (``player`` is ``Name <address>``): a new key, the
+    ``SeatChanged`` event, a handover mail with the key and the seat's own history to
+    the new player, a notice to the old one."""
+    store = judge.store
+    if judge.config.game(game_id) is not None:
+        raise ValueError(f"game {game_id} comes from the config: change the seat there (`pbem run` logs the "
+                         "change); replace works on games made by `pbem game new`")
+    rows = {r["seat"]: r for r in store.seats(game_id)}
+    if seat not in rows:
+        raise ValueError(f"replace needs the seat: `seat: east` (seats: {', '.join(rows)})")
+    new = parse_seat(f"{seat}={player}")
+    address = normalise_address(new.email)
+    if not address:
+        raise ValueError(f"not an address: {new.email!r}; write `player: Name <address>`")
+    old = rows[seat]
+    key = new_key()
+    event = rules.judge_event("SeatChanged", {"seat": seat, "changed": ["player", "address", "key"],
+                                              "player": new.player})
+    head = _log(judge, game_id, [event])
+    store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
+    _subject, history_text, _html = history_reply(store, game_id, seat, None)
+    body = (f"Welcome to {game_id}, {new.player}: you take over the seat {seat} from {old['player']}.\n\n"
+            f"Your seat key is:\n\n  {key}\n\nThe seat's own history so far follows; ask for any past "
+            f"report with `history: N` (docs/player-guide.md). The latest prompt comes in its own mail."
+            + (f"\n\nLog witness: {head}" if head else ""))
+    text = build.render_notice(wrapped(body) + "\n\n" + history_text, game_id)
+    subject = f"[{game_id}] handover: your seat {seat}"
+    outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=address, to_name=new.player, subject=subject,
+                 text=text, html=build.html_of_text(subject, text), id_parts=(game_id, "handover", seat, head))
+    note = build.render_notice(wrapped(f"The host gave your seat {seat} in {game_id} to another player. "
+                                       "Thank you for playing; your key no longer works."), game_id)
+    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
+                 subject=f"[{game_id}] your seat {seat} has a new player", text=note,
+                 html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
+    _prompt_again(judge, game_id, seat)
+    return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
+                "is queued.", head)
+
+
+def _prompt_again(judge: Judge, game_id: str, seat: str) -> None:
+    """The seat's pending prompt, again, to its (new) address, with its open deadline."""
+    state = judge.state(game_id)
+    decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+    if decision is None:
+        return
+    store = judge.store
+    rows = store.seats(game_id)
+    row = next(r for r in rows if r["seat"] == seat)
+    due = next((d["due_at"] for d in store.open_deadlines(game_id) if d["seat"] == seat), None)
+    shown = datetime.fromisoformat(due).strftime("%Y-%m-%d %H:%M UTC") if due else "none"
+    text, html = build.render_prompt(judge.pack_for(game_id), state, decision, game_id=game_id, seat_row=row,
+                                     deadline=shown, seats=list(rows), witness=trust.witness(store, game_id))
+    outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
+                 subject=f"[{game_id}] step {state.step}: your move, {seat}", text=text, html=html,
+                 id_parts=(game_id, state.step, "prompt", seat, row["email"]))
 
 
 def _span(d: timedelta) -> str:
@@ -179,7 +242,8 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
     try:
         done = run(judge, game_id, str(doc.get("command")), reason=str(doc.get("reason") or ""),
                    hours=float(hours) if isinstance(hours, (int, float)) else None,
-                   seat=doc.get("seat") if isinstance(doc.get("seat"), str) else None)
+                   seat=doc.get("seat") if isinstance(doc.get("seat"), str) else None,
+                   player=doc.get("player") if isinstance(doc.get("player"), str) else None)
     except ValueError as exc:
         issue = Problem(message=str(exc), where="command", code="envelope.unknown_key",
                         hint="docs/host-guide.md lists the host commands.")

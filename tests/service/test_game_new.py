@@ -163,6 +163,9 @@ def test_host_pause_resume_extend_status_by_mail_and_cli(tmp_path: Path) -> None
         assert st.exit_code == 0 and f"waiting for {seat}" in st.output, st.output
         again = CliRunner().invoke(main, ["host", "-c", str(path), "resume", "g2"])
         assert again.exit_code == 1 and "not paused" in again.output
+        rep = CliRunner().invoke(main, ["host", "-c", str(path), "--seat", seat, "--player",
+                                        "Eumenes <stranger@pbem.localhost>", "replace", "g2"])
+        assert rep.exit_code == 0 and "Eumenes" in rep.output, rep.output
         from pbem.store import Store
 
         store = Store(config.database, readonly=True)
@@ -172,7 +175,23 @@ def test_host_pause_resume_extend_status_by_mail_and_cli(tmp_path: Path) -> None
         assert kinds.count("DeadlineMoved") == len(due) + 1
         after = {d["seat"]: datetime.fromisoformat(d["due_at"]) for d in store.open_deadlines("g2")}
         assert after[seat] == moved[seat] + timedelta(hours=24)
+        assert next(r for r in store.seats("g2") if r["seat"] == seat)["email"] == "stranger@pbem.localhost"
+        assert kinds[-1] == "SeatChanged"
         store.close()
+        judge, poller = make_judge(config)
+        run_once(judge, poller)
+        handover = wait_until(lambda: [m for m in _inbox(server, "stranger")
+                                       if str(m["Subject"]) == f"[g2] handover: your seat {seat}"])
+        assert len(handover) == 1
+        new_key = re.search(r"Your seat key is:\s+(\S+)", _text(handover[0])).group(1)
+        assert wait_until(lambda: [m for m in _inbox(server, "stranger") if "your move" in str(m["Subject"])])
+        state = judge.state("g2")
+        doc = {"game": "g2", "seat": seat, "key": new_key, "step": state.step,
+               "orders": rules.bot_orders(state, seat, random.Random(3))}
+        _send(server, "stranger@pbem.localhost", yaml.safe_dump(doc, sort_keys=False))
+        assert list(run_once(judge, poller).values()) == ["applied"]
+        poller.close()
+        judge.store.close()
         v = CliRunner().invoke(main, ["verify", "-c", str(path), "g2"])
         assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
     finally:
