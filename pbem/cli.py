@@ -250,13 +250,14 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
               type=click.Path(dir_okay=False))
 @click.option("--reason", default="", help="Why, for the players (pause, resume).")
 @click.option("--hours", type=float, default=None, help="extend: by how many hours.")
-@click.option("--seat", default=None, help="extend: only this seat's deadline; replace: the seat.")
+@click.option("--seat", default=None, help="extend, resend: only this seat; replace: the seat.")
 @click.option("--player", default=None, metavar="'NAME <EMAIL>'", help="replace: the seat's new player.")
-@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace"]))
+@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "resend"]))
 @click.argument("game_id")
 def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
                  command: str, game_id: str) -> None:
-    """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace): an event in the
+    """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
+    resend): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
     from pbem.service.hostcmd import run as run_host
     from pbem.service.judge import Judge

@@ -3,7 +3,7 @@
 
     game: g2
     host: <the host key printed by `pbem game new`>
-    command: pause          # status | pause | resume | extend | replace
+    command: pause          # status | pause | resume | extend | replace | resend
     reason: a holiday       # pause, resume (optional)
     hours: 24               # extend: how long (optional seat: east)
     player: Ann <a@x.org>   # replace, with seat: east
@@ -35,7 +35,7 @@ from pbem.service.table import host_of, parse_seat, wrapped
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
-COMMANDS = ("status", "pause", "resume", "extend", "replace")
+COMMANDS = ("status", "pause", "resume", "extend", "replace", "resend")
 """The host commands built so far."""
 
 
@@ -130,6 +130,8 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
                         f"{_status(judge, game_id)}", head)
         if command == "replace":
             return _replace(judge, game_id, seat, player or "")
+        if command == "resend":
+            return _resend(judge, game_id, seat)
         # extend
         if not hours or hours <= 0:
             raise ValueError("extend needs how long: `hours: 24` (and optionally `seat: east`)")
@@ -180,7 +182,21 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
                 "is queued.", head)
 
 
-def _prompt_again(judge: Judge, game_id: str, seat: str) -> None:
+def _resend(judge: Judge, game_id: str, seat: str | None) -> Done:
+    """The pending prompt of ``seat`` (every waited-on seat when None) again."""
+    state = judge.state(game_id)
+    waited = [d.seat for d in rules.pending(state) if seat is None or d.seat == seat]
+    if not waited:
+        raise ValueError(f"{seat or 'no seat'} has no pending decision in {game_id}; `command: status` shows "
+                         "who is waited on")
+    data = {"command": "resend", **({"seat": seat} if seat else {})}
+    head = _log(judge, game_id, [rules.judge_event("HostActed", data)])
+    for s in waited:
+        _prompt_again(judge, game_id, s, again=head)
+    return Done(f"The prompt of {', '.join(waited)} is sent again.", head)
+
+
+def _prompt_again(judge: Judge, game_id: str, seat: str, again: str | None = None) -> None:
     """The seat's pending prompt, again, to its (new) address, with its open deadline."""
     state = judge.state(game_id)
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
@@ -195,7 +211,7 @@ def _prompt_again(judge: Judge, game_id: str, seat: str) -> None:
                                      deadline=shown, seats=list(rows), witness=trust.witness(store, game_id))
     outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
                  subject=f"[{game_id}] step {state.step}: your move, {seat}", text=text, html=html,
-                 id_parts=(game_id, state.step, "prompt", seat, row["email"]))
+                 id_parts=(game_id, state.step, "prompt", seat, row["email"], again))
 
 
 def _span(d: timedelta) -> str:

@@ -190,8 +190,17 @@ def test_host_pause_resume_extend_status_by_mail_and_cli(tmp_path: Path) -> None
                "orders": rules.bot_orders(state, seat, random.Random(3))}
         _send(server, "stranger@pbem.localhost", yaml.safe_dump(doc, sort_keys=False))
         assert list(run_once(judge, poller).values()) == ["applied"]
+        waited = rules.pending(judge.state("g2"))[0].seat
         poller.close()
         judge.store.close()
+        res = CliRunner().invoke(main, ["host", "-c", str(path), "--seat", waited, "resend", "g2"])
+        assert res.exit_code == 0 and "sent again" in res.output, res.output
+        store = Store(config.database, readonly=True)
+        assert [e.data for e in store.events("g2") if e.kind == "HostActed"][-1] == {"command": "resend",
+                                                                                    "seat": waited}
+        assert store.db.execute("SELECT count(*) FROM outbox WHERE kind = 'prompt' AND subject LIKE ?",
+                                [f"%your move, {waited}"]).fetchone()[0] >= 2
+        store.close()
         v = CliRunner().invoke(main, ["verify", "-c", str(path), "g2"])
         assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
     finally:
