@@ -2,9 +2,8 @@
 
 - ``game_tables``: per game, where it comes from (``config`` or ``cli``/``signup``),
   its host's address and key hash, its settings (:mod:`pbem.gamesettings`) and the
-  *table state* folded from its table events (pauses, NMR counts, absences, seat
-  digests, preferences; :mod:`pbem.service.commands.table`), which ``pbem verify``
-  compares with a replay of the log;
+  *table state* (planned: folded from its table events — NMR counts, absences,
+  preferences — and compared by ``pbem verify``; not written yet);
 - ``press``: every press message (sender, recipients, grey or not, text), never shown
   to other seats;
 - ``address_changes``: address changes waiting for the new address's confirmation;

@@ -7,9 +7,10 @@ chained with the game's other events, so none can be changed unseen
 Only two change the position: ``StateRestored`` (a rollback: the position of an
 earlier step comes back, numbered as a new step, so no die of the replayed steps is
 drawn at a position used before) and ``GameEnded`` (the host declares the result or
-abandons the game). The others have no reducer here; the service folds them into the
-table's state (:func:`pbem.service.commands.table.fold_table`), which ``pbem verify``
-compares with the stored one.
+abandons the game). The others have no reducer: the service acts on them
+(:mod:`pbem.service.hostcmd`, :mod:`pbem.service.table`); folding them into a stored
+table state that ``pbem verify`` compares is planned, not built. Only the kinds in
+:data:`KINDS` are declared so far (see there).
 
 Addresses and keys never enter the log in clear (the archive is public): a seat's
 address is logged as a keyed digest, its key as the SHA-256 of its salted hash.
