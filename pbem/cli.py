@@ -200,6 +200,83 @@ def abandon(config_path: str, game_id: str, reason: str) -> None:
     click.echo(f"{game_id}: abandoned; the seed is queued to every seat. Log witness: {head}")
 
 
+@main.group()
+def game() -> None:
+    """Games kept in the database (issue 16): create one without editing the config."""
+
+
+@game.command("new")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@click.option("--seat", "seats", multiple=True, required=True, metavar="SEAT=PLAYER<EMAIL>",
+              help="One seat, its player and address, e.g. 'north=Ann <ann@example.org>' (one per seat).")
+@click.option("--host", "host_email", required=True, help="The host's address (host notices, host commands).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option (repeatable).")
+@click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
+              help="A table setting: time_zone, allowed_days, grace, nmr_limit, absence_limit_days, press, "
+                   "grey_press, publish_press (repeatable).")
+@click.option("--time-zone", default=None, help="The game's time zone (IANA name), same as --setting time_zone=.")
+@click.argument("game_id")
+def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options: tuple[str, ...],
+             settings: tuple[str, ...], time_zone: str | None, game_id: str) -> None:
+    """Create GAME_ID in the database: setup, first reports and prompts, the table in the
+    log, and a welcome with the seat key to each player. Prints the host key once."""
+    from pbem.service.judge import Judge
+    from pbem.service.table import new_game, parse_pairs, parse_seat
+    from pbem.store import Store, StoreError
+
+    try:
+        new_seats = [parse_seat(item) for item in seats]
+        table = parse_pairs(settings, "setting") | ({"time_zone": time_zone} if time_zone else {})
+        rule_options = parse_pairs(options, "option")
+    except ValueError as exc:
+        _fail(str(exc))
+    config = _load(config_path)
+    try:
+        store = Store(config.database)
+    except StoreError as exc:
+        _fail(str(exc))
+    try:
+        made = new_game(Judge(config, store), game_id, new_seats, host_email=host_email,
+                        options=rule_options, settings=table)
+    except ValueError as exc:
+        _fail(str(exc))
+    finally:
+        store.close()
+    click.echo(f"{game_id}: created; a welcome with the seat key is queued to each player "
+               f"(`pbem run` sends it). Log witness: {made.witness}")
+    click.echo(f"host key (keep it; host commands by mail carry it): {made.host_key}")
+
+
+@main.command("host")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@click.option("--reason", default="", help="Why, for the players (pause, resume).")
+@click.option("--hours", type=float, default=None, help="extend: by how many hours.")
+@click.option("--seat", default=None, help="extend, resend: only this seat; replace: the seat.")
+@click.option("--player", default=None, metavar="'NAME <EMAIL>'", help="replace: the seat's new player.")
+@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "resend"]))
+@click.argument("game_id")
+def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
+                 command: str, game_id: str) -> None:
+    """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
+    resend): an event in the
+    game's log, the players told where it concerns them (docs/host-guide.md)."""
+    from pbem.service.hostcmd import run as run_host
+    from pbem.service.judge import Judge
+
+    config = _load(config_path)
+    try:
+        done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
+                        player=player)
+    except KeyError:
+        _fail(f"no game {game_id!r} in {config.database}")
+    except ValueError as exc:
+        _fail(str(exc))
+    click.echo(done.text)
+    click.echo(f"Log witness: {done.witness}")
+
+
 @main.command()
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
               type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")

@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from pbem.gamesettings import GameSettings, parse_settings
 from pbem.keys import is_key_hash
 from pbem.mail.headers import fold_address, normalise_address
 
@@ -89,6 +90,10 @@ class GameConfig:
     pack: str = "builtin"
     host_email: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: the host's key hash (``pbem key new``): host commands by mail need the key
+    host_key_hash: str | None = None
+    #: table settings: time zone, allowed days, grace, press … (:mod:`pbem.gamesettings`)
+    settings: GameSettings = field(default_factory=GameSettings)
 
 
 @dataclass(frozen=True)
@@ -384,7 +389,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     for gi, g in enumerate(raw_games or []):
         gp = f"games[{gi}]"
         gm = c.mapping(g, gp)
-        c.unknown(gm, {"id", "pack", "seats", "host_email", "options"}, gp)
+        c.unknown(gm, {"id", "pack", "seats", "host_email", "host_key_hash", "options", "settings"}, gp)
         gid = c.get(gm, "id", gp, str, required=True)
         if gid is not None:
             if not _ID.fullmatch(gid):
@@ -427,7 +432,14 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
                 c.add(f"{sp}.key_hash", "not a key hash; make one with `pbem key hash`")
             seats.append(SeatConfig(seat or "", player or "", fold_address(email or ""), key_hash or ""))
         options = c.get(gm, "options", gp, dict, {})
-        games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {}))
+        host_key_hash = c.get(gm, "host_key_hash", gp, str, None)
+        if host_key_hash is not None and not host_key_hash.startswith("pbkdf2_sha256$"):
+            c.add(f"{gp}.host_key_hash", "not a key hash; make one with `pbem key new`")
+        settings, bad = parse_settings(c.get(gm, "settings", gp, dict, {}))
+        for problem in bad:
+            c.problems.append(f"{gp}.settings.{problem}")
+        games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {},
+                                host_key_hash, settings))
 
     max_bytes, authserv_id, require_auth = _mail_settings(c, root)
     rate = c.get(root, "reply_rate_per_hour", "", int, 5)

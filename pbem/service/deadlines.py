@@ -66,6 +66,8 @@ def _one(judge: Judge, row: dict[str, Any]) -> int:
     if game is None or game["step"] != row["step"] or game["status"] in trust.ENDED:
         store.expire_deadline(row["game_id"], row["step"], row["seat"], now.isoformat())
         return 0
+    if game["status"] == "paused":  # no deadline passes in a pause; resuming moves them (hostcmd)
+        return 0
     if now >= due:
         with store.transaction():
             state = judge.state(row["game_id"])

@@ -20,6 +20,7 @@ from pbem.mail.smtp import send_raw
 from pbem.report import build
 from pbem.service import outbox
 from pbem.service.issue import safe_text
+from pbem.store.base import is_db_error
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -35,19 +36,28 @@ def notify_host(judge: Judge, game_id: str, body: str, kind: str, once: str | No
     ``host_email`` (a log warning when the game has none). The same body for the same
     game and kind is queued once (its Message-ID is a hash of them); with ``once``, one
     notice per (game, kind, once) whatever the body."""
-    game = judge.config.game(game_id)
-    if game is None or not game.host_email:
+    from pbem.service.table import host_of
+
+    address = host_of(judge, game_id)
+    if not address:
         log.warning("[%s] %s", game_id, body)
         return
     digest = once or hashlib.sha256(body.encode()).hexdigest()[:12]
-    outbox.queue(judge, game_id=game_id, kind="host", to_addr=game.host_email, to_name=None,
+    outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None,
                  subject=f"[{game_id}] host notice: {kind}", text=build.render_notice(body, game_id),
                  html=None, id_parts=(game_id, "host", kind, digest))
 
 
 def host_addresses(judge: Judge) -> list[str]:
-    """Every distinct ``host_email`` of the configured games, in config order."""
-    return list(dict.fromkeys(g.host_email for g in judge.config.games if g.host_email))
+    """Every distinct ``host_email`` of the configured games, in config order, then
+    those of the games made by ``pbem game new``."""
+    try:
+        table = [r["host_email"] for r in judge.store.table_rows() if r.get("host_email")]
+    except Exception as exc:
+        if not is_db_error(exc):
+            raise
+        table = []
+    return list(dict.fromkeys([*(g.host_email for g in judge.config.games if g.host_email), *table]))
 
 
 def report_fault(judge: Judge, key: str, title: str, body: str) -> bool:

@@ -126,7 +126,7 @@ def quarantine(judge: Judge, raw: bytes, exc: BaseException, stage: str, uidvali
                                            status="quarantined", reason="internal", error=error,
                                            content=content_hash(raw) if raw else message_id,
                                            at=judge.clock().isoformat())
-    except Exception as again:  # noqa: BLE001 - the last line of defence
+    except Exception as again:
         if is_transient(again):
             raise RetryLater("quarantine", again) from again
         log.exception("could not record the quarantined mail (UID %s); it stays on the server", uid)
@@ -256,6 +256,10 @@ def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
     shown = mask_key(doc)
     if "history" in doc:
         return history.handle_request(judge, parsed, doc, rec, shown)
+    if "host" in doc and "command" in doc:
+        from pbem.service import hostcmd
+
+        return hostcmd.handle_mail(judge, parsed, doc, rec, shown)
     checked = envelope.check_envelope(judge, parsed, doc)
     game_id, seat = checked.game_id, checked.seat
     if checked.held:  # answered exactly as a wrong key from that address (no oracle)

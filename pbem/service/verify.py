@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem import rules
+from pbem.rules.core.events.host import HOST_KINDS
 from pbem.rules.dice import Dice, next_context
 from pbem.service import games, trust
 from pbem.store import Store
@@ -120,7 +121,8 @@ def _consistency(store: Store, game_id: str, game: dict, stored: list, last: tup
 
 
 #: the judge's own entries (pbem.rules.core.events.judge): not the rules' output
-JUDGE_KINDS = ("SeedCommitted", "OrdersAccepted", "SeedRevealed", "SeatChanged", "GameAbandoned")
+JUDGE_KINDS = ("SeedCommitted", "OrdersAccepted", "SeedRevealed", "SeatChanged", "GameAbandoned",
+               *HOST_KINDS)
 
 
 def _dice(store: Store, game_id: str) -> list[str]:

@@ -9,6 +9,8 @@ group of tables (ARCHITECTURE.md, "Service and store"):
 - :mod:`pbem.store.imap_state`: ``imap_state``;
 - :mod:`pbem.store.deadlines`: ``deadlines``;
 - :mod:`pbem.store.faults`: ``faults`` (what the host was told about);
+- :mod:`pbem.store.table`: the table around the rules (issue 16): hosts, settings,
+  table state, press, address changes, sign-ups, digests;
 
 the connection, transactions and migrations in :mod:`pbem.store.base` and
 :mod:`pbem.store.schema`; one judge per database: :mod:`pbem.store.lock`. Applying a message and recording its Message-ID happen in one
@@ -25,9 +27,11 @@ from pbem.store.imap_state import ImapStateTable
 from pbem.store.inbox import InboxTable
 from pbem.store.outbox import OutboxTable
 from pbem.store.schema import MIGRATIONS
+from pbem.store.table import TableStore
 
 
-class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, DeadlinesTable, FaultsTable):
+class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, DeadlinesTable, FaultsTable,
+            TableStore):
     """The pbem database. ``Store(path)`` opens (creating folders and the file), sets WAL
     and applies pending migrations; ``Store(path, readonly=True)`` only reads. Raises
     :class:`pbem.store.base.StoreError` when the file cannot be used. Not thread-safe:

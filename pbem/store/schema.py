@@ -16,6 +16,7 @@
   :mod:`pbem.store.blobs`), and an index for every query on the mail path (reply rate,
   previous orders, wrong-key count, seat by address, open deadlines), so none scans a
   table (``tests/store/test_query_plans.py``).
+- ``005_table`` (issue 16): the table around the rules (:mod:`pbem.store.table`).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import sqlite_utils
 from pbem.store.base import Migration
 from pbem.store.blobs import pack, split
 from pbem.store.content import content_hash
+from pbem.store.table import migrate as _m005
 
 
 def _m001(db: sqlite_utils.Database) -> None:
@@ -112,4 +114,5 @@ MIGRATIONS: list[Migration] = [
     ("002_pipeline", _m002),
     ("003_trust", _m003),
     ("004_scale", _m004),
+    ("005_table", _m005),  # issue 16 (pbem/store/table.py)
 ]

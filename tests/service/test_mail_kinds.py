@@ -17,7 +17,7 @@ from pbem import rules
 from pbem.config import parse_config
 from pbem.mail.body import too_wide, wrap_text
 from pbem.mail.compose import compose
-from pbem.service import Judge, host, trust
+from pbem.service import Judge, host, table, trust
 from pbem.service.status import status
 from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
@@ -93,6 +93,8 @@ def test_every_mail_kind_has_a_wrapped_text_part_and_an_html_part(tmp_path: Path
     clock.now = due - timedelta(minutes=30)  # the reminder is due before the deadline
     judge.tick()
     trust.abandon(judge, "g1", "a test of every mail kind")  # the seed reveal: a notice to every seat
+    table.new_game(judge, "g2", [table.NewSeat(s, s.title(), f"{s}2@pbem.localhost") for s in SEATS],
+                   host_email="host2@pbem.localhost")  # the welcomes of `pbem game new`
 
     rows = [(k, s, judge.store.outbox_row(i)["raw"]) for k, s, i in
             judge.store.db.execute("SELECT kind, subject, id FROM outbox ORDER BY id").fetchall()]

@@ -4,7 +4,8 @@ fields, its reducer and its report sentence (:class:`~pbem.rules.core.events.bas
 Families: :mod:`.pieces` (the board), :mod:`.cards` (the Tyche deck), :mod:`.turn` (the
 sequence of play, orders, victory), :mod:`.war` (movement and combat), :mod:`.royals`
 (legitimacy and the royal family), :mod:`.judge` (the judge's own entries: the seed
-commitment, the orders documents, seat changes). ``Ctx.emit``
+commitment, the orders documents, seat changes), :mod:`.host` (the table: host and
+player commands, issue 16). ``Ctx.emit``
 accepts only declared kinds with their declared fields (:func:`kind_of`), and takes an
 event's visibility from its kind; :func:`reduce` applies an event to a working dict;
 :func:`sentence` tells it in words.
@@ -15,12 +16,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.pack.model import Pack
-from pbem.rules.core.events import cards, judge, pieces, royals, turn, war
+from pbem.rules.core.events import cards, host, judge, pieces, royals, turn, war
 from pbem.rules.core.events.base import EventKind, EventShapeError, UndeclaredEvent
 from pbem.rules.core.state import Event, State
 
 CATALOGUE: dict[str, EventKind] = {}
-for _family in (pieces, turn, cards, war, royals, judge):
+for _family in (pieces, turn, cards, war, royals, judge, host):
     for _kind in _family.KINDS:
         if _kind.name in CATALOGUE:
             raise ValueError(f"event kind {_kind.name} is declared twice")

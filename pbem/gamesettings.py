@@ -1,0 +1,189 @@
+"""A game's table settings (issue 16): how the judge runs the game around the rules —
+its time zone and the days deadlines may fall on, the grace after a deadline, the
+civil-disorder limit, the absence allowance, press, and per-game deadline lengths.
+
+Pure: no I/O. The config (``games[].settings``), ``pbem game new`` and the host's
+``set`` command all read their values through :func:`parse_settings`, so one place
+says what is allowed. Rule options (``games[].options``) are another thing: they change
+the rules and go to the rules core.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+DAYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+"""Weekday names as written in ``allowed_days``, Monday first (``datetime.weekday()``)."""
+PRESS_MODES = ("none", "public", "private")
+_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhd])\s*")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+DEADLINE_KEYS = ("player_turn", "reaction", "reminder", "turn_order", "reinforcements",
+                 "intercept", "avoid_battle", "naval_battle", "inside_join")
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """The table settings of one game (defaults: UTC, every day, no grace, no civil
+    disorder, 14 days of absence per player, private press without grey press, press
+    never published).
+
+    ``time_zone``: an IANA zone (``Europe/Berlin``) deadlines are computed and shown in;
+    ``allowed_days``: weekdays a deadline may fall on (others move it to the next allowed
+    day, same local time); ``grace``: seconds after a deadline during which late orders
+    are still taken; ``nmr_limit``: missed decisions in a row that put a seat into civil
+    disorder (0: never); ``absence_limit_days``: days of absence each player may declare
+    in the game; ``press``: ``none`` | ``public`` (to all only) | ``private`` (to any
+    seats); ``grey_press``: a sender may hide its seat; ``publish_press``: the archive
+    shows the press once the game is over; ``deadlines``: seconds by decision kind or
+    ``reminder``, over the config's ``deadlines``."""
+
+    time_zone: str = "UTC"
+    allowed_days: tuple[str, ...] = DAYS
+    grace: float = 0.0
+    nmr_limit: int = 0
+    absence_limit_days: int = 14
+    press: str = "private"
+    grey_press: bool = False
+    publish_press: bool = False
+    deadlines: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The time zone as a :class:`zoneinfo.ZoneInfo`."""
+        return ZoneInfo(self.time_zone)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON): what the database and the game's log store."""
+        out = asdict(self)
+        out["allowed_days"] = list(self.allowed_days)
+        out["deadlines"] = dict(self.deadlines)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> GameSettings:
+        """The settings stored by :meth:`to_dict` (unknown keys ignored; None: defaults)."""
+        if not data:
+            return cls()
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "allowed_days" in known:
+            known["allowed_days"] = tuple(known["allowed_days"])
+        if "deadlines" in known:
+            known["deadlines"] = dict(known["deadlines"] or {})
+        return cls(**known)
+
+
+def duration(value: Any) -> float:
+    """``"72h"``, ``"30m"``, ``"2d"``, ``"45s"`` or a number of seconds, in seconds.
+    Raises ValueError with a readable message for anything else."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    if isinstance(value, str):
+        m = _DURATION.fullmatch(value)
+        if m:
+            return float(m.group(1)) * _UNITS[m.group(2)]
+    raise ValueError(f"not a duration: {value!r} (write e.g. 72h, 30m, 2d)")
+
+
+def days(value: Any) -> tuple[str, ...]:
+    """Allowed weekdays from ``[mon, tue, ...]``, ``"mon-fri"`` or ``"mon,wed,fri"``, in
+    week order. Raises ValueError naming the bad entry."""
+    if isinstance(value, str):
+        parts: list[str] = []
+        for chunk in value.replace(" ", "").lower().split(","):
+            if "-" in chunk:
+                a, b = chunk.split("-", 1)
+                if a not in DAYS or b not in DAYS:
+                    raise ValueError(f"not a range of weekdays: {chunk!r} (write e.g. mon-fri)")
+                i, j = DAYS.index(a), DAYS.index(b)
+                parts += [DAYS[(i + k) % 7] for k in range((j - i) % 7 + 1)]
+            elif chunk:
+                parts.append(chunk)
+        value = parts
+    if not isinstance(value, (list, tuple)) or not value:
+        raise ValueError(f"not a list of weekdays: {value!r} (write e.g. [mon, tue, wed, thu, fri] or mon-fri)")
+    out = set()
+    for d in value:
+        name = str(d).lower()
+        name = next((k for k, full in _FULL.items() if name in (k, full)), name)
+        if name not in DAYS:
+            raise ValueError(f"not a weekday: {d!r} (use {', '.join(DAYS)})")
+        out.add(name)
+    return tuple(d for d in DAYS if d in out)
+
+
+_FULL = {"mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday", "fri": "friday",
+         "sat": "saturday", "sun": "sunday"}
+
+_KEYS = ("time_zone", "allowed_days", "grace", "nmr_limit", "absence_limit_days", "press", "grey_press",
+         "publish_press", "deadlines")
+
+
+def _one(key: str, value: Any) -> Any:
+    """One setting's value, checked. Raises ValueError."""
+    if key == "time_zone":
+        try:
+            ZoneInfo(str(value))
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"not a time zone: {value!r} (an IANA name such as Europe/Berlin or UTC)") from None
+        return str(value)
+    if key == "allowed_days":
+        return days(value)
+    if key == "grace":
+        return duration(value)
+    if key in ("nmr_limit", "absence_limit_days"):
+        if isinstance(value, str) and value.isdigit():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"expected a whole number from 0, got {value!r}")
+        return value
+    if key == "press":
+        if value not in PRESS_MODES:
+            raise ValueError(f"must be one of {', '.join(PRESS_MODES)}, got {value!r}")
+        return value
+    if key in ("grey_press", "publish_press"):
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            value = value.lower() == "true"
+        if not isinstance(value, bool):
+            raise ValueError(f"expected true or false, got {value!r}")
+        return value
+    if key == "deadlines":
+        if not isinstance(value, Mapping):
+            raise ValueError(f"expected a mapping of decision kinds to durations, got {value!r}")
+        out = {}
+        for k, v in value.items():
+            if k not in DEADLINE_KEYS:
+                raise ValueError(f"unknown deadline {k!r} (allowed: {', '.join(DEADLINE_KEYS)})")
+            out[str(k)] = duration(v)
+        return out
+    raise KeyError(key)
+
+
+def parse_settings(raw: Any, base: GameSettings | None = None) -> tuple[GameSettings, list[str]]:
+    """Check a settings mapping (``games[].settings`` of the config, the options of
+    ``pbem game new``, the host's ``set``) over ``base`` (default: the defaults).
+    Returns the settings and a list of problems ``key: what`` (empty when all is
+    well; the bad keys keep ``base``'s value)."""
+    settings = base or GameSettings()
+    if raw is None:
+        return settings, []
+    if not isinstance(raw, Mapping):
+        return settings, [f"expected a mapping, got {type(raw).__name__}"]
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in _KEYS:
+            problems.append(f"{key}: unknown setting (allowed: {', '.join(_KEYS)})")
+            continue
+        try:
+            values[key] = _one(key, value)
+        except ValueError as exc:
+            problems.append(f"{key}: {exc}")
+    return replace(settings, **values), problems
+
+
+def settable() -> tuple[str, ...]:
+    """The names of every setting."""
+    return _KEYS

@@ -1,0 +1,116 @@
+"""The table's events (issue 16): what the host and the players did to the game around
+the rules — pauses, deadlines moved, seats replaced, absences, missed decisions, civil
+disorder, preferences, press, a rollback, the end declared by the host. They are
+chained with the game's other events, so none can be changed unseen
+(docs/host-guide.md).
+
+Only two change the position: ``StateRestored`` (a rollback: the position of an
+earlier step comes back, numbered as a new step, so no die of the replayed steps is
+drawn at a position used before) and ``GameEnded`` (the host declares the result or
+abandons the game). The others have no reducer: the service acts on them
+(:mod:`pbem.service.hostcmd`, :mod:`pbem.service.table`); folding them into a stored
+table state that ``pbem verify`` compares is planned, not built. Only the kinds in
+:data:`KINDS` are declared so far (see there).
+
+Addresses and keys never enter the log in clear (the archive is public): a seat's
+address is logged as a keyed digest, its key as the SHA-256 of its salted hash.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.rules.core.events.base import EventKind
+from pbem.rules.core.state import State
+
+
+def _restored(s: State, d: dict[str, Any]) -> None:
+    state = copy.deepcopy(d["state"])
+    s.clear()
+    s.update(state)
+
+
+def _ended(s: State, d: dict[str, Any]) -> None:
+    s["result"] = {"winner": d.get("winner"), "how": d["how"], "reason": d.get("reason") or "",
+                   "rule": "host"}
+    s["phase"] = "over"
+    s["active"] = None
+
+
+def _who(d: dict[str, Any]) -> str:
+    return str(d.get("seat") or "a seat")
+
+
+PLANNED = (
+    EventKind('TableSet',
+              ('host', 'seats', 'settings'),
+              say=lambda p, d: "The judge records the table: the seats, the host and the game's settings."),
+    EventKind('SettingsChanged',
+              ('changed', 'settings'),
+              say=lambda p, d: "The host changed the game's settings: "
+                               + ", ".join(str(k).replace("_", " ") for k in d.get("changed") or []) + "."),
+    EventKind('HostActed',
+              ('command',),
+              optional=('seat', 'what'),
+              say=lambda p, d: f"The host asked for {str(d.get('command', 'a command')).replace('_', ' ')}."),
+    EventKind('GamePaused',
+              ('at', 'reason'),
+              say=lambda p, d: f"The host paused the game: {d.get('reason') or 'no reason given'}."),
+    EventKind('GameResumed',
+              ('at', 'paused_seconds', 'reason'),
+              say=lambda p, d: "The host resumed the game; its deadlines moved on by the length of the pause."),
+    EventKind('DeadlineMoved',
+              ('due', 'seat', 'step', 'why'),
+              say=lambda p, d: f"The deadline of {_who(d)} moved ({str(d.get('why', '')).replace('_', ' ')})."),
+    EventKind('SeatReplaced',
+              ('address', 'key', 'player', 'seat'),
+              say=lambda p, d: f"{_who(d)} has a new player: {d.get('player')}."),
+    EventKind('AddressChanged',
+              ('address', 'seat'),
+              say=lambda p, d: f"The player of {_who(d)} changed address (confirmed from both)."),
+    EventKind('AbsenceDeclared',
+              ('days', 'from', 'seat', 'to'),
+              say=lambda p, d: f"The player of {_who(d)} is away from {d.get('from')} to {d.get('to')}."),
+    EventKind('DecisionMissed',
+              ('missed', 'seat', 'step', 'total'),
+              say=lambda p, d: f"{_who(d)} sent no orders in time: the default was played "
+                               f"({d.get('missed')} in a row)."),
+    EventKind('CivilDisorderDeclared',
+              ('missed', 'seat'),
+              say=lambda p, d: f"{_who(d)} falls into civil disorder: the default plays for it until a "
+                               "player takes the seat."),
+    EventKind('SeatReturned',
+              ('seat', 'was_in_disorder'),
+              say=lambda p, d: f"The player of {_who(d)} sends orders again."),
+    EventKind('PreferencesSet',
+              ('prefs', 'seat'),
+              seen_by='seat'),
+    EventKind('PressSent',
+              ('commitment', 'id'),
+              seen_by='judge'),
+    EventKind('StateRestored',
+              ('from_step', 'reason', 'state', 'to_step'),
+              reduce=_restored,
+              seen_by='judge'),
+    EventKind('RollbackAnnounced',
+              ('from_step', 'reason', 'to_step'),
+              say=lambda p, d: f"The host rolled the game back to step {d.get('to_step')} "
+                               f"({d.get('reason') or 'no reason given'})."),
+    EventKind('GameEnded',
+              ('how', 'reason', 'winner'),
+              reduce=_ended,
+              say=lambda p, d: ("The host ended the game: " + (f"{d.get('winner')} wins" if d.get('winner')
+                                                               else "it is abandoned")
+                                + f" ({d.get('reason') or 'no reason given'}).")),
+)
+
+_EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "GamePaused", "GameResumed", "DeadlineMoved")
+
+KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
+"""The declared kinds: the catalogue takes only kinds the service emits (the catalogue
+test); the rest of :data:`PLANNED` is the design of the later slices of issue 16 and
+joins :data:`KINDS` with the command that emits it. ``GameEnded`` and ``SeatReplaced``
+must then be reconciled with the judge family's ``GameAbandoned`` and ``SeatChanged``."""
+
+HOST_KINDS: tuple[str, ...] = tuple(k.name for k in KINDS)
+"""The table's event kinds (the service's, not the rules' output)."""

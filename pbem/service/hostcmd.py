@@ -1,0 +1,275 @@
+"""Host commands (issue 16, slice 2), by CLI (``pbem host COMMAND GAME``) and by mail
+(a document from the host's address carrying the host key)::
+
+    game: g2
+    host: <the host key printed by `pbem game new`>
+    command: pause          # status | pause | resume | extend | replace | resend
+    reason: a holiday       # pause, resume (optional)
+    hours: 24               # extend: how long (optional seat: east)
+    player: Ann <a@x.org>   # replace, with seat: east
+
+Each command is recorded as an event in the game's hash chain (the state unchanged, a
+snapshot after it, so ``pbem verify`` and the replay hold) and answered with a receipt;
+pause and resume tell every seat. While a game is paused no deadline passes (the
+deadline tick skips it); resuming moves every open deadline on by the length of the
+pause, each move a ``DeadlineMoved`` event.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from pbem import rules
+from pbem.keys import hash_key, new_key, verify_key
+from pbem.mail.headers import normalise_address
+from pbem.mail.message import ParsedMail
+from pbem.problems import Problem
+from pbem.report import build
+from pbem.service import answers, outbox, trust
+from pbem.service.history import history_reply
+from pbem.service.issue import re_subject
+from pbem.service.table import host_of, parse_seat, wrapped
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+COMMANDS = ("status", "pause", "resume", "extend", "replace", "resend")
+"""The host commands built so far."""
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a host command did: the receipt's text and the log witness after it."""
+
+    text: str
+    witness: str | None
+
+
+def host_key_hash(judge: Judge, game_id: str) -> str | None:
+    """The host key hash of a game: the config's ``host_key_hash``, else the table's."""
+    game = judge.config.game(game_id)
+    if game is not None and game.host_key_hash:
+        return game.host_key_hash
+    row = judge.store.table_row(game_id)
+    return row["host_key_hash"] if row else None
+
+
+def _log(judge: Judge, game_id: str, events: list[rules.Event]) -> str | None:
+    store = judge.store
+    state = judge.state(game_id)
+    seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step)
+    store.save_snapshot(game_id, seq, state.step, state.to_dict())
+    return trust.witness(store, game_id)
+
+
+def _tell_seats(judge: Judge, game_id: str, subject: str, body: str, id_part: str) -> None:
+    text = build.render_notice(wrapped(body), game_id)
+    for row in judge.store.seats(game_id):
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
+                     subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
+                     id_parts=(game_id, "host", id_part, row["seat"]))
+
+
+def _status(judge: Judge, game_id: str) -> str:
+    game = judge.store.game(game_id)
+    assert game is not None
+    lines = [f"Game {game_id} is {game['status']} at step {game['step']}."]
+    waiting = judge.store.open_deadlines(game_id)
+    for d in waiting:
+        lines.append(f"  waiting for {d['seat']} ({d['kind']}), due {d['due_at']}")
+    if not waiting:
+        lines.append("  no seat is waited on.")
+    return "\n".join(lines)
+
+
+def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: float | None = None,
+        seat: str | None = None, player: str | None = None) -> Done:
+    """Carry out host ``command`` on ``game_id`` in one transaction (see the module
+    docstring). Raises KeyError for an unknown game and ValueError, saying what to do
+    instead, for a command that does not apply (resume a running game, …)."""
+    store = judge.store
+    game = store.game(game_id)
+    if game is None:
+        raise KeyError(game_id)
+    if command not in COMMANDS:
+        raise ValueError(f"no host command {command!r}; the commands are {', '.join(COMMANDS)}")
+    if game["status"] in trust.ENDED and command != "status":
+        raise ValueError(f"game {game_id} is {game['status']}; only status works on it")
+    now = judge.clock()
+    with store.transaction():
+        if command == "status":
+            head = _log(judge, game_id, [rules.judge_event("HostActed", {"command": "status"})])
+            return Done(_status(judge, game_id), head)
+        if command == "pause":
+            if game["status"] == "paused":
+                raise ValueError(f"game {game_id} is paused already; send `command: resume` to go on")
+            head = _log(judge, game_id, [rules.judge_event("GamePaused", {"at": now.isoformat(), "reason": reason})])
+            store.set_game_status(game_id, "paused")
+            _tell_seats(judge, game_id, "the game is paused",
+                        f"The host paused {game_id}: {reason or 'no reason given'}. No deadline passes "
+                        "until the game resumes; every deadline then moves on by the length of the pause.",
+                        f"pause-{now.isoformat()}")
+            return Done(f"Game {game_id} is paused. Send `command: resume` to go on.", head)
+        if command == "resume":
+            if game["status"] != "paused":
+                raise ValueError(f"game {game_id} is not paused; nothing to resume")
+            since = _paused_at(judge, game_id)
+            pause = timedelta(seconds=max(0, int((now - since).total_seconds())))  # as logged
+            events = [rules.judge_event("GameResumed", {"at": now.isoformat(), "reason": reason,
+                                                        "paused_seconds": int(pause.total_seconds())})]
+            events += _moves(judge, game_id, pause, "pause", None)
+            head = _log(judge, game_id, events)
+            store.set_game_status(game_id, "active")
+            _tell_seats(judge, game_id, "the game resumes",
+                        f"The host resumed {game_id}{': ' + reason if reason else ''}. Every open deadline "
+                        f"moved on by the pause ({_span(pause)}).\n\n{_status(judge, game_id)}",
+                        f"resume-{now.isoformat()}")
+            return Done(f"Game {game_id} resumes; deadlines moved on by {_span(pause)}.\n\n"
+                        f"{_status(judge, game_id)}", head)
+        if command == "replace":
+            return _replace(judge, game_id, seat, player or "")
+        if command == "resend":
+            return _resend(judge, game_id, seat)
+        # extend
+        if not hours or hours <= 0:
+            raise ValueError("extend needs how long: `hours: 24` (and optionally `seat: east`)")
+        moves = _moves(judge, game_id, timedelta(hours=hours), "extend", seat)
+        if not moves:
+            raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
+        head = _log(judge, game_id, moves)
+        return Done(f"Extended by {_span(timedelta(hours=hours))}.\n\n{_status(judge, game_id)}", head)
+
+
+def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
+    """A new player takes ``seat`` (``player`` is ``Name <address>``): a new key, the
+    ``SeatChanged`` event, a handover mail with the key and the seat's own history to
+    the new player, a notice to the old one."""
+    store = judge.store
+    if judge.config.game(game_id) is not None:
+        raise ValueError(f"game {game_id} comes from the config: change the seat there (`pbem run` logs the "
+                         "change); replace works on games made by `pbem game new`")
+    rows = {r["seat"]: r for r in store.seats(game_id)}
+    if seat not in rows:
+        raise ValueError(f"replace needs the seat: `seat: east` (seats: {', '.join(rows)})")
+    new = parse_seat(f"{seat}={player}")
+    address = normalise_address(new.email)
+    if not address:
+        raise ValueError(f"not an address: {new.email!r}; write `player: Name <address>`")
+    old = rows[seat]
+    key = new_key()
+    event = rules.judge_event("SeatChanged", {"seat": seat, "changed": ["player", "address", "key"],
+                                              "player": new.player})
+    head = _log(judge, game_id, [event])
+    store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
+    _subject, history_text, _html = history_reply(store, game_id, seat, None)
+    body = (f"Welcome to {game_id}, {new.player}: you take over the seat {seat} from {old['player']}.\n\n"
+            f"Your seat key is:\n\n  {key}\n\nThe seat's own history so far follows; ask for any past "
+            f"report with `history: N` (docs/player-guide.md). The latest prompt comes in its own mail."
+            + (f"\n\nLog witness: {head}" if head else ""))
+    text = build.render_notice(wrapped(body) + "\n\n" + history_text, game_id)
+    subject = f"[{game_id}] handover: your seat {seat}"
+    outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=address, to_name=new.player, subject=subject,
+                 text=text, html=build.html_of_text(subject, text), id_parts=(game_id, "handover", seat, head))
+    note = build.render_notice(wrapped(f"The host gave your seat {seat} in {game_id} to another player. "
+                                       "Thank you for playing; your key no longer works."), game_id)
+    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
+                 subject=f"[{game_id}] your seat {seat} has a new player", text=note,
+                 html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
+    _prompt_again(judge, game_id, seat)
+    return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
+                "is queued.", head)
+
+
+def _resend(judge: Judge, game_id: str, seat: str | None) -> Done:
+    """The pending prompt of ``seat`` (every waited-on seat when None) again."""
+    state = judge.state(game_id)
+    waited = [d.seat for d in rules.pending(state) if seat is None or d.seat == seat]
+    if not waited:
+        raise ValueError(f"{seat or 'no seat'} has no pending decision in {game_id}; `command: status` shows "
+                         "who is waited on")
+    data = {"command": "resend", **({"seat": seat} if seat else {})}
+    head = _log(judge, game_id, [rules.judge_event("HostActed", data)])
+    for s in waited:
+        _prompt_again(judge, game_id, s, again=head)
+    return Done(f"The prompt of {', '.join(waited)} is sent again.", head)
+
+
+def _prompt_again(judge: Judge, game_id: str, seat: str, again: str | None = None) -> None:
+    """The seat's pending prompt, again, to its (new) address, with its open deadline."""
+    state = judge.state(game_id)
+    decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+    if decision is None:
+        return
+    store = judge.store
+    rows = store.seats(game_id)
+    row = next(r for r in rows if r["seat"] == seat)
+    due = next((d["due_at"] for d in store.open_deadlines(game_id) if d["seat"] == seat), None)
+    shown = datetime.fromisoformat(due).strftime("%Y-%m-%d %H:%M UTC") if due else "none"
+    text, html = build.render_prompt(judge.pack_for(game_id), state, decision, game_id=game_id, seat_row=row,
+                                     deadline=shown, seats=list(rows), witness=trust.witness(store, game_id))
+    outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
+                 subject=f"[{game_id}] step {state.step}: your move, {seat}", text=text, html=html,
+                 id_parts=(game_id, state.step, "prompt", seat, row["email"], again))
+
+
+def _span(d: timedelta) -> str:
+    s = int(d.total_seconds())
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def _paused_at(judge: Judge, game_id: str) -> datetime:
+    last = [e for e in judge.store.events(game_id) if e.kind == "GamePaused"][-1]
+    return datetime.fromisoformat(last.data["at"])
+
+
+def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None) -> list[rules.Event]:
+    """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``:
+    the store updated and one ``DeadlineMoved`` event each."""
+    out = []
+    for d in judge.store.open_deadlines(game_id):
+        if seat is not None and d["seat"] != seat:
+            continue
+        due = (datetime.fromisoformat(d["due_at"]) + by).isoformat()
+        judge.store.move_deadline(game_id, d["step"], d["seat"], due)
+        out.append(rules.judge_event("DeadlineMoved", {"due": due, "seat": d["seat"], "step": d["step"], "why": why}))
+    return out
+
+
+def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+                shown: Mapping[str, Any]) -> str:
+    """A host command by mail: the sender must be the game's host address and the
+    ``host:`` value its key (the same refusal either way: no oracle). Answered with the
+    receipt or with what to do instead."""
+    shown = {**shown, "host": "(hidden)"}
+    game_id = doc.get("game")
+    known = isinstance(game_id, str) and judge.store.game(game_id) is not None
+    hashed = host_key_hash(judge, game_id) if known else None
+    key = doc.get("host")
+    if not known or parsed.sender != host_of(judge, game_id) or not hashed or not isinstance(key, str) \
+            or not verify_key(key, hashed):
+        issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
+                        "command was carried out.", where="host", code="auth.key",
+                        hint="Send host commands from the host's address with the host key that "
+                             "`pbem game new` printed (docs/host-guide.md).")
+        return answers.reject(judge, parsed, rec, [issue], game_id if known else None, None, {"document": shown})
+    hours = doc.get("hours")
+    try:
+        done = run(judge, game_id, str(doc.get("command")), reason=str(doc.get("reason") or ""),
+                   hours=float(hours) if isinstance(hours, (int, float)) else None,
+                   seat=doc.get("seat") if isinstance(doc.get("seat"), str) else None,
+                   player=doc.get("player") if isinstance(doc.get("player"), str) else None)
+    except ValueError as exc:
+        issue = Problem(message=str(exc), where="command", code="envelope.unknown_key",
+                        hint="docs/host-guide.md lists the host commands.")
+        return answers.reject(judge, parsed, rec, [issue], game_id, None, {"document": shown})
+    rec("host", "", game_id=game_id, result={"document": shown})
+    body = done.text + (f"\n\nLog witness: {done.witness}" if done.witness else "")
+    text = build.render_notice(wrapped(body), game_id)
+    outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
+                 subject=re_subject(parsed.subject), text=text,
+                 html=build.html_of_text(f"host command {doc.get('command')}", text),
+                 id_parts=(game_id, "host-reply", parsed.message_id), in_reply_to=parsed.message_id,
+                 references=parsed.references, auto="auto-replied")
+    return "host"

@@ -1,0 +1,166 @@
+"""Games created by the host without editing the config (issue 16): ``pbem game new``.
+
+:func:`new_game` creates a game in the database from options: it is set up like a
+config game (:func:`pbem.service.games.create_game`, setup R-2, first reports and
+prompts), its table (origin, host, settings) is stored in ``game_tables`` and
+recorded as a ``TableSet`` event in the game's hash chain, and each player is mailed
+a welcome with the seat key (only its hash is stored). Config games keep working:
+they have no ``game_tables`` row and take their host from the config.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from email.utils import parseaddr
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from pbem import rules
+from pbem.config import GameConfig, SeatConfig
+from pbem.gamesettings import GameSettings, parse_settings
+from pbem.keys import hash_key, new_key
+from pbem.mail.headers import normalise_address
+from pbem.report import build
+from pbem.report.context import WIDTH, wrap
+from pbem.service import games, outbox, trust
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    """One seat of a new game: the pack's seat name, the player's name and address."""
+
+    seat: str
+    player: str
+    email: str
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What :func:`new_game` made: the seat keys (mailed to the players, not stored) and
+    the host key (printed once by the CLI), and the log witness after ``TableSet``."""
+
+    game_id: str
+    keys: Mapping[str, str]
+    host_key: str
+    witness: str | None
+
+
+def parse_seat(text: str) -> NewSeat:
+    """``"north=Ann <ann@example.org>"`` as a :class:`NewSeat`. Raises ValueError saying
+    how to write it."""
+    seat, sep, rest = text.partition("=")
+    name, address = parseaddr(rest)
+    if not sep or not address or "@" not in address:
+        raise ValueError(f"--seat {text!r}: write SEAT=PLAYER <EMAIL>, e.g. 'north=Ann <ann@example.org>'")
+    return NewSeat(seat.strip(), name or address, address)
+
+
+def parse_pairs(items: Sequence[str], what: str) -> dict[str, Any]:
+    """``["key=value", ...]`` as a mapping, each value read as YAML (``3``, ``true``,
+    ``[mon, fri]``). Raises ValueError naming the bad item."""
+    out: dict[str, Any] = {}
+    for item in items:
+        k, sep, v = item.partition("=")
+        if not sep or not k.strip():
+            raise ValueError(f"--{what} {item!r}: write KEY=VALUE")
+        out[k.strip()] = yaml.safe_load(v) if v.strip() else ""
+    return out
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def wrapped(text: str) -> str:
+    """``text`` with each paragraph wrapped to 72 columns (:data:`pbem.report.context.WIDTH`);
+    paragraphs whose lines are indented (examples, keys) are kept as they are."""
+    out = []
+    for para in text.split("\n\n"):
+        out.append(para if para.startswith(" ") else wrap(para, WIDTH))
+    return "\n\n".join(out)
+
+
+def welcome_text(game_id: str, seat: str, player: str, key: str, judge_address: str,
+                 settings: GameSettings) -> str:
+    """The welcome a new game's player gets: the seat, the key and how to play."""
+    return (f"Welcome to {game_id}, {player}. You play the seat {seat}.\n\n"
+            f"Your seat key is:\n\n  {key}\n\nKeep it secret: every orders mail you send to "
+            f"{judge_address} carries it. An orders mail looks like\n\n"
+            f"  game: {game_id}\n  seat: {seat}\n  key: {key}\n  step: N\n  orders:\n    ...\n\n"
+            "where N is the step the latest prompt names. The judge mails a prompt whenever "
+            "your seat has a decision to make, with the orders it expects (docs/orders.md); "
+            "reply to the prompt with your orders. "
+            f"Deadlines are shown in the game's time zone, {settings.time_zone}. "
+            "docs/player-guide.md tells the rest.")
+
+
+def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email: str,
+             options: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None,
+             pack: str = "builtin") -> NewGame:
+    """Create ``game_id`` in the database (see the module docstring) and queue each
+    player's welcome. Raises ValueError with what to do instead for a bad id, a game
+    that exists, unknown or missing seats, a bad address or bad settings."""
+    if not _ID.fullmatch(game_id):
+        raise ValueError(f"not a game id: {game_id!r} (lower-case letters, digits and -, up to 40)")
+    if judge.store.game(game_id) is not None or judge.config.game(game_id) is not None:
+        raise ValueError(f"a game {game_id!r} exists already; choose another id")
+    table_settings, bad = parse_settings(dict(settings or {}))
+    if bad:
+        raise ValueError("bad settings: " + "; ".join(bad))
+    pack_seats = set(rules.SEATS)
+    names = [s.seat for s in seats]
+    if sorted(names) != sorted(pack_seats):
+        raise ValueError(f"give each seat of the game once: {', '.join(sorted(pack_seats))} "
+                         f"(got {', '.join(names) or 'none'})")
+    host = normalise_address(host_email)
+    if not host:
+        raise ValueError(f"not an address: {host_email!r}")
+    keys: dict[str, str] = {}
+    seat_configs = []
+    for s in seats:
+        address = normalise_address(s.email)
+        if not address:
+            raise ValueError(f"seat {s.seat}: not an address: {s.email!r}")
+        keys[s.seat] = new_key()
+        seat_configs.append(SeatConfig(s.seat, s.player, address, hash_key(keys[s.seat])))
+    host_key = new_key()
+    host_hash = hash_key(host_key)
+    game = GameConfig(game_id, tuple(seat_configs), pack, host, dict(options or {}), host_hash, table_settings)
+    store = judge.store
+    with store.transaction():
+        games.create_game(judge, game)
+        event = rules.judge_event("TableSet", {
+            "host": _digest(host_hash), "seats": {s.seat: s.player for s in seat_configs},
+            "settings": table_settings.to_dict()})
+        state = judge.state(game_id)
+        seq = store.append_events(game_id, [event.to_dict()], step=state.step)
+        store.save_snapshot(game_id, seq, state.step, state.to_dict())
+        store.save_table(game_id, origin="cli", host_email=host, host_key_hash=host_hash,
+                         settings=table_settings.to_dict(), state={})
+        head = trust.witness(store, game_id)
+        for s in seat_configs:
+            text = welcome_text(game_id, s.seat, s.player, keys[s.seat], judge.config.judge_address, table_settings)
+            body = build.render_notice(wrapped(text), game_id)
+            subject = f"[{game_id}] welcome: your seat {s.seat}"
+            outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=s.email, to_name=s.player,
+                         subject=subject, text=body, html=build.html_of_text(subject, body),
+                         id_parts=(game_id, "welcome", s.seat))
+    return NewGame(game_id, keys, host_key, head)
+
+
+def host_of(judge: Judge, game_id: str) -> str | None:
+    """The host's address of a game: the config's, else the game's table (``pbem game
+    new``), else None."""
+    game = judge.config.game(game_id)
+    if game is not None and game.host_email:
+        return game.host_email
+    row = judge.store.table_row(game_id)
+    return row["host_email"] if row else None
