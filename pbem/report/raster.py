@@ -28,7 +28,7 @@ import cairosvg.surface
 from PIL import Image
 
 from pbem.pack.model import Pack
-from pbem.report.mapview import Layer, MapOverlay, map_layers, svg_document
+from pbem.report.mapview import Layer, MapOverlay, _Projection, focus_box, map_layers, svg_document
 
 #: zlib level of the PNG (Pillow's default is 6: level 9 saves 3 % for 2.5x the time)
 PNG_COMPRESS_LEVEL = 6
@@ -111,3 +111,65 @@ def map_png(pack: Pack, overlay: MapOverlay | None = None, width: int = 1000) ->
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
+
+
+#: widths the map is drawn at for a seat's zoomed inset (few, so their static rasters stay
+#: cached: 3 layers x 2 widths beside the 3 of the mailed width)
+INSET_WIDTHS = (2000, 3000)
+
+
+def seat_map_png(pack: Pack, overlay: MapOverlay, seat: str, width: int = 1000) -> bytes:
+    """The picture :func:`pbem.report.mapview.render_seat_map_svg` describes (the whole
+    map, a caption bar, then the map zoomed on :func:`~pbem.report.mapview.focus_box`
+    full width, a dashed frame on the overview where the zoom is), as PNG bytes
+    ``width`` pixels wide, made from the cached rasters: the overview is :func:`map_surface`
+    at ``width``, the inset a crop of :func:`map_surface` at the smallest of
+    :data:`INSET_WIDTHS` that needs no enlarging (or the largest), scaled down by cairo.
+    The whole map alone when the seat has nothing on it. Issue 13 (legible map), issue 14
+    (speed). Raises ValueError for a non-positive width."""
+    box = focus_box(pack, overlay, seat)
+    if box is None:
+        return map_png(pack, overlay, width)
+    svg_w = _Projection().width
+    x0, y0, x1, y1 = box
+    k = width / svg_w  # pixels per SVG unit in the mailed picture
+    over_w, over_h = picture_size(width)
+    bar = int(round(36 * k))
+    inset_h = int(round(width * (y1 - y0) / (x1 - x0)))
+    need = width * svg_w / (x1 - x0)
+    big_w = next((w for w in INSET_WIDTHS if w >= need), INSET_WIDTHS[-1])
+    big = map_surface(pack, overlay, big_w)
+    kb = big_w / svg_w
+    out = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, over_h + bar + inset_h)
+    ctx = cairo.Context(out)
+    ctx.set_source_surface(map_surface(pack, overlay, width), 0, 0)
+    ctx.paint()
+    ctx.set_source_rgb(0x11 / 255, 0x11 / 255, 0x11 / 255)  # the frame: where the zoom is
+    ctx.set_line_width(3 * k)
+    ctx.set_dash([10 * k, 6 * k])
+    ctx.rectangle(x0 * k, y0 * k, (x1 - x0) * k, (y1 - y0) * k)
+    ctx.stroke()
+    ctx.set_dash([])
+    ctx.set_source_rgb(0x2d / 255, 0x2a / 255, 0x26 / 255)
+    ctx.rectangle(0, over_h, width, bar)
+    ctx.fill()
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.select_font_face("DejaVu Sans", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD)
+    ctx.set_font_size(20 * k)
+    ctx.move_to(14 * k, over_h + 25 * k)
+    ctx.show_text(f"Zoom: around {seat}'s forces and this turn's fronts (dashed frame above)")
+    ctx.save()
+    ctx.rectangle(0, over_h + bar, width, inset_h)
+    ctx.clip()
+    ctx.translate(0, over_h + bar)
+    scale = width / ((x1 - x0) * kb)
+    ctx.scale(scale, scale)
+    ctx.set_source_surface(big, -x0 * kb, -y0 * kb)
+    ctx.get_source().set_filter(cairo.FILTER_GOOD)
+    ctx.paint()
+    ctx.restore()
+    out.flush()
+    image = surface_image(out).convert("RGB")
+    buf = io.BytesIO()
+    image.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buf.getvalue()

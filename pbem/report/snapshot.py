@@ -17,8 +17,6 @@ from pbem.report import raster
 from pbem.report.mapview import (
     MapOverlay,
     render_map_svg,
-    render_seat_map_svg,
-    svg_to_png,
 )
 
 _BATTLE_KINDS = ("BattleFought", "NavalBattleFought", "Overrun", "ArmyOverran")
@@ -111,9 +109,9 @@ def png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title
     (:mod:`pbem.report.raster`: the same pixels, within 2/255, as rasterising
     :func:`svg` whole). With ``seat``, the whole map plus an inset zoomed on that seat's
     forces and this turn's fronts (:func:`pbem.report.mapview.render_seat_map_svg`,
-    issue 13), so the space names a player types read at mail size; that picture is
-    drawn whole by cairosvg (its inset has its own scale, so no cached layer fits)."""
+    issue 13), so the space names a player types read at mail size, made from the cached
+    rasters too (:func:`pbem.report.raster.seat_map_png`)."""
     ov = overlay(pack, state, events, title, players)
     if seat:
-        return svg_to_png(render_seat_map_svg(pack, ov, seat), width=width)
+        return raster.seat_map_png(pack, ov, seat, width=width)
     return raster.map_png(pack, ov, width=width)

@@ -85,3 +85,27 @@ def test_png_is_an_rgb_picture_of_the_width(pack: Pack) -> None:
     assert image.format == "PNG" and image.mode == "RGB" and image.size == raster.picture_size(1000)
     with pytest.raises(ValueError):
         raster.map_png(pack, None, width=0)
+
+
+@pytest.mark.parametrize("seat", ["north", "south"])
+def test_the_seat_picture_is_the_seat_svg_drawn(pack: Pack, seat: str) -> None:
+    """The per-seat picture (overview + zoomed inset, issue 13) made from the cached
+    rasters looks like its SVG drawn whole: same size within a pixel of rounding, mean
+    difference under 6/255 per channel (the inset is a downscaled crop, not drawn at its
+    own scale), and a different seat's picture differs far more."""
+    from PIL import ImageStat
+
+    from pbem.report.mapview import render_seat_map_svg
+    ov = _position(pack, 27, 3)
+    fast = Image.open(io.BytesIO(raster.seat_map_png(pack, ov, seat))).convert("RGB")
+    whole = Image.open(io.BytesIO(svg_to_png(render_seat_map_svg(pack, ov, seat), width=1000))).convert("RGB")
+    assert fast.size[0] == whole.size[0] == 1000 and abs(fast.size[1] - whole.size[1]) <= 1
+    h = min(fast.size[1], whole.size[1])
+
+    def mean_diff(a: Image.Image, b: Image.Image) -> float:
+        return max(ImageStat.Stat(ImageChops.difference(a.crop((0, 0, 1000, h)), b.crop((0, 0, 1000, h)))).mean)
+    assert mean_diff(fast, whole) < 6
+    other = "east" if seat != "east" else "west"
+    elsewhere = Image.open(io.BytesIO(raster.seat_map_png(pack, ov, other))).convert("RGB")
+    if elsewhere.size == fast.size:  # an inset of the same height: it must show another place
+        assert mean_diff(elsewhere, whole) > 2 * mean_diff(fast, whole)
