@@ -21,16 +21,14 @@ from typing import Any
 
 import yaml
 
-from pbem.gamesettings import GameSettings, parse_settings
+from pbem.gamesettings import GameSettings, duration, parse_settings
 from pbem.keys import is_key_hash
 from pbem.mail.headers import fold_address, normalise_address
 
 TLS_MODES = ("none", "starttls", "implicit")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhd])\s*")
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(B|KB|MB)?\s*", re.IGNORECASE)
 _SIZE_UNITS = {"b": 1, "kb": 1_000, "mb": 1_000_000}
 _DOMAIN = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?",
@@ -139,18 +137,9 @@ class Config:
         return next((g for g in self.games if g.id == game_id), None)
 
 
-def parse_duration(value: Any) -> float:
-    """Parse ``"72h"``, ``"30m"``, ``"2d"``, ``"45s"`` or a number of seconds into seconds.
-
-    Raises ValueError with a readable message for anything else.
-    """
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
-        return float(value)
-    if isinstance(value, str):
-        m = _DURATION.fullmatch(value)
-        if m:
-            return float(m.group(1)) * _UNITS[m.group(2)]
-    raise ValueError(f"not a duration: {value!r} (write e.g. 72h, 30m, 2d)")
+#: ``"72h"``, ``"30m"``, ``"2d"``, ``"45s"`` or seconds, in seconds (ValueError otherwise):
+#: one parser for the config and the per-game settings
+parse_duration = duration
 
 
 def parse_size(value: Any) -> int:
