@@ -229,6 +229,8 @@ _MAIL = [
     ("auth.locked", "too many wrong keys for the seat within the hour; no key is checked", ENVELOPE),
     ("auth.results", "our mail server did not authenticate the From domain (SPF/DKIM/DMARC)", ENVELOPE),
     ("history.value", "history: is not a step number or all", "docs/orders.md: Asking for a past report"),
+    ("command.unknown", "command: names no player command", "docs/player-guide.md: Commands by mail"),
+    ("command.not_now", "the command does not apply to the seat now", "docs/player-guide.md: Commands by mail"),
     ("internal", "the judge hit an internal error; the host is told", "docs/pipeline.md: One cycle"),
     ("mail.no_orders", "no orders block in the author's own text", READING),
     ("mail.two_documents", "two orders blocks in one mail", READING),

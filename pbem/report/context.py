@@ -414,7 +414,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                         "items": [str(v) for v in value]})
         elif key == "vp" and isinstance(value, Mapping):  # why this seat chooses
             out.append({"label": "Victory points now (the seat with the fewest names the first player; R-6.1)",
-                        "items": [f"{s} {v}" for s, v in value.items()]})
+                        "items": [f"{s} {v}" for s, v in sorted(value.items(), key=lambda sv: (sv[1], sv[0]))]})
         elif key in EVENT_CHOICES or key in ("heirs", "bury"):
             out += royal_lines(pack, key, value)
         elif key == "inside_room" and isinstance(value, Mapping):

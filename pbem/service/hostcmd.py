@@ -56,7 +56,10 @@ def host_key_hash(judge: Judge, game_id: str) -> str | None:
     return row["host_key_hash"] if row else None
 
 
-def _log(judge: Judge, game_id: str, events: list[rules.Event]) -> str | None:
+def log_events(judge: Judge, game_id: str, events: list[rules.Event]) -> str | None:
+    """Append the judge's ``events`` (no change to the position) to the game's hash
+    chain with a snapshot after them; return the log witness. Call inside a
+    transaction."""
     store = judge.store
     state = judge.state(game_id)
     seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step)
@@ -100,12 +103,12 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
     now = judge.clock()
     with store.transaction():
         if command == "status":
-            head = _log(judge, game_id, [rules.judge_event("HostActed", {"command": "status"})])
+            head = log_events(judge, game_id, [rules.judge_event("HostActed", {"command": "status"})])
             return Done(_status(judge, game_id), head)
         if command == "pause":
             if game["status"] == "paused":
                 raise ValueError(f"game {game_id} is paused already; send `command: resume` to go on")
-            head = _log(judge, game_id, [rules.judge_event("GamePaused", {"at": now.isoformat(), "reason": reason})])
+            head = log_events(judge, game_id, [rules.judge_event("GamePaused", {"at": now.isoformat(), "reason": reason})])
             store.set_game_status(game_id, "paused")
             _tell_seats(judge, game_id, "the game is paused",
                         f"The host paused {game_id}: {reason or 'no reason given'}. No deadline passes "
@@ -120,7 +123,7 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             events = [rules.judge_event("GameResumed", {"at": now.isoformat(), "reason": reason,
                                                         "paused_seconds": int(pause.total_seconds())})]
             events += _moves(judge, game_id, pause, "pause", None)
-            head = _log(judge, game_id, events)
+            head = log_events(judge, game_id, events)
             store.set_game_status(game_id, "active")
             _tell_seats(judge, game_id, "the game resumes",
                         f"The host resumed {game_id}{': ' + reason if reason else ''}. Every open deadline "
@@ -138,7 +141,7 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
         moves = _moves(judge, game_id, timedelta(hours=hours), "extend", seat)
         if not moves:
             raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
-        head = _log(judge, game_id, moves)
+        head = log_events(judge, game_id, moves)
         return Done(f"Extended by {_span(timedelta(hours=hours))}.\n\n{_status(judge, game_id)}", head)
 
 
@@ -161,7 +164,7 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
     key = new_key()
     event = rules.judge_event("SeatChanged", {"seat": seat, "changed": ["player", "address", "key"],
                                               "player": new.player})
-    head = _log(judge, game_id, [event])
+    head = log_events(judge, game_id, [event])
     store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
     _subject, history_text, _html = history_reply(store, game_id, seat, None)
     body = (f"Welcome to {game_id}, {new.player}: you take over the seat {seat} from {old['player']}.\n\n"
@@ -177,7 +180,7 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
                  subject=f"[{game_id}] your seat {seat} has a new player", text=note,
                  html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
-    _prompt_again(judge, game_id, seat)
+    prompt_again(judge, game_id, seat)
     return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
                 "is queued.", head)
 
@@ -190,18 +193,20 @@ def _resend(judge: Judge, game_id: str, seat: str | None) -> Done:
         raise ValueError(f"{seat or 'no seat'} has no pending decision in {game_id}; `command: status` shows "
                          "who is waited on")
     data = {"command": "resend", **({"seat": seat} if seat else {})}
-    head = _log(judge, game_id, [rules.judge_event("HostActed", data)])
+    head = log_events(judge, game_id, [rules.judge_event("HostActed", data)])
     for s in waited:
-        _prompt_again(judge, game_id, s, again=head)
+        prompt_again(judge, game_id, s, again=head)
     return Done(f"The prompt of {', '.join(waited)} is sent again.", head)
 
 
-def _prompt_again(judge: Judge, game_id: str, seat: str, again: str | None = None) -> None:
-    """The seat's pending prompt, again, to its (new) address, with its open deadline."""
+def prompt_again(judge: Judge, game_id: str, seat: str, again: str | None = None) -> bool:
+    """The seat's pending prompt, again, to its (new) address, with its open deadline
+    (``again``: what makes the resent mail's Message-ID new). False when the seat has
+    no pending decision."""
     state = judge.state(game_id)
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
     if decision is None:
-        return
+        return False
     store = judge.store
     rows = store.seats(game_id)
     row = next(r for r in rows if r["seat"] == seat)
@@ -212,6 +217,7 @@ def _prompt_again(judge: Judge, game_id: str, seat: str, again: str | None = Non
     outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
                  subject=f"[{game_id}] step {state.step}: your move, {seat}", text=text, html=html,
                  id_parts=(game_id, state.step, "prompt", seat, row["email"], again))
+    return True
 
 
 def _span(d: timedelta) -> str:

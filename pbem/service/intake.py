@@ -260,6 +260,10 @@ def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
         from pbem.service import hostcmd
 
         return hostcmd.handle_mail(judge, parsed, doc, rec, shown)
+    if "command" in doc and "orders" not in doc:
+        from pbem.service import playercmd
+
+        return playercmd.handle_mail(judge, parsed, doc, rec, shown)
     checked = envelope.check_envelope(judge, parsed, doc)
     game_id, seat = checked.game_id, checked.seat
     if checked.held:  # answered exactly as a wrong key from that address (no oracle)

@@ -53,6 +53,9 @@ PLANNED = (
               ('command',),
               optional=('seat', 'what'),
               say=lambda p, d: f"The host asked for {str(d.get('command', 'a command')).replace('_', ' ')}."),
+    EventKind('PlayerActed',
+              ('command', 'seat'),
+              say=lambda p, d: f"{_who(d)} asked for {str(d.get('command', 'a command')).replace('_', ' ')}."),
     EventKind('GamePaused',
               ('at', 'reason'),
               say=lambda p, d: f"The host paused the game: {d.get('reason') or 'no reason given'}."),
@@ -104,7 +107,7 @@ PLANNED = (
                                 + f" ({d.get('reason') or 'no reason given'}).")),
 )
 
-_EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "GamePaused", "GameResumed", "DeadlineMoved")
+_EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved")
 
 KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
 """The declared kinds: the catalogue takes only kinds the service emits (the catalogue

@@ -1,0 +1,3 @@
+"""The players' commands by mail (issue 16), one module per command; importing this
+package registers them all with :mod:`pbem.service.playercmd`."""
+from pbem.service.commands import resend  # noqa: F401

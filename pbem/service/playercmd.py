@@ -1,0 +1,122 @@
+"""Players' commands by mail (issue 16): a document from a seat's own address with its
+key and a ``command:`` line instead of orders::
+
+    game: g2
+    seat: east
+    key: <the seat key>
+    command: help           # one of COMMANDS (the handlers registered below)
+    ...                     # the command's own keys
+
+Sender and key are checked exactly as for orders (``envelope.check_envelope``: the
+same refusals, the same lockout, no oracle). A command that changes anything records
+it as an event in the game's hash chain; every command is answered with a reply
+wrapped like the other mails, and a refusal says what to write instead.
+
+Handlers live in their own modules and register here with :func:`command`; each takes
+``(judge, game_id, seat, doc)`` and returns a :class:`Reply` or raises
+:class:`CommandError` with the problems.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pbem.mail.message import ParsedMail
+from pbem.problems import Problem
+from pbem.report import build
+from pbem.service import answers, envelope, outbox, ratelimit
+from pbem.service.issue import re_subject
+from pbem.service.table import wrapped
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+COMMAND_KEYS = ("game", "seat", "key", "command")
+"""The keys every player command carries (a command's own keys come on top)."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a player command answers: the subject's tail, the text (wrapped to 72
+    columns here), an optional HTML part (made from the text when None), and extra
+    mails already queued by the handler are not counted here."""
+
+    subject: str
+    text: str
+    html: str | None = None
+    preformatted: bool = False
+    """True when ``text`` is already laid out (a rendered guide): not re-wrapped."""
+
+
+@dataclass
+class CommandError(Exception):
+    """A command that does not apply: ``problems`` name each thing wrong with what to
+    write instead."""
+
+    problems: Sequence[Problem] = field(default_factory=list)
+
+
+Handler = Callable[["Judge", str, str, Mapping[str, Any]], Reply]
+COMMANDS: dict[str, Handler] = {}
+"""Command name -> handler, filled by :func:`command` in the handlers' modules."""
+KEYS: dict[str, tuple[str, ...]] = {}
+"""Command name -> the command's own optional keys (checked: an unknown key is named)."""
+
+
+def command(name: str, keys: Sequence[str] = ()) -> Callable[[Handler], Handler]:
+    """Register a handler for ``command: name`` taking the extra document ``keys``."""
+    def register(fn: Handler) -> Handler:
+        COMMANDS[name] = fn
+        KEYS[name] = tuple(keys)
+        return fn
+    return register
+
+
+def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+                shown: Mapping[str, Any]) -> str:
+    """A player's command by mail: envelope checked as for orders, then the handler.
+    Returns the inbox status (``answered``, ``rejected`` or ``held``)."""
+    _load()
+    checked = envelope.check_envelope(judge, parsed, doc, keys=COMMAND_KEYS)
+    game_id, seat = checked.game_id, checked.seat
+    name = doc.get("command")
+    own = KEYS.get(name, ()) if isinstance(name, str) else ()
+    issues = [i for i in checked.issues if not (i.code == "envelope.unknown_key" and i.where in own)]
+    if checked.held:
+        return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown}, status="held",
+                              reason=checked.reason)
+    if not issues and (not isinstance(name, str) or name not in COMMANDS):
+        issues = [Problem(message=f"There is no player command {name!r}.", where="command",
+                          code="command.unknown",
+                          hint=f"The commands are: {', '.join(sorted(COMMANDS))} (docs/player-guide.md).")]
+    if issues:
+        return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown},
+                              reason=checked.reason or issues[0].code)
+    assert game_id is not None and seat is not None and isinstance(name, str)
+    try:
+        reply = COMMANDS[name](judge, game_id, seat, doc)
+    except CommandError as exc:
+        return answers.reject(judge, parsed, rec, list(exc.problems), game_id, seat, {"document": shown},
+                              reason=exc.problems[0].code if exc.problems else "command")
+    iid = rec("answered", f"command.{name}", game_id=game_id, seat=seat, result={"document": shown})
+    send(judge, parsed, game_id, reply, iid)
+    return "answered"
+
+
+def send(judge: Judge, parsed: ParsedMail, game_id: str, reply: Reply, inbox_id: int) -> None:
+    """Queue ``reply`` to the sender of ``parsed`` (rate-limited like every answer)."""
+    if not ratelimit.may_answer(judge, parsed.sender):
+        ratelimit.suppressed(judge, inbox_id, parsed.sender)
+        return
+    text = reply.text if reply.preformatted else build.render_notice(wrapped(reply.text), game_id)
+    html = reply.html or build.html_of_text(reply.subject, text)
+    outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
+                 subject=re_subject(parsed.subject) if parsed.subject else f"[{game_id}] {reply.subject}",
+                 text=text, html=html, id_parts=(game_id, "command", *answers.answer_key(parsed)),
+                 in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
+
+
+def _load() -> None:
+    """Import the handler modules (they register themselves)."""
+    from pbem.service import commands  # noqa: F401  (registration side effect)
