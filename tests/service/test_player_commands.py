@@ -20,11 +20,11 @@ from tests.mailservers import start_pymap
 from tests.service.helpers import wait_until, write_config
 
 
-def _inbox(server, account: str) -> list[EmailMessage]:  # noqa: ANN001
+def _inbox(server, account: str) -> list[EmailMessage]:
     return [email.message_from_bytes(r, policy=email.policy.default) for r in server.messages(account)]
 
 
-def _send(server, sender: str, body: str, subject: str = "command") -> None:  # noqa: ANN001
+def _send(server, sender: str, body: str, subject: str = "command") -> None:
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = sender, "judge@pbem.localhost", subject
     msg["Message-ID"] = make_msgid(domain="players.test")
@@ -46,7 +46,7 @@ def test_resend_sends_the_pending_prompt_again_and_refuses_unknown_commands(tmp_
         judge.flush_outbox()
         seat = rules.pending(judge.state("g1"))[0].seat
         other = next(s for s in KEYS if s != seat)
-        prompts = lambda: [m for m in _inbox(server, seat) if "your move" in str(m["Subject"])]  # noqa: E731
+        prompts = lambda: [m for m in _inbox(server, seat) if "your move" in str(m["Subject"])]
         assert wait_until(lambda: len(prompts()) == 1)
 
         _send(server, f"{seat}@pbem.localhost", f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\ncommand: resend\n")
