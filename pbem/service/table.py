@@ -164,3 +164,14 @@ def host_of(judge: Judge, game_id: str) -> str | None:
         return game.host_email
     row = judge.store.table_row(game_id)
     return row["host_email"] if row else None
+
+
+def settings_of(judge: Judge, game_id: str) -> GameSettings:
+    """The table settings of a game (:mod:`pbem.gamesettings`): the config's
+    ``games[].settings`` for a config game, else the game's table (``pbem game new``),
+    else the defaults."""
+    game = judge.config.game(game_id)
+    if game is not None:
+        return game.settings
+    row = judge.store.table_row(game_id)
+    return GameSettings.from_dict(row["settings"]) if row else GameSettings()
