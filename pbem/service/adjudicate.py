@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import rules
 from pbem.mail.message import ParsedMail
 from pbem.rules.dice import Dice, next_context, orders_digest
-from pbem.service import answers, reports, trust
+from pbem.service import answers, deadlines, reports, trust
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -54,6 +54,8 @@ def apply_orders(judge: Judge, game_id: str, state: rules.GameState, seat: str, 
     else:
         dice = Dice(seed, state.step, version=1)
     new_state, events = rules.apply(state, seat, orders, dice)
+    if not by_deadline and inbox_id is not None:  # the seat's own orders: its in-a-row NMR count ends (issue 16)
+        deadlines.returned(judge, game_id, seat, "orders")
     ended = new_state.step != state.step and not rules.pending(new_state)
     last = [trust.seed_revealed(store, game_id)] if ended and version >= 2 else []
     seq = store.append_events(game_id, [e.to_dict() for e in [*first, *events, *last]], step=state.step,

@@ -27,10 +27,10 @@ from pbem.mail.headers import normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, outbox, trust
+from pbem.service import answers, calendar, deadlines, outbox, trust
 from pbem.service.history import history_reply
 from pbem.service.issue import re_subject
-from pbem.service.table import host_of, parse_seat, wrapped
+from pbem.service.table import host_of, parse_seat, settings_of, wrapped
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -76,14 +76,27 @@ def _tell_seats(judge: Judge, game_id: str, subject: str, body: str, id_part: st
 
 
 def _status(judge: Judge, game_id: str) -> str:
+    """The game's status for the host: each waited-on seat with its deadline in the
+    game's local time and since when it is waited on, and each seat's NMR counts
+    (missed decisions in all and in a row) and civil disorder (issue 16)."""
     game = judge.store.game(game_id)
     assert game is not None
     lines = [f"Game {game_id} is {game['status']} at step {game['step']}."]
     waiting = judge.store.open_deadlines(game_id)
     for d in waiting:
-        lines.append(f"  waiting for {d['seat']} ({d['kind']}), due {d['due_at']}")
+        since = f", waited on since {deadlines.shown(judge, game_id, d['set_at'])}" if d.get("set_at") else ""
+        lines.append(f"  waiting for {d['seat']} ({d['kind']}), due {deadlines.shown(judge, game_id, d['due_at'])}"
+                     f"{since}")
     if not waiting:
         lines.append("  no seat is waited on.")
+    recs, away = deadlines.table(judge, game_id)
+    lines.append("NMR (missed decisions: in all, in a row):")
+    for row in judge.store.seats(game_id):
+        rec = recs.get(row["seat"], deadlines.SeatRecord())
+        note = ", in civil disorder" if rec.disorder else ""
+        for a in away.get(row["seat"], []):
+            note += f", away {deadlines.shown(judge, game_id, a['from'])} to {deadlines.shown(judge, game_id, a['to'])}"
+        lines.append(f"  {row['seat']}: {rec.total} in all, {rec.in_a_row} in a row{note}")
     return "\n".join(lines)
 
 
@@ -166,6 +179,8 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
                                               "player": new.player})
     head = log_events(judge, game_id, [event])
     store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
+    if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends
+        head = trust.witness(store, game_id)
     _subject, history_text, _html = history_reply(store, game_id, seat, None)
     body = (f"Welcome to {game_id}, {new.player}: you take over the seat {seat} from {old['player']}.\n\n"
             f"Your seat key is:\n\n  {key}\n\nThe seat's own history so far follows; ask for any past "
@@ -211,7 +226,7 @@ def prompt_again(judge: Judge, game_id: str, seat: str, again: str | None = None
     rows = store.seats(game_id)
     row = next(r for r in rows if r["seat"] == seat)
     due = next((d["due_at"] for d in store.open_deadlines(game_id) if d["seat"] == seat), None)
-    shown = datetime.fromisoformat(due).strftime("%Y-%m-%d %H:%M UTC") if due else "none"
+    shown = deadlines.shown(judge, game_id, due) if due else "none"
     text, html = build.render_prompt(judge.pack_for(game_id), state, decision, game_id=game_id, seat_row=row,
                                      deadline=shown, seats=list(rows), witness=trust.witness(store, game_id))
     outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
@@ -231,13 +246,18 @@ def _paused_at(judge: Judge, game_id: str) -> datetime:
 
 
 def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None) -> list[rules.Event]:
-    """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``:
-    the store updated and one ``DeadlineMoved`` event each."""
+    """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``,
+    then off the days the game does not allow and out of the seat's absences
+    (:func:`pbem.service.calendar.adjust`): the store updated and one ``DeadlineMoved``
+    event each."""
+    settings = settings_of(judge, game_id)
+    _recs, away = deadlines.table(judge, game_id)
     out = []
     for d in judge.store.open_deadlines(game_id):
         if seat is not None and d["seat"] != seat:
             continue
-        due = (datetime.fromisoformat(d["due_at"]) + by).isoformat()
+        due = calendar.adjust(datetime.fromisoformat(d["due_at"]) + by, settings,
+                              deadlines.spans(away.get(d["seat"], []))).isoformat()
         judge.store.move_deadline(game_id, d["step"], d["seat"], due)
         out.append(rules.judge_event("DeadlineMoved", {"due": due, "seat": d["seat"], "step": d["step"], "why": why}))
     return out

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from pbem import rules
@@ -46,15 +45,15 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
 
 def queue_prompts(judge: Judge, game_id: str, pack: Pack, state: rules.GameState) -> None:
     """Queue a prompt to every seat with a pending decision (``rules.pending``) and
-    start its deadline (:func:`pbem.service.deadlines.length`)."""
+    start its deadline (:func:`pbem.service.deadlines.start`: in the game's local time,
+    shown with its zone)."""
     seats = {s["seat"]: s for s in judge.store.seats(game_id)}
     for decision in rules.pending(state):
-        due = judge.clock() + timedelta(seconds=deadlines.length(judge.config, decision.kind))
+        due = deadlines.start(judge, game_id, state.step, decision.seat, decision.kind)
         row = seats[decision.seat]
         text, html = build.render_prompt(pack, state, decision, game_id=game_id, seat_row=row,
-                                         deadline=due.strftime("%Y-%m-%d %H:%M UTC"), seats=list(seats.values()),
+                                         deadline=deadlines.shown(judge, game_id, due), seats=list(seats.values()),
                                          witness=trust.witness(judge.store, game_id))
         outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] step {state.step}: your move, {decision.seat}", text=text, html=html,
                      id_parts=(game_id, state.step, "prompt", decision.seat))
-        judge.store.set_deadline(game_id, state.step, decision.seat, decision.kind, due.isoformat())

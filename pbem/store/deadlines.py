@@ -3,6 +3,7 @@ is due, and when the reminder went and the deadline expired (docs/pipeline.md,
 "Deadlines")."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pbem.store.base import Connection
@@ -36,3 +37,11 @@ class DeadlinesTable(Connection):
     def mark_reminded(self, game_id: str, step: int, seat: str, at: str) -> None:
         """Record that the reminder for a deadline was queued."""
         self.db["deadlines"].update((game_id, step, seat), {"reminded_at": at})
+
+    def events_of_kinds(self, game_id: str, kinds: tuple[str, ...]) -> list[tuple[str, dict[str, Any]]]:
+        """``(kind, data)`` of the game's events of ``kinds``, in log order (the table
+        events the deadlines fold: missed decisions, civil disorder, absences)."""
+        marks = ",".join("?" * len(kinds))
+        return [(r[0], json.loads(r[1])) for r in self.db.execute(
+            f"SELECT kind, data FROM events WHERE game_id = ? AND kind IN ({marks}) ORDER BY seq",
+            [game_id, *kinds])]

@@ -73,7 +73,9 @@ PLANNED = (
               say=lambda p, d: f"The player of {_who(d)} changed address (confirmed from both)."),
     EventKind('AbsenceDeclared',
               ('days', 'from', 'seat', 'to'),
-              say=lambda p, d: f"The player of {_who(d)} is away from {d.get('from')} to {d.get('to')}."),
+              optional=('cancel',),
+              say=lambda p, d: (f"The player of {_who(d)} cancelled an absence." if d.get('cancel') else
+                                f"The player of {_who(d)} is away from {d.get('from')} to {d.get('to')}.")),
     EventKind('DecisionMissed',
               ('missed', 'seat', 'step', 'total'),
               say=lambda p, d: f"{_who(d)} sent no orders in time: the default was played "
@@ -84,6 +86,7 @@ PLANNED = (
                                "player takes the seat."),
     EventKind('SeatReturned',
               ('seat', 'was_in_disorder'),
+              optional=('by',),
               say=lambda p, d: f"The player of {_who(d)} sends orders again."),
     EventKind('PreferencesSet',
               ('prefs', 'seat'),
@@ -107,7 +110,8 @@ PLANNED = (
                                 + f" ({d.get('reason') or 'no reason given'}).")),
 )
 
-_EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved")
+_EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved",
+                              "DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared")
 
 KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
 """The declared kinds: the catalogue takes only kinds the service emits (the catalogue

@@ -1,0 +1,129 @@
+"""Deadlines in the game's local time (issue 16; docs/pipeline.md, "Deadlines").
+
+Pure: no I/O, no clock. Every due time the judge sets or moves comes from
+:func:`due_time` (a new deadline) or :func:`adjust` (a moved one), so the rules below
+hold for each:
+
+1. **Length.** A length of ``d`` whole days and ``r`` seconds (``72h`` is 3 days) adds
+   ``d`` calendar days in the game's time zone, keeping the local wall-clock time, then
+   ``r`` seconds of elapsed time. Across a daylight-saving change the local time is
+   kept and the UTC offset changes: 72 h from Saturday 28 March 2026 18:00 CET in
+   Europe/Berlin is Tuesday 31 March 18:00 CEST (71 h of elapsed time).
+2. **Allowed days.** When the local date of the due time is a weekday not in the
+   game's ``allowed_days``, the due time moves to the next allowed day at the same
+   local wall-clock time.
+3. **Absences.** When the due time falls inside one of the seat's absences
+   (``[start, end)``), it moves to the first instant at the same local wall-clock time
+   at or after the end of the absence (for an absence of whole days, the day after its
+   last day at the same time); rules 2 and 3 are applied until neither moves it.
+
+A local time that does not exist (the hour skipped in spring) is read with ``fold=0``
+and so shifts forward by the gap (02:30 on 29 March 2026 in Europe/Berlin becomes
+03:30 CEST); a local time that exists twice (the hour repeated in autumn) is the
+first of the two (``fold=0``, the summer-time one). All due times are returned as
+aware UTC datetimes.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from pbem.gamesettings import DAYS, GameSettings
+
+Absence = tuple[datetime, datetime]
+"""An absence as ``(start, end)``, aware datetimes, the end excluded."""
+
+
+def local(naive: datetime, zone: ZoneInfo) -> datetime:
+    """The aware UTC instant of the local wall-clock time ``naive`` in ``zone``
+    (nonexistent times shift forward by the gap, ambiguous ones are the first; see
+    the module docstring)."""
+    return naive.replace(tzinfo=zone, fold=0).astimezone(UTC)
+
+
+def _next_allowed(due: datetime, settings: GameSettings) -> datetime:
+    zone = settings.zone
+    here = due.astimezone(zone)
+    allowed = {DAYS.index(d) for d in settings.allowed_days} or set(range(7))
+    naive = here.replace(tzinfo=None)
+    for _ in range(8):  # a week at most
+        if naive.weekday() in allowed:
+            break
+        naive += timedelta(days=1)
+    if naive == here.replace(tzinfo=None):
+        return due
+    return local(naive, zone)
+
+
+def _after(due: datetime, end: datetime, zone: ZoneInfo) -> datetime:
+    """The first instant at ``due``'s local wall-clock time at or after ``end``."""
+    wall = due.astimezone(zone).time()
+    day = end.astimezone(zone).date()
+    for _ in range(3):
+        cand = local(datetime.combine(day, wall), zone)
+        if cand >= end:
+            return cand
+        day += timedelta(days=1)
+    return end.astimezone(UTC)  # not reached: a day later is always past the end
+
+
+def adjust(due: datetime, settings: GameSettings, absences: Sequence[Absence] = ()) -> datetime:
+    """``due`` (aware) moved by rules 2 and 3 of the module docstring: off days the
+    game does not allow and out of the seat's ``absences``. Returns an aware UTC
+    datetime (``due`` itself, in UTC, when nothing applies). Source: issue 16."""
+    due = due.astimezone(UTC)
+    for _ in range(len(absences) + 8):
+        moved = _next_allowed(due, settings)
+        for start, end in absences:
+            if start <= moved < end:
+                moved = _after(moved, end, settings.zone)
+        if moved == due:
+            break
+        due = moved
+    return due
+
+
+def due_time(start: datetime, seconds: float, settings: GameSettings,
+             absences: Sequence[Absence] = ()) -> datetime:
+    """The due time of a deadline started at ``start`` (aware) with a length of
+    ``seconds`` (rule 1 of the module docstring), then :func:`adjust`-ed. Returns an
+    aware UTC datetime. Raises ValueError for a naive ``start``. Source: issue 16."""
+    if start.tzinfo is None:
+        raise ValueError("start must be an aware datetime")
+    zone = settings.zone
+    whole, rest = divmod(float(seconds), 86400.0)
+    here = start.astimezone(zone).replace(tzinfo=None)
+    due = local(here + timedelta(days=int(whole)), zone) + timedelta(seconds=rest)
+    return adjust(due, settings, absences)
+
+
+def shown(when: datetime | str, settings: GameSettings) -> str:
+    """A due time as players read it: local time with the zone's abbreviation, and UTC
+    when the zone is not UTC — ``2026-12-07 18:00 CET (17:00 UTC)``; ``when`` is aware
+    or ISO 8601 text."""
+    if isinstance(when, str):
+        when = datetime.fromisoformat(when)
+    utc = when.astimezone(UTC)
+    here = utc.astimezone(settings.zone)
+    text = f"{here:%Y-%m-%d %H:%M} {here.tzname()}"
+    if here.utcoffset() != timedelta(0) or settings.time_zone not in ("UTC", "Etc/UTC"):
+        text += f" ({utc:%H:%M} UTC)" if here.date() == utc.date() else f" ({utc:%Y-%m-%d %H:%M} UTC)"
+    return text
+
+
+def day_span(first: date, last: date, zone: ZoneInfo) -> Absence:
+    """The absence of the whole local days ``first`` to ``last`` (inclusive) in
+    ``zone``: from ``first`` 00:00 to the day after ``last`` 00:00, aware UTC."""
+    return (local(datetime.combine(first, time()), zone),
+            local(datetime.combine(last + timedelta(days=1), time()), zone))
+
+
+def days_touched(start: datetime, end: datetime, zone: ZoneInfo) -> int:
+    """How many local dates in ``zone`` the span ``[start, end)`` touches (at least 1
+    when ``end > start``; 0 otherwise)."""
+    if end <= start:
+        return 0
+    first = start.astimezone(zone).date()
+    last = (end - timedelta(microseconds=1)).astimezone(zone).date()
+    return (last - first).days + 1
