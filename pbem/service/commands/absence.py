@@ -1,0 +1,150 @@
+"""``command: absence``: a player declares days away (issue 16)::
+
+    command: absence
+    from: 2026-12-10        # a date, or a date-time, in the game's local time
+    to: 2026-12-14          # inclusive days (a date-time: the absence ends then)
+
+    command: absence
+    cancel: true            # the absences not over yet: those not begun are dropped,
+                            # one under way ends now
+
+Each deadline of the seat that falls inside the absence — open ones now and those
+started later — moves to the first instant after the absence at the same local time
+(:mod:`pbem.service.calendar`), each a ``DeadlineMoved`` event (why ``absence``). The
+absence is logged as ``AbsenceDeclared`` (public: the other seats see why the game
+waits). The days declared per seat and game (local dates touched, cancelled days not
+begun given back) are bounded by the game's ``absence_limit_days``. Refused: an absence
+that is over or begins before today, one overlapping an absence already declared
+(cancel it first, then declare the whole span: absences are not merged), and one that
+needs more days than remain. Deadlines already moved stay where they are when an
+absence is cancelled.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date, datetime, time, timedelta
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
+
+from pbem import rules
+from pbem.problems import Problem
+from pbem.service import calendar, deadlines, hostcmd
+from pbem.service.playercmd import CommandError, Reply, command
+from pbem.service.table import settings_of
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+_HOW = "Write the days as `from: 2026-12-10` and `to: 2026-12-14` (in the game's local time, both days included)."
+
+
+def _when(value: Any, zone: ZoneInfo, end: bool) -> datetime | None:
+    """A ``from:``/``to:`` value as an aware instant: a date is local midnight (the
+    day after for ``to``), a date-time without offset is local. None when unreadable."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+        except ValueError:
+            return None
+    if isinstance(value, datetime):
+        return value.astimezone(zone) if value.tzinfo else calendar.local(value, zone).astimezone(zone)
+    if isinstance(value, date):
+        day = value + timedelta(days=1) if end else value
+        return calendar.local(datetime.combine(day, time()), zone).astimezone(zone)
+    return None
+
+
+def _problem(code: str, message: str, hint: str) -> CommandError:
+    return CommandError([Problem(code=code, message=message, where="command", hint=hint)])
+
+
+@command("absence", keys=("from", "to", "cancel"))
+def absence(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+    """Declare (or cancel) the seat's absence and move its deadlines out of it (see the
+    module docstring). Raises CommandError naming every problem and what to write."""
+    settings = settings_of(judge, game_id)
+    zone = settings.zone
+    now = judge.clock()
+    _recs, away = deadlines.table(judge, game_id)
+    mine = away.get(seat, [])
+    limit = settings.absence_limit_days
+    if doc.get("cancel") in (True, "true", "yes"):
+        return _cancel(judge, game_id, seat, mine, now, limit)
+    start, end = _when(doc.get("from"), zone, False), _when(doc.get("to"), zone, True)
+    problems = []
+    for key, got in (("from", start), ("to", end)):
+        if got is None:
+            problems.append(Problem(code="command.absence_dates", where=key, hint=_HOW,
+                                    message=f"{key}: {doc.get(key)!r} is not a date or date-time."))
+    if problems:
+        raise CommandError(problems)
+    assert start is not None and end is not None
+    if end <= start:
+        raise _problem("command.absence_dates", f"The absence ends ({end:%Y-%m-%d %H:%M}) before it begins "
+                       f"({start:%Y-%m-%d %H:%M}).", _HOW)
+    today = now.astimezone(zone).date()
+    if end <= now or start.date() < today:
+        raise _problem("command.absence_past", f"The absence from {start:%Y-%m-%d} to {end:%Y-%m-%d %H:%M} "
+                       f"begins before today ({today}) in {settings.time_zone}.",
+                       "Declare absences from today on; for a deadline that is close, ask the host to extend it.")
+    for a in mine:
+        a_start, a_end = datetime.fromisoformat(a["from"]), datetime.fromisoformat(a["to"])
+        if a_start < end and start < a_end:
+            raise _problem("command.absence_overlap",
+                           f"The absence overlaps the one you declared from {calendar.shown(a_start, settings)} "
+                           f"to {calendar.shown(a_end, settings)}.",
+                           "Send `command: absence` with `cancel: true` first, then declare the whole span again.")
+    days = calendar.days_touched(start, end, zone)
+    left = limit - sum(a["days"] for a in mine)
+    if days > left:
+        raise _problem("command.absence_limit", f"The absence needs {days} days but {left} of the "
+                       f"{limit} days of absence of {game_id} remain for your seat.",
+                       f"Declare at most {left} days, or ask the host.")
+    declared = {"seat": seat, "from": start.isoformat(), "to": end.isoformat(), "days": days}
+    events = [rules.judge_event("AbsenceDeclared", declared)]
+    spans = deadlines.spans([*mine, declared])
+    lines = []
+    for d in judge.store.open_deadlines(game_id):
+        if d["seat"] != seat:
+            continue
+        due = datetime.fromisoformat(d["due_at"])
+        new = calendar.adjust(due, settings, spans)
+        if new != due:
+            judge.store.move_deadline(game_id, d["step"], seat, new.isoformat())
+            events.append(rules.judge_event("DeadlineMoved", {"due": new.isoformat(), "seat": seat,
+                                                              "step": d["step"], "why": "absence"}))
+            lines.append(f"  step {d['step']}: now due {calendar.shown(new, settings)} "
+                         f"(was {calendar.shown(due, settings)})")
+    hostcmd.log_events(judge, game_id, events)
+    moved = ("Your deadlines inside it moved:\n\n" + "\n".join(lines)) if lines else \
+        "None of your open deadlines falls inside it."
+    return Reply("absence", f"Your absence from {calendar.shown(start, settings)} to "
+                 f"{calendar.shown(end, settings)} ({days} days) is recorded; {left - days} of the {limit} "
+                 f"days of absence of {game_id} remain for your seat. {moved}\n\nDeadlines started during "
+                 "the absence are set after it. Cancel with `command: absence` and `cancel: true`.")
+
+
+def _cancel(judge: Judge, game_id: str, seat: str, mine: list[dict[str, Any]], now: datetime, limit: int) -> Reply:
+    """End the seat's absences not over yet: those not begun are dropped, one under way
+    ends now (its days so far stay counted)."""
+    settings = settings_of(judge, game_id)
+    events = []
+    kept = 0
+    for a in mine:
+        a_start, a_end = datetime.fromisoformat(a["from"]), datetime.fromisoformat(a["to"])
+        if a_end <= now:
+            kept += a["days"]
+            continue
+        to = max(now, a_start)
+        days = calendar.days_touched(a_start, to, settings.zone)
+        kept += days
+        events.append(rules.judge_event("AbsenceDeclared", {"seat": seat, "from": a["from"], "to": to.isoformat(),
+                                                            "days": days, "cancel": True}))
+    if not events:
+        raise _problem("command.not_now", f"Seat {seat} has no absence in {game_id} that is not over.",
+                       "Declare one with `command: absence`, `from:` and `to:`.")
+    hostcmd.log_events(judge, game_id, events)
+    return Reply("absence cancelled", f"Your absences not over yet are cancelled; {limit - kept} of the {limit} "
+                 f"days of absence of {game_id} remain for your seat. Deadlines already moved stay where "
+                 "they are.")
