@@ -264,7 +264,7 @@ def _late(judge: Judge, game_id: str, step: int, settings: GameSettings) -> None
     if not rows:
         return
     grace = timedelta(seconds=settings.grace)
-    lines = [f"  {d['seat']}: due {calendar.shown(d['due_at'], settings)}, orders taken until "
+    lines = [f"  {d['seat']}: due {calendar.shown(d['due_at'], settings)},\n    orders taken until "
              f"{calendar.shown(datetime.fromisoformat(d['due_at']) + grace, settings)}" for d in rows]
     late = ", ".join(d["seat"] for d in rows)
     tell_seats(judge, game_id, f"step {step}: {late} late",
