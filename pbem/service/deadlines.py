@@ -206,7 +206,13 @@ def _one(judge: Judge, row: dict[str, Any]) -> int:
     if game["status"] == "paused":  # no deadline passes in a pause; resuming moves them (hostcmd)
         return 0
     settings = settings_of(judge, game_id)
-    recs, _away = table(judge, game_id)
+    if now < due:  # a seat in civil disorder is due when its deadline starts: no reminder
+        if row["reminded_at"] is None and now >= due - reminder(judge.config, row["kind"], settings):
+            with store.transaction():
+                _remind(judge, row)
+                store.mark_reminded(game_id, row["step"], seat, now.isoformat())
+        return 0
+    recs, _away = table(judge, game_id)  # folded only for deadlines that passed
     rec = recs.get(seat, SeatRecord())
     grace = timedelta(0) if rec.disorder else timedelta(seconds=settings.grace)
     if now >= due + grace:
@@ -219,15 +225,9 @@ def _one(judge: Judge, row: dict[str, Any]) -> int:
                 adjudicate.apply_orders(judge, game_id, state, seat, decision.default, inbox_id=None,
                                         parsed=None, by_deadline=True)
                 return 1
-    elif now >= due:
-        if row.get("late_at") is None:
-            with store.transaction():
-                _late(judge, game_id, row["step"], settings)
-    elif row["reminded_at"] is None and not rec.disorder \
-            and now >= due - reminder(judge.config, row["kind"], settings):
+    elif row.get("late_at") is None:
         with store.transaction():
-            _remind(judge, row)
-            store.mark_reminded(game_id, row["step"], seat, now.isoformat())
+            _late(judge, game_id, row["step"], settings)
     return 0
 
 

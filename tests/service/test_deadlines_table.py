@@ -25,7 +25,7 @@ from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail
 START = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)  # Monday 09:00 CET
 
 
-def _judge(tmp_path: Path, **settings: object) -> tuple[Judge, list[datetime], Path]:
+def _judge(tmp_path: Path, start: datetime = START, **settings: object) -> tuple[Judge, list[datetime], Path]:
     raw = {
         "judge": {"address": "judge@pbem.localhost"},
         "database": str(tmp_path / "pbem.sqlite"),
@@ -40,7 +40,7 @@ def _judge(tmp_path: Path, **settings: object) -> tuple[Judge, list[datetime], P
     path.write_text(yaml.safe_dump(raw, sort_keys=False))
     config = load_config(path)
     judge = Judge(config, Store(config.database))
-    now = [START]
+    now = [start]
     judge.clock = lambda: now[0]
     judge.ensure_games()
     return judge, now, path
@@ -205,4 +205,30 @@ def test_resume_moves_a_deadline_off_an_excluded_weekday_same_local_time(tmp_pat
     assert datetime.fromisoformat(moved) == datetime(2026, 12, 14, 8, 0, tzinfo=UTC)  # Monday 09:00 CET
     ev = [e.data for e in judge.store.events("g1") if e.kind == "DeadlineMoved"]
     assert ev == [{"due": moved, "seat": seat, "step": row["step"], "why": "pause"}]
+    _verify(judge, path)
+
+
+def test_the_first_prompt_keeps_to_the_allowed_days_and_the_local_time_across_dst(tmp_path: Path) -> None:
+    # Monday 09:00 CET + 48 h is a Wednesday, not allowed: the next Monday, 09:00 CET
+    judge, _now, path = _judge(tmp_path, allowed_days="mon,tue")
+    seat, row = _waited(judge)
+    assert datetime.fromisoformat(row["due_at"]) == datetime(2026, 12, 14, 8, 0, tzinfo=UTC)
+    prompt = [m for m in _mails(judge) if m[0] == f"{seat}@pbem.localhost" and "your move" in m[1]][-1]
+    assert "2026-12-14 09:00 CET (08:00 UTC)" in prompt[2]
+    _verify(judge, path)
+
+
+def test_a_deadline_across_the_end_of_summer_time_keeps_its_local_time(tmp_path: Path) -> None:
+    # Saturday 24 October 2026 18:00 CEST + 48 h: Monday 26 October 18:00 CET (49 h later)
+    start = datetime(2026, 10, 24, 16, 0, tzinfo=UTC)
+    judge, now, path = _judge(tmp_path, start=start)
+    seat, row = _waited(judge)
+    due = datetime.fromisoformat(row["due_at"])
+    assert due == datetime(2026, 10, 26, 17, 0, tzinfo=UTC) and due - start == timedelta(hours=49)
+    prompt = [m for m in _mails(judge) if m[0] == f"{seat}@pbem.localhost" and "your move" in m[1]][-1]
+    assert "2026-10-26 18:00 CET (17:00 UTC)" in prompt[2]
+    now[0] = due - timedelta(hours=1)  # 48 h of elapsed time: not yet
+    assert judge.tick() == 0
+    now[0] = due
+    assert judge.tick() == 1
     _verify(judge, path)

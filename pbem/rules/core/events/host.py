@@ -87,7 +87,8 @@ PLANNED = (
     EventKind('SeatReturned',
               ('seat', 'was_in_disorder'),
               optional=('by',),
-              say=lambda p, d: f"The player of {_who(d)} sends orders again."),
+              say=lambda p, d: (f"{_who(d)} has a new player." if d.get('by') == 'replace'
+                                else f"The player of {_who(d)} sends orders again.")),
     EventKind('PreferencesSet',
               ('prefs', 'seat'),
               seen_by='seat'),
