@@ -136,6 +136,9 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
     game = GameConfig(game_id, tuple(seat_configs), pack, host, dict(options or {}), host_hash, table_settings)
     store = judge.store
     with store.transaction():
+        # the table first: the first prompts' deadlines are computed with its settings
+        store.save_table(game_id, origin="cli", host_email=host, host_key_hash=host_hash,
+                         settings=table_settings.to_dict(), state={})
         games.create_game(judge, game)
         event = rules.judge_event("TableSet", {
             "host": _digest(host_hash), "seats": {s.seat: s.player for s in seat_configs},
@@ -143,8 +146,6 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
         state = judge.state(game_id)
         seq = store.append_events(game_id, [event.to_dict()], step=state.step)
         store.save_snapshot(game_id, seq, state.step, state.to_dict())
-        store.save_table(game_id, origin="cli", host_email=host, host_key_hash=host_hash,
-                         settings=table_settings.to_dict(), state={})
         head = trust.witness(store, game_id)
         for s in seat_configs:
             text = welcome_text(game_id, s.seat, s.player, keys[s.seat], judge.config.judge_address, table_settings)

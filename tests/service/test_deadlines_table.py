@@ -177,9 +177,14 @@ def test_civil_disorder_after_n_misses_then_defaults_at_once_until_the_seat_send
 def test_a_new_player_takes_a_seat_in_civil_disorder_out_of_it(tmp_path: Path) -> None:
     judge, now, path = _judge(tmp_path)
     made = new_game(judge, "g2", [NewSeat(s, PLAYERS[s], f"{s}@pbem.localhost") for s in SEATS],
-                    host_email="host@pbem.localhost", settings={"nmr_limit": 1, "time_zone": "America/New_York"})
+                    host_email="host@pbem.localhost", settings={"nmr_limit": 1, "time_zone": "America/New_York",
+                                                                   "allowed_days": "mon,tue"})
     seat, row = _waited(judge, "g2")
-    assert "EST" in deadlines.shown(judge, "g2", row["due_at"])
+    # the first deadline keeps to the game's settings: Monday 03:00 EST + 48 h is a
+    # Wednesday, not allowed: the next Monday
+    assert deadlines.shown(judge, "g2", row["due_at"]) == "2026-12-14 03:00 EST (08:00 UTC)"
+    assert any("2026-12-14 03:00 EST (08:00 UTC)" in m[2] for m in _mails(judge)
+               if m[0] == f"{seat}@pbem.localhost" and "[g2]" in m[1] and "your move" in m[1])
     now[0] = datetime.fromisoformat(row["due_at"])
     assert judge.tick() >= 1
     assert [e.data["seat"] for e in judge.store.events("g2") if e.kind == "CivilDisorderDeclared"] == [seat]
