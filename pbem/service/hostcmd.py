@@ -12,7 +12,8 @@ Each command is recorded as an event in the game's hash chain (the state unchang
 snapshot after it, so ``pbem verify`` and the replay hold) and answered with a receipt;
 pause and resume tell every seat. While a game is paused no deadline passes (the
 deadline tick skips it); resuming moves every open deadline on by the length of the
-pause, each move a ``DeadlineMoved`` event.
+pause, each move a ``DeadlineMoved`` event. Every move (resume, extend) then keeps to
+the game's allowed days and the seat's absences (:func:`pbem.service.calendar.adjust`).
 """
 from __future__ import annotations
 
@@ -140,7 +141,8 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             store.set_game_status(game_id, "active")
             _tell_seats(judge, game_id, "the game resumes",
                         f"The host resumed {game_id}{': ' + reason if reason else ''}. Every open deadline "
-                        f"moved on by the pause ({_span(pause)}).\n\n{_status(judge, game_id)}",
+                        f"moved on by the pause ({_span(pause)}), and past any day the game does not allow "
+                        "or any absence of its seat.\n\n{_status(judge, game_id)}",
                         f"resume-{now.isoformat()}")
             return Done(f"Game {game_id} resumes; deadlines moved on by {_span(pause)}.\n\n"
                         f"{_status(judge, game_id)}", head)
