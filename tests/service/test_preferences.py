@@ -19,7 +19,7 @@ def _cmd(seat: str, **extra: object) -> dict:
     return {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "preferences", **extra}
 
 
-def _images(msg) -> list:  # noqa: ANN001
+def _images(msg) -> list:
     return [p for p in msg.walk() if p.get_content_maintype() == "image"]
 
 
@@ -28,9 +28,9 @@ def test_preferences_map_off_plain_and_daily_digest(tmp_path: Path) -> None:
     try:
         mover = rules.pending(m.judge.state("g1"))[0].seat
         plain, nomap, other = mover, *[s for s in SEATS if s != mover][:2]
-        m.send(plain, "game: g1\nseat: %s\nkey: %s\ncommand: preferences\nformat: plain\ndigest: daily\n"
-               % (plain, KEYS[plain]))
-        m.send(nomap, "game: g1\nseat: %s\nkey: %s\ncommand: preferences\nmap: off\n" % (nomap, KEYS[nomap]))
+        m.send(plain, f"game: g1\nseat: {plain}\nkey: {KEYS[plain]}\ncommand: preferences\nformat: plain\n"
+               "digest: daily\n")
+        m.send(nomap, f"game: g1\nseat: {nomap}\nkey: {KEYS[nomap]}\ncommand: preferences\nmap: off\n")
         m.send(other, _cmd(other, format="pdf"))
         assert sorted(m.cycle().values()) == ["answered", "answered", "rejected"]
         reply = m.mails(plain, "Re: command")[0]
@@ -47,7 +47,7 @@ def test_preferences_map_off_plain_and_daily_digest(tmp_path: Path) -> None:
         _seat, body = orders_body(m.judge)
         m.send(mover, body, subject="orders")
         assert list(m.cycle().values()) == ["applied"]
-        report = lambda s: m.mails(s, "report:", before[s] + 1)[before[s]:]  # noqa: E731
+        report = lambda s: m.mails(s, "report:", before[s] + 1)[before[s]:]
         shown, hidden = report(other), report(nomap)
         assert shown and _images(shown[-1]) and shown[-1].get_body(("html",)) is not None
         assert hidden and not _images(hidden[-1]) and hidden[-1].get_body(("html",)) is not None
