@@ -164,7 +164,7 @@ def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
                  subject=subject, text=note, html=build.html_of_text(subject, note),
                  id_parts=(game_id, "address-done", seat, match["id"]))
-    iid = rec("answered", "command.confirm", game_id=game_id, seat=seat, result={"document": shown})
+    iid = rec("answered", "address-confirmed", game_id=game_id, seat=seat, result={"document": shown})
     send(judge, parsed, game_id, Reply("address", f"Confirmed: the mail of seat {seat} in {game_id} comes to "
                                        f"this address from now on, and the judge takes the seat's orders from "
                                        "here (with the same key)." + (f"\n\nLog witness: {head}" if head else "")),
