@@ -16,7 +16,6 @@ is what holds (:func:`of`), so the replay and the live behaviour cannot differ.
 """
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from datetime import datetime, time, timedelta
@@ -43,9 +42,8 @@ DIGEST_HOUR = 8
 def of(store: Store, game_id: str, seat: str) -> dict[str, str]:
     """The seat's preferences ``{"map", "format", "digest"}``: the latest
     ``PreferencesSet`` of the seat over :data:`DEFAULTS`."""
-    row = store.db.execute("SELECT data FROM events WHERE game_id = ? AND kind = 'PreferencesSet' AND seat = ? "
-                           "ORDER BY seq DESC LIMIT 1", [game_id, seat]).fetchone()
-    return {**DEFAULTS, **(json.loads(row[0])["prefs"] if row else {})}
+    data = store.latest_seat_event(game_id, "PreferencesSet", seat)
+    return {**DEFAULTS, **(data["prefs"] if data else {})}
 
 
 def of_address(store: Store, game_id: str | None, address: str) -> dict[str, str]:
@@ -53,9 +51,8 @@ def of_address(store: Store, game_id: str | None, address: str) -> dict[str, str
     defaults for an address that is no seat's, or no game)."""
     if not game_id:
         return dict(DEFAULTS)
-    row = store.db.execute("SELECT seat FROM seats WHERE game_id = ? AND email = ?",
-                           [game_id, fold_address(address)]).fetchone()
-    return of(store, game_id, row[0]) if row else dict(DEFAULTS)
+    seat = store.seat_at(game_id, fold_address(address))
+    return of(store, game_id, seat) if seat else dict(DEFAULTS)
 
 
 def _cutoff(judge: Judge, game_id: str, now: datetime) -> datetime:
