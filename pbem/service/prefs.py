@@ -91,6 +91,13 @@ def send_digests(judge: Judge) -> int:
     return sent
 
 
+def flush_digest(judge: Judge, game_id: str, seat: str) -> int:
+    """Send every report held for the seat now, in one mail (the seat turned its
+    digest off); 1 when a mail was queued, else 0."""
+    due = [r for r in judge.store.held_digests() if r["game_id"] == game_id and r["seat"] == seat]
+    return _digest(judge, game_id, seat, due, judge.clock()) if due else 0
+
+
 def _digest(judge: Judge, game_id: str, seat: str, due: list[dict[str, Any]], cutoff: datetime) -> int:
     """Queue one seat's digest of ``due`` and mark them sent; 1 when a mail was queued."""
     from pbem.service import outbox

@@ -71,6 +71,14 @@ def test_preferences_map_off_plain_and_daily_digest(tmp_path: Path) -> None:
         assert not [h for h in m.judge.store.held_digests() if h["id"] == held[0]["id"]]
         m.cycle()
         assert len(m.mails(plain, "daily digest")) == 1
+        # turning the digest off sends what is held at once
+        mover, body = orders_body(m.judge, seed=2)
+        m.send(mover, body, subject="orders")
+        assert list(m.cycle().values()) == ["applied"]
+        assert [h["seat"] for h in m.judge.store.held_digests()] == [plain]
+        m.send(plain, _cmd(plain, digest="off"))
+        assert list(m.cycle().values()) == ["answered"]
+        assert len(m.mails(plain, "daily digest", 2)) == 2 and not m.judge.store.held_digests()
     finally:
         path = m.path
         m.close()

@@ -59,11 +59,14 @@ def preferences(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -
     if problems:
         raise CommandError(problems)
     head = hostcmd.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": new})])
+    flushed = prefs.flush_digest(judge, game_id, seat) if old["digest"] == "daily" and new["digest"] == "off" else 0
     lines = [f"Your preferences for seat {seat} of {game_id} are now:", "",
              f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}", ""]
     if new["digest"] == "daily":
         lines.append(f"Turn reports now come once a day, at {prefs.DIGEST_HOUR:02d}:00 in the game's time zone, "
                      "in one mail; prompts and reminders still come at once.")
+    if flushed:
+        lines.append("The reports held for your digest come now, in one mail.")
     if new["format"] == "plain":
         lines.append("Mail to this seat now has no HTML part (starting with this one).")
     if head:

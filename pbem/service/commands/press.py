@@ -150,7 +150,8 @@ def _relay(judge: Judge, game_id: str, pid: int, sender: str | None, recipients:
            rows: Mapping[str, Mapping[str, Any]]) -> None:
     who = f"{sender} ({rows[sender]['player']})" if sender else "a seat that does not show itself (grey press)"
     for r in recipients:
-        others = [s for s in recipients if s != r]
+        # grey press names no other recipient: the seat missing from the list would be the sender
+        others = [s for s in recipients if s != r] if sender else []
         head = wrapped(f"Press in {game_id} from {who}, to you"
                        + (f" and {', '.join(others)}" if others else "") + ":")
         body = build.render_notice(head + "\n\n" + quoted(text) + "\n\n" + wrapped(
