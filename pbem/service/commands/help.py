@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.report import build, context
-from pbem.report.render import templates_dir
+from pbem.report.render import render, templates_dir
 from pbem.service.playercmd import Reply, command
 from pbem.service.table import wrapped
 
@@ -143,8 +143,10 @@ def help_(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Repl
            f"{decision.kind.replace('_', ' ')} ({decision.rule}). The prompt mail has the orders to "
            "fill in; `command: resend` sends it again." if decision else
            f"Game {game_id} is at step {state.step}; your seat has no decision now.")
+    orders = [render("_guide.txt.j2", {"decision": {"kind": decision.kind}}).strip("\n")] if decision else []
     parts = [wrapped(f"Help for seat {seat}. {now}"), *help_text(decision.kind if decision else None,
                                                                    sections(guide_text())),
+             *orders,  # the prompt's field-by-field guide for the decision
              hand_text(judge, game_id, seat, decision.options if decision else {}),
              wrapped("The whole guide: docs/player-guide.md; every order and problem code: docs/orders.md.")]
     body = build.render_notice("\n\n".join(parts), game_id)
