@@ -234,6 +234,8 @@ _MAIL = [
     ("command.value", "a command's own key has a value it does not take", "docs/player-guide.md: Commands by mail"),
     ("command.config_game", "the command works only on games made by `pbem game new`",
      "docs/player-guide.md: Commands by mail"),
+    ("command.rate", "the command was asked for too often; the reply says when it works again",
+     "docs/player-guide.md: Commands by mail"),
     ("command.code", "no address change waits for this address with that code", "docs/player-guide.md: Commands by mail"),
     ("press.off", "the game has no press (press: none)", "docs/player-guide.md: Press"),
     ("press.closed", "the game is over: press is closed", "docs/player-guide.md: Press"),

@@ -136,6 +136,11 @@ class TableStore(Connection):
         return list(self.db["address_changes"].rows_where("game_id = ? AND new_email = ? AND status = 'open'",
                                                           [game_id, new_email.lower()], order_by="id"))
 
+    def address_changes_since(self, game_id: str, seat: str, since: str) -> int:
+        """How many address changes the seat asked for since ``since``."""
+        return self.db.execute("SELECT count(*) FROM address_changes WHERE game_id = ? AND seat = ? AND "
+                               "requested_at >= ?", [game_id, seat, since]).fetchone()[0]
+
     def close_address_change(self, change_id: int, status: str, at: str) -> None:
         """Close an address change (``done``, ``expired``)."""
         self.db["address_changes"].update(change_id, {"status": status, "closed_at": at})

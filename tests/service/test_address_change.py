@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.service.commands.address import MAX_TRIES, address_digest
+from pbem.service.commands.address import MAX_TRIES, PER_DAY, address_digest
 from tests.conftest import KEYS
 from tests.service.cmdmail import new_game, start, text
 
@@ -92,6 +92,16 @@ def test_address_change_confirmed_from_both_addresses(tmp_path: Path) -> None:
         assert list(m.cycle().values()) == ["rejected"]
         statuses = [r[0] for r in m.judge.store.db.execute("SELECT status FROM address_changes ORDER BY id")]
         assert statuses == ["done", "replaced", "expired", "failed"]
+        # at most PER_DAY requests a day (each mails an address that is no seat's); odd documents are answered
+        for _ in range(PER_DAY - 1):
+            m.send("north", north)
+            m.cycle()
+        m.send("north", north)
+        m.send("stranger", {"game": "g2", "seat": ["north"], "confirm": ["x"]})
+        assert list(m.cycle().values()) == ["rejected", "rejected"]
+        assert len(m.mails("stranger", "confirm your address for seat north", 5)) == 5
+        assert any(f"{PER_DAY} address changes within 24 hours" in text(x).replace("\n", " ")
+                   for x in m.mails("north", "Re: command"))
     finally:
         path = m.path
         m.close()

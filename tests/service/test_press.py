@@ -26,7 +26,7 @@ def test_press_is_relayed_to_the_recipients_only_and_logged_as_a_commitment(tmp_
         public = new_game(m, "g3", {"press": "public"})
         secret = "Shall we share Syria? Meet at Damascus."
         m.send("east", _press("g2", "east", keys["east"], to=["north"], text=secret))
-        m.send("west", _press("g2", "west", keys["west"], to="all", text="Beware of Ptolemy.", grey=True))
+        m.send("west", _press("g2", "west", keys["west"], to="All", text="Beware of Ptolemy.", grey=True))
         m.send("south", _press("g1", "south", KEYS["south"], to="all", text="hello"))  # press: none
         m.send("south", _press("g3", "south", public["south"], to=["east"], text="psst"))  # public only
         m.send("north", _press("g2", "north", keys["north"], to=["nobody"], text="many words " * 500, grey="yes"))

@@ -54,7 +54,10 @@ EXPIRES = timedelta(hours=48)
 """How long a confirmation code is good for."""
 MAX_TRIES = 5
 """Wrong codes from the new address after which the request is closed."""
-CONFIRM_KEYS = ("game", "seat", "confirm")
+CONFIRM_KEYS = ("game", "seat", "confirm", "key")
+"""The keys of a confirmation (a ``key:`` line is allowed and not needed)."""
+PER_DAY = 3
+"""Address change requests a seat may make in 24 hours (each mails a stranger)."""
 
 
 def address_digest(key_hash: str, address: str) -> str:
@@ -92,8 +95,12 @@ def address(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
     if any(r["email"] == new for s, r in rows.items() if s != seat):
         raise CommandError([Problem(message=f"{new} is the address of another seat of {game_id}.", where="to",
                                     code="command.value", hint=hint)])
-    code = new_key()
     now = judge.clock()
+    if judge.store.address_changes_since(game_id, seat, (now - timedelta(days=1)).isoformat()) >= PER_DAY:
+        raise CommandError([Problem(message=f"Seat {seat} asked for {PER_DAY} address changes within 24 hours; "
+                                    "that is the most the judge sends.", where="command", code="command.rate",
+                                    hint="Use the code of the latest confirmation mail, or ask again tomorrow.")])
+    code = new_key()
     change = judge.store.add_address_change(game_id, seat, new, hash_key(code), now.isoformat())
     hostcmd.log_events(judge, game_id, [rules.judge_event("PlayerActed", {"command": "address", "seat": seat})])
     until = (now + EXPIRES).strftime("%Y-%m-%d %H:%M UTC")
@@ -128,7 +135,7 @@ def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
     known = isinstance(game_id, str) and judge.store.game(game_id) is not None
     seats = {r["seat"]: r for r in judge.store.seats(game_id)} if known else {}
     unknown = [k for k in doc if k not in CONFIRM_KEYS]
-    if not known or seat not in seats or unknown:
+    if not known or not isinstance(seat, str) or seat not in seats or unknown:
         issues = [_no_change(game_id)] + [Problem(message=f"Unknown key `{k}` in a confirmation.", where=str(k),
                                                   code="envelope.unknown_key",
                                                   hint="A confirmation has only game:, seat: and confirm:.")

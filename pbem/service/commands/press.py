@@ -65,7 +65,7 @@ def commitment(judge: Judge, game_id: str, message: Mapping[str, Any]) -> str:
 def _recipients(judge: Judge, game_id: str, seat: str, to: Any, mode: str) -> tuple[list[str], list[Problem]]:
     seats = [r["seat"] for r in judge.store.seats(game_id)]
     others = [s for s in seats if s != seat]
-    if to == "all":
+    if isinstance(to, str) and to.strip().lower() == "all":
         return others, []
     if mode == "public":
         return [], [Problem(message=f"Press in {game_id} is public: it goes to all seats or none.", where="to",
@@ -129,7 +129,7 @@ def press(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Repl
         "PressSent", {"id": pid, "commitment": commitment(judge, game_id, {"id": pid, **message})})])
     players = {r["seat"]: r for r in judge.store.seats(game_id)}
     _relay(judge, game_id, pid, seat if not grey else None, recipients, text, players)
-    to = "all seats" if doc.get("to") == "all" else ", ".join(recipients)
+    to = "all seats" if len(recipients) == len(players) - 1 else ", ".join(recipients)
     return Reply("press", f"Your press (message {pid}, {len(text)} characters) is relayed to {to}"
                  + (" as grey press: your seat is not shown." if grey else ".")
                  + " Nobody else sees it" + (", and the archive shows it only after the game ends."
