@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import rules
 from pbem.report import build, context
 from pbem.report.render import render, templates_dir
+from pbem.service import trust
 from pbem.service.playercmd import Reply, command
 from pbem.service.table import wrapped
 
@@ -139,7 +140,10 @@ def help_(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Repl
     docstring)."""
     state = judge.state(game_id)
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
-    now = (f"Game {game_id} is at step {state.step} and waits for your decision: "
+    status = (judge.store.game(game_id) or {}).get("status")
+    now = (f"Game {game_id} is {status}: it takes no more orders, and its archive holds the whole log."
+           if status in trust.ENDED else
+           f"Game {game_id} is at step {state.step} and waits for your decision: "
            f"{decision.kind.replace('_', ' ')} ({decision.rule}). The prompt mail has the orders to "
            "fill in; `command: resend` sends it again." if decision else
            f"Game {game_id} is at step {state.step}; your seat has no decision now.")
