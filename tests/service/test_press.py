@@ -4,6 +4,8 @@ in length and rate, logged only as a commitment, published after the end on requ
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -74,6 +76,9 @@ def test_press_is_relayed_to_the_recipients_only_and_logged_as_a_commitment(tmp_
 
         # the archive: no press while the game runs; all of it (grey senders hidden) after the end
         live = write_archive(m.judge.store, "g2", tmp_path / "live")
+        checked = subprocess.run([sys.executable, str(tmp_path / "live" / "pbem_verify.py"), str(tmp_path / "live")],
+                                 capture_output=True, text=True, timeout=120)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
         assert "press.json" not in live.files and secret not in "".join(
             f.read_text() for f in (tmp_path / "live").iterdir() if f.suffix in (".html", ".json", ".jsonl"))
         m.judge.store.set_game_status("g2", "over")
