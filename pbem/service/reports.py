@@ -32,7 +32,8 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
         # each seat's picture: the whole map and an inset on its own forces (issue 13)
         wants = prefs.of(store, game_id, row["seat"])  # issue 16: map, format, digest
         png = build.map_png(pack, state, events, title=f"{game_id} step {step}", players=players,
-                            seat=row["seat"]) if judge.config.map_attachment and wants["map"] == "on" else None
+                            seat=row["seat"]) if judge.config.map_attachment and wants["map"] == "on" \
+            and wants["digest"] == "off" else None  # a digest is text
         # two reports can share a step (setup, then the first player-turn): the picture's
         # hash keeps each Content-ID unique (RFC 2392)
         cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
