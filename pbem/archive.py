@@ -11,6 +11,9 @@
                                 (every event once the game is over or abandoned)
     OUT_DIR/game.json           the game id, chain and dice versions, seed commitment,
                                 status, the log's head, and the seed once the game ended
+    OUT_DIR/press.json          the game's press (issue 16), written only once the game
+                                is over and only when its ``publish_press`` setting is
+                                on; a grey message keeps its sender hidden
     OUT_DIR/pbem_verify.py      the standalone verifier (standard library only):
                                 ``python3 pbem_verify.py OUT_DIR --witness HASH@N``
 
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import rules
+from pbem.gamesettings import GameSettings
 from pbem.pack.model import Pack
 from pbem.report import context, snapshot
 from pbem.report.history import Batch, played_in, render_batches, step_groups
@@ -81,9 +85,12 @@ def dice_ledger(all_batches: Sequence[Batch], pack: Pack | None = None) -> list[
     return out
 
 
-def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveResult:
+def write_archive(store: Store, game_id: str, out_dir: str | Path,
+                  publish_press: bool | None = None) -> ArchiveResult:
     """Write the static site of ``game_id`` into ``out_dir`` (created if needed; files
-    of the same names are overwritten). Raises KeyError when the game is unknown."""
+    of the same names are overwritten). ``publish_press``: the game's setting (None:
+    read from the game's table, ``pbem game new``; the CLI passes a config game's).
+    Raises KeyError when the game is unknown."""
     game = store.game(game_id)
     if game is None:
         raise KeyError(game_id)
@@ -141,6 +148,25 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path) -> ArchiveRes
                                     encoding="utf-8")
     (out / "game.json").write_text(canonical_json(game_meta(store, game_id, lines, reveal=over)) + "\n",
                                    encoding="utf-8")
+    if over and _publishes_press(store, game_id, publish_press):
+        (out / "press.json").write_text(canonical_json(press_record(store, game_id)) + "\n", encoding="utf-8")
+        files.append("press.json")
     shutil.copyfile(VERIFIER, out / "pbem_verify.py")
     files += ["index.html", "dice.html", "chain.html", "log.jsonl", "game.json", "pbem_verify.py"]
     return ArchiveResult(out, len(groups), len(ledger), len(chain), tuple(files))
+
+
+def _publishes_press(store: Store, game_id: str, publish_press: bool | None) -> bool:
+    if publish_press is not None:
+        return publish_press
+    row = store.table_row(game_id)
+    return GameSettings.from_dict(row["settings"] if row else None).publish_press
+
+
+def press_record(store: Store, game_id: str) -> list[dict[str, Any]]:
+    """The press of a game as the archive publishes it (issue 16): ``[{id, step, sender,
+    recipients, grey, text, at}]`` by id; ``sender`` is None for grey press. Call only
+    for an ended game whose ``publish_press`` is on."""
+    return [{"id": p["id"], "step": p["step"], "sender": None if p["grey"] else p["sender"],
+             "recipients": p["recipients"], "grey": bool(p["grey"]), "text": p["text"], "at": p["at"]}
+            for p in store.press_of(game_id)]

@@ -360,7 +360,9 @@ def archive_command(config_path: str, game_id: str, out_dir: str) -> None:
 
     config = _load(config_path)
     try:
-        res = write_archive(_open_store(config, readonly=True), game_id, out_dir)
+        game = config.game(game_id)
+        res = write_archive(_open_store(config, readonly=True), game_id, out_dir,
+                            publish_press=game.settings.publish_press if game is not None else None)
     except KeyError:
         _fail(f"no game {game_id!r} in {config.database}")
     click.echo(f"{game_id}: {res.reports} reports, {res.rolls} dice rolls, {res.rows} log rows -> "

@@ -132,12 +132,14 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
             text: str, html: str | None = None, attachments: Sequence[Attachment] = (),
             message_id: str, kind: str, in_reply_to: str | None = None,
             references: Sequence[str] = (), auto: str = "auto-generated",
-            game_id: str | None = None, date: datetime | None = None) -> Outgoing:
+            game_id: str | None = None, date: datetime | None = None, plain: bool = False) -> Outgoing:
     """Compose one message and return it as :class:`Outgoing` (raw bytes, CRLF line ends).
 
     ``text`` is wrapped to 72 columns (:func:`pbem.mail.body.wrap_text`); without
     ``html`` the HTML alternative is made from it (:func:`pbem.mail.body.text_to_html`),
-    so every message has both parts. ``auto`` is the RFC 3834 Auto-Submitted value:
+    so every message has both parts — unless ``plain`` (a seat that asked for text-only
+    mail, issue 16): then there is no HTML part and an inline attachment becomes an
+    ordinary one. ``auto`` is the RFC 3834 Auto-Submitted value:
     ``auto-generated`` for reports and prompts, ``auto-replied`` for answers to a
     player's mail. ``in_reply_to`` and
     ``references`` are filtered by :func:`thread_ids`; names, subject and game id are
@@ -171,12 +173,13 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
         msg["References"] = " ".join(refs)
     text = wrap_text(text.translate(_BODY_CONTROLS))
     msg.set_content(text)
-    msg.add_alternative((html if html is not None else text_to_html(subject, text)).translate(_BODY_CONTROLS),
-                        subtype="html")
+    if not plain:
+        msg.add_alternative((html if html is not None else text_to_html(subject, text)).translate(_BODY_CONTROLS),
+                            subtype="html")
     linesep = msg.policy.linesep
     bodies: dict[str, bytes] = {}
     for att in attachments:
-        if att.cid:  # inline in the HTML part (RFC 2387)
+        if att.cid and not plain:  # inline in the HTML part (RFC 2387)
             holder = msg.get_payload()[1]
             holder.add_related(b"", maintype=att.maintype, subtype=att.subtype,
                                cid=f"<{att.cid}>", filename=att.filename, disposition="inline")

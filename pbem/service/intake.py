@@ -260,7 +260,7 @@ def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
         from pbem.service import hostcmd
 
         return hostcmd.handle_mail(judge, parsed, doc, rec, shown)
-    if "command" in doc and "orders" not in doc:
+    if ("command" in doc or "confirm" in doc) and "orders" not in doc:  # confirm: an address change
         from pbem.service import playercmd
 
         return playercmd.handle_mail(judge, parsed, doc, rec, shown)

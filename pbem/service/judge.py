@@ -27,7 +27,7 @@ from pbem import rules
 from pbem.config import Config
 from pbem.keys import KeyCache
 from pbem.pack.model import Pack
-from pbem.service import deadlines, games, intake, outbox
+from pbem.service import deadlines, games, intake, outbox, prefs
 from pbem.service.issue import now_utc
 from pbem.store import Store
 
@@ -75,8 +75,11 @@ class Judge:
 
     def tick(self) -> int:
         """Reminders and deadline defaults that are due; returns how many decisions
-        were decided by default (:func:`pbem.service.deadlines.tick`)."""
-        return deadlines.tick(self)
+        were decided by default (:func:`pbem.service.deadlines.tick`); then the daily
+        digests that are due (:func:`pbem.service.prefs.send_digests`)."""
+        done = deadlines.tick(self)
+        prefs.send_digests(self)
+        return done
 
     def flush_outbox(self) -> tuple[int, int]:
         """Send due outbox rows over SMTP (within the pass's time budget); return (sent,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from pbem.mail.compose import Attachment, compose, stable_message_id
 from pbem.mail.smtp import CYCLE_BUDGET, SendReport, send_due
-from pbem.service import faults, host
+from pbem.service import faults, host, prefs
 from pbem.store import Store, is_transient_db_error
 
 if TYPE_CHECKING:
@@ -35,10 +35,11 @@ def queue(judge: Judge, *, game_id: str | None, kind: str, to_addr: str, to_name
     message_id = stable_message_id(judge.domain, *id_parts)
     if judge.store.has_mail(message_id):
         return
+    plain = prefs.of_address(judge.store, game_id, to_addr)["format"] == "plain"  # the seat's choice (issue 16)
     out = compose(sender=judge.config.judge_address, sender_name=judge.config.judge_name, to_addr=to_addr,
                   to_name=to_name, subject=subject, text=text, html=html, attachments=attachments,
                   message_id=message_id, kind=kind, in_reply_to=in_reply_to, references=references,
-                  auto=auto, game_id=game_id, date=judge.clock())
+                  auto=auto, game_id=game_id, date=judge.clock(), plain=plain)
     judge.store.queue_mail(message_id=out.message_id, game_id=game_id, kind=kind, to_addr=out.to_addr,
                            subject=subject, raw=out.raw, in_reply_to=in_reply_to, at=judge.clock().isoformat(),
                            bodies=out.bodies)

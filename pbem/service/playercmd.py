@@ -75,9 +75,15 @@ def command(name: str, keys: Sequence[str] = ()) -> Callable[[Handler], Handler]
 
 def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                 shown: Mapping[str, Any]) -> str:
-    """A player's command by mail: envelope checked as for orders, then the handler.
+    """A player's command by mail: envelope checked as for orders, then the handler (a
+    ``confirm:`` document of an address change goes to
+    :func:`pbem.service.commands.address.confirm_mail` without the envelope check).
     Returns the inbox status (``answered``, ``rejected`` or ``held``)."""
     _load()
+    if "confirm" in doc and "command" not in doc:  # from an address that is not the seat's yet
+        from pbem.service.commands.address import confirm_mail
+
+        return confirm_mail(judge, parsed, doc, rec, shown)
     checked = envelope.check_envelope(judge, parsed, doc, keys=COMMAND_KEYS)
     game_id, seat = checked.game_id, checked.seat
     name = doc.get("command")

@@ -10,7 +10,7 @@ from pbem import rules
 from pbem.mail.compose import Attachment
 from pbem.pack.model import Pack
 from pbem.report import build
-from pbem.service import deadlines, outbox, trust
+from pbem.service import deadlines, outbox, prefs, trust
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -29,14 +29,21 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
     players = {r["seat"]: r["player"] for r in seats}
     for row in seats:
         # each seat's picture: the whole map and an inset on its own forces (issue 13)
+        wants = prefs.of(store, game_id, row["seat"])  # issue 16: map, format, digest
         png = build.map_png(pack, state, events, title=f"{game_id} step {step}", players=players,
-                            seat=row["seat"]) if judge.config.map_attachment else None
+                            seat=row["seat"]) if judge.config.map_attachment and wants["map"] == "on" \
+            and wants["digest"] == "off" else None  # a digest is text
         # two reports can share a step (setup, then the first player-turn): the picture's
         # hash keeps each Content-ID unique (RFC 2392)
         cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
         rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                   seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
                                   witness=witness)
+        if wants["digest"] == "daily":  # held for the seat's daily digest (pbem.service.prefs)
+            store.hold_for_digest(game_id=game_id, seat=row["seat"], to_addr=row["email"], to_name=row["player"],
+                                  subject=f"[{game_id}] step {step} report: {headline}", text=rep.text,
+                                  at=judge.clock().isoformat())
+            continue
         outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] step {step} report: {headline}", text=rep.text, html=rep.html,
                      attachments=[Attachment(f"{game_id}-step{step}.png", png, cid=cid)] if png else [],

@@ -17,6 +17,7 @@
   previous orders, wrong-key count, seat by address, open deadlines), so none scans a
   table (``tests/store/test_query_plans.py``).
 - ``005_table`` (issue 16): the table around the rules (:mod:`pbem.store.table`).
+- ``006_playercmd`` (issue 16): an index on the digests not sent yet.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from pbem.store.base import Migration
 from pbem.store.blobs import pack, split
 from pbem.store.content import content_hash
 from pbem.store.table import migrate as _m005
+from pbem.store.table import migrate_playercmd as _m006_playercmd
 
 
 def _m001(db: sqlite_utils.Database) -> None:
@@ -115,4 +117,5 @@ MIGRATIONS: list[Migration] = [
     ("003_trust", _m003),
     ("004_scale", _m004),
     ("005_table", _m005),  # issue 16 (pbem/store/table.py)
+    ("006_playercmd", _m006_playercmd),  # issue 16, players' commands (pbem/store/table.py)
 ]

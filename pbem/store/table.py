@@ -42,6 +42,13 @@ def migrate(db: sqlite_utils.Database) -> None:
     db["deadlines"].add_column("late_at", str)
 
 
+def migrate_playercmd(db: sqlite_utils.Database) -> None:
+    """Migration ``006_playercmd`` (issue 16, the players' commands): an index on
+    ``digests.sent_at`` so the loop's look for held reports (every cycle) reads no
+    whole table."""
+    db["digests"].create_index(["sent_at"], index_name="digests_unsent", if_not_exists=True)
+
+
 def _decode(row: dict[str, Any] | None, *keys: str) -> dict[str, Any] | None:
     if row is None:
         return None
@@ -129,6 +136,11 @@ class TableStore(Connection):
         return list(self.db["address_changes"].rows_where("game_id = ? AND new_email = ? AND status = 'open'",
                                                           [game_id, new_email.lower()], order_by="id"))
 
+    def address_changes_since(self, game_id: str, seat: str, since: str) -> int:
+        """How many address changes the seat asked for since ``since``."""
+        return self.db.execute("SELECT count(*) FROM address_changes WHERE game_id = ? AND seat = ? AND "
+                               "requested_at >= ?", [game_id, seat, since]).fetchone()[0]
+
     def close_address_change(self, change_id: int, status: str, at: str) -> None:
         """Close an address change (``done``, ``expired``)."""
         self.db["address_changes"].update(change_id, {"status": status, "closed_at": at})
@@ -175,3 +187,16 @@ class TableStore(Connection):
         """Record that held reports went out in a digest."""
         for i in ids:
             self.db["digests"].update(i, {"sent_at": at})
+
+    # --- players' preferences (pbem.service.prefs) ------------------------------------
+    def latest_seat_event(self, game_id: str, kind: str, seat: str) -> dict[str, Any] | None:
+        """The data of the seat's latest event of ``kind`` in the game, or None."""
+        row = self.db.execute("SELECT data FROM events WHERE game_id = ? AND kind = ? AND seat = ? "
+                              "ORDER BY seq DESC LIMIT 1", [game_id, kind, seat]).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def seat_at(self, game_id: str, address: str) -> str | None:
+        """The seat of ``game_id`` registered at ``address`` (lowercased), or None."""
+        row = self.db.execute("SELECT seat FROM seats WHERE game_id = ? AND email = ?",
+                              [game_id, address.lower()]).fetchone()
+        return row[0] if row else None

@@ -112,7 +112,8 @@ PLANNED = (
 )
 
 _EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved",
-                              "DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared")
+                              "DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared",
+                              "PreferencesSet", "PressSent", "AddressChanged")
 
 KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
 """The declared kinds: the catalogue takes only kinds the service emits (the catalogue

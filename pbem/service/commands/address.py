@@ -1,0 +1,180 @@
+"""``command: address``: a seat moves to a new address, confirmed from both (issue 16).
+
+1. From the seat's registered address, with its key::
+
+       game: g2
+       seat: east
+       key: <the seat key>
+       command: address
+       to: Ann Smith <ann@new.example>
+
+   The judge mails a confirmation code to the new address (only its salted hash is
+   stored, ``address_changes``); a newer request replaces an older one.
+2. From the new address, within :data:`EXPIRES` (no key: the address is not the
+   seat's yet, and the code proves the old address asked)::
+
+       game: g2
+       seat: east
+       confirm: <the code>
+
+   The seat's address changes (its key stays), ``AddressChanged`` is logged with the
+   address as a keyed digest (:func:`address_digest`, never in clear), both addresses
+   are told, and a pending prompt goes again to the new address.
+
+A wrong, expired or unknown code gets one answer (no oracle), is recorded like a wrong
+key (``auth.key``: three failed claims on a seat within the hour alert the seat and the
+host), and after :data:`MAX_TRIES` wrong codes the request is closed.
+
+Games from the config are refused: their addresses are the config's, which the next
+``pbem run`` would put back; the host changes the config instead.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from email.utils import parseaddr
+from typing import TYPE_CHECKING, Any
+
+from pbem import rules
+from pbem.keys import hash_key, new_key, verify_key
+from pbem.mail.headers import normalise_address
+from pbem.mail.message import ParsedMail
+from pbem.problems import Problem
+from pbem.report import build
+from pbem.service import answers, hostcmd, outbox, trust
+from pbem.service.playercmd import CommandError, Reply, command, send
+from pbem.service.table import wrapped
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+EXPIRES = timedelta(hours=48)
+"""How long a confirmation code is good for."""
+MAX_TRIES = 5
+"""Wrong codes from the new address after which the request is closed."""
+CONFIRM_KEYS = ("game", "seat", "confirm", "key")
+"""The keys of a confirmation (a ``key:`` line is allowed and not needed)."""
+PER_DAY = 3
+"""Address change requests a seat may make in 24 hours (each mails a stranger)."""
+
+
+def address_digest(key_hash: str, address: str) -> str:
+    """The keyed digest an address is logged as: HMAC-SHA256(seat key hash, address)
+    hex, 32 digits (RFC 2104). The key hash is secret (it is in the database, never in
+    the log or the archive), so the digest tells nobody the address, yet the judge can
+    check a logged address against its seats."""
+    return hmac.new(key_hash.encode(), f"pbem-address/v1:{address.lower()}".encode(),
+                    hashlib.sha256).hexdigest()[:32]
+
+
+@command("address", keys=("to",))
+def address(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+    """Open an address change towards ``to:`` and mail its code there. Raises
+    CommandError for a config game, a missing or bad address, the seat's own address,
+    an address of another seat of the game, or an ended game."""
+    if judge.config.game(game_id) is not None:
+        raise CommandError([Problem(message=f"Game {game_id} is set up in the judge's config, so its addresses "
+                                    "are the config's.", where="command", code="command.config_game",
+                                    hint="Ask the host to change your address in the config.")])
+    status = (judge.store.game(game_id) or {}).get("status")
+    if status in trust.ENDED:
+        raise CommandError([Problem(message=f"Game {game_id} is {status}.", where="command", code="game.over")])
+    raw = doc.get("to")
+    name, addr = parseaddr(raw) if isinstance(raw, str) else ("", "")
+    new = normalise_address(addr) if addr else None
+    hint = "Write `to: Your Name <you@example.org>`."
+    if new is None:
+        raise CommandError([Problem(message="`to:` must be the new address, as `Name <address>` or an address.",
+                                    where="to", code="command.value", hint=hint)])
+    rows = {r["seat"]: r for r in judge.store.seats(game_id)}
+    if new == rows[seat]["email"]:
+        raise CommandError([Problem(message=f"{new} is the seat's address already.", where="to",
+                                    code="command.value", hint=hint)])
+    if any(r["email"] == new for s, r in rows.items() if s != seat):
+        raise CommandError([Problem(message=f"{new} is the address of another seat of {game_id}.", where="to",
+                                    code="command.value", hint=hint)])
+    now = judge.clock()
+    if judge.store.address_changes_since(game_id, seat, (now - timedelta(days=1)).isoformat()) >= PER_DAY:
+        raise CommandError([Problem(message=f"Seat {seat} asked for {PER_DAY} address changes within 24 hours; "
+                                    "that is the most the judge sends.", where="command", code="command.rate",
+                                    hint="Use the code of the latest confirmation mail, or ask again tomorrow.")])
+    code = new_key()
+    change = judge.store.add_address_change(game_id, seat, new, hash_key(code), now.isoformat())
+    hostcmd.log_events(judge, game_id, [rules.judge_event("PlayerActed", {"command": "address", "seat": seat})])
+    until = (now + EXPIRES).strftime("%Y-%m-%d %H:%M UTC")
+    body = build.render_notice(wrapped(
+        f"Hello{' ' + name if name else ''}: the player of seat {seat} in {game_id} asked the judge to send "
+        f"the seat's mail to this address from now on. To confirm, send the judge ({judge.config.judge_address}) "
+        f"a mail from this address, before {until}, holding these lines:")
+        + f"\n\n    game: {game_id}\n    seat: {seat}\n    confirm: {code}\n\n"
+        + wrapped("If you did not ask for this, ignore this mail: nothing changes without it."), game_id)
+    subject = f"[{game_id}] confirm your address for seat {seat}"
+    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=new, to_name=name or None, subject=subject,
+                 text=body, html=build.html_of_text(subject, body), id_parts=(game_id, "address", seat, change))
+    return Reply("address", f"A confirmation code went to {new}. Your seat's mail moves there once the code "
+                 f"comes back from that address, before {until} (the mail there says how). Until then "
+                 "everything goes to this address; a new `command: address` replaces this request.")
+
+
+def _no_change(game_id: Any) -> Problem:
+    return Problem(message="No address change waits for this address with that code (codes are good for "
+                   f"{int(EXPIRES.total_seconds() // 3600)} hours and are used once).", where="confirm",
+                   code="command.code",
+                   hint="Copy the three lines from the confirmation mail exactly, or ask for a new code with "
+                        "`command: address` from the seat's registered address.")
+
+
+def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+                 shown: Mapping[str, Any]) -> str:
+    """A ``confirm:`` document from the new address (see the module docstring).
+    Returns the inbox status (``answered`` or ``rejected``)."""
+    shown = {**shown, "confirm": "(hidden)"}
+    game_id, seat, code = doc.get("game"), doc.get("seat"), doc.get("confirm")
+    known = isinstance(game_id, str) and judge.store.game(game_id) is not None
+    seats = {r["seat"]: r for r in judge.store.seats(game_id)} if known else {}
+    unknown = [k for k in doc if k not in CONFIRM_KEYS]
+    if not known or not isinstance(seat, str) or seat not in seats or unknown:
+        issues = [_no_change(game_id)] + [Problem(message=f"Unknown key `{k}` in a confirmation.", where=str(k),
+                                                  code="envelope.unknown_key",
+                                                  hint="A confirmation has only game:, seat: and confirm:.")
+                                          for k in unknown]
+        return answers.reject(judge, parsed, rec, issues, game_id if known else None, None, {"document": shown})
+    assert isinstance(game_id, str) and isinstance(seat, str)
+    now = judge.clock()
+    match = None
+    for ch in judge.store.open_address_changes(game_id, parsed.sender or ""):
+        if now - datetime.fromisoformat(ch["requested_at"]) >= EXPIRES:
+            judge.store.close_address_change(ch["id"], "expired", now.isoformat())
+        elif ch["seat"] == seat:
+            match = ch
+    if match is None or not isinstance(code, str) or not verify_key(code.strip(), match["code_hash"]):
+        if match is not None:
+            tries = judge.store.auth_failure_times(game_id, seat, match["requested_at"], ("auth.key",),
+                                                   parsed.sender or "")
+            if len(tries) + 1 >= MAX_TRIES:
+                judge.store.close_address_change(match["id"], "failed", now.isoformat())
+        return answers.reject(judge, parsed, rec, [_no_change(game_id)], game_id, seat, {"document": shown},
+                              reason="auth.key")
+    old = seats[seat]
+    new = match["new_email"]
+    judge.store.close_address_change(match["id"], "done", now.isoformat())
+    judge.store.update_seat(game_id, seat, player=old["player"], email=new, key_hash=old["key_hash"])
+    head = hostcmd.log_events(judge, game_id, [rules.judge_event(
+        "AddressChanged", {"seat": seat, "address": address_digest(old["key_hash"], new)})])
+    note = build.render_notice(wrapped(
+        f"The mail of your seat {seat} in {game_id} goes to {new} from now on: the change you asked for "
+        "was confirmed from there. Your key is unchanged. If you did not ask for this, tell the host at once."),
+        game_id)
+    subject = f"[{game_id}] seat {seat}: address changed"
+    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
+                 subject=subject, text=note, html=build.html_of_text(subject, note),
+                 id_parts=(game_id, "address-done", seat, match["id"]))
+    iid = rec("answered", "address-confirmed", game_id=game_id, seat=seat, result={"document": shown})
+    send(judge, parsed, game_id, Reply("address", f"Confirmed: the mail of seat {seat} in {game_id} comes to "
+                                       f"this address from now on, and the judge takes the seat's orders from "
+                                       "here (with the same key)." + (f"\n\nLog witness: {head}" if head else "")),
+         iid)
+    hostcmd.prompt_again(judge, game_id, seat, again=head)
+    return "answered"

@@ -1,0 +1,157 @@
+"""``command: help``: the player's guide cut to the seat's situation, and the seat's
+hand (issue 16).
+
+The guide is docs/player-guide.md, shipped as ``templates/player-guide.md``
+(``tools/player_guide.py`` copies it; a test checks they agree). A section (a ``##``
+or ``###`` heading and its text) followed by a comment ``<!-- help: TAGS -->`` goes to
+the situations TAGS names: a decision kind (``player_turn``, ``reinforcements``,
+``turn_order``; every other kind is a ``reaction``), ``waiting`` (no decision of the
+seat now) or ``all``. The mail ends with the text of every card in the seat's hand,
+which only the seat's own address gets (the reply goes to the sender the envelope
+check found to be the seat's).
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pbem import rules
+from pbem.report import build, context
+from pbem.report.render import render, templates_dir
+from pbem.service import trust
+from pbem.service.playercmd import Reply, command
+from pbem.service.table import wrapped
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+GUIDE = "player-guide.md"
+KINDS = ("player_turn", "reinforcements", "turn_order")
+"""Decision kinds with their own sections; every other kind is a ``reaction``."""
+_TAG = re.compile(r"<!--\s*help:\s*([a-z_ ]+?)\s*-->")
+_HEADING = re.compile(r"^(#{2,3}) (.+)$")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the guide: its heading, level (2 or 3), help tags and body
+    (markdown, without the tag comment)."""
+
+    title: str
+    level: int
+    tags: frozenset[str]
+    body: str
+
+
+def sections(text: str) -> list[Section]:
+    """The ``##``/``###`` sections of the guide ``text`` with their help tags (empty
+    when untagged); comments that are no help tag are dropped."""
+    out: list[Section] = []
+    parts = re.split(r"(?m)^(?=#{2,3} )", re.sub(r"<!--(?!\s*help:).*?-->\n?", "", text, flags=re.DOTALL))
+    for part in parts[1:]:
+        head, _, body = part.partition("\n")
+        m = _HEADING.match(head)
+        if not m:
+            continue
+        tag = _TAG.search(body)
+        out.append(Section(m.group(2).strip(), len(m.group(1)), frozenset(tag.group(1).split()) if tag else
+                           frozenset(), _TAG.sub("", body).strip("\n")))
+    return out
+
+
+def guide_text() -> str:
+    """The packaged copy of the player's guide."""
+    return (templates_dir() / GUIDE).read_text(encoding="utf-8")
+
+
+def situation(kind: str | None) -> str:
+    """The help tag of a decision ``kind`` (None: ``waiting``)."""
+    if kind is None:
+        return "waiting"
+    return kind if kind in KINDS else "reaction"
+
+
+def as_text(markdown: str) -> str:
+    """A guide section as mail text: code blocks indented four spaces (kept as they
+    are), lists and paragraphs wrapped to 72 columns."""
+    out: list[str] = []
+    code = False
+    para: list[str] = []
+
+    def flush() -> None:
+        if para:
+            first = para[0]
+            if first.startswith("- "):
+                out.append(textwrap.fill(" ".join(p.strip() for p in para)[2:], 72, initial_indent="- ",
+                                         subsequent_indent="  "))
+            else:
+                out.append(textwrap.fill(" ".join(p.strip() for p in para), 72))
+            para.clear()
+
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            flush()
+            code = not code
+            continue
+        if code:
+            out.append("    " + line)
+        elif not line.strip():
+            flush()
+            out.append("")
+        elif line.startswith("- "):
+            flush()
+            para.append(line)
+        else:
+            para.append(line)
+    flush()
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n")
+
+
+def help_text(kind: str | None, sections_: Sequence[Section]) -> list[str]:
+    """The guide's parts for the situation of a decision ``kind`` (None: waiting), as
+    mail text, headings underlined."""
+    tag = situation(kind)
+    parts = []
+    for s in sections_:
+        if tag in s.tags or "all" in s.tags:
+            parts.append(f"{s.title.upper() if s.level == 2 else s.title}\n\n{as_text(s.body)}")
+    return parts
+
+
+def hand_text(judge: Judge, game_id: str, seat: str, options: Mapping[str, Any]) -> str:
+    """The seat's own hand, each card with its number, name, OPs and printed text."""
+    state = judge.state(game_id)
+    hand = rules.view(state, seat).get("private", {}).get("hand", [])
+    rows = context.hand_rows(judge.pack_for(game_id), options, hand)
+    if not rows:
+        return "YOUR HAND\n\nYour hand is empty."
+    lines = [f"YOUR HAND (secret: this mail goes only to your seat's address), {len(rows)} card(s)", ""]
+    for r in rows:
+        lines.append(textwrap.fill(f"{r['label']}: {r['text']}", 72, subsequent_indent="    "))
+    return "\n".join(lines)
+
+
+@command("help")
+def help_(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+    """Mail back the guide for the seat's situation and its hand (see the module
+    docstring)."""
+    state = judge.state(game_id)
+    decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+    status = (judge.store.game(game_id) or {}).get("status")
+    now = (f"Game {game_id} is {status}: it takes no more orders, and its archive holds the whole log."
+           if status in trust.ENDED else
+           f"Game {game_id} is at step {state.step} and waits for your decision: "
+           f"{decision.kind.replace('_', ' ')} ({decision.rule}). The prompt mail has the orders to "
+           "fill in; `command: resend` sends it again." if decision else
+           f"Game {game_id} is at step {state.step}; your seat has no decision now.")
+    orders = [render("_guide.txt.j2", {"decision": {"kind": decision.kind}}).strip("\n")] if decision else []
+    parts = [wrapped(f"Help for seat {seat}. {now}"), *help_text(decision.kind if decision else None,
+                                                                   sections(guide_text())),
+             *orders,  # the prompt's field-by-field guide for the decision
+             hand_text(judge, game_id, seat, decision.options if decision else {}),
+             wrapped("The whole guide: docs/player-guide.md; every order and problem code: docs/orders.md.")]
+    body = build.render_notice("\n\n".join(parts), game_id)
+    return Reply("help", body, preformatted=True)

@@ -1,0 +1,74 @@
+"""``command: preferences``: the seat's mail preferences (issue 16; :mod:`pbem.service.prefs`)::
+
+    game: g2
+    seat: east
+    key: <the seat key>
+    command: preferences
+    map: off            # on | off: the map picture in turn reports
+    format: plain       # html | plain: text-only mail
+    digest: daily       # daily | off: turn reports once a day in one mail
+
+Any of the three may be given; the others keep their value. Logged as
+``PreferencesSet`` (seen by the seat only) with the seat's whole preferences.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pbem import rules
+from pbem.problems import Problem
+from pbem.service import hostcmd, prefs
+from pbem.service.playercmd import CommandError, Reply, command
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+
+def _value(raw: Any) -> Any:
+    """YAML 1.1 reads ``on``/``off`` as booleans: take them back as words."""
+    if raw is True:
+        return "on"
+    if raw is False:
+        return "off"
+    return raw.strip().lower() if isinstance(raw, str) else raw
+
+
+@command("preferences", keys=tuple(prefs.CHOICES))
+def preferences(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+    """Set the given preferences; reply with all of them. Raises CommandError for a
+    value a preference does not take, or when none is given."""
+    old = prefs.of(judge.store, game_id, seat)
+    new = dict(old)
+    problems: list[Problem] = []
+    for key, choices in prefs.CHOICES.items():
+        if key not in doc:
+            continue
+        value = _value(doc[key])
+        if key == "digest" and value == "on":
+            value = "daily"
+        if value not in choices:
+            problems.append(Problem(message=f"`{key}:` takes {' or '.join(choices)}; found {doc[key]!r}.",
+                                    where=key, code="command.value", hint=f"Write `{key}: {choices[0]}`."))
+        else:
+            new[key] = value
+    if not problems and not any(k in doc for k in prefs.CHOICES):
+        problems.append(Problem(message="No preference given.", where="command", code="command.value",
+                                hint="Add one or more of `map: on|off`, `format: html|plain`, "
+                                     "`digest: daily|off`."))
+    if problems:
+        raise CommandError(problems)
+    head = hostcmd.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": new})])
+    flushed = prefs.flush_digest(judge, game_id, seat) if old["digest"] == "daily" and new["digest"] == "off" else 0
+    lines = [f"Your preferences for seat {seat} of {game_id} are now:", "",
+             f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}", ""]
+    if new["digest"] == "daily":
+        lines.append(f"Turn reports now come once a day, at {prefs.DIGEST_HOUR:02d}:00 in the game's time zone, "
+                     "in one mail; prompts and reminders still come at once.")
+    if flushed:
+        lines.append("The reports held for your digest come now, in one mail.")
+    if new["format"] == "plain":
+        lines.append("Mail to this seat now has no HTML part (starting with this one).")
+    if head:
+        lines += ["", f"Log witness: {head}"]
+    return Reply("preferences", "\n".join(lines).replace("\n\n\n", "\n\n"))

@@ -1,0 +1,162 @@
+"""``command: press``: a message from one seat to others, relayed by the judge (issue 16)::
+
+    game: g2
+    seat: east
+    key: <the seat key>
+    command: press
+    to: [north, west]       # or `to: all`
+    text: |
+      Shall we share Syria?
+    grey: true              # optional: hide the sender's seat (if the game allows grey press)
+
+The game's ``press`` setting (:mod:`pbem.gamesettings`) says what is allowed: ``none``
+(refused), ``public`` (``to: all`` only) or ``private`` (any seats); ``grey_press``
+allows hiding the sender. Each recipient seat gets the text in its own mail, with the
+sender's seat shown (or "grey press" when hidden); the sender gets a receipt.
+
+Secrecy: the text and the recipients are stored in the ``press`` table only, never
+mailed to another seat and never in the public log. The log holds ``PressSent`` (seen
+by the judge only) with ``commitment`` = HMAC-SHA256(game event key, canonical JSON of
+the stored message) — the key is derived from the dice seed, which is secret until the
+game is over, so a short text cannot be guessed from the commitment; once the seed is
+published anyone can check a published message against it. The archive shows the press
+of an ended game only when ``publish_press`` is set (:mod:`pbem.archive`).
+
+Limits: :data:`MAX_CHARS` characters per message, :data:`PER_HOUR` messages per seat
+in any hour.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import textwrap
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from pbem import rules
+from pbem.problems import Problem
+from pbem.report import build
+from pbem.service import hostcmd, outbox, trust
+from pbem.service.playercmd import CommandError, Reply, command
+from pbem.service.table import settings_of, wrapped
+from pbem.store.base import canonical_json
+from pbem.store.events import event_key
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+MAX_CHARS = 4000
+"""The longest press text, in characters."""
+PER_HOUR = 10
+"""Press messages a seat may send in any hour (counted from the stored press)."""
+HELP = "docs/player-guide.md, \"Press\", shows the form."
+
+
+def commitment(judge: Judge, game_id: str, message: Mapping[str, Any]) -> str:
+    """HMAC-SHA256 hex of ``message`` (the stored press row: id, step, sender,
+    recipients, grey, text, at) under the game's event key (RFC 2104): what
+    ``PressSent`` logs."""
+    seed = bytes.fromhex(judge.store.game(game_id)["seed"])
+    return hmac.new(event_key(seed), f"pbem-press/v1:{canonical_json(dict(message))}".encode(),
+                    hashlib.sha256).hexdigest()
+
+
+def _recipients(judge: Judge, game_id: str, seat: str, to: Any, mode: str) -> tuple[list[str], list[Problem]]:
+    seats = [r["seat"] for r in judge.store.seats(game_id)]
+    others = [s for s in seats if s != seat]
+    if isinstance(to, str) and to.strip().lower() == "all":
+        return others, []
+    if mode == "public":
+        return [], [Problem(message=f"Press in {game_id} is public: it goes to all seats or none.", where="to",
+                            code="press.public_only", hint="Write `to: all`.")]
+    names = [to] if isinstance(to, str) else to
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        return [], [Problem(message="`to:` must be `all` or a list of seats.", where="to", code="press.recipients",
+                            hint=f"For example `to: [{others[0]}]` or `to: all`.")]
+    wrong = [n for n in names if n.lower() not in others]
+    if wrong:
+        return [], [Problem(message=f"Not a seat you can write to: {', '.join(wrong)}.", where="to",
+                            code="press.recipients", hint=f"The other seats are: {', '.join(others)}; or `to: all`.")]
+    return [s for s in others if s in {n.lower() for n in names}], []
+
+
+@command("press", keys=("to", "text", "grey"))
+def press(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+    """Relay a press message (see the module docstring). Raises CommandError naming
+    every problem: press off, public-only, unknown recipients, a missing or too long
+    text, grey press not allowed, the hourly limit reached, the game over."""
+    settings = settings_of(judge, game_id)
+    status = (judge.store.game(game_id) or {}).get("status")
+    if status in trust.ENDED:
+        raise CommandError([Problem(message=f"Game {game_id} is {status}: press is closed.", where="command",
+                                    code="press.closed", hint="Write to the other players directly.")])
+    if settings.press == "none":
+        raise CommandError([Problem(message=f"Game {game_id} has no press: the host set `press: none`.",
+                                    where="command", code="press.off",
+                                    hint="Ask the host if you want press in this game.")])
+    problems: list[Problem] = []
+    recipients, bad = _recipients(judge, game_id, seat, doc.get("to", None), settings.press)
+    problems += bad
+    text = doc.get("text")
+    if not isinstance(text, str) or not text.strip():
+        problems.append(Problem(message="The press has no text: write it under `text: |`.", where="text",
+                                code="press.text", hint=HELP))
+    elif len(text) > MAX_CHARS:
+        problems.append(Problem(message=f"The text has {len(text)} characters; press takes at most {MAX_CHARS}.",
+                                where="text", code="press.text", hint="Shorten it or send it in two messages."))
+    grey = doc.get("grey", False)
+    if not isinstance(grey, bool):
+        problems.append(Problem(message="`grey:` must be true or false.", where="grey", code="press.grey"))
+    elif grey and not settings.grey_press:
+        problems.append(Problem(message=f"Game {game_id} does not allow grey press: the sender is always shown.",
+                                where="grey", code="press.grey", hint="Leave out `grey: true`."))
+    now = judge.clock()
+    since = (now - timedelta(hours=1)).isoformat()
+    sent = [p for p in judge.store.press_of(game_id) if p["sender"] == seat and p["at"] >= since]
+    if len(sent) >= PER_HOUR:
+        problems.append(Problem(message=f"You sent {len(sent)} press messages within the hour; the limit is "
+                                f"{PER_HOUR}.", where="command", code="press.rate",
+                                hint="Send it again in an hour."))
+    if problems:
+        raise CommandError(problems)
+    assert isinstance(text, str)
+    step = judge.state(game_id).step
+    message = {"step": step, "sender": seat, "recipients": recipients, "grey": bool(grey), "text": text,
+               "at": now.isoformat()}
+    pid = judge.store.add_press(game_id=game_id, inbox_id=None, **message)
+    head = hostcmd.log_events(judge, game_id, [rules.judge_event(
+        "PressSent", {"id": pid, "commitment": commitment(judge, game_id, {"id": pid, **message})})])
+    players = {r["seat"]: r for r in judge.store.seats(game_id)}
+    _relay(judge, game_id, pid, seat if not grey else None, recipients, text, players)
+    to = "all seats" if len(recipients) == len(players) - 1 else ", ".join(recipients)
+    return Reply("press", f"Your press (message {pid}, {len(text)} characters) is relayed to {to}"
+                 + (" as grey press: your seat is not shown." if grey else ".")
+                 + " Nobody else sees it" + (", and the archive shows it only after the game ends."
+                                             if settings.publish_press else "; the archive never shows it.")
+                 + (f"\n\nLog witness: {head}" if head else ""))
+
+
+def quoted(text: str, width: int = 70) -> str:
+    """``text`` as a quote: each line wrapped to ``width`` and prefixed ``> `` (72
+    columns in all)."""
+    out: list[str] = []
+    for line in text.strip("\n").splitlines():
+        out += ["> " + part for part in (textwrap.wrap(line, width) or [""])]
+    return "\n".join(out)
+
+
+def _relay(judge: Judge, game_id: str, pid: int, sender: str | None, recipients: Sequence[str], text: str,
+           rows: Mapping[str, Mapping[str, Any]]) -> None:
+    who = f"{sender} ({rows[sender]['player']})" if sender else "a seat that does not show itself (grey press)"
+    for r in recipients:
+        # grey press names no other recipient: the seat missing from the list would be the sender
+        others = [s for s in recipients if s != r] if sender else []
+        head = wrapped(f"Press in {game_id} from {who}, to you"
+                       + (f" and {', '.join(others)}" if others else "") + ":")
+        body = build.render_notice(head + "\n\n" + quoted(text) + "\n\n" + wrapped(
+            "Answer with a `command: press` mail to the judge (docs/player-guide.md, \"Press\")."), game_id)
+        subject = f"[{game_id}] press from {sender}" if sender else f"[{game_id}] grey press"
+        outbox.queue(judge, game_id=game_id, kind="press", to_addr=rows[r]["email"], to_name=rows[r]["player"],
+                     subject=subject, text=body, html=build.html_of_text(subject, body),
+                     id_parts=(game_id, "press", pid, r))
