@@ -251,16 +251,20 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
 @main.command("host")
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
               type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
-@click.option("--reason", default="", help="Why, for the players (pause, resume).")
+@click.option("--reason", default="", help="Why, for the players (pause, resume, end, rollback).")
 @click.option("--hours", type=float, default=None, help="extend: by how many hours.")
 @click.option("--seat", default=None, help="extend, resend: only this seat; replace: the seat.")
 @click.option("--player", default=None, metavar="'NAME <EMAIL>'", help="replace: the seat's new player.")
-@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "resend"]))
+@click.option("--winner", default=None, metavar="SEAT", help="end: the seat that wins.")
+@click.option("--abandon", is_flag=True, help="end: without a winner (the game is abandoned).")
+@click.option("--to-step", type=int, default=None, help="rollback: the earlier step whose position comes back.")
+@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "resend", "end",
+                                              "rollback"]))
 @click.argument("game_id")
 def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
-                 command: str, game_id: str) -> None:
+                 winner: str | None, abandon: bool, to_step: int | None, command: str, game_id: str) -> None:
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
-    resend): an event in the
+    resend, end, rollback): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
     from pbem.service.hostcmd import run as run_host
     from pbem.service.judge import Judge
@@ -268,7 +272,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     config = _load(config_path)
     try:
         done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
-                        player=player)
+                        player=player, winner=winner, abandon=abandon, to_step=to_step)
     except KeyError:
         _fail(f"no game {game_id!r} in {config.database}")
     except ValueError as exc:

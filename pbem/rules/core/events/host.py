@@ -107,7 +107,8 @@ PLANNED = (
                                 + f" ({d.get('reason') or 'no reason given'}).")),
 )
 
-_EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved")
+_EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved",
+                             "GameEnded", "StateRestored", "RollbackAnnounced")
 
 KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
 """The declared kinds: the catalogue takes only kinds the service emits (the catalogue
