@@ -5,7 +5,9 @@ config game (:func:`pbem.service.games.create_game`, setup R-2, first reports an
 prompts), its table (origin, host, settings) is stored in ``game_tables`` and
 recorded as a ``TableSet`` event in the game's hash chain, and each player is mailed
 a welcome with the seat key (only its hash is stored). Config games keep working:
-they have no ``game_tables`` row and take their host from the config.
+they have no ``game_tables`` row and take their host from the config. A game opened
+for sign-up (:mod:`pbem.service.signup`) starts through :func:`new_game` too, with the
+keys its players got by mail (origin ``signup``).
 """
 from __future__ import annotations
 
