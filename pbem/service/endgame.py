@@ -92,10 +92,13 @@ def first_snapshot_of_step(judge: Judge, game_id: str, step: int) -> dict[str, A
 
 def rollback(judge: Judge, game_id: str, to_step: int | None, reason: str) -> tuple[str, str | None]:
     """Roll ``game_id`` back to the position of ``to_step`` (module docstring). Returns
-    (receipt text, log witness). Raises ValueError, saying what to write, for a missing
-    step, a step not before the live one, or one the game never had. Call inside a
-    transaction."""
+    (receipt text, log witness). Raises ValueError, saying what to write, for a paused
+    game, a missing step, a step not before the live one, or one the game never had.
+    Call inside a transaction."""
     live = judge.state(game_id)
+    if (judge.store.game(game_id) or {}).get("status") == "paused":
+        # resuming moves every open deadline by the whole pause, the restored ones too
+        raise ValueError(f"{game_id} is paused: send `command: resume` first, then the rollback")
     if isinstance(to_step, bool) or not isinstance(to_step, int):
         raise ValueError(  # noqa: TRY004 - a refusal told to the host, not a programming error
             f"rollback needs the step to go back to: `to_step: N` (a step before {live.step}; "

@@ -201,6 +201,10 @@ def test_rollback_restores_a_step_as_new_events_with_new_dice_and_no_leak(tmp_pa
         table.close()
         bad = table.cli("host", "--to-step", "999", "rollback", "g2")
         assert bad.exit_code == 1 and "is not an earlier step" in bad.output
+        assert table.cli("host", "pause", "g2").exit_code == 0
+        paused = table.cli("host", "--to-step", "0", "rollback", "g2")
+        assert paused.exit_code == 1 and "resume` first" in paused.output
+        assert table.cli("host", "resume", "g2").exit_code == 0
         out = table.cli("host", "--to-step", "0", "--reason", "start over", "rollback", "g2")
         assert out.exit_code == 0 and "back at the position of step 0" in out.output, out.output
         table.open()
