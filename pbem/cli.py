@@ -248,19 +248,63 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
     click.echo(f"host key (keep it; host commands by mail carry it): {made.host_key}")
 
 
+@game.command("open")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@click.option("--host", "host_email", required=True, help="The host's address (host notices, host commands).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option (repeatable).")
+@click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE", help="A table setting (as game new).")
+@click.option("--time-zone", default=None, help="The game's time zone (IANA name), same as --setting time_zone=.")
+@click.argument("game_id")
+def game_open(config_path: str, host_email: str, options: tuple[str, ...], settings: tuple[str, ...],
+              time_zone: str | None, game_id: str) -> None:
+    """Open GAME_ID for sign-up by mail (`game: ID` and `join: SEAT|any`): it starts when
+    its four seats are taken (docs/host-guide.md). Prints the host key once."""
+    from pbem.service.judge import Judge
+    from pbem.service.signup import open_game
+    from pbem.service.table import parse_pairs
+
+    try:
+        table = parse_pairs(settings, "setting") | ({"time_zone": time_zone} if time_zone else {})
+        rule_options = parse_pairs(options, "option")
+    except ValueError as exc:
+        _fail(str(exc))
+    from pbem.store import Store, StoreError
+
+    config = _load(config_path)
+    try:
+        store = Store(config.database)
+    except StoreError as exc:
+        _fail(str(exc))
+    try:
+        key = open_game(Judge(config, store), game_id, host_email=host_email, options=rule_options,
+                        settings=table)
+    except ValueError as exc:
+        _fail(str(exc))
+    finally:
+        store.close()
+    click.echo(f"{game_id}: open for sign-up; players join by mailing {config.judge_address} "
+               f"`game: {game_id}` and `join: any` (or a seat).")
+    click.echo(f"host key (keep it; host commands by mail carry it): {key}")
+
+
 @main.command("host")
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
               type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
-@click.option("--reason", default="", help="Why, for the players (pause, resume).")
+@click.option("--reason", default="", help="Why, for the players (pause, resume, end, rollback).")
 @click.option("--hours", type=float, default=None, help="extend: by how many hours.")
 @click.option("--seat", default=None, help="extend, resend: only this seat; replace: the seat.")
 @click.option("--player", default=None, metavar="'NAME <EMAIL>'", help="replace: the seat's new player.")
-@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "resend"]))
+@click.option("--winner", default=None, metavar="SEAT", help="end: the seat that wins.")
+@click.option("--abandon", is_flag=True, help="end: without a winner (the game is abandoned).")
+@click.option("--to-step", type=int, default=None, help="rollback: the earlier step whose position comes back.")
+@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "resend", "end",
+                                              "rollback"]))
 @click.argument("game_id")
 def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
-                 command: str, game_id: str) -> None:
+                 winner: str | None, abandon: bool, to_step: int | None, command: str, game_id: str) -> None:
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
-    resend): an event in the
+    resend, end, rollback): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
     from pbem.service.hostcmd import run as run_host
     from pbem.service.judge import Judge
@@ -268,7 +312,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     config = _load(config_path)
     try:
         done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
-                        player=player)
+                        player=player, winner=winner, abandon=abandon, to_step=to_step)
     except KeyError:
         _fail(f"no game {game_id!r} in {config.database}")
     except ValueError as exc:

@@ -64,6 +64,10 @@ def headline(index: int, events: Sequence[rules.Event], by_deadline: bool) -> st
     kinds = {e.kind for e in events}
     if "GameAbandoned" in kinds:
         return "the host abandoned the game"
+    if "GameEnded" in kinds:
+        return "the host ended the game"
+    if "RollbackAnnounced" in kinds:
+        return "the host rolled the game back"
     if kinds == {"SeatChanged"}:
         return "the host changed a seat"
     seat = next((e.data.get("seat") for e in events if e.kind in ("OrdersApplied", "TurnPassed")), None)

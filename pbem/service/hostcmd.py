@@ -4,7 +4,9 @@
     game: g2
     host: <the host key printed by `pbem game new`>
     command: pause          # status | pause | resume | extend | replace | resend
-    reason: a holiday       # pause, resume (optional)
+    reason: a holiday       # pause, resume (optional); end, rollback
+    winner: east            # end (or `abandon: true`); see pbem.service.endgame
+    to_step: 3              # rollback
     hours: 24               # extend: how long (optional seat: east)
     player: Ann <a@x.org>   # replace, with seat: east
 
@@ -36,7 +38,7 @@ from pbem.service.table import host_of, parse_seat, settings_of, wrapped
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
-COMMANDS = ("status", "pause", "resume", "extend", "replace", "resend")
+COMMANDS = ("status", "pause", "resume", "extend", "replace", "resend", "end", "rollback")
 """The host commands built so far."""
 
 
@@ -102,7 +104,8 @@ def _status(judge: Judge, game_id: str) -> str:
 
 
 def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: float | None = None,
-        seat: str | None = None, player: str | None = None) -> Done:
+        seat: str | None = None, player: str | None = None, winner: str | None = None,
+        abandon: bool = False, to_step: int | None = None) -> Done:
     """Carry out host ``command`` on ``game_id`` in one transaction (see the module
     docstring). Raises KeyError for an unknown game and ValueError, saying what to do
     instead, for a command that does not apply (resume a running game, …)."""
@@ -150,6 +153,12 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             return _replace(judge, game_id, seat, player or "")
         if command == "resend":
             return _resend(judge, game_id, seat)
+        if command in ("end", "rollback"):  # they change the position (pbem.service.endgame)
+            from pbem.service import endgame
+
+            text, head = (endgame.end_game(judge, game_id, winner, abandon, reason) if command == "end"
+                          else endgame.rollback(judge, game_id, to_step, reason))
+            return Done(text, head)
         # extend
         if not hours or hours <= 0:
             raise ValueError("extend needs how long: `hours: 24` (and optionally `seat: east`)")
@@ -287,7 +296,9 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
         done = run(judge, game_id, str(doc.get("command")), reason=str(doc.get("reason") or ""),
                    hours=float(hours) if isinstance(hours, (int, float)) else None,
                    seat=doc.get("seat") if isinstance(doc.get("seat"), str) else None,
-                   player=doc.get("player") if isinstance(doc.get("player"), str) else None)
+                   player=doc.get("player") if isinstance(doc.get("player"), str) else None,
+                   winner=str(doc["winner"]) if doc.get("winner") is not None else None,
+                   abandon=doc.get("abandon") is True, to_step=doc.get("to_step"))
     except ValueError as exc:
         issue = Problem(message=str(exc), where="command", code="envelope.unknown_key",
                         hint="docs/host-guide.md lists the host commands.")

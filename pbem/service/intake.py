@@ -260,6 +260,10 @@ def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
         from pbem.service import hostcmd
 
         return hostcmd.handle_mail(judge, parsed, doc, rec, shown)
+    if "join" in doc and "orders" not in doc:  # sign-up to an open game (issue 16)
+        from pbem.service import signup
+
+        return signup.handle_mail(judge, parsed, doc, rec, shown)
     if ("command" in doc or "confirm" in doc) and "orders" not in doc:  # confirm: an address change
         from pbem.service import playercmd
 

@@ -5,7 +5,9 @@ config game (:func:`pbem.service.games.create_game`, setup R-2, first reports an
 prompts), its table (origin, host, settings) is stored in ``game_tables`` and
 recorded as a ``TableSet`` event in the game's hash chain, and each player is mailed
 a welcome with the seat key (only its hash is stored). Config games keep working:
-they have no ``game_tables`` row and take their host from the config.
+they have no ``game_tables`` row and take their host from the config. A game opened
+for sign-up (:mod:`pbem.service.signup`) starts through :func:`new_game` too, with the
+keys its players got by mail (origin ``signup``).
 """
 from __future__ import annotations
 
@@ -104,10 +106,14 @@ def welcome_text(game_id: str, seat: str, player: str, key: str, judge_address: 
 
 def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email: str,
              options: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None,
-             pack: str = "builtin") -> NewGame:
+             pack: str = "builtin", key_hashes: Mapping[str, str] | None = None,
+             host_key_hash: str | None = None, origin: str = "cli") -> NewGame:
     """Create ``game_id`` in the database (see the module docstring) and queue each
-    player's welcome. Raises ValueError with what to do instead for a bad id, a game
-    that exists, unknown or missing seats, a bad address or bad settings."""
+    player's welcome. ``key_hashes`` and ``host_key_hash``: keys mailed already (a
+    sign-up game, :mod:`pbem.service.signup`, ``origin="signup"``): those seats get no
+    welcome here and no key is returned for them. Raises ValueError with what to do
+    instead for a bad id, a game that exists, unknown or missing seats, a bad address
+    or bad settings."""
     if not _ID.fullmatch(game_id):
         raise ValueError(f"not a game id: {game_id!r} (lower-case letters, digits and -, up to 40)")
     if judge.store.game(game_id) is not None or judge.config.game(game_id) is not None:
@@ -129,15 +135,18 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
         address = normalise_address(s.email)
         if not address:
             raise ValueError(f"seat {s.seat}: not an address: {s.email!r}")
+        if key_hashes and s.seat in key_hashes:
+            seat_configs.append(SeatConfig(s.seat, s.player, address, key_hashes[s.seat]))
+            continue
         keys[s.seat] = new_key()
         seat_configs.append(SeatConfig(s.seat, s.player, address, hash_key(keys[s.seat])))
-    host_key = new_key()
-    host_hash = hash_key(host_key)
+    host_key = "" if host_key_hash else new_key()
+    host_hash = host_key_hash or hash_key(host_key)
     game = GameConfig(game_id, tuple(seat_configs), pack, host, dict(options or {}), host_hash, table_settings)
     store = judge.store
     with store.transaction():
         # the table first: the first prompts' deadlines are computed with its settings
-        store.save_table(game_id, origin="cli", host_email=host, host_key_hash=host_hash,
+        store.save_table(game_id, origin=origin, host_email=host, host_key_hash=host_hash,
                          settings=table_settings.to_dict(), state={})
         games.create_game(judge, game)
         event = rules.judge_event("TableSet", {
@@ -148,6 +157,8 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
         store.save_snapshot(game_id, seq, state.step, state.to_dict())
         head = trust.witness(store, game_id)
         for s in seat_configs:
+            if s.seat not in keys:  # its key went with the sign-up's answer
+                continue
             text = welcome_text(game_id, s.seat, s.player, keys[s.seat], judge.config.judge_address, table_settings)
             body = build.render_notice(wrapped(text), game_id)
             subject = f"[{game_id}] welcome: your seat {s.seat}"

@@ -125,6 +125,11 @@ JUDGE_KINDS = ("SeedCommitted", "OrdersAccepted", "SeedRevealed", "SeatChanged",
                *HOST_KINDS)
 
 
+#: judge kinds that change the position (a host's rollback or end, issue 16): the
+#: re-adjudication folds them where they stand in the log
+MOVING_KINDS = ("StateRestored", "GameEnded")
+
+
 def _dice(store: Store, game_id: str) -> list[str]:
     """The standalone verifier's seed and dice checks on the whole log (the database
     holds the seed and every private event)."""
@@ -142,16 +147,19 @@ def readjudicate(store: Store, game_id: str, initial: dict) -> list[str]:
     """Carry the game out again from the log (dice version 2): the setup from the seed
     and the options, then each ``OrdersAccepted`` document with the dice of its orders
     context; each must give exactly the logged events (the judge's own entries left
-    aside). Returns the first difference found, as a one-item list (empty: the same)."""
+    aside; a host's ``StateRestored`` and ``GameEnded`` are folded in where they stand,
+    so a rolled-back game is re-adjudicated along the log). Returns the first difference found, as a one-item list (empty: the same)."""
     game = store.game(game_id)
     assert game is not None
     pack = games.game_pack(store, game_id)
     seed = bytes.fromhex(game["seed"])
     stored = [e for e in store.events(game_id)]
-    groups: list[tuple[dict | None, list]] = [(None, [])]
+    groups: list[tuple[dict | None, list, list]] = [(None, [], [])]
     for e in stored:
         if e.kind == "OrdersAccepted":
-            groups.append((dict(e.data), []))
+            groups.append((dict(e.data), [], []))
+        elif e.kind in MOVING_KINDS:  # the host's own position changes: folded, not re-made
+            groups[-1][2].append(rules.Event(e.kind, e.data, e.public, e.seat))
         elif e.kind not in JUDGE_KINDS:
             groups[-1][1].append(rules.Event(e.kind, e.data, e.public, e.seat))
     options = json.loads(game["options"] or "{}")
@@ -159,9 +167,9 @@ def readjudicate(store: Store, game_id: str, initial: dict) -> list[str]:
     problem = _differ("the setup", events, groups[0][1])
     if problem:
         return [problem]
-    state = rules.fold(rules.GameState.from_dict(initial, pack), groups[0][1])
+    state = rules.fold(rules.GameState.from_dict(initial, pack), [*groups[0][1], *groups[0][2]])
     context = pbem_verify.START_CONTEXT
-    for document, logged in groups[1:]:
+    for document, logged, moved in groups[1:]:
         assert document is not None
         context = next_context(context, document)
         what = f"the orders of {document.get('seat')} at step {document.get('step')}"
@@ -173,7 +181,7 @@ def readjudicate(store: Store, game_id: str, initial: dict) -> list[str]:
         problem = _differ(what, events, logged)
         if problem:
             return [problem]
-        state = rules.fold(state, logged)
+        state = rules.fold(state, [*logged, *moved])
     return []
 
 

@@ -113,13 +113,16 @@ PLANNED = (
 
 _EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved",
                               "DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared",
-                              "PreferencesSet", "PressSent", "AddressChanged")
+                              "PreferencesSet", "PressSent", "AddressChanged",
+                              "GameEnded", "StateRestored", "RollbackAnnounced")
 
 KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
 """The declared kinds: the catalogue takes only kinds the service emits (the catalogue
 test); the rest of :data:`PLANNED` is the design of the later slices of issue 16 and
-joins :data:`KINDS` with the command that emits it. ``GameEnded`` and ``SeatReplaced``
-must then be reconciled with the judge family's ``GameAbandoned`` and ``SeatChanged``."""
+joins :data:`KINDS` with the command that emits it. ``GameEnded`` (the host's ``end``,
+:mod:`pbem.service.endgame`) sits beside the judge family's ``GameAbandoned`` (``pbem
+abandon``, which leaves the position as it is); ``SeatReplaced`` must still be reconciled
+with ``SeatChanged``, which ``replace`` logs."""
 
 HOST_KINDS: tuple[str, ...] = tuple(k.name for k in KINDS)
 """The table's event kinds (the service's, not the rules' output)."""

@@ -1,0 +1,129 @@
+"""The host commands that change the position (issue 16): ``end`` and ``rollback``,
+run through :func:`pbem.service.hostcmd.run` (CLI ``pbem host end|rollback GAME``, or by
+mail with the host key).
+
+``end`` (``winner: east`` with a ``reason``, or ``abandon: true``): ``GameEnded`` (its
+reducer sets the state's ``result`` with ``rule: host`` and the phase ``over``) and
+``SeedRevealed`` in one batch, the game's status ``over`` (a winner) or ``abandoned``,
+every open deadline closed, every seat sent a report with the result and the seed
+(:func:`pbem.service.trust.mail_seed`), exactly as a game that ends by the rules; orders
+after it are refused with ``game.over``; ``pbem archive`` then reveals the whole log.
+
+``rollback`` (``to_step: N`` with a ``reason``): the position of step N comes back as
+*new* events, nothing in the log is changed or removed: ``StateRestored`` (judge-only:
+it holds the whole state, hands and deck included; its data is hidden in the archive
+until the game is over) and ``RollbackAnnounced`` (public). The restored position is the
+first snapshot of step N (the position when step N was first waited on) with its step
+number set to the live step + 1: the step counter only goes forward, so no step number,
+deadline row, prompt or report subject is used twice. The dice context
+(:mod:`pbem.rules.dice`) is *not* rewound: it chains on every accepted orders document,
+the abandoned branch's included, so the redone decisions draw from new contexts (and at
+new step numbers) even when the same orders are sent again (docs/trust.md). Every open
+deadline is closed, each seat gets a report of the restored position in its own view
+and the restored step's prompts with new deadlines.
+"""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from pbem import rules
+from pbem.service import reports, trust
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+
+def _close_deadlines(judge: Judge, game_id: str) -> int:
+    """Close every open deadline of the game; how many were open."""
+    now = judge.clock().isoformat()
+    rows = judge.store.open_deadlines(game_id)
+    for d in rows:
+        judge.store.expire_deadline(game_id, d["step"], d["seat"], now)
+    return len(rows)
+
+
+def _append(judge: Judge, game_id: str, events: list[rules.Event], status: str | None = None) -> rules.GameState:
+    """Append ``events`` (they change the position) as one batch stored with the live
+    step, the state after them as its snapshot, the game's step (and ``status``) set;
+    return the new state. Call inside a transaction."""
+    store = judge.store
+    state = judge.state(game_id)
+    new = rules.fold(state, events)
+    seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step)
+    store.save_snapshot(game_id, seq, new.step, new.to_dict())
+    store.set_game_step(game_id, new.step, status=status)
+    return new
+
+
+def end_game(judge: Judge, game_id: str, winner: str | None, abandon: bool, reason: str) -> tuple[str, str | None]:
+    """The host ends ``game_id`` (module docstring): ``winner`` a seat, or ``abandon``.
+    Returns (receipt text, log witness). Raises ValueError, saying what to write, when
+    neither or both are given or the winner is no seat. Call inside a transaction."""
+    seats = [r["seat"] for r in judge.store.seats(game_id)]
+    if abandon == bool(winner):
+        raise ValueError("end needs the result: `winner: east` (with `reason:`), or `abandon: true`")
+    if winner and winner not in seats:
+        raise ValueError(f"winner {winner!r} is no seat of {game_id}; the seats are {', '.join(seats)}")
+    how = "abandon" if abandon else "win"
+    ended = rules.judge_event("GameEnded", {"how": how, "reason": reason, "winner": winner})
+    events = [ended, trust.seed_revealed(judge.store, game_id)]
+    before = judge.state(game_id)
+    _close_deadlines(judge, game_id)
+    state = _append(judge, game_id, events, status="abandoned" if abandon else "over")
+    said = f"{winner} wins" if winner else "the game is abandoned"
+    reports.queue_reports(judge, game_id, judge.pack_for(game_id), state, events,
+                          headline=f"the host ended the game: {said}", step=before.step)
+    trust.mail_seed(judge, game_id, f"was ended by its host ({said}"
+                    + (f": {reason})" if reason else ")"))
+    head = trust.witness(judge.store, game_id)
+    text = (f"Game {game_id} is over: {said}{' (' + reason + ')' if reason else ''}. Every seat is sent the "
+            "result and the dice seed; no deadline is open. `pbem archive` now shows the whole log.")
+    return text, head
+
+
+def first_snapshot_of_step(judge: Judge, game_id: str, step: int) -> dict[str, Any] | None:
+    """The state dict of the game's first snapshot at ``step`` (the position when the
+    step was first waited on), or None when no snapshot has that step."""
+    row = judge.store.db.execute("SELECT state FROM snapshots WHERE game_id = ? AND step = ? ORDER BY seq LIMIT 1",
+                                 [game_id, step]).fetchone()
+    return None if row is None else json.loads(row[0])
+
+
+def rollback(judge: Judge, game_id: str, to_step: int | None, reason: str) -> tuple[str, str | None]:
+    """Roll ``game_id`` back to the position of ``to_step`` (module docstring). Returns
+    (receipt text, log witness). Raises ValueError, saying what to write, for a paused
+    game, a missing step, a step not before the live one, or one the game never had.
+    Call inside a transaction."""
+    live = judge.state(game_id)
+    if (judge.store.game(game_id) or {}).get("status") == "paused":
+        # resuming moves every open deadline by the whole pause, the restored ones too
+        raise ValueError(f"{game_id} is paused: send `command: resume` first, then the rollback")
+    if isinstance(to_step, bool) or not isinstance(to_step, int):
+        raise ValueError(  # noqa: TRY004 - a refusal told to the host, not a programming error
+            f"rollback needs the step to go back to: `to_step: N` (a step before {live.step}; "
+                         "`command: status` shows the step now)")
+    if not 0 <= to_step < live.step:
+        raise ValueError(f"to_step {to_step} is not an earlier step: the game is at step {live.step}; "
+                         f"write a step from 0 to {live.step - 1}")
+    old = first_snapshot_of_step(judge, game_id, to_step)
+    if old is None:
+        raise ValueError(f"{game_id} never waited at step {to_step} (a step may be skipped); "
+                         "write a step a report of yours names")
+    restored = {**old, "step": live.step + 1}
+    data = {"from_step": live.step, "reason": reason, "to_step": to_step}
+    events = [rules.judge_event("StateRestored", {**data, "state": restored}),
+              rules.judge_event("RollbackAnnounced", data)]
+    _close_deadlines(judge, game_id)
+    state = _append(judge, game_id, events)
+    pack = judge.pack_for(game_id)
+    reports.queue_reports(judge, game_id, pack, state, [events[1]],
+                          headline=f"rolled back to the position of step {to_step}")
+    reports.queue_prompts(judge, game_id, pack, state)
+    head = trust.witness(judge.store, game_id)
+    waited = ", ".join(sorted({d.seat for d in rules.pending(state)})) or "no seat"
+    text = (f"Game {game_id} is back at the position of step {to_step}, now numbered step {state.step} "
+            f"(no step number is used twice). Every seat is sent the position in its own view; the game waits "
+            f"for {waited}.")
+    return text, head
+

@@ -1,0 +1,179 @@
+"""Sign-up by mail (issue 16): an *open game* the host creates without seats
+(``pbem game open GAME --host ADDR``), that players join by mail::
+
+    game: g5
+    join: north             # a seat, or `any` (the first free seat)
+    name: Ann               # optional: the name the other players see (else the mail's)
+
+Each player who joins is answered with the seat and its key (only the key's hash is
+kept). When the last of the four seats is taken the game starts as one made by ``pbem
+game new`` (:func:`pbem.service.table.new_game`, ``origin: signup``): setup R-2, the
+``TableSet`` event (the seats' names, no address), the first reports and prompts; every
+player is told the game starts, and so is the host.
+
+Refused, each with what to do instead, nothing changed: a game that is not open for
+sign-up (unknown, or started: ``command.no_signup``), a seat that is no seat
+(``command.signup_seat``) or is taken (``command.seat_taken``; the free seats are
+named), an address that holds a seat of that game already (``command.signup_twice``:
+one seat per address, so no player holds two seats and every seat has its own mail).
+
+Before the game starts it has no hash chain yet: the sign-up lives in the ``signups``
+and ``signup_seats`` tables; its outcome (who took which seat) enters the chain with
+``TableSet`` when the game starts.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pbem import rules
+from pbem.gamesettings import GameSettings, parse_settings
+from pbem.keys import hash_key, new_key
+from pbem.mail.headers import normalise_address
+from pbem.mail.message import ParsedMail
+from pbem.problems import Problem
+from pbem.report import build
+from pbem.service import answers, outbox
+from pbem.service.table import _ID, NewSeat, new_game, wrapped
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+SIGNUP_KEYS = ("game", "join", "name")
+"""The keys of a sign-up mail."""
+NAME_MAX = 60
+"""The longest player name taken (characters)."""
+
+
+def open_game(judge: Judge, game_id: str, *, host_email: str, options: Mapping[str, Any] | None = None,
+              settings: Mapping[str, Any] | None = None, pack: str = "builtin") -> str:
+    """Open ``game_id`` for sign-up by mail (module docstring); return the host key
+    (printed once; only its hash is kept). Raises ValueError, saying what to do
+    instead, for a bad id, an id in use (a game or another sign-up), a bad host
+    address or bad settings."""
+    if not _ID.fullmatch(game_id):
+        raise ValueError(f"not a game id: {game_id!r} (lower-case letters, digits and -, up to 40)")
+    store = judge.store
+    if store.game(game_id) is not None or judge.config.game(game_id) is not None or store.signup(game_id):
+        raise ValueError(f"a game {game_id!r} exists already; choose another id")
+    table, bad = parse_settings(dict(settings or {}))
+    if bad:
+        raise ValueError("bad settings: " + "; ".join(bad))
+    host = normalise_address(host_email)
+    if not host:
+        raise ValueError(f"not an address: {host_email!r}")
+    key = new_key()
+    with store.transaction():
+        store.create_signup(game_id, pack=pack, options=dict(options or {}), settings=table.to_dict(),
+                            host_email=host, host_key_hash=hash_key(key), at=judge.clock().isoformat())
+    return key
+
+
+def _refuse(code: str, message: str, hint: str, where: str = "join") -> Problem:
+    return Problem(message=message, where=where, code=code, hint=hint)
+
+
+def check_join(judge: Judge, doc: Mapping[str, Any], sender: str) -> tuple[str | None, list[Problem]]:
+    """The seat a sign-up mail from ``sender`` takes (None) and every problem with it
+    (module docstring). Reads only."""
+    store = judge.store
+    game_id = doc.get("game")
+    row = store.signup(game_id) if isinstance(game_id, str) else None
+    if row is None or row["status"] != "open":
+        started = row is not None
+        return None, [_refuse("command.no_signup", f"Game {game_id!r} is "
+                              + ("full: its four seats are taken and it has started." if started
+                                 else "not open for sign-up on this judge."),
+                              "Ask the host for the id of an open game; `join:` works only before a game "
+                              "starts (docs/player-guide.md: Joining an open game).", where="game")]
+    problems = [_refuse("envelope.unknown_key", f"A sign-up mail has no key {k!r}.",
+                        "Write only `game:`, `join:` and `name:`.", where=str(k))
+                for k in doc if k not in SIGNUP_KEYS]
+    taken = {r["seat"]: r for r in store.signup_seats(game_id)}
+    free = [s for s in rules.SEATS if s not in taken]
+    mine = next((r["seat"] for r in taken.values() if r["email"] == sender), None)
+    if mine is not None:
+        problems.append(_refuse("command.signup_twice", f"Your address holds the seat {mine} of {game_id} already.",
+                                "One seat per address: ask a friend to join from their own address."))
+    want = doc.get("join")
+    seat: str | None = None
+    if not isinstance(want, str) or (want != "any" and want not in rules.SEATS):
+        problems.append(_refuse("command.signup_seat", f"join: {want!r} is no seat of the game.",
+                                f"Write `join: any` or one of the free seats: {', '.join(free)}."))
+    elif want == "any":
+        seat = free[0] if free else None
+    elif want in taken:
+        problems.append(_refuse("command.seat_taken", f"The seat {want} of {game_id} is taken.",
+                                f"Write `join: any` or one of the free seats: {', '.join(free)}."))
+    else:
+        seat = want
+    name = doc.get("name")
+    if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX):
+        problems.append(_refuse("command.signup_seat", f"name: must be a text of 1 to {NAME_MAX} characters.",
+                                "e.g. `name: Ann`", where="name"))
+    return (None if problems else seat), problems
+
+
+def _player_name(doc: Mapping[str, Any], parsed: ParsedMail, sender: str) -> str:
+    name = doc.get("name") if isinstance(doc.get("name"), str) else (parsed.sender_name or sender.split("@")[0])
+    return " ".join(str(name).split())[:NAME_MAX]
+
+
+def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+                shown: Mapping[str, Any]) -> str:
+    """A sign-up mail (module docstring): the seat taken and its key mailed to the
+    sender, the game started when it is full; or the refusal naming every problem.
+    Returns the inbox status (``answered`` or ``rejected``). Call inside the intake's
+    transaction."""
+    sender = normalise_address(parsed.sender or "")
+    game_id = doc.get("game") if isinstance(doc.get("game"), str) else None
+    seat, problems = check_join(judge, doc, sender)
+    if problems or seat is None:
+        return answers.reject(judge, parsed, rec, problems, None, None, {"document": shown})
+    store = judge.store
+    key = new_key()
+    player = _player_name(doc, parsed, sender)
+    now = judge.clock().isoformat()
+    store.take_signup_seat(game_id, seat, player, sender, hash_key(key), now)
+    taken = store.signup_seats(game_id)
+    rec("answered", "signup", result={"document": shown, "seat": seat})
+    row = store.signup(game_id)
+    settings = GameSettings.from_dict(row["settings"])
+    waiting = len(rules.SEATS) - len(taken)
+    body = (f"Welcome to {game_id}, {player}. You take the seat {seat}.\n\nYour seat key is:\n\n  {key}\n\n"
+            f"Keep it secret: every orders mail you send to {judge.config.judge_address} carries it. "
+            + (f"The game starts when its last {waiting} seat(s) are taken; you will be told. " if waiting else
+               "Yours was the last seat: the game starts now, your first report and prompt follow. ")
+            + f"Deadlines are shown in the game's time zone, {settings.time_zone}. docs/player-guide.md tells "
+              "how to write orders.")
+    text = build.render_notice(wrapped(body), game_id)
+    outbox.queue(judge, game_id=None, kind="welcome", to_addr=sender, to_name=player, subject=f"[{game_id}] your seat {seat}", text=text,
+                 html=build.html_of_text(f"your seat {seat}", text), id_parts=(game_id, "signup", seat, sender),
+                 in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
+    if not waiting:
+        _start(judge, game_id, row, taken)
+    return "answered"
+
+
+def _start(judge: Judge, game_id: str, row: Mapping[str, Any], taken: list[dict[str, Any]]) -> None:
+    """The last seat is taken: the game starts (module docstring)."""
+    seats = [NewSeat(t["seat"], t["player"], t["email"]) for t in taken]
+    made = new_game(judge, game_id, seats, host_email=row["host_email"], options=row["options"],
+                    settings=row["settings"], pack=row["pack"], key_hashes={t["seat"]: t["key_hash"] for t in taken},
+                    host_key_hash=row["host_key_hash"], origin="signup")
+    judge.store.close_signup(game_id)
+    names = ", ".join(f"{t['seat']}: {t['player']}" for t in taken)
+    for t in taken:
+        body = (f"Game {game_id} starts: its four seats are taken ({names}). Your first report and "
+                f"prompt follow; play with the seat key of your sign-up answer.")
+        text = build.render_notice(wrapped(body), game_id)
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=t["email"], to_name=t["player"],
+                     subject=f"[{game_id}] the game starts", text=text,
+                     html=build.html_of_text("the game starts", text), id_parts=(game_id, "started", t["seat"]))
+    body = (f"Your open game {game_id} is full and has started ({names}). Host commands work on it as on a "
+            f"game made by `pbem game new` (docs/host-guide.md)."
+            + (f"\n\nLog witness: {made.witness}" if made.witness else ""))
+    text = build.render_notice(wrapped(body), game_id)
+    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["host_email"], to_name=None,
+                 subject=f"[{game_id}] the game starts", text=text, html=build.html_of_text("the game starts", text),
+                 id_parts=(game_id, "started", "host"))
