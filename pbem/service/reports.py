@@ -28,10 +28,12 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
     commitment = store.game(game_id)["seed_commitment"]
     witness = trust.witness(store, game_id)
     players = {r["seat"]: r["player"] for r in seats}
+    # each seat's picture: the whole map and an inset on its own forces (issue 13), the
+    # shared drawing done once for the four (issue 14)
+    pngs = build.seat_map_pngs(pack, state, events, title=f"{game_id} step {step}", players=players,
+                               seats=[r["seat"] for r in seats]) if judge.config.map_attachment else {}
     for row in seats:
-        # each seat's picture: the whole map and an inset on its own forces (issue 13)
-        png = build.map_png(pack, state, events, title=f"{game_id} step {step}", players=players,
-                            seat=row["seat"]) if judge.config.map_attachment else None
+        png = pngs.get(row["seat"])
         # two reports can share a step (setup, then the first player-turn): the picture's
         # hash keeps each Content-ID unique (RFC 2392)
         cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
