@@ -28,7 +28,14 @@ import cairosvg.surface
 from PIL import Image
 
 from pbem.pack.model import Pack
-from pbem.report.mapview import Layer, MapOverlay, _Projection, focus_box, map_layers, svg_document
+from pbem.report.mapview import (
+    Layer,
+    MapOverlay,
+    _Projection,
+    focus_box,
+    map_layers,
+    svg_document,
+)
 
 #: zlib level of the PNG (Pillow's default is 6: level 9 saves 3 % for 2.5x the time)
 PNG_COMPRESS_LEVEL = 6
@@ -221,7 +228,7 @@ class SeatMaps:
         svg_w = _Projection().width
         x0, y0, x1, y1 = box
         k = width / svg_w  # pixels per SVG unit in the mailed picture
-        over_w, over_h = picture_size(width)
+        _w, over_h = picture_size(width)
         bar = int(round(36 * k))
         inset_h = int(round(width * (y1 - y0) / (x1 - x0)))
         need = width * svg_w / (x1 - x0)

@@ -12,8 +12,8 @@ from typing import Any
 
 from pbem import rules
 from pbem.pack.model import Pack
-from pbem.report.context import SEAT_COLOURS, strength
 from pbem.report import raster
+from pbem.report.context import SEAT_COLOURS, strength
 from pbem.report.mapview import (
     MapOverlay,
     render_map_svg,
