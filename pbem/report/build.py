@@ -187,3 +187,16 @@ def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], t
     except Exception:  # the picture is optional, the report is not
         log.exception("map snapshot failed")
         return None
+
+
+def seat_map_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
+                  seats: Sequence[str], players: Mapping[str, str] | None = None) -> dict[str, bytes | None]:
+    """Each seat's map picture of one decision as PNG bytes, 1000 px wide, the shared
+    drawing done once (:func:`pbem.report.snapshot.seat_pngs`); every seat None, logged,
+    if drawing fails (a report is never lost for want of a picture)."""
+    try:
+        from pbem.report import snapshot
+        return dict(snapshot.seat_pngs(pack, state, events, title, seats, players=players))
+    except Exception:  # the picture is optional, the report is not
+        log.exception("map snapshot failed")
+        return dict.fromkeys(seats)

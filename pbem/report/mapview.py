@@ -187,8 +187,8 @@ def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
     """The map of ``pack`` with ``overlay`` as layers, bottom to top: ``base`` (sea,
     land, province names, paths; static), ``spaces`` (control halos and space symbols
     in their owners' colours), ``labels`` (space names; static), ``turn`` (stacks,
-    moves, battles, sieges, royals, army boxes), ``legend`` (static), ``top`` (the
-    players' legend and the title). :func:`render_map_svg` is their concatenation."""
+    moves, battles, sieges, royals, army boxes), ``legend`` (static), ``players`` (the
+    players' legend: the same all game long) and ``top`` (the title). :func:`render_map_svg` is their concatenation."""
     ov = overlay or MapOverlay()
     proj = _Projection()
     xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
@@ -198,15 +198,16 @@ def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
     turn: list[str] = []
     _overlay(turn, ov, xy)
     _turn_layer(turn, ov, xy, avoid=[lab.box for lab in label_layout(pack).values()])
-    top: list[str] = []
-    _seat_legend(top, ov, proj)
+    players: list[str] = []
+    _seat_legend(players, ov, proj)
     title = ov.title or f"Successors: the empire of Alexander, 323 BC ({pack.name} pack)"
     size = 30 if ov.seat_labels else 20
-    top.append(f'<text x="14" y="{size + 6}" font-size="{size}" font-weight="bold" fill="#2d2a26" '
-               f'stroke="#ffffff" stroke-width="0.6">{escape(title)}</text>')
+    top = [f'<text x="14" y="{size + 6}" font-size="{size}" font-weight="bold" fill="#2d2a26" '
+           f'stroke="#ffffff" stroke-width="0.6">{escape(title)}</text>']
     return [Layer("base", True, _base_layer(pack)), Layer("spaces", False, tuple(spaces)),
             Layer("labels", True, _labels_layer(pack)), Layer("turn", False, tuple(turn)),
-            Layer("legend", True, _legend_layer()), Layer("top", False, tuple(top))]
+            Layer("legend", True, _legend_layer()), Layer("players", False, tuple(players)),
+            Layer("top", False, tuple(top))]
 
 
 def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
@@ -591,11 +592,16 @@ def _place(placed: list[tuple[float, float, float, float]], x: float, y: float, 
     cands += [(x - w / 2, y - 2 * 12.0 - 2 * h), (x - w / 2, y + 2 * 12.0 + h)]
     if prefer_below:
         cands[0], cands[1] = cands[1], cands[0]
+    # only boxes within reach of some candidate can overlap one: filter them once (the
+    # same result as testing all, 20x fewer tests with 424 space names; issue 14)
+    rx, ry = w + 31.0, 2 * h + 31.0
+    near_placed = [p for p in placed if p[0] < x + rx and p[2] > x - rx and p[1] < y + ry and p[3] > y - ry]
+    near_soft = [p for p in soft or () if p[0] < x + rx and p[2] > x - rx and p[1] < y + ry and p[3] > y - ry]
     best, best_cost = None, math.inf
     for i, (bx, by) in enumerate(cands):
         box = (bx, by, bx + w, by + h)
-        hard = sum(_box_overlaps(box, p) for p in placed)
-        names = sum(_box_overlaps(box, p) for p in soft or ())
+        hard = sum(_box_overlaps(box, p) for p in near_placed)
+        names = sum(_box_overlaps(box, p) for p in near_soft)
         cost = 4 * hard + names + i * 2.0
         if cost < best_cost:
             best, best_cost = box, cost

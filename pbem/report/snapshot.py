@@ -12,8 +12,8 @@ from typing import Any
 
 from pbem import rules
 from pbem.pack.model import Pack
-from pbem.report.context import SEAT_COLOURS, strength
 from pbem.report import raster
+from pbem.report.context import SEAT_COLOURS, strength
 from pbem.report.mapview import (
     MapOverlay,
     render_map_svg,
@@ -115,3 +115,13 @@ def png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title
     if seat:
         return raster.seat_map_png(pack, ov, seat, width=width)
     return raster.map_png(pack, ov, width=width)
+
+
+def seat_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
+              seats: Sequence[str], width: int = 1000, players: Mapping[str, str] | None = None
+              ) -> dict[str, bytes]:
+    """Every seat's picture of one decision, ``seat -> PNG bytes`` (each as
+    :func:`png` with ``seat``), drawing the shared parts once
+    (:class:`pbem.report.raster.SeatMaps`, issue 14)."""
+    maps = raster.SeatMaps(pack, overlay(pack, state, events, title, players), width)
+    return {seat: maps.png(seat) for seat in seats}

@@ -27,12 +27,16 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
     commitment = store.game(game_id)["seed_commitment"]
     witness = trust.witness(store, game_id)
     players = {r["seat"]: r["player"] for r in seats}
+    # each seat's picture: the whole map and an inset on its own forces (issue 13), the
+    # shared drawing done once for the seats that want one (issue 14); no picture for a
+    # seat with the map off or its reports in a digest, which is text (issue 16)
+    wanted = {r["seat"]: prefs.of(store, game_id, r["seat"]) for r in seats}
+    drawn = [s for s, w in wanted.items() if w["map"] == "on" and w["digest"] == "off"]
+    pngs = build.seat_map_pngs(pack, state, events, title=f"{game_id} step {step}", players=players,
+                               seats=drawn) if judge.config.map_attachment and drawn else {}
     for row in seats:
-        # each seat's picture: the whole map and an inset on its own forces (issue 13)
-        wants = prefs.of(store, game_id, row["seat"])  # issue 16: map, format, digest
-        png = build.map_png(pack, state, events, title=f"{game_id} step {step}", players=players,
-                            seat=row["seat"]) if judge.config.map_attachment and wants["map"] == "on" \
-            and wants["digest"] == "off" else None  # a digest is text
+        wants = wanted[row["seat"]]
+        png = pngs.get(row["seat"])
         # two reports can share a step (setup, then the first player-turn): the picture's
         # hash keeps each Content-ID unique (RFC 2392)
         cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None

@@ -79,10 +79,15 @@ def test_static_layers_depend_on_the_pack_alone(pack: Pack) -> None:
     assert [layer.name for layer in one if layer.static] == ["base", "labels", "legend"]
 
 
-def test_png_is_an_rgb_picture_of_the_width(pack: Pack) -> None:
-    data = raster.map_png(pack, _position(pack, 27, 3), width=1000)
+def test_png_is_a_palette_picture_of_the_width_that_looks_like_the_surface(pack: Pack) -> None:
+    from PIL import ImageStat
+
+    ov = _position(pack, 27, 3)
+    data = raster.map_png(pack, ov, width=1000)
     image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG" and image.mode == "RGB" and image.size == raster.picture_size(1000)
+    assert image.format == "PNG" and image.mode == "P" and image.size == raster.picture_size(1000)
+    exact = raster.surface_image(raster.map_surface(pack, ov, 1000)).convert("RGB")
+    assert max(ImageStat.Stat(ImageChops.difference(image.convert("RGB"), exact)).mean) < 2
     with pytest.raises(ValueError):
         raster.map_png(pack, None, width=0)
 
@@ -109,3 +114,17 @@ def test_the_seat_picture_is_the_seat_svg_drawn(pack: Pack, seat: str) -> None:
     elsewhere = Image.open(io.BytesIO(raster.seat_map_png(pack, ov, other))).convert("RGB")
     if elsewhere.size == fast.size:  # an inset of the same height: it must show another place
         assert mean_diff(elsewhere, whole) > 2 * mean_diff(fast, whole)
+
+
+def test_one_decisions_seat_maps_share_the_drawing_and_equal_each_seat_drawn_alone(pack: Pack) -> None:
+    """SeatMaps (issue 14) draws the layers and each width once for the four seats, and
+    each seat's picture is byte for byte the one seat_map_png draws for it alone."""
+    ov = _position(pack, 27, 3)
+    maps = raster.SeatMaps(pack, ov)
+    seats = ("north", "east", "south", "west")
+    shared = {s: maps.png(s) for s in seats}
+    assert shared == {s: raster.seat_map_png(pack, ov, s) for s in seats}
+    assert len(set(shared.values())) > 1  # the seats' zooms differ
+    assert set(maps._surfaces) <= {1000, *raster.INSET_WIDTHS}
+    with pytest.raises(ValueError):
+        raster.SeatMaps(pack, ov, width=0)
