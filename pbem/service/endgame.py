@@ -24,7 +24,6 @@ and the restored step's prompts with new deadlines.
 """
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from pbem import rules
@@ -85,9 +84,7 @@ def end_game(judge: Judge, game_id: str, winner: str | None, abandon: bool, reas
 def first_snapshot_of_step(judge: Judge, game_id: str, step: int) -> dict[str, Any] | None:
     """The state dict of the game's first snapshot at ``step`` (the position when the
     step was first waited on), or None when no snapshot has that step."""
-    row = judge.store.db.execute("SELECT state FROM snapshots WHERE game_id = ? AND step = ? ORDER BY seq LIMIT 1",
-                                 [game_id, step]).fetchone()
-    return None if row is None else json.loads(row[0])
+    return judge.store.first_snapshot_at_step(game_id, step)
 
 
 def rollback(judge: Judge, game_id: str, to_step: int | None, reason: str) -> tuple[str, str | None]:

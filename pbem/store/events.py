@@ -193,6 +193,13 @@ class EventsTable(Connection):
         rows = list(self.db["snapshots"].rows_where("game_id = ?", [game_id], order_by="seq", limit=1))
         return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
 
+    def first_snapshot_at_step(self, game_id: str, step: int) -> dict[str, Any] | None:
+        """The state of the game's first snapshot at ``step`` (the position when the step
+        was first waited on; a rollback restores it), or None."""
+        rows = list(self.db["snapshots"].rows_where("game_id = ? AND step = ?", [game_id, step], order_by="seq",
+                                                    limit=1))
+        return json.loads(rows[0]["state"]) if rows else None
+
     def snapshot_steps(self, game_id: str) -> dict[int, int]:
         """seq -> step of every snapshot of the game (the state's step after that event)."""
         return {r[0]: r[1] for r in self.db.execute("SELECT seq, step FROM snapshots WHERE game_id = ?", [game_id])}
