@@ -19,7 +19,10 @@ surface instead of a new one (cairosvg has no public argument for that).
 from __future__ import annotations
 
 import io
+import os
 from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from threading import Lock
 
 import cairocffi as cairo
@@ -41,6 +44,8 @@ from pbem.report.mapview import (
 PNG_COMPRESS_LEVEL = 6
 #: colours of the mailed PNG (a palette picture; see :func:`_png`)
 PNG_COLOURS = 256
+#: threads that make the seats' pictures of one decision (:meth:`SeatMaps.pngs`)
+PICTURE_THREADS = max(1, min(4, os.cpu_count() or 1))
 _CACHE_SIZE = 12  # rasters: 3 static layers x 4 packs or widths, 2.2 MB each at 1000 px
 _rasters: OrderedDict[tuple[int, str, int], tuple[Pack, cairo.ImageSurface]] = OrderedDict()
 _lock = Lock()
@@ -218,6 +223,23 @@ class SeatMaps:
         if self._overview_png is None:
             self._overview_png = _png(self.surface(self.width))
         return self._overview_png
+
+    def pngs(self, seats: Sequence[str]) -> dict[str, bytes]:
+        """``seat -> PNG bytes`` for ``seats`` (each as :meth:`png`). The shared
+        surfaces are drawn first, in this thread (cairosvg holds the GIL); then each
+        seat's crop, palette and PNG encoding, which run in cairo's and Pillow's C code
+        without the GIL, are made on up to :data:`PICTURE_THREADS` threads."""
+        boxes = {seat: focus_box(self.pack, self.overlay, seat) for seat in seats}
+        self.surface(self.width)
+        if any(boxes.values()):
+            self.surface(INSET_WIDTHS[-1])
+        if any(box is None for box in boxes.values()):
+            self.overview_png()
+        workers = min(PICTURE_THREADS, len(seats))
+        if workers <= 1:
+            return {seat: self.png(seat) for seat in seats}
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return dict(zip(seats, pool.map(self.png, seats), strict=True))
 
     def png(self, seat: str) -> bytes:
         """``seat``'s picture as PNG bytes (see :func:`seat_map_png`)."""

@@ -124,4 +124,4 @@ def seat_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Event],
     :func:`png` with ``seat``), drawing the shared parts once
     (:class:`pbem.report.raster.SeatMaps`, issue 14)."""
     maps = raster.SeatMaps(pack, overlay(pack, state, events, title, players), width)
-    return {seat: maps.png(seat) for seat in seats}
+    return maps.pngs(seats)

@@ -122,7 +122,7 @@ def test_one_decisions_seat_maps_share_the_drawing_and_equal_each_seat_drawn_alo
     ov = _position(pack, 27, 3)
     maps = raster.SeatMaps(pack, ov)
     seats = ("north", "east", "south", "west")
-    shared = {s: maps.png(s) for s in seats}
+    shared = maps.pngs(seats)  # the seats' pictures made on threads
     assert shared == {s: raster.seat_map_png(pack, ov, s) for s in seats}
     assert len(set(shared.values())) > 1  # the seats' zooms differ
     assert set(maps._surfaces) <= {1000, *raster.INSET_WIDTHS}
