@@ -10,6 +10,7 @@ decision (R-6.1), a reinforcement decision (R-7.2), or the active seat's player-
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,10 +117,25 @@ def check(state: GameState, seat: str, orders: Mapping[str, Any]) -> Checked:
                    (ctx.s, list(ctx.events)) if same else None)
 
 
+class _LastCheck(threading.local):
+    """The latest :func:`validate` of this thread whose orders were legal, kept for an
+    :func:`apply` of the same state, seat and orders that follows it (the service and
+    the bots validate, then apply): that apply carries the check out instead of
+    running it again. Pure memoisation, one entry: ``check`` depends only on the state,
+    the seat and the orders, and the state object is compared by identity."""
+
+    entry: tuple[GameState, str, Any, Checked] | None = None
+
+
+_last = _LastCheck()
+
+
 def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Problem]:
     """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal):
     the problems of :func:`check` (R-8)."""
-    return check(state, seat, orders).problems
+    checked = check(state, seat, orders)
+    _last.entry = None if checked.problems else (state, seat, checked.orders, checked)
+    return checked.problems
 
 
 def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
@@ -198,6 +214,9 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     """Check ``orders`` of ``seat`` and carry them out with ``dice``: :func:`check`, then
     :func:`execute`. Raises :class:`IllegalOrders` with every problem when the orders
     are not legal."""
+    last, _last.entry = _last.entry, None
+    if last is not None and last[0] is state and last[1] == seat and last[2] == _plain(orders):
+        return _execute(state, last[3], dice, owned=True)  # checked just now by validate
     return _execute(state, check(state, seat, orders), dice, owned=True)
 
 
