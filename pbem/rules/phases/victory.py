@@ -19,13 +19,22 @@ from pbem.rules.core.state import SEATS, State
 def auto_victory_kind(pack: Pack, s: State, seat: str) -> str | None:
     """``"vp"`` or ``"lp"`` when ``seat`` meets an automatic-victory threshold now
     (R-1.1; never combined), else None. Before ``auto_victory_from_turn`` always None."""
+    return auto_victory_kinds(pack, s)[seat]
+
+
+def auto_victory_kinds(pack: Pack, s: State) -> dict[str, str | None]:
+    """:func:`auto_victory_kind` of every seat, ``{seat: "vp" | "lp" | None}``, with the
+    VP (and, when some seat needs them, the LP) computed once (R-1.1)."""
     if s["turn"] < const(pack, "auto_victory_from_turn"):
-        return None
-    if victory_points(pack, s)[seat] >= const(pack, "auto_victory_vp"):
-        return "vp"
-    if legitimacy_points(pack, s)[seat] >= const(pack, "auto_victory_lp"):
-        return "lp"
-    return None
+        return dict.fromkeys(SEATS)
+    vp = victory_points(pack, s)
+    out: dict[str, str | None] = {x: "vp" if vp[x] >= const(pack, "auto_victory_vp") else None for x in SEATS}
+    if not all(out.values()):
+        lp = legitimacy_points(pack, s)
+        for x in SEATS:
+            if out[x] is None and lp[x] >= const(pack, "auto_victory_lp"):
+                out[x] = "lp"
+    return out
 
 
 def check_victory(ctx: Ctx, end_of_turn: bool, finished: str | None = None) -> None:
@@ -57,8 +66,9 @@ def check_victory(ctx: Ctx, end_of_turn: bool, finished: str | None = None) -> N
                 return
     if claim is None:
         order = s["turn_order"] or list(SEATS)
+        kinds = auto_victory_kinds(pack, s)
         for seat in order:
-            kind = auto_victory_kind(pack, s, seat)
+            kind = kinds[seat]
             if kind:
                 ctx.emit("VictoryClaimed", {"seat": seat, "kind": kind, "rule": "R-1.1",
                                             "waiting": [x for x in SEATS if x != seat]})
