@@ -24,12 +24,14 @@ class MapInfo:
     """``adjacent[space] -> ((other, path_kind), ...)``; ``province_spaces[province] ->
     (space ids)``; ``names`` maps lower-cased ids and names to space ids;
     ``province_control[province] -> (non-transit space ids, major city ids among them)``,
-    the spaces that count for control."""
+    the spaces that count for control; ``order[space] -> its index in the pack``
+    (to list a few spaces in the pack's order without walking every space)."""
 
     adjacent: dict[str, tuple[tuple[str, str], ...]]
     province_spaces: dict[str, tuple[str, ...]]
     names: dict[str, str]
     province_control: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
+    order: dict[str, int]
 
 
 def info(pack: Pack) -> MapInfo:
@@ -52,7 +54,8 @@ def info(pack: Pack) -> MapInfo:
     counted = {k: tuple(x for x in v if pack.spaces[x].kind != "transit") for k, v in spaces.items()}
     mi = MapInfo({k: tuple(sorted(v)) for k, v in adj.items()}, spaces, names,
                  {k: (v, tuple(x for x in v if pack.spaces[x].kind == "major_city"))
-                  for k, v in counted.items()})
+                  for k, v in counted.items()},
+                 {sid: i for i, sid in enumerate(pack.spaces)})
     _CACHE[id(pack)] = (pack, mi)
     return mi
 

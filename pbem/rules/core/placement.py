@@ -10,6 +10,7 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.core.armies import best_seniority
+from pbem.rules.core.board import info
 from pbem.rules.core.control import (
     legitimacy_points,
     province_controller,
@@ -45,11 +46,14 @@ def placement_targets(pack: Pack, s: State, seat: str,
     mine_gen = general_spaces(s, seat)
     hostile = enemy_unit_spaces(s, seat)
     out: dict[str, str] = {}
-    for sid, sp in pack.spaces.items():
-        mine = s["garrisons"].get(sid) == seat
-        if not (mine or sid in mine_gen) or sid in hostile:
+    # the seat's garrisons and general spaces, in the pack's order (as walking every
+    # space would list them)
+    own = {x for x, owner in s["garrisons"].items() if owner == seat} | set(mine_gen)
+    order = info(pack).order
+    for sid in sorted((x for x in own if x in order), key=order.__getitem__):
+        if sid in hostile:
             continue
-        if unlimited_city(pack, s, seat, sid) or placed.get(sp.province, 0) < limit:
+        if unlimited_city(pack, s, seat, sid) or placed.get(pack.spaces[sid].province, 0) < limit:
             out[sid] = "normal"
     if out:
         return out
