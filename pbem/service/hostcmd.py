@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.keys import hash_key, new_key, verify_key
-from pbem.mail.headers import normalise_address
+from pbem.mail.headers import fold_address, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
@@ -38,6 +38,8 @@ from pbem.service.table import host_of, parse_seat, settings_of, wrapped
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
+MAX_EXTEND_HOURS = 24 * 366
+"""The longest ``extend``, in hours (a year: more would leave the calendar; break16)."""
 COMMANDS = ("status", "pause", "resume", "extend", "replace", "resend", "end", "rollback")
 """The host commands built so far."""
 
@@ -145,7 +147,7 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             _tell_seats(judge, game_id, "the game resumes",
                         f"The host resumed {game_id}{': ' + reason if reason else ''}. Every open deadline "
                         f"moved on by the pause ({_span(pause)}), and past any day the game does not allow "
-                        "or any absence of its seat.\n\n{_status(judge, game_id)}",
+                        f"or any absence of its seat.\n\n{_status(judge, game_id)}",
                         f"resume-{now.isoformat()}")
             return Done(f"Game {game_id} resumes; deadlines moved on by {_span(pause)}.\n\n"
                         f"{_status(judge, game_id)}", head)
@@ -160,8 +162,9 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
                           else endgame.rollback(judge, game_id, to_step, reason))
             return Done(text, head)
         # extend
-        if not hours or hours <= 0:
-            raise ValueError("extend needs how long: `hours: 24` (and optionally `seat: east`)")
+        if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not 0 < hours <= MAX_EXTEND_HOURS:
+            raise ValueError(f"extend needs how long, in hours from 1 to {MAX_EXTEND_HOURS}: `hours: 24` (and "
+                             f"optionally `seat: east`); got {hours!r}")
         moves = _moves(judge, game_id, timedelta(hours=hours), "extend", seat)
         if not moves:
             raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
@@ -184,7 +187,15 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
     address = normalise_address(new.email)
     if not address:
         raise ValueError(f"not an address: {new.email!r}; write `player: Name <address>`")
+    if address == normalise_address(judge.config.judge_address or ""):
+        raise ValueError(f"{address} is the judge's own address; write `player: Name <address>` with the "
+                         "new player's address")
+    taken = [s for s, r in rows.items() if s != seat and fold_address(r["email"]) == fold_address(address)]
+    if taken:
+        raise ValueError(f"{address} is the address of another seat of {game_id} ({taken[0]}): one seat per "
+                         "address; write the new player's own address")
     old = rows[seat]
+    store.close_address_changes(game_id, seat, "replaced", judge.clock().isoformat())  # the old player's
     key = new_key()
     event = rules.judge_event("SeatChanged", {"seat": seat, "changed": ["player", "address", "key"],
                                               "player": new.player})
@@ -300,7 +311,7 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
                    winner=str(doc["winner"]) if doc.get("winner") is not None else None,
                    abandon=doc.get("abandon") is True, to_step=doc.get("to_step"))
     except ValueError as exc:
-        issue = Problem(message=str(exc), where="command", code="envelope.unknown_key",
+        issue = Problem(message=str(exc), where="command", code="host.refused",
                         hint="docs/host-guide.md lists the host commands.")
         return answers.reject(judge, parsed, rec, [issue], game_id, None, {"document": shown})
     rec("host", "", game_id=game_id, result={"document": shown})

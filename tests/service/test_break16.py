@@ -1,0 +1,75 @@
+"""Hostile hosts and players against the issue-16 features, through the real mail path
+(pymap SMTP in, the IMAP poll, the outbox out): every attack is answered, changes
+nothing it must not, crashes nothing and leaks nothing; ``pbem verify`` passes after."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pbem.cli import main
+from pbem.service import table as table_mod
+from tests.conftest import SEATS
+from tests.service.cmdmail import Mail, start, text
+
+
+def _game(m: Mail, game_id: str, settings: dict | None = None) -> tuple[dict[str, str], str]:
+    """A game as by ``pbem game new`` at the test accounts: its seat keys and host key."""
+    made = table_mod.new_game(m.judge, game_id, [table_mod.NewSeat(s, s.title(), f"{s}@pbem.localhost")
+                                                 for s in SEATS],
+                              host_email="host@pbem.localhost", settings=settings or {})
+    m.cycle()
+    return dict(made.keys), made.host_key
+
+
+def _verified(path: Path, *games: str) -> None:
+    for game in games:
+        v = CliRunner().invoke(main, ["verify", "-c", str(path), game])
+        assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
+
+
+def _replies(m: Mail, account: str, n: int) -> list[str]:
+    return [" ".join(text(x).split()) for x in m.mails(account, "Re: ", n)]
+
+
+def test_hostile_host_commands_by_mail_are_answered_and_change_nothing_wrong(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        _keys, host = _game(m, "g2")
+        _keys3, host3 = _game(m, "g3")
+        base = {"game": "g2", "host": host}
+        due = [d["due_at"] for d in m.judge.store.open_deadlines("g2")]
+        attacks = [
+            {**base, "command": "extend", "hours": 1e9},            # past year 9999
+            {**base, "command": "extend", "hours": float("inf")},
+            {**base, "command": "extend", "hours": -5},
+            {**base, "command": "replace", "seat": "east", "player": "Thief <north@pbem.localhost>"},
+            {**base, "command": "replace", "seat": "east", "player": "Loop <judge@pbem.localhost>"},
+            {**base, "command": "rollback", "to_step": 10**30, "reason": "x"},
+            {**base, "command": "rollback", "to_step": -1, "reason": "x"},
+            {**base, "command": "rollback", "to_step": "0", "reason": "x"},
+            {"game": "g2", "host": host3, "command": "pause"},       # the key of another game
+            {"game": "g2", "command": "pause", "host": ""},
+        ]
+        for i, doc in enumerate(attacks):
+            m.send("host", doc, subject=f"attack {i}")
+        statuses = m.cycle()
+        assert sorted(statuses.values()) == ["rejected"] * len(attacks), statuses
+        assert [d["due_at"] for d in m.judge.store.open_deadlines("g2")] == due
+        emails = [r["email"] for r in m.judge.store.seats("g2")]
+        assert len(set(emails)) == 4 and "judge@pbem.localhost" not in emails
+        replies = {str(x["Subject"]): " ".join(text(x).split()) for x in m.mails("host", "Re: attack", len(attacks))}
+        assert "another seat" in replies["Re: attack 3"] and "judge" in replies["Re: attack 4"]
+        assert "hours" in replies["Re: attack 0"] and "hours" in replies["Re: attack 1"]
+
+        # pause and resume: every seat is told the new deadlines (no template text left in)
+        m.send("host", {**base, "command": "pause", "reason": "a holiday"}, subject="pause")
+        m.cycle()
+        m.send("host", {**base, "command": "resume"}, subject="resume")
+        assert list(m.cycle().values()) == ["host"]
+        told = " ".join(text(m.mails("east", "[g2] the game resumes")[0]).split())
+        assert "{" not in told and "waiting for" in told, told
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2", "g3")
