@@ -73,3 +73,47 @@ def test_hostile_host_commands_by_mail_are_answered_and_change_nothing_wrong(tmp
         path = m.path
         m.close()
     _verified(path, "g2", "g3")
+
+
+def _code(mail) -> str:
+    import re
+
+    return re.search(r"confirm: (\S+)", text(mail)).group(1)
+
+
+def test_address_change_cannot_hijack_a_seat_or_share_an_address(tmp_path: Path) -> None:
+    from pbem.service import hostcmd
+
+    m = start(tmp_path)
+    try:
+        keys, _host = _game(m, "g2")
+        ask = lambda seat, to: {"game": "g2", "seat": seat, "key": keys[seat], "command": "address", "to": to}
+        m.send("east", ask("east", "stranger@pbem.localhost"))
+        m.send("south", ask("south", "stranger@pbem.localhost"))
+        m.send("west", ask("west", "Loop <judge@pbem.localhost>"))
+        assert sorted(m.cycle().values()) == ["answered", "answered", "rejected"]
+        assert "judge" in _replies(m, "west", 1)[0]
+        east_code = _code(m.mails("stranger", "confirm your address for seat east")[0])
+        south_code = _code(m.mails("stranger", "confirm your address for seat south")[0])
+        m.send("stranger", {"game": "g2", "seat": "east", "confirm": east_code})
+        assert list(m.cycle().values()) == ["answered"]
+        m.send("stranger", {"game": "g2", "seat": "south", "confirm": south_code})
+        assert list(m.cycle().values()) == ["rejected"]
+        emails = {r["seat"]: r["email"] for r in m.judge.store.seats("g2")}
+        assert emails["south"] == "south@pbem.localhost" and emails["east"] == "stranger@pbem.localhost"
+        refusal = _replies(m, "stranger", 2)[-1]
+        assert "another seat" in refusal or "seat east of g2" in refusal, refusal
+
+        # the player of north asks for a new address, then the host gives the seat to another player:
+        # the old player's pending code must not take the seat's mail away from the new player
+        m.send("north", ask("north", "newhome@pbem.localhost"))
+        m.cycle()
+        north_code = _code(m.mails("newhome", "confirm your address for seat north")[0])
+        hostcmd.run(m.judge, "g2", "replace", seat="north", player="Eumenes <host@pbem.localhost>")
+        m.send("newhome", {"game": "g2", "seat": "north", "confirm": north_code})
+        assert list(m.cycle().values()) == ["rejected"]
+        assert {r["seat"]: r["email"] for r in m.judge.store.seats("g2")}["north"] == "host@pbem.localhost"
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")

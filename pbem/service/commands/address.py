@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.keys import hash_key, new_key, verify_key
-from pbem.mail.headers import normalise_address
+from pbem.mail.headers import fold_address, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
@@ -89,6 +89,9 @@ def address(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
         raise CommandError([Problem(message="`to:` must be the new address, as `Name <address>` or an address.",
                                     where="to", code="command.value", hint=hint)])
     rows = {r["seat"]: r for r in judge.store.seats(game_id)}
+    if fold_address(new) == fold_address(judge.config.judge_address or ""):
+        raise CommandError([Problem(message=f"{new} is the judge's own address: the seat's mail would come back "
+                                    "to the judge.", where="to", code="command.value", hint=hint)])
     if new == rows[seat]["email"]:
         raise CommandError([Problem(message=f"{new} is the seat's address already.", where="to",
                                     code="command.value", hint=hint)])
@@ -159,6 +162,14 @@ def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
                               reason="auth.key")
     old = seats[seat]
     new = match["new_email"]
+    holder = next((s for s, r in seats.items() if s != seat and fold_address(r["email"]) == fold_address(new)), None)
+    if holder is not None:  # another seat moved here since the request (break16): one seat per address
+        judge.store.close_address_change(match["id"], "taken", now.isoformat())
+        return answers.reject(judge, parsed, rec, [Problem(
+            message=f"This address is now the address of seat {holder} of {game_id}, so it cannot take seat "
+                    f"{seat} too (one seat per address); the request is closed.", where="confirm",
+            code="command.value", hint=f"The player of {seat} may ask again for another address with "
+                                        "`command: address`.")], game_id, seat, {"document": shown})
     judge.store.close_address_change(match["id"], "done", now.isoformat())
     judge.store.update_seat(game_id, seat, player=old["player"], email=new, key_hash=old["key_hash"])
     head = hostcmd.log_events(judge, game_id, [rules.judge_event(
