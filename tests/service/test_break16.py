@@ -117,3 +117,58 @@ def test_address_change_cannot_hijack_a_seat_or_share_an_address(tmp_path: Path)
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_absence_with_odd_dates_is_answered_never_quarantined(tmp_path: Path) -> None:
+    from tests.conftest import KEYS
+
+    m = start(tmp_path, settings={"time_zone": "America/New_York"})
+    try:
+        head = f"game: g1\nseat: east\nkey: {KEYS['east']}\ncommand: absence\n"
+        odd = ["from: 9999-12-30\nto: 9999-12-31\n",            # the last day the calendar has
+               "from: 0001-01-01\nto: 0001-01-02\n",            # the first one, west of UTC
+               "from: 0001-01-01 00:00:00+14:00\nto: 0001-01-02\n",
+               "from: [a]\nto: {x: 1}\n",
+               "from: 20261210\nto: 10000-01-01\n",
+               "from: 2026-12-10T00:00+25:00\nto: 2026-12-11\n",
+               "cancel: [true]\n",
+               "from: .nan\nto: .inf\n"]
+        for i, body in enumerate(odd):
+            m.send("east", head + body, subject=f"odd {i}")
+        statuses = m.cycle()
+        assert sorted(statuses.values()) == ["rejected"] * len(odd), statuses
+        replies = {str(x["Subject"]): " ".join(text(x).split()) for x in m.mails("east", "Re: odd", len(odd))}
+        assert all("fix:" in r for r in replies.values()), replies
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g1")
+
+
+def test_declaring_and_cancelling_absences_cannot_push_a_deadline_for_ever(tmp_path: Path) -> None:
+    from datetime import datetime
+
+    from pbem import rules
+    from tests.conftest import KEYS
+
+    m = start(tmp_path, settings={"absence_limit_days": 2})
+    try:
+        state = m.judge.state("g1")
+        seat = rules.pending(state)[0].seat
+        head = f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\ncommand: absence\n"
+        statuses = []
+        for i in range(3):  # each round: an absence of the deadline's day, then cancel it
+            due = datetime.fromisoformat(m.judge.store.deadline("g1", state.step, seat)["due_at"])
+            day = due.date()
+            m.send(seat, head + f"from: {day}\nto: {day}\n", subject=f"away {i}")
+            statuses += list(m.cycle().values())
+            m.send(seat, head + "cancel: true\n", subject=f"cancel {i}")
+            statuses += list(m.cycle().values())
+        assert statuses[:4] == ["answered"] * 4
+        assert statuses[4] == "rejected", statuses  # the limit of 2 days is used up
+        refusal = " ".join(text(m.mails(seat, "Re: away 2")[0]).split())
+        assert "command.absence_limit" in refusal, refusal
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g1")
