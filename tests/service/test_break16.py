@@ -172,3 +172,31 @@ def test_declaring_and_cancelling_absences_cannot_push_a_deadline_for_ever(tmp_p
         path = m.path
         m.close()
     _verified(path, "g1")
+
+
+def test_press_with_hostile_text_and_odd_yaml_is_relayed_escaped_or_refused(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        keys, _host = _game(m, "g2", {"press": "private", "grey_press": True})
+        head = f"game: g2\nseat: east\nkey: {keys['east']}\ncommand: press\n"
+        hostile = '"<script>alert(1)</script> &amp; \\0 \\e[31m \\u202e evil \\x07 \\r\\nBcc: x@y.org\\n"'
+        m.send("east", head + f"to: [north]\ntext: {hostile}\n", subject="hostile")
+        odd = ["to: 5\ntext: hi\n", "to: [north]\ntext: [a]\n", "to: {north: 1}\ntext: hi\n",
+               "to: [north]\ntext: {a: b}\n", "to: [east]\ntext: to myself\n", "to: [north]\ntext: hi\ngrey: yes\n",
+               "to: []\ntext: hi\n", "to: [north]\ntext: \"\\u3000\\u00a0\"\n"]
+        for i, body in enumerate(odd):
+            m.send("east", head + body, subject=f"odd {i}")
+        statuses = m.cycle()
+        assert sorted(statuses.values()) == ["answered"] + ["rejected"] * len(odd), statuses
+        relayed = m.mails("north", "[g2] press from east")[0]
+        html = relayed.get_body(("html",)).get_content()
+        assert "<script>" not in html and "&lt;script&gt;" in html
+        plain = text(relayed)
+        assert "\x00" not in plain and "\x1b" not in plain and "\x07" not in plain
+        assert relayed["Bcc"] is None and "x@y.org" not in str(relayed["To"])
+        replies = m.mails("east", "Re: odd", len(odd))
+        assert all("fix:" in " ".join(text(x).split()) for x in replies), [text(x) for x in replies if "fix:" not in text(x)]
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")

@@ -80,7 +80,9 @@ def address(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
                                     hint="Ask the host to change your address in the config.")])
     status = (judge.store.game(game_id) or {}).get("status")
     if status in trust.ENDED:
-        raise CommandError([Problem(message=f"Game {game_id} is {status}.", where="command", code="game.over")])
+        raise CommandError([Problem(message=f"Game {game_id} is {status}.", where="command", code="game.over",
+                                    hint="The game has ended: its seats take no more mail, so there is no "
+                                         "address to change.")])
     raw = doc.get("to")
     name, addr = parseaddr(raw) if isinstance(raw, str) else ("", "")
     new = normalise_address(addr) if addr else None

@@ -107,7 +107,8 @@ def press(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Repl
                                 where="text", code="press.text", hint="Shorten it or send it in two messages."))
     grey = doc.get("grey", False)
     if not isinstance(grey, bool):
-        problems.append(Problem(message="`grey:` must be true or false.", where="grey", code="press.grey"))
+        problems.append(Problem(message=f"`grey:` must be true or false, not {grey!r}.", where="grey",
+                                code="press.grey", hint="Write `grey: true` to hide your seat, or leave the line out."))
     elif grey and not settings.grey_press:
         problems.append(Problem(message=f"Game {game_id} does not allow grey press: the sender is always shown.",
                                 where="grey", code="press.grey", hint="Leave out `grey: true`."))
