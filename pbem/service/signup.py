@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import rules
 from pbem.gamesettings import GameSettings, parse_settings
 from pbem.keys import hash_key, new_key
-from pbem.mail.headers import normalise_address
+from pbem.mail.headers import clean_text, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
@@ -108,7 +108,7 @@ def check_join(judge: Judge, doc: Mapping[str, Any], sender: str) -> tuple[str |
     else:
         seat = want
     name = doc.get("name")
-    if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX):
+    if name is not None and (not isinstance(name, str) or not clean_text(name) or len(name) > NAME_MAX):
         problems.append(_refuse("command.signup_seat", f"name: must be a text of 1 to {NAME_MAX} characters.",
                                 "e.g. `name: Ann`", where="name"))
     return (None if problems else seat), problems
@@ -116,7 +116,7 @@ def check_join(judge: Judge, doc: Mapping[str, Any], sender: str) -> tuple[str |
 
 def _player_name(doc: Mapping[str, Any], parsed: ParsedMail, sender: str) -> str:
     name = doc.get("name") if isinstance(doc.get("name"), str) else (parsed.sender_name or sender.split("@")[0])
-    return " ".join(str(name).split())[:NAME_MAX]
+    return clean_text(str(name), NAME_MAX) or sender.split("@")[0]  # no control characters (break16)
 
 
 def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,

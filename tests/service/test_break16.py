@@ -200,3 +200,36 @@ def test_press_with_hostile_text_and_odd_yaml_is_relayed_escaped_or_refused(tmp_
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_sign_up_names_cannot_inject_control_characters_or_headers(tmp_path: Path) -> None:
+    from pbem.service import signup
+
+    m = start(tmp_path)
+    try:
+        signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
+        names = {"north": '"Kleitos\\0\\e[2J"', "east": '"Peu\\u202ekestas\\x07"',
+                 "south": '"Near\\r\\nBcc: x@y.org"', "west": '"Judge <judge@pbem.localhost>"'}
+        for s in SEATS:
+            m.send(s, f"game: g5\njoin: {s}\nname: {names[s]}\n", subject=f"join {s}")
+            assert list(m.cycle().values()) == ["answered"], s
+        m.send("stranger", "game: g5\njoin: any\n", subject="join 5")
+        m.send("north", "game: g5\njoin: any\n", subject="join again")
+        assert sorted(m.cycle().values()) == ["rejected", "rejected"]
+        players = {r["seat"]: r["player"] for r in m.judge.store.seats("g5")}
+        assert all(ch.isprintable() for p in players.values() for ch in p), players
+        assert all(x["Bcc"] is None and [a.addr_spec for a in x["To"].addresses] == ["south@pbem.localhost"]
+                   for x in m.inbox("south"))
+        table_set = next(e for e in m.judge.store.events("g5") if e.kind == "TableSet")
+        assert all(ch.isprintable() for ch in str(table_set.data))
+        # `pbem game new` gives no two seats one address either (replace and sign-up refuse it too)
+        import pytest
+
+        with pytest.raises(ValueError, match="the address of seat north too"):
+            table_mod.new_game(m.judge, "g6", [table_mod.NewSeat(s, s, ("North" if s == "east" else s) + "@pbem.localhost")
+                                               for s in SEATS], host_email="host@pbem.localhost")
+        assert m.judge.store.game("g6") is None
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g5")
