@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.keys import hash_key, new_key, verify_key
-from pbem.mail.headers import fold_address, normalise_address
+from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
@@ -120,9 +120,11 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
     if game["status"] in trust.ENDED and command != "status":
         raise ValueError(f"game {game_id} is {game['status']}; only status works on it")
     now = judge.clock()
+    reason = clean_text(reason, 500)  # it is logged and mailed to every seat: no control characters (break16)
     with store.transaction():
-        if command == "status":
-            head = log_events(judge, game_id, [rules.judge_event("HostActed", {"command": "status"})])
+        if command == "status":  # an ended game's log takes no more events (break16)
+            head = (trust.witness(store, game_id) if game["status"] in trust.ENDED else
+                    log_events(judge, game_id, [rules.judge_event("HostActed", {"command": "status"})]))
             return Done(_status(judge, game_id), head)
         if command == "pause":
             if game["status"] == "paused":
@@ -183,7 +185,10 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
     rows = {r["seat"]: r for r in store.seats(game_id)}
     if seat not in rows:
         raise ValueError(f"replace needs the seat: `seat: east` (seats: {', '.join(rows)})")
-    new = parse_seat(f"{seat}={player}")
+    try:
+        new = parse_seat(f"{seat}={player}")
+    except ValueError:
+        raise ValueError(f"replace needs the new player as `player: Name <address>`; got {player!r}") from None
     address = normalise_address(new.email)
     if not address:
         raise ValueError(f"not an address: {new.email!r}; write `player: Name <address>`")

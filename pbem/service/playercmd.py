@@ -25,13 +25,15 @@ from typing import TYPE_CHECKING, Any
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, envelope, outbox, ratelimit
+from pbem.service import answers, envelope, outbox, ratelimit, trust
 from pbem.service.issue import re_subject
 from pbem.service.table import wrapped
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
+AFTER_END = ("help",)
+"""The commands an ended game still answers (the others would log after the end)."""
 COMMAND_KEYS = ("game", "seat", "key", "command")
 """The keys every player command carries (a command's own keys come on top)."""
 
@@ -96,6 +98,12 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
         issues = [Problem(message=f"There is no player command {name!r}.", where="command",
                           code="command.unknown",
                           hint=f"The commands are: {', '.join(sorted(COMMANDS))} (docs/player-guide.md).")]
+    status = (judge.store.game(game_id) or {}).get("status") if game_id and not issues else None
+    if status in trust.ENDED and name not in AFTER_END:  # an ended game's log takes no more events (break16)
+        issues = [Problem(message=f"Game {game_id} is {status}: `command: {name}` no longer applies.",
+                          where="command", code="game.over",
+                          hint="`command: help` still answers; the seed and the whole log are in the game's "
+                               "archive.")]
     if issues:
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown},
                               reason=checked.reason or issues[0].code)

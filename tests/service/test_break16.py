@@ -233,3 +233,38 @@ def test_sign_up_names_cannot_inject_control_characters_or_headers(tmp_path: Pat
         path = m.path
         m.close()
     _verified(path, "g5")
+
+
+def test_player_commands_after_the_host_ended_the_game_log_nothing(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    m = start(tmp_path)
+    try:
+        keys, host = _game(m, "g2")
+        m.send("host", {"game": "g2", "host": host, "command": "end", "abandon": True, "reason": "test"},
+               subject="end")
+        assert list(m.cycle().values()) == ["host"]
+        ended = m.judge.store.events("g2")[-1].seq
+        m.send("host", {"game": "g2", "host": host, "command": "end", "winner": "east"}, subject="end again")
+        m.send("host", {"game": "g2", "host": host, "command": "rollback", "to_step": 0}, subject="rollback")
+        assert list(m.cycle().values()) == ["rejected", "rejected"]
+        m.send("host", {"game": "g2", "host": host, "command": "status"}, subject="status")
+        assert list(m.cycle().values()) == ["host"]
+        last = m.judge.store.events("g2")[-1].seq
+        day = (m.judge.clock() + timedelta(days=3)).date()
+        base = {"game": "g2", "seat": "east", "key": keys["east"]}
+        later = [{"command": "absence", "from": str(day), "to": str(day)}, {"command": "preferences", "map": "off"},
+                 {"command": "resend"}, {"command": "press", "to": "all", "text": "hi"},
+                 {"command": "address", "to": "stranger@pbem.localhost"}]
+        for i, doc in enumerate(later):
+            m.send("east", {**base, **doc}, subject=f"late {i}")
+        m.send("east", {**base, "command": "help"}, subject="help")
+        statuses = m.cycle()
+        assert sorted(statuses.values()) == ["answered"] + ["rejected"] * len(later), statuses
+        assert [e.seq for e in m.judge.store.events("g2")][-1] == last == ended  # nothing logged after the end
+        replies = " ".join(" ".join(text(x).split()) for x in m.mails("east", "Re: late", len(later)))
+        assert replies.count("abandoned") >= len(later)
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
