@@ -19,6 +19,7 @@ the game's allowed days and the seat's absences (:func:`pbem.service.calendar.ad
 """
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -86,7 +87,7 @@ def _status(judge: Judge, game_id: str) -> str:
     (missed decisions in all and in a row) and civil disorder (issue 16)."""
     game = judge.store.game(game_id)
     assert game is not None
-    lines = [f"Game {game_id} is {game['status']} at step {game['step']}."]
+    lines = [f"Game {game_id} is {game['status']} at step {game['step']}.", ""]
     waiting = judge.store.open_deadlines(game_id)
     for d in waiting:
         since = f", waited on since {deadlines.shown(judge, game_id, d['set_at'])}" if d.get("set_at") else ""
@@ -95,14 +96,16 @@ def _status(judge: Judge, game_id: str) -> str:
     if not waiting:
         lines.append("  no seat is waited on.")
     recs, away = deadlines.table(judge, game_id)
-    lines.append("NMR (missed decisions: in all, in a row):")
+    lines += ["", "NMR (missed decisions: in all, in a row):", ""]
     for row in judge.store.seats(game_id):
         rec = recs.get(row["seat"], deadlines.SeatRecord())
         note = ", in civil disorder" if rec.disorder else ""
         for a in away.get(row["seat"], []):
             note += f", away {deadlines.shown(judge, game_id, a['from'])} to {deadlines.shown(judge, game_id, a['to'])}"
         lines.append(f"  {row['seat']}: {rec.total} in all, {rec.in_a_row} in a row{note}")
-    return "\n".join(lines)
+    # one line per seat, kept as lines when the mail is wrapped (indented paragraphs are)
+    return "\n".join(textwrap.fill(line, 72, subsequent_indent="      ") if line.startswith("  ") else line
+                     for line in lines)
 
 
 def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: float | None = None,

@@ -268,3 +268,25 @@ def test_player_commands_after_the_host_ended_the_game_log_nothing(tmp_path: Pat
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_host_mail_refusals_hide_the_host_key_and_the_status_keeps_its_lines(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        _keys, host = _game(m, "g2")
+        m.send("host", f"game: g2\nhost: {host}\ncommand: frobnicate\n", subject="bad")
+        m.send("host", "game: g2\ncommand: pause\n", subject="no key")
+        m.send("host", f"game: g2\nhost: {host}\ncommand: status\n", subject="status")
+        assert sorted(m.cycle().values()) == ["host", "rejected", "rejected"]
+        bad, nokey = (text(m.mails("host", f"Re: {s}")[0]) for s in ("bad", "no key"))
+        assert host not in bad and "host: (hidden)" in bad
+        assert "host key" in " ".join(nokey.split()) and "seat:" not in nokey
+        status = text(m.mails("host", "Re: status")[0])
+        lines = status.splitlines()
+        assert any(line.startswith("  waiting for") for line in lines), status
+        assert sum(line.startswith(("  north:", "  east:", "  south:", "  west:")) for line in lines) == 4, status
+        assert max(len(line) for line in lines) <= 72
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
