@@ -315,7 +315,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
                         player=player, winner=winner, abandon=abandon, to_step=to_step)
     except KeyError:
         _fail(f"no game {game_id!r} in {config.database}")
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         _fail(str(exc))
     click.echo(done.text)
     click.echo(f"Log witness: {done.witness}")

@@ -170,7 +170,11 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
         if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not 0 < hours <= MAX_EXTEND_HOURS:
             raise ValueError(f"extend needs how long, in hours from 1 to {MAX_EXTEND_HOURS}: `hours: 24` (and "
                              f"optionally `seat: east`); got {hours!r}")
-        moves = _moves(judge, game_id, timedelta(hours=hours), "extend", seat)
+        try:
+            moves = _moves(judge, game_id, timedelta(hours=hours), "extend", seat)
+        except OverflowError:
+            raise ValueError(f"extending by {hours} hours would put a deadline past the year 9999; "
+                             "extend by fewer hours") from None
         if not moves:
             raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
         head = log_events(judge, game_id, moves)
@@ -318,7 +322,7 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
                    player=doc.get("player") if isinstance(doc.get("player"), str) else None,
                    winner=str(doc["winner"]) if doc.get("winner") is not None else None,
                    abandon=doc.get("abandon") is True, to_step=doc.get("to_step"))
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         issue = Problem(message=str(exc), where="command", code="host.refused",
                         hint="docs/host-guide.md lists the host commands.")
         return answers.reject(judge, parsed, rec, [issue], game_id, None, {"document": shown})

@@ -96,6 +96,7 @@ def check_join(judge: Judge, doc: Mapping[str, Any], sender: str) -> tuple[str |
         problems.append(_refuse("command.signup_twice", f"Your address holds the seat {mine} of {game_id} already.",
                                 "One seat per address: ask a friend to join from their own address."))
     want = doc.get("join")
+    want = want.strip().lower() if isinstance(want, str) else want  # `join: North` is north
     seat: str | None = None
     if not isinstance(want, str) or (want != "any" and want not in rules.SEATS):
         problems.append(_refuse("command.signup_seat", f"join: {want!r} is no seat of the game.",

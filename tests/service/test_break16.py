@@ -62,6 +62,14 @@ def test_hostile_host_commands_by_mail_are_answered_and_change_nothing_wrong(tmp
         assert "another seat" in replies["Re: attack 3"] and "judge" in replies["Re: attack 4"]
         assert "hours" in replies["Re: attack 0"] and "hours" in replies["Re: attack 1"]
 
+        # a deadline near the calendar's end: a further extend is refused, not a crash
+        d = m.judge.store.open_deadlines("g2")[0]
+        m.judge.store.move_deadline("g2", d["step"], d["seat"], "9999-06-01T00:00:00+00:00")
+        m.send("host", {**base, "command": "extend", "hours": 8000}, subject="far")
+        assert list(m.cycle().values()) == ["rejected"]
+        assert "9999" in " ".join(text(m.mails("host", "Re: far")[0]).split())
+        m.judge.store.move_deadline("g2", d["step"], d["seat"], d["due_at"])
+
         # pause and resume: every seat is told the new deadlines (no template text left in)
         m.send("host", {**base, "command": "pause", "reason": "a holiday"}, subject="pause")
         m.cycle()
@@ -210,8 +218,8 @@ def test_sign_up_names_cannot_inject_control_characters_or_headers(tmp_path: Pat
         signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
         names = {"north": '"Kleitos\\0\\e[2J"', "east": '"Peu\\u202ekestas\\x07"',
                  "south": '"Near\\r\\nBcc: x@y.org"', "west": '"Judge <judge@pbem.localhost>"'}
-        for s in SEATS:
-            m.send(s, f"game: g5\njoin: {s}\nname: {names[s]}\n", subject=f"join {s}")
+        for s in SEATS:  # the seat in capitals is the seat
+            m.send(s, f"game: g5\njoin: {s.title()}\nname: {names[s]}\n", subject=f"join {s}")
             assert list(m.cycle().values()) == ["answered"], s
         m.send("stranger", "game: g5\njoin: any\n", subject="join 5")
         m.send("north", "game: g5\njoin: any\n", subject="join again")
