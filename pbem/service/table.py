@@ -118,6 +118,8 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
         raise ValueError(f"not a game id: {game_id!r} (lower-case letters, digits and -, up to 40)")
     if judge.store.game(game_id) is not None or judge.config.game(game_id) is not None:
         raise ValueError(f"a game {game_id!r} exists already; choose another id")
+    if origin != "signup" and judge.store.signup(game_id):  # its fourth join would fail (break16)
+        raise ValueError(f"a game {game_id!r} is open for sign-up already; choose another id")
     table_settings, bad = parse_settings(dict(settings or {}))
     if bad:
         raise ValueError("bad settings: " + "; ".join(bad))

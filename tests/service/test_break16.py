@@ -216,6 +216,11 @@ def test_sign_up_names_cannot_inject_control_characters_or_headers(tmp_path: Pat
     m = start(tmp_path)
     try:
         signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
+        import pytest
+
+        with pytest.raises(ValueError, match="open for sign-up"):  # the fourth join would then fail
+            table_mod.new_game(m.judge, "g5", [table_mod.NewSeat(s, s, f"{s}@pbem.localhost") for s in SEATS],
+                               host_email="host@pbem.localhost")
         names = {"north": '"Kleitos\\0\\e[2J"', "east": '"Peu\\u202ekestas\\x07"',
                  "south": '"Near\\r\\nBcc: x@y.org"', "west": '"Judge <judge@pbem.localhost>"'}
         for s in SEATS:  # the seat in capitals is the seat
@@ -231,7 +236,6 @@ def test_sign_up_names_cannot_inject_control_characters_or_headers(tmp_path: Pat
         table_set = next(e for e in m.judge.store.events("g5") if e.kind == "TableSet")
         assert all(ch.isprintable() for ch in str(table_set.data))
         # `pbem game new` gives no two seats one address either (replace and sign-up refuse it too)
-        import pytest
 
         with pytest.raises(ValueError, match="the address of seat north too"):
             table_mod.new_game(m.judge, "g6", [table_mod.NewSeat(s, s, ("North" if s == "east" else s) + "@pbem.localhost")
