@@ -315,12 +315,13 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
                              "`pbem game new` printed (docs/host-guide.md).")
         return answers.reject(judge, parsed, rec, [issue], game_id if known else None, None, {"document": shown})
     hours = doc.get("hours")
+    seat = doc.get("seat")
     try:
         done = run(judge, game_id, str(doc.get("command")), reason=str(doc.get("reason") or ""),
-                   hours=float(hours) if isinstance(hours, (int, float)) else None,
-                   seat=doc.get("seat") if isinstance(doc.get("seat"), str) else None,
+                   hours=hours,  # checked by run: `hours: "24"` is refused saying so, not as a missing value
+                   seat=seat.strip().lower() if isinstance(seat, str) else None,
                    player=doc.get("player") if isinstance(doc.get("player"), str) else None,
-                   winner=str(doc["winner"]) if doc.get("winner") is not None else None,
+                   winner=str(doc["winner"]).strip().lower() if doc.get("winner") is not None else None,
                    abandon=doc.get("abandon") is True, to_step=doc.get("to_step"))
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         issue = Problem(message=str(exc), where="command", code="host.refused",

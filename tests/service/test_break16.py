@@ -50,6 +50,7 @@ def test_hostile_host_commands_by_mail_are_answered_and_change_nothing_wrong(tmp
             {**base, "command": "rollback", "to_step": "0", "reason": "x"},
             {"game": "g2", "host": host3, "command": "pause"},       # the key of another game
             {"game": "g2", "command": "pause", "host": ""},
+            {**base, "command": "extend", "hours": "24"},            # a text: told so, not "no hours"
         ]
         for i, doc in enumerate(attacks):
             m.send("host", doc, subject=f"attack {i}")
@@ -61,6 +62,7 @@ def test_hostile_host_commands_by_mail_are_answered_and_change_nothing_wrong(tmp
         replies = {str(x["Subject"]): " ".join(text(x).split()) for x in m.mails("host", "Re: attack", len(attacks))}
         assert "another seat" in replies["Re: attack 3"] and "judge" in replies["Re: attack 4"]
         assert "hours" in replies["Re: attack 0"] and "hours" in replies["Re: attack 1"]
+        assert "'24'" in replies["Re: attack 10"]
 
         # a deadline near the calendar's end: a further extend is refused, not a crash
         d = m.judge.store.open_deadlines("g2")[0]
