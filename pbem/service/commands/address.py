@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.keys import hash_key, new_key, verify_key
-from pbem.mail.headers import fold_address, normalise_address
+from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
@@ -85,6 +85,7 @@ def address(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
                                          "address to change.")])
     raw = doc.get("to")
     name, addr = parseaddr(raw) if isinstance(raw, str) else ("", "")
+    name = clean_text(name, 60)  # it goes into a mail to a stranger: no control characters (break16)
     new = normalise_address(addr) if addr else None
     hint = "Write `to: Your Name <you@example.org>`."
     if new is None:

@@ -87,11 +87,12 @@ def _recipients(judge: Judge, game_id: str, seat: str, to: Any, mode: str) -> tu
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         return [], [Problem(message="`to:` must be `all` or a list of seats.", where="to", code="press.recipients",
                             hint=f"For example `to: [{others[0]}]` or `to: all`.")]
-    wrong = [n for n in names if n.lower() not in others]
+    wrong = [n for n in names if n.strip().lower() not in others]
     if wrong:
-        return [], [Problem(message=f"Not a seat you can write to: {', '.join(wrong)}.", where="to",
+        mine = " (not your own seat)" if any(n.strip().lower() == seat for n in wrong) else ""
+        return [], [Problem(message=f"Not a seat you can write to{mine}: {', '.join(map(repr, wrong))}.", where="to",
                             code="press.recipients", hint=f"The other seats are: {', '.join(others)}; or `to: all`.")]
-    return [s for s in others if s in {n.lower() for n in names}], []
+    return [s for s in others if s in {n.strip().lower() for n in names}], []
 
 
 @command("press", keys=("to", "text", "grey"))
