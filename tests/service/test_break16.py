@@ -304,3 +304,13 @@ def test_host_mail_refusals_hide_the_host_key_and_the_status_keeps_its_lines(tmp
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_settings_refuse_durations_that_would_leave_the_calendar() -> None:
+    from pbem.gamesettings import parse_settings
+
+    for value in (1e20, float("inf"), float("nan"), "400d", "99999999d"):
+        for raw in ({"grace": value}, {"deadlines": {"player_turn": value}}):
+            _settings, problems = parse_settings(raw)
+            assert problems and all("grace" in p or "deadlines" in p for p in problems), (raw, problems)
+    assert parse_settings({"grace": "366d", "deadlines": {"reaction": "12h"}})[1] == []
