@@ -314,3 +314,45 @@ def test_settings_refuse_durations_that_would_leave_the_calendar() -> None:
             _settings, problems = parse_settings(raw)
             assert problems and all("grace" in p or "deadlines" in p for p in problems), (raw, problems)
     assert parse_settings({"grace": "366d", "deadlines": {"reaction": "12h"}})[1] == []
+
+
+ODD = ["null", "5", "-1", "[1, [2]]", "{a: {b: 1}}", '""', "true", ".inf", ".nan", "2026-12-10", "9999-12-31",
+       "0001-01-01 00:00:00", '"\\0\\e\\u202e"', "!!binary aGk=", "1e400", "&a [*a]"]
+PLAYER_KEYS = {"help": [], "resend": [], "absence": ["from", "to", "cancel"], "address": ["to"],
+               "preferences": ["map", "format", "digest"], "press": ["to", "text", "grey"]}
+HOST_KEYS = {"status": [], "extend": ["hours", "seat"], "replace": ["seat", "player"], "resend": ["seat"],
+             "rollback": ["to_step", "reason"], "pause": ["reason"], "resume": ["reason"],
+             "end": ["winner", "abandon", "reason"]}  # end last: the rest would be refused after it
+
+
+def test_odd_values_in_every_command_key_are_answered_never_quarantined(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        keys, host = _game(m, "g2", {"press": "private", "grey_press": True})
+        head = f"game: g2\nseat: east\nkey: {keys['east']}\n"
+        sent = 0
+        for command, own in PLAYER_KEYS.items():
+            for key in own or ["extra"]:
+                for value in ODD:
+                    m.send("east", head + f"command: {command}\n{key}: {value}\n", subject=f"{command} {key}")
+                    sent += 1
+        for command, own in HOST_KEYS.items():
+            for key in own or ["extra"]:
+                for value in ODD:
+                    m.send("host", f"game: g2\nhost: {host}\ncommand: {command}\n{key}: {value}\n",
+                           subject=f"host {command} {key}")
+                    sent += 1
+        m.send("newhome", f"game: g2\nseat: east\nconfirm: {ODD[3]}\n", subject="confirm")
+        statuses = {}
+        for _ in range(20):  # bounded: the poll takes a batch at a time
+            statuses.update(m.cycle())
+            if len(statuses) >= sent + 1:
+                break
+        assert len(statuses) == sent + 1
+        assert "quarantined" not in statuses.values(), sorted({
+            (r[0][:150], r[1]) for r in m.judge.store.db.execute(
+                "SELECT error, subject FROM inbox WHERE status = 'quarantined'")})
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
