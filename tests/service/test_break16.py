@@ -356,3 +356,19 @@ def test_odd_values_in_every_command_key_are_answered_never_quarantined(tmp_path
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_a_command_mail_names_its_own_keys_and_takes_a_copied_step_line(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        keys, _host = _game(m, "g2")
+        head = f"game: g2\nseat: east\nkey: {keys['east']}\n"
+        m.send("east", head + "step: 0\ncommand: help\n", subject="help with step")
+        m.send("east", head + "command: press\nto: all\ntxt: hello\n", subject="typo")
+        assert sorted(m.cycle().values()) == ["answered", "rejected"]
+        typo = " ".join(text(m.mails("east", "Re: typo")[0]).split())
+        assert "Unknown key `txt` in `command: press`" in typo and "`text`" in typo, typo
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
