@@ -372,3 +372,18 @@ def test_a_command_mail_names_its_own_keys_and_takes_a_copied_step_line(tmp_path
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_wrong_address_codes_alert_the_seat_and_the_host(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        _keys, _host = _game(m, "g2")
+        for i in range(3):
+            m.send("stranger", {"game": "g2", "seat": "east", "confirm": f"guess-{i}"}, subject=f"guess {i}")
+        assert sorted(m.cycle().values()) == ["rejected"] * 3
+        assert len(m.mails("east", "[g2] wrong keys for your seat")) == 1
+        assert m.judge.store.seats("g2")[1]["email"] == "east@pbem.localhost"
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")

@@ -43,7 +43,7 @@ from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, hostcmd, outbox, trust
+from pbem.service import answers, envelope, hostcmd, outbox, trust
 from pbem.service.playercmd import CommandError, Reply, command, send
 from pbem.service.table import wrapped
 
@@ -156,6 +156,11 @@ def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
         elif ch["seat"] == seat:
             match = ch
     if match is None or not isinstance(code, str) or not verify_key(code.strip(), match["code_hash"]):
+        # counted like a wrong key: the third failed claim on the seat within the hour alerts the seat
+        # and the host, as the guides say (break16: a wrong code never alerted anyone)
+        since = (now - envelope.WINDOW).isoformat()
+        envelope._maybe_alert(judge, game_id, seats[seat],  # the one alert rule
+                              judge.store.auth_failures(game_id, seat, since, envelope.AUTH_FAILURES) + 1)
         if match is not None:
             tries = judge.store.auth_failure_times(game_id, seat, match["requested_at"], ("auth.key",),
                                                    parsed.sender or "")
