@@ -183,8 +183,9 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
 
 def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
     """A new player takes ``seat`` (``player`` is ``Name <address>``): a new key, the
-    ``SeatChanged`` event, a handover mail with the key and the seat's own history to
-    the new player, a notice to the old one."""
+    ``SeatChanged`` event, the seat's preferences back to the defaults (``PreferencesSet``,
+    when the old player had changed them; break16), a handover mail with the key and the
+    seat's own history to the new player, a notice to the old one."""
     store = judge.store
     if judge.config.game(game_id) is not None:
         raise ValueError(f"game {game_id} comes from the config: change the seat there (`pbem run` logs the "
@@ -213,6 +214,12 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
                                               "player": new.player})
     head = log_events(judge, game_id, [event])
     store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
+    from pbem.service import prefs
+
+    if prefs.of(store, game_id, seat) != dict(prefs.DEFAULTS):  # the old player's choices are not the new one's
+        log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": dict(prefs.DEFAULTS)})])
+        prefs.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
+        head = trust.witness(store, game_id)
     if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends
         head = trust.witness(store, game_id)
     _subject, history_text, _html = history_reply(store, game_id, seat, None)

@@ -387,3 +387,23 @@ def test_wrong_address_codes_alert_the_seat_and_the_host(tmp_path: Path) -> None
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_a_new_player_does_not_inherit_the_old_players_preferences(tmp_path: Path) -> None:
+    from pbem.service import hostcmd, prefs
+
+    m = start(tmp_path)
+    try:
+        keys, _host = _game(m, "g2")
+        m.send("east", {"game": "g2", "seat": "east", "key": keys["east"], "command": "preferences",
+                        "format": "plain", "digest": "daily", "map": "off"})
+        assert list(m.cycle().values()) == ["answered"]
+        hostcmd.run(m.judge, "g2", "replace", seat="east", player="Eumenes <newhome@pbem.localhost>")
+        m.cycle()
+        assert prefs.of(m.judge.store, "g2", "east") == dict(prefs.DEFAULTS)
+        handover = m.mails("newhome", "[g2] handover: your seat east")[0]
+        assert handover.get_body(("html",)) is not None  # format: html again
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
