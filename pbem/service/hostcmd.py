@@ -304,6 +304,38 @@ def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None
     return out
 
 
+def _signup_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+                 shown: Mapping[str, Any], game_id: str) -> str:
+    """A host command for a game still open for sign-up (it has no log yet): the host
+    with its key gets who joined so far; anything else, or anyone else, a refusal."""
+    row = judge.store.signup(game_id)
+    key = doc.get("host")
+    if parsed.sender != row["host_email"] or not row["host_key_hash"] or not isinstance(key, str) \
+            or not verify_key(key, row["host_key_hash"]):
+        issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
+                        "command was carried out.", where="host", code="auth.key",
+                        hint="Send host commands from the host's address with the host key that "
+                             "`pbem game open` printed (docs/host-guide.md).")
+        return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
+    taken = {r["seat"]: r["player"] for r in judge.store.signup_seats(game_id)}
+    free = [s for s in rules.SEATS if s not in taken]
+    joined = ", ".join(f"{s}: {p}" for s, p in taken.items()) or "nobody yet"
+    if doc.get("command") != "status":
+        issue = Problem(message=f"{game_id} is open for sign-up and has not started ({len(taken)} of "
+                        f"{len(rules.SEATS)} seats taken): `command: {doc.get('command')}` works once it starts.",
+                        where="command", code="host.refused",
+                        hint="`command: status` shows who joined; the game starts when the last seat is taken.")
+        return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
+    rec("host", "", result={"document": shown})
+    text = build.render_notice(wrapped(f"{game_id} is open for sign-up. Joined: {joined}. Free: "
+                                       f"{', '.join(free)}. It starts when the last seat is taken."), game_id)
+    outbox.queue(judge, game_id=None, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
+                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text("sign-up status", text),
+                 id_parts=(game_id, "host-reply", parsed.message_id), in_reply_to=parsed.message_id,
+                 references=parsed.references, auto="auto-replied")
+    return "host"
+
+
 def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                 shown: Mapping[str, Any]) -> str:
     """A host command by mail: the sender must be the game's host address and the
@@ -311,6 +343,8 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
     receipt or with what to do instead."""
     shown = {**shown, "host": "(hidden)"}
     game_id = doc.get("game")
+    if isinstance(game_id, str) and judge.store.game(game_id) is None and judge.store.signup(game_id):
+        return _signup_mail(judge, parsed, doc, rec, shown, game_id)
     known = isinstance(game_id, str) and judge.store.game(game_id) is not None
     hashed = host_key_hash(judge, game_id) if known else None
     key = doc.get("host")

@@ -407,3 +407,23 @@ def test_a_new_player_does_not_inherit_the_old_players_preferences(tmp_path: Pat
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_the_host_of_an_open_game_gets_its_sign_up_status_by_mail(tmp_path: Path) -> None:
+    from pbem.service import signup
+
+    m = start(tmp_path)
+    try:
+        host = signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
+        m.send("north", "game: g5\njoin: any\nname: Ann\n", subject="join")
+        m.cycle()
+        m.send("host", f"game: g5\nhost: {host}\ncommand: status\n", subject="status")
+        m.send("host", f"game: g5\nhost: {host}\ncommand: pause\n", subject="pause")
+        m.send("stranger", f"game: g5\nhost: {host}\ncommand: status\n", subject="forged")
+        assert sorted(m.cycle().values()) == ["host", "rejected", "rejected"]
+        status = " ".join(text(m.mails("host", "Re: status")[0]).split())
+        assert "north: Ann" in status and "east, south, west" in status, status
+        assert "has not started" in " ".join(text(m.mails("host", "Re: pause")[0]).split())
+        assert "north" not in text(m.mails("stranger", "Re: forged")[0]).split("The orders block")[0]
+    finally:
+        m.close()
