@@ -425,5 +425,9 @@ def test_the_host_of_an_open_game_gets_its_sign_up_status_by_mail(tmp_path: Path
         assert "north: Ann" in status and "east, south, west" in status, status
         assert "has not started" in " ".join(text(m.mails("host", "Re: pause")[0]).split())
         assert "north" not in text(m.mails("stranger", "Re: forged")[0]).split("The orders block")[0]
+        cli = CliRunner().invoke(main, ["host", "-c", str(m.path), "status", "g5"])
+        assert cli.exit_code == 0 and "north: Ann" in cli.output, cli.output
+        cli = CliRunner().invoke(main, ["host", "-c", str(m.path), "pause", "g5"])
+        assert cli.exit_code == 1 and "has not started" in cli.output, cli.output
     finally:
         m.close()
