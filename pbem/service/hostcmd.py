@@ -310,7 +310,8 @@ def _signup_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
     with its key gets who joined so far; anything else, or anyone else, a refusal."""
     row = judge.store.signup(game_id)
     key = doc.get("host")
-    if parsed.sender != row["host_email"] or not row["host_key_hash"] or not isinstance(key, str) \
+    if fold_address(parsed.sender or "") != fold_address(row["host_email"]) or not row["host_key_hash"] \
+            or not isinstance(key, str) \
             or not verify_key(key, row["host_key_hash"]):
         issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
                         "command was carried out.", where="host", code="auth.key",
@@ -348,7 +349,8 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
     known = isinstance(game_id, str) and judge.store.game(game_id) is not None
     hashed = host_key_hash(judge, game_id) if known else None
     key = doc.get("host")
-    if not known or parsed.sender != host_of(judge, game_id) or not hashed or not isinstance(key, str) \
+    if not known or fold_address(parsed.sender or "") != fold_address(host_of(judge, game_id) or "") or not hashed \
+            or not isinstance(key, str) \
             or not verify_key(key, hashed):
         issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
                         "command was carried out.", where="host", code="auth.key",

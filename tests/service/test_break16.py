@@ -431,3 +431,35 @@ def test_the_host_of_an_open_game_gets_its_sign_up_status_by_mail(tmp_path: Path
         assert cli.exit_code == 1 and "has not started" in cli.output, cli.output
     finally:
         m.close()
+
+
+def test_a_config_host_address_in_capitals_still_commands_its_game(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    import yaml
+
+    from pbem.config import load_config
+    from pbem.keys import hash_key
+    from pbem.service import make_judge
+    from tests.conftest import ACCOUNTS
+    from tests.mailservers import start_pymap
+    from tests.service.helpers import write_config
+
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    path, _config = write_config(tmp_path, server)
+    raw = yaml.safe_load(path.read_text())
+    raw["games"][0]["host_email"] = "Host@PBEM.localhost"  # as a host may type it
+    raw["games"][0]["host_key_hash"] = hash_key("the-host-key", iterations=1000)
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    judge, poller = make_judge(load_config(path))
+    m = Mail(server, path, judge, poller)
+    judge.clock = lambda: datetime.now(UTC) + m.offset[0]
+    try:
+        judge.ensure_games()
+        m.cycle()
+        m.send("host", "game: g1\nhost: the-host-key\ncommand: status\n", subject="status")
+        assert list(m.cycle().values()) == ["host"]
+        assert "Game g1 is active" in text(m.mails("host", "Re: status")[0])
+    finally:
+        m.close()
+    _verified(path, "g1")
