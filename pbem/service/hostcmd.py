@@ -146,7 +146,7 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             pause = timedelta(seconds=max(0, int((now - since).total_seconds())))  # as logged
             events = [rules.judge_event("GameResumed", {"at": now.isoformat(), "reason": reason,
                                                         "paused_seconds": int(pause.total_seconds())})]
-            events += _moves(judge, game_id, pause, "pause", None)
+            events += _moves(judge, game_id, pause, "pause", None, paused_at=since)
             head = log_events(judge, game_id, events)
             store.set_game_status(game_id, "active")
             _tell_seats(judge, game_id, "the game resumes",
@@ -286,18 +286,25 @@ def _paused_at(judge: Judge, game_id: str) -> datetime:
     return datetime.fromisoformat(last.data["at"])
 
 
-def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None) -> list[rules.Event]:
+def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None,
+           paused_at: datetime | None = None) -> list[rules.Event]:
     """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``,
     then off the days the game does not allow and out of the seat's absences
     (:func:`pbem.service.calendar.adjust`): the store updated and one ``DeadlineMoved``
-    event each."""
+    event each. With ``paused_at`` (a resume), a deadline started during the pause
+    moves on only by the part of the pause it was open (break16: it got the whole
+    pause on top)."""
     settings = settings_of(judge, game_id)
     _recs, away = deadlines.table(judge, game_id)
     out = []
     for d in judge.store.open_deadlines(game_id):
         if seat is not None and d["seat"] != seat:
             continue
-        due = calendar.adjust(datetime.fromisoformat(d["due_at"]) + by, settings,
+        step = by
+        if paused_at is not None and d.get("set_at") and datetime.fromisoformat(d["set_at"]) > paused_at:
+            step = max(timedelta(0), by - (datetime.fromisoformat(d["set_at"]) - paused_at))
+            step = timedelta(seconds=int(step.total_seconds()))
+        due = calendar.adjust(datetime.fromisoformat(d["due_at"]) + step, settings,
                               deadlines.spans(away.get(d["seat"], []))).isoformat()
         judge.store.move_deadline(game_id, d["step"], d["seat"], due)
         out.append(rules.judge_event("DeadlineMoved", {"due": due, "seat": d["seat"], "step": d["step"], "why": why}))

@@ -463,3 +463,32 @@ def test_a_config_host_address_in_capitals_still_commands_its_game(tmp_path: Pat
     finally:
         m.close()
     _verified(path, "g1")
+
+
+def test_a_deadline_started_during_a_pause_moves_on_only_by_its_part_of_the_pause(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta
+
+    from pbem import rules
+    from pbem.service import hostcmd
+    from tests.conftest import KEYS
+
+    m = start(tmp_path)
+    try:
+        hostcmd.run(m.judge, "g1", "pause", reason="a holiday")
+        m.offset[0] += timedelta(hours=5)
+        state = m.judge.state("g1")
+        seat = rules.pending(state)[0].seat
+        m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+                      "orders": {"first_player": seat}}, subject="orders in the pause")
+        assert list(m.cycle().values()) == ["applied"]
+        new = m.judge.state("g1")
+        nxt = rules.pending(new)[0].seat
+        before = datetime.fromisoformat(m.judge.store.deadline("g1", new.step, nxt)["due_at"])
+        m.offset[0] += timedelta(hours=5)
+        hostcmd.run(m.judge, "g1", "resume")
+        after = datetime.fromisoformat(m.judge.store.deadline("g1", new.step, nxt)["due_at"])
+        assert timedelta(hours=4, minutes=59) <= after - before <= timedelta(hours=5, minutes=1), after - before
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g1")
