@@ -492,3 +492,23 @@ def test_a_deadline_started_during_a_pause_moves_on_only_by_its_part_of_the_paus
         path = m.path
         m.close()
     _verified(path, "g1")
+
+
+def test_resend_is_limited_so_that_no_loop_floods_a_seat_with_prompts(tmp_path: Path) -> None:
+    from pbem import rules
+    from pbem.service.commands.resend import PER_HOUR
+
+    m = start(tmp_path)
+    try:
+        keys, _host = _game(m, "g2")
+        seat = rules.pending(m.judge.state("g2"))[0].seat
+        for i in range(PER_HOUR + 2):
+            m.send(seat, {"game": "g2", "seat": seat, "key": keys[seat], "command": "resend"}, subject=f"again {i}")
+        statuses = m.cycle()
+        assert sorted(statuses.values()) == ["answered"] * PER_HOUR + ["rejected"] * 2
+        assert len([e for e in m.judge.store.events("g2") if e.kind == "PlayerActed"]) == PER_HOUR
+        assert len(m.mails(seat, f"[g2] step 0: your move, {seat}", PER_HOUR + 1)) == PER_HOUR + 1
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
