@@ -512,3 +512,19 @@ def test_resend_is_limited_so_that_no_loop_floods_a_seat_with_prompts(tmp_path: 
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_help_in_a_paused_game_says_so(tmp_path: Path) -> None:
+    from pbem.service import hostcmd
+
+    m = start(tmp_path)
+    try:
+        keys, _host = _game(m, "g2")
+        hostcmd.run(m.judge, "g2", "pause", reason="a holiday")
+        m.send("east", {"game": "g2", "seat": "east", "key": keys["east"], "command": "help"}, subject="help")
+        assert list(m.cycle().values()) == ["answered"]
+        assert "paused" in " ".join(text(m.mails("east", "Re: help")[0]).split()[:80])
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
