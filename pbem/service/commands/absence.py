@@ -57,6 +57,15 @@ def _when(value: Any, zone: ZoneInfo, end: bool) -> datetime | None:
     return None
 
 
+def _until(end: datetime, settings: Any) -> str:
+    """The end of an absence as the player wrote it: ``the end of 2026-12-14`` for a
+    whole day (the instant is the next local midnight), else the local time."""
+    here = end.astimezone(settings.zone)
+    if here.time() == time():
+        return f"the end of {(here - timedelta(days=1)).date()} ({calendar.shown(end, settings)})"
+    return calendar.shown(end, settings)
+
+
 def _problem(code: str, message: str, hint: str) -> CommandError:
     return CommandError([Problem(code=code, message=message, where="command", hint=hint)])
 
@@ -125,7 +134,7 @@ def absence(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
     moved = ("Your deadlines inside it moved:\n\n" + "\n".join(lines)) if lines else \
         "None of your open deadlines falls inside it."
     return Reply("absence", f"Your absence from {calendar.shown(start, settings)} to "
-                 f"{calendar.shown(end, settings)} ({days} days) is recorded; {left - days} of the {limit} "
+                 f"{_until(end, settings)} ({days} days) is recorded; {left - days} of the {limit} "
                  f"days of absence of {game_id} remain for your seat. {moved}\n\nDeadlines started during "
                  "the absence are set after it. Cancel with `command: absence` and `cancel: true`.")
 
