@@ -176,6 +176,8 @@ def test_declaring_and_cancelling_absences_cannot_push_a_deadline_for_ever(tmp_p
             statuses += list(m.cycle().values())
         assert statuses[:4] == ["answered"] * 4
         assert statuses[4] == "rejected", statuses  # the limit of 2 days is used up
+        first = " ".join(text(m.mails(seat, "Re: away 0")[0]).split())
+        assert "to the end of" in first, first  # the day the player wrote, not the next midnight
         refusal = " ".join(text(m.mails(seat, "Re: away 2")[0]).split())
         assert "command.absence_limit" in refusal, refusal
     finally:
