@@ -362,7 +362,8 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
         issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
                         "command was carried out.", where="host", code="auth.key",
                         hint="Send host commands from the host's address with the host key that "
-                             "`pbem game new` printed (docs/host-guide.md).")
+                             "`pbem game new` printed; a game of the judge's config takes them once its "
+                             "config has `host_key_hash` (docs/host-guide.md).")
         return answers.reject(judge, parsed, rec, [issue], game_id if known else None, None, {"document": shown})
     hours = doc.get("hours")
     seat = doc.get("seat")
