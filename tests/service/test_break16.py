@@ -63,6 +63,7 @@ def test_hostile_host_commands_by_mail_are_answered_and_change_nothing_wrong(tmp
         assert "another seat" in replies["Re: attack 3"] and "judge" in replies["Re: attack 4"]
         assert "hours" in replies["Re: attack 0"] and "hours" in replies["Re: attack 1"]
         assert "'24'" in replies["Re: attack 10"]
+        assert "-1" not in replies["Re: attack 6"].split("where:")[0] and "first step" in replies["Re: attack 6"]
 
         # a deadline near the calendar's end: a further extend is refused, not a crash
         d = m.judge.store.open_deadlines("g2")[0]
