@@ -254,9 +254,12 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
 def _host_command(doc: Mapping[str, Any]) -> bool:
     """Whether ``doc`` names a host command (a host who left out the ``host:`` line is
     told about the host key, not about a missing seat; break16)."""
+    from pbem.service import playercmd
     from pbem.service.hostcmd import COMMANDS
 
-    return isinstance(doc.get("command"), str) and doc["command"] in COMMANDS
+    playercmd._load()  # the registry fills on first use
+    name = doc.get("command")
+    return isinstance(name, str) and name in COMMANDS and name not in playercmd.COMMANDS  # resend is both
 
 
 def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
