@@ -345,6 +345,21 @@ def test_odd_values_in_every_command_key_are_answered_never_quarantined(tmp_path
                     m.send("host", f"game: g2\nhost: {host}\ncommand: {command}\n{key}: {value}\n",
                            subject=f"host {command} {key}")
                     sent += 1
+        from pbem.service import signup
+
+        signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
+        for key in ("join", "name", "game"):
+            for value in ODD:
+                body = {"join": "join: north\n", "name": "name: Ann\n", "game": "game: g5\n"}
+                body[key] = f"{key}: {value}\n"
+                m.send("stranger", body["game"] + body["join"] + body["name"], subject=f"join {key}")
+                sent += 1
+        for key in ("seat", "confirm", "game"):
+            for value in ODD:
+                body = {"game": "game: g2\n", "seat": "seat: east\n", "confirm": "confirm: abc\n"}
+                body[key] = f"{key}: {value}\n"
+                m.send("newhome", body["game"] + body["seat"] + body["confirm"], subject=f"confirm {key}")
+                sent += 1
         m.send("newhome", f"game: g2\nseat: east\nconfirm: {ODD[3]}\n", subject="confirm")
         statuses = {}
         for _ in range(20):  # bounded: the poll takes a batch at a time
