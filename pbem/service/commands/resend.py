@@ -19,9 +19,13 @@ if TYPE_CHECKING:
 
 PER_HOUR = 5
 """Resends a seat may ask for in any hour."""
+NAME = "resend"
+REASON = f"command.{NAME}"
+"""The inbox reason of an answered resend (:func:`pbem.service.playercmd.handle_mail`
+records ``command.NAME``; not a problem code)."""
 
 
-@command("resend")
+@command(NAME)
 def resend(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Queue the seat's pending prompt again. Raises CommandError when the seat is
     not waited on (the reply says how to get a past report instead)."""
@@ -32,7 +36,7 @@ def resend(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Rep
                                     hint="Ask for a past report with `history: N` or `history: all`.")])
     email = next(r["email"] for r in judge.store.seats(game_id) if r["seat"] == seat)
     since = (judge.clock() - timedelta(hours=1)).isoformat()
-    asked = len(judge.store.auth_failure_times(game_id, seat, since, ("command.resend",), email))
+    asked = len(judge.store.auth_failure_times(game_id, seat, since, (REASON,), email))
     if asked >= PER_HOUR:
         raise CommandError([Problem(message=f"Seat {seat} asked for its prompt {asked} times within the hour; "
                                     f"the judge sends it at most {PER_HOUR} times an hour.", where="command",
