@@ -165,8 +165,9 @@ def _publishes_press(store: Store, game_id: str, publish_press: bool | None) -> 
 
 def press_record(store: Store, game_id: str) -> list[dict[str, Any]]:
     """The press of a game as the archive publishes it (issue 16): ``[{id, step, sender,
-    recipients, grey, text, at}]`` by id; ``sender`` is None for grey press. Call only
+    recipients, grey, text, at}]`` by id; ``sender`` and ``recipients`` are None for grey
+    press (the recipients of a grey ``to: all`` would name the sender). Call only
     for an ended game whose ``publish_press`` is on."""
-    return [{"id": p["id"], "step": p["step"], "sender": None if p["grey"] else p["sender"],
-             "recipients": p["recipients"], "grey": bool(p["grey"]), "text": p["text"], "at": p["at"]}
-            for p in store.press_of(game_id)]
+    from pbem.service.commands.press import published
+
+    return [published(p) for p in store.press_of(game_id)]

@@ -314,8 +314,18 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
         done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
                         player=player, winner=winner, abandon=abandon, to_step=to_step)
     except KeyError:
-        _fail(f"no game {game_id!r} in {config.database}")
-    except ValueError as exc:
+        store = _open_store(config)
+        row = store.signup(game_id)
+        if row is None:
+            _fail(f"no game {game_id!r} in {config.database}")
+        taken = {r["seat"]: r["player"] for r in store.signup_seats(game_id)}
+        joined = ", ".join(f"{s}: {p}" for s, p in taken.items()) or "nobody yet"
+        if command != "status":
+            _fail(f"{game_id} is open for sign-up and has not started ({len(taken)} of 4 seats taken: {joined}); "
+                  f"`{command}` works once it starts")
+        click.echo(f"{game_id} is open for sign-up; joined: {joined}. It starts when the last seat is taken.")
+        return
+    except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         _fail(str(exc))
     click.echo(done.text)
     click.echo(f"Log witness: {done.witness}")

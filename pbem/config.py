@@ -427,6 +427,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
         settings, bad = parse_settings(c.get(gm, "settings", gp, dict, {}))
         for problem in bad:
             c.problems.append(f"{gp}.settings.{problem}")
+        host = fold_address(host) if host else host  # compared with a mail's folded sender (break16)
         games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {},
                                 host_key_hash, settings))
 

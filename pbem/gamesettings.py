@@ -77,14 +77,25 @@ class GameSettings:
 
 def duration(value: Any) -> float:
     """``"72h"``, ``"30m"``, ``"2d"``, ``"45s"`` or a number of seconds, in seconds.
-    Raises ValueError with a readable message for anything else."""
+    At most :data:`MAX_DURATION` (a longer one, or ``.inf``, would move a deadline off
+    the calendar and fail every later deadline; break16). Raises ValueError with a
+    readable message for anything else."""
+    seconds = None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
-        return float(value)
-    if isinstance(value, str):
+        seconds = float(value)
+    elif isinstance(value, str):
         m = _DURATION.fullmatch(value)
         if m:
-            return float(m.group(1)) * _UNITS[m.group(2)]
-    raise ValueError(f"not a duration: {value!r} (write e.g. 72h, 30m, 2d)")
+            seconds = float(m.group(1)) * _UNITS[m.group(2)]
+    if seconds is None:
+        raise ValueError(f"not a duration: {value!r} (write e.g. 72h, 30m, 2d)")
+    if not seconds <= MAX_DURATION:  # also NaN
+        raise ValueError(f"too long: {value!r} (at most {int(MAX_DURATION // 86400)}d)")
+    return seconds
+
+
+MAX_DURATION = 366 * 86400.0
+"""The longest duration a setting takes (grace, deadline lengths), in seconds."""
 
 
 def days(value: Any) -> tuple[str, ...]:

@@ -243,6 +243,8 @@ _MAIL = [
     ("command.rate", "the command was asked for too often; the reply says when it works again",
      "docs/player-guide.md: Commands by mail"),
     ("command.code", "no address change waits for this address with that code", "docs/player-guide.md: Commands by mail"),
+    ("host.refused", "a host command that does not apply: the reply says what to write instead",
+     "docs/host-guide.md: Host commands"),
     ("press.off", "the game has no press (press: none)", "docs/player-guide.md: Press"),
     ("press.closed", "the game is over: press is closed", "docs/player-guide.md: Press"),
     ("press.public_only", "public press goes to all seats (to: all)", "docs/player-guide.md: Press"),

@@ -206,6 +206,16 @@ def _construct_float(loader: StrictLoader, node: Any) -> float:
                                node.start_mark) from None
 
 
+def _refuse_tag(loader: StrictLoader, node: Any) -> Any:
+    """An explicit tag outside the core schema (``!!binary``, ``!!timestamp``, ``!!set``…):
+    refused, because a value of another type (bytes, datetime) broke the recording of
+    the mail (break16: ``!!binary`` was quarantined)."""
+    raise ConstructorError(None, None, f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')} is not "
+                           "allowed in orders (write the value plainly)", node.start_mark)
+
+
+for _tag in ("binary", "timestamp", "set", "omap", "pairs", "merge", "value", "yaml"):
+    StrictLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse_tag)
 StrictLoader.add_implicit_resolver("tag:yaml.org,2002:bool", _BOOL_RE, list("tTfF"))
 StrictLoader.add_implicit_resolver("tag:yaml.org,2002:int", _INT_RE, list("-+0123456789"))
 StrictLoader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT_RE, list("-+0123456789."))

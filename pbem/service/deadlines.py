@@ -247,11 +247,14 @@ def _missed(judge: Judge, game_id: str, seat: str, step: int, rec: SeatRecord, s
                "disorder: from now on its decisions are decided by their default at once. It leaves civil "
                "disorder when its player sends valid orders again or the host gives the seat to a new player.",
                f"disorder-{seat}-{step}")
+    how = (f"  pbem host replace {game_id} --seat {seat} --player 'Name <address>'\n\n"
+           "or by mail `command: replace` with `seat:` and `player:` (docs/host-guide.md)."
+           if judge.config.game(game_id) is None else  # break16: replace refuses config games
+           f"in the judge's config: change games[].seats[] of {game_id} (player, email, key_hash from "
+           "`pbem key new`); the next `pbem run` logs the change (docs/host-guide.md).")
     host.notify_host(judge, game_id,
                      f"{seat} of {game_id} missed {row} decisions in a row and is in civil disorder: the judge "
-                     "plays its defaults at once. Please find a new player and give them the seat:\n\n"
-                     f"  pbem host replace {game_id} --seat {seat} --player 'Name <address>'\n\n"
-                     "or by mail `command: replace` with `seat:` and `player:` (docs/host-guide.md).",
+                     "plays its defaults at once. Please find a new player and give them the seat:\n\n" + how,
                      "civil disorder", once=f"{seat}-{step}")
 
 

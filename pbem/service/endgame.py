@@ -100,6 +100,8 @@ def rollback(judge: Judge, game_id: str, to_step: int | None, reason: str) -> tu
         raise ValueError(  # noqa: TRY004 - a refusal told to the host, not a programming error
             f"rollback needs the step to go back to: `to_step: N` (a step before {live.step}; "
                          "`command: status` shows the step now)")
+    if live.step == 0:  # break16: the refusal said "write a step from 0 to -1"
+        raise ValueError(f"{game_id} is at its first step (0): there is no earlier step to go back to")
     if not 0 <= to_step < live.step:
         raise ValueError(f"to_step {to_step} is not an earlier step: the game is at step {live.step}; "
                          f"write a step from 0 to {live.step - 1}")

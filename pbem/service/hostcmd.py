@@ -19,6 +19,7 @@ the game's allowed days and the seat's absences (:func:`pbem.service.calendar.ad
 """
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.keys import hash_key, new_key, verify_key
-from pbem.mail.headers import normalise_address
+from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
@@ -38,6 +39,8 @@ from pbem.service.table import host_of, parse_seat, settings_of, wrapped
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
+MAX_EXTEND_HOURS = 24 * 366
+"""The longest ``extend``, in hours (a year: more would leave the calendar; break16)."""
 COMMANDS = ("status", "pause", "resume", "extend", "replace", "resend", "end", "rollback")
 """The host commands built so far."""
 
@@ -84,7 +87,7 @@ def _status(judge: Judge, game_id: str) -> str:
     (missed decisions in all and in a row) and civil disorder (issue 16)."""
     game = judge.store.game(game_id)
     assert game is not None
-    lines = [f"Game {game_id} is {game['status']} at step {game['step']}."]
+    lines = [f"Game {game_id} is {game['status']} at step {game['step']}.", ""]
     waiting = judge.store.open_deadlines(game_id)
     for d in waiting:
         since = f", waited on since {deadlines.shown(judge, game_id, d['set_at'])}" if d.get("set_at") else ""
@@ -93,14 +96,16 @@ def _status(judge: Judge, game_id: str) -> str:
     if not waiting:
         lines.append("  no seat is waited on.")
     recs, away = deadlines.table(judge, game_id)
-    lines.append("NMR (missed decisions: in all, in a row):")
+    lines += ["", "NMR (missed decisions: in all, in a row):", ""]
     for row in judge.store.seats(game_id):
         rec = recs.get(row["seat"], deadlines.SeatRecord())
         note = ", in civil disorder" if rec.disorder else ""
         for a in away.get(row["seat"], []):
             note += f", away {deadlines.shown(judge, game_id, a['from'])} to {deadlines.shown(judge, game_id, a['to'])}"
         lines.append(f"  {row['seat']}: {rec.total} in all, {rec.in_a_row} in a row{note}")
-    return "\n".join(lines)
+    # one line per seat, kept as lines when the mail is wrapped (indented paragraphs are)
+    return "\n".join(textwrap.fill(line, 72, subsequent_indent="      ") if line.startswith("  ") else line
+                     for line in lines)
 
 
 def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: float | None = None,
@@ -118,9 +123,11 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
     if game["status"] in trust.ENDED and command != "status":
         raise ValueError(f"game {game_id} is {game['status']}; only status works on it")
     now = judge.clock()
+    reason = clean_text(reason, 500)  # it is logged and mailed to every seat: no control characters (break16)
     with store.transaction():
-        if command == "status":
-            head = log_events(judge, game_id, [rules.judge_event("HostActed", {"command": "status"})])
+        if command == "status":  # an ended game's log takes no more events (break16)
+            head = (trust.witness(store, game_id) if game["status"] in trust.ENDED else
+                    log_events(judge, game_id, [rules.judge_event("HostActed", {"command": "status"})]))
             return Done(_status(judge, game_id), head)
         if command == "pause":
             if game["status"] == "paused":
@@ -139,13 +146,13 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             pause = timedelta(seconds=max(0, int((now - since).total_seconds())))  # as logged
             events = [rules.judge_event("GameResumed", {"at": now.isoformat(), "reason": reason,
                                                         "paused_seconds": int(pause.total_seconds())})]
-            events += _moves(judge, game_id, pause, "pause", None)
+            events += _moves(judge, game_id, pause, "pause", None, paused_at=since)
             head = log_events(judge, game_id, events)
             store.set_game_status(game_id, "active")
             _tell_seats(judge, game_id, "the game resumes",
                         f"The host resumed {game_id}{': ' + reason if reason else ''}. Every open deadline "
                         f"moved on by the pause ({_span(pause)}), and past any day the game does not allow "
-                        "or any absence of its seat.\n\n{_status(judge, game_id)}",
+                        f"or any absence of its seat.\n\n{_status(judge, game_id)}",
                         f"resume-{now.isoformat()}")
             return Done(f"Game {game_id} resumes; deadlines moved on by {_span(pause)}.\n\n"
                         f"{_status(judge, game_id)}", head)
@@ -160,9 +167,14 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
                           else endgame.rollback(judge, game_id, to_step, reason))
             return Done(text, head)
         # extend
-        if not hours or hours <= 0:
-            raise ValueError("extend needs how long: `hours: 24` (and optionally `seat: east`)")
-        moves = _moves(judge, game_id, timedelta(hours=hours), "extend", seat)
+        if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not 0 < hours <= MAX_EXTEND_HOURS:
+            raise ValueError(f"extend needs how long, in hours from 1 to {MAX_EXTEND_HOURS}: `hours: 24` (and "
+                             f"optionally `seat: east`); got {hours!r}")
+        try:
+            moves = _moves(judge, game_id, timedelta(hours=hours), "extend", seat)
+        except OverflowError:
+            raise ValueError(f"extending by {hours} hours would put a deadline past the year 9999; "
+                             "extend by fewer hours") from None
         if not moves:
             raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
         head = log_events(judge, game_id, moves)
@@ -171,8 +183,9 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
 
 def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
     """A new player takes ``seat`` (``player`` is ``Name <address>``): a new key, the
-    ``SeatChanged`` event, a handover mail with the key and the seat's own history to
-    the new player, a notice to the old one."""
+    ``SeatChanged`` event, the seat's preferences back to the defaults (``PreferencesSet``,
+    when the old player had changed them; break16), a handover mail with the key and the
+    seat's own history to the new player, a notice to the old one."""
     store = judge.store
     if judge.config.game(game_id) is not None:
         raise ValueError(f"game {game_id} comes from the config: change the seat there (`pbem run` logs the "
@@ -180,16 +193,33 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
     rows = {r["seat"]: r for r in store.seats(game_id)}
     if seat not in rows:
         raise ValueError(f"replace needs the seat: `seat: east` (seats: {', '.join(rows)})")
-    new = parse_seat(f"{seat}={player}")
+    try:
+        new = parse_seat(f"{seat}={player}")
+    except ValueError:
+        raise ValueError(f"replace needs the new player as `player: Name <address>`; got {player!r}") from None
     address = normalise_address(new.email)
     if not address:
         raise ValueError(f"not an address: {new.email!r}; write `player: Name <address>`")
+    if address == normalise_address(judge.config.judge_address or ""):
+        raise ValueError(f"{address} is the judge's own address; write `player: Name <address>` with the "
+                         "new player's address")
+    taken = [s for s, r in rows.items() if s != seat and fold_address(r["email"]) == fold_address(address)]
+    if taken:
+        raise ValueError(f"{address} is the address of another seat of {game_id} ({taken[0]}): one seat per "
+                         "address; write the new player's own address")
     old = rows[seat]
+    store.close_address_changes(game_id, seat, "replaced", judge.clock().isoformat())  # the old player's
     key = new_key()
     event = rules.judge_event("SeatChanged", {"seat": seat, "changed": ["player", "address", "key"],
                                               "player": new.player})
     head = log_events(judge, game_id, [event])
     store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
+    from pbem.service import prefs
+
+    if prefs.of(store, game_id, seat) != dict(prefs.DEFAULTS):  # the old player's choices are not the new one's
+        log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": dict(prefs.DEFAULTS)})])
+        prefs.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
+        head = trust.witness(store, game_id)
     if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends
         head = trust.witness(store, game_id)
     _subject, history_text, _html = history_reply(store, game_id, seat, None)
@@ -256,22 +286,62 @@ def _paused_at(judge: Judge, game_id: str) -> datetime:
     return datetime.fromisoformat(last.data["at"])
 
 
-def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None) -> list[rules.Event]:
+def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None,
+           paused_at: datetime | None = None) -> list[rules.Event]:
     """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``,
     then off the days the game does not allow and out of the seat's absences
     (:func:`pbem.service.calendar.adjust`): the store updated and one ``DeadlineMoved``
-    event each."""
+    event each. With ``paused_at`` (a resume), a deadline started during the pause
+    moves on only by the part of the pause it was open (break16: it got the whole
+    pause on top)."""
     settings = settings_of(judge, game_id)
     _recs, away = deadlines.table(judge, game_id)
     out = []
     for d in judge.store.open_deadlines(game_id):
         if seat is not None and d["seat"] != seat:
             continue
-        due = calendar.adjust(datetime.fromisoformat(d["due_at"]) + by, settings,
+        step = by
+        if paused_at is not None and d.get("set_at") and datetime.fromisoformat(d["set_at"]) > paused_at:
+            step = max(timedelta(0), by - (datetime.fromisoformat(d["set_at"]) - paused_at))
+            step = timedelta(seconds=int(step.total_seconds()))
+        due = calendar.adjust(datetime.fromisoformat(d["due_at"]) + step, settings,
                               deadlines.spans(away.get(d["seat"], []))).isoformat()
         judge.store.move_deadline(game_id, d["step"], d["seat"], due)
         out.append(rules.judge_event("DeadlineMoved", {"due": due, "seat": d["seat"], "step": d["step"], "why": why}))
     return out
+
+
+def _signup_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+                 shown: Mapping[str, Any], game_id: str) -> str:
+    """A host command for a game still open for sign-up (it has no log yet): the host
+    with its key gets who joined so far; anything else, or anyone else, a refusal."""
+    row = judge.store.signup(game_id)
+    key = doc.get("host")
+    if fold_address(parsed.sender or "") != fold_address(row["host_email"]) or not row["host_key_hash"] \
+            or not isinstance(key, str) \
+            or not verify_key(key, row["host_key_hash"]):
+        issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
+                        "command was carried out.", where="host", code="auth.key",
+                        hint="Send host commands from the host's address with the host key that "
+                             "`pbem game open` printed (docs/host-guide.md).")
+        return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
+    taken = {r["seat"]: r["player"] for r in judge.store.signup_seats(game_id)}
+    free = [s for s in rules.SEATS if s not in taken]
+    joined = ", ".join(f"{s}: {p}" for s, p in taken.items()) or "nobody yet"
+    if doc.get("command") != "status":
+        issue = Problem(message=f"{game_id} is open for sign-up and has not started ({len(taken)} of "
+                        f"{len(rules.SEATS)} seats taken): `command: {doc.get('command')}` works once it starts.",
+                        where="command", code="host.refused",
+                        hint="`command: status` shows who joined; the game starts when the last seat is taken.")
+        return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
+    rec("host", "", result={"document": shown})
+    text = build.render_notice(wrapped(f"{game_id} is open for sign-up. Joined: {joined}. Free: "
+                                       f"{', '.join(free)}. It starts when the last seat is taken."), game_id)
+    outbox.queue(judge, game_id=None, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
+                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text("sign-up status", text),
+                 id_parts=(game_id, "host-reply", parsed.message_id), in_reply_to=parsed.message_id,
+                 references=parsed.references, auto="auto-replied")
+    return "host"
 
 
 def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
@@ -281,26 +351,31 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
     receipt or with what to do instead."""
     shown = {**shown, "host": "(hidden)"}
     game_id = doc.get("game")
+    if isinstance(game_id, str) and judge.store.game(game_id) is None and judge.store.signup(game_id):
+        return _signup_mail(judge, parsed, doc, rec, shown, game_id)
     known = isinstance(game_id, str) and judge.store.game(game_id) is not None
     hashed = host_key_hash(judge, game_id) if known else None
     key = doc.get("host")
-    if not known or parsed.sender != host_of(judge, game_id) or not hashed or not isinstance(key, str) \
+    if not known or fold_address(parsed.sender or "") != fold_address(host_of(judge, game_id) or "") or not hashed \
+            or not isinstance(key, str) \
             or not verify_key(key, hashed):
         issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
                         "command was carried out.", where="host", code="auth.key",
                         hint="Send host commands from the host's address with the host key that "
-                             "`pbem game new` printed (docs/host-guide.md).")
+                             "`pbem game new` printed; a game of the judge's config takes them once its "
+                             "config has `host_key_hash` (docs/host-guide.md).")
         return answers.reject(judge, parsed, rec, [issue], game_id if known else None, None, {"document": shown})
     hours = doc.get("hours")
+    seat = doc.get("seat")
     try:
         done = run(judge, game_id, str(doc.get("command")), reason=str(doc.get("reason") or ""),
-                   hours=float(hours) if isinstance(hours, (int, float)) else None,
-                   seat=doc.get("seat") if isinstance(doc.get("seat"), str) else None,
+                   hours=hours,  # checked by run: `hours: "24"` is refused saying so, not as a missing value
+                   seat=seat.strip().lower() if isinstance(seat, str) else None,
                    player=doc.get("player") if isinstance(doc.get("player"), str) else None,
-                   winner=str(doc["winner"]) if doc.get("winner") is not None else None,
+                   winner=str(doc["winner"]).strip().lower() if doc.get("winner") is not None else None,
                    abandon=doc.get("abandon") is True, to_step=doc.get("to_step"))
-    except ValueError as exc:
-        issue = Problem(message=str(exc), where="command", code="envelope.unknown_key",
+    except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
+        issue = Problem(message=str(exc), where="command", code="host.refused",
                         hint="docs/host-guide.md lists the host commands.")
         return answers.reject(judge, parsed, rec, [issue], game_id, None, {"document": shown})
     rec("host", "", game_id=game_id, result={"document": shown})

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -250,13 +251,24 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
     return _orders(judge, parsed, rec)
 
 
+def _host_command(doc: Mapping[str, Any]) -> bool:
+    """Whether ``doc`` names a host command (a host who left out the ``host:`` line is
+    told about the host key, not about a missing seat; break16)."""
+    from pbem.service import playercmd
+    from pbem.service.hostcmd import COMMANDS
+
+    playercmd._load()  # the registry fills on first use
+    name = doc.get("command")
+    return isinstance(name, str) and name in COMMANDS and name not in playercmd.COMMANDS  # resend is both
+
+
 def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
     """A mail with an orders document: history request, or orders to check and apply."""
     doc = parsed.document or {}
     shown = mask_key(doc)
     if "history" in doc:
         return history.handle_request(judge, parsed, doc, rec, shown)
-    if "host" in doc and "command" in doc:
+    if "command" in doc and ("host" in doc or (_host_command(doc) and "seat" not in doc and "key" not in doc)):
         from pbem.service import hostcmd
 
         return hostcmd.handle_mail(judge, parsed, doc, rec, shown)

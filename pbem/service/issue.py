@@ -10,7 +10,9 @@ from typing import Any
 
 from pbem.mail.headers import SYNTHETIC_DOMAIN, clean_text
 
-_KEY_LINE = re.compile(r"(?m)^(\s*key\s*:\s*).*$")
+_KEY_LINE = re.compile(r"(?m)^(\s*(?:key|host|confirm)\s*:\s*).*$")
+"""A line holding a secret: the seat key, the host key (break16: it was echoed back in a
+refused host command) or an address-change code."""
 
 
 def now_utc() -> datetime:
@@ -24,7 +26,8 @@ def mask_key(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def mask_key_lines(text: str) -> str:
-    """``text`` (an orders block as written) with every ``key:`` line's value hidden."""
+    """``text`` (an orders block as written) with every ``key:``, ``host:`` and
+    ``confirm:`` line's value hidden."""
     return _KEY_LINE.sub(r"\1(hidden)", text)
 
 

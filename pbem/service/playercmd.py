@@ -23,15 +23,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pbem.mail.message import ParsedMail
+from pbem.mail.suggest import suggest
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, envelope, outbox, ratelimit
+from pbem.service import answers, envelope, outbox, ratelimit, trust
 from pbem.service.issue import re_subject
 from pbem.service.table import wrapped
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
+AFTER_END = ("help",)
+"""The commands an ended game still answers (the others would log after the end)."""
 COMMAND_KEYS = ("game", "seat", "key", "command")
 """The keys every player command carries (a command's own keys come on top)."""
 
@@ -84,11 +87,14 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
         from pbem.service.commands.address import confirm_mail
 
         return confirm_mail(judge, parsed, doc, rec, shown)
-    checked = envelope.check_envelope(judge, parsed, doc, keys=COMMAND_KEYS)
-    game_id, seat = checked.game_id, checked.seat
     name = doc.get("command")
     own = KEYS.get(name, ()) if isinstance(name, str) else ()
-    issues = [i for i in checked.issues if not (i.code == "envelope.unknown_key" and i.where in own)]
+    # the command's own keys are allowed (and named when a key is unknown: `txt:` -> `text`), and so is a
+    # `step:` line of a block copied from a prompt (break16: it was refused as an unknown key)
+    checked = envelope.check_envelope(judge, parsed, doc, keys=COMMAND_KEYS)
+    game_id, seat = checked.game_id, checked.seat
+    issues = [_unknown(i, name, own) if i.code == "envelope.unknown_key" else i for i in checked.issues
+              if not (i.code == "envelope.unknown_key" and (i.where in own or i.where == "step"))]
     if checked.held:
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown}, status="held",
                               reason=checked.reason)
@@ -96,6 +102,12 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
         issues = [Problem(message=f"There is no player command {name!r}.", where="command",
                           code="command.unknown",
                           hint=f"The commands are: {', '.join(sorted(COMMANDS))} (docs/player-guide.md).")]
+    status = (judge.store.game(game_id) or {}).get("status") if game_id and not issues else None
+    if status in trust.ENDED and name not in AFTER_END:  # an ended game's log takes no more events (break16)
+        issues = [Problem(message=f"Game {game_id} is {status}: `command: {name}` no longer applies.",
+                          where="command", code="game.over",
+                          hint="`command: help` still answers; the seed and the whole log are in the game's "
+                               "archive.")]
     if issues:
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown},
                               reason=checked.reason or issues[0].code)
@@ -108,6 +120,18 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
     iid = rec("answered", f"command.{name}", game_id=game_id, seat=seat, result={"document": shown})
     send(judge, parsed, game_id, reply, iid)
     return "answered"
+
+
+def _unknown(issue: Problem, name: Any, own: Sequence[str]) -> Problem:
+    """An unknown key of a command mail, named with the keys the command takes (the
+    envelope's own message lists only game, seat, key and command; break16)."""
+    allowed = [*COMMAND_KEYS, *own]
+    near = suggest(str(issue.where), allowed)
+    what = f"`command: {name}`" if isinstance(name, str) and name in COMMANDS else "a command mail"
+    return Problem(message=f"Unknown key `{issue.where}` in {what}; it takes: {', '.join(allowed)}.",
+                   where=issue.where, code=issue.code,
+                   hint=f"Did you mean `{near}`?" if near else "Leave the line out (docs/player-guide.md, "
+                                                               "\"Commands by mail\").")
 
 
 def send(judge: Judge, parsed: ParsedMail, game_id: str, reply: Reply, inbox_id: int) -> None:

@@ -1,5 +1,6 @@
 """Rate limits on answers (docs/pipeline.md, "Machine mail and loops"): at most
-``seat_reply_rate_per_hour`` answers an hour to an address registered for a seat and
+``seat_reply_rate_per_hour`` answers an hour to an address registered for a seat (or
+hosting a game: break16, the host's receipts were cut at 5 an hour) and
 ``reply_rate_per_hour`` to any other, so that no mail loop can run away; and at most
 ``stranger_replies_per_hour`` answers an hour to all addresses not registered for a seat
 together (break-it finding 5: with a forged From: per mail, anyone could make the judge
@@ -9,6 +10,8 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING
+
+from pbem.mail.headers import fold_address
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -21,11 +24,19 @@ def may_answer(judge: Judge, address: str | None) -> bool:
     if not address:
         return False
     since = (judge.clock() - timedelta(hours=1)).isoformat()
-    if judge.store.is_seat_address(address):
+    if judge.store.is_seat_address(address) or _is_host(judge, address):
         return judge.store.replies_to(address, since) < judge.config.seat_reply_rate_per_hour
     if judge.store.replies_to_strangers(since) >= judge.config.stranger_replies_per_hour:
         return False
     return judge.store.replies_to(address, since) < judge.config.reply_rate_per_hour
+
+
+def _is_host(judge: Judge, address: str) -> bool:
+    """Whether ``address`` hosts a game (config or table): a host sends several commands
+    in a row and must get every answer, so it is limited like a seat's address."""
+    folded = fold_address(address)
+    return any(g.host_email and fold_address(g.host_email) == folded for g in judge.config.games) \
+        or judge.store.is_host_address(address)
 
 
 def suppressed(judge: Judge, inbox_id: int, address: str | None) -> None:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import rules
 from pbem.gamesettings import GameSettings, parse_settings
 from pbem.keys import hash_key, new_key
-from pbem.mail.headers import normalise_address
+from pbem.mail.headers import clean_text, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
@@ -96,6 +96,7 @@ def check_join(judge: Judge, doc: Mapping[str, Any], sender: str) -> tuple[str |
         problems.append(_refuse("command.signup_twice", f"Your address holds the seat {mine} of {game_id} already.",
                                 "One seat per address: ask a friend to join from their own address."))
     want = doc.get("join")
+    want = want.strip().lower() if isinstance(want, str) else want  # `join: North` is north
     seat: str | None = None
     if not isinstance(want, str) or (want != "any" and want not in rules.SEATS):
         problems.append(_refuse("command.signup_seat", f"join: {want!r} is no seat of the game.",
@@ -108,7 +109,7 @@ def check_join(judge: Judge, doc: Mapping[str, Any], sender: str) -> tuple[str |
     else:
         seat = want
     name = doc.get("name")
-    if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX):
+    if name is not None and (not isinstance(name, str) or not clean_text(name) or len(name) > NAME_MAX):
         problems.append(_refuse("command.signup_seat", f"name: must be a text of 1 to {NAME_MAX} characters.",
                                 "e.g. `name: Ann`", where="name"))
     return (None if problems else seat), problems
@@ -116,7 +117,7 @@ def check_join(judge: Judge, doc: Mapping[str, Any], sender: str) -> tuple[str |
 
 def _player_name(doc: Mapping[str, Any], parsed: ParsedMail, sender: str) -> str:
     name = doc.get("name") if isinstance(doc.get("name"), str) else (parsed.sender_name or sender.split("@")[0])
-    return " ".join(str(name).split())[:NAME_MAX]
+    return clean_text(str(name), NAME_MAX) or sender.split("@")[0]  # no control characters (break16)
 
 
 def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,

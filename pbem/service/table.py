@@ -24,7 +24,7 @@ from pbem import rules
 from pbem.config import GameConfig, SeatConfig
 from pbem.gamesettings import GameSettings, parse_settings
 from pbem.keys import hash_key, new_key
-from pbem.mail.headers import normalise_address
+from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.report import build
 from pbem.report.context import WIDTH, wrap
 from pbem.service import games, outbox, trust
@@ -62,7 +62,7 @@ def parse_seat(text: str) -> NewSeat:
     name, address = parseaddr(rest)
     if not sep or not address or "@" not in address:
         raise ValueError(f"--seat {text!r}: write SEAT=PLAYER <EMAIL>, e.g. 'north=Ann <ann@example.org>'")
-    return NewSeat(seat.strip(), name or address, address)
+    return NewSeat(seat.strip(), clean_text(name, 60) or address, address)
 
 
 def parse_pairs(items: Sequence[str], what: str) -> dict[str, Any]:
@@ -118,6 +118,8 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
         raise ValueError(f"not a game id: {game_id!r} (lower-case letters, digits and -, up to 40)")
     if judge.store.game(game_id) is not None or judge.config.game(game_id) is not None:
         raise ValueError(f"a game {game_id!r} exists already; choose another id")
+    if origin != "signup" and judge.store.signup(game_id):  # its fourth join would fail (break16)
+        raise ValueError(f"a game {game_id!r} is open for sign-up already; choose another id")
     table_settings, bad = parse_settings(dict(settings or {}))
     if bad:
         raise ValueError("bad settings: " + "; ".join(bad))
@@ -131,10 +133,16 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
         raise ValueError(f"not an address: {host_email!r}")
     keys: dict[str, str] = {}
     seat_configs = []
+    seen: dict[str, str] = {}
     for s in seats:
         address = normalise_address(s.email)
         if not address:
             raise ValueError(f"seat {s.seat}: not an address: {s.email!r}")
+        if fold_address(address) in seen:  # one seat per address, as for sign-up and replace (break16)
+            raise ValueError(f"seat {s.seat}: {address} is the address of seat {seen[fold_address(address)]} "
+                             "too; give each seat its player's own address")
+        seen[fold_address(address)] = s.seat
+        s = NewSeat(s.seat, clean_text(s.player, 60) or address, s.email)  # no control characters (break16)
         if key_hashes and s.seat in key_hashes:
             seat_configs.append(SeatConfig(s.seat, s.player, address, key_hashes[s.seat]))
             continue

@@ -20,6 +20,7 @@ from typing import Any
 
 import sqlite_utils
 
+from pbem.mail.headers import fold_address
 from pbem.store.base import Connection, canonical_json, utcnow
 
 
@@ -69,6 +70,13 @@ class TableStore(Connection):
     def table_rows(self) -> list[dict[str, Any]]:
         """Every ``game_tables`` row (decoded), by game id."""
         return [_decode(r, "settings", "state") for r in self.db["game_tables"].rows_where(order_by="game_id")]
+
+    def is_host_address(self, address: str) -> bool:
+        """True when ``address`` is the host of a game made by ``pbem game new`` or open
+        for sign-up (compared folded, :func:`pbem.mail.headers.fold_address`)."""
+        folded = fold_address(address)
+        rows = self.db.execute("SELECT host_email FROM game_tables UNION SELECT host_email FROM signups").fetchall()
+        return any(fold_address(r[0] or "") == folded for r in rows)
 
     def save_table(self, game_id: str, **values: Any) -> None:
         """Create or update a game's ``game_tables`` row with ``values`` (``origin``,
@@ -140,6 +148,11 @@ class TableStore(Connection):
         """How many address changes the seat asked for since ``since``."""
         return self.db.execute("SELECT count(*) FROM address_changes WHERE game_id = ? AND seat = ? AND "
                                "requested_at >= ?", [game_id, seat, since]).fetchone()[0]
+
+    def close_address_changes(self, game_id: str, seat: str, status: str, at: str) -> None:
+        """Close every open address change of a seat (its player was replaced)."""
+        self.db.execute("UPDATE address_changes SET status = ?, closed_at = ? WHERE game_id = ? AND seat = ? AND "
+                        "status = 'open'", [status, at, game_id, seat])
 
     def close_address_change(self, change_id: int, status: str, at: str) -> None:
         """Close an address change (``done``, ``expired``)."""

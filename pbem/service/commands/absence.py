@@ -13,7 +13,7 @@ started later — moves to the first instant after the absence at the same local
 (:mod:`pbem.service.calendar`), each a ``DeadlineMoved`` event (why ``absence``). The
 absence is logged as ``AbsenceDeclared`` (public: the other seats see why the game
 waits). The days declared per seat and game (local dates touched, cancelled days not
-begun given back) are bounded by the game's ``absence_limit_days``. Refused: an absence
+begun given back unless the absence moved or holds a deadline of the seat) are bounded by the game's ``absence_limit_days``. Refused: an absence
 that is over or begins before today, one overlapping an absence already declared
 (cancel it first, then declare the whole span: absences are not merged), and one that
 needs more days than remain. Deadlines already moved stay where they are when an
@@ -35,24 +35,35 @@ from pbem.service.table import settings_of
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
+HORIZON = timedelta(days=2 * 366)
+"""How far ahead an absence may end (break16: a date near 9999-12-31 overflowed)."""
 _HOW = "Write the days as `from: 2026-12-10` and `to: 2026-12-14` (in the game's local time, both days included)."
 
 
 def _when(value: Any, zone: ZoneInfo, end: bool) -> datetime | None:
     """A ``from:``/``to:`` value as an aware instant: a date is local midnight (the
     day after for ``to``), a date-time without offset is local. None when unreadable."""
-    if isinstance(value, str):
-        text = value.strip()
-        try:
+    try:  # a date at the calendar's ends (0001-01-01, 9999-12-31) overflows in UTC: unreadable (break16)
+        if isinstance(value, str):
+            text = value.strip()
             value = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
-        except ValueError:
-            return None
-    if isinstance(value, datetime):
-        return value.astimezone(zone) if value.tzinfo else calendar.local(value, zone).astimezone(zone)
-    if isinstance(value, date):
-        day = value + timedelta(days=1) if end else value
-        return calendar.local(datetime.combine(day, time()), zone).astimezone(zone)
+        if isinstance(value, datetime):
+            return value.astimezone(zone) if value.tzinfo else calendar.local(value, zone).astimezone(zone)
+        if isinstance(value, date):
+            day = value + timedelta(days=1) if end else value
+            return calendar.local(datetime.combine(day, time()), zone).astimezone(zone)
+    except (ValueError, OverflowError):
+        return None
     return None
+
+
+def _until(end: datetime, settings: Any) -> str:
+    """The end of an absence as the player wrote it: ``the end of 2026-12-14`` for a
+    whole day (the instant is the next local midnight), else the local time."""
+    here = end.astimezone(settings.zone)
+    if here.time() == time():
+        return f"the end of {(here - timedelta(days=1)).date()} ({calendar.shown(end, settings)})"
+    return calendar.shown(end, settings)
 
 
 def _problem(code: str, message: str, hint: str) -> CommandError:
@@ -83,6 +94,9 @@ def absence(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
     if end <= start:
         raise _problem("command.absence_dates", f"The absence ends ({end:%Y-%m-%d %H:%M}) before it begins "
                        f"({start:%Y-%m-%d %H:%M}).", _HOW)
+    if end - now > HORIZON:
+        raise _problem("command.absence_dates", f"The absence ends {end:%Y-%m-%d}, more than "
+                       f"{HORIZON.days} days from now.", "Declare an absence when it comes closer.")
     today = now.astimezone(zone).date()
     if end <= now or start.date() < today:
         raise _problem("command.absence_past", f"The absence from {start:%Y-%m-%d} to {end:%Y-%m-%d %H:%M} "
@@ -90,7 +104,7 @@ def absence(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
                        "Declare absences from today on; for a deadline that is close, ask the host to extend it.")
     for a in mine:
         a_start, a_end = datetime.fromisoformat(a["from"]), datetime.fromisoformat(a["to"])
-        if a_start < end and start < a_end:
+        if a_start < a_end and a_start < end and start < a_end:  # a cancelled one is empty
             raise _problem("command.absence_overlap",
                            f"The absence overlaps the one you declared from {calendar.shown(a_start, settings)} "
                            f"to {calendar.shown(a_end, settings)}.",
@@ -120,14 +134,35 @@ def absence(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
     moved = ("Your deadlines inside it moved:\n\n" + "\n".join(lines)) if lines else \
         "None of your open deadlines falls inside it."
     return Reply("absence", f"Your absence from {calendar.shown(start, settings)} to "
-                 f"{calendar.shown(end, settings)} ({days} days) is recorded; {left - days} of the {limit} "
+                 f"{_until(end, settings)} ({days} days) is recorded; {left - days} of the {limit} "
                  f"days of absence of {game_id} remain for your seat. {moved}\n\nDeadlines started during "
                  "the absence are set after it. Cancel with `command: absence` and `cancel: true`.")
 
 
+def _used(judge: Judge, game_id: str, seat: str, absence: Mapping[str, Any]) -> bool:
+    """Whether ``absence`` (of ``seat``, from the folded table) has served: a deadline of
+    the seat was moved out of it (a ``DeadlineMoved`` with why ``absence`` logged after
+    its declaration) or an open one lies at or after its start. A cancelled absence that
+    served keeps all its days counted, so that declaring and cancelling cannot push a
+    deadline on for ever (break16)."""
+    start = datetime.fromisoformat(absence["from"])
+    if any(d["seat"] == seat and datetime.fromisoformat(d["due_at"]) >= start
+           for d in judge.store.open_deadlines(game_id)):
+        return True
+    declared = False
+    for kind, d in judge.store.events_of_kinds(game_id, ("AbsenceDeclared", "DeadlineMoved")):
+        if kind == "AbsenceDeclared" and d.get("seat") == seat and d.get("from") == absence["from"] \
+                and not d.get("cancel"):
+            declared = True
+        elif declared and kind == "DeadlineMoved" and d.get("seat") == seat and d.get("why") == "absence":
+            return True
+    return False
+
+
 def _cancel(judge: Judge, game_id: str, seat: str, mine: list[dict[str, Any]], now: datetime, limit: int) -> Reply:
     """End the seat's absences not over yet: those not begun are dropped, one under way
-    ends now (its days so far stay counted)."""
+    ends now (its days so far stay counted); one that served (:func:`_used`) keeps all
+    its days counted."""
     settings = settings_of(judge, game_id)
     events = []
     kept = 0
@@ -137,7 +172,7 @@ def _cancel(judge: Judge, game_id: str, seat: str, mine: list[dict[str, Any]], n
             kept += a["days"]
             continue
         to = max(now, a_start)
-        days = calendar.days_touched(a_start, to, settings.zone)
+        days = a["days"] if _used(judge, game_id, seat, a) else calendar.days_touched(a_start, to, settings.zone)
         kept += days
         events.append(rules.judge_event("AbsenceDeclared", {"seat": seat, "from": a["from"], "to": to.isoformat(),
                                                             "days": days, "cancel": True}))
@@ -147,4 +182,4 @@ def _cancel(judge: Judge, game_id: str, seat: str, mine: list[dict[str, Any]], n
     hostcmd.log_events(judge, game_id, events)
     return Reply("absence cancelled", f"Your absences not over yet are cancelled; {limit - kept} of the {limit} "
                  f"days of absence of {game_id} remain for your seat. Deadlines already moved stay where "
-                 "they are.")
+                 "they are, and an absence that moved or holds one of your deadlines keeps its days counted.")

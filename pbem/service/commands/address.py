@@ -39,11 +39,11 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.keys import hash_key, new_key, verify_key
-from pbem.mail.headers import normalise_address
+from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, hostcmd, outbox, trust
+from pbem.service import answers, envelope, hostcmd, outbox, trust
 from pbem.service.playercmd import CommandError, Reply, command, send
 from pbem.service.table import wrapped
 
@@ -73,28 +73,34 @@ def address_digest(key_hash: str, address: str) -> str:
 def address(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Open an address change towards ``to:`` and mail its code there. Raises
     CommandError for a config game, a missing or bad address, the seat's own address,
-    an address of another seat of the game, or an ended game."""
+    the judge's address, or an ended game (another seat's address is refused when its
+    code comes back, so that the answer here tells nothing about other seats)."""
     if judge.config.game(game_id) is not None:
         raise CommandError([Problem(message=f"Game {game_id} is set up in the judge's config, so its addresses "
                                     "are the config's.", where="command", code="command.config_game",
                                     hint="Ask the host to change your address in the config.")])
     status = (judge.store.game(game_id) or {}).get("status")
     if status in trust.ENDED:
-        raise CommandError([Problem(message=f"Game {game_id} is {status}.", where="command", code="game.over")])
+        raise CommandError([Problem(message=f"Game {game_id} is {status}.", where="command", code="game.over",
+                                    hint="The game has ended: its seats take no more mail, so there is no "
+                                         "address to change.")])
     raw = doc.get("to")
     name, addr = parseaddr(raw) if isinstance(raw, str) else ("", "")
+    name = clean_text(name, 60)  # it goes into a mail to a stranger: no control characters (break16)
     new = normalise_address(addr) if addr else None
     hint = "Write `to: Your Name <you@example.org>`."
     if new is None:
         raise CommandError([Problem(message="`to:` must be the new address, as `Name <address>` or an address.",
                                     where="to", code="command.value", hint=hint)])
     rows = {r["seat"]: r for r in judge.store.seats(game_id)}
+    if fold_address(new) == fold_address(judge.config.judge_address or ""):
+        raise CommandError([Problem(message=f"{new} is the judge's own address: the seat's mail would come back "
+                                    "to the judge.", where="to", code="command.value", hint=hint)])
     if new == rows[seat]["email"]:
         raise CommandError([Problem(message=f"{new} is the seat's address already.", where="to",
                                     code="command.value", hint=hint)])
-    if any(r["email"] == new for s, r in rows.items() if s != seat):
-        raise CommandError([Problem(message=f"{new} is the address of another seat of {game_id}.", where="to",
-                                    code="command.value", hint=hint)])
+    # another seat's address is not refused here: the refusal would tell the player whose address a guess
+    # is (break16); its confirmation is refused instead (one seat per address, :func:`confirm_mail`)
     now = judge.clock()
     if judge.store.address_changes_since(game_id, seat, (now - timedelta(days=1)).isoformat()) >= PER_DAY:
         raise CommandError([Problem(message=f"Seat {seat} asked for {PER_DAY} address changes within 24 hours; "
@@ -150,6 +156,11 @@ def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
         elif ch["seat"] == seat:
             match = ch
     if match is None or not isinstance(code, str) or not verify_key(code.strip(), match["code_hash"]):
+        # counted like a wrong key: the third failed claim on the seat within the hour alerts the seat
+        # and the host, as the guides say (break16: a wrong code never alerted anyone)
+        since = (now - envelope.WINDOW).isoformat()
+        envelope._maybe_alert(judge, game_id, seats[seat],  # the one alert rule
+                              judge.store.auth_failures(game_id, seat, since, envelope.AUTH_FAILURES) + 1)
         if match is not None:
             tries = judge.store.auth_failure_times(game_id, seat, match["requested_at"], ("auth.key",),
                                                    parsed.sender or "")
@@ -159,6 +170,14 @@ def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
                               reason="auth.key")
     old = seats[seat]
     new = match["new_email"]
+    holder = next((s for s, r in seats.items() if s != seat and fold_address(r["email"]) == fold_address(new)), None)
+    if holder is not None:  # another seat moved here since the request (break16): one seat per address
+        judge.store.close_address_change(match["id"], "taken", now.isoformat())
+        return answers.reject(judge, parsed, rec, [Problem(
+            message=f"This address is now the address of seat {holder} of {game_id}, so it cannot take seat "
+                    f"{seat} too (one seat per address); the request is closed.", where="confirm",
+            code="command.value", hint=f"The player of {seat} may ask again for another address with "
+                                        "`command: address`.")], game_id, seat, {"document": shown})
     judge.store.close_address_change(match["id"], "done", now.isoformat())
     judge.store.update_seat(game_id, seat, player=old["player"], email=new, key_hash=old["key_hash"])
     head = hostcmd.log_events(judge, game_id, [rules.judge_event(

@@ -147,6 +147,8 @@ def help_(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Repl
            f"{decision.kind.replace('_', ' ')} ({decision.rule}). The prompt mail has the orders to "
            "fill in; `command: resend` sends it again." if decision else
            f"Game {game_id} is at step {state.step}; your seat has no decision now.")
+    if status == "paused":  # break16: help said nothing of the pause
+        now += " The host has paused the game: no deadline passes until it resumes (orders are still taken)."
     orders = [render("_guide.txt.j2", {"decision": {"kind": decision.kind}}).strip("\n")] if decision else []
     parts = [wrapped(f"Help for seat {seat}. {now}"), *help_text(decision.kind if decision else None,
                                                                    sections(guide_text())),

@@ -17,7 +17,8 @@ sender's seat shown (or "grey press" when hidden); the sender gets a receipt.
 Secrecy: the text and the recipients are stored in the ``press`` table only, never
 mailed to another seat and never in the public log. The log holds ``PressSent`` (seen
 by the judge only) with ``commitment`` = HMAC-SHA256(game event key, canonical JSON of
-the stored message) — the key is derived from the dice seed, which is secret until the
+the message as the archive publishes it, :func:`published`: a grey message without
+its sender and recipients) — the key is derived from the dice seed, which is secret until the
 game is over, so a short text cannot be guessed from the commitment; once the seed is
 published anyone can check a published message against it. The archive shows the press
 of an ended game only when ``publish_press`` is set (:mod:`pbem.archive`).
@@ -53,12 +54,24 @@ PER_HOUR = 10
 HELP = "docs/player-guide.md, \"Press\", shows the form."
 
 
+def published(message: Mapping[str, Any]) -> dict[str, Any]:
+    """A press row as the archive shows it and ``PressSent`` commits to it: ``{id,
+    step, sender, recipients, grey, text, at}``; for grey press ``sender`` and
+    ``recipients`` are None — the recipients of a grey ``to: all`` name every seat but
+    the sender, and a commitment over the sender could be tested against the four seats
+    once the seed is out (break16)."""
+    grey = bool(message.get("grey"))
+    return {"id": message["id"], "step": message["step"], "sender": None if grey else message["sender"],
+            "recipients": None if grey else list(message["recipients"]), "grey": grey, "text": message["text"],
+            "at": message["at"]}
+
+
 def commitment(judge: Judge, game_id: str, message: Mapping[str, Any]) -> str:
     """HMAC-SHA256 hex of ``message`` (the stored press row: id, step, sender,
-    recipients, grey, text, at) under the game's event key (RFC 2104): what
-    ``PressSent`` logs."""
+    recipients, grey, text, at) as :func:`published` shows it, under the game's event
+    key (RFC 2104): what ``PressSent`` logs."""
     seed = bytes.fromhex(judge.store.game(game_id)["seed"])
-    return hmac.new(event_key(seed), f"pbem-press/v1:{canonical_json(dict(message))}".encode(),
+    return hmac.new(event_key(seed), f"pbem-press/v1:{canonical_json(published(message))}".encode(),
                     hashlib.sha256).hexdigest()
 
 
@@ -74,11 +87,12 @@ def _recipients(judge: Judge, game_id: str, seat: str, to: Any, mode: str) -> tu
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         return [], [Problem(message="`to:` must be `all` or a list of seats.", where="to", code="press.recipients",
                             hint=f"For example `to: [{others[0]}]` or `to: all`.")]
-    wrong = [n for n in names if n.lower() not in others]
+    wrong = [n for n in names if n.strip().lower() not in others]
     if wrong:
-        return [], [Problem(message=f"Not a seat you can write to: {', '.join(wrong)}.", where="to",
+        mine = " (not your own seat)" if any(n.strip().lower() == seat for n in wrong) else ""
+        return [], [Problem(message=f"Not a seat you can write to{mine}: {', '.join(map(repr, wrong))}.", where="to",
                             code="press.recipients", hint=f"The other seats are: {', '.join(others)}; or `to: all`.")]
-    return [s for s in others if s in {n.lower() for n in names}], []
+    return [s for s in others if s in {n.strip().lower() for n in names}], []
 
 
 @command("press", keys=("to", "text", "grey"))
@@ -107,7 +121,8 @@ def press(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Repl
                                 where="text", code="press.text", hint="Shorten it or send it in two messages."))
     grey = doc.get("grey", False)
     if not isinstance(grey, bool):
-        problems.append(Problem(message="`grey:` must be true or false.", where="grey", code="press.grey"))
+        problems.append(Problem(message=f"`grey:` must be true or false, not {grey!r}.", where="grey",
+                                code="press.grey", hint="Write `grey: true` to hide your seat, or leave the line out."))
     elif grey and not settings.grey_press:
         problems.append(Problem(message=f"Game {game_id} does not allow grey press: the sender is always shown.",
                                 where="grey", code="press.grey", hint="Leave out `grey: true`."))

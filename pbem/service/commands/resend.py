@@ -1,8 +1,11 @@
 """``command: resend``: the seat's latest prompt again, deadline unchanged (issue 16).
-Logged as ``HostActed``-like ``PlayerActed`` so the chain shows the resend."""
+Logged as ``HostActed``-like ``PlayerActed`` so the chain shows the resend. At most
+:data:`PER_HOUR` an hour per seat: a prompt is not an answer, so the answer rate limit
+did not hold back a loop of resends (break16)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from pbem import rules
@@ -14,7 +17,15 @@ if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
 
-@command("resend")
+PER_HOUR = 5
+"""Resends a seat may ask for in any hour."""
+NAME = "resend"
+REASON = f"command.{NAME}"
+"""The inbox reason of an answered resend (:func:`pbem.service.playercmd.handle_mail`
+records ``command.NAME``; not a problem code)."""
+
+
+@command(NAME)
 def resend(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Queue the seat's pending prompt again. Raises CommandError when the seat is
     not waited on (the reply says how to get a past report instead)."""
@@ -23,6 +34,14 @@ def resend(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Rep
         raise CommandError([Problem(message=f"Seat {seat} has no pending decision in {game_id}: there is no prompt "
                                     "to send again.", where="command", code="command.not_now",
                                     hint="Ask for a past report with `history: N` or `history: all`.")])
+    email = next(r["email"] for r in judge.store.seats(game_id) if r["seat"] == seat)
+    since = (judge.clock() - timedelta(hours=1)).isoformat()
+    asked = len(judge.store.auth_failure_times(game_id, seat, since, (REASON,), email))
+    if asked >= PER_HOUR:
+        raise CommandError([Problem(message=f"Seat {seat} asked for its prompt {asked} times within the hour; "
+                                    f"the judge sends it at most {PER_HOUR} times an hour.", where="command",
+                                    code="command.rate",
+                                    hint="The prompt is in your mailbox already; ask again in an hour.")])
     head = hostcmd.log_events(judge, game_id, [rules.judge_event("PlayerActed", {"command": "resend", "seat": seat})])
     hostcmd.prompt_again(judge, game_id, seat, again=head)
     return Reply("resend", f"Your prompt for step {state.step} is sent again in its own mail; the deadline "
