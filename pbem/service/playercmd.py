@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from pbem.mail.message import ParsedMail
@@ -76,6 +77,26 @@ def command(name: str, keys: Sequence[str] = ()) -> Callable[[Handler], Handler]
     return register
 
 
+LOGGED_PER_HOUR: dict[str, int] = {"preferences": 10, "absence": 10}
+"""Commands that log an event each time, and how many a seat may send in any hour (so
+a loop of them cannot fill the game's log; ``resend`` keeps its own lower limit)."""
+
+
+def _over_limit(judge: Judge, game_id: str | None, seat: str | None, name: str) -> list[Problem]:
+    """The refusal of ``name`` when ``seat`` used it :data:`LOGGED_PER_HOUR` times in the
+    hour before now, else no problem."""
+    if game_id is None or seat is None:
+        return []
+    email = next((r["email"] for r in judge.store.seats(game_id) if r["seat"] == seat), None)
+    since = (judge.clock() - timedelta(hours=1)).isoformat()
+    used = len(judge.store.auth_failure_times(game_id, seat, since, (f"command.{name}",), email))
+    if used < LOGGED_PER_HOUR[name]:
+        return []
+    return [Problem(message=f"Seat {seat} sent `command: {name}` {used} times within the hour; the judge takes "
+                    f"it at most {LOGGED_PER_HOUR[name]} times an hour.", where="command", code="command.rate",
+                    hint="Wait an hour, then send the command once with everything you want in it.")]
+
+
 def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                 shown: Mapping[str, Any]) -> str:
     """A player's command by mail: envelope checked as for orders, then the handler (a
@@ -108,6 +129,8 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
                           where="command", code="game.over",
                           hint="`command: help` still answers; the seed and the whole log are in the game's "
                                "archive.")]
+    if not issues and name in LOGGED_PER_HOUR:
+        issues = _over_limit(judge, game_id, seat, name)
     if issues:
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown},
                               reason=checked.reason or issues[0].code)

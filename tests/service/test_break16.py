@@ -546,3 +546,24 @@ def test_help_in_a_paused_game_says_so(tmp_path: Path) -> None:
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_preferences_are_limited_so_that_no_loop_fills_the_log(tmp_path: Path) -> None:
+    from pbem.service.playercmd import LOGGED_PER_HOUR
+
+    limit = LOGGED_PER_HOUR["preferences"]
+    m = start(tmp_path)
+    try:
+        keys, _host = _game(m, "g2")
+        for i in range(limit + 2):
+            m.send("east", {"game": "g2", "seat": "east", "key": keys["east"], "command": "preferences",
+                            "map": "off" if i % 2 else "on"}, subject=f"prefs {i}")
+        statuses = m.cycle()
+        assert sorted(statuses.values()) == ["answered"] * limit + ["rejected"] * 2
+        assert len([e for e in m.judge.store.events("g2") if e.kind == "PreferencesSet"]) == limit
+        refusals = [t for t in (text(x) for x in m.mails("east", "Re: prefs", limit + 2)) if "times an hour" in t]
+        assert len(refusals) == 2 and all("Wait an hour" in t for t in refusals)
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
