@@ -15,6 +15,7 @@ Public API (used by the service)::
     view(state, seat | None) -> dict                          R-3.2, R-1.4, R-11.1
     bot_orders(state, seat, rng) -> orders
     judge_event(kind, data) -> Event                          (the judge's own log entries)
+    option_problems(pack, options) -> [str]                   R-2 (the rule options a game may set)
 
 A state carries the data pack it is played with (``state.pack``); the functions read the
 pack from there (:func:`pack_of`).
@@ -22,6 +23,7 @@ pack from there (:func:`pack_of`).
 from pbem.problems import Problem
 from pbem.rules.bots.random import bot_orders
 from pbem.rules.core.events import judge_event
+from pbem.rules.core.options import RULE_OPTIONS, option_problems
 from pbem.rules.core.problems import IllegalOrders
 from pbem.rules.core.state import SEATS, Decision, Event, GameState
 from pbem.rules.dice import Dice
@@ -40,6 +42,8 @@ from pbem.rules.phases.setup import empty_state, new_game
 from pbem.rules.view import view
 
 __all__ = [
+    "RULE_OPTIONS",
+    "option_problems",
     "SEATS",
     "Checked",
     "Decision",

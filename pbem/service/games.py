@@ -57,9 +57,14 @@ def ensure_games(judge: Judge) -> list[str]:
 def create_game(judge: Judge, game: GameConfig) -> None:
     """Set up ``game`` (R-2) in one transaction: the games and seats rows, the setup
     events after the seed's commitment (``SeedCommitted``, the log's first event), the
-    empty and the first snapshot, the setup reports and the first prompts."""
+    empty and the first snapshot, the setup reports and the first prompts. Raises
+    ValueError, storing nothing, when the game's rule options are unknown or bad
+    (:func:`pbem.rules.option_problems`)."""
     store = judge.store
     pack = pack_from(game.pack)
+    bad = rules.option_problems(pack, dict(game.options))
+    if bad:  # found before anything is stored; `pbem run` says so and stops (the config is wrong)
+        raise ValueError(f"game {game.id}: bad rule options: " + "; ".join(bad))
     seed = judge.new_seed()
     state, events = rules.new_game(pack, seed, dict(game.options))
     with store.transaction():

@@ -123,6 +123,9 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
     table_settings, bad = parse_settings(dict(settings or {}))
     if bad:
         raise ValueError("bad settings: " + "; ".join(bad))
+    bad = rules.option_problems(games.pack_from(pack), dict(options or {}))
+    if bad:
+        raise ValueError("bad rule options: " + "; ".join(bad))
     pack_seats = set(rules.SEATS)
     names = [s.seat for s in seats]
     if sorted(names) != sorted(pack_seats):
