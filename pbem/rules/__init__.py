@@ -43,7 +43,6 @@ from pbem.rules.view import view
 
 __all__ = [
     "RULE_OPTIONS",
-    "option_problems",
     "SEATS",
     "Checked",
     "Decision",
@@ -61,6 +60,7 @@ __all__ = [
     "judge_event",
     "legal_options",
     "new_game",
+    "option_problems",
     "pack_of",
     "pending",
     "validate",
