@@ -42,10 +42,14 @@ def live_state(store: Store, game_id: str) -> rules.GameState:
 def ensure_games(judge: Judge) -> list[str]:
     """Create every configured game that is not in the database yet (setup R-2, first
     prompts), and sync seat names/addresses/key hashes from the config, each change an
-    event in the game's log. Returns the ids created."""
+    event in the game's log. Returns the ids created. Raises ValueError for a config game
+    whose id is open for sign-up or whose rule options are bad (nothing stored for it)."""
     created = []
     for game in judge.config.games:
         if judge.store.game(game.id) is None:
+            if judge.store.signup(game.id):  # its fourth join would find the id taken (break16)
+                raise ValueError(f"game {game.id} of the config has the id of a game open for sign-up "
+                                 "(`pbem game open`); give the config game another id")
             create_game(judge, game)
             created.append(game.id)
         else:

@@ -1,4 +1,4 @@
-"""Rule options are checked when a game is made (break16: an unknown option was taken
+"""What is checked when a game is made (break16): its rule options (an unknown option was taken
 silently and ignored for the whole game)."""
 from __future__ import annotations
 
@@ -43,5 +43,31 @@ def test_game_new_and_a_config_game_refuse_unknown_options(tmp_path: Path) -> No
             assert store.game("g1") is None and store.game("g2") is None  # nothing stored for either
         finally:
             store.close()
+    finally:
+        server.stop()
+
+
+def test_a_config_game_with_the_id_of_an_open_sign_up_is_refused(tmp_path: Path) -> None:
+    """break16: a config game given the id of a game open for sign-up took the id, and
+    the sign-up's fourth join then failed; now the config game is refused at start."""
+    import pytest
+
+    from pbem.service import make_judge
+
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    try:
+        _path, config = write_config(tmp_path, server)  # its game is g1
+        judge, poller = make_judge(config)
+        try:
+            # opened while the config had no g1 (open_game refuses a config game's id), then
+            # the host added g1 to the config
+            judge.store.create_signup("g1", pack="builtin", options={}, settings={}, host_email="host@pbem.localhost",
+                                      host_key_hash=None, at="2026-12-01T00:00:00+00:00")
+            with pytest.raises(ValueError, match="open for sign-up"):
+                judge.ensure_games()
+            assert judge.store.game("g1") is None and judge.store.signup("g1")
+        finally:
+            poller.close()
+            judge.store.close()
     finally:
         server.stop()
