@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
 from pbem import rules
 from pbem.keys import hash_key, new_key, verify_key
 from pbem.mail.headers import clean_text, fold_address, normalise_address
@@ -226,6 +228,7 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
     body = (f"Welcome to {game_id}, {new.player}: you take over the seat {seat} from {old['player']}.\n\n"
             f"Your seat key is:\n\n  {key}\n\nThe seat's own history so far follows; ask for any past "
             f"report with `history: N` (docs/player-guide.md). The latest prompt comes in its own mail."
+            + _standing_note(judge, game_id, seat)
             + (f"\n\nLog witness: {head}" if head else ""))
     text = build.render_notice(wrapped(body) + "\n\n" + history_text, game_id)
     subject = f"[{game_id}] handover: your seat {seat}"
@@ -239,6 +242,19 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
     prompt_again(judge, game_id, seat)
     return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
                 "is queued.", head)
+
+
+def _standing_note(judge: Judge, game_id: str, seat: str) -> str:
+    """For the handover: the seat's standing orders in force (R-9.3; the previous
+    player's, which the new player inherits with the seat) and the ``seq:`` the next
+    ones need, or that there are none (break16: the new player was not told)."""
+    standing = list(judge.state(game_id).private.get(seat, {}).get("standing", []))
+    nxt = judge.store.standing_seq(game_id, seat) + 1
+    if not standing:
+        return (f"\n\nThe seat has no standing orders. Yours need `seq: {nxt}` (or higher) the first time.")
+    shown = yaml.safe_dump({"standing": standing}, sort_keys=False, allow_unicode=True).rstrip()
+    return ("\n\nThe seat's standing orders stay in force until you send new ones (they need `seq: "
+            f"{nxt}` or higher):\n\n" + "\n".join("    " + line for line in shown.splitlines()))
 
 
 def _resend(judge: Judge, game_id: str, seat: str | None) -> Done:

@@ -30,6 +30,10 @@ def test_host_extend_and_replace_by_mail(tmp_path: Path) -> None:
         moved = [e.data for e in store.events("g2") if e.kind == "DeadlineMoved"]
         assert moved and moved[-1]["seat"] == seat and moved[-1]["why"] == "extend"
 
+        # the old player's standing orders go with the seat; the handover names them
+        table.send(f"{seat}@pbem.localhost", f"game: g2\nseat: {seat}\nkey: {table.keys[seat]}\nseq: 1\norders:\n"
+                   "  standing:\n    - {when: losses, order: [mercenary, loyal]}\n", "standing")
+        assert table.cycle() == ["applied"]
         table.send("host@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: replace\nseat: {seat}\n"
                    "player: Eumenes <stranger@pbem.localhost>\n", "replace")
         assert table.cycle() == ["host"]
@@ -38,6 +42,8 @@ def test_host_extend_and_replace_by_mail(tmp_path: Path) -> None:
         assert "Eumenes" in flat(receipts[0]) and host_key not in flat(receipts[0])
         handover = table.mails("stranger", f"[g2] handover: your seat {seat}")
         new_key = key_in(handover[0])
+        assert "standing orders stay in force" in flat(handover[0]) and "seq: 2" in flat(handover[0])
+        assert "mercenary" in flat(handover[0])
         assert new_key != table.keys[seat]
         told = table.mails(seat, f"[g2] your seat {seat} has a new player")
         assert told and new_key not in flat(told[0])
