@@ -288,6 +288,39 @@ def game_open(config_path: str, host_email: str, options: tuple[str, ...], setti
     click.echo(f"host key (keep it; host commands by mail carry it): {key}")
 
 
+@game.command("close")
+@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@click.option("--seat", default=None, help="Free only this seat (its player is told); the sign-up stays open.")
+@click.option("--reason", default="", help="Why (told to the players).")
+@click.argument("game_id")
+def game_close(config_path: str, seat: str | None, reason: str, game_id: str) -> None:
+    """Close GAME_ID's sign-up (it will not start; the players who joined are told), or
+    with --seat free one seat taken by a join you do not want (docs/host-guide.md).
+    `pbem run` sends the notices."""
+    from pbem.service.judge import Judge
+    from pbem.service.signup import close_game, free_seat
+    from pbem.store import Store, StoreError
+
+    config = _load(config_path)
+    try:
+        store = Store(config.database)
+    except StoreError as exc:
+        _fail(str(exc))
+    try:
+        judge = Judge(config, store)
+        if seat:
+            player = free_seat(judge, game_id, seat.strip().lower(), reason)
+            click.echo(f"{game_id}: seat {seat} is free again ({player} is told); the sign-up stays open.")
+        else:
+            taken = close_game(judge, game_id, reason)
+            click.echo(f"{game_id}: sign-up closed; {len(taken)} player(s) who joined are told.")
+    except ValueError as exc:
+        _fail(str(exc))
+    finally:
+        store.close()
+
+
 @main.command("host")
 @click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
               type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")

@@ -69,6 +69,53 @@ def open_game(judge: Judge, game_id: str, *, host_email: str, options: Mapping[s
     return key
 
 
+def close_game(judge: Judge, game_id: str, reason: str = "") -> list[str]:
+    """The host closes an open sign-up (e.g. after forged or unwanted joins): no more
+    joins, the game never starts; every player who joined is told. Returns the seats
+    that were taken. Raises ValueError, saying what to do instead, when ``game_id`` is
+    not open for sign-up. Nothing enters a game log: the game never existed."""
+    store = judge.store
+    row = store.signup(game_id)
+    if row is None or row["status"] != "open":
+        raise ValueError(f"{game_id!r} is not open for sign-up; `pbem host status {game_id}` shows a started game")
+    with store.transaction():
+        taken = store.signup_seats(game_id)
+        store.close_signup(game_id, "closed")
+        for t in taken:
+            _tell(judge, game_id, t, "the sign-up is closed",
+                  f"The host closed the sign-up of {game_id}{': ' + clean_text(reason, 300) if reason else ''}. The game will "
+                  "not start and your seat key will not be used.")
+    return [t["seat"] for t in taken]
+
+
+def free_seat(judge: Judge, game_id: str, seat: str, reason: str = "") -> str:
+    """The host takes back ``seat`` of an open sign-up (a join the host does not want,
+    e.g. a forged one): the seat is free to join again and its player is told. Returns
+    the player's name. Raises ValueError, saying what to do instead, when the game is
+    not open for sign-up or the seat is not taken."""
+    store = judge.store
+    row = store.signup(game_id)
+    if row is None or row["status"] != "open":
+        raise ValueError(f"{game_id!r} is not open for sign-up; a started game's seat changes with "
+                         "`pbem host replace`")
+    with store.transaction():
+        held = store.free_signup_seat(game_id, seat)
+        if held is None:
+            taken = ", ".join(t["seat"] for t in store.signup_seats(game_id)) or "none"
+            raise ValueError(f"seat {seat!r} of {game_id} is not taken (taken: {taken})")
+        _tell(judge, game_id, held, "your seat was freed",
+              f"The host freed the seat {seat} of {game_id}{': ' + clean_text(reason, 300) if reason else ''}; your seat "
+              "key will not be used. If this is a mistake, write to the host.")
+    return held["player"]
+
+
+def _tell(judge: Judge, game_id: str, taken: Mapping[str, Any], subject: str, body: str) -> None:
+    text = build.render_notice(wrapped(body), game_id)
+    outbox.queue(judge, game_id=None, kind="notice", to_addr=taken["email"], to_name=taken["player"],
+                 subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
+                 id_parts=(game_id, "signup", subject, taken["seat"], taken["email"], judge.clock().isoformat()))
+
+
 def _refuse(code: str, message: str, hint: str, where: str = "join") -> Problem:
     return Problem(message=message, where=where, code=code, hint=hint)
 
@@ -80,9 +127,10 @@ def check_join(judge: Judge, doc: Mapping[str, Any], sender: str) -> tuple[str |
     game_id = doc.get("game")
     row = store.signup(game_id) if isinstance(game_id, str) else None
     if row is None or row["status"] != "open":
-        started = row is not None
+        state = row["status"] if row is not None else None
         return None, [_refuse("command.no_signup", f"Game {game_id!r} is "
-                              + ("full: its four seats are taken and it has started." if started
+                              + ("full: its four seats are taken and it has started." if state == "started"
+                                 else "closed: its host closed the sign-up." if state == "closed"
                                  else "not open for sign-up on this judge."),
                               "Ask the host for the id of an open game; `join:` works only before a game "
                               "starts (docs/player-guide.md: Joining an open game).", where="game")]

@@ -180,9 +180,18 @@ class TableStore(Connection):
         self.db["signup_seats"].insert({"game_id": game_id, "seat": seat, "player": player, "email": email.lower(),
                                         "key_hash": key_hash, "joined_at": at})
 
-    def close_signup(self, game_id: str) -> None:
-        """The game started (its four seats are taken)."""
-        self.db["signups"].update(game_id, {"status": "started"})
+    def close_signup(self, game_id: str, status: str = "started") -> None:
+        """The sign-up ends: ``started`` (its four seats are taken) or ``closed`` (the
+        host closed it)."""
+        self.db["signups"].update(game_id, {"status": status})
+
+    def free_signup_seat(self, game_id: str, seat: str) -> dict[str, Any] | None:
+        """Take back ``seat`` of an open sign-up (the host removes a player); the row
+        that held it, or None."""
+        rows = list(self.db["signup_seats"].rows_where("game_id = ? AND seat = ?", [game_id, seat]))
+        if rows:
+            self.db.execute("DELETE FROM signup_seats WHERE game_id = ? AND seat = ?", [game_id, seat])
+        return rows[0] if rows else None
 
     # --- digests ------------------------------------------------------------------------
     def hold_for_digest(self, *, game_id: str, seat: str, to_addr: str, to_name: str | None, subject: str,

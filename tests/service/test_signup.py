@@ -95,3 +95,48 @@ def test_players_join_an_open_game_by_mail_and_it_starts_when_full(tmp_path: Pat
         if table is not None:
             table.close()
         server.stop()
+
+
+def test_the_host_frees_a_seat_and_closes_a_sign_up(tmp_path: Path) -> None:
+    """A join the host does not want (e.g. forged without `authentication`) is undone by
+    `pbem game close --seat`, and `pbem game close` ends a sign-up that will not fill;
+    the players who joined are told, and later joins are refused saying why."""
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    table = None
+    try:
+        path, config = write_config(tmp_path, server)
+        table = Table(server, path, config)
+        out = table.cli("game", "open", "-c", str(path), "--host", "host@pbem.localhost", "g5")
+        assert out.exit_code == 0, out.output
+        table.open()
+        table.send("north@pbem.localhost", "game: g5\njoin: north\n", "join 1")
+        table.send("stranger@pbem.localhost", "game: g5\njoin: east\n", "join 2")
+        assert table.cycle() == ["answered", "answered"]
+
+        freed = table.cli("game", "close", "-c", str(path), "--seat", "east", "--reason", "not a player I invited", "g5")
+        assert freed.exit_code == 0 and "seat east is free again" in freed.output, freed.output
+        bad = table.cli("game", "close", "-c", str(path), "--seat", "south", "g5")
+        assert bad.exit_code == 1 and "not taken" in bad.output and "north" in bad.output
+        assert [r["seat"] for r in table.judge.store.signup_seats("g5")] == ["north"]
+        table.flush()
+        told = table.mails("stranger", "[g5] your seat was freed")
+        assert "not a player I invited" in flat(told[0])
+        table.send("east@pbem.localhost", "game: g5\njoin: east\n", "join 3")  # the seat is free again
+        assert table.cycle() == ["answered"]
+
+        closed = table.cli("game", "close", "-c", str(path), "--reason", "too few players", "g5")
+        assert closed.exit_code == 0 and "2 player(s)" in closed.output, closed.output
+        table.flush()
+        for account in ("north", "east"):
+            assert "too few players" in flat(table.mails(account, "[g5] the sign-up is closed")[0])
+        table.send("south@pbem.localhost", "game: g5\njoin: any\n", "join 4")
+        assert table.cycle() == ["rejected"]
+        table.flush()
+        assert "closed: its host closed the sign-up" in flat(table.mails("south", "Re: join 4")[0])
+        again = table.cli("game", "close", "-c", str(path), "g5")
+        assert again.exit_code == 1 and "not open for sign-up" in again.output
+        assert table.judge.store.game("g5") is None
+    finally:
+        if table is not None:
+            table.close()
+        server.stop()
