@@ -185,16 +185,19 @@ def svg_document(elements: tuple[str, ...] | list[str]) -> str:
 
 def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
     """The map of ``pack`` with ``overlay`` as layers, bottom to top: ``base`` (sea,
-    land, province names, paths; static), ``spaces`` (control halos and space symbols
-    in their owners' colours), ``labels`` (space names; static), ``turn`` (stacks,
+    land, province names, paths; static), ``control`` (the control halos), ``symbols``
+    (every space's symbol unowned, with its rings; static), ``spaces`` (the owned
+    spaces' symbols in their owners' colours, over the unowned ones), ``labels`` (the
+    hostile-tribe and treasure marks and the space names; static), ``turn`` (stacks,
     moves, battles, sieges, royals, army boxes), ``legend`` (static), ``players`` (the
     players' legend: the same all game long) and ``top`` (the title). :func:`render_map_svg` is their concatenation."""
     ov = overlay or MapOverlay()
     proj = _Projection()
     xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
-    spaces: list[str] = []
-    _control_layer(spaces, ov, pack, xy)
-    _spaces_layer(spaces, ov, pack, xy)
+    control: list[str] = []
+    _control_layer(control, ov, pack, xy)
+    owned: list[str] = []
+    _owned_layer(owned, ov, pack, xy)
     turn: list[str] = []
     _overlay(turn, ov, xy)
     _turn_layer(turn, ov, xy, avoid=[lab.box for lab in label_layout(pack).values()])
@@ -204,8 +207,9 @@ def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
     size = 30 if ov.seat_labels else 20
     top = [f'<text x="14" y="{size + 6}" font-size="{size}" font-weight="bold" fill="#2d2a26" '
            f'stroke="#ffffff" stroke-width="0.6">{escape(title)}</text>']
-    return [Layer("base", True, _base_layer(pack)), Layer("spaces", False, tuple(spaces)),
-            Layer("labels", True, _labels_layer(pack)), Layer("turn", False, tuple(turn)),
+    return [Layer("base", True, _base_layer(pack)), Layer("control", False, tuple(control)),
+            Layer("symbols", True, _symbols_layer(pack)), Layer("spaces", False, tuple(owned)),
+            Layer("labels", True, _marks_layer(pack) + _labels_layer(pack)), Layer("turn", False, tuple(turn)),
             Layer("legend", True, _legend_layer()), Layer("players", False, tuple(players)),
             Layer("top", False, tuple(top))]
 
@@ -267,29 +271,59 @@ def _base_layer(pack: Pack) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _spaces_layer(out: list[str], ov: MapOverlay, pack: Pack, xy: Mapping[str, tuple[float, float]]) -> None:
-    """Each space's symbol, filled with its owner's colour (green for independent
-    spaces and strongholds, white otherwise)."""
-    out.append("<g>")
-    for sid, s in pack.spaces.items():
-        x, y = xy[sid]
-        owner = ov.space_owner.get(sid)
-        if owner is not None:
-            fill = _seat_colour(ov, owner)
-        elif s.independent or s.kind == "stronghold":
-            fill = INDEPENDENT_GREEN
-        else:
-            fill = "#ffffff"
+def _neutral_fill(space: object) -> str:
+    """A space's symbol colour with no owner: green for independent spaces and
+    strongholds, white otherwise."""
+    return INDEPENDENT_GREEN if getattr(space, "independent", False) or getattr(space, "kind", "") == "stronghold" \
+        else "#ffffff"
+
+
+@per_pack
+def _symbols_layer(pack: Pack) -> tuple[str, ...]:
+    """Every space's symbol as it is with no owner, with its port and Hellespont rings
+    (static: :func:`_owned_layer` paints the owned spaces' symbols over these)."""
+    proj = _Projection()
+    out = ["<g>"]
+    for _sid, s in pack.spaces.items():
+        x, y = proj(s.lon, s.lat)
         if s.hellespont:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="none" stroke="#d4a017" stroke-width="2"/>')
         if s.port and s.kind != "transit":
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6.6" fill="none" stroke="#2a6fb0" stroke-width="1.2"/>')
-        out.append(_marker(s.kind, x, y, fill))
+        out.append(_marker(s.kind, x, y, _neutral_fill(s)))
+    out.append("</g>")
+    return tuple(out)
+
+
+def _owned_layer(out: list[str], ov: MapOverlay, pack: Pack, xy: Mapping[str, tuple[float, float]]) -> None:
+    """The symbol of each space whose owner colours it differently from the neutral
+    symbol under it (:func:`_symbols_layer`), in its owner's colour."""
+    out.append("<g>")
+    for sid, s in pack.spaces.items():
+        owner = ov.space_owner.get(sid)
+        if owner is None or s.kind == "transit":
+            continue
+        fill = _seat_colour(ov, owner)
+        if fill != _neutral_fill(s):
+            x, y = xy[sid]
+            out.append(_marker(s.kind, x, y, fill))
+    out.append("</g>")
+
+
+@per_pack
+def _marks_layer(pack: Pack) -> tuple[str, ...]:
+    """The marks drawn over a space's symbol: hostile tribes (a red hexagon) and
+    treasure cities (a gold dot); static."""
+    proj = _Projection()
+    out = ["<g>"]
+    for _sid, s in pack.spaces.items():
+        x, y = proj(s.lon, s.lat)
         if s.hostile_tribes:
             out.append(f'<polygon points="{_hexagon(x, y, 9.5)}" fill="none" stroke="#c0392b" stroke-width="1.5"/>')
         if s.treasure_city:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.4" fill="#d4a017"/>')
     out.append("</g>")
+    return tuple(out)
 
 
 @per_pack

@@ -101,7 +101,7 @@ def _static_raster(pack: Pack, layer: Layer, width: int) -> cairo.ImageSurface:
 #: when a garrison or the control of a province does; the players' legend never within a
 #: game): their rasters are cached by their content, like the static layers by the pack
 #: (issue 14: the spaces were 38 ms of the 58 of a picture)
-SLOW_CHANGING = frozenset({"spaces", "players"})
+SLOW_CHANGING = frozenset({"control", "spaces", "players"})
 #: the most bytes the content-keyed rasters keep (a 1000 px raster is 2.2 MB, 3000 px 19 MB)
 CONTENT_CACHE_BYTES = 256 * 2**20
 _content: OrderedDict[tuple[int, str, int, tuple[str, ...]], tuple[Pack, cairo.ImageSurface]] = OrderedDict()

@@ -76,7 +76,7 @@ def test_static_layers_depend_on_the_pack_alone(pack: Pack) -> None:
         assert a.name == b.name and a.static == b.static
         if a.static:
             assert a.elements == b.elements
-    assert [layer.name for layer in one if layer.static] == ["base", "labels", "legend"]
+    assert [layer.name for layer in one if layer.static] == ["base", "symbols", "labels", "legend"]
 
 
 def test_png_is_a_palette_picture_of_the_width_that_looks_like_the_surface(pack: Pack) -> None:
