@@ -284,7 +284,7 @@ def _symbols_layer(pack: Pack) -> tuple[str, ...]:
     (static: :func:`_owned_layer` paints the owned spaces' symbols over these)."""
     proj = _Projection()
     out = ["<g>"]
-    for _sid, s in pack.spaces.items():
+    for s in pack.spaces.values():
         x, y = proj(s.lon, s.lat)
         if s.hellespont:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="none" stroke="#d4a017" stroke-width="2"/>')
@@ -316,7 +316,7 @@ def _marks_layer(pack: Pack) -> tuple[str, ...]:
     treasure cities (a gold dot); static."""
     proj = _Projection()
     out = ["<g>"]
-    for _sid, s in pack.spaces.items():
+    for s in pack.spaces.values():
         x, y = proj(s.lon, s.lat)
         if s.hostile_tribes:
             out.append(f'<polygon points="{_hexagon(x, y, 9.5)}" fill="none" stroke="#c0392b" stroke-width="1.5"/>')
