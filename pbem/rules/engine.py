@@ -215,7 +215,7 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     :func:`execute`. Raises :class:`IllegalOrders` with every problem when the orders
     are not legal."""
     last, _last.entry = _last.entry, None
-    if last is not None and last[0] is state and last[1] == seat and last[2] == _plain(orders):
+    if last is not None and last[0] is state and last[1] == seat and _same(last[2], _plain(orders)):
         return _execute(state, last[3], dice, owned=True)  # checked just now by validate
     return _execute(state, check(state, seat, orders), dice, owned=True)
 
@@ -231,6 +231,18 @@ def fold(initial: GameState, events: Sequence[Event]) -> GameState:
 def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:
     """Legal choices of ``seat`` now (see :func:`pbem.rules.phases.player_turn.legal_options_of`)."""
     return legal_options_of(pack_of(state), state.peek(), seat)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``a == b`` with the keys of every mapping in the same order too: the order a
+    player wrote (reinforcements placed, segments) can matter to the rules, and the
+    logged orders document is what a replay carries out, so a check is reused only for
+    orders equal key for key in order."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
 
 
 def _plain(orders: Any) -> Any:

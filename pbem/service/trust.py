@@ -37,10 +37,15 @@ ENDED = ("over", "abandoned")
 
 
 def json_form(value: Any) -> Any:
-    """``value`` as it reads back from JSON (mapping keys become text, tuples lists):
-    the form orders are checked, carried out and logged in, so a replay from the log
-    sees exactly what the judge saw."""
-    return json.loads(json.dumps(value, ensure_ascii=False))
+    """``value`` as it reads back from the log (mapping keys become text and sorted,
+    tuples lists): the form orders are checked, carried out and logged in, so a replay
+    from the log sees exactly what the judge saw. The keys are sorted because the log
+    stores canonical JSON (sorted keys) and the order of a mapping can matter to the
+    rules (``cus: {mercenary: 1, loyal: 1}`` places the CUs in that order): carried out
+    in the mail's order, a decision was replayed in another one and ``pbem verify``
+    found other events (a flaky whole-game test on CI)."""
+    text_keys = json.loads(json.dumps(value, ensure_ascii=False))  # `1:` and `"1":` both become "1"
+    return json.loads(json.dumps(text_keys, ensure_ascii=False, sort_keys=True))
 
 
 def salt_problem(doc: Mapping[str, Any]) -> Problem | None:
