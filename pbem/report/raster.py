@@ -188,7 +188,8 @@ def seat_map_png(pack: Pack, overlay: MapOverlay, seat: str, width: int = 1000) 
     full width, a dashed frame on the overview where the zoom is), as PNG bytes
     ``width`` pixels wide, made from the cached rasters: the overview is :func:`map_surface`
     at ``width``, the inset a crop of :func:`map_surface` at the smallest of
-    :data:`INSET_WIDTHS` that needs no enlarging (or the largest), scaled down by cairo.
+    :data:`INSET_WIDTHS` that needs no enlarging (or the largest), scaled down by cairo
+    (bilinear down to half size, its GOOD filter below).
     The whole map alone when the seat has nothing on it. Issue 13 (legible map), issue 14
     (speed). Raises ValueError for a non-positive width."""
     return SeatMaps(pack, overlay, width).png(seat)
@@ -284,7 +285,9 @@ class SeatMaps:
         scale = width / ((x1 - x0) * kb)
         ctx.scale(scale, scale)
         ctx.set_source_surface(big, -x0 * kb, -y0 * kb)
-        ctx.get_source().set_filter(cairo.FILTER_GOOD)
+        # bilinear down to half size (1.6 ms against 14 ms for cairo's GOOD filter, which
+        # only a smaller zoom needs to keep thin lines from aliasing; issue 14)
+        ctx.get_source().set_filter(cairo.FILTER_BILINEAR if scale >= 0.5 else cairo.FILTER_GOOD)
         ctx.paint()
         ctx.restore()
         out.flush()
