@@ -21,7 +21,7 @@ from __future__ import annotations
 import io
 import os
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from threading import Lock
 
@@ -81,22 +81,31 @@ def _draw(target: cairo.ImageSurface, layer: Layer, width: int) -> None:
         _DrawOnto(target, svg_document(layer.elements), width)
 
 
-def _static_raster(pack: Pack, layer: Layer, width: int) -> cairo.ImageSurface:
-    """The cached raster of a static layer (drawn on first use)."""
-    key = (id(pack), layer.name, width)
+def _cached_raster(cache: OrderedDict, key: tuple, pack: Pack, layer: Layer, width: int,
+                   full: Callable[[OrderedDict], bool]) -> cairo.ImageSurface:
+    """``layer`` drawn ``width`` pixels wide, from ``cache`` under ``key`` (an LRU: drawn
+    on a miss, the oldest entries dropped while ``full(cache)``). The entry keeps the
+    pack, so a key whose ``id(pack)`` was reused by another pack misses."""
     with _lock:
-        hit = _rasters.get(key)
+        hit = cache.get(key)
         if hit is not None and hit[0] is pack:
-            _rasters.move_to_end(key)
+            cache.move_to_end(key)
             return hit[1]
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, *picture_size(width))
     _draw(surface, layer, width)
     surface.flush()
     with _lock:
-        _rasters[key] = (pack, surface)
-        while len(_rasters) > _CACHE_SIZE:
-            _rasters.popitem(last=False)
+        cache[key] = (pack, surface)
+        while len(cache) > 1 and full(cache):
+            cache.popitem(last=False)
     return surface
+
+
+def _static_raster(pack: Pack, layer: Layer, width: int) -> cairo.ImageSurface:
+    """The cached raster of a static layer (drawn on first use; at most
+    :data:`_CACHE_SIZE` kept)."""
+    return _cached_raster(_rasters, (id(pack), layer.name, width), pack, layer, width,
+                          lambda c: len(c) > _CACHE_SIZE)
 
 
 #: changing layers that stay the same for many decisions (the spaces' colours change only
@@ -113,21 +122,9 @@ def _content_raster(pack: Pack, layer: Layer, width: int) -> cairo.ImageSurface:
     """The raster of a changing layer, cached by its elements (drawn on a miss; the
     oldest dropped beyond :data:`CONTENT_CACHE_BYTES`). The key holds the elements
     themselves, so a hit is an equal layer, never a hash collision."""
-    key = (id(pack), layer.name, width, layer.elements)
-    with _lock:
-        hit = _content.get(key)
-        if hit is not None and hit[0] is pack:
-            _content.move_to_end(key)
-            return hit[1]
-    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, *picture_size(width))
-    _draw(surface, layer, width)
-    surface.flush()
-    with _lock:
-        _content[key] = (pack, surface)
-        while len(_content) > 1 and sum(v[1].get_stride() * v[1].get_height() for v in _content.values()) \
-                > CONTENT_CACHE_BYTES:
-            _content.popitem(last=False)
-    return surface
+    return _cached_raster(_content, (id(pack), layer.name, width, layer.elements), pack, layer, width,
+                          lambda c: sum(v[1].get_stride() * v[1].get_height() for v in c.values())
+                          > CONTENT_CACHE_BYTES)
 
 
 def map_surface(pack: Pack, overlay: MapOverlay | None = None, width: int = 1000,
