@@ -24,11 +24,12 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-def _open_store(config, readonly: bool = False):
-    """The config's store, or exit 1 with the reason (read-only, missing…)."""
+def _open_store(config, readonly: bool = False, create: bool = False):
+    """The config's store, or exit 1 with the reason (read-only, missing…); ``create``:
+    a missing database is made (``pbem game new``, ``pbem game open``)."""
     from pbem.store import Store, StoreError
 
-    if not Path(config.database).exists():
+    if not create and not Path(config.database).exists():
         _fail(f"no database at {config.database} yet: `pbem run` creates it")
     try:
         return Store(config.database, readonly=readonly)
@@ -223,7 +224,6 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
     log, and a welcome with the seat key to each player. Prints the host key once."""
     from pbem.service.judge import Judge
     from pbem.service.table import new_game, parse_pairs, parse_seat
-    from pbem.store import Store, StoreError
 
     try:
         new_seats = [parse_seat(item) for item in seats]
@@ -232,10 +232,7 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
     except ValueError as exc:
         _fail(str(exc))
     config = _load(config_path)
-    try:
-        store = Store(config.database)
-    except StoreError as exc:
-        _fail(str(exc))
+    store = _open_store(config, create=True)
     try:
         made = new_game(Judge(config, store), game_id, new_seats, host_email=host_email,
                         options=rule_options, settings=table)
@@ -269,13 +266,9 @@ def game_open(config_path: str, host_email: str, options: tuple[str, ...], setti
         rule_options = parse_pairs(options, "option")
     except ValueError as exc:
         _fail(str(exc))
-    from pbem.store import Store, StoreError
 
     config = _load(config_path)
-    try:
-        store = Store(config.database)
-    except StoreError as exc:
-        _fail(str(exc))
+    store = _open_store(config, create=True)
     try:
         key = open_game(Judge(config, store), game_id, host_email=host_email, options=rule_options,
                         settings=table)
@@ -300,13 +293,9 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
     `pbem run` sends the notices."""
     from pbem.service.judge import Judge
     from pbem.service.signup import close_game, free_seat
-    from pbem.store import Store, StoreError
 
     config = _load(config_path)
-    try:
-        store = Store(config.database)
-    except StoreError as exc:
-        _fail(str(exc))
+    store = _open_store(config)
     try:
         judge = Judge(config, store)
         if seat:
