@@ -9,13 +9,21 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
 from pbem.config import ConfigError, load_config
 from pbem.pack.cli import data as data_group
+
+
+def config_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``-c/--config`` option every command takes (default ``config.yaml``), with
+    what the command uses the config for as its help."""
+    return click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
+                        type=click.Path(dir_okay=False), help=help_text)
 
 
 def _fail(message: str) -> NoReturn:
@@ -59,8 +67,7 @@ def main(verbose: bool) -> None:
 
 
 @main.command()
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file.")
+@config_option("The config file.")
 @click.option("--once", is_flag=True, help="Do one cycle (fetch, apply, deadlines, send) and exit.")
 def run(config_path: str, once: bool) -> None:
     """Poll the judge's mailbox and adjudicate until stopped (Ctrl-C).
@@ -85,8 +92,7 @@ def run(config_path: str, once: bool) -> None:
 
 
 @main.command()
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@config_option("The config file (its database and servers are used).")
 def devmail(config_path: str) -> None:
     """Run only the embedded local mail server (SMTP + IMAP on 127.0.0.1) until Ctrl-C."""
     from pbem.service.runner import RunError, start_devmail
@@ -153,8 +159,7 @@ def key_hash(seat_key: str) -> None:
 
 
 @main.command()
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@config_option("The config file (its database and servers are used).")
 @click.option("--witness", "witnesses", multiple=True, metavar="HASH@N",
               help="A log witness from a turn report (repeatable): event N must have this hash.")
 @click.argument("game_id")
@@ -181,8 +186,7 @@ def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
 
 
 @main.command()
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The judge's config file (its database holds the game).")
+@config_option("The judge's config file (its database holds the game).")
 @click.option("--reason", default="", help="Why, for the players (in the log and the mail).")
 @click.argument("game_id")
 def abandon(config_path: str, game_id: str, reason: str) -> None:
@@ -207,8 +211,7 @@ def game() -> None:
 
 
 @game.command("new")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@config_option("The config file (its database and servers are used).")
 @click.option("--seat", "seats", multiple=True, required=True, metavar="SEAT=PLAYER<EMAIL>",
               help="One seat, its player and address, e.g. 'north=Ann <ann@example.org>' (one per seat).")
 @click.option("--host", "host_email", required=True, help="The host's address (host notices, host commands).")
@@ -246,8 +249,7 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
 
 
 @game.command("open")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@config_option("The config file (its database and servers are used).")
 @click.option("--host", "host_email", required=True, help="The host's address (host notices, host commands).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option (repeatable).")
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE", help="A table setting (as game new).")
@@ -282,8 +284,7 @@ def game_open(config_path: str, host_email: str, options: tuple[str, ...], setti
 
 
 @game.command("close")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@config_option("The config file (its database and servers are used).")
 @click.option("--seat", default=None, help="Free only this seat (its player is told); the sign-up stays open.")
 @click.option("--reason", default="", help="Why (told to the players).")
 @click.argument("game_id")
@@ -311,8 +312,7 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
 
 
 @main.command("host")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@config_option("The config file (its database and servers are used).")
 @click.option("--reason", default="", help="Why, for the players (pause, resume, end, rollback).")
 @click.option("--hours", type=float, default=None, help="extend: by how many hours.")
 @click.option("--seat", default=None, help="extend, resend: only this seat; replace: the seat.")
@@ -354,8 +354,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
 
 
 @main.command()
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@config_option("The config file (its database and servers are used).")
 def status(config_path: str) -> None:
     """List games with their step, who is to act, and the outbox."""
     from pbem.service.status import Status
@@ -373,8 +372,7 @@ def outbox() -> None:
 
 
 @outbox.command("resend")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database and servers are used).")
+@config_option("The config file (its database and servers are used).")
 @click.option("--id", "ids", multiple=True, type=int, help="Only this outbox row (repeatable); default: all failed.")
 def outbox_resend(config_path: str, ids: tuple[int, ...]) -> None:
     """Queue failed outbox rows again (same Message-IDs); the running judge, or the next
@@ -392,8 +390,7 @@ def quarantine() -> None:
 
 
 @quarantine.command("list")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The judge's config file.")
+@config_option("The judge's config file.")
 def quarantine_list(config_path: str) -> None:
     """List quarantined, too-large and error mails: inbox id, status, sender, error."""
     from pbem.service.quarantine import quarantined
@@ -406,8 +403,7 @@ def quarantine_list(config_path: str) -> None:
 
 
 @quarantine.command("retry")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The judge's config file.")
+@config_option("The judge's config file.")
 @click.argument("inbox_id", type=int)
 def quarantine_retry(config_path: str, inbox_id: int) -> None:
     """Handle the quarantined mail INBOX_ID (an id of `pbem quarantine list`) again."""
@@ -425,8 +421,7 @@ def quarantine_retry(config_path: str, inbox_id: int) -> None:
 
 
 @main.command("archive")
-@click.option("-c", "--config", "config_path", default="config.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="The config file (its database is read).")
+@config_option("The config file (its database is read).")
 @click.argument("game_id")
 @click.argument("out_dir", type=click.Path(file_okay=False))
 def archive_command(config_path: str, game_id: str, out_dir: str) -> None:
