@@ -82,7 +82,7 @@ def pending(state: GameState) -> list[Decision]:
         return []
     seat = state.active
     return [Decision(seat=seat, kind="player_turn", step=state.step,
-                     options=legal_options_of(pack, s, seat),
+                     options=legal_options(state, seat),
                      default=default_orders(pack, s, seat), rule="R-8")]
 
 
@@ -229,8 +229,16 @@ def fold(initial: GameState, events: Sequence[Event]) -> GameState:
 
 
 def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:
-    """Legal choices of ``seat`` now (see :func:`pbem.rules.phases.player_turn.legal_options_of`)."""
-    return legal_options_of(pack_of(state), state.peek(), seat)
+    """Legal choices of ``seat`` now (see :func:`pbem.rules.phases.player_turn.legal_options_of`).
+
+    Computed once per state and seat and kept in :attr:`GameState.memo` (the prompt of
+    :func:`pending` and the bots ask for the same options of the same state): the result
+    is shared, so never mutate it. Raises :class:`NoPack` for a state without a pack."""
+    key = ("legal_options", seat)
+    got = state.memo.get(key)
+    if got is None:
+        got = state.memo[key] = legal_options_of(pack_of(state), state.peek(), seat)
+    return got
 
 
 def _same(a: Any, b: Any) -> bool:

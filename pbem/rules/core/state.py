@@ -239,17 +239,21 @@ class GameState:
     private: dict = field(default_factory=dict)
     secret: dict = field(default_factory=dict)
     pack: Pack | None = field(default=None, compare=False, repr=False)
+    memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    """Answers computed from this (never mutated) state, kept for the next caller: e.g.
+    the legal options of a seat, shared by the prompt and the bots
+    (:func:`pbem.rules.engine.legal_options`). Not part of the data."""
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality only
 
     def to_dict(self) -> dict[str, Any]:
         """Return a deep, JSON-safe copy of the state (a working dict; no pack)."""
-        return {f.name: _copy(getattr(self, f.name)) for f in fields(self) if f.name != "pack"}
+        return {k: _copy(getattr(self, k)) for k in _DATA_FIELDS}
 
     def peek(self) -> dict[str, Any]:
         """The fields as a dict *without copying*: for read-only code (options, views).
         Never mutate the result."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "pack"}
+        return {k: getattr(self, k) for k in _DATA_FIELDS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], pack: Pack | None = None) -> GameState:
@@ -270,6 +274,10 @@ class GameState:
     def with_pack(self, pack: Pack) -> GameState:
         """This state played with ``pack``."""
         return GameState.from_dict(self.peek(), pack)
+
+
+_DATA_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameState)
+                                     if f.name not in ("pack", "memo"))
 
 
 def upgrade_layout(data: Mapping[str, Any]) -> Mapping[str, Any]:
