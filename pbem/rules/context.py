@@ -23,6 +23,12 @@ from pbem.rules.dice import Dice
 
 T = TypeVar("T")
 
+BOARD: frozenset[str] = frozenset({"cus", "garrisons", "generals", "minors", "royals", "court",
+                                   "indep_armies", "inside", "war", "champions"})
+"""The parts of a working dict that the royal family's control and the Champions' return
+read (:func:`settle_royals`): an event whose kind declares it writes none of them
+(:attr:`pbem.rules.core.events.base.EventKind.writes`) cannot call for a settlement."""
+
 
 class Ctx:
     """Holds ``pack``, the working dict ``s``, ``dice`` (None: a check, :attr:`dry`) and
@@ -40,6 +46,43 @@ class Ctx:
         self.used_dice = False  # rolled or shuffled: the board may differ from the check's
         self.recorded: list[tuple[str, Any]] = []
         self._plans = list(plans) if plans is not None else None
+        self.version = 0  # bumped by every change of ``s`` (:meth:`emit`, :meth:`restore`)
+        self._rehearsal: tuple[int, str, str, list, Ctx] | None = None
+
+    def restore(self, saved: dict[str, Any], events: int) -> None:
+        """Put back the working dict ``saved`` (a deep copy taken earlier) and forget the
+        events after the first ``events`` (undoing a trial run)."""
+        self.s.clear()
+        self.s.update(saved)
+        del self.events[events:]
+        self.version += 1
+
+    def keep_rehearsal(self, seat: str, segment: str, moves: list, run: Ctx) -> None:
+        """In a check: ``run`` is a dry run of ``moves`` of ``seat`` in ``segment`` on a
+        copy of :attr:`s` as it is now, carried to its end (no reaction window opened).
+        When the same moves are carried out next on this context with :attr:`s`
+        unchanged (:meth:`replay_rehearsal`), that run is adopted instead of made again:
+        the code, the position and the dice (all 1 in a check) are the same, so the
+        events and the position are too. Issue 14: a check ran every move twice."""
+        self._rehearsal = (self.version, seat, segment, moves, run)
+
+    def replay_rehearsal(self, seat: str, segment: str, moves: list) -> bool:
+        """Adopt the kept dry run of exactly these ``moves`` (the same list object) when
+        :attr:`s` has not changed since it was kept; True when adopted (the moves are
+        then carried out: position, events, dice flags), else False (and nothing kept)."""
+        r, self._rehearsal = self._rehearsal, None
+        if r is None or not self.dry or r[0] != self.version or r[1] != seat \
+                or r[2] != segment or r[3] is not moves:
+            return False
+        run = r[4]
+        self.s.clear()
+        self.s.update(run.s)
+        self.events.extend(run.events)
+        self.recorded.extend(run.recorded)
+        self.rolled = self.rolled or run.rolled
+        self.used_dice = self.used_dice or run.used_dice
+        self.version += 1
+        return True
 
     @property
     def soft(self) -> bool:
@@ -90,17 +133,20 @@ class Ctx:
         ``kind`` must be declared in the event catalogue with exactly the fields of
         ``data`` (:mod:`pbem.rules.core.events`; raises ``UndeclaredEvent`` or
         ``EventShapeError``); who may see the event comes from its kind: everyone, only
-        the seat in ``data["seat"]``, or nobody but the judge."""
+        the seat in ``data["seat"]``, or nobody but the judge. The settlements are
+        skipped after a kind that declares it writes no part of :data:`BOARD`."""
         k = kind_of(kind)
         k.check(data)
         ev = Event(kind, data, k.seen_by == "all", data["seat"] if k.seen_by == "seat" else None)
-        watch = vp_watch(self.s) if k.reduce is not None else None
+        board = k.reduce is not None and (k.writes is None or not BOARD.isdisjoint(k.writes))
+        watch = vp_watch(self.s) if board else None
         reduce(self.s, ev)
+        self.version += 1
         self.events.append(ev)
         fleets = (self.s.get("war") or {}).get("fleets") or {}
         if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
             drop_lost_upgrades(self)
-        if k.reduce is not None:
+        if board:
             settle_royals(self, watch)
         return ev
 

@@ -12,7 +12,12 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.rules.core.armies import group_initiative
 from pbem.rules.core.board import LAND_KINDS, info
-from pbem.rules.core.pieces import controlled_royals, enemy_of, group_at, has_general
+from pbem.rules.core.pieces import (
+    controlled_royals,
+    group_at,
+    has_general,
+    held_by_others,
+)
 from pbem.rules.core.royals import court, in_play
 from pbem.rules.core.state import GameState, State, hand_of
 
@@ -21,15 +26,17 @@ def land_path(pack: Pack, s: State, seat: str, start: str, goal: str) -> list[st
     """The cheapest land or mountain path from ``start`` to ``goal`` (R-9.1 costs)
     through spaces holding no other faction (``goal`` excepted), or None."""
     costs = pack.constants["path_mp_cost"]
+    adjacent = info(pack).adjacent
+    held = held_by_others(s, seat)
     best = {start: 0}
     todo: list[tuple[int, str, list[str]]] = [(0, start, [])]
     while todo:
         cost, x, path = heapq.heappop(todo)
         if x == goal:
             return path
-        if path and enemy_of(s, seat, x) is not None:
+        if path and x in held:
             continue
-        for y, k in info(pack).adjacent.get(x, ()):
+        for y, k in adjacent.get(x, ()):
             c = cost + int(costs[k]) if k in LAND_KINDS else None
             if c is not None and c < best.get(y, 1 << 30):
                 best[y] = c

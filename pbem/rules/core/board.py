@@ -25,13 +25,17 @@ class MapInfo:
     (space ids)``; ``names`` maps lower-cased ids and names to space ids;
     ``province_control[province] -> (non-transit space ids, major city ids among them)``,
     the spaces that count for control; ``order[space] -> its index in the pack``
-    (to list a few spaces in the pack's order without walking every space)."""
+    (to list a few spaces in the pack's order without walking every space);
+    ``counts_for[space] -> province`` for each space that counts for control;
+    ``hellespont``: the Hellespont spaces (R-1.4), in the pack's order."""
 
     adjacent: dict[str, tuple[tuple[str, str], ...]]
     province_spaces: dict[str, tuple[str, ...]]
     names: dict[str, str]
     province_control: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
     order: dict[str, int]
+    counts_for: dict[str, str]
+    hellespont: tuple[str, ...]
 
 
 def info(pack: Pack) -> MapInfo:
@@ -55,7 +59,9 @@ def info(pack: Pack) -> MapInfo:
     mi = MapInfo({k: tuple(sorted(v)) for k, v in adj.items()}, spaces, names,
                  {k: (v, tuple(x for x in v if pack.spaces[x].kind == "major_city"))
                   for k, v in counted.items()},
-                 {sid: i for i, sid in enumerate(pack.spaces)})
+                 {sid: i for i, sid in enumerate(pack.spaces)},
+                 {x: k for k, v in counted.items() for x in v},
+                 tuple(x for x, sp in pack.spaces.items() if sp.hellespont))
     _CACHE[id(pack)] = (pack, mi)
     return mi
 
@@ -85,25 +91,24 @@ def distances(pack: Pack, sources: set[str], limit: int, costs: dict[str, int],
     along path kinds present in ``costs`` (kind -> MP cost). Spaces in ``blocked_middle``
     may be reached but not passed through (R-8.3 middle-space restriction).
     """
-    mi = info(pack)
+    adjacent = info(pack).adjacent
     blocked = blocked_middle or set()
     best: dict[str, int] = {s: 0 for s in sources}
     heap = [(0, s) for s in sorted(sources)]
     heapq.heapify(heap)
+    pop, push, far, cost_of, get = heapq.heappop, heapq.heappush, 1 << 30, costs.get, best.get
     while heap:
-        d, s = heapq.heappop(heap)
-        if d > best.get(s, 1 << 30):
+        d, s = pop(heap)
+        if d > get(s, far) or (d > 0 and s in blocked):
             continue
-        if d > 0 and s in blocked:
-            continue
-        for other, kind in mi.adjacent.get(s, ()):
-            c = costs.get(kind)
+        for other, kind in adjacent.get(s, ()):
+            c = cost_of(kind)
             if c is None:
                 continue
             nd = d + c
-            if nd <= limit and nd < best.get(other, 1 << 30):
+            if nd <= limit and nd < get(other, far):
                 best[other] = nd
-                heapq.heappush(heap, (nd, other))
+                push(heap, (nd, other))
     return best
 
 

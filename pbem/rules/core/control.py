@@ -41,8 +41,21 @@ def province_controller(pack: Pack, s: State, province: str) -> str | None:
 
 
 def province_control(pack: Pack, s: State) -> dict[str, str | None]:
-    """``{province_id: seat | None}`` for every province (R-3.2)."""
-    return {p: province_controller(pack, s, p) for p in pack.provinces}
+    """``{province_id: seat | None}`` for every province (R-3.2), the same as
+    :func:`province_controller` of each, counted in one pass over the garrisons."""
+    mi = info(pack)
+    garrisons = s["garrisons"]
+    out: dict[str, str | None] = dict.fromkeys(pack.provinces)
+    counts: dict[tuple[str, str], int] = {}
+    for x, seat in garrisons.items():
+        prov = mi.counts_for.get(x)
+        if prov in out and seat:
+            counts[prov, seat] = counts.get((prov, seat), 0) + 1
+    for (prov, seat), n in counts.items():
+        spaces, majors = mi.province_control[prov]
+        if 2 * n > len(spaces) and all(garrisons.get(m) == seat for m in majors):
+            out[prov] = seat
+    return out
 
 
 def victory_points(pack: Pack, s: State) -> dict[str, int]:
@@ -57,7 +70,7 @@ def victory_points(pack: Pack, s: State) -> dict[str, int]:
     owners = {ctrl.get(p) for p in asia}
     if len(owners) == 1 and None not in owners:
         vp[owners.pop()] += const(pack, "lord_of_asia_vp")
-    ports = [x for x, sp in pack.spaces.items() if sp.hellespont]
+    ports = info(pack).hellespont
     holders = {s["garrisons"].get(x) for x in ports}
     if ports and len(holders) == 1 and None not in holders:
         vp[holders.pop()] += const(pack, "hellespont_vp")

@@ -50,7 +50,9 @@ def has_enemy_units(s: State, seat: str, space: str) -> bool:
 
 def has_general(s: State, seat: str, space: str) -> bool:
     """True when ``seat`` has a major or minor general in ``space``."""
-    return bool(generals_at(s, seat, space)) or space in s["minors"].get(seat, [])
+    return space in s["minors"].get(seat, []) or any(
+        v["where"] == "map" and v["space"] == space and v["seat"] == seat
+        for v in s["generals"].values())
 
 
 def free_minor_generals(pack: Pack, s: State, seat: str) -> int:
@@ -177,6 +179,19 @@ def enemy_of(s: State, seat: str, space: str) -> str | None:
             found.append(other)
     # R-5: units wholly inside a major city cannot be attacked: they are no enemy here
     return next((o for o in found if not wholly_inside(s, o, space)), None)
+
+
+def held_by_others(s: State, seat: str) -> set[str]:
+    """Every space where :func:`enemy_of` finds another faction for ``seat`` (R-5, R-14):
+    the spaces holding another seat's CUs, general or minor general or an independent
+    army, each confirmed by :func:`enemy_of` (so units wholly inside a major city do not
+    count). For searches that ask about many spaces of one position."""
+    maybe = {x for x, by in s["cus"].items() if any(o != seat for o in by)}
+    maybe |= {v["space"] for v in s["generals"].values()
+              if v["where"] == "map" and v["seat"] and v["seat"] != seat}
+    maybe |= {x for o, ms in s["minors"].items() if o != seat for x in ms}
+    maybe |= {a["space"] for a in s["indep_armies"].values() if a.get("space")}
+    return {x for x in maybe if x is not None and enemy_of(s, seat, x) is not None}
 
 
 def besieger(pack: Pack, s: State, space: str) -> str | None:

@@ -143,13 +143,16 @@ def seats_in(s: State, spaces: set[str]) -> dict[str, set[str]]:
 def royal_settlement(pack: Pack, s: State) -> tuple[str, dict[str, Any]] | None:
     """The next change of control the position calls for (see the module docstring), as
     ``(event kind, data)``, or None when control is settled."""
+    royals = s["royals"]
+    live = sorted(rid for rid, r in royals.items()
+                  if r.get("space") and not r.get("gone") and "seat" in r and rid in pack.royals)
+    if not live:
+        return None
     offers = court(s).get("offers") or {}
-    present = seats_in(s, {r["space"] for r in s["royals"].values() if r.get("space")})
-    for rid in sorted(s["royals"]):
-        r = s["royals"][rid]
-        rm = pack.royals.get(rid)
-        if rm is None or "seat" not in r or not in_play(s, rid):
-            continue
+    present = seats_in(s, {royals[rid]["space"] for rid in live})
+    for rid in live:
+        r = royals[rid]
+        rm = pack.royals[rid]
         x, seat = r["space"], r["seat"]
         if seat is not None and seat not in present[x]:
             lost = {"royal": rid, "seat": seat, "space": x, "how": "left", "rule": "R-12.1"}

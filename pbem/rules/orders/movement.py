@@ -48,14 +48,17 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
 
 
 def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Problem],
-          soft: bool = False, lenient: bool = False) -> dict[str, Any] | None:
+          soft: bool = False, lenient: bool = False, rehearse: Ctx | None = None
+          ) -> dict[str, Any] | None:
     """The movement segment against the position: a mercenary's space (R-7.2), or the
     army moves (:mod:`pbem.rules.resolve.moves`). Returns ``{"kind": "mercenary",
     "space": id|None}``, ``{"kind": "none"}`` or the moves plan. ``lenient``: dice
     already changed the board this turn (e.g. unrest), so a mercenary space that is no
     longer legal falls back to the default space [D] instead of refusing the orders;
     ``soft``: moves are carried out after dice changed the board since they were checked
-    (see :func:`pbem.rules.resolve.moves.check_moves`)."""
+    (see :func:`pbem.rules.resolve.moves.check_moves`). ``rehearse``: the check's
+    context whose ``s`` is ``s``, which keeps the dry run of the moves for carrying them
+    out (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
     if part is None or part == "none":
         return {"kind": "none"}
     if part == "mercenary":
@@ -78,7 +81,7 @@ def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Prob
             return None
         return {"kind": "mercenary", "space": sid}
     if isinstance(part, list):  # army moves (pbem.rules.resolve.moves, R-9)
-        return check_moves(pack, s, seat, part, where, rej, soft=soft)
+        return check_moves(pack, s, seat, part, where, rej, soft=soft, rehearse=rehearse)
     read(pack, s, seat, part, where, rej)  # the shape is refused
     return None
 

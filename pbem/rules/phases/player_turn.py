@@ -149,7 +149,7 @@ def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Problem]
     pack, s = ctx.pack, ctx.s
     mine: list[Problem] = []
     plan = movement.check(pack, s, seat, part, "orders.movement", mine, ctx.soft,
-                          lenient=ctx.rolled)
+                          lenient=ctx.rolled, rehearse=ctx if ctx.dry else None)
     if not mine or not (ctx.rolled and ctx.dry and isinstance(part, list)):
         rej += mine
         return plan
@@ -366,9 +366,7 @@ def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
     first = next((e for e in ctx.events[n:]
                   if e.kind in ("ReactionChosen", "ReactionWindowOpened")), None)
     if first is None or first.kind != "ReactionChosen" or first.data.get("seat") != seat:
-        ctx.s.clear()
-        ctx.s.update(saved)
-        del ctx.events[n:]
+        ctx.restore(saved, n)
         ctx.rolled = rolled
         ctx.rewind_dice(mark)  # the undone dice were never rolled: no gap in the log's numbering
 

@@ -246,18 +246,24 @@ def _moves_hint(pack: Pack, s: State, seat: str) -> str:
 
 
 def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
-             rej: list[Problem]) -> None:
+             rej: list[Problem], rehearse: Ctx | None = None) -> None:
     """Dry-run ``moves`` on a copy of ``s`` (a dry context: every die shows 1) and turn
     each cancelled move or assault into a rejection (the same executor as
-    :func:`do_moves`); refusals after the first die are left to the real run."""
+    :func:`do_moves`); refusals after the first die are left to the real run.
+    ``rehearse``: a check's context whose ``s`` is ``s``; a run that ends without a
+    reaction window is kept there for :func:`do_moves` of the same moves
+    (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
 
     ctx = Ctx(pack, _copy(s), None)
     c = new_cursor(seat, segment, moves)
     try:
-        run_cursor(ctx, c)
+        done = run_cursor(ctx, c)
     except KeyError as e:  # a chart or constant the pack lacks
         reject(rej, "rules.pack_incomplete", f"the data pack lacks {e}", "orders")
         return
+    if rehearse is not None and rehearse.dry and rehearse.s is s and done and not any(
+            ev.kind == "ReactionWindowOpened" for ev in ctx.events):
+        rehearse.keep_rehearsal(seat, segment, moves, ctx)
     for ev in ctx.events:
         if ev.kind == "DiceRolled":
             break  # later refusals may come from the dry dice: checked when carried out
@@ -301,11 +307,12 @@ def _soft_moves(pack: Pack, s: State, seat: str, part: list, where: str, segment
 
 def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
                 rej: list[Problem], segment: str = "movement", mp: int | None = None,
-                soft: bool = False) -> dict | None:
+                soft: bool = False, rehearse: Ctx | None = None) -> dict | None:
     """Validate a list of moves; returns ``{"kind": "moves", "moves": [...],
     "segment"}`` or None. Problem codes: ``movement.*``, ``siege.illegal``. ``soft``
     (orders carried out after dice changed the board since they were checked): nothing
-    is refused, moves made impossible are listed under ``"cancelled"``."""
+    is refused, moves made impossible are listed under ``"cancelled"``. ``rehearse``:
+    see :func:`simulate`."""
     if soft:
         return _soft_moves(pack, s, seat, part, where, segment, mp)
     n0 = len(rej)
@@ -330,13 +337,17 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
         reject(rej, "rules.pack_incomplete", f"the data pack lacks {e}", where)
     if len(rej) != n0:
         return None
-    simulate(pack, s, seat, moves, segment, rej)
+    simulate(pack, s, seat, moves, segment, rej, rehearse)
     return {"kind": "moves", "moves": moves, "segment": segment} if len(rej) == n0 else None
 
 
 def do_moves(ctx: Ctx, seat: str, plan: dict) -> bool:
-    """Carry out a plan of :func:`check_moves`; False when a reaction window opened."""
+    """Carry out a plan of :func:`check_moves`; False when a reaction window opened. In
+    a check, the dry run :func:`simulate` kept of the same moves is adopted when the
+    position has not changed since (:meth:`pbem.rules.context.Ctx.replay_rehearsal`)."""
 
+    if not plan.get("cancelled") and ctx.replay_rehearsal(seat, plan["segment"], plan["moves"]):
+        return True
     for x in plan.get("cancelled", []):
         ctx.emit("MoveCancelled", {"seat": seat, "army": x["army"], "why": x["why"],
                                    "where": x["where"], "rule": "R-9.1"})

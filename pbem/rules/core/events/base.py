@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -31,7 +32,12 @@ class EventKind:
     (a roll, a note); ``say``: its report :data:`Sentence`, None for bookkeeping that
     reports do not tell (a window closing); ``seen_by``: ``"all"`` (public),
     ``"seat"`` (only the seat in ``data["seat"]``: a dealt hand, standing orders) or
-    ``"judge"`` (nobody: the deck order, a suspended move)."""
+    ``"judge"`` (nobody: the deck order, a suspended move). ``writes``: the top-level
+    parts of the working dict its reducer may change (``("private", "discards")``), or
+    None when not declared (it may change anything); a declaration lets
+    :meth:`pbem.rules.context.Ctx.emit` skip the royal family's and the Champions'
+    settlement after events that cannot change the board (tests/rules/test_event_writes.py
+    checks every declaration against the reducers in played games)."""
 
     name: str
     fields: tuple[str, ...]
@@ -39,14 +45,22 @@ class EventKind:
     reduce: Reducer | None = None
     say: Sentence | None = None
     seen_by: str = "all"
+    writes: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.seen_by not in SEEN_BY:
             raise ValueError(f"{self.name}: seen_by must be one of {SEEN_BY}")
 
+    @cached_property
+    def _keys(self) -> tuple[frozenset[str], frozenset[str]]:
+        return frozenset(self.fields), frozenset(self.fields) | frozenset(self.optional)
+
     def check(self, data: Mapping[str, Any]) -> None:
         """Raise :class:`EventShapeError` when ``data`` lacks a field of the kind or
         carries one the kind does not declare."""
+        required, allowed = self._keys
+        if required <= data.keys() <= allowed:
+            return
         missing = [f for f in self.fields if f not in data]
         extra = [k for k in data if k not in self.fields and k not in self.optional]
         if missing or extra:

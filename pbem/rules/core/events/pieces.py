@@ -278,6 +278,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('TrainingPaid',
               ('paid', 'rule', 'seat', 'units'),
               reduce=_training,
+              writes=('private',),
               say=lambda p, d: f"{d.get('seat')} pays " + " and ".join(
                   f"{ops_text(e.get('ops'))} to train a {e.get('unit')}" for e in d.get("paid") or [])
                   + " (R-8.4)."),

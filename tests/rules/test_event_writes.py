@@ -1,0 +1,88 @@
+"""The ``writes`` declarations of the event catalogue hold, and what they let the engine
+skip is never needed (issue 14).
+
+An event kind may declare the top-level parts of the working dict its reducer changes
+(:attr:`pbem.rules.core.events.base.EventKind.writes`); ``Ctx.emit`` then skips the royal
+family's and the Champions' settlement after kinds that write nothing of
+:data:`pbem.rules.context.BOARD`. Here random games are played with every reduction
+watched: a declared kind must leave every other part equal, and after a skipped
+settlement the position must need none (``royal_settlement`` finds nothing to do). The
+one-pass :func:`province_control` is compared with :func:`province_controller` of each
+province at every decision.
+"""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+import pbem.rules as R
+import pbem.rules.context as context
+from pbem.pack.loader import load_pack
+from pbem.rules.core.control import province_control, province_controller
+from pbem.rules.core.events import CATALOGUE
+from pbem.rules.core.royals import royal_settlement
+from pbem.rules.dice import Dice
+
+GAMES = 6
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return load_pack()
+
+
+def test_declared_kinds_exist_and_name_state_parts():
+    parts = set(R.empty_state(load_pack()).to_dict())
+    declared = {k.name: k.writes for k in CATALOGUE.values() if k.writes is not None}
+    assert "OrdersApplied" in declared and "CardPlayed" in declared
+    for name, writes in declared.items():
+        assert writes, name
+        assert set(writes) <= parts, (name, set(writes) - parts)
+    # the board kinds stay undeclared: they always call for a settlement
+    for name in ("ArmyMoved", "GarrisonPlaced", "CUsRemoved", "RoyalTaken"):
+        assert CATALOGUE[name].writes is None or not context.BOARD.isdisjoint(
+            CATALOGUE[name].writes)
+
+
+def test_writes_hold_and_skipped_settlements_are_never_needed(pack, monkeypatch):
+    real_reduce = context.reduce
+    seen: dict[str, int] = {}
+
+    def watched(s, ev):
+        k = CATALOGUE[ev.kind]
+        if k.writes is None or k.reduce is None:
+            real_reduce(s, ev)
+            return
+        before = {p: copy.deepcopy(v) for p, v in s.items() if p not in k.writes}
+        real_reduce(s, ev)
+        after = {p: v for p, v in s.items() if p not in k.writes}
+        assert after == before, f"{ev.kind} changed {[p for p in after if after[p] != before.get(p)]}"
+        if context.BOARD.isdisjoint(k.writes):
+            assert royal_settlement(pack, s) is None, f"a settlement was due after {ev.kind}"
+        seen[ev.kind] = seen.get(ev.kind, 0) + 1
+
+    monkeypatch.setattr(context, "reduce", watched)
+    compared = 0
+    for g in range(GAMES):
+        seed = f"writes-{g}".encode()
+        state, _ = R.new_game(pack, seed)
+        rng = random.Random(g)
+        for _ in range(3000):
+            pending = R.pending(state)
+            if not pending:
+                break
+            s = state.peek()
+            assert province_control(pack, s) == {
+                p: province_controller(pack, s, p) for p in pack.provinces}
+            compared += 1
+            d = pending[0]
+            state, _ = R.apply(state, d.seat, R.bot_orders(state, d.seat, rng),
+                               Dice(seed, state.step))
+        assert state.result, f"game {g} did not end"
+    # the frequent bookkeeping kinds were all exercised
+    for name in ("OrdersApplied", "CardPlayed", "PlayerTurnStarted", "TurnPassed",
+                 "RoundStarted", "PhaseStarted", "CardsDealt"):
+        assert seen.get(name, 0) > 0, name
+    assert compared > 100
