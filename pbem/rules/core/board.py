@@ -27,7 +27,8 @@ class MapInfo:
     the spaces that count for control; ``order[space] -> its index in the pack``
     (to list a few spaces in the pack's order without walking every space);
     ``counts_for[space] -> province`` for each space that counts for control;
-    ``hellespont``: the Hellespont spaces (R-1.4), in the pack's order."""
+    ``hellespont``: the Hellespont spaces (R-1.4), in the pack's order; ``transit``:
+    the transit points."""
 
     adjacent: dict[str, tuple[tuple[str, str], ...]]
     province_spaces: dict[str, tuple[str, ...]]
@@ -36,6 +37,7 @@ class MapInfo:
     order: dict[str, int]
     counts_for: dict[str, str]
     hellespont: tuple[str, ...]
+    transit: frozenset[str]
 
 
 def info(pack: Pack) -> MapInfo:
@@ -61,7 +63,8 @@ def info(pack: Pack) -> MapInfo:
                   for k, v in counted.items()},
                  {sid: i for i, sid in enumerate(pack.spaces)},
                  {x: k for k, v in counted.items() for x in v},
-                 tuple(x for x, sp in pack.spaces.items() if sp.hellespont))
+                 tuple(x for x, sp in pack.spaces.items() if sp.hellespont),
+                 frozenset(x for x, sp in pack.spaces.items() if sp.kind == "transit"))
     _CACHE[id(pack)] = (pack, mi)
     return mi
 

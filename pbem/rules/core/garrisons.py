@@ -6,7 +6,7 @@ place garrisons (#34 Satrapies Redistributed, :mod:`pbem.rules.cards.markers`).
 from __future__ import annotations
 
 from pbem.pack.model import Pack
-from pbem.rules.core.board import distances
+from pbem.rules.core.board import distances, info
 from pbem.rules.core.names import indep_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.state import State
@@ -63,8 +63,8 @@ def legal_garrison_spaces(pack: Pack, s: State, seat: str, mps: int | None = Non
     rng = const(pack, "garrison_range_mps") if mps is None else mps
     ok = distances(pack, garrison_sources(s, seat), rng, garrison_costs(pack),
                    blocked_middle=hostile)
-    return {x for x in ok if pack.spaces[x].kind != "transit" and x not in hostile
-            and s["garrisons"].get(x) != seat}
+    own = {x for x, o in s["garrisons"].items() if o == seat}
+    return ok.keys() - info(pack).transit - hostile - own
 
 
 def why_not_garrison(pack: Pack, s: State, seat: str, x: str, mps: int | None = None

@@ -5,7 +5,6 @@ Pure queries; the placing itself is :func:`pbem.rules.resolve.effects.place_cus`
 """
 from __future__ import annotations
 
-from copy import deepcopy
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -26,7 +25,7 @@ from pbem.rules.core.pieces import (
     generals_at,
     has_general,
 )
-from pbem.rules.core.state import SEATS, State
+from pbem.rules.core.state import SEATS, State, _copy
 
 
 def placement_targets(pack: Pack, s: State, seat: str,
@@ -110,8 +109,8 @@ def auto_placement(pack: Pack, s: State, seat: str, new: dict[str, int],
     ``[{"space": id, "cus": {type: n}}]`` in order, merged per space. Reads ``s`` only."""
 
     sim = {k: s[k] for k in s}
-    sim["cus"] = deepcopy(s["cus"])
-    sim["minors"] = deepcopy(s["minors"])
+    sim["cus"] = _copy(s["cus"])
+    sim["minors"] = _copy(s["minors"])
     placed: dict[str, int] = {}
     out: dict[str, dict[str, int]] = {}
     units = [t for t, n in sorted(new.items()) for _ in range(n)]

@@ -7,20 +7,21 @@ from collections import deque
 from pbem.pack.model import Pack
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import info
-from pbem.rules.core.pieces import has_general
+from pbem.rules.core.pieces import general_spaces
 from pbem.rules.core.state import State
 from pbem.rules.resolve.effects import tidy_markings
 
 
-def _passable(s: State, seat: str, x: str) -> bool:
-    """R-13: a chain passes ``x`` unless it holds an enemy or independent marker, enemy
-    CUs or an independent army; a lone enemy general (no CUs) does not cut it."""
-    owner = s["garrisons"].get(x)
-    if (owner and owner != seat) or x in s["independent"]:
-        return False
-    if any(other != seat and sum(c.values()) for other, c in s["cus"].get(x, {}).items()):
-        return False
-    return not any(a["space"] == x for a in s["indep_armies"].values())
+def _cut(s: State, seat: str) -> set[str]:
+    """R-13: the spaces a chain of ``seat`` cannot pass: those holding an enemy or
+    independent marker, enemy CUs or an independent army; a lone enemy general (no CUs)
+    does not cut it."""
+    out = {x for x, owner in s["garrisons"].items() if owner and owner != seat}
+    out.update(s["independent"])
+    out.update(x for x, by in s["cus"].items()
+               if any(other != seat and sum(c.values()) for other, c in by.items()))
+    out.update(a["space"] for a in s["indep_armies"].values())
+    return out
 
 
 def isolated_garrisons(pack: Pack, s: State, seat: str) -> list[str]:
@@ -28,19 +29,21 @@ def isolated_garrisons(pack: Pack, s: State, seat: str) -> list[str]:
     of land or mountain/strait paths, through spaces with no enemy CUs (an enemy general
     alone does not cut it), no independent army and no enemy or independent marker,
     links it to a space with his general (major or minor) or his major-city garrison. The garrison's own space never blocks its own chain [D]."""
+    generals = general_spaces(s, seat)
     anchors = [x for x in pack.spaces
-               if has_general(s, seat, x)
+               if x in generals
                or (s["garrisons"].get(x) == seat and pack.spaces[x].kind == "major_city")]
     adj = info(pack).adjacent
+    cut = _cut(s, seat)
     seen = set(anchors)
-    todo = deque(x for x in anchors if _passable(s, seat, x))
+    todo = deque(x for x in anchors if x not in cut)
     while todo:
         x = todo.popleft()
         for y, kind in adj.get(x, ()):
             if kind not in ("land", "mountain_strait") or y in seen:
                 continue
             seen.add(y)
-            if _passable(s, seat, y):
+            if y not in cut:
                 todo.append(y)
     return sorted(x for x, o in s["garrisons"].items() if o == seat and x not in seen)
 
