@@ -147,7 +147,7 @@ class Ctx:
         if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
             drop_lost_upgrades(self)
         if board:
-            settle_royals(self, watch)
+            settle_royals(self, watch, k.where(data) if k.where is not None else None)
         return ev
 
     def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:
@@ -213,15 +213,18 @@ def drop_lost_upgrades(ctx: Ctx) -> None:
                                           "rule": "R-15"})
 
 
-def settle_royals(ctx: Ctx, watch: tuple[dict, dict] | None) -> None:
+def settle_royals(ctx: Ctx, watch: tuple[dict, dict] | None,
+                  spaces: tuple[str, ...] | None = None) -> None:
     """After an event that changed the board (``watch``: what
     :func:`pbem.rules.core.royals.vp_watch` saw before it): ``ChampionRegained`` for each
     seat whose VP fell to 0 (R-11.4), then the next change of the royal family's control
     the position calls for (:func:`pbem.rules.core.royals.royal_settlement`; emitting it
-    settles the rest in turn, R-12.1 … R-12.3)."""
+    settles the rest in turn, R-12.1 … R-12.3). ``spaces``: the only spaces the event
+    changed (its kind's ``where``): the position was settled before it, and a member's
+    control depends only on its own space, so only the members there are looked at."""
     for seat in champions_regained(ctx.pack, ctx.s, watch):
         ctx.emit("ChampionRegained", {"seat": seat, "rule": "R-11.4"})
-    change = royal_settlement(ctx.pack, ctx.s)
+    change = royal_settlement(ctx.pack, ctx.s, spaces)
     if change is None:
         return
     kind, data = change

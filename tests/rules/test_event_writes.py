@@ -6,7 +6,9 @@ An event kind may declare the top-level parts of the working dict its reducer ch
 family's and the Champions' settlement after kinds that write nothing of
 :data:`pbem.rules.context.BOARD`. Here random games are played with every reduction
 watched: a declared kind must leave every other part equal, and after a skipped
-settlement the position must need none (``royal_settlement`` finds nothing to do). The
+settlement the position must need none (``royal_settlement`` finds nothing to do). A kind
+that declares ``where`` (the spaces it changes) must need no settlement elsewhere: the
+settlement restricted to those spaces equals the full one after every such event. The
 one-pass :func:`province_control` is compared with :func:`province_controller` of each
 province at every decision.
 """
@@ -25,7 +27,7 @@ from pbem.rules.core.events import CATALOGUE
 from pbem.rules.core.royals import royal_settlement
 from pbem.rules.dice import Dice
 
-GAMES = 6
+GAMES = 10
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +54,13 @@ def test_writes_hold_and_skipped_settlements_are_never_needed(pack, monkeypatch)
 
     def watched(s, ev):
         k = CATALOGUE[ev.kind]
+        if k.where is not None:  # only the members in the event's spaces can be unsettled
+            real_reduce(s, ev)
+            full = royal_settlement(pack, s)
+            assert royal_settlement(pack, s, k.where(ev.data)) == full, f"{ev.kind} {ev.data}"
+            seen[ev.kind] = seen.get(ev.kind, 0) + 1
+            seen["settlement due"] = seen.get("settlement due", 0) + (full is not None)
+            return
         if k.writes is None or k.reduce is None:
             real_reduce(s, ev)
             return
@@ -83,6 +92,7 @@ def test_writes_hold_and_skipped_settlements_are_never_needed(pack, monkeypatch)
         assert state.result, f"game {g} did not end"
     # the frequent bookkeeping kinds were all exercised
     for name in ("OrdersApplied", "CardPlayed", "PlayerTurnStarted", "TurnPassed",
-                 "RoundStarted", "PhaseStarted", "CardsDealt"):
+                 "RoundStarted", "PhaseStarted", "CardsDealt", "ArmyMoved"):
         assert seen.get(name, 0) > 0, name
     assert compared > 100
+    assert seen["settlement due"] > 0  # some moves did call for a change of control

@@ -140,12 +140,15 @@ def seats_in(s: State, spaces: set[str]) -> dict[str, set[str]]:
     return out
 
 
-def royal_settlement(pack: Pack, s: State) -> tuple[str, dict[str, Any]] | None:
+def royal_settlement(pack: Pack, s: State, spaces: tuple[str, ...] | None = None
+                     ) -> tuple[str, dict[str, Any]] | None:
     """The next change of control the position calls for (see the module docstring), as
-    ``(event kind, data)``, or None when control is settled."""
+    ``(event kind, data)``, or None when control is settled. ``spaces``: look only at the
+    members in these spaces (the others' spaces are known to be settled); None: all."""
     royals = s["royals"]
     live = sorted(rid for rid, r in royals.items()
-                  if r.get("space") and not r.get("gone") and "seat" in r and rid in pack.royals)
+                  if r.get("space") and not r.get("gone") and "seat" in r and rid in pack.royals
+                  and (spaces is None or r["space"] in spaces))
     if not live:
         return None
     offers = court(s).get("offers") or {}

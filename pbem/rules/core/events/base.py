@@ -37,7 +37,9 @@ class EventKind:
     None when not declared (it may change anything); a declaration lets
     :meth:`pbem.rules.context.Ctx.emit` skip the royal family's and the Champions'
     settlement after events that cannot change the board (tests/rules/test_event_writes.py
-    checks every declaration against the reducers in played games)."""
+    checks every declaration against the reducers in played games). ``where``: the
+    spaces whose pieces its reducer changes, read from an event's data (None: not
+    declared); the royal family's settlement then looks only at the members there."""
 
     name: str
     fields: tuple[str, ...]
@@ -46,6 +48,7 @@ class EventKind:
     say: Sentence | None = None
     seen_by: str = "all"
     writes: tuple[str, ...] | None = None
+    where: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
 
     def __post_init__(self) -> None:
         if self.seen_by not in SEEN_BY:

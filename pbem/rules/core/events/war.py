@@ -112,6 +112,7 @@ KINDS: tuple[EventKind, ...] = (
               ('cus', 'from', 'generals', 'minor', 'path', 'royals', 'rule', 'seat', 'to'),
               optional=('mp_left', 'naval', 'why'),
               reduce=_army_moved,
+              where=lambda d: (d["from"], d["to"]),
               say=lambda p, d: f"{mover_text(p, d)} {path_text(p, d)}"
                                   + (f" with {cus_text(d['cus'], p)}" if d.get("cus") else "") + "."),
     EventKind('MoveEnded',
