@@ -274,10 +274,15 @@ def why_no_fleet_upgrade(pack: Pack, s: State, seat: str, fleet: str) -> str | N
 
 
 def upgradable_fleets(pack: Pack, s: State, seat: str) -> list[str]:
-    """Fleet ids ``seat`` may upgrade with a Tyche card now (R-8.2)."""
+    """Fleet ids ``seat`` may upgrade with a Tyche card now (R-8.2): those for which
+    :func:`why_no_fleet_upgrade` finds no reason (tested here without its messages)."""
     if "naval" not in pack.charts:
         return []
-    return sorted(f for f in pack.fleets if why_no_fleet_upgrade(pack, s, seat, f) is None)
+    mine = [f for f in sorted(pack.fleets) if fleet_owner(pack, s, f) == seat]
+    if not mine:
+        return []
+    cap = fleet_strength_cap(pack)
+    return [f for f in mine if fleet_strength(pack, s, f) < cap]
 
 
 def has_upgrades(s: State) -> bool:

@@ -33,7 +33,7 @@ def garrison_blocked(s: State, seat: str, space: str, pack: Pack | None = None) 
 def garrison_sources(s: State, seat: str) -> set[str]:
     """Spaces with ``seat``'s CUs or garrison (R-8.3 range is counted from these)."""
     src = {x for x, o in s["garrisons"].items() if o == seat}
-    src |= {x for x, by in s["cus"].items() if sum(by.get(seat, {}).values())}
+    src.update(x for x, by in s["cus"].items() if seat in by and any(by[seat].values()))
     return src
 
 
@@ -46,8 +46,8 @@ def garrison_costs(pack: Pack) -> dict[str, int]:
 def _hostile_spaces(s: State, seat: str) -> set[str]:
     out = {x for x, o in s["garrisons"].items() if o != seat}
     out |= set(s["independent"])
-    out |= {x for x, by in s["cus"].items()
-            if any(o != seat and sum(c.values()) for o, c in by.items())}
+    out.update(x for x, by in s["cus"].items() for o, c in by.items()
+               if o != seat and any(c.values()))
     out |= {a["space"] for a in s["indep_armies"].values() if a["space"]}
     return out
 
