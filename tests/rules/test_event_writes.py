@@ -92,7 +92,8 @@ def test_writes_hold_and_skipped_settlements_are_never_needed(pack, monkeypatch)
         assert state.result, f"game {g} did not end"
     # the frequent bookkeeping kinds were all exercised
     for name in ("OrdersApplied", "CardPlayed", "PlayerTurnStarted", "TurnPassed",
-                 "RoundStarted", "PhaseStarted", "CardsDealt", "ArmyMoved"):
+                 "RoundStarted", "PhaseStarted", "CardsDealt", "ArmyMoved", "CUsPlaced",
+                 "CUsRemoved", "GarrisonPlaced", "GarrisonRemoved", "MinorGeneralPlaced"):
         assert seen.get(name, 0) > 0, name
     assert compared > 100
     assert seen["settlement due"] > 0  # some moves did call for a change of control

@@ -24,23 +24,33 @@ from pbem.rules.core.state import GameState, State, hand_of
 
 def land_path(pack: Pack, s: State, seat: str, start: str, goal: str) -> list[str] | None:
     """The cheapest land or mountain path from ``start`` to ``goal`` (R-9.1 costs)
-    through spaces holding no other faction (``goal`` excepted), or None."""
-    costs = pack.constants["path_mp_cost"]
+    through spaces holding no other faction (``goal`` excepted), or None. Dijkstra on
+    (cost, space): each space is reached at a strictly lower cost each time, so the
+    first time ``goal`` comes out of the heap its chain of parents is the path."""
+    costs = {k: int(v) for k, v in pack.constants["path_mp_cost"].items() if k in LAND_KINDS}
     adjacent = info(pack).adjacent
     held = held_by_others(s, seat)
     best = {start: 0}
-    todo: list[tuple[int, str, list[str]]] = [(0, start, [])]
+    parent: dict[str, str] = {}
+    todo: list[tuple[int, str]] = [(0, start)]
     while todo:
-        cost, x, path = heapq.heappop(todo)
+        cost, x = heapq.heappop(todo)
+        if cost > best[x]:
+            continue  # a stale entry: x was reached cheaper since
         if x == goal:
-            return path
-        if path and x in held:
+            path = []
+            while x != start:
+                path.append(x)
+                x = parent[x]
+            return path[::-1]
+        if x != start and x in held:
             continue
         for y, k in adjacent.get(x, ()):
-            c = cost + int(costs[k]) if k in LAND_KINDS else None
-            if c is not None and c < best.get(y, 1 << 30):
-                best[y] = c
-                heapq.heappush(todo, (c, y, path + [y]))
+            step = costs[k] if k in LAND_KINDS else None
+            if step is not None and cost + step < best.get(y, 1 << 30):
+                best[y] = cost + step
+                parent[y] = x
+                heapq.heappush(todo, (cost + step, y))
     return None
 
 

@@ -2,6 +2,9 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from pbem.rules.core.events.base import (
     EventKind,
     add_cus,
@@ -152,6 +155,11 @@ def _training(s: State, d: dict) -> None:
     seat_private(s, d["seat"])["training"] = [dict(u) for u in d["units"]]
 
 
+def _at_space(d: Mapping[str, Any]) -> tuple[str, ...]:
+    """``where`` of the kinds that change the pieces of the one space in their data."""
+    return (d["space"],)
+
+
 KINDS: tuple[EventKind, ...] = (
     EventKind('GameStarted',
               ('pack', 'seats', 'turn'),
@@ -198,16 +206,19 @@ KINDS: tuple[EventKind, ...] = (
               ('cus', 'rule', 'seat', 'space'),
               optional=('from_dispersed', 'why'),
               reduce=_cus_placed,
+              where=_at_space,
               say=lambda p, d: f"{d.get('seat')} places {cus_text(d.get('cus'), p)} in {space_name(p, d.get('space'))}."),
     EventKind('CUsRemoved',
               ('cus', 'rule', 'seat', 'space', 'why'),
               optional=('chosen', 'limit'),
               reduce=_cus_removed,
+              where=_at_space,
               say=lambda p, d: f"{d.get('seat')} loses {cus_text(d.get('cus'), p)} in {space_name(p, d.get('space'))}"
                                    + (" (as its standing order on losses says)" if d.get("chosen") else "") + "."),
     EventKind('CUsDispersed',
               ('cus', 'rule', 'seat', 'space'),
               reduce=_cus_dispersed,
+              where=_at_space,
               say=lambda p, d: f"{d.get('seat')}'s {cus_text(d.get('cus'), p)} in {space_name(p, d.get('space'))} go to the "
                                      "dispersed box."),
     EventKind('DispersedAdded',
@@ -217,19 +228,23 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('GarrisonPlaced',
               ('rule', 'seat', 'space'),
               reduce=_garrison_placed,
+              where=_at_space,
               say=lambda p, d: f"{d.get('seat')} places a garrison in {space_name(p, d.get('space'))}."),
     EventKind('GarrisonRemoved',
               ('rule', 'seat', 'space'),
               optional=('by', 'why'),
               reduce=_garrison_removed,
+              where=_at_space,
               say=lambda p, d: f"The {d.get('seat')} garrison in {space_name(p, d.get('space'))} is removed."),
     EventKind('MinorGeneralPlaced',
               ('rule', 'seat', 'space'),
               reduce=_minor,
+              where=_at_space,
               say=lambda p, d: f"{d.get('seat')} places a minor general in {space_name(p, d.get('space'))}."),
     EventKind('MinorGeneralRemoved',
               ('rule', 'seat', 'space'),
               reduce=_minor_removed,
+              where=_at_space,
               say=lambda p, d: f"{d.get('seat')}'s minor general leaves {space_name(p, d.get('space'))}."),
     EventKind('CommanderChosen',
               ('general', 'rule', 'seat', 'space'),
