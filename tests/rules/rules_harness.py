@@ -7,6 +7,7 @@ move. The state keeps those under its private and secret parts; :func:`position`
 :func:`scenario_view` translate between the two."""
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pbem.rules as R
@@ -246,3 +247,20 @@ def royal_invariants(pack, state: GameState, gone: set[str] | None = None) -> No
     for seat in SEATS:
         assert lp[seat] >= 0 and lp[seat] == max(0, sum(parts[seat].values())), seat
 
+
+
+def bot_game(pack, seed: bytes, rng_seed: int, limit: int = 3000):
+    """Play one game of the random bots, yielding ``(state, decision, orders)`` before
+    each decision is applied; the caller may inspect (never change) them. Asserts the
+    game ended within ``limit`` decisions."""
+    state, _ = R.new_game(pack, seed)
+    rng = random.Random(rng_seed)
+    for _ in range(limit):
+        pending = R.pending(state)
+        if not pending:
+            break
+        d = pending[0]
+        orders = R.bot_orders(state, d.seat, rng)
+        yield state, d, orders
+        state, _ = R.apply(state, d.seat, orders, Dice(seed, state.step))
+    assert state.result, f"game {seed!r} did not end"

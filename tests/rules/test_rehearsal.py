@@ -8,15 +8,12 @@ the working dict must be equal. The rehearsal must have been adopted in many of 
 """
 from __future__ import annotations
 
-import random
-
 import pytest
+from rules_harness import bot_game
 
-import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules import engine
 from pbem.rules.context import Ctx
-from pbem.rules.dice import Dice
 
 GAMES = 4
 
@@ -47,15 +44,7 @@ def test_rehearsed_moves_equal_moves_run_again(pack, monkeypatch):
 
     compared = 0
     for g in range(GAMES):
-        seed = f"rehearsal-{g}".encode()
-        state, _ = R.new_game(pack, seed)
-        rng = random.Random(g)
-        for _ in range(3000):
-            pending = R.pending(state)
-            if not pending:
-                break
-            d = pending[0]
-            orders = R.bot_orders(state, d.seat, rng)
+        for state, d, orders in bot_game(pack, f"rehearsal-{g}".encode(), g):
             if d.kind == "player_turn" and isinstance(orders.get("movement"), list):
                 with monkeypatch.context() as m:
                     m.setattr(Ctx, "replay_rehearsal", counting)
@@ -65,6 +54,5 @@ def test_rehearsed_moves_equal_moves_run_again(pack, monkeypatch):
                     without = _as_data(engine.check(state, d.seat, orders))
                 assert with_rehearsal == without, f"game {g} step {state.step}"
                 compared += 1
-            state, _ = R.apply(state, d.seat, orders, Dice(seed, state.step))
     assert compared > 50
     assert adopted > compared // 2
