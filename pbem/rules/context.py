@@ -25,8 +25,9 @@ T = TypeVar("T")
 
 BOARD: frozenset[str] = frozenset({"cus", "garrisons", "generals", "minors", "royals", "court",
                                    "indep_armies", "inside", "war", "champions"})
-"""The parts of a working dict that the royal family's control and the Champions' return
-read (:func:`settle_royals`): an event whose kind declares it writes none of them
+"""The parts of a working dict that the royal family's control, the Champions' return
+(:func:`settle_royals`) and the fleets' owners (:func:`drop_lost_upgrades`) read: an
+event whose kind declares it writes none of them
 (:attr:`pbem.rules.core.events.base.EventKind.writes`) cannot call for a settlement."""
 
 
@@ -125,9 +126,9 @@ class Ctx:
             self.dice.rewind(mark)
 
     def emit(self, kind: str, data: dict[str, Any]) -> Event:
-        """Reduce an event into ``s`` and record it; then, when an upgraded fleet has
-        changed hands, record ``FleetUpgradeLost`` (R-15); when the event changed the
-        board, the Champions whose VP fell to 0 and the royal family's control
+        """Reduce an event into ``s`` and record it; then, when the event changed the
+        board: ``FleetUpgradeLost`` for each upgraded fleet that has changed hands
+        (R-15), the Champions whose VP fell to 0 and the royal family's control
         (:func:`settle_royals`, R-11.4, R-12).
 
         ``kind`` must be declared in the event catalogue with exactly the fields of
@@ -143,10 +144,12 @@ class Ctx:
         reduce(self.s, ev)
         self.version += 1
         self.events.append(ev)
-        fleets = (self.s.get("war") or {}).get("fleets") or {}
-        if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
-            drop_lost_upgrades(self)
         if board:
+            # a fleet's owner and upgrade record are read from the garrisons and ``war``
+            # (R-15), both parts of BOARD: only a board event can change hands
+            fleets = (self.s.get("war") or {}).get("fleets") or {}
+            if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
+                drop_lost_upgrades(self)
             settle_royals(self, watch, k.where(data) if k.where is not None else None)
         return ev
 
