@@ -24,16 +24,17 @@ headers (RFC 6532), so such a message is built with the ``SMTPUTF8`` policy and 
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import lru_cache
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP, SMTPUTF8
 from email.utils import format_datetime
+from functools import lru_cache
 
 from pbem.mail.body import text_to_html, wrap_text
 from pbem.mail.headers import SYNTHETIC_DOMAIN, clean_text, is_msg_id, normalise_address
@@ -201,12 +202,14 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
 @lru_cache(maxsize=4)
 def encoded_body(data: bytes, maintype: str, subtype: str, linesep: str) -> bytes:
     """The base64 body (RFC 2045 6.8, lines of 76 characters ending in ``linesep``, no
-    final line end) the email package writes for an attachment of ``data``.
+    final line end) the email package writes for an attachment of ``data``
+    (``maintype``/``subtype`` are the part's type: bytes content is always base64 there,
+    email.contentmanager.set_bytes_content).
 
     Computed once per picture: the four reports of a decision share it, and the email
     package's generator wrote the 4,000 lines of a map one by one for each of them (8 ms
     a report). :func:`compose` puts a placeholder in the part and this text in its place,
-    so the message is byte for byte what the email package would have written."""
-    part = EmailMessage()
-    part.set_content(data, maintype=maintype, subtype=subtype)
-    return part.get_payload().replace("\n", linesep).encode("ascii").rstrip(b"\r\n")
+    so the message is byte for byte what the email package would have written (a test
+    compares them). The lines are the standard library's ``base64.encodebytes`` (57 bytes
+    a line, as the email package cuts them), half the time of building a part for it."""
+    return base64.encodebytes(data).replace(b"\n", linesep.encode("ascii")).rstrip(b"\r\n")
