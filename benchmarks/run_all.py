@@ -149,12 +149,14 @@ def main() -> None:
     for n in ((1000,) if args.quick else (100, 400, 1000)):
         got = scale.burst(root, n=n)
         assert got is not None
-        row(f"burst of {n} order mails, embedded server", ">= 50 mails/s, flat",
-            f"{got['mails_per_s']:.0f} mails/s (replies out after {got['replied_s']:.0f} s)",
-            got["mails_per_s"] >= 50)
+        row(f"burst of {n} order mails, embedded server", ">= 50 mails/s, flat, every mail applied",
+            f"{got['mails_per_s']:.0f} mails/s, {got['applied']:.0f} of {n} applied "
+            f"(replies out after {got['replied_s']:.0f} s)",
+            got["mails_per_s"] >= 50 and got["applied"] == n)
     got = scale.burst(root, dovecot=True)
     row("burst of 1000 order mails, Dovecot", "(for comparison)",
-        "not installed" if got is None else f"{got['mails_per_s']:.0f} mails/s", None)
+        "not installed" if got is None else f"{got['mails_per_s']:.0f} mails/s, {got['applied']:.0f} of 1000 applied",
+        None)
     lat = scale.latency(root)
     row("mail -> reply, embedded server", "<= 1 s", f"median {statistics.median(lat):.2f} s, max {max(lat):.2f} s",
         statistics.median(lat) <= 1)

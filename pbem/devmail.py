@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import mailbox
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -64,6 +66,40 @@ def deliver(maildir_root: Path, account: str, raw: bytes) -> str:
     """Drop ``raw`` into ``maildir_root/account/new`` (Maildir format); return its key."""
     box = mailbox.Maildir(str(maildir_root / account), create=True)
     return box.add(mailbox.MaildirMessage(raw))
+
+
+_MAILDIR_NAME = re.compile(r"(\d+)\.M(\d+)P(\d+)Q(\d+)\.")
+
+
+def delivery_order(name: str) -> tuple:
+    """Sort key of a maildir file name in delivery order: the names Python's
+    :class:`mailbox.Maildir` gives (``<seconds>.M<microseconds>P<pid>Q<count>.<host>``,
+    the microseconds unpadded, so the names themselves do not sort) by time, then the
+    delivering process's count; other names after them, by name."""
+    m = _MAILDIR_NAME.match(name)
+    return (0, int(m[1]), int(m[2]), int(m[4]), name) if m else (1, 0, 0, 0, name)
+
+
+def serve_imap() -> int:
+    """Run pymap's IMAP server (command-line arguments as ``pymap``'s) with one change:
+    new messages get their UIDs in delivery order (:func:`delivery_order`). pymap numbers
+    the messages it finds in the order of ``mailbox.Maildir.keys()``, that is of
+    ``os.listdir``, which on most file systems is not the order of delivery: under a
+    burst a player's later mail got a lower UID than an earlier one, and the judge,
+    handling mail in UID order, refused the earlier mail's standing orders as stale
+    (``envelope.stale_seq``). A real server keeps its own order; this is the embedded
+    one's. The change wraps pymap's ``MailboxData._get_keys`` (the keys it numbers) and
+    sorts them."""
+    from pymap.backend.maildir.mailbox import MailboxData
+    from pymap.main import main
+
+    get_keys = MailboxData._get_keys
+
+    async def keys_in_delivery_order(self: MailboxData) -> dict[str, str]:
+        keys = await get_keys(self)
+        return dict(sorted(keys.items(), key=lambda item: delivery_order(item[0])))
+    MailboxData._get_keys = keys_in_delivery_order  # type: ignore[method-assign]
+    return main()
 
 
 class MaildirHandler:
@@ -144,6 +180,8 @@ class DevMail:
         self.root = Path(self.root)
         self.smtp_port = self.smtp_port or free_port()
         self.imap_port = self.imap_port or free_port()
+        if self.serve_imap:
+            self._stop_stale_imap()
         for port, what in ((self.smtp_port, "SMTP"), (self.imap_port, "IMAP")):
             if what == "SMTP" or self.serve_imap:
                 ensure_port_free(port, what)
@@ -154,9 +192,7 @@ class DevMail:
         if not self.serve_imap:
             return self
         self._log = self.root / "pymap.log"
-        with open(self._log, "ab") as log:
-            self._imap = subprocess.Popen(self._imap_command(), stdout=log, stderr=subprocess.STDOUT,
-                                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self._start_imap()
         try:
             wait_for_port(self.imap_port)
             if not self.imap_alive():
@@ -171,9 +207,39 @@ class DevMail:
         return self._imap is not None and self._imap.poll() is None
 
     def _imap_command(self) -> list[str]:
-        return [sys.executable, "-c", "import sys; from pymap.main import main; sys.exit(main())",
+        return [sys.executable, "-c", "import sys; from pbem.devmail import serve_imap; sys.exit(serve_imap())",
                 "--host", "127.0.0.1", "--port", str(self.imap_port), "--no-tls",
                 "maildir", str(self.root)]
+
+    def _start_imap(self) -> None:
+        """Start the IMAP server process and note its pid in ``root/pymap.pid``."""
+        with open(self._log or self.root / "pymap.log", "ab") as log:
+            self._imap = subprocess.Popen(self._imap_command(), stdout=log, stderr=subprocess.STDOUT,
+                                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        (self.root / "pymap.pid").write_text(f"{self._imap.pid}\n")
+
+    def _stop_stale_imap(self) -> None:
+        """Stop the IMAP server an earlier run left behind on these maildirs: the judge
+        killed with SIGKILL cannot stop its child, which then keeps the port, so the next
+        start failed. Only the process in ``root/pymap.pid`` whose command line is our
+        server on this root is stopped (SIGTERM, then SIGKILL after 5 s); anything else
+        on the port is reported by :func:`ensure_port_free` as before. Linux (/proc);
+        elsewhere a stale server is reported as a taken port."""
+        pidfile = self.root / "pymap.pid"
+        try:
+            pid = int(pidfile.read_text().strip())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            return
+        if not any(b"serve_imap" in arg for arg in cmdline) or str(self.root).encode() not in cmdline:
+            return
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if Path(f"/proc/{pid}").exists():
+            os.kill(pid, signal.SIGKILL)
+            time.sleep(0.2)
 
     def stop(self) -> None:
         """Stop both servers (idempotent)."""
@@ -193,8 +259,7 @@ class DevMail:
         if self._imap is not None:
             self._imap.kill()
             self._imap.wait(10)
-        with open(self._log or self.root / "pymap.log", "ab") as log:
-            self._imap = subprocess.Popen(self._imap_command(), stdout=log, stderr=subprocess.STDOUT)
+        self._start_imap()
         wait_for_port(self.imap_port)
 
     def messages(self, account: str) -> list[bytes]:
