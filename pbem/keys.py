@@ -27,6 +27,9 @@ import secrets
 from collections import OrderedDict
 
 _ITERATIONS = 200_000
+#: the most PBKDF2 iterations a stored hash may ask for (50 times ours: a typo in a
+#: config must not make every mail of a seat take minutes, or overflow)
+MAX_ITERATIONS = 10_000_000
 #: lower-case base32 (RFC 4648 alphabet): no 0/1/8/9, so no O/0 or l/1 confusion
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
 #: a key of :func:`new_key`: 6 groups of 4 base32 characters = 120 bits
@@ -67,7 +70,9 @@ def hash_key(key: str, *, iterations: int = _ITERATIONS, salt: bytes | None = No
 def is_key_hash(value: str) -> bool:
     """True when ``value`` looks like a hash made by :func:`hash_key` (either scheme)."""
     parts = value.split("$")
-    return (parts[0] == FAST and len(parts) == 3) or (parts[0] == SLOW and len(parts) == 4 and parts[1].isdigit())
+    return (parts[0] == FAST and len(parts) == 3) or (
+        parts[0] == SLOW and len(parts) == 4 and parts[1].isascii() and parts[1].isdigit()
+        and 0 < int(parts[1]) <= MAX_ITERATIONS)
 
 
 def is_slow(key_hash: str) -> bool:
@@ -77,8 +82,10 @@ def is_slow(key_hash: str) -> bool:
 
 def verify_key(key: str, key_hash: str) -> bool:
     """True when ``key`` matches ``key_hash`` of either scheme (constant-time compare);
-    False for a malformed hash, an unknown scheme or a non-string key."""
-    if not isinstance(key, str):
+    False for a malformed hash, an unknown scheme, more than :data:`MAX_ITERATIONS`
+    iterations, a non-string key or one holding a NUL (HMAC pads a short key with zero
+    bytes, RFC 2104 2, so PBKDF2 would take ``key + "\\0"`` for ``key``)."""
+    if not isinstance(key, str) or "\0" in key:
         return False
     text = key.strip().encode()
     try:
@@ -88,10 +95,12 @@ def verify_key(key: str, key_hash: str) -> bool:
             actual = hmac.new(base64.b64decode(parts[1]), text, hashlib.sha256).digest()
         elif parts[0] == SLOW and len(parts) == 4:
             expected = base64.b64decode(parts[3])
+            if not 0 < int(parts[1]) <= MAX_ITERATIONS:
+                return False
             actual = hashlib.pbkdf2_hmac("sha256", text, base64.b64decode(parts[2]), int(parts[1]))
         else:
             return False
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         return False
     return hmac.compare_digest(expected, actual)
 

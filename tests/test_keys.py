@@ -5,7 +5,17 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.config import parse_config
-from pbem.keys import FAST, SLOW, KeyCache, hash_key, is_generated, is_key_hash, new_key, verify_key
+from pbem.keys import (
+    FAST,
+    MAX_ITERATIONS,
+    SLOW,
+    KeyCache,
+    hash_key,
+    is_generated,
+    is_key_hash,
+    new_key,
+    verify_key,
+)
 
 
 def test_new_keys_are_120_bit_and_get_the_fast_hash() -> None:
@@ -77,3 +87,25 @@ def test_the_config_takes_both_schemes_and_refuses_others(tmp_path) -> None:
         assert "not a key hash" in str(exc)
     else:
         raise AssertionError("a bogus hash was accepted")
+
+
+def test_a_key_with_nul_bytes_is_refused_by_both_schemes() -> None:
+    """HMAC pads a short key with zero bytes (RFC 2104), so PBKDF2 alone took
+    ``key + NUL`` for ``key`` (break-it 2026-12-02); the fast scheme refused it."""
+    slow, fast_key = hash_key("north-olive-lamp", iterations=1000), new_key()
+    fast = hash_key(fast_key)
+    assert verify_key("north-olive-lamp", slow) and verify_key(fast_key, fast)
+    for suffix in ("\0", "\0\0\0"):
+        assert not verify_key("north-olive-lamp" + suffix, slow)
+        assert not verify_key(fast_key + suffix, fast)
+        assert not KeyCache().verify("north-olive-lamp" + suffix, slow)
+
+
+def test_an_absurd_iteration_count_is_no_hash_and_verifies_nothing() -> None:
+    good = hash_key("north-olive-lamp", iterations=1000)
+    _scheme, _n, salt, digest = good.split("$")
+    for n in ("99999999999", str(MAX_ITERATIONS + 1), "0", "٣"):
+        bad = f"pbkdf2_sha256${n}${salt}${digest}"
+        assert not is_key_hash(bad)
+        assert verify_key("north-olive-lamp", bad) is False  # no OverflowError, no minutes of hashing
+    assert is_key_hash(good) and is_key_hash(f"pbkdf2_sha256${MAX_ITERATIONS}${salt}${digest}")

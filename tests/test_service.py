@@ -283,3 +283,21 @@ def test_five_mistakes_in_one_mail_come_back_in_one_reply_over_smtp_and_imap(tab
         assert f"code: {code}" in text
     assert "did you mean Pella?" in text and "did you mean Babylon?" in text
     assert table.judge.state("g1").step == state.step
+
+
+def test_foreign_claims_on_a_slow_key_stop_paying_pbkdf2(table: Table) -> None:
+    """Mail from other addresses claiming a seat with a PBKDF2 key hash (the test keys are
+    such) runs the slow check only until FOREIGN_SLOW_CHECKS failed claims within the
+    hour (break-it 2026-12-02: anyone could make the judge pay 50 ms a mail); every
+    such mail still gets the same refusal and nothing in the game changes."""
+    from pbem.service.envelope import FOREIGN_SLOW_CHECKS
+    state, seat = _pending_seat(table)
+    orders = rules.bot_orders(state, seat, random.Random(2))
+    before, slow = _event_count(table), table.judge.keys.slow_checks
+    n = FOREIGN_SLOW_CHECKS + 5
+    for i in range(n):
+        table.send("stranger", table.orders_doc(seat, state.step, orders, key=f"wrong-key-{i}"))
+    statuses = list(run_once(table.judge, table.poller).values())
+    assert len(statuses) == n and "applied" not in statuses and "held" not in statuses
+    assert table.judge.keys.slow_checks - slow == FOREIGN_SLOW_CHECKS
+    assert _event_count(table) == before
