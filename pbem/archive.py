@@ -34,7 +34,13 @@ from pbem import rules
 from pbem.gamesettings import GameSettings
 from pbem.pack.model import Pack
 from pbem.report import context, snapshot
-from pbem.report.history import Batch, played_in, render_batches, step_groups
+from pbem.report.history import (
+    Batch,
+    joined_headlines,
+    played_in,
+    render_batches,
+    step_groups,
+)
 from pbem.report.render import render
 from pbem.service.games import game_pack
 from pbem.service.history import batches
@@ -105,7 +111,7 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path,
     groups = step_groups(all_batches)
     for n, group in enumerate(groups):
         step, last = group[0].step, group[-1]
-        headline = "; ".join(b.headline for b in group)
+        headline = joined_headlines(group)
         events = [e for b in group for e in b.events]
         title = f"{game_id} step {step}: {headline}"
         (out / _map(step)).write_text(snapshot.svg(pack, last.state, events, title, players=players),
@@ -117,7 +123,8 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path,
             nav.append(("next", _page(groups[n + 1][0].step)))
         nav += [("dice", "dice.html"), ("hash chain", "chain.html")]
         rep = render_batches(pack, group, game_id=game_id, seat=None, seats=seats,
-                             seed_commitment=game["seed_commitment"], map_src=_map(step), nav=nav)
+                             seed_commitment=game["seed_commitment"], map_src=_map(step), nav=nav,
+                             before=groups[n - 1][-1].state if n > 0 else None)
         (out / _page(step)).write_text(rep.html, encoding="utf-8")
         files += [_map(step), _page(step)]
         when = played_in(groups, n)  # the turn and round the step was played in

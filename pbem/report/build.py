@@ -16,7 +16,7 @@ import yaml
 from pbem import rules
 from pbem.mail.body import text_to_html
 from pbem.pack.model import Pack
-from pbem.report import context, orders_text
+from pbem.report import account, context, orders_text
 from pbem.report.context import WIDTH
 from pbem.report.render import render
 
@@ -64,19 +64,49 @@ def summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, An
     return hit[1][1]
 
 
+def _before_view(state: rules.GameState | None) -> dict[str, Any] | None:
+    """``rules.view(state, None)`` of the position before a report's events, reused
+    while the same state object is rendered for every seat (None: no such position)."""
+    if state is None:
+        return None
+    hit = _LAST.get("before")
+    if hit is None or hit[0] is not state:
+        hit = (state, rules.view(state, None))
+        _LAST["before"] = hit
+    return hit[1]
+
+
+def played_when(pack: Pack, view: Mapping[str, Any]) -> dict[str, Any]:
+    """The game turn, its year and the round (or phase) of a view, as a report's heading
+    names the moment its step was played: ``{"turn", "year", "stage"}`` (R-6)."""
+    years = {t.number: t.year_bc for t in pack.turns}
+    turn = view.get("turn", 1)
+    return {"turn": turn, "year": view.get("year_bc") or years.get(turn, "?"), "stage": context.stage_text(view)}
+
+
 def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
                    seat: str | None, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str,
-                   map_cid: str | None = None) -> dict[str, Any]:
+                   map_cid: str | None = None, before: rules.GameState | None = None,
+                   map_attached: bool | None = None) -> dict[str, Any]:
     """The context of ``report.txt.j2`` / ``report.html.j2`` for ``seat`` (None: the
     public report of the archive). Only the public view and the events ``seat`` may see
-    are used, so another seat's hand never reaches a template."""
+    are used, so another seat's hand never reaches a template. ``before``: the position
+    the events were played from; the heading then names its turn and round (a report
+    that closes a game turn is the last turn's, R-6.7) and the report lists every change
+    of control, VP and LP since it with its cause (:func:`pbem.report.account.changes`;
+    issue 24). ``map_attached``: whether the mail carries the map picture (default:
+    when ``map_cid`` is given); the footer says so only then."""
     view = _public_view(state)
+    prior = _before_view(before)
     visible = context.visible_events(events, seat)
     pend = _pending(state)
     players = {s["seat"]: s["player"] for s in seats}
     return {
         "game_id": game_id, "step": step, "headline": headline, "seat": seat,
         "player": players.get(seat, "") if seat else "",
+        "when": played_when(pack, prior if prior is not None else view),
+        "changes": account.changes(pack, prior, view),
+        "map_attached": bool(map_cid) if map_attached is None else map_attached,
         "happened": context.happenings(pack, visible),
         "played": [context.card_label(pack, e.data.get("card")) for e in visible
                    if e.kind in ("CardPlayed", "CardDiscarded") and e.data.get("card") is not None],
@@ -92,7 +122,8 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
 
 def render_report(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
                   seat: str | None, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str,
-                  map_cid: str | None = None, witness: str | None = None) -> Rendered:
+                  map_cid: str | None = None, witness: str | None = None, before: rules.GameState | None = None,
+                  map_attached: bool | None = None) -> Rendered:
     """The report after a player-turn for ``seat``: what happened in order (public
     events plus the seat's own private ones, each die roll with purpose, dice, rule and
     whatever else the ``DiceRolled`` event carries), the public state (VP, LP,
@@ -101,9 +132,13 @@ def render_report(pack: Pack, state: rules.GameState, events: Sequence[rules.Eve
     ``map_cid``: the Content-ID of the map attached as an inline part; the HTML shows
     it with ``<img src="cid:...">`` (None: no image in the HTML). ``witness``:
     ``"HASH@N"``, the hash of the log's event N after this step, which a player can
-    later check the judge's log against (``pbem verify --witness``)."""
+    later check the judge's log against (``pbem verify --witness``). ``before``: the
+    position the events were played from (the heading's turn and round; every change of
+    control, VP and LP with its cause, issue 24); ``map_attached``: whether the mail
+    carries the map picture (default: when ``map_cid`` is given)."""
     ctx = report_context(pack, state, events, game_id=game_id, step=step, seat=seat, seats=seats,
-                         headline=headline, seed_commitment=seed_commitment, map_cid=map_cid)
+                         headline=headline, seed_commitment=seed_commitment, map_cid=map_cid, before=before,
+                         map_attached=map_attached)
     ctx["witness"] = witness
     return Rendered(render("report.txt.j2", ctx), render("report.html.j2", ctx))
 

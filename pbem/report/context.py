@@ -15,6 +15,7 @@ from typing import Any
 from pbem import rules
 from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
+from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
 from pbem.rules.core.names import battle_side_text, printed_name
 
@@ -163,12 +164,50 @@ def wiped_out_moves(events: Sequence[rules.Event]) -> set[int]:
     return out
 
 
+MERGED_KINDS = {"CUsPlaced": ("seat", "space", "rule", "why", "from_dispersed"),
+                "CUsRemoved": ("seat", "space", "rule", "why", "chosen", "limit")}
+"""Event kinds whose consecutive events on the same CUs are told as one line (the rules
+core places and removes CUs one at a time): the keys that must agree."""
+
+
+def _merged(events: Sequence[rules.Event]) -> list[tuple[int, rules.Event]]:
+    """``events`` with their indexes, consecutive CU placements (or removals) of one
+    seat in one space for one reason told once with the CUs summed ("east places 4
+    mercenary in Tarsus", not four lines of 1), and the lines the line before already
+    tells left out: the mercenary CU a ``MercenaryRaised`` places (R-8.7), the markers of
+    an ``UnrestStruck`` (R-16.2)."""
+    out: list[tuple[int, rules.Event]] = []
+    unrest: list[str] | None = None
+    for i, e in enumerate(events):
+        d = e.data
+        if e.kind == "UnrestStruck":
+            unrest = list(d.get("spaces") or [])
+        if e.kind == "IndependentMarkersPlaced" and unrest is not None and list(d.get("spaces") or []) == unrest \
+                and not d.get("card"):
+            continue
+        if e.kind == "CUsPlaced" and d.get("why") == "mercenary raised" and out and \
+                out[-1][1].kind == "MercenaryRaised" and out[-1][1].data.get("space") == d.get("space"):
+            continue
+        keys = MERGED_KINDS.get(e.kind)
+        if keys and out and out[-1][1].kind == e.kind and e.public == out[-1][1].public and \
+                all(out[-1][1].data.get(k) == d.get(k) for k in keys):
+            j, prev = out[-1]
+            cus = dict(prev.data.get("cus") or {})
+            for t, n in (d.get("cus") or {}).items():
+                cus[t] = cus.get(t, 0) + int(n)
+            out[-1] = (j, dataclasses.replace(prev, data={**dict(prev.data), "cus": cus}))
+            continue
+        out.append((i, e))
+    return out
+
+
 def happenings(pack: Pack, events: Sequence[rules.Event]) -> list[dict[str, Any]]:
     """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
-    rolls in place, bookkeeping events left out)."""
+    rolls in place, bookkeeping events left out, repeated CU lines merged:
+    :func:`_merged`)."""
     out = []
     gone = wiped_out_moves(events)
-    for i, e in enumerate(events):
+    for i, e in _merged(events):
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)
             out.append({"kind": e.kind, "text": roll_text(info), "roll": info})
@@ -185,7 +224,9 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
     """Arrange a rules view (``rules.view``, public or private: only public keys are
     read) for the templates. Shape::
 
-        {"turn", "year", "round", "step", "phase", "active", "turn_order", "usurpers",
+        {"turn", "year", "round", "step", "phase", "stage" (stage_text), "active",
+         "turn_order", "usurpers",
+         "vp_rows", "lp_rows": account.points_rows (every term of each seat's VP and LP),
          "seats": [{"seat", "player", "vp", "lp", "champion", "usurper", "hand", "provinces",
                     "garrisons", "colour"}],
          "provinces": [{"name", "vp", "seat"}],  "uncontrolled": int,
@@ -236,9 +277,11 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
     dispersed = [{"seat": s, "cus": cus_text(pack, c)} for s, c in view.get("dispersed", {}).items() if c]
     turn = view.get("turn", 1)
     years = {t.number: t.year_bc for t in pack.turns}
+    phase = str(view.get("phase", "")).replace("_", " ")
     return {
         "turn": turn, "year": view.get("year_bc") or years.get(turn, "?"), "round": view.get("round", 1),
-        "step": view.get("step", 0), "phase": str(view.get("phase", "")).replace("_", " "),
+        "step": view.get("step", 0), "phase": phase, "stage": stage_text(view),
+        "vp_rows": account.points_rows(pack, view, "vp"), "lp_rows": account.points_rows(pack, view, "lp"),
         "active": view.get("active"), "turn_order": list(view.get("turn_order", [])),
         "usurpers": sorted(usurpers, key=_seat_key), "seats": seat_rows, "provinces": provinces,
         "uncontrolled": sum(1 for v in prov_ctl.values() if not v), "armies": armies, "royals": royals,
@@ -251,6 +294,16 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         "deck_size": view.get("deck_size", 0),
         "result": result_summary(pack, view, seat_rows),
     }
+
+
+def stage_text(view: Mapping[str, Any]) -> str:
+    """Where a view's game is within its turn, for the standings' heading: ``"round 3"``
+    in the strategy phase (R-6.5), else the phase (``"turn order phase"``, R-6): the
+    round number of the last turn means nothing once its rounds are over."""
+    phase = str(view.get("phase", ""))
+    if phase in ("strategy", "") or view.get("result"):
+        return f"round {view.get('round', 1)}"
+    return f"{phase.replace('_', ' ')} phase"
 
 
 def royal_rows(pack: Pack, view: Mapping[str, Any]) -> list[dict[str, str]]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pbem import rules
 from pbem.pack.model import Pack
+from pbem.plural import count
 from pbem.report import build
 from pbem.report.render import render
 
@@ -57,34 +58,91 @@ def played_in(groups: Sequence[Sequence[Batch]], n: int) -> rules.GameState:
     return groups[n - 1][-1].state if n > 0 else groups[0][-1].state
 
 
+def _why_deadline(d: Mapping[str, Any]) -> str:
+    why = str(d.get("why", ""))
+    seat = d.get("seat") or "a seat"
+    return {"extend": f"the host extended the deadline of {seat}",
+            "pause": f"the deadline of {seat} moved on by the pause",
+            "absence": f"the deadline of {seat} moved out of its player's absence"}.get(
+        why, f"the deadline of {seat} moved ({why.replace('_', ' ')})")
+
+
+TABLE_HEADLINES: dict[str, Any] = {
+    "GameAbandoned": lambda d: "the host abandoned the game",
+    "GameEnded": lambda d: "the host ended the game" + (f": {d['winner']} wins" if d.get("winner") else ""),
+    "RollbackAnnounced": lambda d: f"the host rolled the game back to the position of step {d.get('to_step')}",
+    "SeatChanged": lambda d: f"the host gave seat {d.get('seat')} a new "
+                             + " and ".join(str(x) for x in d.get("changed") or ["record"]),
+    "GamePaused": lambda d: "the host paused the game",
+    "GameResumed": lambda d: "the host resumed the game",
+    "DeadlineMoved": _why_deadline,
+    "HostActed": lambda d: {"status": "the host asked for the game's status",
+                            "resend": "the host had " + (f"{d['seat']}'s prompt" if d.get("seat") else
+                                                          "the waited-on prompts") + " sent again"}.get(
+        str(d.get("command")), f"the host: {str(d.get('command', 'a command')).replace('_', ' ')}"),
+    "PlayerActed": lambda d: {"resend": f"{d.get('seat')} had its prompt sent again",
+                              "address": f"{d.get('seat')} asked to change its address"}.get(
+        str(d.get("command")), f"{d.get('seat')}: {str(d.get('command', 'a command')).replace('_', ' ')}"),
+    "AddressChanged": lambda d: f"{d.get('seat')} changed its address",
+    "AbsenceDeclared": lambda d: (f"{d.get('seat')} cancelled an absence" if d.get("cancel") else
+                                  f"{d.get('seat')} declared an absence"),
+    "DecisionMissed": lambda d: f"{d.get('seat')} sent no orders in time",
+    "CivilDisorderDeclared": lambda d: f"{d.get('seat')} fell into civil disorder",
+    "SeatReturned": lambda d: f"{d.get('seat')} is back",
+    "TableSet": lambda d: "the table is set: seats, host and settings",
+}
+"""What a batch of the table's own events (host and player commands, deadlines; issue
+16) did, in the words of the history list: one phrase per event kind, from the
+event's public data."""
+
+
 def headline(index: int, events: Sequence[rules.Event], by_deadline: bool) -> str:
-    """The headline of batch ``index`` (see :class:`Batch`)."""
+    """The headline of batch ``index`` (see :class:`Batch`): who played (``"south
+    played"``, ``"north played (deadline default)"``), or what the host or a player did
+    around the rules (:data:`TABLE_HEADLINES`: ``"the host extended the deadline of
+    east"``, ``"the host paused the game"``), each different action named once. Only
+    public events are read: a batch with nothing public reads ``"a private entry"``."""
     if index == 0:
         return "setup, the game begins"
-    kinds = {e.kind for e in events}
-    if "GameAbandoned" in kinds:
-        return "the host abandoned the game"
-    if "GameEnded" in kinds:
-        return "the host ended the game"
-    if "RollbackAnnounced" in kinds:
-        return "the host rolled the game back"
-    if kinds == {"SeatChanged"}:
-        return "the host changed a seat"
     seat = next((e.data.get("seat") for e in events if e.kind in ("OrdersApplied", "TurnPassed")), None)
-    if seat is None:
+    if seat is not None:
+        return f"{seat} played" + (" (deadline default)" if by_deadline else "")
+    said: list[str] = []
+    for e in events:
+        say = TABLE_HEADLINES.get(e.kind)
+        if e.public and say is not None:
+            text = say(e.data)
+            if text not in said:
+                said.append(text)
+    if said:
+        return "; ".join(said)
+    if any(e.public for e in events):
         return "the game goes on"
-    return f"{seat} played" + (" (deadline default)" if by_deadline else "")
+    return "a private entry of the log"
+
+
+def joined_headlines(group: Sequence[Batch]) -> str:
+    """The headlines of consecutive batches of one step as one, each said once with how
+    many times it happened (``"the host extended the deadline of east (2 times); south
+    played"``)."""
+    counts: dict[str, int] = {}
+    for b in group:
+        counts[b.headline] = counts.get(b.headline, 0) + 1
+    return "; ".join(h if n == 1 else f"{h} ({count(n, 'time')})" for h, n in counts.items())
 
 
 def render_batches(pack: Pack, group: Sequence[Batch], *, game_id: str, seat: str | None,
                    seats: Sequence[Mapping[str, Any]], seed_commitment: str, map_src: str | None = None,
-                   nav: Sequence[tuple[str, str]] | None = None) -> build.Rendered:
+                   nav: Sequence[tuple[str, str]] | None = None, before: rules.GameState | None = None
+                   ) -> build.Rendered:
     """One report for consecutive ``group`` batches as ``seat`` received it (None: the
-    public report): their events in order, the state after the last one."""
+    public report): their events in order, the state after the last one; ``before``:
+    the state before the first (the turn it was played in, and every change of control,
+    VP and LP since it; :func:`pbem.report.build.report_context`)."""
     events = [e for b in group for e in b.events]
     ctx = build.report_context(pack, group[-1].state, events, game_id=game_id, step=group[0].step, seat=seat,
-                               seats=seats, headline="; ".join(b.headline for b in group),
-                               seed_commitment=seed_commitment)
+                               seats=seats, headline=joined_headlines(group),
+                               seed_commitment=seed_commitment, before=before)
     ctx["map_src"] = map_src
     ctx["nav"] = list(nav or [])
     return build.Rendered(render("report.txt.j2", ctx), render("report.html.j2", ctx))
@@ -106,16 +164,18 @@ def render_history(pack: Pack, all_batches: Sequence[Batch], *, game_id: str, se
     if step is not None:
         group = [b for b in all_batches if b.step == step]
         if group:
+            first = all_batches.index(group[0])
             rep = render_batches(pack, group, game_id=game_id, seat=seat, seats=seats,
-                                 seed_commitment=seed_commitment)
-            heads = "; ".join(b.headline for b in group)
+                                 seed_commitment=seed_commitment,
+                                 before=all_batches[first - 1].state if first > 0 else None)
+            heads = joined_headlines(group)
             return f"[{game_id}] history: step {step} ({heads})", rep.text, rep.html
     groups = step_groups(all_batches)
     ctx = {"game_id": game_id, "seat": seat, "asked": step,
-           "entries": [{"step": g[0].step, "headline": "; ".join(b.headline for b in g),
+           "entries": [{"step": g[0].step, "headline": joined_headlines(g),
                         "turn": played_in(groups, i).turn, "round": played_in(groups, i).round}
                        for i, g in enumerate(groups)]}
     n = len(groups)
-    subject = (f"[{game_id}] history: {n} report{'' if n == 1 else 's'}" if step is None
+    subject = (f"[{game_id}] history: {count(n, 'report')}" if step is None
                else f"[{game_id}] history: no report for step {step}")
     return subject, render("history.txt.j2", ctx), render("history.html.j2", ctx)

@@ -14,6 +14,8 @@ from typing import Any
 import jinja2
 import markupsafe
 
+from pbem.plural import count
+
 
 def templates_dir() -> Path:
     """The templates of this copy of pbem: ``templates/`` beside the ``pbem`` package
@@ -43,6 +45,7 @@ def environment() -> jinja2.Environment:
 
     env.filters["wrap"] = wrap
     env.filters["chip"] = seat_chip
+    env.filters["count"] = count  # {{ n | count("garrison") }}: "1 garrison", "2 garrisons"
     env.globals["seat_colours"] = SEAT_COLOURS
     env.globals["width"] = WIDTH
     return env

@@ -5,10 +5,11 @@ from typing import Any
 
 from pbem.rules.core.armies import commander
 from pbem.rules.core.control import (
-    legitimacy_points,
+    Term,
+    legitimacy_terms,
     province_control,
     royal_controller,
-    victory_points,
+    victory_terms,
 )
 from pbem.rules.core.state import SEATS, GameState, State, _copy, all_hands, deck
 from pbem.rules.core.units import specials_in_play
@@ -27,7 +28,8 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
     section copies only the viewing seat's part.
 
     Keys: pack, turn, year_bc, round, step, phase, active, turn_order, usurpers,
-    champions, vp, lp, provinces {id: seat|None}, garrisons {space: seat},
+    champions, vp, lp, vp_terms and lp_terms ({seat: [{kind, what, value, rule}]}: every
+    source of its VP and LP, summing to them, LP never below 0), provinces {id: seat|None}, garrisons {space: seat},
     independent [space], armies [{space, seat, commander, generals, minor, cus}],
     dispersed {seat: {type: n}}, generals {id: {seat, where, space}}, royals {id: {space,
     active, seat, controller}}, court (marriage offers, the tomb, card LP, Condemnation,
@@ -42,6 +44,7 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
     full = state.peek()
     s = public_part(full)
     year = next((t.year_bc for t in pack.turns if t.number == s["turn"]), None)
+    vp_terms, lp_terms = victory_terms(pack, s), legitimacy_terms(pack, s)
     armies = []
     spaces = sorted(set(s["cus"]) | {g["space"] for g in s["generals"].values()
                                      if g["where"] == "map"}
@@ -62,7 +65,9 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
         "step": s["step"], "phase": s["phase"], "active": s["active"],
         "turn_order": s["turn_order"], "usurpers": s["usurpers"],
         "champions": s["champions"],
-        "vp": victory_points(pack, s), "lp": legitimacy_points(pack, s),
+        "vp": {seat: sum(t.value for t in ts) for seat, ts in vp_terms.items()},
+        "lp": {seat: max(0, sum(t.value for t in ts)) for seat, ts in lp_terms.items()},
+        "vp_terms": _terms(vp_terms), "lp_terms": _terms(lp_terms),
         "provinces": province_control(pack, s),
         "garrisons": dict(sorted(s["garrisons"].items())),
         "independent": list(s["independent"]), "armies": armies,
@@ -89,6 +94,12 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
                                            {"hand": [], "training": [], "standing": []}),
                           "options": dict(legal_options(state, seat))}
     return _copy(out)
+
+
+def _terms(terms: dict[str, list[Term]]) -> dict[str, list[dict[str, Any]]]:
+    """Terms of VP or LP as plain data: ``{seat: [{kind, what, value, rule}]}``."""
+    return {seat: [{"kind": t.kind, "what": t.what, "value": t.value, "rule": t.rule} for t in ts]
+            for seat, ts in terms.items()}
 
 
 def public_part(s: State) -> State:

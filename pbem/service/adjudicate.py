@@ -79,7 +79,8 @@ def apply_orders(judge: Judge, game_id: str, state: rules.GameState, seat: str, 
         answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, hand=hand, logged=logged,
                         witness=trust.witness(store, game_id))
     headline = f"{seat} played" + (" (deadline default)" if by_deadline else "")
-    reports.queue_reports(judge, game_id, pack, new_state, [*events, *last], headline=headline, step=state.step)
+    reports.queue_reports(judge, game_id, pack, new_state, [*events, *last], headline=headline, step=state.step,
+                          before=state)
     reports.queue_prompts(judge, game_id, pack, new_state)
     if last:
         trust.mail_seed(judge, game_id, "is over")

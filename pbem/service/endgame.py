@@ -72,7 +72,7 @@ def end_game(judge: Judge, game_id: str, winner: str | None, abandon: bool, reas
     state = _append(judge, game_id, events, status="abandoned" if abandon else "over")
     said = f"{winner} wins" if winner else "the game is abandoned"
     reports.queue_reports(judge, game_id, judge.pack_for(game_id), state, events,
-                          headline=f"the host ended the game: {said}", step=before.step)
+                          headline=f"the host ended the game: {said}", step=before.step, before=before)
     trust.mail_seed(judge, game_id, f"was ended by its host ({said}"
                     + (f": {reason})" if reason else ")"))
     head = trust.witness(judge.store, game_id)
@@ -117,7 +117,7 @@ def rollback(judge: Judge, game_id: str, to_step: int | None, reason: str) -> tu
     state = _append(judge, game_id, events)
     pack = judge.pack_for(game_id)
     reports.queue_reports(judge, game_id, pack, state, [events[1]],
-                          headline=f"rolled back to the position of step {to_step}")
+                          headline=f"rolled back to the position of step {to_step}", before=live)
     reports.queue_prompts(judge, game_id, pack, state)
     head = trust.witness(judge.store, game_id)
     waited = ", ".join(sorted({d.seat for d in rules.pending(state)})) or "no seat"

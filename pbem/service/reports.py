@@ -17,10 +17,11 @@ if TYPE_CHECKING:
 
 
 def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState, events: Sequence[rules.Event],
-                  headline: str, step: int | None = None) -> None:
+                  headline: str, step: int | None = None, before: rules.GameState | None = None) -> None:
     """Queue the report of ``events`` (the state after them) to every seat, each
     rendered from that seat's view; ``step`` is the number in the subject (default the
-    state's step)."""
+    state's step); ``before``: the position the events were played from (the report
+    names its turn and explains every change of control, VP and LP since it)."""
     step = state.step if step is None else step
     store = judge.store
     seats = store.seats(game_id)
@@ -42,7 +43,7 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
         cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
         rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                   seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
-                                  witness=witness)
+                                  witness=witness, before=before, map_attached=png is not None)
         if wants["digest"] == "daily":  # held for the seat's daily digest (pbem.service.prefs)
             store.hold_for_digest(game_id=game_id, seat=row["seat"], to_addr=row["email"], to_name=row["player"],
                                   subject=f"[{game_id}] step {step} report: {headline}", text=rep.text,

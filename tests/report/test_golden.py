@@ -42,9 +42,9 @@ def _game(steps: int = 0, seed: bytes = b"golden-1") -> tuple[rules.GameState, l
 
 
 def _report(state: rules.GameState, events: list[rules.Event], seat: str | None, headline: str,
-            step: int) -> tuple[str, str]:
+            step: int, before: rules.GameState | None = None) -> tuple[str, str]:
     rep = build.render_report(load_pack(), state, events, game_id="golden", step=step, seat=seat,
-                              seats=SEATS_ROWS, headline=headline, seed_commitment=COMMITMENT)
+                              seats=SEATS_ROWS, headline=headline, seed_commitment=COMMITMENT, before=before)
     return rep.text, rep.html
 
 
@@ -72,7 +72,14 @@ def later_prompt() -> tuple[str, str]:
 def player_turn_report() -> tuple[str, str]:
     before, _ = _game(steps=8)
     state, events = _game(steps=9)
-    return _report(state, events, "west", f"{before.active} played", before.step)
+    return _report(state, events, "west", f"{before.active} played", before.step, before)
+
+
+def control_change_report() -> tuple[str, str]:
+    """Issue 24 item 8: a province changes hands; the report says who gained what VP and why."""
+    before, _ = _game(steps=10)
+    state, events = _game(steps=11)
+    return _report(state, events, "south", f"{before.active} played", before.step, before)
 
 
 def battle_report() -> tuple[str, str]:
@@ -130,7 +137,8 @@ def small_mails() -> tuple[str, str]:
 
 SCENARIOS: dict[str, Callable[[], tuple[str, str]]] = {
     "setup_report": setup_report, "setup_prompt": setup_prompt, "later_prompt": later_prompt,
-    "player_turn_report": player_turn_report, "battle_report": battle_report,
+    "player_turn_report": player_turn_report, "control_change_report": control_change_report,
+    "battle_report": battle_report,
     "end_of_game_report": end_of_game_report, "small_mails": small_mails,
 }
 

@@ -1,8 +1,14 @@
 """A player can recompute every battle from the report (issue 13): the battle line names
-every term of each side's numbers — the CUs by type and strength, elephants' rolls,
-independent armies, local troops — the dice and the leader's rating that floors them,
-and the chart's row and column; the turn-order tie says who rolled what and that play
-then goes clockwise."""
+every term of each side's numbers — the CUs by type and strength, elephants' chart
+results, independent armies, local troops — the dice and the leader's rating that floors
+them, and the chart's row and column; the turn-order tie says who rolled what and that
+play then goes clockwise.
+
+Issue 24 item 9: the wording reads right — the dice are the dice, a rating above them
+counts instead of them ("below Antigonus's battle rating 5, which counts instead"), a
+rating below them changes nothing ("above Craterus's battle rating 6"), the row read is
+named with why (the dice or the rating); a tie's re-roll is told apart from the first
+roll."""
 from __future__ import annotations
 
 import re
@@ -14,8 +20,10 @@ from pbem.pack.loader import load_pack
 from pbem.report.narrate import narrate
 from tests.report.gamestore import war_games
 
-SIDE = re.compile(r"(\w+): strength (\d+)(?: = ([^;]+))?; dice ([\d+]+)(?: = (\d+))?(?:, raised to (\d+))?[^;]*; "
-                  r"battle chart row (\d+), column (\d+) gives score (\d+)")
+SIDE = re.compile(r"(\w+): strength (\d+)(?: = ([^;]+))?; dice ([\d+]+)(?: = (\d+))?(?: \(re-rolled with .+?, R-8\.5\))?"
+                  r", (?:below .+?'s battle rating (\d+), which counts instead|(above|equal to) .+?'s battle rating "
+                  r"(\d+)|no battle rating \(no general\)); battle chart row (\d+) \((the dice|the rating)\), "
+                  r"column (\d+) \(the strength(?:, at least 1)?\): score (\d+)")
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +35,9 @@ def _term_value(term: str) -> int:
     term = term.strip()
     if m := re.fullmatch(r"(\d+) .+ x (\d+)", term):
         return int(m.group(1)) * int(m.group(2))
-    if m := re.fullmatch(r"\d+ .+ rolled ([\d+]+) on the elephant chart", term):
-        return -1  # the chart's values are in the ElephantsRolled line; checked by the total
+    if m := re.fullmatch(r"\d+ .+ (\d+) \(elephant chart ([\d+?]+)\)", term):
+        assert m.group(2) == "?" or sum(int(v) for v in m.group(2).split("+")) == int(m.group(1)), term
+        return int(m.group(1))
     if m := re.fullmatch(r"local troops (\d+)", term):
         return int(m.group(1))
     if m := re.fullmatch(r".+ (\d+)", term):  # an independent army and its strength
@@ -45,13 +54,18 @@ def test_every_battle_line_adds_up(pack) -> None:
             text = narrate(pack, e)
             sides = SIDE.findall(text)
             assert len(sides) == 2, text
-            for (seat, strength, terms, dice, total, raised, row, column, score), rec in zip(
+            for (seat, strength, terms, dice, total, raised, above, rating, row, why, column, score), rec in zip(
                     sides, e.data["sides"], strict=True):
                 values = [_term_value(t) for t in terms.split(" + ")] if terms else []
-                if -1 not in values:
-                    assert sum(values) == int(strength), text
+                assert sum(values) == int(strength), text
                 rolled = sum(int(v) for v in dice.split("+"))
-                assert int(row) == int(raised or rolled) == rec["roll"], text
+                assert not total or int(total) == rolled, text
+                if raised:  # the rating counts instead of a lower roll (R-9.2)
+                    assert rolled < int(raised) == int(row) and why == "the rating", text
+                else:
+                    assert int(row) == rolled and why == "the dice", text
+                    assert not rating or (rolled > int(rating) if above == "above" else rolled == int(rating)), text
+                assert int(row) == rec["roll"], text
                 assert int(column) == max(1, int(strength)) and int(score) == rec["score"], text
                 assert seat == rec["side"]
             battles += 1
@@ -70,8 +84,12 @@ def test_an_independent_army_shows_its_local_troops(pack) -> None:
                    "read": {"chart": "battle", "row": 3, "column": 6, "result": 2}}]})
     text = narrate(pack, e)
     assert "strength 6 = Ariarathes of Cappadocia 5 + local troops 1" in text
-    assert "dice 1+1 = 2, raised to 3 by Ariarathes of Cappadocia's battle rating" in text
-    assert "6 loyal x 2" in text and "Craterus's battle rating 6 is lower" in text
+    assert ("dice 1+1 = 2, below Ariarathes of Cappadocia's battle rating 3, which counts instead; "
+            "battle chart row 3 (the rating), column 6 (the strength): score 2") in text
+    # a rating under the dice does not cap them (issue 24 item 9: "(Craterus's battle rating 6 is lower)")
+    assert "6 loyal x 2" in text and ("dice 4+6 = 10, above Craterus's battle rating 6; battle chart row 10 "
+                                      "(the dice), column 12 (the strength): score 9") in text
+    assert "is lower" not in text and "south wins, score 9 against 2" in text
 
 
 def test_a_turn_order_tie_is_resolved_in_words(pack) -> None:

@@ -5,6 +5,8 @@ All functions read a working dict ``s`` (see :mod:`pbem.rules.core.state`) and t
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pbem.pack.model import Pack
 from pbem.rules.core.board import info
 from pbem.rules.core.pack import const
@@ -58,29 +60,63 @@ def province_control(pack: Pack, s: State) -> dict[str, str | None]:
     return out
 
 
-def victory_points(pack: Pack, s: State) -> dict[str, int]:
-    """VP per seat (R-1.4): printed province VP; Lord of Asia; the Hellespont; the
-    strongest fleet. Optional capitals are not tracked yet."""
+@dataclass(frozen=True)
+class Term:
+    """One source of a seat's VP (R-1.4) or LP (R-11.1): its ``kind`` (a key of
+    :data:`VP_KINDS` or :data:`LP_PARTS`), ``what`` it is about (a province, royal,
+    general or space id, a card number; None for a title such as Champion), its
+    ``value`` in points (negative for Condemnation or a card's malus) and the ``rule``
+    that gives it. A seat's total is the sum of its terms (LP never below 0)."""
+
+    kind: str
+    what: str | int | None
+    value: int
+    rule: str
+
+
+VP_KINDS = ("province", "lord_of_asia", "hellespont", "strongest_fleet")
+"""The sources of victory points (R-1.4), the kinds of :func:`victory_terms`."""
+
+
+def victory_terms(pack: Pack, s: State) -> dict[str, list[Term]]:
+    """``{seat: [Term]}``, every source of each seat's VP (R-1.4), in the order of
+    :data:`VP_KINDS`: each controlled province with printed VP (R-3.2), Lord of Asia
+    (Phrygia, Syria and Babylonia together), the Hellespont (all its ports), the single
+    strongest fleet (dispersed fleets count; a tie gives nobody). Optional capitals
+    are not tracked yet. Values come from the pack."""
     ctrl = province_control(pack, s)
-    vp = {seat: 0 for seat in SEATS}
+    terms: dict[str, list[Term]] = {seat: [] for seat in SEATS}
     for prov, seat in ctrl.items():
-        if seat:
-            vp[seat] += pack.provinces[prov].vp
+        if seat and pack.provinces[prov].vp:
+            terms[seat].append(Term("province", prov, pack.provinces[prov].vp, "R-1.4"))
     asia = list(const(pack, "lord_of_asia_provinces"))
     owners = {ctrl.get(p) for p in asia}
     if len(owners) == 1 and None not in owners:
-        vp[owners.pop()] += const(pack, "lord_of_asia_vp")
+        terms[owners.pop()].append(Term("lord_of_asia", None, const(pack, "lord_of_asia_vp"), "R-1.4"))
     ports = info(pack).hellespont
     holders = {s["garrisons"].get(x) for x in ports}
     if ports and len(holders) == 1 and None not in holders:
-        vp[holders.pop()] += const(pack, "hellespont_vp")
-    if pack.fleets:
-        strength = fleet_strengths(pack, s, ctrl)
-        top = max(strength.values())
-        best = [x for x in SEATS if strength[x] == top]
-        if len(best) == 1 and top >= const(pack, "strongest_fleet_min_strength"):
-            vp[best[0]] += const(pack, "strongest_fleet_vp")
-    return vp
+        terms[holders.pop()].append(Term("hellespont", None, const(pack, "hellespont_vp"), "R-1.4"))
+    best = strongest_fleet(pack, s, ctrl)
+    if best is not None:
+        terms[best].append(Term("strongest_fleet", None, const(pack, "strongest_fleet_vp"), "R-1.4"))
+    return terms
+
+
+def strongest_fleet(pack: Pack, s: State, ctrl: dict[str, str | None] | None = None) -> str | None:
+    """The seat with the single strongest fleet total (R-1.4: at least the pack's
+    minimum strength; a tie gives nobody), or None."""
+    if not pack.fleets:
+        return None
+    strength = fleet_strengths(pack, s, ctrl)
+    top = max(strength.values())
+    best = [x for x in SEATS if strength[x] == top]
+    return best[0] if len(best) == 1 and top >= const(pack, "strongest_fleet_min_strength") else None
+
+
+def victory_points(pack: Pack, s: State) -> dict[str, int]:
+    """VP per seat (R-1.4): the sum of its :func:`victory_terms`."""
+    return {seat: sum(t.value for t in ts) for seat, ts in victory_terms(pack, s).items()}
 
 
 def fleet_owner(pack: Pack, s: State, fleet: str,
@@ -170,56 +206,74 @@ def counted_heir(pack: Pack, s: State, seat: str) -> str | None:
     return min(mine, key=lambda r: (-pack.royals[r].lp, r), default=None)
 
 
-def legitimacy_parts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
-    """``{seat: {source: LP}}`` for every source of R-11.1 (keys :data:`LP_PARTS`, only
-    those that give the seat something): the one counted heir (:func:`counted_heir`);
-    every active woman it controls; Strategos of Europe (controls Macedonia); its
-    generals' own LP (Perdiccas, Leonnatus: on the map or dispersed); Champion; the
-    burial in Pella (R-12.4, for good) and the Tomb Guardian (whoever controls the city
-    of a tomb elsewhere); card events of this turn or for the game (Suspicion,
-    Eurydike, Funeral Games); Condemnation on one of its major generals (R-16.1);
-    ``lp_adjust``. The body gives nothing until buried."""
-    parts: dict[str, dict[str, int]] = {seat: {} for seat in SEATS}
+def legitimacy_terms(pack: Pack, s: State) -> dict[str, list[Term]]:
+    """``{seat: [Term]}``, every source of each seat's LP (R-11.1), kinds in the order
+    of :data:`LP_PARTS`, only those that give something: the one counted heir
+    (:func:`counted_heir`); every active woman it controls; Strategos of Europe
+    (controls Macedonia); its generals' own LP (Perdiccas, Leonnatus: on the map or
+    dispersed); Champion (R-11.4); the burial in Pella (R-12.4, for good) and the Tomb
+    Guardian (whoever controls the city of a tomb elsewhere); card events of this turn
+    or for the game (Suspicion, Eurydike, Funeral Games; one term per card);
+    Condemnation on one of its major generals (R-16.1); ``lp_adjust``. The body gives
+    nothing until buried."""
+    terms: dict[str, list[Term]] = {seat: [] for seat in SEATS}
 
-    def add(seat: str | None, key: str, v: int) -> None:
-        if seat in parts and v:
-            parts[seat][key] = parts[seat].get(key, 0) + v
+    def add(seat: str | None, kind: str, what: str | int | None, v: int, rule: str = "R-11.1") -> None:
+        if seat in terms and v:
+            terms[seat].append(Term(kind, what, v, rule))
 
     court = s.get("court") or {}
     for seat in SEATS:
         heir = counted_heir(pack, s, seat)
         if heir:
-            add(seat, "heir", pack.royals[heir].lp)
+            add(seat, "heir", heir, pack.royals[heir].lp)
     for rid, rm in pack.royals.items():
         if rm.kind == "woman" and (s["royals"].get(rid) or {}).get("active"):
-            add(royal_controller(pack, s, rid), "women", rm.lp)
-    add(province_controller(pack, s, const(pack, "macedonia_province")), "strategos",
-        const(pack, "strategos_lp"))
+            add(royal_controller(pack, s, rid), "women", rid, rm.lp)
+    macedonia = const(pack, "macedonia_province")
+    add(province_controller(pack, s, macedonia), "strategos", macedonia, const(pack, "strategos_lp"))
     for gid, g in s["generals"].items():
         if g["seat"] and g["where"] in ("map", "dispersed") and gid in pack.generals:
-            add(g["seat"], "generals", pack.generals[gid].legitimacy)
+            add(g["seat"], "generals", gid, pack.generals[gid].legitimacy)
     for seat in s["champions"]:
-        add(seat, "champion", const(pack, "champion_lp"))
+        add(seat, "champion", None, const(pack, "champion_lp"), "R-11.4")
     tomb = court.get("tomb")
     if tomb and tomb.get("pella"):
-        add(tomb["seat"], "burial", const(pack, "burial_pella_lp"))
+        add(tomb["seat"], "burial", tomb["space"], const(pack, "burial_pella_lp"), "R-12.4")
     elif tomb:
-        add(s["garrisons"].get(tomb["space"]), "tomb_guardian", const(pack, "tomb_guardian_lp"))
+        add(s["garrisons"].get(tomb["space"]), "tomb_guardian", tomb["space"], const(pack, "tomb_guardian_lp"),
+            "R-12.4")
+    cards: dict[tuple[str, int], int] = {}
     for a in court.get("lp_cards") or []:
         if a.get("turn") in (None, s["turn"]):
-            add(a["seat"], "cards", int(a["amount"]))
+            key = (a["seat"], int(a["card"]))
+            cards[key] = cards.get(key, 0) + int(a["amount"])
+    for (seat, card), v in cards.items():
+        add(seat, "cards", card, v)
     cond = court.get("condemned")
     g = s["generals"].get(cond["general"]) if cond else None
     if cond and g and g["seat"] and g["where"] in ("map", "dispersed"):
-        add(g["seat"], "condemnation", int(cond["lp"]))
+        add(g["seat"], "condemnation", cond["general"], int(cond["lp"]), "R-16.1")
     for seat, v in s["lp_adjust"].items():
-        add(seat, "adjust", v)
+        add(seat, "adjust", None, v)
+    order = {k: i for i, k in enumerate(LP_PARTS)}
+    return {seat: sorted(ts, key=lambda t: order[t.kind]) for seat, ts in terms.items()}
+
+
+def legitimacy_parts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
+    """``{seat: {source: LP}}``: :func:`legitimacy_terms` summed by kind (keys
+    :data:`LP_PARTS`, only those that give the seat something)."""
+    parts: dict[str, dict[str, int]] = {}
+    for seat, ts in legitimacy_terms(pack, s).items():
+        parts[seat] = {}
+        for t in ts:
+            parts[seat][t.kind] = parts[seat].get(t.kind, 0) + t.value
     return parts
 
 
 def legitimacy_points(pack: Pack, s: State) -> dict[str, int]:
-    """LP per seat (R-11.1): the sum of :func:`legitimacy_parts`, never below 0."""
-    return {seat: max(0, sum(p.values())) for seat, p in legitimacy_parts(pack, s).items()}
+    """LP per seat (R-11.1): the sum of its :func:`legitimacy_terms`, never below 0."""
+    return {seat: max(0, sum(t.value for t in ts)) for seat, ts in legitimacy_terms(pack, s).items()}
 
 
 def hostile_marker(s: State, seat: str, space: str) -> bool:

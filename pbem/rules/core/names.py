@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.plural import count
+from pbem.rules.core.pack import const
 from pbem.rules.core.units import unit_strength
 
 
@@ -92,7 +94,71 @@ def purpose_text(pack: Pack, purpose: Any) -> str:
 
 def ops_text(n: Any) -> str:
     """``"1 OP"``, ``"3 OPs"``."""
-    return f"{n} OP" if str(n) == "1" else f"{n} OPs"
+    return count(int(n), "OP") if str(n).lstrip("-").isdigit() else f"{n} OPs"
+
+
+def a_unit(unit: Any) -> str:
+    """A unit type with its indefinite article: ``"a phalangite"``, ``"an auxiliary"``."""
+    word = str(unit).replace("_", " ")
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+USE_WORDS = {"garrisons": "to place garrisons", "event": "for its event", "activate": "to activate an army",
+             "train": "to train units", "upgrade_fleet": "to upgrade a fleet", "discard": "as a discard"}
+"""How a report says what a card was played for (R-8.2), by its use."""
+
+
+def use_text(use: Any) -> str:
+    """``CardPlayed``'s use in words: ``"for its event"``, ``"to place garrisons"``."""
+    return USE_WORDS.get(str(use), f"for {str(use).replace('_', ' ')}")
+
+
+REMOVAL_WHY = {"forage": "forage", "attrition": "attrition", "tie": "a tie: both armies lose 1 CU",
+               "assault losses": "assault losses", "hostile tribes": "hostile tribes",
+               "defeated: mercenaries and elephants eliminated":
+                   "defeated: its mercenaries and elephants are eliminated"}
+"""The causes of ``CUsRemoved`` (its ``why``) as the reports say them."""
+
+
+def cus_removed_text(pack: Pack, d: Mapping[str, Any]) -> str:
+    """R-8.8, R-9.2, R-9.5, R-10: ``"west loses 1 mercenary in Thermum (forage: more CUs
+    than its limit of 6, R-8.8)"``: whose CUs, where, and why."""
+    why, rule = str(d.get("why") or ""), d.get("rule")
+    if why == "forage":
+        cause = f"forage: more CUs than the space's limit of {d['limit']}" if d.get("limit") is not None \
+            else "forage"
+    elif why == "winner's loss":
+        ratio = const(pack, "winner_no_loss_ratio")
+        cause = f"the winner's loss: its score was less than {ratio} times the loser's"
+    else:
+        cause = REMOVAL_WHY.get(why, why)
+    chosen = "; the types as its standing order on losses says" if d.get("chosen") else ""
+    where = space_name(pack, d.get("space"))
+    return (f"{d.get('seat')} loses {cus_text(d.get('cus'), pack)} in {where}"
+            + (f" ({cause}{chosen}, {rule})" if cause else f" ({rule})" if rule else "") + ".")
+
+
+def garrison_removed_text(pack: Pack, d: Mapping[str, Any]) -> str:
+    """Why a garrison leaves the map (R-8.1, R-13, R-14, R-16): the surrender segment of
+    another seat, isolation (and what cut its chain), an independent army's victory,
+    unrest, a card."""
+    seat, where = d.get("seat"), space_name(pack, d.get("space"))
+    rule, why, by = d.get("rule"), str(d.get("why") or ""), d.get("by")
+    head = f"The {seat} garrison in {where} is removed"
+    if why == "isolated":
+        by = d.get("cut_by") or {}
+        cut = [f"{space_name(pack, x)} ({by[x]})" if isinstance(by, Mapping) else space_name(pack, x) for x in by]
+        shown = ", ".join(cut[:4]) + (f" and {count(len(cut) - 4, 'space')} further off" if len(cut) > 4 else "")
+        return (f"{head}: isolated, no chain of land paths free of enemy CUs and markers leads to a "
+                f"{seat} general or major city" + (f"; the way is cut at {shown}" if cut else "")
+                + f" ({rule}).")
+    if by == "independent":
+        return f"{head}: the independent army won there ({rule})."
+    if by:
+        return f"{by} removes the {seat} garrison in {where} in its surrender segment ({rule})."
+    if why == "unrest":
+        return f"{head}: the space revolts ({rule})."
+    return f"{head}" + (f" ({why}, {rule})." if why else f" ({rule})." if rule else ".")
 
 
 _INDEP_RULER = re.compile(r"^\S+ of ")
@@ -259,7 +325,8 @@ def chart_text(read: Any) -> str:
 
 def _cu_terms(pack: Pack, rec: Mapping[str, Any]) -> list[str]:
     """The terms of a side's CU strength (R-4.4, R-9.2, R-14): ``"2 loyal x 2"``, the
-    elephants' rolled values, each independent army's printed strength."""
+    elephants' strength from the elephant chart (``"2 elephant 5 (elephant chart 2+3)"``),
+    each independent army's printed strength."""
     terms = []
     for army, n in (rec.get("armies") or {}).items():
         terms.append(f"{indep_army_name(pack, army)} {n}")
@@ -267,19 +334,50 @@ def _cu_terms(pack: Pack, rec: Mapping[str, Any]) -> list[str]:
         st = unit_strength(pack, t)
         name = pack.special_units[t].name if t in pack.special_units else str(t).replace("_", " ")
         if st is None:
-            rolled = rec.get("elephants") or []
-            terms.append(f"{n} {name} rolled {'+'.join(map(str, rolled)) or '?'} on the elephant chart")
+            got = [int(v) for v in rec.get("elephants") or []]
+            terms.append(f"{n} {name} {sum(got)} (elephant chart {'+'.join(map(str, got)) or '?'})")
         elif st:
             terms.append(f"{n} {name} x {st}")
     return terms
 
 
+def _leader(pack: Pack, rec: Mapping[str, Any]) -> str:
+    """Whose battle rating a side has: ``"Craterus's"``, ``"the minor general's"``."""
+    cmd = rec.get("commander")
+    armies = list(rec.get("armies") or {})
+    return ("the minor general's" if cmd == "minor" else f"{general_name(pack, cmd)}'s" if cmd
+            else f"{indep_army_name(pack, armies[0])}'s" if len(armies) == 1 else "the best independent army's")
+
+
+def battle_roll_text(pack: Pack, rec: Mapping[str, Any]) -> tuple[str, str]:
+    """A side's battle dice and the row of the battle chart they lead to (R-9.2), as
+    ``(dice, row)``: ``("dice 6+6 = 12, above Craterus's battle rating 6", "row 12 (the
+    dice)")``; a roll below the commander's battle rating counts as the rating:
+    ``("dice 2+2 = 4, below Antigonus's battle rating 5, which counts instead", "row 5
+    (the rating)")``; no general, no rating. A re-roll by a surprise card says so."""
+    dice = [int(v) for v in rec.get("dice") or []]
+    total = sum(dice)
+    text = "dice " + "+".join(map(str, dice)) + (f" = {total}" if len(dice) > 1 else "")
+    if rec.get("rerolled") is not None:
+        text += f" (re-rolled with {card_label(pack, rec['rerolled'])}, R-8.5)"
+    row = rec.get("roll", total)
+    if rec.get("rating") is None:
+        return text + ", no battle rating (no general)", f"row {row} (the dice)"
+    floor, leader = int(rec["rating"]), _leader(pack, rec)
+    if total < floor:
+        return (text + f", below {leader} battle rating {floor}, which counts instead",
+                f"row {row} (the rating)")
+    side = "equal to" if total == floor else "above"
+    return text + f", {side} {leader} battle rating {floor}", f"row {row} (the dice)"
+
+
 def battle_side_text(pack: Pack, rec: Mapping[str, Any], who: str) -> str:
     """One side of a battle with every term of its numbers (R-9.2): its strength as the
-    sum of its CUs, elephants, independent armies and local troops; its dice, raised to
-    the commander's battle rating when lower; the battle chart's row (the roll) and
-    column (the strength) giving its score. Older records without the terms read as
-    ``"strength 7, roll 9, score 6"``."""
+    sum of its CUs, elephants, independent armies and local troops; its dice and how
+    they compare with the commander's battle rating (a lower roll counts as the rating);
+    the battle chart's row (the dice, or the rating) and column (the strength) giving
+    its score. Older records without the terms read as ``"strength 7, roll 9, score
+    6"``."""
     if "dice" not in rec:
         parts = [f"{k} {rec[k]}" for k in ("strength", "roll", "score") if k in rec]
         return f"{who} ({', '.join(parts)})"
@@ -289,29 +387,24 @@ def battle_side_text(pack: Pack, rec: Mapping[str, Any], who: str) -> str:
     if rec.get("local_troops"):
         terms.append(f"local troops {rec['local_troops']}")
     strength = f"strength {rec.get('strength')}" + (f" = {' + '.join(terms)}" if terms else "")
-    dice = [int(v) for v in rec.get("dice") or []]
-    roll = "dice " + "+".join(map(str, dice)) + (f" = {sum(dice)}" if len(dice) > 1 else "")
-    cmd = rec.get("commander")
-    armies = list(rec.get("armies") or {})
-    leader = ("the minor general's" if cmd == "minor" else f"{general_name(pack, cmd)}'s" if cmd
-              else f"{indep_army_name(pack, armies[0])}'s" if len(armies) == 1 else "the best independent")
-    if rec.get("rating") is not None:
-        floor = int(rec["rating"])
-        roll += (f", raised to {floor} by {leader} battle rating" if sum(dice) < floor
-                 else f" ({leader} battle rating {floor} is lower)" if sum(dice) > floor
-                 else f" ({leader} battle rating is {floor} too)")
+    dice, row = battle_roll_text(pack, rec)
+    read = rec.get("read")
+    if isinstance(read, Mapping) and "chart" in read:
+        col = read.get("column")
+        column = (f", column {col} (the strength{', at least 1' if col != rec.get('strength') else ''})"
+                  if col not in (None, "result") else "")
+        chart = f"{str(read['chart']).replace('_', ' ')} chart {row}{column}: score {read.get('result')}"
     else:
-        roll += " (no general: no battle rating)"
-    chart = chart_text(rec.get("read"))
-    return f"{who}: {strength}; {roll}; " + (chart.replace(": ", " gives score ", 1) if chart
-                                             else f"score {rec.get('score')}")
+        chart = f"score {rec.get('score')}"
+    return f"{who}: {strength}; {dice}; {chart}"
 
 
 def battle_text(pack: Pack, d: Mapping[str, Any]) -> str:
     """R-9.2: "Battle at Gaza: east attacks south. east: strength 9 = 3 loyal x 2 + 3
-    mercenary x 1; dice 3+4 = 7 (...); battle chart row 7, column 9 gives score 5.
-    south: ... south wins." Every term that entered a number is named, so a player can
-    recompute it; ties and royal CUs joining (R-4.3) read as such."""
+    mercenary x 1; dice 3+4 = 7, above Perdiccas's battle rating 3; battle chart row 7
+    (the dice), column 9 (the strength): score 5. south: ... south wins, score 5
+    against 3." Every term that entered a number is named, so a player can recompute
+    it (:func:`battle_side_text`); ties and royal CUs joining (R-4.3) read as such."""
     where = space_name(pack, d.get("space"))
     attacker, defender = d.get("attacker", "?"), d.get("defender", "?")
     if d.get("result") == "joined":
@@ -320,6 +413,9 @@ def battle_text(pack: Pack, d: Mapping[str, Any]) -> str:
     sides = d.get("sides")
     if isinstance(sides, list) and len(sides) == 2 and all(isinstance(x, Mapping) for x in sides):
         a, b = sides
+        scores = sorted((int(x.get("score") or 0) for x in sides), reverse=True)
+        outcome += (f" (score {scores[0]} each)" if d.get("result") == "tie"
+                    else f", score {scores[0]} against {scores[1]}")
         return (f"Battle at {where}: {attacker} attacks {defender}. "
                 f"{battle_side_text(pack, a, a.get('side', attacker))}. "
                 f"{battle_side_text(pack, b, b.get('side', defender))}. {outcome}.")

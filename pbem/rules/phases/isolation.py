@@ -48,15 +48,50 @@ def isolated_garrisons(pack: Pack, s: State, seat: str) -> list[str]:
     return sorted(x for x, o in s["garrisons"].items() if o == seat and x not in seen)
 
 
+def cut_off_by(pack: Pack, s: State, seat: str, space: str) -> dict[str, str]:
+    """What cuts the chain of ``seat``'s garrison in ``space`` (R-13): every space that
+    blocks a chain and borders the spaces the garrison reaches (land or mountain/strait
+    paths through spaces that do not block), nearest first, with who blocks it there:
+    the seat of the marker or CUs, or ``"independent"`` (a marker or army)."""
+    adj = info(pack).adjacent
+    cut = _cut(s, seat)
+    seen, todo, found = {space}, deque([space]), []
+    while todo:
+        x = todo.popleft()
+        for y, kind in adj.get(x, ()):
+            if kind not in ("land", "mountain_strait") or y in seen:
+                continue
+            seen.add(y)
+            if y in cut:
+                found.append(y)
+            else:
+                todo.append(y)
+    return {x: _blocker(s, seat, x) for x in found}
+
+
+def _blocker(s: State, seat: str, space: str) -> str:
+    """Who blocks ``seat``'s chains in ``space``: the enemy marker's seat, else the
+    seat of the enemy CUs there, else ``"independent"`` (a marker or an army)."""
+    owner = s["garrisons"].get(space)
+    if owner and owner != seat:
+        return owner
+    if space in s["independent"]:
+        return "independent"
+    others = [o for o, c in s["cus"].get(space, {}).items() if o != seat and sum(c.values())]
+    return others[0] if others else "independent"
+
+
 def isolation_phase(ctx: Ctx) -> None:
     """R-6.6: in turn order every seat's isolated garrisons are removed
-    (``GarrisonRemoved`` with rule R-13); CUs left unmarked get a free minor general or
-    go to the dispersed box (R-4.2 [D])."""
+    (``GarrisonRemoved`` with rule R-13, ``cut_by``: what cuts each one's chain,
+    :func:`cut_off_by`); CUs left unmarked get a free minor general or go to the
+    dispersed box (R-4.2 [D])."""
 
     for seat in ctx.s["turn_order"]:
         gone = isolated_garrisons(ctx.pack, ctx.s, seat)
+        cut = {x: cut_off_by(ctx.pack, ctx.s, seat, x) for x in gone}
         for x in gone:
             ctx.emit("GarrisonRemoved", {"seat": seat, "space": x, "rule": "R-13",
-                                         "why": "isolated"})
+                                         "why": "isolated", "cut_by": cut[x]})
         if gone:
             tidy_markings(ctx, seat)

@@ -34,13 +34,16 @@ def decide_turn_order(ctx: Ctx) -> None:
     low = min(vp.values())
     tied = [seat for seat in SEATS if vp[seat] == low]
     rolls: dict[str, int] = {}
+    rounds: list[dict[str, int]] = []
     while len(tied) > 1:
-        rolled = {seat: ctx.roll(1, f"turn order tie: {seat}", "R-6.1")[0] for seat in tied}
+        again = f", re-roll {len(rounds)}" if rounds else ""
+        rolled = {seat: ctx.roll(1, f"turn order tie{again}: {seat}", "R-6.1")[0] for seat in tied}
         rolls.update(rolled)
+        rounds.append(rolled)
         top = max(rolled.values())
         tied = [seat for seat in tied if rolled[seat] == top]
     ctx.emit("TurnOrderChooserNamed", {"seat": tied[0], "vp": vp, "rolls": rolls,
-                                       "rule": "R-6.1"})
+                                       "rounds": rounds, "rule": "R-6.1"})
 
 
 def run_turn_order(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:

@@ -2,6 +2,7 @@
 """
 from __future__ import annotations
 
+from pbem.plural import count, noun
 from pbem.rules.core.events.base import EventKind
 from pbem.rules.core.names import (
     card_label,
@@ -10,6 +11,7 @@ from pbem.rules.core.names import (
     royal_name,
     space_name,
     spaces_text,
+    use_text,
 )
 from pbem.rules.core.state import State, seat_private
 
@@ -103,14 +105,14 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_deck,
               writes=('secret', 'discards'),
               seen_by='judge',
-              say=lambda p, d: f"The Tyche deck is shuffled ({len(d.get('order', d.get('deck', [])))} cards)."),
+              say=lambda p, d: f"The Tyche deck is shuffled ({count(len(d.get('order', d.get('deck', []))), 'card')})."),
     EventKind('CardsDealt',
               ('cards', 'rule', 'seat'),
               reduce=_dealt,
               writes=('secret', 'private'),
               seen_by='seat',
               say=lambda p, d: (f"{d.get('seat')} is dealt {', '.join(card_label(p, c) for c in d['cards'])}."
-                                    if "cards" in d else f"{d.get('seat')} is dealt {d.get('count', '?')} cards.")),
+                                    if "cards" in d else f"{d.get('seat')} is dealt {count(int(d.get('count') or 0), 'card')}.")),
     EventKind('CardDrawn',
               ('cards', 'rule', 'seat'),
               reduce=_dealt,
@@ -122,7 +124,7 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_played,
               writes=('private', 'removed', 'discards', 'training_cards'),
               say=lambda p, d: f"{d.get('seat')} plays {card_label(p, d.get('card'))}"
-                                   + (f" for {d['use']}" if d.get("use") else "") + "."),
+                                   + (f" {use_text(d['use'])}" if d.get("use") else "") + "."),
     EventKind('CardDiscarded',
               ('card', 'name', 'rule', 'seat', 'surprise'),
               reduce=_discarded,
@@ -158,7 +160,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('ExtraCardsDrawn',
               ('card', 'count', 'rule', 'seat'),
               say=lambda p, d: f"{d.get('seat')} draws {d.get('count')} more "
-                               f"card{'' if d.get('count') == 1 else 's'} "
+                               f"{noun(int(d.get('count') or 0), 'card')} "
                                f"({card_label(p, d.get('card'))}, R-16.3)."),
     EventKind('CardEventSkipped',
               ('card', 'effects', 'name', 'rule', 'seat', 'why'),
@@ -182,7 +184,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('ExtraTycheSegmentGranted',
               ('card', 'count', 'rule', 'seat'),
               say=lambda p, d: f"{d.get('seat')} draws {d.get('count')} more "
-                               f"card{'' if d.get('count') == 1 else 's'} "
+                               f"{noun(int(d.get('count') or 0), 'card')} "
                                f"({card_label(p, d.get('card'))}): an extra Tyche-only segment "
                                "after the strategy rounds (R-6)."),
     EventKind('WomanMoved',

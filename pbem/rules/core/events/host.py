@@ -18,6 +18,7 @@ address is logged as a keyed digest, its key as the SHA-256 of its salted hash.
 from __future__ import annotations
 
 import copy
+from datetime import UTC, datetime
 from typing import Any
 
 from pbem.rules.core.events.base import EventKind
@@ -41,6 +42,23 @@ def _who(d: dict[str, Any]) -> str:
     return str(d.get("seat") or "a seat")
 
 
+def _due(d: dict[str, Any]) -> str:
+    """A logged deadline (ISO 8601 with its offset) in UTC, to the minute."""
+    try:
+        return datetime.fromisoformat(str(d.get("due"))).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return str(d.get("due"))
+
+
+MOVED_WHY = {"extend": "the host extended it", "pause": "moved on by the length of the pause",
+             "absence": "moved out of its player's absence"}
+
+
+def _span(seconds: Any) -> str:
+    s = int(seconds or 0)
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
 PLANNED = (
     EventKind('TableSet',
               ('host', 'seats', 'settings'),
@@ -61,10 +79,12 @@ PLANNED = (
               say=lambda p, d: f"The host paused the game: {d.get('reason') or 'no reason given'}."),
     EventKind('GameResumed',
               ('at', 'paused_seconds', 'reason'),
-              say=lambda p, d: "The host resumed the game; its deadlines moved on by the length of the pause."),
+              say=lambda p, d: f"The host resumed the game after a pause of {_span(d.get('paused_seconds'))}; "
+                               "every open deadline moved on by the time it was paused."),
     EventKind('DeadlineMoved',
               ('due', 'seat', 'step', 'why'),
-              say=lambda p, d: f"The deadline of {_who(d)} moved ({str(d.get('why', '')).replace('_', ' ')})."),
+              say=lambda p, d: f"The deadline of {_who(d)} for step {d.get('step')} is now {_due(d)} ("
+                               + MOVED_WHY.get(str(d.get("why")), str(d.get("why", "")).replace("_", " ")) + ")."),
     EventKind('SeatReplaced',
               ('address', 'key', 'player', 'seat'),
               say=lambda p, d: f"{_who(d)} has a new player: {d.get('player')}."),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.plural import count
 from pbem.rules.core.events.base import (
     EventKind,
     add_cus,
@@ -13,8 +14,11 @@ from pbem.rules.core.events.base import (
     war,
 )
 from pbem.rules.core.names import (
+    a_unit,
     card_label,
+    cus_removed_text,
     cus_text,
+    garrison_removed_text,
     general_name,
     indep_army_name,
     indep_name,
@@ -171,7 +175,7 @@ KINDS: tuple[EventKind, ...] = (
               ('spaces',),
               optional=('rule', 'card'),
               reduce=_indep,
-              say=lambda p, d: (f"Independent markers are placed on {len(d.get('spaces', []))} spaces."
+              say=lambda p, d: (f"Independent markers are placed on {count(len(d.get('spaces', [])), 'space')}."
                                 if not d.get("card") else
                                 f"{card_label(p, d['card'])} places independent markers on "
                                 + (spaces_text(p, d.get("spaces")) or "no space: none qualifies")
@@ -213,8 +217,7 @@ KINDS: tuple[EventKind, ...] = (
               optional=('chosen', 'limit'),
               reduce=_cus_removed,
               where=_at_space,
-              say=lambda p, d: f"{d.get('seat')} loses {cus_text(d.get('cus'), p)} in {space_name(p, d.get('space'))}"
-                                   + (" (as its standing order on losses says)" if d.get("chosen") else "") + "."),
+              say=cus_removed_text),
     EventKind('CUsDispersed',
               ('cus', 'rule', 'seat', 'space'),
               reduce=_cus_dispersed,
@@ -232,10 +235,10 @@ KINDS: tuple[EventKind, ...] = (
               say=lambda p, d: f"{d.get('seat')} places a garrison in {space_name(p, d.get('space'))}."),
     EventKind('GarrisonRemoved',
               ('rule', 'seat', 'space'),
-              optional=('by', 'why'),
+              optional=('by', 'cut_by', 'why'),
               reduce=_garrison_removed,
               where=_at_space,
-              say=lambda p, d: f"The {d.get('seat')} garrison in {space_name(p, d.get('space'))} is removed."),
+              say=garrison_removed_text),
     EventKind('MinorGeneralPlaced',
               ('rule', 'seat', 'space'),
               reduce=_minor,
@@ -280,7 +283,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('BesiegedRoyalCUsDeserted',
               ('count', 'from', 'legitimacy', 'rule', 'space', 'to'),
               reduce=_defected,
-              say=lambda p, d: f"{d.get('count')} royal CU(s) besieged in {space_name(p, d.get('space'))} "
+              say=lambda p, d: f"{count(int(d.get('count') or 0), 'royal CU')} besieged in {space_name(p, d.get('space'))} "
                                                  f"desert {d.get('from')} for {d.get('to')}, who has more "
                                                  "legitimacy (R-4.3)."),
     EventKind('MercenaryRaised',
@@ -288,13 +291,13 @@ KINDS: tuple[EventKind, ...] = (
               say=lambda p, d: f"{d.get('seat')} raises a mercenary CU in {space_name(p, d.get('space'))}."),
     EventKind('UnitTrained',
               ('rule', 'seat', 'unit'),
-              say=lambda p, d: f"{d.get('seat')} completes a {d.get('unit', 'unit')}"
+              say=lambda p, d: f"{d.get('seat')} completes {a_unit(d.get('unit', 'unit'))}"
                                     + (f" in {space_name(p, d['space'])}" if d.get("space") else "") + "."),
     EventKind('TrainingPaid',
               ('paid', 'rule', 'seat', 'units'),
               reduce=_training,
               writes=('private',),
               say=lambda p, d: f"{d.get('seat')} pays " + " and ".join(
-                  f"{ops_text(e.get('ops'))} to train a {e.get('unit')}" for e in d.get("paid") or [])
+                  f"{ops_text(e.get('ops'))} to train {a_unit(e.get('unit'))}" for e in d.get("paid") or [])
                   + " (R-8.4)."),
 )

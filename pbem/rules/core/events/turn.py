@@ -2,6 +2,7 @@
 """
 from __future__ import annotations
 
+from pbem.plural import count
 from pbem.rules.core.events.base import EventKind
 from pbem.rules.core.names import cus_text, spaces_text
 from pbem.rules.core.state import State, seat_private
@@ -14,16 +15,36 @@ def _order(s: State, d: dict) -> None:
 
 def chooser_text(d: dict) -> str:
     """R-6.1: who names the first player, and how a tie for fewest VP was broken: each
-    tied seat rolls one die, the highest names the first player (re-rolled among equal
-    highest); play then goes clockwise from the seat named."""
+    tied seat rolls one die, the highest names the first player; the seats equal
+    highest roll again, each roll of dice said apart ("first roll: north 5, east 6,
+    south 6, west 2; east and south roll again: east 2, south 1"); play then goes
+    clockwise from the seat named. Older events without ``rounds`` keep each seat's
+    last roll only."""
     seat, rolls = d.get("seat"), d.get("rolls") or {}
     if not rolls:
         return f"{seat} has the fewest VP and names the first player; play goes clockwise from him (R-6.1)."
+    rounds = d.get("rounds") or []
+    if rounds:
+        vp = (d.get("vp") or {}).get(seat)
+        said = []
+        for i, r in enumerate(rounds):
+            dice = ", ".join(f"{s} {n}" for s, n in r.items())
+            said.append(f"first roll: {dice}" if i == 0 else
+                        f"{' and '.join(r)} tie for the highest and roll again: {dice}")
+        return (f"{', '.join(rounds[0])} tie for the fewest VP ({vp}); one die each, the highest names the "
+                f"first player. " + ". ".join(x[0].upper() + x[1:] for x in said)
+                + f". {seat} names the first player; play goes clockwise from the seat named (R-6.1).")
     vp = (d.get("vp") or {}).get(seat)
     dice = ", ".join(f"{s} {n}" for s, n in rolls.items())
     return (f"{', '.join(rolls)} tie for the fewest VP ({vp}): one die each, the highest names the "
             f"first player ({dice}{'; equal highest rolled again' if list(rolls.values()).count(rolls.get(seat)) > 1 else ''}): "
             f"{seat} names the first player, and play goes clockwise from the seat named (R-6.1).")
+
+
+def _year(pack, turn) -> str:
+    """`` (319 BC)``: a turn's year from the pack's turn track, or nothing."""
+    year = next((t.year_bc for t in pack.turns if t.number == turn), None)
+    return f" ({year} BC)" if year else ""
 
 
 def _chooser(s: State, d: dict) -> None:
@@ -170,7 +191,8 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_standing,
               writes=('private',),
               seen_by='seat',
-              say=lambda p, d: f"{d.get('seat')} sets {len(d.get('orders') or [])} standing order(s)."),
+              say=lambda p, d: (f"{d.get('seat')} sets {count(len(d['orders']), 'standing order')} (R-9.3)."
+                                if d.get("orders") else f"{d.get('seat')} clears its standing orders (R-9.3).")),
     EventKind('PhaseStarted',
               ('phase', 'rule'),
               optional=('turn',),
@@ -181,7 +203,8 @@ KINDS: tuple[EventKind, ...] = (
               ('next', 'rule', 'turn'),
               reduce=_turn_ended,
               writes=('turn',),
-              say=lambda p, d: f"Turn {d.get('turn', '')} ends."),
+              say=lambda p, d: f"Turn {d.get('turn', '')}{_year(p, d.get('turn'))} ends; turn "
+                               f"{d.get('next', '')}{_year(p, d.get('next'))} begins (R-6.7)."),
     EventKind('ReinforcementsGranted',
               ('cus', 'queue', 'rule'),
               reduce=_granted,
@@ -227,6 +250,7 @@ KINDS: tuple[EventKind, ...] = (
               seen_by='judge'),
     EventKind('TurnOrderChooserNamed',
               ('rolls', 'rule', 'seat', 'vp'),
+              optional=('rounds',),
               reduce=_chooser,
               writes=('order_choice',),
               say=lambda p, d: chooser_text(d)),

@@ -2,6 +2,7 @@
 """
 from __future__ import annotations
 
+from pbem.plural import count
 from pbem.rules.core.events.base import (
     EventKind,
     add_cus,
@@ -153,10 +154,13 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('BattleDiceRerolled',
               ('before', 'card', 'dice', 'roll', 'rule', 'score', 'seat', 'space'),
               say=lambda p, d: f"{d.get('seat')} re-rolls its battle dice at {space_name(p, d.get('space'))} "
-                               f"with {card_label(p, d.get('card'))}: "
-                               f"{'+'.join(str(v) for v in d.get('before', []))} becomes "
-                               f"{'+'.join(str(v) for v in d.get('dice', []))} (modified roll "
-                               f"{d.get('roll')}, score {d.get('score')}; R-9.2)."),
+                               f"with {card_label(p, d.get('card'))} (R-8.5): the first roll "
+                               f"{'+'.join(str(v) for v in d.get('before', []))} is replaced by "
+                               f"{'+'.join(str(v) for v in d.get('dice', []))}"
+                               f" = {sum(int(v) for v in d.get('dice', []))}"
+                               + (f", below its battle rating, which counts instead: row {d.get('roll')}"
+                                  if int(d.get('roll') or 0) > sum(int(v) for v in d.get('dice', [])) else "")
+                               + f"; score {d.get('score')} (R-9.2)."),
     EventKind('NavalMoveCancelled',
               ('card', 'mover', 'port', 'rule', 'seat', 'space'),
               say=lambda p, d: f"{card_label(p, d.get('card'))}, played by {d.get('seat')}, cancels "
@@ -166,8 +170,8 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('MovementBonusGained',
               ('allowance', 'card', 'mp', 'rule', 'seat', 'space'),
               say=lambda p, d: f"{d.get('seat')}'s army in {space_name(p, d.get('space'))} gains "
-                               f"{d.get('mp')} MPs with {card_label(p, d.get('card'))}: "
-                               f"{d.get('allowance')} MPs for this move (R-9.1)."),
+                               f"{count(int(d.get('mp') or 0), 'MP')} with {card_label(p, d.get('card'))}: "
+                               f"{count(int(d.get('allowance') or 0), 'MP')} for this move (R-9.1)."),
     EventKind('LeaderLossChecked',
               ('die', 'general', 'killed', 'read', 'rule', 'seat'),
               say=lambda p, d: f"Leader loss check for {general_name(p, d.get('general'))}: die {d.get('die')}, "
@@ -175,7 +179,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('HostileTribesRolled',
               ('die', 'lost', 'read', 'rule', 'seat', 'space'),
               say=lambda p, d: f"Hostile tribes at {space_name(p, d.get('space'))} attack {d.get('seat')}: "
-                                            f"die {d.get('die')}, {d.get('lost', 0)} CU(s) lost."),
+                                            f"die {d.get('die')}, {count(int(d.get('lost') or 0), 'CU')} lost (R-9.5)."),
     EventKind('OverrunCarriedOut',
               ('enemy', 'rule', 'seat', 'space'),
               say=lambda p, d: f"{d.get('seat')} overruns {d.get('enemy')}'s units in "
@@ -205,7 +209,8 @@ KINDS: tuple[EventKind, ...] = (
                                       + (" (" + ", ".join(str(m.get("why")) for m in d["modifiers"]) + ")"
                                          if d.get("modifiers") else "")
                                       + (f"; {chart_text(d['read'])}" if d.get("read") else "")
-                                      + f": {d.get('points', 0)} siege point(s), {d.get('lost', 0)} CU(s) lost."),
+                                      + f": {count(int(d.get('points') or 0), 'siege point')}, "
+                                        f"{count(int(d.get('lost') or 0), 'CU')} lost (R-10)."),
     EventKind('AssaultCancelled',
               ('rule', 'seat', 'space', 'why'),
               say=lambda p, d: f"{d.get('seat')}'s assault on {space_name(p, d.get('space'))} does not happen: "
@@ -215,10 +220,13 @@ KINDS: tuple[EventKind, ...] = (
               optional=('card',),
               reduce=_siege_points,
               say=lambda p, d: f"Siege of {space_name(p, d.get('space'))}: "
-                               + (f"{card_label(p, d['card'])} gives {d.get('seat')} {d.get('points')} "
-                                  f"siege point{'' if d.get('points') == 1 else 's'}, "
+                               + (f"{card_label(p, d['card'])} gives {d.get('seat')} "
+                                  f"{count(int(d.get('points') or 0), 'siege point')}, "
                                   if d.get("card") else "")
-                               + f"{d.get('total')} of {d.get('needed')} siege points."),
+                               + (f"{d.get('seat')} has {d.get('total')} of the {d.get('needed')} siege points "
+                                  "it needs (R-10)." if int(d.get('total') or 0) < int(d.get('needed') or 0) else
+                                  f"{d.get('seat')} has {count(int(d.get('total') or 0), 'siege point')}, "
+                                  f"the {d.get('needed')} it needs (R-10).")),
     EventKind('SiegeCompleted',
               ('marker', 'rule', 'seat', 'segment', 'space'),
               reduce=_siege_done,

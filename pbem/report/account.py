@@ -1,0 +1,215 @@
+"""The account of victory points, legitimacy points and control in a report (issue 24):
+every source of each seat's VP and LP, summing to the totals the standings show, and
+every change between the position before a report's events and after them, each with
+its cause — "west +3 VP (3 -> 6): controls Egypt +3 (R-1.4)."
+
+Everything is read from two public views (:func:`pbem.rules.view` with ``seat=None``:
+``vp_terms``, ``lp_terms``, ``provinces``, ``garrisons``), so nothing here can show a
+secret. The terms themselves are the rules core's (:func:`pbem.rules.core.control.
+victory_terms`, :func:`~pbem.rules.core.control.legitimacy_terms`): the report never
+counts points on its own.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem import rules
+from pbem.pack.model import Pack
+from pbem.plural import count
+from pbem.rules.core.board import info
+from pbem.rules.core.names import (
+    card_label,
+    general_name,
+    province_name,
+    royal_name,
+    space_name,
+)
+from pbem.rules.core.pack import const
+
+Term = Mapping[str, Any]
+"""One term of a view's ``vp_terms`` / ``lp_terms``: ``{kind, what, value, rule}``."""
+
+
+def _asia(pack: Pack) -> str:
+    names = [province_name(pack, p) for p in const(pack, "lord_of_asia_provinces")]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def term_label(pack: Pack, t: Term) -> str:
+    """A term as a table names it: ``"Egypt"``, ``"Lord of Asia"``, ``"heir Alexander
+    IV"``, ``"Condemnation on Antigonus"``, ``"#36 Funeral Games (2 OPs)"``."""
+    kind, what = t["kind"], t["what"]
+    return {
+        "province": lambda: province_name(pack, what),
+        "lord_of_asia": lambda: "Lord of Asia",
+        "hellespont": lambda: "the Hellespont",
+        "strongest_fleet": lambda: "strongest fleet",
+        "heir": lambda: f"heir {royal_name(pack, what)}",
+        "women": lambda: royal_name(pack, what),
+        "strategos": lambda: "Strategos of Europe",
+        "generals": lambda: general_name(pack, what),
+        "champion": lambda: "Champion",
+        "burial": lambda: f"burial in {space_name(pack, what)}",
+        "tomb_guardian": lambda: f"Tomb Guardian of {space_name(pack, what)}",
+        "cards": lambda: card_label(pack, what),
+        "condemnation": lambda: f"Condemnation on {general_name(pack, what)}",
+        "adjust": lambda: "adjustment",
+    }.get(kind, lambda: str(kind).replace("_", " "))()
+
+
+def _gained(pack: Pack, t: Term) -> str:
+    """Why a seat now has a term: ``"controls Egypt"``."""
+    kind, what, label = t["kind"], t["what"], term_label(pack, t)
+    return {
+        "province": f"controls {label}",
+        "lord_of_asia": f"Lord of Asia: controls {_asia(pack)}",
+        "hellespont": "holds every Hellespont port",
+        "strongest_fleet": "has the single strongest fleet",
+        "heir": f"counts the heir {royal_name(pack, what)}",
+        "women": f"controls {label}, active",
+        "strategos": "Strategos of Europe: controls Macedonia",
+        "generals": f"has {label}",
+        "champion": "Champion",
+        "burial": f"buried Alexander's body in {space_name(pack, what)}",
+        "tomb_guardian": f"controls {space_name(pack, what)}, where Alexander's tomb lies",
+        "cards": label,
+        "condemnation": label,
+    }.get(kind, label)
+
+
+def _lost(pack: Pack, t: Term) -> str:
+    """Why a seat no longer has a term: ``"no longer controls Egypt"``."""
+    kind, what, label = t["kind"], t["what"], term_label(pack, t)
+    return {
+        "province": f"no longer controls {label}",
+        "lord_of_asia": f"no longer Lord of Asia ({_asia(pack)})",
+        "hellespont": "no longer holds every Hellespont port",
+        "strongest_fleet": "no longer has the single strongest fleet",
+        "heir": f"no longer counts the heir {royal_name(pack, what)}",
+        "women": f"{label} no longer counts (not controlled, or inactive)",
+        "strategos": "no longer Strategos of Europe (Macedonia)",
+        "generals": f"{label} is out of play",
+        "champion": "no longer Champion",
+        "tomb_guardian": f"no longer controls {space_name(pack, what)}, where Alexander's tomb lies",
+        "cards": f"{label} lapses",
+        "condemnation": f"{label} is lifted",
+    }.get(kind, f"no longer {label}")
+
+
+def _key(t: Term) -> tuple[str, Any]:
+    return (str(t["kind"]), t["what"])
+
+
+def term_changes(pack: Pack, old: Sequence[Term], new: Sequence[Term]) -> list[tuple[str, int, str]]:
+    """The terms that changed from ``old`` to ``new`` (one seat's VP or LP terms) as
+    ``[(why, delta, rule)]``: a term gained, lost, or whose value changed."""
+    before = {_key(t): t for t in old}
+    after = {_key(t): t for t in new}
+    out = []
+    for k, t in after.items():
+        was = before.get(k)
+        if was is None:
+            out.append((_gained(pack, t), int(t["value"]), str(t["rule"])))
+        elif was["value"] != t["value"]:
+            out.append((f"{term_label(pack, t)} {was['value']} -> {t['value']}",
+                        int(t["value"]) - int(was["value"]), str(t["rule"])))
+    for k, t in before.items():
+        if k not in after:
+            out.append((_lost(pack, t), -int(t["value"]), str(t["rule"])))
+    return out
+
+
+def points_rows(pack: Pack, view: Mapping[str, Any], what: str) -> list[dict[str, Any]]:
+    """Every seat's VP (``what="vp"``) or LP (``"lp"``) with the terms it is the sum of:
+    ``[{"seat", "total", "sum", "terms": [{"label", "value"}], "text"}]``; ``text`` reads
+    ``"9 = Cilicia 2 + Egypt 3 + Cyprus 1 + strongest fleet 3"``, and for LP that the
+    sum never counts below 0 (R-11.1)."""
+    rows = []
+    for seat in rules.SEATS:
+        terms = list((view.get(f"{what}_terms") or {}).get(seat, []))
+        total = int((view.get(what) or {}).get(seat, 0))
+        raw = sum(int(t["value"]) for t in terms)
+        parts = [f"{term_label(pack, t)} {t['value']}" for t in terms]
+        text = str(total) + (" = " + " + ".join(parts) if parts else "")
+        if raw != total:
+            text += f" (the sum is {raw}; LP never go below 0, R-11.1)"
+        rows.append({"seat": seat, "total": total, "sum": raw, "text": text,
+                     "terms": [{"label": term_label(pack, t), "value": t["value"]} for t in terms]})
+    return rows
+
+
+def points_changes(pack: Pack, before: Mapping[str, Any], after: Mapping[str, Any], what: str) -> list[str]:
+    """One line per seat whose VP (``what="vp"``) or LP changed between two public
+    views, naming every term that changed with its rule, so that the terms add up to
+    the change: ``"west +3 VP (3 -> 6): controls Egypt +3 (R-1.4)."``; LP that would
+    go below 0 say so (R-11.1)."""
+    unit = what.upper()
+    out = []
+    for seat in rules.SEATS:
+        old_terms = list((before.get(f"{what}_terms") or {}).get(seat, []))
+        new_terms = list((after.get(f"{what}_terms") or {}).get(seat, []))
+        old, new = int((before.get(what) or {}).get(seat, 0)), int((after.get(what) or {}).get(seat, 0))
+        changes = term_changes(pack, old_terms, new_terms)
+        if not changes and old == new:
+            continue
+        why = "; ".join(f"{text} {delta:+d} ({rule})" for text, delta, rule in changes)
+        raw_old = sum(int(t["value"]) for t in old_terms)
+        raw_new = sum(int(t["value"]) for t in new_terms)
+        if (raw_old, raw_new) != (old, new):
+            why += (f"; the sum goes from {raw_old} to {raw_new}, and LP never go below 0 (R-11.1)"
+                    if why else f"LP never go below 0: the sum is {raw_new} (R-11.1)")
+        out.append(f"{seat} {new - old:+d} {unit} ({old} -> {new}): {why}.")
+    return out
+
+
+def control_changes(pack: Pack, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """One line per province whose controller changed between two public views (R-3.2),
+    with the count of the controller's garrisons among the spaces that count, the major
+    city, and the garrisons that changed in the province: ``"Egypt: west takes control
+    (R-3.2): west garrisons in 3 of its 4 spaces, Memphis among them; now: Pelusium
+    west's."``"""
+    was, now = before.get("provinces") or {}, after.get("provinces") or {}
+    g0, g1 = before.get("garrisons") or {}, after.get("garrisons") or {}
+    out = []
+    for pid in pack.provinces:
+        old, new = was.get(pid), now.get(pid)
+        if old == new:
+            continue
+        spaces, majors = info(pack).province_control.get(pid, ((), ()))
+        name = province_name(pack, pid)
+        if new and old:
+            head = f"{name}: control passes from {old} to {new}"
+        elif new:
+            head = f"{name}: {new} takes control"
+        else:
+            head = f"{name}: {old} loses control"
+        who = new or old
+        held = sum(1 for x in spaces if g1.get(x) == who)
+        city = ", ".join(space_name(pack, m) for m in majors)
+        detail = f"{who} garrisons in {held} of its {count(len(spaces), 'space')}"
+        if city:
+            detail += (f", {city} among them" if all(g1.get(m) == who for m in majors)
+                       else f", not {city}")
+        moved = [f"{space_name(pack, x)} {_garrison(g0.get(x), g1.get(x))}" for x in spaces
+                 if g0.get(x) != g1.get(x)]
+        out.append(f"{head} (R-3.2): {detail}" + (f"; changed: {', '.join(moved)}" if moved else "") + ".")
+    return out
+
+
+def _garrison(old: str | None, new: str | None) -> str:
+    if old and new:
+        return f"{old}'s garrison replaced by {new}'s"
+    if new:
+        return f"now {new}'s"
+    return f"{old}'s garrison removed"
+
+
+def changes(pack: Pack, before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[str]:
+    """Every change of control, VP and LP between the public views ``before`` and
+    ``after`` a report's events, each with its cause (:func:`control_changes`,
+    :func:`points_changes`); empty when ``before`` is None (no earlier position)."""
+    if before is None:
+        return []
+    return (control_changes(pack, before, after) + points_changes(pack, before, after, "vp")
+            + points_changes(pack, before, after, "lp"))
