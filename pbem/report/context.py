@@ -15,6 +15,7 @@ from typing import Any
 from pbem import rules
 from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
+from pbem.plural import count
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
 from pbem.rules.core.names import battle_side_text, printed_name
@@ -480,7 +481,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         elif key == "armies" and isinstance(value, (list, tuple)):
             out.append({"label": "Armies that may move (army: general or space; MA = initiative, R-9.1)",
                         "items": [(f"{_gen(pack, a.get('commander'))} in {place_name(pack, a.get('space'))}"
-                                   f" ({a.get('allowance', '?')} MP; {cus_text(pack, a.get('cus') or {})})")
+                                   f" ({count(int(a.get('allowance') or 0), 'MP')}; {cus_text(pack, a.get('cus') or {})})")
                                   if isinstance(a, Mapping) else str(a) for a in value]})
         elif key in ("new", "dispersed") and isinstance(value, Mapping):
             out.append({"label": "New CUs to place (R-7.1)" if key == "new" else

@@ -22,6 +22,7 @@ from datetime import datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from pbem.mail.headers import fold_address
+from pbem.plural import count
 from pbem.report import build
 from pbem.store import Store
 
@@ -112,10 +113,10 @@ def _digest(judge: Judge, game_id: str, seat: str, due: list[dict[str, Any]], cu
         day = cutoff.date().isoformat()
         parts = [f"{r['subject']}\n{'=' * min(72, len(r['subject']))}\n\n{r['text']}" for r in due]
         text = build.render_notice(wrapped(
-            f"Your daily digest for seat {seat} of {game_id} ({day}): {len(due)} report(s), oldest first. "
+            f"Your daily digest for seat {seat} of {game_id} ({day}): {count(len(due), 'report')}, oldest first. "
             "Prompts come at once, in their own mails; `command: preferences` with `digest: off` ends "
             "the digest.") + "\n\n" + "\n\n".join(parts), game_id)
-        subject = f"[{game_id}] daily digest {day}: {len(due)} report(s)"
+        subject = f"[{game_id}] daily digest {day}: {count(len(due), 'report')}"
         outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
                      subject=subject, text=text, html=build.html_of_text(subject, text),
                      id_parts=(game_id, "digest", seat, due[0]["id"]))

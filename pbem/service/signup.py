@@ -31,6 +31,7 @@ from pbem.gamesettings import GameSettings, parse_settings
 from pbem.keys import hash_key, new_key
 from pbem.mail.headers import clean_text, normalise_address
 from pbem.mail.message import ParsedMail
+from pbem.plural import count, noun
 from pbem.problems import Problem
 from pbem.report import build
 from pbem.service import answers, outbox
@@ -191,7 +192,8 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
     waiting = len(rules.SEATS) - len(taken)
     body = (f"Welcome to {game_id}, {player}. You take the seat {seat}.\n\nYour seat key is:\n\n  {key}\n\n"
             f"Keep it secret: every orders mail you send to {judge.config.judge_address} carries it. "
-            + (f"The game starts when its last {waiting} seat(s) are taken; you will be told. " if waiting else
+            + (f"The game starts when {count(waiting, 'more seat')} {noun(waiting, 'is', 'are')} taken; "
+               "you will be told. " if waiting else
                "Yours was the last seat: the game starts now, your first report and prompt follow. ")
             + f"Deadlines are shown in the game's time zone, {settings.time_zone}. docs/player-guide.md tells "
               "how to write orders.")

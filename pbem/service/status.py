@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem import rules
+from pbem.plural import count
 from pbem.service import faults, games
 from pbem.service.issue import safe_text
 from pbem.store import Store
@@ -54,16 +55,16 @@ def status(store: Store) -> Status:
                    for r in store.open_deadlines()],
         bouncing=[f"{r['game_id']} {r['seat']} {r['email']} since {r['bounced_at']}" for r in store.bouncing_seats()],
         outbox=", ".join(f"{n} {s}" for s, n in counts) or "empty",
-        outbox_problems=[f"{r['status']}: to {r['to_addr']} ({r['kind']}), {r['attempts']} attempt(s): "
+        outbox_problems=[f"{r['status']}: to {r['to_addr']} ({r['kind']}), {count(r['attempts'], 'attempt')}: "
                          f"{r['last_error']}" for r in store.outbox_problems()],
-        suppressed=[f"{n} mail(s) from {sender}, last {last}" for sender, n, last in store.suppressed_answers()],
+        suppressed=[f"{count(n, 'mail')} from {sender}, last {last}" for sender, n, last in store.suppressed_answers()],
         held=[f"inbox {r['id']} {r['fetched_at']} from {safe_text(r['sender'] or '?', 80)} for {r['game_id']} "
               f"{r['seat']} ({safe_text(r['subject'] or '', 80)!r}): the seat's right key from an address that is "
               "not the seat's; the seat was alerted, nothing applied" for r in store.held_mail()],
         quarantined=[f"inbox {r['id']} {r['status']} {r['fetched_at']} from {safe_text(r['sender'] or '?', 80)} "
                      f"{safe_text(r['message_id'], 80)}: {safe_text(' '.join((r['error'] or r['reason'] or '').split()), 200)}"
                      for r in store.quarantined()],
-        faults=[f"{r['key']} since {r['first_seen']} ({r['count']} time(s), last {r['last_seen']}"
+        faults=[f"{r['key']} since {r['first_seen']} ({count(r['count'], 'time')}, last {r['last_seen']}"
                 f"{', host told' if r['notified_at'] else ''}): {safe_text(' '.join(r['detail'].split()), 200)}"
                 for r in store.open_faults() if r["key"] in faults.GRACE],
     )

@@ -11,6 +11,7 @@ import pytest
 from pbem import rules
 from pbem.pack.loader import load_pack
 from pbem.report import build, context
+from pbem.report.history import Batch, headline, joined_headlines
 from pbem.report.narrate import card_label, narrate
 from tests.report.gamestore import war_games
 
@@ -158,3 +159,127 @@ def test_report_shows_the_full_seed_commitment(pack) -> None:
     assert COMMITMENT in rep.text and COMMITMENT in rep.html
     line = next(ln for ln in rep.text.splitlines() if COMMITMENT in ln)
     assert len(line) <= 72
+
+
+# --- issue 24 items 9 and 14 ---------------------------------------------------------
+
+PLURAL_NOUNS = ("garrison", "CU", "MP", "OP", "card", "space", "siege point", "province", "standing order",
+                "report", "point", "army")
+"""Nouns the judge's text counts."""
+WRONG_NUMBER = re.compile(r"(?<![\d.#+-])(?:1 (?:" + "|".join(n + "s" for n in PLURAL_NOUNS) + r")|(?:0|[2-9]|[1-9]\d+) (?:"
+                          + "|".join(PLURAL_NOUNS) + r"))\b(?![-'])")
+
+
+def test_a_turn_order_re_roll_is_told_apart(pack) -> None:
+    """Issue 24 item 9: the seats equal highest roll again; the re-roll is its own dice
+    line, marked as such, and the sentence gives each roll of dice apart (it used to
+    mix the last roll of each seat into one list)."""
+    seen = 0
+    for g in range(60):
+        _state, events = rules.new_game(pack, f"tie-{g}".encode(), {})
+        rolls = [e for e in events if e.kind == "DiceRolled" and "turn order tie" in e.data["purpose"]]
+        if len(rolls) <= 4:
+            continue
+        texts = [h["text"] for h in context.happenings(pack, events)]
+        first, again = rolls[:4], rolls[4:]
+        assert not any("re-roll" in e.data["purpose"] for e in first)
+        assert all(", re-roll " in e.data["purpose"] for e in again)
+        dice_lines = [t for t in texts if t.startswith("Dice 1d6") and "turn order tie" in t]
+        assert len(dice_lines) == len(rolls) and all("re-roll" in t for t in dice_lines[4:])
+        line = next(t for t in texts if "names the first player" in t)
+        seats = [e.data["purpose"].rsplit(": ", 1)[1] for e in rolls]
+        values = [e.data["values"][0] for e in rolls]
+        assert "First roll: " + ", ".join(f"{s} {v}" for s, v in zip(seats[:4], values[:4], strict=True)) in line
+        top = max(values[:4])
+        tied = [s for s, v in zip(seats[:4], values[:4], strict=True) if v == top]
+        assert f"{' and '.join(tied)} tie for the highest and roll again: " in line, line
+        winner = next(e for e in events if e.kind == "TurnOrderChooserNamed").data["seat"]
+        last = {s: v for s, v in zip(seats, values, strict=True)}  # each seat's latest roll
+        assert last[winner] == max(last[s] for s in tied) and line.count(f"{winner} names the first player") == 1
+        seen += 1
+    assert seen >= 3
+
+
+def test_counts_agree_with_their_nouns(pack) -> None:
+    """Issue 24 item 14: "1 garrisons", "1 MPs", "2 siege point(s)": every count in
+    reports and prompts of war games agrees with its noun, and nothing says "(s)"."""
+    texts = 0
+    for n, (state, events) in enumerate(_war_reports(pack, 3)):
+        rep = build.render_report(pack, state, events, game_id="g", step=state.step, seat="north",
+                                  seats=SEATS_ROWS, headline="h", seed_commitment=COMMITMENT)
+        bodies = [rep.text]
+        if n % 5 == 0:
+            for d in rules.pending(state):
+                row = next(r for r in SEATS_ROWS if r["seat"] == d.seat)
+                bodies.append(build.render_prompt(pack, state, d, game_id="g", seat_row=row, deadline="soon",
+                                                  seats=SEATS_ROWS)[0])
+        for body in bodies:
+            flat = " ".join(body.split())
+            assert "(s)" not in flat, re.findall(r".{40}\(s\).{10}", flat)
+            assert not WRONG_NUMBER.search(flat), WRONG_NUMBER.findall(flat)
+            texts += 1
+    assert texts > 100
+    for kind, data in [("CUsRemoved", {"seat": "east", "space": "isaura", "cus": {"mercenary": 1}, "rule": "R-9.5",
+                                       "why": "hostile tribes"}),
+                       ("HostileTribesRolled", {"seat": "east", "space": "isaura", "die": 3, "lost": 1}),
+                       ("AssaultRolled", {"seat": "east", "space": "isaura", "dice": [3, 4], "points": 1, "lost": 1}),
+                       ("StandingOrdersSet", {"seat": "east", "orders": [{"when": "losses"}]}),
+                       ("SiegePointsScored", {"seat": "east", "space": "isaura", "points": 1, "total": 1,
+                                              "needed": 2, "card": 50})]:
+        text = narrate(pack, _ev(kind, **data))
+        assert not WRONG_NUMBER.search(text) and "(s)" not in text, text
+    assert narrate(pack, _ev("StandingOrdersSet", seat="east", orders=[])) == \
+        "east clears its standing orders (R-9.3)."
+
+
+def test_one_line_for_cus_placed_together(pack) -> None:
+    """Issue 24 item 14: a raised mercenary is one line, not "raises a mercenary CU"
+    followed by "places 1 mercenary"; CUs placed one by one in one space read once."""
+    events = [_ev("MercenaryRaised", seat="north", space="tarsus", rule="R-8.7"),
+              _ev("CUsPlaced", seat="north", space="tarsus", cus={"mercenary": 1}, rule="R-8.7",
+                  why="mercenary raised"),
+              *[_ev("CUsPlaced", seat="east", space="babylon", cus={"mercenary": 1}, rule="R-7.2",
+                    why="reinforcement", from_dispersed=False) for _ in range(3)],
+              _ev("CUsPlaced", seat="east", space="babylon", cus={"loyal": 1}, rule="R-7.2",
+                  why="reinforcement", from_dispersed=False)]
+    texts = [h["text"] for h in context.happenings(pack, events)]
+    assert texts == ["north raises a mercenary CU in Tarsus.", "east places 3 mercenary, 1 loyal in Babylon."]
+    for state, events in _war_reports(pack, 2):
+        texts = [h["text"] for h in context.happenings(pack, events)]
+        repeats = [a for a, b in zip(texts, texts[1:]) if a == b and not a.startswith("Dice")]
+        assert not repeats, repeats
+
+
+def test_the_footer_names_the_map_only_when_it_is_attached(pack) -> None:
+    state, events = rules.new_game(pack, b"footer", {})
+    kw = {"game_id": "g", "step": 0, "seat": "north", "seats": SEATS_ROWS, "headline": "h",
+          "seed_commitment": COMMITMENT}
+    off = build.render_report(pack, state, events, **kw)  # config map_attachment: false
+    assert "map picture is attached" not in off.text and "map picture is attached" not in off.html
+    on = build.render_report(pack, state, events, map_cid="map.g@x", **kw)
+    assert "The map picture is attached." in on.text and 'src="cid:map.g@x"' in on.html
+
+
+def test_history_headlines_name_what_the_host_did() -> None:
+    """Issue 24 item 14: host actions were "the game goes on" in the history list."""
+    def h(*events: rules.Event) -> str:
+        return headline(3, events, False)
+
+    ev = rules.judge_event
+    assert h(ev("DeadlineMoved", {"due": "2030-01-01T00:00:00+00:00", "seat": "east", "step": 4,
+                                  "why": "extend"})) == "the host extended the deadline of east"
+    assert h(ev("GamePaused", {"at": "x", "reason": ""})) == "the host paused the game"
+    assert h(ev("GameResumed", {"at": "x", "paused_seconds": 60, "reason": ""}),
+             ev("DeadlineMoved", {"due": "x", "seat": "east", "step": 4, "why": "pause"})) == \
+        "the host resumed the game; the deadline of east moved on by the pause"
+    assert h(ev("SeatChanged", {"seat": "east", "changed": ["player", "address", "key"], "player": "P"})) == \
+        "the host gave seat east a new player and address and key"
+    assert h(ev("HostActed", {"command": "resend", "seat": "west"})) == "the host had west's prompt sent again"
+    assert h(ev("DecisionMissed", {"seat": "west", "step": 4, "missed": 1, "total": 1})) == \
+        "west sent no orders in time"
+    assert h(ev("PreferencesSet", {"seat": "west", "prefs": {}})) == "a private entry of the log"
+    state = rules.empty_state(load_pack())
+    extend = Batch(1, 4, 10, 10, (), state, "the host extended the deadline of east")
+    played = Batch(2, 4, 11, 20, (), state, "east played")
+    assert joined_headlines([extend, extend, played]) == \
+        "the host extended the deadline of east (2 times); east played"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.plural import count
 from pbem.problems import Problem
 from pbem.rules.core.board import resolve_general, resolve_space
 from pbem.rules.core.names import printed_name
@@ -43,8 +44,8 @@ def place_list(pack: Pack, part: dict[str, Any], where: str, rej: list[Problem],
         else:
             out.append(sid)
     if len(out) > most:
-        reject(rej, "tyche.too_many_places", f"at most {most} place(s) here",
-               f"{where}.{key}", f"list at most {most} space(s) under {key}")
+        reject(rej, "tyche.too_many_places", f"at most {count(int(most), 'place')} here",
+               f"{where}.{key}", f"list at most {count(int(most), 'space')} under {key}")
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Card, Effect, Pack
+from pbem.plural import count
 from pbem.problems import Problem
 from pbem.rules.cards.base import Primitive
 from pbem.rules.cards.choice import pick_spaces
@@ -136,12 +137,12 @@ def fill(s: State, seat: str, eff: Effect, named: list[str], legal: list[str]) -
 def _what(pack: Pack, eff: Effect) -> str:
     where = " or ".join(province_name(pack, p) for p in _provinces(eff))
     if eff.primitive == "subjugate":
-        return (f"an independent marker within {eff.params['range']} MPs of your army "
+        return (f"an independent marker within {count(int(eff.params['range']), 'MP')} of your army "
                 "may be removed")
     if eff.primitive == "remove_markers":
         return f"an independent marker in {where} may be removed"
     if eff.params.get("kind") == "garrison":
-        return f"your garrison may go (within {eff.params['range']} MPs, R-8.3)"
+        return f"your garrison may go (within {count(int(eff.params['range']), 'MP')}, R-8.3)"
     return f"an independent marker may go in {where} (no CUs, no marker there)"
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Card, Effect, Pack
+from pbem.plural import count
 from pbem.problems import Problem
 from pbem.rules.cards.base import Primitive
 from pbem.rules.cards.choice import names, pick_one, place_list
@@ -58,7 +59,7 @@ def _check(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card, ef
                f"{where}.place", "within reach: " + names(pack, legal), rule="R-16")
     elif to[0] not in legal:
         reject(rej, "tyche.event_choice_illegal",
-               f"{pack.spaces[to[0]].name} is more than {eff.params['mp']} MPs from "
+               f"{pack.spaces[to[0]].name} is more than {count(int(eff.params['mp']), 'MP')} from "
                f"{pack.royals[plan['royal']].name}", f"{where}.place",
                "within reach: " + names(pack, legal), rule="R-16")
 

@@ -6,6 +6,7 @@ place garrisons (#34 Satrapies Redistributed, :mod:`pbem.rules.cards.markers`).
 from __future__ import annotations
 
 from pbem.pack.model import Pack
+from pbem.plural import count
 from pbem.rules.core.board import distances, info
 from pbem.rules.core.names import indep_name
 from pbem.rules.core.pack import const
@@ -84,10 +85,10 @@ def why_not_garrison(pack: Pack, s: State, seat: str, x: str, mps: int | None = 
         return f"{name} holds {why}; garrisons go only where there is none"
     far = distances(pack, garrison_sources(s, seat), 99, garrison_costs(pack))
     if x in far and far[x] <= rng:
-        return (f"{name} is {far[x]} MPs away only through a space holding an enemy "
+        return (f"{name} is {count(far[x], 'MP')} away only through a space holding an enemy "
                 f"garrison, enemy CUs, an independent army or marker")
     if x in far:
-        return f"{name} is {far[x]} MPs from your nearest garrison or CU; garrisons go " \
+        return f"{name} is {count(far[x], 'MP')} from your nearest garrison or CU; garrisons go " \
                f"within {rng}"
     return f"{name} cannot be reached by land from your garrisons or CUs"
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.plural import count
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import space_or_reject
@@ -139,7 +140,7 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
             have = new.get(t, 0) + back.get(t, 0)
             if n > have:
                 reject(rej, "reinforcements.too_many",
-                       f"you have {have} {cus_text({t: 1}, pack)[2:]} CU(s) to place, not {n}", f"{w}.cus.{typed}",
+                       f"you have {count(have, cus_text({t: 1}, pack)[2:] + ' CU')} to place, not {n}", f"{w}.cus.{typed}",
                        f"new: {cus_text(new, pack)}; back from the dispersed box: {cus_text(back, pack)}")
                 continue
             for _ in range(n):

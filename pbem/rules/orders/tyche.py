@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Card, Pack
+from pbem.plural import count
 from pbem.problems import Problem
 from pbem.rules.cards.choice import place_list
 from pbem.rules.cards.registry import (
@@ -359,9 +360,9 @@ def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where
              "places: [Pelusium, Gaza]")
         return
     if len(places) > (card.ops or 0):
-        reject(rej, "tyche.too_many_garrisons", f"{card_label(pack, card.number)} places at most {card.ops} garrisons, "
+        reject(rej, "tyche.too_many_garrisons", f"{card_label(pack, card.number)} places at most {count(card.ops, 'garrison')}, "
              f"you listed {len(places)}", f"{where}.places",
-             f"list at most {card.ops} spaces")
+             f"list at most {count(card.ops, 'space')}")
     legal = legal_garrison_spaces(pack, s, seat)
     seen: set[str] = set()
     for i, v in enumerate(places):

@@ -16,6 +16,7 @@ store it in the state and resume it in the next decision)::
 from __future__ import annotations
 
 from pbem.pack.model import Pack
+from pbem.plural import count
 from pbem.problems import Problem, problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import can_overrun, group_initiative
@@ -166,7 +167,7 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | Problem | None:
     if err:
         return err
     if cost > mp:
-        return (f"{pack.spaces[mv['path'][-1]].name} is {cost} MPs from "
+        return (f"{pack.spaces[mv['path'][-1]].name} is {count(cost, 'MP')} from "
                 f"{pack.spaces[start].name} on that path, the army has {mp}")
     for i, x in enumerate(mv["path"][:-1]):
         e = enemy_of(s, seat, x)

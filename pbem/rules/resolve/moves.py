@@ -14,6 +14,7 @@ import contextlib
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.plural import count
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import (
@@ -207,7 +208,7 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
         reject(rej, "movement.bad_path", err, f"{mv['where']}.path",
              _path_hint(pack, mv["army"], mv["path"]))
     elif cost > mp:
-        reject(rej, "movement.too_far", f"{pack.spaces[mv['path'][-1]].name} is {cost} MPs from "
+        reject(rej, "movement.too_far", f"{pack.spaces[mv['path'][-1]].name} is {count(cost, 'MP')} from "
              f"{pack.spaces[mv['army']].name} on that path, the army has {mp}",
              f"{mv['where']}.path", "stop earlier on the path: land paths cost 1 MP, "
              "mountain/strait paths 2")
@@ -239,7 +240,7 @@ def _moves_hint(pack: Pack, s: State, seat: str) -> str:
     def label(o: dict[str, Any]) -> str:
         g = pack.generals.get(o["commander"])
         who = g.name if g else "minor general"
-        return f"{who} ({pack.spaces[o['space']].name}, {o['allowance']} MPs)"
+        return f"{who} ({pack.spaces[o['space']].name}, {count(int(o['allowance']), 'MP')})"
 
     return ("change the path or leave out this move; armies that may move: " +
             ", ".join(label(o) for o in opts))

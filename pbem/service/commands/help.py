@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pbem import rules
+from pbem.plural import count
 from pbem.report import build, context
 from pbem.report.render import render, templates_dir
 from pbem.service import trust
@@ -128,7 +129,7 @@ def hand_text(judge: Judge, game_id: str, seat: str, options: Mapping[str, Any])
     rows = context.hand_rows(judge.pack_for(game_id), options, hand)
     if not rows:
         return "YOUR HAND\n\nYour hand is empty."
-    lines = [f"YOUR HAND (secret: this mail goes only to your seat's address), {len(rows)} card(s)", ""]
+    lines = [f"YOUR HAND (secret: this mail goes only to your seat's address), {count(len(rows), 'card')}", ""]
     for r in rows:
         lines.append(textwrap.fill(f"{r['label']}: {r['text']}", 72, subsequent_indent="    "))
     return "\n".join(lines)

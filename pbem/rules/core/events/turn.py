@@ -29,10 +29,10 @@ def chooser_text(d: dict) -> str:
         said = []
         for i, r in enumerate(rounds):
             dice = ", ".join(f"{s} {n}" for s, n in r.items())
-            said.append(f"first roll: {dice}" if i == 0 else
+            said.append(f"First roll: {dice}" if i == 0 else
                         f"{' and '.join(r)} tie for the highest and roll again: {dice}")
         return (f"{', '.join(rounds[0])} tie for the fewest VP ({vp}); one die each, the highest names the "
-                f"first player. " + ". ".join(x[0].upper() + x[1:] for x in said)
+                f"first player. " + "; ".join(said)
                 + f". {seat} names the first player; play goes clockwise from the seat named (R-6.1).")
     vp = (d.get("vp") or {}).get(seat)
     dice = ", ".join(f"{s} {n}" for s, n in rolls.items())
