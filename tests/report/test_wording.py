@@ -3,6 +3,7 @@ a move "ended" by an army that was wiped out, move lines without the general, "(
 "The Ariarathes of Cappadocia", a cut-off seed commitment."""
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -244,9 +245,9 @@ def test_one_line_for_cus_placed_together(pack) -> None:
                   why="reinforcement", from_dispersed=False)]
     texts = [h["text"] for h in context.happenings(pack, events)]
     assert texts == ["north raises a mercenary CU in Tarsus.", "east places 3 mercenary, 1 loyal in Babylon."]
-    for state, events in _war_reports(pack, 2):
+    for _state, events in _war_reports(pack, 2):
         texts = [h["text"] for h in context.happenings(pack, events)]
-        repeats = [a for a, b in zip(texts, texts[1:]) if a == b and not a.startswith("Dice")]
+        repeats = [a for a, b in itertools.pairwise(texts) if a == b and not a.startswith("Dice")]
         assert not repeats, repeats
 
 
