@@ -16,7 +16,7 @@ from typing import Any
 from pbem import rules
 from pbem.pack.model import Pack
 from pbem.plural import count
-from pbem.report import build
+from pbem.report import build, context
 from pbem.report.render import render
 
 
@@ -173,7 +173,8 @@ def render_history(pack: Pack, all_batches: Sequence[Batch], *, game_id: str, se
     groups = step_groups(all_batches)
     ctx = {"game_id": game_id, "seat": seat, "asked": step,
            "entries": [{"step": g[0].step, "headline": joined_headlines(g),
-                        "turn": played_in(groups, i).turn, "round": played_in(groups, i).round}
+                        "turn": played_in(groups, i).turn, "round": played_in(groups, i).round,
+                        "stage": context.stage_text(played_in(groups, i).peek())}
                        for i, g in enumerate(groups)]}
     n = len(groups)
     subject = (f"[{game_id}] history: {count(n, 'report')}" if step is None

@@ -127,11 +127,11 @@ def small_mails() -> tuple[str, str]:
                                            "hint": "stop at Pelusium"}], "golden", "orders:\n  movement: x\n"),
         build.render_notice("Your orders for step 4 are due at 2030-03-15 18:00 UTC.", "golden"),
         render("history.txt.j2", {"game_id": "golden", "seat": "north", "asked": 7, "entries": [
-            {"step": 0, "turn": 1, "round": 1, "headline": "setup, the game begins"},
-            {"step": 0, "turn": 1, "round": 1, "headline": "south played"}]}),
+            {"step": 0, "turn": 1, "round": 1, "stage": "round 1", "headline": "setup, the game begins"},
+            {"step": 0, "turn": 1, "round": 1, "stage": "round 1", "headline": "south played"}]}),
     ])
     html = render("history.html.j2", {"game_id": "golden", "seat": "north", "asked": None, "entries": [
-        {"step": 0, "turn": 1, "round": 1, "headline": "setup, the game begins"}]})
+        {"step": 0, "turn": 1, "round": 1, "stage": "round 1", "headline": "setup, the game begins"}]})
     return text, html
 
 
