@@ -363,6 +363,10 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     )
     if devmail.domain and not _DOMAIN.fullmatch(devmail.domain):
         c.add("devmail.domain", f"not a domain name: {devmail.domain!r}")
+    if devmail.enabled and devmail.smtp_port and devmail.smtp_port == devmail.imap_port:
+        c.add("devmail.imap_port", f"the embedded SMTP and IMAP servers would both listen on port "
+              f"{devmail.smtp_port}; give them two different ports (devmail.smtp_port/imap_port, or "
+              "smtp.port/imap.port)")
 
     dl = c.mapping(root.get("deadlines"), "deadlines")
     deadlines: dict[str, float] = {}

@@ -25,7 +25,7 @@ import yaml
 
 from pbem import rules
 from pbem.config import load_config
-from pbem.devmail import DevMail, free_port
+from pbem.devmail import DevMail, free_ports
 from pbem.keys import hash_key, new_key
 from pbem.service import make_judge, run_once
 
@@ -118,7 +118,7 @@ def run_demo(out: Path, rounds: int = 1, seed: int | None = None,
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
-    config_path, keys = write_config(out, free_port(), free_port())
+    config_path, keys = write_config(out, *free_ports(2))
     config = load_config(config_path)
     result = DemoResult(out, config_path, config.database, config.devmail.maildir)
     with DevMail(config.devmail.maildir, config.devmail.accounts, smtp_port=config.devmail.smtp_port,

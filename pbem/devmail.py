@@ -10,6 +10,7 @@ Only loopback addresses are used. Nothing here is meant for the Internet.
 """
 from __future__ import annotations
 
+import errno
 import mailbox
 import os
 import re
@@ -17,14 +18,19 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.utils import getaddresses
 from pathlib import Path
+from typing import TypeVar
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
+
+T = TypeVar("T")
 
 
 class DevMailError(RuntimeError):
@@ -43,11 +49,77 @@ def ensure_port_free(port: int, what: str) -> None:
                                "devmail.smtp_port/imap_port (and smtp.port/imap.port) in the config.") from exc
 
 
+#: how many ports :func:`free_port` remembers having handed out (far more than one
+#: process ever has servers listening at once)
+REMEMBERED_PORTS = 4096
+#: how many ports a server whose chosen port was taken meanwhile tries in all
+PORT_TRIES = 5
+_handed_out: deque[int] = deque(maxlen=REMEMBERED_PORTS)
+_handed_out_lock = threading.Lock()
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` distinct TCP ports on 127.0.0.1 that are free right now and that this
+    process has not handed out before (the last :data:`REMEMBERED_PORTS`). All of them
+    are chosen while every socket is still bound, so no two are the same (issue 24,
+    finding 16: two calls of the old ``free_port`` could return the same port, and
+    SMTP and IMAP both got 60065). Another process may still take a port before its
+    server binds it: :func:`listen_on_free_port` retries then. Raises OSError when the
+    kernel has no port left."""
+    held: list[socket.socket] = []
+    ports: list[int] = []
+    try:
+        with _handed_out_lock:
+            for _ in range(count + 1000):  # bounded: a port handed out before is skipped
+                s = socket.socket()
+                try:
+                    s.bind(("127.0.0.1", 0))
+                except OSError:
+                    s.close()
+                    raise
+                port = s.getsockname()[1]
+                if port in _handed_out or port in ports:
+                    s.close()
+                    continue
+                held.append(s)
+                ports.append(port)
+                if len(ports) == count:
+                    break
+            if len(ports) < count:
+                raise OSError(errno.EADDRNOTAVAIL, "no free port left on 127.0.0.1")
+            _handed_out.extend(ports)
+    finally:
+        for s in held:
+            s.close()
+    return ports
+
+
 def free_port() -> int:
-    """Return a TCP port on 127.0.0.1 that is free right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port on 127.0.0.1 that is free right now and that this process has not
+    handed out before (:func:`free_ports`)."""
+    return free_ports(1)[0]
+
+
+def is_port_taken(exc: BaseException) -> bool:
+    """Whether ``exc`` says the address is in use (EADDRINUSE, also when aiosmtpd
+    passes the bind error of its server thread on)."""
+    return isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE
+
+
+def listen_on_free_port(start: Callable[[int], T], choose: Callable[[], int] = free_port,
+                        tries: int = PORT_TRIES) -> T:
+    """``start(port)`` on a port from ``choose``; when another process took that port
+    between the choice and the bind (``start`` raises EADDRINUSE), again on a new
+    port, ``tries`` times in all. Returns what ``start`` returned; raises its last
+    error."""
+    for attempt in range(tries):
+        port = choose()
+        try:
+            return start(port)
+        except OSError as exc:
+            if not is_port_taken(exc) or attempt == tries - 1:
+                raise
+    raise AssertionError("not reached")
 
 
 def wait_for_port(port: int, timeout: float = 15.0) -> None:
@@ -176,31 +248,61 @@ class DevMail:
     _log: Path | None = field(default=None)
 
     def start(self) -> DevMail:
-        """Start both servers (ports 0 mean: pick free ones)."""
+        """Start both servers (ports 0 mean: pick free ones, distinct, and another one
+        when a port is taken meanwhile: :func:`listen_on_free_port`). Raises
+        :class:`DevMailError` when a given port is taken, both servers are given the
+        same port, or a server does not come up."""
         self.root = Path(self.root)
-        self.smtp_port = self.smtp_port or free_port()
-        self.imap_port = self.imap_port or free_port()
+        if self.smtp_port and self.smtp_port == self.imap_port and self.serve_imap:
+            raise DevMailError(f"the SMTP and IMAP ports are both {self.smtp_port}: give the embedded servers "
+                               "two different ports (devmail.smtp_port and devmail.imap_port)")
         if self.serve_imap:
             self._stop_stale_imap()
         for port, what in ((self.smtp_port, "SMTP"), (self.imap_port, "IMAP")):
-            if what == "SMTP" or self.serve_imap:
+            if port and (what == "SMTP" or self.serve_imap):
                 ensure_port_free(port, what)
         write_pymap_users(self.root, self.accounts)
-        self._controller = Controller(MaildirHandler(self.root, self.accounts, self.owner, self.on_delivery),
-                                      hostname="127.0.0.1", port=self.smtp_port)
-        self._controller.start()
+        if self.smtp_port:
+            self._controller = self._start_smtp(self.smtp_port)
+        else:
+            self._controller = listen_on_free_port(self._start_smtp, choose=lambda: self._free(self.imap_port))
+            self.smtp_port = self._controller.port
         if not self.serve_imap:
+            self.imap_port = self.imap_port or self._free(self.smtp_port)
             return self
         self._log = self.root / "pymap.log"
-        self._start_imap()
-        try:
-            wait_for_port(self.imap_port)
-            if not self.imap_alive():
-                raise TimeoutError("exited")
-        except TimeoutError as exc:
-            self.stop()
-            raise DevMailError(f"the embedded IMAP server did not start ({exc}); see {self._log}") from exc
+        chosen = not self.imap_port
+        for attempt in range(PORT_TRIES if chosen else 1):
+            if chosen:
+                self.imap_port = self._free(self.smtp_port)
+            try:
+                self._start_imap()
+                wait_for_port(self.imap_port)
+                if not self.imap_alive():
+                    raise TimeoutError("exited")
+                return self
+            except TimeoutError as exc:
+                self._stop_imap()
+                if attempt == (PORT_TRIES if chosen else 1) - 1:
+                    self.stop()
+                    raise DevMailError(f"the embedded IMAP server did not start ({exc}); see {self._log}") from exc
         return self
+
+    @staticmethod
+    def _free(other: int) -> int:
+        """A port from :func:`free_port` that is not ``other`` (the other server's)."""
+        return next(p for p in iter(free_port, None) if p != other)
+
+    def _start_smtp(self, port: int) -> Controller:
+        """The SMTP server on ``port``. Raises OSError (EADDRINUSE: the port is taken)."""
+        controller = Controller(MaildirHandler(self.root, self.accounts, self.owner, self.on_delivery),
+                                hostname="127.0.0.1", port=port)
+        try:
+            controller.start()
+        except BaseException:
+            controller.loop.close()
+            raise
+        return controller
 
     def imap_alive(self) -> bool:
         """True while the embedded IMAP server process runs."""
@@ -246,12 +348,16 @@ class DevMail:
         if self._controller is not None:
             self._controller.stop()
             self._controller = None
+        self._stop_imap()
+
+    def _stop_imap(self) -> None:
         if self._imap is not None:
             self._imap.terminate()
             try:
                 self._imap.wait(10)
             except subprocess.TimeoutExpired:
                 self._imap.kill()
+                self._imap.wait(10)
             self._imap = None
 
     def restart_imap(self) -> None:

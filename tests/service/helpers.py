@@ -24,7 +24,7 @@ from imapclient import IMAPClient
 
 from pbem import rules
 from pbem.config import Config, load_config
-from pbem.devmail import free_port
+from pbem.devmail import listen_on_free_port
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
 from tests.mailservers import MailServer
 
@@ -144,10 +144,17 @@ class FaultySMTP:
         return "250 OK"
 
     def start(self, port: int | None = None) -> FaultySMTP:
-        """Listen on ``port`` (default: a free one)."""
-        self.port = port or free_port()
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=self.smtputf8)
-        self._controller.start()
+        """Listen on ``port`` (default: a free one, another when it is taken meanwhile:
+        :func:`pbem.devmail.listen_on_free_port`). Raises OSError when ``port`` is taken."""
+        if not port:
+            return listen_on_free_port(self.start)
+        controller = Controller(self, hostname="127.0.0.1", port=port, enable_SMTPUTF8=self.smtputf8)
+        try:
+            controller.start()
+        except BaseException:
+            controller.loop.close()
+            raise
+        self.port, self._controller = port, controller
         return self
 
     def stop(self) -> None:
