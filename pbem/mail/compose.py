@@ -30,6 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email import message_from_bytes
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP, SMTPUTF8
@@ -197,6 +198,17 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
                     raw=raw, kind=kind, in_reply_to=parent,
                     attachments=tuple(a.filename for a in attachments), smtputf8=smtputf8,
                     bodies=tuple(bodies.values()))
+
+
+def seven_bit(raw: bytes) -> bytes:
+    """``raw`` (a message of ours, CRLF line ends, ASCII headers) with every 8-bit body
+    part re-encoded 7-bit clean — text as base64 or quoted-printable, whichever is
+    shorter, as the email package chooses (RFC 2045 section 6; RFC 6152 section 3: what
+    a client sends a relay that does not offer 8BITMIME). Headers, Message-ID and the
+    parts already 7-bit stay as they are. Raises what the email package raises for
+    bytes it cannot read."""
+    msg = message_from_bytes(raw, policy=SMTP)
+    return msg.as_bytes(policy=SMTP.clone(cte_type="7bit"))
 
 
 @lru_cache(maxsize=4)

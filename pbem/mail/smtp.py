@@ -23,6 +23,10 @@ to a row (RFC 5321 4.2.1):
   one row, finding 2): ``failed`` at once with the error, and the pass goes on with the
   next row. ``pbem outbox resend`` puts failed rows back (finding 6).
 
+8-bit bodies (a player's name in Greek in every report): sent with ``BODY=8BITMIME``
+(RFC 6152) when the relay offers the extension, else re-encoded 7-bit clean
+(:func:`prepare`; issue 25, finding 13: the parameter was never sent).
+
 Internationalised mail (RFC 6531/6532; break-it finding 1): a row whose envelope
 address is not ASCII, or whose header section holds raw UTF-8, is sent with the
 ``SMTPUTF8`` MAIL parameter (and ``BODY=8BITMIME`` when its bytes are 8-bit, RFC 6152;
@@ -49,6 +53,7 @@ from typing import Any
 import aiosmtplib
 
 from pbem.config import MailServer
+from pbem.mail.compose import seven_bit
 from pbem.store import Store
 
 log = logging.getLogger(__name__)
@@ -93,12 +98,26 @@ def needs_smtputf8(sender: str, to_addr: str, raw: bytes) -> bool:
     return not (sender.isascii() and to_addr.isascii() and head.isascii())
 
 
-def mail_options(sender: str, to_addr: str, raw: bytes) -> list[str]:
-    """The MAIL FROM parameters for one message: ``SMTPUTF8`` (RFC 6531) and
-    ``BODY=8BITMIME`` (RFC 6152) for internationalised mail, none otherwise."""
-    if not needs_smtputf8(sender, to_addr, raw):
-        return []
-    return ["SMTPUTF8"] + ([] if raw.isascii() else ["BODY=8BITMIME"])
+def mail_options(sender: str, to_addr: str, raw: bytes, eight_bit_mime: bool = True) -> list[str]:
+    """The MAIL FROM parameters for one message: ``SMTPUTF8`` (RFC 6531) for
+    internationalised mail, and ``BODY=8BITMIME`` (RFC 6152) for 8-bit bytes when the
+    relay offers the extension (``eight_bit_mime``; an SMTPUTF8 relay must, RFC 6531
+    section 3.1). An 8-bit message for a relay without it is sent as
+    :func:`pbem.mail.compose.seven_bit` makes it (:func:`prepare`), so it needs none."""
+    utf8 = needs_smtputf8(sender, to_addr, raw)
+    eight_bit = not raw.isascii() and (utf8 or eight_bit_mime)
+    return (["SMTPUTF8"] if utf8 else []) + (["BODY=8BITMIME"] if eight_bit else [])
+
+
+def prepare(sender: str, to_addr: str, raw: bytes, eight_bit_mime: bool) -> tuple[bytes, list[str]]:
+    """The bytes to hand over and the MAIL FROM parameters (:func:`mail_options`) for a
+    relay that offers 8BITMIME (``eight_bit_mime``) or not: a message with 8-bit
+    bytes and no internationalised address goes to a relay without 8BITMIME re-encoded
+    7-bit clean (RFC 6152 section 3: a client must not send 8-bit data to such a
+    relay; issue 25, finding 13). The stored row keeps its bytes."""
+    if not raw.isascii() and not eight_bit_mime and not needs_smtputf8(sender, to_addr, raw):
+        raw = seven_bit(raw)
+    return raw, mail_options(sender, to_addr, raw, eight_bit_mime)
 
 
 def address_problem(address: str) -> str | None:
@@ -147,7 +166,9 @@ async def _sendmail(smtp: aiosmtplib.SMTP, sender: str, to_addr: str, raw: bytes
     """One SMTP transaction (MAIL, RCPT, DATA) with the parameters :func:`mail_options`
     gives. Raises what aiosmtplib raises; a relay without SMTPUTF8 for a message that
     needs it raises SMTPNotSupported with a reason the host can act on."""
-    options = mail_options(sender, to_addr, raw)
+    if smtp.is_ehlo_or_helo_needed:  # the relay's extensions decide the body's encoding
+        await smtp.ehlo()
+    raw, options = prepare(sender, to_addr, raw, smtp.supports_extension("8BITMIME"))
     try:
         await smtp.sendmail(sender, [to_addr], raw, mail_options=options)
     except aiosmtplib.SMTPNotSupported as exc:

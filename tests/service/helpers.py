@@ -120,6 +120,7 @@ class FaultySMTP:
     """An SMTP server on 127.0.0.1 whose answer the test sets: ``mode`` ``ok`` (accept
     and keep the message), ``4xx`` (451 to every recipient), ``5xx`` (550); recipients in
     ``refuse`` get 550 in any mode. ``smtputf8``: the server offers SMTPUTF8 (RFC 6531);
+    ``eightbitmime``: it offers 8BITMIME (RFC 6152; aiosmtpd does unless told not to);
     ``options`` records the MAIL FROM parameters of every message received."""
 
     mode: str = "ok"
@@ -128,7 +129,12 @@ class FaultySMTP:
     port: int = 0
     smtputf8: bool = False
     options: list[list[str]] = field(default_factory=list)
+    eightbitmime: bool = True
     _controller: Controller | None = None
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):  # noqa: ANN001
+        session.host_name = hostname
+        return [r for r in responses if self.eightbitmime or "8BITMIME" not in r]
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: ANN001
         if self.mode == "4xx":
