@@ -140,6 +140,11 @@ class SendReport:
     gave_up: list[int] = field(default_factory=list)
     server_error: str | None = None
     out_of_time: bool = False
+    refused: dict[str, str] = field(default_factory=dict)
+    """Recipient addresses the relay refused for good (a 5xx reply to RCPT, RFC 5321
+    4.2.1: ``550 5.1.1 User unknown``), each with the reply: the caller marks such a
+    seat as bouncing (issue 25, finding 12). Other rows to the address are not offered
+    in the same pass."""
 
 
 def _client(server: MailServer, timeout: float) -> aiosmtplib.SMTP:
@@ -203,6 +208,8 @@ async def send_due_async(store: Store, server: MailServer, sender: str, now: dat
     smtp: aiosmtplib.SMTP | None = None
     try:
         for row in _due_rows(store, now.replace(microsecond=0).isoformat()):
+            if row["to_addr"] in report.refused:
+                continue  # refused for good a moment ago: the caller decides what waits
             left = end - loop.time()
             if left <= 0:
                 report.out_of_time = True
@@ -226,6 +233,8 @@ async def send_due_async(store: Store, server: MailServer, sender: str, now: dat
                                        max(min(timeout * 3, left), 1))
             except Exception as exc:  # noqa: BLE001 - one row never stops the others (finding 2)
                 _failed(store, row, exc, now, report)
+                if isinstance(exc, aiosmtplib.SMTPRecipientsRefused) and is_permanent(exc):
+                    report.refused[row["to_addr"]] = "; ".join(f"{r.code} {r.message}" for r in exc.recipients)
                 if is_connection_failure(exc):
                     report.server_error = f"{type(exc).__name__}: {exc}"
                     break  # the server is down or stalled: the other rows wait for the next pass

@@ -48,6 +48,29 @@ def notify_host(judge: Judge, game_id: str, body: str, kind: str, once: str | No
                  html=None, id_parts=(game_id, "host", kind, digest))
 
 
+def bounced(judge: Judge, address: str, why: str) -> list[tuple[str, str]]:
+    """Mail to ``address`` cannot be delivered — a delivery report came back (RFC 3464)
+    or the relay refused the recipient for good (a 5xx reply to RCPT, RFC 5321 4.2.1;
+    issue 25, finding 12) — ``why`` says which: every seat registered at ``address`` is
+    marked bouncing, so mail to it waits in the outbox (:meth:`pbem.store.Store.due_mail`)
+    until the player writes from the address with the seat's key or the seat gets
+    another address, and each game's host is told which game and seat (once a day per
+    seat). Returns the (game, seat) pairs marked. Call inside a transaction."""
+    hits = judge.store.mark_bouncing(address)
+    for game_id, seat in hits:
+        row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), {})
+        how = ("change the seat's address in the judge's config (games[].seats[].email; the next `pbem run` "
+               "logs it)" if judge.config.game(game_id) is not None else
+               f"the player sends `command: address`, or `pbem host replace {game_id} --seat {seat}` gives the "
+               "seat to another player")
+        notify_host(judge, game_id, f"Mail to seat {seat} of {game_id} ({row.get('player', '?')}, {address}) "
+                    f"bounced: {safe_text(why, 300)}. The seat is marked as bouncing: mail to it waits in the "
+                    "outbox, nothing is lost, and goes out when the player writes from that address with the "
+                    f"seat's key. If the address is dead, ask the player for a working one: {how}. `pbem status` "
+                    "lists bouncing seats.", kind="bounce", once=f"{seat} {address} {judge.clock():%Y-%m-%d}")
+    return hits
+
+
 def host_addresses(judge: Judge) -> list[str]:
     """Every distinct ``host_email`` of the configured games, in config order, then
     those of the games made by ``pbem game new``."""

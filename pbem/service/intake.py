@@ -228,10 +228,7 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
                 log.warning("a delivery report about %s names no mail we sent there (%s); not believed",
                             safe_text(address, 100), safe_text(" ".join(parsed.returned_ids), 300) or "no Message-ID")
                 continue
-            for game_id, seat in judge.store.mark_bouncing(address):
-                host.notify_host(judge, game_id, f"Mail to seat {seat} ({address}) bounced: the address is "
-                                 "marked as bouncing. Ask the player for a working address and "
-                                 "update the config.", kind="bounce")
+            host.bounced(judge, address, "a delivery report came back for it")
         return "ignored"
     if parsed.action == "reject":
         issues = list(parsed.problems)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pbem.mail.compose import Attachment, compose, stable_message_id
 from pbem.mail.smtp import CYCLE_BUDGET, SendReport, send_due
@@ -49,9 +49,20 @@ def flush(judge: Judge, budget: float = CYCLE_BUDGET) -> SendReport:
     """Send the due outbox rows over SMTP within ``budget`` seconds, then report the rows
     that gave up to the hosts. Raises what the store raises."""
     report = send_due(judge.store, judge.config.smtp, judge.config.judge_address, judge.clock(), budget=budget)
+    if report.refused:  # 550 User unknown while sending: as a delivery report would say (issue 25, finding 12)
+        with judge.store.transaction():
+            for address, reply in report.refused.items():
+                host.bounced(judge, address, f"the mail server refused the address ({reply})")
     if report.gave_up:
         _report_given_up(judge, report.gave_up)
     return report
+
+
+def _recipient(judge: Judge, row: Mapping[str, Any]) -> str:
+    """Who an outbox row was for, as the host reads it: ``seat east of g1
+    (east@example.org)``, or the address alone."""
+    seat = judge.store.seat_at(row["game_id"], row["to_addr"]) if row.get("game_id") else None
+    return f"seat {seat} of {row['game_id']} ({row['to_addr']})" if seat else repr(row["to_addr"])
 
 
 def _report_given_up(judge: Judge, ids: Sequence[int]) -> None:
@@ -59,8 +70,8 @@ def _report_given_up(judge: Judge, ids: Sequence[int]) -> None:
     rows = [r for r in rows if r["kind"] != "host"]
     if not rows:
         return
-    lines = "\n".join(f"- outbox {r['id']}: {r['kind']} to {r['to_addr']!r} ({r['subject']!r}): {r['last_error']}"
-                      for r in rows)
+    lines = "\n".join(f"- outbox {r['id']}: {r['kind']} to {_recipient(judge, r)} ({r['subject']!r}): "
+                      f"{r['last_error']}" for r in rows)
     with judge.store.transaction():
         host.report_fault(judge, "undeliverable", "mail could not be delivered",
                           f"The mail server refused these messages for good (or they cannot be sent):\n\n{lines}\n\n"

@@ -68,11 +68,15 @@ class GamesTable(Connection):
 
     def update_seat(self, game_id: str, seat: str, *, player: str, email: str, key_hash: str) -> None:
         """Set a seat's player name, address (lowercased) and key hash (config sync); a
-        new address clears the seat's bounce mark (the old address bounced, not this one)."""
+        new address clears the seat's bounce mark (the old address bounced, not this one)
+        and gives up the mail that waited for the old one (:meth:`drop_held_mail`)."""
         values: dict[str, Any] = {"player": player, "email": email.lower(), "key_hash": key_hash}
         row = self.db["seats"].get((game_id, seat))
         if row["email"] != email.lower():
             values.update({"bouncing": 0, "bounced_at": None})
+            if row["bouncing"]:  # what waited for the dead address is not sent there
+                self.drop_held_mail(game_id, row["email"], f"not sent: {row['email']} bounced and the seat "
+                                    f"{seat} moved to another address")
         self.db["seats"].update((game_id, seat), values)
 
     def clear_bouncing(self, game_id: str, seat: str) -> bool:

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pbem.mail.headers import fold_address
-from pbem.store.blobs import BlobsTable, pack, split
 from pbem.store.base import utcnow
+from pbem.store.blobs import BlobsTable, pack, split
 
 
 class OutboxTable(BlobsTable):
@@ -37,9 +37,20 @@ class OutboxTable(BlobsTable):
         return outbox_id
 
     def due_mail(self, now: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        """Pending outbox rows whose next attempt is due, oldest first, at most ``limit``."""
-        return self.with_bodies(self.db["outbox"].rows_where("status = 'pending' AND next_attempt_at <= ?",
-                                                             [now or utcnow()], order_by="id", limit=limit))
+        """Pending outbox rows whose next attempt is due, oldest first, at most ``limit``;
+        rows to the address of a seat marked bouncing wait (issue 25, finding 12: they
+        went on to the dead address) until the mark is cleared."""
+        return self.with_bodies(self.db["outbox"].rows_where(
+            "status = 'pending' AND next_attempt_at <= ? AND to_addr NOT IN "
+            "(SELECT email FROM seats WHERE bouncing = 1)", [now or utcnow()], order_by="id", limit=limit))
+
+    def drop_held_mail(self, game_id: str, address: str, reason: str) -> int:
+        """Give up the pending rows of ``game_id`` to ``address`` (a bouncing seat's old
+        address, now replaced): status failed with ``reason``, never offered to the dead
+        address; ``pbem outbox resend`` can still send them. Returns how many."""
+        return self.db.execute(
+            "UPDATE outbox SET status = 'failed', last_error = ? WHERE status = 'pending' AND game_id = ? "
+            "AND to_addr = ?", [reason[:500], game_id, fold_address(address)]).rowcount
 
     def mark_sent(self, outbox_id: int) -> None:
         """Record a successful SMTP hand-over; drop the attachment bodies no unsent row
@@ -101,12 +112,17 @@ class OutboxTable(BlobsTable):
 
     def resend_failed(self, ids: Sequence[int] | None = None, now: str | None = None) -> list[int]:
         """Put failed rows (all, or those of ``ids``) back to pending, due now, with their
-        attempts reset; their Message-IDs stay the same. Returns the ids."""
-        rows = [r["id"] for r in self.failed_mail() if ids is None or r["id"] in set(ids)]
-        for outbox_id in rows:
-            self.db["outbox"].update(outbox_id, {"status": "pending", "attempts": 0,
+        attempts reset; their Message-IDs stay the same. A seat at one of their addresses
+        loses its bounce mark (the host resends because the address works again), so the
+        rows do not wait for it. Returns the ids."""
+        rows = [r for r in self.failed_mail() if ids is None or r["id"] in set(ids)]
+        for row in rows:
+            self.db["outbox"].update(row["id"], {"status": "pending", "attempts": 0,
                                                  "next_attempt_at": now or utcnow()})
-        return rows
+        for address in {r["to_addr"] for r in rows}:  # the host vouches for the address again
+            self.db.execute("UPDATE seats SET bouncing = 0, bounced_at = NULL WHERE email = ? AND bouncing = 1",
+                            [address])
+        return [r["id"] for r in rows]
 
     def outbox_counts(self) -> list[tuple[str, int]]:
         """(status, rows) for every outbox status present."""

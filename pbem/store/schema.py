@@ -18,6 +18,8 @@
   table (``tests/store/test_query_plans.py``).
 - ``005_table`` (issue 16): the table around the rules (:mod:`pbem.store.table`).
 - ``006_playercmd`` (issue 16): an index on the digests not sent yet.
+- ``007_bouncing`` (issue 25, finding 12): an index on the seats marked bouncing, whose
+  mail the outbox pass holds back.
 """
 from __future__ import annotations
 
@@ -111,6 +113,10 @@ def _m004(db: sqlite_utils.Database) -> None:
                "WHERE ob.sha256 = blobs.sha256 AND o.status != 'sent')")
 
 
+def _m007(db: sqlite_utils.Database) -> None:
+    db["seats"].create_index(["bouncing", "email"], if_not_exists=True)
+
+
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
@@ -118,4 +124,5 @@ MIGRATIONS: list[Migration] = [
     ("004_scale", _m004),
     ("005_table", _m005),  # issue 16 (pbem/store/table.py)
     ("006_playercmd", _m006_playercmd),  # issue 16, players' commands (pbem/store/table.py)
+    ("007_bouncing", _m007),
 ]

@@ -121,7 +121,8 @@ class FaultySMTP:
     and keep the message), ``4xx`` (451 to every recipient), ``5xx`` (550); recipients in
     ``refuse`` get 550 in any mode. ``smtputf8``: the server offers SMTPUTF8 (RFC 6531);
     ``eightbitmime``: it offers 8BITMIME (RFC 6152; aiosmtpd does unless told not to);
-    ``options`` records the MAIL FROM parameters of every message received."""
+    ``options`` records the MAIL FROM parameters of every message received,
+    ``refused_tries`` every recipient refused."""
 
     mode: str = "ok"
     refuse: set[str] = field(default_factory=set)
@@ -130,6 +131,7 @@ class FaultySMTP:
     smtputf8: bool = False
     options: list[list[str]] = field(default_factory=list)
     eightbitmime: bool = True
+    refused_tries: list[str] = field(default_factory=list)
     _controller: Controller | None = None
 
     async def handle_EHLO(self, server, session, envelope, hostname, responses):  # noqa: ANN001
@@ -140,7 +142,8 @@ class FaultySMTP:
         if self.mode == "4xx":
             return "451 4.3.0 try again later"
         if self.mode == "5xx" or address.lower() in self.refuse:
-            return "550 5.1.1 mailbox unavailable"
+            self.refused_tries.append(address)
+            return "550 5.1.1 <" + address + ">: Recipient address rejected: User unknown"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
