@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -88,19 +89,29 @@ def resend(store: Store, ids: Sequence[int] | None = None) -> list[int]:
         return store.resend_failed(ids)
 
 
+#: seconds between the sender's looks at the database for mail another process queued
+WATCH_EVERY = 0.5
+
+
 class Sender(threading.Thread):
     """Sends the outbox in its own thread, with its own store connection, until
-    ``stop``: a pass when :meth:`kick` is called or every ``every`` seconds. A pass that
-    raises is logged and reported as a fault; the thread goes on."""
+    ``stop``: a pass when :meth:`kick` is called, every ``every`` seconds, and within
+    ``watch_every`` seconds of a commit by another connection (issue 24, finding 11: a
+    host command from the CLI, another process, used to wait for the next timed pass,
+    11–30 s; :meth:`pbem.store.Store.data_version` tells, a cheap PRAGMA, no query of
+    the outbox). After a pass that found the relay down, only a kick or the timer starts
+    the next. A pass that raises is logged and reported as a fault; the thread goes on."""
 
     def __init__(self, make_judge: Callable[[], Judge], stop: threading.Event, every: float = 30.0,
-                 budget: float = CYCLE_BUDGET, watch: faults.ServerFaults | None = None):
+                 budget: float = CYCLE_BUDGET, watch: faults.ServerFaults | None = None,
+                 watch_every: float = WATCH_EVERY):
         super().__init__(name="pbem-outbox", daemon=True)
         self._make = make_judge
         self.watch = watch or faults.ServerFaults()
         self.stop = stop
         self.every = every
         self.budget = budget
+        self.watch_every = watch_every
         self._kick = threading.Event()
         self.passes = 0
 
@@ -119,13 +130,14 @@ class Sender(threading.Thread):
         if judge is None:
             return
         watch = self.watch
+        relay_down = False
         while not self.stop.is_set():
-            self._kick.wait(self.every)
-            self._kick.clear()
+            self._wait(judge, relay_down)
             if self.stop.is_set():
                 break
             try:
                 report = flush(judge, self.budget)
+                relay_down = bool(report.server_error)
                 if report.server_error:
                     watch.failed(judge, "smtp", RuntimeError(report.server_error))
                 elif report.sent:
@@ -135,6 +147,31 @@ class Sender(threading.Thread):
                 watch.failed(judge, "database" if is_transient_db_error(exc) else "internal", exc)
             self.passes += 1
         judge.store.close()
+
+    def _wait(self, judge: Judge, relay_down: bool) -> None:
+        """Until a kick, ``every`` seconds, or (unless ``relay_down``) a commit by
+        another connection since the last pass."""
+        end = time.monotonic() + self.every
+        seen = _version(judge)
+        while not self.stop.is_set():
+            left = end - time.monotonic()
+            if left <= 0 or self._kick.wait(min(self.watch_every, left)):
+                break
+            now = _version(judge)
+            if now != seen and not relay_down:
+                break
+            seen = now
+        self._kick.clear()
+
+
+def _version(judge: Judge) -> int | None:
+    """:meth:`pbem.store.Store.data_version`, or None when the database cannot be read
+    now (the next pass reports that)."""
+    try:
+        return judge.store.data_version()
+    except Exception as exc:  # noqa: BLE001 - a busy or broken database: the timer still runs
+        log.debug("data_version: %s", exc)
+        return None
 
 
 __all__ = ["Sender", "flush", "queue", "resend", "stable_message_id"]

@@ -154,6 +154,12 @@ class Connection:
         finally:
             self._depth = 0
 
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version`` of this connection: it changes when another
+        connection — another thread's, or another process's such as a CLI command —
+        commits to the database (https://sqlite.org/pragma.html#pragma_data_version)."""
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
     @property
     def in_transaction(self) -> bool:
         """True inside :meth:`transaction`."""
