@@ -334,7 +334,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     config = _load(config_path)
     try:
         done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
-                        player=player, winner=winner, abandon=abandon, to_step=to_step)
+                        player=player, winner=winner, abandon=abandon, to_step=to_step, via="cli")
     except KeyError:
         store = _open_store(config)
         row = store.signup(game_id)

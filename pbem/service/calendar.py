@@ -112,6 +112,26 @@ def shown(when: datetime | str, settings: GameSettings) -> str:
     return text
 
 
+def duration_text(seconds: float) -> str:
+    """A duration as players read it, exact to the second it is logged in (issue 24,
+    finding 10: a pause of 40 s read "0 h 00 min"): ``40 s``, ``12 h``, ``1 h 05 min``,
+    ``3 d 2 h 00 min 30 s``; parts that are zero are left out but for the minutes
+    between hours and seconds. Whole seconds (the fraction is dropped); ``0 s`` for
+    nothing."""
+    left = max(0, int(seconds))
+    days, left = divmod(left, 86400)
+    hours, left = divmod(left, 3600)
+    minutes, secs = divmod(left, 60)
+    parts = [f"{days} d"] if days else []
+    if hours:
+        parts.append(f"{hours} h")
+    if minutes or (hours and secs):
+        parts.append(f"{minutes:02d} min" if hours else f"{minutes} min")
+    if secs or not parts:
+        parts.append(f"{secs} s")
+    return " ".join(parts)
+
+
 def day_span(first: date, last: date, zone: ZoneInfo) -> Absence:
     """The absence of the whole local days ``first`` to ``last`` (inclusive) in
     ``zone``: from ``first`` 00:00 to the day after ``last`` 00:00, aware UTC."""

@@ -110,12 +110,20 @@ def _status(judge: Judge, game_id: str) -> str:
                      for line in lines)
 
 
+def _say(via: str, mail: str, cli: str) -> str:
+    """``mail`` for a host command given by mail, ``cli`` for one given by ``pbem host``
+    (issue 24, finding 14: the CLI answered with mail commands)."""
+    return cli if via == "cli" else mail
+
+
 def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: float | None = None,
         seat: str | None = None, player: str | None = None, winner: str | None = None,
-        abandon: bool = False, to_step: int | None = None) -> Done:
+        abandon: bool = False, to_step: int | None = None, via: str = "mail") -> Done:
     """Carry out host ``command`` on ``game_id`` in one transaction (see the module
-    docstring). Raises KeyError for an unknown game and ValueError, saying what to do
-    instead, for a command that does not apply (resume a running game, …)."""
+    docstring). ``via`` is ``mail`` or ``cli`` (``pbem host``): the receipt and the
+    refusals name what to do next in the host's own terms. Raises KeyError for an
+    unknown game and ValueError, saying what to do instead, for a command that does not
+    apply (resume a running game, …)."""
     store = judge.store
     game = store.game(game_id)
     if game is None:
@@ -133,14 +141,16 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             return Done(_status(judge, game_id), head)
         if command == "pause":
             if game["status"] == "paused":
-                raise ValueError(f"game {game_id} is paused already; send `command: resume` to go on")
+                raise ValueError(f"game {game_id} is paused already; " + _say(
+                    via, "send `command: resume` to go on", f"`pbem host resume {game_id}` goes on"))
             head = log_events(judge, game_id, [rules.judge_event("GamePaused", {"at": now.isoformat(), "reason": reason})])
             store.set_game_status(game_id, "paused")
             _tell_seats(judge, game_id, "the game is paused",
                         f"The host paused {game_id}: {reason or 'no reason given'}. No deadline passes "
                         "until the game resumes; every deadline then moves on by the length of the pause.",
                         f"pause-{now.isoformat()}")
-            return Done(f"Game {game_id} is paused. Send `command: resume` to go on.", head)
+            return Done(f"Game {game_id} is paused. " + _say(via, "Send `command: resume` to go on.",
+                                                                f"`pbem host resume {game_id}` goes on."), head)
         if command == "resume":
             if game["status"] != "paused":
                 raise ValueError(f"game {game_id} is not paused; nothing to resume")
@@ -148,20 +158,22 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             pause = timedelta(seconds=max(0, int((now - since).total_seconds())))  # as logged
             events = [rules.judge_event("GameResumed", {"at": now.isoformat(), "reason": reason,
                                                         "paused_seconds": int(pause.total_seconds())})]
-            events += _moves(judge, game_id, pause, "pause", None, paused_at=since)
+            moved: list[Moved] = []
+            events += _moves(judge, game_id, pause, "pause", None, paused_at=since, moved=moved)
             head = log_events(judge, game_id, events)
             store.set_game_status(game_id, "active")
             _tell_seats(judge, game_id, "the game resumes",
-                        f"The host resumed {game_id}{': ' + reason if reason else ''}. Every open deadline "
-                        f"moved on by the pause ({_span(pause)}), and past any day the game does not allow "
-                        f"or any absence of its seat.\n\n{_status(judge, game_id)}",
+                        f"The host resumed {game_id}{': ' + reason if reason else ''} after a pause of "
+                        f"{_span(pause)}. Every open deadline moved on by the pause (one that started during "
+                        "it by the part it was open), and past any day the game does not allow or any "
+                        f"absence of its seat.{_moved_lines(judge, game_id, moved)}\n\n{_status(judge, game_id)}",
                         f"resume-{now.isoformat()}")
-            return Done(f"Game {game_id} resumes; deadlines moved on by {_span(pause)}.\n\n"
-                        f"{_status(judge, game_id)}", head)
+            return Done(f"Game {game_id} resumes after a pause of {_span(pause)}; open deadlines moved on by it."
+                        f"{_moved_lines(judge, game_id, moved)}\n\n{_status(judge, game_id)}", head)
         if command == "replace":
-            return _replace(judge, game_id, seat, player or "")
+            return _replace(judge, game_id, seat, player or "", via)
         if command == "resend":
-            return _resend(judge, game_id, seat)
+            return _resend(judge, game_id, seat, via)
         if command in ("end", "rollback"):  # they change the position (pbem.service.endgame)
             from pbem.service import endgame
 
@@ -170,20 +182,25 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             return Done(text, head)
         # extend
         if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not 0 < hours <= MAX_EXTEND_HOURS:
-            raise ValueError(f"extend needs how long, in hours from 1 to {MAX_EXTEND_HOURS}: `hours: 24` (and "
-                             f"optionally `seat: east`); got {hours!r}")
+            raise ValueError(f"extend needs how long, in hours from 1 to {MAX_EXTEND_HOURS}: " + _say(
+                via, "`hours: 24` (and optionally `seat: east`)", "--hours 24 (and optionally --seat east)")
+                + f"; got {hours!r}")
+        moved = []
         try:
-            moves = _moves(judge, game_id, timedelta(hours=hours), "extend", seat)
+            moves = _moves(judge, game_id, timedelta(hours=hours), "extend", seat, moved=moved)
         except OverflowError:
             raise ValueError(f"extending by {hours} hours would put a deadline past the year 9999; "
                              "extend by fewer hours") from None
         if not moves:
             raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
         head = log_events(judge, game_id, moves)
-        return Done(f"Extended by {_span(timedelta(hours=hours))}.\n\n{_status(judge, game_id)}", head)
+        span = _span(timedelta(hours=hours))
+        _tell_moved(judge, game_id, moved, f"The host extended your deadline in {game_id} by {span}", head)
+        return Done(f"Extended by {span}; the seats whose deadline moved are told the new time."
+                    f"{_moved_lines(judge, game_id, moved)}\n\n{_status(judge, game_id)}", head)
 
 
-def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
+def _replace(judge: Judge, game_id: str, seat: str | None, player: str, via: str = "mail") -> Done:
     """A new player takes ``seat`` (``player`` is ``Name <address>``): a new key, the
     ``SeatChanged`` event, the seat's preferences back to the defaults (``PreferencesSet``,
     when the old player had changed them; break16), a handover mail with the key and the
@@ -194,16 +211,21 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str) -> Done:
                          "change); replace works on games made by `pbem game new`")
     rows = {r["seat"]: r for r in store.seats(game_id)}
     if seat not in rows:
-        raise ValueError(f"replace needs the seat: `seat: east` (seats: {', '.join(rows)})")
+        raise ValueError(f"replace needs the seat: {_say(via, '`seat: east`', '--seat east')} (seats: "
+                         f"{', '.join(rows)})")
     try:
         new = parse_seat(f"{seat}={player}")
     except ValueError:
-        raise ValueError(f"replace needs the new player as `player: Name <address>`; got {player!r}") from None
+        raise ValueError("replace needs the new player as " + _say(via, "`player: Name <address>`",
+                                                                   "--player 'Name <address>'")
+                         + f"; got {player!r}") from None
     address = normalise_address(new.email)
     if not address:
-        raise ValueError(f"not an address: {new.email!r}; write `player: Name <address>`")
+        raise ValueError(f"not an address: {new.email!r}; write "
+                         + _say(via, "`player: Name <address>`", "--player 'Name <address>'"))
     if address == normalise_address(judge.config.judge_address or ""):
-        raise ValueError(f"{address} is the judge's own address; write `player: Name <address>` with the "
+        raise ValueError(f"{address} is the judge's own address; write "
+                         f"{_say(via, '`player: Name <address>`', '--player NAME <ADDRESS>')} with the "
                          "new player's address")
     taken = [s for s, r in rows.items() if s != seat and fold_address(r["email"]) == fold_address(address)]
     if taken:
@@ -257,13 +279,13 @@ def _standing_note(judge: Judge, game_id: str, seat: str) -> str:
             f"{nxt}` or higher):\n\n" + "\n".join("    " + line for line in shown.splitlines()))
 
 
-def _resend(judge: Judge, game_id: str, seat: str | None) -> Done:
+def _resend(judge: Judge, game_id: str, seat: str | None, via: str = "mail") -> Done:
     """The pending prompt of ``seat`` (every waited-on seat when None) again."""
     state = judge.state(game_id)
     waited = [d.seat for d in rules.pending(state) if seat is None or d.seat == seat]
     if not waited:
-        raise ValueError(f"{seat or 'no seat'} has no pending decision in {game_id}; `command: status` shows "
-                         "who is waited on")
+        raise ValueError(f"{seat or 'no seat'} has no pending decision in {game_id}; "
+                         + _say(via, "`command: status`", f"`pbem host status {game_id}`") + " shows who is waited on")
     data = {"command": "resend", **({"seat": seat} if seat else {})}
     head = log_events(judge, game_id, [rules.judge_event("HostActed", data)])
     for s in waited:
@@ -293,8 +315,7 @@ def prompt_again(judge: Judge, game_id: str, seat: str, again: str | None = None
 
 
 def _span(d: timedelta) -> str:
-    s = int(d.total_seconds())
-    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    return calendar.duration_text(d.total_seconds())
 
 
 def _paused_at(judge: Judge, game_id: str) -> datetime:
@@ -302,14 +323,50 @@ def _paused_at(judge: Judge, game_id: str) -> datetime:
     return datetime.fromisoformat(last.data["at"])
 
 
+@dataclass(frozen=True)
+class Moved:
+    """One open deadline a host command moved: the seat, the step, the due times before
+    and after (aware UTC)."""
+
+    seat: str
+    step: int
+    was: datetime
+    due: datetime
+
+
+def _moved_lines(judge: Judge, game_id: str, moved: list[Moved]) -> str:
+    """The moved deadlines as lines for a notice or receipt (empty for none)."""
+    if not moved:
+        return ""
+    return "\n\n" + "\n".join(f"  {m.seat}, step {m.step}: now due {deadlines.shown(judge, game_id, m.due)}\n"
+                               f"    (was {deadlines.shown(judge, game_id, m.was)})" for m in moved)
+
+
+def _tell_moved(judge: Judge, game_id: str, moved: list[Moved], why: str, head: str | None) -> None:
+    """Mail each seat whose deadline moved its new due time (issue 24, finding 10: the
+    prompt it has shows the old one). ``why`` opens the notice."""
+    rows = {r["seat"]: r for r in judge.store.seats(game_id)}
+    for m in moved:
+        row = rows[m.seat]
+        when = deadlines.shown(judge, game_id, m.due)
+        body = (f"{why}. Your orders for step {m.step} are now due {when} (was "
+                f"{deadlines.shown(judge, game_id, m.was)}). The prompt you have shows the old time; this "
+                "one holds, and the reminder comes again before it.")
+        text = build.render_notice(wrapped(body), game_id)
+        subject = f"[{game_id}] step {m.step}: your deadline moved to {when}"
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
+                     subject=subject, text=text, html=build.html_of_text(subject, text),
+                     id_parts=(game_id, "deadline-moved", m.seat, m.step, m.due.isoformat(), head))
+
+
 def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None,
-           paused_at: datetime | None = None) -> list[rules.Event]:
+           paused_at: datetime | None = None, moved: list[Moved] | None = None) -> list[rules.Event]:
     """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``,
     then off the days the game does not allow and out of the seat's absences
     (:func:`pbem.service.calendar.adjust`): the store updated and one ``DeadlineMoved``
-    event each. With ``paused_at`` (a resume), a deadline started during the pause
-    moves on only by the part of the pause it was open (break16: it got the whole
-    pause on top)."""
+    event each, and each move added to ``moved`` when given. With ``paused_at`` (a
+    resume), a deadline started during the pause moves on only by the part of the pause
+    it was open (break16: it got the whole pause on top)."""
     settings = settings_of(judge, game_id)
     _recs, away = deadlines.table(judge, game_id)
     out = []
@@ -320,10 +377,13 @@ def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None
         if paused_at is not None and d.get("set_at") and datetime.fromisoformat(d["set_at"]) > paused_at:
             step = max(timedelta(0), by - (datetime.fromisoformat(d["set_at"]) - paused_at))
             step = timedelta(seconds=int(step.total_seconds()))
-        due = calendar.adjust(datetime.fromisoformat(d["due_at"]) + step, settings,
-                              deadlines.spans(away.get(d["seat"], []))).isoformat()
+        was = datetime.fromisoformat(d["due_at"])
+        new = calendar.adjust(was + step, settings, deadlines.spans(away.get(d["seat"], [])))
+        due = new.isoformat()
         judge.store.move_deadline(game_id, d["step"], d["seat"], due)
         out.append(rules.judge_event("DeadlineMoved", {"due": due, "seat": d["seat"], "step": d["step"], "why": why}))
+        if moved is not None:
+            moved.append(Moved(d["seat"], d["step"], was, new))
     return out
 
 

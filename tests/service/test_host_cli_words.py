@@ -1,0 +1,42 @@
+"""`pbem host` answers in the CLI's own terms (issue 24, finding 14: `pbem host pause`
+said "Send `command: resume` to go on", a mail command); by mail the same commands keep
+answering in mail terms."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from click.testing import CliRunner
+
+from pbem.cli import main
+from pbem.service import Judge, hostcmd
+from pbem.store import Store
+from tests.service.helpers import write_config
+
+
+def _config(tmp_path: Path) -> Path:
+    path, config = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=1))
+    store = Store(config.database)
+    Judge(config, store).ensure_games()
+    store.close()
+    return path
+
+
+def test_the_cli_speaks_cli_and_mail_speaks_mail(tmp_path: Path) -> None:
+    path = _config(tmp_path)
+    runner = CliRunner()
+    paused = runner.invoke(main, ["host", "pause", "g1", "-c", str(path), "--reason", "tea"])
+    assert paused.exit_code == 0, paused.output
+    assert "pbem host resume g1" in paused.output and "command:" not in paused.output, paused.output
+    again = runner.invoke(main, ["host", "pause", "g1", "-c", str(path)])
+    assert again.exit_code == 1 and "pbem host resume g1" in again.output and "command:" not in again.output
+    extend = runner.invoke(main, ["host", "extend", "g1", "-c", str(path)])
+    assert extend.exit_code == 1 and "--hours 24" in extend.output and "hours:" not in extend.output, extend.output
+    config = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=1))[1]
+    judge = Judge(config, Store(config.database))
+    try:
+        hostcmd.run(judge, "g1", "pause")
+    except ValueError as exc:
+        assert "`command: resume`" in str(exc)
+    else:
+        raise AssertionError("a paused game was paused again")
