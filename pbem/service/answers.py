@@ -61,19 +61,19 @@ def capped_problems(issues: Sequence[Problem]) -> list[dict[str, Any]]:
 
 
 def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
-          orders_text: str | None = None, note: str | None = None) -> bool:
+          orders_text: str | None = None, note: str | None = None, inbox_id: int | None = None) -> bool:
     """Answer a sender with every problem found, repeats merged
-    (:func:`pbem.problems.grouped`), and ``note`` after them (rate-limited per address);
-    False when the answer was suppressed by the rate limit."""
-    if not ratelimit.may_answer(judge, parsed.sender):
+    (:func:`pbem.problems.grouped`), and ``note`` after them, as the limits on answers
+    allow (:func:`pbem.service.ratelimit.deliver`: a seat past its hourly limit gets it
+    in a digest; ``inbox_id`` is marked when the answer does not go on its own); False
+    when the answer was dropped (a stranger past the limits)."""
+    if not parsed.sender:
         return False
     text = build.render_rejection(parsed.subject, capped_problems(grouped(issues)), game_id,
                                   capped_echo(mask_key_lines(orders_text)) if orders_text else None, note=note)
-    outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
-                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders not applied", text),
-                 id_parts=(game_id or "judge", "reply", *answer_key(parsed)), in_reply_to=parsed.message_id,
-                 references=parsed.references, auto="auto-replied")
-    return True
+    return ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, subject=re_subject(parsed.subject),
+                             text=text, html_title="Orders not applied",
+                             id_parts=(game_id or "judge", "reply", *answer_key(parsed)))
 
 
 def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
@@ -84,8 +84,7 @@ def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Pro
     (``note`` after the problems); nothing in the game changes. Returns ``status``."""
     iid = rec(status, reason or issues[0].code, game_id=game_id, seat=seat,
               result={**result, "problems": [i.to_dict() for i in issues]}, **fields)
-    if not reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text, note=note):
-        ratelimit.suppressed(judge, iid, parsed.sender)
+    reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text, note=note, inbox_id=iid)
     return status
 
 

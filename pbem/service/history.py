@@ -10,7 +10,7 @@ from pbem import rules
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report.history import Batch, headline, render_history
-from pbem.service import answers, envelope, games, outbox, ratelimit
+from pbem.service import answers, envelope, games, ratelimit
 from pbem.store import Store
 
 if TYPE_CHECKING:
@@ -81,10 +81,6 @@ def handle_request(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec
     assert game_id is not None and seat is not None
     subject, text, html = history_reply(judge.store, game_id, seat, None if wanted == "all" else wanted)
     iid = rec("answered", "history", game_id=game_id, seat=seat, result={"document": shown})
-    if not ratelimit.may_answer(judge, parsed.sender):
-        ratelimit.suppressed(judge, iid, parsed.sender)
-    else:
-        outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
-                     subject=subject, text=text, html=html, id_parts=(game_id, "history", *answers.answer_key(parsed)),
-                     in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
+    ratelimit.deliver(judge, parsed, iid, game_id=game_id, subject=subject, text=text, html=html,
+                      id_parts=(game_id, "history", *answers.answer_key(parsed)))
     return "answered"

@@ -38,7 +38,6 @@ from pbem.service import (
     envelope,
     history,
     host,
-    ratelimit,
     trust,
 )
 from pbem.service.issue import mask_key, safe_text, synthetic_message_id
@@ -200,8 +199,7 @@ def _too_large(judge: Judge, head: bytes, size: int, uidvalidity: int | None, ui
             issue = Problem(message=f"Your mail is {size:,} bytes; the judge reads mails of at most {limit:,} bytes, so it "
                           "was not read.", code="mail.too_large",
                           hint="Send your orders again as plain text, without attachments or pictures.")
-            if not answers.reply(judge, parsed, [issue], None):
-                ratelimit.suppressed(judge, iid, parsed.sender)
+            answers.reply(judge, parsed, [issue], None, inbox_id=iid)
     return "too_large"
 
 
@@ -236,14 +234,12 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
         if mine:  # the sender's own envelope instead of the generic example
             issues = [replace(i, hint=mine) if i.code == "mail.no_orders" else i for i in issues]
         iid = rec("rejected", issues[0].code if issues else "", result=[i.to_dict() for i in issues])
-        if not answers.reply(judge, parsed, issues, None):
-            ratelimit.suppressed(judge, iid, parsed.sender)
+        answers.reply(judge, parsed, issues, None, inbox_id=iid)
         return "rejected"
     refused = authres.refusal(judge.config, parsed)
     if refused is not None:
         iid = rec("rejected", refused.code, result={"problems": [refused.to_dict()]})
-        if not answers.reply(judge, parsed, [refused], None):
-            ratelimit.suppressed(judge, iid, parsed.sender)
+        answers.reply(judge, parsed, [refused], None, inbox_id=iid)
         return "rejected"
     return _orders(judge, parsed, rec)
 

@@ -27,7 +27,7 @@ from pbem import rules
 from pbem.config import Config
 from pbem.keys import KeyCache
 from pbem.pack.model import Pack
-from pbem.service import deadlines, games, intake, outbox, prefs
+from pbem.service import deadlines, games, intake, outbox, prefs, ratelimit
 from pbem.service.issue import now_utc
 from pbem.store import Store
 
@@ -76,9 +76,11 @@ class Judge:
     def tick(self) -> int:
         """Reminders and deadline defaults that are due; returns how many decisions
         were decided by default (:func:`pbem.service.deadlines.tick`); then the daily
-        digests that are due (:func:`pbem.service.prefs.send_digests`)."""
+        digests that are due (:func:`pbem.service.prefs.send_digests`) and the answers
+        digests the hour allows (:func:`pbem.service.ratelimit.send_digests`)."""
         done = deadlines.tick(self)
         prefs.send_digests(self)
+        ratelimit.send_digests(self)
         return done
 
     def flush_outbox(self) -> tuple[int, int]:

@@ -28,10 +28,11 @@ log = logging.getLogger(__name__)
 def queue(judge: Judge, *, game_id: str | None, kind: str, to_addr: str, to_name: str | None, subject: str,
           text: str, html: str | None, id_parts: Sequence[object], attachments: Sequence[Attachment] = (),
           in_reply_to: str | None = None, references: Sequence[str] = (),
-          auto: str = "auto-generated") -> None:
+          auto: str = "auto-generated", answer_digest: str | None = None) -> None:
     """Compose one message (:func:`pbem.mail.compose.compose`) and add it to the outbox,
     unless a message with the same stable Message-ID (from ``id_parts``, RFC 5322 3.6.4)
-    is queued already. ``auto`` is the RFC 3834 Auto-Submitted value. Call inside the
+    is queued already. ``auto`` is the RFC 3834 Auto-Submitted value; ``answer_digest``
+    marks an answer (:func:`pbem.service.ratelimit.answer_digest`). Call inside the
     transaction of what caused the mail."""
     message_id = stable_message_id(judge.domain, *id_parts)
     if judge.store.has_mail(message_id):
@@ -43,7 +44,7 @@ def queue(judge: Judge, *, game_id: str | None, kind: str, to_addr: str, to_name
                   auto=auto, game_id=game_id, date=judge.clock(), plain=plain)
     judge.store.queue_mail(message_id=out.message_id, game_id=game_id, kind=kind, to_addr=out.to_addr,
                            subject=subject, raw=out.raw, in_reply_to=in_reply_to, at=judge.clock().isoformat(),
-                           bodies=out.bodies)
+                           bodies=out.bodies, answer_digest=answer_digest)
 
 
 def flush(judge: Judge, budget: float = CYCLE_BUDGET) -> SendReport:

@@ -27,7 +27,7 @@ from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, envelope, outbox, ratelimit, trust
+from pbem.service import answers, envelope, ratelimit, trust
 from pbem.service.issue import re_subject
 from pbem.service.table import wrapped
 
@@ -159,15 +159,11 @@ def _unknown(issue: Problem, name: Any, own: Sequence[str]) -> Problem:
 
 def send(judge: Judge, parsed: ParsedMail, game_id: str, reply: Reply, inbox_id: int) -> None:
     """Queue ``reply`` to the sender of ``parsed`` (rate-limited like every answer)."""
-    if not ratelimit.may_answer(judge, parsed.sender):
-        ratelimit.suppressed(judge, inbox_id, parsed.sender)
-        return
     text = reply.text if reply.preformatted else build.render_notice(wrapped(reply.text), game_id)
-    html = reply.html or build.html_of_text(reply.subject, text)
-    outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
-                 subject=re_subject(parsed.subject) if parsed.subject else f"[{game_id}] {reply.subject}",
-                 text=text, html=html, id_parts=(game_id, "command", *answers.answer_key(parsed)),
-                 in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
+    ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id,
+                      subject=re_subject(parsed.subject) if parsed.subject else f"[{game_id}] {reply.subject}",
+                      text=text, html=reply.html, html_title=reply.subject,
+                      id_parts=(game_id, "command", *answers.answer_key(parsed)))
 
 
 def _load() -> None:

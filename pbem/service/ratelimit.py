@@ -1,42 +1,179 @@
-"""Rate limits on answers (docs/pipeline.md, "Machine mail and loops"): at most
-``seat_reply_rate_per_hour`` answers an hour to an address registered for a seat (or
-hosting a game: break16, the host's receipts were cut at 5 an hour) and
-``reply_rate_per_hour`` to any other, so that no mail loop can run away; and at most
-``stranger_replies_per_hour`` answers an hour to all addresses not registered for a seat
-together (break-it finding 5: with a forged From: per mail, anyone could make the judge
-write to any number of third parties)."""
+"""Limits on answers (docs/pipeline.md, "Machine mail and loops"), so that no mail loop
+can run away, while every mail from a seat's registered address gets an answer (issue
+24, finding 3: past ``seat_reply_rate_per_hour`` a seat's mails got no answer at all,
+a genuine refusal among them).
+
+- **A seat's or a host's address** (break16: the host's receipts were cut at 5 an
+  hour) gets at most ``seat_reply_rate_per_hour`` answers an hour. The answers that
+  bring it near that limit say so (:data:`NEAR`); an answer past it is not dropped: it
+  is kept (``answer_digests``) and merged with the others kept for that address into
+  one digest mail, sent by the deadline tick as soon as the hour allows
+  (:func:`send_digests`), so the address gets at most the limit's mails an hour and
+  every answer.
+- **Any other address** gets at most ``reply_rate_per_hour`` answers an hour, and all
+  of them together at most ``stranger_replies_per_hour`` (break-it finding 5: with a
+  forged From: per mail, anyone could make the judge write to any number of third
+  parties); past that the answer is dropped (logged, marked on the inbox row, listed by
+  ``pbem status``).
+- **Identical repeated mail** is answered once an hour: an answer with the same text
+  to the same address as one sent (or kept for a digest) within the hour is not sent
+  again (the inbox row says ``repeat``).
+
+Machine mail is never answered at all (:mod:`pbem.mail.machine`), so two robots cannot
+answer each other.
+"""
 from __future__ import annotations
 
+import hashlib
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.mail.headers import fold_address
+from pbem.mail.message import ParsedMail
+from pbem.report import build
+from pbem.service import outbox
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
 log = logging.getLogger(__name__)
 
+NEAR = 3
+"""An answer that leaves this many or fewer before the hourly limit tells the seat so."""
+DIGEST_FULL = 20
+"""The most answers a digest shows in full; later ones are listed by subject."""
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What may happen to one answer: ``verdict`` ``send`` (with ``note`` to add when
+    the address nears its limit), ``digest`` (keep it for the answers digest),
+    ``repeat`` (the same answer went within the hour) or ``drop`` (a stranger past the
+    limits)."""
+
+    verdict: str
+    note: str | None = None
+
+
+def answer_digest(address: str, text: str) -> str:
+    """SHA-256 of an answer's recipient (folded) and text: equal for the answers to
+    identical repeated mail."""
+    return hashlib.sha256(f"{fold_address(address)}\n{text}".encode()).hexdigest()
+
+
+def is_seat_or_host(judge: Judge, address: str) -> bool:
+    """Whether ``address`` is registered for a seat or hosts a game (config or table)."""
+    folded = fold_address(address)
+    return judge.store.is_seat_address(address) \
+        or any(g.host_email and fold_address(g.host_email) == folded for g in judge.config.games) \
+        or judge.store.is_host_address(address)
+
+
+def allowance(judge: Judge, address: str | None, digest: str | None = None) -> Allowance:
+    """What may happen to one more answer to ``address`` now (see the module docstring);
+    ``digest``: the answer's :func:`answer_digest`, for the repeat check."""
+    if not address:
+        return Allowance("drop")
+    since = (judge.clock() - timedelta(hours=1)).isoformat()
+    if digest is not None and judge.store.answered_alike(address, digest, since):
+        return Allowance("repeat")
+    sent = judge.store.replies_to(address, since)
+    if is_seat_or_host(judge, address):
+        limit = judge.config.seat_reply_rate_per_hour
+        if sent >= limit or any(fold_address(r["to_addr"]) == fold_address(address)
+                                for r in judge.store.held_answers()):
+            return Allowance("digest")  # also while a digest waits: answers keep their order
+        left = limit - sent - 1
+        note = None if left > NEAR else (
+            f"Note: this is answer {sent + 1} of {limit} the judge sends to your address within an hour. "
+            "Past that your mails are still read and answered, but the answers are collected into one "
+            "digest mail, sent as soon as the hour allows. Nothing is lost.")
+        return Allowance("send", note)
+    if judge.store.replies_to_strangers(since) >= judge.config.stranger_replies_per_hour:
+        return Allowance("drop")
+    return Allowance("send") if sent < judge.config.reply_rate_per_hour else Allowance("drop")
+
+
+def deliver(judge: Judge, parsed: ParsedMail, inbox_id: int | None, *, game_id: str | None, subject: str,
+            text: str, id_parts: Sequence[object], html_title: str | None = None, html: str | None = None) -> bool:
+    """Queue the answer ``text`` to the sender of ``parsed`` (threaded under it) as the
+    limits allow (:func:`allowance`): sent (with the near-the-limit note), kept for the
+    sender's answers digest, not sent again (a repeat), or dropped. The HTML part is
+    ``html`` or made from the text under ``html_title``. Marks the inbox row
+    ``inbox_id`` when the answer is not sent on its own. False when it was dropped."""
+    digest = answer_digest(parsed.sender or "", text)
+    allowed = allowance(judge, parsed.sender, digest)
+    if allowed.verdict == "drop":
+        if inbox_id is not None:
+            suppressed(judge, inbox_id, parsed.sender)
+        return False
+    if allowed.verdict == "repeat":
+        log.info("answer to %s (inbox %s) not sent again: the same answer went within the hour",
+                 parsed.sender, inbox_id)
+        if inbox_id is not None:
+            judge.store.note_answer(inbox_id, "repeat")
+        return True
+    if allowed.verdict == "digest":
+        judge.store.hold_answer(to_addr=parsed.sender or "", to_name=parsed.sender_name or None, game_id=game_id,
+                                inbox_id=inbox_id, subject=subject, text=text, digest=digest,
+                                at=judge.clock().isoformat())
+        if inbox_id is not None:
+            judge.store.note_answer(inbox_id, "digest")
+        return True
+    if allowed.note:
+        text = f"{text.rstrip()}\n\n{allowed.note}\n"
+    outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender or "",
+                 to_name=parsed.sender_name or None, subject=subject, text=text,
+                 html=html if html is not None else build.html_of_text(html_title or subject, text),
+                 id_parts=id_parts, in_reply_to=parsed.message_id, references=parsed.references,
+                 auto="auto-replied", answer_digest=digest)
+    return True
+
 
 def may_answer(judge: Judge, address: str | None) -> bool:
-    """Whether one more answer may go to ``address`` this hour (False for no address)."""
-    if not address:
-        return False
+    """Whether one more answer may go to ``address`` now on its own (an answer that
+    would be kept for a digest or dropped may not)."""
+    return allowance(judge, address).verdict == "send"
+
+
+def send_digests(judge: Judge) -> int:
+    """Send each address's kept answers as one digest mail once the hour allows (fewer
+    than ``seat_reply_rate_per_hour`` answers in the last hour); returns how many
+    digests were queued. Call from the loop (``Judge.tick``)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in judge.store.held_answers():
+        groups.setdefault(row["to_addr"], []).append(row)
     since = (judge.clock() - timedelta(hours=1)).isoformat()
-    if judge.store.is_seat_address(address) or _is_host(judge, address):
-        return judge.store.replies_to(address, since) < judge.config.seat_reply_rate_per_hour
-    if judge.store.replies_to_strangers(since) >= judge.config.stranger_replies_per_hour:
-        return False
-    return judge.store.replies_to(address, since) < judge.config.reply_rate_per_hour
+    done = 0
+    for address, rows in groups.items():
+        if judge.store.replies_to(address, since) >= judge.config.seat_reply_rate_per_hour:
+            continue
+        with judge.store.transaction():
+            _digest(judge, address, rows)
+        done += 1
+    return done
 
 
-def _is_host(judge: Judge, address: str) -> bool:
-    """Whether ``address`` hosts a game (config or table): a host sends several commands
-    in a row and must get every answer, so it is limited like a seat's address."""
-    folded = fold_address(address)
-    return any(g.host_email and fold_address(g.host_email) == folded for g in judge.config.games) \
-        or judge.store.is_host_address(address)
+def _digest(judge: Judge, address: str, rows: list[dict[str, Any]]) -> None:
+    """Queue one digest of the kept answers ``rows`` to ``address`` and mark them sent."""
+    full, rest = rows[:DIGEST_FULL], rows[DIGEST_FULL:]
+    games = sorted({r["game_id"] for r in rows if r["game_id"]})
+    parts = [f"{r['subject']}\n{'=' * min(72, len(r['subject']))}\n\n{r['text'].rstrip()}" for r in full]
+    if rest:
+        parts.append(f"… and {len(rest)} more answers, by subject: " + "; ".join(r["subject"] for r in rest))
+    intro = (f"The judge answered {len(rows)} of your mails in one digest: your address had reached its "
+             f"limit of {judge.config.seat_reply_rate_per_hour} answers an hour. Every mail was read and "
+             "handled as usual; the answers follow, oldest first.")
+    text = build.render_notice(intro, games[0] if len(games) == 1 else None) + "\n\n" + "\n\n".join(parts)
+    subject = f"[{games[0]}] {len(rows)} answers to your mails" if len(games) == 1 else \
+        f"{len(rows)} answers to your mails"
+    outbox.queue(judge, game_id=games[0] if len(games) == 1 else None, kind="reply", to_addr=address,
+                 to_name=rows[0]["to_name"], subject=subject, text=text, html=build.html_of_text(subject, text),
+                 id_parts=("judge", "answers-digest", address, rows[0]["id"]), auto="auto-replied")
+    judge.store.mark_answers_sent([r["id"] for r in rows], judge.clock().isoformat())
 
 
 def suppressed(judge: Judge, inbox_id: int, address: str | None) -> None:

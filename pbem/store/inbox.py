@@ -95,6 +95,12 @@ class InboxTable(Connection):
         row = self.db["inbox"].get(inbox_id)
         self.db["inbox"].update(inbox_id, {"answer": "suppressed", "reason": f"{row['reason']}{SUPPRESSED_NOTE}".strip()})
 
+    def note_answer(self, inbox_id: int, answer: str) -> None:
+        """Record how the row's answer went when it was not sent on its own: ``digest``
+        (merged into the sender's answers digest) or ``repeat`` (the same answer went
+        within the hour)."""
+        self.db["inbox"].update(inbox_id, {"answer": answer})
+
     def suppressed_answers(self) -> list[tuple[str, int, str]]:
         """(sender, mails, last fetched_at) for every sender whose answers the rate limit
         held back."""

@@ -21,18 +21,19 @@ class OutboxTable(BlobsTable):
 
     def queue_mail(self, *, message_id: str, game_id: str | None, kind: str, to_addr: str,
                    subject: str, raw: bytes, in_reply_to: str | None = None, at: str | None = None,
-                   bodies: Sequence[bytes] | None = None) -> int:
+                   bodies: Sequence[bytes] | None = None, answer_digest: str | None = None) -> int:
         """Add a composed message to the outbox (status pending, due at once); return its
         id. ``at``: the time it is queued (ISO 8601 UTC; default now). Its attachment
         bodies (``bodies``: as they appear in ``raw``; found by parsing when None) go to
-        ``blobs`` once (:func:`pbem.store.blobs.split`)."""
+        ``blobs`` once (:func:`pbem.store.blobs.split`). ``answer_digest``: an
+        answer's :func:`pbem.service.ratelimit.answer_digest`."""
         now = at or utcnow()
         skeleton, shared = split(raw, bodies)
         outbox_id = self.db["outbox"].insert({
             "message_id": message_id, "game_id": game_id, "kind": kind, "to_addr": to_addr,
             "subject": subject, "raw": pack(skeleton), "in_reply_to": in_reply_to, "status": "pending",
             "attempts": 0, "last_error": None, "next_attempt_at": now, "created_at": now,
-            "sent_at": None}).last_pk
+            "sent_at": None, "answer_digest": answer_digest}).last_pk
         self.store_blobs(outbox_id, shared, at=now)
         return outbox_id
 
@@ -80,6 +81,32 @@ class OutboxTable(BlobsTable):
         return self.db.execute(
             f"SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({marks})",
             [fold_address(address), since, *kinds]).fetchone()[0]
+
+    def answered_alike(self, address: str, digest: str, since: str) -> bool:
+        """True when an answer with ``digest`` went to ``address`` since ``since``, or
+        waits in its answers digest (identical repeated mail, issue 24 finding 3)."""
+        folded = fold_address(address)
+        return self.db.execute(
+            "SELECT 1 FROM outbox WHERE to_addr = ? AND created_at >= ? AND answer_digest = ? UNION ALL "
+            "SELECT 1 FROM answer_digests WHERE sent_at IS NULL AND to_addr = ? AND answer_digest = ? LIMIT 1",
+            [folded, since, digest, folded, digest]).fetchone() is not None
+
+    def hold_answer(self, *, to_addr: str, to_name: str | None, game_id: str | None, inbox_id: int | None,
+                    subject: str, text: str, digest: str, at: str) -> int:
+        """Keep an answer for the address's answers digest (its hourly limit is
+        reached); its id."""
+        return self.db["answer_digests"].insert({
+            "to_addr": fold_address(to_addr), "to_name": to_name, "game_id": game_id, "inbox_id": inbox_id,
+            "subject": subject, "text": text, "answer_digest": digest, "created_at": at, "sent_at": None}).last_pk
+
+    def held_answers(self) -> list[dict[str, Any]]:
+        """Every answer kept for a digest and not sent, by id."""
+        return list(self.db["answer_digests"].rows_where("sent_at IS NULL", order_by="id"))
+
+    def mark_answers_sent(self, ids: Sequence[int], at: str) -> None:
+        """Record that kept answers went out in a digest."""
+        for i in ids:
+            self.db["answer_digests"].update(i, {"sent_at": at})
 
     def sent_to(self, address: str, message_ids: Sequence[str]) -> bool:
         """True when one of ``message_ids`` is a message of ours to ``address`` (queued or

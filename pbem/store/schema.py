@@ -20,6 +20,10 @@
 - ``006_playercmd`` (issue 16): an index on the digests not sent yet.
 - ``007_bouncing`` (issue 25, finding 12): an index on the seats marked bouncing, whose
   mail the outbox pass holds back.
+- ``008_answer_digests`` (issue 24, finding 3): ``outbox.answer_digest`` (SHA-256 of an
+  answer's recipient and text: identical repeated mail is answered once an hour) and
+  ``answer_digests``, the answers to a seat past its hourly limit, merged into one
+  digest mail when the hour allows (:mod:`pbem.service.ratelimit`).
 """
 from __future__ import annotations
 
@@ -117,6 +121,14 @@ def _m007(db: sqlite_utils.Database) -> None:
     db["seats"].create_index(["bouncing", "email"], if_not_exists=True)
 
 
+def _m008(db: sqlite_utils.Database) -> None:
+    db["outbox"].add_column("answer_digest", str)
+    db["answer_digests"].create({"id": int, "to_addr": str, "to_name": str, "game_id": str, "inbox_id": int,
+                                 "subject": str, "text": str, "answer_digest": str, "created_at": str,
+                                 "sent_at": str}, pk="id")
+    db["answer_digests"].create_index(["sent_at", "to_addr"])
+
+
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
@@ -125,4 +137,5 @@ MIGRATIONS: list[Migration] = [
     ("005_table", _m005),  # issue 16 (pbem/store/table.py)
     ("006_playercmd", _m006_playercmd),  # issue 16, players' commands (pbem/store/table.py)
     ("007_bouncing", _m007),
+    ("008_answer_digests", _m008),
 ]

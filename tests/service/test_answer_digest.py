@@ -1,0 +1,88 @@
+"""No mail from a seat's registered address goes unanswered (issue 24, finding 3: after
+about 30 mails in 20 minutes a seat's mails got no answer at all, a genuine refusal
+among them, "reply rate limit reached" in the log only). The seat is told when it
+nears the limit; an answer past it is merged into one digest, sent when the hour
+allows; identical repeated mail is answered once; strangers keep their hard limit.
+Real pymap and aiosmtpd on loopback; the judge's clock is moved on by hand."""
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from pbem.service import make_judge, run_once
+from pbem.service.issue import now_utc
+from tests.conftest import Table, make_config
+
+LIMIT = 4
+
+
+@pytest.fixture
+def slow_table(tmp_path: Path, pymap_server) -> Table:  # noqa: ANN001
+    config = make_config(tmp_path, pymap_server, seat_reply_rate_per_hour=LIMIT, map_attachment=False)
+    judge, poller = make_judge(config)
+    now = [now_utc()]
+    judge.clock = lambda: now[0]
+    judge.ensure_games()
+    run_once(judge, poller)
+    table = Table(pymap_server, config, judge, poller)
+    table.now = now  # type: ignore[attr-defined]
+    yield table
+    poller.close()
+
+
+def _answers(table: Table, account: str) -> list[tuple[str, str]]:
+    return [(str(m["Subject"]), table.text_of(m)) for m in table.inbox(account) if "Re:" in str(m["Subject"])
+            or "answers" in str(m["Subject"])]
+
+
+def _mistake(n: int) -> str:
+    return f"game: g1\nseat: north\nkey: north-test-key\nstep: 0\norders:\n  garrisons: {n}\n"
+
+
+def test_a_seat_past_its_limit_is_told_near_it_and_gets_the_rest_in_a_digest(slow_table: Table) -> None:
+    table = slow_table
+    for n in range(1, LIMIT + 3):  # two past the limit
+        table.send("north", _mistake(n), subject=f"try {n}")
+    statuses = run_once(table.judge, table.poller)
+    assert sorted(statuses.values()) == ["rejected"] * (LIMIT + 2)
+    rows = table.judge.store.db.execute("SELECT subject, answer FROM inbox WHERE sender = 'north@pbem.localhost' "
+                                        "ORDER BY id").fetchall()
+    assert all(answer != "suppressed" for _s, answer in rows), rows
+    answered = _answers(table, "north")
+    assert [s for s, _t in answered] == [f"Re: try {n}" for n in range(1, LIMIT + 1)]
+    assert "limit" not in answered[0][1]
+    assert "digest" in answered[-1][1] and f"{LIMIT}" in answered[-1][1], answered[-1][1]
+
+    table.now[0] += timedelta(minutes=61)  # the hour allows again
+    run_once(table.judge, table.poller)
+    digests = [(s, t) for s, t in _answers(table, "north") if not s.startswith("Re: try")]
+    assert len(digests) == 1, digests
+    subject, text = digests[0]
+    assert "2" in subject
+    assert "try 5" in text and "try 6" in text and "garrisons" in text
+    run_once(table.judge, table.poller)
+    assert len([s for s, _t in _answers(table, "north") if not s.startswith("Re: try")]) == 1, "sent once"
+
+
+def test_identical_repeated_mail_is_answered_once(slow_table: Table) -> None:
+    table = slow_table
+    for _ in range(3):
+        table.send("north", _mistake(7), subject="same again")
+    run_once(table.judge, table.poller)
+    assert [s for s, _t in _answers(table, "north")] == ["Re: same again"]
+    rows = table.judge.store.db.execute("SELECT answer FROM inbox WHERE subject = 'same again' ORDER BY id").fetchall()
+    assert [r[0] for r in rows] == [None, "repeat", "repeat"]
+
+
+def test_a_stranger_keeps_the_hard_limit(slow_table: Table) -> None:
+    table = slow_table
+    for n in range(8):
+        table.send("stranger", f"game: g1\nseat: north\nkey: guess-{n}\nstep: 0\norders: {{}}\n", subject=f"s {n}")
+    run_once(table.judge, table.poller)
+    table.now[0] += timedelta(minutes=61)
+    run_once(table.judge, table.poller)
+    answered = [m for m in table.inbox("stranger") if "Re:" in str(m["Subject"])]
+    assert len(answered) == table.config.reply_rate_per_hour
+    assert not [m for m in table.inbox("stranger") if "answers" in str(m["Subject"])], "no digest for strangers"
