@@ -155,18 +155,9 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
     host_hash = host_key_hash or hash_key(host_key)
     game = GameConfig(game_id, tuple(seat_configs), pack, host, dict(options or {}), host_hash, table_settings)
     store = judge.store
-    with store.transaction():
-        # the table first: the first prompts' deadlines are computed with its settings
-        store.save_table(game_id, origin=origin, host_email=host, host_key_hash=host_hash,
-                         settings=table_settings.to_dict(), state={})
-        games.create_game(judge, game)
-        event = rules.judge_event("TableSet", {
-            "host": _digest(host_hash), "seats": {s.seat: s.player for s in seat_configs},
-            "settings": table_settings.to_dict()})
-        state = judge.state(game_id)
-        seq = store.append_events(game_id, [event.to_dict()], step=state.step)
-        store.save_snapshot(game_id, seq, state.step, state.to_dict())
-        head = trust.witness(store, game_id)
+    def welcome() -> None:
+        """Each player's welcome with the key, queued before the first report and prompt
+        (issue 24, finding 12: it came after them)."""
         for s in seat_configs:
             if s.seat not in keys:  # its key went with the sign-up's answer
                 continue
@@ -176,6 +167,19 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
             outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=s.email, to_name=s.player,
                          subject=subject, text=body, html=build.html_of_text(subject, body),
                          id_parts=(game_id, "welcome", s.seat))
+
+    with store.transaction():
+        # the table first: the first prompts' deadlines are computed with its settings
+        store.save_table(game_id, origin=origin, host_email=host, host_key_hash=host_hash,
+                         settings=table_settings.to_dict(), state={})
+        games.create_game(judge, game, welcome=welcome)
+        event = rules.judge_event("TableSet", {
+            "host": _digest(host_hash), "seats": {s.seat: s.player for s in seat_configs},
+            "settings": table_settings.to_dict()})
+        state = judge.state(game_id)
+        seq = store.append_events(game_id, [event.to_dict()], step=state.step)
+        store.save_snapshot(game_id, seq, state.step, state.to_dict())
+        head = trust.witness(store, game_id)
     return NewGame(game_id, keys, host_key, head)
 
 
