@@ -78,9 +78,13 @@ def config_welcome_text(judge: Judge, game: GameConfig, seat: SeatConfig) -> str
 
 
 def _welcome_config_seats(judge: Judge, game: GameConfig) -> None:
-    """Queue the welcome (:func:`config_welcome_text`) of every seat of config game ``game``."""
+    """Queue the welcome (:func:`config_welcome_text`) of every seat of config game
+    ``game``, with the log witness after the setup (every mail about a game carries
+    one, docs/trust.md)."""
+    head = trust.witness(judge.store, game.id)
     for seat in game.seats:
-        text = build.render_notice(wrap_paragraphs(config_welcome_text(judge, game, seat)), game.id)
+        body = config_welcome_text(judge, game, seat) + (f"\n\nLog witness: {head}" if head else "")
+        text = build.render_notice(wrap_paragraphs(body), game.id)
         subject = f"[{game.id}] welcome: your seat {seat.seat}"
         outbox.queue(judge, game_id=game.id, kind="welcome", to_addr=seat.email, to_name=seat.player,
                      subject=subject, text=text, html=build.html_of_text(subject, text),
