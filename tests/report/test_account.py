@@ -17,7 +17,7 @@ from pbem import rules
 from pbem.pack.loader import load_pack
 from pbem.report import build, context
 from pbem.report.narrate import narrate
-from pbem.rules.core.control import legitimacy_points, victory_points
+from pbem.rules.core.control import legitimacy_points, legitimacy_terms, victory_points
 from pbem.rules.dice import Dice
 from pbem.rules.view import public_part
 from tests.report.reportparse import check_adds_up, check_explained, parse
@@ -154,3 +154,18 @@ def test_the_turn_that_ends_is_the_reports_turn(pack) -> None:
         assert f"Turn {before.turn} ({year[before.turn]} BC), round {before.round}." in rep.html
         return
     raise AssertionError("no game turn ended")
+
+
+def test_the_lp_terms_keep_the_packs_order_whatever_the_states_key_order(pack) -> None:
+    """A state read back from its snapshot orders its generals otherwise than the live one:
+    the LP terms (and so a resent prompt) must not change with it (R-11.1; found when a
+    resent prompt listed 'Perdiccas 1 + Leonnatus 1' against 'Leonnatus 1 + Perdiccas 1')."""
+    state, _ = rules.new_game(pack, b"order", {})
+    s = public_part(state.peek())
+    with_lp = [gid for gid, g in s["generals"].items() if g["seat"] and pack.generals[gid].legitimacy]
+    assert len(with_lp) >= 2, "the setup gives at least two generals with LP"
+    generals = {gid: ({**g, "seat": "north"} if gid in with_lp else g) for gid, g in s["generals"].items()}
+    one_seat = {**s, "generals": generals}
+    flipped = {**s, "generals": dict(reversed(list(generals.items())))}
+    assert len([t for t in legitimacy_terms(pack, one_seat)["north"] if t.kind == "generals"]) >= 2
+    assert legitimacy_terms(pack, flipped) == legitimacy_terms(pack, one_seat)

@@ -232,9 +232,10 @@ def legitimacy_terms(pack: Pack, s: State) -> dict[str, list[Term]]:
             add(royal_controller(pack, s, rid), "women", rid, rm.lp)
     macedonia = const(pack, "macedonia_province")
     add(province_controller(pack, s, macedonia), "strategos", macedonia, const(pack, "strategos_lp"))
-    for gid, g in s["generals"].items():
-        if g["seat"] and g["where"] in ("map", "dispersed") and gid in pack.generals:
-            add(g["seat"], "generals", gid, pack.generals[gid].legitimacy)
+    for gid, pg in pack.generals.items():  # the pack's order: a state read back from its snapshot orders its keys otherwise
+        g = s["generals"].get(gid)
+        if g and g["seat"] and g["where"] in ("map", "dispersed"):
+            add(g["seat"], "generals", gid, pg.legitimacy)
     for seat in s["champions"]:
         add(seat, "champion", None, const(pack, "champion_lp"), "R-11.4")
     tomb = court.get("tomb")
