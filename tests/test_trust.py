@@ -1,6 +1,6 @@
 """Issue 15, "done when": a whole game played through real mail (SMTP and IMAP on
 loopback), the seed mailed to every seat at its end, the archive written, and the
-standalone verifier — run by a plain ``python3 -I`` from outside the repository, no pbem
+standalone verifier — run by a Python with its standard library only (``-I -S``) from outside the repository, no pbem
 importable — confirms the chain and every roll. Then each kind of tampering makes it
 fail and name where: one event edited, one roll, one orders document, and the whole
 chain rewritten from some point with every hash recomputed, caught by a witness a
@@ -8,7 +8,6 @@ player kept from an earlier report."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import shutil
@@ -26,10 +25,10 @@ from pbem.service.verify import verify_game
 from pbem.verifier import pbem_verify as V
 from tests.conftest import ACCOUNTS, KEYS, SEATS, Table, make_config
 from tests.mailservers import start_pymap
+from tests.verifier.bare import imports, run_verifier
 
 WITNESS = re.compile(r"\b([0-9a-f]{64}@\d+)\b")
 COMMITMENT = re.compile(r"commitment is:\s+([0-9a-f]{64})")
-PYTHON = shutil.which("python3") or "python3"
 
 
 @dataclass
@@ -46,10 +45,9 @@ class Played:
 
 
 def _run(archive: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """The archive's own pbem_verify.py, by a plain python3 in isolated mode."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    return subprocess.run([PYTHON, "-I", str(archive / "pbem_verify.py"), str(archive), *args],
-                          capture_output=True, text=True, cwd=cwd, env=env, timeout=300, check=False)
+    """The archive's own pbem_verify.py, by a Python with its standard library only
+    (tests/verifier/bare.py: whatever PATH or an activated venv says)."""
+    return run_verifier(archive, *args, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -146,9 +144,7 @@ def _failure(out: subprocess.CompletedProcess) -> str:
 
 def test_the_standalone_verifier_confirms_every_roll_and_the_chain(played: Played, tmp_path: Path) -> None:
     assert not any(p.name.startswith("pbem") for p in tmp_path.iterdir())  # nothing to import here
-    nopbem = subprocess.run([PYTHON, "-I", "-c", "import pbem"], capture_output=True, text=True, cwd=tmp_path,
-                            check=False)
-    assert nopbem.returncode != 0  # the verifier runs without the project
+    assert not imports("pbem", tmp_path)  # the verifier runs without the project
     kept = [a for w in played.witnesses.values() for a in ("--witness", w)]
     out = _run(played.archive, "--commitment", played.commitment, *kept, cwd=tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
