@@ -17,6 +17,9 @@
     OUT_DIR/pbem_verify.py      the standalone verifier (standard library only):
                                 ``python3 pbem_verify.py OUT_DIR --witness HASH@N``
 
+log.jsonl, game.json and pbem_verify.py are byte for byte the files of the log archive
+that the seed mail and ``command: archive`` carry (:func:`pbem.service.trust.log_archive`).
+
 Everything opens from disk: relative links, no script, no network. Only public
 information is written (the public view, public events); the dice seed and the private
 events are written only once the game is over or abandoned, so anyone can then
@@ -24,7 +27,6 @@ recompute every roll (docs/trust.md).
 """
 from __future__ import annotations
 
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,10 +46,9 @@ from pbem.report.history import (
 from pbem.report.render import render
 from pbem.service.games import game_pack
 from pbem.service.history import batches
-from pbem.service.trust import ENDED, game_meta, log_lines
+from pbem.service.trust import ENDED, archive_files
 from pbem.store import Store
 from pbem.store.db import GENESIS, canonical_json
-from pbem.verifier import SOURCE as VERIFIER
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,8 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path,
     over = game["status"] in ENDED
     rows = store.chain_rows(game_id)
     chain = [{k: r[k] for k in ("seq", "step", "kind", "public", "seat", "prev_hash", "hash")} for r in rows]
-    lines = log_lines(store, game_id, reveal=over, rows=rows)
-    with (out / "log.jsonl").open("w", encoding="utf-8") as fh:
-        for line in lines:
-            fh.write(canonical_json(line) + "\n")
+    for name, data in archive_files(store, game_id, reveal=over).items():  # the mailed archive's files too
+        (out / name).write_bytes(data)
     final = all_batches[-1].state if all_batches else None
     common = {"game_id": game_id, "pack": game["pack"], "status": game["status"],
               "seed_commitment": game["seed_commitment"], "seed": game["seed"] if over else None,
@@ -153,12 +152,9 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path,
     (out / "dice.html").write_text(render("archive_dice.html.j2", {**common, "ledger": ledger}), encoding="utf-8")
     (out / "chain.html").write_text(render("archive_chain.html.j2", {**common, "chain": chain, "genesis": GENESIS}),
                                     encoding="utf-8")
-    (out / "game.json").write_text(canonical_json(game_meta(store, game_id, lines, reveal=over)) + "\n",
-                                   encoding="utf-8")
     if over and _publishes_press(store, game_id, publish_press):
         (out / "press.json").write_text(canonical_json(press_record(store, game_id)) + "\n", encoding="utf-8")
         files.append("press.json")
-    shutil.copyfile(VERIFIER, out / "pbem_verify.py")
     files += ["index.html", "dice.html", "chain.html", "log.jsonl", "game.json", "pbem_verify.py"]
     return ArchiveResult(out, len(groups), len(ledger), len(chain), tuple(files))
 

@@ -122,7 +122,11 @@ def _copy(played: Played, tmp_path: Path) -> tuple[Path, dict, list[dict]]:
 
 
 def _save(dest: Path, rows: list[dict]) -> None:
+    """Write ``rows`` as the log, and game.json's head along with it (a forger would)."""
     (dest / "log.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    meta = json.loads((dest / "game.json").read_text(encoding="utf-8"))
+    meta["head"] = f"{rows[-1]['hash']}@{rows[-1]['seq']}"
+    (dest / "game.json").write_text(json.dumps(meta), encoding="utf-8")
 
 
 def _rechain(meta: dict, rows: list[dict], start: int) -> None:

@@ -128,7 +128,8 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
     status = (judge.store.game(game_id) or {}).get("status")
     if "step" in keys and status in trust.ENDED:
         issues.append(Problem(message=f"Game {game_id} is {status}: it takes no more orders.", where="game",
-                              code="game.over", hint="The seed and the whole log are in the game's archive."))
+                              code="game.over",
+                              hint="`command: archive` mails the game's archive: the seed and the whole log."))
         return Checked(issues, game_id, seat, reason="game.over", seq=seq)
     if "step" in keys and not standing_only(doc.get("orders")):
         timing = _step_and_turn(judge, game_id, seat, doc)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from pbem.mail.compose import Attachment
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
@@ -34,7 +35,7 @@ from pbem.service.table import wrapped
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
 
-AFTER_END = ("help",)
+AFTER_END = ("help", "archive")
 """The commands an ended game still answers (the others would log after the end)."""
 COMMAND_KEYS = ("game", "seat", "key", "command")
 """The keys every player command carries (a command's own keys come on top)."""
@@ -51,6 +52,8 @@ class Reply:
     html: str | None = None
     preformatted: bool = False
     """True when ``text`` is already laid out (a rendered guide): not re-wrapped."""
+    attachments: tuple[Attachment, ...] = ()
+    """Files the answer carries (``command: archive``: the game's log archive)."""
 
 
 @dataclass
@@ -127,8 +130,8 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
     if status in trust.ENDED and name not in AFTER_END:  # an ended game's log takes no more events (break16)
         issues = [Problem(message=f"Game {game_id} is {status}: `command: {name}` no longer applies.",
                           where="command", code="game.over",
-                          hint="`command: help` still answers; the seed and the whole log are in the game's "
-                               "archive.")]
+                          hint="`command: help` still answers, and `command: archive` mails the game's "
+                               "archive: the seed and the whole log.")]
     if not issues and name in LOGGED_PER_HOUR:
         issues = _over_limit(judge, game_id, seat, name)
     if issues:
@@ -163,7 +166,7 @@ def send(judge: Judge, parsed: ParsedMail, game_id: str, reply: Reply, inbox_id:
     ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id,
                       subject=re_subject(parsed.subject) if parsed.subject else f"[{game_id}] {reply.subject}",
                       text=text, html=reply.html, html_title=reply.subject,
-                      id_parts=(game_id, "command", *answers.answer_key(parsed)))
+                      id_parts=(game_id, "command", *answers.answer_key(parsed)), attachments=reply.attachments)
 
 
 def _load() -> None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from pbem.mail.compose import Attachment
 from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
 from pbem.report import build
@@ -98,12 +99,15 @@ def allowance(judge: Judge, address: str | None, digest: str | None = None) -> A
 
 
 def deliver(judge: Judge, parsed: ParsedMail, inbox_id: int | None, *, game_id: str | None, subject: str,
-            text: str, id_parts: Sequence[object], html_title: str | None = None, html: str | None = None) -> bool:
+            text: str, id_parts: Sequence[object], html_title: str | None = None, html: str | None = None,
+            attachments: Sequence[Attachment] = ()) -> bool:
     """Queue the answer ``text`` to the sender of ``parsed`` (threaded under it) as the
     limits allow (:func:`allowance`): sent (with the near-the-limit note), kept for the
     sender's answers digest, not sent again (a repeat), or dropped. The HTML part is
-    ``html`` or made from the text under ``html_title``. Marks the inbox row
-    ``inbox_id`` when the answer is not sent on its own. False when it was dropped."""
+    ``html`` or made from the text under ``html_title``; ``attachments`` go with an
+    answer sent on its own (a digest keeps the text only, and says the file was left
+    out). Marks the inbox row ``inbox_id`` when the answer is not sent on its own.
+    False when it was dropped."""
     digest = answer_digest(parsed.sender or "", text)
     allowed = allowance(judge, parsed.sender, digest)
     if allowed.verdict == "drop":
@@ -117,6 +121,10 @@ def deliver(judge: Judge, parsed: ParsedMail, inbox_id: int | None, *, game_id: 
             judge.store.note_answer(inbox_id, "repeat")
         return True
     if allowed.verdict == "digest":
+        if attachments:
+            names = ", ".join(a.filename for a in attachments)
+            text = (f"{text.rstrip()}\n\n(Not in this digest: the attached {names}. Ask again when the "
+                    "hour allows.)\n")
         judge.store.hold_answer(to_addr=parsed.sender or "", to_name=parsed.sender_name or None, game_id=game_id,
                                 inbox_id=inbox_id, subject=subject, text=text, digest=digest,
                                 at=judge.clock().isoformat())
@@ -129,7 +137,7 @@ def deliver(judge: Judge, parsed: ParsedMail, inbox_id: int | None, *, game_id: 
                  to_name=parsed.sender_name or None, subject=subject, text=text,
                  html=html if html is not None else build.html_of_text(html_title or subject, text),
                  id_parts=id_parts, in_reply_to=parsed.message_id, references=parsed.references,
-                 auto="auto-replied", answer_digest=digest)
+                 auto="auto-replied", answer_digest=digest, attachments=attachments)
     return True
 
 

@@ -10,22 +10,36 @@ that lets every seat check the judge.
 - a seat whose player, address or key the config changed gets a ``SeatChanged`` event,
   and the seat is told at its old and its new address;
 - every mail about a game carries the log's *witness*: the hash of its last event and
-  that event's number (``HASH@N``).
+  that event's number (``HASH@N``);
+- the game's log archive (:func:`log_archive`): ``log.jsonl``, ``game.json`` and
+  ``pbem_verify.py`` zipped with a README, the files of those names ``pbem archive``
+  writes: the public part while the game runs, everything once it is over. The seed
+  mail carries it, and ``command: archive`` mails it to a seat at any time
+  (docs/player-guide.md, docs/trust.md).
 """
 from __future__ import annotations
 
+import io
 import json
+import re
+import zipfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pbem import rules
 from pbem.config import GameConfig
+from pbem.mail.compose import Attachment
 from pbem.mail.headers import fold_address
 from pbem.problems import Problem
 from pbem.report import build
+from pbem.report.context import WIDTH, wrap
 from pbem.rules.dice import seed_commitment
 from pbem.service import outbox
 from pbem.store import Store
+from pbem.store.db import canonical_json
+from pbem.verifier import SOURCE as VERIFIER
 
 if TYPE_CHECKING:
     from pbem.service.judge import Judge
@@ -97,24 +111,39 @@ def seed_revealed(store: Store, game_id: str) -> rules.Event:
 
 def mail_seed(judge: Judge, game_id: str, why: str) -> None:
     """Mail every seat the game's seed (the game is over or abandoned: ``why``), with
-    how to check it against the commitment of the first report, and the witness."""
+    how to check it against the commitment of the first report, the witness, and the
+    finished game's archive attached (:func:`log_archive`). Call inside the
+    transaction that logged ``SeedRevealed``."""
     store = judge.store
     game = store.game(game_id)
     if game is None:
         raise KeyError(game_id)
+    archive = log_archive(store, game_id, judge.clock())
     head = witness(store, game_id)
-    body = (f"Game {game_id} {why}, so the dice seed is published:\n\n  {game['seed']}\n\n"
-            f"Its SHA-256 is the commitment printed in your first report:\n\n  {game['seed_commitment']}\n\n"
-            "With it every roll of the game can be recomputed from the logged orders. The game's archive "
-            "(`pbem archive`) holds the whole log and pbem_verify.py, a verifier that needs nothing but "
-            "Python: `python3 pbem_verify.py ARCHIVE_DIR --witness HASH@N` checks the hash chain, every "
-            "roll and any witness you kept from a report.")
+    body = _paragraphs(
+        f"Game {game_id} {why}, so the dice seed is published:",
+        f"  {game['seed']}",
+        "Its SHA-256 is the commitment printed in your first report:",
+        f"  {game['seed_commitment']}",
+        "With it every roll of the game can be recomputed from the logged orders. Attached is the game's "
+        f"archive, {archive.filename}: the whole log, every private event included, and pbem_verify.py, a "
+        "verifier that needs nothing but Python 3.11 or later. Unzip it and run",
+        archive.command(game['seed_commitment']),
+        "It checks the hash chain, the seed, every private event, every roll and this mail's witness; add "
+        "--witness for any other witness you kept and --orders for the SHA-256 of a receipt. Keep this mail: "
+        "its witness covers the whole log, and a log cut short is caught only by a witness. `command: archive` "
+        "mails the archive again (docs/trust.md).")
     if head:
         body += f"\n\nLog witness (the log's last event now): {head}"
     for row in store.seats(game_id):
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] the dice seed", text=build.render_notice(body, game_id), html=None,
-                     id_parts=(game_id, "seed", row["seat"]))
+                     id_parts=(game_id, "seed", row["seat"]), attachments=[archive.attachment])
+
+
+def _paragraphs(*paragraphs: str) -> str:
+    """Paragraphs wrapped to 72 columns, those indented (a value to copy) kept whole."""
+    return "\n\n".join(p if p.startswith(" ") else wrap(p, WIDTH) for p in paragraphs)
 
 
 def seat_changes(stored: Sequence[Mapping[str, Any]], game: GameConfig) -> list[tuple[dict[str, Any], rules.Event]]:
@@ -221,3 +250,113 @@ def game_meta(store: Store, game_id: str, lines: Sequence[Mapping[str, Any]], re
     return {"game": game_id, "chain": store.chain_version(game_id), "dice": store.dice_state(game_id)[0],
             "status": game["status"], "seed_commitment": game["seed_commitment"],
             "seed": game["seed"] if reveal else None, "head": head}
+
+
+#: the files of the game's log archive, as ``pbem archive`` writes them
+ARCHIVE_FILES = ("log.jsonl", "game.json", "pbem_verify.py")
+
+
+@dataclass(frozen=True)
+class LogArchive:
+    """The game's log archive as a zip file (:func:`log_archive`): ``data`` the zip's
+    bytes, ``folder`` the folder its files unzip into, ``over`` whether it reveals the
+    whole game, ``head`` the log's last event (``HASH@N``, None for an empty log)."""
+
+    game_id: str
+    data: bytes
+    folder: str
+    over: bool
+    head: str | None
+
+    @property
+    def filename(self) -> str:
+        """The zip's file name: ``FOLDER.zip``."""
+        return f"{self.folder}.zip"
+
+    @property
+    def attachment(self) -> Attachment:
+        """The zip as a mail attachment (application/zip)."""
+        return Attachment(self.filename, self.data, "application", "zip")
+
+    def command(self, commitment: str | None) -> str:
+        """The command line that checks the unzipped archive against ``commitment`` (the
+        seed commitment) and this archive's head, indented by two spaces, one argument a
+        line: each line ends in a backslash glued to its last word, so no line holds
+        two words and the mail's 72-column wrapping leaves it whole, and a POSIX shell
+        reads the lines as one command."""
+        args = [f"python3 {self.folder}/pbem_verify.py {self.folder}"]
+        if commitment:
+            args.append(f"--commitment={commitment}")
+        if self.head:
+            args.append(f"--witness={self.head}")
+        return "\\\n    ".join(["  " + args[0], *args[1:]])
+
+
+def archive_files(store: Store, game_id: str, reveal: bool | None = None) -> dict[str, bytes]:
+    """The log archive's files by name (:data:`ARCHIVE_FILES`), byte for byte as ``pbem
+    archive`` writes them: ``log.jsonl`` (:func:`log_lines`, private data only when
+    revealed), ``game.json`` (:func:`game_meta`) and the standalone verifier.
+    ``reveal`` defaults to whether the game is over or abandoned: while it runs only
+    the public part, never a secret. Raises KeyError for an unknown game."""
+    game = store.game(game_id)
+    if game is None:
+        raise KeyError(game_id)
+    over = game["status"] in ENDED if reveal is None else reveal
+    lines = log_lines(store, game_id, reveal=over)
+    return {"log.jsonl": "".join(canonical_json(line) + "\n" for line in lines).encode(),
+            "game.json": (canonical_json(game_meta(store, game_id, lines, reveal=over)) + "\n").encode(),
+            "pbem_verify.py": VERIFIER.read_bytes()}
+
+
+def log_archive(store: Store, game_id: str, when: datetime) -> LogArchive:
+    """The game's log archive now (``when``: the files' time in the zip): the
+    :func:`archive_files` of the game and a README.txt saying what they hold and how to
+    check them, zipped (deflate) under the folder ``GAME-archive``. While the game runs
+    it holds only its public part; once it is over, everything (docs/trust.md).
+    Raises KeyError for an unknown game."""
+    game = store.game(game_id)
+    if game is None:
+        raise KeyError(game_id)
+    over = game["status"] in ENDED
+    files = archive_files(store, game_id, reveal=over)
+    meta = json.loads(files["game.json"])
+    folder = re.sub(r"[^A-Za-z0-9._-]", "-", game_id).strip(".") + "-archive"
+    archive = LogArchive(game_id, b"", folder, over, meta["head"])
+    readme = _readme(archive, game["seed_commitment"], when)
+    buffer = io.BytesIO()
+    stamp = (when.astimezone(UTC) if when.tzinfo else when).timetuple()[:6]
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in [("README.txt", readme.encode()), *files.items()]:
+            zf.writestr(zipfile.ZipInfo(f"{folder}/{name}", date_time=stamp), data,
+                        compress_type=zipfile.ZIP_DEFLATED)
+    return LogArchive(game_id, buffer.getvalue(), folder, over, meta["head"])
+
+
+def _readme(archive: LogArchive, commitment: str | None, when: datetime) -> str:
+    """The README.txt of a log archive: what it holds and how to check it."""
+    if archive.over:
+        what = ("The game is over: the log holds every event, private ones (hands, deck orders, orders "
+                "documents) included, and game.json the seed. The verifier checks the hash chain, the seed "
+                "against its commitment, that every private event is revealed, every roll, and your witnesses.")
+    else:
+        what = ("The game is still running: this is its public part. Private events (hands, deck orders, orders "
+                "documents) are in the log only as commitments, with their data null, and the seed is secret "
+                "until the game ends. The verifier checks the hash chain and your witnesses now; the seed, the "
+                "private events, every roll and your receipts' orders are checked in the archive of the "
+                "finished game, which the seed mail carries.")
+    return _paragraphs(
+        f"Game {archive.game_id}: its log archive, as the judge mailed it on "
+        f"{(when.astimezone(UTC) if when.tzinfo else when):%Y-%m-%d %H:%M} UTC. The log "
+        f"ends at the witness {archive.head or '(no event yet)'}.",
+        "  log.jsonl       every event of the game's hash-chained log, one a line\n"
+        "  game.json       the game id, the chain and dice versions, the seed commitment,\n"
+        "                  the seed once the game is over, the log's last event\n"
+        "  pbem_verify.py  the verifier: Python 3.11 or later, nothing to install",
+        what,
+        "Check it from the folder you unzipped it into (on Windows: one line, without the backslashes):",
+        archive.command(commitment),
+        "--commitment: the seed commitment printed in your first report. --witness: the log witness of the "
+        "newest mail you have from the judge (repeat it for every witness you kept): only a witness catches a "
+        "log cut short. --orders SHA256: the orders digest of a receipt. Exit status 0: every check passed; 1: "
+        "a check failed (the first failure is named); 2: the archive could not be read. docs/trust.md of pbem "
+        "says what each check proves.") + "\n"

@@ -1,12 +1,11 @@
 """The standalone verifier (pbem/verifier/pbem_verify.py): standard library only, run by
-``python3 -I`` from a directory outside the repository; it agrees with the judge's own
+``python3 -I -S`` from a directory outside the repository (tests/verifier/bare.py); it agrees with the judge's own
 hashing and dice, checks a game's log during the game (chain, witnesses) and after it
 (seed, every roll), and treats event kinds it does not know like any other row."""
 from __future__ import annotations
 
 import ast
 import json
-import os
 import random
 import shutil
 import subprocess
@@ -23,14 +22,11 @@ from pbem.store.events import event_hash, event_hash_v2, event_key
 from pbem.verifier import SOURCE
 from pbem.verifier import pbem_verify as V
 from tests.conftest import KEYS, local_judge, player_mail
-
-PYTHON = shutil.which("python3") or "python3"
+from tests.verifier.bare import run_verifier
 
 
 def _run(archive: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    return subprocess.run([PYTHON, "-I", str(archive / "pbem_verify.py"), str(archive), *args],
-                          capture_output=True, text=True, cwd=cwd, env=env, timeout=300, check=False)
+    return run_verifier(archive, *args, cwd=cwd)
 
 
 def _game(tmp: Path, decisions: int = 12):
@@ -119,8 +115,10 @@ def test_kinds_the_verifier_does_not_know_are_chained_like_any_other(tmp_path: P
         state = judge.state("g1")
         judge.store.append_events("g1", [{"kind": "HostRolledBack", "data": {"to": 3}, "seat": None,
                                           "public": True}], step=state.step)
-    lines = [json.dumps(x) for x in trust.log_lines(judge.store, "g1", reveal=False)]
+    log = trust.log_lines(judge.store, "g1", reveal=False)
+    lines = [json.dumps(x) for x in log]
     (tmp_path / "arch" / "log.jsonl").write_text("\n".join(lines) + "\n")
+    (tmp_path / "arch" / "game.json").write_text(json.dumps(trust.game_meta(judge.store, "g1", log, reveal=False)))
     assert _run(tmp_path / "arch", cwd=tmp_path).returncode == 0
     row = json.loads(lines[-1])
     row["data"]["to"] = 2

@@ -142,7 +142,8 @@ def help_(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Repl
     state = judge.state(game_id)
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
     status = (judge.store.game(game_id) or {}).get("status")
-    now = (f"Game {game_id} is {status}: it takes no more orders, and its archive holds the whole log."
+    now = (f"Game {game_id} is {status}: it takes no more orders, and its archive holds the whole log "
+           "(`command: archive` mails it)."
            if status in trust.ENDED else
            f"Game {game_id} is at step {state.step} and waits for your decision: "
            f"{decision.kind.replace('_', ' ')} ({decision.rule}). The prompt mail has the orders to "

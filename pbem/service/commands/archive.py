@@ -1,0 +1,63 @@
+"""``command: archive``: the game's log archive by mail (issue 24, finding 13).
+
+A seat asks, with its key, from its address; the answer carries the archive as a zip
+attachment (:func:`pbem.service.trust.log_archive`: ``log.jsonl``, ``game.json``,
+``pbem_verify.py`` and a README). While the game runs it holds only the public part
+— every private event's data null, no seed — exactly what ``pbem archive`` publishes
+then, so a seat learns nothing secret from it; once the game is over or abandoned it
+holds the whole log and the seed (the seed mail carries the same). Nothing is logged.
+At most :data:`PER_HOUR` an hour per seat: each answer is a mail with an attachment.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from pbem.problems import Problem
+from pbem.service import trust
+from pbem.service.playercmd import CommandError, Reply, command
+
+if TYPE_CHECKING:
+    from pbem.service.judge import Judge
+
+PER_HOUR = 5
+"""Archives a seat may ask for in any hour."""
+NAME = "archive"
+REASON = f"command.{NAME}"
+"""The inbox reason of an answered request (:func:`pbem.service.playercmd.handle_mail`
+records ``command.NAME``; not a problem code)."""
+
+
+@command(NAME)
+def archive(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+    """Answer with the game's log archive attached (module docstring). Raises
+    CommandError when the seat asked :data:`PER_HOUR` times within the hour."""
+    email = next(r["email"] for r in judge.store.seats(game_id) if r["seat"] == seat)
+    since = (judge.clock() - timedelta(hours=1)).isoformat()
+    asked = len(judge.store.auth_failure_times(game_id, seat, since, (REASON,), email))
+    if asked >= PER_HOUR:
+        raise CommandError([Problem(message=f"Seat {seat} asked for the archive {asked} times within the hour; "
+                                    f"the judge sends it at most {PER_HOUR} times an hour.", where="command",
+                                    code="command.rate",
+                                    hint="The archive is in your mailbox already; ask again in an hour.")])
+    game = judge.store.game(game_id) or {}
+    made = trust.log_archive(judge.store, game_id, judge.clock())
+    check = made.command(game.get("seed_commitment"))
+    if made.over:
+        what = (f"Game {game_id} is {game.get('status')}: the attached {made.filename} holds its whole log, "
+                "every private event included, the seed, and pbem_verify.py, a verifier that needs nothing but "
+                "Python 3.11 or later. Unzip it and run")
+        after = ("It checks the hash chain, the seed, every private event, every roll and the witness of the "
+                 "log's last event; add --witness for every witness you kept and --orders for the SHA-256 of "
+                 "a receipt.")
+    else:
+        what = (f"Game {game_id} is still running: the attached {made.filename} holds the public part of its log "
+                "(private events only as commitments, no seed: nothing secret of any seat) and pbem_verify.py, "
+                "a verifier that needs nothing but Python 3.11 or later. Unzip it and run")
+        after = ("It checks the hash chain and the witnesses now; add --witness for every witness you kept, "
+                 "the newest above all. Orders documents are private until the game ends, so a receipt's "
+                 "--orders digest is checked in the archive of the finished game, which the seed mail "
+                 "carries; so are the seed and every roll.")
+    text = f"{what}\n\n{check}\n\n{after} The archive's README.txt says more; docs/trust.md what each check proves."
+    return Reply("archive", text, attachments=(made.attachment,))
