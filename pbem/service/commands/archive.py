@@ -59,5 +59,6 @@ def archive(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
                  "the newest above all. Orders documents are private until the game ends, so a receipt's "
                  "--orders digest is checked in the archive of the finished game, which the seed mail "
                  "carries; so are the seed and every roll.")
-    text = f"{what}\n\n{check}\n\n{after} The archive's README.txt says more; docs/trust.md what each check proves."
+    text = (f"{what}\n\n{check}\n\n{after} Compare the --commitment with the one in your first report. The "
+            "archive's README.txt says more; docs/trust.md what each check proves.")
     return Reply("archive", text, attachments=(made.attachment,))
