@@ -273,7 +273,9 @@ def test_a_mutated_archive_never_crashes_the_verifier(archives: Archives, which:
     meta = json.loads((source / "game.json").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
         dest = Path(tmp) / "arch"
-        shutil.copytree(source, dest)
+        dest.mkdir()
+        for name in ("game.json", "log.jsonl"):  # all main reads (the HTML pages would only slow each example)
+            shutil.copyfile(source / name, dest / name)
         for what, args in edits:
             try:
                 _apply(dest, what, args)
