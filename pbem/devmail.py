@@ -1,7 +1,8 @@
 """The embedded local mail server for development, demos and tests (``pbem devmail``).
 
 An SMTP server (aiosmtpd) on 127.0.0.1 delivers every message addressed to a known
-account (the local part of the recipient, any domain) into that account's maildir; an
+account (the local part of the recipient, any domain) into that account's maildir, with
+the envelope sender on top as ``Return-Path`` (RFC 5321 section 4.4); an
 IMAP server (pymap's maildir backend, run as a subprocess) serves the same maildirs.
 Dovecot can serve the same maildirs too (the integration tests do so when it is
 installed), which is why delivery is a plain maildir drop.
@@ -140,6 +141,15 @@ def deliver(maildir_root: Path, account: str, raw: bytes) -> str:
     return box.add(mailbox.MaildirMessage(raw))
 
 
+def with_return_path(raw: bytes, mail_from: str) -> bytes:
+    """``raw`` with ``Return-Path: <mail_from>`` on top, as a server making the final
+    delivery writes it (RFC 5321 section 4.4; Dovecot's LMTP and Postfix's local
+    delivery do): the judge reads the envelope sender from the topmost one (issue
+    25.11). Fields the sender wrote stay below it."""
+    eol = b"\r\n" if b"\r\n" in raw[:2000] else b"\n"
+    return b"Return-Path: <" + mail_from.encode("utf-8", "surrogateescape") + b">" + eol + raw
+
+
 _MAILDIR_NAME = re.compile(r"(\d+)\.M(\d+)P(\d+)Q(\d+)\.")
 
 
@@ -196,6 +206,7 @@ class MaildirHandler:
         raw = envelope.original_content or envelope.content
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
+        raw = with_return_path(raw, envelope.mail_from or "")
         for rcpt in envelope.rcpt_tos:
             account = rcpt.rsplit("@", 1)[0].lower()
             key = deliver(self.root, account, raw)

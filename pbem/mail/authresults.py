@@ -13,6 +13,31 @@ write such a field into a mail, so only one counts (the trust rule, also in
 * with no authserv-id configured, nothing counts (:func:`read_authentication_results`
   returns ``None``).
 
+The envelope sender (``MAIL FROM``, RFC 5321) is what the receiving server recorded in
+the topmost ``Return-Path`` field: the server that makes the final delivery inserts it at
+the top of the message (RFC 5321 section 4.4), above any the sender wrote. It is read
+under the same condition (an authserv-id configured) and by the same rule (topmost
+only): :func:`read_return_path`.
+
+What each result proves, and what :func:`proves_address` makes of them (issue 25.11):
+
+* SPF ``pass`` (RFC 7208): the connecting host may send for the *domain* of the envelope
+  sender (``smtp.mailfrom``). Nothing about the local part, nothing about ``From:``.
+* DKIM ``pass`` (RFC 6376): the signing *domain* ``header.d`` signed the message (its
+  body and the signed header fields, usually ``From:``). A domain's submission server
+  signs every user's mail with the same key, so a DKIM pass for ``example.org`` is no
+  proof of *which* mailbox of ``example.org`` wrote it.
+* DMARC ``pass`` (RFC 7489 section 3.1): the ``From:`` *domain* is aligned with a domain
+  that passed SPF or DKIM. Domain alignment again: any user of the domain passes.
+
+So no result proves a mailbox. What does is the domain's submission server refusing an
+envelope sender that is not the logged-in user's (Postfix ``reject_sender_login_mismatch``
+and every large provider do; they check the *envelope*, not ``From:``): a mail whose
+``From:`` domain passed **and** whose envelope sender is its ``From:`` address was sent
+by someone logged in as that address. A mail whose ``From:`` names another mailbox than
+its envelope (a same-domain user writing another user's ``From:``, a forwarder, a list)
+proves only the domain.
+
 Parsing uses the ``authres`` library (the RFC 7601/8601 parser of dkimpy). Its parser is
 quadratic in the field length and recursive in comments, so a field longer than
 :data:`MAX_FIELD_CHARS` counts as unreadable, and any exception from it too.
@@ -27,11 +52,15 @@ from typing import Literal
 
 import authres
 
+from pbem.mail.headers import fold_address
+
 __all__ = [
     "MAX_FIELD_CHARS",
     "AuthResults",
     "MethodResult",
+    "proves_address",
     "read_authentication_results",
+    "read_return_path",
     "sender_authentication",
 ]
 
@@ -177,3 +206,57 @@ def sender_authentication(auth: AuthResults | None, sender: str) -> Verdict:
                  and _domain(r.properties.get("header.from", domain)) == domain
                  for r in auth.results)
     return "fail" if failed else "none"
+
+
+def read_return_path(msg: Message, authserv_id: str | None) -> str | None:
+    """The envelope sender our receiving server recorded: the address of the topmost
+    ``Return-Path`` field (RFC 5321 section 4.4; RFC 5322 section 3.6.7), ASCII letters
+    lowercased (:func:`pbem.mail.headers.fold_address`), ``""`` for the null
+    reverse-path ``<>``.
+
+    Args:
+        msg: the parsed message (its header fields in received order, topmost first).
+        authserv_id: our receiving server's authserv-id; ``None`` means authentication
+            is not configured, and then nothing is read (as for Authentication-Results).
+
+    Returns:
+        The address, ``""`` for ``<>``, or ``None`` when no id is configured or the
+        topmost field is missing or not one ``<addr-spec>`` (a source route before a
+        colon is dropped, RFC 5321 section 4.1.2). Never raises.
+    """
+    if not (authserv_id or "").strip():
+        return None
+    try:
+        for name, raw in msg.raw_items():  # type: ignore[attr-defined]
+            if name.lower() != "return-path":
+                continue
+            value = " ".join(str(raw).split())[:1000]
+            if not (value.startswith("<") and value.endswith(">")) or value.count("<") != 1:
+                return None
+            path = value[1:-1].strip().rsplit(":", 1)[-1].strip()
+            return fold_address(path) if path == "" or ("@" in path and " " not in path) else None
+    except Exception:  # noqa: BLE001
+        return None
+    return None
+
+
+def proves_address(auth: AuthResults | None, sender: str, envelope_sender: str | None) -> bool:
+    """Whether our server's results prove the *mailbox* ``sender`` (the From: address),
+    not only its domain (module docstring): the From domain passed
+    (:func:`sender_authentication` is ``"pass"``), the envelope sender our server
+    recorded (``envelope_sender``, :func:`read_return_path`) is that very address, and
+    no ``smtp.mailfrom`` in our results names another mailbox (RFC 8601 section 2.7.2).
+
+    Args:
+        auth: from :func:`read_authentication_results`.
+        sender: the From: addr-spec (folded).
+        envelope_sender: from :func:`read_return_path` (None: not known).
+    """
+    if envelope_sender is None or sender_authentication(auth, sender) != "pass" or auth is None:
+        return False
+    mine = fold_address(sender)
+    if fold_address(envelope_sender) != mine:
+        return False
+    return all(fold_address(r.properties["smtp.mailfrom"].strip().strip("<>")) == mine
+               for r in auth.results
+               if "@" in r.properties.get("smtp.mailfrom", ""))

@@ -33,7 +33,11 @@ from email.message import Message
 from email.parser import BytesHeaderParser
 from typing import Literal
 
-from pbem.mail.authresults import AuthResults, read_authentication_results
+from pbem.mail.authresults import (
+    AuthResults,
+    read_authentication_results,
+    read_return_path,
+)
 from pbem.mail.extract import (
     AuthorText,
     Body,
@@ -130,6 +134,10 @@ class ParsedMail:
         on_behalf: the ``Sender:`` address when it differs from From (informational).
         authentication: our receiving server's Authentication-Results (RFC 8601), when
             an authserv-id was given and such a field is present; else ``None``.
+        envelope_sender: the envelope sender our receiving server recorded (the topmost
+            ``Return-Path``, :func:`pbem.mail.authresults.read_return_path`), ``""`` for
+            the null reverse-path, ``None`` when no authserv-id was given or there is
+            none (issue 25.11: compared with ``sender`` to prove the mailbox).
         machine: the machine-mail signal the mail carries
             (:class:`pbem.mail.machine.MachineVerdict`), also when it was read as a
             person's mail (a weak signal with orders in the author's own text), else
@@ -163,6 +171,7 @@ class ParsedMail:
     ignore_detail: str = ""
     on_behalf: str = ""
     authentication: AuthResults | None = None
+    envelope_sender: str | None = None
     machine: MachineVerdict | None = None
     as_person: ParsedMail | None = None
     content: str = ""
@@ -197,6 +206,7 @@ class _Envelope:
     sender_problem: str | None = None
     on_behalf: str = ""
     authentication: AuthResults | None = None
+    envelope_sender: str | None = None
 
 
 def _synthetic_id(raw: bytes) -> str:
@@ -223,6 +233,7 @@ def _envelope(msg: Message | None, raw: bytes, authserv_id: str | None = None) -
         sender_problem=sender.problem,
         on_behalf=sender.on_behalf,
         authentication=read_authentication_results(msg, authserv_id),
+        envelope_sender=read_return_path(msg, authserv_id),
     )
 
 
@@ -243,6 +254,7 @@ def _result(envelope: _Envelope, action: Action, **fields: object) -> ParsedMail
         action=action,
         on_behalf=envelope.on_behalf,
         authentication=envelope.authentication,
+        envelope_sender=envelope.envelope_sender,
         **fields,  # type: ignore[arg-type]
     )
 

@@ -12,7 +12,13 @@ Identity rules (issue 17, findings 12 and 13):
   from other addresses claiming the seat) within :data:`WINDOW` alert the seat and the
   host (once per window); :data:`LOCK_AFTER` wrong keys from the seat's address within
   the window lock the seat: no key is checked until the window has passed, so the key
-  cannot be guessed by mail;
+  cannot be guessed by mail. With ``authentication`` configured only a mail that
+  *proves* the seat's address counts for the lock (:func:`is_proven`: our server
+  authenticated the From domain and recorded the From address as the envelope sender;
+  issue 25.11), so neither a forged ``From:`` nor another user of the same mail domain
+  can lock a seat; the other wrong keys are refused and alert, and on a seat with a
+  slow (PBKDF2) key hash their keys stop being checked after
+  :data:`FOREIGN_SLOW_CHECKS` failed claims within the window;
 - **standing orders carry a sequence number** (``seq: N``, larger than the seat's
   last accepted one), so a captured mail re-sent under a new Message-ID cannot be
   replayed; orders answering a prompt carry the step, which is used once.
@@ -29,7 +35,7 @@ import yaml
 
 from pbem import rules
 from pbem.keys import is_slow
-from pbem.mail.authresults import sender_authentication
+from pbem.mail.authresults import proves_address
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
@@ -76,6 +82,31 @@ class Checked:
     empty: the mail comes from the seat's own address (its answer goes only there, so
     it tells nobody else anything), answers the current step of a decision of that seat,
     and only the key, the ``seq`` line or an unknown top-level key is wrong."""
+
+
+def is_proven(judge: Judge, parsed: ParsedMail) -> bool:
+    """Whether a failed claim in ``parsed`` may count against its sender's address (the
+    wrong-key lock): always without ``authentication`` configured (a forged ``From:``
+    cannot be told apart; docs/pipeline.md says so), else only when our receiving
+    server's results prove the mailbox — the From domain passed and the envelope sender
+    it recorded (``Return-Path``) is the From address
+    (:func:`pbem.mail.authresults.proves_address`; RFC 8601, RFC 7489, issue 25.11)."""
+    return not judge.config.authserv_id or proves_address(parsed.authentication, parsed.sender,
+                                                          parsed.envelope_sender)
+
+
+def lock_count(times: Sequence[str], now: datetime) -> int:
+    """How many failures lock now, or 0: ``times`` (ISO 8601, oldest first) of the
+    failures that count, the latest less than :data:`WINDOW` old and at least
+    :data:`LOCK_AFTER` of them within the :data:`WINDOW` before it (a window sliding
+    from the latest, break-it 9g)."""
+    if not times:
+        return 0
+    latest = datetime.fromisoformat(times[-1])
+    if now - latest >= WINDOW:
+        return 0
+    within = [t for t in times if latest - datetime.fromisoformat(t) < WINDOW]
+    return len(within) if len(within) >= LOCK_AFTER else 0
 
 
 def standing_only(orders: Any) -> bool:
@@ -145,7 +176,10 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
     """Sender and key; None when both are right. The answer to a foreign address does
     not depend on the key (no oracle); a right key from one is held and the seat told,
     until :data:`FOREIGN_SLOW_CHECKS` failed claims within the window on a seat whose
-    key hash is slow (then the key is not checked)."""
+    key hash is slow (then the key is not checked). From the seat's own address, a
+    wrong key counts for the lock only when the mail proves the address
+    (:func:`is_proven`); past :data:`FOREIGN_SLOW_CHECKS` failed claims on a slow
+    seat, the key of a mail that does not prove it is not checked either."""
     seat = row["seat"]
     since = (judge.clock() - WINDOW).isoformat()
     if parsed.sender != row["email"]:
@@ -165,33 +199,33 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
                               "seat is locked: no key is checked until an hour has passed since the latest. "
                               "The host has been told.", where="key", code="auth.locked")],
                        game_id, seat, reason="auth.locked")
+    proven = is_proven(judge, parsed)
+    if not proven and is_slow(row["key_hash"]):
+        failures = judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES)
+        if failures >= FOREIGN_SLOW_CHECKS:  # anyone can send these: no more slow checks for them this hour
+            return Checked([Problem(
+                message=f"{failures} mails claimed seat {seat} within the hour that our receiving mail server did not "
+                        "prove to come from the seat's address, so the key of such a mail is not checked until an "
+                        "hour has passed. Mail the server proves to be the seat's own is checked as usual. The seat "
+                        "and the host have been told.", where="key", code="auth.locked",
+                hint="Send from your own mail account (its provider's server), not through a forwarder or list.")],
+                game_id, seat, reason=UNVERIFIED_KEY)
     if _key_ok(judge, doc, row):
         return None
-    if judge.config.authserv_id and sender_authentication(parsed.authentication, parsed.sender) != "pass":
-        # our receiving server did not vouch for this From: — it may be forged: it is
-        # refused and counts for the alert, but not for the lockout (break-it 9g)
-        return replace(_wrong_key(judge, game_id, row, doc, since), reason=UNVERIFIED_KEY)
-    return _wrong_key(judge, game_id, row, doc, since)
+    wrong_key = _wrong_key(judge, game_id, row, doc, since)
+    # a mail that does not prove the seat's address (a forged From:, another user of the same
+    # mail domain) is refused and alerts, but never locks the seat (break-it 9g, issue 25.11)
+    return wrong_key if proven else replace(wrong_key, reason=UNVERIFIED_KEY)
 
 
 def locked_by(judge: Judge, game_id: str, row: Mapping[str, Any]) -> int:
-    """How many wrong keys lock the seat now, or 0. The seat is locked while the latest
-    wrong key from its own address is less than :data:`WINDOW` old and :data:`LOCK_AFTER`
-    or more came within the :data:`WINDOW` before it (a sliding window measured from the
-    latest, break-it 9g: it used to count the hour before *now*, so the lock ended an hour
-    after the first wrong key, mid-attack). Only the seat's own address counts: mails from
-    other addresses never lock it, nor do wrong keys our receiving server did not
-    authenticate when ``authentication`` is configured."""
+    """How many wrong keys lock the seat now, or 0 (:func:`lock_count` over the wrong
+    keys from the seat's own address). Only the seat's own address counts: mails from
+    other addresses never lock it, nor, when ``authentication`` is configured, wrong
+    keys in mail that does not prove the address (:func:`is_proven`)."""
     now = judge.clock()
-    times = judge.store.auth_failure_times(game_id, row["seat"], (now - 2 * WINDOW).isoformat(), ("auth.key",),
-                                           row["email"])
-    if not times:
-        return 0
-    latest = datetime.fromisoformat(times[-1])
-    if now - latest >= WINDOW:
-        return 0
-    within = [t for t in times if latest - datetime.fromisoformat(t) < WINDOW]
-    return len(within) if len(within) >= LOCK_AFTER else 0
+    return lock_count(judge.store.auth_failure_times(game_id, row["seat"], (now - 2 * WINDOW).isoformat(),
+                                                     ("auth.key",), row["email"]), now)
 
 
 def _wrong_key(judge: Judge, game_id: str, row: Mapping[str, Any], doc: Mapping[str, Any], since: str) -> Checked:

