@@ -54,10 +54,16 @@ ALERT_AFTER = 3
 LOCK_AFTER = 10
 #: the largest number kept for ``step`` and ``seq`` (an SQLite INTEGER is 64-bit signed)
 MAX_NUMBER = 2**63 - 1
-#: the inbox reason of a wrong key in a mail whose From: our server did not authenticate
+#: the inbox reason of a wrong key in a mail that does not prove the seat's address
+#: (:func:`is_proven`): refused and counted for the alert, never for the lock
 UNVERIFIED_KEY = "auth.key.unverified"
-#: inbox reasons that count as a failed claim on a seat
-AUTH_FAILURES = ("auth.key", "auth.sender", UNVERIFIED_KEY)
+#: the inbox reasons of a wrong address-change code (``confirm:``) in a mail that proves
+#: its address, and in one that does not (issue 25.3: a wrong code is no wrong key, so
+#: it never counts for the seat's lock; the proven ones close the request)
+WRONG_CODE = "auth.code.wrong"
+UNVERIFIED_CODE = "auth.code.unverified"
+#: inbox reasons that count as a failed claim on a seat (the alert, and the slow-check cap)
+AUTH_FAILURES = ("auth.key", "auth.sender", UNVERIFIED_KEY, WRONG_CODE, UNVERIFIED_CODE)
 #: failed claims on a seat with a PBKDF2 key hash from other addresses within
 #: :data:`WINDOW` after which their keys are no longer checked (break-it 2026-12-02: each
 #: check costs about 50 ms, and anyone can send such mail; the answer is the same either

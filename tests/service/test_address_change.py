@@ -52,7 +52,7 @@ def test_address_change_confirmed_from_both_addresses(tmp_path: Path) -> None:
         assert m.judge.store.seats("g2")[1]["email"] == "east@pbem.localhost"
         reasons = [r[0] for r in m.judge.store.db.execute("SELECT reason FROM inbox WHERE sender IN "
                                                           "('newhome@pbem.localhost', 'stranger@pbem.localhost')")]
-        assert reasons == ["auth.key", "auth.key"]
+        assert reasons == ["auth.code.wrong", "auth.code.wrong"]  # failed claims, never wrong keys (issue 25.3)
 
         m.send("newhome", {"game": "g2", "seat": "east", "confirm": code})
         assert list(m.cycle().values()) == ["answered"]

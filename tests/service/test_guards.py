@@ -69,6 +69,24 @@ def _cycle_all(m: Mail, n: int) -> dict[int, str]:
     return out
 
 
+def test_25_3_forged_confirmations_do_not_lock_the_seat(tmp_path: Path) -> None:
+    m = start(tmp_path, authentication={"authserv_id": AUTHSERV})
+    try:
+        keys, _host = _game(m, "g2")
+        for i in range(11):  # a forged From: of the seat, from elsewhere, with wrong codes
+            _submit(m, "stranger@pbem.localhost",
+                    mail("east@pbem.localhost", f"game: g2\nseat: east\nconfirm: guess-{i}\n", subject=f"c{i}"))
+        assert sorted(_cycle_all(m, 11).values()) == ["rejected"] * 11
+        assert len(m.mails("east", "[g2] wrong keys for your seat")) == 1, "the seat hears of them"
+        m.send("east", f"game: g2\nseat: east\nkey: {keys['east']}\ncommand: help\n", subject="help")
+        assert list(m.cycle().values()) == ["answered"], "forged confirmations locked the seat"
+        assert "locked" not in _flat(m.mails("east", "Re: help")[0])
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
+
+
 def test_25_11_a_player_cannot_lock_another_seat_of_the_same_mail_domain(tmp_path: Path) -> None:
     m = start(tmp_path, authentication={"authserv_id": AUTHSERV, "require": True})
     try:

@@ -21,9 +21,11 @@
    address as a keyed digest (:func:`address_digest`, never in clear), both addresses
    are told, and a pending prompt goes again to the new address.
 
-A wrong, expired or unknown code gets one answer (no oracle), is recorded like a wrong
-key (``auth.key``: three failed claims on a seat within the hour alert the seat and the
-host), and after :data:`MAX_TRIES` wrong codes the request is closed.
+A wrong, expired or unknown code gets one answer (no oracle) and is recorded as a failed
+claim on the seat (three within the hour alert the seat and the host), but never as a
+wrong key: it does not count for the seat's lock (issue 25.3; a forged ``From:`` of the
+seat's own address could lock it). After :data:`MAX_TRIES` wrong codes in mail that
+proves its address (:func:`pbem.service.envelope.is_proven`) the request is closed.
 
 Games from the config are refused: their addresses are the config's, which the next
 ``pbem run`` would put back; the host changes the config instead.
@@ -156,18 +158,21 @@ def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
         elif ch["seat"] == seat:
             match = ch
     if match is None or not isinstance(code, str) or not verify_key(code.strip(), match["code_hash"]):
-        # counted like a wrong key: the third failed claim on the seat within the hour alerts the seat
-        # and the host, as the guides say (break16: a wrong code never alerted anyone)
+        # a failed claim on the seat: the third within the hour alerts the seat and the host, as the
+        # guides say (break16: a wrong code never alerted anyone). It is no wrong *key*, so it never
+        # counts for the seat's lock (issue 25.3: forged confirmations from the seat's own From: locked
+        # it); only codes in mail that proves its address close the request
+        proven = envelope.is_proven(judge, parsed)
         since = (now - envelope.WINDOW).isoformat()
         envelope._maybe_alert(judge, game_id, seats[seat],  # the one alert rule
                               judge.store.auth_failures(game_id, seat, since, envelope.AUTH_FAILURES) + 1)
-        if match is not None:
-            tries = judge.store.auth_failure_times(game_id, seat, match["requested_at"], ("auth.key",),
+        if match is not None and proven:
+            tries = judge.store.auth_failure_times(game_id, seat, match["requested_at"], (envelope.WRONG_CODE,),
                                                    parsed.sender or "")
             if len(tries) + 1 >= MAX_TRIES:
                 judge.store.close_address_change(match["id"], "failed", now.isoformat())
         return answers.reject(judge, parsed, rec, [_no_change(game_id)], game_id, seat, {"document": shown},
-                              reason="auth.key")
+                              reason=envelope.WRONG_CODE if proven else envelope.UNVERIFIED_CODE)
     old = seats[seat]
     new = match["new_email"]
     holder = next((s for s, r in seats.items() if s != seat and fold_address(r["email"]) == fold_address(new)), None)
