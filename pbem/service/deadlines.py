@@ -273,7 +273,7 @@ def _late(judge: Judge, game_id: str, step: int, settings: GameSettings) -> None
     tell_seats(judge, game_id, f"step {step}: {late} late",
                f"The deadline of step {step} passed and the judge has no orders yet from {late}. Their orders "
                "are still taken until the end of the grace; then the default shown in the prompt is played.\n\n"
-               + "\n".join(lines), f"late-{step}-{late}")
+               + "\n".join(lines), f"late-{step}-{late}-{max(d['due_at'] for d in rows)}")  # moved: told again
     for d in rows:
         judge.store.mark_late(game_id, step, d["seat"], now.isoformat())
 
@@ -289,4 +289,5 @@ def _remind(judge: Judge, row: dict[str, Any]) -> None:
     subject = f"[{row['game_id']}] reminder: step {row['step']} is due {when}"
     outbox.queue(judge, game_id=row["game_id"], kind="reminder", to_addr=seat["email"], to_name=seat["player"],
                  subject=subject, text=text, html=build.html_of_text(subject, text),
-                 id_parts=(row["game_id"], row["step"], "reminder", row["seat"]))
+                 # the due time too: a moved deadline gets its reminder again (issue 25.2's class)
+                 id_parts=(row["game_id"], row["step"], "reminder", row["seat"], row["due_at"]))

@@ -261,7 +261,7 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str, via: str
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
                  subject=f"[{game_id}] your seat {seat} has a new player", text=note,
                  html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
-    prompt_again(judge, game_id, seat)
+    prompt_again(judge, game_id, seat, again=head)  # a second replace at this step mails the prompt again
     return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
                 "is queued.", head)
 

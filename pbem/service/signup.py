@@ -199,7 +199,10 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
               "how to write orders.")
     text = build.render_notice(wrapped(body), game_id)
     outbox.queue(judge, game_id=None, kind="welcome", to_addr=sender, to_name=player, subject=f"[{game_id}] your seat {seat}", text=text,
-                 html=build.html_of_text(f"your seat {seat}", text), id_parts=(game_id, "signup", seat, sender),
+                 html=build.html_of_text(f"your seat {seat}", text),
+                 # the join mail's own id and content: a second join of the seat (after the host freed it)
+                 # is a new welcome with a new key (issue 25.2: it shared the first one's id and was dropped)
+                 id_parts=(game_id, "signup", seat, sender, *answers.answer_key(parsed)),
                  in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
     if not waiting:
         _start(judge, game_id, row, taken)

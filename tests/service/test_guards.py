@@ -69,6 +69,24 @@ def _cycle_all(m: Mail, n: int) -> dict[int, str]:
     return out
 
 
+def test_25_2_a_player_who_joins_again_gets_the_new_key_by_mail(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
+        m.send("north", "game: g5\njoin: north\nname: Kleitos\n", subject="join")
+        assert list(m.cycle().values()) == ["answered"]
+        signup.free_seat(m.judge, "g5", "north", "freed by mistake")
+        m.send("north", "game: g5\njoin: north\nname: Kleitos\n", subject="join")  # the same text again
+        assert list(m.cycle().values()) == ["answered"]
+        welcomes = m.mails("north", "[g5] your seat north", 2)
+        keys = [re.search(r"Your seat key is:\s+(\S+)", text(w)).group(1) for w in welcomes]
+        assert len(keys) == 2 and keys[0] != keys[1], "the second welcome, with the new key, was dropped"
+        held = m.judge.store.signup_seats("g5")[0]["key_hash"]
+        assert [k for k in keys if verify_key(k, held)], "nobody got the seat's key"
+    finally:
+        m.close()
+
+
 def test_25_3_forged_confirmations_do_not_lock_the_seat(tmp_path: Path) -> None:
     m = start(tmp_path, authentication={"authserv_id": AUTHSERV})
     try:
@@ -136,3 +154,57 @@ def _host_key_game(tmp_path: Path) -> Mail:
     judge.ensure_games()
     m.cycle()
     return m
+
+
+def test_25_2_class_a_moved_deadline_gets_its_reminder_and_late_notice_again(tmp_path: Path) -> None:
+    """The same class as 25.2: the reminder's and the late notice's Message-IDs were made
+    from (game, step, seat) only, so after the host moved a deadline (the store clears
+    ``reminded_at`` and ``late_at`` so that they go again) the second ones were dropped."""
+    m = start(tmp_path, settings={"grace": "12h"})
+    try:
+        seat = rules.pending(m.judge.state("g1"))[0].seat
+
+        def due() -> datetime:
+            return datetime.fromisoformat(next(d["due_at"] for d in m.judge.store.open_deadlines("g1")))
+
+        def at(when: datetime) -> None:
+            m.offset[0] += when - m.judge.clock()
+            m.cycle()
+
+        at(due() - timedelta(hours=23))
+        assert len(m.mails(seat, "reminder: step")) == 1
+        hostcmd.run(m.judge, "g1", "extend", hours=48)
+        at(due() - timedelta(hours=23))
+        reminders = m.mails(seat, "reminder: step", 2)
+        assert len(reminders) == 2, "the reminder of the moved deadline was dropped"
+        at(due() + timedelta(hours=1))
+        other = next(s for s in SEATS if s != seat)
+        assert len(m.mails(other, f"{seat} late")) == 1
+        hostcmd.run(m.judge, "g1", "extend", hours=48)
+        at(due() + timedelta(hours=1))
+        assert len(m.mails(other, f"{seat} late", 2)) == 2, "the late notice of the moved deadline was dropped"
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g1")
+
+
+def test_25_2_class_a_seat_given_back_to_a_player_at_the_same_step_gets_its_prompt(tmp_path: Path) -> None:
+    """The same class as 25.2: after ``replace`` the prompt went again with a Message-ID
+    of (game, step, seat, address), so a seat handed to A, then B, then A again at the
+    same step left A without the prompt of the new key's seat (the outbox had the id)."""
+    m = start(tmp_path)
+    try:
+        _keys, host = _game(m, "g2")
+        seat = rules.pending(m.judge.state("g2"))[0].seat
+        for i, player in enumerate(("Ann <stranger@pbem.localhost>", "Bob <newhome@pbem.localhost>",
+                                    "Ann Again <stranger@pbem.localhost>")):
+            m.send("host", f"game: g2\nhost: {host}\ncommand: replace\nseat: {seat}\nplayer: {player}\n",
+                   subject=f"replace {i}")
+            assert list(m.cycle().values()) == ["host"]
+        assert len(m.mails("stranger", f"[g2] handover: your seat {seat}", 2)) == 2
+        assert len(m.mails("stranger", f"your move, {seat}", 2)) == 2, "the second prompt to Ann was dropped"
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
