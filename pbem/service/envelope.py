@@ -276,31 +276,41 @@ def _maybe_alert(judge: Judge, game_id: str, row: Mapping[str, Any], failures: i
 
 
 def _sequence(judge: Judge, doc: Mapping[str, Any], game_id: str, seat: str) -> tuple[int | None, list[Problem]]:
-    """The standing-orders sequence number: required for standing orders alone, checked
-    whenever given; it must exceed the seat's last accepted one (finding 12)."""
+    """The seat's sequence number: required for standing orders alone, checked whenever
+    given (a command may carry one too, issue 25.8); it must exceed the seat's last
+    accepted one (finding 12)."""
     last = judge.store.standing_seq(game_id, seat)
-    hint = f"Use `seq: {last + 1}` (one more than your last standing orders) and send again."
     seq = doc.get("seq")
     if seq is None:
         if standing_only(doc.get("orders")):
             return None, [Problem(message="Standing orders need a `seq:` line: a number larger than the one of your "
                                 "previous standing orders, so that an old mail cannot be sent again in your name.",
-                                where="seq", code="envelope.missing", hint=hint)]
+                                where="seq", code="envelope.missing",
+                                hint=f"Use `seq: {last + 1}` (one more than your last) and send again.")]
         return None, []
+    problem = sequence_problem(seq, last)
+    return (None, [problem]) if problem else (seq, [])
+
+
+def sequence_problem(seq: Any, last: int) -> Problem | None:
+    """The problem with a ``seq:`` value when ``last`` is the largest one accepted so
+    far (of a seat: standing orders and commands; of a game's host: its commands), or
+    None when ``seq`` is a whole number above ``last`` that SQLite can keep."""
+    hint = f"Use `seq: {last + 1}` (one more than your last) and send again."
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-        return None, [Problem(message=f"`seq` must be a whole number from 1; found {_shown(seq)}.", where="seq",
-                            code="envelope.seq_type", hint=hint)]
+        return Problem(message=f"`seq` must be a whole number from 1; found {shown_value(seq)}.", where="seq",
+                       code="envelope.seq_type", hint=hint)
     if seq > MAX_NUMBER:  # SQLite keeps 64-bit integers; a larger one raised OverflowError (break-it 9c)
-        return None, [Problem(message=f"`seq: {_shown(seq)}` is too large: at most {MAX_NUMBER}.", where="seq",
-                            code="envelope.out_of_range", hint=hint)]
+        return Problem(message=f"`seq: {shown_value(seq)}` is too large: at most {MAX_NUMBER}.", where="seq",
+                       code="envelope.out_of_range", hint=hint)
     if seq <= last:
-        return None, [Problem(message=f"`seq: {seq}` was used already: your last standing orders had seq {last}. A mail "
-                            "is taken once; an old mail sent again is refused.", where="seq",
-                            code="envelope.stale_seq", hint=hint)]
-    return seq, []
+        return Problem(message=f"`seq: {seq}` was used already: the last mail taken with a `seq:` line had seq "
+                       f"{last}. A mail is taken once; an old mail sent again is refused.", where="seq",
+                       code="envelope.stale_seq", hint=hint)
+    return None
 
 
-def _shown(value: Any, limit: int = 60) -> str:
+def shown_value(value: Any, limit: int = 60) -> str:
     """A value from the mail as the reply shows it: its repr, cut at ``limit`` characters
     (a 10,000-digit number is not echoed whole)."""
     try:
@@ -335,10 +345,10 @@ def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]
     state = judge.state(game_id)
     step = doc.get("step")
     if not isinstance(step, int) or isinstance(step, bool):
-        issues.append(Problem(message=f"`step` must be a whole number; found {_shown(step)}.", where="step",
+        issues.append(Problem(message=f"`step` must be a whole number; found {shown_value(step)}.", where="step",
                             code="envelope.step_type"))
     elif not -MAX_NUMBER <= step <= MAX_NUMBER:
-        issues.append(Problem(message=f"`step: {_shown(step)}` is out of range: the game is at step {state.step}.",
+        issues.append(Problem(message=f"`step: {shown_value(step)}` is out of range: the game is at step {state.step}.",
                             where="step", code="envelope.out_of_range",
                             hint="Copy the step number from your latest prompt."))
     elif step < state.step:

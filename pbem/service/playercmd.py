@@ -10,7 +10,9 @@ key and a ``command:`` line instead of orders::
 Sender and key are checked exactly as for orders (``envelope.check_envelope``: the
 same refusals, the same lockout, no oracle). A command that changes anything records
 it as an event in the game's hash chain; every command is answered with a reply
-wrapped like the other mails, and a refusal says what to write instead.
+wrapped like the other mails, and a refusal says what to write instead. A command
+that changes the game or the seat is carried out once: a copy of one applied before
+is refused unless it carries a new ``seq:`` (:mod:`pbem.service.replay`, issue 25.8).
 
 Handlers live in their own modules and register here with :func:`command`; each takes
 ``(judge, game_id, seat, doc)`` and returns a :class:`Reply` or raises
@@ -28,7 +30,7 @@ from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, envelope, ratelimit, trust
+from pbem.service import answers, envelope, ratelimit, replay, trust
 from pbem.service.issue import re_subject
 from pbem.service.table import wrapped
 
@@ -134,6 +136,10 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
                                "archive: the seed and the whole log.")]
     if not issues and name in LOGGED_PER_HOUR:
         issues = _over_limit(judge, game_id, seat, name)
+    if not issues and name in replay.PLAYER_GUARDED and "seq" not in doc:  # a copy of one applied (issue 25.8)
+        assert game_id is not None and seat is not None
+        again = replay.repeated(judge, game_id, seat, doc, judge.store.standing_seq(game_id, seat) + 1)
+        issues = [again] if again else []
     if issues:
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown},
                               reason=checked.reason or issues[0].code)
@@ -144,6 +150,10 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
         return answers.reject(judge, parsed, rec, list(exc.problems), game_id, seat, {"document": shown},
                               reason=exc.problems[0].code if exc.problems else "command")
     iid = rec("answered", f"command.{name}", game_id=game_id, seat=seat, result={"document": shown})
+    if name in replay.PLAYER_GUARDED:
+        replay.record(judge, game_id, seat, doc, checked.seq, iid)
+    if checked.seq:  # the seat's one counter: standing orders and commands (issue 25.8)
+        judge.store.set_standing_seq(game_id, seat, checked.seq)
     send(judge, parsed, game_id, reply, iid)
     return "answered"
 

@@ -24,6 +24,8 @@
   answer's recipient and text: identical repeated mail is answered once an hour) and
   ``answer_digests``, the answers to a seat past its hourly limit, merged into one
   digest mail when the hour allows (:mod:`pbem.service.ratelimit`).
+- ``009_commands`` (issue 25.8): the ``commands`` table, the replay guard of commands
+  by mail (:mod:`pbem.store.table`).
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from pbem.store.base import Migration
 from pbem.store.blobs import pack, split
 from pbem.store.content import content_hash
 from pbem.store.table import migrate as _m005
+from pbem.store.table import migrate_commands as _m009_commands
 from pbem.store.table import migrate_playercmd as _m006_playercmd
 
 
@@ -138,4 +141,5 @@ MIGRATIONS: list[Migration] = [
     ("006_playercmd", _m006_playercmd),  # issue 16, players' commands (pbem/store/table.py)
     ("007_bouncing", _m007),
     ("008_answer_digests", _m008),
+    ("009_commands", _m009_commands),  # issue 25.8, the commands' replay guard (pbem/store/table.py)
 ]

@@ -10,7 +10,9 @@
 - ``signups`` and ``signup_seats``: open games that players join by mail;
 - ``digests``: reports held for a seat's daily digest;
 - ``deadlines`` gains ``set_at`` (when the seat was first waited on) and ``late_at``
-  (when the late notice went).
+  (when the late notice went);
+- ``commands`` (migration ``009_commands``, issue 25.8): every command applied by mail,
+  with the digest of its document and its ``seq:`` — the replay guard of commands.
 """
 from __future__ import annotations
 
@@ -48,6 +50,16 @@ def migrate_playercmd(db: sqlite_utils.Database) -> None:
     ``digests.sent_at`` so the loop's look for held reports (every cycle) reads no
     whole table."""
     db["digests"].create_index(["sent_at"], index_name="digests_unsent", if_not_exists=True)
+
+
+def migrate_commands(db: sqlite_utils.Database) -> None:
+    """Migration ``009_commands`` (issue 25.8): the ``commands`` table — per game and
+    actor (a seat, or ``host``) each command applied by mail, the SHA-256 of its
+    document (the key left out), its ``seq`` (None when the mail had none), the inbox
+    row and the time — indexed for the lookup by digest."""
+    db["commands"].create({"id": int, "game_id": str, "actor": str, "digest": str, "seq": int, "inbox_id": int,
+                           "at": str}, pk="id", if_not_exists=True)
+    db["commands"].create_index(["game_id", "actor", "digest"], index_name="commands_digest", if_not_exists=True)
 
 
 def _decode(row: dict[str, Any] | None, *keys: str) -> dict[str, Any] | None:
@@ -103,6 +115,26 @@ class TableStore(Connection):
         marks = ",".join("?" * len(codes))
         return self.db.execute(f"SELECT count(*) FROM inbox WHERE game_id = ? AND seat IS NULL AND fetched_at >= ? "
                                f"AND reason IN ({marks})", [game_id, since, *codes]).fetchone()[0]
+
+    # --- commands (the replay guard, issue 25.8) ----------------------------------------
+    def applied_command(self, game_id: str, actor: str, digest: str) -> dict[str, Any] | None:
+        """The first ``commands`` row of ``actor`` (a seat or ``host``) in ``game_id``
+        with this document ``digest``, or None."""
+        rows = list(self.db["commands"].rows_where("game_id = ? AND actor = ? AND digest = ?",
+                                                   [game_id, actor, digest], order_by="id", limit=1))
+        return rows[0] if rows else None
+
+    def record_command(self, game_id: str, actor: str, digest: str, seq: int | None, inbox_id: int | None,
+                       at: str) -> None:
+        """Record a command applied by mail (its document ``digest`` and ``seq``)."""
+        self.db["commands"].insert({"game_id": game_id, "actor": actor, "digest": digest, "seq": seq,
+                                    "inbox_id": inbox_id, "at": at})
+
+    def command_seq(self, game_id: str, actor: str) -> int:
+        """The largest ``seq`` of ``actor``'s commands applied in ``game_id`` (0: none)."""
+        row = self.db.execute("SELECT max(seq) FROM commands WHERE game_id = ? AND actor = ?",
+                              [game_id, actor]).fetchone()
+        return int(row[0] or 0)
 
     # --- deadlines --------------------------------------------------------------------
     def deadline_set_at(self, game_id: str, step: int, seat: str, at: str) -> None:

@@ -137,7 +137,9 @@ def test_the_absence_limit_past_overlapping_bad_and_cancelled_absences(tmp_path:
     # an absence under way, cancelled: its days so far stay counted
     assert judge.handle_message(_command(seat, **{"from": "2026-12-07", "to": "2026-12-08"})) == "answered"
     now[0] = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
-    assert judge.handle_message(_command(seat, cancel=True)) == "answered"
+    assert judge.handle_message(_command(seat, cancel=True)) == "rejected"  # a copy of the first cancel
+    assert "command.repeat" in last_reply() and "seq: 1" in last_reply()
+    assert judge.handle_message(_command(seat, cancel=True, seq=1)) == "answered"  # on purpose (issue 25.8)
     assert "3 of the 4 days" in last_reply()
     declared = [e.data for e in judge.store.events("g1") if e.kind == "AbsenceDeclared"]
     assert declared[-1] == {"seat": seat, "from": "2026-12-07T00:00:00+01:00", "to": now[0].isoformat(),

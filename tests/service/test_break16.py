@@ -173,7 +173,7 @@ def test_declaring_and_cancelling_absences_cannot_push_a_deadline_for_ever(tmp_p
             day = due.date()
             m.send(seat, head + f"from: {day}\nto: {day}\n", subject=f"away {i}")
             statuses += list(m.cycle().values())
-            m.send(seat, head + "cancel: true\n", subject=f"cancel {i}")
+            m.send(seat, head + f"cancel: true\nseq: {i + 1}\n", subject=f"cancel {i}")  # a new command each time
             statuses += list(m.cycle().values())
         assert statuses[:4] == ["answered"] * 4
         assert statuses[4] == "rejected", statuses  # the limit of 2 days is used up

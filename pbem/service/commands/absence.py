@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo
 
 from pbem import rules
 from pbem.problems import Problem
-from pbem.service import calendar, deadlines, hostcmd
+from pbem.service import calendar, deadlines, envelope, hostcmd
 from pbem.service.playercmd import CommandError, Reply, command
 from pbem.service.table import settings_of
 
@@ -80,7 +80,12 @@ def absence(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
     _recs, away = deadlines.table(judge, game_id)
     mine = away.get(seat, [])
     limit = settings.absence_limit_days
-    if doc.get("cancel") in (True, "true", "yes"):
+    cancel = doc.get("cancel", False)
+    word = cancel.strip().lower() if isinstance(cancel, str) else None
+    if not isinstance(cancel, bool) and word not in ("true", "yes", "false", "no"):  # issue 25.7: `cancel: 1`
+        raise _problem("command.value", f"`cancel` must be true or false; found {envelope.shown_value(cancel)}.",
+                       "Write `cancel: true` to cancel your absences, or leave the line out to declare one.")
+    if cancel is True or word in ("true", "yes"):
         return _cancel(judge, game_id, seat, mine, now, limit)
     start, end = _when(doc.get("from"), zone, False), _when(doc.get("to"), zone, True)
     problems = []
