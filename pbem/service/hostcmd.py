@@ -28,12 +28,22 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pbem import rules
-from pbem.keys import hash_key, new_key, verify_key
+from pbem.keys import hash_key, new_key
 from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.mail.message import ParsedMail
+from pbem.mail.suggest import suggest
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, calendar, deadlines, outbox, trust
+from pbem.service import (
+    answers,
+    calendar,
+    deadlines,
+    envelope,
+    hostkey,
+    outbox,
+    replay,
+    trust,
+)
 from pbem.service.history import history_reply
 from pbem.service.issue import re_subject
 from pbem.service.table import host_of, parse_seat, settings_of, wrapped
@@ -45,6 +55,25 @@ MAX_EXTEND_HOURS = 24 * 366
 """The longest ``extend``, in hours (a year: more would leave the calendar; break16)."""
 COMMANDS = ("status", "pause", "resume", "extend", "replace", "resend", "end", "rollback")
 """The host commands built so far."""
+HOST_KEYS = ("game", "host", "command", "seq")
+"""The keys every host command mail may carry (a command's own keys come on top)."""
+FIELDS: dict[str, dict[str, str]] = {
+    "status": {},
+    "pause": {"reason": "text"},
+    "resume": {"reason": "text"},
+    "extend": {"hours": "number", "seat": "seat"},
+    "replace": {"seat": "seat", "player": "text"},
+    "resend": {"seat": "seat"},
+    "end": {"winner": "seat", "abandon": "flag", "reason": "text"},
+    "rollback": {"to_step": "whole", "reason": "text"},
+}
+"""Each host command's own keys and the kind of value each takes (issue 25.7: a value of
+another type — ``seat: [east]``, ``reason: [a]``, ``abandon: 'yes'`` — and a key the
+command does not take are refused, never read as "every seat" or as the default)."""
+_KINDS = {"text": "a text", "seat": "a seat's name, as text", "number": "a number",
+          "whole": "a whole number", "flag": "true or false"}
+_EXAMPLES = {"reason": "reason: a holiday", "hours": "hours: 24", "seat": "seat: east", "winner": "winner: east",
+             "player": "player: Ann <ann@example.org>", "abandon": "abandon: true", "to_step": "to_step: 3"}
 
 
 @dataclass(frozen=True)
@@ -395,7 +424,7 @@ def _signup_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
     key = doc.get("host")
     if fold_address(parsed.sender or "") != fold_address(row["host_email"]) or not row["host_key_hash"] \
             or not isinstance(key, str) \
-            or not verify_key(key, row["host_key_hash"]):
+            or not judge.keys.verify(key, row["host_key_hash"]):
         issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
                         "command was carried out.", where="host", code="auth.key",
                         hint="Send host commands from the host's address with the host key that "
@@ -415,51 +444,97 @@ def _signup_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
                                        f"{', '.join(free)}. It starts when the last seat is taken."), game_id)
     outbox.queue(judge, game_id=None, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text, html=build.html_of_text("sign-up status", text),
-                 id_parts=(game_id, "host-reply", parsed.message_id), in_reply_to=parsed.message_id,
+                 id_parts=(game_id, "host-reply", *answers.answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return "host"
+
+
+def read_fields(doc: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[Problem]]:
+    """The command of a host command mail and its own values as :func:`run` takes them
+    (``seat``/``winner`` stripped and lowercased), and every problem: no such command,
+    a key the command does not take (with "did you mean"), a value of the wrong kind
+    (:data:`FIELDS`). Reads only."""
+    name = doc.get("command")
+    if not isinstance(name, str) or name not in COMMANDS:
+        near = suggest(str(name), COMMANDS) if isinstance(name, str) else None
+        return "", {}, [Problem(message=f"There is no host command {envelope.shown_value(name)}; the commands are "
+                                f"{', '.join(COMMANDS)}.", where="command", code="host.refused",
+                                hint=f"did you mean `{near}`?" if near else "docs/host-guide.md lists the host commands.")]
+    own = FIELDS[name]
+    problems: list[Problem] = []
+    values: dict[str, Any] = {}
+    allowed = [*HOST_KEYS, *own]
+    for key in doc:
+        if key in HOST_KEYS:
+            continue
+        if key not in own:
+            near = suggest(str(key), list(own)) if own else None
+            problems.append(Problem(message=f"Unknown key `{key}` in `command: {name}`; it takes: {', '.join(allowed)}.",
+                                    where=str(key), code="envelope.unknown_key",
+                                    hint=f"did you mean `{near}`?" if near else "Leave the line out "
+                                                                               "(docs/host-guide.md)."))
+            continue
+        value, kind = doc[key], own[key]
+        ok = (isinstance(value, str) if kind in ("text", "seat") else isinstance(value, bool) if kind == "flag"
+              else not isinstance(value, bool) and isinstance(value, int | float) if kind == "number"
+              else not isinstance(value, bool) and isinstance(value, int))
+        if not ok:
+            problems.append(Problem(message=f"`command: {name}` needs `{key}` as {_KINDS[kind]}, e.g. "
+                                    f"`{_EXAMPLES[key]}`; found {envelope.shown_value(value)}.",
+                                    where=str(key), code="host.refused",
+                                    hint="A value of another kind is never read as a default or as every seat "
+                                         "(docs/host-guide.md, \"Host commands\")."))
+        else:
+            values[key] = value.strip().lower() if kind == "seat" else value
+    return name, values, problems
 
 
 def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                 shown: Mapping[str, Any]) -> str:
     """A host command by mail: the sender must be the game's host address and the
-    ``host:`` value its key (the same refusal either way: no oracle). Answered with the
-    receipt or with what to do instead."""
+    ``host:`` value its key (the same refusal either way: no oracle; a wrong key counts
+    for the host's lockout, :mod:`pbem.service.hostkey`), every key of the right kind
+    (:func:`read_fields`), and the mail no copy of a command applied before
+    (:mod:`pbem.service.replay`). Answered with the receipt or with what to do instead."""
     shown = {**shown, "host": "(hidden)"}
     game_id = doc.get("game")
     if isinstance(game_id, str) and judge.store.game(game_id) is None and judge.store.signup(game_id):
         return _signup_mail(judge, parsed, doc, rec, shown, game_id)
     known = isinstance(game_id, str) and judge.store.game(game_id) is not None
-    hashed = host_key_hash(judge, game_id) if known else None
-    key = doc.get("host")
-    if not known or fold_address(parsed.sender or "") != fold_address(host_of(judge, game_id) or "") or not hashed \
-            or not isinstance(key, str) \
-            or not verify_key(key, hashed):
-        issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
-                        "command was carried out.", where="host", code="auth.key",
-                        hint="Send host commands from the host's address with the host key that "
-                             "`pbem game new` printed; a game of the judge's config takes them once its "
-                             "config has `host_key_hash` (docs/host-guide.md).")
-        return answers.reject(judge, parsed, rec, [issue], game_id if known else None, None, {"document": shown})
-    hours = doc.get("hours")
-    seat = doc.get("seat")
+    who = hostkey.check_host(judge, parsed, doc, game_id if known else None, host_of(judge, game_id) if known else None,
+                             host_key_hash(judge, game_id) if known else None,
+                             hint="Send host commands from the host's address with the host key that "
+                                  "`pbem game new` printed; a game of the judge's config takes them once its "
+                                  "config has `host_key_hash` (docs/host-guide.md).")
+    if who.problem is not None:
+        return answers.reject(judge, parsed, rec, [who.problem], game_id if known else None, None,
+                              {"document": shown}, reason=who.reason)
+    assert isinstance(game_id, str)
+    name, values, problems = read_fields(doc)
+    last = judge.store.command_seq(game_id, replay.HOST)
+    seq = doc.get("seq")
+    if not problems and "seq" in doc:
+        problems = [p for p in [envelope.sequence_problem(seq, last)] if p]
+    elif not problems and name in replay.HOST_GUARDED:
+        problems = [p for p in [replay.repeated(judge, game_id, replay.HOST, doc, last + 1)] if p]
+    if problems:
+        return answers.reject(judge, parsed, rec, problems, game_id, None, {"document": shown})
     try:
-        done = run(judge, game_id, str(doc.get("command")), reason=str(doc.get("reason") or ""),
-                   hours=hours,  # checked by run: `hours: "24"` is refused saying so, not as a missing value
-                   seat=seat.strip().lower() if isinstance(seat, str) else None,
-                   player=doc.get("player") if isinstance(doc.get("player"), str) else None,
-                   winner=str(doc["winner"]).strip().lower() if doc.get("winner") is not None else None,
-                   abandon=doc.get("abandon") is True, to_step=doc.get("to_step"))
+        done = run(judge, game_id, name, reason=values.get("reason", ""), hours=values.get("hours"),
+                   seat=values.get("seat"), player=values.get("player"), winner=values.get("winner"),
+                   abandon=values.get("abandon") is True, to_step=values.get("to_step"))
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         issue = Problem(message=str(exc), where="command", code="host.refused",
                         hint="docs/host-guide.md lists the host commands.")
         return answers.reject(judge, parsed, rec, [issue], game_id, None, {"document": shown})
-    rec("host", "", game_id=game_id, result={"document": shown})
+    iid = rec("host", "", game_id=game_id, result={"document": shown})
+    if name in replay.HOST_GUARDED or "seq" in doc:
+        replay.record(judge, game_id, replay.HOST, doc, seq if "seq" in doc else None, iid)
     body = done.text + (f"\n\nLog witness: {done.witness}" if done.witness else "")
     text = build.render_notice(wrapped(body), game_id)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text,
-                 html=build.html_of_text(f"host command {doc.get('command')}", text),
-                 id_parts=(game_id, "host-reply", parsed.message_id), in_reply_to=parsed.message_id,
+                 html=build.html_of_text(f"host command {name}", text),
+                 id_parts=(game_id, "host-reply", *answers.answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return "host"

@@ -128,6 +128,19 @@ class InboxTable(Connection):
             f"SELECT fetched_at FROM inbox WHERE game_id = ? AND seat = ? AND sender = ? AND fetched_at >= ? "
             f"AND reason IN ({marks}) ORDER BY fetched_at", [game_id, seat, sender, since, *reasons])]
 
+    def host_failure_times(self, game_id: str, since: str, codes: Sequence[str],
+                           sender: str | None = None) -> list[str]:
+        """When (``fetched_at``, ISO 8601 UTC, oldest first) host mails of ``game_id``
+        (from ``sender``; from anyone when None) since ``since`` were refused with one
+        of ``codes``: the host key's lockout (issue 25.5)."""
+        reasons = [*codes, *(c + SUPPRESSED_NOTE for c in codes)]
+        marks = ",".join("?" * len(reasons))
+        who = "AND sender = ? " if sender is not None else ""
+        return [r[0] for r in self.db.execute(
+            f"SELECT fetched_at FROM inbox WHERE game_id = ? AND seat IS NULL {who}AND fetched_at >= ? "
+            f"AND reason IN ({marks}) ORDER BY fetched_at",
+            [game_id, *([sender] if sender is not None else []), since, *reasons])]
+
     def all_inbox(self) -> list[dict[str, Any]]:
         """Every inbox row, by id (raw bytes included: for tests and tools)."""
         return list(self.db["inbox"].rows_where(order_by="id"))

@@ -157,7 +157,7 @@ def test_rollback_restores_a_step_as_new_events_with_new_dice_and_no_leak(tmp_pa
         table.flush()
         assert "rollback needs the step" in flat(table.mails("host", "Re: rb 1")[0])
         assert "is not an earlier step" in flat(table.mails("host", "Re: rb 2")[0])
-        assert "rollback needs the step" in flat(table.mails("host", "Re: rb 3")[0])
+        assert "`command: rollback` needs `to_step` as a whole number" in flat(table.mails("host", "Re: rb 3")[0])
         assert f"now numbered step {now.step}" in flat(table.mails("host", "Re: rb 4")[0])
 
         # each seat: a report in its own view; the waited-on seat: the restored prompt with

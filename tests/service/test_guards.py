@@ -156,6 +156,141 @@ def _host_key_game(tmp_path: Path) -> Mail:
     return m
 
 
+def test_25_5_host_keys_cannot_be_guessed_without_limit(tmp_path: Path) -> None:
+    m = _host_key_game(tmp_path)
+    try:
+        before = m.judge.keys.slow_checks
+        for i in range(12):
+            m.send("host", f"game: g1\nhost: guess-{i}\ncommand: pause\n", subject=f"guess {i}")
+        assert sorted(_cycle_all(m, 12).values()) == ["rejected"] * 12
+        assert m.judge.keys.slow_checks - before <= 10, "every guess paid the slow hash"
+        assert m.mails("host", "[g1] host notice: wrong host keys"), "the host is told of the guesses"
+        m.send("host", "game: g1\nhost: the-host-key\ncommand: pause\n", subject="right")
+        assert list(m.cycle().values()) == ["rejected"], "the host key can still be guessed"
+        assert "locked" in _flat(m.mails("host", "Re: right")[0])
+        assert m.judge.store.game("g1")["status"] == "active"
+
+        m.offset[0] += timedelta(minutes=61)  # an hour after the latest wrong key
+        m.send("host", "game: g1\nhost: the-host-key\ncommand: pause\n", subject="later")
+        assert list(m.cycle().values()) == ["host"]
+        checks = m.judge.keys.slow_checks
+        m.send("host", "game: g1\nhost: the-host-key\ncommand: resume\n", subject="again")
+        assert list(m.cycle().values()) == ["host"]
+        assert m.judge.keys.slow_checks == checks, "a right host key pays the slow hash once per run"
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g1")
+
+
+def test_25_6_a_host_mail_reusing_a_message_id_gets_its_own_receipt(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        _keys, host = _game(m, "g2")
+        reused = "<reused-host@players.test>"
+        _submit(m, "host@pbem.localhost", mail("host", f"game: g2\nhost: {host}\ncommand: status\n",
+                                               subject="first", message_id=reused))
+        assert list(m.cycle().values()) == ["host"]
+        _submit(m, "host@pbem.localhost", mail("host", f"game: g2\nhost: {host}\ncommand: pause\n",
+                                               subject="second", message_id=reused))
+        assert list(m.cycle().values()) == ["host"]
+        assert m.judge.store.game("g2")["status"] == "paused"
+        assert "is paused" in _flat(m.mails("host", "Re: second")[0]), "the second receipt was dropped"
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
+
+
+def test_25_7_command_fields_of_the_wrong_type_are_refused_not_read_as_all(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        keys, host = _game(m, "g2")
+        due = {d["seat"]: d["due_at"] for d in m.judge.store.open_deadlines("g2")}
+        base = f"game: g2\nhost: {host}\n"
+        attacks = {
+            "list seat": base + "command: extend\nhours: 5\nseat: [east]\n",
+            "typo seat": base + "command: extend\nhours: 5\nseats: east\n",
+            "number seat": base + "command: resend\nseat: 5\n",
+            "list reason": base + "command: pause\nreason: [a, holiday]\n",
+            "text abandon": base + "command: end\nabandon: 'yes'\n",
+        }
+        for subject, body in attacks.items():
+            m.send("host", body, subject=subject)
+        m.send("east", f"game: g2\nseat: east\nkey: {keys['east']}\ncommand: absence\ncancel: 1\n",
+               subject="cancel")
+        assert sorted(_cycle_all(m, len(attacks) + 1).values()) == ["rejected"] * (len(attacks) + 1)
+        assert {d["seat"]: d["due_at"] for d in m.judge.store.open_deadlines("g2")} == due
+        assert m.judge.store.game("g2")["status"] == "active"
+        assert not [e for e in m.judge.store.events("g2") if e.kind in ("DeadlineMoved", "HostActed")]
+        replies = {s: _flat(m.mails("host", f"Re: {s}")[0]) for s in attacks}
+        assert "`seat`" in replies["list seat"] and "[east]" in replies["list seat"], replies["list seat"]
+        assert "`seats`" in replies["typo seat"] and "`seat`" in replies["typo seat"], replies["typo seat"]
+        assert "`seat`" in replies["number seat"]
+        assert "`reason`" in replies["list reason"]
+        assert "`abandon`" in replies["text abandon"] and "true" in replies["text abandon"]
+        assert "`cancel`" in _flat(m.mails("east", "Re: cancel")[0])
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
+
+
+def test_25_8_a_command_sent_again_is_not_applied_again(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        keys, host = _game(m, "g2", {"press": "private"})
+        press = f"game: g2\nseat: east\nkey: {keys['east']}\ncommand: press\nto: [north]\ntext: Syria?\n"
+        m.send("east", press, subject="press 1")
+        assert list(m.cycle().values()) == ["answered"]
+        m.send("east", press, subject="press 1")  # re-sent by mistake, or by anyone: a new Message-ID
+        assert list(m.cycle().values()) == ["rejected"]
+        told = _flat(m.mails("east", "Re: press 1", 2)[-1])
+        assert "same command" in told and "seq: 1" in told, told
+        m.send("east", press + "seq: 1\n", subject="press 2")  # on purpose: with a seq line
+        assert list(m.cycle().values()) == ["answered"]
+        m.send("east", press + "seq: 1\n", subject="press 3")
+        assert list(m.cycle().values()) == ["rejected"]
+        assert len(m.mails("north", "[g2] press from east", 2)) == 2
+        assert len(m.judge.store.press_of("g2")) == 2
+
+        extend = f"game: g2\nhost: {host}\ncommand: extend\nhours: 5\n"
+        m.send("host", extend, subject="extend")
+        assert list(m.cycle().values()) == ["host"]
+        m.send("host", extend, subject="extend")
+        assert list(m.cycle().values()) == ["rejected"]
+        moved = [e for e in m.judge.store.events("g2") if e.kind == "DeadlineMoved"]
+        assert len(moved) == len(m.judge.store.open_deadlines("g2")), "the extend was applied twice"
+
+        pause = f"game: g2\nhost: {host}\ncommand: pause\nreason: a holiday\n"
+        m.send("host", pause, subject="pause")
+        assert list(m.cycle().values()) == ["host"]
+        m.send("host", f"game: g2\nhost: {host}\ncommand: resume\n", subject="resume")
+        assert list(m.cycle().values()) == ["host"]
+        m.send("host", pause, subject="pause")  # the old pause mail again
+        assert list(m.cycle().values()) == ["rejected"]
+        assert m.judge.store.game("g2")["status"] == "active"
+
+        state = m.judge.state("g2")
+        seat = rules.pending(state)[0].seat
+        doc = {"game": "g2", "seat": seat, "key": keys[seat], "step": state.step,
+               "orders": rules.bot_orders(state, seat, random.Random(3))}
+        m.send(seat, doc, subject="orders")
+        assert list(m.cycle().values()) == ["applied"]
+        rollback = f"game: g2\nhost: {host}\ncommand: rollback\nto_step: 0\nreason: a slip\n"
+        m.send("host", rollback, subject="rollback")
+        assert list(m.cycle().values()) == ["host"]
+        step = m.judge.state("g2").step
+        m.send("host", rollback, subject="rollback")
+        assert list(m.cycle().values()) == ["rejected"]
+        assert m.judge.state("g2").step == step
+        assert len([e for e in m.judge.store.events("g2") if e.kind == "RollbackAnnounced"]) == 1
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
+
+
 def test_25_2_class_a_moved_deadline_gets_its_reminder_and_late_notice_again(tmp_path: Path) -> None:
     """The same class as 25.2: the reminder's and the late notice's Message-IDs were made
     from (game, step, seat) only, so after the host moved a deadline (the store clears
