@@ -20,7 +20,10 @@ deadline row, prompt or report subject is used twice. The dice context
 the abandoned branch's included, so the redone decisions draw from new contexts (and at
 new step numbers) even when the same orders are sent again (docs/trust.md). Every open
 deadline is closed, each seat gets a report of the restored position in its own view
-and the restored step's prompts with new deadlines.
+and the restored step's prompts with new deadlines. The standing orders are part of the
+position: a seat whose standing orders it sets back gets ``StandingRestored`` (its own,
+in its report: the orders now in force and the ``seq:`` the next ones need); the seats'
+``seq`` counters stay where they are (issue 25.9).
 """
 from __future__ import annotations
 
@@ -112,17 +115,38 @@ def rollback(judge: Judge, game_id: str, to_step: int | None, reason: str) -> tu
     restored = {**old, "step": live.step + 1}
     data = {"from_step": live.step, "reason": reason, "to_step": to_step}
     events = [rules.judge_event("StateRestored", {**data, "state": restored}),
-              rules.judge_event("RollbackAnnounced", data)]
+              rules.judge_event("RollbackAnnounced", data),
+              *_standing_restored(judge, game_id, live, restored, to_step)]
     _close_deadlines(judge, game_id)
     state = _append(judge, game_id, events)
     pack = judge.pack_for(game_id)
-    reports.queue_reports(judge, game_id, pack, state, [events[1]],
+    reports.queue_reports(judge, game_id, pack, state, events[1:],
                           headline=f"rolled back to the position of step {to_step}", before=live)
     reports.queue_prompts(judge, game_id, pack, state)
     head = trust.witness(judge.store, game_id)
     waited = ", ".join(sorted({d.seat for d in rules.pending(state)})) or "no seat"
     text = (f"Game {game_id} is back at the position of step {to_step}, now numbered step {state.step} "
             f"(no step number is used twice). Every seat is sent the position in its own view; the game waits "
-            f"for {waited}.")
+            f"for {waited}. The standing orders are those of step {to_step} too: a seat whose standing orders "
+            "this changed is told so in its own report (the ones it sent later need a new `seq:`).")
     return text, head
+
+
+def _standing_restored(judge: Judge, game_id: str, live: rules.GameState, restored: dict[str, Any],
+                       to_step: int) -> list[rules.Event]:
+    """One ``StandingRestored`` (seen by its seat only) for each seat whose standing
+    orders (R-9.3) the rollback sets back: those of step ``to_step`` with the ``seq:``
+    the next ones need (issue 25.9: they were dropped without a word, and the seat's
+    re-sent mail was refused as stale). The seat's ``seq`` counter is not rewound: an
+    old standing-orders mail sent again stays refused, whoever sends it."""
+    out = []
+    for row in judge.store.seats(game_id):
+        seat = row["seat"]
+        now = list(live.private.get(seat, {}).get("standing", []))
+        back = list((restored.get("private") or {}).get(seat, {}).get("standing", []))
+        if now != back:
+            out.append(rules.judge_event("StandingRestored", {
+                "next_seq": judge.store.standing_seq(game_id, seat) + 1, "seat": seat, "standing": back,
+                "to_step": to_step}))
+    return out
 

@@ -149,8 +149,12 @@ def test_rollback_restores_a_step_as_new_events_with_new_dice_and_no_leak(tmp_pa
         assert {**now.to_dict(), "step": target.step} == target.to_dict()
         assert rules.pending(now)[0].seat == waited
         new = judge.store.events("g2", after_seq=first_seq)
-        assert [e.kind for e in new] == ["StateRestored", "RollbackAnnounced"]
+        assert [e.kind for e in new[:2]] == ["StateRestored", "RollbackAnnounced"]
         assert new[0].public is False and new[0].seat is None  # judge-only: it holds every hand
+        # each seat whose standing orders went back is told, privately (issue 25.9)
+        changed = {s for s in SEATS if live.private[s]["standing"] != target.private[s]["standing"]}
+        assert {e.seat for e in new[2:]} == changed and all(e.kind == "StandingRestored" and not e.public
+                                                            for e in new[2:])
         assert new[1].public and new[1].data == {"from_step": live.step, "reason": "a mail went astray",
                                                  "to_step": target.step}
         assert {d["step"] for d in judge.store.open_deadlines("g2")} == {now.step}

@@ -291,6 +291,38 @@ def test_25_8_a_command_sent_again_is_not_applied_again(tmp_path: Path) -> None:
     _verified(path, "g2")
 
 
+def test_25_9_a_rollback_tells_each_seat_what_became_of_its_standing_orders(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        keys, host = _game(m, "g2")
+        state = m.judge.state("g2")
+        seat = rules.pending(state)[0].seat
+        other = next(s for s in SEATS if s != seat)
+        standing = {"game": "g2", "seat": other, "key": keys[other], "seq": 1,
+                    "orders": {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}}
+        m.send(other, standing, subject="standing")
+        assert list(m.cycle().values()) == ["applied"]
+        doc = {"game": "g2", "seat": seat, "key": keys[seat], "step": state.step,
+               "orders": rules.bot_orders(state, seat, random.Random(3))}
+        m.send(seat, doc, subject="orders")
+        assert list(m.cycle().values()) == ["applied"]
+        m.send("host", f"game: g2\nhost: {host}\ncommand: rollback\nto_step: 0\nreason: a slip\n",
+               subject="rollback")
+        assert list(m.cycle().values()) == ["host"]
+        told = _flat(m.mails(other, "rolled back")[0])
+        assert "standing orders" in told and "seq: 2" in told, told
+        for s in SEATS:
+            if s != other:
+                assert "standing orders" not in _flat(m.mails(s, "rolled back")[0]), s
+        assert "standing orders" in _flat(m.mails("host", "Re: rollback")[0])
+        m.send(other, {**standing, "seq": 2}, subject="standing again")
+        assert list(m.cycle().values()) == ["applied"]
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g2")
+
+
 def test_25_2_class_a_moved_deadline_gets_its_reminder_and_late_notice_again(tmp_path: Path) -> None:
     """The same class as 25.2: the reminder's and the late notice's Message-IDs were made
     from (game, step, seat) only, so after the host moved a deadline (the store clears

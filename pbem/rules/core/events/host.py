@@ -6,8 +6,9 @@ chained with the game's other events, so none can be changed unseen
 
 Only two change the position: ``StateRestored`` (a rollback: the position of an
 earlier step comes back, numbered as a new step, so no die of the replayed steps is
-drawn at a position used before) and ``GameEnded`` (the host declares the result or
-abandons the game). The others have no reducer: the service acts on them
+drawn at a position used before; ``StandingRestored``, seen by its seat only, then
+tells each seat whose standing orders it set back, issue 25.9) and ``GameEnded``
+(the host declares the result or abandons the game). The others have no reducer: the service acts on them
 (:mod:`pbem.service.hostcmd`, :mod:`pbem.service.table`); folding them into a stored
 table state that ``pbem verify`` compares is planned, not built. Only the kinds in
 :data:`KINDS` are declared so far (see there).
@@ -21,7 +22,9 @@ import copy
 from datetime import UTC, datetime
 from typing import Any
 
+from pbem.pack.model import Pack
 from pbem.rules.core.events.base import EventKind
+from pbem.rules.core.names import printed_name
 from pbem.rules.core.state import State
 
 
@@ -57,6 +60,27 @@ MOVED_WHY = {"extend": "the host extended it", "pause": "moved on by the length 
 def _span(seconds: Any) -> str:
     s = int(seconds or 0)
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def _standing_text(p: Pack, orders: Any) -> str:
+    """Standing orders as one line for a report: each order in braces, the
+    pack's things by their printed names."""
+    def shown(v: Any) -> str:
+        if isinstance(v, list):
+            return "[" + ", ".join(shown(x) for x in v) + "]"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return printed_name(p, v) if isinstance(v, str) else str(v)
+    if not isinstance(orders, list) or not orders:
+        return "none"
+    return "; ".join("{" + ", ".join(f"{k}: {v if k == 'when' else shown(v)}" for k, v in o.items()) + "}"
+                     if isinstance(o, dict) else shown(o) for o in orders)
+
+
+def _standing_restored(p: Pack, d: dict[str, Any]) -> str:
+    return (f"The rollback put your standing orders back as they were at step {d.get('to_step')}: "
+            f"{_standing_text(p, d.get('standing'))}. Those you sent after it no longer apply; to give them "
+            f"again, send them with `seq: {d.get('next_seq')}` or higher.")
 
 
 PLANNED = (
@@ -119,6 +143,10 @@ PLANNED = (
               ('from_step', 'reason', 'state', 'to_step'),
               reduce=_restored,
               seen_by='judge'),
+    EventKind('StandingRestored',
+              ('next_seq', 'seat', 'standing', 'to_step'),
+              say=_standing_restored,
+              seen_by='seat'),
     EventKind('RollbackAnnounced',
               ('from_step', 'reason', 'to_step'),
               say=lambda p, d: f"The host rolled the game back to step {d.get('to_step')} "
@@ -134,7 +162,7 @@ PLANNED = (
 _EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved",
                               "DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared",
                               "PreferencesSet", "PressSent", "AddressChanged",
-                              "GameEnded", "StateRestored", "RollbackAnnounced")
+                              "GameEnded", "StateRestored", "RollbackAnnounced", "StandingRestored")
 
 KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
 """The declared kinds: the catalogue takes only kinds the service emits (the catalogue
