@@ -7,7 +7,7 @@ map snapshot.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,8 +214,8 @@ def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], t
             players: Mapping[str, str] | None = None, seat: str | None = None) -> bytes | None:
     """The map snapshot as PNG bytes, 1000 px wide (None, logged, if drawing fails: a
     report is never lost for want of a picture). ``players``: seat -> player name for
-    the map's legend (seat names only when None); ``seat``: add the inset zoomed on
-    that seat's forces and fronts (:func:`pbem.report.snapshot.png`)."""
+    the map's legend (seat names only when None); ``seat``: add the zoom on that
+    seat's forces and fronts (:func:`pbem.report.snapshot.png`)."""
     try:
         from pbem.report import snapshot
         return snapshot.png(pack, state, events, title, players=players, seat=seat)
@@ -225,13 +225,15 @@ def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], t
 
 
 def seat_map_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
-                  seats: Sequence[str], players: Mapping[str, str] | None = None) -> dict[str, bytes | None]:
-    """Each seat's map picture of one decision as PNG bytes, 1000 px wide, the shared
-    drawing done once (:func:`pbem.report.snapshot.seat_pngs`); every seat None, logged,
-    if drawing fails (a report is never lost for want of a picture)."""
+                  seats: Sequence[str], players: Mapping[str, str] | None = None,
+                  zoom: Collection[str] = ()) -> dict[str, bytes | None]:
+    """Each seat's map picture of one decision as PNG bytes, 1000 px wide: the seats
+    in ``zoom`` with the zoom on their forces, the others the overview alone, the
+    shared drawing done once (:func:`pbem.report.snapshot.seat_pngs`); every seat
+    None, logged, if drawing fails (a report is never lost for want of a picture)."""
     try:
         from pbem.report import snapshot
-        return dict(snapshot.seat_pngs(pack, state, events, title, seats, players=players))
+        return dict(snapshot.seat_pngs(pack, state, events, title, seats, players=players, zoom=zoom))
     except Exception:  # the picture is optional, the report is not
         log.exception("map snapshot failed")
         return dict.fromkeys(seats)

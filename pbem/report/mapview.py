@@ -21,6 +21,7 @@ from typing import TypeVar
 from xml.sax.saxutils import escape
 
 from pbem.pack.model import Pack
+from pbem.report.placement import Box, Obstacles, free_spot, text_box
 
 T = TypeVar("T")
 
@@ -170,10 +171,11 @@ class Layer:
     elements: tuple[str, ...]
 
 
-def svg_document(elements: tuple[str, ...] | list[str]) -> str:
-    """An SVG document (the map's size, font and arrow marker) holding ``elements``."""
+def svg_document(elements: tuple[str, ...] | list[str], height: float | None = None) -> str:
+    """An SVG document (the map's size, font and arrow marker) holding ``elements``;
+    ``height``: another height in map units (the map's width kept)."""
     proj = _Projection()
-    w, h = proj.width, proj.height
+    w, h = proj.width, proj.height if height is None else height
     return "\n".join([
         (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" '
          f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif">'),
@@ -190,7 +192,9 @@ def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
     spaces' symbols in their owners' colours, over the unowned ones), ``labels`` (the
     hostile-tribe and treasure marks and the space names; static), ``turn`` (stacks,
     moves, battles, sieges, royals, army boxes), ``legend`` (static), ``players`` (the
-    players' legend: the same all game long) and ``top`` (the title). :func:`render_map_svg` is their concatenation."""
+    players' legend: the same all game long) and ``top`` (the title). :func:`render_map_svg` is their concatenation.
+    Army and royal-family boxes cover no space's name or symbol, no legend and no
+    title (:func:`turn_layer`, issue 24 item 15)."""
     ov = overlay or MapOverlay()
     proj = _Projection()
     xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
@@ -198,15 +202,19 @@ def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
     _control_layer(control, ov, pack, xy)
     owned: list[str] = []
     _owned_layer(owned, ov, pack, xy)
-    turn: list[str] = []
-    _overlay(turn, ov, xy)
-    _turn_layer(turn, ov, xy, avoid=[lab.box for lab in label_layout(pack).values()])
-    players: list[str] = []
-    _seat_legend(players, ov, proj)
     title = ov.title or f"Successors: the empire of Alexander, 323 BC ({pack.name} pack)"
     size = 30 if ov.seat_labels else 20
-    top = [f'<text x="14" y="{size + 6}" font-size="{size}" font-weight="bold" fill="#2d2a26" '
-           f'stroke="#ffffff" stroke-width="0.6">{escape(title)}</text>']
+    top = [(f'<text x="14" y="{size + 6}" font-size="{size}" font-weight="bold" fill="#2d2a26" '
+            f'stroke="#ffffff" stroke-width="0.6">{escape(title)}</text>')]
+    obstacles = _detail_obstacles(pack).copy()
+    obstacles.add(text_box(title, 14, size + 6, size, scale=ZOOM_SCALE, bold=True, pad=2))
+    players: list[str] = []
+    legend_box = _seat_legend(players, ov, proj)
+    if legend_box is not None:
+        obstacles.add(legend_box)
+    turn: list[str] = []
+    _overlay(turn, ov, xy)
+    turn_layer(turn, ov, xy, obstacles, DETAIL_STYLE)
     return [Layer("base", True, _base_layer(pack)), Layer("control", False, tuple(control)),
             Layer("symbols", True, _symbols_layer(pack)), Layer("spaces", False, tuple(owned)),
             Layer("labels", True, _marks_layer(pack) + _labels_layer(pack)), Layer("turn", False, tuple(turn)),
@@ -243,32 +251,53 @@ def per_pack(fn: Callable[[Pack], T]) -> Callable[[Pack], T]:
 def _base_layer(pack: Pack) -> tuple[str, ...]:
     """Sea, land, province names (under everything else) and paths."""
     proj = _Projection()
-    w, h = proj.width, proj.height
-    xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
-    out = [f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="{SEA}"/>']
-    out.append(f'<g fill="{LAND}" stroke="{LAND}" stroke-width="0.8" stroke-linejoin="round">')
-    out.extend(f'<path d="{d}"/>' for d in _land_paths(_pack_dir_name(pack)))
-    out.append("</g>")
+    out = list(sea_and_land(pack))
     out.append('<g font-size="15" font-weight="bold" fill="#8d6e3f" fill-opacity="0.55" '
                'text-anchor="middle" letter-spacing="1.5">')
     for pid, prov in pack.provinces.items():
-        pts = [xy[s.id] for s in pack.spaces_of(pid)]
-        if not pts:
-            continue
-        if prov.label is not None:
-            cx, cy = proj(prov.label[1], prov.label[0])
-        else:
-            cx = sum(p[0] for p in pts) / len(pts)
-            cy = sum(p[1] for p in pts) / len(pts) + 16
-        out.append(f'<text x="{cx:.1f}" y="{cy:.1f}">{escape(prov.name.upper())}</text>')
+        at = province_point(pack, pid, proj)
+        if at is not None:
+            out.append(f'<text x="{at[0]:.1f}" y="{at[1]:.1f}">{escape(prov.name.upper())}</text>')
     out.append("</g>")
-    out.append('<g fill="none">')
+    out.extend(paths(pack))
+    return tuple(out)
+
+
+@per_pack
+def sea_and_land(pack: Pack) -> tuple[str, ...]:
+    """The sea and the land outline (SVG elements, the bottom of every map picture)."""
+    proj = _Projection()
+    out = [f'<rect x="0" y="0" width="{proj.width:.0f}" height="{proj.height:.0f}" fill="{SEA}"/>']
+    out.append(f'<g fill="{LAND}" stroke="{LAND}" stroke-width="0.8" stroke-linejoin="round">')
+    out.extend(f'<path d="{d}"/>' for d in _land_paths(_pack_dir_name(pack)))
+    out.append("</g>")
+    return tuple(out)
+
+
+@per_pack
+def paths(pack: Pack) -> tuple[str, ...]:
+    """The paths between spaces, styled by kind (:data:`PATH_STYLE`; SVG elements)."""
+    proj = _Projection()
+    xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
+    out = ['<g fill="none">']
     for p in pack.paths:
         if p.a in xy and p.b in xy:
             (x1, y1), (x2, y2) = xy[p.a], xy[p.b]
             out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {PATH_STYLE[p.kind]}/>')
     out.append("</g>")
     return tuple(out)
+
+
+def province_point(pack: Pack, pid: str, proj: _Projection) -> tuple[float, float] | None:
+    """Where a province's name is written: the pack's ``label`` point, else a little
+    below the middle of its spaces; None for a province without spaces."""
+    prov = pack.provinces[pid]
+    pts = [proj(s.lon, s.lat) for s in pack.spaces_of(pid)]
+    if not pts:
+        return None
+    if prov.label is not None:
+        return proj(prov.label[1], prov.label[0])
+    return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts) + 16
 
 
 def _neutral_fill(space: object) -> str:
@@ -283,7 +312,7 @@ def _symbols_layer(pack: Pack) -> tuple[str, ...]:
     """Every space's symbol as it is with no owner, with its port and Hellespont rings
     (static: :func:`_owned_layer` paints the owned spaces' symbols over these)."""
     proj = _Projection()
-    out = ["<g>"]
+    out = ['<g class="symbols">']
     for s in pack.spaces.values():
         x, y = proj(s.lon, s.lat)
         if s.hellespont:
@@ -298,7 +327,7 @@ def _symbols_layer(pack: Pack) -> tuple[str, ...]:
 def _owned_layer(out: list[str], ov: MapOverlay, pack: Pack, xy: Mapping[str, tuple[float, float]]) -> None:
     """The symbol of each space whose owner colours it differently from the neutral
     symbol under it (:func:`_symbols_layer`), in its owner's colour."""
-    out.append("<g>")
+    out.append('<g class="spaces">')
     for sid, s in pack.spaces.items():
         owner = ov.space_owner.get(sid)
         if owner is None or s.kind == "transit":
@@ -315,7 +344,7 @@ def _marks_layer(pack: Pack) -> tuple[str, ...]:
     """The marks drawn over a space's symbol: hostile tribes (a red hexagon) and
     treasure cities (a gold dot); static."""
     proj = _Projection()
-    out = ["<g>"]
+    out = ['<g class="marks">']
     for s in pack.spaces.values():
         x, y = proj(s.lon, s.lat)
         if s.hostile_tribes:
@@ -334,9 +363,9 @@ def _labels_layer(pack: Pack) -> tuple[str, ...]:
     out: list[str] = []
     layout = label_layout(pack)
     for halo in (True, False):
-        attrs = ('fill="#ffffff" stroke="#ffffff" stroke-width="2.4" stroke-opacity="0.85"'
+        attrs = (f'fill="#ffffff" stroke="#ffffff" stroke-width="{2 * HALO:.1f}" stroke-opacity="0.85"'
                  if halo else 'fill="#222"')
-        out.append(f'<g font-size="{LABEL_FONT}" {attrs}>')
+        out.append(f'<g class="names" font-size="{LABEL_FONT}" {attrs}>')
         for sid, s in pack.spaces.items():
             lab = layout[sid]
             style = ' font-style="italic"' if s.kind == "transit" else ""
@@ -352,15 +381,19 @@ def _labels_layer(pack: Pack) -> tuple[str, ...]:
 
 LABEL_FONT = 8.5
 MAJOR_FONT = 10.0
-#: average advance of a DejaVu Sans character, in ems (regular; bold is wider)
-_EM = {"regular": 0.57, "bold": 0.64}
+HALO = 1.2
+"""Half the width of the white halo drawn under every name, in SVG units."""
+ZOOM_SCALE = 1.5
+"""Pixels per SVG unit of the zoom of the mailed picture (issue 24 item 15): the space
+names (:data:`LABEL_FONT`) are 12.75 px there, a cap height of 9.3 px. The full map's
+layout is measured at this scale (:func:`label_layout`)."""
 
 
 @dataclass(frozen=True)
 class Label:
     """Where a space's name is drawn: the text's anchor point (``x``, ``y`` baseline),
-    its ``anchor`` (SVG text-anchor ``start``/``middle``/``end``) and the ``box`` it
-    covers, ``(x0, y0, x1, y1)`` in SVG units."""
+    its ``anchor`` (SVG text-anchor ``start``/``middle``/``end``) and the ``box`` its
+    ink and halo cover, ``(x0, y0, x1, y1)`` in SVG units."""
 
     x: float
     y: float
@@ -368,16 +401,18 @@ class Label:
     box: tuple[float, float, float, float]
 
 
-def _marker_radius(space: object) -> float:
+def symbol_box(space: object, x: float, y: float) -> Box:
+    """The box a space's symbol covers at ``(x, y)`` with its rings and marks, strokes
+    included (:func:`_marker`, :func:`_symbols_layer`, :func:`_marks_layer`)."""
     kind = getattr(space, "kind", "")
-    r = {"major_city": 7.0, "stronghold": 7.5, "transit": 4.0}.get(kind, 5.0)
+    rx, ry = {"major_city": (6.8, 6.8), "stronghold": (7.65, 6.71), "transit": (3.5, 3.5)}.get(kind, (5.15, 5.15))
+    if getattr(space, "port", False) and kind != "transit":
+        rx, ry = max(rx, 7.2), max(ry, 7.2)
+    if getattr(space, "hellespont", False):
+        rx, ry = max(rx, 9.0), max(ry, 9.0)
     if getattr(space, "hostile_tribes", False):
-        r = 10.0
-    elif getattr(space, "hellespont", False):
-        r = 9.0
-    elif getattr(space, "port", False) and kind != "transit":
-        r = max(r, 7.5)
-    return r
+        rx, ry = max(rx, 10.25), max(ry, 8.98)
+    return (x - rx, y - ry, x + rx, y + ry)
 
 
 _LAYOUTS: dict[int, tuple[Pack, dict[str, Label]]] = {}
@@ -389,52 +424,62 @@ def label_layout(pack: Pack) -> dict[str, Label]:
     spaces are taken most crowded first (major cities before the rest), and each name
     goes to the first of eight places around its symbol (right, left, above, below,
     then the diagonals) that covers no name placed before and no other space's symbol,
-    else to the place that covers least; so names do not sit on one another and army
-    boxes, which avoid these boxes (:func:`_turn_layer`), do not cover them."""
+    else to the place that covers least; each name's box is its ink as cairo draws it
+    at :data:`ZOOM_SCALE` (:func:`pbem.report.placement.text_box`) with its halo, so
+    army boxes, which avoid these boxes (:func:`turn_layer`), do not cover them."""
     hit = _LAYOUTS.get(id(pack))
     if hit is not None and hit[0] is pack:
         return hit[1]
     proj = _Projection()
     xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
-    symbols = {sid: (x - _marker_radius(sp), y - _marker_radius(sp), x + _marker_radius(sp), y + _marker_radius(sp))
-               for (sid, sp), (x, y) in zip(pack.spaces.items(), xy.values(), strict=True)}
+    symbols = {sid: symbol_box(sp, *xy[sid]) for sid, sp in pack.spaces.items()}
 
     def crowd(sid: str) -> int:
         x, y = xy[sid]
         return sum(1 for o, (a, b) in xy.items() if o != sid and abs(a - x) < 70 and abs(b - y) < 24)
 
     order = sorted(pack.spaces, key=lambda sid: (pack.spaces[sid].kind != "major_city", -crowd(sid), sid))
-    placed: list[tuple[float, float, float, float]] = []
+    placed = Obstacles()
     out: dict[str, Label] = {}
     for sid in order:
         sp = pack.spaces[sid]
         x, y = xy[sid]
         major = sp.kind == "major_city"
         font = MAJOR_FONT if major else LABEL_FONT
-        w = _EM["bold" if major else "regular"] * font * len(sp.name) + 2
-        h = font * 0.95
-        r = _marker_radius(sp) + 1.5
-        d = r * 0.75
-        cands = [(x + r, y + h * 0.35, "start"), (x - r, y + h * 0.35, "end"),
-                 (x, y - r - 1.5, "middle"), (x, y + r + h - 1, "middle"),
-                 (x + d, y - d, "start"), (x + d, y + d + h * 0.7, "start"),
-                 (x - d, y - d, "end"), (x - d, y + d + h * 0.7, "end")]
+        sym = symbols[sid]
+        rx, ry = (sym[2] - sym[0]) / 2 + 1.0, (sym[3] - sym[1]) / 2 + 1.0
+        h = font * 0.72
+        d = max(rx, ry) * 0.75
+        cands = [(x + rx, y + h / 2, "start"), (x - rx, y + h / 2, "end"),
+                 (x, y - ry - 1.5, "middle"), (x, y + ry + h + 1.5, "middle"),
+                 (x + d, y - d, "start"), (x + d, y + d + h, "start"),
+                 (x - d, y - d, "end"), (x - d, y + d + h, "end")]
+        others = Obstacles(b for o, b in symbols.items() if o != sid)
         best, best_cost = None, math.inf
-        others = [b for o, b in symbols.items() if o != sid]
         for i, (tx, ty, anchor) in enumerate(cands):
-            x0 = tx if anchor == "start" else tx - w if anchor == "end" else tx - w / 2
-            box = (x0, ty - h * 0.8, x0 + w, ty + h * 0.2)
-            cost = (3 * sum(_box_overlaps(box, p) for p in placed)
-                    + 2 * sum(_box_overlaps(box, b) for b in others) + i * 0.5)
+            box = text_box(sp.name, tx, ty, font, scale=ZOOM_SCALE, anchor=anchor, bold=major,
+                           italic=sp.kind == "transit", pad=HALO)
+            cost = 3 * placed.covered(box) + 2 * others.covered(box) + i * 0.5
             if cost < best_cost:
                 best, best_cost = Label(tx, ty, anchor, box), cost
             if cost < 4:
                 break
         assert best is not None
         out[sid] = best
-        placed.append(best.box)
+        placed.add(best.box)
     _LAYOUTS[id(pack)] = (pack, out)
     return out
+
+
+@per_pack
+def _detail_obstacles(pack: Pack) -> Obstacles:
+    """What a box on the full map must not cover, the same every turn: every space's
+    name (:func:`label_layout`) and symbol (:func:`symbol_box`), and the symbol legend."""
+    proj = _Projection()
+    boxes = [lab.box for lab in label_layout(pack).values()]
+    boxes += [symbol_box(s, *proj(s.lon, s.lat)) for s in pack.spaces.values()]
+    boxes.append(_legend_box())
+    return Obstacles(boxes)
 
 
 def _pack_dir_name(pack: Pack) -> str:
@@ -464,11 +509,22 @@ def _overlay(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float
                        f'fill="#111">{escape(label)}</text></g>')
 
 
+LEGEND_AT = (17.9, 27.3)
+"""(lon, lat) of the symbol legend's top left corner on the full map."""
+_LEGEND_ROWS = 13
+
+
+def _legend_box() -> Box:
+    """The box the symbol legend covers (:func:`_legend_layer`)."""
+    x0, y0 = _Projection()(*LEGEND_AT)
+    return (x0, y0, x0 + 400, y0 + 21 * ((_LEGEND_ROWS + 1) // 2) + 36)
+
+
 @lru_cache(maxsize=1)
 def _legend_layer() -> tuple[str, ...]:
     """The legend of the symbols (the same on every map)."""
     out: list[str] = []
-    x0, y0 = _Projection()(17.9, 27.3)
+    x0, y0 = _Projection()(*LEGEND_AT)
     rows: list[tuple[str, str]] = [
         (_marker("major_city", 0, 0, "#fff"), "major city"),
         (('<rect x="-6" y="-6" width="12" height="12" fill="#fff" stroke="#111" stroke-width="1.6"/>'
@@ -489,9 +545,10 @@ def _legend_layer() -> tuple[str, ...]:
         (f'<line x1="-12" x2="12" {PATH_STYLE["sea"]}/>', "sea path (ports)"),
         (f'<line x1="-12" x2="12" {PATH_STYLE["trans_med"]}/>', "trans-Mediterranean"),
     ]
+    assert len(rows) == _LEGEND_ROWS
     per_col = (len(rows) + 1) // 2
     height = 21 * per_col + 36
-    out.append(f'<g transform="translate({x0:.1f},{y0:.1f})">'
+    out.append(f'<g class="legend" transform="translate({x0:.1f},{y0:.1f})">'
                f'<rect x="0" y="0" width="400" height="{height}" rx="6" fill="#fffdf5" '
                f'fill-opacity="0.93" stroke="#8d6e3f"/>'
                f'<text x="12" y="20" font-size="13" font-weight="bold" fill="#2d2a26">Legend</text>')
@@ -521,26 +578,49 @@ def _control_layer(out: list[str], ov: MapOverlay, pack: Pack, xy: Mapping[str, 
     out.append("</g>")
 
 
-def _box_overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
+@dataclass(frozen=True)
+class TurnStyle:
+    """The sizes of the turn's marks on one kind of picture, in SVG units: the font of
+    the army boxes (``army_font``) and royal-family labels (``royal_font``), the
+    padding inside a box, the leader line's width, and the search for a free place
+    (:func:`pbem.report.placement.free_spot`): rings ``step`` apart out to ``reach``
+    from the space, first ``gap`` beyond its symbol; ``scale`` is the pixels per unit
+    the picture is drawn at (text is measured there); ``frame`` where boxes must stay."""
+
+    army_font: float
+    royal_font: float
+    pad: float
+    line: float
+    gap: float
+    step: float
+    reach: float
+    scale: float
+    frame: Box
+    margin: float = 1.0
+    """Room kept free around a box (names and symbols do not touch it)."""
 
 
-ARMY_FONT = 17.0
+DETAIL_STYLE = TurnStyle(army_font=12.0, royal_font=10.0, pad=3.0, line=1.6, gap=3.0, step=5.0, reach=600.0,
+                         scale=ZOOM_SCALE, frame=(0.0, 0.0, _Projection().width, _Projection().height))
+"""The full map's turn marks (the archive's SVG and the zoom of the mailed picture,
+where the army labels are 18 px)."""
 
 
-def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]],
-                avoid: list[tuple[float, float, float, float]] | None = None) -> None:
+def turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]], obstacles: Obstacles,
+               style: TurnStyle) -> None:
     """This turn's moves (seat-coloured arrows), battles (red cross), sieges (dashed
-    ring), royal family (crown labels) and army boxes (seat colour, commander and
-    strength), placed greedily so boxes cover neither each other nor, where there is
-    room, the boxes of ``avoid`` (the space names, :func:`label_layout`)."""
+    ring), army boxes (seat colour, commander and strength) and royal family (crown
+    labels), appended to ``out``. Each box goes to the free place nearest its space
+    (:func:`pbem.report.placement.free_spot`) that covers none of ``obstacles`` (the
+    names and symbols of the picture, its legends and title: the caller's), no battle
+    or siege mark and no box placed before; a leader line joins box and space. Issue
+    24 item 15: a box never covers a space's name or symbol."""
     for sid in ov.sieges:
         if sid in xy:
             x, y = xy[sid]
             out.append(f'<circle class="siege" cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" stroke="#7b241c" '
                        'stroke-width="4" stroke-dasharray="6 4"/>')
+            obstacles.add((x - 18, y - 18, x + 18, y + 18))
     for sid in ov.battles:
         if sid in xy:
             x, y = xy[sid]
@@ -548,59 +628,71 @@ def _turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, fl
                      f'<line x1="{x - 14:.1f}" y1="{y + 14:.1f}" x2="{x + 14:.1f}" y2="{y - 14:.1f}"/>')
             out.append(f'<g class="battle" stroke-linecap="round"><g stroke="#fff" stroke-width="8">{cross}</g>'
                        f'<g stroke="#d01c1c" stroke-width="4.5">{cross}</g></g>')
-    placed: list[tuple[float, float, float, float]] = [
-        (xy[s][0] - 9, xy[s][1] - 9, xy[s][0] + 9, xy[s][1] + 9) for s, _o, _l in ov.armies if s in xy]
-    placed += [(xy[s][0] - 16, xy[s][1] - 16, xy[s][0] + 16, xy[s][1] + 16)
-               for s in (*ov.battles, *ov.sieges) if s in xy]
-    soft = list(avoid or [])  # names: avoided, but a box may cover one when nothing else fits
-    for sid, names in ov.royals.items():
-        if sid not in xy:
-            continue
-        x, y = xy[sid]
-        text = "\u265b " + names
-        w = 0.58 * 13 * len(text) + 8
-        box = _place(placed, x, y, w, 19, prefer_below=True, soft=soft)
-        placed.append(box)
-        out.append(f'<g class="royal"><line x1="{x:.1f}" y1="{y:.1f}" x2="{(box[0] + box[2]) / 2:.1f}" '
-                   f'y2="{(box[1] + box[3]) / 2:.1f}" stroke="#6c3483" stroke-width="1.2"/>'
-                   f'<rect x="{box[0]:.1f}" y="{box[1]:.1f}" width="{w:.1f}" height="19" rx="9" fill="#f5eef8" '
-                   f'stroke="#6c3483" stroke-width="1.5"/><text x="{box[0] + 5:.1f}" y="{box[1] + 14:.1f}" '
-                   f'font-size="13" font-style="italic" fill="#4a235a">{escape(text)}</text></g>')
+            obstacles.add((x - 18, y - 18, x + 18, y + 18))
+    boxes: list[str] = []
     for sid, seat, label in ov.armies:
-        if sid not in xy:
-            continue
-        x, y = xy[sid]
-        colour = _seat_colour(ov, seat)
-        w, h = 0.62 * ARMY_FONT * len(label) + 12, ARMY_FONT + 8
-        box = _place(placed, x, y, w, h, soft=soft)
-        placed.append(box)
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        out.append(f'<g class="army"><line x1="{x:.1f}" y1="{y:.1f}" x2="{cx:.1f}" y2="{cy:.1f}" stroke="#111" '
-                   f'stroke-width="2"/><rect x="{box[0]:.1f}" y="{box[1]:.1f}" width="{w:.1f}" height="{h:.1f}" '
-                   f'rx="4" fill="{colour}" stroke="#111" stroke-width="1.5"/>'
-                   f'<text x="{cx:.1f}" y="{box[1] + h - 7:.1f}" font-size="{ARMY_FONT:.0f}" font-weight="bold" '
-                   f'text-anchor="middle" fill="{_text_on(colour)}">{escape(label)}</text></g>')
+        if sid in xy:
+            colour = _seat_colour(ov, seat)
+            boxes.append(_boxed(obstacles, style, xy[sid], label, "army", style.army_font, colour, "#111",
+                                _text_on(colour), bold=True))
+    for sid, names in ov.royals.items():
+        if sid in xy:
+            boxes.append(_boxed(obstacles, style, xy[sid], "\u265b " + names, "royal", style.royal_font, "#f5eef8",
+                                "#6c3483", "#4a235a", italic=True))
+    out.extend(_moves(ov, xy))
+    out.extend(boxes)
 
+
+def _boxed(obstacles: Obstacles, style: TurnStyle, at: tuple[float, float], label: str, kind: str, font: float,
+           fill: str, edge: str, ink: str, bold: bool = False, italic: bool = False) -> str:
+    """One box holding ``label`` placed near ``at`` where it covers no obstacle (then
+    added to them), with its leader line: an SVG group of class ``kind``."""
+    x, y = at
+    ink_box = text_box(label, 0, 0, font, scale=style.scale, anchor="middle", bold=bold, italic=italic)
+    line_box = text_box("Hgy", 0, 0, font, scale=style.scale, bold=bold, italic=italic)
+    w = ink_box[2] - ink_box[0] + 2 * style.pad + style.line
+    h = line_box[3] - line_box[1] + 2 * style.pad * 0.7 + style.line
+    m = style.margin
+    room, _free = free_spot(obstacles, x, y, w + 2 * m, h + 2 * m, gap=style.gap + 9.0, step=style.step,
+                            frame=style.frame, reach=style.reach)
+    obstacles.add(room)
+    box = (room[0] + m, room[1] + m, room[2] - m, room[3] - m)
+    half = style.line / 2  # the drawn rectangle's stroke stays inside the box
+    cx = (box[0] + box[2]) / 2
+    near_x, near_y = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    baseline = box[1] + half + style.pad * 0.7 - line_box[1]
+    weight = ' font-weight="bold"' if bold else ""
+    slant = ' font-style="italic"' if italic else ""
+    return (f'<g class="{kind}"><line x1="{x:.1f}" y1="{y:.1f}" x2="{near_x:.1f}" y2="{near_y:.1f}" stroke="{edge}" '
+            f'stroke-width="{style.line:.2f}"/><rect x="{box[0] + half:.2f}" y="{box[1] + half:.2f}" '
+            f'width="{box[2] - box[0] - style.line:.2f}" height="{box[3] - box[1] - style.line:.2f}" rx="{font / 4:.1f}" '
+            f'fill="{fill}" stroke="{edge}" stroke-width="{style.line:.2f}"/><text x="{cx:.2f}" y="{baseline:.2f}" '
+            f'font-size="{font:.2f}"{weight}{slant} text-anchor="middle" fill="{ink}">{escape(label)}</text></g>')
+
+
+def _moves(ov: MapOverlay, xy: Mapping[str, tuple[float, float]]) -> list[str]:
+    """This player-turn's moves as arrows in the mover's colour (SVG elements)."""
     moves: list[str] = []
     colours = {seat: _seat_colour(ov, seat) for _a, _b, seat in ov.moves}
-    if colours:
-        moves.append("<defs>" + "".join(
-            f'<marker id="arrow-{i}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
-            f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="#111" stroke-width="0.8"/></marker>'
-            for i, c in enumerate(colours.values())) + "</defs>")
-        ids = {seat: i for i, seat in enumerate(colours)}
-        for a, b, seat in ov.moves:
-            if a in xy and b in xy and a != b:
-                (x1, y1), (x2, y2) = xy[a], xy[b]
-                dx, dy = x2 - x1, y2 - y1
-                n = math.hypot(dx, dy) or 1.0
-                pts = (f'x1="{x1 + dx / n * 7:.1f}" y1="{y1 + dy / n * 7:.1f}" '
-                       f'x2="{x2 - dx / n * 12:.1f}" y2="{y2 - dy / n * 12:.1f}"')
-                moves.append(f'<line class="move" {pts} stroke="#111" stroke-width="8.5" stroke-linecap="round" '
-                             'stroke-opacity="0.85"/>')
-                moves.append(f'<line class="move" {pts} stroke="{colours[seat]}" stroke-width="5.5" '
-                           f'stroke-linecap="round" marker-end="url(#arrow-{ids[seat]})"/>')
-    out.extend(moves)
+    if not colours:
+        return moves
+    moves.append("<defs>" + "".join(
+        f'<marker id="arrow-{i}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
+        f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="#111" stroke-width="0.8"/></marker>'
+        for i, c in enumerate(colours.values())) + "</defs>")
+    ids = {seat: i for i, seat in enumerate(colours)}
+    for a, b, seat in ov.moves:
+        if a in xy and b in xy and a != b:
+            (x1, y1), (x2, y2) = xy[a], xy[b]
+            dx, dy = x2 - x1, y2 - y1
+            n = math.hypot(dx, dy) or 1.0
+            pts = (f'x1="{x1 + dx / n * 7:.1f}" y1="{y1 + dy / n * 7:.1f}" '
+                   f'x2="{x2 - dx / n * 12:.1f}" y2="{y2 - dy / n * 12:.1f}"')
+            moves.append(f'<line class="move" {pts} stroke="#111" stroke-width="8.5" stroke-linecap="round" '
+                         'stroke-opacity="0.85"/>')
+            moves.append(f'<line class="move" {pts} stroke="{colours[seat]}" stroke-width="5.5" '
+                         f'stroke-linecap="round" marker-end="url(#arrow-{ids[seat]})"/>')
+    return moves
 
 
 def _text_on(colour: str) -> str:
@@ -612,44 +704,12 @@ def _text_on(colour: str) -> str:
     return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
-def _place(placed: list[tuple[float, float, float, float]], x: float, y: float, w: float, h: float,
-           prefer_below: bool = False, soft: list[tuple[float, float, float, float]] | None = None
-           ) -> tuple[float, float, float, float]:
-    """The box ``(x0, y0, x1, y1)`` of size ``w``×``h`` near (x, y) that overlaps the
-    boxes already ``placed`` least, then the ``soft`` boxes (space names) least, then
-    lies nearest: candidates around the point at two distances (a leader line joins
-    box and space); the first candidate that overlaps nothing wins."""
-    cands = []
-    for gap in (12.0, 30.0):
-        cands += [(x - w / 2, y - gap - h), (x - w / 2, y + gap), (x + gap, y - h / 2), (x - gap - w, y - h / 2),
-                  (x + gap, y - gap - h), (x - gap - w, y - gap - h), (x + gap, y + gap), (x - gap - w, y + gap)]
-    cands += [(x - w / 2, y - 2 * 12.0 - 2 * h), (x - w / 2, y + 2 * 12.0 + h)]
-    if prefer_below:
-        cands[0], cands[1] = cands[1], cands[0]
-    # only boxes within reach of some candidate can overlap one: filter them once (the
-    # same result as testing all, 20x fewer tests with 424 space names; issue 14)
-    rx, ry = w + 31.0, 2 * h + 31.0
-    near_placed = [p for p in placed if p[0] < x + rx and p[2] > x - rx and p[1] < y + ry and p[3] > y - ry]
-    near_soft = [p for p in soft or () if p[0] < x + rx and p[2] > x - rx and p[1] < y + ry and p[3] > y - ry]
-    best, best_cost = None, math.inf
-    for i, (bx, by) in enumerate(cands):
-        box = (bx, by, bx + w, by + h)
-        hard = sum(_box_overlaps(box, p) for p in near_placed)
-        names = sum(_box_overlaps(box, p) for p in near_soft)
-        cost = 4 * hard + names + i * 2.0
-        if cost < best_cost:
-            best, best_cost = box, cost
-        if hard < 1 and names < 1:
-            break
-    assert best is not None
-    return best
-
-
-def _seat_legend(out: list[str], ov: MapOverlay, proj: _Projection) -> None:
+def _seat_legend(out: list[str], ov: MapOverlay, proj: _Projection) -> Box | None:
     """The seats' colours and players, plus the turn symbols (R-3.2 control halo, moves,
-    battles, sieges, royal family); drawn only when ``seat_labels`` is set."""
+    battles, sieges, royal family); drawn only when ``seat_labels`` is set. Returns the
+    box it covers (None when not drawn)."""
     if not ov.seat_labels:
-        return
+        return None
     rows = [(f'<rect x="-11" y="-9" width="22" height="18" rx="4" fill="{_seat_colour(ov, seat)}" stroke="#111"/>',
              text) for seat, text in ov.seat_labels.items()]
     rows.append((f'<rect x="-11" y="-9" width="22" height="18" rx="4" fill="{INDEPENDENT_GREEN}" stroke="#111"/>',
@@ -674,6 +734,7 @@ def _seat_legend(out: list[str], ov: MapOverlay, proj: _Projection) -> None:
         out.append(f'<g transform="translate(30,{y})">{sym}</g>'
                    f'<text x="52" y="{y + 6}" font-size="17" fill="#2d2a26">{escape(text)}</text>')
     out.append("</g>")
+    return (x0, y0, x0 + 330, y0 + height)
 
 
 def svg_to_png(svg: str, width: int = 1600) -> bytes:
@@ -698,66 +759,3 @@ def write_map_files(pack: Pack, out_prefix: Path, width: int = 1600) -> tuple[Pa
     svg_path.write_text(svg, encoding="utf-8")
     png_path.write_bytes(png)
     return svg_path, png_path
-
-
-#: the zoomed inset of a seat's map (issue 13): smallest crop, in SVG units, and the
-#: margin kept around the seat's forces and this turn's fronts
-INSET_MIN = (640.0, 380.0)
-INSET_PAD = 70.0
-
-
-def focus_box(pack: Pack, overlay: MapOverlay, seat: str) -> tuple[float, float, float, float] | None:
-    """The part of the map a seat most needs to read, ``(x0, y0, x1, y1)`` in SVG units:
-    the spaces of its armies and garrisons (R-3.2), and this turn's fronts (moves,
-    battles, sieges, R-9), padded and at least :data:`INSET_MIN`; None when the seat has
-    nothing on the map."""
-    proj = _Projection()
-    xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
-    spaces = [s for s, owner, _l in overlay.armies if owner == seat]
-    if not spaces:
-        spaces = [s for s, owner in overlay.space_owner.items() if owner == seat]
-    fronts = [*overlay.battles, *overlay.sieges, *(x for a, b, _s in overlay.moves for x in (a, b))]
-    pts = [xy[s] for s in (*spaces, *fronts) if s in xy]
-    if not spaces or not pts:
-        return None
-    x0 = min(p[0] for p in pts) - INSET_PAD
-    x1 = max(p[0] for p in pts) + INSET_PAD
-    y0 = min(p[1] for p in pts) - INSET_PAD
-    y1 = max(p[1] for p in pts) + INSET_PAD
-    w, h = max(x1 - x0, INSET_MIN[0]), max(y1 - y0, INSET_MIN[1])
-    w, h = max(w, h * INSET_MIN[0] / INSET_MIN[1]), max(h, w * INSET_MIN[1] / INSET_MIN[0])  # keep the shape
-    w, h = min(w, proj.width), min(h, proj.height)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    bx = min(max(cx - w / 2, 0.0), proj.width - w)
-    by = min(max(cy - h / 2, 0.0), proj.height - h)
-    return (bx, by, bx + w, by + h)
-
-
-def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str) -> str:
-    """The map one seat gets by mail (issue 13): the whole map, and below it the same
-    picture zoomed on :func:`focus_box` (the seat's forces and this turn's fronts), full
-    width, so the names of the spaces around them read at mail size; a frame on the
-    overview shows where the inset is. Without anything of the seat on the map, the
-    whole map alone (:func:`render_map_svg`)."""
-    full = render_map_svg(pack, overlay)
-    box = focus_box(pack, overlay, seat)
-    if box is None:
-        return full
-    proj = _Projection()
-    w, h = proj.width, proj.height
-    x0, y0, x1, y1 = box
-    ih = w * (y1 - y0) / (x1 - x0)
-    inner = full[full.index(">") + 1: full.rindex("</svg>")]
-    frame = (f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" fill="none" '
-             'stroke="#111" stroke-width="3" stroke-dasharray="10 6"/>')
-    caption = f"Zoom: around {seat}'s forces and this turn's fronts (dashed frame above)"
-    return "\n".join([
-        (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h + ih + 36:.0f}" width="{w:.0f}" '
-         f'height="{h + ih + 36:.0f}" font-family="DejaVu Sans, Arial, sans-serif">'),
-        f'<g class="overview">{inner}{frame}</g>',
-        f'<rect x="0" y="{h:.1f}" width="{w:.0f}" height="36" fill="#2d2a26"/>',
-        f'<text x="14" y="{h + 25:.1f}" font-size="20" font-weight="bold" fill="#ffffff">{escape(caption)}</text>',
-        (f'<svg class="inset" x="0" y="{h + 36:.1f}" width="{w:.0f}" height="{ih:.1f}" '
-         f'viewBox="{x0:.1f} {y0:.1f} {x1 - x0:.1f} {y1 - y0:.1f}" preserveAspectRatio="xMidYMid meet">{inner}</svg>'),
-        "</svg>",
-    ])

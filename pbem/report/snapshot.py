@@ -7,7 +7,7 @@ picture never shows anything secret.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from pbem import rules
@@ -104,24 +104,22 @@ def svg(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title
 
 def png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str, width: int = 1000,
         players: Mapping[str, str] | None = None, seat: str | None = None) -> bytes:
-    """The snapshot as PNG bytes ``width`` pixels wide (mail attachment); needs cairo.
-    Without ``seat`` the whole map, its static layers from a cache
-    (:mod:`pbem.report.raster`: the same pixels, within 2/255, as rasterising
-    :func:`svg` whole). With ``seat``, the whole map plus an inset zoomed on that seat's
-    forces and this turn's fronts (:func:`pbem.report.mapview.render_seat_map_svg`,
-    issue 13), so the space names a player types read at mail size, made from the cached
-    rasters too (:func:`pbem.report.raster.seat_map_png`)."""
+    """The mailed snapshot as PNG bytes ``width`` pixels wide; needs cairo. The overview
+    drawn for that width (every word at least 9 px high) and its legend
+    (:func:`pbem.report.overview.render_seat_map_svg`); with ``seat``, below them a zoom
+    on that seat's forces and this turn's fronts, where every space's name reads
+    (issue 13, issue 24 item 15). Made from cached rasters
+    (:func:`pbem.report.raster.seat_map_png`, issue 14)."""
     ov = overlay(pack, state, events, title, players)
-    if seat:
-        return raster.seat_map_png(pack, ov, seat, width=width)
-    return raster.map_png(pack, ov, width=width)
+    return raster.seat_map_png(pack, ov, seat, width=width, zoom=seat is not None)
 
 
 def seat_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
-              seats: Sequence[str], width: int = 1000, players: Mapping[str, str] | None = None
-              ) -> dict[str, bytes]:
-    """Every seat's picture of one decision, ``seat -> PNG bytes`` (each as
-    :func:`png` with ``seat``), drawing the shared parts once
-    (:class:`pbem.report.raster.SeatMaps`, issue 14)."""
+              seats: Sequence[str], width: int = 1000, players: Mapping[str, str] | None = None,
+              zoom: Collection[str] = ()) -> dict[str, bytes]:
+    """Every seat's picture of one decision, ``seat -> PNG bytes``: the seats in
+    ``zoom`` (those the game now waits for) with their zoom, the others the overview,
+    one PNG for all of them; the shared parts drawn once
+    (:class:`pbem.report.raster.SeatMaps`, issues 14 and 24)."""
     maps = raster.SeatMaps(pack, overlay(pack, state, events, title, players), width)
-    return maps.pngs(seats)
+    return maps.pngs(seats, zoom=zoom)

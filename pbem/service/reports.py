@@ -28,13 +28,16 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
     commitment = store.game(game_id)["seed_commitment"]
     witness = trust.witness(store, game_id)
     players = {r["seat"]: r["player"] for r in seats}
-    # each seat's picture: the whole map and an inset on its own forces (issue 13), the
-    # shared drawing done once for the seats that want one (issue 14); no picture for a
-    # seat with the map off or its reports in a digest, which is text (issue 16)
+    # each seat's picture: the overview drawn for the mailed width, and for the seats the
+    # game now waits for (they write orders next) a zoom on their own forces (issues 13,
+    # 24 item 15: the others get one small picture, the same for all), the shared drawing
+    # done once (issue 14); no picture for a seat with the map off or its reports in a
+    # digest, which is text (issue 16)
     wanted = {r["seat"]: prefs.of(store, game_id, r["seat"]) for r in seats}
     drawn = [s for s, w in wanted.items() if w["map"] == "on" and w["digest"] == "off"]
+    to_move = {d.seat for d in rules.pending(state)}
     pngs = build.seat_map_pngs(pack, state, events, title=f"{game_id} step {step}", players=players,
-                               seats=drawn) if judge.config.map_attachment and drawn else {}
+                               seats=drawn, zoom=to_move) if judge.config.map_attachment and drawn else {}
     for row in seats:
         wants = wanted[row["seat"]]
         png = pngs.get(row["seat"])

@@ -62,13 +62,15 @@ def test_empty_overlay_equals_no_overlay(pack: Pack) -> None:
 
 def test_space_names_do_not_overlap_and_army_boxes_leave_them_free(pack: Pack) -> None:
     """Map legibility (issue 13): the names are placed so that (almost) none covers
-    another, and army boxes avoid the names where there is room."""
-    from pbem.report.mapview import _box_overlaps, label_layout
+    another, and an army box leaves them free (issue 24: always; tests/report/
+    test_map_legibility.py checks every box of random positions)."""
+    from pbem.report.mapview import label_layout
+    from pbem.report.placement import overlap
 
     layout = label_layout(pack)
     assert set(layout) == set(pack.spaces)
     boxes = list(layout.values())
-    clashes = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if _box_overlaps(a.box, b.box) > 4]
+    clashes = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if overlap(a.box, b.box) > 4]
     assert len(clashes) <= len(boxes) // 40, clashes
     # an army on a lonely major city: its box leaves the city's name free
     sid = next(s for s, sp in pack.spaces.items() if sp.kind == "major_city")
@@ -78,17 +80,19 @@ def test_space_names_do_not_overlap_and_army_boxes_leave_them_free(pack: Pack) -
     rect = next(g.find(f"{ns}rect") for g in root.iter(f"{ns}g") if g.get("class") == "army")
     box = (float(rect.get("x")), float(rect.get("y")),
            float(rect.get("x")) + float(rect.get("width")), float(rect.get("y")) + float(rect.get("height")))
-    assert _box_overlaps(box, layout[sid].box) == 0
+    assert overlap(box, layout[sid].box) == 0
 
 
-def test_a_seat_map_adds_an_inset_zoomed_on_its_forces(pack: Pack) -> None:
-    """Issue 13: the mailed picture of a seat is the whole map plus, below, the part
-    around its armies and this turn's fronts, full width (so names read at mail size)."""
-    from pbem.report.mapview import _Projection, focus_box, render_seat_map_svg
+def test_a_seat_map_adds_a_zoom_on_its_forces(pack: Pack) -> None:
+    """Issues 13 and 24: the mailed picture of a seat is the overview, its legend and,
+    below, a fixed-scale zoom on the part of the map holding its armies and this turn's
+    fronts, full width (so every name reads at mail size)."""
+    from pbem.report.mapview import _Projection
+    from pbem.report.overview import render_seat_map_svg, zoom_window
 
     ov = MapOverlay(armies=(("memphis", "south", "Ptolemy 6"), ("pella", "north", "Antipater 9")),
-                    battles=("pelusium",), space_owner={"memphis": "south"})
-    box = focus_box(pack, ov, "south")
+                    battles=("pelusium",), space_owner={"memphis": "south"}, seat_labels={"south": "south: Nearchos"})
+    box = zoom_window(pack, ov, "south")
     assert box is not None
     proj = _Projection()
     x0, y0, x1, y1 = box
@@ -100,8 +104,9 @@ def test_a_seat_map_adds_an_inset_zoomed_on_its_forces(pack: Pack) -> None:
     assert (x1 - x0) < proj.width / 2  # a real zoom: names at least twice the overview's size
     svg = render_seat_map_svg(pack, ov, "south")
     root = ET.fromstring(svg)
-    assert svg.count('class="inset"') == 1 and "Zoom: around south" in svg
-    assert png_size(svg_to_png(svg, 1000))[1] > png_size(svg_to_png(render_map_svg(pack, ov), 1000))[1]
+    assert svg.count('class="inset"') == 1 and "Zoom: around south" in svg and "south: Nearchos" in svg
+    alone = render_seat_map_svg(pack, ov, "south", zoom=False)
+    assert png_size(svg_to_png(svg, 1000))[1] > png_size(svg_to_png(alone, 1000))[1] + 500
     assert root.tag.endswith("svg")
-    # nothing of the seat on the map: the whole map alone
-    assert render_seat_map_svg(pack, ov, "west") == render_map_svg(pack, ov)
+    # nothing of the seat on the map: the overview alone
+    assert render_seat_map_svg(pack, ov, "west") == alone

@@ -6,13 +6,28 @@ import io
 import random
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageStat
 
 from pbem import rules
 from pbem.pack.loader import load_pack
 from pbem.pack.model import Pack
 from pbem.report import raster, snapshot
-from pbem.report.mapview import MapOverlay, map_layers, render_map_svg, svg_to_png
+from pbem.report.mapview import (
+    MapOverlay,
+    map_layers,
+    render_map_svg,
+    svg_document,
+    svg_to_png,
+)
+from pbem.report.overview import (
+    CAPTION_PX,
+    ZOOM_HEIGHT_PX,
+    render_seat_map_svg,
+    zoom_layers,
+    zoom_scale,
+    zoom_width,
+    zoom_window,
+)
 from pbem.rules.dice import Dice
 
 PLAYERS = {"north": "Kleitos", "east": "Peukestas", "south": "Nearchos", "west": "Aristonous"}
@@ -80,8 +95,6 @@ def test_static_layers_depend_on_the_pack_alone(pack: Pack) -> None:
 
 
 def test_png_is_a_palette_picture_of_the_width_that_looks_like_the_surface(pack: Pack) -> None:
-    from PIL import ImageStat
-
     ov = _position(pack, 27, 3)
     data = raster.map_png(pack, ov, width=1000)
     image = Image.open(io.BytesIO(data))
@@ -94,13 +107,11 @@ def test_png_is_a_palette_picture_of_the_width_that_looks_like_the_surface(pack:
 
 @pytest.mark.parametrize("seat", ["north", "south"])
 def test_the_seat_picture_is_the_seat_svg_drawn(pack: Pack, seat: str) -> None:
-    """The per-seat picture (overview + zoomed inset, issue 13) made from the cached
-    rasters looks like its SVG drawn whole: same size within a pixel of rounding, mean
-    difference under 6/255 per channel (the inset is a downscaled crop, not drawn at its
-    own scale), and a different seat's picture differs far more."""
-    from PIL import ImageStat
-
-    from pbem.report.mapview import render_seat_map_svg
+    """The mailed picture (overview, legend strip, zoom; issues 13 and 24) made from the
+    cached rasters looks like its SVG drawn whole: the same size, mean difference under
+    4/255 per channel (the PNG has 64 colours; the overview's static layers are cached
+    rasters, the zoom an exact crop of the map drawn at the zoom's scale), and a
+    different seat's picture differs far more."""
     ov = _position(pack, 27, 3)
     fast = Image.open(io.BytesIO(raster.seat_map_png(pack, ov, seat))).convert("RGB")
     whole = Image.open(io.BytesIO(svg_to_png(render_seat_map_svg(pack, ov, seat), width=1000))).convert("RGB")
@@ -109,44 +120,48 @@ def test_the_seat_picture_is_the_seat_svg_drawn(pack: Pack, seat: str) -> None:
 
     def mean_diff(a: Image.Image, b: Image.Image) -> float:
         return max(ImageStat.Stat(ImageChops.difference(a.crop((0, 0, 1000, h)), b.crop((0, 0, 1000, h)))).mean)
-    assert mean_diff(fast, whole) < 6
+    assert mean_diff(fast, whole) < 4
     other = "east" if seat != "east" else "west"
     elsewhere = Image.open(io.BytesIO(raster.seat_map_png(pack, ov, other))).convert("RGB")
-    if elsewhere.size == fast.size:  # an inset of the same height: it must show another place
+    if elsewhere.size == fast.size:  # a zoom of the same height: it must show another place
         assert mean_diff(elsewhere, whole) > 2 * mean_diff(fast, whole)
 
 
 def test_one_decisions_seat_maps_share_the_drawing_and_equal_each_seat_drawn_alone(pack: Pack) -> None:
-    """SeatMaps (issue 14) draws the layers and each width once for the four seats, and
-    each seat's picture is byte for byte the one seat_map_png draws for it alone."""
+    """SeatMaps (issues 14, 24) draws the overview once and the zoom's map once: the
+    seats asked to move get their zoom, byte for byte what seat_map_png draws for each
+    alone; every other seat gets the one overview picture, which is seat_map_png
+    without a zoom."""
     ov = _position(pack, 27, 3)
     maps = raster.SeatMaps(pack, ov)
     seats = ("north", "east", "south", "west")
-    shared = maps.pngs(seats)  # the seats' pictures made on threads
-    assert shared == {s: raster.seat_map_png(pack, ov, s) for s in seats}
-    assert len(set(shared.values())) > 1  # the seats' zooms differ
-    assert set(maps._surfaces) <= {1000, *raster.INSET_WIDTHS}
+    shared = maps.pngs(seats, zoom={"north", "south"})  # the zoomed pictures made on threads
+    assert {s: shared[s] for s in ("north", "south")} == {s: raster.seat_map_png(pack, ov, s)
+                                                          for s in ("north", "south")}
+    assert shared["east"] == shared["west"] == raster.seat_map_png(pack, ov, "east", zoom=False)
+    assert len({shared["north"], shared["south"], shared["east"]}) == 3
     with pytest.raises(ValueError):
         raster.SeatMaps(pack, ov, width=0)
 
 
-def test_recorded_layers_replay_the_direct_drawing(pack: Pack) -> None:
-    """SeatMaps records the changing layers once and replays them at each width (issue
-    14): at the mailed width the pixels are those drawn directly, within 2/255 (the replay
-    is composited as one layer, like the cached rasters); at the zoom's width the
-    picture differs only where glyphs are hinted at the recorded width (few pixels, mean
-    under 1/255), and a seat picture's colours are the overview's palette."""
-    from PIL import ImageStat
-
+def test_the_zoom_is_an_exact_crop_of_the_map_at_the_zoom_scale(pack: Pack) -> None:
+    """The zoom under the overview is the full map drawn at the zoom's scale (the same
+    pixels, within 2/255, as cairosvg drawing it whole), cut on whole pixels: nothing
+    is resampled, so its names are as sharp as drawn; the picture has 64 colours,
+    the overview's palette."""
     ov = _position(pack, 60, 5)
     maps = raster.SeatMaps(pack, ov)
-    assert _max_difference(raster.surface_image(maps.surface(1000)),
-                           raster.surface_image(raster.map_surface(pack, ov, 1000))) <= 2
-    big = raster.INSET_WIDTHS[-1]
-    replayed = raster.surface_image(maps.surface(big)).convert("RGB")
-    direct = raster.surface_image(raster.map_surface(pack, ov, big)).convert("RGB")
-    assert max(ImageStat.Stat(ImageChops.difference(replayed, direct)).mean) < 1
-    other = raster.surface_image(raster.map_surface(pack, _position(pack, 27, 3), big)).convert("RGB")
-    assert max(ImageStat.Stat(ImageChops.difference(other, direct)).mean) > 1  # the check has teeth
+    big = zoom_width()
+    drawn = raster.surface_image(maps.zoom_map())
+    whole = Image.open(io.BytesIO(svg_to_png(svg_document([e for layer in zoom_layers(pack, ov)
+                                                           for e in layer.elements]), big))).convert("RGBA")
+    assert _max_difference(drawn, whole) <= 2
     picture = Image.open(io.BytesIO(maps.png("north")))
-    assert picture.mode == "P" and picture.getpalette() == maps.overview().getpalette()
+    assert picture.mode == "P" and len(picture.getpalette()) // 3 <= raster.PNG_COLOURS
+    x0, y0, _x1, _y1 = zoom_window(pack, ov, "north")
+    kz = zoom_scale()
+    top = maps.overview_surface().get_height() + CAPTION_PX
+    zoom = picture.convert("RGB").crop((0, top, 1000, top + ZOOM_HEIGHT_PX))
+    cut = drawn.convert("RGB").crop((round(x0 * kz), round(y0 * kz), round(x0 * kz) + 1000,
+                                     round(y0 * kz) + ZOOM_HEIGHT_PX))
+    assert max(ImageStat.Stat(ImageChops.difference(zoom, cut)).mean) < 4  # only the 64 colours differ
