@@ -13,6 +13,8 @@ receives per game turn and over the game (every kind of mail, and the reports al
 from __future__ import annotations
 
 import argparse
+import email
+import email.policy
 import random
 import statistics
 import sys
@@ -29,19 +31,28 @@ args = ap.parse_args()
 sys.path.insert(0, str(args.root.resolve()))
 sys.path.insert(1, str(args.root.resolve() / "benchmarks"))  # its bench_judge puts its root first
 
-from bench_judge import SEATS, mail, new_judge  # noqa: E402
+from bench_judge import SEATS, mail, new_judge
 
-from pbem import rules  # noqa: E402
+from pbem import rules
 
 
 def _kib(n: float) -> str:
     return f"{n / 1024:,.0f} KiB"
 
 
+def _picture_height(raw: bytes) -> int:
+    """The height in pixels of the PNG a mail carries (0 without one)."""
+    if b"image/png" not in raw:
+        return 0
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    png = next(p.get_content() for p in msg.walk() if p.get_content_type() == "image/png")
+    return int.from_bytes(png[20:24], "big")
+
+
 def main() -> None:
     judge, keys = new_judge(Path(tempfile.mkdtemp()), map_attachment=True)
     rng = random.Random(args.seed)
-    sizes: list[tuple[int, str, str, int, bool]] = []  # (game turn, kind, to_addr, bytes, has picture)
+    sizes: list[tuple[int, str, str, int, int]] = []  # (game turn, kind, to_addr, bytes, picture height or 0)
     for n in range(args.max_steps):
         state = judge.state("b1")
         pending = rules.pending(state)
@@ -55,7 +66,7 @@ def main() -> None:
         assert status == "applied", status
         for row in judge.store.due_mail(now="9999", limit=10_000):
             raw = bytes(row["raw"])
-            sizes.append((turn, row["kind"], row["to_addr"], len(raw), b"image/png" in raw))
+            sizes.append((turn, row["kind"], row["to_addr"], len(raw), _picture_height(raw)))
             judge.store.mark_sent(row["id"])
     turns = sorted({t for t, *_ in sizes})
     reports = [s for s in sizes if s[1] == "report"]
@@ -65,9 +76,11 @@ def main() -> None:
         b = [s[3] for s in reports]
         print(f"turn report mail: median {_kib(statistics.median(b))}, mean {_kib(statistics.mean(b))}, "
               f"max {_kib(max(b))}; {len(with_map)} of {len(reports)} carry the map")
-    if with_map:
-        b = [s[3] for s in with_map]
-        print(f"  with the map: median {_kib(statistics.median(b))}, max {_kib(max(b))}")
+    for what, pick in (("the overview alone (picture under 800 px high)", lambda h: h < 800),
+                       ("the overview and a zoom", lambda h: h >= 800)):
+        b = [s[3] for s in with_map if pick(s[4])]
+        if b:
+            print(f"  {what}: {len(b)} mails, median {_kib(statistics.median(b))}, max {_kib(max(b))}")
     per: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
     for turn, kind, to, size, _pic in sizes:
         per[to, turn][0] += size

@@ -3,8 +3,9 @@
     PYTHONPATH=. .venv/bin/python tools/screenshots.py
 
 - ``docs/map-snapshot.png``: the map a seat gets by mail (1000 px wide, as mailed): a
-  real position after 27 random bot steps, the whole map and the inset on south's
-  forces and fronts (:func:`pbem.report.mapview.render_seat_map_svg`).
+  real position after 27 random bot steps, the overview, its legend and the zoom on
+  south's forces and fronts that the seat to move gets
+  (:func:`pbem.report.overview.render_seat_map_svg`).
 - ``docs/report-screenshot.png`` and ``docs/archive-screenshot.png``: a turn report and
   the archive's index page in headless Chromium (1000×1400, as
   tests/report/test_screenshot.py takes them); skipped without ``chromium``.
@@ -40,7 +41,8 @@ def map_snapshot(seat: str = "south", steps: int = 27) -> Path:
         d = pending[0]
         state, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng), Dice(seed, state.step))
     out = DOCS / "map-snapshot.png"
-    out.write_bytes(snapshot.png(pack, state, events, f"g1 step {state.step}", seat=seat))
+    players = {"north": "Kleitos", "east": "Peukestas", "south": "Nearchos", "west": "Aristonous"}
+    out.write_bytes(snapshot.png(pack, state, events, f"g1 step {state.step}", seat=seat, players=players))
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -21,7 +21,7 @@ from typing import TypeVar
 from xml.sax.saxutils import escape
 
 from pbem.pack.model import Pack
-from pbem.report.placement import Box, Obstacles, free_spot, text_box
+from pbem.report.placement import Box, Obstacles, free_spot, overlap, text_box
 
 T = TypeVar("T")
 
@@ -185,7 +185,7 @@ def svg_document(elements: tuple[str, ...] | list[str], height: float | None = N
         *elements, "</svg>"])
 
 
-def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
+def map_layers(pack: Pack, overlay: MapOverlay | None = None, within: Sequence[Box] | None = None) -> list[Layer]:
     """The map of ``pack`` with ``overlay`` as layers, bottom to top: ``base`` (sea,
     land, province names, paths; static), ``control`` (the control halos), ``symbols``
     (every space's symbol unowned, with its rings; static), ``spaces`` (the owned
@@ -194,7 +194,9 @@ def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
     moves, battles, sieges, royals, army boxes), ``legend`` (static), ``players`` (the
     players' legend: the same all game long) and ``top`` (the title). :func:`render_map_svg` is their concatenation.
     Army and royal-family boxes cover no space's name or symbol, no legend and no
-    title (:func:`turn_layer`, issue 24 item 15)."""
+    title (:func:`turn_layer`, issue 24 item 15). ``within``: draw only the boxes that
+    reach into one of these boxes (the zooms cut from the map; every box is placed as
+    on the whole map)."""
     ov = overlay or MapOverlay()
     proj = _Projection()
     xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
@@ -214,7 +216,7 @@ def map_layers(pack: Pack, overlay: MapOverlay | None = None) -> list[Layer]:
         obstacles.add(legend_box)
     turn: list[str] = []
     _overlay(turn, ov, xy)
-    turn_layer(turn, ov, xy, obstacles, DETAIL_STYLE)
+    turn_layer(turn, ov, xy, obstacles, DETAIL_STYLE, within)
     return [Layer("base", True, _base_layer(pack)), Layer("control", False, tuple(control)),
             Layer("symbols", True, _symbols_layer(pack)), Layer("spaces", False, tuple(owned)),
             Layer("labels", True, _marks_layer(pack) + _labels_layer(pack)), Layer("turn", False, tuple(turn)),
@@ -607,14 +609,15 @@ where the army labels are 18 px)."""
 
 
 def turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]], obstacles: Obstacles,
-               style: TurnStyle) -> None:
+               style: TurnStyle, within: Sequence[Box] | None = None) -> None:
     """This turn's moves (seat-coloured arrows), battles (red cross), sieges (dashed
     ring), army boxes (seat colour, commander and strength) and royal family (crown
     labels), appended to ``out``. Each box goes to the free place nearest its space
     (:func:`pbem.report.placement.free_spot`) that covers none of ``obstacles`` (the
     names and symbols of the picture, its legends and title: the caller's), no battle
     or siege mark and no box placed before; a leader line joins box and space. Issue
-    24 item 15: a box never covers a space's name or symbol."""
+    24 item 15: a box never covers a space's name or symbol. ``within``: see
+    :func:`map_layers`."""
     for sid in ov.sieges:
         if sid in xy:
             x, y = xy[sid]
@@ -629,7 +632,7 @@ def turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, flo
             out.append(f'<g class="battle" stroke-linecap="round"><g stroke="#fff" stroke-width="8">{cross}</g>'
                        f'<g stroke="#d01c1c" stroke-width="4.5">{cross}</g></g>')
             obstacles.add((x - 18, y - 18, x + 18, y + 18))
-    boxes: list[str] = []
+    boxes: list[tuple[str, Box]] = []
     for sid, seat, label in ov.armies:
         if sid in xy:
             colour = _seat_colour(ov, seat)
@@ -640,13 +643,14 @@ def turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, flo
             boxes.append(_boxed(obstacles, style, xy[sid], "\u265b " + names, "royal", style.royal_font, "#f5eef8",
                                 "#6c3483", "#4a235a", italic=True))
     out.extend(_moves(ov, xy))
-    out.extend(boxes)
+    out.extend(svg for svg, reach in boxes if within is None or any(overlap(reach, w) > 0 for w in within))
 
 
 def _boxed(obstacles: Obstacles, style: TurnStyle, at: tuple[float, float], label: str, kind: str, font: float,
-           fill: str, edge: str, ink: str, bold: bool = False, italic: bool = False) -> str:
+           fill: str, edge: str, ink: str, bold: bool = False, italic: bool = False) -> tuple[str, Box]:
     """One box holding ``label`` placed near ``at`` where it covers no obstacle (then
-    added to them), with its leader line: an SVG group of class ``kind``."""
+    added to them), with its leader line: (an SVG group of class ``kind``, the box
+    that holds box and line)."""
     x, y = at
     ink_box = text_box(label, 0, 0, font, scale=style.scale, anchor="middle", bold=bold, italic=italic)
     line_box = text_box("Hgy", 0, 0, font, scale=style.scale, bold=bold, italic=italic)
@@ -663,11 +667,13 @@ def _boxed(obstacles: Obstacles, style: TurnStyle, at: tuple[float, float], labe
     baseline = box[1] + half + style.pad * 0.7 - line_box[1]
     weight = ' font-weight="bold"' if bold else ""
     slant = ' font-style="italic"' if italic else ""
-    return (f'<g class="{kind}"><line x1="{x:.1f}" y1="{y:.1f}" x2="{near_x:.1f}" y2="{near_y:.1f}" stroke="{edge}" '
+    reach = (min(room[0], x - 1), min(room[1], y - 1), max(room[2], x + 1), max(room[3], y + 1))
+    return ((f'<g class="{kind}"><line x1="{x:.1f}" y1="{y:.1f}" x2="{near_x:.1f}" y2="{near_y:.1f}" stroke="{edge}" '
             f'stroke-width="{style.line:.2f}"/><rect x="{box[0] + half:.2f}" y="{box[1] + half:.2f}" '
             f'width="{box[2] - box[0] - style.line:.2f}" height="{box[3] - box[1] - style.line:.2f}" rx="{font / 4:.1f}" '
             f'fill="{fill}" stroke="{edge}" stroke-width="{style.line:.2f}"/><text x="{cx:.2f}" y="{baseline:.2f}" '
-            f'font-size="{font:.2f}"{weight}{slant} text-anchor="middle" fill="{ink}">{escape(label)}</text></g>')
+            f'font-size="{font:.2f}"{weight}{slant} text-anchor="middle" fill="{ink}">{escape(label)}</text></g>'),
+            reach)
 
 
 def _moves(ov: MapOverlay, xy: Mapping[str, tuple[float, float]]) -> list[str]:

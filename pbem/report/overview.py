@@ -16,7 +16,7 @@ armies and fronts.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -201,10 +201,13 @@ def _crisp_coast(pack: Pack) -> tuple[str, ...]:
                  for e in sea_and_land(pack))
 
 
-def zoom_layers(pack: Pack, overlay: MapOverlay) -> list[Layer]:
-    """The layers of the full map the zoom is cut from: :func:`pbem.report.mapview.map_layers`
-    without its legends and title (the picture's legend strip has them)."""
-    return [layer for layer in map_layers(pack, overlay) if layer.name not in ("legend", "players", "top")]
+def zoom_layers(pack: Pack, overlay: MapOverlay, windows: Sequence[Box] | None = None) -> list[Layer]:
+    """The layers of the full map the zooms are cut from: :func:`pbem.report.mapview.map_layers`
+    without its legends and title (the picture's legend strip has them); with
+    ``windows`` (:func:`zoom_window` of each zoom), only the boxes that reach into one
+    are drawn (cairosvg's drawing of the turn is most of a zoom's cost)."""
+    return [layer for layer in map_layers(pack, overlay, within=windows)
+            if layer.name not in ("legend", "players", "top")]
 
 
 def _legend_items(overlay: MapOverlay) -> list[tuple[str, str]]:
@@ -355,7 +358,7 @@ def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str | None = None
         x0, y0, x1, y1 = box
         bar = CAPTION_PX * u
         inset_h = ZOOM_HEIGHT_PX * u
-        inner = "".join(e for layer in zoom_layers(pack, overlay) for e in layer.elements)
+        inner = "".join(e for layer in zoom_layers(pack, overlay, [box]) for e in layer.elements)
         parts.append(f'<rect x="0" y="{total:.4f}" width="{w:.2f}" height="{bar:.4f}" fill="#2d2a26"/>'
                      f'<text x="{8 * u:.2f}" y="{total + bar / 2 + NAME_PX * u * 0.36:.2f}" '
                      f'font-size="{NAME_PX * u:.2f}" font-weight="bold" fill="#ffffff">{escape(caption(seat))}</text>')

@@ -110,8 +110,16 @@ class Obstacles:
         return total
 
     def is_free(self, box: Box) -> bool:
-        """True when ``box`` covers no obstacle."""
-        return all(overlap(box, o) == 0 for key in self._cells(box) for o in self._grid.get(key, ()))
+        """True when ``box`` covers no obstacle (stops at the first it covers)."""
+        x0, y0, x1, y1 = box
+        c = self.cell
+        grid = self._grid
+        for i in range(math.floor(x0 / c), math.floor(x1 / c) + 1):
+            for j in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
+                for o in grid.get((i, j), ()):
+                    if o[0] < x1 and x0 < o[2] and o[1] < y1 and y0 < o[3]:
+                        return False
+        return True
 
     def copy(self) -> Obstacles:
         """An independent copy (adding to one does not change the other)."""
@@ -126,14 +134,14 @@ def free_spot(obstacles: Obstacles, x: float, y: float, w: float, h: float, *, g
               frame: Box, reach: float) -> tuple[Box, bool]:
     """The box of ``w`` x ``h`` units nearest the point ``(x, y)`` (a space) that covers
     no obstacle and lies within ``frame``: candidates on rings ``gap``, ``gap + step``,
-    ... units from the point, out to ``reach``; on each ring above, below, right, left,
+    ... units from the point (the rings spread out as they go: ``step`` grows by one
+    for every 40 steps of distance), out to ``reach``; on each ring above, below, right, left,
     the four corners, then slid halfway along each side. Returns ``(box, True)``, or the
     candidate covering least and ``(box, False)`` when none within ``reach`` is free.
     Raises ValueError for a non-positive size or step."""
     if w <= 0 or h <= 0 or step <= 0:
         raise ValueError(f"size and step must be positive, got {w} x {h}, step {step}")
-    best: Box | None = None
-    best_cost = math.inf
+    inside: list[Box] = []
     d = gap
     while d <= reach:
         cands = [(x - w / 2, y - d - h), (x - w / 2, y + d), (x + d, y - h / 2), (x - d - w, y - h / 2),
@@ -145,14 +153,12 @@ def free_spot(obstacles: Obstacles, x: float, y: float, w: float, h: float, *, g
             box = (bx, by, bx + w, by + h)
             if box[0] < frame[0] or box[1] < frame[1] or box[2] > frame[2] or box[3] > frame[3]:
                 continue
-            cost = obstacles.covered(box)
-            if cost == 0:
+            if obstacles.is_free(box):
                 return box, True
-            if cost < best_cost:
-                best, best_cost = box, cost
-        d += step
-    if best is None:  # nothing inside the frame at all: against the point, clamped
+            inside.append(box)
+        d += step * (1 + d / (40 * step))  # finer near the space, coarser far from it
+    if not inside:  # nothing inside the frame at all: against the point, clamped
         bx = min(max(x - w / 2, frame[0]), frame[2] - w)
         by = min(max(y + gap, frame[1]), frame[3] - h)
-        best = (bx, by, bx + w, by + h)
-    return best, False
+        return (bx, by, bx + w, by + h), False
+    return min(inside, key=obstacles.covered), False

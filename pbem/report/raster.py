@@ -270,6 +270,7 @@ class SeatMaps:
         self.pack, self.overlay, self.width = pack, overlay, width
         self._overview: cairo.ImageSurface | None = None
         self._zoom_map: cairo.ImageSurface | None = None
+        self._windows: list[tuple[float, float, float, float]] = []
         self._palette: Image.Image | None = None
         self._overview_png: bytes | None = None
 
@@ -289,11 +290,14 @@ class SeatMaps:
             self._overview = out
         return self._overview
 
-    def zoom_map(self) -> cairo.ImageSurface:
-        """The full map without legends at :func:`~pbem.report.overview.zoom_width` (drawn on first use)."""
-        if self._zoom_map is None:
+    def zoom_map(self, windows: Sequence[tuple[float, float, float, float]]) -> cairo.ImageSurface:
+        """The full map without legends at :func:`~pbem.report.overview.zoom_width`,
+        its boxes drawn where they reach into one of ``windows`` (drawn on first use,
+        again when a window is new)."""
+        if self._zoom_map is None or not set(windows) <= set(self._windows):
+            self._windows = list(dict.fromkeys([*self._windows, *windows]))
             self._zoom_map = map_surface(self.pack, self.overlay, zoom_width(self.width),
-                                         layers=zoom_layers(self.pack, self.overlay))
+                                         layers=zoom_layers(self.pack, self.overlay, self._windows))
         return self._zoom_map
 
     def palette(self) -> Image.Image:
@@ -315,10 +319,11 @@ class SeatMaps:
         first, in this thread (cairosvg holds the GIL); the zoomed pictures' crops,
         colours and PNG encoding, which run in cairo's and Pillow's C code, on up to
         :data:`PICTURE_THREADS` threads."""
-        zoomed = [s for s in seats if s in zoom and zoom_window(self.pack, self.overlay, s, self.width)]
+        windows = {s: zoom_window(self.pack, self.overlay, s, self.width) for s in seats if s in zoom}
+        zoomed = [s for s, box in windows.items() if box is not None]
         self.palette()
         if zoomed:
-            self.zoom_map()
+            self.zoom_map([box for box in windows.values() if box is not None])
         out = {s: self.overview_png() for s in seats if s not in zoomed}
         workers = min(PICTURE_THREADS, len(zoomed))
         if workers <= 1:
@@ -364,7 +369,7 @@ class SeatMaps:
         ctx.rectangle(0, top + bar, width, inset_h)
         ctx.clip()
         # an exact crop: whole pixels of the map drawn at the zoom's scale, no resampling
-        ctx.set_source_surface(self.zoom_map(), -round(x0 * kz), top + bar - round(y0 * kz))
+        ctx.set_source_surface(self.zoom_map([box]), -round(x0 * kz), top + bar - round(y0 * kz))
         ctx.paint()
         ctx.restore()
         out.flush()

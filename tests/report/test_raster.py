@@ -152,13 +152,14 @@ def test_the_zoom_is_an_exact_crop_of_the_map_at_the_zoom_scale(pack: Pack) -> N
     ov = _position(pack, 60, 5)
     maps = raster.SeatMaps(pack, ov)
     big = zoom_width()
-    drawn = raster.surface_image(maps.zoom_map())
-    whole = Image.open(io.BytesIO(svg_to_png(svg_document([e for layer in zoom_layers(pack, ov)
+    window = zoom_window(pack, ov, "north")
+    drawn = raster.surface_image(maps.zoom_map([window]))
+    whole = Image.open(io.BytesIO(svg_to_png(svg_document([e for layer in zoom_layers(pack, ov, [window])
                                                            for e in layer.elements]), big))).convert("RGBA")
     assert _max_difference(drawn, whole) <= 2
     picture = Image.open(io.BytesIO(maps.png("north")))
     assert picture.mode == "P" and len(picture.getpalette()) // 3 <= raster.PNG_COLOURS
-    x0, y0, _x1, _y1 = zoom_window(pack, ov, "north")
+    x0, y0, _x1, _y1 = window
     kz = zoom_scale()
     top = maps.overview_surface().get_height() + CAPTION_PX
     zoom = picture.convert("RGB").crop((0, top, 1000, top + ZOOM_HEIGHT_PX))
