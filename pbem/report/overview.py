@@ -57,6 +57,8 @@ ZOOM_HEIGHT_PX = 570
 CAPTION_PX = 24
 """Pixels of the bar naming the zoom."""
 PROVINCE_INK = "#6b4a1f"
+OVERVIEW_MARKS = ("o-turn", "o-top")
+"""The overview's layers drawn over a zoomed picture's frame (the frame crosses no box)."""
 
 
 def units_per_px(width: int) -> float:
@@ -341,18 +343,19 @@ def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str | None = None
     proj = _Projection()
     w, h = proj.width, proj.height
     layers = overview_layers(pack, overlay, width)
-    over = [e for layer in layers for e in layer.elements]
     strip, strip_h = legend_strip(overlay, width)
     box = zoom_window(pack, overlay, seat, width) if seat and zoom else None
     over_h = round(h / u) * u  # every part starts on a whole pixel, as in the PNG
     strip_h = round(strip_h / u) * u
-    parts = [f'<g class="overview">{"".join(over)}']
+    under = [e for layer in layers if layer.name not in OVERVIEW_MARKS for e in layer.elements]
+    marks = [e for layer in layers if layer.name in OVERVIEW_MARKS for e in layer.elements]
+    parts = [f'<g class="overview">{"".join(under)}']
     total = over_h + strip_h
-    if box is not None:
+    if box is not None:  # under the turn's marks: the frame crosses no box
         x0, y0, x1, y1 = box
         parts.append(f'<rect x="{x0:.2f}" y="{y0:.2f}" width="{x1 - x0:.2f}" height="{y1 - y0:.2f}" fill="none" '
                      f'stroke="#111" stroke-width="{3 * u:.2f}" stroke-dasharray="{10 * u:.2f} {6 * u:.2f}"/>')
-    parts.append("</g>")
+    parts.append(f'{"".join(marks)}</g>')
     parts.append(f'<g class="legend-strip" transform="translate(0,{over_h:.4f})">{"".join(strip)}</g>')
     if box is not None:
         x0, y0, x1, y1 = box

@@ -9,9 +9,10 @@ that change (space colours and control halos, the turn's armies and moves, the p
 legend and the title) with cairosvg straight onto the picture, between the cached
 rasters composited with cairo's OVER operator. OVER is associative, so the result equals
 drawing the whole SVG up to rounding of 8-bit premultiplied values (tests check every
-pixel within 2/255). The seat pictures of one decision (:class:`SeatMaps`) need the map
-at two widths: there the changing layers are drawn once onto a cairo recording surface
-and replayed at each width (:class:`Recordings`).
+pixel within 2/255). The mailed overview (:mod:`pbem.report.overview`) is drawn the
+same way from its own layers. The seat pictures of one decision (:class:`SeatMaps`)
+share the overview and its legend, drawn and encoded once, and cut their zooms from
+one drawing of the full map at the zoom's scale (issue 24 item 15).
 
 The rasterising is cairosvg's and cairo's (cairocffi, which cairosvg already uses) and
 the PNG encoding Pillow's; nothing here draws pixels by hand. The only code of our own
@@ -44,6 +45,7 @@ from pbem.report.overview import (
     CAPTION_PX,
     MAILED_WIDTH,
     NAME_PX,
+    OVERVIEW_MARKS,
     ZOOM_HEIGHT_PX,
     caption,
     legend_strip,
@@ -269,6 +271,7 @@ class SeatMaps:
         picture_size(width)  # the width is checked here
         self.pack, self.overlay, self.width = pack, overlay, width
         self._overview: cairo.ImageSurface | None = None
+        self._split: tuple[cairo.ImageSurface, cairo.ImageSurface, cairo.ImageSurface] | None = None
         self._zoom_map: cairo.ImageSurface | None = None
         self._windows: list[tuple[float, float, float, float]] = []
         self._palette: Image.Image | None = None
@@ -277,18 +280,48 @@ class SeatMaps:
     def overview_surface(self) -> cairo.ImageSurface:
         """The overview and its legend strip, ``width`` pixels wide (drawn on first use)."""
         if self._overview is None:
-            over = map_surface(self.pack, self.overlay, self.width,
-                               layers=overview_layers(self.pack, self.overlay, self.width))
-            strip = _strip_surface(self.overlay, self.width)
-            out = cairo.ImageSurface(cairo.FORMAT_ARGB32, self.width, over.get_height() + strip.get_height())
-            ctx = cairo.Context(out)
-            ctx.set_source_surface(over, 0, 0)
-            ctx.paint()
-            ctx.set_source_surface(strip, 0, over.get_height())
-            ctx.paint()
-            out.flush()
-            self._overview = out
+            self._overview = self._compose()
         return self._overview
+
+    def _parts(self) -> tuple[cairo.ImageSurface, cairo.ImageSurface, cairo.ImageSurface]:
+        """The overview's map under its turn marks, the turn marks and title on a
+        transparent surface, and the legend strip (drawn on first use): a zoomed
+        picture's frame goes between the first two, so no box is crossed by it."""
+        if self._split is None:
+            layers = overview_layers(self.pack, self.overlay, self.width)
+            marks = [layer for layer in layers if layer.name in OVERVIEW_MARKS]
+            under = map_surface(self.pack, self.overlay, self.width,
+                                layers=[layer for layer in layers if layer.name not in OVERVIEW_MARKS])
+            top = cairo.ImageSurface(cairo.FORMAT_ARGB32, under.get_width(), under.get_height())
+            for layer in marks:
+                _draw(top, layer, self.width)
+            top.flush()
+            self._split = (under, top, _strip_surface(self.overlay, self.width))
+        return self._split
+
+    def _compose(self, frame: tuple[float, float, float, float] | None = None) -> cairo.ImageSurface:
+        """The overview and its legend as one surface, with ``frame`` (a zoom window,
+        map units) drawn as a dashed rectangle under the turn marks."""
+        under, marks, strip = self._parts()
+        out = cairo.ImageSurface(cairo.FORMAT_ARGB32, self.width, under.get_height() + strip.get_height())
+        ctx = cairo.Context(out)
+        ctx.set_source_surface(under, 0, 0)
+        ctx.paint()
+        if frame is not None:
+            k = self.width / _Projection().width
+            x0, y0, x1, y1 = frame
+            ctx.set_source_rgb(0x11 / 255, 0x11 / 255, 0x11 / 255)  # the frame: where the zoom is
+            ctx.set_line_width(3)
+            ctx.set_dash([10, 6])
+            ctx.rectangle(x0 * k, y0 * k, (x1 - x0) * k, (y1 - y0) * k)
+            ctx.stroke()
+            ctx.set_dash([])
+        ctx.set_source_surface(marks, 0, 0)
+        ctx.paint()
+        ctx.set_source_surface(strip, 0, under.get_height())
+        ctx.paint()
+        out.flush()
+        return out
 
     def zoom_map(self, windows: Sequence[tuple[float, float, float, float]]) -> cairo.ImageSurface:
         """The full map without legends at :func:`~pbem.report.overview.zoom_width`,
@@ -339,23 +372,15 @@ class SeatMaps:
         if box is None:
             return self.overview_png()
         width = self.width
-        svg_w = _Projection().width
-        k = width / svg_w  # pixels per map unit in the overview
-        kz = zoom_scale(width)  # and in the map the zoom is cut from
-        over = self.overview_surface()
+        kz = zoom_scale(width)  # pixels per map unit of the map the zoom is cut from
+        over = self._compose(frame=box)
         bar = round(CAPTION_PX * width / MAILED_WIDTH)
         inset_h = round(ZOOM_HEIGHT_PX * width / MAILED_WIDTH)
         out = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, over.get_height() + bar + inset_h)
         ctx = cairo.Context(out)
         ctx.set_source_surface(over, 0, 0)
         ctx.paint()
-        x0, y0, x1, y1 = box
-        ctx.set_source_rgb(0x11 / 255, 0x11 / 255, 0x11 / 255)  # the frame: where the zoom is
-        ctx.set_line_width(3)
-        ctx.set_dash([10, 6])
-        ctx.rectangle(x0 * k, y0 * k, (x1 - x0) * k, (y1 - y0) * k)
-        ctx.stroke()
-        ctx.set_dash([])
+        x0, y0, _x1, _y1 = box
         top = over.get_height()
         ctx.set_source_rgb(0x2d / 255, 0x2a / 255, 0x26 / 255)
         ctx.rectangle(0, top, width, bar)

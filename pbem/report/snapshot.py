@@ -1,8 +1,9 @@
 """The map snapshot attached to reports: control colours, armies, this step's moves.
 
-Drawn by :mod:`pbem.report.mapview` from the data pack's coordinates: PNG for mail
-(about 1000 px wide), SVG for the archive. Built from the public view only, so the
-picture never shows anything secret.
+Drawn from the data pack's coordinates: PNG for mail, 1000 px wide, an overview drawn
+for that width with a zoom for the seat to move (:mod:`pbem.report.overview`), SVG of
+the full map for the archive (:mod:`pbem.report.mapview`). Built from the public view
+only, so the picture never shows anything secret.
 """
 from __future__ import annotations
 

@@ -19,8 +19,8 @@ from tests.service.helpers import orders_body
 
 #: the most bytes of one report mail as delivered (headers, text, HTML and the base64
 #: picture): with the overview alone, and with the overview and the zoom
-OVERVIEW_MAIL_MAX = 100_000
-ZOOM_MAIL_MAX = 200_000
+OVERVIEW_MAIL_MAX = 120_000
+ZOOM_MAIL_MAX = 240_000
 
 
 def _report_and_prompt(raws: list[bytes]) -> tuple[tuple[bytes, email.message.EmailMessage] | None, bool]:
