@@ -50,7 +50,8 @@ from pbem.report.placement import Box, Obstacles, free_spot, grown, text_box
 MAILED_WIDTH = 1000
 """Pixels of the mailed picture's width (the HTML shows it at this width)."""
 NAME_PX = 13.0
-"""Font size in pixels of every word of the mailed picture: a cap height of 9.5 px."""
+"""Font size in pixels of the words of the overview, its legend and the zoom's bar: a cap
+height of 9.5 px (the zoom's own names are 12.75 px, :data:`pbem.report.mapview.ZOOM_SCALE`)."""
 TITLE_PX = 18.0
 ZOOM_HEIGHT_PX = 570
 """Pixels of the zoom's height (its width is the picture's)."""
