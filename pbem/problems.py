@@ -264,6 +264,8 @@ _MAIL = [
     ("internal", "the judge hit an internal error; the host is told", "docs/pipeline.md: One cycle"),
     ("mail.no_orders", "no orders block in the author's own text", READING),
     ("mail.two_documents", "two orders blocks in one mail", READING),
+    ("mail.stray_line", "a line inside the orders block that is not YAML (often one the mail program wrapped)",
+     READING),
     ("mail.forwarded", "orders only in a forwarded or quoted part", READING),
     ("mail.encrypted", "an encrypted mail the judge cannot read", READING),
     ("mail.too_large", "the mail is larger than the judge accepts", READING),

@@ -11,10 +11,14 @@ Three stages, each a pure function:
 2. :func:`author_lines` splits the body into the author's own lines and everything else:
    inline PGP armor is removed and dash-escaping undone (RFC 4880 section 7.1), quoted
    lines (``>``), reply headers ("On ... wrote:", localised, possibly wrapped), Outlook's
-   unquoted "From:/Sent:" block, "-----Original Message-----", forwarded blocks,
-   signatures (``-- ``) and mobile trailers ("Sent from my iPhone") are set aside.
+   unquoted "From:/Sent:" block (recognised by its shape in any language), the judge's own
+   mail included unquoted (recognised by its content: :data:`JUDGE_TEXT`),
+   "-----Original Message-----", forwarded blocks, signatures (``-- ``) and mobile
+   trailers ("Sent from my iPhone") are set aside.
 3. :func:`find_yaml_blocks` finds the YAML blocks among the author's lines: each starts at a
-   top-level ``game:`` line and runs while lines look like YAML.
+   top-level ``game:`` line and runs while lines look like YAML; a line a mail client broke
+   off a comment is rejoined to it, and any other line that does not look like YAML but has
+   more of the block below it is kept as a *stray* line for the caller to refuse by name.
 """
 
 from __future__ import annotations
@@ -27,14 +31,15 @@ from email.message import Message
 
 import html2text
 
+from pbem.mail.blocks import GAME_LINE
+
 __all__ = [
+    "JUDGE_TEXT",
     "AuthorText",
     "Body",
-    "YamlBlock",
     "author_lines",
     "decode_bytes",
     "extract_body",
-    "find_yaml_blocks",
     "has_header",
     "header_text",
     "html_to_text",
@@ -379,6 +384,37 @@ _TRAILER_RE = re.compile(
     r"sendt fra min \w+|wys[łl]ane z \w+)",
     re.IGNORECASE,
 )
+#: Lines only the judge's own mails hold (templates/*.txt.j2 and the answers of
+#: pbem/service/): the first lines of a prompt, a receipt, a report, a rejection, a history
+#: answer, a welcome or handover (the key) and an address confirmation; the lines just
+#: above each YAML block the judge sends; the witness; the signature. A reply that includes
+#: the judge's mail *unquoted* (Outlook, in whatever language its header block is) ends
+#: the author's text there (issue 24 item 4): the judge's template is never read as a
+#: second orders block. Matched case-insensitively after leading "#", "*" and spaces (the
+#: HTML alternative converted to text). tests/service/test_block_mail.py checks that
+#: every mail the judge sends in a game is recognised.
+JUDGE_TEXT = re.compile(
+    r"^[#*\s]*(?:"
+    r"\[?[\w.-]+\]?,? step \d+: (?:your move, |orders from \S+ accepted)"
+    r"|reply to this mail with the block below, edited"
+    r"|- replace YOUR-SEAT-KEY with your seat key"
+    r"|your hand \(private: only you see this\)"
+    r"|turn \d+ \(\d+ bc\), round \d+\."
+    r"|your mail \"[^\"]*(?:$|\" was not applied)"
+    r"|the block the judge found in your mail:"
+    r"|your orders as the judge read them\b"
+    r"|your seat key is:"
+    r"|log witness\W+the judge's event log"
+    r"|[\w.-]+: past reports for \w+\."
+    r"|pbem judge(?: for [\w.-]+)?\.(?:\s|$)"
+    r")|\bholding these lines:\s*$",
+    re.IGNORECASE,
+)
+#: One field of a mail client's header block, in any language: a label that is not an
+#: orders key (which are lowercase ASCII), of at most 30 characters and four words, then
+#: ":" or a full-width "：" and a value ("差出人: ...", "Von: ...", "De : ...", "보낸 사람: ...").
+_HEADER_FIELD_RE = re.compile(r"^(?![a-z])[^\s:：#>\-\[{\"'](?:[^:：\s]|\s(?!\s)){0,29}?\s?[:：]\s*\S")
+_SEPARATOR_RE = re.compile(r"^\s*(?:_{10,}|-{10,}|={10,}|-{3,}[^-\n]{1,60}?-{3,})\s*$")
 _PGP_BEGIN_SIGNED = "-----BEGIN PGP SIGNED MESSAGE-----"
 _PGP_BEGIN_SIGNATURE = "-----BEGIN PGP SIGNATURE-----"
 _PGP_BEGIN_MESSAGE = "-----BEGIN PGP MESSAGE-----"
@@ -396,12 +432,19 @@ class AuthorText:
         quoted: the earlier mail the author replied to (quote markers removed).
         forwarded: lines of inline forwarded blocks ("---------- Forwarded message ...").
         encrypted: an inline ``BEGIN PGP MESSAGE`` block was found (and skipped).
+        earlier_at: index of the first line of an earlier mail included *unquoted* below
+            the author's text (a client's header block, its separator line, or the
+            judge's own text), or ``None``.
+        judge_at: index of the first line of the judge's own mail (:data:`JUDGE_TEXT`)
+            outside ``>`` quotes, or ``None``: from there on nothing is the author's.
     """
 
     lines: tuple[str | None, ...]
     quoted: tuple[str, ...] = ()
     forwarded: tuple[str, ...] = ()
     encrypted: bool = False
+    earlier_at: int | None = None
+    judge_at: int | None = None
 
 
 def _strip_pgp(lines: list[str]) -> tuple[list[str | None], bool]:
@@ -486,6 +529,67 @@ def _is_outlook_block(lines: list[str | None], i: int) -> bool:
     return seen >= 2 or (seen >= 1 and "@" in first)
 
 
+def _header_run(lines: list[str | None], i: int) -> list[str]:
+    """The non-blank own lines from ``i`` on (at most 10)."""
+    run: list[str] = []
+    for line in lines[i:i + 10]:
+        if line is None or not line.strip():
+            break
+        run.append(line)
+    return run
+
+
+def _looks_like_headers(run: list[str], fields_needed: int) -> bool:
+    """``run`` is a client's header block: it starts with a field, has at least
+    ``fields_needed`` fields, at most two other lines (a wrapped address list), and no
+    ``game:`` line."""
+    fields = [line for line in run if _HEADER_FIELD_RE.match(line)]
+    return (bool(run) and bool(_HEADER_FIELD_RE.match(run[0])) and len(fields) >= fields_needed
+            and len(run) - len(fields) <= 2 and not any(GAME_LINE.match(line) for line in run))
+
+
+def _is_header_block(lines: list[str | None], i: int) -> bool:
+    """A mail client's header block above an earlier mail it includes unquoted, in any
+    language, by its shape: after a blank line (or a separator, or at the top), three or
+    more "Label: value" fields in a row, two of which carry an address, a date or a time
+    ("差出人: pbem judge <judge@...>", "送信日時: 2026年11月20日 8:00", ...)."""
+    above = lines[i - 1] if i else None
+    if i and above is not None and above.strip() and not _SEPARATOR_RE.match(above):
+        return False
+    run = _header_run(lines, i)
+    if not _looks_like_headers(run, 3):
+        return False
+    return sum(1 for line in run if _HEADER_FIELD_RE.match(line) and _WEAK_RE.search(line)) >= 2
+
+
+def _earlier_mail_start(own: list[str | None], i: int) -> int:
+    """Where the earlier mail whose text is recognised at line ``i`` begins: the client's
+    header block right above it (two fields or more, any language) and a separator line
+    above that, when there are; else ``i``."""
+    start = i
+    j = i - 1
+    while j >= 0 and own[j] is not None and not (own[j] or "").strip():
+        j -= 1
+    end = j
+    while j >= 0 and own[j] is not None and (own[j] or "").strip() and end - j < 10:
+        j -= 1
+    if end >= 0 and (j < 0 or not (own[j] or "").strip()) and _looks_like_headers(
+            [line or "" for line in own[j + 1:end + 1]], 2):
+        start = j + 1
+    return _separator_start(own, start)
+
+
+def _separator_start(own: list[str | None], i: int) -> int:
+    """``i``, or the own separator line ("____", "-----Original Message-----") right above
+    line ``i`` (blank lines between allowed)."""
+    k = i - 1
+    while k >= 0 and own[k] is not None and not (own[k] or "").strip():
+        k -= 1
+    if k >= 0 and own[k] is not None and _SEPARATOR_RE.match(own[k] or ""):
+        return k
+    return i
+
+
 def author_lines(text: str, *, forwarded_subject: bool = False) -> AuthorText:
     """Split normalised body text into the author's own lines and the rest.
 
@@ -506,12 +610,19 @@ def author_lines(text: str, *, forwarded_subject: bool = False) -> AuthorText:
     quoted: list[str] = []
     forwarded: list[str] = []
     state = "own"
+    earlier_at: int | None = None
+    judge_at: int | None = None
     i = 0
     while i < len(lines):
         line = lines[i]
         if line is None:
             i += 1
             continue
+        if judge_at is None and not _QUOTED_RE.match(line) and JUDGE_TEXT.search(line):
+            judge_at = i
+            if state == "own":  # the judge's own mail, included unquoted: not the author's
+                earlier_at = _set_aside(own, quoted, _earlier_mail_start(own, i), i)
+                state = "forward" if forwarded_subject else "reply"
         if state == "forward":
             forwarded.append(line)
         elif state != "reply" and _FORWARD_RE.match(line):
@@ -520,8 +631,10 @@ def author_lines(text: str, *, forwarded_subject: bool = False) -> AuthorText:
             quoted.append(_UNQUOTE_RE.sub("", line))
         elif state == "sig":
             pass
-        elif _ORIGINAL_RE.match(line) or _is_outlook_block(lines, i):
+        elif _ORIGINAL_RE.match(line) or _is_outlook_block(lines, i) or _is_header_block(lines, i):
             state = "forward" if forwarded_subject else "reply"
+            earlier_at = _set_aside(own, quoted, _separator_start(own, i), i)
+            quoted.append(line)
         elif line.rstrip(" ") in ("--", "-- ") or line == "-- ":
             state = "sig"
         else:
@@ -535,112 +648,14 @@ def author_lines(text: str, *, forwarded_subject: bool = False) -> AuthorText:
             if not (_TRAILER_RE.match(line) and line[:1].isupper()):
                 own[i] = line
         i += 1
-    return AuthorText(tuple(own), tuple(quoted), tuple(forwarded), encrypted)
+    return AuthorText(tuple(own), tuple(quoted), tuple(forwarded), encrypted, earlier_at, judge_at)
 
 
-# ---------------------------------------------------------------------------------------
-# YAML blocks
-
-_GAME_LINE_RE = re.compile(r"""^( *)(["']?)game\2 *:(?:[ \t]|$)""", re.IGNORECASE)
-_KEY_LINE_RE = re.compile(r"""^(["']?)[\w.-]+\1[ \t]*:(?:[ \t]|$)""")
-
-
-@dataclass(frozen=True)
-class YamlBlock:
-    """Lines that form one YAML orders block.
-
-    Attributes:
-        start: 0-based index of the ``game:`` line in the lines searched.
-        lines: the block's lines, the ``game:`` line's indentation removed from each.
-    """
-
-    start: int
-    lines: tuple[str, ...]
-
-    @property
-    def text(self) -> str:
-        """The block as text, one trailing newline."""
-        return "\n".join(self.lines) + "\n"
-
-
-def _bracket_balance(line: str, depth: int) -> int:
-    """Track unclosed [ and { across lines (outside quotes and comments)."""
-    quote: str | None = None
-    for index, ch in enumerate(line):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"" and (index == 0 or line[index - 1] in " \t[{,:"):
-            quote = ch
-        elif ch == "#" and (index == 0 or line[index - 1] in " \t"):
-            break
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-    return depth
-
-
-def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None]) -> list[YamlBlock]:
-    """Find the orders blocks among the author's lines.
-
-    A block starts at a ``game:`` line (any case, possibly quoted, any indentation) and
-    continues while lines are blank, indented deeper than the ``game:`` line, list items
-    (``- ``), comments, ``key:`` lines, or continuations of an unclosed ``[``/``{``. It ends
-    at a ``None`` line, at any other text ("Kleitos", "-- Kleitos"), at ``---``/``...``, or
-    at another ``game:`` line of the same indentation (which starts a new block).
-
-    Returns:
-        The blocks in order, trailing blank lines removed.
-    """
-    blocks: list[YamlBlock] = []
-    current: list[str] | None = None
-    start = 0
-    base = 0
-    brackets = 0
-
-    def close() -> None:
-        nonlocal current
-        if current is not None:
-            while current and not current[-1].strip():
-                current.pop()
-            blocks.append(YamlBlock(start, tuple(current)))
-        current = None
-
-    for index, line in enumerate(lines):
-        if line is None:
-            close()
-            continue
-        match = _GAME_LINE_RE.match(line)
-        if match and (current is None or (len(match.group(1)) <= base and not brackets)):
-            close()
-            start, base, brackets = index, len(match.group(1)), 0
-            current = [line[base:]]
-            brackets = _bracket_balance(current[0], 0)
-            continue
-        if current is None:
-            continue
-        if not line.strip():
-            current.append("")
-            continue
-        if brackets:
-            current.append(line[base:] if not line[:base].strip() else line.lstrip(" "))
-            brackets = _bracket_balance(line, brackets)
-            continue
-        if line[:base].strip(" ") or len(line) <= base:
-            close()
-            continue
-        rest = line[base:]
-        if (rest[0] in " \t" or rest.startswith(("- ", "#")) or rest.rstrip() == "-"
-                or _KEY_LINE_RE.match(rest)):
-            current.append(rest)
-            brackets = _bracket_balance(rest, 0)
-            continue
-        close()
-    close()
-    return blocks
-
-
-def strip_quote_markers(lines: tuple[str, ...] | list[str]) -> list[str | None]:
-    """Remove ``>`` quote markers from lines, for looking for orders in quoted text."""
-    return [_UNQUOTE_RE.sub("", line) for line in lines]
+def _set_aside(own: list[str | None], quoted: list[str], start: int, i: int) -> int:
+    """Lines ``start`` to ``i`` (exclusive) belong to an earlier mail, not to the author:
+    move them from ``own`` to ``quoted``. Returns ``start``."""
+    for k in range(start, i):
+        if own[k] is not None:
+            quoted.append(own[k] or "")
+            own[k] = None
+    return start

@@ -38,15 +38,13 @@ from pbem.mail.authresults import (
     read_authentication_results,
     read_return_path,
 )
+from pbem.mail.blocks import YamlBlock, find_yaml_blocks, strip_quote_markers
 from pbem.mail.extract import (
     AuthorText,
     Body,
-    YamlBlock,
     author_lines,
     extract_body,
-    find_yaml_blocks,
     header_text,
-    strip_quote_markers,
 )
 from pbem.mail.headers import (
     INBOUND,
@@ -302,6 +300,19 @@ def _no_orders(body: Body, author: AuthorText) -> Problem:
                      "unencrypted (a PGP signature is fine)."),
             hint=_NO_ORDERS_HINT,
         )
+    if author.judge_at is not None and find_yaml_blocks(list(author.quoted)):
+        where = (f" (from line {author.earlier_at + 1} of your mail on)" if author.earlier_at is not None
+                 else "")
+        return Problem(
+            code="mail.no_orders",
+            message=("We found no orders written by you: the only 'game:' block is inside the "
+                     f"judge's own mail{where}, which your mail program included below your "
+                     "reply without '>' marks; the judge never reads its own mail as orders, "
+                     "edited or not."),
+            hint=("Copy the block to the top of your reply, above the earlier mail and the "
+                  "header lines your mail program put before it, edit it there and send "
+                  "again. " + _NO_ORDERS_HINT),
+        )
     if find_yaml_blocks(list(author.quoted)):
         return Problem(
             code="mail.no_orders",
@@ -475,15 +486,43 @@ def _read_block(envelope: _Envelope, block: YamlBlock, *, from_html: bool) -> Pa
             hint="Send only your orders for this step, in the shape of the template.",
         ),))
     offset = None if from_html else block.start
+    stray = _stray_problems(block, offset)
     try:
         document = load_strict_yaml(orders_text, mail_line_offset=offset)
     except OrdersYamlError as exc:
         return _result(envelope, "reject", orders_text=orders_text,
-                       problems=tuple(exc.problems))
+                       problems=(*stray, *exc.problems))
+    if stray:
+        return _result(envelope, "reject", orders_text=orders_text, problems=stray)
     problem = _check_document(document)
     if problem is not None:
         return _result(envelope, "reject", orders_text=orders_text, problems=(problem,))
     return _result(envelope, "accept", document=document, orders_text=orders_text)
+
+
+def _stray_problems(block: YamlBlock, offset: int | None) -> tuple[Problem, ...]:
+    """One ``mail.stray_line`` problem per stray line of ``block`` (issue 24 item 2): the
+    line is named (its number in the block and in the mail, and its text), never cut."""
+    problems = []
+    for stray in block.stray:
+        line = stray.index - block.start + 1
+        where = f"line {line} (line {stray.index + 1} of your mail)" if offset else f"line {line}"
+        shown = stray.text if len(stray.text) <= 60 else stray.text[:57] + "..."
+        if stray.wrapped:
+            what = ("looks like the end of the line above it, wrapped by your mail program; "
+                    "the judge will not guess whether it belongs to that value")
+        else:
+            what = ("is not a 'key: value' line, a list item or a '#' comment; the orders go "
+                    "on below it, so the judge can neither read it nor end the orders there")
+        problems.append(Problem(
+            code="mail.stray_line",
+            message=f"{where}: '{shown}' sits inside your orders block and {what}.",
+            line=line,
+            hint=("If your mail program wrapped a long line, join this line to the end of the "
+                  "line above it (or shorten that line); if it is a note, start it with '#' or "
+                  "move it below the orders."),
+        ))
+    return tuple(problems)
 
 
 def parse_mail(raw: bytes, *, own_addresses: Collection[str] = (),

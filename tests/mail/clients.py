@@ -10,6 +10,10 @@ function returns the RFC 5322 bytes (CRLF line ends) of a reply to a pbem report
   then a signature; ``text/plain; format=flowed`` (RFC 3676, space-stuffed), quoted-printable.
 * :func:`html_only` - webmail style: a single ``text/html`` part, one ``<div>`` per line,
   ``&nbsp;`` indentation, the report in a ``<blockquote>``, quoted-printable.
+* :func:`outlook_reply` - Outlook's plain-text reply: the author's text, then the earlier
+  mail *unquoted* below a header block in the client's language
+  (:data:`OUTLOOK_HEADERS`), every line wrapped at 76 columns without any mark
+  (:func:`outlook_wrap`).
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import make_msgid
 
-__all__ = ["DEFAULT_REPORT", "ORDERS", "bottom_posted", "html_only", "top_posted"]
+__all__ = ["DEFAULT_REPORT", "ORDERS", "OUTLOOK_HEADERS", "bottom_posted", "html_only", "outlook_reply",
+           "outlook_wrap", "top_posted"]
 
 #: Orders as a player would type them.
 ORDERS = """\
@@ -184,4 +189,69 @@ def html_only(orders_yaml: str = ORDERS, *, sender: str = "Kleitos <north@player
         "</body></html>\n"
     )
     msg.set_content(body, subtype="html", charset="utf-8", cte="quoted-printable")
+    return msg.as_bytes(policy=SMTP)
+
+
+#: Outlook's header block above the mail replied to, in the client's language (labels as
+#: Outlook for Windows, Outlook on the web and Outlook for Mac write them; ``{sender}``,
+#: ``{to}`` and ``{subject}`` are filled in). Only the English one says "From:".
+OUTLOOK_HEADERS = {
+    "english": "From: {sender}\nSent: Friday, November 20, 2026 8:00 AM\nTo: {to}\nSubject: {subject}",
+    "japanese": "差出人: {sender}\n送信日時: 2026年11月20日 8:00\n宛先: {to}\n件名: {subject}",
+    "chinese": "发件人: {sender}\n发送时间: 2026年11月20日 8:00\n收件人: {to}\n主题: {subject}",
+    "chinese-traditional": "寄件者: {sender}\n寄件日期: 2026年11月20日 上午 08:00\n收件者: {to}\n主旨: {subject}",
+    "korean": "보낸 사람: {sender}\n보낸 날짜: 2026년 11월 20일 금요일 오전 8:00\n받는 사람: {to}\n제목: {subject}",
+    "german": "Von: {sender}\nGesendet: Freitag, 20. November 2026 08:00\nAn: {to}\nBetreff: {subject}",
+    "french": "De : {sender}\nEnvoyé : vendredi 20 novembre 2026 08:00\nÀ : {to}\nObjet : {subject}",
+    "spanish": "De: {sender}\nEnviado el: viernes, 20 de noviembre de 2026 8:00\nPara: {to}\nAsunto: {subject}",
+    "portuguese": "De: {sender}\nEnviado: sexta-feira, 20 de novembro de 2026 08:00\nPara: {to}\nAssunto: {subject}",
+    "italian": "Da: {sender}\nInviato: venerdì 20 novembre 2026 08:00\nA: {to}\nOggetto: {subject}",
+    "russian": "От: {sender}\nОтправлено: 20 ноября 2026 г. 8:00\nКому: {to}\nТема: {subject}",
+    "polish": "Od: {sender}\nWysłane: piątek, 20 listopada 2026 08:00\nDo: {to}\nTemat: {subject}",
+    "turkish": "Kimden: {sender}\nGönderildi: 20 Kasım 2026 Cuma 08:00\nKime: {to}\nKonu: {subject}",
+    "greek": "Από: {sender}\nΣτάλθηκε: Παρασκευή, 20 Νοεμβρίου 2026 8:00 πμ\nΠρος: {to}\nΘέμα: {subject}",
+    "hebrew": "מאת: {sender}\nנשלח: יום שישי 20 נובמבר 2026 08:00\nאל: {to}\nנושא: {subject}",
+    "arabic": "من: {sender}\nتم الإرسال: الجمعة، 20 نوفمبر، 2026 08:00 ص\nإلى: {to}\nالموضوع: {subject}",
+    "vietnamese": "Từ: {sender}\nĐã gửi: Thứ Sáu, ngày 20 tháng 11 năm 2026 8:00 SA\nĐến: {to}\nChủ đề: {subject}",
+    "thai": "จาก: {sender}\nส่ง: 20 พฤศจิกายน 2569 8:00\nถึง: {to}\nเรื่อง: {subject}",
+    "hungarian": "Feladó: {sender}\nElküldve: 2026. november 20., péntek 8:00\nCímzett: {to}\nTárgy: {subject}",
+}
+
+
+def outlook_wrap(text: str, width: int = 76) -> str:
+    """Wrap ``text`` as Outlook's plain-text editor does when it sends: a line longer than
+    ``width`` breaks at its last space within ``width`` columns and goes on *at column 0*,
+    with nothing to mark the break (no format=flowed); a word longer than ``width`` stays
+    whole."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        while len(line) > width and " " in line[1:width + 1]:
+            cut = line.rindex(" ", 1, width + 1)
+            out.append(line[:cut].rstrip(" "))
+            line = line[cut + 1:].lstrip(" ")
+        out.append(line)
+    return "\n".join(out)
+
+
+def outlook_reply(own_text: str, earlier_text: str, *, locale: str = "english",
+                  sender: str = "Kleitos <north@players.example>", to: str = "judge@pbem.example",
+                  earlier_sender: str = "pbem judge <judge@pbem.example>",
+                  subject: str = "[alexandria-1] step 7: your move, north", separator: bool = True,
+                  in_reply_to: str = "<report-7-north@pbem.example>", message_id: str | None = None,
+                  date: str = "Fri, 20 Nov 2026 09:30:00 +0000") -> bytes:
+    """An Outlook plain-text reply: ``own_text``, a blank line, the header block of
+    :data:`OUTLOOK_HEADERS` in ``locale`` (after a line of 32 underscores when
+    ``separator``, as Outlook on the web and the new Outlook write it), a blank line and
+    ``earlier_text`` *unquoted*; the whole body wrapped by :func:`outlook_wrap`.
+
+    Returns the raw bytes of a ``text/plain; charset=utf-8`` quoted-printable message.
+    """
+    msg = EmailMessage()
+    _headers(msg, sender=sender, to=to, subject="RE: " + subject, in_reply_to=in_reply_to,
+             message_id=message_id, date=date, user_agent=None)
+    msg["X-Mailer"] = "Microsoft Outlook 16.0"
+    block = OUTLOOK_HEADERS[locale].format(sender=earlier_sender, to=sender, subject=subject)
+    text = (own_text.rstrip("\n") + "\n\n" + ("_" * 32 + "\n" if separator else "") + block + "\n\n"
+            + earlier_text)
+    msg.set_content(outlook_wrap(text), charset="utf-8", cte="quoted-printable")
     return msg.as_bytes(policy=SMTP)

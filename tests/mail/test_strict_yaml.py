@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.extract import decode_bytes, find_yaml_blocks, unflow
+from pbem.mail.blocks import find_yaml_blocks
+from pbem.mail.extract import decode_bytes, unflow
 from pbem.mail.strict_yaml import OrdersYamlError, load_strict_yaml, normalise_text
 from pbem.mail.suggest import suggest
 

@@ -1,0 +1,165 @@
+"""The orders block as real mail clients send it, through the real mail path (issue 24
+items 2, 4 and 5; issue 25 item 4): the mail goes over SMTP to pymap, a running judge
+polls it over IMAP and answers by mail; each test checks the answer and the game.
+
+- 24.2: Outlook wraps an end-of-line comment at 76 columns onto column 0 between
+  ``tyche:`` and ``movement:``: the move is carried out; a stray line is refused by name.
+- 24.4: an Outlook reply whose header block is in Japanese (or Korean, Greek, ...) with the
+  judge's prompt included unquoted below: applied, not "two orders blocks"; every mail the
+  judge sent during the test is recognised as the judge's own.
+- 24.5: tabs that only align end-of-line comments are accepted.
+- 25.4: a lone surrogate (or another character no mail can carry) written as a YAML
+  escape is answered as a mistake, from a seat or from anyone, never quarantined.
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import random
+import re
+import smtplib
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pbem import rules
+from pbem.mail.message import parse_mail
+from tests.conftest import KEYS
+from tests.mail.clients import outlook_reply, outlook_wrap
+from tests.service.cmdmail import Mail, start, text
+
+
+def _send_raw(m: Mail, sender: str, raw: bytes) -> None:
+    with smtplib.SMTP("127.0.0.1", m.server.smtp_port) as smtp:
+        smtp.sendmail(sender, ["judge@pbem.localhost"], raw)
+
+
+def _player_turn(m: Mail) -> tuple[str, int, EmailMessage]:
+    """Name the first player by mail, so the game waits for a player-turn: its seat, its
+    step and the prompt the seat received."""
+    state = m.judge.state("g1")
+    chooser = rules.pending(state)[0].seat
+    m.send(chooser, {"game": "g1", "seat": chooser, "key": KEYS[chooser], "step": state.step,
+                     "orders": {"first_player": chooser}}, subject="turn order")
+    assert list(m.cycle().values()) == ["applied"]
+    state = m.judge.state("g1")
+    decision = rules.pending(state)[0]
+    assert decision.kind == "player_turn"
+    [prompt] = m.mails(decision.seat, f"step {state.step}: your move")
+    return decision.seat, state.step, prompt
+
+
+def _one_move(m: Mail, seat: str) -> tuple[dict, str, str]:
+    """Legal orders (a bot's) whose movement is one army's one-space move into a space
+    nobody holds: ``(orders, general, destination)``."""
+    state = m.judge.state("g1")
+    for seed in range(1000):
+        orders = rules.bot_orders(state, seat, random.Random(seed))
+        moves = orders.get("movement")
+        if not (isinstance(moves, list) and len(moves) == 1 and len(moves[0]["path"]) == 1
+                and orders["tyche"]["use"] in ("discard", "garrisons", "train")):
+            continue
+        army, dest = moves[0]["army"], moves[0]["path"][0]
+        origin = state.generals[army]["space"] if army in state.generals else army
+        generals = [g for g, v in state.generals.items() if v["space"] == origin and v["seat"] == seat]
+        held = dest in state.cus or any(a["space"] == dest for a in state.indep_armies.values())
+        if generals and not held and "assault" not in moves[0]:
+            return {"tyche": orders["tyche"], "movement": moves}, generals[0], dest
+    raise AssertionError("no bot orders with a one-space move")
+
+
+def _document(seat: str, step: int, orders: dict, tyche_comment: str = "") -> str:
+    """The orders as a player types them: each field of the Tyche card on a line of its own
+    (the last one with an end-of-line comment), then the movement."""
+    tyche = [f"    {key}: {yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix('...').strip()}"
+             for key, value in orders["tyche"].items()]
+    tyche[-1] += tyche_comment
+    movement = yaml.safe_dump(orders["movement"], default_flow_style=False, sort_keys=False)
+    return (f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: {step}\norders:\n  tyche:\n"
+            + "".join(f"{line}\n" for line in tyche) + "  movement:\n"
+            + "".join(f"    {line}\n" for line in movement.rstrip("\n").split("\n")))
+
+
+def _answers(m: Mail, seat: str, subject: str = "Re: ") -> list[str]:
+    return [" ".join(text(x).split()) for x in m.mails(seat, subject)]
+
+
+@pytest.fixture
+def table(tmp_path: Path):
+    m = start(tmp_path)
+    yield m
+    m.close()
+
+
+# --- 24.2 ----------------------------------------------------------------------------
+
+def test_an_outlook_wrapped_comment_keeps_the_move_below_it(table: Mail) -> None:
+    seat, step, _prompt = _player_turn(table)
+    orders, general, dest = _one_move(table, seat)
+    comment = "   # my last card of this kind; I keep the others for the march on the coast road"
+    body = outlook_wrap(_document(seat, step, orders, comment))
+    assert re.search(r"\n[a-z][^:\n]*road\n  movement:", body), body  # Outlook's wrap: column 0, unmarked
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = f"{seat}@pbem.localhost", "judge@pbem.localhost", "orders"
+    msg["X-Mailer"] = "Microsoft Outlook 16.0"
+    msg.set_content(body)
+    _send_raw(table, f"{seat}@pbem.localhost", msg.as_bytes(policy=email.policy.SMTP))
+    assert list(table.cycle().values()) == ["applied"]
+    assert table.judge.state("g1").generals[general]["space"] == dest  # the move was carried out
+    [receipt] = _answers(table, seat, "Re: orders")
+    assert "accepted" in receipt and dest in receipt.lower()
+
+
+def test_a_stray_line_inside_the_orders_is_refused_by_name(table: Mail) -> None:
+    seat, step, _prompt = _player_turn(table)
+    orders, _general, _dest = _one_move(table, seat)
+    body = "My orders:\n\n" + _document(seat, step, orders).replace("  movement:\n", "and then we march\n  movement:\n")
+    number = body.split("\n").index("and then we march") + 1
+    table.send(seat, body, subject="orders")
+    assert list(table.cycle().values()) == ["rejected"]
+    state = table.judge.state("g1")
+    assert state.step == step and rules.pending(state)[0].seat == seat
+    [answer] = _answers(table, seat, "Re: orders")
+    assert f"line {number - 2} (line {number} of your mail): 'and then we march' sits inside your orders block" in answer
+    assert "code: mail.stray_line" in answer and "join this line to the end of the line above" in answer
+
+
+# --- 24.4 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("locale", ["japanese", "korean", "greek"])
+def test_an_outlook_reply_in_another_language_over_the_prompt_is_applied(table: Mail, locale: str) -> None:
+    seat, step, prompt = _player_turn(table)
+    orders, general, dest = _one_move(table, seat)
+    raw = outlook_reply(_document(seat, step, orders) + "\nKleitos\n", text(prompt), locale=locale,
+                        sender=f"{seat}@pbem.localhost", to="judge@pbem.localhost",
+                        earlier_sender="pbem judge <judge@pbem.localhost>", subject=str(prompt["Subject"]),
+                        in_reply_to=str(prompt["Message-ID"]), message_id=f"<outlook-{locale}@players.test>")
+    _send_raw(table, f"{seat}@pbem.localhost", raw)
+    assert list(table.cycle().values()) == ["applied"]
+    assert table.judge.state("g1").generals[general]["space"] == dest
+    receipts = [a for a in _answers(table, seat, "") if f"step {step}: orders from {seat} accepted" in a]
+    assert len(receipts) == 1
+
+
+def test_every_mail_the_judge_sends_is_recognised_as_its_own(table: Mail) -> None:
+    """Receipts, rejections (with the block echoed), reports and prompts, as the judge sent
+    them: below an unquoted Japanese Outlook reply, none is read as the player's orders."""
+    seat, step, _prompt = _player_turn(table)
+    orders, _general, _dest = _one_move(table, seat)
+    own = _document(seat, step, orders)
+    table.send(seat, own.replace(f"step: {step}", f"step: {step + 5}"), subject="orders")  # a rejection
+    table.send(seat, own, subject="orders")
+    table.cycle()
+    table.mails(seat, "Re: orders", 2)
+    seen = set()
+    for account in ("north", "east", "south", "west"):
+        for msg in table.inbox(account):
+            raw = outlook_reply("game: g1\nseat: north\nkey: k\nstep: 99\norders:\n  movement: none\n", text(msg),
+                                locale="japanese", separator=False, earlier_sender="pbem judge <judge@pbem.localhost>",
+                                subject=str(msg["Subject"]))
+            parsed = parse_mail(raw)
+            assert parsed.action == "accept" and parsed.document["step"] == 99, (msg["Subject"], parsed.problems)
+            seen.add(str(msg["Subject"]).split(":")[0].split("]")[-1].strip().split(" ")[0])
+    assert len(table.inbox(seat)) >= 4 and seen  # prompts, report, receipt, rejection
