@@ -289,37 +289,66 @@ def _explain(exc: yaml.YAMLError, offset: int | None) -> Problem:
     return Problem(code=code, message=f"{where}: {explanation}", line=line, hint=hint)
 
 
-def _tab_problems(lines: list[str], offset: int | None) -> list[Problem]:
-    """Report every line whose tabs are outside quotes (PyYAML reads none of them)."""
-    problems = []
+_INDENT_RE = re.compile(r"^[ \t]*(?:-(?=[ \t]|$)[ \t]*)*")
+
+
+def _detab_line(line: str) -> str | None:
+    """``line`` with every tab that is not indentation read as a space, or ``None`` when
+    a tab is part of the indentation (the leading white space, and the white space after
+    a ``- `` list marker, which sets the indentation of what follows). Tabs inside quoted
+    values stay; a comment-only or blank line loses its tabs whatever their place (YAML
+    ignores it)."""
+    if "\t" not in line:
+        return line
+    stripped = line.lstrip(" \t")
+    if not stripped or stripped.startswith("#"):
+        return line.replace("\t", " ")
+    indent = _INDENT_RE.match(line)
+    if indent is not None and "\t" in indent.group(0):
+        return None
+    out: list[str] = []
+    quote: str | None = None
+    escaped = False
+    for index, ch in enumerate(line):
+        if quote:
+            if escaped:
+                escaped = False
+            elif quote == '"' and ch == "\\":
+                escaped = True
+            elif ch == quote and quote == "'" and line[index + 1:index + 2] == "'":
+                escaped = True  # '' is a quote inside a single-quoted value
+            elif ch == quote:
+                quote = None
+            out.append(ch)
+        elif ch == "#" and index and line[index - 1] in " \t":
+            out.append(line[index:].replace("\t", " "))  # a comment: nothing in it is read
+            break
+        else:
+            if ch in "'\"" and (index == 0 or line[index - 1] in " \t[{,:"):
+                quote = ch
+            out.append(" " if ch == "\t" else ch)
+    return "".join(out)
+
+
+def _detab(lines: list[str], offset: int | None) -> tuple[list[str], list[Problem]]:
+    """Issue 24 item 5: tabs are refused in the indentation only (YAML forbids them there,
+    and the prompt says so); a tab anywhere else (aligning end-of-line comments, inside a
+    comment, between a key and its value, after a comma) is read as a space, which is
+    what PyYAML cannot do by itself. Returns the lines to parse and one ``yaml.tab``
+    problem per line with a tab in its indentation."""
+    out: list[str] = []
+    problems: list[Problem] = []
     for number, line in enumerate(lines, start=1):
-        if "\t" not in line or not line.strip():
-            continue
-        indent = line[: len(line) - len(line.lstrip(" \t"))]
-        if "\t" in indent:
+        detabbed = _detab_line(line)
+        if detabbed is None:
             problems.append(Problem(
                 code="yaml.tab",
                 message=(f"{_where(number, offset)}: a tab character is used for indentation; "
                          "YAML needs spaces"),
                 line=number, hint=_TAB_HINT))
-            continue
-        quote: str | None = None
-        for ch in line:
-            if quote:
-                if ch == quote:
-                    quote = None
-            elif ch in "'\"":
-                quote = ch
-            elif ch == "#":
-                break
-            elif ch == "\t":
-                problems.append(Problem(
-                    code="yaml.tab",
-                    message=(f"{_where(number, offset)}: a tab character separates values on "
-                             "this line; YAML needs spaces"),
-                    line=number, hint=_TAB_HINT))
-                break
-    return problems
+            detabbed = line
+        out.append(detabbed)
+    return out, problems
 
 
 def load_strict_yaml(text: str, *, mail_line_offset: int | None = None) -> Any:
@@ -337,16 +366,16 @@ def load_strict_yaml(text: str, *, mail_line_offset: int | None = None) -> Any:
         for empty text. Empty trailing documents (a final ``---``) are ignored.
 
     Raises:
-        OrdersYamlError: with every problem found: tabs (``yaml.tab``, each line),
+        OrdersYamlError: with every problem found: tabs in the indentation
+            (``yaml.tab``, each line; other tabs are read as spaces),
             duplicate keys (``yaml.duplicate_key``, each one), more than one document
             (``mail.two_documents``), aliases (``yaml.alias``) or the first syntax error
             (``yaml.syntax``, with its line and a plain-language explanation).
     """
-    text = normalise_text(text)
-    tabs = _tab_problems(text.split("\n"), mail_line_offset)
+    lines, tabs = _detab(normalise_text(text).split("\n"), mail_line_offset)
     if tabs:
         raise OrdersYamlError(tabs)
-    loader = StrictLoader(text, mail_line_offset)
+    loader = StrictLoader("\n".join(lines), mail_line_offset)
     documents: list[Any] = []
     try:
         while loader.check_node():

@@ -41,8 +41,10 @@ def test_duplicate_keys_all_reported_in_line_order() -> None:
     assert problems(text) == [("yaml.duplicate_key", 4), ("yaml.duplicate_key", 5)]
 
 
-def test_tab_problems_name_every_line() -> None:
-    assert problems("a:\n\tb: 1\nc: [1,\t2]\nd: 'x\ty'\n") == [("yaml.tab", 2), ("yaml.tab", 3)]
+def test_tab_problems_name_every_indentation_line() -> None:
+    """Only tabs in the indentation are refused (issue 24 item 5): the one after the
+    comma is read as a space, the quoted one is part of the value."""
+    assert problems("a:\n\tb: 1\nc: [1,\t2]\nd: 'x\ty'\n\te: 1\n") == [("yaml.tab", 2), ("yaml.tab", 5)]
 
 
 def test_tab_error_message() -> None:

@@ -163,3 +163,25 @@ def test_every_mail_the_judge_sends_is_recognised_as_its_own(table: Mail) -> Non
             assert parsed.action == "accept" and parsed.document["step"] == 99, (msg["Subject"], parsed.problems)
             seen.add(str(msg["Subject"]).split(":")[0].split("]")[-1].strip().split(" ")[0])
     assert len(table.inbox(seat)) >= 4 and seen  # prompts, report, receipt, rejection
+
+
+# --- 24.5 ----------------------------------------------------------------------------
+
+def test_tabs_that_align_comments_are_accepted(table: Mail) -> None:
+    seat, step, _prompt = _player_turn(table)
+    orders, general, dest = _one_move(table, seat)
+    document = _document(seat, step, orders)
+    lines = document.rstrip("\n").split("\n")
+    aligned = "\n".join(line + "\t\t# " + ("the\tplan" if i % 2 else "ok") for i, line in enumerate(lines)) + "\n"
+    table.send(seat, aligned, subject="orders")
+    assert list(table.cycle().values()) == ["applied"]
+    assert table.judge.state("g1").generals[general]["space"] == dest
+
+
+def test_a_tab_in_the_indentation_still_gets_the_friendly_answer(table: Mail) -> None:
+    seat, step, _prompt = _player_turn(table)
+    orders, _general, _dest = _one_move(table, seat)
+    table.send(seat, _document(seat, step, orders).replace("  movement:", "\tmovement:"), subject="orders")
+    assert list(table.cycle().values()) == ["rejected"]
+    [answer] = _answers(table, seat, "Re: orders")
+    assert "code: yaml.tab" in answer and "a tab character is used for indentation" in answer
