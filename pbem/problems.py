@@ -274,6 +274,8 @@ _MAIL = [
     ("yaml.tab", "a tab in the indentation", READING),
     ("yaml.duplicate_key", "the same key twice in one mapping", READING),
     ("yaml.alias", "YAML anchors and aliases are not read", READING),
+    ("yaml.bad_character", "an escape gives a character no mail can carry (a lone surrogate, past U+10FFFF)",
+     READING),
 ]
 
 CODES: dict[str, Code] = {c: Code(c, r, s) for c, r, s in _RULES}

@@ -28,7 +28,7 @@ import yaml
 from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError
 from yaml.events import AliasEvent
-from yaml.nodes import MappingNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from pbem.problems import Problem
 
@@ -86,6 +86,10 @@ def _build_translation() -> dict[int, str | None]:
 
 
 _TRANSLATION = _build_translation()
+#: What survives the translation but YAML cannot read (YAML 1.2 section 5.1: no
+#: surrogates, no U+FFFE/U+FFFF): an HTML body's ``&#xD800;`` gave PyYAML's reader an
+#: error before the orders were read.
+_UNREADABLE_RE = re.compile("[\ud800-\udfff\ufffe\uffff]")
 
 
 def normalise_text(text: str) -> str:
@@ -95,7 +99,8 @@ def normalise_text(text: str) -> str:
     zero-width characters, direction marks, soft hyphens and byte-order marks (anywhere);
     turns curly single/double quotes into ``'`` and ``"``; maps C1 control characters
     (U+0080..U+009F, windows-1252 bytes decoded as ISO-8859-1) to the windows-1252
-    characters they stand for; drops other control characters except tab and newline.
+    characters they stand for; drops other control characters except tab and newline,
+    lone surrogates and U+FFFE/U+FFFF (an HTML body's ``&#xD800;``).
     Idempotent: ``normalise_text(normalise_text(t)) == normalise_text(t)``.
 
     Args:
@@ -105,7 +110,7 @@ def normalise_text(text: str) -> str:
         The normalised text (tabs are kept so they can be reported).
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text.translate(_TRANSLATION)
+    return _UNREADABLE_RE.sub("", text.translate(_TRANSLATION))
 
 
 # ---------------------------------------------------------------------------------------
@@ -264,6 +269,56 @@ _EXPLANATIONS: list[tuple[re.Pattern[str], str, str]] = [
 ]
 
 
+#: Characters no value of an orders document may hold, though a double-quoted escape can
+#: write them (issue 25 item 4): lone surrogates (``"\\ud800"``; also each half of a pair
+#: written as two ``\\u`` escapes, which Python keeps as two). No encoding can carry them,
+#: so storing the orders and composing the answer raised, and the mail went to quarantine
+#: from any sender, again on every retry. Other control characters (NUL, ESC, CR...) are
+#: read: every later stage carries them and the answers and relays drop them (tested by
+#: tests/service/test_break16.py).
+_BAD_CHARACTER_RE = re.compile("[\ud800-\udfff]")
+_BAD_CHARACTER_HINT = ("Write the value plainly, without '\\u' or '\\U' escapes (names of spaces, "
+                       "generals and cards need none); a character beyond U+FFFF is one '\\U' escape "
+                       "of 8 digits, or just the character itself.")
+
+
+def _character_problems(root: Node, offset: int | None) -> list[Problem]:
+    """One ``yaml.bad_character`` problem per scalar (key or value) of the document
+    ``root`` that holds a character of :data:`_BAD_CHARACTER_RE`; iterative, so any depth
+    the composer allowed is walked."""
+    problems: list[Problem] = []
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MappingNode):
+            stack.extend(part for pair in reversed(node.value) for part in reversed(pair))
+        elif isinstance(node, SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, ScalarNode) and isinstance(node.value, str):
+            bad = _BAD_CHARACTER_RE.search(node.value)
+            if bad is None:
+                continue
+            line = node.start_mark.line + 1
+            problems.append(Problem(
+                code="yaml.bad_character",
+                message=(f"{_where(line, offset)}: a value written with an escape holds "
+                         f"U+{ord(bad.group()):04X}, a lone surrogate (half of a character), "
+                         "which no mail can carry"),
+                line=line, hint=_BAD_CHARACTER_HINT,
+            ))
+    return problems
+
+
+def _beyond_unicode(loader: StrictLoader, offset: int | None) -> Problem:
+    """The problem for an escape past U+10FFFF (``"\\U00110000"``), on which PyYAML's
+    scanner raises a bare ``ValueError`` (the mail was answered "internal error")."""
+    line = loader.line + 1
+    return Problem(code="yaml.bad_character",
+                   message=(f"{_where(line, offset)}: a '\\U' escape names a code point beyond "
+                            "U+10FFFF, the last character there is"),
+                   line=line, hint=_BAD_CHARACTER_HINT)
+
+
 def _where(line: int, offset: int | None) -> str:
     if offset:
         return f"line {line} (line {line + offset} of your mail)"
@@ -367,7 +422,9 @@ def load_strict_yaml(text: str, *, mail_line_offset: int | None = None) -> Any:
 
     Raises:
         OrdersYamlError: with every problem found: tabs in the indentation
-            (``yaml.tab``, each line; other tabs are read as spaces),
+            (``yaml.tab``, each line; other tabs are read as spaces), a lone
+            surrogate or a code point past U+10FFFF written with an escape
+            (``yaml.bad_character``, each value; checked before the document is built),
             duplicate keys (``yaml.duplicate_key``, each one), more than one document
             (``mail.two_documents``), aliases (``yaml.alias``) or the first syntax error
             (``yaml.syntax``, with its line and a plain-language explanation).
@@ -375,11 +432,17 @@ def load_strict_yaml(text: str, *, mail_line_offset: int | None = None) -> Any:
     lines, tabs = _detab(normalise_text(text).split("\n"), mail_line_offset)
     if tabs:
         raise OrdersYamlError(tabs)
-    loader = StrictLoader("\n".join(lines), mail_line_offset)
+    try:
+        loader = StrictLoader("\n".join(lines), mail_line_offset)
+    except yaml.YAMLError as exc:  # the reader refuses a character: normalise_text drops them all
+        raise OrdersYamlError([_explain(exc, mail_line_offset)]) from None
     documents: list[Any] = []
     try:
         while loader.check_node():
             node = loader.get_node()
+            characters = _character_problems(node, mail_line_offset) if node is not None else []
+            if characters:
+                raise OrdersYamlError(characters)
             value = loader.construct_document(node) if node is not None else None
             if value is None:
                 continue
@@ -394,6 +457,10 @@ def load_strict_yaml(text: str, *, mail_line_offset: int | None = None) -> Any:
             documents.append(value)
     except yaml.YAMLError as exc:
         raise OrdersYamlError([*loader.problems, _explain(exc, mail_line_offset)]) from None
+    except OrdersYamlError:
+        raise
+    except (ValueError, OverflowError):  # chr() of an escape past U+10FFFF, in PyYAML's scanner
+        raise OrdersYamlError([*loader.problems, _beyond_unicode(loader, mail_line_offset)]) from None
     except RecursionError:
         raise OrdersYamlError([*loader.problems, Problem(
             code="yaml.syntax", message="your orders are nested too deeply to read",

@@ -8,8 +8,8 @@ polls it over IMAP and answers by mail; each test checks the answer and the game
   judge's prompt included unquoted below: applied, not "two orders blocks"; every mail the
   judge sent during the test is recognised as the judge's own.
 - 24.5: tabs that only align end-of-line comments are accepted.
-- 25.4: a lone surrogate (or another character no mail can carry) written as a YAML
-  escape is answered as a mistake, from a seat or from anyone, never quarantined.
+- 25.4: a lone surrogate (or a code point past U+10FFFF) written as a YAML escape is
+  answered as a mistake, from a seat or from anyone, never quarantined.
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from pbem.mail.message import parse_mail
 from tests.conftest import KEYS
 from tests.mail.clients import outlook_reply, outlook_wrap
 from tests.service.cmdmail import Mail, start, text
+from tests.service.helpers import folder, mail
 
 
 def _send_raw(m: Mail, sender: str, raw: bytes) -> None:
@@ -185,3 +186,29 @@ def test_a_tab_in_the_indentation_still_gets_the_friendly_answer(table: Mail) ->
     assert list(table.cycle().values()) == ["rejected"]
     [answer] = _answers(table, seat, "Re: orders")
     assert "code: yaml.tab" in answer and "a tab character is used for indentation" in answer
+
+
+# --- 25.4 ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("escape", ["\\ud800", "\\udbff\\udfff", "\\U00110000"])
+def test_an_escape_no_mail_can_carry_is_answered_not_quarantined(table: Mail, escape: str) -> None:
+    seat, step, _prompt = _player_turn(table)
+    body = (f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: {step}\n"
+            f"orders:\n  tyche: {{card: \"12{escape}\", use: discard}}\n  movement: none\n")
+    mails = [mail(seat, body, subject="surrogate", message_id="<surrogate-1@players.test>"),
+             mail("stranger", body.replace(f"key: {KEYS[seat]}", "key: guess"), subject="surrogate from a stranger",
+                  message_id="<surrogate-2@players.test>")]
+    for raw in mails:
+        _send_raw(table, "x@pbem.localhost", raw)
+    assert sorted(table.cycle().values()) == ["rejected", "rejected"]
+    for account in (seat, "stranger"):
+        [answer] = _answers(table, account, "Re: surrogate")
+        assert "code: yaml.bad_character" in answer and "line 6" in answer, answer
+    # the same mails again (as after a restart), and once more under a new Message-ID
+    for raw in mails:
+        _send_raw(table, "x@pbem.localhost", raw)
+        _send_raw(table, "x@pbem.localhost", raw.replace(b"@players.test>", b"-again@players.test>", 1))
+    assert sorted(table.cycle().values()) == ["duplicate", "duplicate", "rejected", "rejected"]
+    assert folder(table.server, "Quarantine") == []
+    assert not [x for x in table.inbox("host") if "quarantine" in str(x["Subject"]).lower()]
+    assert table.judge.state("g1").step == step
