@@ -140,6 +140,26 @@ def fat_headers() -> bytes:
     return plain(ORDERS, b"".join(n + b": " + filler + b"\r\n" for n in names))
 
 
+def header_like_lines() -> bytes:
+    """9.9 MB of "Label: value" lines with an address and a time (each could start a mail
+    client's header block, issue 24 item 4) after the orders."""
+    line = "送信日時: 2026年11月20日 8:00 <judge@pbem.example>\r\n".encode()
+    return plain(ORDERS + line * (9_900_000 // len(line)))
+
+
+def stray_lines_in_block() -> bytes:
+    """9.9 MB of orders with a non-YAML line before every key (each looked ahead of and
+    refused by name, issue 24 item 2)."""
+    chunk = b"  tyche: {card: 1}   # a comment\r\nthat was wrapped\r\nand a stray line\r\n"
+    return plain(ORDERS + chunk * (9_900_000 // len(chunk)))
+
+
+def judge_text_lines() -> bytes:
+    """9.9 MB of the judge's own lines, unquoted, below the orders."""
+    line = b"golden, step 9: your move, east (Peukestas).\r\n"
+    return plain(ORDERS + b"\r\n" + line * (9_900_000 // len(line)))
+
+
 CASES: dict[str, Callable[[], bytes]] = {
     "big_text_30MB": big_text, "big_yaml_30MB": big_yaml,
     "big_attachment_30MB": big_attachment, "big_html_30MB": big_html,
@@ -150,6 +170,8 @@ CASES: dict[str, Callable[[], bytes]] = {
     "yaml_bomb": yaml_bomb,
     "text_9.9MB": within_limits_text, "html_9.9MB": within_limits_html,
     "fat_part_headers": fat_part_headers, "fat_headers": fat_headers,
+    "header_lines_9.9MB": header_like_lines, "stray_lines_9.9MB": stray_lines_in_block,
+    "judge_lines_9.9MB": judge_text_lines,
 }
 
 

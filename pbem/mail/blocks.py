@@ -233,7 +233,8 @@ class _Open:
         return YamlBlock(self.start, tuple(lines), tuple(self.stray), tuple(self.rejoined))
 
 
-def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None]) -> list[YamlBlock]:
+def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None],
+                     max_lines: int | None = None) -> list[YamlBlock]:
     """Find the orders blocks among the author's lines.
 
     A block starts at a ``game:`` line (any case, possibly quoted, any indentation) and
@@ -246,6 +247,8 @@ def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None]) -> list[Y
 
     Args:
         lines: the body's lines, ``None`` for lines that are not the author's own.
+        max_lines: when a block grows past this many lines the search stops there (the
+            caller refuses such a block unread; a hostile mail costs no more work).
 
     Returns:
         The blocks in order, trailing blank lines removed.
@@ -255,6 +258,8 @@ def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None]) -> list[Y
     current: _Open | None = None
     index = 0
     while index < len(lines):
+        if current is not None and max_lines is not None and len(current.lines) > max_lines:
+            break
         line = lines[index]
         match = GAME_LINE.match(line) if line is not None else None
         if line is None or (match and (current is None or (len(match.group(1)) <= current.base

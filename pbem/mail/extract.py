@@ -12,7 +12,7 @@ Three stages, each a pure function:
    inline PGP armor is removed and dash-escaping undone (RFC 4880 section 7.1), quoted
    lines (``>``), reply headers ("On ... wrote:", localised, possibly wrapped), Outlook's
    unquoted "From:/Sent:" block (recognised by its shape in any language), the judge's own
-   mail included unquoted (recognised by its content: :data:`JUDGE_TEXT`),
+   mail included unquoted (recognised by its content: :func:`is_judge_text`),
    "-----Original Message-----", forwarded blocks, signatures (``-- ``) and mobile
    trailers ("Sent from my iPhone") are set aside.
 3. :func:`find_yaml_blocks` finds the YAML blocks among the author's lines: each starts at a
@@ -34,7 +34,6 @@ import html2text
 from pbem.mail.blocks import GAME_LINE
 
 __all__ = [
-    "JUDGE_TEXT",
     "AuthorText",
     "Body",
     "author_lines",
@@ -43,6 +42,7 @@ __all__ = [
     "has_header",
     "header_text",
     "html_to_text",
+    "is_judge_text",
     "unflow",
 ]
 
@@ -384,36 +384,49 @@ _TRAILER_RE = re.compile(
     r"sendt fra min \w+|wys[łl]ane z \w+)",
     re.IGNORECASE,
 )
-#: Lines only the judge's own mails hold (templates/*.txt.j2 and the answers of
-#: pbem/service/): the first lines of a prompt, a receipt, a report, a rejection, a history
-#: answer, a welcome or handover (the key) and an address confirmation; the lines just
-#: above each YAML block the judge sends; the witness; the signature. A reply that includes
-#: the judge's mail *unquoted* (Outlook, in whatever language its header block is) ends
-#: the author's text there (issue 24 item 4): the judge's template is never read as a
-#: second orders block. Matched case-insensitively after leading "#", "*" and spaces (the
-#: HTML alternative converted to text). tests/service/test_block_mail.py checks that
-#: every mail the judge sends in a game is recognised.
-JUDGE_TEXT = re.compile(
-    r"^[#*\s]*(?:"
-    r"\[?[\w.-]+\]?,? step \d+: (?:your move, |orders from \S+ accepted)"
-    r"|reply to this mail with the block below, edited"
-    r"|- replace YOUR-SEAT-KEY with your seat key"
-    r"|your hand \(private: only you see this\)"
-    r"|turn \d+ \(\d+ bc\), round \d+\."
-    r"|your mail \"[^\"]*(?:$|\" was not applied)"
-    r"|the block the judge found in your mail:"
-    r"|your orders as the judge read them\b"
-    r"|your seat key is:"
-    r"|log witness\W+the judge's event log"
-    r"|[\w.-]+: past reports for \w+\."
-    r"|pbem judge(?: for [\w.-]+)?\.(?:\s|$)"
-    r")|\bholding these lines:\s*$",
-    re.IGNORECASE,
+#: The starts of lines only the judge's own mails hold (templates/*.txt.j2 and the
+#: answers of pbem/service/), lowercased; with :data:`_JUDGE_LINE_RE`, see
+#: :func:`is_judge_text`.
+_JUDGE_PREFIXES = (
+    "reply to this mail with the block below, edited",  # the prompt, above its template
+    "- replace your-seat-key with your seat key",
+    "your hand (private: only you see this)",
+    "the block the judge found in your mail:",  # a rejection, above its echo
+    "your orders as the judge read them",  # a receipt
+    "your seat key is:",  # a welcome or a handover, above its example
+    "pbem judge for ", "pbem judge.",  # the signature of every mail
 )
+_JUDGE_LINE_RE = re.compile(
+    r"\[?[\w.-]+\]?,? step \d+: (?:your move, |orders from \S+ accepted)"  # a prompt, a receipt
+    r"|turn \d+ \(\d+ bc\), round \d+\."  # a report
+    r"|your mail \"[^\"]*(?:$|\" was not applied)"  # a rejection
+    r"|log witness\W+the judge's event log"
+    r"|[\w.-]+: past reports for \w+\.")  # a history answer
+
+
+def is_judge_text(line: str) -> bool:
+    """True for a line only the judge's own mails hold (issue 24 item 4): the first lines
+    of a prompt, a receipt, a report, a rejection, a history answer, a welcome or handover
+    and an address confirmation ("... holding these lines:"); the lines just above each
+    YAML block the judge sends; the witness; the signature. Case-insensitive, after
+    leading "#", "*" and spaces (the HTML alternative converted to text).
+
+    A reply that includes the judge's mail *unquoted* (Outlook, whatever the language of
+    its header block) ends the author's text at the first such line, so the judge's
+    template is never read as a second orders block; tests/service/test_orders_block_mail.py
+    checks that every mail the judge sends in a game is recognised.
+    """
+    text = line.lstrip("#* \t").lower()
+    if text.startswith(_JUDGE_PREFIXES) or text.rstrip().endswith("holding these lines:"):
+        return True
+    return (", step " in text or text.startswith(("turn ", "your mail \"", "log witness"))
+            or ": past reports for " in text) and bool(_JUDGE_LINE_RE.match(text))
+
+
 #: One field of a mail client's header block, in any language: a label that is not an
-#: orders key (which are lowercase ASCII), of at most 30 characters and four words, then
+#: orders key (which are lowercase ASCII), of at most 30 characters, then
 #: ":" or a full-width "：" and a value ("差出人: ...", "Von: ...", "De : ...", "보낸 사람: ...").
-_HEADER_FIELD_RE = re.compile(r"^(?![a-z])[^\s:：#>\-\[{\"'](?:[^:：\s]|\s(?!\s)){0,29}?\s?[:：]\s*\S")
+_HEADER_FIELD_RE = re.compile(r"^(?![a-z])[^\s:：#>\-\[{\"'][^:：]{0,29}[:：][ \t]*\S")
 _SEPARATOR_RE = re.compile(r"^\s*(?:_{10,}|-{10,}|={10,}|-{3,}[^-\n]{1,60}?-{3,})\s*$")
 _PGP_BEGIN_SIGNED = "-----BEGIN PGP SIGNED MESSAGE-----"
 _PGP_BEGIN_SIGNATURE = "-----BEGIN PGP SIGNATURE-----"
@@ -435,7 +448,7 @@ class AuthorText:
         earlier_at: index of the first line of an earlier mail included *unquoted* below
             the author's text (a client's header block, its separator line, or the
             judge's own text), or ``None``.
-        judge_at: index of the first line of the judge's own mail (:data:`JUDGE_TEXT`)
+        judge_at: index of the first line of the judge's own mail (:func:`is_judge_text`)
             outside ``>`` quotes, or ``None``: from there on nothing is the author's.
     """
 
@@ -618,7 +631,7 @@ def author_lines(text: str, *, forwarded_subject: bool = False) -> AuthorText:
         if line is None:
             i += 1
             continue
-        if judge_at is None and not _QUOTED_RE.match(line) and JUDGE_TEXT.search(line):
+        if judge_at is None and not _QUOTED_RE.match(line) and is_judge_text(line):
             judge_at = i
             if state == "own":  # the judge's own mail, included unquoted: not the author's
                 earlier_at = _set_aside(own, quoted, _earlier_mail_start(own, i), i)

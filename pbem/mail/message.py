@@ -457,7 +457,7 @@ def _as_person(envelope: _Envelope, msg: Message, refused: Problem | None, limit
 
     author = author_lines(text, forwarded_subject=bool(
         _FORWARD_SUBJECT_RE.match(envelope.subject)))
-    blocks = find_yaml_blocks(author.lines)
+    blocks = find_yaml_blocks(author.lines, max_lines=MAX_ORDERS_LINES)
     exact = [b for b in blocks if _EXACT_GAME_RE.match(b.lines[0])]
     if exact:  # "Game: what a battle!" in the chat is prose, not a second document
         blocks = exact
@@ -478,11 +478,12 @@ def _as_person(envelope: _Envelope, msg: Message, refused: Problem | None, limit
 def _read_block(envelope: _Envelope, block: YamlBlock, *, from_html: bool) -> ParsedMail:
     orders_text = normalise_text(block.text)
     if len(block.lines) > MAX_ORDERS_LINES or len(orders_text) > MAX_ORDERS_CHARS:
+        size = (f"more than {MAX_ORDERS_LINES} lines" if len(block.lines) > MAX_ORDERS_LINES  # read no further
+                else f"{len(block.lines)} lines and {len(orders_text)} characters")
         return _result(envelope, "reject", problems=(Problem(
             code="mail.too_large",
-            message=(f"Your orders block is {len(block.lines)} lines and {len(orders_text)} "
-                     f"characters long; orders may be at most {MAX_ORDERS_LINES} lines and "
-                     f"{MAX_ORDERS_CHARS} characters."),
+            message=(f"Your orders block is {size} long; orders may be at most {MAX_ORDERS_LINES} "
+                     f"lines and {MAX_ORDERS_CHARS} characters."),
             hint="Send only your orders for this step, in the shape of the template.",
         ),))
     offset = None if from_html else block.start
