@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,20 @@ def test_a_player_who_copies_only_the_block_is_read() -> None:
     template = next(p for p in block if p.startswith("game: golden"))
     body = "Turn order:\n\n" + template.replace("YOUR-SEAT-KEY", "east-key") + "\n"
     assert accepted(parse_mail(raw_mail(body)))["orders"] == {"first_player": "east"}
+
+
+@pytest.mark.parametrize("locale", ["japanese", "german", "arabic"])
+def test_outlook_html_reply_over_the_html_prompt(locale: str) -> None:
+    """Outlook's HTML reply: the orders as one <div> per line, its header block (labels in
+    bold, the client's language) and the judge's HTML prompt, all unquoted."""
+    prompt = (GOLDEN / "later_prompt.html").read_text(encoding="utf-8")
+    fields = OUTLOOK_HEADERS[locale].format(sender="pbem judge &lt;judge@pbem.example&gt;",
+                                            to="Kleitos &lt;north@players.example&gt;",
+                                            subject="[golden] step 9: your move, east").split("\n")
+    header = "<br>".join("<b>{}</b>{}".format(*re.match(r"([^:]+:)(.*)", f).groups()) for f in fields)
+    html = ("<html><body><div>" + ORDERS.replace(" ", "&nbsp;").replace("\n", "<br>\n")
+            + '</div><div id="appendonsend"></div><hr style="display:inline-block;width:98%">'
+            f'<div id="divRplyFwdMsg"><font face="Calibri">{header}</font></div>'
+            + prompt[prompt.index("<body>") + len("<body>"):])
+    result = parse_mail(raw_mail(html, content_type="text/html; charset=utf-8"))
+    assert accepted(result) == EXPECTED
