@@ -614,8 +614,10 @@ def author_lines(text: str, *, forwarded_subject: bool = False) -> AuthorText:
     Returns:
         An :class:`AuthorText`. Reply headers followed by ``>`` quotes end only that quote
         (bottom-posted and interleaved replies keep the author's text below the quote);
-        unquoted earlier mail (Outlook block, "-----Original Message-----", a header with no
-        quote after it) and signatures run to the end; forwarded blocks run to the end.
+        unquoted earlier mail (Outlook block, a client's header block in any language,
+        "-----Original Message-----", a header with no quote after it, the judge's own
+        text with the header block and separator above it) and signatures run to the end;
+        forwarded blocks run to the end.
     """
     raw_lines = text.split("\n")
     lines, encrypted = _strip_pgp(raw_lines)

@@ -555,10 +555,13 @@ def parse_mail(raw: bytes, *, own_addresses: Collection[str] = (),
     5. no text and no attachments at all -> ``ignore`` with ``"empty"``;
     6. no orders block in the author's own text -> ``reject`` (``"mail.forwarded"`` when
        the orders are in a forwarded message, ``"mail.encrypted"``, or ``"mail.no_orders"``
-       with the expected shape in the hint);
+       with the expected shape in the hint, saying so when the only block is in a quote
+       or in the judge's own mail included below the reply);
     7. more than one block -> ``reject`` ``"mail.two_documents"``;
-    8. the block is not strict YAML -> ``reject`` with every problem (``"yaml.*"``), line
-       numbers counted in ``orders_text`` (and in the mail text when it differs);
+    8. the block is not strict YAML, or holds a stray line (a line that is not YAML with
+       more of the block below it, :mod:`pbem.mail.blocks`) -> ``reject`` with every
+       problem (``"yaml.*"``, ``"mail.stray_line"``), line numbers counted in
+       ``orders_text`` (and in the mail text when it differs);
     9. not a mapping with a ``game`` key -> ``reject`` ``"mail.no_orders"``;
     10. otherwise ``accept`` with ``document``.
 
