@@ -393,14 +393,14 @@ _JUDGE_PREFIXES = (
     "your hand (private: only you see this)",
     "the block the judge found in your mail:",  # a rejection, above its echo
     "your orders as the judge read them",  # a receipt
-    "your seat key is:",  # a welcome or a handover, above its example
+    "your seat key is",  # a welcome or a handover ("...is:" or "...is not in this mail"), above its example
     "pbem judge for ", "pbem judge.",  # the signature of every mail
 )
 _JUDGE_LINE_RE = re.compile(
     r"\[?[\w.-]+\]?,? step \d+: (?:your move, |orders from \S+ accepted)"  # a prompt, a receipt
     r"|turn \d+ \(\d+ bc\), round \d+\."  # a report
     r"|your mail \"[^\"]*(?:$|\" was not applied)"  # a rejection
-    r"|log witness\W+the judge's event log"
+    r"|log witness(?:\W+the judge's event log|: [0-9a-f]{16})"
     r"|[\w.-]+: past reports for \w+\.")  # a history answer
 
 

@@ -145,8 +145,10 @@ def test_an_outlook_reply_in_another_language_over_the_prompt_is_applied(table: 
 
 
 def test_every_mail_the_judge_sends_is_recognised_as_its_own(table: Mail) -> None:
-    """Receipts, rejections (with the block echoed), reports and prompts, as the judge sent
-    them: below an unquoted Japanese Outlook reply, none is read as the player's orders."""
+    """Welcomes, prompts, reports, receipts and rejections (with the block echoed), as the
+    judge sent them: included unquoted below the orders, under a Japanese Outlook header
+    block or with no header block at all (recognised by their own text alone), none is
+    read as the player's orders nor joins them."""
     seat, step, _prompt = _player_turn(table)
     orders, _general, _dest = _one_move(table, seat)
     own = _document(seat, step, orders)
@@ -154,16 +156,21 @@ def test_every_mail_the_judge_sends_is_recognised_as_its_own(table: Mail) -> Non
     table.send(seat, own, subject="orders")
     table.cycle()
     table.mails(seat, "Re: orders", 2)
-    seen = set()
-    for account in ("north", "east", "south", "west"):
+    mine = "game: g1\nseat: north\nkey: k\nstep: 99\norders:\n  movement: none\n"
+    kinds = set()
+    for account in ("north", "east", "south", "west", "host"):
         for msg in table.inbox(account):
-            raw = outlook_reply("game: g1\nseat: north\nkey: k\nstep: 99\norders:\n  movement: none\n", text(msg),
-                                locale="japanese", separator=False, earlier_sender="pbem judge <judge@pbem.localhost>",
-                                subject=str(msg["Subject"]))
-            parsed = parse_mail(raw)
-            assert parsed.action == "accept" and parsed.document["step"] == 99, (msg["Subject"], parsed.problems)
-            seen.add(str(msg["Subject"]).split(":")[0].split("]")[-1].strip().split(" ")[0])
-    assert len(table.inbox(seat)) >= 4 and seen  # prompts, report, receipt, rejection
+            earlier = text(msg)
+            bare = EmailMessage()
+            bare["From"], bare["To"], bare["Subject"] = "north@pbem.localhost", "judge@pbem.localhost", "Re: x"
+            bare.set_content(mine + "\n" + earlier)
+            for raw in (outlook_reply(mine, earlier, locale="japanese", separator=False,
+                                      earlier_sender="pbem judge <judge@pbem.localhost>", subject=str(msg["Subject"])),
+                        bare.as_bytes(policy=email.policy.SMTP)):
+                parsed = parse_mail(raw)
+                assert parsed.action == "accept" and parsed.document["step"] == 99, (msg["Subject"], parsed.problems)
+            kinds.add(re.sub(r"\d+", "N", str(msg["Subject"])).split(":")[0])
+    assert {"[gN] welcome", "[gN] step N", "Re"} <= kinds, kinds
 
 
 # --- 24.5 ----------------------------------------------------------------------------
