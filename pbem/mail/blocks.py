@@ -64,7 +64,8 @@ class YamlBlock:
     """Lines that form one YAML orders block.
 
     Attributes:
-        start: 0-based index of the ``game:`` line in the lines searched.
+        start: 0-based index of the block's first line in the lines searched: the
+            ``game:`` line, or the first top-level ``key:`` line right above it.
         lines: the block's lines, the ``game:`` line's indentation removed from each; one
             entry per line searched from ``start`` on (rejoined and stray lines are blank),
             so line *n* of the block is line ``start + n`` of the mail.
@@ -233,12 +234,28 @@ class _Open:
         return YamlBlock(self.start, tuple(lines), tuple(self.stray), tuple(self.rejoined))
 
 
+def _keys_above(lines: list[str | None], index: int, base: int, floor: int) -> int:
+    """The index of the first of the lowercase top-level ``key:`` lines (at the ``game:``
+    line's indentation ``base``, no blank line between) right above the ``game:`` line at
+    ``index``, and not before ``floor``; ``index`` when there are none. A player who wrote
+    ``command: status`` above ``game:`` means it as part of the document: it is read with
+    the block (and checked like any key), never cut off unseen."""
+    first = index
+    while first - 1 >= floor:
+        above = lines[first - 1]
+        if above is None or above[:base].strip(" ") or not _TOP_KEY_RE.match(above[base:]):
+            break
+        first -= 1
+    return first
+
+
 def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None],
                      max_lines: int | None = None) -> list[YamlBlock]:
     """Find the orders blocks among the author's lines.
 
-    A block starts at a ``game:`` line (any case, possibly quoted, any indentation) and
-    continues while lines are blank, indented deeper than the ``game:`` line, list items
+    A block starts at a ``game:`` line (any case, possibly quoted, any indentation), or at
+    the lowercase top-level ``key:`` lines right above it (``command: status`` written
+    before ``game:``), and continues while lines are blank, indented deeper than the ``game:`` line, list items
     (``- ``), comments, ``key:`` lines, or continuations of an unclosed ``[``/``{``. A line
     that is none of these ends the block ("Kleitos", "-- Kleitos", ``---``) unless the
     block carries on below it (see the module's docstring): then it is rejoined to the
@@ -257,6 +274,7 @@ def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None],
     blocks: list[YamlBlock] = []
     current: _Open | None = None
     index = 0
+    floor = 0  # lines before this belong to an earlier block
     while index < len(lines):
         if current is not None and max_lines is not None and len(current.lines) > max_lines:
             break
@@ -266,9 +284,14 @@ def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None],
                                                            and not current.brackets))):
             if current is not None:
                 blocks.append(current.block())
+                floor = index
             current = None
             if match:
                 current = _Open(index, len(match.group(1)), [])
+                first = _keys_above(lines, index, len(match.group(1)), floor)
+                for above in lines[first:index]:
+                    current.add(above[current.base:])  # type: ignore[index]
+                current.start = first
                 current.add(line[current.base:])
             index += 1
             continue
@@ -291,6 +314,7 @@ def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None],
                 current.stray.append(StrayLine(index, line.strip(), wrapped=True))
             blocks.append(current.block())
             current = None
+            floor = index + 1
         index += 1
     if current is not None:
         blocks.append(current.block())

@@ -219,3 +219,15 @@ def test_an_escape_no_mail_can_carry_is_answered_not_quarantined(table: Mail, es
     assert folder(table.server, "Quarantine") == []
     assert not [x for x in table.inbox("host") if "quarantine" in str(x["Subject"]).lower()]
     assert table.judge.state("g1").step == step
+
+
+def test_a_command_written_above_the_game_line_is_read_not_cut(table: Mail) -> None:
+    """``command: resend`` written before ``game:`` (the order a player may type the
+    lines in) is part of the document: the prompt is sent again. It used to be cut off
+    unseen, and the rest read as orders with no ``orders:`` (issue 24: never a silent cut)."""
+    seat = rules.pending(table.judge.state("g1"))[0].seat
+    step = table.judge.state("g1").step
+    before = len(table.mails(seat, f"step {step}: your move"))
+    table.send(seat, f"command: resend\ngame: g1\nseat: {seat}\nkey: {KEYS[seat]}\n", subject="resend please")
+    assert list(table.cycle().values()) == ["answered"]
+    assert len(table.mails(seat, f"step {step}: your move", before + 1)) == before + 1
