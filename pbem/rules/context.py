@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from pbem.pack.model import Pack
 from pbem.rules.core.control import fleet_owner
 from pbem.rules.core.events import kind_of, reduce
+from pbem.rules.core.footprint import Unsure
 from pbem.rules.core.royals import champions_regained, royal_settlement, vp_watch
 from pbem.rules.core.state import Event, _copy, deck
 from pbem.rules.dice import Dice
@@ -34,7 +35,9 @@ event whose kind declares it writes none of them
 class Ctx:
     """Holds ``pack``, the working dict ``s``, ``dice`` (None: a check, :attr:`dry`) and
     the ``events`` so far. ``plans``: the plans a check recorded, for carrying the same
-    orders out (:meth:`planned`)."""
+    orders out (:meth:`planned`). ``chance_at``: where in ``events`` each die was used
+    or another seat's choice met; ``unsure``: in a check, where the board may differ
+    from this dry run's (:class:`pbem.rules.core.footprint.Unsure`, issue 24)."""
 
     def __init__(self, pack: Pack, s: dict[str, Any], dice: Dice | None,
                  plans: list[tuple[str, Any]] | None = None):
@@ -45,6 +48,10 @@ class Ctx:
         self.events: list[Event] = []
         self.rolled = False  # a die was rolled: later checks cannot be known in advance
         self.used_dice = False  # rolled or shuffled: the board may differ from the check's
+        # where in ``events`` each die was used or another seat's choice met (a check
+        # cannot know what follows them exactly; see :mod:`pbem.rules.core.footprint`)
+        self.chance_at: list[int] = []
+        self.unsure = Unsure()  # in a check: where the board may differ from this one
         self.recorded: list[tuple[str, Any]] = []
         self._plans = list(plans) if plans is not None else None
         self.version = 0  # bumped by every change of ``s`` (:meth:`emit`, :meth:`restore`)
@@ -56,6 +63,7 @@ class Ctx:
         self.s.clear()
         self.s.update(saved)
         del self.events[events:]
+        self.chance_at = [i for i in self.chance_at if i < events]
         self.version += 1
 
     def keep_rehearsal(self, seat: str, segment: str, moves: list, run: Ctx) -> None:
@@ -78,6 +86,7 @@ class Ctx:
         run = r[4]
         self.s.clear()
         self.s.update(run.s)
+        self.chance_at += [len(self.events) + i for i in run.chance_at]
         self.events.extend(run.events)
         self.recorded.extend(run.recorded)
         self.rolled = self.rolled or run.rolled
@@ -109,10 +118,27 @@ class Ctx:
     def _dice(self, count: int, purpose: str, rule: str, sides: int) -> tuple[tuple[int, ...], int]:
         """(values, index of the first die); a check's dice are all 1, index 0."""
         self.used_dice = True
+        self.chance_at.append(len(self.events))
         if self.dice is None:
             return (1,) * count, 0
         roll = self.dice.roll(count, purpose, rule, sides)
         return roll.values, roll.index
+
+    def hidden_choice(self) -> None:
+        """Another seat's choice the orders cannot know was met (a surprise card it
+        plays, R-8.5): in a check, what follows counts as coming after a die."""
+        self.rolled = self.used_dice = True
+        self.chance_at.append(len(self.events))
+
+    def other_seat_asked(self) -> None:
+        """A reaction window opens (R-9.3): in a check, its answer is another seat's
+        choice the orders cannot know (:attr:`chance_at`)."""
+        self.chance_at.append(len(self.events))
+
+    @property
+    def chances(self) -> int:
+        """How many dice and other seats' choices this context met so far."""
+        return len(self.chance_at)
 
     def dice_mark(self) -> int:
         """The index the next die will have (0 in a check): pass it to

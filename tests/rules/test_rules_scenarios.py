@@ -14,6 +14,7 @@ A scenario file::
         reject_where: [path, ...]    # optional: their field paths
         messages: [substring, ...]   # optional: in each rejection's message, in order
         hints: [hint, ...]           # optional: each rejection's exact hint, in order
+        check_only: true             # accepted by the check, then not carried out
         events: [{kind: K, data: {...}}, ...]   # each must appear, in this order, data
                                                # compared as a subset
         no_events: [kind, ...]       # kinds that must not appear
@@ -99,6 +100,8 @@ def test_scenario(path: Path) -> None:
                 R.apply(state, seat, orders, ScriptedThenReal([], step=state.step))
             continue
         assert not rej, [r.to_dict() for r in rej]
+        if step.get("check_only"):
+            continue
         dice = ScriptedThenReal(step.get("dice", []), seed=path.stem.encode(),
                                 step=state.step)
         before = state.step

@@ -16,6 +16,8 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import resolve_space
+from pbem.rules.core.footprint import Unsure
+from pbem.rules.core.pack import const
 from pbem.rules.core.problems import reject
 from pbem.rules.core.royals import why_no_burial
 from pbem.rules.core.state import State
@@ -40,6 +42,25 @@ def options(pack: Pack, s: State, seat: str) -> list[str]:
     """The major city where ``seat`` may bury the body now, if any (R-12.4)."""
     body = s["royals"].get("body") or {}
     return [body["space"]] if why_no_burial(pack, s, seat) is None else []
+
+
+def holds(pack: Pack, s: State, part: Any, unsure: Unsure) -> bool:
+    """Whether a burial refused on the checked board ``s`` (``part``: the ``bury``
+    order as written) is refused whatever happens where the board is ``unsure`` (a die,
+    another seat's answer, a refused part; :mod:`pbem.rules.core.footprint`), R-12.4:
+    the body has left play or the turn is before ``cart_ready_turn``; the body stays
+    where it is (no unit comes or goes there) and that is no major city, or not the one
+    named; or nothing at all may differ in the body's space or the one named."""
+    body = s["royals"].get("body") or {}
+    if (s.get("court") or {}).get("tomb") or body.get("gone") or not body.get("space") \
+            or s["turn"] < int(const(pack, "cart_ready_turn")):
+        return True
+    x = body["space"]
+    named = resolve_space(pack, part)[0] if isinstance(part, str) else None
+    if not unsure.touches_moved([x]) and (pack.spaces[x].kind != "major_city"
+                                          or named not in (None, x)):
+        return True
+    return not unsure.touches([x, named] if named else [x])
 
 
 def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,

@@ -13,13 +13,14 @@ from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import army_options
 from pbem.rules.core.board import resolve_space
+from pbem.rules.core.footprint import Unsure, province_spaces
 from pbem.rules.core.pieces import general_spaces, inside_rec, wholly_inside
 from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, is_paused
 from pbem.rules.orders.common import tyche_only
 from pbem.rules.resolve.effects import raise_mercenary
-from pbem.rules.resolve.moves import check_moves, dice_free_move_checks, do_moves
+from pbem.rules.resolve.moves import check_moves, do_moves
 
 
 def read(pack: Pack, s: State, seat: str, part: Any, where: str,
@@ -48,8 +49,8 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
 
 
 def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Problem],
-          soft: bool = False, lenient: bool = False, rehearse: Ctx | None = None
-          ) -> dict[str, Any] | None:
+          soft: bool = False, lenient: bool = False, rehearse: Ctx | None = None,
+          unsure: Unsure | None = None) -> dict[str, Any] | None:
     """The movement segment against the position: a mercenary's space (R-7.2), or the
     army moves (:mod:`pbem.rules.resolve.moves`). Returns ``{"kind": "mercenary",
     "space": id|None}``, ``{"kind": "none"}`` or the moves plan. ``lenient``: dice
@@ -58,7 +59,12 @@ def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Prob
     ``soft``: moves are carried out after dice changed the board since they were checked
     (see :func:`pbem.rules.resolve.moves.check_moves`). ``rehearse``: the check's
     context whose ``s`` is ``s``, which keeps the dry run of the moves for carrying them
-    out (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
+    out (:meth:`pbem.rules.context.Ctx.keep_rehearsal`). ``unsure``: in a check, where
+    the board may differ from ``s`` (:class:`pbem.rules.core.footprint.Unsure`): a
+    mercenary's space is refused only when nothing there may differ and a space that
+    takes reinforcements for sure is left elsewhere (R-7.2: the overflow spaces count
+    only when there is none), and the moves as
+    :func:`pbem.rules.resolve.moves.check_moves` says."""
     if part is None or part == "none":
         return {"kind": "none"}
     if part == "mercenary":
@@ -69,7 +75,7 @@ def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Prob
             reject(rej, "orders.unknown_space", f"there is no space {part['mercenary']!r}", f"{where}.mercenary", hint)
             return None
         targets = placement_targets(pack, s, seat)
-        if sid not in targets and lenient:
+        if sid not in targets and (lenient or _may_take(pack, s, seat, sid, targets, unsure)):
             return {"kind": "mercenary", "space": None, "wanted": sid}
         if sid not in targets:
             best = default_target(pack, s, seat, targets)
@@ -81,28 +87,31 @@ def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Prob
             return None
         return {"kind": "mercenary", "space": sid}
     if isinstance(part, list):  # army moves (pbem.rules.resolve.moves, R-9)
-        return check_moves(pack, s, seat, part, where, rej, soft=soft, rehearse=rehearse)
+        return check_moves(pack, s, seat, part, where, rej, soft=soft, rehearse=rehearse,
+                           unsure=unsure)
     read(pack, s, seat, part, where, rej)  # the shape is refused
     return None
 
 
-def independent_checks(pack: Pack, s: State, seat: str, part: Any, where: str,
-                       rej: list[Problem]) -> None:
-    """The checks of the movement segment that hold whatever the earlier segments do
-    (R-8.7), for when an earlier segment of the same orders was refused and the board
-    the movement would start from is therefore unknown: the order's shape, the
-    mercenary's space has a name, and each move's shape and names
-    (:func:`pbem.rules.resolve.moves.dice_free_move_checks`). Whether the space may take
-    the mercenary, and each army's path and allowance, wait for orders whose earlier
-    segments hold (issue 13: every problem of a mail at once, none invented).
-    Rejections are appended to ``rej``."""
-    order = read(pack, s, seat, part, where, rej)
-    if isinstance(order, dict) and "mercenary" in order:
-        if resolve_space(pack, order["mercenary"])[0] is None:
-            reject(rej, "orders.unknown_space", f"there is no space {order['mercenary']!r}",
-                   f"{where}.mercenary", resolve_space(pack, order["mercenary"])[1])
-    elif isinstance(order, list):
-        dice_free_move_checks(pack, s, seat, order, where, rej)
+def _may_take(pack: Pack, s: State, seat: str, sid: str, targets: dict[str, str],
+              unsure: Unsure | None) -> bool:
+    """Whether ``sid``, no reinforcement space on the checked board, may be one when the
+    orders are carried out: the board may differ there (``unsure``), or every space that
+    takes reinforcements normally now may stop doing so (R-7.2: without one, the
+    overflow spaces, read per province, count). ``sid`` becomes one only when units
+    may come or go there, its markers may change, or it holds the seat's garrison or
+    general beside another seat's units that may leave. A space with the seat's garrison or
+    general stays one unless units may come or go there or its markers may change
+    (no other seat's army steps in beside another's units, R-9.3)."""
+    if not unsure:
+        return False
+    sure = [x for x, how in targets.items() if how == "normal" and (
+        not unsure.touches_moved([x]) and not unsure.touches_markers([x]))]
+    if not sure:
+        return unsure.touches(province_spaces(pack, sid) | {sid})
+    mine = s["garrisons"].get(sid) == seat or sid in general_spaces(s, seat)
+    return unsure.touches_moved([sid]) or unsure.touches_markers([sid]) or (
+        mine and unsure.touches([sid]))  # another seat's units there may leave
 
 
 def _why_no_mercenary(pack: Pack, s: State, seat: str, sid: str) -> str:

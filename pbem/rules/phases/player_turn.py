@@ -15,9 +15,10 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx
+from pbem.rules.core.footprint import Unsure
+from pbem.rules.core.pieces import cus_at
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import (
-    SEATS,
     Event,
     State,
     _copy,
@@ -44,9 +45,9 @@ from pbem.rules.orders import (
 )
 from pbem.rules.orders.common import TOP_KEYS, plan_of, tyche_only
 from pbem.rules.orders.reactions import WINDOW_RULE, reaction_decision
+from pbem.rules.phases.footprints import as_written, of_plan, sure_problems
 from pbem.rules.resolve.effects import forage, tidy_markings
-from pbem.rules.resolve.movement import run_cursor
-from pbem.rules.resolve.moves import dice_free_move_checks
+from pbem.rules.resolve.movement import close_windows_dry, run_cursor
 from pbem.rules.resolve.surprises import end_segment
 
 
@@ -76,22 +77,25 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
             reject(rej, "orders.tyche_only_segment", f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
     applied = ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"],
                                          "orders": public_orders(orders), "rule": "R-8"})
+    if ctx.dry:  # issue 24: where the board may differ from this dry run's, so far none
+        ctx.unsure = Unsure(was_at={g: v["space"] for g, v in s["generals"].items()
+                                    if v["seat"] == seat and v["where"] == "map"})
     # R-5 commanders, R-9.3 standing orders, R-5 units coming out then going inside
     for kind, name in ((commanders, "commanders"), (standing, "standing"),
                        (outside, "outside"), (inside, "inside"), (heir, "heir")):
         if name in orders:
-            _segment(ctx, seat, kind, name, orders[name], rej)
+            _segment(ctx, seat, kind, name, orders, rej)
     end_segment(ctx)  # R-11.2: a sally's prestige cards (R-8.5) lapse
     if not only and "surrender" in orders:  # R-8.1
-        _segment(ctx, seat, surrender, "surrender", orders.get("surrender"), rej)
+        _segment(ctx, seat, surrender, "surrender", orders, rej)
         end_segment(ctx)
     if "tyche" not in orders:
         reject(rej, "tyche.missing", "every player-turn plays or discards one non-surprise card", "orders.tyche",
              "tyche: {card: N, use: discard}")
     else:
-        tplan = ctx.planned("tyche", lambda: plan_of(
-            tyche, pack, s, seat, orders["tyche"], "orders.tyche", rej, ctx.soft))
-        if tplan is not None and not rej:
+        chances = ctx.chances
+        tplan = ctx.planned("tyche", lambda: _checked(ctx, seat, tyche, "tyche", orders, rej))
+        if tplan is not None and (not rej or ctx.dry):
             rest = _turn_rest(pack, tplan, orders, only)
             tyche.execute(ctx, seat, tplan)
             if is_paused(s):  # R-9.3: a Tyche move waits for a reaction window
@@ -100,35 +104,72 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                     return rej  # the rest runs when the window closes (finish_turn)
                 _dry_windows(ctx, seat, rest)  # a check: check the rest of the turn now
             end_segment(ctx)
-    if not only and rej and "movement" in orders:  # an earlier segment failed (issue 13)
-        movement.independent_checks(pack, s, seat, orders["movement"], "orders.movement", rej)
-    if not only and not rej:
+        _footprint(ctx, seat, "tyche", orders["tyche"], tplan, chances)
+    if not only:
+        chances = ctx.chances
         mplan = ctx.planned("movement", lambda: _movement_plan(
             ctx, seat, orders.get("movement"), rej))
-        if mplan is not None and not rej:
+        if mplan is not None and (not rej or ctx.dry):
             movement.execute(ctx, seat, mplan)
+            if is_paused(s) and ctx.dry:  # a check: answer the windows, check the rest
+                close_windows_dry(ctx)
             if not is_paused(s):  # a reaction window defers forage (R-9.3)
                 end_segment(ctx)
                 forage(ctx, seat)
             else:  # the later moves of the list stay private until they run (R-9.3)
                 withhold_orders(ctx, applied, orders)
-    if not rej and not is_paused(s):
+        _footprint(ctx, seat, "movement", orders.get("movement"), mplan, chances)
+    if (not rej or ctx.dry) and not is_paused(s):
         bury_at_end(ctx, seat, orders, rej)  # R-12.4
         tidy_markings(ctx, seat)
     return rej
+
+
+def _checked(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],
+             rej: list[Problem]) -> Any:
+    """The plan of the part ``name`` of ``orders`` (:func:`plan_of`). In a check, every
+    part is checked even after an earlier one was refused (issue 24: every mistake in
+    one answer), against the board the earlier parts leave; what may depend on where
+    that board is unsure (a refused part, a die, another seat's answer:
+    ``ctx.unsure``) is left out (:func:`pbem.rules.phases.footprints.sure_problems`)."""
+    mine: list[Problem] = []
+    if ctx.dry:
+        ctx.unsure.hand_known = not ctx.chances
+    plan = plan_of(kind, ctx.pack, ctx.s, seat, orders[name], f"orders.{name}", mine, ctx.soft)
+    rej += sure_problems(ctx.pack, ctx.s, seat, mine, ctx.unsure, orders) if ctx.dry else mine
+    return plan
+
+
+def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: int) -> None:
+    """In a check, after the part ``name``: add to ``ctx.unsure`` where it may have
+    changed the board otherwise than the dry run shows: all it would do as written when
+    it was refused (:func:`pbem.rules.phases.footprints.as_written`), the footprint of
+    its plan when a die or another seat's answer came into it
+    (:func:`pbem.rules.phases.footprints.of_plan`)."""
+    if not ctx.dry:
+        return
+    if plan is None:
+        ctx.unsure.add(as_written(ctx.pack, ctx.s, seat, name, part))
+    elif ctx.chances != chances:
+        ctx.unsure.add(of_plan(ctx.pack, name, plan))
 
 
 def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],
                 lenient: bool = False) -> None:
     """R-12.4: the ``bury`` order at the end of the player-turn, checked on the position
     then (leniently after a die was rolled, or when the player-turn resumes after a
-    reaction window: ``lenient``), then carried out (:mod:`pbem.rules.orders.burial`)."""
+    reaction window: ``lenient``), then carried out (:mod:`pbem.rules.orders.burial`).
+    In a check, a refusal stands only when the body's space and the space named are
+    clear of where the board is unsure (``ctx.unsure``)."""
     if not isinstance(orders, dict) or "bury" not in orders:
         return
-    soft = ctx.soft or ctx.rolled or lenient
+    soft = (ctx.soft or ctx.rolled or lenient) and not ctx.dry
+    mine: list[Problem] = []
     plan = ctx.planned("bury", lambda: plan_of(burial, ctx.pack, ctx.s, seat,
-                                               orders["bury"], "orders.bury",
-                                               [] if lenient else rej, soft))
+                                               orders["bury"], "orders.bury", mine, soft))
+    if not lenient and (not ctx.dry or burial.holds(ctx.pack, ctx.s, orders["bury"],
+                                                    ctx.unsure)):
+        rej += mine
     if plan is not None:
         burial.execute(ctx, seat, plan)
 
@@ -141,23 +182,18 @@ def _withheld(ctx: Ctx) -> Any:
 
 def _movement_plan(ctx: Ctx, seat: str, part: Any, rej: list[Problem]
                    ) -> dict[str, Any] | None:
-    """The movement segment's plan (R-8.7), checked against the board as it stands.
-    In a check (dry dice) after a die was rolled earlier in the player-turn, that
-    board depends on the dice: moves refused there are then checked only for what no
-    dice can change (:func:`dice_free_move_checks`) and left to the real run, which
-    cancels what is still impossible (``MoveCancelled``; docs/rules.md "Validation")."""
+    """The movement segment's plan (R-8.7), checked against the board as it stands. In
+    a check, that board may be unsure where an earlier part was refused or met a die or
+    another seat's answer (``ctx.unsure``): what depends on it is left to the real
+    run, which cancels what is still impossible (``MoveCancelled``; docs/orders.md
+    "Validation"). Carrying the orders out after dice, the check is soft."""
     pack, s = ctx.pack, ctx.s
-    mine: list[Problem] = []
-    plan = movement.check(pack, s, seat, part, "orders.movement", mine, ctx.soft,
-                          lenient=ctx.rolled, rehearse=ctx if ctx.dry else None)
-    if not mine or not (ctx.rolled and ctx.dry and isinstance(part, list)):
-        rej += mine
-        return plan
-    n0 = len(rej)
-    dice_free_move_checks(pack, s, seat, part, "orders.movement", rej)
-    if len(rej) != n0:
-        return None
-    return movement.check(pack, s, seat, part, "orders.movement", rej, True, lenient=True)
+    if not ctx.dry:
+        return movement.check(pack, s, seat, part, "orders.movement", rej, ctx.soft,
+                              lenient=ctx.rolled)
+    ctx.unsure.hand_known = not ctx.chances
+    return movement.check(pack, s, seat, part, "orders.movement", rej, rehearse=ctx,
+                          unsure=ctx.unsure or None)
 
 
 def _turn_rest(pack: Pack, tplan: dict[str, Any], orders: dict[str, Any], only: bool
@@ -244,15 +280,21 @@ def run_reaction(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     return rej
 
 
-def _segment(ctx: Ctx, seat: str, kind: Any, name: str, part: Any,
+def _segment(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],
              rej: list[Problem]) -> None:
     """One segment of a player-turn: the order kind ``kind`` (a module of
-    :mod:`pbem.rules.orders`) read and checked once (:meth:`Ctx.planned`), then carried
-    out when its plan holds."""
-    plan = ctx.planned(name, lambda: plan_of(kind, ctx.pack, ctx.s, seat, part,
-                                             f"orders.{name}", rej, ctx.soft))
+    :mod:`pbem.rules.orders`) read and checked once (:meth:`Ctx.planned`, :func:`_checked`),
+    then carried out when its plan holds; in a check, its footprint noted
+    (:func:`_footprint`)."""
+    chances = ctx.chances
+    plan = ctx.planned(name, lambda: _checked(ctx, seat, kind, name, orders, rej))
+    before = {x: dict(cus_at(ctx.s, seat, x)) for x in plan.get("assault", [])} \
+        if ctx.dry and name == "surrender" and plan else {}  # R-10: CUs may be lost there
     if plan is not None:
         kind.execute(ctx, seat, plan)
+    _footprint(ctx, seat, name, orders[name], plan, chances)
+    if before and ctx.chances != chances:
+        ctx.unsure.add(Unsure(most_cus=before))
 
 
 def finish_moves(ctx: Ctx, c: dict) -> bool:
@@ -303,24 +345,6 @@ def reveal_orders(ctx: Ctx) -> None:
     if w and not war_get(ctx.s, "pause"):
         ctx.emit("OrdersRevealed", {"seat": w["seat"], "step": w["step"],
                                     "orders": copy.deepcopy(w["orders"]), "rule": "R-9.3"})
-
-
-def close_windows_dry(ctx: Ctx) -> None:
-    """Validation only (dry dice, events discarded): answer every open reaction window
-    "no reaction" and run the suspended cursor on without the rest of its player-turn,
-    so the orders that follow can be checked against the board (R-9.3)."""
-
-    for _ in range(len(SEATS) * 8):
-        p = war_get(ctx.s, "pause")
-        if not p:
-            return
-        c = copy.deepcopy(suspended_move(ctx.s))
-        c.pop("rest", None)
-        ctx.emit("ReactionWindowClosed", {"seat": p["seat"], "kind": p["kind"],
-                                          "rule": "R-9.3"})
-        if c.get("cur"):
-            c["cur"]["answer"] = {"seat": p["seat"], "kind": p["kind"], "choice": None}
-        run_cursor(ctx, c)
 
 
 def turn_seat(before: dict | None, s: State, seat: str) -> str | None:

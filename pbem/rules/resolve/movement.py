@@ -15,6 +15,8 @@ store it in the state and resume it in the next decision)::
 """
 from __future__ import annotations
 
+import copy
+
 from pbem.pack.model import Pack
 from pbem.plural import count
 from pbem.problems import Problem, problem
@@ -32,7 +34,7 @@ from pbem.rules.core.pieces import (
     inside_generals,
     outside_cus,
 )
-from pbem.rules.core.state import State, _copy
+from pbem.rules.core.state import SEATS, State, _copy, suspended_move, war_get
 from pbem.rules.core.units import unit_name
 from pbem.rules.resolve.combat import battle, hostile_tribes, overrun
 from pbem.rules.resolve.effects import emit_move
@@ -47,6 +49,9 @@ from pbem.rules.resolve.reactions import (
 )
 from pbem.rules.resolve.siege import assault_after_move, surprise_siege_points
 from pbem.rules.resolve.surprises import find_play, play, surprise_effect
+
+NO_CUS = "a minor general never moves without CUs (R-5)"
+"""Why a minor general's group cannot move (R-5): it has no CUs."""
 
 
 def royals_moved_by_others(c: dict, royals: list[str], key: str | None) -> list[str]:
@@ -116,6 +121,14 @@ def _add(ctx: Ctx, seat: str, space: str, group: dict, part: dict) -> str | None
     return None
 
 
+def missing_at(pack: Pack, s: State, seat: str, space: str, part: dict) -> str | None:
+    """What of a pick-up ``part`` (R-9.1: CUs, generals, royal family members) ``seat``
+    does not have in ``space`` on the board ``s``, in the words of the move that would
+    try it, or None."""
+    return _add(Ctx(pack, s, None), seat, space, {"cus": {}, "generals": [], "royals": []},
+                part)
+
+
 def start_move(ctx: Ctx, c: dict, mv: dict) -> str | Problem | None:
     """Begin move ``mv`` of cursor ``c``: build the moving group at the start space,
     apply drop-offs and pick-ups there, set the allowance. Returns why it cannot start
@@ -151,7 +164,7 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | Problem | None:
     if not g["generals"] and not g["minor"]:
         return "the army would move without a general (R-5)"
     if g["minor"] and not g["generals"] and not g["cus"]:
-        return "a minor general never moves without CUs (R-5)"
+        return NO_CUS
     keys = g["generals"] or [f"minor@{start}"]
     if any(k in c["moved"] for k in keys):
         return "this army has already moved in this segment (R-9.1)"
@@ -172,8 +185,7 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | Problem | None:
     for i, x in enumerate(mv["path"][:-1]):
         e = enemy_of(s, seat, x)
         if e and not can_overrun(pack, s, seat, x, g["cus"], e):
-            return (f"{pack.spaces[x].name} holds an enemy army: entering it ends the "
-                    f"move (R-9.1)")
+            return blocked_text(pack, x)
     c["moved"] += keys
     if march is not None:
         eff = play(ctx, seat, march[0], "move", start, "orders")
@@ -191,6 +203,12 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | Problem | None:
         sally(ctx, seat, start)
         sync_group(ctx, seat, c["cur"])
     return None
+
+
+def blocked_text(pack: Pack, space: str) -> str:
+    """Why a move cannot go on through ``space`` (R-9.1): another faction's army there
+    that it cannot overrun ends the move, so no step may follow it."""
+    return f"{pack.spaces[space].name} holds an enemy army: entering it ends the move (R-9.1)"
 
 
 def _sallies(s: State, seat: str, start: str, g: dict) -> bool:
@@ -399,3 +417,23 @@ def new_cursor(seat: str, segment: str, moves: list[dict]) -> dict:
     """A cursor for ``moves`` of ``seat`` in ``segment`` (see the module docstring)."""
     return {"seat": seat, "segment": segment, "moves": _copy(moves), "i": 0,
             "cur": None, "moved": [], "royals_moved": {}}
+
+
+def close_windows_dry(ctx: Ctx) -> None:
+    """A check only (dry dice, events discarded): answer every open reaction window "no
+    reaction" and run the suspended cursor on without the rest of its player-turn, so
+    what follows can be checked against the board (R-9.3). The answers are other seats'
+    choices: each window counts among the context's chances
+    (:meth:`pbem.rules.context.Ctx.other_seat_asked`)."""
+
+    for _ in range(len(SEATS) * 8):
+        p = war_get(ctx.s, "pause")
+        if not p:
+            return
+        c = copy.deepcopy(suspended_move(ctx.s))
+        c.pop("rest", None)
+        ctx.emit("ReactionWindowClosed", {"seat": p["seat"], "kind": p["kind"],
+                                          "rule": "R-9.3"})
+        if c.get("cur"):
+            c["cur"]["answer"] = {"seat": p["seat"], "kind": p["kind"], "choice": None}
+        run_cursor(ctx, c)

@@ -19,6 +19,7 @@ from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import (
     army_options,
+    can_overrun,
     group_initiative,
     own_armies_hint,
     resolve_army,
@@ -31,15 +32,23 @@ from pbem.rules.core.board import (
     resolve_general,
     resolve_space,
 )
+from pbem.rules.core.footprint import Unsure, move_footprint
 from pbem.rules.core.pack import const
-from pbem.rules.core.pieces import controlled_royals, group_at
+from pbem.rules.core.pieces import controlled_royals, enemy_of, group_at
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, _copy, hand_of
 from pbem.rules.core.units import (
     resolve_unit_type,
     unit_types_text,
 )
-from pbem.rules.resolve.movement import new_cursor, run_cursor
+from pbem.rules.resolve.movement import (
+    NO_CUS,
+    blocked_text,
+    close_windows_dry,
+    missing_at,
+    new_cursor,
+    run_cursor,
+)
 from pbem.rules.resolve.siege import LIMITS, siege_target
 from pbem.rules.resolve.surprises import (
     MOVE_MOMENTS,
@@ -164,34 +173,81 @@ def move_bonus(pack: Pack, mv: dict) -> int:
 
 
 def surprise_checks(pack: Pack, s: State, seat: str, mv: dict, rej: list[Problem],
-                    soft: bool = False) -> None:
-    """R-8.5: the cards of a move's ``surprise`` list are in ``seat``'s hand, and a
-    ``siege`` card's move ends where there is something to besiege (R-10). ``soft``
-    (after dice): the cards that no longer qualify are dropped, never refused."""
+                    soft: bool = False, unsure: Unsure | None = None,
+                    ends: bool = True) -> None:
+    """R-8.5: the cards of a move's ``surprise`` list are in ``seat``'s hand, and (with
+    ``ends``) a ``siege`` card's move ends where there is something to besiege (R-10,
+    :func:`end_checks`). ``soft`` (after dice): the cards that no longer qualify are
+    dropped, never refused. ``unsure`` (a check after a die or a refused part): a card
+    that may have come into the hand since is kept without a refusal."""
     keep = []
-    end = mv["path"][-1] if mv["path"] else mv["army"]
+    known = unsure is None or unsure.hand_known
     for i, n in enumerate(mv.get("surprise") or []):
         w = f"{mv['where']}.surprise"
         if n not in hand_of(s, seat):
-            if not soft:
+            if not soft and known:
                 read_cards(pack, s, seat, [n], MOVE_MOMENTS, w, rej)
+            if not soft and not known:
+                keep.append(n)
             continue
-        if "siege" in moments_of(pack, n) and siege_target(pack, s, seat, end)[0] is None:
-            if not soft:
-                reject(rej, "surprise.no_siege", f"#{n} {pack.cards[n].name} needs a siege you "
-                       f"conduct, and the move ends in {pack.spaces[end].name}, where there "
-                       "is nothing to besiege", f"{w}[{i}]", "end the move at an "
-                       "independent marker or another player's major city")
+        if ends and "siege" in moments_of(pack, n) and _no_siege(pack, s, seat, mv, n, i,
+                                                             rej if not soft else []):
             continue
         keep.append(n)
     mv["surprise"] = keep
 
 
+def _no_siege(pack: Pack, s: State, seat: str, mv: dict, n: int, i: int,
+              rej: list[Problem]) -> bool:
+    """R-8.5, R-10: True (with ``surprise.no_siege`` in ``rej``) when the ``siege`` card
+    ``n`` of move ``mv`` has nothing to besiege where the move ends."""
+    end = mv["path"][-1] if mv["path"] else mv["army"]
+    if siege_target(pack, s, seat, end)[0] is not None:
+        return False
+    reject(rej, "surprise.no_siege", f"#{n} {pack.cards[n].name} needs a siege you "
+           f"conduct, and the move ends in {pack.spaces[end].name}, where there "
+           "is nothing to besiege", f"{mv['where']}.surprise[{i}]", "end the move at an "
+           "independent marker or another player's major city")
+    return True
+
+
+def end_checks(pack: Pack, s: State, seat: str, mv: dict, rej: list[Problem]) -> None:
+    """R-10, R-8.5: what a move does where it ends needs something to besiege there: its
+    ``assault`` rolls (``siege.illegal``) and its ``siege`` surprise cards
+    (``surprise.no_siege``). The assault and the card happen where the move ends; the
+    orders name the end of the path, so nothing to besiege there is a mistake the
+    check sees (issue 24), whatever the dice do on the way."""
+    end = mv["path"][-1] if mv["path"] else mv["army"]
+    if mv.get("assault") and siege_target(pack, s, seat, end)[0] is None:
+        reject(rej, "siege.illegal", f"there is nothing to besiege in {pack.spaces[end].name} "
+               "(an independent marker or another player's major city), where the move ends",
+               f"{mv['where']}.assault", "leave out assault on this move (assault: 0), or "
+               "end the move where there is something to besiege", rule="R-10")
+    for i, n in enumerate(mv.get("surprise") or []):
+        if n in hand_of(s, seat) and "siege" in moments_of(pack, n):
+            _no_siege(pack, s, seat, mv, n, i, rej)
+
+
 def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
-                  rej: list[Problem], soft: bool = False) -> None:
+                  rej: list[Problem], soft: bool = False, unsure: Unsure | None = None,
+                  ends: bool = True, before: Unsure | None = None,
+                  fixed_start: bool = False, general: str | None = None,
+                  written: list[str | None] | None = None) -> None:
     """Checks that need no dice (R-9.1, R-10): the path's shape and cost from the start
     with the army standing there now (with a Forced March's MPs, R-8.5), the assault
-    limit of the segment, and the move's surprise cards (:func:`surprise_checks`)."""
+    limit of the segment, and the move's surprise cards (:func:`surprise_checks`).
+    ``unsure``: where the board may differ from ``s`` (a check after a die or a
+    refused part, :class:`pbem.rules.core.footprint.Unsure`): the path is then refused
+    only when no unit may come or go at the army's start (else the general named may
+    stand somewhere else when the move is carried out) or ``fixed_start`` (the army is
+    named by its space); ``general``, the general who names it, and ``written``, the
+    path as the orders give it: when he may stand elsewhere, the path is refused only if
+    it fits none of the spaces he may stand in (:func:`_from_anywhere`). The cost is
+    refused only when no unit may come or go at the start (else who commands may
+    differ). ``before``: the footprints of the earlier moves
+    of the same list; the cost is refused only when the start is outside both (they may
+    bring or take generals there, and so change who commands). ``ends``: also check a
+    ``siege`` card's end (:func:`surprise_checks`)."""
 
     most = int(const(pack, LIMITS[segment]))
     if mv["assault"] > most:
@@ -201,17 +257,45 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
     if mp is None:
         g = group_at(s, seat, mv["army"], controlled_royals(pack, s, seat))
         mp = group_initiative(pack, s, seat, g)
-    surprise_checks(pack, s, seat, mv, rej, soft)
+    surprise_checks(pack, s, seat, mv, rej, soft, unsure, ends)
     mp += move_bonus(pack, mv)  # R-8.5 Forced March
-    _kind, cost, err = classify_path(pack, mv["army"], mv["path"], mp)
+    start = mv["army"]
+    if unsure is not None and unsure.touches_moved([start]) and not fixed_start:
+        _from_anywhere(pack, mv, mp, unsure, general, written, rej)
+        return  # the general named may stand elsewhere when the move is carried out
+    sure_mp = not (unsure is not None and unsure.touches_moved([start])) and not (
+        before is not None and before.touches_moved([start]))  # who commands may differ
+    _kind, cost, err = classify_path(pack, start, mv["path"], mp)
     if err:
         reject(rej, "movement.bad_path", err, f"{mv['where']}.path",
-             _path_hint(pack, mv["army"], mv["path"]))
-    elif cost > mp:
+             _path_hint(pack, start, mv["path"]))
+    elif cost > mp and sure_mp:
         reject(rej, "movement.too_far", f"{pack.spaces[mv['path'][-1]].name} is {count(cost, 'MP')} from "
              f"{pack.spaces[mv['army']].name} on that path, the army has {mp}",
              f"{mv['where']}.path", "stop earlier on the path: land paths cost 1 MP, "
              "mountain/strait paths 2")
+
+
+def _from_anywhere(pack: Pack, mv: dict, mp: int, unsure: Unsure, general: str | None,
+                   written: list[str | None] | None, rej: list[Problem]) -> None:
+    """R-9.1: the path of a move named by ``general``, who may stand elsewhere than the
+    checked board shows (he moved where a die or another seat's answer decides, or
+    stood where a refused part would have moved units), is refused when it is no path
+    from any space he may stand in: where he stood before, or anywhere units may come
+    or go (``unsure.moved``). ``written``: the path as the orders give it (a start
+    repeated first is left out for each space in turn)."""
+    if unsure.everywhere or general is None or written is None or None in written:
+        return
+    starts = unsure.moved | {mv["army"]} | ({unsure.was_at[general]}
+                                            if general in unsure.was_at else set())
+    for x in starts:
+        path = [y for y in written if y is not None]
+        path = path[1:] if path[:1] == [x] else path
+        if path and not classify_path(pack, x, path, mp)[2]:
+            return
+    err = classify_path(pack, mv["army"], mv["path"], mp)[2]
+    reject(rej, "movement.bad_path", err or "the path leads nowhere", f"{mv['where']}.path",
+           _path_hint(pack, mv["army"], mv["path"]))
 
 
 def _path_hint(pack: Pack, start: str, path: list[str]) -> str:
@@ -247,10 +331,28 @@ def _moves_hint(pack: Pack, s: State, seat: str) -> str:
 
 
 def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
-             rej: list[Problem], rehearse: Ctx | None = None) -> None:
-    """Dry-run ``moves`` on a copy of ``s`` (a dry context: every die shows 1) and turn
-    each cancelled move or assault into a rejection (the same executor as
-    :func:`do_moves`); refusals after the first die are left to the real run.
+             rej: list[Problem], rehearse: Ctx | None = None,
+             unsure: Unsure | None = None, gaps: dict[int, Unsure] | None = None,
+             refused: set[int] | None = None) -> None:
+    """Dry-run ``moves`` on a copy of ``s`` (a dry context: every die shows 1; reaction
+    windows answered "no reaction") with the same executor as :func:`do_moves`, and
+    turn what it refuses into rejections: a cancelled move or assault, a drop or pick-up
+    that cannot be made (R-9.1, R-10, R-12.5), and what a move does where it ends
+    (:func:`end_checks`).
+
+    A move's refusals are rejections when the check can prove them: they come before
+    the move's first die or reaction window, and nothing they read may differ from the
+    dry board: units coming to or going from the start (the army, who commands it: an
+    assault's CUs lost only take away, which lifts none of these refusals); for a drop
+    or pick-up on the way, also units coming to or going from the path up to there;
+    for a refusal that fewer CUs may cause (a minor general without CUs, an enemy army
+    not overrun, an assault), anything at the start and on the path; for what it does
+    where it ends, what stands there. They may differ neither by ``unsure`` (the earlier parts of the orders, a
+    check after dice or a refused part) nor by the earlier moves of the list that met a
+    die or a window (or were unsure themselves: their footprints,
+    :func:`pbem.rules.core.footprint.move_footprint`). ``gaps``: ``{k: footprint}`` of moves
+    refused before the dry run, left out of ``moves`` just before ``moves[k]``;
+    ``refused``: the indices of moves already refused (their dry run tells no more).
     ``rehearse``: a check's context whose ``s`` is ``s``; a run that ends without a
     reaction window is kept there for :func:`do_moves` of the same moves
     (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
@@ -259,33 +361,92 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
     c = new_cursor(seat, segment, moves)
     try:
         done = run_cursor(ctx, c)
+        if not done:  # a window: answered "no reaction", the later moves still checked
+            close_windows_dry(ctx)
     except KeyError as e:  # a chart or constant the pack lacks
         reject(rej, "rules.pack_incomplete", f"the data pack lacks {e}", "orders")
         return
     if rehearse is not None and rehearse.dry and rehearse.s is s and done and not any(
             ev.kind == "ReactionWindowOpened" for ev in ctx.events):
         rehearse.keep_rehearsal(seat, segment, moves, ctx)
-    for ev in ctx.events:
-        if ev.kind == "DiceRolled":
-            break  # later refusals may come from the dry dice: checked when carried out
-        if ev.kind in ("MoveCancelled", "AssaultCancelled"):
-            mv = next((m for m in moves if m["army"] == ev.data.get("army", ev.data.get(
-                "space"))), moves[0])
-            code = "movement.illegal" if ev.kind == "MoveCancelled" else "siege.illegal"
-            rule = "R-9.1" if ev.kind == "MoveCancelled" else "R-10"
-            hint = ev.data.get("hint")
-            if ev.data.get("code"):  # a refusal under another rule (R-12.5)
-                code, rule = ev.data["code"], ev.data.get("rule", rule)
-            elif hint is None and code == "movement.illegal":
-                hint = _moves_hint(pack, s, seat)
-            elif hint is None:
-                hint = ("leave out assault on this move (assault: 0), or bring an army "
-                        "that may assault there")
-            reject(rej, code, ev.data["why"], mv["where"], hint, rule=rule)
-        elif ev.kind == "ArmyReorganised" and ev.data.get("rule") == "R-12.5":
-            mv = next((m for m in moves if m["army"] == ev.data.get("army")), moves[0])
-            reject(rej, ev.data.get("code", "movement.royal_moved_twice"), ev.data["error"], f"{mv['where']}.pick_up",
-                 "leave them out of pick_up; they may move again in the next segment", rule="R-12.5")
+    ends, start = [], 0
+    for k, ev in enumerate(ctx.events):
+        if ev.kind in ("MoveEnded", "MoveCancelled"):
+            ends.append((start, k + 1))
+            start = k + 1
+    unsure = (unsure or Unsure()).copy()
+    for i, mv in enumerate(moves):
+        unsure.add((gaps or {}).get(i))
+        if i >= len(ends):  # the game ended in an earlier move
+            break
+        a, b = ends[i]
+        first = min((k for k in ctx.chance_at if a <= k < b), default=b)
+        at_start = not unsure.touches_moved([mv["army"]])  # the army, who commands it
+        whole = not unsure.touches([mv["army"]])  # its CUs too (an assault's losses)
+        on_path = not unsure.touches(mv["path"])
+        fewer = {NO_CUS, *(blocked_text(pack, x) for x in mv["path"])}  # need CUs
+        n0 = len(rej)
+        if at_start and not whole and on_path:  # the CUs may be fewer: at most as before
+            _blocked_anyway(pack, s, seat, mv, unsure, rej)
+        for ev in ctx.events[a:first] if i not in (refused or ()) else ():
+            if ev.kind == "MoveCancelled" and ev.data.get("why") in fewer:
+                sure = whole and on_path  # fewer CUs may make it so (no overrun)
+            elif ev.kind == "MoveCancelled":  # at the start: only arrivals could lift it
+                sure = at_start
+            else:  # on the way, where it ends: only when the way there is sure
+                sure = whole and on_path
+            if sure:
+                _refusal(pack, s, seat, ev, mv, rej)
+        end = mv["path"][-1] if mv["path"] else mv["army"]
+        if not any(p.code == "siege.illegal" and (p.where or "").startswith(mv["where"])
+                   for p in rej[n0:]) and not unsure.touches([end]):
+            end_checks(pack, s, seat, mv, rej)
+        if first < b or not (whole and on_path):
+            unsure.add(move_footprint(pack, mv["army"], mv["path"]))
+
+
+def _blocked_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
+                    rej: list[Problem]) -> None:
+    """R-9.1, R-9.4: a move whose path goes on through an enemy army that it cannot
+    overrun even with the most CUs it may have at its start (as they stood before an
+    assault's losses, ``unsure.most_cus``) cannot start, whatever the dice took."""
+    cus = unsure.most_cus.get(mv["army"])
+    if cus is None:
+        return
+    for x in mv["path"][:-1]:
+        enemy = enemy_of(s, seat, x)
+        if enemy is not None and not can_overrun(pack, s, seat, x, cus, enemy):
+            reject(rej, "movement.illegal", blocked_text(pack, x).removesuffix(" (R-9.1)"),
+                   mv["where"], _moves_hint(pack, s, seat), rule="R-9.1")
+            return
+
+
+def _refusal(pack: Pack, s: State, seat: str, ev: Any, mv: dict, rej: list[Problem]) -> None:
+    """The rejection that a dry-run event of move ``mv`` stands for, if any: a cancelled
+    move (``movement.illegal``, or the code of another rule such as R-12.5), a cancelled
+    assault (``siege.illegal``), a drop or pick-up that cannot be made on the way."""
+    if ev.kind == "MoveCancelled":
+        code, rule, hint = "movement.illegal", "R-9.1", ev.data.get("hint")
+        if ev.data.get("code"):  # a refusal under another rule (R-12.5)
+            code, rule = ev.data["code"], ev.data.get("rule", rule)
+        elif hint is None:
+            hint = _moves_hint(pack, s, seat)
+        reject(rej, code, ev.data["why"], mv["where"], hint, rule=rule)
+    elif ev.kind == "AssaultCancelled":
+        reject(rej, "siege.illegal", ev.data["why"], mv["where"],
+               "leave out assault on this move (assault: 0), or bring an army that may "
+               "assault there", rule="R-10")
+    elif ev.kind == "ArmyReorganised" and ev.data.get("rule") == "R-12.5":
+        reject(rej, ev.data.get("code", "movement.royal_moved_twice"), ev.data["error"],
+               f"{mv['where']}.pick_up",
+               "leave them out of pick_up; they may move again in the next segment",
+               rule="R-12.5")
+    elif ev.kind == "ArmyReorganised" and ev.data.get("error"):
+        part = "drop" if "dropped" in ev.data else "pick_up"
+        at = pack.spaces[ev.data["space"]].name
+        _once(rej, "movement.illegal", ev.data["error"] if part == "pick_up" else
+              f"{ev.data['error']} to drop in {at}", f"{mv['where']}.{part}",
+              f"{part} only what is there when the army passes {at}")
 
 
 def _soft_moves(pack: Pack, s: State, seat: str, part: list, where: str, segment: str,
@@ -308,22 +469,51 @@ def _soft_moves(pack: Pack, s: State, seat: str, part: list, where: str, segment
 
 def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
                 rej: list[Problem], segment: str = "movement", mp: int | None = None,
-                soft: bool = False, rehearse: Ctx | None = None) -> dict | None:
+                soft: bool = False, rehearse: Ctx | None = None,
+                unsure: Unsure | None = None, single: bool = False) -> dict | None:
     """Validate a list of moves; returns ``{"kind": "moves", "moves": [...],
-    "segment"}`` or None. Problem codes: ``movement.*``, ``siege.illegal``. ``soft``
-    (orders carried out after dice changed the board since they were checked): nothing
-    is refused, moves made impossible are listed under ``"cancelled"``. ``rehearse``:
-    see :func:`simulate`."""
+    "segment"}`` or None. Problem codes: ``movement.*``, ``siege.*``, ``surprise.*``.
+    Every move is checked, a refused one too (issue 24: every mistake in one answer):
+    its shape and names (:func:`parse_move`), then the checks that need no dice
+    (:func:`static_checks`), then the moves that passed both by a dry run
+    (:func:`simulate`; a refused move's footprint counts as unsure for the moves after
+    it). ``soft`` (orders carried out after dice changed the board since they were
+    checked): nothing is refused, moves made impossible are listed under
+    ``"cancelled"``. ``unsure``: where the board may differ from ``s`` (a check after a
+    die or a refused part of the orders, :class:`pbem.rules.core.footprint.Unsure`):
+    what may depend on it is left to the real run. ``rehearse``: see
+    :func:`simulate`. ``single``: ``part`` holds one move whose fields lie at ``where``
+    itself (a Tyche activation, R-8.2), not at ``where[0]``."""
     if soft:
         return _soft_moves(pack, s, seat, part, where, segment, mp)
     n0 = len(rej)
-    moves = []
+    moves, gaps, later = [], {}, Unsure()
     for i, raw in enumerate(part):
-        mv = parse_move(pack, s, seat, raw, f"{where}[{i}]", rej, mp)
-        if mv:
+        mine: list[Problem] = []
+        mv = parse_move(pack, s, seat, raw, where if single else f"{where}[{i}]", mine, mp)
+        rej += [p for p in mine if _army_problem_holds(pack, raw, p, unsure)]
+        if mv is not None and not mine:
+            try:
+                gid = resolve_general(pack, raw.get("army"))
+                written = [resolve_space(pack, x)[0] for x in raw.get("path") or []]
+                static_checks(pack, s, seat, mv, segment, mine, unsure=unsure, ends=False,
+                              before=later, fixed_start=gid is None, general=gid,
+                              written=written)
+            except KeyError as e:  # MissingConstant: the pack lacks movement numbers
+                reject(mine, "rules.pack_incomplete", f"the data pack lacks {e}", where)
+            rej += mine
+        if mv is not None and not mine:
             moves.append(mv)
-    if len(rej) != n0:
-        return None
+            later.add(move_footprint(pack, mv["army"], mv["path"]))
+        else:  # left out of the dry run: what it would have done is not known
+            foot = _raw_footprint(pack, s, seat, raw)
+            gaps.setdefault(len(moves), Unsure()).add(foot)
+            later.add(foot)
+    twice = _twice(pack, moves, unsure, rej)
+    before = Unsure()
+    for mv in moves:  # what it picks up on the way is there, or not, whatever the dice do
+        _on_the_way(pack, s, seat, mv, _both(unsure, before), rej)
+        before.add(move_footprint(pack, mv["army"], mv["path"]))
     named: list[int] = []
     for mv in moves:  # R-8.5: a surprise card serves one move
         for n in mv.get("surprise") or []:
@@ -331,15 +521,88 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
                 reject(rej, "surprise.duplicate", f"#{n} {pack.cards[n].name} is named for "
                        "two moves", f"{mv['where']}.surprise", "name each card for one move")
             named.append(n)
-    try:
-        for mv in moves:
-            static_checks(pack, s, seat, mv, segment, rej)
-    except KeyError as e:  # MissingConstant: the pack lacks movement numbers
-        reject(rej, "rules.pack_incomplete", f"the data pack lacks {e}", where)
-    if len(rej) != n0:
-        return None
-    simulate(pack, s, seat, moves, segment, rej, rehearse)
+    if moves:
+        simulate(pack, s, seat, moves, segment, rej, rehearse if len(moves) == len(part)
+                 and not gaps else None, unsure, gaps, twice)
     return {"kind": "moves", "moves": moves, "segment": segment} if len(rej) == n0 else None
+
+
+def _both(unsure: Unsure | None, more: Unsure) -> Unsure:
+    """``unsure`` and ``more`` together."""
+    out = (unsure or Unsure()).copy()
+    out.add(more)
+    return out
+
+
+def _on_the_way(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
+                rej: list[Problem]) -> None:
+    """R-9.1: each pick-up on the way (``pick_up: {at: Space, ...}`` after the start)
+    finds what it names in that space, where no unit may come or go before the army
+    passes (``unsure``: the earlier parts of the orders and moves of the list)."""
+    for part in mv.get("pick_up") or []:
+        at = part.get("at")
+        if at in (None, mv["army"]) or at not in mv["path"] or unsure.touches_moved([at]):
+            continue
+        why = missing_at(pack, s, seat, at, {k: v for k, v in part.items() if k != "royals"})
+        if why:
+            _once(rej, "movement.illegal", why, f"{mv['where']}.pick_up",
+                  f"pick_up only what is there when the army passes {pack.spaces[at].name}")
+
+
+def _once(rej: list[Problem], code: str, msg: str, where: str, hint: str | None) -> None:
+    """:func:`reject` under R-9.1, unless the same problem is there already."""
+    more: list[Problem] = []
+    reject(more, code, msg, where, hint, rule="R-9.1")
+    if all((p.code, p.where, p.message) != (more[0].code, more[0].where, more[0].message)
+           for p in rej):
+        rej += more
+
+
+def _twice(pack: Pack, moves: list[dict], unsure: Unsure | None, rej: list[Problem]
+           ) -> set[int]:
+    """R-9.1: each army moves once per segment. A move from the space an earlier move of
+    the list leaves with every general there (it drops none at its start) has no army
+    left to move, whatever the dice do: the generals come back only by having moved
+    (a tie sends an army back, R-9.2). Refused unless units may come to that space.
+    Returns the indices of the moves refused."""
+    left: dict[str, dict] = {}
+    out: set[int] = set()
+    for i, mv in enumerate(moves):
+        start = mv["army"]
+        first = left.get(start)
+        if first is not None and not (unsure is not None and unsure.touches_moved([start])):
+            reject(rej, "movement.illegal", f"the army in {pack.spaces[start].name} moves "
+                   f"already ({first['where']}): an army moves once per segment",
+                   mv["where"], "give each army one move; drop a general at the start "
+                   "(drop: {generals: [..]}) to leave an army behind", rule="R-9.1")
+            out.add(i)
+        keeps = any(p.get("generals") and p.get("at") in (None, start)
+                    for p in mv.get("drop") or [])
+        if first is None and not keeps:
+            left[start] = mv
+    return out
+
+
+def _army_problem_holds(pack: Pack, raw: Any, p: Problem, unsure: Unsure | None) -> bool:
+    """Whether a problem :func:`parse_move` found in the move ``raw`` holds whatever the
+    unsure parts of the orders do: all of them but an army named by a general of the
+    seat that the checked board shows off the map while he may stand on it (he stood
+    where a die or a refused part may have changed things; a refused card event may
+    place him)."""
+    if p.code != "movement.unknown_army" or not unsure:
+        return True
+    gid = resolve_general(pack, raw.get("army") if isinstance(raw, dict) else None)
+    return gid is None or not (unsure.everywhere or unsure.may_stand(gid))
+
+
+def _raw_footprint(pack: Pack, s: State, seat: str, raw: Any) -> Unsure:
+    """The footprint of a move as written (one that was refused): its army's start and
+    its path, as far as they name spaces; everywhere when the start is not known."""
+    if not isinstance(raw, dict):
+        return Unsure()
+    start, _msg = resolve_army(pack, s, seat, raw.get("army"))
+    path = raw.get("path") if isinstance(raw.get("path"), list) else []
+    return move_footprint(pack, start, [resolve_space(pack, x)[0] for x in path])
 
 
 def do_moves(ctx: Ctx, seat: str, plan: dict) -> bool:
@@ -357,29 +620,3 @@ def do_moves(ctx: Ctx, seat: str, plan: dict) -> bool:
     if plan.get("rest") is not None:  # R-9.3: the rest of the player-turn after a Tyche move
         c["rest"] = plan["rest"]
     return run_cursor(ctx, c)
-
-
-def dice_free_move_checks(pack: Pack, s: State, seat: str, part: list, where: str,
-                          rej: list[Problem], segment: str = "movement") -> None:
-    """R-9.1, R-10: the checks of a list of moves that no dice can change, for
-    validation after dice were rolled (docs/rules.md "Validation"): each move's shape
-    (fields, spaces, path list, assault count and the segment's limit, escort, drop and
-    pick_up) and an army naming no general or space at all. Where the army stands, its
-    path from there and its allowance depend on the board and are left to the real run.
-    Rejections are appended to ``rej``."""
-
-    for i, raw in enumerate(part):
-        w = f"{where}[{i}]"
-        mine: list[Problem] = []
-        parse_move(pack, s, seat, raw, w, mine)
-        army = raw.get("army") if isinstance(raw, dict) else None
-        named = isinstance(army, str) and (resolve_general(pack, army) is not None
-                                            or resolve_space(pack, army)[0] is not None)
-        rej += [r for r in mine if not (r.code == "movement.unknown_army" and named)]
-        n = raw.get("assault") if isinstance(raw, dict) else None
-        try:
-            most = int(const(pack, LIMITS[segment]))
-        except KeyError:  # the pack lacks the limit: checked when carried out
-            continue
-        if isinstance(n, int) and not isinstance(n, bool) and n > most:
-            reject(rej, "siege.too_many_assaults", f"at most {most} assaults per space in a {segment} segment", f"{w}.assault")

@@ -122,7 +122,10 @@ def asks(ctx: Ctx, c: dict) -> bool:
 def open_window(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[Any],
                 rule: str, **extra: Any) -> None:
     """Open a reaction window of ``kind`` for ``rseat`` (``ReactionWindowOpened``,
-    public) and suspend the mover's cursor (``MoveSuspended``, the judge's only)."""
+    public) and suspend the mover's cursor (``MoveSuspended``, the judge's only). In a
+    check the answer is another seat's choice, which the check cannot know: it counts
+    among :attr:`pbem.rules.context.Ctx.chances`."""
+    ctx.other_seat_asked()
     ctx.emit("ReactionWindowOpened", {"kind": kind, "seat": rseat, "mover": c["seat"],
                                       "space": cur["space"], "options": options,
                                       "segment": c["segment"], "rule": rule, **extra})

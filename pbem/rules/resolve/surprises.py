@@ -148,7 +148,7 @@ def play(ctx: Ctx, seat: str, card: int, moment: str, space: str | None,
                                 "space": space, "source": source, "rule": "R-8.5"})
     ctx.draw(seat, 1, "R-8.5")
     if ctx.dry and seat != ctx.s.get("active"):
-        ctx.rolled = ctx.used_dice = True
+        ctx.hidden_choice()
     eff = surprise_effect(ctx.pack, card)
     assert eff is not None, card
     return eff

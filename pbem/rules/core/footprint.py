@@ -1,0 +1,149 @@
+"""Where the board may differ from the one a check sees (issue 24): the *footprint* of
+a part of the orders whose outcome the check cannot know.
+
+A check (``ctx.dry``) runs the player-turn on a copy of the board with every die
+showing 1. After a die, a reaction window answered by another seat, or a part of the
+orders that was refused (and so left out of the dry run), the board the later parts
+start from is known only outside some spaces: those where the dice, the other seat's
+answer or the refused part could have changed a piece. :class:`Unsure` holds those
+spaces; a later check refuses only what it can prove from the spaces outside them
+(docs/rules-core.md "Check once", docs/orders.md "Validation").
+
+Three tiers: ``spaces``, where anything may differ (the pieces of any seat, CUs lost,
+markers, control); ``moved``, the part of them where units may come or go (an army
+moving, units placed, going inside or coming out, another commander); and ``markers``,
+the part where garrisons and independent markers may change (unrest, a siege, a
+surrender, garrisons placed, an independent army's victory). An army
+move's units come and go along its start and path; next to them only other seats'
+armies may differ (an interceptor leaves its space, an army avoiding battle steps into
+a free one, R-9.3): its footprint is its start and path (``moved``) and the spaces
+next to them (``spaces``). No army steps into a space where another seat's units
+stand, so the seat's units next to a move stay where they are; an assault only takes
+CUs away (R-10).
+
+Pure functions of the pack and plain data.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pbem.pack.model import Pack
+from pbem.rules.core.board import adjacent_provinces, info
+
+
+@dataclass
+class Unsure:
+    """The spaces whose pieces may differ from the checked board (``spaces``), or
+    ``everywhere`` when the check cannot say where (a refused card event). Empty (falsy)
+    while the check has seen every part exactly. ``moved``: the spaces among them where
+    units may come or go, ``markers``: where garrisons and independent markers may
+    change (module docstring). ``hand_known``:
+    False once a die or another seat's choice may have changed the seat's hand (a card
+    drawn after a reshuffle, a surprise card played by standing order). ``was_at``:
+    where each general of the seat stood on the map before the first unknown part
+    (general id -> space), so that one the checked board shows off the map can be told
+    from one that may be on it. ``most_cus``: the seat's CUs (type -> count) in a
+    space where they may only have been lost since (an assault's losses, R-10), as
+    they stood before: the most it may have there."""
+
+    spaces: set[str] = field(default_factory=set)
+    everywhere: bool = False
+    hand_known: bool = True
+    was_at: dict[str, str] = field(default_factory=dict)
+    moved: set[str] = field(default_factory=set)
+    markers: set[str] = field(default_factory=set)
+    most_cus: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return self.everywhere or bool(self.spaces)
+
+    def add(self, other: Unsure | None) -> None:
+        """Add the spaces (or the ``everywhere``) of ``other`` (None: nothing)."""
+        if other is None:
+            return
+        self.everywhere = self.everywhere or other.everywhere
+        self.spaces |= other.spaces | other.moved | other.markers
+        self.moved |= other.moved
+        self.markers |= other.markers
+        for x, cus in other.most_cus.items():
+            self.most_cus.setdefault(x, dict(cus))
+        self.hand_known = self.hand_known and other.hand_known
+
+    def touches(self, spaces: Iterable[str | None]) -> bool:
+        """True when anything in one of ``spaces`` may differ (always when
+        :attr:`everywhere`)."""
+        return self.everywhere or not self.spaces.isdisjoint(spaces)
+
+    def touches_moved(self, spaces: Iterable[str | None]) -> bool:
+        """True when units may come to or go from one of ``spaces``."""
+        return self.everywhere or not self.moved.isdisjoint(spaces)
+
+    def touches_markers(self, spaces: Iterable[str | None]) -> bool:
+        """True when a garrison or an independent marker in one of ``spaces`` may change."""
+        return self.everywhere or not self.markers.isdisjoint(spaces)
+
+    def may_stand(self, general: str) -> bool:
+        """True when ``general`` (one of the seat's) may stand on the map although the
+        checked board shows him elsewhere: he stood where units may come and go."""
+        was = self.was_at.get(general)
+        return was is not None and self.touches_moved([was])
+
+    def copy(self) -> Unsure:
+        """A copy that can grow without changing this one."""
+        return Unsure(set(self.spaces), self.everywhere, self.hand_known, dict(self.was_at),
+                      set(self.moved), set(self.markers),
+                      {x: dict(c) for x, c in self.most_cus.items()})
+
+
+EVERYWHERE = Unsure(everywhere=True)
+"""A footprint the check cannot place (never change it: use :meth:`Unsure.copy`)."""
+
+
+def near(pack: Pack, spaces: Iterable[str | None]) -> set[str]:
+    """``spaces`` (unknown ids and None left out) and every space joined to one of them
+    by any path (R-3.1)."""
+    mi = info(pack)
+    out = {x for x in spaces if x in pack.spaces}
+    return out | {y for x in list(out) for y, _kind in mi.adjacent.get(x, ())}
+
+
+def province_spaces(pack: Pack, space: str) -> set[str]:
+    """Every space of the province of ``space`` (R-3.2, R-7.2: control and the
+    reinforcement limit are counted per province)."""
+    return set(info(pack).province_spaces.get(pack.spaces[space].province, ()))
+
+
+def move_footprint(pack: Pack, start: str | None, path: Iterable[str | None]) -> Unsure:
+    """The footprint of an army move from ``start`` along ``path`` (R-9.1 … R-9.5,
+    R-10, R-15: its own units along the way, battles, hostile tribes, assaults where it
+    ends, a losing naval mover back in its port; other seats' armies intercepting from
+    or avoiding battle into the next spaces): ``moved`` and ``markers`` its start and
+    path, ``spaces`` also every space next to them; ``everywhere`` when the start is
+    not known."""
+    if start is None or start not in pack.spaces:
+        return EVERYWHERE.copy()
+    steps = {start, *(x for x in path if x in pack.spaces)}
+    return Unsure(near(pack, steps), moved=steps, markers=set(steps))
+
+
+def places_footprint(pack: Pack, spaces: Iterable[str | None], units: bool = False,
+                     markers: bool = True) -> Unsure:
+    """The footprint of what is placed, removed or lost in ``spaces`` (garrisons and
+    other markers unless not ``markers``, an assault's CUs); with ``units`` units may
+    also come or go there (CUs placed or trained, units going inside or coming out, a
+    sally's battle, R-5; another commander, R-5)."""
+    named = {x for x in spaces if x in pack.spaces}
+    return Unsure(set(named), moved=set(named) if units else set(),
+                  markers=set(named) if markers else set())
+
+
+def provinces_footprint(pack: Pack, provinces: Iterable[str]) -> Unsure:
+    """The footprint of markers placed in ``provinces`` or in a province next to one
+    (R-16.2: unrest spreads to an adjacent province): every space of those provinces;
+    no unit comes or goes (markers go only where no CUs stand)."""
+    mi = info(pack)
+    provs = set(provinces)
+    provs |= {p for x in provs for p in adjacent_provinces(pack, x)}
+    spaces = {x for p in provs for x in mi.province_spaces.get(p, ())}
+    return Unsure(spaces, markers=set(spaces))

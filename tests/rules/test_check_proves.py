@@ -1,0 +1,284 @@
+"""The check proves what it accepts (issue 24.1): an order the check accepts is carried
+out as written except where the dice (or another seat's hidden choice) decide.
+
+Positions come from random bot games on the real pack (``PBEM_PROVE_GAMES``, default 3;
+the odd ones with reaction windows and units inside cities). At every second player-turn
+the bot's legal orders are turned into plausible player mistakes: a path whose first
+space is not next to the army, a space skipped, a path too long, more CUs dropped than
+the army has, units picked up that are not there, a general dropped who is not with the
+army, an assault where the path ends at nothing to besiege, another seat's general as the
+army, the same army twice, a mercenary where none may go, a free assault where there is
+no siege, a burial that cannot be. They are tried after a Tyche discard (no die), after
+a Tyche activation of another army (hostile tribes, battles, interception: dice) and
+after a free assault in the surrender segment (dice), and in the Tyche activation
+itself. (Card events that roll, such as unrest, decide so much by one roll that six
+dice cannot stand for all of them: the unrest scenarios cover them.)
+
+Every document the check accepts is carried out under six different dice. The events
+that mark an order stopped or dropped (``MoveCancelled``, ``AssaultCancelled``, an
+``ArmyReorganised`` with an error, the ``Note`` of a mercenary sent to the default space
+or of a body not buried) must never come from a reason the check could see:
+
+- none may happen before the first die, reaction window or card another seat plays in
+  the player-turn (up to there the real run is the check's own dry run);
+- none may happen alike under all six dice (it would not depend on them). The one
+  exception is a move of an army that the Tyche segment moved too: a tie sends an army
+  back where it came from, so where it starts the movement segment is a die's to decide
+  (the generator makes no such pair; the bot's own orders may).
+"""
+from __future__ import annotations
+
+import copy
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import pbem.rules as R
+from pbem.pack.loader import load_pack
+from pbem.rules.bots.war import random_moves
+from pbem.rules.context import Ctx
+from pbem.rules.core.board import LAND_KINDS, info
+from pbem.rules.core.pieces import cus_at
+from pbem.rules.core.state import GameState
+from pbem.rules.dice import Dice, Roll
+from pbem.rules.resolve.siege import why_no_assault
+
+GAMES = int(os.environ.get("PBEM_PROVE_GAMES", "3"))
+CHANCES = ("DiceRolled", "Shuffled", "ReactionWindowOpened")
+
+
+class Cycle(Dice):
+    """Dice that repeat ``values`` (each clipped to the die's sides): low or high dice
+    on every roll, varied enough that a tie is not rolled again for ever."""
+
+    def __init__(self, values: list[int], step: int):
+        super().__init__(seed=b"cycle", step=step)
+        self.values = values
+
+    def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> Roll:
+        vals = tuple(min(self.values[(self._next + k) % len(self.values)], sides)
+                     for k in range(count))
+        r = Roll(self.step, self._next, vals, purpose, rule, sides)
+        self._next += count
+        self.rolls.append(r)
+        return r
+
+
+def panel(step: int) -> list[Dice]:
+    """Six dice: low, high and middling cycles and three seeded streams."""
+    return [Cycle([1, 2, 1, 3, 1, 2, 1], step), Cycle([6, 5, 6, 4, 6, 5, 6], step),
+            Cycle([3, 4, 2, 5, 3], step), Dice(b"prove-a", step), Dice(b"prove-b", step),
+            Dice(b"prove-c", step)]
+
+
+def stops(events: list[Any], seat: str) -> list[tuple[int, tuple]]:
+    """``(index, key)`` of every event that marks an order of ``seat`` stopped or
+    dropped."""
+    out = []
+    for i, e in enumerate(events):
+        d = e.data
+        if e.kind in ("MoveCancelled", "AssaultCancelled") and d.get("seat") == seat:
+            out.append((i, (e.kind, str(d.get("army", d.get("space"))), d.get("why"))))
+        elif e.kind == "ArmyReorganised" and d.get("error") and d.get("seat") == seat:
+            out.append((i, (e.kind, d.get("space"), d.get("error"))))
+        elif e.kind == "Note" and d.get("rule") in ("R-7.2", "R-12.4") and d.get("seat") == seat:
+            out.append((i, (e.kind, d.get("rule"), d.get("text"))))
+    return out
+
+
+def first_chance(events: list[Any], seat: str) -> int:
+    """The index of the first die, window or another seat's surprise card."""
+    return next((i for i, e in enumerate(events) if e.kind in CHANCES or (
+        e.kind == "SurprisePlayed" and e.data.get("seat") != seat)), len(events))
+
+
+def _walk(pack: Any, start: str, rng: random.Random, n: int, avoid: set[str]) -> list[str]:
+    path, here = [], start
+    for _ in range(n):
+        nxt = [y for y, k in info(pack).adjacent.get(here, ())
+               if k in LAND_KINDS and y not in path and y != start and y not in avoid]
+        if not nxt:
+            break
+        here = rng.choice(nxt)
+        path.append(here)
+    return path
+
+
+def mistakes(pack: Any, s: dict, seat: str, mv: dict, rng: random.Random
+             ) -> Iterator[tuple[str, dict]]:
+    """Plausible mistakes on one move (``army`` a start space)."""
+    adj = info(pack).adjacent
+    start, path = mv["army"], list(mv.get("path") or [])
+    gens = [g for g, v in s["generals"].items() if v["where"] == "map" and v["space"] == start
+            and v["seat"] == seat]
+    named = {**mv, "army": pack.generals[gens[0]].name} if gens else dict(mv)
+    near = {y for y, _k in adj.get(start, ())}
+    two = sorted({z for y in near for z, _k in adj.get(y, ())} - near - {start})
+    if two:
+        x = rng.choice(two)
+        yield "first step not next to the army", {**named, "path": [x, *_walk(pack, x, rng, 1, {start})]}
+    if len(path) >= 2:
+        i = rng.randrange(len(path) - 1)
+        yield "a space skipped", {**named, "path": path[:i] + path[i + 1:]}
+    if path:
+        yield "too far", {**named, "path": path + _walk(pack, path[-1], rng, 5, {start, *path})}
+    have = cus_at(s, seat, start)
+    t = rng.choice(sorted(have) or ["loyal"])
+    yield "more CUs dropped than the army has", {**named, "drop": {"cus": {t: have.get(t, 0) + 1}}}
+    if path:
+        yield "units picked up that are not there", {**named, "pick_up": {"at": path[0], "cus": {t: 6}}}
+    others = sorted(g for g, v in s["generals"].items()
+                    if v["seat"] == seat and v["where"] == "map" and v["space"] != start)
+    if others:
+        yield "a general dropped who is not with the army", {
+            **named, "drop": {"generals": [pack.generals[rng.choice(others)].name]}}
+    yield "an assault where nothing is besieged", {**named, "assault": 1}
+    foreign = sorted(g for g, v in s["generals"].items() if v["where"] == "map"
+                     and v["seat"] not in (seat, None))
+    if foreign:
+        yield "another seat's general", {**named, "army": pack.generals[rng.choice(foreign)].name}
+
+
+def candidates(pack: Any, state: GameState, seat: str, base: dict, rng: random.Random
+               ) -> Iterator[tuple[str, dict]]:
+    """Mutated orders of ``seat`` from the bot's legal ``base`` orders, after a Tyche
+    discard (no die), a Tyche activation of another army or a free assault (dice)."""
+    s = state.peek()
+    opts = R.legal_options(state, seat)
+    contexts: list[tuple[str, dict, dict]] = []
+    discard = next((h for h in opts["hand"] if "discard" in h["uses"]), None)
+    if discard:
+        contexts.append(("after a discard", {"card": discard["card"], "use": "discard"}, {}))
+    card = next((h for h in opts["hand"] if "activate" in h["uses"]
+                 and pack.cards[h["card"]].type not in ("bonus", "unrest")), None)
+    active = random_moves(pack, state, seat, rng, mp=card["ops"]) if card else []
+    if active:
+        contexts.append(("after a Tyche move", {"card": card["card"], "use": "activate",
+                                               **active[0]}, {}))
+    assaults = [x for x in sorted(s["cus"]) if why_no_assault(pack, s, seat, x, "surrender", {},
+                                                             None) is None]
+    if assaults and discard:
+        contexts.append(("after a free assault", {"card": discard["card"], "use": "discard"},
+                         {"surrender": {"assault": assaults[:1]}}))
+    moving = {ty.get("army") for _n, ty, _x in contexts if ty.get("use") == "activate"}
+    moves = [m for m in random_moves(pack, state, seat, rng) if m["army"] not in moving]
+    sieges = sorted(x for x in s["cus"] if cus_at(s, seat, x) and x not in assaults)
+    for label, ty, extra in contexts if not opts["tyche_only"] else ():
+        def doc(ty: dict = ty, extra: dict = extra, **parts: Any) -> dict:
+            o = {k: v for k, v in copy.deepcopy(base).items() if k not in ("surrender", "bury")}
+            return {**o, **copy.deepcopy(extra), "tyche": copy.deepcopy(ty), **parts}
+        for mv in moves:
+            for what, bad in mistakes(pack, s, seat, mv, rng):
+                rest = [m for m in moves if m is not mv]
+                yield f"{what} {label}", doc(movement=rest + [bad] if rng.random() < 0.5
+                                             else [bad] + rest)
+            yield f"the same army twice {label}", doc(movement=[mv, dict(mv)])
+        illegal = sorted(x for x in pack.spaces if x not in opts["mercenary_spaces"])
+        yield (f"a mercenary where none may go {label}",
+               doc(movement={"mercenary": pack.spaces[rng.choice(illegal)].name}))
+        if sieges and not extra:
+            yield f"a free assault without a siege {label}", doc(
+                surrender={"assault": [rng.choice(sieges)]})
+        if ty["use"] != "activate":  # an army that moves may carry the body (a tie: back)
+            yield f"a burial that cannot be {label}", doc(bury=True, movement="none")
+    if active:
+        label, ty, _extra = contexts[1] if discard else contexts[0]
+        for what, bad in mistakes(pack, s, seat, {"army": ty["army"], "path": ty["path"]}, rng):
+            o = {k: v for k, v in copy.deepcopy(base).items() if k != "movement"}
+            yield f"{what} in the Tyche activation", {**o, "tyche": {**ty, **bad}}
+
+
+def holes(game: int) -> tuple[list[str], int, int]:
+    """The stops of accepted mutated orders that the check could have seen, in one
+    game; with the numbers of documents tried and accepted."""
+    pack = load_pack()
+    seed = f"prove-{game}".encode()
+    opts = {"ask_windows": True, "bot_inside": True} if game % 2 else None
+    state, _ = R.new_game(pack, seed, opts)
+    rng, mrng = random.Random(game), random.Random(1000 + game)
+    found: list[str] = []
+    tried = accepted = turns = 0
+    while R.pending(state):
+        d = R.pending(state)[0]
+        orders = R.bot_orders(state, d.seat, rng)
+        if d.kind == "player_turn" and "tyche" in orders:
+            turns += 1
+            for what, o in (candidates(pack, state, d.seat, orders, mrng) if turns % 2 else ()):
+                tried += 1
+                checked = R.check(state, d.seat, o)
+                if checked.problems:
+                    continue
+                accepted += 1
+                runs = []
+                for dice in panel(state.step):
+                    _new, events = R.execute(state, checked, dice)
+                    early = first_chance(events, d.seat)
+                    got = stops(events, d.seat)
+                    found += [f"{what}: {key} before any die (step {state.step}, orders {o})"
+                              for i, key in got if i < early]
+                    runs.append({key for _i, key in got})
+                moved = o["tyche"].get("army") if o["tyche"].get("use") == "activate" else None
+                for key in set.intersection(*runs):
+                    if key[0] in ("MoveCancelled", "AssaultCancelled") and key[1] == moved:
+                        continue  # the Tyche move's army: a tie may bring it back
+                    found.append(f"{what}: {key} under every dice (game {game}, step {state.step}, "
+                                 f"orders {o})")
+        state, _ = R.apply(state, d.seat, orders, Dice(seed, state.step))
+    return sorted(set(found)), tried, accepted
+
+
+@pytest.mark.parametrize("game", range(GAMES))
+def test_accepted_orders_never_stop_for_a_reason_the_check_could_see(game: int) -> None:
+    found, tried, accepted = holes(game)
+    assert tried > 100 and accepted > 0, (tried, accepted)
+    assert not found, f"{len(found)} of {accepted} accepted ({tried} tried):\n" + "\n".join(found[:10])
+
+
+def _dry_dice(values: list[int]) -> Any:
+    """A ``Ctx._dice`` whose dry dice repeat ``values`` (clipped to the sides) instead
+    of showing 1."""
+    real = Ctx._dice
+
+    def dice(self: Ctx, count: int, purpose: str, rule: str, sides: int) -> Any:
+        if self.dice is not None:
+            return real(self, count, purpose, rule, sides)
+        self.used_dice = True
+        self.chance_at.append(len(self.events))
+        n = len(self.chance_at)
+        return tuple(min(values[(n + k) % len(values)], sides) for k in range(count)), 0
+    return dice
+
+
+@pytest.mark.parametrize("game", range(GAMES))
+def test_the_check_does_not_depend_on_the_dice(game: int, monkeypatch) -> None:
+    """The other half: nothing the check refuses depends on the dice. The same mutated
+    orders are checked with the dry dice showing 1 (as always), 6 and a mix: the same
+    problems are found at the same fields (a refusal that the dice could lift would be
+    one invented; a message may still quote a number the dry dice left, such as the
+    CUs an army has after an assault's losses)."""
+    pack = load_pack()
+    seed = f"prove-{game}".encode()
+    opts = {"ask_windows": True, "bot_inside": True} if game % 2 else None
+    state, _ = R.new_game(pack, seed, opts)
+    rng, mrng = random.Random(game), random.Random(2000 + game)
+    differ, compared, turns = [], 0, 0
+    while R.pending(state):
+        d = R.pending(state)[0]
+        orders = R.bot_orders(state, d.seat, rng)
+        if d.kind == "player_turn" and "tyche" in orders:
+            turns += 1
+            for what, o in (candidates(pack, state, d.seat, orders, mrng) if turns % 3 else ()):
+                seen = []
+                for values in ([1], [6], [6, 2, 5, 1, 4, 3]):
+                    monkeypatch.setattr(Ctx, "_dice", _dry_dice(values))
+                    seen.append([(p.code, p.where) for p in R.check(state, d.seat, o).problems])
+                monkeypatch.undo()
+                compared += 1
+                if not seen[0] == seen[1] == seen[2]:
+                    differ.append(f"{what} (game {game}, step {state.step}): {seen} for {o}")
+        state, _ = R.apply(state, d.seat, orders, Dice(seed, state.step))
+    assert compared > 100, compared
+    assert not differ, f"{len(differ)} of {compared}:\n" + "\n".join(differ[:5])
