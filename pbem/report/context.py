@@ -567,14 +567,18 @@ def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int]) -> li
 
 def card_text(card: Any) -> str:
     """The printed text of a card's event as the prompt shows it (from the pack), or
-    what the card is for when it has none (R-8.2, R-16)."""
+    what the card is for when it has none (R-8.2, R-16). A surprise card also says how
+    it is discarded or played, as it is never the Tyche play (R-8.5: the prompt offers it
+    no use, issue 24)."""
     if card is None:
         return ""
-    if card.text and card.text != "none":
-        return f"Event: {card.text}"
+    event = f"Event: {card.text}" if card.text and card.text != "none" else ""
     if card.type == "surprise":
-        return "A surprise card: played in reaction, or discarded in your Tyche segment (R-8.5)."
-    return "No event: play it for its OPs (garrisons, training, an army's activation) or discard it."
+        how = (f"A surprise card, never your Tyche play: discard it under surprise_discards: "
+               f"[{card.number}] (a replacement is drawn at once), or play it at its moment "
+               "(R-8.5).")
+        return f"{event} {how}" if event else how
+    return event or "No event: play it for its OPs (garrisons, training, an army's activation) or discard it."
 
 
 USE_WORDS: dict[str, str] = {

@@ -23,7 +23,14 @@ from pbem.rules.cards.registry import (
     resolve_event,
 )
 from pbem.rules.context import Ctx
-from pbem.rules.core.board import distances, resolve_fleet, resolve_space
+from pbem.rules.core.armies import army_options
+from pbem.rules.core.board import (
+    distances,
+    info,
+    name_hint,
+    resolve_fleet,
+    resolve_space,
+)
 from pbem.rules.core.control import upgradable_fleets, why_no_fleet_upgrade
 from pbem.rules.core.garrisons import legal_garrison_spaces, why_not_garrison
 from pbem.rules.core.names import fleet_name
@@ -70,9 +77,11 @@ def norm_use(value: Any) -> Any:
 
 
 def uses_for(card: Card) -> list[str]:
-    """Uses of ``card`` the rules allow (R-8.2 … R-8.6) before engine support is checked."""
+    """Uses of ``card`` the rules allow (R-8.2 … R-8.6) before engine support is checked.
+    A surprise card has none: it is never the Tyche play; it is discarded under
+    ``surprise_discards`` or played at its moment (R-8.5)."""
     if card.type == "surprise":
-        return ["discard"]
+        return []
     uses: list[str] = []
     bonus = card.type in ("bonus", "unrest")
     if card.ops is not None and (not card.must_play or bonus):
@@ -217,11 +226,17 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
          "general_spaces": {card_no: [id]}, "fleet_upgrades": [fleet_id],
          "special_unit_armies": {card_no: [space]}, ...}
 
-    A card whose event lists choices (:data:`pbem.rules.cards.registry.OPTIONS_KEYS`,
-    e.g. ``special_unit_armies``, R-4.1) lists ``event`` among its uses only when it has
-    a choice now. A card of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` among
-    its uses when ``fleet_upgrades`` (fleets the seat controls below the cap) is not
-    empty (R-8.2). Spaces are listed only for the seat whose player-turn it is."""
+    A card's ``uses`` are the values of ``tyche.use`` the check accepts for it now (issue
+    24: the prompt offers nothing the check refuses), for the seat on turn: ``garrisons``
+    when some space may take a garrison, ``train`` when some training payment fits
+    (R-8.4), ``activate`` (and Major Campaign's ``event``, R-16.1) when some army can take
+    a step with the card's MPs, ``discard`` unless the card must be played; a surprise
+    card has none (R-8.5: ``surprise_discards`` or a play at its moment). A card whose
+    event lists choices (:data:`pbem.rules.cards.registry.OPTIONS_KEYS`, e.g.
+    ``special_unit_armies``, R-4.1) lists ``event`` only when it has a choice now. A card
+    of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` when ``fleet_upgrades``
+    (fleets the seat controls below the cap) is not empty (R-8.2). Spaces are listed
+    only for the seat whose player-turn it is."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     try:
         fleets = upgradable_fleets(pack, s, seat)
@@ -229,26 +244,67 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
         fleets = []
     hand = []
     event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
+    garrisons = sorted(legal_garrison_spaces(pack, s, seat)) if active else []
     for n in hand_of(s, seat):
         c = pack.cards[n]
-        uses = [u for u in uses_for(c) if u != "event" or event_supported(c)]
+        uses = [u for u in uses_for(c) if (u != "event" or event_supported(c))
+                and (not active or _may_use(pack, s, seat, c, u, garrisons))]
         if "event" in uses:  # R-16: offered only when its choices are not empty
             for key, choices in event_choices(pack, s, seat, c).items():
                 event_opts[key][str(n)] = choices
                 if not choices and "event" in uses:
                     uses.remove("event")
         if fleets and may_upgrade_fleet_with(pack, c):  # R-8.2
-            uses.insert(uses.index("garrisons") + 1, "upgrade_fleet")
+            uses.insert(uses.index("garrisons") + 1 if "garrisons" in uses else 0,
+                        "upgrade_fleet")
         hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
                      "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
     return {"hand": hand,
             "surprise_discards": [h["card"] for h in hand if h["type"] == "surprise"],
             "surprise_plays": surprise_plays(pack, s, seat, active),
-            "garrison_spaces": sorted(legal_garrison_spaces(pack, s, seat)) if active else [],
+            "garrison_spaces": garrisons,
             "training": {"in_training": [dict(u) for u in training_units(s, seat)],
                          "cards_used": s["training_cards"].get(seat, 0),
                          "cards_allowed": const(pack, "training_cards_per_turn")},
             **event_opts, "fleet_upgrades": fleets}
+
+
+def _may_use(pack: Pack, s: State, seat: str, card: Card, use: str,
+             garrisons: list[str]) -> bool:
+    """Whether ``card`` may be played for ``use`` now by the seat on turn, as far as the
+    board decides it (R-8.2 … R-8.4, R-16.1): a garrison space, a training payment, an
+    army's step within the MPs the card gives."""
+    if use == "garrisons":
+        return bool(garrisons)
+    if use == "train":
+        return s["training_cards"].get(seat, 0) < const(pack, "training_cards_per_turn") \
+            and any(training_after(pack, s, seat, [(u, k)])[2] is None
+                    for u in UNITS for k in range(1, (card.ops or 0) + 1))
+    if use == "activate":
+        return can_step(pack, s, seat, card.ops or 0)
+    if use == "event":
+        campaign = next((e for e in card.effects if e.primitive == "move_armies"), None)
+        return campaign is None or can_step(pack, s, seat, int(campaign.params.get(
+            "mp", pack.constants.get("major_campaign_mp", 0))))
+    return True
+
+
+def can_step(pack: Pack, s: State, seat: str, mp: int) -> bool:
+    """R-9.1: some army of ``seat`` can take one step with ``mp`` MPs: a land or
+    mountain path it can pay for, a sea path or a trans-Mediterranean one from a port."""
+    try:
+        costs = const(pack, "path_mp_cost")
+        armies = army_options(pack, s, seat)
+    except KeyError:  # the pack lacks movement numbers
+        return False
+    for a in armies:
+        for _y, kind in info(pack).adjacent.get(a["space"], ()):
+            if kind == "trans_med" or (kind == "sea" and costs.get("sea") is not None):
+                if pack.spaces[a["space"]].port and (kind == "trans_med" or costs["sea"] <= mp):
+                    return True
+            elif costs.get(kind) is not None and int(costs[kind]) <= mp:
+                return True
+    return False
 
 
 def _unrest_prefs(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[str]:
