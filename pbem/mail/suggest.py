@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["suggest"]
+__all__ = ["did_you_mean", "suggest"]
 
 
 def suggest(word: str, candidates: Iterable[str], *, cutoff: float = 0.75) -> str | None:
@@ -31,3 +31,13 @@ def suggest(word: str, candidates: Iterable[str], *, cutoff: float = 0.75) -> st
         return folded[key]
     matches = difflib.get_close_matches(key, list(folded), n=1, cutoff=cutoff)
     return folded[matches[0]] if matches else None
+
+
+def did_you_mean(word: object, candidates: Iterable[str], *, cutoff: float = 0.6) -> str | None:
+    """The hint ``"did you mean X?"`` for a name a player got wrong: ``X`` the
+    candidate :func:`suggest` finds for ``word`` (an exact match ignoring case counts
+    too: ``"ptolemy"`` -> ``"did you mean Ptolemy?"``), else ``None``. ``cutoff`` as
+    for :func:`suggest`; 0.6 is :func:`difflib.get_close_matches`' own, as the names of
+    spaces have always been matched."""
+    near = suggest(str(word), candidates, cutoff=cutoff)
+    return f"did you mean {near}?" if near else None

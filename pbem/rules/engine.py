@@ -19,7 +19,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.events import reduce
-from pbem.rules.core.problems import IllegalOrders, reject
+from pbem.rules.core.problems import IllegalOrders, did_you_mean, reject
 from pbem.rules.core.state import SEATS, Decision, Event, GameState, _copy, war_get
 from pbem.rules.dice import Dice
 from pbem.rules.orders import reinforcements, turn_order
@@ -142,7 +142,7 @@ def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     if seat not in SEATS:  # orders come from one of the four seats only
         rej: list[Problem] = []
         reject(rej, "orders.unknown_seat", f"{seat!r} is not a seat of this game", "seat",
-               "seats: " + ", ".join(SEATS))
+               did_you_mean(seat, SEATS, "seats: " + ", ".join(SEATS)))
         return rej
     if standing_only(ctx.s, seat, orders):  # standing orders from any seat
         return run_standing(ctx, seat, orders)

@@ -144,8 +144,10 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
         return Checked(issues, game_id, reason=issues[0].code)
     if seat not in seats:
         if "seat" in doc:
+            near = suggest(seat, seats, cutoff=0.6)
             issues.append(Problem(message=f"Game {game_id} has no seat {seat!r}; seats are {', '.join(seats)}.",
-                                where="seat", code="envelope.unknown_seat"))
+                                where="seat", code="envelope.unknown_seat",
+                                hint=f"did you mean `{near}`?" if near else None))
         return Checked(issues, game_id, reason=issues[0].code if issues else "")
     identity = _identity(judge, parsed, doc, game_id, seats[seat])
     if identity is not None and identity.reason != "auth.key":

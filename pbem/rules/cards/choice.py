@@ -16,7 +16,7 @@ from pbem.plural import count
 from pbem.problems import Problem
 from pbem.rules.core.board import resolve_general, resolve_space
 from pbem.rules.core.names import printed_name
-from pbem.rules.core.problems import reject
+from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State
 
 RULE = "R-16"
@@ -84,17 +84,23 @@ def pick_army(pack: Pack, s: State, part: dict[str, Any], key: str, legal: list[
               seats: set[str], where: str, rej: list[Problem], what: str) -> str | None:
     """R-16: the army an event acts on, named under ``part[key]`` by a general of one of
     ``seats`` or by its space, one of ``legal`` (spaces); see :func:`pick_one`."""
+    gens = [g.name for gid, g in pack.generals.items()
+            if (s["generals"].get(gid) or {}).get("space") in legal
+            and s["generals"][gid].get("seat") in seats]
     return pick_one(part, key, legal, lambda v: army_of(pack, s, v, seats), where, rej,
-                    what, names(pack, legal))
+                    what, names(pack, legal), pack,
+                    near=gens + [pack.spaces[x].name for x in legal])
 
 
 def pick_one(part: dict[str, Any], key: str, legal: list[str], norm: Any, where: str,
-             rej: list[Problem], what: str, shown: str | None = None, pack: Pack | None = None) -> str | None:
+             rej: list[Problem], what: str, shown: str | None = None, pack: Pack | None = None,
+             near: list[str] | None = None) -> str | None:
     """R-16: one of ``legal`` (ids) under ``part[key]``, read by ``norm`` (text → id or
     None); left out: the only legal one. Problems: ``tyche.event_no_subject`` (nothing
     qualifies), ``tyche.event_choice_missing`` (several do), ``tyche.event_choice_illegal``;
     each message names ``what``, each hint lists ``shown`` (default: the printed names
-    of ``legal`` with ``pack``, else the ids)."""
+    of ``legal`` with ``pack``, else the ids); a name that reads as nothing gets "did you
+    mean" among ``near`` (default: the names of ``legal``)."""
     if shown is None:
         shown = ", ".join(printed_name(pack, x) for x in legal) if pack is not None else ", ".join(legal)
     if not legal:
@@ -109,7 +115,11 @@ def pick_one(part: dict[str, Any], key: str, legal: list[str], norm: Any, where:
         return None
     got = norm(part[key])
     if got not in legal:
+        close = did_you_mean(part[key], near if near is not None else [
+            printed_name(pack, x) if pack is not None else x for x in legal]) \
+            if got is None else None
         reject(rej, "tyche.event_choice_illegal", f"{part[key]!r} is no {what}",
-               f"{where}.{key}", "qualify: " + shown, rule=RULE)
+               f"{where}.{key}", (f"{close} " if close else "") + "qualify: " + shown,
+               rule=RULE)
         return None
     return got

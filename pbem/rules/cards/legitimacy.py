@@ -16,7 +16,7 @@ from pbem.rules.cards.base import Primitive
 from pbem.rules.cards.royals import event_plan, names, no_effect
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import side_legitimacy
-from pbem.rules.core.board import resolve_general, resolve_space
+from pbem.rules.core.board import name_hint, resolve_general, resolve_space
 from pbem.rules.core.control import legitimacy_points, royal_controller
 from pbem.rules.core.pieces import cus_at, has_general
 from pbem.rules.core.problems import reject
@@ -65,8 +65,10 @@ def _check_lp(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card,
         return
     who = part["player"].strip().lower() if isinstance(part["player"], str) else None
     if who not in SEATS or who == seat:
+        others = tuple(x for x in SEATS if x != seat)
         reject(rej, "royals.player_not_allowed", f"{part['player']!r} is not another seat",
-               f"{where}.player", "seats: " + ", ".join(x for x in SEATS if x != seat))
+               f"{where}.player", name_hint(part["player"], words=others,
+                                            otherwise="seats: " + ", ".join(others)))
         return
     event_plan(plan)["adjust_lp"] = who
 
@@ -154,9 +156,12 @@ def _check_mutiny(pack: Pack, s: State, seat: str, part: dict[str, Any], card: C
     if got in legal or (soft and got):
         event_plan(plan)["mutiny"] = list(got)
         return
+    near = name_hint(part["target"], pack.generals, pack.spaces) if got is None and \
+        resolve_general(pack, part["target"]) is None and \
+        resolve_space(pack, part["target"])[0] is None else None
     reject(rej, "royals.army_not_allowed", f"{part['target']!r} names no enemy army with "
            "less legitimacy than yours (faction LP + its commander's prestige)",
-           f"{where}.target", hint)
+           f"{where}.target", f"{near} {hint}" if near else hint)
 
 
 def _mutiny(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -> bool:
@@ -212,8 +217,10 @@ def _check_condemn(pack: Pack, s: State, seat: str, part: dict[str, Any], card: 
     if gid in legal or (soft and gid):
         event_plan(plan)["condemnation"] = gid
         return
+    near = name_hint(raw, {g: pack.generals[g] for g in legal}) if gid is None else None
     reject(rej, "royals.general_not_allowed", f"{raw!r} names no major general of another "
-           "seat in play that is not already condemned", f"{where}.general", hint)
+           "seat in play that is not already condemned", f"{where}.general",
+           f"{near} {hint}" if near else hint)
 
 
 def _condemn(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]) -> bool:

@@ -16,7 +16,7 @@ from pbem.problems import Problem
 from pbem.rules.cards.base import Primitive
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import resolve_army
-from pbem.rules.core.board import _resolve_royal
+from pbem.rules.core.board import _resolve_royal, name_hint
 from pbem.rules.core.control import royal_controller
 from pbem.rules.core.pieces import army_spaces, has_general
 from pbem.rules.core.problems import reject
@@ -76,7 +76,8 @@ def _check_kill(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Car
     rid = _resolve_royal(pack, part["royal"])
     if rid is None:
         reject(rej, "royals.unknown_royal", f"there is no member {part['royal']!r}",
-               f"{where}.royal", hint)
+               f"{where}.royal", name_hint(part["royal"], {r: pack.royals[r] for r in legal},
+                                           otherwise=hint))
     elif rid not in legal and not soft:
         why = "Alexander is already dead" if pack.royals[rid].kind == "body" else \
             "the member is not on the map"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Pack
-from pbem.rules.core.board import info, resolve_general, resolve_space
+from pbem.rules.core.board import info, name_hint, resolve_general, resolve_space
 from pbem.rules.core.control import (
     legitimacy_points,
     province_controller,
@@ -189,8 +189,9 @@ def resolve_army(pack: Pack, s: State, seat: str, text: Any) -> tuple[str | None
         if g.get("seat") != seat or g.get("where") != "map":
             return None, f"{pack.generals[gid].name} is not one of your generals on the map"
         return g["space"], ""
-    sid, hint = resolve_space(pack, text)
+    sid, _hint = resolve_space(pack, text)
     if sid is None:
+        hint = name_hint(text, pack.generals, pack.spaces)
         return None, f"there is no general or space {text!r}" + (f"; {hint}" if hint else "")
     return sid, ""
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.mail.suggest import did_you_mean as near_miss
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.core.pack import const
@@ -124,6 +125,28 @@ def resolve_id(entries: Mapping[str, Any], text: object) -> str | None:
     key = text.strip().lower()
     return next((k for k, v in entries.items()
                  if key in (k, v.name.lower(), v.name.lower().replace(" ", "_"))), None)
+
+
+def name_hint(text: object, *tables: Mapping[str, Any], words: tuple[str, ...] = (),
+              otherwise: str | None = None) -> str | None:
+    """The hint ``"did you mean X?"`` for a name a player got wrong (issue 24): ``X`` the
+    printed name, among the entries of ``tables`` (generals, royals, fleets, spaces,
+    cards: each found by its id or its name, shown by its name; a card as ``#12 Name``)
+    and ``words`` (seats, CU types), nearest to ``text``; else ``otherwise``. R-8: orders
+    name things as players read them."""
+    shown: dict[str, str] = {}
+    for table in tables:
+        for key, entry in table.items():
+            name = getattr(entry, "name", str(key))
+            label = f"#{key} {name}" if isinstance(key, int) else name
+            for alias in (name, str(key), label):
+                shown.setdefault(alias, label)
+    for w in words:
+        shown.setdefault(w, w)
+    hint = near_miss(text, list(shown)) if isinstance(text, (str, int)) and shown else None
+    if hint is None:
+        return otherwise
+    return f"did you mean {shown[hint.removeprefix('did you mean ').removesuffix('?')]}?"
 
 
 def space_or_reject(pack: Pack, text: object, where: str, rej: list[Problem]) -> str | None:

@@ -6,9 +6,9 @@ one. :class:`IllegalOrders` is raised by ``apply`` with the problems found.
 """
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 
+from pbem.mail.suggest import did_you_mean as near_miss
 from pbem.problems import Problem, problem
 
 
@@ -35,6 +35,6 @@ def reject(rej: list[Problem], code: str, msg: str, where: str, hint: str | None
 def did_you_mean(word: object, choices: Sequence[str], otherwise: str | None = None
                  ) -> str | None:
     """The hint for a word the orders got wrong: ``"did you mean X?"`` for the nearest of
-    ``choices`` (difflib), else ``otherwise``."""
-    close = difflib.get_close_matches(str(word), list(choices), n=1)
-    return f"did you mean {close[0]}?" if close else otherwise
+    ``choices`` (:func:`pbem.mail.suggest.did_you_mean`, the product's one matcher: case
+    ignored), else ``otherwise``."""
+    return near_miss(word, choices) or otherwise

@@ -7,14 +7,13 @@ Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
 """
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import eligible_commanders
-from pbem.rules.core.board import resolve_general, space_or_reject
+from pbem.rules.core.board import name_hint, resolve_general, space_or_reject
 from pbem.rules.core.pieces import generals_at
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State
@@ -52,9 +51,8 @@ def check(pack: Pack, s: State, seat: str, part: dict[Any, Any], where: str,
             continue
         gid = resolve_general(pack, gname)
         if gid is None:
-            close = difflib.get_close_matches(str(gname).lower(), list(pack.generals), n=1)
             reject(rej, "commanders.unknown_general", f"there is no general {gname!r}", w,
-                   f"did you mean {pack.generals[close[0]].name}?" if close else None)
+                   name_hint(gname, pack.generals))
             continue
         name, here = pack.generals[gid].name, pack.spaces[sid].name
         if sid in out:

@@ -12,7 +12,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
-from pbem.rules.core.board import _resolve_royal
+from pbem.rules.core.board import _resolve_royal, name_hint
 from pbem.rules.core.control import royal_controller
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State
@@ -23,9 +23,10 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
     """The heir named (an id or a printed name, R-11.1); None after a problem."""
     rid = _resolve_royal(pack, part)
     if rid is None or pack.royals[rid].kind != "heir":
+        heirs = {r: rm for r, rm in pack.royals.items() if rm.kind == "heir"}
         reject(rej, "royals.unknown_royal", f"{part!r} is no heir of Alexander", where,
-               "heirs: " + ", ".join(rm.name for rm in pack.royals.values()
-                                     if rm.kind == "heir"))
+               name_hint(part, heirs, otherwise="heirs: " + ", ".join(
+                   rm.name for rm in heirs.values())))
         return None
     return rid
 

@@ -13,7 +13,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
-from pbem.rules.core.board import resolve_general, space_or_reject
+from pbem.rules.core.board import name_hint, resolve_general, space_or_reject
 from pbem.rules.core.names import cus_text
 from pbem.rules.core.pieces import (
     capacity,
@@ -103,10 +103,12 @@ def check(pack: Pack, s: State, seat: str, raw: dict[Any, Any], where: str,
                             if x in pack.generals and v.get("where") == "map"
                             and v.get("space") == sid and v.get("seat") == seat
                             and x not in inside_generals(s, seat, sid))
+                        near = name_hint(gtxt, pack.generals) if g is None else None
                         reject(rej, "inside.no_such_units", f"{gtxt!r} is no general of "
                              f"yours outside in {name}", f"{w}.generals[{i}]",
-                             ("your generals outside there: " + ", ".join(outside))
-                             if outside else f"none of your generals is outside in {name}")
+                             ((f"{near} " if near else "") + "your generals outside there: "
+                              + ", ".join(outside))
+                             if outside else near or f"none of your generals is outside in {name}")
                         continue
                     if g in gens:
                         reject(rej, "inside.duplicate", f"{pack.generals[g].name} is listed "

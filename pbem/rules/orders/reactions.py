@@ -19,7 +19,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
-from pbem.rules.core.board import resolve_fleet, resolve_space
+from pbem.rules.core.board import name_hint, resolve_fleet, resolve_space
 from pbem.rules.core.names import card_label, fleet_name
 from pbem.rules.core.pieces import army_space
 from pbem.rules.core.problems import reject
@@ -191,8 +191,11 @@ def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
         for x in items:
             f = resolve_fleet(pack, x)
             if f not in opts:
+                near = name_hint(x, {o: pack.fleets[o] for o in opts if o in pack.fleets}) \
+                    if f is None else None
                 reject(rej, "reaction.bad_fleet", f"{x!r} is not one of your ready fleets",
-                       f"orders.{key}.fleets", "fleets: " + ", ".join(fleet_name(pack, f) for f in opts)
+                       f"orders.{key}.fleets", (f"{near} " if near else "") + "fleets: "
+                       + ", ".join(fleet_name(pack, f) for f in opts)
                        + "; or " + NONE_HINT[key], rule=rule)
             elif f not in out:
                 out.append(f)
@@ -209,10 +212,14 @@ def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
         gid = next((k for k, v in pack.generals.items() if g in (k, v.name.lower())), None)
         sid = army_space(pack, s, seat, gid) if gid else resolve_space(pack, val)[0]
     if sid not in opts:
+        named = {x: pack.spaces[x] for x in opts} | {
+            g: v for g, v in pack.generals.items()
+            if (s["generals"].get(g) or {}).get("space") in opts
+            and s["generals"][g].get("seat") == seat}
+        near = name_hint(val, named) if sid is None and isinstance(val, str) else None
         reject(rej, f"reaction.bad_{field}", f"{val!r} is not one of the choices",
-               f"orders.{key}.{field}", "choices: " + ", ".join(pack.spaces[x].name
-                                                               for x in opts)
-               + "; or " + NONE_HINT[key], rule=rule)
+               f"orders.{key}.{field}", (f"{near} " if near else "") + "choices: " + ", ".join(
+                   pack.spaces[x].name for x in opts) + "; or " + NONE_HINT[key], rule=rule)
     return sid
 
 

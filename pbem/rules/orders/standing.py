@@ -26,7 +26,12 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import own_armies_hint
-from pbem.rules.core.board import resolve_fleet, resolve_general, resolve_space
+from pbem.rules.core.board import (
+    name_hint,
+    resolve_fleet,
+    resolve_general,
+    resolve_space,
+)
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import SEATS, State, standing_orders
 from pbem.rules.core.units import (
@@ -86,7 +91,9 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 gid = resolve_general(pack, v)
                 sid = None if gid else resolve_space(pack, v)[0]
                 if gid is None and sid is None:
-                    reject(rej, "standing.unknown_army", f"there is no general or space {v!r}", f"{w}.army", armies)
+                    near = name_hint(v, pack.generals, pack.spaces)
+                    reject(rej, "standing.unknown_army", f"there is no general or space {v!r}",
+                           f"{w}.army", f"{near} {armies}" if near else armies)
                 norm["army"] = gid or sid
             elif k in ("into", "toward"):
                 vals = v if isinstance(v, list) else [v]
@@ -113,9 +120,10 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 bad = [x for x, y in zip(vals, seats, strict=True) if y not in SEATS
                        or y == seat]
                 if bad:
+                    others = tuple(x for x in SEATS if x != seat)
                     reject(rej, "standing.bad_seat", f"against lists the other seats; {bad[0]!r} is not one",
-                         f"{w}.against", "seats: " + ", ".join(
-                             x for x in SEATS if x != seat) + "; e.g. against: [east]")
+                         f"{w}.against", name_hint(bad[0], words=others, otherwise="seats: " + ", ".join(
+                             others) + "; e.g. against: [east]"))
                 norm[k] = seats
             elif k == "fleets":
                 vals = v if isinstance(v, list) else [v]
@@ -124,7 +132,8 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 if bad:
                     reject(rej, "standing.bad_fleet", "fleets lists fleet ids" +
                          (f"; there is no fleet {bad[0]!r}" if bad else ""),
-                         f"{w}.fleets", "fleets: " + ", ".join(f.name for f in pack.fleets.values()))
+                         f"{w}.fleets", name_hint(bad[0], pack.fleets, otherwise="fleets: " + ", ".join(
+                             f.name for f in pack.fleets.values())))
                 norm[k] = fids
             elif k == "city":  # inside_join: major cities
                 vals = v if isinstance(v, list) else [v]
@@ -157,7 +166,9 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 if bad or not vals or len(set(map(str, types))) != len(vals):
                     reject(rej, "standing.bad_order", "order lists CU types, each once" + (f"; no type {bad[0]!r}"
                                                               if bad else ""),
-                         f"{w}.order", "types: " + unit_types_text(pack))
+                         f"{w}.order", name_hint(bad[0] if bad else None, pack.cu_types,
+                                                 pack.special_units,
+                                                 otherwise="types: " + unit_types_text(pack)))
                 norm[k] = [t if t is not None else x for x, t in zip(vals, types, strict=True)]
         if when in ("intercept", "avoid") and "army" not in o:
             reject(rej, "standing.army_missing", "name the army", f"{w}.army",

@@ -18,6 +18,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core import names
+from pbem.rules.core.board import name_hint
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, hand_of
 from pbem.rules.resolve.siege import conducts_siege
@@ -47,6 +48,9 @@ def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str
         for n in hand:
             if pack.cards[n].name.lower() == key:
                 return n, None
+        near = name_hint(value, {n: pack.cards[n] for n in hand})
+        if near:  # a card of the hand by a name misspelled
+            return None, f"{near} give the card's number from your hand"
     return None, "give the card's number from your hand"
 
 

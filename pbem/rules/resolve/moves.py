@@ -28,6 +28,7 @@ from pbem.rules.core.board import (
     _resolve_royal,
     classify_path,
     info,
+    name_hint,
     resolve_fleet,
     resolve_general,
     resolve_space,
@@ -87,8 +88,11 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                 if not isinstance(v, dict) or any(
                         resolve_unit_type(pack, t) is None or not isinstance(n, int) or
                         isinstance(n, bool) or n < 1 for t, n in v.items()):
+                    bad = next((t for t in v if resolve_unit_type(pack, t) is None), None) \
+                        if isinstance(v, dict) else None
                     reject(rej, "movement.bad_cus", "cus maps CU types to counts: {mercenary: 1, loyal: 2}", f"{w}.cus",
-                         "types: " + unit_types_text(pack))
+                         name_hint(bad, pack.cu_types, pack.special_units,
+                                   otherwise="types: " + unit_types_text(pack)))
                 else:
                     part["cus"] = {resolve_unit_type(pack, t): n for t, n in v.items()}
             elif k == "generals":
@@ -96,7 +100,8 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                     gid = resolve_general(pack, g)
                     if gid is None:
                         reject(rej, "commanders.unknown_general", f"there is no general {g!r}", f"{w}.generals",
-                             "generals: [Seleucus] (names of your generals in the army)")
+                             name_hint(g, pack.generals, otherwise="generals: [Seleucus] "
+                                       "(names of your generals in the army)"))
                     else:
                         part["generals"].append(gid)
             else:
@@ -104,7 +109,8 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                     rid = _resolve_royal(pack, r)
                     if rid is None:
                         reject(rej, "movement.unknown_royal", f"there is no royal {r!r}", f"{w}.royals",
-                             "names: " + ", ".join(r.name for r in pack.royals.values()))
+                             name_hint(r, pack.royals, otherwise="names: " + ", ".join(
+                                 m.name for m in pack.royals.values())))
                     else:
                         part["royals"].append(rid)
         out.append(part)
@@ -150,8 +156,10 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
     if escort is not None:
         fids = [resolve_fleet(pack, f) for f in escort] if isinstance(escort, list) else [None]
         if None in fids:
+            bad = escort[fids.index(None)] if isinstance(escort, list) else escort
             reject(rej, "movement.bad_escort", "escort lists fleet ids",
-                 f"{where}.escort", "fleets: " + ", ".join(f.name for f in pack.fleets.values()))
+                 f"{where}.escort", name_hint(bad, pack.fleets, otherwise="fleets: " + ", ".join(
+                     f.name for f in pack.fleets.values())))
         else:
             escort = list(dict.fromkeys(fids))
     drop = _part(pack, raw["drop"], f"{where}.drop", rej) if "drop" in raw else []

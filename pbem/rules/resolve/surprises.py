@@ -21,7 +21,7 @@ from typing import Any
 from pbem.pack.model import Effect, Pack
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import commander, side_legitimacy
-from pbem.rules.core.board import resolve_general, resolve_space
+from pbem.rules.core.board import name_hint, resolve_general, resolve_space
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import SEATS, State, hand_of, standing_orders
 
@@ -249,8 +249,10 @@ def read_cards(pack: Pack, s: State, seat: str, raw: Any, moments: tuple[str, ..
         w = f"{where}[{i}]" if isinstance(raw, list) else where
         n = card_number(pack, v)
         if n is None or n not in pack.cards:
+            near = name_hint(v, pack.cards) if isinstance(v, str) else None
             reject(rej, "surprise.not_a_card", f"{v!r} is no card", w,
-                   "give a surprise card by its number, e.g. 52; " + fit)
+                   (f"{near} " if near else "") + "give a surprise card by its number, "
+                   "e.g. 52; " + fit)
             continue
         if in_hand and n not in hand_of(s, seat):
             reject(rej, "surprise.not_in_hand", f"card {n} is not in your hand", w, fit)
