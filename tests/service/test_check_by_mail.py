@@ -1,0 +1,200 @@
+"""The check through the real mail path (issue 24.1, 24.6, 24.7): a judge polls a real
+IMAP server (pymap on loopback), the seats mail their orders over SMTP, and the tests
+read the judge's answers in the seats' mailboxes.
+
+- 24.6: the prompt offers a surprise card no use (it is never the Tyche play) and says
+  how it is discarded; a use the prompt offers is accepted.
+- 24.7: a document with a garrison mistake, a path mistake and an MP mistake gets all
+  three in one refusal.
+- 24.1: after an unrest card's roll, a move whose first space is not next to the army
+  is refused at once (it used to be accepted and then stopped when carried out).
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import random
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from pbem import rules
+from pbem.config import parse_config
+from pbem.rules.core.board import LAND_KINDS, info
+from pbem.service import Judge, make_judge, run_once
+from pbem.store import Store
+from tests.conftest import (
+    HASHES,
+    KEYS,
+    PLAYERS,
+    SEATS,
+    Table,
+    local_judge,
+    make_config,
+    player_mail,
+)
+
+
+def _seed(tmp: Path) -> tuple[bytes, str]:
+    """A seed whose first player-turn (after the default turn order, sent by mail as in
+    the test) falls to a seat holding an unrest card and a surprise card; with that
+    seat. Judges without a mail server look (the dice follow the orders mailed)."""
+    for i in range(100):
+        seed = f"check-by-mail-{i}".encode()
+        config = parse_config({
+            "judge": {"address": "judge@pbem.localhost"}, "map_attachment": False,
+            "database": str(tmp / f"seed-{i}.sqlite"),
+            "games": [{"id": "g1", "seats": [{"seat": s, "player": PLAYERS[s],
+                                              "email": f"{s}@pbem.localhost",
+                                              "key_hash": HASHES[s]} for s in SEATS]}]},
+            base=tmp)
+        judge = Judge(config, Store(config.database), new_seed=lambda seed=seed: seed)
+        judge.ensure_games()
+        state = judge.state("g1")
+        d = rules.pending(state)[0]
+        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
+               "orders": dict(d.default)}
+        assert judge.handle_message(player_mail(d.seat, doc)) == "applied"
+        state = judge.state("g1")
+        seat = rules.pending(state)[0].seat
+        types = {state.pack.cards[n].type for n in state.private[seat]["hand"]}
+        judge.store.close()
+        if {"unrest", "surprise"} <= types:
+            return seed, seat
+    raise AssertionError("no seed found")
+
+
+def _answers(table: Table, seat: str, seen: int) -> list[EmailMessage]:
+    """The mails to ``seat`` after the first ``seen``."""
+    return table.inbox(seat)[seen:]
+
+
+def _far(pack, start: str) -> tuple[str, str]:
+    """A space two steps from ``start`` but not next to it, and a space next to that."""
+    adj = info(pack).adjacent
+    near = {y for y, _k in adj[start]}
+    x = min({z for y in near for z, _k in adj[y]} - near - {start})
+    return x, next(y for y, k in adj[x] if k in LAND_KINDS and y != start)
+
+
+def _too_long(pack, start: str, allowance: int) -> list[str]:
+    """A land path from ``start`` (no space twice) that costs more than ``allowance``."""
+    costs, path, here, cost = pack.constants["path_mp_cost"], [], start, 0
+    rng = random.Random(4)
+    while cost <= allowance:
+        y, k = rng.choice([(y, k) for y, k in info(pack).adjacent[here]
+                           if k in LAND_KINDS and y not in path and y != start])
+        path.append(y)
+        cost += int(costs[k])
+        here = y
+    return path
+
+
+@pytest.fixture
+def turn(tmp_path: Path, pymap_server):
+    """A judge polling pymap whose game g1 waits for the first player-turn of a seat
+    holding an unrest and a surprise card (the turn order answered by mail):
+    ``(table, seat)``."""
+    seed, seat = _seed(tmp_path / "seeds")
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.new_seed = lambda: seed
+    judge.ensure_games()
+    table = Table(pymap_server, config, judge, poller)
+    run_once(judge, poller)
+    state = judge.state("g1")
+    chooser = rules.pending(state)[0]
+    table.send(chooser.seat, table.orders_doc(chooser.seat, state.step, dict(chooser.default)))
+    assert list(run_once(judge, poller).values()) == ["applied"]
+    assert rules.pending(judge.state("g1"))[0].seat == seat
+    yield table, seat
+    poller.close()
+
+
+def _send(table: Table, seat: str, orders: dict) -> tuple[str, str]:
+    """Mail ``orders`` of ``seat`` for the current step; the status and the answer."""
+    seen = len(table.inbox(seat))
+    table.send(seat, table.orders_doc(seat, table.judge.state("g1").step, orders))
+    [status] = run_once(table.judge, table.poller).values()
+    answers = _answers(table, seat, seen)
+    return status, " ".join(table.text_of(answers[-1]).split()) if answers else ""
+
+
+def test_the_prompt_offers_a_surprise_card_no_use(turn) -> None:
+    """24.6: the prompt mailed to the seat offers its surprise card no use and says how
+    it is discarded; a use the prompt offers (the unrest card's event) is accepted."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack, hand = state.pack, state.private[seat]["hand"]
+    prompt = [m for m in table.inbox(seat) if f"step {state.step}:" in str(m["Subject"])][-1]
+    flat = " ".join(table.text_of(prompt).split())
+    surprises = [n for n in hand if pack.cards[n].type == "surprise"]
+    for n in surprises:  # its line, then its text that says how
+        line = flat.split(f"#{n} {pack.cards[n].name}", 1)[1].split("surprise_discards")[0]
+        assert "Uses now" not in line, line
+        assert f"surprise_discards: [{n}]" in flat, flat
+    unrest = next(n for n in hand if pack.cards[n].type == "unrest")
+    status, answer = _send(table, seat, {"tyche": {"card": surprises[0], "use": "discard"}})
+    assert status == "rejected" and "code: tyche.surprise_not_mandatory" in answer
+    assert "event" in next(h["uses"] for h in rules.legal_options(state, seat)["hand"]
+                           if h["card"] == unrest)
+    status, _answer = _send(table, seat, {"tyche": {"card": unrest, "use": "event"},
+                                          "movement": "none"})
+    assert status == "applied"
+
+
+def test_every_mistake_in_one_answer(turn) -> None:
+    """24.7: a garrison mistake, a path mistake and an MP mistake in one refusal."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack = state.pack
+    opts = rules.legal_options(state, seat)
+    (a1, s1), (a2, s2) = [(a["army"], a["space"]) for a in opts["armies"][:2]]
+    allowance2 = next(a["allowance"] for a in opts["armies"] if a["space"] == s2)
+    garrison_card = next(h["card"] for h in opts["hand"] if "garrisons" in h["uses"])
+    bad_place = next(x for x in sorted(pack.spaces) if x not in opts["garrison_spaces"]
+                     and pack.spaces[x].kind != "transit")
+    x, y = _far(pack, s1)
+    status, answer = _send(table, seat, {
+        "tyche": {"card": garrison_card, "use": "garrisons",
+                  "places": [pack.spaces[bad_place].name]},
+        "movement": [{"army": pack.generals[a1].name, "path": [x, y]},
+                     {"army": pack.generals[a2].name, "path": _too_long(pack, s2, allowance2)}]})
+    assert status == "rejected"
+    assert "There are 3 problems:" in answer, answer
+    for code in ("tyche.garrison_illegal", "movement.bad_path", "movement.too_far"):
+        assert f"code: {code}" in answer, (code, answer)
+
+
+def test_a_first_step_not_next_to_the_army_is_refused_after_dice(turn) -> None:
+    """24.1: after the unrest card's roll, a move whose first space is not next to the
+    army is refused at once, naming it (it was accepted, then stopped when carried out)."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack = state.pack
+    a1, s1 = next((a["army"], a["space"]) for a in rules.legal_options(state, seat)["armies"])
+    unrest = next(n for n in state.private[seat]["hand"] if pack.cards[n].type == "unrest")
+    x, y = _far(pack, s1)
+    status, answer = _send(table, seat, {"tyche": {"card": unrest, "use": "event"},
+                                         "movement": [{"army": pack.generals[a1].name,
+                                                       "path": [x, y]}]})
+    assert status == "rejected", answer
+    assert "code: movement.bad_path" in answer, answer
+    assert f"{pack.spaces[x].name} is not next to {pack.spaces[s1].name}" in answer, answer
+    assert table.judge.state("g1").step == state.step
+
+
+def test_a_misspelled_seat_gets_a_did_you_mean(tmp_path: Path) -> None:
+    """24.14: the envelope names the seat a misspelled one is near (seats are public)."""
+    judge = local_judge(tmp_path, {})
+    state = judge.state("g1")
+    doc = {"game": "g1", "seat": "nroth", "key": KEYS["north"], "step": state.step,
+           "orders": {"first_player": "north"}}
+    assert judge.handle_message(player_mail("north", doc)) == "rejected"
+    (row,) = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = 'north@pbem.localhost' "
+                                    "AND kind = 'reply'").fetchone()
+    raw = judge.store.outbox_row(row)["raw"]
+    body = " ".join(email.message_from_bytes(raw, policy=email.policy.default)
+                    .get_body(("plain",)).get_content().split())
+    assert "code: envelope.unknown_seat" in body and "did you mean `north`?" in body, body
