@@ -52,6 +52,7 @@ class Ctx:
         # cannot know what follows them exactly; see :mod:`pbem.rules.core.footprint`)
         self.chance_at: list[int] = []
         self.unsure = Unsure()  # in a check: where the board may differ from this one
+        self.refused = Unsure()  # the part of it a refused part of the orders accounts for
         self.recorded: list[tuple[str, Any]] = []
         self._plans = list(plans) if plans is not None else None
         self.version = 0  # bumped by every change of ``s`` (:meth:`emit`, :meth:`restore`)

@@ -90,13 +90,18 @@ def test_another_address_learns_nothing_about_the_seat(turn) -> None:
 
 
 def test_a_later_segment_is_checked_for_what_no_earlier_one_changes(turn) -> None:
-    """A refused Tyche play leaves the board the movement would start from unknown: the
-    movement's names are checked, its legality waits (none invented)."""
+    """A refused Tyche play is read as written (issue 24.7): a discard changes no piece,
+    so the movement is checked in full; a garrison placement may make its space take
+    the mercenary, so that waits for the card to be fixed (none invented)."""
     judge, seat, _step, _hand = turn
     state = judge.state("g1")
     pack = state.pack
-    illegal = next(s for s in sorted(pack.spaces) if s not in rules.legal_options(state, seat)["mercenary_spaces"])
+    illegal = next(s for s in sorted(pack.spaces) if s not in rules.legal_options(state, seat)["mercenary_spaces"]
+                   and pack.spaces[s].kind != "transit")
     orders = {"tyche": {"card": 999, "use": "discard"}, "movement": {"mercenary": pack.spaces[illegal].name}}
+    codes = [p.code for p in rules.validate(state, seat, orders)]
+    assert codes == ["tyche.card_not_in_hand", "movement.mercenary_place_illegal"]
+    orders["tyche"] = {"card": 999, "use": "garrisons", "places": [pack.spaces[illegal].name]}
     codes = [p.code for p in rules.validate(state, seat, orders)]
     assert codes == ["tyche.card_not_in_hand"]
     orders["movement"] = [{"army": "Nobody", "path": ["Pellla"]}]

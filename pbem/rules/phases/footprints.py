@@ -193,14 +193,16 @@ def _moves(pack: Pack, plan: Mapping[str, Any]) -> Unsure:
 
 
 def sure_problems(pack: Pack, s: State, seat: str, problems: list[Problem], unsure: Unsure,
-                  orders: Any) -> list[Problem]:
+                  orders: Any, refused: Unsure | None = None) -> list[Problem]:
     """The problems of a part of ``orders`` that hold whatever happens where the board
-    is ``unsure``: all of them when nothing is unsure; the board-free ones
-    (:data:`BOARD_FREE`); ``surprise.not_in_hand`` while the hand is
-    known; the problems of the Tyche segment's army moves (an activation, R-8.2; Major
-    Campaign, R-16.1) that the moves' own check finds with ``unsure``
-    (:func:`pbem.rules.resolve.moves.check_moves`); any other when the spaces its field
-    names (:func:`subject`) are clear, and for a garrison those within two spaces
+    is ``unsure``: all of them when nothing is unsure; the problems of the Tyche
+    segment's army moves (an activation, R-8.2; Major Campaign, R-16.1) that the moves'
+    own check finds with ``unsure`` (:func:`pbem.rules.resolve.moves.check_moves`); of
+    the others, when ``refused`` is given (the footprints of the refused parts only: a
+    part carried out strictly after dice keeps the problems the dry run finds), those
+    that hold whatever happens there: the board-free ones (:data:`BOARD_FREE`),
+    ``surprise.not_in_hand`` while the hand is known, and those whose field names
+    spaces (:func:`subject`) that are clear, for a garrison also those within two spaces
     (R-8.3: a CU or garrison within 2 MPs)."""
     if not unsure:
         return list(problems)
@@ -214,7 +216,7 @@ def sure_problems(pack: Pack, s: State, seat: str, problems: list[Problem], unsu
                 moves = _tyche_moves(pack, s, seat, orders.get("tyche"), unsure)
             if (p.code, p.where, p.message) in moves:
                 out.append(p)
-        elif _sure(pack, p, unsure, orders):
+        elif _sure(pack, p, unsure if refused is None else refused, orders):
             out.append(p)
     return out
 
@@ -222,7 +224,7 @@ def sure_problems(pack: Pack, s: State, seat: str, problems: list[Problem], unsu
 def _sure(pack: Pack, p: Problem, unsure: Unsure, orders: Any) -> bool:
     """Whether a problem of no army move holds whatever happens where the board is
     ``unsure`` (:func:`sure_problems`)."""
-    if p.code in BOARD_FREE:
+    if not unsure or p.code in BOARD_FREE:
         return True
     if p.code == "surprise.not_in_hand":
         return unsure.hand_known

@@ -80,6 +80,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     if ctx.dry:  # issue 24: where the board may differ from this dry run's, so far none
         ctx.unsure = Unsure(was_at={g: v["space"] for g, v in s["generals"].items()
                                     if v["seat"] == seat and v["where"] == "map"})
+        ctx.refused = Unsure()
     # R-5 commanders, R-9.3 standing orders, R-5 units coming out then going inside
     for kind, name in ((commanders, "commanders"), (standing, "standing"),
                        (outside, "outside"), (inside, "inside"), (heir, "heir")):
@@ -129,15 +130,26 @@ def _checked(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],
              rej: list[Problem]) -> Any:
     """The plan of the part ``name`` of ``orders`` (:func:`plan_of`). In a check, every
     part is checked even after an earlier one was refused (issue 24: every mistake in
-    one answer), against the board the earlier parts leave; what may depend on where
-    that board is unsure (a refused part, a die, another seat's answer:
-    ``ctx.unsure``) is left out (:func:`pbem.rules.phases.footprints.sure_problems`)."""
-    mine: list[Problem] = []
-    if ctx.dry:
-        ctx.unsure.hand_known = not ctx.chances
-    plan = plan_of(kind, ctx.pack, ctx.s, seat, orders[name], f"orders.{name}", mine, ctx.soft)
-    rej += sure_problems(ctx.pack, ctx.s, seat, mine, ctx.unsure, orders) if ctx.dry else mine
-    return plan
+    one answer), against the board the earlier parts leave. The order's shape
+    (``kind.read``) is refused as it is; of what the board decides (``kind.check``), a
+    problem that may depend on a refused part's footprint (``ctx.refused``) is left
+    out, and so is one of a Tyche army move that may depend on a die or another seat's
+    answer (``ctx.unsure``; a move is cancelled, not refused, when the dice make it
+    impossible): :func:`pbem.rules.phases.footprints.sure_problems`. The other parts are
+    carried out strictly after dice, so their problems stand as the dry run finds them."""
+    if not ctx.dry:
+        return plan_of(kind, ctx.pack, ctx.s, seat, orders[name], f"orders.{name}", rej,
+                       ctx.soft)
+    ctx.unsure.hand_known = not ctx.chances
+    shape: list[Problem] = []
+    board: list[Problem] = []
+    where = f"orders.{name}"
+    order = kind.read(ctx.pack, ctx.s, seat, orders[name], where, shape)
+    plan = None if order is None else kind.check(ctx.pack, ctx.s, seat, order, where, board,
+                                                 False)
+    rej += shape + sure_problems(ctx.pack, ctx.s, seat, board, ctx.unsure, orders,
+                                 ctx.refused)
+    return plan if not shape and not board else None
 
 
 def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: int) -> None:
@@ -149,7 +161,9 @@ def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: in
     if not ctx.dry:
         return
     if plan is None:
-        ctx.unsure.add(as_written(ctx.pack, ctx.s, seat, name, part))
+        foot = as_written(ctx.pack, ctx.s, seat, name, part)
+        ctx.unsure.add(foot)
+        ctx.refused.add(foot)
     elif ctx.chances != chances:
         ctx.unsure.add(of_plan(ctx.pack, name, plan))
 

@@ -355,7 +355,8 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
     or pick-up on the way, also units coming to or going from the path up to there;
     for a refusal that fewer CUs may cause (a minor general without CUs, an enemy army
     not overrun, an assault), anything at the start and on the path; for what it does
-    where it ends, what stands there. They may differ neither by ``unsure`` (the earlier parts of the orders, a
+    where it ends (:func:`end_checks`), the markers there. They may differ neither by
+    ``unsure`` (the earlier parts of the orders, a
     check after dice or a refused part) nor by the earlier moves of the list that met a
     die or a window (or were unsure themselves: their footprints,
     :func:`pbem.rules.core.footprint.move_footprint`). ``gaps``: ``{k: footprint}`` of moves
@@ -407,8 +408,8 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
                 _refusal(pack, s, seat, ev, mv, rej)
         end = mv["path"][-1] if mv["path"] else mv["army"]
         if not any(p.code == "siege.illegal" and (p.where or "").startswith(mv["where"])
-                   for p in rej[n0:]) and not unsure.touches([end]):
-            end_checks(pack, s, seat, mv, rej)
+                   for p in rej[n0:]) and not unsure.touches_markers([end]):
+            end_checks(pack, s, seat, mv, rej)  # the markers there decide
         if first < b or not (whole and on_path):
             unsure.add(move_footprint(pack, mv["army"], mv["path"]))
 
