@@ -117,8 +117,12 @@ def defeat(ctx: Ctx, side: str, space: str, rule: str = "R-9.2") -> None:
 
 
 def overrun(ctx: Ctx, seat: str, enemy: str, space: str) -> None:
-    """Carry out an overrun (R-9.4): an attack (R-11.4); the enemy CUs and generals are
-    dispersed without a battle (independent armies are removed as if defeated)."""
+    """Carry out an overrun (R-9.4): an attack (R-11.4), no battle and no dice. Only
+    major generals and Macedonian CUs go to the dispersed box (rulebook 4.6: the box
+    "for placement of Major Generals and Macedonian combat units that have been
+    dispersed by combat or have been overran"); the enemy's mercenary and elephant CUs
+    are eliminated, as a defeated side's are (seed 001). Independent armies are removed
+    as if defeated (R-14)."""
     note_attack(ctx, seat, enemy, "overrun")
     ctx.emit("OverrunCarriedOut", {"seat": seat, "enemy": enemy, "space": space,
                                    "rule": "R-9.4"})
@@ -127,8 +131,14 @@ def overrun(ctx: Ctx, seat: str, enemy: str, space: str) -> None:
         defeat(ctx, INDEP, space, "R-9.4")
         return
     have = outside_cus(ctx.s, enemy, space)  # R-5: units inside are not overrun
-    if have:
-        ctx.emit("CUsDispersed", {"seat": enemy, "space": space, "cus": have,
+    elim = {t: n for t, n in have.items() if not is_macedonian(ctx.pack, t)}
+    mac = {t: n for t, n in have.items() if t not in elim}
+    if elim:
+        ctx.emit("CUsRemoved", {"seat": enemy, "space": space, "cus": elim,
+                                "rule": "R-9.4",
+                                "why": "overrun: mercenaries and elephants eliminated"})
+    if mac:
+        ctx.emit("CUsDispersed", {"seat": enemy, "space": space, "cus": mac,
                                   "rule": "R-9.4"})
     disperse_generals(ctx, enemy, space, "R-9.4",
                       keep=inside_generals(ctx.s, enemy, space))
