@@ -116,7 +116,9 @@ def local_troops(pack: Pack, s: State, side: str, space: str) -> int:
     """Local troops (R-9.2, R-14): a seat gets ``local_troops_space`` if it controls the
     space and ``local_troops_province`` if it controls the province [D: both add];
     independents get the space value for an independent marker there and the province
-    value when most non-transit spaces of the province hold one, at most
+    value when most non-transit spaces of the province hold one *and* so does its major
+    city, if it has one (seed 004: "большинство зон (не учитывая транзитные зоны) и
+    крупных городов (если провинция имеет один)"), at most
     ``independent_local_troops_max``."""
     prov = pack.spaces[space].province
     if side == INDEP:
@@ -124,7 +126,9 @@ def local_troops(pack: Pack, s: State, side: str, space: str) -> int:
         spaces = [x for x in info(pack).province_spaces.get(prov, ())
                   if pack.spaces[x].kind != "transit"]
         ind = sum(1 for x in spaces if x in s["independent"])
-        if spaces and 2 * ind > len(spaces):
+        city = all(x in s["independent"] for x in spaces
+                   if pack.spaces[x].kind == "major_city")
+        if spaces and 2 * ind > len(spaces) and city:
             n += const(pack, "local_troops_province")
         return min(n, const(pack, "independent_local_troops_max"))
     n = const(pack, "local_troops_space") if s["garrisons"].get(space) == side else 0
