@@ -97,10 +97,12 @@ class Court(TypedDict, total=False):
 
 class IndepArmy(TypedDict):
     """``indep_armies[id]`` (R-14): its space (None in its box) and strength in CUs;
-    ``gone`` once destroyed."""
+    ``gone`` once destroyed; ``no_markers_turn``: the turn in which it tied a battle as
+    attacker and went back, a turn in which it removes no control markers (seed 004)."""
     space: str | None
     strength: int
     gone: NotRequired[bool]
+    no_markers_turn: NotRequired[int]
 
 
 class Claim(TypedDict):

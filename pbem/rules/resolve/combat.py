@@ -325,11 +325,12 @@ def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str |
             if side != INDEP:
                 lose_cus(ctx, side, space, 1, "R-9.2", "tie")
         if came_from and came_from != space:  # a sally (R-5) goes back inside instead
-            if attacker == INDEP:
+            if attacker == INDEP:  # R-14: and it removes no markers this turn
                 for aid in indep_at(s, space):
                     ctx.emit("IndependentArmyMoved", {"army": aid, "from": space,
                                                       "to": came_from, "rule": "R-9.2",
-                                                      "why": "tie: back where it came from"})
+                                                      "why": "tie: back where it came from",
+                                                      "no_markers_turn": s["turn"]})
             else:
                 move_all(ctx, attacker, space, came_from, "R-9.2", "tie: attacker returns")
         _tidy_defender(ctx, defender)
@@ -340,12 +341,30 @@ def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str |
     if win != INDEP and ws["score"] < ratio * ls["score"]:
         lose_cus(ctx, win, space, 1, "R-9.2", "winner's loss")
     if win == INDEP and pack.spaces[space].kind != "major_city":  # R-14: never there
-        owner = s["garrisons"].get(space)
-        if owner:
-            ctx.emit("GarrisonRemoved", {"seat": owner, "space": space, "by": INDEP,
-                                         "rule": "R-14"})
+        _remove_marker(ctx, space)
     _tidy_defender(ctx, defender)
     return result
+
+
+def _remove_marker(ctx: Ctx, space: str) -> None:
+    """R-14: the independent armies that won a battle in ``space`` remove the player's
+    control marker there, unless every one of them tied a battle as attacker this turn
+    (seed 004: "Такая армия не снимает в этот ход маркеры контроля", such an army removes
+    no control markers this turn; a ``Note`` says so)."""
+    s = ctx.s
+    owner = s["garrisons"].get(space)
+    if not owner:
+        return
+    held = [a for a in indep_at(s, space)
+            if s["indep_armies"][a].get("no_markers_turn") == s["turn"]]
+    if held and len(held) == len(indep_at(s, space)):
+        names = ", ".join(ctx.pack.independent_armies[a].name for a in held)
+        ctx.emit("Note", {"rule": "R-14", "text": f"{names} tied a battle as attacker "
+                          f"this turn and removes no control markers: the "
+                          f"{owner} garrison in {ctx.pack.spaces[space].name} stays"})
+        return
+    ctx.emit("GarrisonRemoved", {"seat": owner, "space": space, "by": INDEP,
+                                 "rule": "R-14"})
 
 
 def _tidy_defender(ctx: Ctx, defender: str) -> None:

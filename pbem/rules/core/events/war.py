@@ -64,7 +64,10 @@ def _siege_lifted(s: State, d: dict) -> None:
 
 
 def _indep_moved(s: State, d: dict) -> None:
-    s["indep_armies"][d["army"]]["space"] = d["to"]
+    a = s["indep_armies"][d["army"]]
+    a["space"] = d["to"]
+    if d.get("no_markers_turn") is not None:  # it tied as attacker
+        a["no_markers_turn"] = d["no_markers_turn"]
 
 
 def _indep_removed(s: State, d: dict) -> None:
@@ -241,7 +244,7 @@ KINDS: tuple[EventKind, ...] = (
                                                  f"({card_label(p, d.get('card'))})."),
     EventKind('IndependentArmyMoved',
               ('army', 'from', 'rule', 'to'),
-              optional=('why',),
+              optional=('why', 'no_markers_turn'),
               reduce=_indep_moved,
               say=lambda p, d: f"{indep_name(p, d.get('army'), True)} "
                                              f"{indep_verb(p, d.get('army'), 'moves', 'move')} from {space_name(p, d.get('from'))} to "
