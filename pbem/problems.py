@@ -130,6 +130,8 @@ _RULES = [
     ("movement.too_far", "R-9.1", "a path longer than the army's movement allowance"),
     ("movement.bad_assault", "R-10", "assault is not a number of rolls"),
     ("movement.bad_escort", "R-15", "escort does not list fleets"),
+    ("movement.escort_not_yours", "R-15", "an escort fleet belongs to another seat or to nobody"),
+    ("movement.escort_dispersed", "R-15", "an escort fleet was dispersed this turn"),
     ("movement.bad_part", "R-9.1", "a drop or pick-up that is not {at, cus, generals, royals}"),
     ("movement.bad_cus", "R-9.1", "cus that do not map CU types to counts"),
     ("movement.unknown_royal", "R-12.5", "no royal family member has that name or id"),

@@ -33,7 +33,9 @@ from pbem.rules.core.board import (
     resolve_general,
     resolve_space,
 )
+from pbem.rules.core.control import fleet_owner, fleet_ready
 from pbem.rules.core.footprint import Unsure, move_footprint
+from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import controlled_royals, enemy_of, group_at
 from pbem.rules.core.problems import did_you_mean, reject
@@ -205,6 +207,49 @@ def surprise_checks(pack: Pack, s: State, seat: str, mv: dict, rej: list[Problem
     mv["surprise"] = keep
 
 
+def escort_checks(pack: Pack, s: State, seat: str, mv: dict, rej: list[Problem],
+                  soft: bool = False, unsure: Unsure | None = None) -> None:
+    """R-15: every fleet of a move's ``escort`` belongs to ``seat`` (it controls the
+    fleet's home) and was not dispersed this turn; otherwise ``movement.escort_not_yours``
+    or ``movement.escort_dispersed``, at the check (a fleet named wrongly used to be
+    dropped at the naval battle, where the mover then fought at strength 0). ``soft``
+    (after dice): such fleets are left out, never refused. ``unsure`` (the board may
+    differ from ``s``, :class:`pbem.rules.core.footprint.Unsure`): a fleet is refused
+    only when no marker of its home may have changed (its owner) and, for a dispersed
+    one, when nothing at all may differ (an earlier naval battle); otherwise it is kept
+    and the naval battle reads it as before."""
+    escort = mv.get("escort")
+    if not escort:
+        return
+    keep = []
+    for i, f in enumerate(escort):
+        owner = fleet_owner(pack, s, f)
+        if owner == seat and fleet_ready(s, f):
+            keep.append(f)
+            continue
+        if soft:
+            continue
+        home = pack.fleets[f].home
+        homes = info(pack).province_spaces.get(home, ()) if home in pack.provinces else (home,)
+        if unsure and (unsure.touches_markers(homes) if owner != seat else True):
+            keep.append(f)  # the dice may have changed it: the naval battle decides
+            continue
+        own = [fleet_name(pack, x) for x in sorted(pack.fleets)
+               if fleet_owner(pack, s, x) == seat and fleet_ready(s, x)]
+        hint = ("your fleets ready to escort: " + ", ".join(own) if own else
+                "you have no fleet ready: leave out escort")
+        w = f"{mv['where']}.escort[{i}]"
+        if owner != seat:
+            reject(rej, "movement.escort_not_yours", f"the {fleet_name(pack, f)} is not "
+                   f"yours: a fleet belongs to whoever controls its home "
+                   f"({'nobody' if owner is None else owner} now)", w, hint, rule="R-15")
+        else:
+            reject(rej, "movement.escort_dispersed", f"the {fleet_name(pack, f)} was "
+                   "dispersed this turn and cannot fight again before the next turn", w,
+                   hint, rule="R-15")
+    mv["escort"] = keep
+
+
 def _no_siege(pack: Pack, s: State, seat: str, mv: dict, n: int, i: int,
               rej: list[Problem]) -> bool:
     """R-8.5, R-10: True (with ``surprise.no_siege`` in ``rej``) when the ``siege`` card
@@ -241,11 +286,12 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
                   ends: bool = True, before: Unsure | None = None,
                   fixed_start: bool = False, general: str | None = None,
                   written: list[str | None] | None = None) -> None:
-    """Checks that need no dice (R-9.1, R-10): the path's shape and cost from the start
-    with the army standing there now (with a Forced March's MPs, R-8.5), the assault
-    limit of the segment, and the move's surprise cards (:func:`surprise_checks`).
-    ``unsure``: where the board may differ from ``s`` (a check after a die or a
-    refused part, :class:`pbem.rules.core.footprint.Unsure`): the path is then refused
+    """Checks that need no dice (R-9.1, R-10, R-15): the path's shape and cost from the
+    start with the army standing there now (with a Forced March's MPs, R-8.5), the
+    assault limit of the segment, the move's surprise cards (:func:`surprise_checks`)
+    and its escort (:func:`escort_checks`). ``unsure``: where the board may differ from
+    ``s`` (a check after a die or a refused part,
+    :class:`pbem.rules.core.footprint.Unsure`): the path is then refused
     only when no unit may come or go at the army's start (else the general named may
     stand somewhere else when the move is carried out) or ``fixed_start`` (the army is
     named by its space); ``general``, the general who names it, and ``written``, the
@@ -266,6 +312,7 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
         g = group_at(s, seat, mv["army"], controlled_royals(pack, s, seat))
         mp = group_initiative(pack, s, seat, g)
     surprise_checks(pack, s, seat, mv, rej, soft, unsure, ends)
+    escort_checks(pack, s, seat, mv, rej, soft, unsure)  # R-15
     mp += move_bonus(pack, mv)  # R-8.5 Forced March
     start = mv["army"]
     if unsure is not None and unsure.touches_moved([start]) and not fixed_start:
