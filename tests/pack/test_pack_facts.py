@@ -336,7 +336,7 @@ def test_turn_track(pack: Pack) -> None:
     ("lord_of_asia_vp", 4), ("strongest_fleet_vp", 3), ("strongest_fleet_min_strength", 3),
     ("hellespont_vp", 2), ("major_city_inside_capacity", 2), ("siege_points_major_city", 3),
     ("siege_points_stronghold", 2), ("siege_points_independent_minor", 1),
-    ("assault_min_cus", 3), ("movement_mercenary_cus", 1), ("macedonia_province", "macedonia"),
+    ("assault_min_cus", 4), ("movement_mercenary_cus", 1), ("macedonia_province", "macedonia"),
 ])
 def test_constants(pack: Pack, key: str, value: object) -> None:
     assert pack.constants[key] == value
