@@ -1,6 +1,6 @@
 """Card events of legitimacy (R-11, R-16.1): ``adjust_lp`` (#17 Suspicion, #19 Eurydike
-Speaks for Philippos, #36 Funeral Games), ``mutiny`` (#16 Mutiny) and ``condemnation``
-(#13, #14 Condemnation).
+Speaks for Philippos, #20 Philip Arrhidaeus, #36 Funeral Games), ``mutiny`` (#16 Mutiny)
+and ``condemnation`` (#13, #14 Condemnation).
 
 Fields they read in the ``tyche:`` orders: ``player`` (the seat Suspicion strikes),
 ``target`` (the enemy army of a Mutiny: its general or its space) and ``general``

@@ -1,5 +1,5 @@
 """Card events of the royal family (R-12, R-16.3): ``kill_royal`` (#18 Drink the Hemlock),
-``move_royal`` (#19 Eurydike Speaks for Philippos, #20 Philip Arrhidaeus),
+``move_royal`` (#19 Eurydike Speaks for Philippos),
 ``activate_royal`` (#21 Olympias) and ``marriage_offer`` (#31, #32).
 
 The fields they read in the ``tyche:`` orders: ``royal`` (Drink the Hemlock) and
