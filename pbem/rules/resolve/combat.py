@@ -41,13 +41,20 @@ from pbem.rules.resolve.surprises import find_play, in_turn_order, play, prestig
 
 
 def royal_defection(ctx: Ctx, attacker: str, defender: str, space: str,
-                    pledges: dict[str, list[int]] | None = None) -> str | None:
-    """R-4.3: before a battle the royal CUs of the side with less legitimacy go over to
-    the other side (``RoyalCUsDefected``). Returns the seat that *joined without battle*
-    (its army held only royal CUs), else None. Never between a seat and independents.
-    First either side may play a prestige surprise card (Orator's Gift, R-11.2, R-8.5)
-    that changes who would go over (:func:`pbem.rules.resolve.surprises.prestige_moment`;
-    ``pledges``: the cards each seat named for this battle)."""
+                    pledges: dict[str, list[int]] | None = None
+                    ) -> tuple[str, str, int] | None:
+    """R-4.3, R-11.5: before a battle the royal CUs of the side with less legitimacy
+    (faction LP + its commander's prestige) will not fight: they are set aside
+    (``RoyalCUsSetAside``) and join the winner after the battle (:func:`royals_rejoin`;
+    seed 001: "el bando con menos prestigio debe dejarlas a un lado para que se unan al
+    ejército ganador"). When that side's army holds only royal CUs there is no battle:
+    they go over to the other side (``RoyalCUsDefected``, ``without_battle``) and its
+    generals are dispersed. Never between a seat and independents. First either side may
+    play a prestige surprise card (Orator's Gift, R-11.2, R-8.5) that changes who sets
+    them aside (:func:`pbem.rules.resolve.surprises.prestige_moment`; ``pledges``: the
+    cards each seat named for this battle). Returns ``("joined", weak seat, count)`` when
+    the army went over without battle, ``("aside", weak seat, count)`` when royal CUs
+    were set aside, else None."""
     if INDEP in (attacker, defender):
         return None
     s, pack = ctx.s, ctx.pack
@@ -67,14 +74,26 @@ def royal_defection(ctx: Ctx, attacker: str, defender: str, space: str,
     n = have.get("royal", 0)
     if not n:
         return None
-    only = sum(have.values()) == n
-    ctx.emit("RoyalCUsDefected", {"from": weak, "to": strong, "space": space, "count": n,
-                                  "legitimacy": {attacker: la, defender: ld},
-                                  "without_battle": only, "rule": "R-4.3"})
-    if only:
+    legit = {attacker: la, defender: ld}
+    if sum(have.values()) == n:
+        ctx.emit("RoyalCUsDefected", {"from": weak, "to": strong, "space": space,
+                                      "count": n, "legitimacy": legit,
+                                      "without_battle": True, "rule": "R-4.3"})
         disperse_generals(ctx, weak, space, "R-4.3")
-        return weak
-    return None
+        return "joined", weak, n
+    ctx.emit("RoyalCUsSetAside", {"seat": weak, "space": space, "count": n,
+                                  "legitimacy": legit, "rule": "R-4.3"})
+    return "aside", weak, n
+
+
+def royals_rejoin(ctx: Ctx, aside: dict[str, int], space: str, winner: str | None) -> None:
+    """R-4.3: after the battle the royal CUs set aside (``aside``: ``{seat: count}``)
+    join the winner's army in ``space`` (``RoyalCUsJoined``), their own side's when it
+    won; on a tie there is no winner and they go back to their own side [D]."""
+    for seat, n in aside.items():
+        to = winner or seat
+        ctx.emit("RoyalCUsJoined", {"seat": to, "from": seat, "space": space, "count": n,
+                                    "rule": "R-4.3"})
 
 
 def defeat(ctx: Ctx, side: str, space: str, rule: str = "R-9.2") -> None:
@@ -293,8 +312,12 @@ def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str |
     pack, s = ctx.pack, ctx.s
     if why == "attack":
         note_attack(ctx, attacker, defender, "battle")
-    joined = royal_defection(ctx, attacker, defender, space, pledges)
-    if joined:
+    went = royal_defection(ctx, attacker, defender, space, pledges)
+    aside: dict[str, int] = {}
+    if went and went[0] == "aside":
+        aside[went[1]] = went[2]
+    elif went:
+        joined = went[1]
         strong = defender if joined == attacker else attacker
         ctx.emit("BattleFought", {"space": space, "attacker": attacker,
                                   "defender": defender, "result": "joined",
@@ -324,6 +347,7 @@ def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str |
         for side in (attacker, defender):
             if side != INDEP:
                 lose_cus(ctx, side, space, 1, "R-9.2", "tie")
+        royals_rejoin(ctx, aside, space, None)  # R-4.3: before a tied attacker goes back
         if came_from and came_from != space:  # a sally (R-5) goes back inside instead
             if attacker == INDEP:  # R-14: and it removes no markers this turn
                 for aid in indep_at(s, space):
@@ -340,6 +364,7 @@ def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str |
     ratio = int(const(pack, "winner_no_loss_ratio"))
     if win != INDEP and ws["score"] < ratio * ls["score"]:
         lose_cus(ctx, win, space, 1, "R-9.2", "winner's loss")
+    royals_rejoin(ctx, aside, space, win)  # R-4.3: they join the winner
     if win == INDEP and pack.spaces[space].kind != "major_city":  # R-14: never there
         _remove_marker(ctx, space)
     _tidy_defender(ctx, defender)

@@ -155,6 +155,16 @@ def _defected(s: State, d: dict) -> None:
     add_cus(s, d["to"], d["space"], {"royal": d["count"]})
 
 
+def _set_aside(s: State, d: dict) -> None:
+    """R-4.3: the royal CUs set aside leave the battle (they are back in the state when
+    they join the winner, ``RoyalCUsJoined``, in the same decision)."""
+    add_cus(s, d["seat"], d["space"], {"royal": -d["count"]})
+
+
+def _royals_joined(s: State, d: dict) -> None:
+    add_cus(s, d["seat"], d["space"], {"royal": d["count"]})
+
+
 def _training(s: State, d: dict) -> None:
     seat_private(s, d["seat"])["training"] = [dict(u) for u in d["units"]]
 
@@ -280,6 +290,23 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_defected,
               say=lambda p, d: f"Royal CUs go over to {d.get('to', d.get('seat', 'the other side'))} at "
                                          f"{space_name(p, d.get('space'))} (R-4.3)."),
+    EventKind('RoyalCUsSetAside',
+              ('count', 'legitimacy', 'rule', 'seat', 'space'),
+              reduce=_set_aside,
+              where=_at_space,
+              say=lambda p, d: f"{d.get('count')} royal CU(s) of {d.get('seat')} in "
+                                         f"{space_name(p, d.get('space'))} are set aside and "
+                                         "will not fight against a general with more "
+                                         "legitimacy; they join the winner (R-4.3)."),
+    EventKind('RoyalCUsJoined',
+              ('count', 'from', 'rule', 'seat', 'space'),
+              reduce=_royals_joined,
+              where=_at_space,
+              say=lambda p, d: f"The {d.get('count')} royal CU(s) set aside in "
+                                       f"{space_name(p, d.get('space'))} "
+                                       + (f"join the winner, {d.get('seat')} (R-4.3)."
+                                          if d.get("seat") != d.get("from") else
+                                          f"stay with {d.get('seat')} (R-4.3).")),
     EventKind('BesiegedRoyalCUsDeserted',
               ('count', 'from', 'legitimacy', 'rule', 'space', 'to'),
               reduce=_defected,
