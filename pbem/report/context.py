@@ -488,9 +488,8 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                         "CUs back from the dispersed box to place (R-7.1)", "items": [cus_text(pack, value)]})
         elif key == "placement_spaces":
             out.append({"label": "Reinforcements may go to (space: ...; R-7.2)", "items": spaces(value)})
-        elif key == "per_province":
-            out.append({"label": "At most this many reinforcements per province outside your major "
-                                 "cities (R-7.2)", "items": [str(value)]})
+        elif key == "limit":
+            out.append({"label": "Placement limit (R-7.2)", "items": [str(value)]})
         elif key == "question":  # a reaction window
             out.append({"label": "Reaction", "items": [str(value)]})
         elif key == "choices" and isinstance(value, (list, tuple)):  # names; inside_join its answer word

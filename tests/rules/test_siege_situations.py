@@ -37,7 +37,10 @@ def test_besieger_names_who_stands_outside(real) -> None:
 
 
 def test_no_unlimited_placement_on_a_besieged_major_city(real) -> None:
-    s = position(real, {"garrisons": {"babylon": "north"}}).to_dict()
+    # the rulebook's limit (R-7.2, option reinforcement_limit: province); under seed
+    # 003's (the default) a besieged city of the seat's is no placement space at all
+    s = position(real, {"garrisons": {"babylon": "north"},
+                        "options": {"reinforcement_limit": "province"}}).to_dict()
     assert unlimited_city(real, s, "north", "babylon")
     placed: dict[str, int] = {}
     count_placement(real, s, "north", "babylon", placed)
@@ -47,6 +50,8 @@ def test_no_unlimited_placement_on_a_besieged_major_city(real) -> None:
     count_placement(real, s, "north", "babylon", placed)
     assert placed == {"babylonia": 1}
     assert "babylon" not in placement_targets(real, s, "north")  # [L] enemy army there
+    s["options"] = {}
+    assert "babylon" not in placement_targets(real, s, "north")
 
 
 @pytest.mark.parametrize("space,kept", [("pella", True), ("aegae", False)])

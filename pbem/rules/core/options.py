@@ -26,8 +26,14 @@ RULE_OPTIONS: dict[str, tuple[Callable[[Any], bool], str, str]] = {
                     "R-9.3: every move that can be answered opens a reaction window (resolve/reactions.py)"),
     "assault_min_cus": (_positive_int, "a whole number above 0",
                         "R-10: CUs an assaulting army needs, over the pack's constant (resolve/siege.py)"),
-    "lp_bonus_tie": (lambda v: v == "seniority", "seniority",
-                     "R-7.1 [L]: a tie for most LP goes to the most senior major general (core/placement.py)"),
+    "lp_bonus_tie": (lambda v: v in ("seniority", "nobody"), "seniority or nobody",
+                     ("R-7.1 [D]: a tie for most LP goes to the most senior major general (seniority, "
+                      "seed 003, the default) or to nobody (the rulebook) (core/placement.py)")),
+    "reinforcement_limit": (lambda v: v in ("space", "province"), "space or province",
+                            ("R-7.2 [D]: at most 2 reinforcements per space without a major city or "
+                             "major general (space, seed 003, the default) or per province outside "
+                             "an unbesieged friendly major city (province, the rulebook) "
+                             "(core/placement.py)")),
     "bot_inside": (_bool, "true or false", "the random bots besiege and go inside (bots/war.py; tests and demos)"),
 }
 """``name -> (accepts(value), what it takes, what it does and where)``. Besides these,

@@ -1,5 +1,6 @@
 """Where reinforcements may go (R-7.1, R-7.2, R-8.7): the new CUs of each seat, the
-legal spaces, the per-province limit and the engine's default placement [D].
+legal spaces, the placement limit (per space by seed 003, per province by the rulebook;
+rule option ``reinforcement_limit``) and the engine's default placement [D].
 
 Pure queries; the placing itself is :func:`pbem.rules.resolve.effects.place_cus`.
 """
@@ -27,18 +28,61 @@ from pbem.rules.core.pieces import (
 )
 from pbem.rules.core.state import SEATS, State, _copy
 
+LIMITS: tuple[str, ...] = ("space", "province")
+"""The values of the rule option ``reinforcement_limit`` (R-7.2 [D]): ``space`` (the
+default, seed 003: at most ``reinforcement_per_province`` CUs in a space with no major
+city and no major general of the seat) or ``province`` (the rulebook, 10.3: at most that
+many per province outside an unbesieged friendly major city)."""
+
+
+def limit_rule(s: State) -> str:
+    """The reinforcement limit the game plays (R-7.2 [D]): the option
+    ``reinforcement_limit``, ``space`` when it is not set (see :data:`LIMITS`)."""
+    return str((s.get("options") or {}).get("reinforcement_limit") or "space")
+
+
+def no_limit(pack: Pack, s: State, seat: str, space: str) -> bool:
+    """R-7.2 [D]: any number of reinforcements may go to ``space``. Seed 003 (the
+    default): a major city or a space with a major general of ``seat`` ("Нет никаких
+    ограничений количеству БЧ, которое можно выставить в крупный город или к старшему
+    генералу"); the rulebook (option ``reinforcement_limit: province``): an unbesieged
+    major city ``seat`` controls (:func:`unlimited_city`)."""
+    if limit_rule(s) == "province":
+        return unlimited_city(pack, s, seat, space)
+    return pack.spaces[space].kind == "major_city" or bool(generals_at(s, seat, space))
+
+
+def limit_key(pack: Pack, s: State, space: str) -> str:
+    """The key of ``placed`` that counts CUs against the limit of ``space`` (R-7.2):
+    ``"space:<id>"`` under seed 003's per-space limit, the province id under the
+    rulebook's per-province limit."""
+    if limit_rule(s) == "province":
+        return pack.spaces[space].province
+    return f"space:{space}"
+
+
+def limit_text(pack: Pack, s: State) -> str:
+    """The placement limit in the game's words, for refusals and the prompt (R-7.2)."""
+    n = const(pack, "reinforcement_per_province")
+    if limit_rule(s) == "province":
+        return f"at most {n} per province outside your unbesieged major cities"
+    return (f"at most {n} in a space with neither a major city nor a major general of "
+            "yours")
+
 
 def placement_targets(pack: Pack, s: State, seat: str,
                       placed: dict[str, int] | None = None) -> dict[str, str]:
     """Spaces where ``seat`` may place one more reinforcement CU now (R-7.2).
 
-    ``placed`` counts CUs already placed this phase per province. Returns
+    ``placed`` counts CUs already placed this phase (:func:`count_placement`: per space
+    under ``"space:<id>"`` and per province under the province id). Returns
     ``{space_id: "normal" | "overflow"}``: normal targets are friendly-controlled spaces
     and spaces with his general, without enemy units ([L]), at most
-    ``reinforcement_per_province`` per province except on a friendly major city; overflow
-    targets (only when there is no normal one) are uncontrolled or independent non-transit
-    spaces of provinces no other seat controls, same per-province limit, needing a free
-    minor general when no general of his is there.
+    ``reinforcement_per_province`` CUs per space, or per province under the rulebook's
+    limit, except where :func:`no_limit`; overflow targets (only when there is no normal
+    one) are uncontrolled or independent non-transit spaces of provinces no other seat
+    controls, at most that many per province (both texts), needing a free minor general
+    when no general of his is there.
     """
     placed = placed or {}
     limit = const(pack, "reinforcement_per_province")
@@ -52,7 +96,7 @@ def placement_targets(pack: Pack, s: State, seat: str,
     for sid in sorted((x for x in own if x in order), key=order.__getitem__):
         if sid in hostile:
             continue
-        if unlimited_city(pack, s, seat, sid) or placed.get(pack.spaces[sid].province, 0) < limit:
+        if no_limit(pack, s, seat, sid) or placed.get(limit_key(pack, s, sid), 0) < limit:
             out[sid] = "normal"
     if out:
         return out
@@ -82,12 +126,16 @@ def unlimited_city(pack: Pack, s: State, seat: str, space: str) -> bool:
 
 def count_placement(pack: Pack, s: State, seat: str, space: str,
                     placed: dict[str, int]) -> None:
-    """Count a CU placed in ``space`` against its province's limit (R-7.2), except on
-    ``seat``'s own unbesieged major city (no limit there)."""
-    if unlimited_city(pack, s, seat, space):
+    """Count a CU placed in ``space`` (R-7.2): nothing where :func:`no_limit`; else one
+    against its province (the rulebook's limit, and the overflow limit of both texts)
+    and, under seed 003's limit, one against the space."""
+    if no_limit(pack, s, seat, space):
         return
     prov = pack.spaces[space].province
     placed[prov] = placed.get(prov, 0) + 1
+    key = limit_key(pack, s, space)
+    if key != prov:
+        placed[key] = placed.get(key, 0) + 1
 
 
 def default_target(pack: Pack, s: State, seat: str, targets: dict[str, str]) -> str | None:
@@ -131,10 +179,11 @@ def auto_placement(pack: Pack, s: State, seat: str, new: dict[str, int],
 
 def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
     """R-7.1: new CUs per seat by type: mercenaries for all; a loyal CU for Macedonia's
-    controller; a loyal CU for the single seat with most LP (tie: nobody); mercenaries for
-    the single seat with most VP, or fewer to each seat tied for most. Rule option
-    ``lp_bonus_tie: seniority`` [L]: a tie for most LP goes to the tied seat with the
-    most senior major general in play."""
+    controller; a loyal CU for the seat with most LP, a tie settled by the seniority list
+    (seed 003, the default [D]: the tied seat with the most senior major general in play;
+    rule option ``lp_bonus_tie: nobody``: the rulebook's "in case of a tie, nobody earns
+    this bonus"); mercenaries for the single seat with most VP, or fewer to each seat tied
+    for most."""
     out = {seat: {"mercenary": const(pack, "reinforcement_mercenaries")} for seat in SEATS}
 
     def add(seat: str, t: str, n: int) -> None:
@@ -145,7 +194,7 @@ def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
         add(mac, "loyal", const(pack, "reinforcement_macedonia_bonus"))
     lp = legitimacy_points(pack, s)
     top = [x for x in SEATS if lp[x] == max(lp.values())]
-    if len(top) > 1 and s.get("options", {}).get("lp_bonus_tie") == "seniority":
+    if len(top) > 1 and (s.get("options") or {}).get("lp_bonus_tie") != "nobody":
         best = min(best_seniority(pack, s, x) for x in top)
         top = [x for x in top if best_seniority(pack, s, x) == best]
     if len(top) == 1:

@@ -25,12 +25,12 @@ from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import space_or_reject
 from pbem.rules.core.names import cus_text
-from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import INDEP, besieger, capacity, inside_cus
 from pbem.rules.core.placement import (
     auto_placement,
     count_placement,
     default_target,
+    limit_text,
     placement_targets,
 )
 from pbem.rules.core.problems import reject
@@ -50,7 +50,7 @@ def pending_units(s: State, seat: str) -> tuple[dict[str, int], dict[str, int]]:
 def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     """Options of the decision: ``{"seat", "step", "new": {type: n}, "dispersed": {type:
     n}, "placement_spaces": [id], "inside_room": {major city: free places inside},
-    "per_province": n}`` (R-7.1, R-7.2)."""
+    "limit": the placement limit in words}`` (R-7.1, R-7.2)."""
     new, back = pending_units(s, seat)
     targets = placement_targets(pack, s, seat)
     room = {x: capacity(pack) - sum(inside_cus(s, seat, x).values()) for x in sorted(targets)
@@ -59,7 +59,7 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     return {"seat": seat, "step": s["step"], "new": new, "dispersed": back,
             "placement_spaces": sorted(targets),
             "inside_room": {x: n for x, n in room.items() if n > 0},
-            "per_province": const(pack, "reinforcement_per_province")}
+            "limit": limit_text(pack, s)}
 
 
 def default(pack: Pack, s: State, seat: str) -> dict[str, Any]:
@@ -98,7 +98,7 @@ def read(pack: Pack, s: State, seat: str, orders: Any, where: str, rej: list[Pro
 def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
           rej: list[Problem], soft: bool = False) -> list[dict[str, Any]] | None:
     """Place the entries one CU at a time on a copy of the position (new CUs first, then
-    dispersed ones; the per-province limit and the legal spaces after each, R-7.2), then
+    dispersed ones; the placement limit and the legal spaces after each, R-7.2), then
     the new CUs not listed at the engine's default spaces [D]. Returns the placements
     ``[{"space": id | None, "cus": {type: 1}, "from_dispersed", "inside", "why"}]`` in
     order, or None after a problem."""
@@ -149,8 +149,8 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
                     best = default_target(pack, sim.s, seat, targets)
                     reject(rej, "reinforcements.place_illegal",
                            f"{pack.spaces[sid].name} cannot take this CU: reinforcements "
-                           f"go to your garrison or general without enemy units, at most "
-                           f"{_limit(pack)} per province outside your major cities", w,
+                           f"go to your garrison or general without enemy units, "
+                           f"{limit_text(pack, sim.s)}", w,
                            f"did you mean {pack.spaces[best].name}?" if best else None)
                     break
                 from_new = new.get(t, 0) > 0
@@ -220,6 +220,3 @@ def _inside_ok(pack: Pack, s: State, seat: str, sid: str, inside: Any,
         return False
     return True
 
-
-def _limit(pack: Pack) -> int:
-    return const(pack, "reinforcement_per_province")
