@@ -488,6 +488,12 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                         "CUs back from the dispersed box to place (R-7.1)", "items": [cus_text(pack, value)]})
         elif key == "placement_spaces":
             out.append({"label": "Reinforcements may go to (space: ...; R-7.2)", "items": spaces(value)})
+        elif key == "free_passage" and isinstance(value, (list, tuple)):
+            out.append({"label": "Marriages your CUs alone forbid; a standing order {when: "
+                                 "free_passage, to: [seat]} grants free passage (R-12.2)",
+                        "items": [f"{c.get('to')} may marry {printed_name(pack, c.get('royal'))} in "
+                                  f"{place_name(pack, c.get('space'))}"
+                                  for c in value if isinstance(c, Mapping)]})
         elif key == "limit":
             out.append({"label": "Placement limit (R-7.2)", "items": [str(value)]})
         elif key == "question":  # a reaction window

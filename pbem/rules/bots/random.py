@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from pbem.rules.bots.cards import add_event_fields
-from pbem.rules.bots.royals import errand_goals, royal_errand
+from pbem.rules.bots.royals import add_free_passage, errand_goals, royal_errand
 from pbem.rules.bots.surprises import add_surprise_plays, window_plays
 from pbem.rules.bots.war import add_war_orders, reaction_orders
 from pbem.rules.cards.legitimacy import LEGITIMACY_FIELDS
@@ -90,6 +90,7 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
     add_war_orders(pack, state, opts["seat"], orders, rng)
     add_errand(pack, state, opts["seat"], orders, rng)
     add_surprise_plays(pack, state, opts["seat"], orders, rng)
+    add_free_passage(opts, state.peek(), opts["seat"], orders, rng)
     return orders
 
 

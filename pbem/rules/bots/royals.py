@@ -1,5 +1,6 @@
 """The bot's royal errands (R-12.2, R-12.4): the army carrying Alexander's body heads for
-Pella to bury it there, and an army goes to meet a woman whose marriage offer it holds.
+Pella to bury it there, and an army goes to meet a woman whose marriage offer it holds;
+and sometimes the bot grants free passage for another seat's marriage (R-12.2).
 Moves follow the cheapest land path through spaces with no other faction, as far as the
 army's allowance goes. Uses only the given ``rng``.
 """
@@ -19,7 +20,7 @@ from pbem.rules.core.pieces import (
     held_by_others,
 )
 from pbem.rules.core.royals import court, in_play
-from pbem.rules.core.state import GameState, State, hand_of
+from pbem.rules.core.state import GameState, State, hand_of, standing_orders
 
 
 def land_path(pack: Pack, s: State, seat: str, start: str, goal: str) -> list[str] | None:
@@ -113,3 +114,21 @@ def royal_errand(pack: Pack, state: GameState, seat: str, rng: random.Random,
     if not steps:
         return None
     return {"army": start, "path": steps}, (goal if steps[-1] == goal else None)
+
+
+def add_free_passage(options: dict[str, Any], s: State, seat: str,
+                     orders: dict[str, Any], rng: random.Random) -> None:
+    """Half the time grant free passage for one marriage the bot's CUs alone forbid
+    (R-12.2: the options' ``free_passage``, from
+    :func:`pbem.rules.core.royals.passage_requests`), as a standing order added to the
+    ones the orders set (else to the bot's standing orders now). Draws from ``rng``
+    only when there is such a marriage, so other games keep their random sequence."""
+    asks = options.get("free_passage") or []
+    if not asks or rng.random() < 0.5:
+        return
+    ask = rng.choice(asks)
+    standing = orders.get("standing")
+    if not isinstance(standing, list):
+        standing = [dict(o) for o in standing_orders(s, seat)]
+    orders["standing"] = standing + [{"when": "free_passage", "to": [ask["to"]],
+                                      "royal": [ask["royal"]]}]

@@ -11,7 +11,8 @@ change the new position calls for ("after completing any procedure", seed 002 §
 - an heir or the cart nobody controls is taken by the one seat present
   (``RoyalTaken``, R-12.3 "alone", also inside an independent major city);
 - a woman whose marriage offer stands is married to the offering seat as soon as its
-  army stands with her and no enemy CUs are there (``MarriageConcluded``, R-12.2).
+  army stands with her and no enemy CUs are there, except those of a seat that grants
+  it free passage (``MarriageConcluded``, R-12.2).
 
 Capture in battle and in a completed siege are explicit
 (:mod:`pbem.rules.resolve.royals`): a controller who keeps units inside a major city
@@ -25,7 +26,7 @@ from pbem.pack.model import Pack
 from pbem.rules.core.control import royal_controller, seat_at, victory_points
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import inside_generals, outside_cus, wholly_inside
-from pbem.rules.core.state import SEATS, State
+from pbem.rules.core.state import SEATS, State, standing_orders
 
 
 def court(s: State) -> dict[str, Any]:
@@ -65,11 +66,29 @@ def has_outside_army(s: State, seat: str, space: str) -> bool:
         for gid, g in s["generals"].items())
 
 
+def grants_passage(s: State, owner: str, seat: str, royal: str) -> bool:
+    """R-12.2: ``owner`` grants ``seat`` free passage for the marriage of ``royal`` (seed
+    002: "No debe haber Unidades de Combate enemigas en la ubicación, a menos que el
+    jugador enemigo ha concedido el paso libre"): a standing order of ``owner``
+    ``{when: free_passage, to: [seats], royal: [women]}`` names ``seat`` (or names no
+    seat: every other seat) and ``royal`` (or no woman: all of them)."""
+    return any(o.get("when") == "free_passage"
+               and (not o.get("to") or seat in o["to"])
+               and (not o.get("royal") or royal in o["royal"])
+               for o in standing_orders(s, owner))
+
+
+def enemy_cus_with(s: State, seat: str, space: str) -> list[str]:
+    """The other seats with CUs in ``space`` (outside or inside a major city), sorted."""
+    return sorted(o for o, c in s["cus"].get(space, {}).items() if o != seat and sum(c.values()))
+
+
 def why_no_marriage(pack: Pack, s: State, seat: str, royal: str) -> str | None:
     """None when ``seat`` may marry ``royal`` now (R-12.2), else why: she is in play and
     controlled by nobody; ``seat``'s army stands with her, outside the major city (an
-    inactive woman is always outside); no other seat's CUs and no independent army are
-    in her space. The offer itself is checked by the caller."""
+    inactive woman is always outside); no independent army is in her space, and no
+    other seat's CUs unless that seat grants ``seat`` free passage
+    (:func:`grants_passage`). The offer itself is checked by the caller."""
     r = s["royals"].get(royal) or {}
     name = pack.royals[royal].name
     if not in_play(s, royal):
@@ -79,10 +98,42 @@ def why_no_marriage(pack: Pack, s: State, seat: str, royal: str) -> str | None:
         return f"{name} is controlled by {royal_controller(pack, s, royal)}"
     if not has_outside_army(s, seat, x):
         return f"no army of {seat} stands with {name} in {pack.spaces[x].name}"
-    if any(o != seat and sum(c.values()) for o, c in s["cus"].get(x, {}).items()) or any(
-            a.get("space") == x for a in s["indep_armies"].values()):
-        return f"enemy CUs stand with {name} in {pack.spaces[x].name}"
+    if any(a.get("space") == x for a in s["indep_armies"].values()):
+        return f"an independent army stands with {name} in {pack.spaces[x].name}"
+    closed = [o for o in enemy_cus_with(s, seat, x) if not grants_passage(s, o, seat, royal)]
+    if closed:
+        return (f"enemy CUs stand with {name} in {pack.spaces[x].name} and "
+                f"{', '.join(closed)} grants no free passage")
     return None
+
+
+def passage_requests(pack: Pack, s: State, seat: str) -> list[dict[str, str]]:
+    """R-12.2: the marriages ``seat``'s CUs alone forbid now, which a free-passage grant
+    of ``seat`` would let take place: ``[{"to": the offering seat, "royal", "space"}]``
+    for each standing, unmarried offer whose other conditions hold and that ``seat``
+    does not grant yet (for the prompt and the bots)."""
+    out = []
+    for rid, offer in sorted((court(s).get("offers") or {}).items()):
+        groom = offer["seat"]
+        r = s["royals"].get(rid) or {}
+        if offer["married"] or groom == seat or rid not in pack.royals \
+                or royal_controller(pack, s, rid) is not None or not in_play(s, rid):
+            continue
+        x = r["space"]
+        if seat not in enemy_cus_with(s, groom, x) or grants_passage(s, seat, groom, rid):
+            continue
+        opened = {**s, "private": {**(s.get("private") or {}), seat: {
+            **((s.get("private") or {}).get(seat) or {}),
+            "standing": [{"when": "free_passage", "to": [groom], "royal": [rid]}]}}}
+        if why_no_marriage(pack, opened, groom, rid) is None:
+            out.append({"to": groom, "royal": rid, "space": x})
+    return out
+
+
+def passage_from(s: State, seat: str, royal: str, space: str) -> list[str]:
+    """The seats whose CUs stand in ``space`` and that grant ``seat`` free passage for
+    ``royal`` (R-12.2): who let a marriage take place (``MarriageConcluded.passage``)."""
+    return [o for o in enemy_cus_with(s, seat, space) if grants_passage(s, o, seat, royal)]
 
 
 def why_no_burial(pack: Pack, s: State, seat: str, space: str | None = None) -> str | None:
@@ -169,8 +220,10 @@ def royal_settlement(pack: Pack, s: State, spaces: tuple[str, ...] | None = None
         offer = offers.get(rid)
         if seat is None and rm.kind == "woman" and offer and not offer["married"] \
                 and why_no_marriage(pack, s, offer["seat"], rid) is None:
+            passage = passage_from(s, offer["seat"], rid, x)
             return "MarriageConcluded", {"royal": rid, "seat": offer["seat"], "space": x,
-                                         "card": offer["card"], "rule": "R-12.2"}
+                                         "card": offer["card"], "rule": "R-12.2",
+                                         **({"passage": passage} if passage else {})}
     return None
 
 

@@ -10,13 +10,19 @@ Shapes (see ``docs/orders.md``)::
                {when: naval_battle, against: [east], fleets: [athenian_fleet]},
                {when: inside_join, city: [Babylon], join: false},
                {when: losses, order: [mercenary, elephant, loyal, royal]},
-               {when: battle_roll, play: 52, army: Eumenes, against: [north]}]
+               {when: battle_roll, play: 52, army: Eumenes, against: [north]},
+               {when: free_passage, to: [north], royal: [Cleopatra]}]
 
 The last kind plays a surprise card when its moment comes (R-8.5; the moments of
 :data:`pbem.rules.resolve.surprises.STANDING_MOMENTS`): ``battle_roll``, ``prestige``,
 ``naval_landing``, ``interception_check``, ``avoid_check``. Such an order is secret
 until it fires, fires once (the card leaves the hand) and in any player-turn, the
 seat's own included.
+
+``free_passage`` grants the seats of ``to`` (all other seats when left out) free passage
+for the marriage of the women of ``royal`` (all when left out): the seat's CUs in her
+space no longer forbid it (R-12.2, seed 002). It stays in force until the seat's standing
+orders change; the marriage it lets take place says so (``MarriageConcluded.passage``).
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import own_armies_hint
 from pbem.rules.core.board import (
+    _resolve_royal,
     name_hint,
     resolve_fleet,
     resolve_general,
@@ -50,7 +57,9 @@ STANDING_KEYS = {"intercept": ("when", "army", "into", "if_enemy_strength_at_mos
                  "prestige": ("when", "play", "army", "against"),
                  "naval_landing": ("when", "play", "against"),
                  "interception_check": ("when", "play", "army", "against"),
-                 "avoid_check": ("when", "play", "army", "against")}
+                 "avoid_check": ("when", "play", "army", "against"),
+                 # R-12.2: the seat's CUs do not forbid these seats' marriages
+                 "free_passage": ("when", "to", "royal")}
 assert set(STANDING_MOMENTS) <= set(STANDING_KEYS)
 
 
@@ -114,17 +123,28 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                     reject(rej, "standing.bad_number", f"{k} is a number",
                          f"{w}.{k}", f"{k}: 2")
                 norm[k] = v
-            elif k == "against":
+            elif k in ("against", "to"):
                 vals = v if isinstance(v, list) else [v]
                 seats = [x.strip().lower() if isinstance(x, str) else x for x in vals]
                 bad = [x for x, y in zip(vals, seats, strict=True) if y not in SEATS
                        or y == seat]
                 if bad:
                     others = tuple(x for x in SEATS if x != seat)
-                    reject(rej, "standing.bad_seat", f"against lists the other seats; {bad[0]!r} is not one",
-                         f"{w}.against", name_hint(bad[0], words=others, otherwise="seats: " + ", ".join(
-                             others) + "; e.g. against: [east]"))
+                    reject(rej, "standing.bad_seat", f"{k} lists the other seats; {bad[0]!r} is not one",
+                         f"{w}.{k}", name_hint(bad[0], words=others, otherwise="seats: " + ", ".join(
+                             others) + f"; e.g. {k}: [east]"))
                 norm[k] = seats
+            elif k == "royal":  # R-12.2 free_passage: the women it is granted for
+                vals = v if isinstance(v, list) else [v]
+                rids = [_resolve_royal(pack, x) for x in vals]
+                women = sorted(r.name for r in pack.royals.values() if r.kind == "woman")
+                bad = [x for x, r in zip(vals, rids, strict=True)
+                       if r is None or pack.royals[r].kind != "woman"]
+                if bad:
+                    reject(rej, "standing.bad_royal", f"royal lists royal women; {bad[0]!r} "
+                           "is not one", f"{w}.royal", "women: " + ", ".join(women),
+                           rule="R-12.2")
+                norm[k] = rids
             elif k == "fleets":
                 vals = v if isinstance(v, list) else [v]
                 fids = [resolve_fleet(pack, x) for x in vals]

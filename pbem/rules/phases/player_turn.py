@@ -14,10 +14,11 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
-from pbem.rules.context import Ctx
+from pbem.rules.context import Ctx, settle_royals
 from pbem.rules.core.footprint import Unsure
 from pbem.rules.core.pieces import cus_at
 from pbem.rules.core.problems import did_you_mean, reject
+from pbem.rules.core.royals import passage_requests
 from pbem.rules.core.state import (
     Event,
     State,
@@ -86,6 +87,8 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                        (outside, "outside"), (inside, "inside"), (heir, "heir")):
         if name in orders:
             _segment(ctx, seat, kind, name, orders, rej)
+            if name == "standing" and not rej:
+                settle_royals(ctx, None)  # R-12.2: a free passage it grants takes effect
     end_segment(ctx)  # R-11.2: a sally's prestige cards (R-8.5) lapse
     if not only and "surrender" in orders:  # R-8.1
         _segment(ctx, seat, surrender, "surrender", orders, rej)
@@ -437,7 +440,10 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
                           "general_spaces", "special_unit_armies", "fleet_upgrades",
          "surrender": {"accept": [id], "remove": [id]},
          **movement.options: "movement", "armies", "mercenary_spaces",
-         "heirs": [royal id] (heir, R-11.1), "bury": [space] (bury, R-12.4)}
+         "heirs": [royal id] (heir, R-11.1), "bury": [space] (bury, R-12.4),
+         "free_passage": [{"to", "royal", "space"}] (marriages the seat's CUs alone
+                          forbid: a standing order free_passage would let them happen,
+                          R-12.2; listed in every seat's options, its turn or not)}
 
     (The other kinds' options, :func:`pbem.rules.orders.commanders.options` and those
     of inside and outside, are not listed in the prompt yet.)
@@ -459,6 +465,7 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     out.update(ty)
     out["heirs"] = heir.options(pack, s, seat) if active else []  # R-11.1
     out["bury"] = burial.options(pack, s, seat) if active else []  # R-12.4
+    out["free_passage"] = passage_requests(pack, s, seat)  # R-12.2
     return out
 
 

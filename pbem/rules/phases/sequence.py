@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.problems import Problem
-from pbem.rules.context import Ctx
+from pbem.rules.context import Ctx, settle_royals
 from pbem.rules.core.control import victory_points
 from pbem.rules.core.pack import const
 from pbem.rules.core.state import SEATS, all_hands, hand_of
@@ -152,6 +152,7 @@ def next_player_turn(ctx: Ctx) -> None:
                 ctx.emit("PlayerTurnStarted", {"seat": seat, "round": s["round"],
                                                "tyche_only": is_tyche_only(ctx),
                                                "rule": "R-6.5"})
+                settle_royals(ctx, None)  # a free passage granted out of turn
                 return
         if not any(has_mandatory_play(ctx, seat) for seat in SEATS):
             break

@@ -149,10 +149,13 @@ KINDS: tuple[EventKind, ...] = (
                                f"({card_label(p, d.get('card'))}, R-12.2)."),
     EventKind('MarriageConcluded',
               ('card', 'royal', 'rule', 'seat', 'space'),
+              optional=('passage',),
               reduce=_married,
               say=lambda p, d: f"{royal_name(p, d.get('royal'))} marries a general of "
                                f"{d.get('seat')} in {space_name(p, d.get('space'))} and "
-                               f"becomes active under their control (R-12.2)."),
+                               f"becomes active under their control"
+                               + (f", {' and '.join(d['passage'])} granting free passage"
+                                  if d.get("passage") else "") + " (R-12.2)."),
     EventKind('MarriageOfferEnded',
               ('card', 'married', 'royal', 'rule', 'seat'),
               reduce=_offer_ended,
