@@ -438,6 +438,9 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                 items = [str(h) for h in row.get("how", [])]
                 if row.get("sieges"):
                     items.append("sieges you conduct now: " + ", ".join(spaces(row["sieges"])))
+                if row.get("targets"):  # a Mutiny's armies
+                    items.append("armies a mutiny would strike now: "
+                                 + ", ".join(spaces(row["targets"])))
                 out.append({"label": f"Surprise card {row.get('label')} may be played "
                                      "(R-8.5; a replacement is drawn at once)",
                             "items": items})

@@ -1,7 +1,8 @@
 """Random surprise-card plays for the bot (R-8.5), so the random playouts exercise them:
 a move's ``surprise`` list (Forced March, Treachery where the move ends at a siege, a
-battle card pledged), ``surrender.surprise`` at a siege the bot conducts, standing orders
-``{when: <moment>, play: N}`` in any turn, and ``play`` in window answers. Draws from
+battle card pledged), ``surrender.surprise`` at a siege the bot conducts, a Mutiny in
+``tyche.surprise_plays`` (R-16.3), standing orders ``{when: <moment>, play: N}`` in any
+turn, and ``play`` in window answers. Draws from
 ``rng`` only when the bot holds a surprise card that has a moment, so games without
 one keep their random sequence.
 """
@@ -11,10 +12,11 @@ import random
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.rules.cards.legitimacy import mutiny_targets
 from pbem.rules.core.board import resolve_space
 from pbem.rules.core.state import GameState, hand_of, standing_orders
 from pbem.rules.resolve.siege import conducts_siege, siege_target
-from pbem.rules.resolve.surprises import STANDING_MOMENTS, moments_of
+from pbem.rules.resolve.surprises import STANDING_MOMENTS, moments_of, surprise_effect
 
 
 def _end(pack: Pack, s: dict, seat: str, mv: dict) -> str | None:
@@ -51,6 +53,10 @@ def add_surprise_plays(pack: Pack, state: GameState, seat: str, orders: dict[str
             _treachery(pack, s, seat, orders, moves, n)
         elif ("battle_roll" in ms or "prestige" in ms) and moves and rng.random() < 0.5:
             rng.choice(moves).setdefault("surprise", []).append(n)
+        elif "tyche" in ms and isinstance(orders.get("tyche"), dict) and rng.random() < 0.5 \
+                and (targets := mutiny_targets(pack, s, seat, surprise_effect(pack, n))):
+            orders["tyche"].setdefault("surprise_plays", []).append(  # R-16.3 a Mutiny
+                {"card": n, "target": rng.choice(targets)[0]})
         elif any(m in STANDING_MOMENTS for m in ms):
             when = rng.choice([m for m in ms if m in STANDING_MOMENTS])
             if not any(o.get("play") == n for o in standing):

@@ -15,22 +15,17 @@ from pbem.problems import Problem
 from pbem.rules.cards.base import Primitive
 from pbem.rules.cards.royals import event_plan, names, no_effect
 from pbem.rules.context import Ctx
-from pbem.rules.core.armies import side_legitimacy
 from pbem.rules.core.board import name_hint, resolve_general, resolve_space
 from pbem.rules.core.control import legitimacy_points, royal_controller
 from pbem.rules.core.pieces import cus_at, has_general
 from pbem.rules.core.problems import reject
 from pbem.rules.core.royals import court
 from pbem.rules.core.state import SEATS, State
-from pbem.rules.resolve.royals import mutiny
+from pbem.rules.resolve.royals import mutiny, mutiny_strikes, mutiny_types
 
 LEGITIMACY_FIELDS = {"lp_targets": "player", "mutiny_armies": "target",
                      "condemnation_generals": "general"}
 """Options key → the ``tyche:`` field its choices fill (for the bots and the prompt)."""
-
-MUTINY_TYPES = ("royal", "loyal")
-"""CU types a Mutiny turns when the card names none (its ``types`` parameter)."""
-
 
 # --- adjust_lp: LP from a card (R-11.1) -----------------------------------------------
 
@@ -97,34 +92,25 @@ def _adjust_lp(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any
 
 # --- mutiny (R-11.2 [D]) ---------------------------------------------------------------
 
-def mutiny_types(eff: Effect) -> tuple[str, ...]:
-    """The CU types a Mutiny turns (effect parameter ``types``, else royal and loyal)."""
-    return tuple(eff.params.get("types") or MUTINY_TYPES)
-
-
 def mutiny_targets(pack: Pack, s: State, seat: str, eff: Effect) -> list[tuple[str, str]]:
     """``[(space, seat)]`` of the enemy armies a Mutiny played by ``seat`` would strike
-    (R-11.2): a general with CUs of the effect's types, whose faction LP plus his
-    commander's prestige there is below ``seat``'s LP."""
-    mine = legitimacy_points(pack, s)[seat]
-    out = []
-    for x, by in sorted(s["cus"].items()):
-        for other, cus in sorted(by.items()):
-            if other == seat or not any(cus.get(t) for t in mutiny_types(eff)):
-                continue
-            if has_general(s, other, x) and side_legitimacy(pack, s, other, x, False) < mine:
-                out.append((x, other))
-    return out
+    (R-11.2, :func:`pbem.rules.resolve.royals.mutiny_strikes`): a general with CUs of
+    the effect's types, whose faction LP plus his commander's prestige there is below
+    ``seat``'s LP."""
+    types = mutiny_types(eff)
+    return [(x, other) for x, by in sorted(s["cus"].items()) for other in sorted(by)
+            if mutiny_strikes(pack, s, seat, other, x, types)]
 
 
 def _choices_mutiny(pack: Pack, s: State, seat: str, card: Card, eff: Effect) -> list[str]:
     return [x for x, _o in mutiny_targets(pack, s, seat, eff)]
 
 
-def _target(pack: Pack, s: State, seat: str, text: Any,
-            legal: list[tuple[str, str]]) -> tuple[str, str] | None:
-    """The army a Mutiny names: a general of another seat (his army), or a space (the
-    first army there a Mutiny would strike, else the first enemy army there)."""
+def mutiny_target(pack: Pack, s: State, seat: str, text: Any,
+                  legal: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """The army a Mutiny names (``(space, seat)``, or None): a general of another seat
+    (his army), or a space (the first army there a Mutiny would strike, else the first
+    enemy army there); ``legal``: :func:`mutiny_targets` (R-11.2)."""
     gid = resolve_general(pack, text)
     if gid:
         g = s["generals"].get(gid) or {}
@@ -152,7 +138,7 @@ def _check_mutiny(pack: Pack, s: State, seat: str, part: dict[str, Any], card: C
                "name the enemy army (its general or its space) that mutinies" if legal else
                "no enemy army has less legitimacy than you now", f"{where}.target", hint)
         return
-    got = _target(pack, s, seat, part["target"], legal)
+    got = mutiny_target(pack, s, seat, part["target"], legal)
     if got in legal or (soft and got):
         event_plan(plan)["mutiny"] = list(got)
         return

@@ -15,7 +15,8 @@ Shapes (see ``docs/orders.md``)::
 
 The last kind plays a surprise card when its moment comes (R-8.5; the moments of
 :data:`pbem.rules.resolve.surprises.STANDING_MOMENTS`): ``battle_roll``, ``prestige``,
-``naval_landing``, ``interception_check``, ``avoid_check``. Such an order is secret
+``naval_landing``, ``interception_check``, ``avoid_check``, ``battle_start`` (a Mutiny
+against the army the seat's army fights, R-11.2). Such an order is secret
 until it fires, fires once (the card leaves the hand) and in any player-turn, the
 seat's own included.
 
@@ -58,6 +59,7 @@ STANDING_KEYS = {"intercept": ("when", "army", "into", "if_enemy_strength_at_mos
                  "naval_landing": ("when", "play", "against"),
                  "interception_check": ("when", "play", "army", "against"),
                  "avoid_check": ("when", "play", "army", "against"),
+                 "battle_start": ("when", "play", "army", "against"),
                  # R-12.2: the seat's CUs do not forbid these seats' marriages
                  "free_passage": ("when", "to", "royal")}
 assert set(STANDING_MOMENTS) <= set(STANDING_KEYS)

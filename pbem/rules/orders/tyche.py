@@ -41,8 +41,10 @@ from pbem.rules.core.state import State, hand_of, is_paused, training_units
 from pbem.rules.orders.tyche_surprises import (
     card_label,
     check_surprise_discards,
+    check_surprise_plays,
     discard_surprises,
     parse_card,
+    play_surprises,
     surprise_plays,
 )
 from pbem.rules.resolve.effects import place_cus
@@ -60,7 +62,7 @@ USES = ("garrisons", "discard", "event", "activate", "train", "upgrade_fleet")
 
 
 TYCHE_KEYS = ("card", "use", "places", "train", "place", "surprise_discards",
-              "discard_drawn_surprises", "unrest",
+              "discard_drawn_surprises", "surprise_plays", "unrest",
               "army", "path", "drop", "pick_up", "assault", "escort", "surprise", "moves",
               "fleet"
               ) + tuple(k for k in EVENT_KEYS if k not in (
@@ -113,13 +115,15 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
           rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
     """The Tyche orders of ``seat`` against ``s`` (``soft``: carried out after dice changed
     the board, see :func:`pbem.rules.resolve.moves.check_moves`); problems go to ``rej``.
-    Returns the plan ``{"surprise": [n], "card": n, "use": str, "places": [id], "train":
+    Returns the plan ``{"surprise": [n], "plays": [{"card", "target"}] (R-16.3), "card":
+    n, "use": str, "places": [id], "train":
     [{"unit", "ops"}], "place": [id]}`` (``"fleet"`` with ``use: upgrade_fleet``, R-8.2;
     ``"war"``, a moves plan, with ``use: activate`` or an army-moving event) or None when
     it cannot be carried out."""
     n0 = len(rej)
     hand = list(hand_of(s, seat))
     surprise, again = check_surprise_discards(pack, s, seat, part, where, rej)
+    plays = check_surprise_plays(pack, s, seat, part, where, rej, surprise)  # R-16.3
     your_hand = "your hand: " + ", ".join(card_label(pack, c) for c in hand)
     if "card" not in part:
         reject(rej, "tyche.card_missing", "name the card you play or discard",
@@ -133,7 +137,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
         independent_checks(pack, part, where, rej)
         return None
     card = pack.cards[n]
-    if n in surprise:
+    if n in surprise or any(p["card"] == n for p in plays):
         reject(rej, "tyche.duplicate_card", f"{card_label(pack, n)} is also a surprise discard",
              f"{where}.card", "play or discard another card under card:", rule="R-8.2")
     if card.type == "surprise":
@@ -159,8 +163,8 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
                  f"allowed: {', '.join(uses_for(card))}")
         independent_checks(pack, part, where, rej, use=False)
         return None
-    plan: dict[str, Any] = {"surprise": surprise, "again": again, "card": n, "use": use,
-                            "places": [],
+    plan: dict[str, Any] = {"surprise": surprise, "again": again, "plays": plays,
+                            "card": n, "use": use, "places": [],
                             "train": [], "place": [], "unrest": None}
     if "unrest" in part:
         if not any(e.primitive == "unrest" for e in card.effects):
@@ -543,6 +547,7 @@ def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
     FleetUpgraded, CardEventSkipped)."""
     pack, s = ctx.pack, ctx.s
     discard_surprises(ctx, seat, plan["surprise"], bool(plan.get("again")))
+    play_surprises(ctx, seat, plan.get("plays") or [])  # R-8.5, R-16.3 (a Mutiny)
     n, use = plan["card"], plan["use"]
     card = pack.cards[n]
     if use == "discard":

@@ -1,7 +1,14 @@
 """Surprise cards in one's own Tyche segment (R-8.5): cards named by number or name,
-the surprise discards checked, and carried out with a replacement draw each; and what
-the prompt says about playing the surprise cards of a hand (:func:`surprise_plays`;
-the plays themselves: :mod:`pbem.rules.resolve.surprises`).
+the surprise discards checked, and carried out with a replacement draw each; the
+surprise cards played in the segment (``tyche.surprise_plays``: a Mutiny, R-16.3); and
+what the prompt says about playing the surprise cards of a hand (:func:`surprise_plays`;
+the plays at other moments: :mod:`pbem.rules.resolve.surprises`).
+
+``tyche: {surprise_plays: [{card: 16, target: Eumenes}], ...}``: surprise cards of the
+moment ``tyche`` (the Mutiny, seed 004: a surprise card), played after the surprise
+discards and before the Tyche play, each with the fields its effect reads (a Mutiny's
+``target``: the enemy army, by its general or its space; left out when only one army
+qualifies); each play draws a replacement at once and is no Tyche play.
 
 ``tyche: {surprise_discards: [49, 50], discard_drawn_surprises: true, ...}``: the listed
 surprise cards are discarded before the mandatory play, each replaced at once by a draw
@@ -16,13 +23,22 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.problems import Problem
+from pbem.rules.cards.legitimacy import mutiny_target, mutiny_targets
+from pbem.rules.cards.royals import names as listed
 from pbem.rules.context import Ctx
 from pbem.rules.core import names
 from pbem.rules.core.board import name_hint
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, hand_of
+from pbem.rules.resolve.royals import mutiny, mutiny_types
 from pbem.rules.resolve.siege import conducts_siege
-from pbem.rules.resolve.surprises import MOMENT_NAMES, moments_of
+from pbem.rules.resolve.surprises import (
+    MOMENT_NAMES,
+    moments_of,
+    play,
+    read_cards,
+    surprise_effect,
+)
 
 
 def card_label(pack: Pack, n: int) -> str:
@@ -107,6 +123,64 @@ def discard_surprises(ctx: Ctx, seat: str, cards: list[int], again: bool) -> Non
             todo += [m for m in got if pack.cards[m].type == "surprise" and m not in done]
 
 
+def check_surprise_plays(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
+                         rej: list[Problem], discards: list[int]) -> list[dict[str, Any]]:
+    """R-8.5, R-16.3: ``tyche.surprise_plays`` (an entry or a list; an entry is a card,
+    by number or name, or ``{card, target}``): surprise cards of ``seat``'s hand played
+    at the moment ``tyche`` (a Mutiny, with the enemy army it strikes: ``target``,
+    :func:`pbem.rules.cards.legitimacy.mutiny_targets`). Returns ``[{"card", "target":
+    [space, seat]}]``; problems go to ``rej`` (the ``surprise.*`` codes of
+    :func:`pbem.rules.resolve.surprises.read_cards`, ``tyche.duplicate_card`` for a card
+    also discarded, ``royals.army_missing``, ``royals.no_target``,
+    ``royals.army_not_allowed``)."""
+    raw = part.get("surprise_plays", [])
+    items = raw if isinstance(raw, list) else [raw]
+    out: list[dict[str, Any]] = []
+    for i, item in enumerate(items):
+        w = f"{where}.surprise_plays[{i}]" if isinstance(raw, list) else f"{where}.surprise_plays"
+        entry = item if isinstance(item, dict) else {"card": item}
+        got = read_cards(pack, s, seat, entry.get("card"), ("tyche",), f"{w}.card", rej)
+        if not got:
+            continue
+        n = got[0]
+        if n in discards or any(p["card"] == n for p in out):
+            reject(rej, "tyche.duplicate_card", f"{card_label(pack, n)} is named twice "
+                   "(a surprise discard or play)", f"{w}.card", "name each card once",
+                   rule="R-8.5")
+            continue
+        eff = surprise_effect(pack, n)
+        legal = mutiny_targets(pack, s, seat, eff) if eff is not None else []
+        hint = "armies a mutiny would strike: " + listed(pack, [x for x, _o in legal], "spaces")
+        if "target" not in entry:
+            if len(legal) == 1:
+                out.append({"card": n, "target": list(legal[0])})
+            else:
+                reject(rej, "royals.army_missing" if legal else "royals.no_target",
+                       "name the enemy army (its general or its space) that mutinies"
+                       if legal else "no enemy army has less legitimacy than you now",
+                       f"{w}.target", hint, rule="R-11.2")
+            continue
+        army = mutiny_target(pack, s, seat, entry["target"], legal)
+        if army not in legal:
+            reject(rej, "royals.army_not_allowed", f"{entry['target']!r} names no enemy "
+                   "army with less legitimacy than yours (faction LP + its commander's "
+                   "prestige)", f"{w}.target", hint, rule="R-11.2")
+            continue
+        out.append({"card": n, "target": list(army)})
+    return out
+
+
+def play_surprises(ctx: Ctx, seat: str, plays: list[dict[str, Any]]) -> None:
+    """R-8.5, R-16.3: carry out the checked ``tyche.surprise_plays`` in order: each card
+    leaves the hand face up (``SurprisePlayed``, moment ``tyche``), a replacement is
+    drawn at once, then its effect (a Mutiny on the army named: ``MutinyStruck``, or a
+    ``Note`` when it no longer strikes, e.g. after Orator's Gift)."""
+    for p in plays:
+        n, (space, target) = p["card"], p["target"]
+        eff = play(ctx, seat, n, "tyche", space, "orders")
+        mutiny(ctx, seat, n, target, space, mutiny_types(eff))
+
+
 HOW = {
     "move": "in one of your moves: surprise: [{n}]",
     "siege": "in a move ending at a siege you conduct: surprise: [{n}], or surrender: "
@@ -121,15 +195,20 @@ HOW = {
                           "{{intercept: {{army: <general>, play: [{n}]}}}} in a window",
     "avoid_check": "by standing order {{when: avoid_check, play: {n}}}, or "
                    "{{avoid_battle: {{toward: <space>, play: [{n}]}}}} in a window",
+    "tyche": "tyche: {{surprise_plays: [{{card: {n}, target: <enemy general or space>}}], "
+             "...}} in your player-turn",
+    "battle_start": "in one of your moves: surprise: [{n}]; by standing order {{when: "
+                    "battle_start, play: {n}}}; or play: [{n}] in a window answer",
 }
 """How each moment's surprise cards are played (R-8.5), for the prompt."""
 
 
 def surprise_plays(pack: Pack, s: State, seat: str, active: bool) -> list[dict[str, Any]]:
     """R-8.5: the surprise cards of ``seat``'s hand with the moments they are played at
-    and how to play them (``[{"card", "label", "moments", "how": [str], "sieges"}]``;
-    ``sieges``: where the seat conducts a siege now, for a ``siege`` card of the seat
-    on turn). Only the seat's own hand is read."""
+    and how to play them (``[{"card", "label", "moments", "how": [str], "sieges",
+    "targets"}]``; ``sieges``: where the seat conducts a siege now, for a ``siege`` card
+    of the seat on turn; ``targets``: the spaces of the armies a Mutiny would strike
+    now, for a ``tyche`` card of the seat on turn). Only the seat's own hand is read."""
     out = []
     for n in hand_of(s, seat):
         moments = moments_of(pack, n)
@@ -141,5 +220,9 @@ def surprise_plays(pack: Pack, s: State, seat: str, active: bool) -> list[dict[s
         if "siege" in moments:
             row["sieges"] = sorted(x for x in s["cus"] if active
                                    and conducts_siege(pack, s, seat, x))
+        if "tyche" in moments:  # R-11.2: the armies a Mutiny would strike now
+            row["targets"] = [x for x, _o in mutiny_targets(pack, s, seat,
+                                                             surprise_effect(pack, n))] \
+                if active else []
         out.append(row)
     return out

@@ -36,8 +36,38 @@ from pbem.rules.resolve.effects import (
     note_attack,
     tidy_markings,
 )
-from pbem.rules.resolve.royals import capture
-from pbem.rules.resolve.surprises import find_play, in_turn_order, play, prestige_moment
+from pbem.rules.resolve.royals import capture, mutiny, mutiny_strikes, mutiny_types
+from pbem.rules.resolve.surprises import (
+    candidates,
+    find_play,
+    in_turn_order,
+    play,
+    prestige_moment,
+    surprise_effect,
+)
+
+
+def battle_mutiny(ctx: Ctx, attacker: str, defender: str, space: str,
+                  pledges: dict[str, list[int]]) -> None:
+    """R-16.3, R-11.2, R-8.5: before a land battle between two seats, each of them (in
+    turn order from the seat on turn) may play a Mutiny, a surprise card (seed 004), at
+    the moment ``battle_start``: pledged for the battle (a move's ``surprise`` list, a
+    window answer's ``play``) or by standing order ``{when: battle_start, play: N}``
+    (``against``: the other seat). It is played only when it would strike the other
+    side's army (:func:`pbem.rules.resolve.royals.mutiny_strikes`); its royal and loyal
+    CUs then desert before legitimacy is compared for the royal CUs (R-4.3)."""
+    if INDEP in (attacker, defender):
+        return
+    for seat in in_turn_order(ctx.s, (attacker, defender)):
+        other = defender if seat == attacker else attacker
+        for n, source in candidates(ctx, seat, "battle_start", pledges.get(seat), space,
+                                    other):
+            types = mutiny_types(surprise_effect(ctx.pack, n))
+            if not mutiny_strikes(ctx.pack, ctx.s, seat, other, space, types):
+                continue
+            play(ctx, seat, n, "battle_start", space, source)
+            mutiny(ctx, seat, n, other, space, types)
+            break
 
 
 def royal_defection(ctx: Ctx, attacker: str, defender: str, space: str,
@@ -312,6 +342,7 @@ def _battle(ctx: Ctx, attacker: str, defender: str, space: str, came_from: str |
     pack, s = ctx.pack, ctx.s
     if why == "attack":
         note_attack(ctx, attacker, defender, "battle")
+    battle_mutiny(ctx, attacker, defender, space, pledges)  # R-16.3: a Mutiny first
     went = royal_defection(ctx, attacker, defender, space, pledges)
     aside: dict[str, int] = {}
     if went and went[0] == "aside":

@@ -9,12 +9,14 @@ carries out the procedures that change control on purpose.
 """
 from __future__ import annotations
 
+from pbem.pack.model import Effect, Pack
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import commander, side_legitimacy
 from pbem.rules.core.control import legitimacy_points, royal_controller
 from pbem.rules.core.pack import const
-from pbem.rules.core.pieces import INDEP, cus_at
+from pbem.rules.core.pieces import INDEP, cus_at, has_general
 from pbem.rules.core.royals import court, in_play, why_no_burial
+from pbem.rules.core.state import State
 from pbem.rules.resolve.effects import lift_abandoned, tidy_markings
 from pbem.rules.resolve.surprises import prestige_moment
 
@@ -98,6 +100,29 @@ def activate(ctx: Ctx, seat: str, card: int, royal: str) -> None:
     """R-12.2: a woman becomes active under ``seat``'s control (``RoyalActivated``)."""
     ctx.emit("RoyalActivated", {"royal": royal, "seat": seat, "card": card,
                                 "space": ctx.s["royals"][royal]["space"], "rule": "R-12.2"})
+
+
+MUTINY_TYPES = ("royal", "loyal")
+"""CU types a Mutiny turns when the card names none (its ``types`` parameter)."""
+
+
+def mutiny_types(eff: Effect) -> tuple[str, ...]:
+    """The CU types a Mutiny turns (effect parameter ``types``, else royal and loyal)."""
+    return tuple(eff.params.get("types") or MUTINY_TYPES)
+
+
+def mutiny_strikes(pack: Pack, s: State, seat: str, target: str, space: str,
+                   types: tuple[str, ...]) -> bool:
+    """R-11.2: a Mutiny played by ``seat`` would strike the army of ``target`` in
+    ``space`` now: a general with CUs of ``types``, whose faction LP plus its
+    commander's prestige there (no holy ground: a Mutiny is no attack, R-11.4) are below
+    ``seat``'s LP. Never an independent army."""
+    if INDEP in (seat, target) or seat == target:
+        return False
+    cus = s["cus"].get(space, {}).get(target) or {}
+    return (any(cus.get(t) for t in types) and has_general(s, target, space)
+            and side_legitimacy(pack, s, target, space, False)
+            < legitimacy_points(pack, s)[seat])
 
 
 def mutiny_strength(ctx: Ctx, seat: str, target: str, space: str) -> dict[str, int]:

@@ -32,6 +32,7 @@ MOMENTS: dict[str, tuple[str, ...]] = {
     "prestige_bonus": ("prestige",),
     "cancel": ("naval_landing",),
     "interception_bonus": ("interception_check", "avoid_check"),
+    "mutiny": ("tyche", "battle_start"),
 }
 """The pack's surprise primitives (``cards.yaml``) and the moments they are played at:
 ``move`` (the start of one of the seat's own moves, R-9.1), ``siege`` (after the
@@ -40,20 +41,23 @@ assaults of a move, or in the surrender segment, in a siege the seat conducts, R
 ``prestige`` (when legitimacy is compared: royal CUs before a battle R-4.3, besieged royal
 CUs when a siege point is scored, a Mutiny R-11.2), ``naval_landing`` (another seat's
 naval move about to land near the seat's garrisons, R-15), ``interception_check`` and
-``avoid_check`` (the seat's own check, R-9.3)."""
+``avoid_check`` (the seat's own check, R-9.3); ``tyche`` (the seat's own Tyche segment,
+before its Tyche play: ``tyche.surprise_plays``) and ``battle_start`` (before a land battle
+the seat's army fights, own turn or another's, before legitimacy is compared for the
+royal CUs: a Mutiny against the other army, R-11.2, R-16.3)."""
 
 STANDING_MOMENTS: tuple[str, ...] = ("battle_roll", "prestige", "naval_landing",
-                                     "interception_check", "avoid_check")
+                                     "interception_check", "avoid_check", "battle_start")
 """The moments a standing order ``{when: <moment>, play: N}`` may name."""
 
-MOVE_MOMENTS: tuple[str, ...] = ("move", "siege", "battle_roll", "prestige")
+MOVE_MOMENTS: tuple[str, ...] = ("move", "siege", "battle_roll", "prestige", "battle_start")
 """The moments of the cards a move's ``surprise`` list may name (own turn)."""
 
 WINDOW_MOMENTS: dict[str, tuple[str, ...]] = {
-    "intercept": ("interception_check", "battle_roll", "prestige"),
-    "avoid_battle": ("avoid_check", "battle_roll", "prestige"),
+    "intercept": ("interception_check", "battle_roll", "prestige", "battle_start"),
+    "avoid_battle": ("avoid_check", "battle_roll", "prestige", "battle_start"),
     "naval_battle": ("naval_landing",),
-    "battle": ("battle_roll", "prestige"),
+    "battle": ("battle_roll", "prestige", "battle_start"),
     "naval_landing": ("naval_landing",),
 }
 """The moments of the cards an answer may ``play``, by window kind (``battle`` and
@@ -211,6 +215,8 @@ MOMENT_NAMES = {
     "naval_landing": "against another seat's naval move (cancel it)",
     "interception_check": "on your interception check",
     "avoid_check": "on your avoid-battle check",
+    "tyche": "in your own Tyche segment, before your Tyche play (a Mutiny)",
+    "battle_start": "before a battle your army fights (a Mutiny against the other army)",
 }
 """What each moment is, for hints and the prompt (R-8.5)."""
 
