@@ -80,6 +80,7 @@ EFFECT_PRIMITIVES: frozenset[str] = frozenset({
     "interception_bonus",    # modifier
     "fleet_upgrade",         # step
     "move_woman",            # mp: a woman no player controls moves (#27 Plans of Their Own)
+    "found_capital",         # the optional capitals (R-1.4): a capital in a city of the player
 })
 """Names of the effect primitives a card event may use (R-16.3 [D])."""
 
@@ -314,6 +315,7 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], bool], bool, Any]]] = {
         "remove_from_play": (BOOL, False, False), "general": (OPT_REF, False, None),
         "event": (STR, True, None), "effects": (LIST, True, None),
         "source": (SOURCE, True, None), "reason": (STR, False, ""),
+        "optional": (STR, False, ""),
     },
     "charts": {
         "id": (ID, True, None), "name": (STR, True, None), "dice": (STR, True, None),
@@ -583,7 +585,7 @@ def _build(name: str, ctx: Any, constant_sources: dict[str, str]) -> Pack:
             number=e["number"], name=e["name"], ops=e["ops"], type=e["type"],
             must_play=e["must_play"], remove_from_play=e["remove_from_play"],
             effects=effects, general=e["general"], source=e["source"], text=e["event"],
-            reason=e["reason"],
+            reason=e["reason"], optional=e["optional"],
         )
     charts = {}
     for k, (_, e) in ctx.charts.items():

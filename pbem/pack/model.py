@@ -195,6 +195,9 @@ class Card:
     """Prose of the event for reports (``"none"`` for an OPs-only card)."""
     reason: str = ""
     """Why an OPs-only card (``text == "none"``) has no event (R-16.3 [D])."""
+    optional: str = ""
+    """The rule option that puts the card in the Tyche deck (``capitals`` for
+    Foundation of the Capital, R-1.4); empty for the cards always in it."""
 
 
 @dataclass(frozen=True)

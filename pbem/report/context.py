@@ -377,6 +377,7 @@ EVENT_OPTIONS: dict[str, str] = {
     "marker_spaces": "as its event (markers: [...]) may act on",
     "event_fleets": "as its event (fleet: ...) upgrades",
     "women": "as its event (royal: ..., place: ...) moves",
+    "capital_spaces": "as its event (capital: ...; R-1.4) founds your capital in",
 }
 """The legal options of card events (R-16) and how the prompt says them, per card."""
 

@@ -19,7 +19,7 @@ from pbem.rules.core.control import fleet_owner
 from pbem.rules.core.events import kind_of, reduce
 from pbem.rules.core.footprint import Unsure
 from pbem.rules.core.royals import champions_regained, royal_settlement, vp_watch
-from pbem.rules.core.state import Event, _copy, deck
+from pbem.rules.core.state import SEATS, Event, _copy, deck
 from pbem.rules.dice import Dice
 
 T = TypeVar("T")
@@ -177,6 +177,8 @@ class Ctx:
             fleets = (self.s.get("war") or {}).get("fleets") or {}
             if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
                 drop_lost_upgrades(self)
+            if kind != "CapitalDestroyed" and (self.s.get("war") or {}).get("capitals"):
+                settle_capitals(self, kind, data)
             settle_royals(self, watch, k.where(data) if k.where is not None else None)
         return ev
 
@@ -243,7 +245,27 @@ def drop_lost_upgrades(ctx: Ctx) -> None:
                                           "rule": "R-15"})
 
 
-def settle_royals(ctx: Ctx, watch: tuple[dict, dict] | None,
+def settle_capitals(ctx: Ctx, kind: str, data: dict[str, Any]) -> None:
+    """R-1.4 (game option ``capitals``): a capital stands while its owner's garrison is
+    in its space. After the board event ``kind`` (``data``) took it away, the capital is
+    destroyed (``CapitalDestroyed``): ``by`` the other seat whose act it was, the one
+    that removed the garrison (``GarrisonRemoved.by``), completed a siege of the city
+    (``SiegeCompleted.seat``) or put its own garrison there, gaining
+    ``destroy_capital_vp``; ``by`` None (no VP to anyone) when an independent army,
+    unrest or isolation took it [D]. Called after each board event by
+    :meth:`Ctx.emit`."""
+    s = ctx.s
+    for space, owner in sorted(((s.get("war") or {}).get("capitals") or {}).items()):
+        if s["garrisons"].get(space) == owner:
+            continue
+        by = data.get("by") if kind == "GarrisonRemoved" else \
+            data.get("seat") if kind in ("SiegeCompleted", "GarrisonPlaced") else None
+        by = s["garrisons"].get(space) or by
+        ctx.emit("CapitalDestroyed", {"seat": owner, "space": space, "rule": "R-1.4",
+                                      "by": by if by in SEATS and by != owner else None})
+
+
+def settle_royals(ctx: Ctx, watch: tuple[dict, dict, dict] | None,
                   spaces: tuple[str, ...] | None = None) -> None:
     """After an event that changed the board (``watch``: what
     :func:`pbem.rules.core.royals.vp_watch` saw before it): ``ChampionRegained`` for each

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 FIELD = {"recruit_armies": "army", "target_armies": "target", "event_fleets": "fleet",
-         "special_unit_armies": "army"}
+         "special_unit_armies": "army", "capital_spaces": "capital"}
 """Options keys whose choice goes, as it is, into one field of the ``tyche:`` orders."""
 
 

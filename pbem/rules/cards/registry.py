@@ -1,7 +1,7 @@
 """The card-event registry (R-16): every effect primitive of the pack the engine
 resolves, from the family modules (:mod:`.markers`, :mod:`.units`, :mod:`.armies`,
 :mod:`.hand`, :mod:`.cus`, :mod:`.generals`, :mod:`.fleets`, :mod:`.women`,
-:mod:`.royals`, :mod:`.legitimacy`), each
+:mod:`.royals`, :mod:`.legitimacy`, :mod:`.capitals`), each
 with its check, resolution and prompt choices (:class:`~pbem.rules.cards.base.Primitive`).
 
 A card's event is supported when it is a general card (R-8.6, ``place_general``), a
@@ -18,6 +18,7 @@ from pbem.pack.model import Card, Pack
 from pbem.problems import Problem
 from pbem.rules.cards import (
     armies,
+    capitals,
     cus,
     fleets,
     generals,
@@ -33,7 +34,8 @@ from pbem.rules.context import Ctx
 from pbem.rules.core.state import State, is_paused
 
 REGISTRY: dict[str, Primitive] = {}
-for _family in (markers, units, armies, hand, cus, generals, fleets, women, royals, legitimacy):
+for _family in (markers, units, armies, hand, cus, generals, fleets, women, royals, legitimacy,
+                capitals):
     for _p in _family.PRIMITIVES:
         if _p.name in REGISTRY:
             raise ValueError(f"effect primitive {_p.name} is declared twice")

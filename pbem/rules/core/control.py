@@ -74,16 +74,24 @@ class Term:
     rule: str
 
 
-VP_KINDS = ("province", "lord_of_asia", "hellespont", "strongest_fleet")
+VP_KINDS = ("province", "lord_of_asia", "hellespont", "strongest_fleet", "capital",
+            "capital_destroyed")
 """The sources of victory points (R-1.4), the kinds of :func:`victory_terms`."""
+
+
+def capitals(s: State) -> dict[str, str]:
+    """The capitals standing (R-1.4, game option ``capitals``): ``{space: seat}``."""
+    return (s.get("war") or {}).get("capitals") or {}
 
 
 def victory_terms(pack: Pack, s: State) -> dict[str, list[Term]]:
     """``{seat: [Term]}``, every source of each seat's VP (R-1.4), in the order of
     :data:`VP_KINDS`: each controlled province with printed VP (R-3.2), Lord of Asia
     (Phrygia, Syria and Babylonia together), the Hellespont (all its ports), the single
-    strongest fleet (dispersed fleets count; a tie gives nobody). Optional capitals
-    are not tracked yet. Values come from the pack."""
+    strongest fleet (dispersed fleets count; a tie gives nobody); with the game option
+    ``capitals`` (seed 001), ``capital_vp`` for the seat's capital while it stands
+    (``what``: its space) and ``destroy_capital_vp`` for each enemy capital it destroyed.
+    Values come from the pack."""
     ctrl = province_control(pack, s)
     terms: dict[str, list[Term]] = {seat: [] for seat in SEATS}
     for prov, seat in ctrl.items():
@@ -100,6 +108,11 @@ def victory_terms(pack: Pack, s: State) -> dict[str, list[Term]]:
     best = strongest_fleet(pack, s, ctrl)
     if best is not None:
         terms[best].append(Term("strongest_fleet", None, const(pack, "strongest_fleet_vp"), "R-1.4"))
+    for space, seat in sorted(capitals(s).items()):
+        terms[seat].append(Term("capital", space, const(pack, "capital_vp"), "R-1.4"))
+    for seat, n in sorted(((s.get("war") or {}).get("capitals_destroyed") or {}).items()):
+        terms[seat].append(Term("capital_destroyed", None, n * const(pack, "destroy_capital_vp"),
+                                "R-1.4"))
     return terms
 
 

@@ -35,6 +35,9 @@ RULE_OPTIONS: dict[str, tuple[Callable[[Any], bool], str, str]] = {
                              "an unbesieged friendly major city (province, the rulebook) "
                              "(core/placement.py)")),
     "bot_inside": (_bool, "true or false", "the random bots besiege and go inside (bots/war.py; tests and demos)"),
+    "capitals": (_bool, "true or false",
+                 ("R-1.4 [L]: the optional capitals: the card Foundation of the Capital joins the Tyche "
+                  "deck; a capital is worth 2 VP, destroying an enemy capital 1 VP (cards/capitals.py)")),
 }
 """``name -> (accepts(value), what it takes, what it does and where)``. Besides these,
 every general the pack marks ``optional`` (e.g. ``cassander: true``) is an option that

@@ -227,29 +227,36 @@ def royal_settlement(pack: Pack, s: State, spaces: tuple[str, ...] | None = None
     return None
 
 
-def vp_watch(s: State) -> tuple[dict, dict] | None:
-    """What a Champion's return depends on, before an event (R-11.4): the garrisons and
-    fleets when some seat is not a Champion, else None (nothing to watch)."""
+def vp_watch(s: State) -> tuple[dict, dict, dict] | None:
+    """What a Champion's return depends on, before an event (R-11.4): the garrisons,
+    fleets and capitals (R-1.4) when some seat is not a Champion, else None (nothing to
+    watch)."""
     if all(x in s["champions"] for x in SEATS):
         return None
-    return dict(s["garrisons"]), dict((s.get("war") or {}).get("fleets") or {})
+    w = s.get("war") or {}
+    return (dict(s["garrisons"]), dict(w.get("fleets") or {}),
+            {"capitals": dict(w.get("capitals") or {}),
+             "capitals_destroyed": dict(w.get("capitals_destroyed") or {})})
 
 
-def champions_regained(pack: Pack, s: State, before: tuple[dict, dict] | None
+def champions_regained(pack: Pack, s: State, before: tuple[dict, dict, dict] | None
                        ) -> list[str]:
     """R-11.4: the seats that are not Champions and whose VP fell to 0 with the event
     just reduced (``before``: :func:`vp_watch` taken before it). Empty when neither
-    garrisons nor fleets changed."""
+    garrisons, fleets nor capitals changed."""
     if before is None:
         return []
-    garrisons, fleets = before
-    now = (s.get("war") or {}).get("fleets") or {}
-    if garrisons == s["garrisons"] and fleets == now:
+    garrisons, fleets, caps = before
+    w = s.get("war") or {}
+    now = w.get("fleets") or {}
+    caps_now = {"capitals": dict(w.get("capitals") or {}),
+                "capitals_destroyed": dict(w.get("capitals_destroyed") or {})}
+    if garrisons == s["garrisons"] and fleets == now and caps == caps_now:
         return []
     vp1 = victory_points(pack, s)
     zero = [x for x in SEATS if x not in s["champions"] and vp1[x] == 0]
     if not zero:
         return []
-    old = {**s, "garrisons": garrisons, "war": {**(s.get("war") or {}), "fleets": fleets}}
+    old = {**s, "garrisons": garrisons, "war": {**w, "fleets": fleets, **caps}}
     vp0 = victory_points(pack, old)
     return [x for x in zero if vp0[x] > 0]

@@ -154,11 +154,15 @@ class Window(TypedDict):
 
 class War(TypedDict, total=False):
     """``war``: sieges (R-10), fleets (R-15), special units out of their box
-    (``{unit: "in_play" | "destroyed"}``, R-4.1), the open reaction window or None."""
+    (``{unit: "in_play" | "destroyed"}``, R-4.1), the open reaction window or None; with
+    the game option ``capitals`` (R-1.4): ``capitals`` {space: seat} the capitals
+    standing, ``capitals_destroyed`` {seat: n} the enemy capitals each seat destroyed."""
     sieges: dict[str, Siege]
     fleets: dict[str, FleetState]
     specials: dict[str, str]
     pause: Window | None
+    capitals: dict[str, str]
+    capitals_destroyed: dict[str, int]
 
 
 class InsideRecord(TypedDict):

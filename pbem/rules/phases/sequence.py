@@ -81,12 +81,15 @@ def label_usurpers(ctx: Ctx) -> None:
 
 def deal_tyche(ctx: Ctx) -> None:
     """R-6.4: shuffle the Tyche deck (all cards not removed from play, not held and not
-    primary) and deal ``hand_size`` cards to each seat in turn order."""
+    primary; an optional card only when the game sets its rule option, e.g.
+    ``capitals``, R-1.4) and deal ``hand_size`` cards to each seat in turn order."""
     s = ctx.s
     held = {n for h in all_hands(s).values() for n in h}
+    opts = s.get("options") or {}
     cards = sorted(n for n, c in ctx.pack.cards.items()
                    if c.type != "primary" and n not in s["removed"] and n not in held
-                   and not _general_card_out(ctx, n))
+                   and not _general_card_out(ctx, n)
+                   and (not c.optional or opts.get(c.optional) is True))
     order = ctx.shuffle(cards, "shuffle the Tyche deck", "R-6.4")
     ctx.emit("DeckShuffled", {"deck": order, "from_discards": list(s["discards"]),
                               "rule": "R-6.4"})

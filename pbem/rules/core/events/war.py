@@ -59,6 +59,18 @@ def _siege_done(s: State, d: dict) -> None:
         s["garrisons"].pop(d["space"], None)
 
 
+def _capital_founded(s: State, d: dict) -> None:
+    war(s).setdefault("capitals", {})[d["space"]] = d["seat"]
+
+
+def _capital_destroyed(s: State, d: dict) -> None:
+    w = war(s)
+    w.setdefault("capitals", {}).pop(d["space"], None)
+    if d.get("by"):
+        done = w.setdefault("capitals_destroyed", {})
+        done[d["by"]] = done.get(d["by"], 0) + 1
+
+
 def _siege_lifted(s: State, d: dict) -> None:
     war(s)["sieges"].pop(d["space"], None)
 
@@ -281,6 +293,18 @@ KINDS: tuple[EventKind, ...] = (
               say=lambda p, d: f"{d.get('seat')} upgrades the {fleet_name(p, d.get('fleet'))} to strength "
                                       f"{d.get('strength', '?')}" + (f" with {card_label(p, d['card'])}"
                                                                      if d.get("card") else "") + " (R-8.2)."),
+    EventKind('CapitalFounded',
+              ('card', 'rule', 'seat', 'space'),
+              reduce=_capital_founded,
+              say=lambda p, d: f"{d.get('seat')} founds its capital in "
+                                       f"{space_name(p, d.get('space'))} (R-1.4)."),
+    EventKind('CapitalDestroyed',
+              ('by', 'rule', 'seat', 'space'),
+              reduce=_capital_destroyed,
+              say=lambda p, d: f"The capital of {d.get('seat')} in "
+                                         f"{space_name(p, d.get('space'))} is "
+                                         + (f"destroyed by {d['by']} (R-1.4)." if d.get("by")
+                                            else "lost (R-1.4).")),
     EventKind('FleetUpgradeLost',
               ('fleet', 'owner', 'rule', 'seat', 'strength'),
               reduce=_fleet_upgrade_lost,
