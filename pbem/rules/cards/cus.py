@@ -84,9 +84,10 @@ def _where_text(pack: Pack, eff: Effect) -> str:
 def check_places(pack: Pack, s: State, seat: str, part: dict[str, Any], count: int,
                  where: str, rej: list[Problem], soft: bool) -> list[str]:
     """``place`` of an event that places ``count`` CUs as reinforcements (R-7.2): at most
-    ``count`` spaces, each a reinforcement space once the earlier ones are placed (at
-    most ``reinforcement_per_province`` in a province but on the player's own major
-    city; ``tyche.event_choice_illegal``). ``soft``: only read, checked when placed."""
+    ``count`` spaces, each a reinforcement space once the earlier ones are placed (the
+    placement limit of :func:`pbem.rules.core.placement.placement_targets`: at most
+    ``reinforcement_per_province`` in a space, or a province under the rulebook's
+    option; ``tyche.event_choice_illegal``). ``soft``: only read, checked when placed."""
     wanted = place_list(pack, part, where, rej, count)
     if soft or len(wanted) > count:
         return wanted
@@ -107,7 +108,7 @@ def place_as_reinforcements(ctx: Ctx, seat: str, units: list[str], wanted: list[
                             why: str, from_dispersed: bool = False) -> None:
     """Place ``units`` (CU types, one each) as reinforcements (R-7.2), the i-th at
     ``wanted[i]`` while it is legal, else at the default space [D]
-    (:func:`pbem.rules.core.placement.default_target`); the province limit counts the
+    (:func:`pbem.rules.core.placement.default_target`); the placement limit counts the
     CUs of this event. New CUs with no legal space go to the dispersed box; CUs from the
     box stay there (``CUsPlaced``, ``MinorGeneralPlaced``, ``DispersedAdded``)."""
     placed: dict[str, int] = {}

@@ -21,7 +21,7 @@ KEYS: dict[str, str] = {
     "reinforcement_lp_bonus": "R-7.1 loyal CUs to the single player with most LP (1)",
     "reinforcement_vp_bonus": "R-7.1 mercenary CUs to the single player with most VP (2)",
     "reinforcement_vp_tie_bonus": "R-7.1 mercenary CUs to each player tied for most VP (1)",
-    "reinforcement_per_province": "R-7.2 CUs placed per province outside a friendly major city (2)",
+    "reinforcement_per_province": "R-7.2 CUs placed per space (seed 003) or per province (the rulebook's option) where a limit applies (2)",
     "training_phalangite_ops": "R-8.4 OPs to train a phalangite (7)",
     "training_phalangite_min_segments": "R-8.4 Tyche segments a phalangite takes at least (2)",
     "training_auxiliary_ops": "R-8.4 OPs to train an auxiliary (3)",

@@ -134,7 +134,7 @@ def _why_no_mercenary(pack: Pack, s: State, seat: str, sid: str) -> str:
         return f"{' and '.join(others)} {'has' if len(others) == 1 else 'have'} units {where}"
     if s["garrisons"].get(sid) != seat and sid not in general_spaces(s, seat):
         return "you have neither a garrison nor a general there"
-    return "the reinforcement limit per province is reached there"
+    return "the reinforcement limit is reached there"
 
 
 def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
