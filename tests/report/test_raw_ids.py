@@ -114,9 +114,16 @@ def _targeted(state, seat: str, kind: str, rng: random.Random, pack) -> list[tup
                            "surrender": {"remove": [rng.choice(spaces)]},
                            "movement": [{"army": rng.choice(sorted(pack.generals)), "path": [rng.choice(spaces)],
                                          "assault": 9}]}))
+        armies = [a["space"] for a in rules.legal_options(state, seat).get("armies") or []]
+        if armies:  # an escort of fleets that are not the mover's
+            out.append((seat, {"tyche": {"card": card, "use": "discard"},
+                               "movement": [{"army": armies[0], "path": [armies[0]],
+                                             "escort": sorted(pack.fleets)}]}))
         out.append((seat, {"tyche": {"card": card, "use": "discard"},
                            "standing": [{"when": "avoid", "army": rng.choice(sorted(pack.generals)),
-                                         "toward": [1]}, {"when": "losses"}],
+                                         "toward": [1]}, {"when": "losses"},
+                                        {"when": "free_passage", "to": [seat],
+                                         "royal": [rng.choice(sorted(pack.royals))]}],
                            "commanders": {rng.choice(spaces): rng.choice(sorted(pack.generals))},
                            "inside": {rng.choice(spaces): {"loyal": 9}}}))
     elif kind != "player_turn":

@@ -140,10 +140,11 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 vals = v if isinstance(v, list) else [v]
                 rids = [_resolve_royal(pack, x) for x in vals]
                 women = sorted(r.name for r in pack.royals.values() if r.kind == "woman")
-                bad = [x for x, r in zip(vals, rids, strict=True)
+                bad = [pack.royals[r].name if r else repr(x)
+                       for x, r in zip(vals, rids, strict=True)
                        if r is None or pack.royals[r].kind != "woman"]
                 if bad:
-                    reject(rej, "standing.bad_royal", f"royal lists royal women; {bad[0]!r} "
+                    reject(rej, "standing.bad_royal", f"royal lists royal women; {bad[0]} "
                            "is not one", f"{w}.royal", "women: " + ", ".join(women),
                            rule="R-12.2")
                 norm[k] = rids
