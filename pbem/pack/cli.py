@@ -30,7 +30,9 @@ OPTIONAL_FILES = ("land.geojson",)
 
 def summary(pack: Pack) -> str:
     """A few lines describing ``pack``: counts of provinces, spaces by kind, paths by
-    kind, cards by type and entries by source (the ``reconstructed`` count included)."""
+    kind, cards by type (the Tyche deck without the optional cards, those counted by
+    the rule option that admits them, R-1.4) and entries by source (the
+    ``reconstructed`` count included)."""
 
     def fmt(c: Counter[str]) -> str:
         return ", ".join(f"{k} {v}" for k, v in sorted(c.items()))
@@ -40,7 +42,8 @@ def summary(pack: Pack) -> str:
     cards = Counter(c.type for c in pack.cards.values())
     sources = source_counts(pack)
     n_constants = sum(1 for k in pack.constant_sources if k not in CONSTANT_ALIASES)
-    tyche = sum(1 for c in pack.cards.values() if c.type != "primary")
+    tyche = sum(1 for c in pack.cards.values() if c.type != "primary" and not c.optional)
+    optional = Counter(c.optional for c in pack.cards.values() if c.optional)
     lines = [
         f"pack {pack.name}: OK",
         f"provinces: {len(pack.provinces)}",
@@ -48,7 +51,8 @@ def summary(pack: Pack) -> str:
         f"{sum(s.port for s in pack.spaces.values())}, independent "
         f"{sum(s.independent for s in pack.spaces.values())})"),
         f"paths: {len(pack.paths)} ({fmt(paths)})",
-        f"cards: {len(pack.cards)} ({fmt(cards)}; Tyche deck {tyche})",
+        f"cards: {len(pack.cards)} ({fmt(cards)}; Tyche deck {tyche}"
+        + (f", optional {fmt(optional)}" if optional else "") + ")",
         (f"generals: {len(pack.generals)}, royals: {len(pack.royals)}, independent armies: "
         f"{len(pack.independent_armies)}, fleets: {len(pack.fleets)}"),
         f"charts: {len(pack.charts)}, turns: {len(pack.turns)}, constants: {n_constants}",
