@@ -17,7 +17,7 @@ from tests.conftest import KEYS, SEATS, Table, make_config
 def test_interception_by_ask_window_through_real_mail(tmp_path: Path, pymap_server) -> None:
     config = make_config(tmp_path, pymap_server, options={"ask_windows": True}, map_attachment=False)
     judge, poller = make_judge(config)
-    judge.new_seed = lambda: b"seed-0"  # a game whose bots meet early (any seed works, slower)
+    judge.new_seed = lambda: b"seed-1"  # a game whose bots meet early (any seed works, slower)
     judge.ensure_games()
     table = Table(pymap_server, config, judge, poller)
     run_once(judge, poller)
@@ -34,8 +34,9 @@ def test_interception_by_ask_window_through_real_mail(tmp_path: Path, pymap_serv
             # the window has the short reaction deadline, not the player-turn one
             row = judge.store.db.execute("SELECT kind, due_at FROM deadlines WHERE game_id = 'g1' AND step = ? "
                                          "AND seat = ?", [state.step, decision.seat]).fetchone()
-            turn = judge.store.db.execute("SELECT due_at FROM deadlines WHERE game_id = 'g1' AND step = ?",
-                                          [state.step - 1]).fetchone()
+            turn = judge.store.db.execute("SELECT due_at FROM deadlines WHERE game_id = 'g1' AND step < ? "
+                                          "AND kind = 'player_turn' ORDER BY step DESC LIMIT 1",
+                                          [state.step]).fetchone()  # the mover's player-turn
             assert row[0] == "intercept"
             gap = datetime.fromisoformat(turn[0]) - datetime.fromisoformat(row[1])
             assert gap >= timedelta(hours=47), (row, turn)  # 72 h vs 24 h, both from about now

@@ -117,7 +117,8 @@ def check_invariants(pack, state: GameState, added_cus: int,
     - control consistent with markers (R-3.2/3.3): no garrison on a transit point or on an
       independent marker; a controlled province has a strict majority incl. major city;
     - hand sizes ≤ hand_size (R-6.4) and cards conserved: every non-primary card is in
-      exactly one of deck, hands, discards, removed, or is the card of a general in play;
+      exactly one of deck, hands, discards, removed, or is the card of a general in play
+      (an optional card only in a game that sets its option, R-1.4);
     - minor generals ≤ the limit and each stands on CUs of its seat (R-5, R-4.2);
     - every seat's CUs are marked (general, garrison or minor general, R-4.2);
     - each special unit (R-4.1) is in at most one place (map or dispersed box, count 1),
@@ -172,6 +173,8 @@ def check_invariants(pack, state: GameState, added_cus: int,
             break
         if c.type == "primary":
             assert n not in seen
+        elif c.optional and not (s.get("options") or {}).get(c.optional):
+            assert n not in seen, n  # an optional card out of the game
         elif n not in seen:
             assert c.general and s["generals"][c.general]["where"] != "deck", n
     specials = (s.get("war") or {}).get("specials") or {}
