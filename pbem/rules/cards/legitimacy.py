@@ -98,8 +98,9 @@ def mutiny_targets(pack: Pack, s: State, seat: str, eff: Effect) -> list[tuple[s
     the effect's types, whose faction LP plus his commander's prestige there is below
     ``seat``'s LP."""
     types = mutiny_types(eff)
+    lps = legitimacy_points(pack, s)
     return [(x, other) for x, by in sorted(s["cus"].items()) for other in sorted(by)
-            if mutiny_strikes(pack, s, seat, other, x, types)]
+            if mutiny_strikes(pack, s, seat, other, x, types, lps)]
 
 
 def _choices_mutiny(pack: Pack, s: State, seat: str, card: Card, eff: Effect) -> list[str]:

@@ -145,12 +145,14 @@ def is_attack_on_champion(s: State, attacker: str, target: str) -> bool:
             and target not in s["usurpers"])
 
 
-def side_legitimacy(pack: Pack, s: State, seat: str, space: str, defending: bool) -> int:
+def side_legitimacy(pack: Pack, s: State, seat: str, space: str, defending: bool,
+                    lps: dict[str, int] | None = None) -> int:
     """R-4.3/R-11.2: faction LP + the commander's prestige (his printed prestige and what
     a surprise card gave him until the end of the segment, :func:`prestige_bonus`; +
     holy ground for a defender holding the body — it controls it — or standing on the
-    tomb in ``space``, R-12.4)."""
-    lp = legitimacy_points(pack, s)[seat]
+    tomb in ``space``, R-12.4). ``lps``: every seat's LP now
+    (:func:`pbem.rules.core.control.legitimacy_points`), when the caller has them."""
+    lp = (lps if lps is not None else legitimacy_points(pack, s))[seat]
     cmd = commander(pack, s, seat, space)
     if cmd and cmd != "minor":
         lp += pack.generals[cmd].prestige + prestige_bonus(s, cmd)

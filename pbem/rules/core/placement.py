@@ -41,15 +41,25 @@ def limit_rule(s: State) -> str:
     return str((s.get("options") or {}).get("reinforcement_limit") or "space")
 
 
-def no_limit(pack: Pack, s: State, seat: str, space: str) -> bool:
+def no_limit(pack: Pack, s: State, seat: str, space: str,
+             majors: set[str] | None = None) -> bool:
     """R-7.2 [D]: any number of reinforcements may go to ``space``. Seed 003 (the
     default): a major city or a space with a major general of ``seat`` ("Нет никаких
     ограничений количеству БЧ, которое можно выставить в крупный город или к старшему
     генералу"); the rulebook (option ``reinforcement_limit: province``): an unbesieged
-    major city ``seat`` controls (:func:`unlimited_city`)."""
+    major city ``seat`` controls (:func:`unlimited_city`). ``majors``: the spaces of
+    ``seat``'s major generals (:func:`major_general_spaces`), when the caller has them."""
     if limit_rule(s) == "province":
         return unlimited_city(pack, s, seat, space)
-    return pack.spaces[space].kind == "major_city" or bool(generals_at(s, seat, space))
+    if pack.spaces[space].kind == "major_city":
+        return True
+    return space in majors if majors is not None else bool(generals_at(s, seat, space))
+
+
+def major_general_spaces(s: State, seat: str) -> set[str]:
+    """The spaces where ``seat`` has a major general on the map (R-5)."""
+    return {v["space"] for v in s["generals"].values()
+            if v["where"] == "map" and v["seat"] == seat}
 
 
 def limit_key(pack: Pack, s: State, space: str) -> str:
@@ -93,10 +103,11 @@ def placement_targets(pack: Pack, s: State, seat: str,
     # space would list them)
     own = {x for x, owner in s["garrisons"].items() if owner == seat} | set(mine_gen)
     order = info(pack).order
+    majors = major_general_spaces(s, seat)
     for sid in sorted((x for x in own if x in order), key=order.__getitem__):
         if sid in hostile:
             continue
-        if no_limit(pack, s, seat, sid) or placed.get(limit_key(pack, s, sid), 0) < limit:
+        if no_limit(pack, s, seat, sid, majors) or placed.get(limit_key(pack, s, sid), 0) < limit:
             out[sid] = "normal"
     if out:
         return out

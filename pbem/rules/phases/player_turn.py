@@ -87,7 +87,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                        (outside, "outside"), (inside, "inside"), (heir, "heir")):
         if name in orders:
             _segment(ctx, seat, kind, name, orders, rej)
-            if name == "standing" and not rej:
+            if name == "standing" and not rej and (s.get("court") or {}).get("offers"):
                 settle_royals(ctx, None)  # a free passage it grants takes effect
     end_segment(ctx)  # a sally's prestige cards lapse
     if not only and "surrender" in orders:

@@ -155,7 +155,8 @@ def next_player_turn(ctx: Ctx) -> None:
                 ctx.emit("PlayerTurnStarted", {"seat": seat, "round": s["round"],
                                                "tyche_only": is_tyche_only(ctx),
                                                "rule": "R-6.5"})
-                settle_royals(ctx, None)  # a free passage granted out of turn
+                if (s.get("court") or {}).get("offers"):  # a free passage
+                    settle_royals(ctx, None)  # granted out of turn takes effect
                 return
         if not any(has_mandatory_play(ctx, seat) for seat in SEATS):
             break

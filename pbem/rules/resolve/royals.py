@@ -112,17 +112,19 @@ def mutiny_types(eff: Effect) -> tuple[str, ...]:
 
 
 def mutiny_strikes(pack: Pack, s: State, seat: str, target: str, space: str,
-                   types: tuple[str, ...]) -> bool:
+                   types: tuple[str, ...], lps: dict[str, int] | None = None) -> bool:
     """R-11.2: a Mutiny played by ``seat`` would strike the army of ``target`` in
     ``space`` now: a general with CUs of ``types``, whose faction LP plus its
     commander's prestige there (no holy ground: a Mutiny is no attack, R-11.4) are below
-    ``seat``'s LP. Never an independent army."""
+    ``seat``'s LP. Never an independent army. ``lps``: every seat's LP now, when the
+    caller has them (:func:`pbem.rules.core.control.legitimacy_points`)."""
     if INDEP in (seat, target) or seat == target:
         return False
     cus = s["cus"].get(space, {}).get(target) or {}
-    return (any(cus.get(t) for t in types) and has_general(s, target, space)
-            and side_legitimacy(pack, s, target, space, False)
-            < legitimacy_points(pack, s)[seat])
+    if not (any(cus.get(t) for t in types) and has_general(s, target, space)):
+        return False
+    lps = lps if lps is not None else legitimacy_points(pack, s)
+    return side_legitimacy(pack, s, target, space, False, lps) < lps[seat]
 
 
 def mutiny_strength(ctx: Ctx, seat: str, target: str, space: str) -> dict[str, int]:
