@@ -47,10 +47,10 @@ def test_the_option_takes_true_or_false(real) -> None:
     assert "capitals" in R.option_problems(real, {"capitals": "yes"})[0]
 
 
-@pytest.mark.parametrize("g", [3, 4])
-def test_random_games_with_capitals(real, g: int) -> None:
-    """Random bot games with the option: a capital is founded, the invariants hold after
-    every decision, the log folds to the live state and the game ends."""
+def _capitals_game(real, g: int) -> int:
+    """One random bot game with the option; the invariants hold after every decision,
+    a capital stands only on its owner's garrison, the log folds to the live state and
+    the game ends. Returns how many capitals were founded."""
     seed = f"capitals-{g}".encode()
     state, events = R.new_game(real, seed, {"capitals": True})
     log, added = list(events), sum(cu_delta(e) for e in events)
@@ -66,5 +66,13 @@ def test_random_games_with_capitals(real, g: int) -> None:
         check_invariants(real, state, added, set())
         caps = (state.war or {}).get("capitals") or {}
         assert all(state.garrisons.get(x) == seat for x, seat in caps.items())
-    assert founded and state.result
+    assert state.result
     assert R.fold(R.empty_state(real), log) == state
+    return founded
+
+
+def test_random_games_with_capitals(real) -> None:
+    """Random bot games with the option found capitals (the bots play #64 for its
+    event when it is dealt to them: in some of these eight games, whatever course the
+    rules give them)."""
+    assert sum(_capitals_game(real, g) for g in range(8)) > 0
