@@ -126,6 +126,14 @@ def _targeted(state, seat: str, kind: str, rng: random.Random, pack) -> list[tup
                                          "royal": [rng.choice(sorted(pack.royals))]}],
                            "commanders": {rng.choice(spaces): rng.choice(sorted(pack.generals))},
                            "inside": {rng.choice(spaces): {"loyal": 9}}}))
+        general, space = rng.choice(sorted(pack.generals)), pack.spaces[spaces[0]]
+        out.append((seat, {"tyche": {"card": card, "use": "discard"},  # one space named twice
+                           "commanders": {space.name: general, space.name.upper(): general},
+                           "standing": [{"when": "avoid", "army": general, "toward": spaces[:2]},
+                                        {"when": "losses", "if_losses": "many"}],
+                           "inside": {space.name: {"war_elephants_xx": 1}, space.name.upper(): {"loyal": 1}}}))
+        out.append((seat, {"tyche": {"card": card, "use": "discard"},  # a drop that is not a mapping
+                           "movement": [{"army": general, "path": spaces[2:4], "drop": ["cus"]}]}))
     elif kind != "player_turn":
         out.append((seat, {kind: rng.choice(["maybe", {"toward": rng.choice(spaces)}, {"fleets": ["x"]},
                                               {"army": rng.choice(sorted(pack.generals))}])}))
