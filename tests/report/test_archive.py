@@ -98,3 +98,18 @@ def test_the_archive_shows_the_round_a_step_was_played_in(store, tmp_path: Path)
     dice = (site / "dice.html").read_text()
     cells = re.findall(r"<td>([^<]*)</td></tr>", dice)
     assert cells and all(c.strip() for c in cells), "a roll without details"
+
+
+def test_each_report_page_links_its_map_at_full_size(store, tmp_path: Path) -> None:
+    """The page shows the map at the page's width; a click opens the vector map itself,
+    where every name reads at any size (issue 24.15: the embedded map alone was too small)."""
+    site = write_archive(store, "g1", tmp_path / "site").out_dir
+    pages = sorted(site.glob("report-*.html"))
+    assert pages
+    for page in pages:
+        html = page.read_text()
+        img = re.search(r'<img class="map" src="([^"]+)"', html)
+        if img is None:
+            continue
+        assert re.search(rf'<a href="{re.escape(img.group(1))}"[^>]*><img class="map"', html), page.name
+        assert img.group(1).endswith(".svg") and (site / img.group(1)).exists()
