@@ -44,6 +44,7 @@ from pbem.report.history import (
     step_groups,
 )
 from pbem.report.render import render
+from pbem.service.commands.press import published
 from pbem.service.games import game_pack
 from pbem.service.history import batches
 from pbem.service.trust import ENDED, archive_files
@@ -171,6 +172,4 @@ def press_record(store: Store, game_id: str) -> list[dict[str, Any]]:
     recipients, grey, text, at}]`` by id; ``sender`` and ``recipients`` are None for grey
     press (the recipients of a grey ``to: all`` would name the sender). Call only
     for an ended game whose ``publish_press`` is on."""
-    from pbem.service.commands.press import published
-
     return [published(p) for p in store.press_of(game_id)]

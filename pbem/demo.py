@@ -27,6 +27,7 @@ from pbem import rules
 from pbem.config import load_config
 from pbem.devmail import DevMail, free_ports
 from pbem.keys import hash_key, new_key
+from pbem.report import snapshot
 from pbem.service import make_judge, run_once
 
 PLAYERS = {"north": "Kleitos", "east": "Peukestas", "south": "Nearchos", "west": "Aristonous"}
@@ -151,7 +152,6 @@ def run_demo(out: Path, rounds: int = 1, seed: int | None = None,
                 result.turns_played += 1
         result.game_turn = judge.state(GAME_ID).turn
         poller.close()
-        from pbem.report import snapshot
         state = judge.state(GAME_ID)
         png = snapshot.png(judge.pack_for(GAME_ID), state, [], f"{GAME_ID} step {state.step}")
         result.map_png = out / "map-latest.png"

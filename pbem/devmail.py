@@ -3,7 +3,8 @@
 An SMTP server (aiosmtpd) on 127.0.0.1 delivers every message addressed to a known
 account (the local part of the recipient, any domain) into that account's maildir, with
 the envelope sender on top as ``Return-Path`` (RFC 5321 section 4.4); an
-IMAP server (pymap's maildir backend, run as a subprocess) serves the same maildirs.
+IMAP server (pymap's maildir backend, run as a subprocess: :mod:`pbem.devmail_imap`,
+so pymap is imported only in that process) serves the same maildirs.
 Dovecot can serve the same maildirs too (the integration tests do so when it is
 installed), which is why delivery is a plain maildir drop.
 
@@ -11,6 +12,7 @@ Only loopback addresses are used. Nothing here is meant for the Internet.
 """
 from __future__ import annotations
 
+import email
 import errno
 import mailbox
 import os
@@ -30,6 +32,7 @@ from typing import TypeVar
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
+from pysasl.hashing import BuiltinHash  # pymap's own dependency
 
 T = TypeVar("T")
 
@@ -162,28 +165,6 @@ def delivery_order(name: str) -> tuple:
     return (0, int(m[1]), int(m[2]), int(m[4]), name) if m else (1, 0, 0, 0, name)
 
 
-def serve_imap() -> int:
-    """Run pymap's IMAP server (command-line arguments as ``pymap``'s) with one change:
-    new messages get their UIDs in delivery order (:func:`delivery_order`). pymap numbers
-    the messages it finds in the order of ``mailbox.Maildir.keys()``, that is of
-    ``os.listdir``, which on most file systems is not the order of delivery: under a
-    burst a player's later mail got a lower UID than an earlier one, and the judge,
-    handling mail in UID order, refused the earlier mail's standing orders as stale
-    (``envelope.stale_seq``). A real server keeps its own order; this is the embedded
-    one's. The change wraps pymap's ``MailboxData._get_keys`` (the keys it numbers) and
-    sorts them."""
-    from pymap.backend.maildir.mailbox import MailboxData
-    from pymap.main import main
-
-    get_keys = MailboxData._get_keys
-
-    async def keys_in_delivery_order(self: MailboxData) -> dict[str, str]:
-        keys = await get_keys(self)
-        return dict(sorted(keys.items(), key=lambda item: delivery_order(item[0])))
-    MailboxData._get_keys = keys_in_delivery_order  # type: ignore[method-assign]
-    return main()
-
-
 class MaildirHandler:
     """aiosmtpd handler: accept recipients whose local part is a known account."""
 
@@ -226,8 +207,6 @@ PYMAP_ROUNDS = 1000
 
 def write_pymap_users(root: Path, accounts: Mapping[str, str]) -> None:
     """Write pymap's passwd/shadow files for ``accounts`` (name → password)."""
-    from pysasl.hashing import BuiltinHash  # pymap's own dependency
-
     root.mkdir(parents=True, exist_ok=True)
     hasher = BuiltinHash(rounds=PYMAP_ROUNDS)
     passwd = "".join(f"{name}:::::{name}:\n" for name in accounts)
@@ -320,7 +299,7 @@ class DevMail:
         return self._imap is not None and self._imap.poll() is None
 
     def _imap_command(self) -> list[str]:
-        return [sys.executable, "-c", "import sys; from pbem.devmail import serve_imap; sys.exit(serve_imap())",
+        return [sys.executable, "-c", "import sys; from pbem.devmail_imap import serve_imap; sys.exit(serve_imap())",
                 "--host", "127.0.0.1", "--port", str(self.imap_port), "--no-tls",
                 "maildir", str(self.root)]
 
@@ -395,6 +374,5 @@ class DevMail:
 
 def recipients(raw: bytes) -> list[str]:
     """Addresses in To/Cc of a raw message (helper for tests)."""
-    import email
     msg = email.message_from_bytes(raw)
     return [a for _, a in getaddresses(msg.get_all("To", []) + msg.get_all("Cc", []))]

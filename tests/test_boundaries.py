@@ -120,3 +120,12 @@ def test_the_pack_never_imports_the_reports(path: Path) -> None:
     bad = [n for n in _imports(ast.parse(path.read_text(encoding="utf-8")))
            if n.startswith(("pbem.report", "pbem.service", "pbem.store"))]
     assert bad == [], _rel(path)
+
+
+@pytest.mark.parametrize("path", _modules("store"), ids=_rel)
+def test_the_store_imports_nothing_from_mail_report_or_service(path: Path) -> None:
+    """Storage knows no mail (issue 26 item 5): what both need (comparing addresses,
+    :func:`pbem.addresses.fold_address`) lives below both."""
+    bad = [n for n in _imports(ast.parse(path.read_text(encoding="utf-8")))
+           if n.startswith(("pbem.mail", "pbem.report", "pbem.service", "pbem.archive"))]
+    assert bad == [], _rel(path)

@@ -32,6 +32,8 @@ from email.message import Message
 from email.policy import EmailPolicy
 from functools import lru_cache
 
+from pbem.addresses import fold_address
+
 __all__ = [
     "INBOUND",
     "MAX_HEADER_VALUE_CHARS",
@@ -246,20 +248,6 @@ def normalise_address(value: str) -> str | None:
         return None
     domain = value.rsplit("@", 1)[1]
     return fold_address(value) if _domain_ok(domain) else None
-
-
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def fold_address(value: str) -> str:
-    """The form in which two addresses are compared: ASCII letters lowercased, every
-    other character kept exactly (break-it finding 3). ``str.lower`` maps the Kelvin
-    sign U+212A to ``k`` (and other compatibility characters to ASCII), so a lookalike
-    address would have matched a seat's; no Unicode case folding or NFKC is applied, and
-    two internationalised addresses match only when their non-ASCII characters are the
-    same code points (RFC 6531 section 3.2 leaves the local part to the receiving
-    server; we do not guess)."""
-    return value.translate(_ASCII_LOWER)
 
 
 @dataclass(frozen=True)

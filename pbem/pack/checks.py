@@ -16,6 +16,15 @@ from typing import Any
 
 from pbem.pack.graph import build_adjacency, components
 from pbem.pack.model import Path
+from pbem.pack.vocabulary import (
+    AREAS,
+    EFFECT_NEEDS,
+    EFFECT_PARAMS,
+    EFFECT_PRIMITIVES,
+    PATH_KINDS,
+    REQUIRED_CHARTS,
+    suggest,
+)
 
 Rows = dict[Any, tuple[str, dict[str, Any]]]
 
@@ -47,9 +56,7 @@ class Context:
         """Report ``value`` unless it is a key of ``table``; True when it is."""
         if value in table:
             return True
-        from pbem.pack.loader import _suggest
-
-        self.err(where, f"unknown {what} {value!r}{_suggest(value, list(table))}")
+        self.err(where, f"unknown {what} {value!r}{suggest(value, list(table))}")
         return False
 
 
@@ -204,14 +211,6 @@ _PARAM_REFS = {
 def check_cards(ctx: Context) -> None:
     """Card events use known effect primitives with known references; general cards
     name a general; OPs are 1-4 (R-8.2, R-16.3)."""
-    from pbem.pack.loader import (
-        AREAS,
-        EFFECT_NEEDS,
-        EFFECT_PARAMS,
-        EFFECT_PRIMITIVES,
-        _suggest,
-    )
-
     for where, c in ctx.cards.values():
         if c["ops"] is not None and not 1 <= c["ops"] <= 4:
             ctx.err(where, f"ops must be 1-4 or null, got {c['ops']}")
@@ -235,7 +234,7 @@ def check_cards(ctx: Context) -> None:
                 continue
             prim = eff["effect"]
             if prim not in EFFECT_PRIMITIVES:
-                ctx.err(w, f"unknown effect primitive {prim!r}{_suggest(prim, sorted(EFFECT_PRIMITIVES))}")
+                ctx.err(w, f"unknown effect primitive {prim!r}{suggest(prim, sorted(EFFECT_PRIMITIVES))}")
                 continue
             for param, table in _PARAM_REFS.items():
                 if param in eff and not (param == "royal" and eff[param] == "any"):
@@ -260,7 +259,7 @@ def check_cards(ctx: Context) -> None:
 def _check_params(ctx: Context, where: str, eff: dict[str, Any],
                   spec: dict[str, tuple[str, bool]]) -> None:
     """An effect's parameters against its primitive's declaration
-    (:data:`pbem.pack.loader.EFFECT_PARAMS`): required ones present, no unknown one,
+    (:data:`pbem.pack.vocabulary.EFFECT_PARAMS`): required ones present, no unknown one,
     each of its kind (``count``: a whole number ≥ 1)."""
     for param, (_kind, required) in spec.items():
         if required and param not in eff:
@@ -278,7 +277,7 @@ def _check_params(ctx: Context, where: str, eff: dict[str, Any],
 
 
 def _param_problem(ctx: Context, kind: str, value: Any) -> str | None:
-    """What a parameter value of ``kind`` (see :data:`pbem.pack.loader.EFFECT_PARAMS`)
+    """What a parameter value of ``kind`` (see :data:`pbem.pack.vocabulary.EFFECT_PARAMS`)
     must be, when ``value`` is not that; else None."""
     is_int = isinstance(value, int) and not isinstance(value, bool)
     if kind == "count":
@@ -341,8 +340,6 @@ _XY = re.compile(r"^\d+/\d+$")
 def check_charts(ctx: Context) -> None:
     """Every chart the rules read exists; every row x column cell is present; no stray
     cells; chart-specific value checks (assault ``X/Y``, unrest provinces, forage rows)."""
-    from pbem.pack.loader import REQUIRED_CHARTS
-
     for cid in REQUIRED_CHARTS:
         if cid not in ctx.charts:
             ctx.err("charts.yaml", f"chart {cid!r} is missing")
@@ -401,8 +398,6 @@ def check_turns(ctx: Context) -> None:
 def check_constants(ctx: Context) -> None:
     """Constants with structure: ``path_mp_cost`` covers every path kind; Lord of Asia names
     provinces."""
-    from pbem.pack.loader import PATH_KINDS
-
     mp = ctx.constants.get("path_mp_cost")
     if mp is not None:
         if not isinstance(mp, dict):

@@ -3,20 +3,52 @@
 The map is an undirected multigraph: spaces are nodes, paths are edges of one of four
 kinds (``land``, ``sea``, ``mountain_strait``, ``trans_med``). MP costs per kind come
 from the pack's ``path_mp_cost`` constant, never from code.
+
+This module sits below :mod:`pbem.pack.model` (whose ``Pack.neighbours`` and friends call
+it): it reads a pack only through the two small protocols :class:`MapPath` and
+:class:`Map`, which :class:`~pbem.pack.model.Path` and :class:`~pbem.pack.model.Pack`
+satisfy, so it never imports the model back.
 """
 from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
-from pbem.pack.model import Pack, Path
+
+class MapPath(Protocol):
+    """What the graph reads of a path (:class:`pbem.pack.model.Path`): its two space ids
+    and its kind."""
+
+    @property
+    def a(self) -> str: ...
+    @property
+    def b(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+
+
+class Map(Protocol):
+    """What the graph reads of a pack (:class:`pbem.pack.model.Pack`): its spaces by id,
+    its paths, its precomputed adjacency (may be empty) and its constants
+    (``path_mp_cost``)."""
+
+    @property
+    def spaces(self) -> Mapping[str, Any]: ...
+    @property
+    def paths(self) -> tuple[Any, ...]: ...
+    @property
+    def adjacency(self) -> Mapping[str, tuple[tuple[str, str], ...]]: ...
+    @property
+    def constants(self) -> Mapping[str, Any]: ...
+
 
 LAND_KINDS: frozenset[str] = frozenset({"land", "mountain_strait"})
 """Path kinds an army may follow by land (R-9.1) and an isolation trace may use (R-13)."""
 
 
 def build_adjacency(
-    space_ids: Iterable[str], paths: Iterable[Path]
+    space_ids: Iterable[str], paths: Iterable[MapPath]
 ) -> dict[str, tuple[tuple[str, str], ...]]:
     """Return ``space id -> ((neighbour id, path kind), ...)`` for every space in
     ``space_ids`` (spaces without paths map to ``()``). Paths naming unknown spaces are
@@ -29,13 +61,13 @@ def build_adjacency(
     return {k: tuple(v) for k, v in adj.items()}
 
 
-def _adjacency(pack: Pack) -> Mapping[str, tuple[tuple[str, str], ...]]:
+def _adjacency(pack: Map) -> Mapping[str, tuple[tuple[str, str], ...]]:
     if pack.adjacency:
         return pack.adjacency
     return build_adjacency(pack.spaces, pack.paths)
 
 
-def neighbours(pack: Pack, space: str) -> list[tuple[str, str]]:
+def neighbours(pack: Map, space: str) -> list[tuple[str, str]]:
     """``[(space_id, path_kind), ...]`` for every path leaving ``space`` (R-3.1).
 
     Raises ``KeyError`` if ``space`` is not a space of the pack."""
@@ -45,7 +77,7 @@ def neighbours(pack: Pack, space: str) -> list[tuple[str, str]]:
     return list(adj[space])
 
 
-def mp_cost(pack: Pack, kind: str) -> int | None:
+def mp_cost(pack: Map, kind: str) -> int | None:
     """MPs to follow one path of ``kind`` (R-9.1): from ``constants.path_mp_cost``; None
     means the path takes the army's whole movement allowance (trans-Mediterranean).
 
@@ -57,7 +89,7 @@ def mp_cost(pack: Pack, kind: str) -> int | None:
 
 
 def distances(
-    pack: Pack, start: str, kinds: frozenset[str] = LAND_KINDS, limit: int | None = None
+    pack: Map, start: str, kinds: frozenset[str] = LAND_KINDS, limit: int | None = None
 ) -> dict[str, int]:
     """Fewest MPs from ``start`` to every space reachable over paths of ``kinds``
     (Dijkstra with :func:`mp_cost`; paths costing None are skipped). With ``limit`` only
@@ -88,7 +120,7 @@ def distances(
     return best
 
 
-def land_distance(pack: Pack, a: str, b: str) -> int | None:
+def land_distance(pack: Map, a: str, b: str) -> int | None:
     """Fewest MPs from ``a`` to ``b`` over land and mountain/strait paths (R-8.3,
     R-9.1), or None if ``b`` cannot be reached by land. Raises ``KeyError`` for unknown
     spaces."""
@@ -123,6 +155,6 @@ def components(
     return out
 
 
-def is_connected(pack: Pack) -> bool:
+def is_connected(pack: Map) -> bool:
     """True when every space can reach every other over paths of any kind (R-3.1)."""
     return len(components(pack.spaces, _adjacency(pack))) <= 1

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pbem.pack import graph
+
 Source = Literal["rulebook", "history", "reconstructed"]
 Area = Literal["europe", "asia", "africa", "islands"]
 SpaceKind = Literal["minor_city", "major_city", "stronghold", "transit"]
@@ -171,7 +173,7 @@ class SpecialUnit:
 class Effect:
     """One effect primitive of a card event (R-16.3), e.g. ``Effect("gain_cus",
     {"type": "mercenary", "count": 2})``. Primitive names are listed in
-    :data:`pbem.pack.loader.EFFECT_PRIMITIVES`."""
+    :data:`pbem.pack.vocabulary.EFFECT_PRIMITIVES`."""
 
     primitive: str
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -308,23 +310,17 @@ class Pack:
     def neighbours(self, space: str) -> list[tuple[str, str]]:
         """``[(space_id, path_kind), ...]`` joined to ``space`` by a path (R-3.1).
         Raises ``KeyError`` for an unknown space."""
-        from pbem.pack.graph import neighbours
-
-        return neighbours(self, space)
+        return graph.neighbours(self, space)
 
     def mp_cost(self, kind: str) -> int | None:
         """MPs to follow one path of ``kind`` (R-9.1); None = the whole allowance
         (trans-Mediterranean)."""
-        from pbem.pack.graph import mp_cost
-
-        return mp_cost(self, kind)
+        return graph.mp_cost(self, kind)
 
     def land_distance(self, a: str, b: str) -> int | None:
         """Fewest MPs from ``a`` to ``b`` over land and mountain/strait paths only
         (R-8.3, R-9.1); None if unreachable by land."""
-        from pbem.pack.graph import land_distance
-
-        return land_distance(self, a, b)
+        return graph.land_distance(self, a, b)
 
     def spaces_of(self, province: str) -> list[Space]:
         """The spaces of ``province`` in pack order."""

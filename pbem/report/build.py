@@ -16,7 +16,7 @@ import yaml
 from pbem import rules
 from pbem.mail.body import text_to_html
 from pbem.pack.model import Pack
-from pbem.report import account, context, orders_text
+from pbem.report import account, context, orders_text, snapshot
 from pbem.report.context import WIDTH
 from pbem.report.render import render
 
@@ -217,7 +217,6 @@ def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], t
     the map's legend (seat names only when None); ``seat``: add the zoom on that
     seat's forces and fronts (:func:`pbem.report.snapshot.png`)."""
     try:
-        from pbem.report import snapshot
         return snapshot.png(pack, state, events, title, players=players, seat=seat)
     except Exception:  # the picture is optional, the report is not
         log.exception("map snapshot failed")
@@ -232,7 +231,6 @@ def seat_map_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Eve
     shared drawing done once (:func:`pbem.report.snapshot.seat_pngs`); every seat
     None, logged, if drawing fails (a report is never lost for want of a picture)."""
     try:
-        from pbem.report import snapshot
         return dict(snapshot.seat_pngs(pack, state, events, title, seats, players=players, zoom=zoom))
     except Exception:  # the picture is optional, the report is not
         log.exception("map snapshot failed")

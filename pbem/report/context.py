@@ -19,6 +19,7 @@ from pbem.plural import count
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
 from pbem.rules.core.names import battle_side_text, printed_name
+from pbem.rules.core.units import cus_label, is_unit_type, unit_strength
 
 SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d",
                                    "west": "#7d3c98", "independent": "#2e8b57"}
@@ -53,13 +54,11 @@ def visible_events(events: Sequence[rules.Event], seat: str | None) -> list[rule
 def cus_text(pack: Pack, cus: Mapping[str, int]) -> str:
     """``{"loyal": 2, "mercenary": 3}`` -> ``"2 loyal, 3 mercenary"`` (pack order); a
     special unit by its name (``"Silver Shields"``, R-4.1)."""
-    from pbem.rules.core.units import cus_label
     return cus_label(pack, dict(cus)) or "no CUs"
 
 
 def strength(pack: Pack, cus: Mapping[str, int]) -> str:
     """Battle strength of CUs (R-4.4) as text; elephants roll (R-9.2) and show as ``+Ne``."""
-    from pbem.rules.core.units import is_unit_type, unit_strength
     fixed, eleph = 0, 0
     for t, n in cus.items():
         st = unit_strength(pack, t) if is_unit_type(pack, t) else 1

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TypeVar
 from xml.sax.saxutils import escape
 
+import cairosvg
+
 from pbem.pack.model import Pack
 from pbem.report.placement import Box, Obstacles, free_spot, overlap, text_box
 
@@ -749,8 +751,6 @@ def svg_to_png(svg: str, width: int = 1600) -> bytes:
     ``ValueError`` for a non-positive width."""
     if width <= 0:
         raise ValueError(f"width must be positive, got {width}")
-    import cairosvg
-
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
 
 

@@ -15,6 +15,7 @@ import jinja2
 import markupsafe
 
 from pbem.plural import count
+from pbem.report.context import SEAT_COLOURS, WIDTH, wrap
 
 
 def templates_dir() -> Path:
@@ -41,8 +42,6 @@ def environment() -> jinja2.Environment:
         trim_blocks=False,
         lstrip_blocks=False,
     )
-    from pbem.report.context import SEAT_COLOURS, WIDTH, wrap
-
     env.filters["wrap"] = wrap
     env.filters["chip"] = seat_chip
     env.filters["count"] = count  # {{ n | count("garrison") }}: "1 garrison", "2 garrisons"
@@ -53,8 +52,6 @@ def environment() -> jinja2.Environment:
 
 def seat_chip(seat: object) -> markupsafe.Markup:
     """A seat name as a coloured HTML badge (its colour from ``SEAT_COLOURS``)."""
-    from pbem.report.context import SEAT_COLOURS
-
     colour = SEAT_COLOURS.get(str(seat), "#555555")
     return markupsafe.Markup('<span class="seat" style="background:{}">{}</span>').format(colour, str(seat))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.mail.headers import fold_address
+from pbem.addresses import fold_address
 from pbem.store.base import Connection, canonical_json, utcnow
 from pbem.store.events import CHAIN_VERSION
 

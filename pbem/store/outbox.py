@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.mail.headers import fold_address
+from pbem.addresses import fold_address
 from pbem.store.base import utcnow
 from pbem.store.blobs import BlobsTable, pack, split
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import sqlite_utils
 
-from pbem.mail.headers import fold_address
+from pbem.addresses import fold_address
 from pbem.store.base import Connection, canonical_json, utcnow
 
 
@@ -85,7 +85,7 @@ class TableStore(Connection):
 
     def is_host_address(self, address: str) -> bool:
         """True when ``address`` is the host of a game made by ``pbem game new`` or open
-        for sign-up (compared folded, :func:`pbem.mail.headers.fold_address`)."""
+        for sign-up (compared folded, :func:`pbem.addresses.fold_address`)."""
         folded = fold_address(address)
         rows = self.db.execute("SELECT host_email FROM game_tables UNION SELECT host_email FROM signups").fetchall()
         return any(fold_address(r[0] or "") == folded for r in rows)
