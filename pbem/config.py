@@ -1,10 +1,16 @@
 """Loading and checking ``config.yaml`` (see ``config.example.yaml`` for every key).
 
-Loading collects *every* problem with its path in the file, e.g.
-``games[0].seats[2].email: not an email address``, and raises :class:`ConfigError`
-carrying the list. Secrets may come from the environment: any string written
-``${NAME}`` is replaced by the environment variable NAME, and ``password_file`` reads
-the password from a file. Relative paths are taken relative to the config file.
+The file's shape is one declared schema, :class:`ConfigFile` (pydantic v2 models, one
+per section, unknown keys refused, strict types); it is the reference the docs are
+checked against (:func:`key_paths`, docs/host-guide.md "The config file").
+:func:`parse_config` validates a parsed file against it and turns it into the frozen
+:class:`Config` the service reads. Loading collects *every* problem with its path in the
+file, e.g. ``games[0].seats[2].email: not an email address``, and raises
+:class:`ConfigError` carrying the list; a check that compares two values runs once both
+are good, so a problem's consequences are not listed as more problems. Secrets may come
+from the environment: any string written ``${NAME}`` is replaced by the environment
+variable NAME, and ``password_file`` reads the password from a file. Relative paths are
+taken relative to the config file.
 
 Values that end up in mail headers (names, addresses, the mail domain) are refused when
 they hold a line break or another control character: written into a header they would
@@ -17,15 +23,28 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Self, get_args, get_origin
 
 import yaml
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from pbem.gamesettings import GameSettings, duration, parse_settings
 from pbem.keys import is_key_hash
 from pbem.mail.headers import fold_address, normalise_address
 
 TLS_MODES = ("none", "starttls", "implicit")
+SEATS = ("north", "east", "south", "west")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
@@ -174,121 +193,424 @@ def header_safe_problem(value: Any) -> str | None:
             "are written into mail headers, so they must be one line of printable text")
 
 
-class _Checker:
-    """Collects problems while reading a nested mapping."""
+# --------------------------------------------------------------------------- the schema
+# The file's shape, declared with pydantic (strict: a string is never taken for a number
+# nor a boolean, except a port or a rate written as digits, as ``${PORT}`` gives). Every
+# problem is collected and named by its path (:func:`_problems`); checks that compare
+# several values of one section run once that section's own values are good.
 
-    def __init__(self, base: Path):
-        self.problems: list[str] = []
-        self.base = base
 
-    def add(self, path: str, msg: str) -> None:
-        self.problems.append(f"{path}: {msg}")
-
-    def env(self, value: Any, path: str) -> Any:
-        if isinstance(value, str):
-            def sub(m: re.Match[str]) -> str:
-                name = m.group(1)
-                if name not in os.environ:
-                    self.add(path, f"environment variable {name} is not set")
-                    return ""
-                return os.environ[name]
-            return _ENV.sub(sub, value)
+def _env(value: Any) -> Any:
+    """``${NAME}`` in a string replaced by the environment variable NAME."""
+    if not isinstance(value, str):
         return value
+    unset = [m.group(1) for m in _ENV.finditer(value) if m.group(1) not in os.environ]
+    if unset:
+        raise PydanticCustomError("env_unset", "environment variable {name} is not set", {"name": unset[0]})
+    return _ENV.sub(lambda m: os.environ[m.group(1)], value)
 
-    def one_line(self, value: Any, path: str) -> None:
-        """Refuse a header-bound value with a line break or control character."""
-        problem = header_safe_problem(value)
-        if problem:
-            self.add(path, problem)
 
-    def get(self, mapping: Mapping[str, Any], key: str, path: str, kind: type | tuple[type, ...],
-            default: Any = ..., required: bool = False) -> Any:
-        full = f"{path}.{key}" if path else key
-        if key not in mapping or mapping[key] is None:
-            if required or default is ...:
-                self.add(full, "missing")
-                return None
-            return default
-        value = self.env(mapping[key], full)
-        if kind is int and isinstance(value, str) and value.isdigit():
-            value = int(value)
-        if isinstance(value, bool) and kind in (int, float, (int, float)):
-            self.add(full, f"expected a number, got {value!r}")
-            return None
-        if not isinstance(value, kind):
-            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-            self.add(full, f"expected {names}, got {type(value).__name__} {value!r}")
-            return None
-        return value
+def _env_int(value: Any) -> Any:
+    value = _env(value)
+    return int(value) if isinstance(value, str) and value.isdigit() else value
 
-    def mapping(self, raw: Any, path: str) -> Mapping[str, Any]:
-        if raw is None:
-            return {}
-        if not isinstance(raw, Mapping):
-            self.add(path, f"expected a mapping, got {type(raw).__name__}")
-            return {}
-        return raw
 
-    def unknown(self, raw: Mapping[str, Any], allowed: set[str], path: str) -> None:
-        for key in raw:
-            if key not in allowed:
-                self.add(f"{path}.{key}" if path else str(key), f"unknown key (allowed: {', '.join(sorted(allowed))})")
+def _env_size(value: Any) -> int:
+    return parse_size(_env(value))
 
-    def path(self, value: str | None) -> Path:
-        p = Path(value or ".")
-        return p if p.is_absolute() else (self.base / p)
 
-    def port(self, raw: Mapping[str, Any], key: str, path: str, default: Any = ...) -> int:
-        port = self.get(raw, key, path, int, default)
-        if key in raw and isinstance(port, int) and not 0 < port < 65536:
-            self.add(f"{path}.{key}", f"port out of range: {port}")
-        return port or 0
+def _one_line(value: str) -> str:
+    problem = header_safe_problem(value)
+    if problem:
+        raise PydanticCustomError("header_unsafe", "{problem}", {"problem": problem})
+    return value
 
-    def server(self, raw: Any, path: str, imap: bool) -> dict[str, Any]:
-        m = self.mapping(raw, path)
-        allowed = {"host", "port", "tls", "user", "password", "password_file", "verify_tls", "allow_plaintext"}
-        if imap:
-            allowed |= {"folder", "processed_folder", "quarantine_folder", "idle", "poll_interval", "idle_renew"}
-        self.unknown(m, allowed, path)
-        tls = self.get(m, "tls", path, str, "none")
+
+def _port(value: int) -> int:
+    if not 0 < value < 65536:
+        raise PydanticCustomError("port_range", "port out of range: {port}", {"port": value})
+    return value
+
+
+def _email(value: str) -> str:
+    if not is_email(value):
+        raise PydanticCustomError("email", "not an email address: {value}", {"value": repr(value)})
+    return value
+
+
+Text = Annotated[str, BeforeValidator(_env)]
+"""A string; ``${NAME}`` is read from the environment."""
+Line = Annotated[str, BeforeValidator(_env), AfterValidator(_one_line)]
+"""A string written into mail headers: one line of printable text (RFC 5322 section 2.2)."""
+Email = Annotated[str, BeforeValidator(_env), AfterValidator(_email)]
+"""A plain addr-spec (RFC 5322 section 3.4.1), as :func:`is_email` takes it."""
+Whole = Annotated[int, BeforeValidator(_env_int)]
+"""A whole number (digits in a string are taken, so ``${PORT}`` works)."""
+Port = Annotated[int, BeforeValidator(_env_int), AfterValidator(_port)]
+"""A TCP port, 1-65535."""
+Flag = Annotated[bool, BeforeValidator(_env)]
+"""``true`` or ``false`` (YAML's booleans only)."""
+Duration = Annotated[float, BeforeValidator(parse_duration)]
+"""``"72h"``, ``"30m"``, ``"2d"``, ``"45s"`` or seconds (:func:`pbem.gamesettings.duration`)."""
+Size = Annotated[int, BeforeValidator(_env_size)]
+"""``"10MB"``, ``"500KB"`` or bytes (:func:`parse_size`)."""
+
+
+def _refuse(*items: tuple[str, str]) -> None:
+    """Raise the problems ``(sub-path, what)`` of one section at once (sub-path ``""``,
+    ``"tls"`` or ``"[1].seat"``, appended to the section's path)."""
+    if items:
+        raise PydanticCustomError("pbem", "{summary}", {"summary": "; ".join(m for _, m in items),
+                                                        "items": list(items)})
+
+
+class _Section(BaseModel):
+    """One mapping of the file: unknown keys refused, a key written empty (``null``)
+    taken as absent, so its default applies."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _absent_when_empty(cls, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            return {k: v for k, v in data.items() if v is not None}
+        return data
+
+
+class JudgeSection(_Section):
+    """``judge``: the address players write to, and the name our mail is signed with."""
+
+    address: Email
+    name: Line = "pbem judge"
+
+
+class _ServerSection(_Section):
+    """``imap`` / ``smtp``: an endpoint, its TLS (RFC 8314) and its login."""
+
+    host: Text = "127.0.0.1"
+    user: Text | None = None
+    password: Text | None = None
+    password_file: Text | None = None
+    verify_tls: Flag = True
+    allow_plaintext: Flag = False
+    tls: Text = Field("none", validate_default=True)
+
+    @field_validator("tls")
+    @classmethod
+    def _tls(cls, tls: str, info: ValidationInfo) -> str:
+        """One of :data:`TLS_MODES`; ``none`` only to a loopback host or with
+        ``allow_plaintext`` (checked when ``host`` and ``allow_plaintext`` are good)."""
         if tls not in TLS_MODES:
-            self.add(f"{path}.tls", f"must be one of {', '.join(TLS_MODES)}, got {tls!r}")
-        password = self.get(m, "password", path, str, None)
-        pfile = self.get(m, "password_file", path, str, None)
-        if pfile:
-            try:
-                password = self.path(pfile).read_text(encoding="utf-8").strip()
-            except OSError as exc:
-                self.add(f"{path}.password_file", f"cannot read {pfile}: {exc.strerror}")
-        host = self.get(m, "host", path, str, "127.0.0.1")
-        if tls == "none" and host not in LOOPBACK and not self.get(m, "allow_plaintext", path, bool, False):
-            self.add(f"{path}.tls", f"`none` would send the password unencrypted to {host}; use starttls or "
-                     "implicit (or set allow_plaintext: true if the network path is trusted)")
-        out: dict[str, Any] = {
-            "host": host,
-            "port": self.port(m, "port", path, 143 if imap else 25),
-            "tls": tls,
-            "user": self.get(m, "user", path, str, None),
-            "password": password,
-            "verify_tls": self.get(m, "verify_tls", path, bool, True),
-        }
-        if imap:
-            out["folder"] = self.get(m, "folder", path, str, "INBOX")
-            out["processed_folder"] = self.get(m, "processed_folder", path, str, None)
-            out["quarantine_folder"] = self.get(m, "quarantine_folder", path, str, "Quarantine") or None
-            out["idle"] = self.get(m, "idle", path, bool, True)
-            for key, dflt in (("poll_interval", "30s"), ("idle_renew", "25m")):
-                try:
-                    out[key] = parse_duration(m.get(key, dflt))
-                except ValueError as exc:
-                    self.add(f"{path}.{key}", str(exc))
-                    out[key] = parse_duration(dflt)
-            if out["idle_renew"] > 29 * 60:
-                self.add(f"{path}.idle_renew", "RFC 2177 asks clients to re-issue IDLE at least every 29 minutes")
-        return out
+            raise PydanticCustomError("tls", "must be one of {modes}, got {tls}",
+                                      {"modes": ", ".join(TLS_MODES), "tls": repr(tls)})
+        host, plain = info.data.get("host"), info.data.get("allow_plaintext")
+        if tls == "none" and host is not None and plain is not None and host not in LOOPBACK and not plain:
+            raise PydanticCustomError("tls", "`none` would send the password unencrypted to {host}; use starttls "
+                                      "or implicit (or set allow_plaintext: true if the network path is trusted)",
+                                      {"host": host})
+        return tls
 
 
-_SEATS = ("north", "east", "south", "west")
+class SmtpSection(_ServerSection):
+    """``smtp``: how our mail leaves."""
+
+    port: Port = 25
+
+
+class ImapSection(_ServerSection):
+    """``imap``: where order mails arrive, and the folders handled mail moves to."""
+
+    port: Port = 143
+    folder: Text = "INBOX"
+    processed_folder: Text | None = None
+    quarantine_folder: Text = "Quarantine"
+    idle: Flag = True
+    poll_interval: Duration = 30.0
+    idle_renew: Duration = 25 * 60.0
+
+    @field_validator("idle_renew")
+    @classmethod
+    def _idle_renew(cls, seconds: float) -> float:
+        if seconds > 29 * 60:
+            raise PydanticCustomError("idle_renew", "RFC 2177 asks clients to re-issue IDLE at least every 29 minutes")
+        return seconds
+
+
+class DevmailSection(_Section):
+    """``devmail``: the embedded local mail server; its ports default to the ``smtp`` and
+    ``imap`` ones."""
+
+    enabled: Flag = False
+    maildir: Text = "var/devmail"
+    smtp_port: Port | None = None
+    imap_port: Port | None = None
+    accounts: dict[str, str] = Field(default_factory=dict)
+    domain: Text = "pbem.localhost"
+
+    @field_validator("accounts", mode="before")
+    @classmethod
+    def _accounts(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            _refuse(*((f".{user}", "account names and passwords must be strings")
+                      for user, pw in value.items() if not isinstance(user, str) or not isinstance(pw, str)))
+        return value
+
+    @field_validator("domain")
+    @classmethod
+    def _domain(cls, value: str) -> str:
+        if value and not _DOMAIN.fullmatch(value):
+            raise PydanticCustomError("domain", "not a domain name: {value}", {"value": repr(value)})
+        return value
+
+
+class Deadlines(_Section):
+    """``deadlines``: how long a seat has (lengths as :data:`Duration`); another key is
+    taken as a further named length."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+    __pydantic_extra__: dict[str, Duration]  # type: ignore[assignment]
+
+    player_turn: Duration = 72 * 3600.0
+    reaction: Duration = 24 * 3600.0
+    reminder: Duration = 24 * 3600.0
+
+
+class SeatSection(_Section):
+    """``games[].seats[]``: one seat, its player, the player's address and key hash."""
+
+    seat: Text
+    player: Line
+    email: Email
+    key_hash: Text
+
+    @field_validator("seat")
+    @classmethod
+    def _seat(cls, value: str) -> str:
+        if value not in SEATS:
+            raise PydanticCustomError("seat", "must be one of {seats}, got {value}",
+                                      {"seats": ", ".join(SEATS), "value": repr(value)})
+        return value
+
+    @field_validator("key_hash")
+    @classmethod
+    def _key_hash(cls, value: str) -> str:
+        if not is_key_hash(value):
+            raise PydanticCustomError("key_hash", "not a key hash; make one with `pbem key hash`")
+        return value
+
+
+class GameSection(_Section):
+    """``games[]``: a game this judge hosts."""
+
+    id: Text
+    pack: Text = "builtin"
+    host_email: Email | None = None
+    host_key_hash: Text | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    settings: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSection]
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not _ID.fullmatch(value):
+            raise PydanticCustomError("game_id", "use lowercase letters, digits, '.', '_' or '-' (got {value})",
+                                      {"value": repr(value)})
+        return value
+
+    @field_validator("host_key_hash")
+    @classmethod
+    def _host_key_hash(cls, value: str) -> str:
+        if not value.startswith("pbkdf2_sha256$"):
+            raise PydanticCustomError("key_hash", "not a key hash; make one with `pbem key new`")
+        return value
+
+    @field_validator("settings")
+    @classmethod
+    def _settings(cls, value: dict[str, Any]) -> dict[str, Any]:
+        _settings, bad = parse_settings(value)
+        _refuse(*((f".{p.split(':', 1)[0]}", p.split(":", 1)[1].strip()) for p in bad))
+        return value
+
+    @field_validator("seats")
+    @classmethod
+    def _seats(cls, seats: list[SeatSection]) -> list[SeatSection]:
+        problems = []
+        if seats and len(seats) != len(SEATS):
+            problems.append(("", f"Successors needs exactly 4 seats, got {len(seats)}"))
+        seen: set[str] = set()
+        emails: dict[str, str] = {}
+        for i, s in enumerate(seats):
+            if s.seat in seen:
+                problems.append((f"[{i}].seat", f"seat {s.seat!r} appears twice"))
+            seen.add(s.seat)
+            folded = fold_address(s.email)
+            if folded in emails:
+                problems.append((f"[{i}].email", (f"{s.email} already plays seat {emails[folded]} of this game: "
+                                 "each seat needs its own address (the sender identifies the seat)")))
+            else:
+                emails[folded] = s.seat
+        _refuse(*problems)
+        return seats
+
+
+class AuthenticationSection(_Section):
+    """``authentication``: trust our receiving server's Authentication-Results (RFC 8601)."""
+
+    authserv_id: Line | None = None
+    require: Flag = False
+
+    @field_validator("require")
+    @classmethod
+    def _require(cls, require: bool, info: ValidationInfo) -> bool:
+        if require and "authserv_id" in info.data and not info.data["authserv_id"]:
+            raise PydanticCustomError("require", "needs authentication.authserv_id (the id your receiving server "
+                                      "writes in its Authentication-Results headers)")
+        return require
+
+
+class ConfigFile(_Section):
+    """The whole ``config.yaml`` (``config.example.yaml`` shows every section). This is
+    the reference the docs are checked against (:func:`key_paths`)."""
+
+    judge: JudgeSection
+    database: Text = "var/pbem.sqlite"
+    archive_dir: Text = "var/archive"
+    imap: ImapSection = Field(default_factory=ImapSection)
+    smtp: SmtpSection = Field(default_factory=SmtpSection)
+    devmail: DevmailSection = Field(default_factory=DevmailSection)
+    deadlines: Deadlines = Field(default_factory=Deadlines)
+    reply_rate_per_hour: Whole = 5
+    seat_reply_rate_per_hour: Whole = 30
+    stranger_replies_per_hour: Whole = 60
+    map_attachment: Flag = True
+    max_message_bytes: Size = 10_000_000
+    authentication: AuthenticationSection = Field(default_factory=AuthenticationSection)
+    games: list[GameSection] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sections(cls, data: Any) -> Any:
+        """An absent or empty section is checked as ``{}`` (so ``judge.address`` is
+        named missing)."""
+        if isinstance(data, Mapping):
+            data = {**data}
+            for key in ("judge", "imap", "smtp", "devmail", "deadlines", "authentication"):
+                if data.get(key) is None:
+                    data[key] = {}
+        return data
+
+    @field_validator("games")
+    @classmethod
+    def _games(cls, games: list[GameSection]) -> list[GameSection]:
+        seen: set[str] = set()
+        problems = []
+        for i, g in enumerate(games):
+            if g.id in seen:
+                problems.append((f"[{i}].id", f"duplicate game id {g.id!r}"))
+            seen.add(g.id)
+        _refuse(*problems)
+        return games
+
+    @model_validator(mode="after")
+    def _devmail_ports(self) -> Self:
+        smtp_port, imap_port = self.devmail_ports()
+        if self.devmail.enabled and smtp_port and smtp_port == imap_port:
+            _refuse(("devmail.imap_port", (f"the embedded SMTP and IMAP servers would both listen on port "
+                                           f"{smtp_port}; give them two different ports (devmail.smtp_port/"
+                                           "imap_port, or smtp.port/imap.port)")))
+        return self
+
+    def devmail_ports(self) -> tuple[int, int]:
+        """The embedded servers' ``(smtp, imap)`` ports: ``devmail``'s, else ``smtp``'s
+        and ``imap``'s."""
+        return (self.devmail.smtp_port or self.smtp.port, self.devmail.imap_port or self.imap.port)
+
+
+def key_paths(model: type[BaseModel] = ConfigFile, prefix: str = "") -> list[str]:
+    """Every key the file may hold, as paths (``judge.address``, ``games[].seats[].email``;
+    a free mapping such as ``games[].options`` as itself), in schema order."""
+    out = []
+    for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        sub = _section_of(info.annotation)
+        if sub is None:
+            out.append(path)
+        else:
+            listed = get_origin(info.annotation) is list
+            out.append(path)
+            out += key_paths(sub, f"{path}[]." if listed else f"{path}.")
+    return out
+
+
+def _section_of(annotation: Any) -> type[BaseModel] | None:
+    """The section model inside ``annotation`` (``X``, ``list[X]``, ``X | None``), if any."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _section_of(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _model_at(loc: tuple[int | str, ...]) -> type[BaseModel] | None:
+    """The section model at ``loc`` (a pydantic error location), None past the schema."""
+    model: type[BaseModel] | None = ConfigFile
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if model is None or part not in model.model_fields:
+            return None
+        model = _section_of(model.model_fields[part].annotation)
+    return model
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """``("games", 0, "seats", 2, "email")`` -> ``games[0].seats[2].email``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+_TYPE_NAMES = {"string_type": "str", "int_type": "int", "int_parsing": "int", "int_from_float": "int",
+               "bool_type": "bool", "bool_parsing": "bool", "dict_type": "dict", "list_type": "list",
+               "float_type": "float", "float_parsing": "float"}
+
+
+def _problems(error: ValidationError) -> list[str]:
+    """Each pydantic error as ``path: what`` in the words of the config's docs."""
+    out = []
+    for e in error.errors(include_url=False):
+        loc, kind, value = tuple(e["loc"]), e["type"], e.get("input")
+        where = _where(loc)
+        if kind == "pbem":
+            for sub, text in e["ctx"]["items"]:
+                path = where + sub if sub.startswith(("[", ".")) or not sub else \
+                    (f"{where}.{sub}" if where else sub)
+                out.append(f"{path}: {text}")
+            continue
+        if kind == "missing":
+            text = "missing"
+        elif kind == "extra_forbidden":
+            allowed = _model_at(loc[:-1])
+            names = ", ".join(sorted(allowed.model_fields)) if allowed else ""
+            text = f"unknown key (allowed: {names})"
+        elif kind in ("model_type", "model_attributes_type"):
+            text = f"expected a mapping, got {type(value).__name__}"
+        elif kind in _TYPE_NAMES:
+            if isinstance(value, bool) and _TYPE_NAMES[kind] in ("int", "float"):
+                text = f"expected a number, got {value!r}"
+            else:
+                text = f"expected {_TYPE_NAMES[kind]}, got {type(value).__name__} {value!r}"
+        elif kind == "value_error":
+            text = str(e["ctx"]["error"])
+        else:
+            text = e["msg"]
+        out.append(f"{where or '(top level)'}: {text}")
+    return out
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -309,155 +631,65 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     return parse_config(raw, base=p.resolve().parent, path=p)
 
 
-def _mail_settings(c: _Checker, root: Mapping[str, Any]) -> tuple[int, str | None, bool]:
-    """``max_message_bytes``, ``authentication.authserv_id`` and ``.require``, checked."""
-    max_bytes = 10_000_000
-    if root.get("max_message_bytes") is not None:
-        try:
-            max_bytes = parse_size(c.env(root["max_message_bytes"], "max_message_bytes"))
-        except ValueError as exc:
-            c.add("max_message_bytes", str(exc))
-    auth = c.mapping(root.get("authentication"), "authentication")
-    c.unknown(auth, {"authserv_id", "require"}, "authentication")
-    authserv_id = c.get(auth, "authserv_id", "authentication", str, None)
-    c.one_line(authserv_id, "authentication.authserv_id")
-    require_auth = c.get(auth, "require", "authentication", bool, False)
-    if require_auth and not authserv_id:
-        c.add("authentication.require", "needs authentication.authserv_id (the id your "
-              "receiving server writes in its Authentication-Results headers)")
-    return max_bytes, authserv_id, bool(require_auth)
-
-
 def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
-    """Check an already-parsed config mapping; see :func:`load_config`."""
-    c = _Checker(base)
-    root = c.mapping(raw, "(top level)")
-    c.unknown(root, {"judge", "database", "archive_dir", "imap", "smtp", "devmail", "deadlines",
-                     "games", "reply_rate_per_hour", "seat_reply_rate_per_hour", "stranger_replies_per_hour",
-                     "map_attachment",
-                     "max_message_bytes", "authentication"}, "")
-    judge = c.mapping(root.get("judge"), "judge")
-    c.unknown(judge, {"address", "name"}, "judge")
-    address = c.get(judge, "address", "judge", str, required=True)
-    if address and not is_email(address):
-        c.add("judge.address", f"not an email address: {address!r}")
-    name = c.get(judge, "name", "judge", str, "pbem judge")
-    c.one_line(name, "judge.name")
+    """Check an already-parsed config mapping against :class:`ConfigFile` and return
+    the :class:`Config` the service uses; see :func:`load_config`. Raises
+    :class:`ConfigError` listing every problem by its path."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise ConfigError([f"(top level): expected a mapping, got {type(raw).__name__}"])
+    try:
+        f = ConfigFile.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(_problems(exc)) from None
+    problems: list[str] = []
+    passwords = {}
+    for name, server in (("imap", f.imap), ("smtp", f.smtp)):
+        passwords[name] = server.password
+        if server.password_file:
+            try:
+                passwords[name] = _under(base, server.password_file).read_text(encoding="utf-8").strip()
+            except OSError as exc:
+                problems.append(f"{name}.password_file: cannot read {server.password_file}: {exc.strerror}")
+    if problems:
+        raise ConfigError(problems)
 
-    imap = c.server(root.get("imap"), "imap", imap=True)
-    smtp = c.server(root.get("smtp"), "smtp", imap=False)
+    def server(s: _ServerSection, name: str) -> dict[str, Any]:
+        return {"host": s.host, "port": s.port, "tls": s.tls, "user": s.user, "password": passwords[name],
+                "verify_tls": s.verify_tls}
 
-    dev = c.mapping(root.get("devmail"), "devmail")
-    c.unknown(dev, {"enabled", "maildir", "smtp_port", "imap_port", "accounts", "domain"}, "devmail")
-    accounts = c.get(dev, "accounts", "devmail", dict, {})
-    for user, pw in (accounts or {}).items():
-        if not isinstance(user, str) or not isinstance(pw, str):
-            c.add(f"devmail.accounts.{user}", "account names and passwords must be strings")
-    devmail = DevmailConfig(
-        enabled=c.get(dev, "enabled", "devmail", bool, False),
-        maildir=c.path(c.get(dev, "maildir", "devmail", str, "var/devmail")),
-        smtp_port=c.port(dev, "smtp_port", "devmail", smtp["port"]),
-        imap_port=c.port(dev, "imap_port", "devmail", imap["port"]),
-        accounts=dict(accounts or {}),
-        domain=c.get(dev, "domain", "devmail", str, "pbem.localhost"),
-    )
-    if devmail.domain and not _DOMAIN.fullmatch(devmail.domain):
-        c.add("devmail.domain", f"not a domain name: {devmail.domain!r}")
-    if devmail.enabled and devmail.smtp_port and devmail.smtp_port == devmail.imap_port:
-        c.add("devmail.imap_port", f"the embedded SMTP and IMAP servers would both listen on port "
-              f"{devmail.smtp_port}; give them two different ports (devmail.smtp_port/imap_port, or "
-              "smtp.port/imap.port)")
-
-    dl = c.mapping(root.get("deadlines"), "deadlines")
-    deadlines: dict[str, float] = {}
-    for key, value in {"player_turn": "72h", "reaction": "24h", "reminder": "24h", **dl}.items():
-        try:
-            deadlines[str(key)] = parse_duration(value)
-        except ValueError as exc:
-            c.add(f"deadlines.{key}", str(exc))
-
-    games: list[GameConfig] = []
-    raw_games = c.get(root, "games", "", list, [])
-    seen_games: set[str] = set()
-    for gi, g in enumerate(raw_games or []):
-        gp = f"games[{gi}]"
-        gm = c.mapping(g, gp)
-        c.unknown(gm, {"id", "pack", "seats", "host_email", "host_key_hash", "options", "settings"}, gp)
-        gid = c.get(gm, "id", gp, str, required=True)
-        if gid is not None:
-            if not _ID.fullmatch(gid):
-                c.add(f"{gp}.id", f"use lowercase letters, digits, '.', '_' or '-' (got {gid!r})")
-            if gid in seen_games:
-                c.add(f"{gp}.id", f"duplicate game id {gid!r}")
-            seen_games.add(gid)
-        host = c.get(gm, "host_email", gp, str, None)
-        if host and not is_email(host):
-            c.add(f"{gp}.host_email", f"not an email address: {host!r}")
-        seats: list[SeatConfig] = []
-        raw_seats = c.get(gm, "seats", gp, list, required=True) or []
-        if raw_seats and len(raw_seats) != 4:
-            c.add(f"{gp}.seats", f"Successors needs exactly 4 seats, got {len(raw_seats)}")
-        seen_seats: set[str] = set()
-        seen_emails: dict[str, str | None] = {}
-        for si, s in enumerate(raw_seats):
-            sp = f"{gp}.seats[{si}]"
-            sm = c.mapping(s, sp)
-            c.unknown(sm, {"seat", "player", "email", "key_hash"}, sp)
-            seat = c.get(sm, "seat", sp, str, required=True)
-            if seat is not None:
-                if seat not in _SEATS:
-                    c.add(f"{sp}.seat", f"must be one of {', '.join(_SEATS)}, got {seat!r}")
-                elif seat in seen_seats:
-                    c.add(f"{sp}.seat", f"seat {seat!r} appears twice")
-                seen_seats.add(seat)
-            player = c.get(sm, "player", sp, str, required=True)
-            c.one_line(player, f"{sp}.player")
-            email = c.get(sm, "email", sp, str, required=True)
-            if email is not None and not is_email(email):
-                c.add(f"{sp}.email", f"not an email address: {email!r}")
-            elif email is not None and fold_address(email) in seen_emails:
-                c.add(f"{sp}.email", f"{email} already plays seat {seen_emails[fold_address(email)]} of this game: "
-                      "each seat needs its own address (the sender identifies the seat)")
-            elif email is not None:
-                seen_emails[fold_address(email)] = seat
-            key_hash = c.get(sm, "key_hash", sp, str, required=True)
-            if key_hash is not None and not is_key_hash(key_hash):
-                c.add(f"{sp}.key_hash", "not a key hash; make one with `pbem key hash`")
-            seats.append(SeatConfig(seat or "", player or "", fold_address(email or ""), key_hash or ""))
-        options = c.get(gm, "options", gp, dict, {})
-        host_key_hash = c.get(gm, "host_key_hash", gp, str, None)
-        if host_key_hash is not None and not host_key_hash.startswith("pbkdf2_sha256$"):
-            c.add(f"{gp}.host_key_hash", "not a key hash; make one with `pbem key new`")
-        settings, bad = parse_settings(c.get(gm, "settings", gp, dict, {}))
-        for problem in bad:
-            c.problems.append(f"{gp}.settings.{problem}")
-        host = fold_address(host) if host else host  # compared with a mail's folded sender (break16)
-        games.append(GameConfig(gid or "", tuple(seats), c.get(gm, "pack", gp, str, "builtin"), host, options or {},
-                                host_key_hash, settings))
-
-    max_bytes, authserv_id, require_auth = _mail_settings(c, root)
-    rate = c.get(root, "reply_rate_per_hour", "", int, 5)
-    seat_rate = c.get(root, "seat_reply_rate_per_hour", "", int, 30)
-    stranger_rate = c.get(root, "stranger_replies_per_hour", "", int, 60)
-    map_attachment = c.get(root, "map_attachment", "", bool, True)
-    if c.problems:
-        raise ConfigError(c.problems)
+    smtp_port, imap_port = f.devmail_ports()
+    authserv_id = f.authentication.authserv_id
     return Config(
         path=path or base / "config.yaml",
-        judge_address=fold_address(address),
-        judge_name=name,
-        database=c.path(c.get(root, "database", "", str, "var/pbem.sqlite")),
-        archive_dir=c.path(c.get(root, "archive_dir", "", str, "var/archive")),
-        imap=ImapConfig(**imap),
-        smtp=MailServer(**smtp),
-        devmail=devmail,
-        deadlines=deadlines,
-        games=tuple(games),
-        reply_rate_per_hour=rate,
-        seat_reply_rate_per_hour=seat_rate,
-        stranger_replies_per_hour=stranger_rate,
-        map_attachment=map_attachment,
-        max_message_bytes=max_bytes,
+        judge_address=fold_address(f.judge.address),
+        judge_name=f.judge.name,
+        database=_under(base, f.database),
+        archive_dir=_under(base, f.archive_dir),
+        imap=ImapConfig(**server(f.imap, "imap"), folder=f.imap.folder, processed_folder=f.imap.processed_folder,
+                        quarantine_folder=f.imap.quarantine_folder or None, idle=f.imap.idle,
+                        poll_interval=f.imap.poll_interval, idle_renew=f.imap.idle_renew),
+        smtp=MailServer(**server(f.smtp, "smtp")),
+        devmail=DevmailConfig(enabled=f.devmail.enabled, maildir=_under(base, f.devmail.maildir),
+                              smtp_port=smtp_port, imap_port=imap_port, accounts=dict(f.devmail.accounts),
+                              domain=f.devmail.domain),
+        deadlines={**f.deadlines.model_dump()},
+        games=tuple(GameConfig(
+            g.id, tuple(SeatConfig(s.seat, s.player, fold_address(s.email), s.key_hash) for s in g.seats),
+            g.pack, fold_address(g.host_email) if g.host_email else g.host_email,  # compared folded (break16)
+            g.options, g.host_key_hash, parse_settings(g.settings)[0]) for g in f.games),
+        reply_rate_per_hour=f.reply_rate_per_hour,
+        seat_reply_rate_per_hour=f.seat_reply_rate_per_hour,
+        stranger_replies_per_hour=f.stranger_replies_per_hour,
+        map_attachment=f.map_attachment,
+        max_message_bytes=f.max_message_bytes,
         authserv_id=authserv_id.strip().lower() if authserv_id else None,
-        require_authentication=bool(require_auth),
+        require_authentication=f.authentication.require,
     )
+
+
+def _under(base: Path, value: str) -> Path:
+    """``value`` as a path, relative ones taken relative to the config file's folder."""
+    p = Path(value or ".")
+    return p if p.is_absolute() else base / p
