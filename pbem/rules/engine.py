@@ -3,15 +3,30 @@ and apply), fold, legal_options. The pack comes with the state (:func:`pack_of`)
 is no registry. An order is checked once (:func:`check`); :func:`execute` carries out
 the checked plan and re-checks only what dice can change.
 
-Dispatch (:func:`_run`) goes by what the state waits for: standing orders alone (any
-seat, any time, R-9.3), the answer to an open reaction window (R-9.3), the turn-order
-decision (R-6.1), a reinforcement decision (R-7.2), or the active seat's player-turn
-(R-8).
+Dispatch goes by one table, :data:`AWAITED`: what a state can wait for, in the order
+asked (the answer to an open reaction window, R-9.3; the turn-order decision, R-6.1; a
+reinforcement decision, R-7.2; the active seat's player-turn, R-8), each with the
+decision :func:`pending` shows, the phase that checks and carries out the orders
+(:func:`check`, :func:`execute`) and what ends the decision once carried out.
+:func:`awaited` picks the entry; standing orders alone (any seat, any time, R-9.3) are
+the one case before the table.
+
+Examples, on the mini pack of the rules tests (``tests/rules/rules_minipack.py``, a
+small hand-built map; run by ``tests/rules/test_doctests.py``)::
+
+    >>> from pbem.rules import Dice, new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> awaited(state.peek()).kind
+    'turn_order'
+    >>> new, _ = apply(state, "north", {"first_player": "east"}, Dice(b"doc", state.step))
+    >>> awaited(new.peek()).kind, new.active
+    ('player_turn', 'east')
 """
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +35,15 @@ from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.events import reduce
 from pbem.rules.core.problems import IllegalOrders, did_you_mean, reject
-from pbem.rules.core.state import SEATS, Decision, Event, GameState, _copy, war_get
+from pbem.rules.core.state import (
+    SEATS,
+    Decision,
+    Event,
+    GameState,
+    State,
+    _copy,
+    war_get,
+)
 from pbem.rules.dice import Dice
 from pbem.rules.orders import reinforcements, turn_order
 from pbem.rules.orders.reactions import reaction_decision
@@ -57,33 +80,117 @@ def pack_of(state: GameState) -> Pack:
     return state.pack
 
 
+@dataclass(frozen=True)
+class Awaited:
+    """One thing a state can wait for (a row of :data:`AWAITED`).
+
+    ``kind``: its name (a reaction window's decisions are of the window's own kind,
+    ``intercept``, ``avoid_battle``, ...); ``rule``: the rule ID; ``waits(s)``: whether
+    the working dict ``s`` waits for it; ``decision(state)``: the :class:`Decision`
+    :func:`pending` shows, or None when nobody is to act; ``run(ctx, seat, orders)``:
+    checks and carries out the orders on ``ctx``, returning every problem;
+    ``finish(ctx, seat, window)``: what ends the decision once its orders are carried
+    out (``window``: the reaction window open before them, or None)."""
+
+    kind: str
+    rule: str
+    waits: Callable[[State], bool]
+    decision: Callable[[GameState], Decision | None]
+    run: Callable[[Ctx, str, Any], list[Problem]]
+    finish: Callable[[Ctx, str, dict | None], None]
+
+
+def _window_decision(state: GameState) -> Decision | None:
+    return reaction_decision(pack_of(state), state.peek(), state.step)
+
+
+def _turn_order_decision(state: GameState) -> Decision:
+    pack, s = pack_of(state), state.peek()
+    seat = s["order_choice"]["seat"]  # R-6.1: the seat with fewest VP names the first player
+    return Decision(seat=seat, kind="turn_order", step=state.step, options=turn_order.options(pack, s, seat),
+                    default=turn_order.default(pack, s, seat), rule="R-6.1")
+
+
+def _reinforcements_decision(state: GameState) -> Decision:
+    pack, s = pack_of(state), state.peek()
+    seat = s["reinforce"]["queue"][0]
+    return Decision(seat=seat, kind="reinforcements", step=state.step,
+                    options=reinforcements.options(pack, s, seat),
+                    default=reinforcements.default(pack, s, seat), rule="R-7.2")
+
+
+def _player_turn_decision(state: GameState) -> Decision | None:
+    seat = state.active
+    if seat is None:
+        return None
+    return Decision(seat=seat, kind="player_turn", step=state.step, options=legal_options(state, seat),
+                    default=default_orders(pack_of(state), state.peek(), seat), rule="R-8")
+
+
+def _end_player_turn(ctx: Ctx, seat: str, window: dict | None) -> None:
+    """The player-turn of the mover ends, unless a reaction window is open now (R-9.3):
+    the segment's gifts lapse (R-11.2), ``TurnPassed`` (R-6.5), victory is checked
+    (R-1) and the next player-turn starts."""
+    mover = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer (R-9.3)
+    if mover is None:  # a reaction window opened: the player-turn goes on
+        return
+    end_segment(ctx)  # R-11.2: nothing given "until the end of the segment" outlives it
+    ctx.emit("TurnPassed", {"seat": mover, "round": ctx.s["round"], "rule": "R-6.5"})
+    check_victory(ctx, end_of_turn=False, finished=mover)
+    next_player_turn(ctx)
+
+
+def _end_reinforcement(ctx: Ctx, seat: str, window: dict | None) -> None:
+    """The turn goes on once the last seat has placed its reinforcements (R-7.2)."""
+    if turn_seat(window, ctx.s, seat) is not None and not ctx.s["reinforce"]:
+        continue_turn(ctx)
+
+
+def _end_turn_order(ctx: Ctx, seat: str, window: dict | None) -> None:
+    turn_order_chosen(ctx)  # R-6.1: the turn goes on with the Usurpers and reinforcements
+
+
+REACTION_WINDOW = Awaited("reaction_window", "R-9.3", lambda s: bool(war_get(s, "pause")),
+                          _window_decision, run_reaction, _end_player_turn)
+TURN_ORDER = Awaited("turn_order", "R-6.1", lambda s: bool(s.get("order_choice")),
+                     _turn_order_decision, run_turn_order, _end_turn_order)
+REINFORCEMENTS = Awaited("reinforcements", "R-7.2", lambda s: bool(s["reinforce"]),
+                         _reinforcements_decision, run_reinforcement, _end_reinforcement)
+PLAYER_TURN = Awaited("player_turn", "R-8", lambda s: True,
+                      _player_turn_decision, run_player_turn, _end_player_turn)
+
+AWAITED: tuple[Awaited, ...] = (REACTION_WINDOW, TURN_ORDER, REINFORCEMENTS, PLAYER_TURN)
+"""What a state can wait for, in the order :func:`awaited` asks (R-6.5): a reaction
+window interrupts a player-turn, the turn order and the reinforcements come before the
+turn's first player-turn."""
+
+
+def awaited(s: State) -> Awaited:
+    """The row of :data:`AWAITED` the working dict ``s`` waits for: the first whose
+    ``waits`` holds; :data:`PLAYER_TURN` once the game is over (its check refuses every
+    order, ``game.over``)."""
+    if not s["result"]:
+        for row in AWAITED:
+            if row.waits(s):
+                return row
+    return PLAYER_TURN
+
+
 def pending(state: GameState) -> list[Decision]:
     """Who must act now (R-6.5): a Decision with its legal options and deadline default
     (``player_turn`` for the active seat; ``turn_order``, R-6.1; ``reinforcements``,
-    R-7.2; a reaction window, R-9.3), or ``[]`` when the game is over."""
+    R-7.2; a reaction window, R-9.3), or ``[]`` when the game is over.
+
+    >>> from pbem.rules import new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> [(d.seat, d.kind, d.rule, d.default) for d in pending(state)]
+    [('north', 'turn_order', 'R-6.1', {'first_player': 'north'})]
+    """
     if state.result:
         return []
-    pack = pack_of(state)
-    s = state.peek()
-    window = reaction_decision(pack, s, state.step)  # R-9.3 reaction window
-    if window is not None:
-        return [window]
-    if state.order_choice:  # R-6.1: the seat with fewest VP names the first player
-        seat = state.order_choice["seat"]
-        return [Decision(seat=seat, kind="turn_order", step=state.step,
-                         options=turn_order.options(pack, s, seat),
-                         default=turn_order.default(pack, s, seat), rule="R-6.1")]
-    if state.reinforce:
-        seat = state.reinforce["queue"][0]
-        return [Decision(seat=seat, kind="reinforcements", step=state.step,
-                         options=reinforcements.options(pack, s, seat),
-                         default=reinforcements.default(pack, s, seat), rule="R-7.2")]
-    if state.active is None:
-        return []
-    seat = state.active
-    return [Decision(seat=seat, kind="player_turn", step=state.step,
-                     options=legal_options(state, seat),
-                     default=default_orders(pack, s, seat), rule="R-8")]
+    decision = awaited(state.peek()).decision(state)
+    return [] if decision is None else [decision]
 
 
 @dataclass
@@ -106,7 +213,20 @@ def check(state: GameState, seat: str, orders: Mapping[str, Any]) -> Checked:
     """Check ``orders`` of ``seat`` against ``state`` once (R-8): the same code as
     carrying them out, on a copy with dry dice (every die 1). A ``seat`` that is not one
     of the four seats is refused (``orders.unknown_seat``, R-2). Never raises for bad
-    orders: every problem is in ``problems``."""
+    orders: every problem is in ``problems``.
+
+    >>> from pbem.rules import Dice, new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> check(state, "north", {"first_player": "east"}).problems
+    []
+    >>> [(p.code, p.message) for p in check(state, "north", {"first_player": "sparta"}).problems]
+    [('turn.first_player_unknown', "'sparta' is not a seat of this game (R-6.1)")]
+    >>> [p.code for p in check(state, "east", {"first_player": "east"}).problems]
+    ['turn.not_your_turn']
+    >>> [p.code for p in check(state, "macedon", {}).problems]
+    ['orders.unknown_seat']
+    """
     pack = pack_of(state)
     plain = _plain(orders)
     ctx = Ctx(pack, state.to_dict(), None)
@@ -132,7 +252,16 @@ _last = _LastCheck()
 
 def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Problem]:
     """Every reason ``orders`` of ``seat`` cannot be carried out now (empty when legal):
-    the problems of :func:`check` (R-8)."""
+    the problems of :func:`check` (R-8).
+
+    >>> from pbem.rules import Dice, new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> validate(state, "north", {"first_player": "west"})
+    []
+    >>> [p.code for p in validate(state, "north", {"first_player": "sparta"})]
+    ['turn.first_player_unknown']
+    """
     checked = check(state, seat, orders)
     _last.entry = None if checked.problems else (state, seat, checked.orders, checked)
     return checked.problems
@@ -146,13 +275,7 @@ def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
         return rej
     if standing_only(ctx.s, seat, orders):  # R-9.3 standing orders from any seat
         return run_standing(ctx, seat, orders)
-    if war_get(ctx.s, "pause") and not ctx.s["result"]:
-        return run_reaction(ctx, seat, orders)
-    if ctx.s.get("order_choice") and not ctx.s["result"]:  # R-6.1
-        return run_turn_order(ctx, seat, orders)
-    if ctx.s["reinforce"] and not ctx.s["result"]:
-        return run_reinforcement(ctx, seat, orders)
-    return run_player_turn(ctx, seat, orders)
+    return awaited(ctx.s).run(ctx, seat, orders)
 
 
 def execute(state: GameState, checked: Checked, dice: Dice
@@ -165,7 +288,20 @@ def execute(state: GameState, checked: Checked, dice: Dice
     (``step`` + 1) and the events, which end with the next player's
     ``PlayerTurnStarted`` (or the turn's later phases, or ``GameWon``). Raises
     :class:`IllegalOrders` with the problems when the orders were refused, ValueError
-    when ``checked`` was made for another step."""
+    when ``checked`` was made for another step.
+
+    >>> from pbem.rules import Dice, new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> new, events = execute(state, check(state, "north", {"first_player": "east"}),
+    ...                       Dice(b"doc", state.step))
+    >>> new.step, events[0].kind, events[1].kind, events[-1].kind, new.active
+    (1, 'OrdersApplied', 'TurnOrderSet', 'PlayerTurnStarted', 'east')
+    >>> execute(state, check(state, "north", {"first_player": "sparta"}), Dice(b"doc", 0))
+    Traceback (most recent call last):
+    ...
+    pbem.rules.core.problems.IllegalOrders: 'sparta' is not a seat of this game (R-6.1)
+    """
     return _execute(state, checked, dice, owned=False)
 
 
@@ -178,8 +314,7 @@ def _execute(state: GameState, checked: Checked, dice: Dice, owned: bool
     if checked.problems:
         raise IllegalOrders(checked.problems)
     pack = pack_of(state)
-    reinforcing = bool(state.reinforce)
-    choosing = bool(state.order_choice)  # R-6.1
+    row = awaited(state.peek())
     window = war_get(state.peek(), "pause")
     if checked.outcome is not None:
         ctx = Ctx(pack, checked.outcome[0] if owned else _copy(checked.outcome[0]), dice)
@@ -192,20 +327,7 @@ def _execute(state: GameState, checked: Checked, dice: Dice, owned: bool
     seat = checked.seat
     if standing_only(state.peek(), seat, checked.orders) and ctx.s["step"] == state.step:
         return GameState.adopt(ctx.s, pack), ctx.events  # no decision taken (R-9.3)
-    if choosing:  # R-6.1: the turn goes on with the Usurpers and reinforcements
-        turn_order_chosen(ctx)
-        return GameState.adopt(ctx.s, pack), ctx.events
-    seat = turn_seat(window, ctx.s, seat)  # the mover after a reaction answer (R-9.3)
-    if seat is None:  # a reaction window opened: the player-turn goes on
-        return GameState.adopt(ctx.s, pack), ctx.events
-    if reinforcing:
-        if not ctx.s["reinforce"]:
-            continue_turn(ctx)
-        return GameState.adopt(ctx.s, pack), ctx.events
-    end_segment(ctx)  # R-11.2: nothing given "until the end of the segment" outlives it
-    ctx.emit("TurnPassed", {"seat": seat, "round": ctx.s["round"], "rule": "R-6.5"})
-    check_victory(ctx, end_of_turn=False, finished=seat)
-    next_player_turn(ctx)
+    row.finish(ctx, seat, window)
     return GameState.adopt(ctx.s, pack), ctx.events
 
 
@@ -213,7 +335,15 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
           ) -> tuple[GameState, list[Event]]:
     """Check ``orders`` of ``seat`` and carry them out with ``dice``: :func:`check`, then
     :func:`execute`. Raises :class:`IllegalOrders` with every problem when the orders
-    are not legal."""
+    are not legal.
+
+    >>> from pbem.rules import Dice, new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> new, events = apply(state, "north", {"first_player": "east"}, Dice(b"doc", state.step))
+    >>> [(d.seat, d.kind) for d in pending(new)]
+    [('east', 'player_turn')]
+    """
     last, _last.entry = _last.entry, None
     if last is not None and last[0] is state and last[1] == seat and _same(last[2], _plain(orders)):
         return _execute(state, last[3], dice, owned=True)  # checked just now by validate
@@ -221,7 +351,18 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
 
 
 def fold(initial: GameState, events: Sequence[Event]) -> GameState:
-    """Rebuild a state from ``initial`` and ``events`` only (no dice, no pack)."""
+    """Rebuild a state from ``initial`` and ``events`` only (no dice, no pack).
+
+    >>> from pbem.rules import Dice, empty_state, new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> pack = mini_pack()
+    >>> state, setup = new_game(pack, b"doc")
+    >>> fold(empty_state(pack), setup).to_dict() == state.to_dict()
+    True
+    >>> new, events = apply(state, "north", {"first_player": "east"}, Dice(b"doc", state.step))
+    >>> fold(state, events).to_dict() == new.to_dict()
+    True
+    """
     s = initial.to_dict()
     for ev in events:
         reduce(s, ev)
@@ -233,7 +374,17 @@ def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:
 
     Computed once per state and seat and kept in :attr:`GameState.memo` (the prompt of
     :func:`pending` and the bots ask for the same options of the same state): the result
-    is shared, so never mutate it. Raises :class:`NoPack` for a state without a pack."""
+    is shared, so never mutate it. Raises :class:`NoPack` for a state without a pack.
+
+    >>> from pbem.rules import Dice, new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> options = legal_options(state, "north")
+    >>> options["first_player"], options["vp"]
+    (['north', 'east', 'south', 'west'], {'north': 0, 'east': 5, 'south': 0, 'west': 3})
+    >>> legal_options(state, "north") is options
+    True
+    """
     key = ("legal_options", seat)
     got = state.memo.get(key)
     if got is None:

@@ -39,6 +39,16 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
     options} | None; special_units {id: {unit, status, seat, space}} only once one has
     left its holding box (R-4.1); private adds standing (orders). Rules: R-3.2 (control),
     R-1.4 (VP), R-11.1 (LP), R-12, R-10, R-9.3, R-4.1.
+
+    >>> from pbem.rules import Dice, apply, new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> state, _ = apply(state, "north", {"first_player": "east"}, Dice(b"doc", state.step))
+    >>> east = view(state, "east")
+    >>> east["active"], len(east["private"]["hand"]), east["hand_sizes"]["west"]
+    ('east', 5, 5)
+    >>> "private" in view(state, None), view(state, "west")["private"]["hand"] == east["private"]["hand"]
+    (False, False)
     """
     pack = pack_of(state)
     full = state.peek()

@@ -48,6 +48,13 @@ def new_game(pack: Pack, seed: bytes, options: Mapping[str, Any] | None = None
     then the turn sequence (R-6: turn order, usurper, deal). Returns the state at
     ``step == 0`` and the events from an :func:`empty_state`. Raises MissingConstant when
     the pack lacks a constant.
+
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, events = new_game(mini_pack(), b"doc")
+    >>> state.step, state.turn, events[0].kind
+    (0, 1, 'GameStarted')
+    >>> state.order_choice["seat"]  # R-6.1: the fewest VP names the first player
+    'north'
     """
 
     opts = dict(options or {})
