@@ -32,11 +32,20 @@ What each result proves, and what :func:`proves_address` makes of them (issue 25
 
 So no result proves a mailbox. What does is the domain's submission server refusing an
 envelope sender that is not the logged-in user's (Postfix ``reject_sender_login_mismatch``
-and every large provider do; they check the *envelope*, not ``From:``): a mail whose
-``From:`` domain passed **and** whose envelope sender is its ``From:`` address was sent
-by someone logged in as that address. A mail whose ``From:`` names another mailbox than
-its envelope (a same-domain user writing another user's ``From:``, a forwarder, a list)
-proves only the domain.
+and every large provider do; they check the *envelope*, not ``From:``) — but only for
+mail that came *through* that server. The envelope our MX records is whatever the
+connecting client said, and a DKIM signature survives being replayed under any envelope
+(issue 25, break-it: a same-domain user had his own server sign a mail ``From:`` another
+user, then handed the signed bytes to our MX with that user as ``MAIL FROM``). What ties
+the envelope to the domain's servers is SPF: ``spf=pass`` for ``smtp.mailfrom`` means the
+mail came from a host the domain lets send its mail, and those hosts check the login. So
+a mail proves its ``From:`` mailbox when its envelope sender is its ``From:`` address and
+our server's SPF check passed *for that envelope* (or our server recorded an SMTP AUTH
+result, ``auth=pass smtp.auth=``, for that address: the sender logged in to our own
+server). DKIM and DMARC alone prove the domain only, and so does a mail whose ``From:``
+names another mailbox than its envelope (a same-domain user writing another user's
+``From:``, a forwarder, a list). What this still trusts is the domain's SPF record: a
+domain that lets hosts send for it which do not check the login cannot prove a mailbox.
 
 Parsing uses the ``authres`` library (the RFC 7601/8601 parser of dkimpy). Its parser is
 quadratic in the field length and recursive in comments, so a field longer than
@@ -244,8 +253,11 @@ def proves_address(auth: AuthResults | None, sender: str, envelope_sender: str |
     """Whether our server's results prove the *mailbox* ``sender`` (the From: address),
     not only its domain (module docstring): the From domain passed
     (:func:`sender_authentication` is ``"pass"``), the envelope sender our server
-    recorded (``envelope_sender``, :func:`read_return_path`) is that very address, and
-    no ``smtp.mailfrom`` in our results names another mailbox (RFC 8601 section 2.7.2).
+    recorded (``envelope_sender``, :func:`read_return_path`) is that very address, no
+    ``smtp.mailfrom`` in our results names another mailbox (RFC 8601 section 2.7.2), and
+    our server's SPF check passed for that envelope (RFC 7208) or it recorded an SMTP
+    AUTH login as that address: a DKIM or DMARC pass alone proves the domain, since a
+    signed mail can be replayed under any envelope (issue 25, break-it).
 
     Args:
         auth: from :func:`read_authentication_results`.
@@ -257,6 +269,22 @@ def proves_address(auth: AuthResults | None, sender: str, envelope_sender: str |
     mine = fold_address(sender)
     if fold_address(envelope_sender) != mine:
         return False
-    return all(fold_address(r.properties["smtp.mailfrom"].strip().strip("<>")) == mine
+    if not all(fold_address(r.properties["smtp.mailfrom"].strip().strip("<>")) == mine
                for r in auth.results
-               if "@" in r.properties.get("smtp.mailfrom", ""))
+               if "@" in r.properties.get("smtp.mailfrom", "")):
+        return False
+    return any(_envelope_passed(r, mine) for r in auth.results)
+
+
+def _envelope_passed(r: MethodResult, mine: str) -> bool:
+    """Whether ``r`` ties the envelope ``mine`` to a host that may send for its domain
+    (SPF ``pass`` for ``smtp.mailfrom``, RFC 7208 section 2.4) or to a login at our own
+    server (``auth`` ``pass`` for ``smtp.auth``, RFC 8601 section 2.7.4)."""
+    if r.result != "pass":
+        return False
+    if r.method == "spf":
+        value = fold_address(r.properties.get("smtp.mailfrom", "").strip().strip("<>"))
+        return value == mine or ("@" not in value and value == _domain(mine))
+    if r.method == "auth":
+        return fold_address(r.properties.get("smtp.auth", "").strip()) == mine
+    return False

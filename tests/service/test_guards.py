@@ -33,6 +33,13 @@ AUTHSERV = "mx.pbem.localhost"
 DKIM_PASS = {"Authentication-Results": f"{AUTHSERV}; dkim=pass header.d=pbem.localhost header.i=@pbem.localhost"}
 
 
+def own_mail(address: str) -> dict[str, str]:
+    """What the receiving server writes for mail that came from the domain's own servers
+    with ``address`` as its envelope: SPF passed for that envelope, DKIM for the domain."""
+    return {"Authentication-Results": f"{AUTHSERV}; spf=pass smtp.mailfrom={address}; "
+                                      "dkim=pass header.d=pbem.localhost header.i=@pbem.localhost"}
+
+
 def _game(m: Mail, game_id: str, settings: dict | None = None) -> tuple[dict[str, str], str]:
     """A game as by ``pbem game new`` at the test accounts: its seat keys and host key."""
     made = table_mod.new_game(m.judge, game_id, [table_mod.NewSeat(s, s.title(), f"{s}@pbem.localhost")
@@ -131,12 +138,41 @@ def test_25_11_a_player_cannot_lock_another_seat_of_the_same_mail_domain(tmp_pat
         for i in range(10):
             _submit(m, "west@pbem.localhost", mail("west@pbem.localhost",
                                                    f"game: g1\nseat: west\nkey: wrong-{i}\ncommand: help\n",
-                                                   subject=f"own{i}", headers=DKIM_PASS))
+                                                   subject=f"own{i}", headers=own_mail("west@pbem.localhost")))
         assert sorted(_cycle_all(m, 10).values()) == ["rejected"] * 10
         _submit(m, "west@pbem.localhost", mail("west@pbem.localhost", f"game: g1\nseat: west\nkey: {KEYS['west']}"
-                                               "\ncommand: help\n", subject="locked", headers=DKIM_PASS))
+                                               "\ncommand: help\n", subject="locked",
+                                               headers=own_mail("west@pbem.localhost")))
         assert list(m.cycle().values()) == ["rejected"]
         assert "locked" in _flat(m.mails("west", "Re: locked")[0])
+    finally:
+        m.close()
+
+
+def test_25_11_a_signed_mail_replayed_under_another_envelope_locks_nobody(tmp_path: Path) -> None:
+    """Break-it after 25.11: east has the domain's server sign a mail From: west (to
+    himself), then hands the signed bytes to our MX with west as MAIL FROM. The
+    Return-Path and the DKIM pass both look like west's own mail; only SPF (not passed:
+    east's host is not the domain's) tells them apart. Nothing counts against west or the
+    host, whose own mail is then answered."""
+    m = start(tmp_path, authentication={"authserv_id": AUTHSERV, "require": True})
+    try:
+        for i in range(12):
+            for who, key in (("west", f"guess-{i}"), ("host", f"guess-{i}")):
+                body = (f"game: g1\nseat: west\nkey: {key}\ncommand: help\n" if who == "west"
+                        else f"game: g1\nhost: {key}\ncommand: status\n")
+                replayed = {"Authentication-Results": f"{AUTHSERV}; spf=none smtp.mailfrom={who}@pbem.localhost; "
+                                                      "dkim=pass header.d=pbem.localhost header.i=@pbem.localhost"}
+                _submit(m, f"{who}@pbem.localhost", mail(f"{who}@pbem.localhost", body, subject=f"{who}{i}",
+                                                         headers=replayed))
+        assert sorted(_cycle_all(m, 24).values()) == ["rejected"] * 24
+        reasons = {r[0] for r in m.judge.store.db.execute("SELECT reason FROM inbox")}
+        assert not any(r and r.endswith("locked") for r in reasons), reasons
+        own = mail("west@pbem.localhost", f"game: g1\nseat: west\nkey: {KEYS['west']}\ncommand: help\n",
+                   subject="mine", headers=own_mail("west@pbem.localhost"))
+        _submit(m, "west@pbem.localhost", own)
+        assert list(m.cycle().values()) == ["answered"], "a replayed signature locked west"
+        assert "locked" not in _flat(m.mails("west", "Re: mine")[0])
     finally:
         m.close()
 
