@@ -26,6 +26,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pbem import rules
 from pbem.rules.core.events.host import HOST_KINDS
@@ -167,7 +168,10 @@ def readjudicate(store: Store, game_id: str, initial: dict) -> list[str]:
     problem = _differ("the setup", events, groups[0][1])
     if problem:
         return [problem]
-    state = rules.fold(rules.GameState.from_dict(initial, pack), [*groups[0][1], *groups[0][2]])
+    first: dict[int, str] = {}
+    state, problem = _fold_restores(rules.GameState.from_dict(initial, pack), groups[0][1], groups[0][2], first)
+    if problem:
+        return [problem]
     context = pbem_verify.START_CONTEXT
     for document, logged, moved in groups[1:]:
         assert document is not None
@@ -181,8 +185,40 @@ def readjudicate(store: Store, game_id: str, initial: dict) -> list[str]:
         problem = _differ(what, events, logged)
         if problem:
             return [problem]
-        state = rules.fold(state, [*logged, *moved])
+        state, problem = _fold_restores(state, logged, moved, first)
+        if problem:
+            return [problem]
     return []
+
+
+def _position(state: dict[str, Any]) -> str:
+    """A position as canonical JSON, its step number left out (a rollback renumbers it)."""
+    return json.dumps({k: v for k, v in state.items() if k != "step"}, sort_keys=True, default=str)
+
+
+def _fold_restores(state: rules.GameState, logged: Sequence[rules.Event], moved: Sequence[rules.Event],
+                   first: dict[int, str]) -> tuple[rules.GameState, str | None]:
+    """Fold a group's re-made events, then the host's ``StateRestored``/``GameEnded``
+    (``moved``), noting in ``first`` the position each step was first waited on at
+    (``{step: canonical JSON}``). A ``StateRestored`` must bring back exactly the
+    position its ``to_step`` was first waited on at (docs/trust.md "Rollback and the
+    dice"): a judge that restored a doctored position — a hand or the deck re-stacked —
+    would otherwise pass with the chain recomputed (issue 25, break-it finding 1).
+    Returns the new state and the problem found (None: none)."""
+    state = rules.fold(state, logged)
+    first.setdefault(state.step, _position(state.to_dict()))
+    for ev in moved:
+        if ev.kind == "StateRestored":
+            to_step = ev.data.get("to_step")
+            was = first.get(to_step) if isinstance(to_step, int) else None
+            if was is None:
+                return state, (f"the rollback to step {to_step} restores a step the log never waited at")
+            if _position(dict(ev.data.get("state") or {})) != was:
+                return state, (f"the rollback to step {to_step} restores another position than the one "
+                               f"step {to_step} was first waited on at (a hand, the deck or the board differs)")
+        state = rules.fold(state, [ev])
+        first.setdefault(state.step, _position(state.to_dict()))
+    return state, None
 
 
 def _differ(what: str, made: Sequence[rules.Event], logged: Sequence[rules.Event]) -> str | None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pbem import rules
 from pbem.rules.dice import orders_digest
+from pbem.service import endgame
 from pbem.service.verify import verify_game
 from pbem.store.base import canonical_json
 from pbem.store.events import row_hash
@@ -145,3 +146,65 @@ def test_breakit9f_deleting_the_latest_standing_orders_is_detected(tmp_path: Pat
             db.execute("DELETE FROM snapshots WHERE game_id = 'g1' AND seq >= ?", [first])
         db.conn.commit()
         assert not verify_game(judge.store, "g1").ok, f"deleting the {mode} was not detected"
+
+
+def _rechain(store, game_id: str, seq: int, data: dict) -> None:
+    """Write ``data`` into event ``seq`` and recompute every hash from it on, as a judge
+    that cheats at the time would (every later witness then matches)."""
+    rows = store.chain_rows(game_id)
+    i = next(i for i, r in enumerate(rows) if r["seq"] == seq)
+    rows[i]["data"] = data
+    version, key = store._chain(game_id)
+    with store.transaction():
+        prev = rows[i - 1]["hash"]
+        for r in rows[i:]:
+            r["prev_hash"] = prev
+            r["hash"] = prev = row_hash(prev, r, r["data"], version, key)
+            store.db.execute("UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE game_id = ? AND seq = ?",
+                             [canonical_json(r["data"]), r["prev_hash"], r["hash"], game_id, r["seq"]])
+
+
+def test_a_rollback_that_restores_a_doctored_position_is_found(tmp_path: Path) -> None:
+    """Break-it (issue 25): a host's rollback restored north's hand with the deck's top card
+    swapped in and the deck re-stacked, the chain recomputed: both verifiers passed. The
+    re-adjudication now compares the restored position with the one the step was first
+    waited on at (docs/trust.md "Rollback and the dice")."""
+    judge = local_judge(tmp_path, {})
+    rng = random.Random(3)
+    steps = []
+    for _ in range(6):
+        state = judge.state("g1")
+        steps.append(state.step)
+        d = rules.pending(state)[0]
+        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
+               "orders": rules.bot_orders(state, d.seat, rng)}
+        assert judge.handle_message(player_mail(d.seat, doc)) == "applied"
+    with judge.store.transaction():
+        endgame.rollback(judge, "g1", steps[2], "a lost mail")
+    honest = verify_game(judge.store, "g1")
+    assert honest.ok and honest.dice, honest.problems
+
+    seq, restored = next((e.seq, e.data) for e in judge.store.events("g1") if e.kind == "StateRestored")
+    # a rollback that names a step the log never waited at
+    _rechain(judge.store, "g1", seq, {**restored, "to_step": 10_000})
+    problems = verify_game(judge.store, "g1").problems
+    assert any("the rollback to step 10000 restores a step the log never waited at" in p for p in problems), problems
+
+    # the restored hand and deck doctored, the snapshots from there on too (the live state agrees)
+    forged = json.loads(json.dumps(restored))
+    hand, deck = forged["state"]["private"]["north"]["hand"], forged["state"]["secret"]["deck"]
+    assert hand and len(deck) > 2
+    hand[0], deck[0] = deck[0], hand[0]
+    deck[1:] = deck[:0:-1]
+    _rechain(judge.store, "g1", seq, forged)
+    with judge.store.transaction():
+        for snap_seq, raw in judge.store.db.execute("SELECT seq, state FROM snapshots WHERE game_id = 'g1' "
+                                                    "AND seq >= ?", [seq]).fetchall():
+            snap = json.loads(raw)
+            snap["private"]["north"]["hand"], snap["secret"]["deck"] = list(hand), list(deck)
+            judge.store.db.execute("UPDATE snapshots SET state = ? WHERE game_id = 'g1' AND seq = ?",
+                                   [canonical_json(snap), snap_seq])
+    assert judge.store.verify_chain("g1") == []
+    problems = verify_game(judge.store, "g1").problems
+    assert problems == [f"the rollback to step {steps[2]} restores another position than the one step "
+                        f"{steps[2]} was first waited on at (a hand, the deck or the board differs)"], problems
