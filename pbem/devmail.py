@@ -144,6 +144,19 @@ def deliver(maildir_root: Path, account: str, raw: bytes) -> str:
     return box.add(mailbox.MaildirMessage(raw))
 
 
+def _give(box: Path, key: str, owner: tuple[int, int]) -> None:
+    """Give the delivered message ``key`` of Maildir ``box`` to ``owner`` (uid, gid),
+    wherever it is by now: an IMAP server watching the box may already have moved it
+    from ``new/`` to ``cur/`` (with its flags after the key), and a delivered mail must
+    not be answered 500 (a retry would deliver it twice)."""
+    for path in [box / "new" / key, *sorted((box / "cur").glob(f"{key}*"))]:
+        try:
+            os.chown(path, *owner)
+            return
+        except FileNotFoundError:
+            continue
+
+
 def with_return_path(raw: bytes, mail_from: str) -> bytes:
     """``raw`` with ``Return-Path: <mail_from>`` on top, as a server making the final
     delivery writes it (RFC 5321 section 4.4; Dovecot's LMTP and Postfix's local
@@ -192,7 +205,7 @@ class MaildirHandler:
             account = rcpt.rsplit("@", 1)[0].lower()
             key = deliver(self.root, account, raw)
             if self.owner is not None:  # another IMAP server (Dovecot) owns the maildir
-                os.chown(self.root / account / "new" / key, *self.owner)
+                _give(self.root / account, key, self.owner)
             if self.on_delivery is not None:
                 self.on_delivery(account)
         return "250 Message accepted for delivery"
