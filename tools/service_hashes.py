@@ -8,7 +8,7 @@ random MIME boundaries blanked in each decompressed row). Per game it prints
 the event log's hash chain head (the ``hash`` of the last ``events`` row), the number of
 events, a SHA-256 of the log's content without its hashes (seq, kind, data, seat,
 public, step, inbox id: equal across hash-chain versions), and SHA-256 digests of the outbox (Message-ID, recipient, kind, raw bytes of
-every row, MIME boundaries blanked) and of the inbox (status, reason, game, seat, step,
+every row, uncompressed, MIME boundaries blanked) and of the inbox (status, reason, game, seat, step,
 result of every row), and the number of inbox rows of each status.
 
 The games mix accepted orders, rejected mail (wrong key, stale step, a stranger, no
