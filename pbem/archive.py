@@ -18,7 +18,7 @@
                                 ``python3 pbem_verify.py OUT_DIR --witness HASH@N``
 
 log.jsonl, game.json and pbem_verify.py are byte for byte the files of the log archive
-that the seed mail and ``command: archive`` carry (:func:`pbem.service.trust.log_archive`).
+that the seed mail and ``command: archive`` carry (:func:`pbem.service.log.trust.log_archive`).
 
 Everything opens from disk: relative links, no script, no network. Only public
 information is written (the public view, public events); the dice seed and the private
@@ -44,10 +44,10 @@ from pbem.report.history import (
     step_groups,
 )
 from pbem.report.render import render
+from pbem.service.base.context import game_pack
+from pbem.service.commands.history import batches
 from pbem.service.commands.press import published
-from pbem.service.games import game_pack
-from pbem.service.history import batches
-from pbem.service.trust import ENDED, archive_files
+from pbem.service.log.trust import ENDED, archive_files
 from pbem.store import Store
 from pbem.store.db import GENESIS, canonical_json
 

@@ -201,7 +201,7 @@ def abandon(config_path: str, game_id: str, reason: str) -> None:
     """End GAME_ID before its end: the log records it, the dice seed is published and
     mailed to every seat (docs/trust.md); the game takes no more orders."""
     from pbem.service.judge import Judge
-    from pbem.service.trust import abandon as abandon_game
+    from pbem.service.log.trust import abandon as abandon_game
 
     config = _load(config_path)
     try:
@@ -234,7 +234,7 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
     """Create GAME_ID in the database: setup, first reports and prompts, the table in the
     log, and a welcome with the seat key to each player. Prints the host key once."""
     from pbem.service.judge import Judge
-    from pbem.service.table import new_game, parse_pairs, parse_seat
+    from pbem.service.play.table import new_game, parse_pairs, parse_seat
 
     try:
         new_seats = [parse_seat(item) for item in seats]
@@ -267,9 +267,9 @@ def game_open(config_path: str, host_email: str, options: tuple[str, ...], setti
               time_zone: str | None, game_id: str) -> None:
     """Open GAME_ID for sign-up by mail (`game: ID` and `join: SEAT|any`): it starts when
     its four seats are taken (docs/host-guide.md). Prints the host key once."""
+    from pbem.service.commands.signup import open_game
     from pbem.service.judge import Judge
-    from pbem.service.signup import open_game
-    from pbem.service.table import parse_pairs
+    from pbem.service.play.table import parse_pairs
 
     try:
         table = parse_pairs(settings, "setting") | ({"time_zone": time_zone} if time_zone else {})
@@ -300,8 +300,8 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
     """Close GAME_ID's sign-up (it will not start; the players who joined are told), or
     with --seat free one seat taken by a join you do not want (docs/host-guide.md).
     `pbem run` sends the notices."""
+    from pbem.service.commands.signup import close_game, free_seat
     from pbem.service.judge import Judge
-    from pbem.service.signup import close_game, free_seat
 
     config = _load(config_path)
     store = _open_store(config)
@@ -336,7 +336,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
     resend, end, rollback): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
-    from pbem.service.hostcmd import run as run_host
+    from pbem.service.commands.hostcmd import run as run_host
     from pbem.service.judge import Judge
 
     config = _load(config_path)
@@ -385,7 +385,7 @@ def outbox() -> None:
 def outbox_resend(config_path: str, ids: tuple[int, ...]) -> None:
     """Queue failed outbox rows again (same Message-IDs); the running judge, or the next
     `pbem run --once`, sends them."""
-    from pbem.service.outbox import resend
+    from pbem.service.outgoing.outbox import resend
 
     config = _load(config_path)
     done = resend(_open_store(config), list(ids) or None)
@@ -401,7 +401,7 @@ def quarantine() -> None:
 @config_option("The judge's config file.")
 def quarantine_list(config_path: str) -> None:
     """List quarantined, too-large and error mails: inbox id, status, sender, error."""
-    from pbem.service.quarantine import quarantined
+    from pbem.service.intake.quarantine import quarantined
 
     rows = quarantined(_open_store(_load(config_path), readonly=True))
     for r in rows:
@@ -416,8 +416,8 @@ def quarantine_list(config_path: str) -> None:
 def quarantine_retry(config_path: str, inbox_id: int) -> None:
     """Handle the quarantined mail INBOX_ID (an id of `pbem quarantine list`) again."""
     from pbem.service import Judge
-    from pbem.service.intake import RetryLater
-    from pbem.service.quarantine import CannotRetry, retry
+    from pbem.service.base.context import RetryLater
+    from pbem.service.intake.quarantine import CannotRetry, retry
 
     config = _load(config_path)
     judge = Judge(config, _open_store(config))

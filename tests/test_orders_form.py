@@ -10,7 +10,7 @@ import random
 from pbem import rules
 from pbem.pack.loader import load_pack
 from pbem.rules.dice import Dice
-from pbem.service import trust
+from pbem.service.log import trust
 from pbem.store.base import canonical_json
 
 

@@ -294,7 +294,7 @@ def test_foreign_claims_on_a_slow_key_stop_paying_pbkdf2(table: Table) -> None:
     such) runs the slow check only until FOREIGN_SLOW_CHECKS failed claims within the
     hour (break-it 2026-12-02: anyone could make the judge pay 50 ms a mail); every
     such mail still gets the same refusal and nothing in the game changes."""
-    from pbem.service.envelope import FOREIGN_SLOW_CHECKS
+    from pbem.service.identity.envelope import FOREIGN_SLOW_CHECKS
     state, seat = _pending_seat(table)
     orders = rules.bot_orders(state, seat, random.Random(2))
     before, slow = _event_count(table), table.judge.keys.slow_checks

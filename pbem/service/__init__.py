@@ -7,7 +7,7 @@ outgoing mail (outbox). The IMAP move/flag happens after the commit (pbem.mail.i
 SMTP sending reads the outbox afterwards (pbem.mail.smtp), so a crash at any point
 neither loses a message nor applies it twice.
 """
-from pbem.service.issue import now_utc
+from pbem.service.base.text import now_utc
 from pbem.service.judge import Judge
 from pbem.service.loop import NETWORK_ERRORS, make_judge, run_forever, run_once
 

@@ -1,15 +1,15 @@
 """The poll loop: connect, reconcile and fetch, handle each message, deadlines, wait
 (IDLE or sleep), and reconnect with backoff when the server drops; the outbox is sent by
-its own thread (:class:`pbem.service.outbox.Sender`), so a stalled SMTP server never
+its own thread (:class:`pbem.service.outgoing.sending.Sender`), so a stalled SMTP server never
 holds up IMAP or the deadlines.
 
 Nothing a mail or a server does makes :func:`run_forever` return (issue 17): a mail that
 breaks a stage is quarantined by the intake; a network failure (IMAP) or a transient
-database failure (:class:`pbem.service.intake.RetryLater`) closes the connection, waits
+database failure (:class:`pbem.service.base.context.RetryLater`) closes the connection, waits
 with exponential backoff and starts again with a reconcile pass, which finds every
 message not handled yet; any other exception of a cycle is logged and treated the same
 way. Each kind of fault is reported to the hosts once per episode
-(:mod:`pbem.service.faults`). Only ``stop`` (or KeyboardInterrupt / SystemExit) ends it.
+(:mod:`pbem.service.outgoing.faults`). Only ``stop`` (or KeyboardInterrupt / SystemExit) ends it.
 """
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ from imapclient.exceptions import IMAPClientError
 
 from pbem.config import Config
 from pbem.mail.imap import ImapPoller
-from pbem.service import faults, outbox
-from pbem.service.intake import RetryLater
+from pbem.service.base.context import RetryLater
 from pbem.service.judge import Judge
+from pbem.service.outgoing import faults, sending
 from pbem.store import Store, is_transient_db_error
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ def run_once(judge: Judge, poller: ImapPoller) -> dict[int, str]:
 
 
 def fault_kind(exc: BaseException) -> str:
-    """The fault kind of an exception that ended a cycle (see :mod:`pbem.service.faults`)."""
+    """The fault kind of an exception that ended a cycle (see :mod:`pbem.service.outgoing.faults`)."""
     if isinstance(exc, RetryLater) or is_transient_db_error(exc):
         # a full disk, busy or read-only database hit outside one mail (e.g. saving the
         # IMAP position) is the database's fault, not an internal error (break-it 9a)
@@ -85,7 +85,7 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
     sender_stop = threading.Event()
     config, clock, seed = judge.config, judge.clock, judge.new_seed
     watch = faults.ServerFaults()
-    sender = outbox.Sender(lambda: Judge(config, Store(config.database), clock, seed), sender_stop, every=send_every,
+    sender = sending.Sender(lambda: Judge(config, Store(config.database), clock, seed), sender_stop, every=send_every,
                            watch=watch)
     sender.start()
     backoff = 1.0

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from pbem.config import Config
 from pbem.devmail import DevMail, DevMailError
-from pbem.service.intake import RetryLater
+from pbem.service.base.context import RetryLater
 from pbem.service.loop import NETWORK_ERRORS, make_judge, run_forever, run_once
 from pbem.store import StoreError, describe_db_error, is_db_error
 from pbem.store.lock import DatabaseLocked, JudgeLock

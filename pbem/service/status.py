@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 
 from pbem import rules
 from pbem.plural import count
-from pbem.service import faults, games
-from pbem.service.issue import safe_text
+from pbem.service.base.context import live_state
+from pbem.service.base.text import safe_text
+from pbem.service.outgoing import faults
 from pbem.store import Store
 
 
@@ -45,7 +46,7 @@ def status(store: Store) -> Status:
     """Gather the status of every game in ``store``."""
     lines = []
     for row in store.games():
-        st = games.live_state(store, row["id"])
+        st = live_state(store, row["id"])
         waiting = ", ".join(f"{d.seat} ({d.kind})" for d in rules.pending(st)) or "-"
         lines.append(f"{row['id']}: {row['status']}, turn {st.turn}, step {st.step}, waiting for {waiting}")
     counts = store.outbox_counts()

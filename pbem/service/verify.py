@@ -31,7 +31,8 @@ from typing import Any
 from pbem import rules
 from pbem.rules.core.events.host import HOST_KINDS
 from pbem.rules.dice import Dice, next_context
-from pbem.service import games, trust
+from pbem.service.base.context import game_pack
+from pbem.service.log import trust
 from pbem.store import Store
 from pbem.verifier import pbem_verify
 
@@ -70,7 +71,7 @@ def verify_game(store: Store, game_id: str, witnesses: Sequence[str] = ()) -> Ve
     if game is None:
         raise KeyError(game_id)
     marks = [parse_witness(w) for w in witnesses]
-    pack = games.game_pack(store, game_id)
+    pack = game_pack(store, game_id)
     problems = store.verify_chain(game_id)
     stored = store.events(game_id)
     first, last = store.first_snapshot(game_id), store.snapshot(game_id)
@@ -152,7 +153,7 @@ def readjudicate(store: Store, game_id: str, initial: dict) -> list[str]:
     so a rolled-back game is re-adjudicated along the log). Returns the first difference found, as a one-item list (empty: the same)."""
     game = store.game(game_id)
     assert game is not None
-    pack = games.game_pack(store, game_id)
+    pack = game_pack(store, game_id)
     seed = bytes.fromhex(game["seed"])
     stored = [e for e in store.events(game_id)]
     groups: list[tuple[dict | None, list, list]] = [(None, [], [])]

@@ -26,7 +26,7 @@ class OutboxTable(BlobsTable):
         id. ``at``: the time it is queued (ISO 8601 UTC; default now). Its attachment
         bodies (``bodies``: as they appear in ``raw``; found by parsing when None) go to
         ``blobs`` once (:func:`pbem.store.blobs.split`). ``answer_digest``: an
-        answer's :func:`pbem.service.ratelimit.answer_digest`."""
+        answer's :func:`pbem.service.outgoing.ratelimit.answer_digest`."""
         now = at or utcnow()
         skeleton, shared = split(raw, bodies)
         outbox_id = self.db["outbox"].insert({

@@ -23,7 +23,7 @@
 - ``008_answer_digests`` (issue 24, finding 3): ``outbox.answer_digest`` (SHA-256 of an
   answer's recipient and text: identical repeated mail is answered once an hour) and
   ``answer_digests``, the answers to a seat past its hourly limit, merged into one
-  digest mail when the hour allows (:mod:`pbem.service.ratelimit`).
+  digest mail when the hour allows (:mod:`pbem.service.outgoing.ratelimit`).
 - ``009_commands`` (issue 25.8): the ``commands`` table, the replay guard of commands
   by mail (:mod:`pbem.store.table`).
 """

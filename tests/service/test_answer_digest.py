@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbem.service import make_judge, run_once
-from pbem.service.issue import now_utc
+from pbem.service.base.text import now_utc
 from tests.conftest import Table, make_config
 
 LIMIT = 4

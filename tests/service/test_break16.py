@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.service import table as table_mod
+from pbem.service.play import table as table_mod
 from tests.conftest import SEATS
 from tests.service.cmdmail import Mail, start, text
 
@@ -93,7 +93,7 @@ def _code(mail) -> str:
 
 
 def test_address_change_cannot_hijack_a_seat_or_share_an_address(tmp_path: Path) -> None:
-    from pbem.service import hostcmd
+    from pbem.service.commands import hostcmd
 
     m = start(tmp_path)
     try:
@@ -216,7 +216,7 @@ def test_press_with_hostile_text_and_odd_yaml_is_relayed_escaped_or_refused(tmp_
 
 
 def test_sign_up_names_cannot_inject_control_characters_or_headers(tmp_path: Path) -> None:
-    from pbem.service import signup
+    from pbem.service.commands import signup
 
     m = start(tmp_path)
     try:
@@ -345,7 +345,7 @@ def test_odd_values_in_every_command_key_are_answered_never_quarantined(tmp_path
                     m.send("host", f"game: g2\nhost: {host}\ncommand: {command}\n{key}: {value}\n",
                            subject=f"host {command} {key}")
                     sent += 1
-        from pbem.service import signup
+        from pbem.service.commands import signup
 
         signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
         for key in ("join", "name", "game"):
@@ -408,7 +408,8 @@ def test_wrong_address_codes_alert_the_seat_and_the_host(tmp_path: Path) -> None
 
 
 def test_a_new_player_does_not_inherit_the_old_players_preferences(tmp_path: Path) -> None:
-    from pbem.service import hostcmd, prefs
+    from pbem.service.commands import hostcmd
+    from pbem.service.outgoing import prefs
 
     m = start(tmp_path)
     try:
@@ -428,7 +429,7 @@ def test_a_new_player_does_not_inherit_the_old_players_preferences(tmp_path: Pat
 
 
 def test_the_host_of_an_open_game_gets_its_sign_up_status_by_mail(tmp_path: Path) -> None:
-    from pbem.service import signup
+    from pbem.service.commands import signup
 
     m = start(tmp_path)
     try:
@@ -487,7 +488,7 @@ def test_a_deadline_started_during_a_pause_moves_on_only_by_its_part_of_the_paus
     from datetime import datetime, timedelta
 
     from pbem import rules
-    from pbem.service import hostcmd
+    from pbem.service.commands import hostcmd
     from tests.conftest import KEYS
 
     m = start(tmp_path)
@@ -533,7 +534,7 @@ def test_resend_is_limited_so_that_no_loop_floods_a_seat_with_prompts(tmp_path: 
 
 
 def test_help_in_a_paused_game_says_so(tmp_path: Path) -> None:
-    from pbem.service import hostcmd
+    from pbem.service.commands import hostcmd
 
     m = start(tmp_path)
     try:
@@ -549,7 +550,7 @@ def test_help_in_a_paused_game_says_so(tmp_path: Path) -> None:
 
 
 def test_preferences_are_limited_so_that_no_loop_fills_the_log(tmp_path: Path) -> None:
-    from pbem.service.playercmd import LOGGED_PER_HOUR
+    from pbem.service.commands.playercmd import LOGGED_PER_HOUR
 
     limit = LOGGED_PER_HOUR["preferences"]
     m = start(tmp_path)

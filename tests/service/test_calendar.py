@@ -1,5 +1,5 @@
 """Deadlines in the game's local time (issue 16): the pure calendar of
-:mod:`pbem.service.calendar` — lengths in local days, excluded weekdays, absences,
+:mod:`pbem.service.base.calendar` — lengths in local days, excluded weekdays, absences,
 daylight-saving changes in Europe/Berlin, nonexistent and repeated local times."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from pbem.gamesettings import DAYS, GameSettings
-from pbem.service import calendar
+from pbem.service.base import calendar
 
 BERLIN = GameSettings(time_zone="Europe/Berlin")
 WEEKDAYS = GameSettings(time_zone="Europe/Berlin", allowed_days=("mon", "tue", "wed", "thu", "fri"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from pbem.service import deadlines
+from pbem.service.play import deadlines
 from tests.conftest import ACCOUNTS
 from tests.mailservers import start_pymap
 from tests.service.tablemail import flat, new_table

@@ -17,8 +17,10 @@ from click.testing import CliRunner
 from pbem import rules
 from pbem.cli import main
 from pbem.config import load_config
-from pbem.service import Judge, deadlines, hostcmd
-from pbem.service.table import NewSeat, new_game
+from pbem.service import Judge
+from pbem.service.commands import hostcmd
+from pbem.service.play import deadlines
+from pbem.service.play.table import NewSeat, new_game
 from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail
 

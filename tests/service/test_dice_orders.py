@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from pbem import rules
 from pbem.config import parse_config
 from pbem.rules.dice import START_CONTEXT, die_value, next_context
-from pbem.service import Judge, trust
+from pbem.service import Judge
+from pbem.service.log import trust
 from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail
 

@@ -20,8 +20,9 @@ from pbem import rules
 from pbem.cli import main
 from pbem.config import load_config
 from pbem.keys import hash_key, verify_key
-from pbem.service import hostcmd, make_judge, signup
-from pbem.service import table as table_mod
+from pbem.service import make_judge
+from pbem.service.commands import hostcmd, signup
+from pbem.service.play import table as table_mod
 from tests.conftest import ACCOUNTS, KEYS, SEATS
 from tests.mailservers import start_pymap
 from tests.service.cmdmail import EXTRA, Mail, start, text

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.service import Judge, hostcmd
+from pbem.service import Judge
+from pbem.service.commands import hostcmd
 from pbem.store import Store
 from tests.service.helpers import write_config
 

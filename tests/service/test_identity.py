@@ -316,7 +316,7 @@ def test_breakit9h_a_forged_bounce_does_not_mark_a_seat_bouncing(tmp_path: Path)
 
 
 def test_breakit9e_equal_private_documents_never_share_a_published_commitment(tmp_path: Path) -> None:
-    from pbem.service import trust
+    from pbem.service.log import trust
     judge = local_judge(tmp_path, {"ask_windows": True})
     state = judge.state("g1")
     other = next(s for s in SEATS if s != rules.pending(state)[0].seat)

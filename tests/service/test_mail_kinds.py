@@ -17,7 +17,10 @@ from pbem import rules
 from pbem.config import parse_config
 from pbem.mail.body import too_wide, wrap_text
 from pbem.mail.compose import compose
-from pbem.service import Judge, host, table, trust
+from pbem.service import Judge
+from pbem.service.log import trust
+from pbem.service.outgoing import host
+from pbem.service.play import table
 from pbem.service.status import status
 from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS

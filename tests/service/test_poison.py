@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from pbem import rules
-from pbem.service import adjudicate, envelope, intake, outbox, run_once
+from pbem.service import run_once
+from pbem.service.identity import envelope
+from pbem.service.intake import intake
+from pbem.service.outgoing import outbox
+from pbem.service.play import adjudicate
 from pbem.service.status import status
 from tests.service.helpers import drop, folder, mail, orders_body
 

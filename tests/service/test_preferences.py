@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from pbem import rules
 from pbem.cli import main
-from pbem.service import prefs
+from pbem.service.outgoing import prefs
 from tests.conftest import KEYS, SEATS
 from tests.service.cmdmail import start, text
 from tests.service.helpers import orders_body

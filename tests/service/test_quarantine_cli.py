@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from pbem import rules
 from pbem.cli import main
-from pbem.service import Judge, intake
+from pbem.service import Judge
+from pbem.service.intake import intake
 from pbem.store import Store
 from tests.conftest import KEYS
 from tests.service.helpers import mail, write_config

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from pbem.service import Judge, run_once
-from pbem.service.faults import ServerFaults
-from pbem.service.issue import now_utc
+from pbem.service.base.text import now_utc
+from pbem.service.outgoing.faults import ServerFaults
 from pbem.store import Store
 from tests.conftest import local_judge
 from tests.service.helpers import (

@@ -13,8 +13,9 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.devmail import free_port
 from pbem.mail.smtp import MAX_ATTEMPTS
-from pbem.service import Judge, outbox
-from pbem.service.issue import now_utc
+from pbem.service import Judge
+from pbem.service.base.text import now_utc
+from pbem.service.outgoing import outbox, sending
 from pbem.store import Store
 from tests.service.helpers import FaultySMTP, text_of, write_config
 
@@ -106,7 +107,7 @@ def test_breakit8_a_long_outage_charges_no_row_and_everything_goes_when_the_rela
     for tag in ("a", "b", "c"):
         _queue(judge, f"{tag}@pbem.localhost", tag)
     for _ in range(MAX_ATTEMPTS + 3):  # more passes than a row may ever attempt, hours apart
-        report = outbox.flush(judge)
+        report = sending.flush(judge)
         assert report.server_error and report.failed == 0
         now[0] += timedelta(hours=2)
     rows = _rows(judge)

@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 import yaml
 
-from pbem.service import Judge, hostcmd
+from pbem.service import Judge
+from pbem.service.commands import hostcmd
 from pbem.service.status import status
 from pbem.store import Store
 from tests.conftest import KEYS, player_mail

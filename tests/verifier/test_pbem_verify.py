@@ -17,7 +17,7 @@ from pbem.archive import write_archive
 from pbem.pack.loader import load_pack
 from pbem.rules.context import Ctx
 from pbem.rules.dice import Dice, die_value
-from pbem.service import trust
+from pbem.service.log import trust
 from pbem.store.events import event_hash, event_hash_v2, event_key
 from pbem.verifier import SOURCE
 from pbem.verifier import pbem_verify as V

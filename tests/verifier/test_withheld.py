@@ -22,7 +22,7 @@ import pytest
 
 from pbem import rules
 from pbem.archive import write_archive
-from pbem.service import trust
+from pbem.service.log import trust
 from pbem.verifier import pbem_verify as V
 from tests.conftest import KEYS, local_judge, player_mail
 from tests.verifier.bare import run_verifier

@@ -1,11 +1,5 @@
-"""The players' commands by mail (issue 16), one module per command; importing this
-package registers them all with :mod:`pbem.service.playercmd`."""
-from pbem.service.commands import (
-    absence,  # noqa: F401
-    address,  # noqa: F401
-    archive,  # noqa: F401
-    help,  # noqa: F401
-    preferences,  # noqa: F401
-    press,  # noqa: F401
-    resend,  # noqa: F401
-)
+"""Everything a mail or the CLI asks besides orders: player and host commands, sign-up,
+history requests.
+
+Imports nothing (docs/pipeline.md, "The service's layers"): importing one module of
+the layer never pulls in another."""

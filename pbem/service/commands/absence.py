@@ -10,7 +10,7 @@
 
 Each deadline of the seat that falls inside the absence — open ones now and those
 started later — moves to the first instant after the absence at the same local time
-(:mod:`pbem.service.calendar`), each a ``DeadlineMoved`` event (why ``absence``). The
+(:mod:`pbem.service.base.calendar`), each a ``DeadlineMoved`` event (why ``absence``). The
 absence is logged as ``AbsenceDeclared`` (public: the other seats see why the game
 waits). The days declared per seat and game (local dates touched, cancelled days not
 begun given back unless the absence moved or holds a deadline of the seat) are bounded by the game's ``absence_limit_days``. Refused: an absence
@@ -23,17 +23,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from pbem import rules
 from pbem.problems import Problem
-from pbem.service import calendar, deadlines, envelope, hostcmd
-from pbem.service.playercmd import CommandError, Reply, command
-from pbem.service.table import settings_of
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base import calendar
+from pbem.service.base.context import Service
+from pbem.service.base.settings import settings_of
+from pbem.service.commands.reply import CommandError, Reply
+from pbem.service.identity import envelope
+from pbem.service.log import trust
+from pbem.service.play import deadlines
 
 HORIZON = timedelta(days=2 * 366)
 """How far ahead an absence may end (break16: a date near 9999-12-31 overflowed)."""
@@ -70,8 +71,7 @@ def _problem(code: str, message: str, hint: str) -> CommandError:
     return CommandError([Problem(code=code, message=message, where="command", hint=hint)])
 
 
-@command("absence", keys=("from", "to", "cancel"))
-def absence(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+def absence(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Declare (or cancel) the seat's absence and move its deadlines out of it (see the
     module docstring). Raises CommandError naming every problem and what to write."""
     settings = settings_of(judge, game_id)
@@ -135,7 +135,7 @@ def absence(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
                                                               "step": d["step"], "why": "absence"}))
             lines.append(f"  step {d['step']}: now due {calendar.shown(new, settings)} "
                          f"(was {calendar.shown(due, settings)})")
-    hostcmd.log_events(judge, game_id, events)
+    trust.log_events(judge, game_id, events)
     moved = ("Your deadlines inside it moved:\n\n" + "\n".join(lines)) if lines else \
         "None of your open deadlines falls inside it."
     return Reply("absence", f"Your absence from {calendar.shown(start, settings)} to "
@@ -144,7 +144,7 @@ def absence(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
                  "the absence are set after it. Cancel with `command: absence` and `cancel: true`.")
 
 
-def _used(judge: Judge, game_id: str, seat: str, absence: Mapping[str, Any]) -> bool:
+def _used(judge: Service, game_id: str, seat: str, absence: Mapping[str, Any]) -> bool:
     """Whether ``absence`` (of ``seat``, from the folded table) has served: a deadline of
     the seat was moved out of it (a ``DeadlineMoved`` with why ``absence`` logged after
     its declaration) or an open one lies at or after its start. A cancelled absence that
@@ -164,7 +164,7 @@ def _used(judge: Judge, game_id: str, seat: str, absence: Mapping[str, Any]) -> 
     return False
 
 
-def _cancel(judge: Judge, game_id: str, seat: str, mine: list[dict[str, Any]], now: datetime, limit: int) -> Reply:
+def _cancel(judge: Service, game_id: str, seat: str, mine: list[dict[str, Any]], now: datetime, limit: int) -> Reply:
     """End the seat's absences not over yet: those not begun are dropped, one under way
     ends now (its days so far stay counted); one that served (:func:`_used`) keeps all
     its days counted."""
@@ -184,7 +184,7 @@ def _cancel(judge: Judge, game_id: str, seat: str, mine: list[dict[str, Any]], n
     if not events:
         raise _problem("command.not_now", f"Seat {seat} has no absence in {game_id} that is not over.",
                        "Declare one with `command: absence`, `from:` and `to:`.")
-    hostcmd.log_events(judge, game_id, events)
+    trust.log_events(judge, game_id, events)
     return Reply("absence cancelled", f"Your absences not over yet are cancelled; {limit - kept} of the {limit} "
                  f"days of absence of {game_id} remain for your seat. Deadlines already moved stay where "
                  "they are, and an absence that moved or holds one of your deadlines keeps its days counted.")

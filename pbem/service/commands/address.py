@@ -25,7 +25,7 @@ A wrong, expired or unknown code gets one answer (no oracle) and is recorded as 
 claim on the seat (three within the hour alert the seat and the host), but never as a
 wrong key: it does not count for the seat's lock (issue 25.3; a forged ``From:`` of the
 seat's own address could lock it). After :data:`MAX_TRIES` wrong codes in mail that
-proves its address (:func:`pbem.service.envelope.is_proven`) the request is closed.
+proves its address (:func:`pbem.service.identity.envelope.is_proven`) the request is closed.
 
 Games from the config are refused: their addresses are the config's, which the next
 ``pbem run`` would put back; the host changes the config instead.
@@ -37,7 +37,7 @@ import hmac
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from email.utils import parseaddr
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.keys import hash_key, new_key, verify_key
@@ -45,12 +45,13 @@ from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, envelope, hostcmd, outbox, trust
-from pbem.service.playercmd import CommandError, Reply, command, send
-from pbem.service.table import wrapped
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.base.settings import wrapped
+from pbem.service.commands.reply import CommandError, Reply, send
+from pbem.service.identity import envelope
+from pbem.service.log import trust
+from pbem.service.outgoing import answers, outbox
+from pbem.service.play import reports
 
 EXPIRES = timedelta(hours=48)
 """How long a confirmation code is good for."""
@@ -71,8 +72,7 @@ def address_digest(key_hash: str, address: str) -> str:
                     hashlib.sha256).hexdigest()[:32]
 
 
-@command("address", keys=("to",))
-def address(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+def address(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Open an address change towards ``to:`` and mail its code there. Raises
     CommandError for a config game, a missing or bad address, the seat's own address,
     the judge's address, or an ended game (another seat's address is refused when its
@@ -110,7 +110,7 @@ def address(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
                                     hint="Use the code of the latest confirmation mail, or ask again tomorrow.")])
     code = new_key()
     change = judge.store.add_address_change(game_id, seat, new, hash_key(code), now.isoformat())
-    hostcmd.log_events(judge, game_id, [rules.judge_event("PlayerActed", {"command": "address", "seat": seat})])
+    trust.log_events(judge, game_id, [rules.judge_event("PlayerActed", {"command": "address", "seat": seat})])
     until = (now + EXPIRES).strftime("%Y-%m-%d %H:%M UTC")
     body = build.render_notice(wrapped(
         f"Hello{' ' + name if name else ''}: the player of seat {seat} in {game_id} asked the judge to send "
@@ -134,7 +134,7 @@ def _no_change(game_id: Any) -> Problem:
                         "`command: address` from the seat's registered address.")
 
 
-def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+def confirm_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                  shown: Mapping[str, Any]) -> str:
     """A ``confirm:`` document from the new address (see the module docstring).
     Returns the inbox status (``answered`` or ``rejected``)."""
@@ -185,7 +185,7 @@ def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
                                         "`command: address`.")], game_id, seat, {"document": shown})
     judge.store.close_address_change(match["id"], "done", now.isoformat())
     judge.store.update_seat(game_id, seat, player=old["player"], email=new, key_hash=old["key_hash"])
-    head = hostcmd.log_events(judge, game_id, [rules.judge_event(
+    head = trust.log_events(judge, game_id, [rules.judge_event(
         "AddressChanged", {"seat": seat, "address": address_digest(old["key_hash"], new)})])
     note = build.render_notice(wrapped(
         f"The mail of your seat {seat} in {game_id} goes to {new} from now on: the change you asked for "
@@ -200,5 +200,5 @@ def confirm_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: 
                                        f"this address from now on, and the judge takes the seat's orders from "
                                        "here (with the same key)." + (f"\n\nLog witness: {head}" if head else "")),
          iid)
-    hostcmd.prompt_again(judge, game_id, seat, again=head)
+    reports.prompt_again(judge, game_id, seat, again=head)
     return "answered"

@@ -1,7 +1,7 @@
 """``command: archive``: the game's log archive by mail (issue 24, finding 13).
 
 A seat asks, with its key, from its address; the answer carries the archive as a zip
-attachment (:func:`pbem.service.trust.log_archive`: ``log.jsonl``, ``game.json``,
+attachment (:func:`pbem.service.log.trust.log_archive`: ``log.jsonl``, ``game.json``,
 ``pbem_verify.py`` and a README). While the game runs it holds only the public part
 — every private event's data null, no seed — exactly what ``pbem archive`` publishes
 then, so a seat learns nothing secret from it; once the game is over or abandoned it
@@ -12,25 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.problems import Problem
-from pbem.service import trust
-from pbem.service.playercmd import CommandError, Reply, command
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.commands.reply import CommandError, Reply
+from pbem.service.log import trust
 
 PER_HOUR = 5
 """Archives a seat may ask for in any hour."""
 NAME = "archive"
 REASON = f"command.{NAME}"
-"""The inbox reason of an answered request (:func:`pbem.service.playercmd.handle_mail`
+"""The inbox reason of an answered request (:func:`pbem.service.commands.playercmd.handle_mail`
 records ``command.NAME``; not a problem code)."""
 
 
-@command(NAME)
-def archive(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+def archive(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Answer with the game's log archive attached (module docstring). Raises
     CommandError when the seat asked :data:`PER_HOUR` times within the hour."""
     email = next(r["email"] for r in judge.store.seats(game_id) if r["seat"] == seat)

@@ -16,18 +16,16 @@ import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.plural import count
 from pbem.report import build, context
 from pbem.report.render import render, templates_dir
-from pbem.service import trust
-from pbem.service.playercmd import Reply, command
-from pbem.service.table import wrapped
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.base.settings import wrapped
+from pbem.service.commands.reply import Reply
+from pbem.service.log import trust
 
 GUIDE = "player-guide.md"
 KINDS = ("player_turn", "reinforcements", "turn_order")
@@ -122,7 +120,7 @@ def help_text(kind: str | None, sections_: Sequence[Section]) -> list[str]:
     return parts
 
 
-def hand_text(judge: Judge, game_id: str, seat: str, options: Mapping[str, Any]) -> str:
+def hand_text(judge: Service, game_id: str, seat: str, options: Mapping[str, Any]) -> str:
     """The seat's own hand, each card with its number, name, OPs and printed text."""
     state = judge.state(game_id)
     hand = rules.view(state, seat).get("private", {}).get("hand", [])
@@ -135,8 +133,7 @@ def hand_text(judge: Judge, game_id: str, seat: str, options: Mapping[str, Any])
     return "\n".join(lines)
 
 
-@command("help")
-def help_(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+def help_(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Mail back the guide for the seat's situation and its hand (see the module
     docstring)."""
     state = judge.state(game_id)

@@ -1,4 +1,4 @@
-"""``command: preferences``: the seat's mail preferences (issue 16; :mod:`pbem.service.prefs`)::
+"""``command: preferences``: the seat's mail preferences (issue 16; :mod:`pbem.service.outgoing.prefs`)::
 
     game: g2
     seat: east
@@ -14,15 +14,14 @@ Any of the three may be given; the others keep their value. Logged as
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.problems import Problem
-from pbem.service import hostcmd, prefs
-from pbem.service.playercmd import CommandError, Reply, command
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.commands.reply import CommandError, Reply
+from pbem.service.log import trust
+from pbem.service.outgoing import digests, prefs
 
 
 def _value(raw: Any) -> Any:
@@ -34,8 +33,7 @@ def _value(raw: Any) -> Any:
     return raw.strip().lower() if isinstance(raw, str) else raw
 
 
-@command("preferences", keys=tuple(prefs.CHOICES))
-def preferences(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Set the given preferences; reply with all of them. Raises CommandError for a
     value a preference does not take, or when none is given."""
     old = prefs.of(judge.store, game_id, seat)
@@ -58,8 +56,8 @@ def preferences(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -
                                      "`digest: daily|off`."))
     if problems:
         raise CommandError(problems)
-    head = hostcmd.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": new})])
-    flushed = prefs.flush_digest(judge, game_id, seat) if old["digest"] == "daily" and new["digest"] == "off" else 0
+    head = trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": new})])
+    flushed = digests.flush_digest(judge, game_id, seat) if old["digest"] == "daily" and new["digest"] == "off" else 0
     lines = [f"Your preferences for seat {seat} of {game_id} are now:", "",
              f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}", ""]
     if new["digest"] == "daily":

@@ -33,19 +33,18 @@ import hmac
 import textwrap
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import hostcmd, outbox, trust
-from pbem.service.playercmd import CommandError, Reply, command
-from pbem.service.table import settings_of, wrapped
+from pbem.service.base.context import Service
+from pbem.service.base.settings import settings_of, wrapped
+from pbem.service.commands.reply import CommandError, Reply
+from pbem.service.log import trust
+from pbem.service.outgoing import outbox
 from pbem.store.base import canonical_json
 from pbem.store.events import event_key
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
 
 MAX_CHARS = 4000
 """The longest press text, in characters."""
@@ -66,7 +65,7 @@ def published(message: Mapping[str, Any]) -> dict[str, Any]:
             "at": message["at"]}
 
 
-def commitment(judge: Judge, game_id: str, message: Mapping[str, Any]) -> str:
+def commitment(judge: Service, game_id: str, message: Mapping[str, Any]) -> str:
     """HMAC-SHA256 hex of ``message`` (the stored press row: id, step, sender,
     recipients, grey, text, at) as :func:`published` shows it, under the game's event
     key (RFC 2104): what ``PressSent`` logs."""
@@ -75,7 +74,7 @@ def commitment(judge: Judge, game_id: str, message: Mapping[str, Any]) -> str:
                     hashlib.sha256).hexdigest()
 
 
-def _recipients(judge: Judge, game_id: str, seat: str, to: Any, mode: str) -> tuple[list[str], list[Problem]]:
+def _recipients(judge: Service, game_id: str, seat: str, to: Any, mode: str) -> tuple[list[str], list[Problem]]:
     seats = [r["seat"] for r in judge.store.seats(game_id)]
     others = [s for s in seats if s != seat]
     if isinstance(to, str) and to.strip().lower() == "all":
@@ -95,8 +94,7 @@ def _recipients(judge: Judge, game_id: str, seat: str, to: Any, mode: str) -> tu
     return [s for s in others if s in {n.strip().lower() for n in names}], []
 
 
-@command("press", keys=("to", "text", "grey"))
-def press(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+def press(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Relay a press message (see the module docstring). Raises CommandError naming
     every problem: press off, public-only, unknown recipients, a missing or too long
     text, grey press not allowed, the hourly limit reached, the game over."""
@@ -140,7 +138,7 @@ def press(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Repl
     message = {"step": step, "sender": seat, "recipients": recipients, "grey": bool(grey), "text": text,
                "at": now.isoformat()}
     pid = judge.store.add_press(game_id=game_id, inbox_id=None, **message)
-    head = hostcmd.log_events(judge, game_id, [rules.judge_event(
+    head = trust.log_events(judge, game_id, [rules.judge_event(
         "PressSent", {"id": pid, "commitment": commitment(judge, game_id, {"id": pid, **message})})])
     players = {r["seat"]: r for r in judge.store.seats(game_id)}
     _relay(judge, game_id, pid, seat if not grey else None, recipients, text, players)
@@ -161,7 +159,7 @@ def quoted(text: str, width: int = 70) -> str:
     return "\n".join(out)
 
 
-def _relay(judge: Judge, game_id: str, pid: int, sender: str | None, recipients: Sequence[str], text: str,
+def _relay(judge: Service, game_id: str, pid: int, sender: str | None, recipients: Sequence[str], text: str,
            rows: Mapping[str, Mapping[str, Any]]) -> None:
     who = f"{sender} ({rows[sender]['player']})" if sender else "a seat that does not show itself (grey press)"
     for r in recipients:

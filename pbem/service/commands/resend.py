@@ -6,27 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.problems import Problem
-from pbem.service import hostcmd
-from pbem.service.playercmd import CommandError, Reply, command
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
-
+from pbem.service.base.context import Service
+from pbem.service.commands.reply import CommandError, Reply
+from pbem.service.log import trust
+from pbem.service.play import reports
 
 PER_HOUR = 5
 """Resends a seat may ask for in any hour."""
 NAME = "resend"
 REASON = f"command.{NAME}"
-"""The inbox reason of an answered resend (:func:`pbem.service.playercmd.handle_mail`
+"""The inbox reason of an answered resend (:func:`pbem.service.commands.playercmd.handle_mail`
 records ``command.NAME``; not a problem code)."""
 
 
-@command(NAME)
-def resend(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
+def resend(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Queue the seat's pending prompt again. Raises CommandError when the seat is
     not waited on (the reply says how to get a past report instead)."""
     state = judge.state(game_id)
@@ -42,7 +39,7 @@ def resend(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> Rep
                                     f"the judge sends it at most {PER_HOUR} times an hour.", where="command",
                                     code="command.rate",
                                     hint="The prompt is in your mailbox already; ask again in an hour.")])
-    head = hostcmd.log_events(judge, game_id, [rules.judge_event("PlayerActed", {"command": "resend", "seat": seat})])
-    hostcmd.prompt_again(judge, game_id, seat, again=head)
+    head = trust.log_events(judge, game_id, [rules.judge_event("PlayerActed", {"command": "resend", "seat": seat})])
+    reports.prompt_again(judge, game_id, seat, again=head)
     return Reply("resend", f"Your prompt for step {state.step} is sent again in its own mail; the deadline "
                  "is unchanged.")

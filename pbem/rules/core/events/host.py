@@ -9,7 +9,7 @@ earlier step comes back, numbered as a new step, so no die of the replayed steps
 drawn at a position used before; ``StandingRestored``, seen by its seat only, then
 tells each seat whose standing orders it set back, issue 25.9) and ``GameEnded``
 (the host declares the result or abandons the game). The others have no reducer: the service acts on them
-(:mod:`pbem.service.hostcmd`, :mod:`pbem.service.table`); folding them into a stored
+(:mod:`pbem.service.commands.hostcmd`, :mod:`pbem.service.play.table`); folding them into a stored
 table state that ``pbem verify`` compares is planned, not built. Only the kinds in
 :data:`KINDS` are declared so far (see there).
 
@@ -168,7 +168,7 @@ KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
 """The declared kinds: the catalogue takes only kinds the service emits (the catalogue
 test); the rest of :data:`PLANNED` is the design of the later slices of issue 16 and
 joins :data:`KINDS` with the command that emits it. ``GameEnded`` (the host's ``end``,
-:mod:`pbem.service.endgame`) sits beside the judge family's ``GameAbandoned`` (``pbem
+:mod:`pbem.service.play.endgame`) sits beside the judge family's ``GameAbandoned`` (``pbem
 abandon``, which leaves the position as it is); ``SeatReplaced`` must still be reconciled
 with ``SeatChanged``, which ``replace`` logs."""
 

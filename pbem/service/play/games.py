@@ -1,48 +1,22 @@
 """Games: their data pack, their live state, and creating the configured games (setup,
 R-2) with their first reports and prompts; the config's seat changes of stored games
-become ``SeatChanged`` events (:func:`pbem.service.trust.sync_seats`)."""
+become ``SeatChanged`` events (:func:`pbem.service.log.trust.sync_seats`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from pbem import rules
 from pbem.config import GameConfig, SeatConfig
-from pbem.pack.loader import load_pack
-from pbem.pack.model import Pack
 from pbem.report import build
 from pbem.report.context import WIDTH, wrap
 from pbem.rules.dice import DICE_VERSION, seed_commitment
-from pbem.service import outbox, reports, trust
-from pbem.store import Store
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
-
-
-@lru_cache(maxsize=8)
-def pack_from(source: str) -> Pack:
-    """The data pack ``source`` names ("builtin" or an exported directory), loaded once.
-    Raises pbem.pack.loader.PackError for a broken pack."""
-    return load_pack(None if source in (None, "builtin") else source)
+from pbem.service.base.context import Service, pack_from
+from pbem.service.log import trust
+from pbem.service.outgoing import outbox
+from pbem.service.play import reports
 
 
-def game_pack(store: Store, game_id: str) -> Pack:
-    """The data pack a stored game uses (built-in when the game is unknown)."""
-    row = store.game(game_id)
-    return pack_from(row["pack"] if row else "builtin")
-
-
-def live_state(store: Store, game_id: str) -> rules.GameState:
-    """The live state of a game (its latest snapshot). Raises KeyError if unknown."""
-    snap = store.snapshot(game_id)
-    if snap is None:
-        raise KeyError(game_id)
-    return rules.GameState.from_dict(snap[1], game_pack(store, game_id))
-
-
-def ensure_games(judge: Judge) -> list[str]:
+def ensure_games(judge: Service) -> list[str]:
     """Create every configured game that is not in the database yet (setup R-2, first
     prompts), and sync seat names/addresses/key hashes from the config, each change an
     event in the game's log. Returns the ids created. Raises ValueError for a config game
@@ -61,7 +35,7 @@ def ensure_games(judge: Judge) -> list[str]:
     return created
 
 
-def config_welcome_text(judge: Judge, game: GameConfig, seat: SeatConfig) -> str:
+def config_welcome_text(judge: Service, game: GameConfig, seat: SeatConfig) -> str:
     """The welcome of a config game's player: everything a player of ``pbem game new``
     is told but the key, which the judge cannot send (it holds only the key's hash; the
     host gave the key to the player) — issue 24, finding 12."""
@@ -77,7 +51,7 @@ def config_welcome_text(judge: Judge, game: GameConfig, seat: SeatConfig) -> str
             f"{game.settings.time_zone}. docs/player-guide.md tells the rest.")
 
 
-def _welcome_config_seats(judge: Judge, game: GameConfig) -> None:
+def _welcome_config_seats(judge: Service, game: GameConfig) -> None:
     """Queue the welcome (:func:`config_welcome_text`) of every seat of config game
     ``game``, with the log witness after the setup (every mail about a game carries
     one, docs/trust.md)."""
@@ -97,7 +71,7 @@ def wrap_paragraphs(text: str) -> str:
     return "\n\n".join(para if para.startswith(" ") else wrap(para, WIDTH) for para in text.split("\n\n"))
 
 
-def create_game(judge: Judge, game: GameConfig, welcome: Callable[[], None] | None = None) -> None:
+def create_game(judge: Service, game: GameConfig, welcome: Callable[[], None] | None = None) -> None:
     """Set up ``game`` (R-2) in one transaction: the games and seats rows, the setup
     events after the seed's commitment (``SeedCommitted``, the log's first event), the
     empty and the first snapshot, each player's welcome, then the setup reports and the

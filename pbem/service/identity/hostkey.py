@@ -3,18 +3,18 @@ with the guards a seat's key has (issue 25.5; docs/host-guide.md, "Host commands
 
 A host key a host typed into the config (``host_key_hash``) is a PBKDF2 hash: each
 check costs about 0.15 s, and a mail from the host's address could guess it without
-limit. Now, exactly as for a seat (:mod:`pbem.service.envelope`):
+limit. Now, exactly as for a seat (:mod:`pbem.service.identity.envelope`):
 
 - a mail from another address gets the same refusal whatever its key, and no key is
   checked (there is nothing to learn, and nothing to pay);
-- :data:`pbem.service.envelope.ALERT_AFTER` failed host claims within
-  :data:`pbem.service.envelope.WINDOW` tell the host (once an hour);
-- :data:`pbem.service.envelope.LOCK_AFTER` wrong host keys within the window, in mail
-  that proves the host's address (:func:`pbem.service.envelope.is_proven`), lock host
+- :data:`pbem.service.identity.envelope.ALERT_AFTER` failed host claims within
+  :data:`pbem.service.identity.envelope.WINDOW` tell the host (once an hour);
+- :data:`pbem.service.identity.envelope.LOCK_AFTER` wrong host keys within the window, in mail
+  that proves the host's address (:func:`pbem.service.identity.envelope.is_proven`), lock host
   commands by mail until the window has passed since the latest: no host key is checked,
   the right one neither (``pbem host …`` on the judge's machine still works);
 - a wrong host key in mail that does not prove the address never locks; past
-  :data:`pbem.service.envelope.FOREIGN_SLOW_CHECKS` failed claims within the window, the
+  :data:`pbem.service.identity.envelope.FOREIGN_SLOW_CHECKS` failed claims within the window, the
   key of such a mail is no longer checked when the hash is slow;
 - a right key is remembered in the judge's verified-key cache (:class:`pbem.keys.KeyCache`),
   so it pays PBKDF2 once per ``pbem run``.
@@ -26,16 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.keys import is_slow
 from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
-from pbem.service import envelope, host
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.identity import envelope
+from pbem.service.outgoing import host
 
 HOST_KEY = "auth.host.key"
 """Inbox reason: a wrong host key in mail that proves the host's address (counts for the lock)."""
@@ -58,7 +57,7 @@ class HostCheck:
     reason: str = ""
 
 
-def check_host(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id: str | None,
+def check_host(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], game_id: str | None,
                address: str | None, key_hash: str | None, hint: str) -> HostCheck:
     """Whether ``parsed`` (a host command document ``doc`` with its ``host:`` key) is
     from the host of ``game_id`` (``address``, ``key_hash``; None when the game is
@@ -98,14 +97,14 @@ def check_host(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id
     return HostCheck(refusal, HOST_KEY if proven else HOST_UNVERIFIED)
 
 
-def _failures(judge: Judge, game_id: str) -> int:
+def _failures(judge: Service, game_id: str) -> int:
     """Failed host claims on ``game_id`` within the window before now, from anyone."""
     since = (judge.clock() - envelope.WINDOW).isoformat()
     return len(judge.store.host_failure_times(game_id, since, HOST_FAILURES))
 
 
-def _maybe_alert(judge: Judge, game_id: str, failures: int) -> None:
-    """At :data:`pbem.service.envelope.ALERT_AFTER` failed host claims within the
+def _maybe_alert(judge: Service, game_id: str, failures: int) -> None:
+    """At :data:`pbem.service.identity.envelope.ALERT_AFTER` failed host claims within the
     window, tell the host (once an hour)."""
     if failures != envelope.ALERT_AFTER:
         return

@@ -26,7 +26,7 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.config import GameConfig
@@ -36,13 +36,11 @@ from pbem.problems import Problem
 from pbem.report import build
 from pbem.report.context import WIDTH, wrap
 from pbem.rules.dice import seed_commitment
-from pbem.service import outbox
+from pbem.service.base.context import Service
+from pbem.service.outgoing import outbox
 from pbem.store import Store
 from pbem.store.db import canonical_json
 from pbem.verifier import SOURCE as VERIFIER
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
 
 #: the longest salt accepted, in characters
 SALT_MAX = 200
@@ -109,7 +107,7 @@ def seed_revealed(store: Store, game_id: str) -> rules.Event:
     return rules.judge_event("SeedRevealed", {"seed": game["seed"], "commitment": game["seed_commitment"]})
 
 
-def mail_seed(judge: Judge, game_id: str, why: str) -> None:
+def mail_seed(judge: Service, game_id: str, why: str) -> None:
     """Mail every seat the game's seed (the game is over or abandoned: ``why``), with
     how to check it against the commitment of the first report, the witness, and the
     finished game's archive attached (:func:`log_archive`). Call inside the
@@ -164,7 +162,7 @@ def seat_changes(stored: Sequence[Mapping[str, Any]], game: GameConfig) -> list[
     return out
 
 
-def sync_seats(judge: Judge, game: GameConfig) -> int:
+def sync_seats(judge: Service, game: GameConfig) -> int:
     """Record the config's seat changes of a stored game: one batch of ``SeatChanged``
     events (with a snapshot of the unchanged state), the seats rows updated, and a
     notice to each changed seat at its old and new address. Returns how many seats
@@ -192,7 +190,7 @@ def sync_seats(judge: Judge, game: GameConfig) -> int:
     return len(changes)
 
 
-def abandon(judge: Judge, game_id: str, reason: str) -> str:
+def abandon(judge: Service, game_id: str, reason: str) -> str:
     """The host ends ``game_id`` before its end: ``GameAbandoned`` and ``SeedRevealed``
     are logged (one batch, the state unchanged), the game's status becomes
     ``abandoned`` (no more orders or deadlines), and every seat gets the seed by mail.
@@ -360,3 +358,14 @@ def _readme(archive: LogArchive, commitment: str | None, when: datetime) -> str:
         "log cut short. --orders SHA256: the orders digest of a receipt. Exit status 0: every check passed; 1: "
         "a check failed (the first failure is named); 2: the archive could not be read. docs/trust.md of pbem "
         "says what each check proves.") + "\n"
+
+
+def log_events(judge: Service, game_id: str, events: list[rules.Event]) -> str | None:
+    """Append the judge's ``events`` (no change to the position) to the game's hash
+    chain with a snapshot after them; return the log witness. Call inside a
+    transaction."""
+    store = judge.store
+    state = judge.state(game_id)
+    seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step)
+    store.save_snapshot(game_id, seq, state.step, state.to_dict())
+    return witness(store, game_id)

@@ -9,25 +9,25 @@ seed."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.mail.message import ParsedMail
 from pbem.rules.dice import Dice, next_context, orders_digest
-from pbem.service import answers, deadlines, reports, trust
+from pbem.service.base.context import Service
+from pbem.service.log import trust
+from pbem.service.outgoing import answers
+from pbem.service.play import deadlines, reports
 
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
 
-
-def previous_orders(judge: Judge, game_id: str, seat: str, step: int) -> Mapping[str, Any] | None:
+def previous_orders(judge: Service, game_id: str, seat: str, step: int) -> Mapping[str, Any] | None:
     """The orders of the seat's latest earlier submission for the same step (a
     rejected one), for the receipt's "what changed" section."""
     result = judge.store.latest_result(game_id, seat, step)
     return result.get("orders") if isinstance(result, dict) else None
 
 
-def apply_orders(judge: Judge, game_id: str, state: rules.GameState, seat: str, orders: Mapping[str, Any],
+def apply_orders(judge: Service, game_id: str, state: rules.GameState, seat: str, orders: Mapping[str, Any],
                  inbox_id: int | None, parsed: ParsedMail | None, by_deadline: bool = False,
                  previous: Mapping[str, Any] | None = None, salt: str | None = None) -> rules.GameState:
     """Apply ``orders`` of ``seat`` (already validated) to ``state`` with the dice of

@@ -1,12 +1,12 @@
 """The host commands that change the position (issue 16): ``end`` and ``rollback``,
-run through :func:`pbem.service.hostcmd.run` (CLI ``pbem host end|rollback GAME``, or by
+run through :func:`pbem.service.commands.hostcmd.run` (CLI ``pbem host end|rollback GAME``, or by
 mail with the host key).
 
 ``end`` (``winner: east`` with a ``reason``, or ``abandon: true``): ``GameEnded`` (its
 reducer sets the state's ``result`` with ``rule: host`` and the phase ``over``) and
 ``SeedRevealed`` in one batch, the game's status ``over`` (a winner) or ``abandoned``,
 every open deadline closed, every seat sent a report with the result and the seed
-(:func:`pbem.service.trust.mail_seed`), exactly as a game that ends by the rules; orders
+(:func:`pbem.service.log.trust.mail_seed`), exactly as a game that ends by the rules; orders
 after it are refused with ``game.over``; ``pbem archive`` then reveals the whole log.
 
 ``rollback`` (``to_step: N`` with a ``reason``): the position of step N comes back as
@@ -27,16 +27,15 @@ in its report: the orders now in force and the ``seq:`` the next ones need); the
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
-from pbem.service import reports, trust
+from pbem.service.base.context import Service
+from pbem.service.log import trust
+from pbem.service.play import reports
 
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
 
-
-def _close_deadlines(judge: Judge, game_id: str) -> int:
+def _close_deadlines(judge: Service, game_id: str) -> int:
     """Close every open deadline of the game; how many were open."""
     now = judge.clock().isoformat()
     rows = judge.store.open_deadlines(game_id)
@@ -45,7 +44,7 @@ def _close_deadlines(judge: Judge, game_id: str) -> int:
     return len(rows)
 
 
-def _append(judge: Judge, game_id: str, events: list[rules.Event], status: str | None = None) -> rules.GameState:
+def _append(judge: Service, game_id: str, events: list[rules.Event], status: str | None = None) -> rules.GameState:
     """Append ``events`` (they change the position) as one batch stored with the live
     step, the state after them as its snapshot, the game's step (and ``status``) set;
     return the new state. Call inside a transaction."""
@@ -58,7 +57,7 @@ def _append(judge: Judge, game_id: str, events: list[rules.Event], status: str |
     return new
 
 
-def end_game(judge: Judge, game_id: str, winner: str | None, abandon: bool, reason: str) -> tuple[str, str | None]:
+def end_game(judge: Service, game_id: str, winner: str | None, abandon: bool, reason: str) -> tuple[str, str | None]:
     """The host ends ``game_id`` (module docstring): ``winner`` a seat, or ``abandon``.
     Returns (receipt text, log witness). Raises ValueError, saying what to write, when
     neither or both are given or the winner is no seat. Call inside a transaction."""
@@ -84,13 +83,13 @@ def end_game(judge: Judge, game_id: str, winner: str | None, abandon: bool, reas
     return text, head
 
 
-def first_snapshot_of_step(judge: Judge, game_id: str, step: int) -> dict[str, Any] | None:
+def first_snapshot_of_step(judge: Service, game_id: str, step: int) -> dict[str, Any] | None:
     """The state dict of the game's first snapshot at ``step`` (the position when the
     step was first waited on), or None when no snapshot has that step."""
     return judge.store.first_snapshot_at_step(game_id, step)
 
 
-def rollback(judge: Judge, game_id: str, to_step: int | None, reason: str) -> tuple[str, str | None]:
+def rollback(judge: Service, game_id: str, to_step: int | None, reason: str) -> tuple[str, str | None]:
     """Roll ``game_id`` back to the position of ``to_step`` (module docstring). Returns
     (receipt text, log witness). Raises ValueError, saying what to write, for a paused
     game, a missing step, a step not before the live one, or one the game never had.
@@ -132,7 +131,7 @@ def rollback(judge: Judge, game_id: str, to_step: int | None, reason: str) -> tu
     return text, head
 
 
-def _standing_restored(judge: Judge, game_id: str, live: rules.GameState, restored: dict[str, Any],
+def _standing_restored(judge: Service, game_id: str, live: rules.GameState, restored: dict[str, Any],
                        to_step: int) -> list[rules.Event]:
     """One ``StandingRestored`` (seen by its seat only) for each seat whose standing
     orders (R-9.3) the rollback sets back: those of step ``to_step`` with the ``seq:``

@@ -3,17 +3,17 @@ guard (ARCHITECTURE.md, "Exactly once"; issue 17).
 
 Every stage — reading the size, parsing (:func:`pbem.mail.message.parse_mail`), the
 duplicate check, triage (machine mail is stored and never answered; unreadable mail is
-answered with every problem), envelope and identity (:mod:`pbem.service.envelope`), the
-rules, applying (:mod:`pbem.service.adjudicate`) and composing every answer — runs in
+answered with every problem), envelope and identity (:mod:`pbem.service.identity.envelope`), the
+rules, applying (:mod:`pbem.service.play.adjudicate`) and composing every answer — runs in
 one transaction, inside one guard:
 
 - a failure of the database that may pass (disk full, busy, I/O; :func:`is_transient`)
   rolls everything back and raises :class:`RetryLater`: the poller leaves the mail in
   the INBOX and the loop retries it later; the player is told nothing, the host is told
-  when the fault lasts (:mod:`pbem.service.faults`);
+  when the fault lasts (:mod:`pbem.service.outgoing.faults`);
 - any other exception means the mail itself breaks a stage: it is *quarantined* — its
   raw bytes stored with the error (status ``quarantined``), the host told by mail (once
-  per episode, :func:`pbem.service.host.report_fault`), the sender answered when that
+  per episode, :func:`pbem.service.outgoing.host.report_fault`), the sender answered when that
   is possible — and the poller moves it to the quarantine folder; the loop goes on.
 
 A message is the same mail as a stored one when both its Message-ID and its content
@@ -26,26 +26,19 @@ import logging
 import traceback
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.mail.message import MailLimits, ParsedMail, parse_mail
 from pbem.problems import Problem
-from pbem.service import (
-    adjudicate,
-    answers,
-    authres,
-    envelope,
-    history,
-    host,
-    trust,
-)
-from pbem.service.issue import mask_key, safe_text, synthetic_message_id
-from pbem.store import is_transient_db_error
+from pbem.service.base.context import RetryLater, Service, is_transient
+from pbem.service.base.text import mask_key, safe_text, synthetic_message_id
+from pbem.service.commands import history, hostcmd, playercmd, signup
+from pbem.service.identity import authres, envelope
+from pbem.service.log import trust
+from pbem.service.outgoing import answers, host
+from pbem.service.play import adjudicate
 from pbem.store.content import content_hash
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
 
 log = logging.getLogger(__name__)
 
@@ -53,24 +46,7 @@ log = logging.getLogger(__name__)
 QUARANTINE_STATUSES = frozenset({"quarantined", "too_large"})
 
 
-class RetryLater(RuntimeError):
-    """A transient failure (database, network) while handling a mail: nothing was
-    committed; leave the mail where it is and try again later. ``stage`` names where."""
-
-    def __init__(self, stage: str, cause: BaseException):
-        super().__init__(f"{stage}: {type(cause).__name__}: {cause}")
-        self.stage = stage
-        self.cause = cause
-
-
-def is_transient(exc: BaseException) -> bool:
-    """True for a failure that says nothing about the mail: a database error that may
-    pass (:func:`pbem.store.is_transient_db_error`) or an OS-level error (disk, file
-    system). Everything else is taken as the mail breaking a stage."""
-    return is_transient_db_error(exc) or isinstance(exc, OSError)
-
-
-def handle_message(judge: Judge, raw: bytes, uidvalidity: int | None = None, uid: int | None = None,
+def handle_message(judge: Service, raw: bytes, uidvalidity: int | None = None, uid: int | None = None,
                    folder: str = "INBOX", size: int | None = None) -> str:
     """Process one raw message (RFC 5322 bytes; with ``size``, the message is
     ``size`` bytes long and ``raw`` may be only its head). Returns its status:
@@ -98,7 +74,7 @@ def handle_message(judge: Judge, raw: bytes, uidvalidity: int | None = None, uid
         return quarantine(judge, raw, exc, stage, uidvalidity, uid, folder)
 
 
-def unfetchable(judge: Judge, uidvalidity: int, uid: int, folder: str, exc: BaseException) -> str:
+def unfetchable(judge: Service, uidvalidity: int, uid: int, folder: str, exc: BaseException) -> str:
     """A message the IMAP client cannot fetch (the connection is fine): keep a
     placeholder row naming its UID, tell the host; the poller moves it to the
     quarantine folder, where it stays for a person to look at. Returns the status."""
@@ -106,7 +82,7 @@ def unfetchable(judge: Judge, uidvalidity: int, uid: int, folder: str, exc: Base
                       message_id=f"<unfetchable-{uidvalidity}-{uid}@pbem.invalid>")
 
 
-def quarantine(judge: Judge, raw: bytes, exc: BaseException, stage: str, uidvalidity: int | None,
+def quarantine(judge: Service, raw: bytes, exc: BaseException, stage: str, uidvalidity: int | None,
                uid: int | None, folder: str, message_id: str | None = None) -> str:
     """Keep a mail that broke ``stage`` with ``exc``: its raw bytes and the error in a
     ``quarantined`` inbox row, the host told (once per episode), the sender answered if
@@ -141,7 +117,7 @@ def quarantine(judge: Judge, raw: bytes, exc: BaseException, stage: str, uidvali
     return "quarantined"
 
 
-def _tell_host(judge: Judge, body: str) -> None:
+def _tell_host(judge: Service, body: str) -> None:
     """Report a quarantined mail to the hosts (its own transaction: a failure to compose
     the notice must not undo the quarantine)."""
     try:
@@ -151,7 +127,7 @@ def _tell_host(judge: Judge, body: str) -> None:
         log.error("could not tell the host about a quarantined mail: %s", safe_text(str(exc), 300))
 
 
-def _parse(judge: Judge, raw: bytes) -> ParsedMail:
+def _parse(judge: Service, raw: bytes) -> ParsedMail:
     """:func:`pbem.mail.message.parse_mail` with the config's limits and authserv-id.
     Loops are recognised by our From address and our X-Pbem-Loop header; not by the
     Message-ID domain, which players on the same domain as the judge share."""
@@ -160,14 +136,14 @@ def _parse(judge: Judge, raw: bytes) -> ParsedMail:
                       authserv_id=judge.config.authserv_id)
 
 
-def _parsed_or_none(raw: bytes, judge: Judge) -> ParsedMail | None:
+def _parsed_or_none(raw: bytes, judge: Service) -> ParsedMail | None:
     try:
         return _parse(judge, raw)
     except Exception:  # noqa: BLE001 - quarantine must work for any bytes
         return None
 
 
-def _answer_internal(judge: Judge, parsed: ParsedMail) -> None:
+def _answer_internal(judge: Service, parsed: ParsedMail) -> None:
     """Tell the sender of a quarantined mail (a separate transaction: if composing the
     answer is what fails, the quarantine row stays)."""
     if parsed.action == "ignore" or not parsed.sender:
@@ -181,7 +157,7 @@ def _answer_internal(judge: Judge, parsed: ParsedMail) -> None:
         log.warning("no answer to a quarantined mail: %s: %s", type(exc).__name__, safe_text(str(exc), 200))
 
 
-def _too_large(judge: Judge, head: bytes, size: int, uidvalidity: int | None, uid: int | None,
+def _too_large(judge: Service, head: bytes, size: int, uidvalidity: int | None, uid: int | None,
                folder: str) -> str:
     """A mail above ``max_message_bytes``: keep its head and size, answer the
     sender (rate-limited), never parse the body (finding 10)."""
@@ -203,7 +179,7 @@ def _too_large(judge: Judge, head: bytes, size: int, uidvalidity: int | None, ui
     return "too_large"
 
 
-def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | None, uid: int | None,
+def _triage(judge: Service, parsed: ParsedMail, raw: bytes, uidvalidity: int | None, uid: int | None,
             folder: str) -> str:
     def rec(status: str, reason: str = "", **kw: Any) -> int:
         return judge.store.record_inbox(message_id=parsed.message_id, raw=raw, uidvalidity=uidvalidity, uid=uid,
@@ -247,31 +223,21 @@ def _triage(judge: Judge, parsed: ParsedMail, raw: bytes, uidvalidity: int | Non
 def _host_command(doc: Mapping[str, Any]) -> bool:
     """Whether ``doc`` names a host command (a host who left out the ``host:`` line is
     told about the host key, not about a missing seat; break16)."""
-    from pbem.service import playercmd
-    from pbem.service.hostcmd import COMMANDS
-
-    playercmd._load()  # the registry fills on first use
     name = doc.get("command")
-    return isinstance(name, str) and name in COMMANDS and name not in playercmd.COMMANDS  # resend is both
+    return isinstance(name, str) and name in hostcmd.COMMANDS and name not in playercmd.COMMANDS  # resend is both
 
 
-def _orders(judge: Judge, parsed: ParsedMail, rec: answers.Recorder) -> str:
+def _orders(judge: Service, parsed: ParsedMail, rec: answers.Recorder) -> str:
     """A mail with an orders document: history request, or orders to check and apply."""
     doc = parsed.document or {}
     shown = mask_key(doc)
     if "history" in doc:
         return history.handle_request(judge, parsed, doc, rec, shown)
     if "command" in doc and ("host" in doc or (_host_command(doc) and "seat" not in doc and "key" not in doc)):
-        from pbem.service import hostcmd
-
         return hostcmd.handle_mail(judge, parsed, doc, rec, shown)
     if "join" in doc and "orders" not in doc:  # sign-up to an open game (issue 16)
-        from pbem.service import signup
-
         return signup.handle_mail(judge, parsed, doc, rec, shown)
     if ("command" in doc or "confirm" in doc) and "orders" not in doc:  # confirm: an address change
-        from pbem.service import playercmd
-
         return playercmd.handle_mail(judge, parsed, doc, rec, shown)
     checked = envelope.check_envelope(judge, parsed, doc)
     game_id, seat = checked.game_id, checked.seat

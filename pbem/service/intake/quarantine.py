@@ -1,20 +1,18 @@
 """Quarantined mail for the host (``pbem quarantine list`` / ``retry``; break-it 9d): a
 mail that made a stage of the pipeline raise is kept with its raw bytes (RFC 5322) and
-its error in an inbox row ``quarantined`` (:func:`pbem.service.intake.quarantine`).
+its error in an inbox row ``quarantined`` (:func:`pbem.service.intake.intake.quarantine`).
 Once the bug is fixed (or the database is back), the host retries it: the row becomes
-``retried`` and the stored bytes go through :func:`pbem.service.intake.handle_message`
+``retried`` and the stored bytes go through :func:`pbem.service.intake.intake.handle_message`
 again, as a new inbox row with the new outcome (applied, rejected, … or quarantined
 again). Nothing is re-fetched from IMAP: the copy in the quarantine folder stays there.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pbem.service import intake
+from pbem.service.base.context import RetryLater, Service
+from pbem.service.intake import intake
 from pbem.store import Store
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
 
 RETRYABLE = ("quarantined",)
 
@@ -30,11 +28,11 @@ def quarantined(store: Store) -> list[dict[str, Any]]:
     return store.quarantined()
 
 
-def retry(judge: Judge, inbox_id: int) -> str:
+def retry(judge: Service, inbox_id: int) -> str:
     """Handle the stored bytes of quarantined inbox row ``inbox_id`` again; returns the
     new status (``applied``, ``rejected``, ``quarantined``, …). Raises
     :class:`CannotRetry` for a row that is not retryable (unknown id included), and
-    :class:`pbem.service.intake.RetryLater` when the database is still failing (the row
+    :class:`pbem.service.base.context.RetryLater` when the database is still failing (the row
     then stays quarantined)."""
     try:
         row = judge.store.inbox_row(inbox_id)
@@ -49,7 +47,7 @@ def retry(judge: Judge, inbox_id: int) -> str:
         before = judge.store.set_retried(inbox_id)
     try:
         return intake.handle_message(judge, bytes(row["raw"]), folder=row["folder"] or "INBOX")
-    except intake.RetryLater:
+    except RetryLater:
         with judge.store.transaction():
             judge.store.undo_retried(before)
         raise

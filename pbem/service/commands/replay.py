@@ -35,13 +35,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.problems import Problem
-from pbem.service import deadlines
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.play import deadlines
 
 PLAYER_GUARDED = frozenset({"absence", "press"})
 """The player commands taken once: press reaches the other seats, an absence (or its
@@ -62,7 +60,7 @@ def digest(doc: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def repeated(judge: Judge, game_id: str, actor: str, doc: Mapping[str, Any], next_seq: int) -> Problem | None:
+def repeated(judge: Service, game_id: str, actor: str, doc: Mapping[str, Any], next_seq: int) -> Problem | None:
     """The refusal (``command.repeat``) of ``doc`` from ``actor`` (a seat, or
     :data:`HOST`) when the same document was applied in ``game_id`` before, else None.
     ``next_seq``: the ``seq:`` a deliberate repeat would need (named in the hint)."""
@@ -76,7 +74,7 @@ def repeated(judge: Judge, game_id: str, actor: str, doc: Mapping[str, Any], nex
                         "one you used) and send it again.")
 
 
-def record(judge: Judge, game_id: str, actor: str, doc: Mapping[str, Any], seq: int | None,
+def record(judge: Service, game_id: str, actor: str, doc: Mapping[str, Any], seq: int | None,
            inbox_id: int | None) -> None:
     """Record that ``actor`` applied the command ``doc`` (with ``seq``, None when it had
     none) from inbox row ``inbox_id``. Call in the transaction that applies it."""

@@ -6,18 +6,16 @@ from __future__ import annotations
 import difflib
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
-from pbem.service import host, outbox, ratelimit
-from pbem.service.issue import mask_key_lines, re_subject
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.base.text import mask_key_lines, re_subject
+from pbem.service.outgoing import host, outbox, ratelimit
 
 #: rec(status, reason="", **fields) -> inbox id: records the mail being handled
 Recorder = Callable[..., int]
@@ -60,11 +58,11 @@ def capped_problems(issues: Sequence[Problem]) -> list[dict[str, Any]]:
     return shown
 
 
-def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
+def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
           orders_text: str | None = None, note: str | None = None, inbox_id: int | None = None) -> bool:
     """Answer a sender with every problem found, repeats merged
     (:func:`pbem.problems.grouped`), and ``note`` after them, as the limits on answers
-    allow (:func:`pbem.service.ratelimit.deliver`: a seat past its hourly limit gets it
+    allow (:func:`pbem.service.outgoing.ratelimit.deliver`: a seat past its hourly limit gets it
     in a digest; ``inbox_id`` is marked when the answer does not go on its own); False
     when the answer was dropped (a stranger past the limits)."""
     if not parsed.sender:
@@ -76,7 +74,7 @@ def reply(judge: Judge, parsed: ParsedMail, issues: Sequence[Problem], game_id: 
                              id_parts=(game_id or "judge", "reply", *answer_key(parsed)))
 
 
-def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
+def reject(judge: Service, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
            seat: str | None, result: Mapping[str, Any], status: str = "rejected", reason: str = "",
            note: str | None = None, **fields: Any) -> str:
     """Record a mail that is not applied (``status`` rejected or held, with every
@@ -88,7 +86,7 @@ def reject(judge: Judge, parsed: ParsedMail, rec: Recorder, issues: Sequence[Pro
     return status
 
 
-def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
+def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],
             previous: Mapping[str, Any] | None = None, note: str | None = None, hand: Sequence[int] = (),
             logged: str | None = None, witness: str | None = None) -> None:
     """Queue the receipt of accepted orders: the orders as the judge read them in the
@@ -116,7 +114,7 @@ def receipt(judge: Judge, parsed: ParsedMail, game_id: str, seat: str, step: int
                  references=parsed.references, auto="auto-replied")
 
 
-def alert_wrong_keys(judge: Judge, game_id: str, row: Mapping[str, Any], failures: int, bucket: str) -> None:
+def alert_wrong_keys(judge: Service, game_id: str, row: Mapping[str, Any], failures: int, bucket: str) -> None:
     """``failures`` mails with a wrong key or from another address claimed the seat
     within the hour: alert the seat and tell the host (once per hour ``bucket``)."""
     body = (f"{failures} mails in the last hour claimed your seat {row['seat']} in {game_id} with a wrong key or "
@@ -133,7 +131,7 @@ def alert_wrong_keys(judge: Judge, game_id: str, row: Mapping[str, Any], failure
                      kind="wrong keys", once=f"{row['seat']} {bucket}")
 
 
-def alert_seat(judge: Judge, game_id: str, row: Mapping[str, Any], parsed: ParsedMail) -> None:
+def alert_seat(judge: Service, game_id: str, row: Mapping[str, Any], parsed: ParsedMail) -> None:
     """A mail from another address carried the seat's right key: alert the seat at its
     registered address and tell the host — once an hour per seat, so that someone who
     has the key cannot flood them. (The sender is answered as for a wrong key.)"""

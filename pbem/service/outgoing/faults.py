@@ -5,8 +5,8 @@ tied to one mail.
 Each fault kind has an *episode*: it starts at the first failure and ends at the next
 success. The hosts are told once per episode (and again after a day if it goes on),
 when it has lasted :data:`GRACE` — a server restart of a minute is no news, a full disk
-is. The notice goes through the outbox (:func:`pbem.service.host.report_fault`); when
-the database itself is what fails, straight over SMTP (:func:`pbem.service.host.send_direct`).
+is. The notice goes through the outbox (:func:`pbem.service.outgoing.host.report_fault`); when
+the database itself is what fails, straight over SMTP (:func:`pbem.service.outgoing.host.send_direct`).
 """
 from __future__ import annotations
 
@@ -14,13 +14,10 @@ import logging
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
-from pbem.service import host
-from pbem.service.issue import safe_text
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.base.text import safe_text
+from pbem.service.outgoing import host
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +58,7 @@ class ServerFaults:
         self.episodes: dict[str, Episode] = {}
         self._lock = threading.Lock()
 
-    def failed(self, judge: Judge, kind: str, exc: BaseException) -> None:
+    def failed(self, judge: Service, kind: str, exc: BaseException) -> None:
         """Record a failure of ``kind`` (a key of :data:`GRACE`); tell the hosts when
         the episode has lasted long enough. Never raises."""
         now = judge.clock()
@@ -82,7 +79,7 @@ class ServerFaults:
                 ep.told = False
                 ep.next_try = now + RETRY_DIRECT
 
-    def recovered(self, judge: Judge, kind: str) -> None:
+    def recovered(self, judge: Service, kind: str) -> None:
         """End the episode of ``kind`` after a success. Never raises."""
         with self._lock:
             ep = self.episodes.pop(kind, None)
@@ -97,7 +94,7 @@ class ServerFaults:
             log.debug("could not record the end of the %s fault: %s", kind, exc)
 
 
-def _episode(judge: Judge, kind: str, now: datetime, detail: str) -> Episode:
+def _episode(judge: Service, kind: str, now: datetime, detail: str) -> Episode:
     """The episode of ``kind`` as the store keeps it (begun before a restart, maybe told
     already), or a new one stored from ``now``; in memory only when the store fails."""
     try:
@@ -109,7 +106,7 @@ def _episode(judge: Judge, kind: str, now: datetime, detail: str) -> Episode:
         return Episode(now, detail)
 
 
-def _tell(judge: Judge, kind: str, body: str) -> bool:
+def _tell(judge: Service, kind: str, body: str) -> bool:
     """Queue the notice; when the database is what fails, send it straight over SMTP."""
     try:
         with judge.store.transaction():

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from pbem import rules
 from pbem.mail.compose import Attachment
 from pbem.pack.model import Pack
 from pbem.report import build
-from pbem.service import deadlines, outbox, prefs, trust
+from pbem.service.base.context import Service
+from pbem.service.log import trust
+from pbem.service.outgoing import outbox, prefs
+from pbem.service.play import deadlines
 
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
 
-
-def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState, events: Sequence[rules.Event],
+def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameState, events: Sequence[rules.Event],
                   headline: str, step: int | None = None, before: rules.GameState | None = None) -> None:
     """Queue the report of ``events`` (the state after them) to every seat, each
     rendered from that seat's view; ``step`` is the number in the subject (default the
@@ -47,7 +46,7 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
         rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                   seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
                                   witness=witness, before=before, map_attached=png is not None)
-        if wants["digest"] == "daily":  # held for the seat's daily digest (pbem.service.prefs)
+        if wants["digest"] == "daily":  # held for the seat's daily digest (pbem.service.outgoing.prefs)
             store.hold_for_digest(game_id=game_id, seat=row["seat"], to_addr=row["email"], to_name=row["player"],
                                   subject=f"[{game_id}] step {step} report: {headline}", text=rep.text,
                                   at=judge.clock().isoformat())
@@ -58,9 +57,9 @@ def queue_reports(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
                      id_parts=(game_id, step, "report", row["seat"], headline))
 
 
-def queue_prompts(judge: Judge, game_id: str, pack: Pack, state: rules.GameState) -> None:
+def queue_prompts(judge: Service, game_id: str, pack: Pack, state: rules.GameState) -> None:
     """Queue a prompt to every seat with a pending decision (``rules.pending``) and
-    start its deadline (:func:`pbem.service.deadlines.start`: in the game's local time,
+    start its deadline (:func:`pbem.service.play.deadlines.start`: in the game's local time,
     shown with its zone)."""
     seats = {s["seat"]: s for s in judge.store.seats(game_id)}
     for decision in rules.pending(state):
@@ -72,3 +71,24 @@ def queue_prompts(judge: Judge, game_id: str, pack: Pack, state: rules.GameState
         outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] step {state.step}: your move, {decision.seat}", text=text, html=html,
                      id_parts=(game_id, state.step, "prompt", decision.seat))
+
+
+def prompt_again(judge: Service, game_id: str, seat: str, again: str | None = None) -> bool:
+    """The seat's pending prompt, again, to its (new) address, with its open deadline
+    (``again``: what makes the resent mail's Message-ID new). False when the seat has
+    no pending decision."""
+    state = judge.state(game_id)
+    decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+    if decision is None:
+        return False
+    store = judge.store
+    rows = store.seats(game_id)
+    row = next(r for r in rows if r["seat"] == seat)
+    due = next((d["due_at"] for d in store.open_deadlines(game_id) if d["seat"] == seat), None)
+    shown = deadlines.shown(judge, game_id, due) if due else "none"
+    text, html = build.render_prompt(judge.pack_for(game_id), state, decision, game_id=game_id, seat_row=row,
+                                     deadline=shown, seats=list(rows), witness=trust.witness(store, game_id))
+    outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
+                 subject=f"[{game_id}] step {state.step}: your move, {seat}", text=text, html=html,
+                 id_parts=(game_id, state.step, "prompt", seat, row["email"], again))
+    return True

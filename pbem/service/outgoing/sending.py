@@ -1,10 +1,10 @@
-"""Outgoing mail: composing a message into the outbox (once per stable Message-ID), and
-sending the outbox over SMTP (:mod:`pbem.mail.smtp`) — in the loop's own thread so a
-stalled SMTP server never holds up IMAP or the deadlines (issue 17, finding 9).
+"""Sending the outbox over SMTP (:mod:`pbem.mail.smtp`) — in the loop's own thread so
+a stalled SMTP server never holds up IMAP or the deadlines (issue 17, finding 9).
 
 Rows that give up (a 5xx reply, an address that cannot be sent to) are reported to the
 hosts, one notice per pass listing them (finding 6; never for a notice to a host
-itself, which would loop); ``pbem outbox resend`` (:func:`resend`) sends them again.
+itself, which would loop); ``pbem outbox resend`` (:func:`pbem.service.outgoing.outbox.resend`)
+sends them again.
 """
 from __future__ import annotations
 
@@ -12,42 +12,17 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pbem.mail.compose import Attachment, compose, stable_message_id
 from pbem.mail.smtp import CYCLE_BUDGET, SendReport, send_due
-from pbem.service import faults, host, prefs
-from pbem.store import Store, is_transient_db_error
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.outgoing import faults, host
+from pbem.store import is_transient_db_error
 
 log = logging.getLogger(__name__)
 
 
-def queue(judge: Judge, *, game_id: str | None, kind: str, to_addr: str, to_name: str | None, subject: str,
-          text: str, html: str | None, id_parts: Sequence[object], attachments: Sequence[Attachment] = (),
-          in_reply_to: str | None = None, references: Sequence[str] = (),
-          auto: str = "auto-generated", answer_digest: str | None = None) -> None:
-    """Compose one message (:func:`pbem.mail.compose.compose`) and add it to the outbox,
-    unless a message with the same stable Message-ID (from ``id_parts``, RFC 5322 3.6.4)
-    is queued already. ``auto`` is the RFC 3834 Auto-Submitted value; ``answer_digest``
-    marks an answer (:func:`pbem.service.ratelimit.answer_digest`). Call inside the
-    transaction of what caused the mail."""
-    message_id = stable_message_id(judge.domain, *id_parts)
-    if judge.store.has_mail(message_id):
-        return
-    plain = prefs.of_address(judge.store, game_id, to_addr)["format"] == "plain"  # the seat's choice (issue 16)
-    out = compose(sender=judge.config.judge_address, sender_name=judge.config.judge_name, to_addr=to_addr,
-                  to_name=to_name, subject=subject, text=text, html=html, attachments=attachments,
-                  message_id=message_id, kind=kind, in_reply_to=in_reply_to, references=references,
-                  auto=auto, game_id=game_id, date=judge.clock(), plain=plain)
-    judge.store.queue_mail(message_id=out.message_id, game_id=game_id, kind=kind, to_addr=out.to_addr,
-                           subject=subject, raw=out.raw, in_reply_to=in_reply_to, at=judge.clock().isoformat(),
-                           bodies=out.bodies, answer_digest=answer_digest)
-
-
-def flush(judge: Judge, budget: float = CYCLE_BUDGET) -> SendReport:
+def flush(judge: Service, budget: float = CYCLE_BUDGET) -> SendReport:
     """Send the due outbox rows over SMTP within ``budget`` seconds, then report the rows
     that gave up to the hosts. Raises what the store raises."""
     report = send_due(judge.store, judge.config.smtp, judge.config.judge_address, judge.clock(), budget=budget)
@@ -60,14 +35,14 @@ def flush(judge: Judge, budget: float = CYCLE_BUDGET) -> SendReport:
     return report
 
 
-def _recipient(judge: Judge, row: Mapping[str, Any]) -> str:
+def _recipient(judge: Service, row: Mapping[str, Any]) -> str:
     """Who an outbox row was for, as the host reads it: ``seat east of g1
     (east@example.org)``, or the address alone."""
     seat = judge.store.seat_at(row["game_id"], row["to_addr"]) if row.get("game_id") else None
     return f"seat {seat} of {row['game_id']} ({row['to_addr']})" if seat else repr(row["to_addr"])
 
 
-def _report_given_up(judge: Judge, ids: Sequence[int]) -> None:
+def _report_given_up(judge: Service, ids: Sequence[int]) -> None:
     rows = [judge.store.outbox_row(i) for i in ids]
     rows = [r for r in rows if r["kind"] != "host"]
     if not rows:
@@ -80,14 +55,6 @@ def _report_given_up(judge: Judge, ids: Sequence[int]) -> None:
                           "Fix the address or the relay, then `pbem outbox resend` sends them again with the "
                           "same Message-IDs. You hear of this at most once a day; `pbem status` lists every "
                           "failed message.")
-
-
-def resend(store: Store, ids: Sequence[int] | None = None) -> list[int]:
-    """Put failed outbox rows (all, or ``ids``) back in the queue, due now with their
-    attempts reset; the next pass sends them with their original Message-IDs. Returns
-    the ids put back."""
-    with store.transaction():
-        return store.resend_failed(ids)
 
 
 #: seconds between the sender's looks at the database for mail another process queued
@@ -103,7 +70,7 @@ class Sender(threading.Thread):
     the outbox). After a pass that found the relay down, only a kick or the timer starts
     the next. A pass that raises is logged and reported as a fault; the thread goes on."""
 
-    def __init__(self, make_judge: Callable[[], Judge], stop: threading.Event, every: float = 30.0,
+    def __init__(self, make_judge: Callable[[], Service], stop: threading.Event, every: float = 30.0,
                  budget: float = CYCLE_BUDGET, watch: faults.ServerFaults | None = None,
                  watch_every: float = WATCH_EVERY):
         super().__init__(name="pbem-outbox", daemon=True)
@@ -149,7 +116,7 @@ class Sender(threading.Thread):
             self.passes += 1
         judge.store.close()
 
-    def _wait(self, judge: Judge, relay_down: bool) -> None:
+    def _wait(self, judge: Service, relay_down: bool) -> None:
         """Until a kick, ``every`` seconds, or (unless ``relay_down``) a commit by
         another connection since the last pass."""
         end = time.monotonic() + self.every
@@ -165,7 +132,7 @@ class Sender(threading.Thread):
         self._kick.clear()
 
 
-def _version(judge: Judge) -> int | None:
+def _version(judge: Service) -> int | None:
     """:meth:`pbem.store.Store.data_version`, or None when the database cannot be read
     now (the next pass reports that)."""
     try:
@@ -173,6 +140,3 @@ def _version(judge: Judge) -> int | None:
     except Exception as exc:  # noqa: BLE001 - a busy or broken database: the timer still runs
         log.debug("data_version: %s", exc)
         return None
-
-
-__all__ = ["Sender", "flush", "queue", "resend", "stable_message_id"]

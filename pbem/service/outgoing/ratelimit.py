@@ -29,16 +29,14 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.mail.compose import Attachment
 from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
 from pbem.report import build
-from pbem.service import outbox
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.outgoing import outbox
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +63,7 @@ def answer_digest(address: str, text: str) -> str:
     return hashlib.sha256(f"{fold_address(address)}\n{text}".encode()).hexdigest()
 
 
-def is_seat_or_host(judge: Judge, address: str) -> bool:
+def is_seat_or_host(judge: Service, address: str) -> bool:
     """Whether ``address`` is registered for a seat or hosts a game (config or table)."""
     folded = fold_address(address)
     return judge.store.is_seat_address(address) \
@@ -73,7 +71,7 @@ def is_seat_or_host(judge: Judge, address: str) -> bool:
         or judge.store.is_host_address(address)
 
 
-def allowance(judge: Judge, address: str | None, digest: str | None = None) -> Allowance:
+def allowance(judge: Service, address: str | None, digest: str | None = None) -> Allowance:
     """What may happen to one more answer to ``address`` now (see the module docstring);
     ``digest``: the answer's :func:`answer_digest`, for the repeat check."""
     if not address:
@@ -98,7 +96,7 @@ def allowance(judge: Judge, address: str | None, digest: str | None = None) -> A
     return Allowance("send") if sent < judge.config.reply_rate_per_hour else Allowance("drop")
 
 
-def deliver(judge: Judge, parsed: ParsedMail, inbox_id: int | None, *, game_id: str | None, subject: str,
+def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id: str | None, subject: str,
             text: str, id_parts: Sequence[object], html_title: str | None = None, html: str | None = None,
             attachments: Sequence[Attachment] = ()) -> bool:
     """Queue the answer ``text`` to the sender of ``parsed`` (threaded under it) as the
@@ -141,13 +139,13 @@ def deliver(judge: Judge, parsed: ParsedMail, inbox_id: int | None, *, game_id: 
     return True
 
 
-def may_answer(judge: Judge, address: str | None) -> bool:
+def may_answer(judge: Service, address: str | None) -> bool:
     """Whether one more answer may go to ``address`` now on its own (an answer that
     would be kept for a digest or dropped may not)."""
     return allowance(judge, address).verdict == "send"
 
 
-def send_digests(judge: Judge) -> int:
+def send_digests(judge: Service) -> int:
     """Send each address's kept answers as one digest mail once the hour allows (fewer
     than ``seat_reply_rate_per_hour`` answers in the last hour); returns how many
     digests were queued. Call from the loop (``Judge.tick``)."""
@@ -165,7 +163,7 @@ def send_digests(judge: Judge) -> int:
     return done
 
 
-def _digest(judge: Judge, address: str, rows: list[dict[str, Any]]) -> None:
+def _digest(judge: Service, address: str, rows: list[dict[str, Any]]) -> None:
     """Queue one digest of the kept answers ``rows`` to ``address`` and mark them sent."""
     full, rest = rows[:DIGEST_FULL], rows[DIGEST_FULL:]
     games = sorted({r["game_id"] for r in rows if r["game_id"]})
@@ -184,7 +182,7 @@ def _digest(judge: Judge, address: str, rows: list[dict[str, Any]]) -> None:
     judge.store.mark_answers_sent([r["id"] for r in rows], judge.clock().isoformat())
 
 
-def suppressed(judge: Judge, inbox_id: int, address: str | None) -> None:
+def suppressed(judge: Service, inbox_id: int, address: str | None) -> None:
     """Record that the answer to inbox row ``inbox_id`` was not sent (rate limit): a
     warning in the log and a mark on the row, shown by ``pbem status``."""
     log.warning("answer to %s (inbox %s) not sent: reply rate limit reached", address, inbox_id)

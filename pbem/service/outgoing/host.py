@@ -13,17 +13,15 @@ import asyncio
 import hashlib
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from pbem.mail.compose import compose, stable_message_id
 from pbem.mail.smtp import send_raw
 from pbem.report import build
-from pbem.service import outbox
-from pbem.service.issue import safe_text
+from pbem.service.base.context import Service
+from pbem.service.base.settings import host_of
+from pbem.service.base.text import safe_text
+from pbem.service.outgoing import outbox
 from pbem.store.base import is_db_error
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
 
 log = logging.getLogger(__name__)
 
@@ -31,13 +29,11 @@ log = logging.getLogger(__name__)
 REMIND_EVERY = timedelta(hours=24)
 
 
-def notify_host(judge: Judge, game_id: str, body: str, kind: str, once: str | None = None) -> None:
+def notify_host(judge: Service, game_id: str, body: str, kind: str, once: str | None = None) -> None:
     """Queue a host notice ``[game] host notice: kind`` with ``body`` to the game's
     ``host_email`` (a log warning when the game has none). The same body for the same
     game and kind is queued once (its Message-ID is a hash of them); with ``once``, one
     notice per (game, kind, once) whatever the body."""
-    from pbem.service.table import host_of
-
     address = host_of(judge, game_id)
     if not address:
         log.warning("[%s] %s", game_id, body)
@@ -48,7 +44,7 @@ def notify_host(judge: Judge, game_id: str, body: str, kind: str, once: str | No
                  html=None, id_parts=(game_id, "host", kind, digest))
 
 
-def bounced(judge: Judge, address: str, why: str) -> list[tuple[str, str]]:
+def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
     """Mail to ``address`` cannot be delivered — a delivery report came back (RFC 3464)
     or the relay refused the recipient for good (a 5xx reply to RCPT, RFC 5321 4.2.1;
     issue 25, finding 12) — ``why`` says which: every seat registered at ``address`` is
@@ -71,7 +67,7 @@ def bounced(judge: Judge, address: str, why: str) -> list[tuple[str, str]]:
     return hits
 
 
-def host_addresses(judge: Judge) -> list[str]:
+def host_addresses(judge: Service) -> list[str]:
     """Every distinct ``host_email`` of the configured games, in config order, then
     those of the games made by ``pbem game new``."""
     try:
@@ -83,7 +79,7 @@ def host_addresses(judge: Judge) -> list[str]:
     return list(dict.fromkeys([*(g.host_email for g in judge.config.games if g.host_email), *table]))
 
 
-def report_fault(judge: Judge, key: str, title: str, body: str) -> bool:
+def report_fault(judge: Service, key: str, title: str, body: str) -> bool:
     """Record one occurrence of fault ``key`` and, when the hosts were not told of this
     episode yet (or were told more than :data:`REMIND_EVERY` ago), queue a notice
     ``[pbem] judge notice: <title>`` to every host. Call inside a transaction. Returns
@@ -106,7 +102,7 @@ def report_fault(judge: Judge, key: str, title: str, body: str) -> bool:
     return True
 
 
-def send_direct(judge: Judge, key: str, title: str, body: str, timeout: float = 20.0) -> int:
+def send_direct(judge: Service, key: str, title: str, body: str, timeout: float = 20.0) -> int:
     """Send a judge notice to every host straight over SMTP, bypassing the outbox (for
     when the database cannot be written). Returns how many hosts it reached; never
     raises."""

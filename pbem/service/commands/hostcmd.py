@@ -5,7 +5,7 @@
     host: <the host key printed by `pbem game new`>
     command: pause          # status | pause | resume | extend | replace | resend
     reason: a holiday       # pause, resume (optional); end, rollback
-    winner: east            # end (or `abandon: true`); see pbem.service.endgame
+    winner: east            # end (or `abandon: true`); see pbem.service.play.endgame
     to_step: 3              # rollback
     hours: 24               # extend: how long (optional seat: east)
     player: Ann <a@x.org>   # replace, with seat: east
@@ -15,7 +15,7 @@ snapshot after it, so ``pbem verify`` and the replay hold) and answered with a r
 pause and resume tell every seat. While a game is paused no deadline passes (the
 deadline tick skips it); resuming moves every open deadline on by the length of the
 pause, each move a ``DeadlineMoved`` event. Every move (resume, extend) then keeps to
-the game's allowed days and the seat's absences (:func:`pbem.service.calendar.adjust`).
+the game's allowed days and the seat's absences (:func:`pbem.service.base.calendar.adjust`).
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
@@ -34,22 +34,19 @@ from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import (
-    answers,
-    calendar,
-    deadlines,
-    envelope,
-    hostkey,
-    outbox,
-    replay,
-    trust,
-)
-from pbem.service.history import history_reply
-from pbem.service.issue import re_subject
-from pbem.service.table import host_of, parse_seat, settings_of, wrapped
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base import calendar
+from pbem.service.base.context import Service
+from pbem.service.base.settings import host_of, settings_of, wrapped
+from pbem.service.base.text import re_subject
+from pbem.service.commands import replay
+from pbem.service.commands.history import history_reply
+from pbem.service.identity import envelope, hostkey
+from pbem.service.log import trust
+from pbem.service.log.trust import log_events
+from pbem.service.outgoing import answers, digests, outbox, prefs
+from pbem.service.play import deadlines, endgame
+from pbem.service.play.reports import prompt_again
+from pbem.service.play.table import parse_seat
 
 MAX_EXTEND_HOURS = 24 * 366
 """The longest ``extend``, in hours (a year: more would leave the calendar; break16)."""
@@ -84,7 +81,7 @@ class Done:
     witness: str | None
 
 
-def host_key_hash(judge: Judge, game_id: str) -> str | None:
+def host_key_hash(judge: Service, game_id: str) -> str | None:
     """The host key hash of a game: the config's ``host_key_hash``, else the table's."""
     game = judge.config.game(game_id)
     if game is not None and game.host_key_hash:
@@ -93,18 +90,7 @@ def host_key_hash(judge: Judge, game_id: str) -> str | None:
     return row["host_key_hash"] if row else None
 
 
-def log_events(judge: Judge, game_id: str, events: list[rules.Event]) -> str | None:
-    """Append the judge's ``events`` (no change to the position) to the game's hash
-    chain with a snapshot after them; return the log witness. Call inside a
-    transaction."""
-    store = judge.store
-    state = judge.state(game_id)
-    seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step)
-    store.save_snapshot(game_id, seq, state.step, state.to_dict())
-    return trust.witness(store, game_id)
-
-
-def _tell_seats(judge: Judge, game_id: str, subject: str, body: str, id_part: str) -> None:
+def _tell_seats(judge: Service, game_id: str, subject: str, body: str, id_part: str) -> None:
     text = build.render_notice(wrapped(body), game_id)
     for row in judge.store.seats(game_id):
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
@@ -112,7 +98,7 @@ def _tell_seats(judge: Judge, game_id: str, subject: str, body: str, id_part: st
                      id_parts=(game_id, "host", id_part, row["seat"]))
 
 
-def _status(judge: Judge, game_id: str) -> str:
+def _status(judge: Service, game_id: str) -> str:
     """The game's status for the host: each waited-on seat with its deadline in the
     game's local time and since when it is waited on, and each seat's NMR counts
     (missed decisions in all and in a row) and civil disorder (issue 16)."""
@@ -145,7 +131,7 @@ def _say(via: str, mail: str, cli: str) -> str:
     return cli if via == "cli" else mail
 
 
-def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: float | None = None,
+def run(judge: Service, game_id: str, command: str, *, reason: str = "", hours: float | None = None,
         seat: str | None = None, player: str | None = None, winner: str | None = None,
         abandon: bool = False, to_step: int | None = None, via: str = "mail") -> Done:
     """Carry out host ``command`` on ``game_id`` in one transaction (see the module
@@ -203,9 +189,7 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
             return _replace(judge, game_id, seat, player or "", via)
         if command == "resend":
             return _resend(judge, game_id, seat, via)
-        if command in ("end", "rollback"):  # they change the position (pbem.service.endgame)
-            from pbem.service import endgame
-
+        if command in ("end", "rollback"):  # they change the position (pbem.service.play.endgame)
             text, head = (endgame.end_game(judge, game_id, winner, abandon, reason) if command == "end"
                           else endgame.rollback(judge, game_id, to_step, reason))
             return Done(text, head)
@@ -229,7 +213,7 @@ def run(judge: Judge, game_id: str, command: str, *, reason: str = "", hours: fl
                     f"{_moved_lines(judge, game_id, moved)}\n\n{_status(judge, game_id)}", head)
 
 
-def _replace(judge: Judge, game_id: str, seat: str | None, player: str, via: str = "mail") -> Done:
+def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: str = "mail") -> Done:
     """A new player takes ``seat`` (``player`` is ``Name <address>``): a new key, the
     ``SeatChanged`` event, the seat's preferences back to the defaults (``PreferencesSet``,
     when the old player had changed them; break16), a handover mail with the key and the
@@ -267,11 +251,9 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str, via: str
                                               "player": new.player})
     head = log_events(judge, game_id, [event])
     store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
-    from pbem.service import prefs
-
     if prefs.of(store, game_id, seat) != dict(prefs.DEFAULTS):  # the old player's choices are not the new one's
         log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": dict(prefs.DEFAULTS)})])
-        prefs.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
+        digests.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
         head = trust.witness(store, game_id)
     if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends
         head = trust.witness(store, game_id)
@@ -295,7 +277,7 @@ def _replace(judge: Judge, game_id: str, seat: str | None, player: str, via: str
                 "is queued.", head)
 
 
-def _standing_note(judge: Judge, game_id: str, seat: str) -> str:
+def _standing_note(judge: Service, game_id: str, seat: str) -> str:
     """For the handover: the seat's standing orders in force (R-9.3; the previous
     player's, which the new player inherits with the seat) and the ``seq:`` the next
     ones need, or that there are none (break16: the new player was not told)."""
@@ -308,7 +290,7 @@ def _standing_note(judge: Judge, game_id: str, seat: str) -> str:
             f"{nxt}` or higher):\n\n" + "\n".join("    " + line for line in shown.splitlines()))
 
 
-def _resend(judge: Judge, game_id: str, seat: str | None, via: str = "mail") -> Done:
+def _resend(judge: Service, game_id: str, seat: str | None, via: str = "mail") -> Done:
     """The pending prompt of ``seat`` (every waited-on seat when None) again."""
     state = judge.state(game_id)
     waited = [d.seat for d in rules.pending(state) if seat is None or d.seat == seat]
@@ -322,32 +304,11 @@ def _resend(judge: Judge, game_id: str, seat: str | None, via: str = "mail") -> 
     return Done(f"The prompt of {', '.join(waited)} is sent again.", head)
 
 
-def prompt_again(judge: Judge, game_id: str, seat: str, again: str | None = None) -> bool:
-    """The seat's pending prompt, again, to its (new) address, with its open deadline
-    (``again``: what makes the resent mail's Message-ID new). False when the seat has
-    no pending decision."""
-    state = judge.state(game_id)
-    decision = next((d for d in rules.pending(state) if d.seat == seat), None)
-    if decision is None:
-        return False
-    store = judge.store
-    rows = store.seats(game_id)
-    row = next(r for r in rows if r["seat"] == seat)
-    due = next((d["due_at"] for d in store.open_deadlines(game_id) if d["seat"] == seat), None)
-    shown = deadlines.shown(judge, game_id, due) if due else "none"
-    text, html = build.render_prompt(judge.pack_for(game_id), state, decision, game_id=game_id, seat_row=row,
-                                     deadline=shown, seats=list(rows), witness=trust.witness(store, game_id))
-    outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
-                 subject=f"[{game_id}] step {state.step}: your move, {seat}", text=text, html=html,
-                 id_parts=(game_id, state.step, "prompt", seat, row["email"], again))
-    return True
-
-
 def _span(d: timedelta) -> str:
     return calendar.duration_text(d.total_seconds())
 
 
-def _paused_at(judge: Judge, game_id: str) -> datetime:
+def _paused_at(judge: Service, game_id: str) -> datetime:
     last = [e for e in judge.store.events(game_id) if e.kind == "GamePaused"][-1]
     return datetime.fromisoformat(last.data["at"])
 
@@ -363,7 +324,7 @@ class Moved:
     due: datetime
 
 
-def _moved_lines(judge: Judge, game_id: str, moved: list[Moved]) -> str:
+def _moved_lines(judge: Service, game_id: str, moved: list[Moved]) -> str:
     """The moved deadlines as lines for a notice or receipt (empty for none)."""
     if not moved:
         return ""
@@ -371,7 +332,7 @@ def _moved_lines(judge: Judge, game_id: str, moved: list[Moved]) -> str:
                                f"    (was {deadlines.shown(judge, game_id, m.was)})" for m in moved)
 
 
-def _tell_moved(judge: Judge, game_id: str, moved: list[Moved], why: str, head: str | None) -> None:
+def _tell_moved(judge: Service, game_id: str, moved: list[Moved], why: str, head: str | None) -> None:
     """Mail each seat whose deadline moved its new due time (issue 24, finding 10: the
     prompt it has shows the old one). ``why`` opens the notice."""
     rows = {r["seat"]: r for r in judge.store.seats(game_id)}
@@ -388,11 +349,11 @@ def _tell_moved(judge: Judge, game_id: str, moved: list[Moved], why: str, head: 
                      id_parts=(game_id, "deadline-moved", m.seat, m.step, m.due.isoformat(), head))
 
 
-def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None,
+def _moves(judge: Service, game_id: str, by: timedelta, why: str, seat: str | None,
            paused_at: datetime | None = None, moved: list[Moved] | None = None) -> list[rules.Event]:
     """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``,
     then off the days the game does not allow and out of the seat's absences
-    (:func:`pbem.service.calendar.adjust`): the store updated and one ``DeadlineMoved``
+    (:func:`pbem.service.base.calendar.adjust`): the store updated and one ``DeadlineMoved``
     event each, and each move added to ``moved`` when given. With ``paused_at`` (a
     resume), a deadline started during the pause moves on only by the part of the pause
     it was open (break16: it got the whole pause on top)."""
@@ -416,7 +377,7 @@ def _moves(judge: Judge, game_id: str, by: timedelta, why: str, seat: str | None
     return out
 
 
-def _signup_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                  shown: Mapping[str, Any], game_id: str) -> str:
     """A host command for a game still open for sign-up (it has no log yet): the host
     with its key gets who joined so far; anything else, or anyone else, a refusal."""
@@ -489,13 +450,13 @@ def read_fields(doc: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[Probl
     return name, values, problems
 
 
-def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                 shown: Mapping[str, Any]) -> str:
     """A host command by mail: the sender must be the game's host address and the
     ``host:`` value its key (the same refusal either way: no oracle; a wrong key counts
-    for the host's lockout, :mod:`pbem.service.hostkey`), every key of the right kind
+    for the host's lockout, :mod:`pbem.service.identity.hostkey`), every key of the right kind
     (:func:`read_fields`), and the mail no copy of a command applied before
-    (:mod:`pbem.service.replay`). Answered with the receipt or with what to do instead."""
+    (:mod:`pbem.service.commands.replay`). Answered with the receipt or with what to do instead."""
     shown = {**shown, "host": "(hidden)"}
     game_id = doc.get("game")
     if isinstance(game_id, str) and judge.store.game(game_id) is None and judge.store.signup(game_id):

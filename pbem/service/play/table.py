@@ -1,12 +1,12 @@
 """Games created by the host without editing the config (issue 16): ``pbem game new``.
 
 :func:`new_game` creates a game in the database from options: it is set up like a
-config game (:func:`pbem.service.games.create_game`, setup R-2, first reports and
+config game (:func:`pbem.service.play.games.create_game`, setup R-2, first reports and
 prompts), its table (origin, host, settings) is stored in ``game_tables`` and
 recorded as a ``TableSet`` event in the game's hash chain, and each player is mailed
 a welcome with the seat key (only its hash is stored). Config games keep working:
 they have no ``game_tables`` row and take their host from the config. A game opened
-for sign-up (:mod:`pbem.service.signup`) starts through :func:`new_game` too, with the
+for sign-up (:mod:`pbem.service.commands.signup`) starts through :func:`new_game` too, with the
 keys its players got by mail (origin ``signup``).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from email.utils import parseaddr
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
@@ -26,11 +26,11 @@ from pbem.gamesettings import GameSettings, parse_settings
 from pbem.keys import hash_key, new_key
 from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.report import build
-from pbem.report.context import WIDTH, wrap
-from pbem.service import games, outbox, trust
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service, pack_from
+from pbem.service.base.settings import wrapped
+from pbem.service.log import trust
+from pbem.service.outgoing import outbox
+from pbem.service.play import games
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 
@@ -81,15 +81,6 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def wrapped(text: str) -> str:
-    """``text`` with each paragraph wrapped to 72 columns (:data:`pbem.report.context.WIDTH`);
-    paragraphs whose lines are indented (examples, keys) are kept as they are."""
-    out = []
-    for para in text.split("\n\n"):
-        out.append(para if para.startswith(" ") else wrap(para, WIDTH))
-    return "\n\n".join(out)
-
-
 def welcome_text(game_id: str, seat: str, player: str, key: str, judge_address: str,
                  settings: GameSettings) -> str:
     """The welcome a new game's player gets: the seat, the key and how to play."""
@@ -104,13 +95,13 @@ def welcome_text(game_id: str, seat: str, player: str, key: str, judge_address: 
             "docs/player-guide.md tells the rest.")
 
 
-def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email: str,
+def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_email: str,
              options: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None,
              pack: str = "builtin", key_hashes: Mapping[str, str] | None = None,
              host_key_hash: str | None = None, origin: str = "cli") -> NewGame:
     """Create ``game_id`` in the database (see the module docstring) and queue each
     player's welcome. ``key_hashes`` and ``host_key_hash``: keys mailed already (a
-    sign-up game, :mod:`pbem.service.signup`, ``origin="signup"``): those seats get no
+    sign-up game, :mod:`pbem.service.commands.signup`, ``origin="signup"``): those seats get no
     welcome here and no key is returned for them. Raises ValueError with what to do
     instead for a bad id, a game that exists, unknown or missing seats, a bad address
     or bad settings."""
@@ -123,7 +114,7 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
     table_settings, bad = parse_settings(dict(settings or {}))
     if bad:
         raise ValueError("bad settings: " + "; ".join(bad))
-    bad = rules.option_problems(games.pack_from(pack), dict(options or {}))
+    bad = rules.option_problems(pack_from(pack), dict(options or {}))
     if bad:
         raise ValueError("bad rule options: " + "; ".join(bad))
     pack_seats = set(rules.SEATS)
@@ -183,22 +174,3 @@ def new_game(judge: Judge, game_id: str, seats: Sequence[NewSeat], *, host_email
     return NewGame(game_id, keys, host_key, head)
 
 
-def host_of(judge: Judge, game_id: str) -> str | None:
-    """The host's address of a game: the config's, else the game's table (``pbem game
-    new``), else None."""
-    game = judge.config.game(game_id)
-    if game is not None and game.host_email:
-        return game.host_email
-    row = judge.store.table_row(game_id)
-    return row["host_email"] if row else None
-
-
-def settings_of(judge: Judge, game_id: str) -> GameSettings:
-    """The table settings of a game (:mod:`pbem.gamesettings`): the config's
-    ``games[].settings`` for a config game, else the game's table (``pbem game new``),
-    else the defaults."""
-    game = judge.config.game(game_id)
-    if game is not None:
-        return game.settings
-    row = judge.store.table_row(game_id)
-    return GameSettings.from_dict(row["settings"]) if row else GameSettings()

@@ -4,17 +4,16 @@ state after it), and a seat's request for a past report by mail
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report.history import Batch, headline, render_history
-from pbem.service import answers, envelope, games, ratelimit
+from pbem.service.base.context import Service, game_pack
+from pbem.service.identity import envelope
+from pbem.service.outgoing import answers, ratelimit
 from pbem.store import Store
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
 
 
 def batches(store: Store, game_id: str) -> list[Batch]:
@@ -23,7 +22,7 @@ def batches(store: Store, game_id: str) -> list[Batch]:
     unknown."""
     if store.game(game_id) is None:
         raise KeyError(game_id)
-    pack = games.game_pack(store, game_id)
+    pack = game_pack(store, game_id)
     first = store.first_snapshot(game_id)
     if first is None:
         raise KeyError(f"{game_id}: no snapshot")
@@ -58,11 +57,11 @@ def history_reply(store: Store, game_id: str, seat: str, step: int | None) -> tu
     seats = store.seats(game_id)
     if seat not in {s["seat"] for s in seats}:
         raise ValueError(f"{seat!r} is not a seat of {game_id}")
-    return render_history(games.game_pack(store, game_id), batches(store, game_id), game_id=game_id, seat=seat,
+    return render_history(game_pack(store, game_id), batches(store, game_id), game_id=game_id, seat=seat,
                           seats=seats, seed_commitment=row["seed_commitment"], step=step)
 
 
-def handle_request(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+def handle_request(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                    shown: Mapping[str, Any]) -> str:
     """A seat asks for a past report. Sender and key are checked as for orders; the
     answer is that seat's own view. Returns the inbox status (answered, rejected, held)."""

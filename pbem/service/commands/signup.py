@@ -7,7 +7,7 @@
 
 Each player who joins is answered with the seat and its key (only the key's hash is
 kept). When the last of the four seats is taken the game starts as one made by ``pbem
-game new`` (:func:`pbem.service.table.new_game`, ``origin: signup``): setup R-2, the
+game new`` (:func:`pbem.service.play.table.new_game`, ``origin: signup``): setup R-2, the
 ``TableSet`` event (the seats' names, no address), the first reports and prompts; every
 player is told the game starts, and so is the host.
 
@@ -24,7 +24,7 @@ and ``signup_seats`` tables; its outcome (who took which seat) enters the chain 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import rules
 from pbem.gamesettings import GameSettings, parse_settings
@@ -34,11 +34,10 @@ from pbem.mail.message import ParsedMail
 from pbem.plural import count, noun
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.service import answers, outbox
-from pbem.service.table import _ID, NewSeat, new_game, wrapped
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.base.settings import wrapped
+from pbem.service.outgoing import answers, outbox
+from pbem.service.play.table import _ID, NewSeat, new_game
 
 SIGNUP_KEYS = ("game", "join", "name")
 """The keys of a sign-up mail."""
@@ -46,7 +45,7 @@ NAME_MAX = 60
 """The longest player name taken (characters)."""
 
 
-def open_game(judge: Judge, game_id: str, *, host_email: str, options: Mapping[str, Any] | None = None,
+def open_game(judge: Service, game_id: str, *, host_email: str, options: Mapping[str, Any] | None = None,
               settings: Mapping[str, Any] | None = None, pack: str = "builtin") -> str:
     """Open ``game_id`` for sign-up by mail (module docstring); return the host key
     (printed once; only its hash is kept). Raises ValueError, saying what to do
@@ -70,7 +69,7 @@ def open_game(judge: Judge, game_id: str, *, host_email: str, options: Mapping[s
     return key
 
 
-def close_game(judge: Judge, game_id: str, reason: str = "") -> list[str]:
+def close_game(judge: Service, game_id: str, reason: str = "") -> list[str]:
     """The host closes an open sign-up (e.g. after forged or unwanted joins): no more
     joins, the game never starts; every player who joined is told. Returns the seats
     that were taken. Raises ValueError, saying what to do instead, when ``game_id`` is
@@ -89,7 +88,7 @@ def close_game(judge: Judge, game_id: str, reason: str = "") -> list[str]:
     return [t["seat"] for t in taken]
 
 
-def free_seat(judge: Judge, game_id: str, seat: str, reason: str = "") -> str:
+def free_seat(judge: Service, game_id: str, seat: str, reason: str = "") -> str:
     """The host takes back ``seat`` of an open sign-up (a join the host does not want,
     e.g. a forged one): the seat is free to join again and its player is told. Returns
     the player's name. Raises ValueError, saying what to do instead, when the game is
@@ -110,7 +109,7 @@ def free_seat(judge: Judge, game_id: str, seat: str, reason: str = "") -> str:
     return held["player"]
 
 
-def _tell(judge: Judge, game_id: str, taken: Mapping[str, Any], subject: str, body: str) -> None:
+def _tell(judge: Service, game_id: str, taken: Mapping[str, Any], subject: str, body: str) -> None:
     text = build.render_notice(wrapped(body), game_id)
     outbox.queue(judge, game_id=None, kind="notice", to_addr=taken["email"], to_name=taken["player"],
                  subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
@@ -121,7 +120,7 @@ def _refuse(code: str, message: str, hint: str, where: str = "join") -> Problem:
     return Problem(message=message, where=where, code=code, hint=hint)
 
 
-def check_join(judge: Judge, doc: Mapping[str, Any], sender: str) -> tuple[str | None, list[Problem]]:
+def check_join(judge: Service, doc: Mapping[str, Any], sender: str) -> tuple[str | None, list[Problem]]:
     """The seat a sign-up mail from ``sender`` takes (None) and every problem with it
     (module docstring). Reads only."""
     store = judge.store
@@ -169,7 +168,7 @@ def _player_name(doc: Mapping[str, Any], parsed: ParsedMail, sender: str) -> str
     return clean_text(str(name), NAME_MAX) or sender.split("@")[0]  # no control characters (break16)
 
 
-def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                 shown: Mapping[str, Any]) -> str:
     """A sign-up mail (module docstring): the seat taken and its key mailed to the
     sender, the game started when it is full; or the refusal naming every problem.
@@ -209,7 +208,7 @@ def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: a
     return "answered"
 
 
-def _start(judge: Judge, game_id: str, row: Mapping[str, Any], taken: list[dict[str, Any]]) -> None:
+def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dict[str, Any]]) -> None:
     """The last seat is taken: the game starts (module docstring)."""
     seats = [NewSeat(t["seat"], t["player"], t["email"]) for t in taken]
     made = new_game(judge, game_id, seats, host_email=row["host_email"], options=row["options"],

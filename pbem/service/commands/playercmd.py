@@ -12,7 +12,7 @@ same refusals, the same lockout, no oracle). A command that changes anything rec
 it as an event in the game's hash chain; every command is answered with a reply
 wrapped like the other mails, and a refusal says what to write instead. A command
 that changes the game or the seat is carried out once: a copy of one applied before
-is refused unless it carries a new ``seq:`` (:mod:`pbem.service.replay`, issue 25.8).
+is refused unless it carries a new ``seq:`` (:mod:`pbem.service.commands.replay`, issue 25.8).
 
 Handlers live in their own modules and register here with :func:`command`; each takes
 ``(judge, game_id, seat, doc)`` and returns a :class:`Reply` or raises
@@ -21,21 +21,28 @@ Handlers live in their own modules and register here with :func:`command`; each 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pbem.mail.compose import Attachment
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
-from pbem.report import build
-from pbem.service import answers, envelope, ratelimit, replay, trust
-from pbem.service.issue import re_subject
-from pbem.service.table import wrapped
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.commands import (
+    absence,
+    address,
+    archive,
+    help,
+    preferences,
+    press,
+    replay,
+    resend,
+)
+from pbem.service.commands.address import confirm_mail
+from pbem.service.commands.reply import CommandError, Reply, send
+from pbem.service.identity import envelope
+from pbem.service.log import trust
+from pbem.service.outgoing import answers, prefs
 
 AFTER_END = ("help", "archive")
 """The commands an ended game still answers (the others would log after the end)."""
@@ -43,43 +50,18 @@ COMMAND_KEYS = ("game", "seat", "key", "command")
 """The keys every player command carries (a command's own keys come on top)."""
 
 
-@dataclass(frozen=True)
-class Reply:
-    """What a player command answers: the subject's tail, the text (wrapped to 72
-    columns here), an optional HTML part (made from the text when None), and extra
-    mails already queued by the handler are not counted here."""
-
-    subject: str
-    text: str
-    html: str | None = None
-    preformatted: bool = False
-    """True when ``text`` is already laid out (a rendered guide): not re-wrapped."""
-    attachments: tuple[Attachment, ...] = ()
-    """Files the answer carries (``command: archive``: the game's log archive)."""
-
-
-@dataclass
-class CommandError(Exception):
-    """A command that does not apply: ``problems`` name each thing wrong with what to
-    write instead."""
-
-    problems: Sequence[Problem] = field(default_factory=list)
-
-
-Handler = Callable[["Judge", str, str, Mapping[str, Any]], Reply]
-COMMANDS: dict[str, Handler] = {}
-"""Command name -> handler, filled by :func:`command` in the handlers' modules."""
-KEYS: dict[str, tuple[str, ...]] = {}
+Handler = Callable[[Service, str, str, Mapping[str, Any]], Reply]
+COMMANDS: dict[str, Handler] = {
+    "absence": absence.absence, "address": address.address, "archive": archive.archive,
+    "help": help.help_, "preferences": preferences.preferences, "press": press.press,
+    "resend": resend.resend,
+}
+"""Command name -> handler."""
+KEYS: dict[str, tuple[str, ...]] = {
+    "absence": ("from", "to", "cancel"), "address": ("to",), "preferences": tuple(prefs.CHOICES),
+    "press": ("to", "text", "grey"),
+}
 """Command name -> the command's own optional keys (checked: an unknown key is named)."""
-
-
-def command(name: str, keys: Sequence[str] = ()) -> Callable[[Handler], Handler]:
-    """Register a handler for ``command: name`` taking the extra document ``keys``."""
-    def register(fn: Handler) -> Handler:
-        COMMANDS[name] = fn
-        KEYS[name] = tuple(keys)
-        return fn
-    return register
 
 
 LOGGED_PER_HOUR: dict[str, int] = {"preferences": 10, "absence": 10}
@@ -87,7 +69,7 @@ LOGGED_PER_HOUR: dict[str, int] = {"preferences": 10, "absence": 10}
 a loop of them cannot fill the game's log; ``resend`` keeps its own lower limit)."""
 
 
-def _over_limit(judge: Judge, game_id: str | None, seat: str | None, name: str) -> list[Problem]:
+def _over_limit(judge: Service, game_id: str | None, seat: str | None, name: str) -> list[Problem]:
     """The refusal of ``name`` when ``seat`` used it :data:`LOGGED_PER_HOUR` times in the
     hour before now, else no problem."""
     if game_id is None or seat is None:
@@ -102,16 +84,13 @@ def _over_limit(judge: Judge, game_id: str | None, seat: str | None, name: str) 
                     hint="Wait an hour, then send the command once with everything you want in it.")]
 
 
-def handle_mail(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                 shown: Mapping[str, Any]) -> str:
     """A player's command by mail: envelope checked as for orders, then the handler (a
     ``confirm:`` document of an address change goes to
     :func:`pbem.service.commands.address.confirm_mail` without the envelope check).
     Returns the inbox status (``answered``, ``rejected`` or ``held``)."""
-    _load()
     if "confirm" in doc and "command" not in doc:  # from an address that is not the seat's yet
-        from pbem.service.commands.address import confirm_mail
-
         return confirm_mail(judge, parsed, doc, rec, shown)
     name = doc.get("command")
     own = KEYS.get(name, ()) if isinstance(name, str) else ()
@@ -169,16 +148,3 @@ def _unknown(issue: Problem, name: Any, own: Sequence[str]) -> Problem:
                    hint=f"Did you mean `{near}`?" if near else "Leave the line out (docs/player-guide.md, "
                                                                "\"Commands by mail\").")
 
-
-def send(judge: Judge, parsed: ParsedMail, game_id: str, reply: Reply, inbox_id: int) -> None:
-    """Queue ``reply`` to the sender of ``parsed`` (rate-limited like every answer)."""
-    text = reply.text if reply.preformatted else build.render_notice(wrapped(reply.text), game_id)
-    ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id,
-                      subject=re_subject(parsed.subject) if parsed.subject else f"[{game_id}] {reply.subject}",
-                      text=text, html=reply.html, html_title=reply.subject,
-                      id_parts=(game_id, "command", *answers.answer_key(parsed)), attachments=reply.attachments)
-
-
-def _load() -> None:
-    """Import the handler modules (they register themselves)."""
-    from pbem.service import commands  # noqa: F401  (registration side effect)

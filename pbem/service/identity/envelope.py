@@ -29,7 +29,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
@@ -39,10 +39,9 @@ from pbem.mail.authresults import proves_address
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
-from pbem.service import answers, trust
-
-if TYPE_CHECKING:
-    from pbem.service.judge import Judge
+from pbem.service.base.context import Service
+from pbem.service.log import trust
+from pbem.service.outgoing import answers
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +89,7 @@ class Checked:
     and only the key, the ``seq`` line or an unknown top-level key is wrong."""
 
 
-def is_proven(judge: Judge, parsed: ParsedMail) -> bool:
+def is_proven(judge: Service, parsed: ParsedMail) -> bool:
     """Whether a failed claim in ``parsed`` may count against its sender's address (the
     wrong-key lock): always without ``authentication`` configured (a forged ``From:``
     cannot be told apart; docs/pipeline.md says so), else only when our receiving
@@ -121,7 +120,7 @@ def standing_only(orders: Any) -> bool:
     return isinstance(orders, Mapping) and set(orders) <= {"standing", "step"} and "standing" in orders
 
 
-def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
+def check_envelope(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any],
                    keys: Sequence[str] = ENVELOPE_KEYS) -> Checked:
     """Check game, seat, sender, key, the standing-orders sequence and (for orders) the
     step and the turn. See the module docstring for the identity rules."""
@@ -179,7 +178,7 @@ def check_envelope(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any],
                    seq=seq if identity is None else None, orders_checkable=checkable)
 
 
-def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id: str,
+def _identity(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], game_id: str,
               row: Mapping[str, Any]) -> Checked | None:
     """Sender and key; None when both are right. The answer to a foreign address does
     not depend on the key (no oracle); a right key from one is held and the seat told,
@@ -226,7 +225,7 @@ def _identity(judge: Judge, parsed: ParsedMail, doc: Mapping[str, Any], game_id:
     return wrong_key if proven else replace(wrong_key, reason=UNVERIFIED_KEY)
 
 
-def locked_by(judge: Judge, game_id: str, row: Mapping[str, Any]) -> int:
+def locked_by(judge: Service, game_id: str, row: Mapping[str, Any]) -> int:
     """How many wrong keys lock the seat now, or 0 (:func:`lock_count` over the wrong
     keys from the seat's own address). Only the seat's own address counts: mails from
     other addresses never lock it, nor, when ``authentication`` is configured, wrong
@@ -236,7 +235,7 @@ def locked_by(judge: Judge, game_id: str, row: Mapping[str, Any]) -> int:
                                                      ("auth.key",), row["email"]), now)
 
 
-def _wrong_key(judge: Judge, game_id: str, row: Mapping[str, Any], doc: Mapping[str, Any], since: str) -> Checked:
+def _wrong_key(judge: Service, game_id: str, row: Mapping[str, Any], doc: Mapping[str, Any], since: str) -> Checked:
     """The refusal of a wrong key from the seat's own address (alerting the seat and the
     host at :data:`ALERT_AFTER` failed claims within the window)."""
     seat = row["seat"]
@@ -248,7 +247,7 @@ def _wrong_key(judge: Judge, game_id: str, row: Mapping[str, Any], doc: Mapping[
                    game_id, seat, reason="auth.key")
 
 
-def is_seat_mail(judge: Judge, parsed: ParsedMail) -> bool:
+def is_seat_mail(judge: Service, parsed: ParsedMail) -> bool:
     """True when ``parsed`` proves to be a seat's own mail: an orders document naming a
     game and seat of this judge, sent from that seat's registered address with the
     seat's right key. Such a mail is never dropped as machine mail (issue 13): an
@@ -262,14 +261,14 @@ def is_seat_mail(judge: Judge, parsed: ParsedMail) -> bool:
     return row is not None and row["email"] == parsed.sender and _key_ok(judge, doc, row)
 
 
-def _key_ok(judge: Judge, doc: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
+def _key_ok(judge: Service, doc: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
     """The key of ``doc`` matches the seat's hash (through the judge's verified-key
     cache, :class:`pbem.keys.KeyCache`)."""
     key = doc.get("key")
     return judge.keys.verify(key, row["key_hash"]) if isinstance(key, str) else False
 
 
-def _maybe_alert(judge: Judge, game_id: str, row: Mapping[str, Any], failures: int) -> None:
+def _maybe_alert(judge: Service, game_id: str, row: Mapping[str, Any], failures: int) -> None:
     """At :data:`ALERT_AFTER` failed claims on the seat within the window, alert the
     seat and the host (once per window: the alert's Message-ID names the hour)."""
     if failures != ALERT_AFTER:
@@ -277,7 +276,7 @@ def _maybe_alert(judge: Judge, game_id: str, row: Mapping[str, Any], failures: i
     answers.alert_wrong_keys(judge, game_id, row, failures, bucket=judge.clock().strftime("%Y%m%d%H"))
 
 
-def _sequence(judge: Judge, doc: Mapping[str, Any], game_id: str, seat: str) -> tuple[int | None, list[Problem]]:
+def _sequence(judge: Service, doc: Mapping[str, Any], game_id: str, seat: str) -> tuple[int | None, list[Problem]]:
     """The seat's sequence number: required for standing orders alone, checked whenever
     given (a command may carry one too, issue 25.8); it must exceed the seat's last
     accepted one (finding 12)."""
@@ -341,7 +340,7 @@ def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Problem]:
     return issues
 
 
-def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]) -> list[Problem]:
+def _step_and_turn(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> list[Problem]:
     """The step answers the latest prompt, it is the seat's decision, orders a mapping."""
     issues: list[Problem] = []
     state = judge.state(game_id)
@@ -375,7 +374,7 @@ def _step_and_turn(judge: Judge, game_id: str, seat: str, doc: Mapping[str, Any]
     return issues
 
 
-def your_block(judge: Judge, sender: str | None) -> str | None:
+def your_block(judge: Service, sender: str | None) -> str | None:
     """For a mail with no orders from a registered address: the envelope to copy for
     each game the address plays (game, seat, the step now, a key placeholder) and
     whose decision the game waits for; None for unknown senders."""

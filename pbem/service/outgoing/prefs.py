@@ -1,0 +1,51 @@
+"""A seat's mail preferences (issue 16): ``command: preferences`` sets them, the mail
+path honours them.
+
+- ``map: on | off`` — the map picture in turn reports (also off when the config's
+  ``map_attachment`` is off);
+- ``format: html | plain`` — every mail to the seat in that game with an HTML part, or
+  text only (the map, if on, then comes as an ordinary attachment);
+- ``digest: daily | off`` — turn reports are held and sent once a day as one mail, at
+  :data:`DIGEST_HOUR`:00 in the game's time zone (``settings.time_zone``, UTC by
+  default). Prompts, reminders, receipts, press and notices are never held: only turn
+  reports wait.
+
+The preferences live in the game's log only: each change is a ``PreferencesSet``
+event seen by the seat alone, carrying the seat's whole preferences; the latest one
+is what holds (:func:`of`), so the replay and the live behaviour cannot differ.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+from pbem.mail.headers import fold_address
+from pbem.store import Store
+
+log = logging.getLogger(__name__)
+
+DEFAULTS: Mapping[str, str] = {"map": "on", "format": "html", "digest": "off"}
+"""Each preference's value when the seat never set it."""
+CHOICES: Mapping[str, tuple[str, ...]] = {"map": ("on", "off"), "format": ("html", "plain"),
+                                          "digest": ("daily", "off")}
+"""The values each preference takes."""
+DIGEST_HOUR = 8
+"""The local hour (game time zone) at which a day's digest goes."""
+
+
+def of(store: Store, game_id: str, seat: str) -> dict[str, str]:
+    """The seat's preferences ``{"map", "format", "digest"}``: the latest
+    ``PreferencesSet`` of the seat over :data:`DEFAULTS`."""
+    data = store.latest_seat_event(game_id, "PreferencesSet", seat)
+    return {**DEFAULTS, **(data["prefs"] if data else {})}
+
+
+def of_address(store: Store, game_id: str | None, address: str) -> dict[str, str]:
+    """The preferences of the seat of ``game_id`` registered at ``address`` (the
+    defaults for an address that is no seat's, or no game)."""
+    if not game_id:
+        return dict(DEFAULTS)
+    seat = store.seat_at(game_id, fold_address(address))
+    return of(store, game_id, seat) if seat else dict(DEFAULTS)
+
+

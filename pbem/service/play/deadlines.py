@@ -1,0 +1,159 @@
+"""Deadlines (docs/pipeline.md, "Deadlines"): how long a seat has for a decision, the
+reminder before it, the late notice at it, the grace after it, and the decision's
+default applied when the grace ends (R-9.3 for reaction windows); the NMR counts and
+civil disorder (issue 16).
+
+Due times are computed in the game's local time by :mod:`pbem.service.base.calendar`
+(lengths by kind, allowed days, the seat's absences). The NMR counts, civil disorder
+and absences are folded from the game's own events (``DecisionMissed``,
+``CivilDisorderDeclared``, ``SeatReturned``, ``AbsenceDeclared``), so a replay of the
+log gives the same table.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem import rules
+from pbem.config import Config
+from pbem.gamesettings import GameSettings
+from pbem.report import build
+from pbem.service.base import calendar
+from pbem.service.base.context import Service
+from pbem.service.base.settings import settings_of, wrapped
+from pbem.service.outgoing import outbox
+
+log = logging.getLogger(__name__)
+
+TABLE_KINDS = ("DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared")
+"""The events the deadlines fold."""
+
+
+def length(config: Config, kind: str, settings: GameSettings | None = None) -> float:
+    """Seconds a seat has for a decision of ``kind``: the game's ``settings.deadlines``
+    over the config's ``deadlines``; by the kind's own key when given, else
+    ``player_turn`` for player-turns, reinforcements and the turn order (R-6.1), and
+    ``reaction`` for reaction windows (R-9.3: intercept, avoid_battle, naval_battle,
+    inside_join). Defaults 72 h and 24 h."""
+    dl = {**config.deadlines, **(dict(settings.deadlines) if settings else {})}
+    if kind in dl:
+        return dl[kind]
+    if kind in ("player_turn", "reinforcements", "turn_order"):
+        return dl.get("player_turn", 72 * 3600)
+    return dl.get("reaction", 24 * 3600)
+
+
+def reminder(config: Config, kind: str, settings: GameSettings | None = None) -> timedelta:
+    """How long before a deadline its reminder goes: ``deadlines.reminder`` (game over
+    config, default 24 h), at most half the deadline's length."""
+    dl = {**config.deadlines, **(dict(settings.deadlines) if settings else {})}
+    return timedelta(seconds=min(dl.get("reminder", 24 * 3600), length(config, kind, settings) / 2))
+
+
+@dataclass
+class SeatRecord:
+    """A seat's NMR record: decisions missed in a row and in all, and whether it is in
+    civil disorder (issue 16)."""
+
+    in_a_row: int = 0
+    total: int = 0
+    disorder: bool = False
+
+
+def fold(events: list[tuple[str, dict[str, Any]]]) -> tuple[dict[str, SeatRecord], dict[str, list[dict[str, Any]]]]:
+    """The NMR records and the absences by seat from the table events ``(kind, data)``
+    in log order. An absence is ``{"from", "to", "days"}`` (ISO 8601 instants, the end
+    excluded); a cancelling ``AbsenceDeclared`` (``cancel: true``) replaces the absence
+    of the same ``from`` (dropped when its ``days`` is 0). Pure."""
+    recs: dict[str, SeatRecord] = {}
+    away: dict[str, list[dict[str, Any]]] = {}
+    for kind, d in events:
+        seat = d.get("seat")
+        if kind == "AbsenceDeclared":
+            mine = [a for a in away.get(seat, []) if not (d.get("cancel") and a["from"] == d["from"])]
+            if not d.get("cancel") or d["days"] > 0:
+                mine.append({"from": d["from"], "to": d["to"], "days": d["days"]})
+            away[seat] = mine
+            continue
+        r = recs.setdefault(seat, SeatRecord())
+        if kind == "DecisionMissed":
+            r.in_a_row, r.total = d["missed"], d["total"]
+        elif kind == "CivilDisorderDeclared":
+            r.disorder = True
+        elif kind == "SeatReturned":
+            r.in_a_row, r.disorder = 0, False
+    return recs, away
+
+
+def table(judge: Service, game_id: str) -> tuple[dict[str, SeatRecord], dict[str, list[dict[str, Any]]]]:
+    """:func:`fold` of the game's logged table events."""
+    return fold(judge.store.events_of_kinds(game_id, TABLE_KINDS))
+
+
+def spans(absences: list[dict[str, Any]]) -> list[calendar.Absence]:
+    """The absences of :func:`fold` as ``(start, end)`` datetimes."""
+    return [(datetime.fromisoformat(a["from"]), datetime.fromisoformat(a["to"])) for a in absences]
+
+
+def shown(judge: Service, game_id: str, when: datetime | str) -> str:
+    """A due time in the game's local time with its zone (:func:`calendar.shown`)."""
+    return calendar.shown(when, settings_of(judge, game_id))
+
+
+def start(judge: Service, game_id: str, step: int, seat: str, kind: str) -> datetime:
+    """Start the deadline of ``seat``'s decision ``kind`` at ``step`` now and return its
+    due time: the length by kind from now in the game's local time, off the days the
+    game does not allow and out of the seat's absences (:mod:`pbem.service.base.calendar`);
+    a seat in civil disorder is due at once. Call inside a transaction."""
+    now = judge.clock()
+    settings = settings_of(judge, game_id)
+    recs, away = table(judge, game_id)
+    if recs.get(seat, SeatRecord()).disorder:
+        due = now
+    else:
+        due = calendar.due_time(now, length(judge.config, kind, settings), settings, spans(away.get(seat, [])))
+    judge.store.set_deadline(game_id, step, seat, kind, due.isoformat())
+    judge.store.deadline_set_at(game_id, step, seat, now.isoformat())
+    return due
+
+
+def log_table(judge: Service, game_id: str, events: list[rules.Event]) -> None:
+    """Append judge ``events`` (no change to the position) with a snapshot after them.
+    Call inside a transaction."""
+    store = judge.store
+    state = judge.state(game_id)
+    seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step)
+    store.save_snapshot(game_id, seq, state.step, state.to_dict())
+
+
+def tell_seats(judge: Service, game_id: str, subject: str, body: str, id_part: str) -> None:
+    """Queue a notice (text and HTML, wrapped to 72 columns) to every seat."""
+    text = build.render_notice(wrapped(body), game_id)
+    for row in judge.store.seats(game_id):
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
+                     subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
+                     id_parts=(game_id, "table", id_part, row["seat"]))
+
+
+def returned(judge: Service, game_id: str, seat: str, by: str) -> bool:
+    """The seat's player acts again (``by``: ``orders`` — valid orders from the seat —
+    or ``replace`` — the host gave the seat to a new player): when the seat had missed
+    decisions in a row or was in civil disorder, log ``SeatReturned`` (the in-a-row
+    count starts again) and, leaving disorder, tell every seat. True when logged. Call
+    inside a transaction."""
+    recs, _away = table(judge, game_id)
+    rec = recs.get(seat, SeatRecord())
+    if not rec.in_a_row and not rec.disorder:
+        return False
+    log_table(judge, game_id, [rules.judge_event("SeatReturned", {"seat": seat, "was_in_disorder": rec.disorder,
+                                                                   "by": by})])
+    if rec.disorder:
+        who = "its player sent valid orders again" if by == "orders" else "the host gave it to a new player"
+        tell_seats(judge, game_id, f"{seat} is back",
+                   f"{seat} leaves civil disorder in {game_id}: {who}. Its decisions wait for its orders "
+                   "again until their deadlines.", f"returned-{seat}-{judge.clock().isoformat()}")
+    return True
+
+

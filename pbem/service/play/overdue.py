@@ -1,0 +1,155 @@
+"""Deadlines that come due (docs/pipeline.md, "Deadlines"): the reminder before a
+deadline, the late notice at it, and the decision's default applied when the grace
+ends (R-9.3 for reaction windows), with the NMR count and civil disorder (issue 16).
+The due times themselves are :mod:`pbem.service.play.deadlines`'."""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem import rules
+from pbem.gamesettings import GameSettings
+from pbem.report import build
+from pbem.service.base import calendar
+from pbem.service.base.context import RetryLater, Service, is_transient
+from pbem.service.base.settings import settings_of, wrapped
+from pbem.service.base.text import safe_text
+from pbem.service.log import trust
+from pbem.service.outgoing import host, outbox
+from pbem.service.play import adjudicate
+from pbem.service.play.deadlines import (
+    SeatRecord,
+    log_table,
+    reminder,
+    shown,
+    table,
+    tell_seats,
+)
+
+log = logging.getLogger(__name__)
+
+
+def tick(judge: Service) -> int:
+    """Send reminders and late notices and apply deadline defaults that are due;
+    return how many decisions were decided by default. Each deadline is its own
+    transaction and its own guard: one that raises is logged, reported to the hosts
+    (once) and left open, and the others go on. Raises RetryLater on a transient
+    database failure."""
+    done = 0
+    for row in judge.store.open_deadlines():
+        try:
+            done += _one(judge, row)
+        except Exception as exc:
+            if is_transient(exc):
+                raise RetryLater("deadlines", exc) from exc
+            log.exception("deadline %s step %s %s failed", row["game_id"], row["step"], row["seat"])
+            with judge.store.transaction():
+                host.report_fault(judge, f"deadline {row['game_id']} {row['step']} {row['seat']}",
+                                  "a deadline could not be applied",
+                                  f"The deadline of seat {row['seat']} at step {row['step']} of {row['game_id']} "
+                                  f"(due {row['due_at']}) raised {type(exc).__name__}: {safe_text(str(exc), 300)}. "
+                                  "It stays open and is tried again every cycle; the game waits.")
+    return done
+
+
+def _one(judge: Service, row: dict[str, Any]) -> int:
+    """Remind, give the late notice of, or decide one open deadline; 1 when its
+    default was applied."""
+    now = judge.clock()
+    store = judge.store
+    row = store.deadline(row["game_id"], row["step"], row["seat"]) or row  # a late notice may have marked it
+    if row["expired_at"] is not None:
+        return 0
+    game_id, seat = row["game_id"], row["seat"]
+    due = datetime.fromisoformat(row["due_at"])
+    game = store.game(game_id)
+    if game is None or game["step"] != row["step"] or game["status"] in trust.ENDED:
+        store.expire_deadline(game_id, row["step"], seat, now.isoformat())
+        return 0
+    if game["status"] == "paused":  # no deadline passes in a pause; resuming moves them (hostcmd)
+        return 0
+    settings = settings_of(judge, game_id)
+    if now < due:  # a seat in civil disorder is due when its deadline starts: no reminder
+        if row["reminded_at"] is None and now >= due - reminder(judge.config, row["kind"], settings):
+            with store.transaction():
+                _remind(judge, row)
+                store.mark_reminded(game_id, row["step"], seat, now.isoformat())
+        return 0
+    recs, _away = table(judge, game_id)  # folded only for deadlines that passed
+    rec = recs.get(seat, SeatRecord())
+    grace = timedelta(0) if rec.disorder else timedelta(seconds=settings.grace)
+    if now >= due + grace:
+        with store.transaction():
+            state = judge.state(game_id)
+            decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+            store.expire_deadline(game_id, row["step"], seat, now.isoformat())
+            if decision is not None and state.step == row["step"]:
+                _missed(judge, game_id, seat, state.step, rec, settings)
+                adjudicate.apply_orders(judge, game_id, state, seat, decision.default, inbox_id=None,
+                                        parsed=None, by_deadline=True)
+                return 1
+    elif row.get("late_at") is None:
+        with store.transaction():
+            _late(judge, game_id, row["step"], settings)
+    return 0
+
+
+def _missed(judge: Service, game_id: str, seat: str, step: int, rec: SeatRecord, settings: GameSettings) -> None:
+    """Log ``DecisionMissed`` and, at ``nmr_limit`` in a row, ``CivilDisorderDeclared``
+    with the notices to every seat and to the host."""
+    row, total = rec.in_a_row + 1, rec.total + 1
+    events = [rules.judge_event("DecisionMissed", {"seat": seat, "step": step, "missed": row, "total": total})]
+    falls = bool(settings.nmr_limit) and row >= settings.nmr_limit and not rec.disorder
+    if falls:
+        events.append(rules.judge_event("CivilDisorderDeclared", {"seat": seat, "missed": row}))
+    log_table(judge, game_id, events)
+    if not falls:
+        return
+    tell_seats(judge, game_id, f"{seat} falls into civil disorder",
+               f"{seat} sent no orders for {row} decisions in a row, the limit of {game_id}, and falls into civil "
+               "disorder: from now on its decisions are decided by their default at once. It leaves civil "
+               "disorder when its player sends valid orders again or the host gives the seat to a new player.",
+               f"disorder-{seat}-{step}")
+    how = (f"  pbem host replace {game_id} --seat {seat} --player 'Name <address>'\n\n"
+           "or by mail `command: replace` with `seat:` and `player:` (docs/host-guide.md)."
+           if judge.config.game(game_id) is None else  # break16: replace refuses config games
+           f"in the judge's config: change games[].seats[] of {game_id} (player, email, key_hash from "
+           "`pbem key new`); the next `pbem run` logs the change (docs/host-guide.md).")
+    host.notify_host(judge, game_id,
+                     f"{seat} of {game_id} missed {row} decisions in a row and is in civil disorder: the judge "
+                     "plays its defaults at once. Please find a new player and give them the seat:\n\n" + how,
+                     "civil disorder", once=f"{seat}-{step}")
+
+
+def _late(judge: Service, game_id: str, step: int, settings: GameSettings) -> None:
+    """The late notice of ``step``: to every seat, once, naming the seats whose deadline
+    passed and until when their orders are still taken (the end of the grace)."""
+    now = judge.clock()
+    rows = [d for d in judge.store.open_deadlines(game_id)
+            if d["step"] == step and d.get("late_at") is None and datetime.fromisoformat(d["due_at"]) <= now]
+    if not rows:
+        return
+    grace = timedelta(seconds=settings.grace)
+    lines = [f"  {d['seat']}: due {calendar.shown(d['due_at'], settings)},\n    orders taken until "
+             f"{calendar.shown(datetime.fromisoformat(d['due_at']) + grace, settings)}" for d in rows]
+    late = ", ".join(d["seat"] for d in rows)
+    tell_seats(judge, game_id, f"step {step}: {late} late",
+               f"The deadline of step {step} passed and the judge has no orders yet from {late}. Their orders "
+               "are still taken until the end of the grace; then the default shown in the prompt is played.\n\n"
+               + "\n".join(lines), f"late-{step}-{late}-{max(d['due_at'] for d in rows)}")  # moved: told again
+    for d in rows:
+        judge.store.mark_late(game_id, step, d["seat"], now.isoformat())
+
+
+def _remind(judge: Service, row: dict[str, Any]) -> None:
+    seat = next(s for s in judge.store.seats(row["game_id"]) if s["seat"] == row["seat"])
+    when = shown(judge, row["game_id"], row["due_at"])
+    text = build.render_notice(wrapped(
+        f"Your orders for step {row['step']} are due at {when}. "
+        "Without them the judge applies the default shown in your prompt."), row["game_id"])
+    subject = f"[{row['game_id']}] reminder: step {row['step']} is due {when}"
+    outbox.queue(judge, game_id=row["game_id"], kind="reminder", to_addr=seat["email"], to_name=seat["player"],
+                 subject=subject, text=text, html=build.html_of_text(subject, text),
+                 # the due time too: a moved deadline gets its reminder again (issue 25.2's class)
+                 id_parts=(row["game_id"], row["step"], "reminder", row["seat"], row["due_at"]))
