@@ -267,7 +267,7 @@ def game_open(config_path: str, host_email: str, options: tuple[str, ...], setti
               time_zone: str | None, game_id: str) -> None:
     """Open GAME_ID for sign-up by mail (`game: ID` and `join: SEAT|any`): it starts when
     its four seats are taken (docs/host-guide.md). Prints the host key once."""
-    from pbem.service.commands.signup import open_game
+    from pbem.service.commands.join import open_game
     from pbem.service.judge import Judge
     from pbem.service.play.table import parse_pairs
 
@@ -300,7 +300,7 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
     """Close GAME_ID's sign-up (it will not start; the players who joined are told), or
     with --seat free one seat taken by a join you do not want (docs/host-guide.md).
     `pbem run` sends the notices."""
-    from pbem.service.commands.signup import close_game, free_seat
+    from pbem.service.commands.join import close_game, free_seat
     from pbem.service.judge import Judge
 
     config = _load(config_path)
@@ -336,7 +336,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
     resend, end, rollback): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
-    from pbem.service.commands.hostcmd import run as run_host
+    from pbem.service.commands.host_commands import run as run_host
     from pbem.service.judge import Judge
 
     config = _load(config_path)

@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.service.commands.address import MAX_TRIES, PER_DAY, address_digest
+from pbem.service.commands.seat.address import MAX_TRIES, PER_DAY, address_digest
 from tests.conftest import KEYS
 from tests.service.cmdmail import new_game, start, text
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from pbem.service.commands.archive import PER_HOUR
+from pbem.service.commands.seat.archive import PER_HOUR
 from tests.conftest import ACCOUNTS, SEATS
 from tests.mailservers import start_pymap
 from tests.service.tablemail import Table, flat, new_table, text

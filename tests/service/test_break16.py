@@ -93,7 +93,7 @@ def _code(mail) -> str:
 
 
 def test_address_change_cannot_hijack_a_seat_or_share_an_address(tmp_path: Path) -> None:
-    from pbem.service.commands import hostcmd
+    from pbem.service.commands import host_commands
 
     m = start(tmp_path)
     try:
@@ -120,7 +120,7 @@ def test_address_change_cannot_hijack_a_seat_or_share_an_address(tmp_path: Path)
         m.send("north", ask("north", "newhome@pbem.localhost"))
         m.cycle()
         north_code = _code(m.mails("newhome", "confirm your address for seat north")[0])
-        hostcmd.run(m.judge, "g2", "replace", seat="north", player="Eumenes <host@pbem.localhost>")
+        host_commands.run(m.judge, "g2", "replace", seat="north", player="Eumenes <host@pbem.localhost>")
         m.send("newhome", {"game": "g2", "seat": "north", "confirm": north_code})
         assert list(m.cycle().values()) == ["rejected"]
         assert {r["seat"]: r["email"] for r in m.judge.store.seats("g2")}["north"] == "host@pbem.localhost"
@@ -216,11 +216,11 @@ def test_press_with_hostile_text_and_odd_yaml_is_relayed_escaped_or_refused(tmp_
 
 
 def test_sign_up_names_cannot_inject_control_characters_or_headers(tmp_path: Path) -> None:
-    from pbem.service.commands import signup
+    from pbem.service.commands import join
 
     m = start(tmp_path)
     try:
-        signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
+        join.open_game(m.judge, "g5", host_email="host@pbem.localhost")
         import pytest
 
         with pytest.raises(ValueError, match="open for sign-up"):  # the fourth join would then fail
@@ -345,9 +345,9 @@ def test_odd_values_in_every_command_key_are_answered_never_quarantined(tmp_path
                     m.send("host", f"game: g2\nhost: {host}\ncommand: {command}\n{key}: {value}\n",
                            subject=f"host {command} {key}")
                     sent += 1
-        from pbem.service.commands import signup
+        from pbem.service.commands import join
 
-        signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
+        join.open_game(m.judge, "g5", host_email="host@pbem.localhost")
         for key in ("join", "name", "game"):
             for value in ODD:
                 body = {"join": "join: north\n", "name": "name: Ann\n", "game": "game: g5\n"}
@@ -408,7 +408,7 @@ def test_wrong_address_codes_alert_the_seat_and_the_host(tmp_path: Path) -> None
 
 
 def test_a_new_player_does_not_inherit_the_old_players_preferences(tmp_path: Path) -> None:
-    from pbem.service.commands import hostcmd
+    from pbem.service.commands import host_commands
     from pbem.service.outgoing import prefs
 
     m = start(tmp_path)
@@ -417,7 +417,7 @@ def test_a_new_player_does_not_inherit_the_old_players_preferences(tmp_path: Pat
         m.send("east", {"game": "g2", "seat": "east", "key": keys["east"], "command": "preferences",
                         "format": "plain", "digest": "daily", "map": "off"})
         assert list(m.cycle().values()) == ["answered"]
-        hostcmd.run(m.judge, "g2", "replace", seat="east", player="Eumenes <newhome@pbem.localhost>")
+        host_commands.run(m.judge, "g2", "replace", seat="east", player="Eumenes <newhome@pbem.localhost>")
         m.cycle()
         assert prefs.of(m.judge.store, "g2", "east") == dict(prefs.DEFAULTS)
         handover = m.mails("newhome", "[g2] handover: your seat east")[0]
@@ -429,11 +429,11 @@ def test_a_new_player_does_not_inherit_the_old_players_preferences(tmp_path: Pat
 
 
 def test_the_host_of_an_open_game_gets_its_sign_up_status_by_mail(tmp_path: Path) -> None:
-    from pbem.service.commands import signup
+    from pbem.service.commands import join
 
     m = start(tmp_path)
     try:
-        host = signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
+        host = join.open_game(m.judge, "g5", host_email="host@pbem.localhost")
         m.send("north", "game: g5\njoin: any\nname: Ann\n", subject="join")
         m.cycle()
         m.send("host", f"game: g5\nhost: {host}\ncommand: status\n", subject="status")
@@ -488,12 +488,12 @@ def test_a_deadline_started_during_a_pause_moves_on_only_by_its_part_of_the_paus
     from datetime import datetime, timedelta
 
     from pbem import rules
-    from pbem.service.commands import hostcmd
+    from pbem.service.commands import host_commands
     from tests.conftest import KEYS
 
     m = start(tmp_path)
     try:
-        hostcmd.run(m.judge, "g1", "pause", reason="a holiday")
+        host_commands.run(m.judge, "g1", "pause", reason="a holiday")
         m.offset[0] += timedelta(hours=5)
         state = m.judge.state("g1")
         seat = rules.pending(state)[0].seat
@@ -504,7 +504,7 @@ def test_a_deadline_started_during_a_pause_moves_on_only_by_its_part_of_the_paus
         nxt = rules.pending(new)[0].seat
         before = datetime.fromisoformat(m.judge.store.deadline("g1", new.step, nxt)["due_at"])
         m.offset[0] += timedelta(hours=5)
-        hostcmd.run(m.judge, "g1", "resume")
+        host_commands.run(m.judge, "g1", "resume")
         after = datetime.fromisoformat(m.judge.store.deadline("g1", new.step, nxt)["due_at"])
         assert timedelta(hours=4, minutes=59) <= after - before <= timedelta(hours=5, minutes=1), after - before
     finally:
@@ -515,7 +515,7 @@ def test_a_deadline_started_during_a_pause_moves_on_only_by_its_part_of_the_paus
 
 def test_resend_is_limited_so_that_no_loop_floods_a_seat_with_prompts(tmp_path: Path) -> None:
     from pbem import rules
-    from pbem.service.commands.resend import PER_HOUR
+    from pbem.service.commands.seat.resend import PER_HOUR
 
     m = start(tmp_path)
     try:
@@ -534,12 +534,12 @@ def test_resend_is_limited_so_that_no_loop_floods_a_seat_with_prompts(tmp_path: 
 
 
 def test_help_in_a_paused_game_says_so(tmp_path: Path) -> None:
-    from pbem.service.commands import hostcmd
+    from pbem.service.commands import host_commands
 
     m = start(tmp_path)
     try:
         keys, _host = _game(m, "g2")
-        hostcmd.run(m.judge, "g2", "pause", reason="a holiday")
+        host_commands.run(m.judge, "g2", "pause", reason="a holiday")
         m.send("east", {"game": "g2", "seat": "east", "key": keys["east"], "command": "help"}, subject="help")
         assert list(m.cycle().values()) == ["answered"]
         assert "paused" in " ".join(text(m.mails("east", "Re: help")[0]).split()[:80])
@@ -550,7 +550,7 @@ def test_help_in_a_paused_game_says_so(tmp_path: Path) -> None:
 
 
 def test_preferences_are_limited_so_that_no_loop_fills_the_log(tmp_path: Path) -> None:
-    from pbem.service.commands.playercmd import LOGGED_PER_HOUR
+    from pbem.service.commands.seat_commands import LOGGED_PER_HOUR
 
     limit = LOGGED_PER_HOUR["preferences"]
     m = start(tmp_path)

@@ -18,7 +18,7 @@ from pbem import rules
 from pbem.cli import main
 from pbem.config import load_config
 from pbem.service import Judge
-from pbem.service.commands import hostcmd
+from pbem.service.commands import host_commands
 from pbem.service.play import deadlines
 from pbem.service.play.table import NewSeat, new_game
 from pbem.store import Store
@@ -113,7 +113,7 @@ def test_grace_late_notice_to_every_seat_then_late_orders_taken_then_the_default
     if not any(d.seat == nxt for d in rules.pending(judge.state("g1"))):
         doc = {"game": "g1", "seat": nxt, "key": KEYS[nxt], "step": step, "orders": {}}
         assert judge.handle_message(player_mail(nxt, doc)) == "rejected"
-    status = hostcmd.run(judge, "g1", "status").text
+    status = host_commands.run(judge, "g1", "status").text
     assert f"{nxt}: 1 in all, 1 in a row" in status
     assert all(f"{s}: 0 in all, 0 in a row" in status for s in SEATS if s != nxt)
     assert "CET (" in status and "waited on since" in status
@@ -151,7 +151,7 @@ def test_civil_disorder_after_n_misses_then_defaults_at_once_until_the_seat_send
     # g1 is a config game: replace refuses it, so the host is told to change the config (break16)
     assert len(hostnote) == 1 and "games[].seats[] of g1" in " ".join(hostnote[0][2].split())
     assert "pbem host replace" not in hostnote[0][2]
-    assert f"{fallen}: 2 in all, 2 in a row, in civil disorder" in hostcmd.run(judge, "g1", "status").text
+    assert f"{fallen}: 2 in all, 2 in a row, in civil disorder" in host_commands.run(judge, "g1", "status").text
     # from now on the fallen seat's decisions are due at once
     for _ in range(40):
         seat, row = _waited(judge)
@@ -192,7 +192,7 @@ def test_a_new_player_takes_a_seat_in_civil_disorder_out_of_it(tmp_path: Path) -
     now[0] = datetime.fromisoformat(row["due_at"])
     assert judge.tick() >= 1
     assert [e.data["seat"] for e in judge.store.events("g2") if e.kind == "CivilDisorderDeclared"] == [seat]
-    hostcmd.run(judge, "g2", "replace", seat=seat, player="Zoe <zoe@pbem.localhost>")
+    host_commands.run(judge, "g2", "replace", seat=seat, player="Zoe <zoe@pbem.localhost>")
     back = [e.data for e in judge.store.events("g2") if e.kind == "SeatReturned"]
     assert back == [{"seat": seat, "was_in_disorder": True, "by": "replace"}]
     recs, _ = deadlines.table(judge, "g2")
@@ -206,10 +206,10 @@ def test_resume_moves_a_deadline_off_an_excluded_weekday_same_local_time(tmp_pat
     seat, row = _waited(judge)
     due = datetime.fromisoformat(row["due_at"])
     assert due == START + timedelta(hours=48)  # Wednesday 09:00 CET
-    hostcmd.run(judge, "g1", "pause", reason="a holiday")
+    host_commands.run(judge, "g1", "pause", reason="a holiday")
     now[0] = START + timedelta(days=3)  # three days' pause: Wednesday + 3 days = Saturday
     assert judge.tick() == 0
-    hostcmd.run(judge, "g1", "resume")
+    host_commands.run(judge, "g1", "resume")
     moved = judge.store.deadline("g1", row["step"], seat)["due_at"]
     assert datetime.fromisoformat(moved) == datetime(2026, 12, 14, 8, 0, tzinfo=UTC)  # Monday 09:00 CET
     ev = [e.data for e in judge.store.events("g1") if e.kind == "DeadlineMoved"]

@@ -21,7 +21,7 @@ from pbem.cli import main
 from pbem.config import load_config
 from pbem.keys import hash_key, verify_key
 from pbem.service import make_judge
-from pbem.service.commands import hostcmd, signup
+from pbem.service.commands import host_commands, join
 from pbem.service.play import table as table_mod
 from tests.conftest import ACCOUNTS, KEYS, SEATS
 from tests.mailservers import start_pymap
@@ -80,10 +80,10 @@ def _cycle_all(m: Mail, n: int) -> dict[int, str]:
 def test_25_2_a_player_who_joins_again_gets_the_new_key_by_mail(tmp_path: Path) -> None:
     m = start(tmp_path)
     try:
-        signup.open_game(m.judge, "g5", host_email="host@pbem.localhost")
+        join.open_game(m.judge, "g5", host_email="host@pbem.localhost")
         m.send("north", "game: g5\njoin: north\nname: Kleitos\n", subject="join")
         assert list(m.cycle().values()) == ["answered"]
-        signup.free_seat(m.judge, "g5", "north", "freed by mistake")
+        join.free_seat(m.judge, "g5", "north", "freed by mistake")
         m.send("north", "game: g5\njoin: north\nname: Kleitos\n", subject="join")  # the same text again
         assert list(m.cycle().values()) == ["answered"]
         welcomes = m.mails("north", "[g5] your seat north", 2)
@@ -377,14 +377,14 @@ def test_25_2_class_a_moved_deadline_gets_its_reminder_and_late_notice_again(tmp
 
         at(due() - timedelta(hours=23))
         assert len(m.mails(seat, "reminder: step")) == 1
-        hostcmd.run(m.judge, "g1", "extend", hours=48)
+        host_commands.run(m.judge, "g1", "extend", hours=48)
         at(due() - timedelta(hours=23))
         reminders = m.mails(seat, "reminder: step", 2)
         assert len(reminders) == 2, "the reminder of the moved deadline was dropped"
         at(due() + timedelta(hours=1))
         other = next(s for s in SEATS if s != seat)
         assert len(m.mails(other, f"{seat} late")) == 1
-        hostcmd.run(m.judge, "g1", "extend", hours=48)
+        host_commands.run(m.judge, "g1", "extend", hours=48)
         at(due() + timedelta(hours=1))
         assert len(m.mails(other, f"{seat} late", 2)) == 2, "the late notice of the moved deadline was dropped"
     finally:

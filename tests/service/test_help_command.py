@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pbem import rules
 from pbem.report import context
-from pbem.service.commands import help as help_cmd
+from pbem.service.commands.seat import help as help_cmd
 from tests.conftest import KEYS, SEATS
 from tests.service.cmdmail import start, text
 from tests.service.helpers import orders_body

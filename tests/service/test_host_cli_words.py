@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.service import Judge
-from pbem.service.commands import hostcmd
+from pbem.service.commands import host_commands
 from pbem.store import Store
 from tests.service.helpers import write_config
 
@@ -36,7 +36,7 @@ def test_the_cli_speaks_cli_and_mail_speaks_mail(tmp_path: Path) -> None:
     config = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=1))[1]
     judge = Judge(config, Store(config.database))
     try:
-        hostcmd.run(judge, "g1", "pause")
+        host_commands.run(judge, "g1", "pause")
     except ValueError as exc:
         assert "`command: resume`" in str(exc)
     else:

@@ -32,7 +32,7 @@ PBEM = Path(__file__).resolve().parents[2] / "pbem"
 def _declared_kinds() -> set[str]:
     """The ``kind=`` of every ``queue(...)`` call under pbem/service."""
     kinds = set()
-    for f in (PBEM / "service").glob("*.py"):
+    for f in (PBEM / "service").rglob("*.py"):
         for node in ast.walk(ast.parse(f.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "queue":
                 for kw in node.keywords:
@@ -81,6 +81,9 @@ def test_every_mail_kind_has_a_wrapped_text_part_and_an_html_part(tmp_path: Path
     assert judge.handle_message(mail(address, "game: g1\nseat: nobody\n")) == "rejected"
     history = {"game": "g1", "seat": seat, "key": KEYS[seat], "history": "all"}
     assert judge.handle_message(mail(address, yaml.safe_dump(history))) == "answered"
+    press = {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "press", "to": "all",
+             "text": "A word to every seat, in one long line that no template wraps, to see the formatter do it."}
+    assert judge.handle_message(mail(address, yaml.safe_dump(press))) == "answered"  # the press relayed
     state = judge.state("g1")
     other = rules.pending(state)[0].seat
     wrong = {"game": "g1", "seat": other, "key": "wrong", "step": state.step, "orders": {}}

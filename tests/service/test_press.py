@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from pbem.archive import write_archive
 from pbem.cli import main
-from pbem.service.commands.press import PER_HOUR, commitment
+from pbem.service.commands.seat.press import PER_HOUR, commitment
 from tests.conftest import KEYS, SEATS
 from tests.service.cmdmail import new_game, start, text
 

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import yaml
 
 from pbem.service import Judge
-from pbem.service.commands import hostcmd
+from pbem.service.commands import host_commands
 from pbem.service.status import status
 from pbem.store import Store
 from tests.conftest import KEYS, player_mail
@@ -48,7 +48,7 @@ def test_a_refused_seat_address_is_marked_bouncing_named_to_the_host_and_later_m
 
         # later mail to east waits: the pause notice goes to every seat but east
         tries = len(smtp.refused_tries)
-        hostcmd.run(judge, "g1", "pause", reason="a holiday")
+        host_commands.run(judge, "g1", "pause", reason="a holiday")
         judge.flush_outbox()
         assert all(smtp.to(f"{s}@pbem.localhost")[-1:] and "paused" in text_of(smtp.to(f"{s}@pbem.localhost")[-1])
                    for s in ("north", "south", "west"))

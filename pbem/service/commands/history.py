@@ -11,6 +11,7 @@ from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report.history import Batch, headline, render_history
 from pbem.service.base.context import Service, game_pack
+from pbem.service.commands.registry import Field, Guide, MailRequest, Who
 from pbem.service.identity import envelope
 from pbem.service.outgoing import answers, ratelimit
 from pbem.store import Store
@@ -83,3 +84,10 @@ def handle_request(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], r
     ratelimit.deliver(judge, parsed, iid, game_id=game_id, subject=subject, text=text, html=html,
                       id_parts=(game_id, "history", *answers.answer_key(parsed)))
     return "answered"
+
+
+REQUEST = MailRequest(
+    name="history", who=Who.SEAT, fields=(Field("history", "any", "a step number, or `all`"),),
+    limit=None, logs=(),
+    help="A past report (`history: N`) or the seat's whole history (`history: all`), in its own view.",
+    guide=Guide("player-guide.md", "Past reports"), process=handle_request)

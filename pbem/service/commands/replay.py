@@ -10,7 +10,7 @@ out again: a second extend, a second press message, the old ``pause`` after a
 the same, without making it a chore:
 
 - every command that changes the game for the other seats or the seat's deadlines
-  (:data:`PLAYER_GUARDED`, :data:`HOST_GUARDED`) is recorded when it is applied, with
+  (a command declared ``once=True``, :mod:`pbem.service.commands.registry`) is recorded when it is applied, with
   the SHA-256 of its document (:func:`digest`: every line but the key, in canonical JSON, so a copy with
   other spacing or key order is the same document);
 - a later mail with the *same document* and no ``seq:`` line is refused
@@ -41,11 +41,6 @@ from pbem.problems import Problem
 from pbem.service.base.context import Service
 from pbem.service.play import deadlines
 
-PLAYER_GUARDED = frozenset({"absence", "press"})
-"""The player commands taken once: press reaches the other seats, an absence (or its
-cancelling) moves the seat's deadlines."""
-HOST_GUARDED = frozenset({"pause", "resume", "extend", "replace", "end", "rollback"})
-"""The host commands taken once."""
 HOST = "host"
 """The actor name of a game's host in the ``commands`` table (a seat's is its name)."""
 SECRET_KEYS = ("key", "host")

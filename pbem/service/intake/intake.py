@@ -33,7 +33,8 @@ from pbem.mail.message import MailLimits, ParsedMail, parse_mail
 from pbem.problems import Problem
 from pbem.service.base.context import RetryLater, Service, is_transient
 from pbem.service.base.text import mask_key, safe_text, synthetic_message_id
-from pbem.service.commands import history, hostcmd, playercmd, signup
+from pbem.service.commands import host_commands, seat_commands
+from pbem.service.commands.catalogue import REGISTRY
 from pbem.service.identity import authres, envelope
 from pbem.service.log import trust
 from pbem.service.outgoing import answers, host
@@ -224,7 +225,7 @@ def _host_command(doc: Mapping[str, Any]) -> bool:
     """Whether ``doc`` names a host command (a host who left out the ``host:`` line is
     told about the host key, not about a missing seat; break16)."""
     name = doc.get("command")
-    return isinstance(name, str) and name in hostcmd.COMMANDS and name not in playercmd.COMMANDS  # resend is both
+    return REGISTRY.host(name) is not None and REGISTRY.seat(name) is None  # resend is both
 
 
 def _orders(judge: Service, parsed: ParsedMail, rec: answers.Recorder) -> str:
@@ -232,13 +233,13 @@ def _orders(judge: Service, parsed: ParsedMail, rec: answers.Recorder) -> str:
     doc = parsed.document or {}
     shown = mask_key(doc)
     if "history" in doc:
-        return history.handle_request(judge, parsed, doc, rec, shown)
+        return REGISTRY.request("history").process(judge, parsed, doc, rec, shown)
     if "command" in doc and ("host" in doc or (_host_command(doc) and "seat" not in doc and "key" not in doc)):
-        return hostcmd.handle_mail(judge, parsed, doc, rec, shown)
+        return host_commands.handle_mail(judge, parsed, doc, rec, shown)
     if "join" in doc and "orders" not in doc:  # sign-up to an open game (issue 16)
-        return signup.handle_mail(judge, parsed, doc, rec, shown)
+        return REGISTRY.request("join").process(judge, parsed, doc, rec, shown)
     if ("command" in doc or "confirm" in doc) and "orders" not in doc:  # confirm: an address change
-        return playercmd.handle_mail(judge, parsed, doc, rec, shown)
+        return seat_commands.handle_mail(judge, parsed, doc, rec, shown)
     checked = envelope.check_envelope(judge, parsed, doc)
     game_id, seat = checked.game_id, checked.seat
     if checked.held:  # answered exactly as a wrong key from that address (no oracle)

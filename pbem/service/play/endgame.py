@@ -1,5 +1,5 @@
 """The host commands that change the position (issue 16): ``end`` and ``rollback``,
-run through :func:`pbem.service.commands.hostcmd.run` (CLI ``pbem host end|rollback GAME``, or by
+run through :func:`pbem.service.commands.host_commands.run` (CLI ``pbem host end|rollback GAME``, or by
 mail with the host key).
 
 ``end`` (``winner: east`` with a ``reason``, or ``abandon: true``): ``GameEnded`` (its

@@ -6,7 +6,7 @@ prompts), its table (origin, host, settings) is stored in ``game_tables`` and
 recorded as a ``TableSet`` event in the game's hash chain, and each player is mailed
 a welcome with the seat key (only its hash is stored). Config games keep working:
 they have no ``game_tables`` row and take their host from the config. A game opened
-for sign-up (:mod:`pbem.service.commands.signup`) starts through :func:`new_game` too, with the
+for sign-up (:mod:`pbem.service.commands.join`) starts through :func:`new_game` too, with the
 keys its players got by mail (origin ``signup``).
 """
 from __future__ import annotations
@@ -101,7 +101,7 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
              host_key_hash: str | None = None, origin: str = "cli") -> NewGame:
     """Create ``game_id`` in the database (see the module docstring) and queue each
     player's welcome. ``key_hashes`` and ``host_key_hash``: keys mailed already (a
-    sign-up game, :mod:`pbem.service.commands.signup`, ``origin="signup"``): those seats get no
+    sign-up game, :mod:`pbem.service.commands.join`, ``origin="signup"``): those seats get no
     welcome here and no key is returned for them. Raises ValueError with what to do
     instead for a bad id, a game that exists, unknown or missing seats, a bad address
     or bad settings."""

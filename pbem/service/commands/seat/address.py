@@ -47,6 +47,14 @@ from pbem.problems import Problem
 from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
+from pbem.service.commands.registry import (
+    Field,
+    Guide,
+    Limit,
+    MailRequest,
+    SeatCommand,
+    Who,
+)
 from pbem.service.commands.reply import CommandError, Reply, send
 from pbem.service.identity import envelope
 from pbem.service.log import trust
@@ -202,3 +210,16 @@ def confirm_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
          iid)
     reports.prompt_again(judge, game_id, seat, again=head)
     return "answered"
+
+
+COMMAND = SeatCommand(
+    name="address", fields=(Field("to", "address", "the new address, as `Name <address>`"),),
+    limit=Limit(PER_DAY, timedelta(days=1)), logs=("PlayerActed", "AddressChanged"),
+    help="Move the seat to a new address (`to: Name <address>`); the new address confirms with a code.",
+    guide=Guide("player-guide.md", "Changing your address"), process=address)
+CONFIRM = MailRequest(
+    name="confirm", who=Who.ANYONE,
+    fields=(Field("confirm", "text", "the code the new address got"), Field("key", "text", "the seat key")),
+    limit=Limit(MAX_TRIES, EXPIRES), logs=("AddressChanged",),
+    help="From the new address: `confirm:` with the code it got, and the seat key, to finish an address change.",
+    guide=Guide("player-guide.md", "Changing your address"), process=confirm_mail)

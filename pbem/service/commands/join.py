@@ -36,6 +36,7 @@ from pbem.problems import Problem
 from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
+from pbem.service.commands.registry import Field, Guide, MailRequest, Who
 from pbem.service.outgoing import answers, outbox
 from pbem.service.play.table import _ID, NewSeat, new_game
 
@@ -230,3 +231,11 @@ def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dic
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["host_email"], to_name=None,
                  subject=f"[{game_id}] the game starts", text=text, html=build.html_of_text("the game starts", text),
                  id_parts=(game_id, "started", "host"))
+
+
+REQUEST = MailRequest(
+    name="join", who=Who.ANYONE,
+    fields=(Field("join", "text", "the seat to take, or `any`"), Field("name", "text", "your name as players see it")),
+    limit=None, logs=(),
+    help="Take a seat of a game open for sign-up (`game:`, `join: SEAT|any`, `name:`); the key comes back by mail.",
+    guide=Guide("player-guide.md", "Joining an open game"), process=handle_mail)

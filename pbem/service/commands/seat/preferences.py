@@ -14,11 +14,13 @@ Any of the three may be given; the others keep their value. Logged as
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from pbem import rules
 from pbem.problems import Problem
 from pbem.service.base.context import Service
+from pbem.service.commands.registry import Field, Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.log import trust
 from pbem.service.outgoing import digests, prefs
@@ -70,3 +72,10 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
     if head:
         lines += ["", f"Log witness: {head}"]
     return Reply("preferences", "\n".join(lines).replace("\n\n\n", "\n\n"))
+
+
+COMMAND = SeatCommand(
+    name="preferences", fields=tuple(Field(k, "choice", " | ".join(v)) for k, v in prefs.CHOICES.items()),
+    limit=Limit(10, timedelta(hours=1), counted_by="dispatch"), logs=("PreferencesSet",),
+    help="Your mail preferences: `map: on|off`, `format: html|plain`, `digest: daily|off`.",
+    guide=Guide("player-guide.md", "Preferences"), process=preferences)

@@ -31,6 +31,7 @@ from pbem.problems import Problem
 from pbem.service.base import calendar
 from pbem.service.base.context import Service
 from pbem.service.base.settings import settings_of
+from pbem.service.commands.registry import Field, Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.identity import envelope
 from pbem.service.log import trust
@@ -188,3 +189,14 @@ def _cancel(judge: Service, game_id: str, seat: str, mine: list[dict[str, Any]],
     return Reply("absence cancelled", f"Your absences not over yet are cancelled; {limit - kept} of the {limit} "
                  f"days of absence of {game_id} remain for your seat. Deadlines already moved stay where "
                  "they are, and an absence that moved or holds one of your deadlines keeps its days counted.")
+
+
+COMMAND = SeatCommand(
+    name="absence",
+    fields=(Field("from", "date", "the first day away (the game's local time)"),
+            Field("to", "date", "the last day away, included"),
+            Field("cancel", "flag", "true: cancel the absences not begun")),
+    limit=Limit(10, timedelta(hours=1), counted_by="dispatch"),
+    logs=("AbsenceDeclared", "DeadlineMoved"), once=True,
+    help="Days you are away: no deadline of yours falls in them (`from:`, `to:`; `cancel: true`).",
+    guide=Guide("player-guide.md", "Absence"), process=absence)

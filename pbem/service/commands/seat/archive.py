@@ -16,6 +16,7 @@ from typing import Any
 
 from pbem.problems import Problem
 from pbem.service.base.context import Service
+from pbem.service.commands.registry import Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.log import trust
 
@@ -23,7 +24,7 @@ PER_HOUR = 5
 """Archives a seat may ask for in any hour."""
 NAME = "archive"
 REASON = f"command.{NAME}"
-"""The inbox reason of an answered request (:func:`pbem.service.commands.playercmd.handle_mail`
+"""The inbox reason of an answered request (:func:`pbem.service.commands.seat_commands.handle_mail`
 records ``command.NAME``; not a problem code)."""
 
 
@@ -59,3 +60,9 @@ def archive(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     text = (f"{what}\n\n{check}\n\n{after} Compare the --commitment with the one in your first report. The "
             "archive's README.txt says more; docs/trust.md what each check proves.")
     return Reply("archive", text, attachments=(made.attachment,))
+
+
+COMMAND = SeatCommand(
+    name=NAME, fields=(), limit=Limit(PER_HOUR, timedelta(hours=1)), logs=(), after_end=True,
+    help="The game's archive as a zip attachment, with the command line that checks it.",
+    guide=Guide("player-guide.md", "Checking the judge"), process=archive)

@@ -24,6 +24,7 @@ from pbem.report import build, context
 from pbem.report.render import render, templates_dir
 from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
+from pbem.service.commands.registry import Guide, SeatCommand
 from pbem.service.commands.reply import Reply
 from pbem.service.log import trust
 
@@ -156,3 +157,9 @@ def help_(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
              wrapped("The whole guide: docs/player-guide.md; every order and problem code: docs/orders.md.")]
     body = build.render_notice("\n\n".join(parts), game_id)
     return Reply("help", body, preformatted=True)
+
+
+COMMAND = SeatCommand(
+    name="help", fields=(), limit=None, logs=(), after_end=True,
+    help="This guide, cut to your seat's situation now, with the text of every card in your hand.",
+    guide=Guide("player-guide.md", "Commands by mail"), process=help_)

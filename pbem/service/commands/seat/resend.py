@@ -11,6 +11,7 @@ from typing import Any
 from pbem import rules
 from pbem.problems import Problem
 from pbem.service.base.context import Service
+from pbem.service.commands.registry import Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.log import trust
 from pbem.service.play import reports
@@ -19,7 +20,7 @@ PER_HOUR = 5
 """Resends a seat may ask for in any hour."""
 NAME = "resend"
 REASON = f"command.{NAME}"
-"""The inbox reason of an answered resend (:func:`pbem.service.commands.playercmd.handle_mail`
+"""The inbox reason of an answered resend (:func:`pbem.service.commands.seat_commands.handle_mail`
 records ``command.NAME``; not a problem code)."""
 
 
@@ -43,3 +44,9 @@ def resend(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> R
     reports.prompt_again(judge, game_id, seat, again=head)
     return Reply("resend", f"Your prompt for step {state.step} is sent again in its own mail; the deadline "
                  "is unchanged.")
+
+
+COMMAND = SeatCommand(
+    name=NAME, fields=(), limit=Limit(PER_HOUR, timedelta(hours=1)), logs=("PlayerActed",),
+    help="Your latest prompt again, in its own mail; the deadline is unchanged.",
+    guide=Guide("player-guide.md", "Commands by mail"), process=resend)

@@ -4,7 +4,7 @@ key and a ``command:`` line instead of orders::
     game: g2
     seat: east
     key: <the seat key>
-    command: help           # one of COMMANDS (the handlers registered below)
+    command: help           # one of COMMANDS (the registry's seat commands)
     ...                     # the command's own keys
 
 Sender and key are checked exactly as for orders (``envelope.check_envelope``: the
@@ -14,13 +14,18 @@ wrapped like the other mails, and a refusal says what to write instead. A comman
 that changes the game or the seat is carried out once: a copy of one applied before
 is refused unless it carries a new ``seq:`` (:mod:`pbem.service.commands.replay`, issue 25.8).
 
-Handlers live in their own modules and register here with :func:`command`; each takes
-``(judge, game_id, seat, doc)`` and returns a :class:`Reply` or raises
-:class:`CommandError` with the problems.
+Each command is one module of :mod:`pbem.service.commands.seat` declaring a
+:class:`~pbem.service.commands.registry.SeatCommand`, listed in the registry
+(:mod:`pbem.service.commands.catalogue`); its ``process`` takes ``(service, game_id,
+seat, doc)`` and returns a :class:`~pbem.service.commands.reply.Reply` or raises
+:class:`~pbem.service.commands.reply.CommandError` with the problems. This module is
+the one dispatch: the envelope, the seat's rate limit (:class:`~pbem.service.commands.registry.Limit`
+``counted_by="dispatch"``), the ended game, the copy of a command applied before, then
+``process`` and the answer.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -28,45 +33,25 @@ from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
 from pbem.service.base.context import Service
-from pbem.service.commands import (
-    absence,
-    address,
-    archive,
-    help,
-    preferences,
-    press,
-    replay,
-    resend,
-)
-from pbem.service.commands.address import confirm_mail
-from pbem.service.commands.reply import CommandError, Reply, send
+from pbem.service.commands import replay
+from pbem.service.commands.catalogue import REGISTRY
+from pbem.service.commands.registry import SeatCommand, Who
+from pbem.service.commands.reply import CommandError, send
 from pbem.service.identity import envelope
 from pbem.service.log import trust
-from pbem.service.outgoing import answers, prefs
+from pbem.service.outgoing import answers
 
-AFTER_END = ("help", "archive")
-"""The commands an ended game still answers (the others would log after the end)."""
 COMMAND_KEYS = ("game", "seat", "key", "command")
 """The keys every player command carries (a command's own keys come on top)."""
 
 
-Handler = Callable[[Service, str, str, Mapping[str, Any]], Reply]
-COMMANDS: dict[str, Handler] = {
-    "absence": absence.absence, "address": address.address, "archive": archive.archive,
-    "help": help.help_, "preferences": preferences.preferences, "press": press.press,
-    "resend": resend.resend,
-}
-"""Command name -> handler."""
-KEYS: dict[str, tuple[str, ...]] = {
-    "absence": ("from", "to", "cancel"), "address": ("to",), "preferences": tuple(prefs.CHOICES),
-    "press": ("to", "text", "grey"),
-}
-"""Command name -> the command's own optional keys (checked: an unknown key is named)."""
-
-
-LOGGED_PER_HOUR: dict[str, int] = {"preferences": 10, "absence": 10}
+COMMANDS: tuple[str, ...] = REGISTRY.names(Who.SEAT)
+"""The seat commands' names (:mod:`pbem.service.commands.catalogue`)."""
+LOGGED_PER_HOUR: dict[str, int] = {c.name: c.limit.most for c in REGISTRY if isinstance(c, SeatCommand)
+                                   and c.limit is not None and c.limit.counted_by == "dispatch"}
 """Commands that log an event each time, and how many a seat may send in any hour (so
-a loop of them cannot fill the game's log; ``resend`` keeps its own lower limit)."""
+a loop of them cannot fill the game's log; ``resend`` keeps its own lower limit): the
+commands whose :class:`~pbem.service.commands.registry.Limit` is counted here."""
 
 
 def _over_limit(judge: Service, game_id: str | None, seat: str | None, name: str) -> list[Problem]:
@@ -88,12 +73,13 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
                 shown: Mapping[str, Any]) -> str:
     """A player's command by mail: envelope checked as for orders, then the handler (a
     ``confirm:`` document of an address change goes to
-    :func:`pbem.service.commands.address.confirm_mail` without the envelope check).
+    :func:`pbem.service.commands.seat.address.confirm_mail` without the envelope check).
     Returns the inbox status (``answered``, ``rejected`` or ``held``)."""
     if "confirm" in doc and "command" not in doc:  # from an address that is not the seat's yet
-        return confirm_mail(judge, parsed, doc, rec, shown)
+        return REGISTRY.request("confirm").process(judge, parsed, doc, rec, shown)
     name = doc.get("command")
-    own = KEYS.get(name, ()) if isinstance(name, str) else ()
+    command = REGISTRY.seat(name)
+    own = tuple(f.name for f in command.fields) if command else ()
     # the command's own keys are allowed (and named when a key is unknown: `txt:` -> `text`), and so is a
     # `step:` line of a block copied from a prompt (break16: it was refused as an unknown key)
     checked = envelope.check_envelope(judge, parsed, doc, keys=COMMAND_KEYS)
@@ -103,33 +89,33 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
     if checked.held:
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown}, status="held",
                               reason=checked.reason)
-    if not issues and (not isinstance(name, str) or name not in COMMANDS):
+    if not issues and command is None:
         issues = [Problem(message=f"There is no player command {name!r}.", where="command",
                           code="command.unknown",
                           hint=f"The commands are: {', '.join(sorted(COMMANDS))} (docs/player-guide.md).")]
     status = (judge.store.game(game_id) or {}).get("status") if game_id and not issues else None
-    if status in trust.ENDED and name not in AFTER_END:  # an ended game's log takes no more events (break16)
+    if status in trust.ENDED and not (command and command.after_end):  # an ended game's log takes no more events (break16)
         issues = [Problem(message=f"Game {game_id} is {status}: `command: {name}` no longer applies.",
                           where="command", code="game.over",
                           hint="`command: help` still answers, and `command: archive` mails the game's "
                                "archive: the seed and the whole log.")]
     if not issues and name in LOGGED_PER_HOUR:
         issues = _over_limit(judge, game_id, seat, name)
-    if not issues and name in replay.PLAYER_GUARDED and "seq" not in doc:  # a copy of one applied (issue 25.8)
+    if not issues and command and command.once and "seq" not in doc:  # a copy of one applied (issue 25.8)
         assert game_id is not None and seat is not None
         again = replay.repeated(judge, game_id, seat, doc, judge.store.standing_seq(game_id, seat) + 1)
         issues = [again] if again else []
     if issues:
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown},
                               reason=checked.reason or issues[0].code)
-    assert game_id is not None and seat is not None and isinstance(name, str)
+    assert game_id is not None and seat is not None and command is not None and isinstance(name, str)
     try:
-        reply = COMMANDS[name](judge, game_id, seat, doc)
+        reply = command.process(judge, game_id, seat, doc)
     except CommandError as exc:
         return answers.reject(judge, parsed, rec, list(exc.problems), game_id, seat, {"document": shown},
                               reason=exc.problems[0].code if exc.problems else "command")
     iid = rec("answered", f"command.{name}", game_id=game_id, seat=seat, result={"document": shown})
-    if name in replay.PLAYER_GUARDED:
+    if command.once:
         replay.record(judge, game_id, seat, doc, checked.seq, iid)
     if checked.seq:  # the seat's one counter: standing orders and commands (issue 25.8)
         judge.store.set_standing_seq(game_id, seat, checked.seq)

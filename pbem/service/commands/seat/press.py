@@ -40,6 +40,7 @@ from pbem.problems import Problem
 from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import settings_of, wrapped
+from pbem.service.commands.registry import Field, Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.log import trust
 from pbem.service.outgoing import outbox
@@ -173,3 +174,11 @@ def _relay(judge: Service, game_id: str, pid: int, sender: str | None, recipient
         outbox.queue(judge, game_id=game_id, kind="press", to_addr=rows[r]["email"], to_name=rows[r]["player"],
                      subject=subject, text=body, html=build.html_of_text(subject, body),
                      id_parts=(game_id, "press", pid, r))
+
+
+COMMAND = SeatCommand(
+    name="press", fields=(Field("to", "seats", "the seats it goes to"), Field("text", "text", "the message"),
+                          Field("grey", "flag", "true: sent without your seat's name")),
+    limit=Limit(PER_HOUR, timedelta(hours=1)), logs=("PressSent",), once=True,
+    help="A message to other seats (`to:`, `text:`, maybe `grey: true`), relayed by the judge.",
+    guide=Guide("player-guide.md", "Press"), process=press)

@@ -1,0 +1,51 @@
+"""The catalogue: every command a mail or the CLI can ask besides orders, one line
+each (docs/pipeline.md, "Adding a command"). :class:`~pbem.service.commands.registry.Registry`
+refuses two commands of one name for one sender; nothing registers itself on import."""
+from __future__ import annotations
+
+from pbem.service.commands import history, join
+from pbem.service.commands.host import (
+    end,
+    extend,
+    pause,
+    replace,
+    resume,
+    rollback,
+    status,
+)
+from pbem.service.commands.host import resend as host_resend
+from pbem.service.commands.registry import Registry
+from pbem.service.commands.seat import (
+    absence,
+    address,
+    archive,
+    help,
+    preferences,
+    press,
+    resend,
+)
+
+REGISTRY = Registry([
+    # a seat's commands (docs/player-guide.md, "Commands by mail")
+    help.COMMAND,
+    resend.COMMAND,
+    absence.COMMAND,
+    address.COMMAND,
+    preferences.COMMAND,
+    press.COMMAND,
+    archive.COMMAND,
+    # the host's commands (docs/host-guide.md, "Host commands"), in the order the answers list them
+    status.COMMAND,
+    pause.COMMAND,
+    resume.COMMAND,
+    extend.COMMAND,
+    replace.COMMAND,
+    host_resend.COMMAND,
+    end.COMMAND,
+    rollback.COMMAND,
+    # requests marked by their own key
+    join.REQUEST,
+    history.REQUEST,
+    address.CONFIRM,
+])
+"""Every command, found by who sends it and its name."""

@@ -1,0 +1,1 @@
+"""host commands: one module each (pbem.service.commands.registry)"""

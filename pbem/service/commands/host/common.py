@@ -1,0 +1,132 @@
+"""What the host commands share (docs/host-guide.md, "Host commands"): the notice to
+every seat, the status text, the moves of open deadlines and the notices about them."""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pbem import rules
+from pbem.report import build
+from pbem.service.base import calendar
+from pbem.service.base.context import Service
+from pbem.service.base.settings import settings_of, wrapped
+from pbem.service.outgoing import outbox
+from pbem.service.play import deadlines
+
+
+def say(via: str, mail: str, cli: str) -> str:
+    """``mail`` for a host command given by mail, ``cli`` for one given by ``pbem host``
+    (issue 24, finding 14: the CLI answered with mail commands)."""
+    return cli if via == "cli" else mail
+
+
+def tell_seats(judge: Service, game_id: str, subject: str, body: str, id_part: str) -> None:
+    """Queue a host notice (wrapped, text and HTML) to every seat of ``game_id``."""
+    text = build.render_notice(wrapped(body), game_id)
+    for row in judge.store.seats(game_id):
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
+                     subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
+                     id_parts=(game_id, "host", id_part, row["seat"]))
+
+
+def status_text(judge: Service, game_id: str) -> str:
+    """The game's status for the host: each waited-on seat with its deadline in the
+    game's local time and since when it is waited on, and each seat's NMR counts
+    (missed decisions in all and in a row) and civil disorder (issue 16)."""
+    game = judge.store.game(game_id)
+    assert game is not None
+    lines = [f"Game {game_id} is {game['status']} at step {game['step']}.", ""]
+    waiting = judge.store.open_deadlines(game_id)
+    for d in waiting:
+        since = f", waited on since {deadlines.shown(judge, game_id, d['set_at'])}" if d.get("set_at") else ""
+        lines.append(f"  waiting for {d['seat']} ({d['kind']}), due {deadlines.shown(judge, game_id, d['due_at'])}"
+                     f"{since}")
+    if not waiting:
+        lines.append("  no seat is waited on.")
+    recs, away = deadlines.table(judge, game_id)
+    lines += ["", "NMR (missed decisions: in all, in a row):", ""]
+    for row in judge.store.seats(game_id):
+        rec = recs.get(row["seat"], deadlines.SeatRecord())
+        note = ", in civil disorder" if rec.disorder else ""
+        for a in away.get(row["seat"], []):
+            note += f", away {deadlines.shown(judge, game_id, a['from'])} to {deadlines.shown(judge, game_id, a['to'])}"
+        lines.append(f"  {row['seat']}: {rec.total} in all, {rec.in_a_row} in a row{note}")
+    # one line per seat, kept as lines when the mail is wrapped (indented paragraphs are)
+    return "\n".join(textwrap.fill(line, 72, subsequent_indent="      ") if line.startswith("  ") else line
+                     for line in lines)
+
+
+def span(d: timedelta) -> str:
+    """A duration as the notices show it (``1 h 05 min``)."""
+    return calendar.duration_text(d.total_seconds())
+
+
+def paused_at(judge: Service, game_id: str) -> datetime:
+    """When the game was paused last (its latest ``GamePaused``)."""
+    last = [e for e in judge.store.events(game_id) if e.kind == "GamePaused"][-1]
+    return datetime.fromisoformat(last.data["at"])
+
+
+@dataclass(frozen=True)
+class Moved:
+    """One open deadline a host command moved: the seat, the step, the due times before
+    and after (aware UTC)."""
+
+    seat: str
+    step: int
+    was: datetime
+    due: datetime
+
+
+def moved_lines(judge: Service, game_id: str, moved: list[Moved]) -> str:
+    """The moved deadlines as lines for a notice or receipt (empty for none)."""
+    if not moved:
+        return ""
+    return "\n\n" + "\n".join(f"  {m.seat}, step {m.step}: now due {deadlines.shown(judge, game_id, m.due)}\n"
+                               f"    (was {deadlines.shown(judge, game_id, m.was)})" for m in moved)
+
+
+def tell_moved(judge: Service, game_id: str, moved: list[Moved], why: str, head: str | None) -> None:
+    """Mail each seat whose deadline moved its new due time (issue 24, finding 10: the
+    prompt it has shows the old one). ``why`` opens the notice."""
+    rows = {r["seat"]: r for r in judge.store.seats(game_id)}
+    for m in moved:
+        row = rows[m.seat]
+        when = deadlines.shown(judge, game_id, m.due)
+        body = (f"{why}. Your orders for step {m.step} are now due {when} (was "
+                f"{deadlines.shown(judge, game_id, m.was)}). The prompt you have shows the old time; this "
+                "one holds, and the reminder comes again before it.")
+        text = build.render_notice(wrapped(body), game_id)
+        subject = f"[{game_id}] step {m.step}: your deadline moved to {when}"
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
+                     subject=subject, text=text, html=build.html_of_text(subject, text),
+                     id_parts=(game_id, "deadline-moved", m.seat, m.step, m.due.isoformat(), head))
+
+
+def moves(judge: Service, game_id: str, by: timedelta, why: str, seat: str | None,
+           paused_at: datetime | None = None, moved: list[Moved] | None = None) -> list[rules.Event]:
+    """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``,
+    then off the days the game does not allow and out of the seat's absences
+    (:func:`pbem.service.base.calendar.adjust`): the store updated and one ``DeadlineMoved``
+    event each, and each move added to ``moved`` when given. With ``paused_at`` (a
+    resume), a deadline started during the pause moves on only by the part of the pause
+    it was open (break16: it got the whole pause on top)."""
+    settings = settings_of(judge, game_id)
+    _recs, away = deadlines.table(judge, game_id)
+    out = []
+    for d in judge.store.open_deadlines(game_id):
+        if seat is not None and d["seat"] != seat:
+            continue
+        step = by
+        if paused_at is not None and d.get("set_at") and datetime.fromisoformat(d["set_at"]) > paused_at:
+            step = max(timedelta(0), by - (datetime.fromisoformat(d["set_at"]) - paused_at))
+            step = timedelta(seconds=int(step.total_seconds()))
+        was = datetime.fromisoformat(d["due_at"])
+        new = calendar.adjust(was + step, settings, deadlines.spans(away.get(d["seat"], [])))
+        due = new.isoformat()
+        judge.store.move_deadline(game_id, d["step"], d["seat"], due)
+        out.append(rules.judge_event("DeadlineMoved", {"due": due, "seat": d["seat"], "step": d["step"], "why": why}))
+        if moved is not None:
+            moved.append(Moved(d["seat"], d["step"], was, new))
+    return out

@@ -1,0 +1,45 @@
+"""``command: extend``: the open deadlines (of one seat) move on by some hours."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from pbem.service.base.context import Service
+from pbem.service.commands.host import common
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.log.trust import log_events
+
+GUIDE = Guide("host-guide.md", "Host commands")
+
+MAX_EXTEND_HOURS = 24 * 366
+"""The longest ``extend``, in hours (a year: more would leave the calendar; break16)."""
+
+
+def process(judge: Service, request: HostRequest) -> Done:
+    """Move the open deadlines (of ``seat`` when given) on by ``hours`` (``DeadlineMoved``
+    each) and tell each seat whose deadline moved. Raises ValueError for hours out of
+    range or no open deadline."""
+    game_id, hours, seat = request.game_id, request.values.get("hours"), request.values.get("seat")
+    if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not 0 < hours <= MAX_EXTEND_HOURS:
+        raise ValueError(f"extend needs how long, in hours from 1 to {MAX_EXTEND_HOURS}: " + request.say(
+            "`hours: 24` (and optionally `seat: east`)", "--hours 24 (and optionally --seat east)")
+            + f"; got {hours!r}")
+    moved: list[common.Moved] = []
+    try:
+        moves = common.moves(judge, game_id, timedelta(hours=hours), "extend", seat, moved=moved)
+    except OverflowError:
+        raise ValueError(f"extending by {hours} hours would put a deadline past the year 9999; "
+                         "extend by fewer hours") from None
+    if not moves:
+        raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
+    head = log_events(judge, game_id, moves)
+    span = common.span(timedelta(hours=hours))
+    common.tell_moved(judge, game_id, moved, f"The host extended your deadline in {game_id} by {span}", head)
+    return Done(f"Extended by {span}; the seats whose deadline moved are told the new time."
+                f"{common.moved_lines(judge, game_id, moved)}\n\n{common.status_text(judge, game_id)}", head)
+
+
+COMMAND = HostCommand(
+    name="extend", fields=(Field("hours", "number", "by how many hours (more than 0, at most 8784)"),
+                           Field("seat", "seat", "only this seat's deadline")),
+    logs=("DeadlineMoved",), once=True, guide=GUIDE, process=process,
+    help="Move the open deadlines (of one seat with `seat:`) on by `hours:`; each seat whose deadline moved is told.")

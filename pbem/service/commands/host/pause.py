@@ -1,0 +1,33 @@
+"""``command: pause``: no deadline passes until the game resumes; every seat is told."""
+from __future__ import annotations
+
+from pbem import rules
+from pbem.service.base.context import Service
+from pbem.service.commands.host import common
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.log.trust import log_events
+
+GUIDE = Guide("host-guide.md", "Host commands")
+
+
+def process(judge: Service, request: HostRequest) -> Done:
+    """Pause the game (``GamePaused``) and tell every seat. Raises ValueError when it is
+    paused already."""
+    game_id, now, reason = request.game_id, request.now, request.values.get("reason", "")
+    if request.game["status"] == "paused":
+        raise ValueError(f"game {game_id} is paused already; " + request.say(
+            "send `command: resume` to go on", f"`pbem host resume {game_id}` goes on"))
+    head = log_events(judge, game_id, [rules.judge_event("GamePaused", {"at": now.isoformat(), "reason": reason})])
+    judge.store.set_game_status(game_id, "paused")
+    common.tell_seats(judge, game_id, "the game is paused",
+                      f"The host paused {game_id}: {reason or 'no reason given'}. No deadline passes "
+                      "until the game resumes; every deadline then moves on by the length of the pause.",
+                      f"pause-{now.isoformat()}")
+    return Done(f"Game {game_id} is paused. " + request.say("Send `command: resume` to go on.",
+                                                           f"`pbem host resume {game_id}` goes on."), head)
+
+
+COMMAND = HostCommand(
+    name="pause", fields=(Field("reason", "text", "why, for the players"),), logs=("GamePaused",), once=True,
+    guide=GUIDE, process=process,
+    help="Pause the game: no deadline passes until it resumes (orders are still taken); every seat is told.")

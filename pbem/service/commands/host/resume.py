@@ -1,0 +1,43 @@
+"""``command: resume``: the game goes on; every open deadline moves on by the pause."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from pbem import rules
+from pbem.service.base.context import Service
+from pbem.service.commands.host import common
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.log.trust import log_events
+
+GUIDE = Guide("host-guide.md", "Host commands")
+
+
+def process(judge: Service, request: HostRequest) -> Done:
+    """Resume a paused game (``GameResumed``, a ``DeadlineMoved`` per open deadline) and
+    tell every seat. Raises ValueError when it is not paused."""
+    game_id, now, reason = request.game_id, request.now, request.values.get("reason", "")
+    if request.game["status"] != "paused":
+        raise ValueError(f"game {game_id} is not paused; nothing to resume")
+    since = common.paused_at(judge, game_id)
+    pause = timedelta(seconds=max(0, int((now - since).total_seconds())))  # as logged
+    events = [rules.judge_event("GameResumed", {"at": now.isoformat(), "reason": reason,
+                                                "paused_seconds": int(pause.total_seconds())})]
+    moved: list[common.Moved] = []
+    events += common.moves(judge, game_id, pause, "pause", None, paused_at=since, moved=moved)
+    head = log_events(judge, game_id, events)
+    judge.store.set_game_status(game_id, "active")
+    common.tell_seats(judge, game_id, "the game resumes",
+                      f"The host resumed {game_id}{': ' + reason if reason else ''} after a pause of "
+                      f"{common.span(pause)}. Every open deadline moved on by the pause (one that started during "
+                      "it by the part it was open), and past any day the game does not allow or any "
+                      f"absence of its seat.{common.moved_lines(judge, game_id, moved)}\n\n"
+                      f"{common.status_text(judge, game_id)}",
+                      f"resume-{now.isoformat()}")
+    return Done(f"Game {game_id} resumes after a pause of {common.span(pause)}; open deadlines moved on by it."
+                f"{common.moved_lines(judge, game_id, moved)}\n\n{common.status_text(judge, game_id)}", head)
+
+
+COMMAND = HostCommand(
+    name="resume", fields=(Field("reason", "text", "why, for the players"),), logs=("GameResumed", "DeadlineMoved"),
+    once=True, guide=GUIDE, process=process,
+    help="Resume a paused game: every open deadline moves on by the length of the pause; every seat is told.")

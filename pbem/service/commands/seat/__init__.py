@@ -1,0 +1,1 @@
+"""seat commands: one module each (pbem.service.commands.registry)"""
