@@ -59,11 +59,12 @@ class InboxTable(Connection):
                      folder: str, sender: str, subject: str, status: str, reason: str = "",
                      game_id: str | None = None, seat: str | None = None, step: int | None = None,
                      result: Any = None, error: str | None = None, size: int | None = None,
-                     content: str | None = None, at: str | None = None) -> int:
+                     content: str | None = None, at: str | None = None, decided_by: str | None = None) -> int:
         """Insert the inbox row (raw bytes kept) and return its id. ``size`` is the
         message's size in bytes when ``raw`` is only its head (too large); ``content``
         its content hash (computed from ``raw`` when None); ``at`` the time (ISO 8601
-        UTC, default now) the rate limits and lockouts count from. Raises
+        UTC, default now) the rate limits and lockouts count from; ``decided_by`` the
+        intake rule that decided the mail (:mod:`pbem.service.intake.chain`). Raises
         sqlite3.IntegrityError if the same mail (Message-ID and content hash) is
         recorded already."""
         now = at or utcnow()
@@ -74,7 +75,7 @@ class InboxTable(Connection):
             "size": len(raw) if size is None else size, "status": status, "reason": reason,
             "game_id": game_id, "seat": seat, "step": step,
             "result": canonical_json(result) if result is not None else None, "error": error,
-            "answer": None, "processed_at": now}).last_pk
+            "answer": None, "processed_at": now, "decided_by": decided_by}).last_pk
 
     def applied_mail(self, game_id: str) -> list[dict[str, Any]]:
         """The applied inbox rows of a game (id, seat, step), by id."""

@@ -26,6 +26,9 @@
   digest mail when the hour allows (:mod:`pbem.service.outgoing.ratelimit`).
 - ``009_commands`` (issue 25.8): the ``commands`` table, the replay guard of commands
   by mail (:mod:`pbem.store.table`).
+- ``010_intake_rule`` (issue 26.3): ``inbox.decided_by``, the intake rule whose verdict
+  decided the mail (:mod:`pbem.service.intake.chain`; NULL for rows before it and for
+  quarantined mail, which no rule decided).
 """
 from __future__ import annotations
 
@@ -132,6 +135,10 @@ def _m008(db: sqlite_utils.Database) -> None:
     db["answer_digests"].create_index(["sent_at", "to_addr"])
 
 
+def _m010(db: sqlite_utils.Database) -> None:
+    db["inbox"].add_column("decided_by", str)
+
+
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
@@ -142,4 +149,5 @@ MIGRATIONS: list[Migration] = [
     ("007_bouncing", _m007),
     ("008_answer_digests", _m008),
     ("009_commands", _m009_commands),  # issue 25.8, the commands' replay guard (pbem/store/table.py)
+    ("010_intake_rule", _m010),  # issue 26.3: which intake rule decided a mail (pbem.service.intake.chain)
 ]

@@ -2,9 +2,10 @@
 guard (ARCHITECTURE.md, "Exactly once"; issue 17).
 
 Every stage — reading the size, parsing (:func:`pbem.mail.message.parse_mail`), the
-duplicate check, triage (machine mail is stored and never answered; unreadable mail is
-answered with every problem), envelope and identity (:mod:`pbem.service.identity.envelope`), the
-rules, applying (:mod:`pbem.service.play.adjudicate`) and composing every answer — runs in
+duplicate check, then the intake chain (:mod:`pbem.service.intake.chain`: machine mail is
+stored and never answered; unreadable mail is answered with every problem; envelope and
+identity, :mod:`pbem.service.identity.envelope`; the rules; commands through the
+registry), applying (:mod:`pbem.service.play.adjudicate`) and composing every answer — runs in
 one transaction, inside one guard:
 
 - a failure of the database that may pass (disk full, busy, I/O; :func:`is_transient`)
@@ -24,21 +25,15 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
-from pbem import rules
 from pbem.mail.message import MailLimits, ParsedMail, parse_mail
 from pbem.problems import Problem
 from pbem.service.base.context import RetryLater, Service, is_transient
-from pbem.service.base.text import mask_key, safe_text, synthetic_message_id
-from pbem.service.commands import host_commands, seat_commands
-from pbem.service.commands.catalogue import REGISTRY
-from pbem.service.identity import authres, envelope
-from pbem.service.log import trust
+from pbem.service.base.text import safe_text, synthetic_message_id
+from pbem.service.intake import chain
+from pbem.service.intake.rules import Mail
 from pbem.service.outgoing import answers, host
-from pbem.service.play import adjudicate
 from pbem.store.content import content_hash
 
 log = logging.getLogger(__name__)
@@ -68,7 +63,7 @@ def handle_message(judge: Service, raw: bytes, uidvalidity: int | None = None, u
             known = judge.store.find_inbox(parsed.message_id, content)
             if known is not None:  # the same mail again; quarantined mail stays in quarantine
                 return known["status"] if known["status"] in QUARANTINE_STATUSES else "duplicate"
-            return _triage(judge, parsed, raw, uidvalidity, uid, folder)
+            return chain.process(judge, Mail(parsed, raw, uidvalidity, uid, folder))
     except Exception as exc:
         if is_transient(exc):
             raise RetryLater(stage, exc) from exc
@@ -171,7 +166,7 @@ def _too_large(judge: Service, head: bytes, size: int, uidvalidity: int | None, 
         iid = judge.store.record_inbox(message_id=parsed.message_id, raw=head, uidvalidity=uidvalidity, uid=uid,
                                        folder=folder, sender=parsed.sender, subject=parsed.subject,
                                        status="too_large", reason="mail.too_large", size=size, content=content,
-                                       at=judge.clock().isoformat())
+                                       at=judge.clock().isoformat(), decided_by="size")
         if parsed.sender and parsed.ignore_reason in (None, "empty"):  # machine mail is never answered
             issue = Problem(message=f"Your mail is {size:,} bytes; the judge reads mails of at most {limit:,} bytes, so it "
                           "was not read.", code="mail.too_large",
@@ -179,89 +174,3 @@ def _too_large(judge: Service, head: bytes, size: int, uidvalidity: int | None, 
             answers.reply(judge, parsed, [issue], None, inbox_id=iid)
     return "too_large"
 
-
-def _triage(judge: Service, parsed: ParsedMail, raw: bytes, uidvalidity: int | None, uid: int | None,
-            folder: str) -> str:
-    def rec(status: str, reason: str = "", **kw: Any) -> int:
-        return judge.store.record_inbox(message_id=parsed.message_id, raw=raw, uidvalidity=uidvalidity, uid=uid,
-                                        folder=folder, sender=parsed.sender, subject=parsed.subject,
-                                        status=status, reason=reason, at=judge.clock().isoformat(), **kw)
-
-    if parsed.action == "ignore" and parsed.as_person is not None and envelope.is_seat_mail(judge, parsed.as_person):
-        # a strong auto-reply signal, but the seat's own address and key: a person's orders
-        log.warning("a mail from %s with %s holds the seat's orders and key: read as the player's",
-                    parsed.sender, parsed.ignore_detail)
-        parsed = parsed.as_person
-    elif parsed.machine is not None and parsed.action != "ignore":
-        log.info("a mail from %s with %s holds orders: read as a person's", parsed.sender, parsed.machine.detail)
-    if parsed.action == "ignore":
-        rec("ignored", parsed.ignore_reason or "")
-        for address in parsed.bouncing:
-            if not judge.store.sent_to(address, parsed.returned_ids):
-                # anyone can write a DSN: believe it only about a mail we sent to that
-                # address, named by its returned Message-ID (break-it 9h)
-                log.warning("a delivery report about %s names no mail we sent there (%s); not believed",
-                            safe_text(address, 100), safe_text(" ".join(parsed.returned_ids), 300) or "no Message-ID")
-                continue
-            host.bounced(judge, address, "a delivery report came back for it")
-        return "ignored"
-    if parsed.action == "reject":
-        issues = list(parsed.problems)
-        mine = envelope.your_block(judge, parsed.sender)
-        if mine:  # the sender's own envelope instead of the generic example
-            issues = [replace(i, hint=mine) if i.code == "mail.no_orders" else i for i in issues]
-        iid = rec("rejected", issues[0].code if issues else "", result=[i.to_dict() for i in issues])
-        answers.reply(judge, parsed, issues, None, inbox_id=iid)
-        return "rejected"
-    refused = authres.refusal(judge.config, parsed)
-    if refused is not None:
-        iid = rec("rejected", refused.code, result={"problems": [refused.to_dict()]})
-        answers.reply(judge, parsed, [refused], None, inbox_id=iid)
-        return "rejected"
-    return _orders(judge, parsed, rec)
-
-
-def _host_command(doc: Mapping[str, Any]) -> bool:
-    """Whether ``doc`` names a host command (a host who left out the ``host:`` line is
-    told about the host key, not about a missing seat; break16)."""
-    name = doc.get("command")
-    return REGISTRY.host(name) is not None and REGISTRY.seat(name) is None  # resend is both
-
-
-def _orders(judge: Service, parsed: ParsedMail, rec: answers.Recorder) -> str:
-    """A mail with an orders document: history request, or orders to check and apply."""
-    doc = parsed.document or {}
-    shown = mask_key(doc)
-    if "history" in doc:
-        return REGISTRY.request("history").process(judge, parsed, doc, rec, shown)
-    if "command" in doc and ("host" in doc or (_host_command(doc) and "seat" not in doc and "key" not in doc)):
-        return host_commands.handle_mail(judge, parsed, doc, rec, shown)
-    if "join" in doc and "orders" not in doc:  # sign-up to an open game (issue 16)
-        return REGISTRY.request("join").process(judge, parsed, doc, rec, shown)
-    if ("command" in doc or "confirm" in doc) and "orders" not in doc:  # confirm: an address change
-        return seat_commands.handle_mail(judge, parsed, doc, rec, shown)
-    checked = envelope.check_envelope(judge, parsed, doc)
-    game_id, seat = checked.game_id, checked.seat
-    if checked.held:  # answered exactly as a wrong key from that address (no oracle)
-        return answers.reject(judge, parsed, rec, checked.issues, game_id, seat, {"document": shown},
-                              status="held", reason=checked.reason)
-    if checked.issues and not checked.orders_checkable:
-        return answers.reject(judge, parsed, rec, checked.issues, game_id, seat, {"document": shown},
-                              reason=checked.reason)
-    assert game_id is not None and seat is not None
-    state = judge.state(game_id)
-    orders = trust.json_form(doc["orders"])  # as the log will hold them (docs/trust.md)
-    rejections = rules.validate(state, seat, orders)
-    if checked.issues or rejections:  # the envelope's problems and the orders', in one answer
-        issues = [*checked.issues, *rejections]
-        note = None if rejections else "The orders themselves were checked and have no other problem."
-        return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown, "orders": orders},
-                              reason=checked.reason or issues[0].code, step=state.step, note=note)
-    previous = adjudicate.previous_orders(judge, game_id, seat, state.step)
-    inbox_id = rec("applied", "", game_id=game_id, seat=seat, step=state.step,
-                   result={"document": shown, "orders": orders, **({"seq": checked.seq} if checked.seq else {})})
-    if checked.seq:
-        judge.store.set_standing_seq(game_id, seat, checked.seq)
-    adjudicate.apply_orders(judge, game_id, state, seat, orders, inbox_id=inbox_id, parsed=parsed, previous=previous,
-                            salt=trust.salt_text(doc))
-    return "applied"

@@ -1,0 +1,278 @@
+"""The intake rules (issue 26.3; docs/pipeline.md, "The intake chain"): small components
+that each decide one thing about a mail and return a :class:`Verdict`, or nothing —
+Mailman 3's rules (``src/mailman/rules/``: a name, a description, a check), typed.
+
+A rule reads and may add to the one typed per-message state, :class:`Mail` (never an
+untyped dict). A rule that only collects problems (the envelope's that leave the orders
+checkable, the orders' own) adds them to :attr:`Mail.problems` and returns None, so the
+chain goes on and the sender gets every problem in one answer; the chain's end decides
+on them (:mod:`pbem.service.intake.chain`). No rule raises to steer the chain: a rule
+that raises is a bug in it, and the intake's guard quarantines the mail.
+
+Which rule decided is written in the inbox row (``inbox.decided_by``).
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, Protocol
+
+from pbem import rules as game_rules
+from pbem.mail.message import ParsedMail
+from pbem.problems import Problem
+from pbem.service.base.context import Service
+from pbem.service.base.text import mask_key
+from pbem.service.commands import host_commands, seat_commands
+from pbem.service.commands.catalogue import REGISTRY
+from pbem.service.identity import authres, envelope
+from pbem.service.identity.envelope import Checked
+from pbem.service.log import trust
+
+log = logging.getLogger(__name__)
+
+
+class Outcome(StrEnum):
+    """What a verdict leads to (the chain's handler lists, :data:`pbem.service.intake.chain.HANDLERS`)."""
+
+    APPLY = "apply"
+    """Orders applied: the inbox row ``applied``, the events, the reports."""
+    REJECT = "reject"
+    """Not applied: the inbox row ``rejected`` and every problem answered."""
+    HOLD = "hold"
+    """The right key from another address: ``held``, answered as a wrong key (no oracle)."""
+    IGNORE = "ignore"
+    """Machine mail (loops, bounces, auto-replies, empty): stored, never answered."""
+    DISPATCH = "dispatch"
+    """A command or a request (:mod:`pbem.service.commands.registry`): its own
+    dispatch answers it and returns the status."""
+
+
+Dispatch = Callable[[Service, ParsedMail, Mapping[str, Any], Callable[..., int], Mapping[str, Any]], str]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A rule's decision: the outcome, and for :attr:`Outcome.DISPATCH` the dispatch."""
+
+    outcome: Outcome
+    dispatch: Dispatch | None = None
+
+
+@dataclass
+class Mail:
+    """One mail on its way through the chain: the parsed message (a rule may read it
+    as a person's, :class:`Person`), the raw bytes and where they came from, and what
+    the rules found so far."""
+
+    parsed: ParsedMail
+    raw: bytes
+    uidvalidity: int | None
+    uid: int | None
+    folder: str
+    problems: list[Problem] = field(default_factory=list)
+    """Problems collected by rules that do not stop the chain, in the order found."""
+    found_by: list[str] = field(default_factory=list)
+    """The names of the rules that collected problems, in order."""
+    checked: Checked | None = None
+    """The envelope's findings (:class:`Envelope`)."""
+    state: game_rules.GameState | None = None
+    orders: Any = None
+    """The orders as the log will hold them (JSON form), once the envelope passed."""
+    decided_by: str = ""
+    """The rule whose verdict the chain followed; written in the inbox row."""
+    result: Any = None
+    """The inbox row's ``result`` when the deciding rule sets it (rules before the
+    envelope: the problems alone)."""
+    note: str | None = None
+    """A line after the problems in the answer."""
+    previous: Mapping[str, Any] | None = None
+    """The seat's orders applied before at this step (the receipt's "what changed")."""
+    inbox_id: int | None = None
+    """The inbox row, once recorded."""
+
+    @property
+    def document(self) -> Mapping[str, Any]:
+        """The mail's orders document (empty when it has none)."""
+        return self.parsed.document or {}
+
+    @property
+    def shown(self) -> dict[str, Any]:
+        """The document as stored and echoed: the seat key hidden."""
+        return mask_key(self.document)
+
+    def record(self, service: Service, status: str, reason: str = "", **fields: Any) -> int:
+        """Insert the mail's inbox row (``status``, ``reason``, and ``game_id``, ``seat``,
+        ``step``, ``result`` in ``fields``) with :attr:`decided_by`; return its id."""
+        return service.store.record_inbox(
+            message_id=self.parsed.message_id, raw=self.raw, uidvalidity=self.uidvalidity, uid=self.uid,
+            folder=self.folder, sender=self.parsed.sender, subject=self.parsed.subject, status=status, reason=reason,
+            at=service.clock().isoformat(), decided_by=self.decided_by, **fields)
+
+    def recorder(self, service: Service) -> Callable[..., int]:
+        """:meth:`record` bound to ``service`` (the shape the answers and the commands take)."""
+        return lambda status, reason="", **fields: self.record(service, status, reason, **fields)
+
+
+class Rule(Protocol):
+    """One intake rule: its name (written in the inbox row when it decides), what it
+    checks, and the check."""
+
+    name: str
+    description: str
+
+    def check(self, service: Service, mail: Mail) -> Verdict | None:
+        """The verdict on ``mail``, or None: no decision (problems may have been added)."""
+
+
+@dataclass(frozen=True)
+class Person:
+    """A mail with strong machine signals (an auto-reply header) that carries the seat's
+    orders and key from the seat's own address is a person's: read it as one. Decides
+    nothing."""
+
+    name: str = "person"
+    description: str = "a seat's own orders despite an auto-reply header are read as the player's"
+
+    def check(self, service: Service, mail: Mail) -> Verdict | None:
+        parsed = mail.parsed
+        if parsed.action == "ignore" and parsed.as_person is not None and envelope.is_seat_mail(service,
+                                                                                                  parsed.as_person):
+            log.warning("a mail from %s with %s holds the seat's orders and key: read as the player's",
+                        parsed.sender, parsed.ignore_detail)
+            mail.parsed = parsed.as_person
+        elif parsed.machine is not None and parsed.action != "ignore":
+            log.info("a mail from %s with %s holds orders: read as a person's", parsed.sender, parsed.machine.detail)
+        return None
+
+
+@dataclass(frozen=True)
+class Machine:
+    """Machine mail of one kind (``reason``: ``loop`` — our own mail back; ``bounce`` —
+    a delivery report; ``auto-reply``; ``empty`` or ``unreadable-sender``): ignored."""
+
+    name: str
+    reasons: tuple[str, ...]
+    description: str
+
+    def check(self, service: Service, mail: Mail) -> Verdict | None:
+        if mail.parsed.action == "ignore" and (mail.parsed.ignore_reason or "") in self.reasons:
+            return Verdict(Outcome.IGNORE)
+        return None
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A person's mail whose orders block cannot be read (none, two, bad YAML, quoted
+    only, …; :func:`pbem.mail.message.parse_mail`): rejected with every problem."""
+
+    name: str = "shape"
+    description: str = "the mail holds one readable orders document"
+
+    def check(self, service: Service, mail: Mail) -> Verdict | None:
+        if mail.parsed.action == "ignore":  # a kind no Machine rule names: still never answered
+            return Verdict(Outcome.IGNORE)
+        if mail.parsed.action == "reject":
+            issues = list(mail.parsed.problems)
+            mine = envelope.your_block(service, mail.parsed.sender)
+            if mine:  # the sender's own envelope instead of the generic example
+                issues = [replace(i, hint=mine) if i.code == "mail.no_orders" else i for i in issues]
+            mail.problems.extend(issues)
+            mail.result = [i.to_dict() for i in issues]
+            return Verdict(Outcome.REJECT)
+        return None
+
+
+@dataclass(frozen=True)
+class Authentication:
+    """Our receiving server's Authentication-Results refuse the sender
+    (:func:`pbem.service.identity.authres.refusal`; RFC 8601)."""
+
+    name: str = "authentication"
+    description: str = "the receiving server's Authentication-Results do not refuse the sender"
+
+    def check(self, service: Service, mail: Mail) -> Verdict | None:
+        refused = authres.refusal(service.config, mail.parsed)
+        if refused is None:
+            return None
+        mail.problems.append(refused)
+        mail.result = {"problems": [refused.to_dict()]}
+        return Verdict(Outcome.REJECT)
+
+
+def _is_host_command(doc: Mapping[str, Any]) -> bool:
+    """Whether ``doc`` names a host command (a host who left out the ``host:`` line is
+    told about the host key, not about a missing seat; break16)."""
+    name = doc.get("command")
+    return REGISTRY.host(name) is not None and REGISTRY.seat(name) is None  # resend is both
+
+
+@dataclass(frozen=True)
+class Request:
+    """A document that is no orders: a history request, a host command, a join, a seat
+    command or an address confirmation, each dispatched through the command registry
+    (:mod:`pbem.service.commands.catalogue`)."""
+
+    name: str = "request"
+    description: str = "a history request, a command or a join goes to the command registry"
+
+    def check(self, service: Service, mail: Mail) -> Verdict | None:
+        doc = mail.document
+        if "history" in doc:
+            return Verdict(Outcome.DISPATCH, REGISTRY.request("history").process)
+        if "command" in doc and ("host" in doc or (_is_host_command(doc) and "seat" not in doc
+                                                   and "key" not in doc)):
+            return Verdict(Outcome.DISPATCH, host_commands.handle_mail)
+        if "join" in doc and "orders" not in doc:  # sign-up to an open game (issue 16)
+            return Verdict(Outcome.DISPATCH, REGISTRY.request("join").process)
+        if ("command" in doc or "confirm" in doc) and "orders" not in doc:  # confirm: an address change
+            return Verdict(Outcome.DISPATCH, seat_commands.handle_mail)
+        return None
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """The envelope and identity (:func:`pbem.service.identity.envelope.check_envelope`:
+    game, seat, sender, wrong-key lock, key, standing-orders sequence, salt, an ended
+    game, step and turn, in that order, with the no-oracle rules between them). The
+    right key from another address is held; problems that leave the orders uncheckable
+    reject at once; the others are collected and the chain goes on."""
+
+    name: str = "envelope"
+    description: str = "the envelope names a seat, from its address, with its key, at the right step"
+
+    def check(self, service: Service, mail: Mail) -> Verdict | None:
+        checked = envelope.check_envelope(service, mail.parsed, mail.document)
+        mail.checked = checked
+        if checked.held:
+            mail.problems.extend(checked.issues)
+            return Verdict(Outcome.HOLD)
+        if checked.issues and not checked.orders_checkable:
+            mail.problems.extend(checked.issues)
+            return Verdict(Outcome.REJECT)
+        if checked.issues:
+            mail.problems.extend(checked.issues)
+            mail.found_by.append(self.name)
+        return None
+
+
+@dataclass(frozen=True)
+class Orders:
+    """The orders against the rules (``rules.validate``: every problem in one pass);
+    collects them and never stops the chain."""
+
+    name: str = "orders"
+    description: str = "the orders are legal for the seat's decision (docs/orders.md)"
+
+    def check(self, service: Service, mail: Mail) -> Verdict | None:
+        checked = mail.checked
+        assert checked is not None and checked.game_id is not None and checked.seat is not None
+        mail.state = service.state(checked.game_id)
+        mail.orders = trust.json_form(mail.document["orders"])  # as the log will hold them (docs/trust.md)
+        rejections = game_rules.validate(mail.state, checked.seat, mail.orders)
+        if rejections:
+            mail.problems.extend(rejections)
+            mail.found_by.append(self.name)
+        return None
+
