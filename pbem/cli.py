@@ -234,7 +234,7 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
     """Create GAME_ID in the database: setup, first reports and prompts, the table in the
     log, and a welcome with the seat key to each player. Prints the host key once."""
     from pbem.service.judge import Judge
-    from pbem.service.play.table import new_game, parse_pairs, parse_seat
+    from pbem.service.play.setup import new_game, parse_pairs, parse_seat
 
     try:
         new_seats = [parse_seat(item) for item in seats]
@@ -269,7 +269,7 @@ def game_open(config_path: str, host_email: str, options: tuple[str, ...], setti
     its four seats are taken (docs/host-guide.md). Prints the host key once."""
     from pbem.service.commands.join import open_game
     from pbem.service.judge import Judge
-    from pbem.service.play.table import parse_pairs
+    from pbem.service.play.setup import parse_pairs
 
     try:
         table = parse_pairs(settings, "setting") | ({"time_zone": time_zone} if time_zone else {})

@@ -13,7 +13,8 @@ Each operation lives in its own module; the layers, bottom to top
 - :mod:`pbem.service.play`: game setup, applying orders, reports, deadlines, the end;
 - :mod:`pbem.service.commands`: the command registry (player and host commands,
   sign-up, history requests);
-- :mod:`pbem.service.intake.intake`: one raw message to its outcome, under one guard;
+- :mod:`pbem.service.intake`: one raw message to its outcome — the intake rules, the chain,
+  under one guard;
 - this module, :mod:`pbem.service.loop`, :mod:`pbem.service.runner`: the facade, the
   poll loop, ``pbem run``; :mod:`pbem.service.status`, :mod:`pbem.service.verify`:
   ``pbem status``, ``pbem verify``.
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from pbem.service.base.context import Service
 from pbem.service.intake import intake
 from pbem.service.outgoing import digests, ratelimit, sending
-from pbem.service.play import games, overdue
+from pbem.service.play import overdue, setup
 
 
 @dataclass
@@ -39,8 +40,8 @@ class Judge(Service):
 
     def ensure_games(self) -> list[str]:
         """Create the configured games not in the database yet; sync the seats of the
-        others. Returns the ids created (:func:`pbem.service.play.games.ensure_games`)."""
-        return games.ensure_games(self)
+        others. Returns the ids created (:func:`pbem.service.play.setup.ensure_games`)."""
+        return setup.ensure_games(self)
 
     def handle_message(self, raw: bytes, uidvalidity: int | None = None, uid: int | None = None,
                        folder: str = "INBOX", size: int | None = None) -> str:

@@ -242,7 +242,7 @@ class TableStore(Connection):
         for i in ids:
             self.db["digests"].update(i, {"sent_at": at})
 
-    # --- players' preferences (pbem.service.outgoing.prefs) ------------------------------------
+    # --- players' preferences (pbem.service.outgoing.seat_preferences) ------------------------------------
     def latest_seat_event(self, game_id: str, kind: str, seat: str) -> dict[str, Any] | None:
         """The data of the seat's latest event of ``kind`` in the game, or None."""
         row = self.db.execute("SELECT data FROM events WHERE game_id = ? AND kind = ? AND seat = ? "

@@ -16,7 +16,7 @@ import yaml
 
 from pbem.config import load_config
 from pbem.service import make_judge, run_once
-from pbem.service.play import table as table_mod
+from pbem.service.play import setup as table_mod
 from tests.conftest import ACCOUNTS, SEATS
 from tests.mailservers import MailServer, start_pymap
 from tests.service.helpers import wait_until, write_config

@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.service.play import table as table_mod
+from pbem.service.play import setup as table_mod
 from tests.conftest import SEATS
 from tests.service.cmdmail import Mail, start, text
 
@@ -409,7 +409,7 @@ def test_wrong_address_codes_alert_the_seat_and_the_host(tmp_path: Path) -> None
 
 def test_a_new_player_does_not_inherit_the_old_players_preferences(tmp_path: Path) -> None:
     from pbem.service.commands import host_commands
-    from pbem.service.outgoing import prefs
+    from pbem.service.outgoing import seat_preferences
 
     m = start(tmp_path)
     try:
@@ -419,7 +419,7 @@ def test_a_new_player_does_not_inherit_the_old_players_preferences(tmp_path: Pat
         assert list(m.cycle().values()) == ["answered"]
         host_commands.run(m.judge, "g2", "replace", seat="east", player="Eumenes <newhome@pbem.localhost>")
         m.cycle()
-        assert prefs.of(m.judge.store, "g2", "east") == dict(prefs.DEFAULTS)
+        assert seat_preferences.of(m.judge.store, "g2", "east") == dict(seat_preferences.DEFAULTS)
         handover = m.mails("newhome", "[g2] handover: your seat east")[0]
         assert handover.get_body(("html",)) is not None  # format: html again
     finally:

@@ -34,11 +34,11 @@ def _section(page: str, heading: str) -> str | None:
     """The text of the ``## heading`` (or ``###``) section of ``docs/page``, None when
     there is no such heading."""
     text = (DOCS / page).read_text()
-    found = re.search(rf"^(#{{2,3}}) {re.escape(heading)}\s*$", text, re.M)
+    found = re.search(rf"^(#{{2,3}}) {re.escape(heading)}\s*$", text, re.MULTILINE)
     if found is None:
         return None
     rest = text[found.end():]
-    end = re.search(rf"^#{{2,{len(found.group(1))}}} ", rest, re.M)
+    end = re.search(rf"^#{{2,{len(found.group(1))}}} ", rest, re.MULTILINE)
     return rest[:end.start()] if end else rest
 
 
@@ -55,7 +55,7 @@ def test_every_command_has_its_section_in_a_guide(command) -> None:
     section = _section(command.guide.page, command.guide.section)
     assert section is not None, f"docs/{command.guide.page} has no section {command.guide.section!r}"
     name = re.escape(command.name)
-    assert re.search(rf"command: {name}\b|`{name}\b|\*\*{name}\*\*|^{name}:", section, re.M), (
+    assert re.search(rf"command: {name}\b|`{name}\b|\*\*{name}\*\*|^{name}:", section, re.MULTILINE), (
         f"docs/{command.guide.page}, {command.guide.section!r}, does not name {command.name}")
 
 
@@ -65,7 +65,7 @@ def test_every_field_is_named_in_the_guide(command) -> None:
     whole = (DOCS / command.guide.page).read_text()
     for f in command.fields:
         pattern = rf"`{re.escape(f.name)}[:`]|^{re.escape(f.name)}:|--{f.name.replace('_', '-')}\b"
-        assert re.search(pattern, section, re.M) or re.search(pattern, whole, re.M), (command.name, f.name)
+        assert re.search(pattern, section, re.MULTILINE) or re.search(pattern, whole, re.MULTILINE), (command.name, f.name)
 
 
 def test_a_duplicate_name_is_an_error_and_a_name_may_serve_two_senders() -> None:

@@ -20,7 +20,7 @@ from pbem.config import load_config
 from pbem.service import Judge
 from pbem.service.commands import host_commands
 from pbem.service.play import deadlines
-from pbem.service.play.table import NewSeat, new_game
+from pbem.service.play.setup import NewSeat, new_game
 from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail
 

@@ -22,7 +22,7 @@ from pbem.config import load_config
 from pbem.keys import hash_key, verify_key
 from pbem.service import make_judge
 from pbem.service.commands import host_commands, join
-from pbem.service.play import table as table_mod
+from pbem.service.play import setup as table_mod
 from tests.conftest import ACCOUNTS, KEYS, SEATS
 from tests.mailservers import start_pymap
 from tests.service.cmdmail import EXTRA, Mail, start, text

@@ -112,9 +112,9 @@ def test_no_import_cycles() -> None:
 
 def test_the_checks_can_fail() -> None:
     """The import, layer and inner-import checks find what they look for (a made-up tree)."""
-    a = ast.parse("from pbem.service.play import games\ndef f():\n    import os\n")
-    mods = {"pbem.service.play": Path("p"), "pbem.service.play.games": Path("g.py")}
-    assert _imports(a, mods) == {"pbem.service.play", "pbem.service.play.games"}
+    a = ast.parse("from pbem.service.play import setup\ndef f():\n    import os\n")
+    mods = {"pbem.service.play": Path("p"), "pbem.service.play.setup": Path("g.py")}
+    assert _imports(a, mods) == {"pbem.service.play", "pbem.service.play.setup"}
     assert any(isinstance(s, ast.Import) for n in ast.walk(a)
                if isinstance(n, ast.FunctionDef) for s in ast.walk(n))
     assert _layer("pbem.service.judge") > _layer("pbem.service.intake.intake") > _layer("pbem.service.base.context")

@@ -19,8 +19,8 @@ from pbem.mail.body import too_wide, wrap_text
 from pbem.mail.compose import compose
 from pbem.service import Judge
 from pbem.service.log import trust
-from pbem.service.outgoing import host
-from pbem.service.play import table
+from pbem.service.outgoing import host_notices
+from pbem.service.play import setup
 from pbem.service.status import status
 from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
@@ -93,13 +93,13 @@ def test_every_mail_kind_has_a_wrapped_text_part_and_an_html_part(tmp_path: Path
     assert judge.handle_message(mail("stranger@else.test", yaml.safe_dump(held), subject="my orders")) == "held"
     judge.handle_message(_dsn(f"{SEATS[(SEATS.index(other) + 1) % 4]}@pbem.localhost"))
     with judge.store.transaction():
-        host.report_fault(judge, "test", "a test fault", "A fault of the judge as a whole, told to every host "
+        host_notices.report_fault(judge, "test", "a test fault", "A fault of the judge as a whole, told to every host "
                           "in one long line that no template wraps, to see the formatter do it for them.")
     due = min(datetime.fromisoformat(r["due_at"]) for r in judge.store.open_deadlines())
     clock.now = due - timedelta(minutes=30)  # the reminder is due before the deadline
     judge.tick()
     trust.abandon(judge, "g1", "a test of every mail kind")  # the seed reveal: a notice to every seat
-    table.new_game(judge, "g2", [table.NewSeat(s, s.title(), f"{s}2@pbem.localhost") for s in SEATS],
+    setup.new_game(judge, "g2", [setup.NewSeat(s, s.title(), f"{s}2@pbem.localhost") for s in SEATS],
                    host_email="host2@pbem.localhost")  # the welcomes of `pbem game new`
 
     rows = [(k, s, judge.store.outbox_row(i)["raw"]) for k, s, i in

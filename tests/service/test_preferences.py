@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from pbem import rules
 from pbem.cli import main
-from pbem.service.outgoing import prefs
+from pbem.service.outgoing import seat_preferences
 from tests.conftest import KEYS, SEATS
 from tests.service.cmdmail import start, text
 from tests.service.helpers import orders_body
@@ -37,9 +37,9 @@ def test_preferences_map_off_plain_and_daily_digest(tmp_path: Path) -> None:
         assert reply.get_body(("html",)) is None and "digest: daily" in text(reply)
         assert m.mails(nomap, "Re: command")[0].get_body(("html",)) is not None
         assert "`format:` takes html or plain" in text(m.mails(other, "Re: command")[0])
-        assert prefs.of(m.judge.store, "g1", plain) == {"map": "on", "format": "plain", "digest": "daily"}
-        assert prefs.of(m.judge.store, "g1", nomap) == {"map": "off", "format": "html", "digest": "off"}
-        assert prefs.of(m.judge.store, "g1", other) == dict(prefs.DEFAULTS)
+        assert seat_preferences.of(m.judge.store, "g1", plain) == {"map": "on", "format": "plain", "digest": "daily"}
+        assert seat_preferences.of(m.judge.store, "g1", nomap) == {"map": "off", "format": "html", "digest": "off"}
+        assert seat_preferences.of(m.judge.store, "g1", other) == dict(seat_preferences.DEFAULTS)
         logged = [e for e in m.judge.store.events("g1") if e.kind == "PreferencesSet"]
         assert sorted(e.seat for e in logged) == sorted([plain, nomap]) and not any(e.public for e in logged)
 
@@ -58,7 +58,7 @@ def test_preferences_map_off_plain_and_daily_digest(tmp_path: Path) -> None:
         assert later and all(x.get_body(("html",)) is None for x in later[1:])  # prompts too: text only
 
         now = m.judge.clock()
-        eight = datetime.combine(now.date(), time(prefs.DIGEST_HOUR), tzinfo=UTC)
+        eight = datetime.combine(now.date(), time(seat_preferences.DIGEST_HOUR), tzinfo=UTC)
         eight += timedelta(days=1) if eight <= now + timedelta(minutes=10) else timedelta(0)  # the next 08:00
         m.offset[0] += eight - now - timedelta(minutes=10)
         m.cycle(advance=timedelta(0))  # before 08:00: nothing yet

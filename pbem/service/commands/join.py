@@ -7,7 +7,7 @@
 
 Each player who joins is answered with the seat and its key (only the key's hash is
 kept). When the last of the four seats is taken the game starts as one made by ``pbem
-game new`` (:func:`pbem.service.play.table.new_game`, ``origin: signup``): setup R-2, the
+game new`` (:func:`pbem.service.play.setup.new_game`, ``origin: signup``): setup R-2, the
 ``TableSet`` event (the seats' names, no address), the first reports and prompts; every
 player is told the game starts, and so is the host.
 
@@ -38,7 +38,7 @@ from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
 from pbem.service.commands.registry import Field, Guide, MailRequest, Who
 from pbem.service.outgoing import answers, outbox
-from pbem.service.play.table import _ID, NewSeat, new_game
+from pbem.service.play.setup import _ID, NewSeat, new_game
 
 SIGNUP_KEYS = ("game", "join", "name")
 """The keys of a sign-up mail."""

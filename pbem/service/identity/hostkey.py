@@ -34,7 +34,7 @@ from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.service.base.context import Service
 from pbem.service.identity import envelope
-from pbem.service.outgoing import host
+from pbem.service.outgoing import host_notices
 
 HOST_KEY = "auth.host.key"
 """Inbox reason: a wrong host key in mail that proves the host's address (counts for the lock)."""
@@ -109,7 +109,7 @@ def _maybe_alert(judge: Service, game_id: str, failures: int) -> None:
     if failures != envelope.ALERT_AFTER:
         return
     bucket = judge.clock().strftime("%Y%m%d%H")
-    host.notify_host(judge, game_id, f"{failures} host commands for {game_id} came within the hour with a wrong "
+    host_notices.notify_host(judge, game_id, f"{failures} host commands for {game_id} came within the hour with a wrong "
                      "host key or from another address than yours; none was carried out. After "
                      f"{envelope.LOCK_AFTER} wrong host keys from your address within an hour, host commands by "
                      "mail are locked for an hour (`pbem host …` on the judge's machine still works). If they were "

@@ -29,7 +29,7 @@ from pbem.service.intake.rules import (
     Verdict,
 )
 from pbem.service.log import trust
-from pbem.service.outgoing import answers, host
+from pbem.service.outgoing import answers, host_notices
 from pbem.service.play import adjudicate
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ def _believe_bounces(service: Service, mail: Mail, verdict: Verdict) -> None:
             log.warning("a delivery report about %s names no mail we sent there (%s); not believed",
                         safe_text(address, 100), safe_text(" ".join(parsed.returned_ids), 300) or "no Message-ID")
             continue
-        host.bounced(service, address, "a delivery report came back for it")
+        host_notices.bounced(service, address, "a delivery report came back for it")
 
 
 def _record_refusal(service: Service, mail: Mail, verdict: Verdict) -> None:

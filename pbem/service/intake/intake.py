@@ -14,7 +14,7 @@ one transaction, inside one guard:
   when the fault lasts (:mod:`pbem.service.outgoing.faults`);
 - any other exception means the mail itself breaks a stage: it is *quarantined* — its
   raw bytes stored with the error (status ``quarantined``), the host told by mail (once
-  per episode, :func:`pbem.service.outgoing.host.report_fault`), the sender answered when that
+  per episode, :func:`pbem.service.outgoing.host_notices.report_fault`), the sender answered when that
   is possible — and the poller moves it to the quarantine folder; the loop goes on.
 
 A message is the same mail as a stored one when both its Message-ID and its content
@@ -33,7 +33,7 @@ from pbem.service.base.context import RetryLater, Service, is_transient
 from pbem.service.base.text import safe_text, synthetic_message_id
 from pbem.service.intake import chain
 from pbem.service.intake.rules import Mail
-from pbem.service.outgoing import answers, host
+from pbem.service.outgoing import answers, host_notices
 from pbem.store.content import content_hash
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ def _tell_host(judge: Service, body: str) -> None:
     the notice must not undo the quarantine)."""
     try:
         with judge.store.transaction():
-            host.report_fault(judge, "quarantine", "a mail was quarantined", body)
+            host_notices.report_fault(judge, "quarantine", "a mail was quarantined", body)
     except Exception as exc:  # noqa: BLE001 - the row is kept; the log has the rest
         log.error("could not tell the host about a quarantined mail: %s", safe_text(str(exc), 300))
 

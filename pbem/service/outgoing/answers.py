@@ -15,7 +15,7 @@ from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
 from pbem.service.base.context import Service
 from pbem.service.base.text import mask_key_lines, re_subject
-from pbem.service.outgoing import host, outbox, ratelimit
+from pbem.service.outgoing import host_notices, outbox, ratelimit
 
 #: rec(status, reason="", **fields) -> inbox id: records the mail being handled
 Recorder = Callable[..., int]
@@ -124,7 +124,7 @@ def alert_wrong_keys(judge: Service, game_id: str, row: Mapping[str, Any], failu
     outbox.queue(judge, game_id=game_id, kind="alert", to_addr=row["email"], to_name=row["player"],
                  subject=f"[{game_id}] wrong keys for your seat", text=build.render_notice(body, game_id),
                  html=None, id_parts=(game_id, "wrong-keys", row["seat"], bucket))
-    host.notify_host(judge, game_id, f"{failures} mails in the last hour claimed seat {row['seat']} "
+    host_notices.notify_host(judge, game_id, f"{failures} mails in the last hour claimed seat {row['seat']} "
                      f"({row['player']}, {row['email']}) in {game_id} with a wrong key or from another "
                      "address; none was applied and the player was alerted. After 10 wrong keys from the "
                      "seat's address within an hour the seat is locked for an hour.",
@@ -144,7 +144,7 @@ def alert_seat(judge: Service, game_id: str, row: Mapping[str, Any], parsed: Par
                  subject=f"[{game_id}] held: orders for your seat from another address",
                  text=build.render_notice(body, game_id), html=None,
                  id_parts=(game_id, "held", row["seat"], bucket))
-    host.notify_host(judge, game_id, f"A mail from {parsed.sender} carried the correct key for seat {row['seat']} "
+    host_notices.notify_host(judge, game_id, f"A mail from {parsed.sender} carried the correct key for seat {row['seat']} "
                      f"({row['player']}, registered as {row['email']}) in {game_id} (subject: "
                      f"{parsed.subject!r}). It was held, not applied, and the player was alerted at the "
                      "registered address; the sender got the answer any other address gets. If the player "

@@ -1,5 +1,5 @@
 """The daily digest a seat can choose instead of one mail per report (issue 16,
-``preferences: digest: daily``; :mod:`pbem.service.outgoing.prefs`)."""
+``preferences: digest: daily``; :mod:`pbem.service.outgoing.seat_preferences`)."""
 from __future__ import annotations
 
 import logging
@@ -11,7 +11,7 @@ from pbem.report import build
 from pbem.service.base.context import RetryLater, Service, is_transient
 from pbem.service.base.settings import settings_of, wrapped
 from pbem.service.outgoing import outbox
-from pbem.service.outgoing.prefs import DIGEST_HOUR
+from pbem.service.outgoing.seat_preferences import DIGEST_HOUR
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ tied to one mail.
 Each fault kind has an *episode*: it starts at the first failure and ends at the next
 success. The hosts are told once per episode (and again after a day if it goes on),
 when it has lasted :data:`GRACE` — a server restart of a minute is no news, a full disk
-is. The notice goes through the outbox (:func:`pbem.service.outgoing.host.report_fault`); when
-the database itself is what fails, straight over SMTP (:func:`pbem.service.outgoing.host.send_direct`).
+is. The notice goes through the outbox (:func:`pbem.service.outgoing.host_notices.report_fault`); when
+the database itself is what fails, straight over SMTP (:func:`pbem.service.outgoing.host_notices.send_direct`).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from pbem.service.base.context import Service
 from pbem.service.base.text import safe_text
-from pbem.service.outgoing import host
+from pbem.service.outgoing import host_notices
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +110,8 @@ def _tell(judge: Service, kind: str, body: str) -> bool:
     """Queue the notice; when the database is what fails, send it straight over SMTP."""
     try:
         with judge.store.transaction():
-            host.report_fault(judge, kind, kind + " fault", body)
+            host_notices.report_fault(judge, kind, kind + " fault", body)
         return True
     except Exception as exc:  # noqa: BLE001 - the database may be what fails
         log.warning("cannot queue the host notice about %s (%s); sending it directly", kind, safe_text(str(exc), 200))
-        return host.send_direct(judge, kind, kind + " fault", body) > 0
+        return host_notices.send_direct(judge, kind, kind + " fault", body) > 0

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from pbem.mail.compose import Attachment, compose, stable_message_id
 from pbem.service.base.context import Service
-from pbem.service.outgoing import prefs
+from pbem.service.outgoing import seat_preferences
 from pbem.store import Store
 
 log = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ def queue(judge: Service, *, game_id: str | None, kind: str, to_addr: str, to_na
     message_id = stable_message_id(judge.domain, *id_parts)
     if judge.store.has_mail(message_id):
         return
-    plain = prefs.of_address(judge.store, game_id, to_addr)["format"] == "plain"  # the seat's choice (issue 16)
+    plain = seat_preferences.of_address(judge.store, game_id, to_addr)["format"] == "plain"  # the seat's choice (issue 16)
     out = compose(sender=judge.config.judge_address, sender_name=judge.config.judge_name, to_addr=to_addr,
                   to_name=to_name, subject=subject, text=text, html=html, attachments=attachments,
                   message_id=message_id, kind=kind, in_reply_to=in_reply_to, references=references,

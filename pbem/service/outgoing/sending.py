@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.mail.smtp import CYCLE_BUDGET, SendReport, send_due
 from pbem.service.base.context import Service
-from pbem.service.outgoing import faults, host
+from pbem.service.outgoing import faults, host_notices
 from pbem.store import is_transient_db_error
 
 log = logging.getLogger(__name__)
@@ -29,7 +29,7 @@ def flush(judge: Service, budget: float = CYCLE_BUDGET) -> SendReport:
     if report.refused:  # 550 User unknown while sending: as a delivery report would say (issue 25, finding 12)
         with judge.store.transaction():
             for address, reply in report.refused.items():
-                host.bounced(judge, address, f"the mail server refused the address ({reply})")
+                host_notices.bounced(judge, address, f"the mail server refused the address ({reply})")
     if report.gave_up:
         _report_given_up(judge, report.gave_up)
     return report
@@ -50,7 +50,7 @@ def _report_given_up(judge: Service, ids: Sequence[int]) -> None:
     lines = "\n".join(f"- outbox {r['id']}: {r['kind']} to {_recipient(judge, r)} ({r['subject']!r}): "
                       f"{r['last_error']}" for r in rows)
     with judge.store.transaction():
-        host.report_fault(judge, "undeliverable", "mail could not be delivered",
+        host_notices.report_fault(judge, "undeliverable", "mail could not be delivered",
                           f"The mail server refused these messages for good (or they cannot be sent):\n\n{lines}\n\n"
                           "Fix the address or the relay, then `pbem outbox resend` sends them again with the "
                           "same Message-IDs. You hear of this at most once a day; `pbem status` lists every "

@@ -16,7 +16,7 @@ from pbem.service.base.context import RetryLater, Service, is_transient
 from pbem.service.base.settings import settings_of, wrapped
 from pbem.service.base.text import safe_text
 from pbem.service.log import trust
-from pbem.service.outgoing import host, outbox
+from pbem.service.outgoing import host_notices, outbox
 from pbem.service.play import adjudicate
 from pbem.service.play.deadlines import (
     SeatRecord,
@@ -45,7 +45,7 @@ def tick(judge: Service) -> int:
                 raise RetryLater("deadlines", exc) from exc
             log.exception("deadline %s step %s %s failed", row["game_id"], row["step"], row["seat"])
             with judge.store.transaction():
-                host.report_fault(judge, f"deadline {row['game_id']} {row['step']} {row['seat']}",
+                host_notices.report_fault(judge, f"deadline {row['game_id']} {row['step']} {row['seat']}",
                                   "a deadline could not be applied",
                                   f"The deadline of seat {row['seat']} at step {row['step']} of {row['game_id']} "
                                   f"(due {row['due_at']}) raised {type(exc).__name__}: {safe_text(str(exc), 300)}. "
@@ -67,7 +67,7 @@ def _one(judge: Service, row: dict[str, Any]) -> int:
     if game is None or game["step"] != row["step"] or game["status"] in trust.ENDED:
         store.expire_deadline(game_id, row["step"], seat, now.isoformat())
         return 0
-    if game["status"] == "paused":  # no deadline passes in a pause; resuming moves them (hostcmd)
+    if game["status"] == "paused":  # no deadline passes in a pause; resuming moves them (commands/host/resume.py)
         return 0
     settings = settings_of(judge, game_id)
     if now < due:  # a seat in civil disorder is due when its deadline starts: no reminder
@@ -116,7 +116,7 @@ def _missed(judge: Service, game_id: str, seat: str, step: int, rec: SeatRecord,
            if judge.config.game(game_id) is None else  # break16: replace refuses config games
            f"in the judge's config: change games[].seats[] of {game_id} (player, email, key_hash from "
            "`pbem key new`); the next `pbem run` logs the change (docs/host-guide.md).")
-    host.notify_host(judge, game_id,
+    host_notices.notify_host(judge, game_id,
                      f"{seat} of {game_id} missed {row} decisions in a row and is in civil disorder: the judge "
                      "plays its defaults at once. Please find a new player and give them the seat:\n\n" + how,
                      "civil disorder", once=f"{seat}-{step}")

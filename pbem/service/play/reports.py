@@ -11,7 +11,7 @@ from pbem.pack.model import Pack
 from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.log import trust
-from pbem.service.outgoing import outbox, prefs
+from pbem.service.outgoing import outbox, seat_preferences
 from pbem.service.play import deadlines
 
 
@@ -32,7 +32,7 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
     # 24 item 15: the others get one small picture, the same for all), the shared drawing
     # done once (issue 14); no picture for a seat with the map off or its reports in a
     # digest, which is text (issue 16)
-    wanted = {r["seat"]: prefs.of(store, game_id, r["seat"]) for r in seats}
+    wanted = {r["seat"]: seat_preferences.of(store, game_id, r["seat"]) for r in seats}
     drawn = [s for s, w in wanted.items() if w["map"] == "on" and w["digest"] == "off"]
     to_move = {d.seat for d in rules.pending(state)}
     pngs = build.seat_map_pngs(pack, state, events, title=f"{game_id} step {step}", players=players,
@@ -46,7 +46,7 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
         rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                   seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
                                   witness=witness, before=before, map_attached=png is not None)
-        if wants["digest"] == "daily":  # held for the seat's daily digest (pbem.service.outgoing.prefs)
+        if wants["digest"] == "daily":  # held for the seat's daily digest (pbem.service.outgoing.seat_preferences)
             store.hold_for_digest(game_id=game_id, seat=row["seat"], to_addr=row["email"], to_name=row["player"],
                                   subject=f"[{game_id}] step {step} report: {headline}", text=rep.text,
                                   at=judge.clock().isoformat())

@@ -9,7 +9,7 @@ earlier step comes back, numbered as a new step, so no die of the replayed steps
 drawn at a position used before; ``StandingRestored``, seen by its seat only, then
 tells each seat whose standing orders it set back, issue 25.9) and ``GameEnded``
 (the host declares the result or abandons the game). The others have no reducer: the service acts on them
-(:mod:`pbem.service.commands.host_commands`, :mod:`pbem.service.play.table`); folding them into a stored
+(:mod:`pbem.service.commands.host_commands`, :mod:`pbem.service.play.setup`); folding them into a stored
 table state that ``pbem verify`` compares is planned, not built. Only the kinds in
 :data:`KINDS` are declared so far (see there).
 

@@ -15,10 +15,10 @@ from pbem.service.commands.host import common
 from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
 from pbem.service.log import trust
 from pbem.service.log.trust import log_events
-from pbem.service.outgoing import digests, outbox, prefs
+from pbem.service.outgoing import digests, outbox, seat_preferences
 from pbem.service.play import deadlines
 from pbem.service.play.reports import prompt_again
-from pbem.service.play.table import parse_seat
+from pbem.service.play.setup import parse_seat
 
 
 def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: str = "mail") -> Done:
@@ -59,8 +59,8 @@ def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: s
                                               "player": new.player})
     head = log_events(judge, game_id, [event])
     store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
-    if prefs.of(store, game_id, seat) != dict(prefs.DEFAULTS):  # the old player's choices are not the new one's
-        log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": dict(prefs.DEFAULTS)})])
+    if seat_preferences.of(store, game_id, seat) != dict(seat_preferences.DEFAULTS):  # the old player's choices are not the new one's
+        log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": dict(seat_preferences.DEFAULTS)})])
         digests.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
         head = trust.witness(store, game_id)
     if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends

@@ -1,4 +1,4 @@
-"""``command: preferences``: the seat's mail preferences (issue 16; :mod:`pbem.service.outgoing.prefs`)::
+"""``command: preferences``: the seat's mail preferences (issue 16; :mod:`pbem.service.outgoing.seat_preferences`)::
 
     game: g2
     seat: east
@@ -23,7 +23,7 @@ from pbem.service.base.context import Service
 from pbem.service.commands.registry import Field, Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.log import trust
-from pbem.service.outgoing import digests, prefs
+from pbem.service.outgoing import digests, seat_preferences
 
 
 def _value(raw: Any) -> Any:
@@ -38,10 +38,10 @@ def _value(raw: Any) -> Any:
 def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Set the given preferences; reply with all of them. Raises CommandError for a
     value a preference does not take, or when none is given."""
-    old = prefs.of(judge.store, game_id, seat)
+    old = seat_preferences.of(judge.store, game_id, seat)
     new = dict(old)
     problems: list[Problem] = []
-    for key, choices in prefs.CHOICES.items():
+    for key, choices in seat_preferences.CHOICES.items():
         if key not in doc:
             continue
         value = _value(doc[key])
@@ -52,7 +52,7 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
                                     where=key, code="command.value", hint=f"Write `{key}: {choices[0]}`."))
         else:
             new[key] = value
-    if not problems and not any(k in doc for k in prefs.CHOICES):
+    if not problems and not any(k in doc for k in seat_preferences.CHOICES):
         problems.append(Problem(message="No preference given.", where="command", code="command.value",
                                 hint="Add one or more of `map: on|off`, `format: html|plain`, "
                                      "`digest: daily|off`."))
@@ -63,7 +63,7 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
     lines = [f"Your preferences for seat {seat} of {game_id} are now:", "",
              f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}", ""]
     if new["digest"] == "daily":
-        lines.append(f"Turn reports now come once a day, at {prefs.DIGEST_HOUR:02d}:00 in the game's time zone, "
+        lines.append(f"Turn reports now come once a day, at {seat_preferences.DIGEST_HOUR:02d}:00 in the game's time zone, "
                      "in one mail; prompts and reminders still come at once.")
     if flushed:
         lines.append("The reports held for your digest come now, in one mail.")
@@ -75,7 +75,7 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
 
 
 COMMAND = SeatCommand(
-    name="preferences", fields=tuple(Field(k, "choice", " | ".join(v)) for k, v in prefs.CHOICES.items()),
+    name="preferences", fields=tuple(Field(k, "choice", " | ".join(v)) for k, v in seat_preferences.CHOICES.items()),
     limit=Limit(10, timedelta(hours=1), counted_by="dispatch"), logs=("PreferencesSet",),
     help="Your mail preferences: `map: on|off`, `format: html|plain`, `digest: daily|off`.",
     guide=Guide("player-guide.md", "Preferences"), process=preferences)
