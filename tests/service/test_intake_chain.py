@@ -12,6 +12,7 @@ import yaml
 from pbem import rules
 from pbem.config import parse_config
 from pbem.service import Judge
+from pbem.service.identity import envelope
 from pbem.service.intake.chain import ACCEPT, CHAIN, HANDLERS
 from pbem.service.intake.rules import Outcome
 from pbem.store import Store
@@ -44,17 +45,20 @@ def test_the_inbox_row_names_the_rule_that_decided(tmp_path: Path) -> None:
     sent = [
         mail(seat, "hello, no orders here"),  # shape
         mail(seat, yaml.safe_dump({**doc, "orders": {"first_player": "nobody"}})),  # orders
-        mail(seat, yaml.safe_dump({**doc, "key": "wrong"})),  # envelope (a wrong key, the orders fine)
-        mail("stranger@else.test", yaml.safe_dump(doc)),  # envelope: the right key elsewhere, held
+        mail(seat, yaml.safe_dump({**doc, "key": "wrong"})),  # key: collected by the envelope, orders fine
+        mail("stranger@else.test", yaml.safe_dump(doc)),  # sender: the right key elsewhere, held
+        mail(seat, yaml.safe_dump({**doc, "game": "g9"})),  # game
+        mail(seat, yaml.safe_dump({**doc, "step": state.step + 5})),  # envelope: the orders cannot be checked
         mail(other, yaml.safe_dump({"game": "g1", "seat": other, "key": KEYS[other], "history": "all"})),  # request
         mail(seat, "Out of office", headers={"Auto-Submitted": "auto-replied"}),  # auto_reply
         mail("judge@pbem.localhost", "our own mail", headers={"X-Pbem-Loop": "judge"}),  # loop
         mail(seat, yaml.safe_dump(doc)),  # accept
     ]
     statuses = [judge.handle_message(raw) for raw in sent]
-    assert statuses == ["rejected", "rejected", "rejected", "held", "answered", "ignored", "ignored", "applied"]
-    assert [d for _s, d in _decided(judge)] == ["shape", "orders", "envelope", "envelope", "request", "auto_reply",
-                                                "loop", ACCEPT]
+    assert statuses == ["rejected", "rejected", "rejected", "held", "rejected", "rejected", "answered", "ignored",
+                        "ignored", "applied"]
+    assert [d for _s, d in _decided(judge)] == ["shape", "orders", "envelope", "sender", "game", "envelope",
+                                                "request", "auto_reply", "loop", ACCEPT]
 
 
 def test_a_mail_too_large_is_decided_by_size(tmp_path: Path) -> None:
@@ -80,5 +84,9 @@ def test_the_tables_are_whole() -> None:
     names = [r.name for r in CHAIN]
     assert len(names) == len(set(names)) and ACCEPT not in names
     assert set(HANDLERS) == set(Outcome) and all(HANDLERS[o] for o in Outcome)
-    assert names.index("shape") < names.index("request") < names.index("envelope") < names.index("orders")
+    assert names.index("shape") < names.index("request") < names.index("sender") < names.index("lock") \
+        < names.index("key") < names.index("step") < names.index("envelope") < names.index("orders")
     assert all(r.description for r in CHAIN)
+    steps = [name for name, _step in envelope.STEPS]  # the commands' check_envelope runs the same checks
+    first = names.index(steps[0])
+    assert names[first:first + len(steps)] == steps

@@ -26,7 +26,7 @@ Identity rules (issue 17, findings 12 and 13):
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -120,109 +120,222 @@ def standing_only(orders: Any) -> bool:
     return isinstance(orders, Mapping) and set(orders) <= {"standing", "step"} and "standing" in orders
 
 
-def check_envelope(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any],
-                   keys: Sequence[str] = ENVELOPE_KEYS) -> Checked:
-    """Check game, seat, sender, key, the standing-orders sequence and (for orders) the
-    step and the turn. See the module docstring for the identity rules."""
-    issues = _shape(doc, keys)
-    game_id = doc.get("game")
-    if not isinstance(game_id, str) or judge.store.game(game_id) is None:
-        mine = sorted({r["game_id"] for r in judge.store.seats_at(parsed.sender)}) if parsed.sender else []
-        hint = f"Your games here: {', '.join(mine)}." if mine else "Check the game id in your prompt mail."
-        if "game" in doc:
-            shown = game_id if isinstance(game_id, str) else yaml.safe_dump(game_id, default_flow_style=True).strip()
-            issues.append(Problem(message=f"There is no game {shown!r} on this judge.", where="game",
-                                code="envelope.unknown_game", hint=hint))
-        return Checked(issues, reason=issues[0].code if issues else "")
-    seats = {s["seat"]: s for s in judge.store.seats(game_id)}
-    seat = doc.get("seat")
-    if "seat" in doc and not isinstance(seat, str):  # `seat: [north]` was unhashable: quarantined (break-it 9c)
+@dataclass
+class Claim:
+    """An envelope being checked (:func:`check_envelope`): the mail, its document, the
+    keys it may carry, and what the checks found so far — the shape's problems, the
+    game, its seats, the seat, the key's refusal, every problem in the answer's order,
+    the sequence number, the timing's problems. One value the steps share."""
+
+    parsed: ParsedMail
+    doc: Mapping[str, Any]
+    keys: Sequence[str]
+    shape: list[Problem] = field(default_factory=list)
+    game_id: str | None = None
+    seats: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    seat: str | None = None
+    since: str = ""
+    key: Checked | None = None
+    """The refusal of a wrong key from the seat's own address (None: the key is right)."""
+    issues: list[Problem] = field(default_factory=list)
+    """Every problem told so far, in the answer's order."""
+    seq: int | None = None
+    timing: list[Problem] = field(default_factory=list)
+
+    @property
+    def row(self) -> Mapping[str, Any]:
+        """The seat's stored row (only once the seat is known)."""
+        assert self.seat is not None
+        return self.seats[self.seat]
+
+
+def _shape_step(judge: Service, c: Claim) -> Checked | None:
+    """The document's keys and their types (:func:`_shape`); collects."""
+    c.shape = _shape(c.doc, c.keys)
+    return None
+
+
+def _game_step(judge: Service, c: Claim) -> Checked | None:
+    """The game exists; else stop, naming the sender's own games."""
+    game_id = c.doc.get("game")
+    if isinstance(game_id, str) and judge.store.game(game_id) is not None:
+        c.game_id = game_id
+        c.seats = {s["seat"]: s for s in judge.store.seats(game_id)}
+        return None
+    issues = list(c.shape)
+    mine = sorted({r["game_id"] for r in judge.store.seats_at(c.parsed.sender)}) if c.parsed.sender else []
+    hint = f"Your games here: {', '.join(mine)}." if mine else "Check the game id in your prompt mail."
+    if "game" in c.doc:
+        shown = game_id if isinstance(game_id, str) else yaml.safe_dump(game_id, default_flow_style=True).strip()
+        issues.append(Problem(message=f"There is no game {shown!r} on this judge.", where="game",
+                              code="envelope.unknown_game", hint=hint))
+    return Checked(issues, reason=issues[0].code if issues else "")
+
+
+def _seat_step(judge: Service, c: Claim) -> Checked | None:
+    """The seat is a seat of the game, named as text; else stop."""
+    seat, issues = c.doc.get("seat"), list(c.shape)
+    if "seat" in c.doc and not isinstance(seat, str):  # `seat: [north]` was unhashable: quarantined (break-it 9c)
         shown = yaml.safe_dump(seat, default_flow_style=True).strip()
         issues.append(Problem(message=f"`seat` must be the seat's name as text; found {shown}.", where="seat",
-                              code="envelope.seat_type", hint=f"One of: {', '.join(seats)}."))
-        return Checked(issues, game_id, reason=issues[0].code)
-    if seat not in seats:
-        if "seat" in doc:
-            near = suggest(seat, seats, cutoff=0.6)
-            issues.append(Problem(message=f"Game {game_id} has no seat {seat!r}; seats are {', '.join(seats)}.",
-                                where="seat", code="envelope.unknown_seat",
-                                hint=f"did you mean `{near}`?" if near else None))
-        return Checked(issues, game_id, reason=issues[0].code if issues else "")
-    identity = _identity(judge, parsed, doc, game_id, seats[seat])
-    if identity is not None and identity.reason != "auth.key":
-        # another address is told only "not yours" (no oracle); a locked seat checks nothing
-        return identity if identity.reason == "auth.sender" else \
-            replace(identity, issues=issues + identity.issues)
-    if identity is None and judge.store.clear_bouncing(game_id, seat):  # the player reads mail there again
-        log.info("[%s] seat %s wrote with its key from %s: no longer marked bouncing", game_id, seat, parsed.sender)
-    # from the seat's own address every problem is told, a wrong key among them (issue 13)
-    issues = (identity.issues if identity else []) + issues
-    seq, seq_issues = _sequence(judge, doc, game_id, seat)
-    issues += seq_issues
-    timing: list[Problem] = []
-    salt = trust.salt_problem(doc)
-    if salt is not None:
-        issues.append(salt)
-    status = (judge.store.game(game_id) or {}).get("status")
-    if "step" in keys and status in trust.ENDED:
-        issues.append(Problem(message=f"Game {game_id} is {status}: it takes no more orders.", where="game",
-                              code="game.over",
-                              hint="`command: archive` mails the game's archive: the seed and the whole log."))
-        return Checked(issues, game_id, seat, reason="game.over", seq=seq)
-    if "step" in keys and not standing_only(doc.get("orders")):
-        timing = _step_and_turn(judge, game_id, seat, doc)
-    issues += timing
-    checkable = not timing and isinstance(doc.get("orders"), Mapping) and not any(
-        i.code == "envelope.missing" and i.where in ("orders", "step") for i in issues)
-    return Checked(issues, game_id, seat, reason=issues[0].code if issues else "",
-                   seq=seq if identity is None else None, orders_checkable=checkable)
+                              code="envelope.seat_type", hint=f"One of: {', '.join(c.seats)}."))
+        return Checked(issues, c.game_id, reason=issues[0].code)
+    if seat not in c.seats:
+        if "seat" in c.doc:
+            near = suggest(seat, c.seats, cutoff=0.6)
+            issues.append(Problem(message=f"Game {c.game_id} has no seat {seat!r}; seats are {', '.join(c.seats)}.",
+                                  where="seat", code="envelope.unknown_seat",
+                                  hint=f"did you mean `{near}`?" if near else None))
+        return Checked(issues, c.game_id, reason=issues[0].code if issues else "")
+    c.seat = seat
+    c.since = (judge.clock() - WINDOW).isoformat()
+    return None
 
 
-def _identity(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], game_id: str,
-              row: Mapping[str, Any]) -> Checked | None:
-    """Sender and key; None when both are right. The answer to a foreign address does
-    not depend on the key (no oracle); a right key from one is held and the seat told,
-    until :data:`FOREIGN_SLOW_CHECKS` failed claims within the window on a seat whose
-    key hash is slow (then the key is not checked). From the seat's own address, a
-    wrong key counts for the lock only when the mail proves the address
-    (:func:`is_proven`); past :data:`FOREIGN_SLOW_CHECKS` failed claims on a slow
-    seat, the key of a mail that does not prove it is not checked either."""
-    seat = row["seat"]
-    since = (judge.clock() - WINDOW).isoformat()
-    if parsed.sender != row["email"]:
-        refusal = [Problem(message=f"This address ({parsed.sender}) is not registered for seat {seat} of {game_id}; "
-                         "a mail can only act for the seat registered at its sender address.",
-                         where="seat", code="auth.sender")]
-        failures = judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES)
-        checked = not (is_slow(row["key_hash"]) and failures >= FOREIGN_SLOW_CHECKS)
-        if checked and _key_ok(judge, doc, row):
-            answers.alert_seat(judge, game_id, row, parsed)
-            return Checked(refusal, game_id, seat, held=True, reason="auth.sender")
-        _maybe_alert(judge, game_id, row, failures + 1)
-        return Checked(refusal, game_id, seat, reason="auth.sender")
-    wrong = locked_by(judge, game_id, row)
-    if wrong:
-        return Checked([Problem(message=f"{wrong} mails with a wrong key for seat {seat} came within an hour, so the "
-                              "seat is locked: no key is checked until an hour has passed since the latest. "
-                              "The host has been told.", where="key", code="auth.locked")],
-                       game_id, seat, reason="auth.locked")
-    proven = is_proven(judge, parsed)
+def _sender_step(judge: Service, c: Claim) -> Checked | None:
+    """The mail comes from the seat's address; another address is told only "not
+    yours" whatever its key (no oracle): the right key from it is held and the seat
+    told, until :data:`FOREIGN_SLOW_CHECKS` failed claims within the window on a seat
+    whose key hash is slow (then the key is not checked). Stops for another address."""
+    row = c.row
+    if c.parsed.sender == row["email"]:
+        return None
+    game_id, seat = c.game_id, c.seat
+    assert game_id is not None and seat is not None
+    refusal = [Problem(message=f"This address ({c.parsed.sender}) is not registered for seat {seat} of {game_id}; "
+                       "a mail can only act for the seat registered at its sender address.",
+                       where="seat", code="auth.sender")]
+    failures = judge.store.auth_failures(game_id, seat, c.since, AUTH_FAILURES)
+    checked = not (is_slow(row["key_hash"]) and failures >= FOREIGN_SLOW_CHECKS)
+    if checked and _key_ok(judge, c.doc, row):
+        answers.alert_seat(judge, game_id, row, c.parsed)
+        return Checked(refusal, game_id, seat, held=True, reason="auth.sender")
+    _maybe_alert(judge, game_id, row, failures + 1)
+    return Checked(refusal, game_id, seat, reason="auth.sender")
+
+
+def _lock_step(judge: Service, c: Claim) -> Checked | None:
+    """The seat is not locked by wrong keys (:func:`locked_by`); a locked seat checks
+    nothing (stops)."""
+    assert c.game_id is not None and c.seat is not None
+    wrong = locked_by(judge, c.game_id, c.row)
+    if not wrong:
+        return None
+    return Checked([*c.shape, Problem(message=f"{wrong} mails with a wrong key for seat {c.seat} came within an "
+                                      "hour, so the seat is locked: no key is checked until an hour has passed "
+                                      "since the latest. The host has been told.", where="key",
+                                      code="auth.locked")],
+                   c.game_id, c.seat, reason="auth.locked")
+
+
+def _key_step(judge: Service, c: Claim) -> Checked | None:
+    """The seat key. A wrong key from the seat's own address is told with every other
+    problem (issue 13) and counts for the lock only when the mail proves the address
+    (:func:`is_proven`; otherwise it stops, answered like a lock); past
+    :data:`FOREIGN_SLOW_CHECKS` failed claims on a slow seat, the key of a mail that does
+    not prove the address is not checked (stops)."""
+    game_id, seat, row = c.game_id, c.seat, c.row
+    assert game_id is not None and seat is not None
+    proven = is_proven(judge, c.parsed)
     if not proven and is_slow(row["key_hash"]):
-        failures = judge.store.auth_failures(game_id, seat, since, AUTH_FAILURES)
+        failures = judge.store.auth_failures(game_id, seat, c.since, AUTH_FAILURES)
         if failures >= FOREIGN_SLOW_CHECKS:  # anyone can send these: no more slow checks for them this hour
-            return Checked([Problem(
+            return Checked([*c.shape, Problem(
                 message=f"{failures} mails claimed seat {seat} within the hour that our receiving mail server did not "
                         "prove to come from the seat's address, so the key of such a mail is not checked until an "
                         "hour has passed. Mail the server proves to be the seat's own is checked as usual. The seat "
                         "and the host have been told.", where="key", code="auth.locked",
                 hint="Send from your own mail account (its provider's server), not through a forwarder or list.")],
                 game_id, seat, reason=UNVERIFIED_KEY)
-    if _key_ok(judge, doc, row):
+    if _key_ok(judge, c.doc, row):
+        if judge.store.clear_bouncing(game_id, seat):  # the player reads mail there again
+            log.info("[%s] seat %s wrote with its key from %s: no longer marked bouncing", game_id, seat,
+                     c.parsed.sender)
+        c.issues = list(c.shape)
         return None
-    wrong_key = _wrong_key(judge, game_id, row, doc, since)
+    wrong_key = _wrong_key(judge, game_id, row, c.doc, c.since)
     # a mail that does not prove the seat's address (a forged From:, another user of the same
     # mail domain) is refused and alerts, but never locks the seat (break-it 9g, issue 25.11)
-    return wrong_key if proven else replace(wrong_key, reason=UNVERIFIED_KEY)
+    c.key = wrong_key if proven else replace(wrong_key, reason=UNVERIFIED_KEY)
+    if c.key.reason != "auth.key":  # not proven: nothing else is checked
+        return replace(c.key, issues=c.shape + c.key.issues)
+    c.issues = c.key.issues + c.shape  # from the seat's own address every problem is told (issue 13)
+    return None
+
+
+def _sequence_step(judge: Service, c: Claim) -> Checked | None:
+    """The standing-orders sequence number (:func:`_sequence`); collects."""
+    assert c.game_id is not None and c.seat is not None
+    c.seq, problems = _sequence(judge, c.doc, c.game_id, c.seat)
+    c.issues += problems
+    return None
+
+
+def _salt_step(judge: Service, c: Claim) -> Checked | None:
+    """The orders' salt (:func:`pbem.service.log.trust.salt_problem`); collects."""
+    salt = trust.salt_problem(c.doc)
+    if salt is not None:
+        c.issues.append(salt)
+    return None
+
+
+def _ended_step(judge: Service, c: Claim) -> Checked | None:
+    """Orders to an ended game: stops."""
+    status = (judge.store.game(c.game_id) or {}).get("status") if c.game_id else None
+    if "step" not in c.keys or status not in trust.ENDED:
+        return None
+    return Checked([*c.issues, Problem(message=f"Game {c.game_id} is {status}: it takes no more orders.",
+                                       where="game", code="game.over",
+                                       hint="`command: archive` mails the game's archive: the seed and the whole "
+                                            "log.")],
+                   c.game_id, c.seat, reason="game.over", seq=c.seq)
+
+
+def _step_step(judge: Service, c: Claim) -> Checked | None:
+    """Orders answering a prompt: the step and whose decision it is
+    (:func:`_step_and_turn`; standing orders alone answer no prompt); collects."""
+    assert c.game_id is not None and c.seat is not None
+    if "step" in c.keys and not standing_only(c.doc.get("orders")):
+        c.timing = _step_and_turn(judge, c.game_id, c.seat, c.doc)
+    c.issues += c.timing
+    return None
+
+
+def finish(c: Claim) -> Checked:
+    """What the steps found when none stopped: every problem, the reason (the first
+    problem's code), the sequence number (when the key was right) and whether the
+    orders may still be checked."""
+    checkable = not c.timing and isinstance(c.doc.get("orders"), Mapping) and not any(
+        i.code == "envelope.missing" and i.where in ("orders", "step") for i in c.issues)
+    return Checked(c.issues, c.game_id, c.seat, reason=c.issues[0].code if c.issues else "",
+                   seq=c.seq if c.key is None else None, orders_checkable=checkable)
+
+
+Step = Callable[[Service, Claim], "Checked | None"]
+STEPS: tuple[tuple[str, Step], ...] = (
+    ("keys", _shape_step), ("game", _game_step), ("seat", _seat_step), ("sender", _sender_step),
+    ("lock", _lock_step), ("key", _key_step), ("sequence", _sequence_step), ("salt", _salt_step),
+    ("ended", _ended_step), ("step", _step_step),
+)
+"""The envelope's checks, in order, each deciding one thing: a :class:`Checked` stops
+(the answer), None goes on (problems may have been collected in the :class:`Claim`).
+The order carries the no-oracle rules: another address is refused before its key is
+looked at, a locked seat checks no key. The intake chain runs them as its rules
+(:mod:`pbem.service.intake.rules`); :func:`check_envelope` runs them for commands and
+history requests."""
+
+
+def check_envelope(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any],
+                   keys: Sequence[str] = ENVELOPE_KEYS) -> Checked:
+    """Check game, seat, sender, key, the standing-orders sequence and (for orders) the
+    step and the turn: :data:`STEPS` in order, the first that stops, else
+    :func:`finish`. See the module docstring for the identity rules."""
+    claim = Claim(parsed, doc, keys)
+    for _name, step in STEPS:
+        stopped = step(judge, claim)
+        if stopped is not None:
+            return stopped
+    return finish(claim)
 
 
 def locked_by(judge: Service, game_id: str, row: Mapping[str, Any]) -> int:

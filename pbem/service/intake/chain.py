@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from pbem.service.base.context import Service
 from pbem.service.base.text import safe_text
 from pbem.service.intake.rules import (
+    ENVELOPE_STEPS,
     Authentication,
     Envelope,
     Machine,
@@ -44,6 +45,7 @@ CHAIN: tuple[Rule, ...] = (
     Shape(),
     Authentication(),
     Request(),
+    *ENVELOPE_STEPS,
     Envelope(),
     Orders(),
 )

@@ -27,7 +27,7 @@ from pbem.service.base.text import mask_key
 from pbem.service.commands import host_commands, seat_commands
 from pbem.service.commands.catalogue import REGISTRY
 from pbem.service.identity import authres, envelope
-from pbem.service.identity.envelope import Checked
+from pbem.service.identity.envelope import Checked, Claim, Step
 from pbem.service.log import trust
 
 log = logging.getLogger(__name__)
@@ -75,8 +75,10 @@ class Mail:
     """Problems collected by rules that do not stop the chain, in the order found."""
     found_by: list[str] = field(default_factory=list)
     """The names of the rules that collected problems, in order."""
+    claim: Claim | None = None
+    """The envelope as its checks go (:class:`EnvelopeStep`)."""
     checked: Checked | None = None
-    """The envelope's findings (:class:`Envelope`)."""
+    """The envelope's findings (:class:`EnvelopeStep`, :class:`Envelope`)."""
     state: game_rules.GameState | None = None
     orders: Any = None
     """The orders as the log will hold them (JSON form), once the envelope passed."""
@@ -232,22 +234,59 @@ class Request:
 
 
 @dataclass(frozen=True)
-class Envelope:
-    """The envelope and identity (:func:`pbem.service.identity.envelope.check_envelope`:
-    game, seat, sender, wrong-key lock, key, standing-orders sequence, salt, an ended
-    game, step and turn, in that order, with the no-oracle rules between them). The
-    right key from another address is held; problems that leave the orders uncheckable
-    reject at once; the others are collected and the chain goes on."""
+class EnvelopeStep:
+    """One check of the envelope and identity (:data:`pbem.service.identity.envelope.STEPS`:
+    the document's keys, game, seat, sender, wrong-key lock, key, standing-orders
+    sequence, salt, an ended game, step and turn — in that order, which carries the
+    no-oracle rules). A check that stops holds the mail (the right key from another
+    address) or rejects it; the others collect into the envelope's findings."""
 
-    name: str = "envelope"
-    description: str = "the envelope names a seat, from its address, with its key, at the right step"
+    name: str
+    step: Step
+    description: str
 
     def check(self, service: Service, mail: Mail) -> Verdict | None:
-        checked = envelope.check_envelope(service, mail.parsed, mail.document)
+        if mail.claim is None:
+            mail.claim = Claim(mail.parsed, mail.document, envelope.ENVELOPE_KEYS)
+        stopped = self.step(service, mail.claim)
+        if stopped is None:
+            return None
+        mail.checked = stopped
+        mail.problems.extend(stopped.issues)
+        return Verdict(Outcome.HOLD if stopped.held else Outcome.REJECT)
+
+
+_STEP_DESCRIPTIONS: Mapping[str, str] = {
+    "keys": "the document carries the envelope's keys, of the right types (collects)",
+    "game": "the game exists",
+    "seat": "the seat is a seat of the game",
+    "sender": "the mail comes from the seat's address (the right key elsewhere is held)",
+    "lock": "the seat is not locked by wrong keys",
+    "key": "the seat key is right (a wrong one from the seat's own address is collected)",
+    "sequence": "a standing-orders sequence number above the last (collects)",
+    "salt": "the orders' salt is a short text (collects)",
+    "ended": "the game takes orders (it is not over)",
+    "step": "the orders answer the seat's decision at this step (collects)",
+}
+ENVELOPE_STEPS: tuple[EnvelopeStep, ...] = tuple(
+    EnvelopeStep(name, step, _STEP_DESCRIPTIONS[name]) for name, step in envelope.STEPS)
+"""The envelope's checks as intake rules."""
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What the envelope's checks collected, when none stopped
+    (:func:`pbem.service.identity.envelope.finish`): problems that leave the orders
+    uncheckable (a step that is not the decision's, no orders) reject; the others are
+    collected and the chain goes on."""
+
+    name: str = "envelope"
+    description: str = "the envelope leaves the orders checkable"
+
+    def check(self, service: Service, mail: Mail) -> Verdict | None:
+        assert mail.claim is not None
+        checked = envelope.finish(mail.claim)
         mail.checked = checked
-        if checked.held:
-            mail.problems.extend(checked.issues)
-            return Verdict(Outcome.HOLD)
         if checked.issues and not checked.orders_checkable:
             mail.problems.extend(checked.issues)
             return Verdict(Outcome.REJECT)
