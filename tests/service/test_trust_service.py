@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pbem import rules
 from pbem.rules.dice import orders_digest
-from pbem.service import endgame
+from pbem.service.play import endgame
 from pbem.service.verify import verify_game
 from pbem.store.base import canonical_json
 from pbem.store.events import row_hash
