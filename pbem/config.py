@@ -422,7 +422,7 @@ class GameSection(_Section):
     @field_validator("host_key_hash")
     @classmethod
     def _host_key_hash(cls, value: str) -> str:
-        if not value.startswith("pbkdf2_sha256$"):
+        if not is_key_hash(value):  # either form pbem.keys makes (`pbem key new`: hmac_sha256$)
             raise PydanticCustomError("key_hash", "not a key hash; make one with `pbem key new`")
         return value
 

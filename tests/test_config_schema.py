@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
+from pbem.cli import main
 from pbem.config import ConfigError, key_paths, load_config, parse_config
+from pbem.keys import verify_key
 
 ROOT = Path(__file__).resolve().parent.parent
 HASH = "pbkdf2_sha256$1$x$y"
@@ -120,3 +123,19 @@ def test_env_and_password_file_fill_strings_and_ports(tmp_path: Path, monkeypatc
     with pytest.raises(ConfigError) as caught:
         parse_config(_config(tmp_path, smtp={"user": "me-${PBEM_TEST_UNSET}"}), base=tmp_path)
     assert caught.value.problems == ["smtp.user: environment variable PBEM_TEST_UNSET is not set"]
+
+
+def test_the_host_key_hash_takes_what_pbem_key_new_prints(tmp_path: Path) -> None:
+    """Hand-play (issue 24's second game): `pbem key new`'s `key_hash: hmac_sha256$…` was
+    refused as `host_key_hash` with "make one with `pbem key new`"."""
+    out = CliRunner().invoke(main, ["key", "new"]).output
+    key = re.search(r"^key:\s+(\S+)$", out, re.M).group(1)
+    made = re.search(r"^key_hash:\s+(\S+)$", out, re.M).group(1)
+    raw = _config(tmp_path)
+    raw["games"][0]["host_key_hash"] = made
+    config = parse_config(raw, base=tmp_path)
+    assert config.games[0].host_key_hash == made and verify_key(key, made)
+    raw["games"][0]["host_key_hash"] = "hmac_sha256$not-a-hash"
+    with pytest.raises(ConfigError) as caught:
+        parse_config(raw, base=tmp_path)
+    assert caught.value.problems == ["games[0].host_key_hash: not a key hash; make one with `pbem key new`"]
