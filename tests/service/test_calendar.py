@@ -124,3 +124,14 @@ def test_whole_days_keep_the_local_wall_clock_time(start: datetime, days: int, z
         assert due.time() == here.time()
     else:
         assert due.time() > here.time()
+
+
+def test_a_deadline_moved_by_seconds_is_shown_to_the_second() -> None:
+    """A 10-second pause moved a deadline from 20:33:05 to 20:33:15: the notice read "now
+    due 20:33 (was 20:33)" (issue 24's second hand-played game). Times a minute or more
+    apart keep the minutes."""
+    was = utc(2026, 12, 3, 20, 33, 5)
+    assert calendar.shown_apart(was + timedelta(seconds=10), was, BERLIN) == (
+        "2026-12-03 21:33:15 CET (20:33:15 UTC)", "2026-12-03 21:33:05 CET (20:33:05 UTC)")
+    assert calendar.shown_apart(was + timedelta(seconds=60), was, GameSettings()) == (
+        "2026-12-03 20:34 UTC", "2026-12-03 20:33 UTC")

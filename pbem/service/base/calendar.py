@@ -102,14 +102,30 @@ def shown(when: datetime | str, settings: GameSettings) -> str:
     """A due time as players read it: local time with the zone's abbreviation, and UTC
     when the zone is not UTC — ``2026-12-07 18:00 CET (17:00 UTC)``; ``when`` is aware
     or ISO 8601 text."""
+    return _shown(when, settings, "%H:%M")
+
+
+def _shown(when: datetime | str, settings: GameSettings, clock: str) -> str:
+    """:func:`shown` with the time of day as ``clock`` (a strftime format)."""
     if isinstance(when, str):
         when = datetime.fromisoformat(when)
     utc = when.astimezone(UTC)
     here = utc.astimezone(settings.zone)
-    text = f"{here:%Y-%m-%d %H:%M} {here.tzname()}"
+    text = f"{here:%Y-%m-%d} {here.strftime(clock)} {here.tzname()}"
     if here.utcoffset() != timedelta(0) or settings.time_zone not in ("UTC", "Etc/UTC"):
-        text += f" ({utc:%H:%M} UTC)" if here.date() == utc.date() else f" ({utc:%Y-%m-%d %H:%M} UTC)"
+        text += (f" ({utc.strftime(clock)} UTC)" if here.date() == utc.date()
+                 else f" ({utc:%Y-%m-%d} {utc.strftime(clock)} UTC)")
     return text
+
+
+def shown_apart(now_due: datetime | str, was: datetime | str, settings: GameSettings) -> tuple[str, str]:
+    """A moved due time and the one before it, as :func:`shown`, to the second when they
+    would read the same to the minute (a pause of seconds moved it: "now due 20:33 (was
+    20:33)" told a player nothing; issue 24's second hand-played game)."""
+    new, old = shown(now_due, settings), shown(was, settings)
+    if new != old:
+        return new, old
+    return _shown(now_due, settings, "%H:%M:%S"), _shown(was, settings, "%H:%M:%S")
 
 
 def duration_text(seconds: float) -> str:

@@ -83,8 +83,9 @@ def moved_lines(judge: Service, game_id: str, moved: list[Moved]) -> str:
     """The moved deadlines as lines for a notice or receipt (empty for none)."""
     if not moved:
         return ""
-    return "\n\n" + "\n".join(f"  {m.seat}, step {m.step}: now due {deadlines.shown(judge, game_id, m.due)}\n"
-                               f"    (was {deadlines.shown(judge, game_id, m.was)})" for m in moved)
+    settings = settings_of(judge, game_id)
+    pairs = [(m, calendar.shown_apart(m.due, m.was, settings)) for m in moved]
+    return "\n\n" + "\n".join(f"  {m.seat}, step {m.step}: now due {due}\n    (was {was})" for m, (due, was) in pairs)
 
 
 def tell_moved(judge: Service, game_id: str, moved: list[Moved], why: str, head: str | None) -> None:
@@ -94,8 +95,9 @@ def tell_moved(judge: Service, game_id: str, moved: list[Moved], why: str, head:
     for m in moved:
         row = rows[m.seat]
         when = deadlines.shown(judge, game_id, m.due)
-        body = (f"{why}. Your orders for step {m.step} are now due {when} (was "
-                f"{deadlines.shown(judge, game_id, m.was)}). The prompt you have shows the old time; this "
+        due, was = calendar.shown_apart(m.due, m.was, settings_of(judge, game_id))
+        body = (f"{why}. Your orders for step {m.step} are now due {due} (was "
+                f"{was}). The prompt you have shows the old time; this "
                 "one holds, and the reminder comes again before it.")
         text = build.render_notice(wrapped(body), game_id)
         subject = f"[{game_id}] step {m.step}: your deadline moved to {when}"
