@@ -568,3 +568,33 @@ def test_preferences_are_limited_so_that_no_loop_fills_the_log(tmp_path: Path) -
         path = m.path
         m.close()
     _verified(path, "g2")
+
+
+def test_a_prompt_sent_during_a_pause_says_its_deadline_waits_for_the_resume(tmp_path: Path) -> None:
+    """Second hand-played game (issue 24.10): a prompt sent while the game was paused
+    showed a deadline that would not hold, with no word of the pause."""
+    from pbem import rules
+    from pbem.service.commands import host_commands
+    from tests.conftest import KEYS
+
+    m = start(tmp_path)
+    try:
+        host_commands.run(m.judge, "g1", "pause", reason="a holiday")
+        state = m.judge.state("g1")
+        seat = rules.pending(state)[0].seat
+        m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+                      "orders": {"first_player": seat}}, subject="orders in the pause")
+        assert list(m.cycle().values()) == ["applied"]
+        new = m.judge.state("g1")
+        nxt = rules.pending(new)[0].seat
+        prompt = " ".join(text(m.mails(nxt, f"[g1] step {new.step}: your move, {nxt}")[0]).split())
+        assert "the game is paused: this moves on by the whole pause when the host resumes it" in prompt
+        host_commands.run(m.judge, "g1", "resume")
+        m.send(nxt, {"game": "g1", "seat": nxt, "key": KEYS[nxt], "command": "resend"}, subject="again")
+        m.cycle()
+        again = " ".join(text(m.mails(nxt, f"[g1] step {new.step}: your move, {nxt}", 2)[-1]).split())
+        assert "the game is paused" not in again
+    finally:
+        path = m.path
+        m.close()
+    _verified(path, "g1")

@@ -102,6 +102,16 @@ def shown(judge: Service, game_id: str, when: datetime | str) -> str:
     return calendar.shown(when, settings_of(judge, game_id))
 
 
+def prompt_deadline(judge: Service, game_id: str, when: datetime | str) -> str:
+    """A prompt's deadline (:func:`shown`), saying so when the game is paused: no
+    deadline passes in a pause, and resuming moves it on by the whole pause (a prompt
+    sent during a pause showed a time that would not hold; issue 24.10)."""
+    text = shown(judge, game_id, when)
+    if (judge.store.game(game_id) or {}).get("status") == "paused":
+        text += " (the game is paused: this moves on by the whole pause when the host resumes it)"
+    return text
+
+
 def start(judge: Service, game_id: str, step: int, seat: str, kind: str) -> datetime:
     """Start the deadline of ``seat``'s decision ``kind`` at ``step`` now and return its
     due time: the length by kind from now in the game's local time, off the days the

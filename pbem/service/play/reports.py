@@ -66,7 +66,7 @@ def queue_prompts(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
         due = deadlines.start(judge, game_id, state.step, decision.seat, decision.kind)
         row = seats[decision.seat]
         text, html = build.render_prompt(pack, state, decision, game_id=game_id, seat_row=row,
-                                         deadline=deadlines.shown(judge, game_id, due), seats=list(seats.values()),
+                                         deadline=deadlines.prompt_deadline(judge, game_id, due), seats=list(seats.values()),
                                          witness=trust.witness(judge.store, game_id))
         outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] step {state.step}: your move, {decision.seat}", text=text, html=html,
@@ -85,7 +85,7 @@ def prompt_again(judge: Service, game_id: str, seat: str, again: str | None = No
     rows = store.seats(game_id)
     row = next(r for r in rows if r["seat"] == seat)
     due = next((d["due_at"] for d in store.open_deadlines(game_id) if d["seat"] == seat), None)
-    shown = deadlines.shown(judge, game_id, due) if due else "none"
+    shown = deadlines.prompt_deadline(judge, game_id, due) if due else "none"
     text, html = build.render_prompt(judge.pack_for(game_id), state, decision, game_id=game_id, seat_row=row,
                                      deadline=shown, seats=list(rows), witness=trust.witness(store, game_id))
     outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
