@@ -9,6 +9,7 @@ from rules_harness import position
 
 import pbem.rules as R
 from pbem.pack.loader import load_pack
+from pbem.rules.core.board import info
 
 DISCARD = {"card": 27, "use": "discard"}
 
@@ -74,3 +75,17 @@ def test_no_hint_when_nothing_is_near(state) -> None:
     [p] = [p for p in R.validate(state, "north", {"tyche": DISCARD, "movement": [
         {"army": "Xerxes the Great", "path": ["Gaza"]}]}) if p.code == "movement.unknown_army"]
     assert "did you mean" not in p.message and "your armies" in p.hint
+
+
+def test_a_bad_path_is_shown_a_path_that_starts_next_to_the_army(state) -> None:
+    """Second hand-played game (issue 24): the fix of `movement.bad_path` always ended
+    "e.g. path: [Memphis, Pelusium]", an example that broke the rule just stated for an
+    army in Memphis. The example now starts next to the army (never at its own space)."""
+    pack = load_pack()
+    hint = _hint(state, {"tyche": DISCARD, "movement": [{"army": "Ptolemy", "path": ["Babylon", "Opis"]}]},
+                 "movement.bad_path")
+    example = hint.split("e.g. path: [", 1)[1].split("]", 1)[0].split(", ")
+    names = {s.name: k for k, s in pack.spaces.items()}
+    first = names[example[0]]
+    assert first != "pelusium" and "pelusium" in {y for y, _k in info(pack).adjacent.get(first, ())}, hint
+    assert "Memphis, Pelusium" not in hint

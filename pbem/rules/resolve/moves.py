@@ -358,14 +358,16 @@ def _path_hint(pack: Pack, start: str, path: list[str]) -> str:
     (R-9.1), as a hint for ``movement.bad_path``."""
 
     adj = info(pack).adjacent
-    prev = start
+    prev, walked = start, []
     for x in path:
         if not any(y == x for y, _k in adj.get(prev, ())):
             break
         prev = x
+        walked.append(pack.spaces[x].name)
     near = sorted({pack.spaces[y].name for y, _k in adj.get(prev, ()) if y in pack.spaces})
+    example = f"path: [{', '.join([*walked, near[0]])}]" if near else "path: [a space next to the army]"
     return (f"next to {pack.spaces[prev].name}: " + ", ".join(near) +
-            "; list every space after the start, e.g. path: [Memphis, Pelusium]")
+            f"; list every space after the start (not the start itself), e.g. {example}")
 
 
 def _moves_hint(pack: Pack, s: State, seat: str) -> str:
