@@ -28,15 +28,21 @@ def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any
     if state.order_choice:  # R-6.1: name a random first player
         return {"first_player": rng.choice(opts["first_player"] or [seat])}
     if state.reinforce:
-        return _reinforcements(pack, state, seat, opts, rng)
+        return random_reinforcements(pack, state, seat, opts, rng)
     for _ in range(6):
-        orders = _candidate(pack, state, opts, rng)
+        orders = candidate_orders(pack, state, opts, rng)
         if not validate(state, seat, orders):
             return orders
     return default_orders(pack, state.peek(), seat)
 
 
-def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[str, Any]:
+def candidate_orders(pack, state: GameState, opts: dict, rng: random.Random,
+                     pick: tuple[int, str] | None = None) -> dict[str, Any]:
+    """One random player-turn orders document (R-8) for the seat of ``opts`` (its legal
+    options): surrenders accepted, a Tyche card and its use with random legal fields,
+    movement, standing orders, errands and surprise plays. ``pick`` = ``(card, use)``
+    forces the card (a number in ``opts["hand"]``) and its use; without it both are
+    drawn from ``rng``. Not checked: pass it to :func:`validate`."""
     orders: dict[str, Any] = {}
     if not opts["tyche_only"]:
         acc = [x for x in opts["surrender"]["accept"] if rng.random() < 0.8]
@@ -44,8 +50,12 @@ def _candidate(pack, state: GameState, opts: dict, rng: random.Random) -> dict[s
             orders["surrender"] = {"accept": acc}
     hand = [h for h in opts["hand"] if h["type"] != "surprise"]
     surprise = [n for n in opts["surprise_discards"] if rng.random() < 0.15]
-    card = rng.choice(hand)
-    use = rng.choice(card["uses"])
+    if pick is None:
+        card = rng.choice(hand)
+        use = rng.choice(card["uses"])
+    else:
+        card = next(h for h in opts["hand"] if h["card"] == pick[0])
+        use = pick[1]
     ty: dict[str, Any] = {"card": card["card"], "use": use}
     if surprise:
         ty["surprise_discards"] = surprise
@@ -112,9 +122,10 @@ def add_errand(pack, state: GameState, seat: str, orders: dict[str, Any],
         orders["bury"] = True
 
 
-def _reinforcements(pack, state: GameState, seat: str, opts: dict,
-                    rng: random.Random) -> dict[str, Any]:
-    """Random placement: each CU (new, and dispersed with probability 0.7) to a random
+def random_reinforcements(pack, state: GameState, seat: str, opts: dict,
+                          rng: random.Random) -> dict[str, Any]:
+    """Random reinforcement orders for ``seat`` (R-7.2) from ``opts`` (its legal
+    options). Random placement: each CU (new, and dispersed with probability 0.7) to a random
     legal space; falls back to the default when the random plan is refused."""
 
     units = [t for t, n in sorted(opts["new"].items()) for _ in range(n)]
