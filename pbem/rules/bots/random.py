@@ -7,6 +7,7 @@ from typing import Any
 
 from pbem.rules.bots.cards import add_event_fields
 from pbem.rules.bots.royals import add_free_passage, errand_goals, royal_errand
+from pbem.rules.bots.seat_view import seat_view
 from pbem.rules.bots.surprises import add_surprise_plays, window_plays
 from pbem.rules.bots.war import add_war_orders, reaction_orders
 from pbem.rules.cards.legitimacy import LEGITIMACY_FIELDS
@@ -20,7 +21,27 @@ from pbem.rules.phases.player_turn import default_orders
 def bot_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any]:
     """Random orders for ``seat`` chosen among the legal options (R-8). Tries a few
     random candidates and returns the first that :func:`validate` accepts, else the
-    deadline default. Uses only ``rng`` for its choices."""
+    deadline default. Uses only ``rng`` for its choices.
+
+    The test driver: it reads only the seat's own private part, but checks its
+    candidates against ``state`` as given (the judge's answer a player gets by mail),
+    and whether a check is sure can depend on the others' secrets (a reaction window
+    their standing orders would open). The recorded random games (rules baseline,
+    golden reports) are played by it. A random *player* takes the seat's view:
+    :func:`random_bot`."""
+    return random_orders(state, seat, rng)
+
+
+def random_bot(state: GameState, seat: str, rng: random.Random) -> dict[str, Any]:
+    """The random bot as a player (issue 27): :func:`random_orders` on the seat's view
+    (:func:`pbem.rules.bots.seat_view.seat_view`), never on the other seats' secrets."""
+    return random_orders(seat_view(state, seat), seat, rng)
+
+
+def random_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, Any]:
+    """:func:`bot_orders` on ``state`` as it is: the full state (the test driver), the
+    seat's view (:func:`random_bot`) or a bot's own sample of it (the strong bot's
+    playouts)."""
     opts = legal_options(state, seat)
     pack = pack_of(state)
     if (state.war or {}).get("pause"):  # an open reaction window (R-9.3, R-8.5)
