@@ -16,6 +16,7 @@ import pytest
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules.bots.greedy import greedy_orders
+from pbem.rules.bots.search import Budget, search_orders
 from pbem.rules.dice import Dice
 
 Bot = Callable[[R.GameState, str, random.Random], dict[str, Any]]
@@ -28,6 +29,14 @@ def real_pack():
 
 def greedy(state: R.GameState, seat: str, rng: random.Random) -> dict[str, Any]:
     return greedy_orders(state, seat, rng, width=8)
+
+
+SMALL = Budget(seconds=None, playouts=2, width=6, keep=3, horizon=4)
+"""A strong bot that thinks little (no clock: deterministic, a test of seconds)."""
+
+
+def strong(state: R.GameState, seat: str, rng: random.Random) -> dict[str, Any]:
+    return search_orders(state, seat, rng, SMALL)
 
 
 def play(pack, seed: bytes, bots: dict[str, Bot], options: dict | None = None,
@@ -70,3 +79,37 @@ def test_greedy_is_deterministic_for_its_seed(real_pack) -> None:
     _, first = play(real_pack, b"greedy-same", bots)
     _, second = play(real_pack, b"greedy-same", bots)
     assert first == second and first
+
+
+def test_strong_orders_pass_the_check_at_every_decision(real_pack) -> None:
+    """The strong bot at two seats (reaction windows asked): every decision's orders are
+    legal, and the game ends by the rules."""
+    _, played = play(real_pack, b"strong-legal", {"north": strong, "east": strong},
+                     {"ask_windows": True})
+    assert {"player_turn", "reinforcements"} <= {k for _, k, _ in played}
+
+
+def test_strong_is_deterministic_for_its_seed(real_pack) -> None:
+    """Without a clock, the same seeds give the same orders at every decision."""
+    _, first = play(real_pack, b"strong-same", {"west": strong})
+    _, second = play(real_pack, b"strong-same", {"west": strong})
+    assert first == second and first
+
+
+def test_the_strong_bot_plays_out_its_candidates(real_pack) -> None:
+    """The search is not the greedy's first choice under another name: over a game's
+    player-turns, the strong bot's choice differs from its best one-ply candidate at
+    some decision (its playouts change the ranking)."""
+    state, _ = R.new_game(real_pack, b"strong-differs")
+    rng = random.Random(5)
+    differs = 0
+    for _ in range(40):
+        d = R.pending(state)[0]
+        if d.kind == "player_turn":
+            wide = Budget(seconds=None, playouts=3, width=6, keep=3, horizon=6)
+            one_ply = Budget(seconds=None, playouts=0, width=6, keep=1, horizon=0)
+            differs += search_orders(state, d.seat, random.Random(1), wide) != \
+                search_orders(state, d.seat, random.Random(1), one_ply)
+        state, _ = R.apply(state, d.seat, R.bot_orders(state, d.seat, rng),
+                           Dice(b"strong-differs", state.step))
+    assert differs > 0

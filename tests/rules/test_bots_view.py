@@ -22,6 +22,7 @@ import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules.bots.greedy import greedy_orders
 from pbem.rules.bots.random import random_bot
+from pbem.rules.bots.search import Budget, search_orders
 from pbem.rules.bots.seat_view import seat_view, unseen_cards
 from pbem.rules.core.state import GameState
 from pbem.rules.dice import Dice, seed_commitment
@@ -35,7 +36,12 @@ def greedy(state: GameState, seat: str, rng: random.Random) -> dict[str, Any]:
     return greedy_orders(state, seat, rng, width=10)
 
 
-BOTS: dict[str, Bot] = {"greedy": greedy, "random": random_bot}
+def strong(state: GameState, seat: str, rng: random.Random) -> dict[str, Any]:
+    return search_orders(state, seat, rng, Budget(seconds=None, playouts=2, width=6,
+                                                  keep=3, horizon=4))
+
+
+BOTS: dict[str, Bot] = {"greedy": greedy, "random": random_bot, "strong": strong}
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +75,7 @@ def scrambled(state: GameState, seat: str, rng: random.Random) -> GameState:
             continue
         n = len(p["hand"])
         p["hand"], at = cards[at:at + n], at + n
-        p["training"] = [{"unit": "auxiliary", "paid": 1, "segments": 1}]
+        p["training"] = [{"unit": "auxiliary", "paid": 1, "segments": 1, "turn": s["turn"]}]
         p["standing"] = [{"when": "losses", "order": ["royal"]}] + [
             {"when": "intercept", "army": g, "if_enemy_strength_at_most": 99}
             for g, v in sorted(s["generals"].items())
