@@ -1,0 +1,124 @@
+"""How strong the bots are (issue 27 Part A item 4): win rates against three random bots
+and against three greedy bots, and the time per decision. Measured, never asserted.
+
+    .venv/bin/python benchmarks/bot_strength.py [--games 100] [--budget 1.0]
+        [--bot search|greedy] [--opponents random,greedy] [--workers 2] [--seed bots]
+
+Game ``g`` against opponent ``o`` is seeded ``{seed}-{o}-{g}`` (dice and the bots' own
+generators), and the measured bot takes seat ``SEATS[g % 4]``: the seats rotate, so
+each seat is played equally often. The other three seats are the opponent bot (the
+random bot as a player, :func:`pbem.rules.bots.random.random_bot`, or the greedy
+baseline). Games run side by side on ``--workers`` processes (the 2-core machine: 2);
+``--budget`` is the strong bot's seconds per decision, as in play.
+
+Prints, per opponent, a Markdown row: games, wins, the win rate with its 95 % Wilson
+interval (a fair share is 25 %), how the games ended, and the measured bot's wall time
+and CPU time per decision (median and slowest).
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem import rules
+from pbem.pack.loader import load_pack
+from pbem.rules.bots.greedy import greedy_orders
+from pbem.rules.bots.random import random_bot
+from pbem.rules.bots.search import Budget, search_orders
+from pbem.rules.dice import Dice
+
+_PACK = None
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % for ``z`` = 1.96): (low, high)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play(job: tuple[str, str, int, str, float]) -> dict:
+    """One game: ``(bot, opponent, g, seed prefix, budget)`` -> the result row."""
+    global _PACK
+    bot, opponent, g, prefix, seconds = job
+    if _PACK is None:
+        _PACK = load_pack()
+    seed = f"{prefix}-{opponent}-{g}".encode()
+    me = rules.SEATS[g % 4]
+    state, _ = rules.new_game(_PACK, seed)
+    rngs = {x: random.Random(f"{prefix}-{opponent}-{g}-{x}") for x in rules.SEATS}
+    budget = Budget(seconds=seconds)
+    walls, cpus, refused = [], [], 0
+    while rules.pending(state):
+        d = rules.pending(state)[0]
+        if d.seat == me:
+            w0, c0 = time.perf_counter(), time.process_time()
+            orders = (search_orders(state, me, rngs[me], budget) if bot == "search"
+                      else greedy_orders(state, me, rngs[me]))
+            walls.append(time.perf_counter() - w0)
+            cpus.append(time.process_time() - c0)
+        elif opponent == "greedy":
+            orders = greedy_orders(state, d.seat, rngs[d.seat])
+        else:
+            orders = random_bot(state, d.seat, rngs[d.seat])
+        checked = rules.check(state, d.seat, orders)
+        if checked.problems:  # never expected: counted, and the default played
+            refused += 1
+            checked = rules.check(state, d.seat, d.default)
+        state, _ = rules.execute(state, checked, Dice(seed, state.step))
+    return {"opponent": opponent, "g": g, "seat": me, "won": state.result["winner"] == me,
+            "how": state.result["how"].split(" (")[0], "walls": walls, "cpus": cpus,
+            "refused": refused, "turn": state.turn}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark and print its table (see the module docstring)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=100, help="games per opponent")
+    ap.add_argument("--budget", type=float, default=1.0, help="seconds per decision")
+    ap.add_argument("--bot", choices=("search", "greedy"), default="search")
+    ap.add_argument("--opponents", default="random,greedy")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", default="bots")
+    a = ap.parse_args(argv)
+    jobs = [(a.bot, o, g, a.seed, a.budget) for o in a.opponents.split(",")
+            for g in range(a.games)]
+    t0 = time.time()
+    with multiprocessing.Pool(a.workers) as pool:
+        rows = list(pool.imap_unordered(play, jobs))
+    print(f"{a.bot} bot, budget {a.budget} s per decision, {a.games} games per opponent, "
+          f"{a.workers} workers, seed {a.seed!r}, {time.time() - t0:.0f} s in all\n")
+    print("| opponents | games | wins | win rate (95 % CI) | endings | wall s/decision "
+          "median / max | CPU s/decision median / max | refused |")
+    print("|---|---|---|---|---|---|---|---|")
+    for o in a.opponents.split(","):
+        mine = [r for r in rows if r["opponent"] == o]
+        wins = sum(r["won"] for r in mine)
+        lo, hi = wilson(wins, len(mine))
+        walls = [t for r in mine for t in r["walls"]]
+        cpus = [t for r in mine for t in r["cpus"]]
+        ends = collections.Counter(r["how"] for r in mine)
+        print(f"| 3 × {o} | {len(mine)} | {wins} | {wins / len(mine):.0%} "
+              f"({lo:.0%}–{hi:.0%}) | "
+              + ", ".join(f"{k} {v}" for k, v in ends.most_common())
+              + f" | {statistics.median(walls):.2f} / {max(walls):.2f} | "
+              f"{statistics.median(cpus):.2f} / {max(cpus):.2f} | "
+              f"{sum(r['refused'] for r in mine)} |")
+        by_seat = collections.Counter(r["seat"] for r in mine if r["won"])
+        print(f"<!-- wins by seat vs {o}: {dict(by_seat)} -->")
+
+
+if __name__ == "__main__":
+    main()
