@@ -41,12 +41,14 @@ class Weights:
     R-4 CUs on the map, R-5 CUs with a general): its strength less that of its rivals."""
 
     vp: float = 1.0
-    lp: float = 0.6
+    lp: float = 1.0
+    """An LP counts as a VP: regency compares VP + LP (R-1.3), and the automatic LP
+    victory needs fewer points than the VP one (R-1.1)."""
     cu_in_army: float = 0.15
     cu_alone: float = 0.08
-    heir: float = 2.0
+    heir: float = 4.0
     """Per heir (Alexander IV, Heracles) the seat controls while he is in play (R-1.3
-    regency, R-12.1)."""
+    regency, R-12.1): most games end by a regency."""
     leader: float = 0.5
     """How much of the strongest rival's score is taken off (the rest: the rivals' mean)."""
 
