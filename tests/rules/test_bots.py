@@ -16,6 +16,7 @@ import pytest
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules.bots.greedy import greedy_orders
+from pbem.rules.bots.random import random_bot
 from pbem.rules.bots.search import Budget, search_orders
 from pbem.rules.dice import Dice
 
@@ -71,6 +72,14 @@ def test_greedy_orders_pass_the_check_at_every_decision(real_pack, g: int) -> No
                      {"ask_windows": bool(g % 2)})
     kinds = {k for _, k, _ in played}
     assert {"player_turn", "reinforcements"} <= kinds
+
+
+@pytest.mark.parametrize("g", range(3))
+def test_random_player_orders_pass_the_check_at_every_decision(real_pack, g: int) -> None:
+    """The random bot as a player checks its candidates on its seat's view, not on the
+    real state: its orders still pass the judge's check at every decision."""
+    play(real_pack, b"random-view-%d" % g, dict.fromkeys(R.SEATS, random_bot),
+         {"ask_windows": bool(g % 2), "bot_inside": g == 2})
 
 
 def test_greedy_is_deterministic_for_its_seed(real_pack) -> None:
