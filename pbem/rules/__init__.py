@@ -13,7 +13,10 @@ Public API (used by the service)::
     fold(initial, events) -> state
     legal_options(state, seat) -> mapping                     R-8
     view(state, seat | None) -> dict                          R-3.2, R-1.4, R-11.1
-    bot_orders(state, seat, rng) -> orders
+    bot_orders(state, seat, rng) -> orders                    (random; the test driver)
+    greedy_orders(state, seat, rng) -> orders                 (docs/bots.md; seat's view)
+    search_orders(state, seat, rng, budget) -> orders         (docs/bots.md; seat's view)
+    seat_view(state, seat) -> state                           what a seat may know (R-6.4)
     judge_event(kind, data) -> Event                          (the judge's own log entries)
     option_problems(pack, options) -> [str]                   R-2 (the rule options a game may set)
 
@@ -21,7 +24,10 @@ A state carries the data pack it is played with (``state.pack``); the functions 
 pack from there (:func:`pack_of`).
 """
 from pbem.problems import Problem
+from pbem.rules.bots.greedy import greedy_orders
 from pbem.rules.bots.random import bot_orders
+from pbem.rules.bots.search import Budget, search_orders
+from pbem.rules.bots.seat_view import seat_view
 from pbem.rules.core.events import judge_event
 from pbem.rules.core.options import RULE_OPTIONS, option_problems
 from pbem.rules.core.problems import IllegalOrders
@@ -44,6 +50,7 @@ from pbem.rules.view import view
 __all__ = [
     "RULE_OPTIONS",
     "SEATS",
+    "Budget",
     "Checked",
     "Decision",
     "Dice",
@@ -57,12 +64,15 @@ __all__ = [
     "empty_state",
     "execute",
     "fold",
+    "greedy_orders",
     "judge_event",
     "legal_options",
     "new_game",
     "option_problems",
     "pack_of",
     "pending",
+    "search_orders",
+    "seat_view",
     "validate",
     "view",
 ]
