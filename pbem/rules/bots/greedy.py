@@ -143,9 +143,8 @@ def candidates(view: GameState, seat: str, rng: random.Random, width: int = 24
     picks = [(h["card"], u) for h in opts["hand"] if h["type"] != "surprise"
              for u in h["uses"]]
     out = [default_orders(pack, s, seat)]
-    for i in range(max(0, width - 1)):
-        pick = picks[i % len(picks)] if picks else None
-        out.append(candidate_orders(pack, view, opts, rng, pick))
+    for i in range(max(0, width - 1) if picks else 0):  # no card to play: the default
+        out.append(candidate_orders(pack, view, opts, rng, picks[i % len(picks)]))
     return _distinct(out)
 
 
