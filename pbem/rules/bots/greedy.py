@@ -18,8 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.rules.bots.random import candidate_orders, random_reinforcements
+from pbem.rules.bots.royals import land_path, within
 from pbem.rules.bots.seat_view import redeal, seat_view
+from pbem.rules.core.armies import group_initiative
 from pbem.rules.core.control import legitimacy_points, royal_controller, victory_points
+from pbem.rules.core.pieces import controlled_royals, group_at
 from pbem.rules.core.problems import IllegalOrders
 from pbem.rules.core.state import SEATS, GameState, war_get
 from pbem.rules.dice import Dice
@@ -143,9 +146,41 @@ def candidates(view: GameState, seat: str, rng: random.Random, width: int = 24
     picks = [(h["card"], u) for h in opts["hand"] if h["type"] != "surprise"
              for u in h["uses"]]
     out = [default_orders(pack, s, seat)]
+    hunts = heir_moves(view, seat) if not opts["tyche_only"] else []
     for i in range(max(0, width - 1) if picks else 0):  # no card to play: the default
-        out.append(candidate_orders(pack, view, opts, rng, picks[i % len(picks)]))
+        doc = candidate_orders(pack, view, opts, rng, picks[i % len(picks)])
+        if i < len(hunts) and "movement" in doc:  # R-9.1 toward a rival's heir
+            doc["movement"] = [hunts[i]]
+        out.append(doc)
     return _distinct(out)
+
+
+def heir_moves(view: GameState, seat: str, most: int = 4) -> list[dict[str, Any]]:
+    """Up to ``most`` army moves (``{army, path}``, R-9.1) of ``seat`` toward an heir
+    (R-1.3) another seat controls, along the cheapest land path through spaces no
+    other faction holds and as far as the commander's initiative goes (ending on the
+    heir's space means a battle there, R-9.2); nearest first."""
+    pack = pack_of(view)
+    s = view.peek()
+    goals = [s["royals"][r]["space"] for r in HEIRS
+             if r in s["royals"] and not s["royals"][r].get("gone")
+             and s["royals"][r].get("space")
+             and royal_controller(pack, s, r) not in (None, seat)]
+    starts = sorted({g["space"] for g in s["generals"].values()
+                     if g["where"] == "map" and g["seat"] == seat and g["space"]})
+    moves = []
+    for goal in goals:
+        for start in starts:
+            path = land_path(pack, s, seat, start, goal)
+            if not path:
+                continue
+            mp = group_initiative(pack, s, seat,
+                                  group_at(s, seat, start, controlled_royals(pack, s, seat)))
+            steps = within(pack, start, path, mp)
+            if steps:
+                moves.append((len(path) - len(steps), start, steps))
+    moves.sort(key=lambda m: (m[0], m[1]))
+    return [{"army": start, "path": steps} for _, start, steps in moves[:most]]
 
 
 def _distinct(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
