@@ -38,7 +38,7 @@ from email.utils import format_datetime
 from functools import lru_cache
 
 from pbem.mail.body import text_to_html, wrap_text
-from pbem.mail.headers import SYNTHETIC_DOMAIN, clean_text, is_msg_id, normalise_address
+from pbem.mail.headers import SYNTHETIC_DOMAIN, clean_header_text, clean_text, is_msg_id, normalise_address
 
 LOOP_HEADER = "X-Pbem-Loop"
 #: At most this many ids in References: the first and the latest (RFC 5537 3.4.4 trimming).
@@ -106,7 +106,7 @@ def _address(value: str, what: str) -> str:
 
 def _mailbox(name: str | None, address: str) -> Address:
     """A header mailbox; the display name is cleaned (no CR/LF can reach the header)."""
-    display_name = clean_text(name or "", 100)
+    display_name = clean_header_text(name or "", 100)
     if address.isascii():
         return Address(display_name=display_name, addr_spec=address)
     username, domain = address.rsplit("@", 1)  # RFC 6532: the parser flags UTF-8 local parts
@@ -160,7 +160,7 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
     msg = EmailMessage(policy=SMTPUTF8 if smtputf8 else SMTP)
     msg["From"] = _mailbox(sender_name, sender)
     msg["To"] = _mailbox(to_name, to_addr)
-    subject = clean_text(subject, MAX_SUBJECT_CHARS)
+    subject = clean_header_text(subject, MAX_SUBJECT_CHARS)
     msg["Subject"] = subject
     msg["Date"] = format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = message_id
@@ -168,7 +168,7 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
     msg["X-Auto-Response-Suppress"] = "All"  # Exchange: no out-of-office answers to us
     msg[LOOP_HEADER] = sender
     if game_id:
-        msg["X-Pbem-Game"] = clean_text(game_id, 64)
+        msg["X-Pbem-Game"] = clean_header_text(game_id, 64)
     parent, refs = thread_ids(in_reply_to, references)
     if parent:
         msg["In-Reply-To"] = parent

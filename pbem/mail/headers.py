@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from email import errors
+from email.header import decode_header, make_header
 from email.headerregistry import Address
 from email.message import Message
 from email.policy import EmailPolicy
@@ -149,6 +150,31 @@ def clean_text(value: str, limit: int = 200) -> str:
     if len(text) > limit:
         text = text[:max(limit - 1, 0)].rstrip() + "…"
     return text
+
+
+def clean_header_text(value: str, limit: int = 200) -> str:
+    """:func:`clean_text` for text we write into a header field (a display name, a
+    subject): RFC 2047 encoded-words in it are decoded first (up to three times, for
+    words nested in words), then cleaned, and any ``=?`` left becomes ``= ?``.
+
+    The stdlib decodes an encoded-word it finds in a header value it is given as a str,
+    and Python before 3.11.10/3.12.5 writes a decoded CR LF out unfolded (CVE-2024-6923):
+    a player's name ``=?utf-8?b?...?=`` that decodes to ``\r\nReply-To: ...`` added
+    header fields to every mail to that seat (issue 25, second break-it pass). Cleaning
+    what the words decode to, and leaving no word to decode, closes it on every Python.
+    Never raises."""
+    text = str(value)
+    for _ in range(3):
+        if "=?" not in text:
+            break
+        try:
+            decoded = str(make_header(decode_header(text)))
+        except Exception:  # noqa: BLE001 - a malformed word stays as it is, then is broken up
+            break
+        if decoded == text:
+            break
+        text = decoded
+    return clean_text(text, limit).replace("=?", "= ?")
 
 
 # ---------------------------------------------------------------------------------------

@@ -30,6 +30,27 @@ def test_names_and_subject_lose_control_characters() -> None:
     assert str(parsed["Subject"]) == "Re: a Bcc: victim@example.org"
 
 
+@pytest.mark.parametrize("name", [
+    "=?utf-8?b?QW5uDQpSZXBseS1UbzogYUBldmlsLmV4YW1wbGU=?=",  # "Ann\r\nReply-To: a@evil.example"
+    "=?utf-8?b?DQoNClBISVNIIGh0dHA6Ly9lLmV4YW1wbGUv?=",  # "\r\n\r\nPHISH http://e.example/"
+    "=?utf-8?q?Ann=0D=0ABcc=3A_victim=40example=2Eorg?=",
+    "=?utf-8?b?PT91dGYtOD9iP1FXNXVEUXBTWlhCc2VTMVViem9nWVVCbGRtbHNMbVY0WVcxd2JHVT0/PQ==?=",  # a word in a word
+])
+def test_an_encoded_word_that_decodes_to_a_line_break_adds_no_header(name: str) -> None:
+    """Second break-it pass (issue 25): a sign-up `name:` (or an address change's display
+    name) written as an RFC 2047 word that decodes to CR LF became a Reply-To, a Bcc or
+    the end of the header block in every mail to that seat (CVE-2024-6923 in the stdlib
+    we run on). The word is decoded and cleaned before it reaches the header."""
+    for out in (make(to_name=name), make(subject=f"Re: {name}"), make(sender_name=name)):
+        head, _sep, _body = out.raw.partition(b"\r\n\r\n")
+        fields = [line.split(b":", 1)[0].lower() for line in head.split(b"\r\n") if line[:1] not in (b" ", b"\t")]
+        assert b"reply-to" not in fields and b"bcc" not in fields and b"phish http" not in fields, head
+        assert fields[:2] == [b"from", b"to"] and b"subject" in fields and b"content-type" in fields, head
+        parsed = email.message_from_bytes(out.raw, policy=policy.default)
+        assert parsed["Reply-To"] is None and parsed["Bcc"] is None
+        assert parsed["To"].addresses[0].addr_spec == "k@example.org"
+
+
 def test_non_ascii_names_are_rfc2047_encoded() -> None:
     out = make(to_name="Kléitos", subject="Re: café")
     top = out.raw.split(b"\r\n\r\n")[0]
