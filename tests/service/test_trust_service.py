@@ -112,14 +112,7 @@ def test_pbem_verify_recomputes_rolls_and_re_adjudicates(tmp_path: Path) -> None
     rows = store.chain_rows("g1")
     i = next(i for i, r in enumerate(rows) if r["kind"] == "DiceRolled")
     rows[i]["data"]["values"][0] = rows[i]["data"]["values"][0] % 6 + 1
-    version, key = store._chain("g1")
-    with store.transaction():
-        prev = rows[i - 1]["hash"]
-        for r in rows[i:]:
-            r["prev_hash"] = prev
-            r["hash"] = prev = row_hash(prev, r, r["data"], version, key)
-            store.db.execute("UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE game_id = 'g1' AND seq = ?",
-                             [canonical_json(r["data"]), r["prev_hash"], r["hash"], r["seq"]])
+    _rechain(store, "g1", rows[i]["seq"], rows[i]["data"])
     problems = verify_game(store, "g1").problems
     assert store.verify_chain("g1") == []
     assert any(p.startswith(f"event {rows[i]['seq']} (DiceRolled): die 1 of ") for p in problems), problems
