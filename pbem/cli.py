@@ -179,12 +179,18 @@ def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
     from pbem.service.verify import verify_game
 
     config = _load(config_path)
-    try:
-        result = verify_game(_open_store(config, readonly=True), game_id, witnesses)
-    except KeyError:
+    store = _open_store(config, readonly=True)
+    if store.game(game_id) is None:
         _fail(f"no game {game_id!r} in {config.database}")
+    try:
+        result = verify_game(store, game_id, witnesses)
     except ValueError as exc:
-        _fail(str(exc))
+        if str(exc).startswith("not a witness"):
+            _fail(str(exc))
+        _fail(f"{game_id} cannot be verified: {exc} (the database was damaged or edited by hand)")
+    except Exception as exc:  # noqa: BLE001 - a row edited by hand is a finding, not a crash (issue 25)
+        _fail(f"{game_id} cannot be verified: a row does not read as the judge writes it ({type(exc).__name__}: "
+              f"{exc}); the database was damaged or edited by hand")
     for p in result.problems:
         click.echo(p, err=True)
     if not result.ok:

@@ -155,3 +155,21 @@ def test_finding13_a_read_only_database_gives_a_clean_error(tmp_path: Path) -> N
         assert status.exception is None or isinstance(status.exception, SystemExit), status.exception
     finally:
         subprocess.run(["chattr", "-i", str(db)], check=False)
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE events SET data = 'null' WHERE game_id = 'g1' AND seq = (SELECT max(seq) FROM events)",
+    "UPDATE games SET seed = NULL WHERE id = 'g1'",
+    "UPDATE snapshots SET state = '[]' WHERE game_id = 'g1' AND seq = (SELECT max(seq) FROM snapshots)",
+    "UPDATE events SET data = '{not json' WHERE game_id = 'g1' AND seq = 2",
+    "UPDATE events SET kind = 'NoSuchKind' WHERE game_id = 'g1' AND seq = (SELECT max(seq) FROM events)",
+])
+def test_a_damaged_database_is_named_not_a_traceback(tmp_path: Path, edit: str) -> None:
+    """Break-it (issue 25, low): `pbem verify` on a database edited by hand ended in a
+    TypeError or AttributeError traceback. It now says it cannot verify and why, exit 1."""
+    path, judge = _played(tmp_path)
+    judge.store.db.execute(edit)
+    out = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
+    assert out.exit_code == 1, out.output
+    assert out.exception is None or isinstance(out.exception, SystemExit), repr(out.exception)
+    assert "g1 cannot be verified" in out.output, out.output
