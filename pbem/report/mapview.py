@@ -524,12 +524,10 @@ def _legend_box() -> Box:
     return (x0, y0, x0 + 400, y0 + 21 * ((_LEGEND_ROWS + 1) // 2) + 36)
 
 
-@lru_cache(maxsize=1)
-def _legend_layer() -> tuple[str, ...]:
-    """The legend of the symbols (the same on every map)."""
-    out: list[str] = []
-    x0, y0 = _Projection()(*LEGEND_AT)
-    rows: list[tuple[str, str]] = [
+def symbol_rows() -> list[tuple[str, str]]:
+    """The legend rows of the space symbols, ``[(svg at 0,0, label)]``: the same on the
+    full map and the overview (:mod:`pbem.report.overview`)."""
+    return [
         (_marker("major_city", 0, 0, "#fff"), "major city"),
         (('<rect x="-6" y="-6" width="12" height="12" fill="#fff" stroke="#111" stroke-width="1.6"/>'
          '<circle r="2.4" fill="#d4a017"/>'), "treasure city"),
@@ -544,6 +542,16 @@ def _legend_layer() -> tuple[str, ...]:
          + _marker("minor_city", 0, 0, "#fff"), "port"),
         ('<circle r="8" fill="none" stroke="#d4a017" stroke-width="2"/>'
          + _marker("minor_city", 0, 0, "#fff"), "Hellespont port"),
+    ]
+
+
+@lru_cache(maxsize=1)
+def _legend_layer() -> tuple[str, ...]:
+    """The legend of the symbols (the same on every map)."""
+    out: list[str] = []
+    x0, y0 = _Projection()(*LEGEND_AT)
+    rows: list[tuple[str, str]] = [
+        *symbol_rows(),
         (f'<line x1="-12" x2="12" {PATH_STYLE["land"]}/>', "land path (1 MP)"),
         (f'<line x1="-12" x2="12" {PATH_STYLE["mountain_strait"]}/>', "mountain/strait (2 MPs)"),
         (f'<line x1="-12" x2="12" {PATH_STYLE["sea"]}/>', "sea path (ports)"),

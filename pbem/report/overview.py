@@ -30,8 +30,6 @@ from pbem.report.mapview import (
     MapOverlay,
     TurnStyle,
     _control_layer,
-    _hexagon,
-    _marker,
     _marks_layer,
     _owned_layer,
     _Projection,
@@ -43,6 +41,7 @@ from pbem.report.mapview import (
     province_point,
     sea_and_land,
     symbol_box,
+    symbol_rows,
     turn_layer,
 )
 from pbem.report.placement import Box, Obstacles, free_spot, grown, text_box
@@ -227,20 +226,7 @@ def _legend_items(overlay: MapOverlay) -> list[tuple[str, str]]:
          '<line x1="-6" y1="6" x2="6" y2="-6"/></g>'), "battle"),
         ('<circle r="7" fill="none" stroke="#7b241c" stroke-width="2.5" stroke-dasharray="4 2"/>', "siege / assault"),
         ('<rect x="-8" y="-7" width="16" height="14" rx="6" fill="#f5eef8" stroke="#6c3483"/>', "royal family"),
-        (_marker("major_city", 0, 0, "#fff"), "major city"),
-        (('<rect x="-6" y="-6" width="12" height="12" fill="#fff" stroke="#111" stroke-width="1.6"/>'
-         '<circle r="2.4" fill="#d4a017"/>'), "treasure city"),
-        (_marker("minor_city", 0, 0, "#fff"), "minor city"),
-        (_marker("minor_city", 0, 0, INDEPENDENT_GREEN), "independent space"),
-        (_marker("stronghold", 0, 0, INDEPENDENT_GREEN), "stronghold"),
-        (_marker("stronghold", 0, 0, INDEPENDENT_GREEN)
-         + f'<polygon points="{_hexagon(0, 0, 9.5)}" fill="none" stroke="#c0392b" stroke-width="1.5"/>',
-         "hostile tribes"),
-        (_marker("transit", 0, 0, "#777"), "transit point"),
-        ('<circle r="6.6" fill="none" stroke="#2a6fb0" stroke-width="1.2"/>' + _marker("minor_city", 0, 0, "#fff"),
-         "port"),
-        ('<circle r="8" fill="none" stroke="#d4a017" stroke-width="2"/>' + _marker("minor_city", 0, 0, "#fff"),
-         "Hellespont port"),
+        *symbol_rows(),
         (f'<line x1="-9" x2="9" {PATH_STYLE["land"]}/>', "land path, 1 MP"),
         (f'<line x1="-9" x2="9" {PATH_STYLE["mountain_strait"]}/>', "mountain or strait, 2 MPs"),
         (f'<line x1="-9" x2="9" {PATH_STYLE["sea"]}/>', "sea path"),
