@@ -52,9 +52,21 @@ def _open_store(config, readonly: bool = False, create: bool = False):
     if not create and not Path(config.database).exists():
         _fail(f"no database at {config.database} yet: `pbem run` creates it")
     try:
-        return Store(config.database, readonly=readonly)
+        store = Store(config.database, readonly=readonly)
     except StoreError as exc:
         _fail(str(exc))
+    if store.migrated:  # an upgrade: say where the copy is, and verify every game (issue 30)
+        from pbem.service.hosting import verify_all
+
+        click.echo(f"database upgraded ({', '.join(store.migrated)}); the copy taken before it: "
+                   f"{store.migration_backup}", err=True)
+        checked = verify_all(store, Path(config.database))
+        for line in checked.lines():
+            click.echo(f"  {line}", err=True)
+        if not checked.ok:
+            _fail(f"a game does not verify after the upgrade: stop and restore the copy "
+                  f"(`pbem restore {store.migration_backup}`)")
+    return store
 
 
 def _load(config_path: str):
@@ -432,6 +444,53 @@ def quarantine_retry(config_path: str, inbox_id: int) -> None:
     except (CannotRetry, RetryLater) as exc:
         _fail(f"cannot retry inbox row {inbox_id}: {exc}")
     click.echo(f"inbox row {inbox_id} retried: {outcome}; answers go out with the next pass of `pbem run`")
+
+
+@main.command()
+@config_option("The config file (its database is copied).")
+@click.argument("dest", type=click.Path(dir_okay=False))
+def backup(config_path: str, dest: str) -> None:
+    """Write a consistent copy of the database to DEST (a new file) while `pbem run` may
+    keep running (SQLite's online backup), then verify every game on the copy. Exit 1
+    when the copy cannot be written or does not verify."""
+    from pbem.service.hosting import backup as take_backup
+
+    config = _load(config_path)
+    if not Path(config.database).exists():
+        _fail(f"no database at {config.database} yet: `pbem run` creates it")
+    try:
+        checked = take_backup(config.database, dest)
+    except StoreError as exc:
+        _fail(str(exc))
+    for line in checked.lines():
+        click.echo(f"  {line}")
+    if not checked.ok:
+        _fail(f"the copy {dest} does NOT verify (lines above); keep the database and an older backup")
+    click.echo(f"backup written to {dest}: {len(checked.games)} game(s), every one verifies")
+
+
+@main.command()
+@config_option("The config file (its database is replaced).")
+@click.option("--force", is_flag=True, help="Restore even a backup that does not verify.")
+@click.argument("source", type=click.Path(dir_okay=False))
+def restore(config_path: str, force: bool, source: str) -> None:
+    """Replace the database with the backup SOURCE. Refused while `pbem run` holds the
+    database, and for a backup that does not verify (unless --force); the database
+    replaced is kept beside it (<database>.before-restore-<time>)."""
+    from pbem.service.hosting import RestoreRefused
+    from pbem.service.hosting import restore as do_restore
+
+    config = _load(config_path)
+    try:
+        done = do_restore(source, config.database, force=force)
+    except RestoreRefused as exc:
+        _fail(str(exc))
+    except StoreError as exc:
+        _fail(str(exc))
+    for line in done.source.lines():
+        click.echo(f"  {line}")
+    kept = f"; the database it replaced is kept at {done.kept}" if done.kept else ""
+    click.echo(f"restored {config.database} from {source}{kept}. Start `pbem run` again.")
 
 
 @main.command("archive")

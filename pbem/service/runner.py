@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pbem.config import Config
 from pbem.devmail import DevMail, DevMailError
 from pbem.service.base.context import RetryLater
+from pbem.service.hosting import after_migration
 from pbem.service.loop import NETWORK_ERRORS, make_judge, run_forever, run_once
 from pbem.store import StoreError, describe_db_error, is_db_error
 from pbem.store.lock import DatabaseLocked, JudgeLock
@@ -84,6 +85,14 @@ def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: thread
             judge, poller = make_judge(config)
         except StoreError as exc:
             raise RunError(str(exc)) from exc
+        checked = after_migration(judge)
+        if checked is not None:
+            echo(f"database upgraded ({', '.join(judge.store.migrated)}); the copy taken before it: "
+                 f"{judge.store.migration_backup}")
+            for line in checked.lines():
+                echo(f"  {line}")
+            if not checked.ok:
+                log.error("a game does not verify after the upgrade; the hosts were told")
         try:
             created = judge.ensure_games()
         except Exception as exc:  # noqa: BLE001 - a read-only database or a broken pack: one line

@@ -78,11 +78,18 @@ class Connection:
     """
 
     MIGRATIONS: list[Migration] = []
+    #: called with (database path, first pending migration's name) before pending
+    #: migrations touch a database that holds data; returns where it copied it
+    #: (:func:`pbem.store.backup.copy_database`, set by :class:`pbem.store.Store`)
+    BACKUP_BEFORE_MIGRATION: Callable[[Path, str], Path] | None = None
 
     def __init__(self, path: str | Path, readonly: bool = False):
         self.path = Path(path)
         self.readonly = readonly
         self._depth = 0
+        #: the migrations this open applied, and the copy taken before them (issue 30)
+        self.migrated: list[str] = []
+        self.migration_backup: Path | None = None
         memory = str(path) == ":memory:"
         try:
             if readonly:
@@ -101,6 +108,7 @@ class Connection:
                 self._probe_write()
             else:
                 self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                self._refuse_newer()
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(describe_db_error(self.path, exc, readonly)) from exc
 
@@ -165,20 +173,42 @@ class Connection:
         """True inside :meth:`transaction`."""
         return self._depth > 0
 
-    def migrate(self) -> list[str]:
-        """Apply migrations not yet recorded; return the names applied."""
+    def _refuse_newer(self) -> None:
+        """Raise :class:`StoreError` when the database records a migration this pbem
+        does not know: a newer pbem wrote it, and this one would misread it (issue 30)."""
         if "migrations" not in self.db.table_names():
+            return
+        known = {name for name, _ in self.MIGRATIONS}
+        unknown = sorted(r["name"] for r in self.db["migrations"].rows if r["name"] not in known)
+        if unknown:
+            raise StoreError(f"the database {self.path} was written by a newer pbem (it has the migration(s) "
+                             f"{', '.join(unknown)}, which this version does not know); run the newer pbem, "
+                             "or restore a backup taken before the upgrade (`pbem restore`)")
+
+    def migrate(self) -> list[str]:
+        """Apply migrations not yet recorded, all in one transaction, and return the
+        names applied (also kept in :attr:`migrated`). When the database already holds
+        a pbem schema, a consistent copy is taken first (:attr:`BACKUP_BEFORE_MIGRATION`;
+        its path in :attr:`migration_backup`), so an upgrade can always be undone.
+        Raises :class:`StoreError` for a database written by a newer pbem, and when the
+        copy cannot be taken (then nothing is migrated)."""
+        fresh = "migrations" not in self.db.table_names()
+        if fresh:
             self.db["migrations"].create({"name": str, "applied_at": str}, pk="name")
+        self._refuse_newer()
         done = {r["name"] for r in self.db["migrations"].rows}
-        applied = []
-        for name, fn in self.MIGRATIONS:
-            if name in done:
-                continue
-            with self.transaction():
+        pending = [(name, fn) for name, fn in self.MIGRATIONS if name not in done]
+        if not pending:
+            return []
+        if done and self.BACKUP_BEFORE_MIGRATION is not None and str(self.path) != ":memory:":
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.migration_backup = self.BACKUP_BEFORE_MIGRATION(self.path, pending[0][0])
+        with self.transaction():
+            for name, fn in pending:
                 fn(self.db)
                 self.db["migrations"].insert({"name": name, "applied_at": utcnow()})
-            applied.append(name)
-        return applied
+        self.migrated = [name for name, _ in pending]
+        return self.migrated
 
 
 def describe_db_error(path: Path, exc: BaseException, readonly: bool = False) -> str:

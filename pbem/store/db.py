@@ -13,11 +13,14 @@ group of tables (ARCHITECTURE.md, "Service and store"):
   table state, press, address changes, sign-ups, digests;
 
 the connection, transactions and migrations in :mod:`pbem.store.base` and
-:mod:`pbem.store.schema`; one judge per database: :mod:`pbem.store.lock`. Applying a message and recording its Message-ID happen in one
+:mod:`pbem.store.schema`; consistent copies (backup, restore) in :mod:`pbem.store.backup`; one judge per database: :mod:`pbem.store.lock`. Applying a message and recording its Message-ID happen in one
 transaction (:meth:`Store.transaction`).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+from pbem.store.backup import copy_database, stamped_name
 from pbem.store.base import GENESIS, canonical_json, utcnow
 from pbem.store.deadlines import DeadlinesTable
 from pbem.store.events import EventsTable, StoredEvent, event_hash
@@ -35,9 +38,15 @@ class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, De
     """The pbem database. ``Store(path)`` opens (creating folders and the file), sets WAL
     and applies pending migrations; ``Store(path, readonly=True)`` only reads. Raises
     :class:`pbem.store.base.StoreError` when the file cannot be used. Not thread-safe:
-    one Store per thread."""
+    one Store per thread.
+
+    Before pending migrations touch a database that holds data, a consistent copy is
+    written beside it (``<database>.before-<migration>-<UTC time>``; issue 30), and a
+    database written by a newer pbem is refused (:class:`pbem.store.base.StoreError`)."""
 
     MIGRATIONS = MIGRATIONS
+    BACKUP_BEFORE_MIGRATION = staticmethod(
+        lambda path, name: copy_database(path, stamped_name(Path(path), f"before-{name}")))
 
 
 __all__ = ["GENESIS", "Store", "StoredEvent", "canonical_json", "event_hash", "utcnow"]
