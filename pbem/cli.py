@@ -16,15 +16,18 @@ file to exactly these deferred imports.
 """
 from __future__ import annotations
 
+import json
 import logging
 import signal
 import sys
 import threading
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from pythonjsonlogger.json import JsonFormatter
 
 from pbem.config import ConfigError, load_config
 from pbem.keys import hash_key, new_key
@@ -82,10 +85,20 @@ def _load(config_path: str):
 @click.group()
 @click.version_option(package_name="pbem")
 @click.option("-v", "--verbose", is_flag=True, help="Log more (debug level).")
-def main(verbose: bool) -> None:
+@click.option("--log-json", is_flag=True,
+              help="Log one JSON object a line (time, level, logger, message), `pbem run`'s progress too.")
+@click.pass_context
+def main(ctx: click.Context, verbose: bool, log_json: bool) -> None:
     """pbem: play-by-email adjudicator for Successors."""
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    ctx.obj = {"log_json": log_json}
+    level = logging.DEBUG if verbose else logging.INFO
+    if log_json:
+        handler = logging.StreamHandler()
+        handler.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s",
+                                           rename_fields={"asctime": "time", "levelname": "level", "name": "logger"}))
+        logging.basicConfig(level=level, handlers=[handler], force=True)
+    else:
+        logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not verbose:  # the embedded SMTP server logs every command at INFO
         logging.getLogger("mail.log").setLevel(logging.WARNING)
 
@@ -93,7 +106,8 @@ def main(verbose: bool) -> None:
 @main.command()
 @config_option("The config file.")
 @click.option("--once", is_flag=True, help="Do one cycle (fetch, apply, deadlines, send) and exit.")
-def run(config_path: str, once: bool) -> None:
+@click.pass_context
+def run(ctx: click.Context, config_path: str, once: bool) -> None:
     """Poll the judge's mailbox and adjudicate until stopped (Ctrl-C).
 
     With `devmail.enabled: true` (the example config) the embedded local mail server is
@@ -105,7 +119,8 @@ def run(config_path: str, once: bool) -> None:
     # SIGTERM stops like Ctrl-C, also in the middle of an IDLE wait
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        handled = serve(config, once=once, echo=click.echo)
+        progress = logging.getLogger("pbem.run").info if (ctx.obj or {}).get("log_json") else click.echo
+        handled = serve(config, once=once, echo=progress)
     except RunError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
@@ -381,15 +396,37 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
 
 @main.command()
 @config_option("The config file (its database and servers are used).")
-def status(config_path: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (games, outbox, faults, health).")
+@click.option("--check", is_flag=True,
+              help="Health check for a supervisor: exit 0 when the judge cycles and nothing waits for the host, "
+                   "1 when the judge is not cycling (restart it), 3 when it cycles but the host is needed.")
+@click.option("--max-age", type=float, default=None, metavar="SECONDS",
+              help="With --check: the oldest last cycle that counts as cycling (default: 3 poll intervals, "
+                   "at least 120).")
+def status(config_path: str, as_json: bool, check: bool, max_age: float | None) -> None:
     """List games with their step, who is to act, and the outbox."""
-    from pbem.service.status import Status
+    from pbem.service.status import Status, health
     from pbem.service.status import status as game_status
 
     config = _load(config_path)
-    found = game_status(_open_store(config, readonly=True)) if Path(config.database).exists() else Status()
-    for line in found.lines():
-        click.echo(line)
+    store = _open_store(config, readonly=True) if Path(config.database).exists() else None
+    found = game_status(store) if store is not None else Status()
+    checked = (health(store, config.database, config.imap.poll_interval, datetime.now(UTC), max_age)
+               if store is not None else None)
+    if as_json:
+        out = found.to_json()
+        out["health"] = checked.to_json() if checked else {"code": 1, "problems": ["no database yet"]}
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        for line in found.lines():
+            click.echo(line)
+        if check:
+            for line in (checked.problems if checked else ["no database yet: `pbem run` creates it"]):
+                click.echo(f"health: {line}")
+            if checked is not None and checked.code == 0:
+                click.echo("health: ok (the judge cycles, nothing waits for the host)")
+    if check:
+        sys.exit(checked.code if checked is not None else 1)
 
 
 @main.group()

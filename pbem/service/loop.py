@@ -19,6 +19,7 @@ import logging
 import socket
 import ssl
 import threading
+from datetime import datetime
 
 from imapclient.exceptions import IMAPClientError
 
@@ -28,6 +29,7 @@ from pbem.service.base.context import RetryLater
 from pbem.service.judge import Judge
 from pbem.service.outgoing import faults, sending
 from pbem.store import Store, is_transient_db_error
+from pbem.store.heartbeat import beat
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +54,26 @@ def cycle(judge: Judge, poller: ImapPoller) -> dict[int, str]:
 
 def run_once(judge: Judge, poller: ImapPoller) -> dict[int, str]:
     """One full cycle (:func:`cycle`), then send the outbox in this thread (within its
-    time budget). Returns the statuses of the messages handled. Network errors and
-    RetryLater propagate."""
+    time budget), then the heartbeat (``pbem run --once`` from cron is checked like the
+    loop). Returns the statuses of the messages handled. Network errors and RetryLater
+    propagate."""
     handled = cycle(judge, poller)
     judge.flush_outbox()
+    now = judge.clock()
+    heartbeat(judge, now, 1, now)
     return handled
+
+
+def heartbeat(judge: Judge, started_at: datetime, cycles: int, now: datetime) -> None:
+    """Write the judge's heartbeat (:mod:`pbem.store.heartbeat`) after a successful
+    cycle; a failure to write it is logged, never raised (it must not stop the judge)."""
+    database = str(judge.config.database)
+    if database == ":memory:":
+        return
+    try:
+        beat(database, started_at, cycles, now)
+    except OSError as exc:
+        log.warning("cannot write the heartbeat beside %s: %s", database, exc)
 
 
 def fault_kind(exc: BaseException) -> str:
@@ -89,12 +106,15 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
                            watch=watch)
     sender.start()
     backoff = 1.0
+    started, cycles = judge.clock(), 0
     try:
         while not stop.is_set():
             try:
                 handled = cycle(judge, poller)
                 if handled:
                     log.info("handled %d message(s): %s", len(handled), _counts(handled))
+                cycles += 1
+                heartbeat(judge, started, cycles, judge.clock())
                 sender.kick()
                 for kind in CYCLE_FAULTS:
                     watch.recovered(judge, kind)

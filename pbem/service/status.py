@@ -4,7 +4,10 @@ answers held back by the rate limit, held mail (a seat's key from another addres
 quarantined mail, and server faults still going on. Read from the store only."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 from pbem import rules
 from pbem.plural import count
@@ -12,6 +15,13 @@ from pbem.service.base.context import live_state
 from pbem.service.base.text import safe_text
 from pbem.service.outgoing import faults
 from pbem.store import Store
+from pbem.store.heartbeat import read_heartbeat
+
+#: exit codes of ``pbem status --check`` (issue 30): the judge cycles and nothing waits
+#: for the host / the judge is not cycling (restart it) / it cycles but the host is needed
+HEALTHY, NOT_CYCLING, HOST_NEEDED = 0, 1, 3
+#: the outbox's oldest due row may wait this long before the host is needed
+MAX_OUTBOX_AGE = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -27,6 +37,14 @@ class Status:
     held: list[str] = field(default_factory=list)
     quarantined: list[str] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
+    #: one object per game (id, status, turn, step, waiting: [[seat, kind], ...])
+    game_rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything :meth:`lines` shows, as one JSON-ready object (``pbem status --json``)."""
+        out = asdict(self)
+        out["games"] = out.pop("game_rows")
+        return out
 
     def lines(self) -> list[str]:
         """The report as text lines (games first, then indented details)."""
@@ -44,14 +62,18 @@ class Status:
 
 def status(store: Store) -> Status:
     """Gather the status of every game in ``store``."""
-    lines = []
+    lines, rows = [], []
     for row in store.games():
         st = live_state(store, row["id"])
-        waiting = ", ".join(f"{d.seat} ({d.kind})" for d in rules.pending(st)) or "-"
+        pending = rules.pending(st)
+        waiting = ", ".join(f"{d.seat} ({d.kind})" for d in pending) or "-"
         lines.append(f"{row['id']}: {row['status']}, turn {st.turn}, step {st.step}, waiting for {waiting}")
+        rows.append({"id": row["id"], "status": row["status"], "turn": st.turn, "step": st.step,
+                     "waiting": [[d.seat, d.kind] for d in pending]})
     counts = store.outbox_counts()
     return Status(
         games=lines,
+        game_rows=rows,
         deadlines=[f"{r['game_id']} step {r['step']} {r['seat']} ({r['kind']}) due {r['due_at']}"
                    for r in store.open_deadlines()],
         bouncing=[f"{r['game_id']} {r['seat']} {r['email']} since {r['bounced_at']}" for r in store.bouncing_seats()],
@@ -69,3 +91,63 @@ def status(store: Store) -> Status:
                 f"{', host told' if r['notified_at'] else ''}): {safe_text(' '.join(r['detail'].split()), 200)}"
                 for r in store.open_faults() if r["key"] in faults.GRACE],
     )
+
+
+@dataclass(frozen=True)
+class Health:
+    """A supervisor's health check of one judge (``pbem status --check``, issue 30):
+    whether it cycles (its heartbeat, :mod:`pbem.store.heartbeat`), the age of the
+    outbox's oldest due row, the server faults still going on past their grace, the
+    ``problems`` in words and the exit ``code`` (:data:`HEALTHY`, :data:`NOT_CYCLING`,
+    :data:`HOST_NEEDED`). Times are ISO 8601 UTC, ages in seconds."""
+
+    code: int
+    problems: list[str]
+    pid: int | None
+    running: bool
+    last_cycle_at: str | None
+    cycle_age_s: float | None
+    max_cycle_age_s: float
+    oldest_unsent_at: str | None
+    outbox_age_s: float | None
+    open_faults: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The check as one JSON-ready object."""
+        return asdict(self)
+
+
+def health(store: Store, database: str | Path, poll_interval: float, now: datetime,
+           max_cycle_age: float | None = None, max_outbox_age: timedelta = MAX_OUTBOX_AGE) -> Health:
+    """Check the judge of ``database`` at ``now`` (aware UTC): it is cycling when its
+    heartbeat's process is alive and its last successful cycle is at most
+    ``max_cycle_age`` seconds old (default: three poll intervals, at least 2 minutes: the
+    loop cycles at least once per poll interval); the host is needed when the outbox's
+    oldest due row (bouncing seats' mail excluded: it waits on purpose) is older than
+    ``max_outbox_age`` or a server fault has outlasted its grace."""
+    limit = max_cycle_age if max_cycle_age is not None else max(3 * poll_interval, 120.0)
+    beat = read_heartbeat(database)
+    problems: list[str] = []
+    running = beat is not None and beat.alive()
+    age = (now - beat.last_cycle_at).total_seconds() if beat is not None else None
+    if beat is None:
+        problems.append("no judge has cycled on this database yet (no heartbeat): is `pbem run` started?")
+    elif not running:
+        problems.append(f"the judge (pid {beat.pid}) is not running; its last cycle was at "
+                        f"{beat.last_cycle_at.isoformat()}")
+    elif age is not None and age > limit:
+        problems.append(f"the judge (pid {beat.pid}) has not completed a cycle for {age:.0f} s (limit {limit:.0f} s):"
+                        " it is stuck or cannot reach its mail server (see its log and `pbem status`)")
+    code = NOT_CYCLING if problems else HEALTHY
+    oldest = store.oldest_due_unsent(now.replace(microsecond=0).isoformat())
+    outbox_age = (now - datetime.fromisoformat(oldest)).total_seconds() if oldest else None
+    if outbox_age is not None and outbox_age > max_outbox_age.total_seconds():
+        problems.append(f"the outbox's oldest due mail has waited {outbox_age / 60:.0f} min (since {oldest}): "
+                        "is the SMTP server reachable?")
+    open_faults = [f"{r['key']} since {r['first_seen']}" for r in store.open_faults()
+                   if r["key"] in faults.GRACE and now - datetime.fromisoformat(r["first_seen"]) >= faults.GRACE[r["key"]]]
+    problems += [f"server fault still going on: {f}" for f in open_faults]
+    if problems and code == HEALTHY:
+        code = HOST_NEEDED
+    return Health(code, problems, beat.pid if beat else None, running,
+                  beat.last_cycle_at.isoformat() if beat else None, age, limit, oldest, outbox_age, open_faults)

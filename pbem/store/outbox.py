@@ -45,6 +45,15 @@ class OutboxTable(BlobsTable):
             "status = 'pending' AND next_attempt_at <= ? AND to_addr NOT IN "
             "(SELECT email FROM seats WHERE bouncing = 1)", [now or utcnow()], order_by="id", limit=limit))
 
+    def oldest_due_unsent(self, now: str | None = None) -> str | None:
+        """``created_at`` of the oldest pending row that is due and not held back for a
+        bouncing seat (what :meth:`due_mail` would offer first), or None: the age of the
+        outbox's backlog for a health check (issue 30)."""
+        row = self.db.execute(
+            "SELECT min(created_at) FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? AND to_addr "
+            "NOT IN (SELECT email FROM seats WHERE bouncing = 1)", [now or utcnow()]).fetchone()
+        return row[0] if row else None
+
     def drop_held_mail(self, game_id: str, address: str, reason: str) -> int:
         """Give up the pending rows of ``game_id`` to ``address`` (a bouncing seat's old
         address, now replaced): status failed with ``reason``, never offered to the dead
