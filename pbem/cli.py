@@ -72,9 +72,11 @@ def _open_store(config, readonly: bool = False, create: bool = False):
     return store
 
 
-def _load(config_path: str):
+def _load(config_path: str, secrets: bool = False):
+    """The config; ``secrets``: the command logs in to a mail server (`run`, `devmail`,
+    `quarantine retry`), so the passwords must be there (the others never need them)."""
     try:
-        return load_config(config_path)
+        return load_config(config_path, secrets=secrets)
     except ConfigError as exc:
         click.echo(f"{config_path}: the config has {len(exc.problems)} problem(s):", err=True)
         for p in exc.problems:
@@ -115,7 +117,7 @@ def run(ctx: click.Context, config_path: str, once: bool) -> None:
     """
     from pbem.service.runner import RunError, serve
 
-    config = _load(config_path)
+    config = _load(config_path, secrets=True)
     # SIGTERM stops like Ctrl-C, also in the middle of an IDLE wait
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
@@ -136,7 +138,7 @@ def devmail(config_path: str) -> None:
     """Run only the embedded local mail server (SMTP + IMAP on 127.0.0.1) until Ctrl-C."""
     from pbem.service.runner import RunError, start_devmail
 
-    config = _load(config_path)
+    config = _load(config_path, secrets=True)
     dm = config.devmail
     try:
         dev = start_devmail(config)
@@ -474,7 +476,7 @@ def quarantine_retry(config_path: str, inbox_id: int) -> None:
     from pbem.service.base.context import RetryLater
     from pbem.service.intake.quarantine import CannotRetry, retry
 
-    config = _load(config_path)
+    config = _load(config_path, secrets=True)
     judge = Judge(config, _open_store(config))
     try:
         outcome = retry(judge, inbox_id)

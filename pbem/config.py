@@ -72,6 +72,8 @@ class MailServer:
     user: str | None
     password: str | None
     verify_tls: bool = True
+    #: a CA certificate (PEM) trusted for this server besides the system's (a private CA)
+    ca_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,17 @@ def _env(value: Any) -> Any:
     return _ENV.sub(lambda m: os.environ[m.group(1)], value)
 
 
+def _secret(value: Any, info: ValidationInfo) -> Any:
+    """A password: like :func:`_env`, except that a command that never logs in
+    (validation context ``{"secrets": False}``: ``pbem status``, ``verify``, ``backup``…)
+    reads an unset variable as no password (issue 30: a read-only command must not need
+    the mail server's password in its environment)."""
+    if isinstance(value, str) and (info.context or {}).get("secrets") is False and any(
+            m.group(1) not in os.environ for m in _ENV.finditer(value)):
+        return None
+    return _env(value)
+
+
 def _env_int(value: Any) -> Any:
     value = _env(value)
     return int(value) if isinstance(value, str) and value.isdigit() else value
@@ -244,6 +257,8 @@ Line = Annotated[str, BeforeValidator(_env), AfterValidator(_one_line)]
 """A string written into mail headers: one line of printable text (RFC 5322 section 2.2)."""
 Email = Annotated[str, BeforeValidator(_env), AfterValidator(_email)]
 """A plain addr-spec (RFC 5322 section 3.4.1), as :func:`is_email` takes it."""
+Secret = Annotated[str | None, BeforeValidator(_secret)]
+"""A password or the path to one; ``${NAME}`` is read from the environment (see :func:`_secret`)."""
 Whole = Annotated[int, BeforeValidator(_env_int)]
 """A whole number (digits in a string are taken, so ``${PORT}`` works)."""
 Port = Annotated[int, BeforeValidator(_env_int), AfterValidator(_port)]
@@ -290,9 +305,11 @@ class _ServerSection(_Section):
 
     host: Text = "127.0.0.1"
     user: Text | None = None
-    password: Text | None = None
-    password_file: Text | None = None
+    password: Secret = None
+    password_file: Secret = None
     verify_tls: Flag = True
+    #: a CA certificate file (PEM) to trust for this server: a private CA or a self-signed one
+    ca_file: Text | None = None
     allow_plaintext: Flag = False
     tls: Text = Field("none", validate_default=True)
 
@@ -613,8 +630,10 @@ def _problems(error: ValidationError) -> list[str]:
     return out
 
 
-def load_config(path: str | os.PathLike[str]) -> Config:
-    """Read and check the config file at ``path``.
+def load_config(path: str | os.PathLike[str], secrets: bool = True) -> Config:
+    """Read and check the config file at ``path``; ``secrets=False`` for a command that
+    never logs in to a mail server: the passwords are then not needed (an unset
+    ``${VAR}`` or a ``password_file`` is left unread, the password None).
 
     Returns a :class:`Config`. Raises :class:`ConfigError` listing every problem (with its
     path in the file) or a missing/unreadable/unparseable file.
@@ -628,10 +647,10 @@ def load_config(path: str | os.PathLike[str]) -> Config:
         raise ConfigError([f"{p}: cannot read: {exc.strerror}{hint}"]) from exc
     except yaml.YAMLError as exc:
         raise ConfigError([f"{p}: not valid YAML: {exc}"]) from exc
-    return parse_config(raw, base=p.resolve().parent, path=p)
+    return parse_config(raw, base=p.resolve().parent, path=p, secrets=secrets)
 
 
-def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
+def parse_config(raw: Any, base: Path, path: Path | None = None, secrets: bool = True) -> Config:
     """Check an already-parsed config mapping against :class:`ConfigFile` and return
     the :class:`Config` the service uses; see :func:`load_config`. Raises
     :class:`ConfigError` listing every problem by its path."""
@@ -640,14 +659,16 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
     if not isinstance(raw, Mapping):
         raise ConfigError([f"(top level): expected a mapping, got {type(raw).__name__}"])
     try:
-        f = ConfigFile.model_validate(raw)
+        f = ConfigFile.model_validate(raw, context={"secrets": secrets})
     except ValidationError as exc:
         raise ConfigError(_problems(exc)) from None
     problems: list[str] = []
     passwords = {}
     for name, server in (("imap", f.imap), ("smtp", f.smtp)):
         passwords[name] = server.password
-        if server.password_file:
+        if server.ca_file and not _under(base, server.ca_file).is_file():
+            problems.append(f"{name}.ca_file: no file {_under(base, server.ca_file)} (the CA certificate to trust, PEM)")
+        if server.password_file and secrets:
             try:
                 passwords[name] = _under(base, server.password_file).read_text(encoding="utf-8").strip()
             except OSError as exc:
@@ -657,7 +678,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None) -> Config:
 
     def server(s: _ServerSection, name: str) -> dict[str, Any]:
         return {"host": s.host, "port": s.port, "tls": s.tls, "user": s.user, "password": passwords[name],
-                "verify_tls": s.verify_tls}
+                "verify_tls": s.verify_tls, "ca_file": str(_under(base, s.ca_file)) if s.ca_file else None}
 
     smtp_port, imap_port = f.devmail_ports()
     authserv_id = f.authentication.authserv_id

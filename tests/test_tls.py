@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import mailbox
+import shutil
 import ssl
 import subprocess
 import sys
@@ -12,12 +13,14 @@ from pathlib import Path
 
 import aiosmtplib
 import pytest
+import yaml
 from aiosmtpd.controller import Controller
 
-from pbem.config import ImapConfig, MailServer
+from pbem.config import ConfigError, ImapConfig, MailServer, load_config
 from pbem.devmail import MaildirHandler, free_port, wait_for_port, write_pymap_users
 from pbem.mail.imap import ImapPoller
 from pbem.mail.smtp import send_raw
+from pbem.service.outgoing.faults import certificate_hint
 from pbem.store import Store
 from tests import mailservers
 
@@ -127,3 +130,59 @@ def test_imap_implicit_tls_with_dovecot(tmp_path: Path, cert) -> None:
         assert list(_poll_one(tmp_path, cfg).values()) == ["handled"]
     finally:
         server.stop()
+
+
+def test_a_private_ca_is_trusted_through_ca_file_and_the_error_says_so(tmp_path: Path, cert) -> None:
+    """Issue 30, item 8: `ca_file` trusts a self-signed or private-CA certificate with the
+    check on; without it the fault names `smtp.ca_file`."""
+    port = free_port()
+    ctl = Controller(MaildirHandler(tmp_path, {"judge": "x"}), hostname="127.0.0.1", port=port,
+                     ssl_context=_server_ctx(cert))
+    ctl.start()
+    try:
+        with pytest.raises(aiosmtplib.SMTPException) as refused:
+            asyncio.run(send_raw(MailServer("127.0.0.1", port, "implicit", None, None, verify_tls=True),
+                                 "judge@pbem.localhost", "judge@pbem.localhost", MESSAGE, timeout=5))
+        hint = certificate_hint("smtp", refused.value)
+        assert "`smtp.ca_file`" in hint and "not trusted" in hint
+        trusted = MailServer("127.0.0.1", port, "implicit", None, None, verify_tls=True, ca_file=str(cert[0]))
+        asyncio.run(send_raw(trusted, "judge@pbem.localhost", "judge@pbem.localhost", MESSAGE, timeout=5))
+    finally:
+        ctl.stop()
+    assert len(_delivered(tmp_path)) == 1
+
+
+def test_imap_starttls_verified_against_ca_file(tmp_path: Path, cert) -> None:
+    root = tmp_path / "mail"
+    write_pymap_users(root, {"judge": "jpw"})
+    mailbox.Maildir(str(root / "judge")).add(MESSAGE)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from pymap.main import main; sys.exit(main())",
+                             "--host", "127.0.0.1", "--port", str(port), "--cert", str(cert[0]),
+                             "--key", str(cert[1]), "maildir", str(root)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port)
+        untrusted = ImapConfig("127.0.0.1", port, "starttls", "judge", "jpw", processed_folder="Processed")
+        with pytest.raises(ssl.SSLCertVerificationError) as refused:
+            _poll_one(tmp_path, untrusted)
+        assert "`imap.ca_file`" in certificate_hint("imap", refused.value)
+        cfg = ImapConfig("127.0.0.1", port, "starttls", "judge", "jpw", processed_folder="Processed",
+                         ca_file=str(cert[0]))
+        assert list(_poll_one(tmp_path, cfg).values()) == ["handled"]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_ca_file_in_the_config_is_read_beside_it_and_must_exist(tmp_path: Path, cert) -> None:
+    shutil.copy(cert[0], tmp_path / "ca.pem")
+    raw = {"judge": {"address": "judge@example.org"}, "imap": {"host": "127.0.0.1", "ca_file": "ca.pem"},
+           "smtp": {"host": "127.0.0.1", "ca_file": "missing.pem"}}
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(raw))
+    with pytest.raises(ConfigError) as bad:
+        load_config(tmp_path / "c.yaml")
+    assert bad.value.problems == [f"smtp.ca_file: no file {tmp_path / 'missing.pem'} (the CA certificate to trust, PEM)"]
+    raw["smtp"].pop("ca_file")
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(raw))
+    assert load_config(tmp_path / "c.yaml").imap.ca_file == str(tmp_path / "ca.pem")

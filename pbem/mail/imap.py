@@ -80,7 +80,7 @@ class PollResult:
 
 
 def _ssl_context(cfg: ImapConfig) -> ssl.SSLContext:
-    ctx = ssl.create_default_context()
+    ctx = ssl.create_default_context(cafile=cfg.ca_file)
     if not cfg.verify_tls:
         ctx.check_hostname = False
         ctx.verify_mode = ssl.CERT_NONE

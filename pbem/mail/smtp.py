@@ -150,7 +150,7 @@ class SendReport:
 def _client(server: MailServer, timeout: float) -> aiosmtplib.SMTP:
     return aiosmtplib.SMTP(hostname=server.host, port=server.port, username=server.user, password=server.password,
                            use_tls=server.tls == "implicit", start_tls=server.tls == "starttls",
-                           validate_certs=server.verify_tls, timeout=timeout)
+                           validate_certs=server.verify_tls, cert_bundle=server.ca_file, timeout=timeout)
 
 
 async def send_raw(server: MailServer, sender: str, to_addr: str, raw: bytes, timeout: float = SEND_TIMEOUT) -> None:

@@ -127,8 +127,8 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
                 if kind == "internal":
                     log.exception("the cycle failed; starting again in %.0fs", backoff)
                 else:
-                    log.warning("%s problem (%s: %s); starting again in %.0fs", kind, type(exc).__name__, exc,
-                                backoff)
+                    log.warning("%s problem (%s: %s)%s; starting again in %.0fs", kind, type(exc).__name__, exc,
+                                faults.certificate_hint(kind, exc), backoff)
                 watch.failed(judge, kind, exc)
             poller.close()
             sender.kick()

@@ -95,3 +95,26 @@ def test_log_json_prints_one_object_a_line(tmp_path: Path, pymap_server) -> None
     progress = [x for x in lines if x["logger"] == "pbem.run"]
     assert any(x["message"].startswith("created game g1") for x in progress)
     assert all({"time", "level", "logger", "message"} <= x.keys() for x in lines)
+
+
+def test_commands_that_never_log_in_need_no_password(tmp_path: Path, monkeypatch) -> None:
+    """Issue 30, item 8: `pbem status` (and verify, backup, …) read the database only;
+    a password from an unset environment variable stops only the commands that log in."""
+    monkeypatch.delenv("PBEM_TEST_UNSET_PW", raising=False)
+    raw = {"judge": {"address": "judge@example.org"}, "database": str(tmp_path / "pbem.sqlite"),
+           "imap": {"host": "imap.example.org", "tls": "implicit", "port": 993, "user": "judge",
+                    "password": "${PBEM_TEST_UNSET_PW}"},
+           "smtp": {"host": "smtp.example.org", "tls": "starttls", "port": 587, "user": "judge",
+                    "password_file": "secret-not-here.txt"}}
+    path = tmp_path / "c.yaml"
+    path.write_text(json.dumps(raw))
+    Store(tmp_path / "pbem.sqlite").close()
+    for args in (["status"], ["status", "--json"], ["backup", str(tmp_path / "b.sqlite")]):
+        out = CliRunner().invoke(main, [args[0], "-c", str(path), *args[1:]])
+        assert out.exit_code == 0, (args, out.output)
+    out = CliRunner().invoke(main, ["run", "--once", "-c", str(path)])
+    assert out.exit_code == 1
+    assert "imap.password: environment variable PBEM_TEST_UNSET_PW is not set" in out.output
+    monkeypatch.setenv("PBEM_TEST_UNSET_PW", "x")
+    out = CliRunner().invoke(main, ["run", "--once", "-c", str(path)])
+    assert out.exit_code == 1 and "smtp.password_file: cannot read secret-not-here.txt" in out.output

@@ -11,6 +11,7 @@ the database itself is what fails, straight over SMTP (:func:`pbem.service.outgo
 from __future__ import annotations
 
 import logging
+import ssl
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -62,7 +63,7 @@ class ServerFaults:
         """Record a failure of ``kind`` (a key of :data:`GRACE`); tell the hosts when
         the episode has lasted long enough. Never raises."""
         now = judge.clock()
-        detail = safe_text(f"{type(exc).__name__}: {exc}", 500)
+        detail = safe_text(f"{type(exc).__name__}: {exc}", 500) + certificate_hint(kind, exc)
         with self._lock:
             ep = self.episodes.get(kind)
             if ep is None:
@@ -92,6 +93,19 @@ class ServerFaults:
                     judge.store.fault_cleared(kind, judge.clock().isoformat())
         except Exception as exc:  # noqa: BLE001
             log.debug("could not record the end of the %s fault: %s", kind, exc)
+
+
+def certificate_hint(kind: str, exc: BaseException) -> str:
+    """For a TLS certificate the judge does not trust (``CERTIFICATE_VERIFY_FAILED``,
+    RFC 8314 / :class:`ssl.SSLCertVerificationError`) on the ``imap`` or ``smtp`` server:
+    one sentence saying how to trust it (issue 30); else ""."""
+    text = f"{exc!r} {exc.__cause__!r} {exc.__context__!r}"
+    if kind not in ("imap", "smtp") or not (isinstance(exc, ssl.SSLCertVerificationError)
+                                           or "CERTIFICATE_VERIFY_FAILED" in text):
+        return ""
+    return (f" — the {kind.upper()} server's certificate is not trusted by this machine. If it is self-signed or "
+            f"from a private CA, set `{kind}.ca_file` in the config to that CA's certificate (PEM); "
+            f"`{kind}.verify_tls: false` turns the check off (then anyone on the path can read the password).")
 
 
 def _episode(judge: Service, kind: str, now: datetime, detail: str) -> Episode:
