@@ -85,6 +85,7 @@ def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: thread
             judge, poller = make_judge(config)
         except StoreError as exc:
             raise RunError(str(exc)) from exc
+        judge.store.wake_all()  # the config's reminder lengths may have changed since the last run
         checked = after_migration(judge)
         if checked is not None:
             echo(f"database upgraded ({', '.join(judge.store.migrated)}); the copy taken before it: "

@@ -1,6 +1,13 @@
 """The ``deadlines`` table: for every open decision (game, step, seat) its kind, when it
 is due, and when the reminder went and the deadline expired (docs/pipeline.md,
-"Deadlines")."""
+"Deadlines").
+
+``wake_at`` (issue 30, item 6) is the earliest time the deadline pass must look at a row
+again (ISO 8601 UTC; ``""``: at once): the pass reads only the rows whose time has come
+(:meth:`DeadlinesTable.due_deadlines`, an index on it), so its cost follows the deadlines
+that need something, not the number of running games. A row is woken at once whenever
+it is set or moved, and every row when the judge starts (:meth:`wake_all`: the config's
+reminder lengths may have changed)."""
 from __future__ import annotations
 
 import json
@@ -16,7 +23,21 @@ class DeadlinesTable(Connection):
         """Start (or restart) the deadline of ``seat``'s decision ``kind`` at ``step``,
         due at ``due_at`` (ISO 8601 UTC)."""
         self.db["deadlines"].insert({"game_id": game_id, "step": step, "seat": seat, "kind": kind,
-                                     "due_at": due_at, "reminded_at": None, "expired_at": None}, replace=True)
+                                     "due_at": due_at, "reminded_at": None, "expired_at": None, "wake_at": ""},
+                                    replace=True)
+
+    def due_deadlines(self, now: str) -> list[dict[str, Any]]:
+        """Open deadlines whose ``wake_at`` has come by ``now`` (ISO 8601 UTC), soonest
+        due first: the rows the deadline pass must look at."""
+        return list(self.db["deadlines"].rows_where("expired_at IS NULL AND wake_at <= ?", [now], order_by="due_at"))
+
+    def sleep_deadline(self, game_id: str, step: int, seat: str, until: str) -> None:
+        """Nothing is due on this deadline before ``until`` (ISO 8601 UTC)."""
+        self.db["deadlines"].update((game_id, step, seat), {"wake_at": until})
+
+    def wake_all(self) -> int:
+        """Look at every open deadline on the next pass (at start); returns how many."""
+        return self.db.execute("UPDATE deadlines SET wake_at = '' WHERE expired_at IS NULL AND wake_at != ''").rowcount
 
     def open_deadlines(self, game_id: str | None = None) -> list[dict[str, Any]]:
         """Deadlines not expired yet, soonest first (of one game when given)."""

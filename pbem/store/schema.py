@@ -29,6 +29,8 @@
 - ``010_intake_rule`` (issue 26.3): ``inbox.decided_by``, the intake rule whose verdict
   decided the mail (:mod:`pbem.service.intake.chain`; NULL for rows before it and for
   quarantined mail, which no rule decided).
+- ``011_deadline_wake`` (issue 30.6): ``deadlines.wake_at``, when the deadline pass must look
+  at a row again, with a partial index on the open rows (:mod:`pbem.store.deadlines`).
 """
 from __future__ import annotations
 
@@ -139,6 +141,12 @@ def _m010(db: sqlite_utils.Database) -> None:
     db["inbox"].add_column("decided_by", str)
 
 
+def _m011(db: sqlite_utils.Database) -> None:
+    db["deadlines"].add_column("wake_at", str)
+    db.execute("UPDATE deadlines SET wake_at = ''")
+    db.execute("CREATE INDEX deadlines_wake ON deadlines (wake_at) WHERE expired_at IS NULL")
+
+
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
@@ -150,4 +158,5 @@ MIGRATIONS: list[Migration] = [
     ("008_answer_digests", _m008),
     ("009_commands", _m009_commands),  # issue 25.8, the commands' replay guard (pbem/store/table.py)
     ("010_intake_rule", _m010),  # issue 26.3: which intake rule decided a mail (pbem.service.intake.chain)
+    ("011_deadline_wake", _m011),  # issue 30.6: the deadline pass reads only the rows whose time has come
 ]

@@ -143,7 +143,8 @@ class TableStore(Connection):
 
     def move_deadline(self, game_id: str, step: int, seat: str, due_at: str) -> None:
         """Give an open deadline a new due time; its reminder and late notice go again."""
-        self.db["deadlines"].update((game_id, step, seat), {"due_at": due_at, "reminded_at": None, "late_at": None})
+        self.db["deadlines"].update((game_id, step, seat), {"due_at": due_at, "reminded_at": None, "late_at": None,
+                                                             "wake_at": ""})
 
     def mark_late(self, game_id: str, step: int, seat: str, at: str) -> None:
         """Record that the late notice of a deadline was queued."""

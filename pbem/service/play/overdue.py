@@ -5,7 +5,7 @@ The due times themselves are :mod:`pbem.service.play.deadlines`'."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pbem import rules
@@ -37,7 +37,7 @@ def tick(judge: Service) -> int:
     (once) and left open, and the others go on. Raises RetryLater on a transient
     database failure."""
     done = 0
-    for row in judge.store.open_deadlines():
+    for row in judge.store.due_deadlines(_utc(judge.clock())):
         try:
             done += _one(judge, row)
         except Exception as exc:
@@ -71,10 +71,14 @@ def _one(judge: Service, row: dict[str, Any]) -> int:
         return 0
     settings = settings_of(judge, game_id)
     if now < due:  # a seat in civil disorder is due when its deadline starts: no reminder
-        if row["reminded_at"] is None and now >= due - reminder(judge.config, row["kind"], settings):
-            with store.transaction():
+        remind_at = due - reminder(judge.config, row["kind"], settings)
+        with store.transaction():
+            if row["reminded_at"] is None and now >= remind_at:
                 _remind(judge, row)
                 store.mark_reminded(game_id, row["step"], seat, now.isoformat())
+            # nothing more to do before the reminder, or (reminded) before the deadline
+            store.sleep_deadline(game_id, row["step"], seat,
+                                 _utc(remind_at if row["reminded_at"] is None and now < remind_at else due))
         return 0
     recs, _away = table(judge, game_id)  # folded only for deadlines that passed
     rec = recs.get(seat, SeatRecord())
@@ -93,6 +97,12 @@ def _one(judge: Service, row: dict[str, Any]) -> int:
         with store.transaction():
             _late(judge, game_id, row["step"], settings)
     return 0
+
+
+def _utc(when: datetime) -> str:
+    """``when`` as ISO 8601 UTC to the second, rounded down (the form ``wake_at`` is
+    compared in: waking a moment early is harmless, late is not)."""
+    return when.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
 def _missed(judge: Service, game_id: str, seat: str, step: int, rec: SeatRecord, settings: GameSettings) -> None:
