@@ -157,7 +157,7 @@ def test_restore_refuses_a_backup_that_does_not_verify_unless_forced(tmp_path: P
 
 
 def _to_previous_schema(db: Path) -> None:
-    """Make ``db`` what the schema before the last migration wrote: undo
+    """Make ``db`` what an earlier schema wrote: undo
     ``010_intake_rule`` (the ``inbox.decided_by`` column) and forget it was applied."""
     conn = sqlite3.connect(db)
     conn.execute("ALTER TABLE inbox DROP COLUMN decided_by")
