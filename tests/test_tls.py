@@ -9,6 +9,8 @@ import shutil
 import ssl
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import aiosmtplib
@@ -100,7 +102,9 @@ def _poll_one(tmp_path: Path, cfg: ImapConfig) -> dict[int, str]:
     return result
 
 
-def test_imap_starttls_with_pymap(tmp_path: Path, cert) -> None:
+@contextmanager
+def _pymap_tls(tmp_path: Path, cert: tuple[Path, Path]) -> Iterator[int]:
+    """pymap with STARTTLS on a free port, MESSAGE in the judge's INBOX; yields the port."""
     root = tmp_path / "mail"
     write_pymap_users(root, {"judge": "jpw"})
     mailbox.Maildir(str(root / "judge")).add(MESSAGE)
@@ -111,12 +115,17 @@ def test_imap_starttls_with_pymap(tmp_path: Path, cert) -> None:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_port(port)
-        cfg = ImapConfig("127.0.0.1", port, "starttls", "judge", "jpw", verify_tls=False,
-                         processed_folder="Processed")
-        assert list(_poll_one(tmp_path, cfg).values()) == ["handled"]
+        yield port
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_imap_starttls_with_pymap(tmp_path: Path, cert) -> None:
+    with _pymap_tls(tmp_path, cert) as port:
+        cfg = ImapConfig("127.0.0.1", port, "starttls", "judge", "jpw", verify_tls=False,
+                         processed_folder="Processed")
+        assert list(_poll_one(tmp_path, cfg).values()) == ["handled"]
 
 
 @pytest.mark.skipif(not mailservers.DOVECOT, reason="dovecot-imapd is not installed here (CI installs it)")
@@ -153,16 +162,7 @@ def test_a_private_ca_is_trusted_through_ca_file_and_the_error_says_so(tmp_path:
 
 
 def test_imap_starttls_verified_against_ca_file(tmp_path: Path, cert) -> None:
-    root = tmp_path / "mail"
-    write_pymap_users(root, {"judge": "jpw"})
-    mailbox.Maildir(str(root / "judge")).add(MESSAGE)
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; from pymap.main import main; sys.exit(main())",
-                             "--host", "127.0.0.1", "--port", str(port), "--cert", str(cert[0]),
-                             "--key", str(cert[1]), "maildir", str(root)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for_port(port)
+    with _pymap_tls(tmp_path, cert) as port:
         untrusted = ImapConfig("127.0.0.1", port, "starttls", "judge", "jpw", processed_folder="Processed")
         with pytest.raises(ssl.SSLCertVerificationError) as refused:
             _poll_one(tmp_path, untrusted)
@@ -170,9 +170,6 @@ def test_imap_starttls_verified_against_ca_file(tmp_path: Path, cert) -> None:
         cfg = ImapConfig("127.0.0.1", port, "starttls", "judge", "jpw", processed_folder="Processed",
                          ca_file=str(cert[0]))
         assert list(_poll_one(tmp_path, cfg).values()) == ["handled"]
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def test_ca_file_in_the_config_is_read_beside_it_and_must_exist(tmp_path: Path, cert) -> None:

@@ -133,12 +133,17 @@ def test_restore_is_refused_while_a_judge_runs_and_keeps_what_it_replaces(tmp_pa
     assert check_database(db).ok
 
 
-def test_restore_refuses_a_backup_that_does_not_verify_unless_forced(tmp_path: Path) -> None:
+def _played(tmp_path: Path, decisions: int) -> tuple[Path, dict, Path]:
+    """(config path, raw config, database) of game g1 after ``decisions`` decisions by mail."""
     path, raw = _config(tmp_path)
     judge = _judge(tmp_path, raw)
-    _play(judge, 2)
+    _play(judge, decisions)
     judge.store.close()
-    db = tmp_path / "pbem.sqlite"
+    return path, raw, tmp_path / "pbem.sqlite"
+
+
+def test_restore_refuses_a_backup_that_does_not_verify_unless_forced(tmp_path: Path) -> None:
+    path, _raw, db = _played(tmp_path, 2)
     bad = tmp_path / "bad.sqlite"
     backup(db, bad)
     conn = sqlite3.connect(bad)
@@ -167,11 +172,7 @@ def _to_previous_schema(db: Path) -> None:
 
 
 def test_an_upgrade_takes_a_copy_first_and_every_game_verifies_after_it(tmp_path: Path) -> None:
-    path, raw = _config(tmp_path)
-    judge = _judge(tmp_path, raw)
-    _play(judge, 4)
-    judge.store.close()
-    db = tmp_path / "pbem.sqlite"
+    _path, raw, db = _played(tmp_path, 4)
     _to_previous_schema(db)
     events = _events(db)
     store = Store(db)
@@ -193,11 +194,8 @@ def test_an_upgrade_takes_a_copy_first_and_every_game_verifies_after_it(tmp_path
 
 
 def test_an_upgrade_by_a_cli_command_says_where_the_copy_is_and_verifies(tmp_path: Path) -> None:
-    path, raw = _config(tmp_path)
-    judge = _judge(tmp_path, raw)
-    _play(judge, 2)
-    judge.store.close()
-    _to_previous_schema(tmp_path / "pbem.sqlite")
+    path, _raw, db = _played(tmp_path, 2)
+    _to_previous_schema(db)
     out = CliRunner().invoke(main, ["outbox", "resend", "-c", str(path)])
     assert out.exit_code == 0, out.output
     assert "database upgraded (010_intake_rule)" in out.output and "g1:" in out.output and "verified" in out.output
