@@ -20,12 +20,15 @@ from pbem.plural import count
 from pbem.rules.core.board import info
 from pbem.rules.core.names import (
     card_label,
+    cus_text,
     general_name,
     province_name,
     royal_name,
     space_name,
 )
 from pbem.rules.core.pack import const
+from pbem.rules.core.placement import Grant, reinforcement_grants
+from pbem.rules.view import public_part
 
 Term = Mapping[str, Any]
 """One term of a view's ``vp_terms`` / ``lp_terms``: ``{kind, what, value, rule}``."""
@@ -210,11 +213,172 @@ def _garrison(old: str | None, new: str | None) -> str:
     return f"{old}'s garrison removed"
 
 
-def changes(pack: Pack, before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[str]:
-    """Every change of control, VP and LP between the public views ``before`` and
-    ``after`` a report's events, each with its cause (:func:`control_changes`,
-    :func:`points_changes`); empty when ``before`` is None (no earlier position)."""
+def home_name(pack: Pack, home: str) -> str:
+    """A fleet's home (R-15) by its printed name: a province (``"Egypt"``) or a space
+    (``"Athenai"``)."""
+    return province_name(pack, home) if home in pack.provinces else space_name(pack, home)
+
+
+def fleet_rows(pack: Pack, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The table of fleets (R-15) from a public view's ``fleets``: ``[{"name", "home",
+    "strength", "seat" (or "nobody"), "dispersed"}]`` in the pack's order."""
+    return [{"name": pack.fleets[fid].name, "home": home_name(pack, f["home"]), "strength": int(f["strength"]),
+             "seat": f["seat"] or "nobody", "dispersed": bool(f.get("dispersed"))}
+            for fid, f in (view.get("fleets") or {}).items() if fid in pack.fleets]
+
+
+def fleet_totals(pack: Pack, view: Mapping[str, Any]) -> dict[str, int]:
+    """``{seat: fleet strength}``: the sum of the strengths of the fleets each seat owns
+    (R-1.4, dispersed fleets count), every seat listed."""
+    out = {seat: 0 for seat in rules.SEATS}
+    for f in (view.get("fleets") or {}).values():
+        if f["seat"] in out:
+            out[f["seat"]] += int(f["strength"])
+    return out
+
+
+def fleet_summary(pack: Pack, view: Mapping[str, Any]) -> str:
+    """The line under the table of fleets: each seat's total and who has the single
+    strongest fleet (the VP term's seat, R-1.4): ``"Strength: north 3, east 0, south 5,
+    west 2; strongest: south (+3 VP, R-1.4)."``; nobody on a tie or below the pack's
+    minimum."""
+    totals = fleet_totals(pack, view)
+    best = next((seat for seat, ts in (view.get("vp_terms") or {}).items()
+                 if any(t["kind"] == "strongest_fleet" for t in ts)), None)
+    text = "Strength: " + ", ".join(f"{seat} {n}" for seat, n in totals.items())
+    if best:
+        return text + f"; strongest: {best} (+{const(pack, 'strongest_fleet_vp')} VP, R-1.4)."
+    return text + (f"; strongest: nobody (a tie, or less than {const(pack, 'strongest_fleet_min_strength')}; "
+                   "R-1.4).")
+
+
+def fleet_changes(pack: Pack, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """One line per fleet whose owner or strength changed between two public views,
+    with why (R-15: a fleet is its home's controller's; R-8.2: an upgrade lasts while
+    the seat that made it owns the fleet, and is lost when dispersed), then the seats'
+    totals when they changed: ``"Egyptian Fleet: passes from west to south, which now
+    controls Egypt (R-15)."``"""
+    was, now = before.get("fleets") or {}, after.get("fleets") or {}
+    out = []
+    for fid, f in now.items():
+        old = was.get(fid)
+        if old is None or (old["seat"], old["strength"]) == (f["seat"], f["strength"]) or fid not in pack.fleets:
+            continue
+        name, home = pack.fleets[fid].name, home_name(pack, f["home"])
+        if old["seat"] != f["seat"]:
+            if f["seat"] and old["seat"]:
+                why = f"passes from {old['seat']} to {f['seat']}, which now controls {home}"
+            elif f["seat"]:
+                why = f"now {f['seat']}'s, which controls {home}"
+            else:
+                why = f"{old['seat']} loses it: nobody controls {home} now"
+            why += " (R-15)"
+            if old["strength"] != f["strength"]:
+                why += (f"; strength {old['strength']} -> {f['strength']}"
+                        + (" (an upgrade is lost when the fleet changes hands, R-8.2)"
+                           if f["strength"] < old["strength"] else " (R-8.2)"))
+        elif f["strength"] > old["strength"]:
+            why = f"strength {old['strength']} -> {f['strength']}: upgraded by {f['seat']} (R-8.2, R-15)"
+        else:
+            why = (f"strength {old['strength']} -> {f['strength']}: "
+                   + ("dispersed, its upgrade is lost" if f.get("dispersed") else "its upgrade is lost")
+                   + " (R-8.2, R-15)")
+        out.append(f"{name}: {why}.")
+    t0, t1 = fleet_totals(pack, before), fleet_totals(pack, after)
+    if was and t0 != t1:
+        moved = ", ".join(f"{seat} {t0[seat]} -> {t1[seat]}" for seat in rules.SEATS if t0[seat] != t1[seat])
+        out.append(f"Fleet strength: {moved}; " + fleet_summary(pack, after).split("; ", 1)[1])
+    return out
+
+
+def status_changes(pack: Pack, before: Mapping[str, Any], after: Mapping[str, Any],
+                   events: Sequence[rules.Event] = ()) -> list[str]:
+    """One line per Champion or Usurper status gained or lost between two public views,
+    with why: an attack on a Champion who is no Usurper loses it, VP fallen to 0 give
+    it back (R-11.4, the ``ChampionLost`` event of ``events`` naming whom and how); the
+    seats with most VP are Usurpers for the turn (R-6.2)."""
+    lost = {e.data.get("seat"): e.data for e in events if e.kind == "ChampionLost"}
+    usurp = next((e.data for e in events if e.kind == "UsurpersLabelled"), None)
+    c0, c1 = set(before.get("champions") or []), set(after.get("champions") or [])
+    u0, u1 = set(before.get("usurpers") or []), set(after.get("usurpers") or [])
+    vp = (usurp or {}).get("vp") or after.get("vp") or {}
+    top = ", ".join(sorted(u1, key=rules.SEATS.index))
+    out = []
+    for seat in rules.SEATS:
+        if seat in c0 and seat not in c1:
+            d = lost.get(seat)
+            why = (f"it attacked {d.get('target')}, a Champion and no Usurper" if d
+                   else "it attacked a Champion who is no Usurper")
+            out.append(f"{seat} is no longer Champion: {why} (R-11.4).")
+        elif seat in c1 and seat not in c0:
+            out.append(f"{seat} is Champion again: its VP fell to 0 (R-11.4).")
+        if seat in u1 and seat not in u0:
+            most = "tied for most VP" if len(u1) > 1 else "most VP"
+            out.append(f"{seat} is Usurper: {most} ({vp.get(seat, '?')}) as the turn begins, for the whole turn "
+                       "(R-6.2).")
+        elif seat in u0 and seat not in u1:
+            best = max((vp.get(x, 0) for x in u1), default=None)
+            out.append(f"{seat} is no longer Usurper: " + (f"the Usurpers of this turn are those with most VP, {top} "
+                                                          f"with {best}, {seat} with {vp.get(seat, '?')}"
+                                                          if top else "nobody is Usurper this turn")
+                       + " (R-6.2).")
+    return out
+
+
+GRANT_REASONS = {
+    "every_seat": lambda g: "every seat",
+    "macedonia": lambda g: "controls Macedonia",
+    "most_lp": lambda g: f"most LP, {g.points}",
+    "most_lp_senior": lambda g: f"tied for most LP, {g.points}, with the most senior general",
+    "most_vp": lambda g: f"most VP, {g.points}",
+    "most_vp_tied": lambda g: f"tied for most VP, {g.points}",
+}
+"""Why a seat gets CUs in the reinforcement phase (:class:`~pbem.rules.core.placement.Grant`,
+R-7.1), as a phrase."""
+
+
+def grant_changes(pack: Pack, before: rules.GameState | None, events: Sequence[rules.Event]) -> list[str]:
+    """One line per seat for a ``ReinforcementsGranted`` among ``events`` (played from
+    ``before``): the CUs it has to place and why, item by item, adding up to the grant
+    (R-7.1): ``"north +4 CUs to place (R-7.1): 2 mercenary (every seat) + 1 loyal
+    (controls Macedonia) + 1 loyal (most LP, 7)."`` The reasons are the rules core's
+    (:func:`~pbem.rules.core.placement.reinforcement_grants`) on the public position as
+    the reinforcement phase opened."""
     if before is None:
         return []
-    return (control_changes(pack, before, after) + points_changes(pack, before, after, "vp")
-            + points_changes(pack, before, after, "lp"))
+    out: list[str] = []
+    start = 0
+    for i, e in enumerate(events):
+        if e.kind == "PhaseStarted" and e.data.get("phase") == "reinforcement":
+            start = i
+        if e.kind != "ReinforcementsGranted":
+            continue
+        s = public_part(rules.fold(before, list(events[:start])).peek())
+        grants = reinforcement_grants(pack, s)
+        for seat, cus in (e.data.get("cus") or {}).items():
+            items: list[Grant] = [g for g in grants.get(seat, []) if g.count]
+            if sum(g.count for g in items) != sum(cus.values()):  # an older log's rules: the counts alone
+                items = [Grant(t, n, "every_seat") for t, n in cus.items() if n]
+            out.append(f"{seat} +{count(sum(cus.values()), 'CU')} to place (R-7.1): "
+                       + " + ".join(f"{g.count} {cus_name(pack, g.unit)} ({GRANT_REASONS[g.why](g)})" for g in items)
+                       + ".")
+    return out
+
+
+def cus_name(pack: Pack, unit: str) -> str:
+    """A CU type as the reports name it: ``"mercenary"``, ``"loyal"``."""
+    return cus_text({unit: 1}, pack).split(" ", 1)[1]
+
+
+def changes(pack: Pack, before: Mapping[str, Any] | None, after: Mapping[str, Any],
+            events: Sequence[rules.Event] = ()) -> list[str]:
+    """Every change of control, VP, LP, fleets and status between the public views
+    ``before`` and ``after`` a report's events, each with its cause
+    (:func:`control_changes`, :func:`fleet_changes`, :func:`points_changes`,
+    :func:`status_changes`, the last reading ``events``); empty when ``before`` is None
+    (no earlier position)."""
+    if before is None:
+        return []
+    return (control_changes(pack, before, after) + fleet_changes(pack, before, after)
+            + points_changes(pack, before, after, "vp") + points_changes(pack, before, after, "lp")
+            + status_changes(pack, before, after, events))

@@ -105,11 +105,11 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
         "game_id": game_id, "step": step, "headline": headline, "seat": seat,
         "player": players.get(seat, "") if seat else "",
         "when": played_when(pack, prior if prior is not None else view),
-        "changes": account.changes(pack, prior, view),
+        "changes": account.changes(pack, prior, view, visible) + account.grant_changes(pack, before, events),
         "map_attached": bool(map_cid) if map_attached is None else map_attached,
         "happened": context.happenings(pack, visible),
         "played": [context.card_label(pack, e.data.get("card")) for e in visible
-                   if e.kind in ("CardPlayed", "CardDiscarded") and e.data.get("card") is not None],
+                   if e.kind in ("CardPlayed", "CardDiscarded", "SurprisePlayed") and e.data.get("card") is not None],
         "rolls": sum(1 for e in visible if e.kind == "DiceRolled"),
         "seed_commitment": seed_commitment, "view": summary(pack, view, seats),
         "next": [{"seat": d.seat, "player": players.get(d.seat, ""), "kind": d.kind.replace("_", " "),

@@ -6,6 +6,7 @@ from typing import Any
 from pbem.rules.core.armies import commander
 from pbem.rules.core.control import (
     Term,
+    fleet_table,
     legitimacy_terms,
     province_control,
     royal_controller,
@@ -29,7 +30,8 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
 
     Keys: pack, turn, year_bc, round, step, phase, active, turn_order, usurpers,
     champions, vp, lp, vp_terms and lp_terms ({seat: [{kind, what, value, rule}]}: every
-    source of its VP and LP, summing to them, LP never below 0), provinces {id: seat|None}, garrisons {space: seat},
+    source of its VP and LP, summing to them, LP never below 0), provinces {id: seat|None},
+    fleets {id: {home, seat|None, strength, dispersed}} (R-15), garrisons {space: seat},
     independent [space], armies [{space, seat, commander, generals, minor, cus}],
     dispersed {seat: {type: n}}, generals {id: {seat, where, space}}, royals {id: {space,
     active, seat, controller}}, court (marriage offers, the tomb, card LP, Condemnation,
@@ -79,6 +81,8 @@ def view(state: GameState, seat: str | None) -> dict[str, Any]:
         "lp": {seat: max(0, sum(t.value for t in ts)) for seat, ts in lp_terms.items()},
         "vp_terms": _terms(vp_terms), "lp_terms": _terms(lp_terms),
         "provinces": province_control(pack, s),
+        "fleets": {fid: {"home": f.home, "seat": f.seat, "strength": f.strength, "dispersed": f.dispersed}
+                   for fid, f in fleet_table(pack, s).items()},
         "garrisons": dict(sorted(s["garrisons"].items())),
         "independent": list(s["independent"]), "armies": armies,
         "dispersed": {k: dict(v) for k, v in s["dispersed"].items() if v},

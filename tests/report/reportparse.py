@@ -21,7 +21,10 @@ class Report:
     ``{seat: (total, sum of the terms, [(label, value)])}``; ``control`` ``{province
     (as printed, cut to 22 characters): seat}``; ``changes``: the lines under "CONTROL,
     VP AND LP: WHAT CHANGED", each unwrapped; ``happened``: the numbered lines of "WHAT
-    HAPPENED", unwrapped."""
+    HAPPENED", unwrapped; ``status`` ``{seat: {"Champion", "Usurper"}}`` from the
+    standings; ``fleets`` ``{fleet: (home, strength, owner or "nobody")}`` and
+    ``fleet_totals`` ``{seat: strength}``, ``strongest`` (the seat named, or None) from
+    the FLEETS table."""
 
     text: str
     standings: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -30,6 +33,10 @@ class Report:
     control: dict[str, str] = field(default_factory=dict)
     changes: list[str] = field(default_factory=list)
     happened: list[str] = field(default_factory=list)
+    status: dict[str, set[str]] = field(default_factory=dict)
+    fleets: dict[str, tuple[str, int, str]] = field(default_factory=dict)
+    fleet_totals: dict[str, int] = field(default_factory=dict)
+    strongest: str | None = None
 
 
 def _section(lines: list[str], title: str) -> list[str]:
@@ -73,6 +80,7 @@ def parse(text: str) -> Report:
     head = next(i for i, ln in enumerate(lines) if ln.startswith("Seat   Player"))
     for ln in lines[head + 1:head + 5]:
         rep.standings[ln[:6].strip()] = (int(ln[20:23]), int(ln[24:27]))
+        rep.status[ln[:6].strip()] = {w.strip() for w in ln[34:].split(",")} - {"-", ""}
     for key, title in (("vp", "VICTORY POINTS"), ("lp", "LEGITIMACY POINTS")):
         rows = _unwrap(_section(lines, title), re.compile(r"^  \S"))
         assert [r.split()[0] for r in rows] == list(SEATS), (title, rows)
@@ -86,6 +94,17 @@ def parse(text: str) -> Report:
         m = re.match(r"^  (.{22}) +(\d+) VP  (\w+)$", ln)
         if m:
             rep.control[m.group(1).strip()] = m.group(3)
+    fleet_lines = _section(lines, "FLEETS (R-15")
+    for ln in fleet_lines:
+        m = re.match(r"^  (.{20}) (.{16}) +(\d+)  (\w+)", ln)
+        if m:
+            rep.fleets[m.group(1).strip()] = (m.group(2).strip(), int(m.group(3)), m.group(4))
+    tail = " ".join(x.strip() for x in fleet_lines if not re.match(r"^  .{20} .{16} +\d+  ", x))
+    m = re.search(r"Strength: (.*?)[.;]", tail)
+    if m:
+        rep.fleet_totals = {k: int(v) for k, v in (p.split() for p in m.group(1).split(", "))}
+    m = re.search(r"strongest: (\w+)", tail)
+    rep.strongest = m.group(1) if m and m.group(1) in SEATS else None
     rep.changes = _unwrap(_section(lines, "CONTROL, VP AND LP: WHAT CHANGED"), re.compile(r"^  - "))
     rep.changes = [c.removeprefix("- ") for c in rep.changes]
     rep.happened = [re.sub(r"^\d+\. ", "", x) for x in
@@ -102,6 +121,12 @@ def check_adds_up(rep: Report) -> None:
             assert sum(v for _, v in terms) == raw, (seat, key, terms, raw)
             assert total == (max(0, raw) if floor else raw), (seat, key, total, raw)
         assert rep.standings[seat] == (rep.vp[seat][0], rep.lp[seat][0]), (seat, rep.standings[seat])
+    assert rep.fleets, "the report has a FLEETS table"
+    for seat in SEATS:  # the fleets table sums to its totals, and the strongest is the VP term's seat
+        assert sum(n for _, n, owner in rep.fleets.values() if owner == seat) == rep.fleet_totals[seat], \
+            (seat, rep.fleets, rep.fleet_totals)
+        has_term = any(label == "strongest fleet" for label, _ in rep.vp[seat][2])
+        assert has_term == (rep.strongest == seat), (seat, rep.strongest, rep.vp[seat])
 
 
 def check_explained(prev: Report, rep: Report) -> int:
@@ -128,4 +153,17 @@ def check_explained(prev: Report, rep: Report) -> int:
         if prev.control.get(prov) != rep.control.get(prov):
             assert any(c.startswith(prov) and "(R-3.2)" in c for c in rep.changes), (prov, rep.changes)
             found += 1
+    for fleet in set(prev.fleets) | set(rep.fleets):
+        (_, n0, o0), (_, n1, o1) = prev.fleets[fleet], rep.fleets[fleet]
+        if (n0, o0) != (n1, o1):
+            assert any(c.startswith(fleet + ":") and "R-15" in c for c in rep.changes), (fleet, rep.changes)
+            found += 1
+    for seat in SEATS:
+        for status in ("Champion", "Usurper"):
+            had, has = status in prev.status[seat], status in rep.status[seat]
+            if had != has:
+                head = f"{seat} is {status}" if has else f"{seat} is no longer {status}"
+                assert any(c.startswith((head + ":", head + " again:")) for c in rep.changes), \
+                    (head, rep.changes)
+                found += 1
     return found

@@ -17,7 +17,12 @@ from pbem import rules
 from pbem.pack.loader import load_pack
 from pbem.report import build, context
 from pbem.report.narrate import narrate
-from pbem.rules.core.control import legitimacy_points, legitimacy_terms, victory_points
+from pbem.rules.core.control import (
+    fleet_strengths,
+    legitimacy_points,
+    legitimacy_terms,
+    victory_points,
+)
 from pbem.rules.dice import Dice
 from pbem.rules.view import public_part
 from tests.report.reportparse import check_adds_up, check_explained, parse
@@ -169,3 +174,61 @@ def test_the_lp_terms_keep_the_packs_order_whatever_the_states_key_order(pack) -
     flipped = {**s, "generals": dict(reversed(list(generals.items())))}
     assert len([t for t in legitimacy_terms(pack, one_seat)["north"] if t.kind == "generals"]) >= 2
     assert legitimacy_terms(pack, flipped) == legitimacy_terms(pack, one_seat)
+
+
+def test_fleets_and_status_changes_are_explained_and_the_fleets_table_adds_up(pack) -> None:
+    """Issue 24 item C (the second hand-played game): a fleet changing hands, the strongest
+    fleet's VP, Champion and Usurper status changed without a reason line, and no report
+    showed who owns which fleet. Every report has a FLEETS table that sums to the seats'
+    fleet strength (the rules core's own count, R-1.4, R-15) and names the strongest
+    fleet iff its VP term is counted; every fleet that changes hands or strength and every
+    status gained or lost since the report before has its line."""
+    fleets = statuses = 0
+    prev = None
+    for i, (before, state, events) in enumerate(_games(pack, "fleets", 4)):
+        if prev is not None and before.step == 0 and not before.active:
+            prev = None
+        got = parse(_report(pack, before, state, events, rules.SEATS[i % 4]).text)
+        check_adds_up(got)
+        assert got.fleet_totals == fleet_strengths(pack, public_part(state.peek()))
+        if prev is not None:
+            check_explained(prev, got)
+            fleets += sum(1 for f in got.fleets if got.fleets[f] != prev.fleets[f])
+            statuses += sum(1 for s in rules.SEATS if got.status[s] != prev.status[s])
+        prev = got
+    assert fleets > 3 and statuses > 3, (fleets, statuses)
+
+
+def test_reinforcements_and_arriving_generals_say_why(pack) -> None:
+    """Issue 24 item C: the reinforcement counts (R-7.1) and the generals placed (R-7.3)
+    changed without a reason. Each seat's grant has a line whose items (each with its
+    reason) add up to the CUs granted; a general placed on the map says where it came
+    from and why there."""
+    granted = placed = 0
+    for before, state, events in _games(pack, "reinforce", 2):
+        if not any(e.kind == "ReinforcementsGranted" for e in events):
+            continue
+        got = parse(_report(pack, before, state, events, "north").text)
+        for e in events:
+            if e.kind == "ReinforcementsGranted":
+                for seat, cus in e.data["cus"].items():
+                    head = f"{seat} +{sum(cus.values())} CUs to place (R-7.1): "
+                    line = next((c for c in got.changes if c.startswith(head)), None)
+                    assert line is not None, (head, got.changes)
+                    items = line[len(head):].rstrip(".").split(" + ")
+                    assert all(re.fullmatch(r"\d+ [\w ]+ \([^()]+\)", x) for x in items), line
+                    assert sum(int(x.split()[0]) for x in items) == sum(cus.values()), line
+                    granted += 1
+            if e.kind == "GeneralPlaced" and e.data.get("rule") == "R-7.3":
+                text = narrate(pack, e)
+                assert "(R-7.3" in text and ("dispersed box" in text or "turn track" in text), text
+                placed += 1
+    assert granted >= 8 and placed >= 0, (granted, placed)
+
+
+def test_a_champion_lost_names_the_attack(pack) -> None:
+    """R-11.4: the line that says a seat loses Champion status says whom it attacked and how."""
+    ev = rules.Event("ChampionLost", {"seat": "north", "target": "east", "how": "battle", "rule": "R-11.4"})
+    text = narrate(pack, ev)
+    assert text == ("north loses Champion status (R-11.4): it attacked east, a Champion and no Usurper, "
+                    "in battle."), text

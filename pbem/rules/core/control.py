@@ -150,13 +150,38 @@ def fleet_strengths(pack: Pack, s: State, ctrl: dict[str, str | None] | None = N
     printed strength plus the R-8.2 upgrade its owner made (lost on changing hands,
     R-15)."""
     out = {seat: 0 for seat in SEATS}
+    for row in fleet_table(pack, s, ctrl).values():
+        if row.seat in out:
+            out[row.seat] += row.strength
+    return out
+
+
+@dataclass(frozen=True)
+class FleetRow:
+    """One fleet as the table of fleets shows it (R-15): the ``seat`` it belongs to (the
+    controller of its ``home`` province or space; None: nobody's), its ``strength``
+    (printed, plus the R-8.2 upgrade while the seat that made it owns it) and whether
+    it is ``dispersed`` (in the dispersed box this turn [D]; it still counts for the
+    strongest fleet, R-1.4)."""
+
+    home: str
+    seat: str | None
+    strength: int
+    dispersed: bool
+
+
+def fleet_table(pack: Pack, s: State, ctrl: dict[str, str | None] | None = None
+                ) -> dict[str, FleetRow]:
+    """``{fleet id: FleetRow}`` for every fleet of the pack, in the pack's order (R-15,
+    R-8.2); :func:`fleet_strengths` is its sum per seat."""
     kept = (s.get("war") or {}).get("fleets") or {}
+    out = {}
     for fid, f in pack.fleets.items():
         owner = fleet_owner(pack, s, fid, ctrl)
-        if owner in out:
-            up = kept.get(fid) or {}
-            out[owner] += f.strength + (int(up.get("upgrade", 0))
-                                        if up.get("owner") == owner else 0)
+        up = kept.get(fid) or {}
+        bonus = int(up.get("upgrade", 0)) if owner and up.get("owner") == owner else 0
+        out[fid] = FleetRow(f.home, owner, f.strength + bonus,
+                            up.get("dispersed_turn") == s["turn"])
     return out
 
 

@@ -6,6 +6,7 @@ Pure queries; the placing itself is :func:`pbem.rules.resolve.effects.place_cus`
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -188,33 +189,61 @@ def auto_placement(pack: Pack, s: State, seat: str, new: dict[str, int],
     return [{"space": x, "cus": c} for x, c in out.items()]
 
 
-def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
-    """R-7.1: new CUs per seat by type: mercenaries for all; a loyal CU for Macedonia's
-    controller; a loyal CU for the seat with most LP, a tie settled by the seniority list
-    (seed 003, the default [D]: the tied seat with the most senior major general in play;
-    rule option ``lp_bonus_tie: nobody``: the rulebook's "in case of a tie, nobody earns
-    this bonus"); mercenaries for the single seat with most VP, or fewer to each seat tied
-    for most."""
-    out = {seat: {"mercenary": const(pack, "reinforcement_mercenaries")} for seat in SEATS}
+@dataclass(frozen=True)
+class Grant:
+    """One source of a seat's new CUs in the reinforcement phase (R-7.1): ``count`` CUs
+    of ``unit`` type for the reason ``why`` — ``"every_seat"``, ``"macedonia"``
+    (controls Macedonia), ``"most_lp"`` (the single seat with most LP), ``"most_lp_senior"``
+    (tied for most LP, the most senior major general in play: seed 003 [D]),
+    ``"most_vp"`` or ``"most_vp_tied"`` — and the seat's LP or VP that gave it
+    (``points``, None for the first two)."""
 
-    def add(seat: str, t: str, n: int) -> None:
+    unit: str
+    count: int
+    why: str
+    points: int | None = None
+
+
+def reinforcement_grants(pack: Pack, s: State) -> dict[str, list[Grant]]:
+    """R-7.1: every seat's new CUs with their reasons (:class:`Grant`): mercenaries for
+    all; a loyal CU for Macedonia's controller; a loyal CU for the seat with most LP, a
+    tie settled by the seniority list (seed 003, the default [D]: the tied seat with the
+    most senior major general in play; rule option ``lp_bonus_tie: nobody``: the
+    rulebook's "in case of a tie, nobody earns this bonus"); mercenaries for the single
+    seat with most VP, or fewer to each seat tied for most. Numbers from the pack."""
+    out = {seat: [Grant("mercenary", const(pack, "reinforcement_mercenaries"), "every_seat")] for seat in SEATS}
+
+    def add(seat: str, t: str, n: int, why: str, points: int | None = None) -> None:
         if n:
-            out[seat][t] = out[seat].get(t, 0) + n
+            out[seat].append(Grant(t, n, why, points))
     mac = province_controller(pack, s, const(pack, "macedonia_province"))
     if mac:
-        add(mac, "loyal", const(pack, "reinforcement_macedonia_bonus"))
+        add(mac, "loyal", const(pack, "reinforcement_macedonia_bonus"), "macedonia")
     lp = legitimacy_points(pack, s)
     top = [x for x in SEATS if lp[x] == max(lp.values())]
-    if len(top) > 1 and (s.get("options") or {}).get("lp_bonus_tie") != "nobody":
+    tied = len(top) > 1
+    if tied and (s.get("options") or {}).get("lp_bonus_tie") != "nobody":
         best = min(best_seniority(pack, s, x) for x in top)
         top = [x for x in top if best_seniority(pack, s, x) == best]
     if len(top) == 1:
-        add(top[0], "loyal", const(pack, "reinforcement_lp_bonus"))
+        add(top[0], "loyal", const(pack, "reinforcement_lp_bonus"), "most_lp_senior" if tied else "most_lp",
+            lp[top[0]])
     vp = victory_points(pack, s)
     top = [x for x in SEATS if vp[x] == max(vp.values())]
     if len(top) == 1:
-        add(top[0], "mercenary", const(pack, "reinforcement_vp_bonus"))
+        add(top[0], "mercenary", const(pack, "reinforcement_vp_bonus"), "most_vp", vp[top[0]])
     else:
         for x in top:
-            add(x, "mercenary", const(pack, "reinforcement_vp_tie_bonus"))
+            add(x, "mercenary", const(pack, "reinforcement_vp_tie_bonus"), "most_vp_tied", vp[x])
+    return out
+
+
+def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
+    """R-7.1: new CUs per seat by type ``{seat: {unit: n}}``, the sum of its
+    :func:`reinforcement_grants`."""
+    out: dict[str, dict[str, int]] = {}
+    for seat, grants in reinforcement_grants(pack, s).items():
+        out[seat] = {}
+        for g in grants:
+            out[seat][g.unit] = out[seat].get(g.unit, 0) + g.count
     return out

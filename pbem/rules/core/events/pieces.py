@@ -174,6 +174,25 @@ def _at_space(d: Mapping[str, Any]) -> tuple[str, ...]:
     return (d["space"],)
 
 
+
+def _general_placed_text(p: Any, d: Mapping[str, Any]) -> str:
+    """A general placed (``GeneralPlaced``), with why when he comes onto the map in the
+    reinforcement phase (R-7.3): back from the dispersed box to one of his seat's
+    garrisons, or from the turn track to the seat with fewest VP [D]; by a card (R-8.6)."""
+    name, seat, rule = general_name(p, d.get("general")), d.get("seat") or "nobody", d.get("rule")
+    if not d.get("space"):
+        return f"{name} {off_map_text(d.get('where'))}."
+    where = space_name(p, d.get("space"))
+    if rule == "R-7.3" and d.get("decision"):
+        return (f"{name} arrives from the turn track in {where}: he joins {seat}, the seat with the fewest "
+                f"VP, at one of its garrisons (R-7.3, docs/rules.md).")
+    if rule == "R-7.3":
+        return f"{name} ({seat}) returns from the dispersed box to {where}, one of {seat}'s garrisons (R-7.3)."
+    if rule == "R-8.6":
+        return f"{name} ({seat}) is placed in {where} by the card's event (R-8.6)."
+    return f"{name} ({seat}) is placed in {where}."
+
+
 KINDS: tuple[EventKind, ...] = (
     EventKind('GameStarted',
               ('pack', 'seats', 'turn'),
@@ -213,9 +232,7 @@ KINDS: tuple[EventKind, ...] = (
               ('general', 'rule', 'seat', 'space', 'where'),
               optional=('decision',),
               reduce=_general_placed,
-              say=lambda p, d: f"{general_name(p, d.get('general'))} ({d.get('seat') or 'nobody'}) is placed in "
-                                      f"{space_name(p, d.get('space'))}." if d.get("space") else
-                                      f"{general_name(p, d.get('general'))} {off_map_text(d.get('where'))}."),
+              say=_general_placed_text),
     EventKind('CUsPlaced',
               ('cus', 'rule', 'seat', 'space'),
               optional=('from_dispersed', 'why'),

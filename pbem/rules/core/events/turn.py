@@ -135,6 +135,10 @@ def _won(s: State, d: dict) -> None:
     s["active"] = None
 
 
+HOW_ATTACKED = {"battle": "in battle", "overrun": "by overrunning its CUs", "assault": "by an assault on its major city",
+                "naval battle": "by a naval interception", "sally": "by a sally from a major city"}
+"""How an attack on a Champion was made (``ChampionLost``'s ``how``, R-11.4), as a phrase."""
+
 KINDS: tuple[EventKind, ...] = (
     EventKind('TurnOrderSet',
               ('chooser', 'decision', 'first', 'order', 'rule', 'vp'),
@@ -156,7 +160,8 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('ChampionLost',
               ('how', 'rule', 'seat', 'target'),
               reduce=_champion_lost,
-              say=lambda p, d: f"{d.get('seat')} loses Champion status."),
+              say=lambda p, d: f"{d.get('seat')} loses Champion status (R-11.4): it attacked {d.get('target')}, "
+                               f"a Champion and no Usurper, {HOW_ATTACKED.get(str(d.get('how')), 'by ' + str(d.get('how')))}."),
     EventKind('RoundStarted',
               ('round', 'rule'),
               reduce=_round,
