@@ -45,8 +45,8 @@ from pbem.report.history import (
 )
 from pbem.report.render import render
 from pbem.service.base.context import game_pack
-from pbem.service.commands.history import batches
 from pbem.service.commands.seat.press import published
+from pbem.service.log.history import batches
 from pbem.service.log.trust import ENDED, archive_files
 from pbem.store import Store
 from pbem.store.db import GENESIS, canonical_json

@@ -1,6 +1,6 @@
 """Past reports: the history a player can ask for by mail, and the reports of the
 archive (:mod:`pbem.archive`), rendered from *batches* the service reads from the log
-(:func:`pbem.service.commands.history.batches`); nothing here opens the store.
+(:func:`pbem.service.log.history.batches`); nothing here opens the store.
 
 A *batch* is what one applied decision (or the game's setup) appended to the log: the
 events between two consecutive state snapshots. Its ``step`` is the step number the

@@ -122,7 +122,7 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
                 if not handled:  # after a busy cycle look again at once: more may have come
                     poller.wait(config.imap.poll_interval)
                 continue
-            except Exception as exc:  # noqa: BLE001 - no fault may stop the judge
+            except Exception as exc:
                 kind = fault_kind(exc)
                 if kind == "internal":
                     log.exception("the cycle failed; starting again in %.0fs", backoff)

@@ -96,7 +96,7 @@ def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: thread
                 log.error("a game does not verify after the upgrade; the hosts were told")
         try:
             created = judge.ensure_games()
-        except Exception as exc:  # noqa: BLE001 - a read-only database or a broken pack: one line
+        except Exception as exc:
             raise RunError(describe_db_error(config.database, exc) if is_db_error(exc) else
                            f"cannot set up the games: {type(exc).__name__}: {exc}") from exc
         for gid in created:

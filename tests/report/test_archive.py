@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pbem.archive import write_archive
-from pbem.service.commands.history import batches, history_reply
+from pbem.service.log.history import batches, history_reply
 from tests.report.gamestore import make_store
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pbem import rules
 from pbem.rules.dice import orders_digest
+from pbem.service.log.trust import config_key
 from pbem.service.play import endgame
 from pbem.service.verify import verify_game
 from pbem.store.base import canonical_json
@@ -86,12 +87,17 @@ def test_seat_changes_in_the_config_are_events_and_the_seat_is_told(tmp_path: Pa
     judge.ensure_games()
     judge.ensure_games()  # nothing changed the second time
     changed = [e for e in judge.store.events("g1") if e.kind == "SeatChanged"]
-    assert [(e.data, e.public) for e in changed] == [({"seat": "north", "changed": ["player", "address"],
-                                                      "player": "Kleitos II"}, True)]
+    north = next(s for s in seats if s.seat == "north")
+    assert [(e.data, e.public) for e in changed] == [({"seat": "north", "changed": ["player", "address", "key"],
+                                                      "player": "Kleitos II",
+                                                      "config_key": config_key(north.key_hash)}, True)]
     row = next(s for s in judge.store.seats("g1") if s["seat"] == "north")
     assert (row["email"], row["player"]) == ("north-new@pbem.localhost", "Kleitos II")
-    told = [to for to, subject, _t in _outbox(judge, "notice") if "your seat north changed" in subject]
-    assert sorted(told) == ["north-new@pbem.localhost", "north@pbem.localhost"]  # the old and the new address
+    assert row["key_hash"] != north.key_hash  # a new address: the judge issued a new key (issue 24 item D)
+    told = [to for to, subject, _t in _outbox(judge, "notice") if "your seat north has a new player" in subject]
+    assert told == ["north@pbem.localhost"]  # the old address; the new one gets the handover
+    handover = [to for to, subject, _t in _outbox(judge, "welcome") if "handover: your seat north" in subject]
+    assert handover == ["north-new@pbem.localhost"]
     assert judge.store.last_event("g1")[0] == head_before[0] + 1
     assert verify_game(judge.store, "g1").ok
 

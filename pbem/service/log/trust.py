@@ -19,6 +19,7 @@ that lets every seat check the judge.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -30,6 +31,7 @@ from typing import Any
 
 from pbem import rules
 from pbem.config import GameConfig
+from pbem.keys import hash_key, new_key
 from pbem.mail.compose import Attachment
 from pbem.mail.headers import fold_address
 from pbem.problems import Problem
@@ -144,41 +146,88 @@ def _paragraphs(*paragraphs: str) -> str:
     return "\n\n".join(p if p.startswith(" ") else wrap(p, WIDTH) for p in paragraphs)
 
 
-def seat_changes(stored: Sequence[Mapping[str, Any]], game: GameConfig) -> list[tuple[dict[str, Any], rules.Event]]:
+def config_key(key_hash: str) -> str:
+    """The fingerprint of a config seat's ``key_hash`` kept in the log when the judge
+    issued the seat a key of its own (a new address, the same hash in the config): 16
+    hex digits of its SHA-256 — it tells a later restart that the config has not changed
+    since, and reveals nothing of any key (issue 24 item D)."""
+    return hashlib.sha256(key_hash.encode()).hexdigest()[:16]
+
+
+def seat_changes(stored: Sequence[Mapping[str, Any]], game: GameConfig,
+                 issued: Mapping[str, str] | None = None) -> list[tuple[dict[str, Any], rules.Event]]:
     """(stored row, ``SeatChanged``) for every seat whose player, address or key hash in
-    the config ``game`` differs from the stored ``seats`` rows."""
+    the config ``game`` differs from the stored ``seats`` rows. ``issued`` ``{seat:
+    config_key}``: seats whose key the judge issued at a change of address while the
+    config kept that key hash (not a change while it still does)."""
     rows = {r["seat"]: r for r in stored}
     out = []
     for s in game.seats:
         row = rows.get(s.seat)
         if row is None:
             continue
+        same_key = row["key_hash"] == s.key_hash or (issued or {}).get(s.seat) == config_key(s.key_hash)
         changed = [name for name, old, new in (("player", row["player"], s.player),
-                                               ("address", row["email"], fold_address(s.email)),
-                                               ("key", row["key_hash"], s.key_hash)) if old != new]
+                                               ("address", row["email"], fold_address(s.email)))
+                   if old != new] + ([] if same_key else ["key"])
         if changed:
             out.append((dict(row), rules.judge_event("SeatChanged", {"seat": s.seat, "changed": changed,
                                                                      "player": s.player})))
     return out
 
 
-def sync_seats(judge: Service, game: GameConfig) -> int:
+@dataclass(frozen=True)
+class Handover:
+    """A config seat that changed address (issue 24 item D): the new ``player`` at
+    ``address`` takes over ``seat`` from ``old`` (its stored row before the change);
+    ``key``: the key the judge issued (None when the host put a new key hash in the
+    config: the host gives that key)."""
+
+    seat: str
+    player: str
+    address: str
+    key: str | None
+    old: Mapping[str, Any]
+
+
+def sync_seats(judge: Service, game: GameConfig) -> list[Handover]:
     """Record the config's seat changes of a stored game: one batch of ``SeatChanged``
     events (with a snapshot of the unchanged state), the seats rows updated, and a
-    notice to each changed seat at its old and new address. Returns how many seats
-    changed. Call inside a transaction."""
+    notice to each changed seat at its old and new address. A seat whose address
+    changed is handed over instead (the caller mails it, as ``command: replace`` does):
+    when the config kept its key hash the judge issues a new key (the event keeps the
+    config's :func:`config_key`, so the next restart sees no change); the old address is
+    told by the handover. Returns the handovers. Call inside a transaction."""
     store = judge.store
-    changes = seat_changes(store.seats(game.id), game)
+    issued = {e.data["seat"]: e.data["config_key"] for e in store.events(game.id)
+              if e.kind == "SeatChanged" and e.data.get("config_key")}
+    changes = seat_changes(store.seats(game.id), game, issued)
     if not changes:
-        return 0
+        return []
+    new = {s.seat: s for s in game.seats}
+    keys: dict[str, str | None] = {}
+    for row, event in changes:
+        s = new[row["seat"]]
+        if "address" in event.data["changed"]:
+            keys[s.seat] = None
+            if "key" not in event.data["changed"]:  # the old player's key must not follow the seat
+                keys[s.seat] = new_key()
+                event.data["changed"].append("key")
+                event.data["config_key"] = config_key(s.key_hash)
     state = judge.state(game.id)
     seq = store.append_events(game.id, [e.to_dict() for _, e in changes], step=state.step)
     store.save_snapshot(game.id, seq, state.step, state.to_dict())
     head = witness(store, game.id)
-    new = {s.seat: s for s in game.seats}
+    out = []
     for row, event in changes:
         s = new[row["seat"]]
-        store.update_seat(game.id, s.seat, player=s.player, email=s.email, key_hash=s.key_hash)
+        key = keys.get(s.seat)
+        store.update_seat(game.id, s.seat, player=s.player, email=s.email,
+                          key_hash=hash_key(key) if key else s.key_hash)
+        if s.seat in keys:
+            store.close_address_changes(game.id, s.seat, "replaced", judge.clock().isoformat())
+            out.append(Handover(s.seat, s.player, fold_address(s.email), key, dict(row)))
+            continue
         body = (f"The host changed the {' and '.join(event.data['changed'])} of your seat {s.seat} in {game.id} "
                 f"(player: {s.player}). The change is in the game's log (event {seq - len(changes) + 1}"
                 f"…{seq}); if you did not ask for it, tell the other players."
@@ -187,7 +236,7 @@ def sync_seats(judge: Service, game: GameConfig) -> int:
             outbox.queue(judge, game_id=game.id, kind="notice", to_addr=address, to_name=name,
                          subject=f"[{game.id}] your seat {s.seat} changed", text=build.render_notice(body, game.id),
                          html=None, id_parts=(game.id, "seat-changed", s.seat, seq, address))
-    return len(changes)
+    return out
 
 
 def abandon(judge: Service, game_id: str, reason: str) -> str:

@@ -92,7 +92,7 @@ class Sender(threading.Thread):
         while judge is None and not self.stop.is_set():
             try:
                 judge = self._make()
-            except Exception:  # noqa: BLE001 - e.g. the database cannot be opened yet: try again
+            except Exception:
                 log.exception("the outbox sender cannot open the store; retrying")
                 self.stop.wait(self.every)
         if judge is None:
@@ -110,7 +110,7 @@ class Sender(threading.Thread):
                     watch.failed(judge, "smtp", RuntimeError(report.server_error))
                 elif report.sent:
                     watch.recovered(judge, "smtp")
-            except Exception as exc:  # noqa: BLE001 - the sender never dies
+            except Exception as exc:
                 log.exception("outbox pass failed")
                 watch.failed(judge, "database" if is_transient_db_error(exc) else "internal", exc)
             self.passes += 1

@@ -38,12 +38,16 @@ from pbem.service.base.settings import wrapped
 from pbem.service.log import trust
 from pbem.service.outgoing import outbox
 from pbem.service.play import reports
+from pbem.service.play.handover import hand_over
 
 
 def ensure_games(judge: Service) -> list[str]:
     """Create every configured game that is not in the database yet (setup R-2, first
     prompts), and sync seat names/addresses/key hashes from the config, each change an
-    event in the game's log. Returns the ids created. Raises ValueError for a config game
+    event in the game's log; a seat given a new address is handed over to it as by
+    ``command: replace`` (:func:`pbem.service.play.handover.hand_over`: a new key unless
+    the config holds a new key hash, the history, the standing orders, the prompt; the
+    old address told). Returns the ids created. Raises ValueError for a config game
     whose id is open for sign-up or whose rule options are bad (nothing stored for it)."""
     created = []
     for game in judge.config.games:
@@ -55,7 +59,9 @@ def ensure_games(judge: Service) -> list[str]:
             created.append(game.id)
         else:
             with judge.store.transaction():
-                trust.sync_seats(judge, game)
+                for h in trust.sync_seats(judge, game):  # a seat at a new address: the handover (item D)
+                    hand_over(judge, game.id, h.seat, h.player, h.address, h.key, h.old,
+                              trust.witness(judge.store, game.id), "config")
     return created
 
 

@@ -31,6 +31,7 @@ KINDS = (
                                f"{d.get('commitment')})."),
     EventKind('SeatChanged',
               ('changed', 'player', 'seat'),
+              optional=('config_key',),
               say=lambda p, d: f"Seat {d.get('seat')}: the host changed its "
                                + " and ".join(str(x) for x in d.get('changed') or ['record'])
                                + f" (player: {d.get('player')})."),

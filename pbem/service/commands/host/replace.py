@@ -2,22 +2,16 @@
 with the seat's own history and its standing orders, a notice to the old player."""
 from __future__ import annotations
 
-import yaml
-
 from pbem import rules
 from pbem.keys import hash_key, new_key
 from pbem.mail.headers import fold_address, normalise_address
-from pbem.report import build
 from pbem.service.base.context import Service
-from pbem.service.base.settings import wrapped
-from pbem.service.commands.history import history_reply
 from pbem.service.commands.host import common
 from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
 from pbem.service.log import trust
 from pbem.service.log.trust import log_events
-from pbem.service.outgoing import digests, outbox, seat_preferences
-from pbem.service.play import deadlines
-from pbem.service.play.reports import prompt_again
+from pbem.service.outgoing import digests, seat_preferences
+from pbem.service.play.handover import hand_over
 from pbem.service.play.setup import parse_seat
 
 
@@ -63,39 +57,9 @@ def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: s
         log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": dict(seat_preferences.DEFAULTS)})])
         digests.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
         head = trust.witness(store, game_id)
-    if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends
-        head = trust.witness(store, game_id)
-    _subject, history_text, _html = history_reply(store, game_id, seat, None)
-    body = (f"Welcome to {game_id}, {new.player}: you take over the seat {seat} from {old['player']}.\n\n"
-            f"Your seat key is:\n\n  {key}\n\nThe seat's own history so far follows; ask for any past "
-            f"report with `history: N` (docs/player-guide.md). The latest prompt comes in its own mail."
-            + _standing_note(judge, game_id, seat)
-            + (f"\n\nLog witness: {head}" if head else ""))
-    text = build.render_notice(wrapped(body) + "\n\n" + history_text, game_id)
-    subject = f"[{game_id}] handover: your seat {seat}"
-    outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=address, to_name=new.player, subject=subject,
-                 text=text, html=build.html_of_text(subject, text), id_parts=(game_id, "handover", seat, head))
-    note = build.render_notice(wrapped(f"The host gave your seat {seat} in {game_id} to another player. "
-                                       "Thank you for playing; your key no longer works."), game_id)
-    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
-                 subject=f"[{game_id}] your seat {seat} has a new player", text=note,
-                 html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
-    prompt_again(judge, game_id, seat, again=head)  # a second replace at this step mails the prompt again
+    head = hand_over(judge, game_id, seat, new.player, address, key, old, head, "replace")
     return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
                 "is queued.", head)
-
-
-def _standing_note(judge: Service, game_id: str, seat: str) -> str:
-    """For the handover: the seat's standing orders in force (R-9.3; the previous
-    player's, which the new player inherits with the seat) and the ``seq:`` the next
-    ones need, or that there are none (break16: the new player was not told)."""
-    standing = list(judge.state(game_id).private.get(seat, {}).get("standing", []))
-    nxt = judge.store.standing_seq(game_id, seat) + 1
-    if not standing:
-        return (f"\n\nThe seat has no standing orders. Yours need `seq: {nxt}` (or higher) the first time.")
-    shown = yaml.safe_dump({"standing": standing}, sort_keys=False, allow_unicode=True).rstrip()
-    return ("\n\nThe seat's standing orders stay in force until you send new ones (they need `seq: "
-            f"{nxt}` or higher):\n\n" + "\n".join("    " + line for line in shown.splitlines()))
 
 
 def process(judge: Service, request: HostRequest) -> Done:

@@ -1,0 +1,67 @@
+"""A seat's handover to a new player (``command: replace``, or a config game's seat
+given a new address in the config and the judge restarted; issue 24 item D): the
+handover mail to the new address — the key, the seat's own history so far, the
+standing orders in force — a notice to the old address, the prompt that waits for the
+seat again, and the seat out of civil disorder."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from pbem.report import build
+from pbem.service.base.context import Service
+from pbem.service.base.settings import wrapped
+from pbem.service.log import trust
+from pbem.service.log.history import history_reply
+from pbem.service.outgoing import outbox
+from pbem.service.play import deadlines
+from pbem.service.play.reports import prompt_again
+
+
+def standing_note(judge: Service, game_id: str, seat: str) -> str:
+    """For the handover: the seat's standing orders in force (R-9.3; the previous
+    player's, which the new player inherits with the seat) and the ``seq:`` the next
+    ones need, or that there are none (break16: the new player was not told)."""
+    standing = list(judge.state(game_id).private.get(seat, {}).get("standing", []))
+    nxt = judge.store.standing_seq(game_id, seat) + 1
+    if not standing:
+        return (f"\n\nThe seat has no standing orders. Yours need `seq: {nxt}` (or higher) the first time.")
+    shown = yaml.safe_dump({"standing": standing}, sort_keys=False, allow_unicode=True).rstrip()
+    return ("\n\nThe seat's standing orders stay in force until you send new ones (they need `seq: "
+            f"{nxt}` or higher):\n\n" + "\n".join("    " + line for line in shown.splitlines()))
+
+
+def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str, key: str | None,
+              old: Mapping[str, Any], head: str | None, by: str) -> str | None:
+    """Mail the handover of ``seat`` to ``player`` at ``address`` (``key``: the new seat
+    key; None: the host gives it, the config holding only its hash) and the notice to the
+    ``old`` row's address; end the seat's missed-decision row (``SeatReturned``) and
+    mail the waiting prompt again. ``by``: ``"replace"`` or ``"config"``. Returns the
+    log witness after it. Call inside a transaction, after the ``SeatChanged`` event."""
+    if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends
+        head = trust.witness(judge.store, game_id)
+    _subject, history_text, _html = history_reply(judge.store, game_id, seat, None)
+    key_text = (f"Your seat key is:\n\n  {key}" if key else
+                "Your seat key is not in this mail: the host gives it to you (the judge keeps only a hash "
+                "of it). If you have not got it, ask the host.")
+    body = (f"Welcome to {game_id}, {player}: you take over the seat {seat} from {old['player']}.\n\n"
+            f"{key_text}\n\nThe seat's own history so far follows; ask for any past report with "
+            "`history: N`, and for the player's guide with `command: help`. The latest prompt comes in its "
+            "own mail."
+            + standing_note(judge, game_id, seat)
+            + (f"\n\nLog witness: {head}" if head else ""))
+    text = build.render_notice(wrapped(body) + "\n\n" + history_text, game_id)
+    subject = f"[{game_id}] handover: your seat {seat}"
+    outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=address, to_name=player, subject=subject,
+                 text=text, html=build.html_of_text(subject, text), id_parts=(game_id, "handover", seat, head))
+    who = "The host gave your seat" if by == "replace" else "The host's config now gives your seat"
+    note = build.render_notice(wrapped(f"{who} {seat} in {game_id} to another player. Thank you for "
+                                       "playing; your key no longer works, and mail from your address "
+                                       "no longer speaks for the seat."), game_id)
+    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
+                 subject=f"[{game_id}] your seat {seat} has a new player", text=note,
+                 html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
+    prompt_again(judge, game_id, seat, again=head)  # a second handover at this step mails the prompt again
+    return head
