@@ -27,13 +27,17 @@ def test_a_new_games_welcome_with_the_key_comes_before_its_first_report_and_prom
         for seat in SEATS:
             subjects = _subjects(server, seat)
             assert subjects[0] == f"[g2] welcome: your seat {seat}", subjects
+            flat = " ".join(text_of(server.messages(seat)[0]).split())
+            assert "Rule options: none" in flat and "command: help" in flat and "docs/player-guide.md" not in flat
         table.close()
     finally:
         server.stop()
 
 
 def test_a_config_game_welcomes_each_player_first_without_the_key(tmp_path: Path, pymap_server) -> None:
-    _path, config = write_config(tmp_path, pymap_server)
+    """... and (issue 24 item G) names the rule options in force, and sends the player to
+    `command: help` for the guide, not to docs/ the player does not have."""
+    _path, config = write_config(tmp_path, pymap_server, options={"capitals": True, "ask_windows": True})
     judge, poller = make_judge(config)
     try:
         judge.ensure_games()
@@ -45,6 +49,9 @@ def test_a_config_game_welcomes_each_player_first_without_the_key(tmp_path: Path
             welcome = text_of(pymap_server.messages(seat)[0])
             assert KEYS[seat] not in welcome
             assert "host@pbem.localhost" in welcome and "key" in welcome and f"seat: {seat}" in welcome
+            flat = " ".join(welcome.split())
+            assert "Rule options in force: capitals: true (R-1.4" in flat and "ask_windows: true (R-9.3" in flat
+            assert "command: help" in flat and "docs/player-guide.md" not in flat
         run_once(judge, poller)
         assert all(len([s for s in _subjects(pymap_server, seat) if "welcome" in s]) == 1 for seat in SEATS)
     finally:

@@ -64,9 +64,15 @@ def test_a_whole_game_by_mail_and_cli(tmp_path: Path) -> None:
         assert kinds[-1] == "SeedRevealed"
         table.flush()
         seed = store.game("g2")["seed"]
+        winner = state.result["winner"]
+        player = next(r["player"] for r in store.seats("g2") if r["seat"] == winner)
+        said = f"The game is over: {winner} ({player}) wins by"  # issue 24 item G: the winner and how
         for account in ("north", "south", "west", "stranger"):
             told = table.mails(account, "[g2] the dice seed")
             assert len(told) == 1 and seed in flat(told[0]), account
+            assert said in flat(told[0]) and f"({state.result['rule']})" in flat(told[0]), flat(told[0])
+        over = table.mails("host", "[g2] host notice: game over")  # the host is told too
+        assert len(over) == 1 and said in flat(over[0]) and "pbem verify g2" in flat(over[0])
         for s in SEATS:
             assert table.mails(s, "[g2] the game is paused") and table.mails(s, "[g2] the game resumes")
         assert table.mails("east", "[g2] your seat east has a new player")

@@ -39,7 +39,7 @@ from pbem.report import build
 from pbem.report.context import WIDTH, wrap
 from pbem.rules.dice import seed_commitment
 from pbem.service.base.context import Service
-from pbem.service.outgoing import outbox
+from pbem.service.outgoing import host_notices, outbox
 from pbem.store import Store
 from pbem.store.db import canonical_json
 from pbem.verifier import SOURCE as VERIFIER
@@ -120,7 +120,9 @@ def mail_seed(judge: Service, game_id: str, why: str) -> None:
         raise KeyError(game_id)
     archive = log_archive(store, game_id, judge.clock())
     head = witness(store, game_id)
+    outcome = result_sentence(judge, game_id)
     body = _paragraphs(
+        outcome,
         f"Game {game_id} {why}, so the dice seed is published:",
         f"  {game['seed']}",
         "Its SHA-256 is the commitment printed in your first report:",
@@ -139,6 +141,30 @@ def mail_seed(judge: Service, game_id: str, why: str) -> None:
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] the dice seed", text=build.render_notice(body, game_id), html=None,
                      id_parts=(game_id, "seed", row["seat"]), attachments=[archive.attachment])
+    host_notices.notify_host(judge, game_id, _paragraphs(
+        outcome, f"Game {game_id} {why}. Every seat has been sent the final report and the dice seed with the "
+        f"game's archive ({archive.filename}); `pbem archive {game_id} DIR` writes it for you, and `pbem verify "
+        f"{game_id}` re-adjudicates the whole log.") + (f"\n\nLog witness: {head}" if head else ""),
+        "game over", once="over")
+
+
+def result_sentence(judge: Service, game_id: str) -> str:
+    """How the game ended, for the seed mail and the host's game-over notice: ``"The
+    game is over: south (Selene) wins by regency (R-1.3)."``, or that nobody won (the
+    host abandoned it). Read from the state's ``result`` (R-1.1 to R-1.3, or the host's
+    ``end``)."""
+    result = judge.state(game_id).result or {}
+    winner = result.get("winner") or result.get("seat")
+    if not winner:
+        return "The game is over without a winner: it was abandoned."
+    player = next((r["player"] for r in judge.store.seats(game_id) if r["seat"] == winner), "")
+    how = str(result.get("how") or "").replace("_", " ")
+    rule = str(result.get("rule") or "")
+    if how.startswith("automatic"):
+        how = "an automatic victory" + how.removeprefix("automatic")
+    by = ("by the host's decision" if rule == "host" else f"by {how}" if how else "")
+    return (f"The game is over: {winner}" + (f" ({player})" if player else "") + " wins"
+            + (f" {by}" if by else "") + (f" ({rule})" if rule.startswith("R-") else "") + ".")
 
 
 def _paragraphs(*paragraphs: str) -> str:

@@ -78,7 +78,7 @@ def config_welcome_text(judge: Service, game: GameConfig, seat: SeatConfig) -> s
             "  orders:\n    ...\n\nwhere N is the step the latest prompt names. The judge mails a prompt "
             "whenever your seat has a decision to make, with the orders it expects (docs/orders.md); reply "
             "to the prompt with your orders. Deadlines are shown in the game's time zone, "
-            f"{game.settings.time_zone}. docs/player-guide.md tells the rest.")
+            f"{game.settings.time_zone}. " + GUIDE_LINE + "\n\n" + options_text(game.options))
 
 
 def _welcome_config_seats(judge: Service, game: GameConfig) -> None:
@@ -182,9 +182,32 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+GUIDE_LINE = ("A mail with `command: help` (and your game, seat and key) brings the player's guide, "
+              "the orders and the commands; every problem the judge names comes with its fix.")
+"""Where the welcome sends a player for the rest: the guide by mail, which players have
+(issue 24 item G: the welcome named docs/player-guide.md, which they do not)."""
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """The rule options in force, for the first mail of a game (issue 24 item G; R-2):
+    ``"Rule options in force: capitals: true (R-1.4 [L]: the optional capitals: ...)."``
+    with what each does (:data:`pbem.rules.RULE_OPTIONS`, an optional general by
+    name), or that the game is played without any."""
+    if not options:
+        return "Rule options: none; the game is played by the rules as the judge documents them."
+    said = []
+    for name, value in options.items():
+        what = rules.RULE_OPTIONS.get(name, (None, "", f"the optional general {name} in play (R-2)"))[2]
+        what = re.sub(r" \([a-z_/]+\.py\)$", "", what)
+        shown = str(value).lower() if isinstance(value, bool) else str(value)
+        said.append(f"{name}: {shown} ({what})")
+    return "Rule options in force: " + "; ".join(said) + "."
+
+
 def welcome_text(game_id: str, seat: str, player: str, key: str, judge_address: str,
-                 settings: GameSettings) -> str:
-    """The welcome a new game's player gets: the seat, the key and how to play."""
+                 settings: GameSettings, options: Mapping[str, Any] | None = None) -> str:
+    """The welcome a new game's player gets: the seat, the key, how to play and the
+    rule options in force (:func:`options_text`)."""
     return (f"Welcome to {game_id}, {player}. You play the seat {seat}.\n\n"
             f"Your seat key is:\n\n  {key}\n\nKeep it secret: every orders mail you send to "
             f"{judge_address} carries it. An orders mail looks like\n\n"
@@ -192,8 +215,8 @@ def welcome_text(game_id: str, seat: str, player: str, key: str, judge_address: 
             "where N is the step the latest prompt names. The judge mails a prompt whenever "
             "your seat has a decision to make, with the orders it expects (docs/orders.md); "
             "reply to the prompt with your orders. "
-            f"Deadlines are shown in the game's time zone, {settings.time_zone}. "
-            "docs/player-guide.md tells the rest.")
+            f"Deadlines are shown in the game's time zone, {settings.time_zone}. " + GUIDE_LINE
+            + "\n\n" + options_text(options or {}))
 
 
 def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_email: str,
@@ -253,7 +276,8 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
         for s in seat_configs:
             if s.seat not in keys:  # its key went with the sign-up's answer
                 continue
-            text = welcome_text(game_id, s.seat, s.player, keys[s.seat], judge.config.judge_address, table_settings)
+            text = welcome_text(game_id, s.seat, s.player, keys[s.seat], judge.config.judge_address, table_settings,
+                                options)
             body = build.render_notice(wrapped(text), game_id)
             subject = f"[{game_id}] welcome: your seat {s.seat}"
             outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=s.email, to_name=s.player,
