@@ -139,16 +139,25 @@ def roll_text(info: Mapping[str, Any]) -> str:
     return out
 
 
-def wiped_out_moves(events: Sequence[rules.Event]) -> set[int]:
+def wiped_out_moves(events: Sequence[rules.Event], after: Mapping[str, Any] | None = None) -> set[int]:
     """Indexes of the ``MoveEnded`` events whose army no longer exists: every general
     that moved with it (``ArmyMoved``) has since left the map (dispersed, dead) and its
     minor general, if any, was removed there — "east's army ends its move in Isaura"
-    would be untrue after the battle wiped it out (R-9.2)."""
+    would be untrue after the battle wiped it out (R-9.2). A move begun in an earlier
+    batch (a reaction window suspended it, R-9.3) has no ``ArmyMoved`` here: it is wiped
+    out when the public view ``after`` the events has none of the seat's pieces in the
+    space and no later move of the seat ends there (issue 24 item H)."""
     moving: dict[str, dict[str, Any]] = {}
     out: set[int] = set()
+    present = {(a.get("seat"), a.get("space")) for a in (after or {}).get("armies", [])}
     for i, e in enumerate(events):
         d = e.data
         seat = d.get("seat")
+        if (e.kind == "MoveEnded" and seat not in moving and after is not None
+                and (seat, d.get("space")) not in present
+                and not any(x.kind == "ArmyMoved" and x.data.get("seat") == seat and x.data.get("to") == d.get("space")
+                            for x in events[i + 1:])):
+            out.add(i)
         if e.kind == "ArmyMoved" and seat:
             moving[seat] = {"space": d.get("to"), "generals": set(d.get("generals") or []),
                             "minor": bool(d.get("minor")), "led": bool(d.get("generals") or d.get("minor"))}
@@ -201,12 +210,14 @@ def _merged(events: Sequence[rules.Event]) -> list[tuple[int, rules.Event]]:
     return out
 
 
-def happenings(pack: Pack, events: Sequence[rules.Event]) -> list[dict[str, Any]]:
+def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, Any] | None = None
+               ) -> list[dict[str, Any]]:
     """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
     rolls in place, bookkeeping events left out, repeated CU lines merged:
-    :func:`_merged`)."""
+    :func:`_merged`); ``after``: the public view after the events (a move that a
+    reaction window suspended is told wiped out by it: :func:`wiped_out_moves`)."""
     out = []
-    gone = wiped_out_moves(events)
+    gone = wiped_out_moves(events, after)
     for i, e in _merged(events):
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)

@@ -4,6 +4,7 @@ a move "ended" by an army that was wiped out, move lines without the general, "(
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from pbem.pack.loader import load_pack
 from pbem.report import build, context
 from pbem.report.history import Batch, headline, joined_headlines
 from pbem.report.narrate import card_label, narrate
+from pbem.rules.dice import Dice
 from tests.report.gamestore import war_games
 
 RULES = Path(__file__).resolve().parents[2] / "pbem" / "rules"
@@ -244,7 +246,7 @@ def test_one_line_for_cus_placed_together(pack) -> None:
               _ev("CUsPlaced", seat="east", space="babylon", cus={"loyal": 1}, rule="R-7.2",
                   why="reinforcement", from_dispersed=False)]
     texts = [h["text"] for h in context.happenings(pack, events)]
-    assert texts == ["north raises a mercenary CU in Tarsus.", "east places 3 mercenary, 1 loyal in Babylon."]
+    assert texts == ["north raises a mercenary CU in Tarsus.", "east places 1 loyal, 3 mercenary in Babylon."]  # pack order
     for _state, events in _war_reports(pack, 2):
         texts = [h["text"] for h in context.happenings(pack, events)]
         repeats = [a for a, b in itertools.pairwise(texts) if a == b and not a.startswith("Dice")]
@@ -284,3 +286,86 @@ def test_history_headlines_name_what_the_host_did() -> None:
     played = Batch(2, 4, 11, 20, (), state, "east played")
     assert joined_headlines([extend, extend, played]) == \
         "the host extended the deadline of east (2 times); east played"
+
+
+# Issue 24 item H (the second hand-played game): report wording.
+
+def test_a_seats_general_takes_the_right_article(pack) -> None:
+    """"leads to a east general" read wrong: the article follows the seat's name (R-13)."""
+    text = narrate(pack, _ev("GarrisonRemoved", seat="east", space="isaura", rule="R-13", why="isolated",
+                             cut_by={"iconium": "west"}))
+    assert "leads to an east general or major city" in text, text
+    text = narrate(pack, _ev("GarrisonRemoved", seat="west", space="isaura", rule="R-13", why="isolated",
+                             cut_by={}))
+    assert "leads to a west general or major city" in text, text
+
+
+def test_training_paid_into_one_unit_reads_as_one_sum(pack) -> None:
+    """"pays 2 OPs to train a phalangite and 1 OP to train a phalangite" read as two
+    units: the entries of one kind go into the same unit in training (R-8.4)."""
+    text = narrate(pack, _ev("TrainingPaid", seat="north", rule="R-8.4",
+                             paid=[{"unit": "phalangite", "ops": 2}, {"unit": "phalangite", "ops": 1}],
+                             units=[{"unit": "phalangite", "paid": 3, "segments": 1, "turn": 1}]))
+    assert text == "north pays 3 OPs toward a phalangite in training (R-8.4).", text
+    text = narrate(pack, _ev("TrainingPaid", seat="north", rule="R-8.4",
+                             paid=[{"unit": "phalangite", "ops": 2}, {"unit": "auxiliary", "ops": 1}],
+                             units=[]))
+    assert text == "north pays 2 OPs toward a phalangite and 1 OP toward an auxiliary in training (R-8.4).", text
+
+
+def test_cus_are_listed_in_one_order_in_every_table_and_line(pack) -> None:
+    """The CU types came in the pack's order in the tables and in the data's order in
+    the lines of what happened ("1 mercenary, 2 loyal" beside "2 loyal, 1 mercenary")."""
+    cus = {"mercenary": 1, "loyal": 2}
+    line = narrate(pack, _ev("CUsPlaced", seat="north", space="pella", cus=cus, rule="R-7.2"))
+    assert context.cus_text(pack, cus) == "2 loyal, 1 mercenary"
+    assert "places 2 loyal, 1 mercenary in Pella" in line, line
+
+
+def test_surprise_cards_are_among_the_cards_played(pack) -> None:
+    state, _ = rules.new_game(pack, b"surprise", {})
+    card = next(c for c in pack.cards.values() if c.type == "surprise") if any(
+        getattr(c, "type", None) == "surprise" for c in pack.cards.values()) else next(iter(pack.cards.values()))
+    ev = _ev("SurprisePlayed", seat="east", card=card.number, name=card.name, moment="battle", space="isaura",
+             source="hand", rule="R-8.5")
+    rep = build.render_report(pack, state, [ev], game_id="g", step=state.step, seat="north", seats=SEATS_ROWS,
+                              headline="h", seed_commitment=COMMITMENT)
+    played = " ".join(rep.text.split())
+    assert f"Cards played or discarded: {card_label(pack, card.number)}." in played, played
+
+
+def _window_games(pack, games: tuple[int, ...]):
+    """Bot games with reaction windows and sieges (seeds ``wiped-{g}``, found to wipe out
+    a suspended move): ``(state, events)`` after each decision."""
+    for g in games:
+        seed = f"wiped-{g}".encode()
+        state, _ = rules.new_game(pack, seed, {"ask_windows": True, "bot_inside": True})
+        rng = random.Random(g)
+        for _ in range(400):
+            pending = rules.pending(state)
+            if not pending:
+                break
+            state, events = rules.apply(state, pending[0].seat, rules.bot_orders(state, pending[0].seat, rng),
+                                        Dice(seed, state.step))
+            yield state, events
+
+
+def test_an_army_wiped_out_after_a_reaction_window_is_not_said_to_end_its_move(pack) -> None:
+    """A move suspended by a reaction window (R-9.3) and wiped out when it went on had no
+    ArmyMoved in its batch, so the report said "east's army ends its move in Nicaea"
+    of an army that no longer existed (R-9.2)."""
+    told = 0
+    for state, events in _window_games(pack, (2, 4)):
+        view = rules.view(state, None)
+        lines = build.report_context(pack, state, events, game_id="g", step=state.step, seat=None, seats=SEATS_ROWS,
+                                     headline="h", seed_commitment=COMMITMENT)["happened"]
+        here = {(a["seat"], a["space"]) for a in view["armies"]}
+        for e in events:
+            if e.kind != "MoveEnded":
+                continue
+            said = f"{e.data['seat']}'s army ends its move in {pack.spaces[e.data['space']].name}."
+            if (e.data["seat"], e.data["space"]) not in here and not any(
+                    x.kind == "ArmyMoved" and x.data.get("to") == e.data["space"] for x in events):
+                assert said not in [h["text"] for h in lines], said
+                told += 1
+    assert told > 0

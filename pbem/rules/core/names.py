@@ -13,7 +13,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.plural import count
 from pbem.rules.core.pack import const
-from pbem.rules.core.units import unit_strength
+from pbem.rules.core.units import unit_strength, unit_types
 
 
 def space_name(pack: Pack, space: Any) -> str:
@@ -149,8 +149,8 @@ def garrison_removed_text(pack: Pack, d: Mapping[str, Any]) -> str:
         by = d.get("cut_by") or {}
         cut = [f"{space_name(pack, x)} ({by[x]})" if isinstance(by, Mapping) else space_name(pack, x) for x in by]
         shown = ", ".join(cut[:4]) + (f" and {count(len(cut) - 4, 'space')} further off" if len(cut) > 4 else "")
-        return (f"{head}: isolated, no chain of land paths free of enemy CUs and markers leads to a "
-                f"{seat} general or major city" + (f"; the way is cut at {shown}" if cut else "")
+        return (f"{head}: isolated, no chain of land paths free of enemy CUs and markers leads to "
+                f"{a_unit(f'{seat} general')} or major city" + (f"; the way is cut at {shown}" if cut else "")
                 + f" ({rule}).")
     if by == "independent":
         return f"{head}: the independent army won there ({rule})."
@@ -198,14 +198,19 @@ def card_label(pack: Pack, number: Any) -> str:
 
 
 def cus_text(cus: Any, pack: Pack | None = None) -> str:
-    """CUs as players read them: ``"2 loyal, 1 mercenary"``; with ``pack`` a special
-    unit by its printed name (``"1 Silver Shields"``, R-4.1)."""
+    """CUs as players read them: ``"2 loyal, 1 mercenary"``; with ``pack`` in the
+    pack's order of CU types (the order of every table) and a special unit by its
+    printed name (``"1 Silver Shields"``, R-4.1)."""
     if isinstance(cus, Mapping):
         def name(t: Any) -> str:
             if pack is not None and t in pack.special_units:
                 return pack.special_units[t].name
             return str(t).replace("_", " ")
-        return ", ".join(f"{n} {name(t)}" for t, n in cus.items() if n) or "no CUs"
+        order = list(cus)
+        if pack is not None:  # the pack's order, as every table lists them (issue 24 item H)
+            known = unit_types(pack)
+            order = [t for t in known if t in cus] + [t for t in cus if t not in known]
+        return ", ".join(f"{cus[t]} {name(t)}" for t in order if cus[t]) or "no CUs"
     return str(cus)
 
 

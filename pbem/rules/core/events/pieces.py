@@ -193,6 +193,18 @@ def _general_placed_text(p: Any, d: Mapping[str, Any]) -> str:
     return f"{name} ({seat}) is placed in {where}."
 
 
+def _training_text(p: Any, d: Mapping[str, Any]) -> str:
+    """OPs paid toward training (``TrainingPaid``, R-8.4), summed per unit type: the
+    entries of one type go into the same unit in training (its oldest unfinished one),
+    so ``[2, 1]`` toward a phalangite reads "3 OPs toward a phalangite", not as two
+    units (issue 24 item H)."""
+    paid: dict[str, int] = {}
+    for e in d.get("paid") or []:
+        paid[str(e.get("unit"))] = paid.get(str(e.get("unit")), 0) + int(e.get("ops") or 0)
+    return (f"{d.get('seat')} pays " + " and ".join(f"{ops_text(n)} toward {a_unit(u)}" for u, n in paid.items())
+            + " in training (R-8.4).")
+
+
 KINDS: tuple[EventKind, ...] = (
     EventKind('GameStarted',
               ('pack', 'seats', 'turn'),
@@ -341,7 +353,5 @@ KINDS: tuple[EventKind, ...] = (
               ('paid', 'rule', 'seat', 'units'),
               reduce=_training,
               writes=('private',),
-              say=lambda p, d: f"{d.get('seat')} pays " + " and ".join(
-                  f"{ops_text(e.get('ops'))} to train {a_unit(e.get('unit'))}" for e in d.get("paid") or [])
-                  + " (R-8.4)."),
+              say=_training_text),
 )
