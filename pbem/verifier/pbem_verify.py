@@ -63,7 +63,9 @@ GENESIS = "0" * 64
 START_CONTEXT = "0" * 64
 SECRET_LABEL = b"pbem-event-secret/v1"
 WITNESS = re.compile(r"^([0-9a-f]{64})@(\d+)$")
-DIGEST = re.compile(r"^[0-9a-f]{64}$")
+DIGEST = re.compile(r"^[0-9a-f]{16,64}$")
+"""An orders digest as a receipt gives it: the SHA-256 in full, or its first 16 hex
+digits or more (a receipt's first line shows 16)."""
 SEED = re.compile(r"^(?:[0-9a-fA-F]{2})+$")
 #: the chain versions this verifier knows
 CHAINS = (1, 2, 3)
@@ -434,16 +436,20 @@ def check_witnesses(report: Report, rows: Sequence[Mapping[str, Any]], witnesses
 
 def check_orders(report: Report, rows: Sequence[Mapping[str, Any]], digests: Iterable[str],
                  over: bool = True) -> None:
-    """Check 6: each digest (from a receipt) is the SHA-256 of a logged orders
+    """Check 6: each digest (from a receipt: the SHA-256 in full, or a prefix of 16 hex
+    digits or more that exactly one document has) is the SHA-256 of a logged orders
     document. While the game runs (``over`` False) the documents are private: a digest
     not found among the revealed ones is noted as not checked yet, not failed."""
     found = {orders_digest(r["data"]) for r in rows if r.get("kind") == "OrdersAccepted" and r.get("data") is not None}
     hidden = any(r.get("kind") == "OrdersAccepted" and r.get("data") is None for r in rows)
     for d in digests:
-        digest = d.strip().lower()
+        digest = d.strip().lower().rstrip("….")
+        whole = [f for f in found if f.startswith(digest)] if DIGEST.match(digest) else []
+        if len(whole) == 1:
+            digest = whole[0]
         if not DIGEST.match(digest):
             report.problems.append(Problem(0, "", f"{d!r} is not the SHA-256 of an orders document (64 hex digits, "
-                                                  "from a receipt)"))
+                                                  "or at least 16 of its first, from a receipt)"))
         elif digest in found:
             report.passed.append(f"orders document {digest[:12]}… is in the log")
         elif hidden and not over:
@@ -646,7 +652,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--witness", action="append", default=[], metavar="HASH@N",
                     help="a log witness from a mail; give the newest you have (repeatable)")
     ap.add_argument("--orders", action="append", default=[], metavar="SHA256",
-                    help="the SHA-256 of an orders document from a receipt, checked once the game is over "
+                    help="the SHA-256 of an orders document from a receipt (in full, or its first 16 hex "
+                         "digits or more, as the receipt's first line shows them), checked once the game is over "
                          "(repeatable)")
     args = ap.parse_args(argv)
     seed = seed_of(args.seed.strip()) if args.seed else None

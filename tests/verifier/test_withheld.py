@@ -11,8 +11,12 @@ fail; a log cut short with no seed and no witness passes, and the verifier says 
 only a witness (the newest mail's) catches it."""
 from __future__ import annotations
 
+import email
+import email.policy
+
 import json
 import random
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -38,6 +42,7 @@ class Game:
     seed_mail_head: str  # the witness of the seed mail
     seed: str
     receipt: str  # the SHA-256 of an orders document, from a receipt
+    heading: str  # the digest a receipt's first line shows (issue 24 item H)
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +59,14 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
     running_head = trust.witness(judge.store, "g1")
     write_archive(judge.store, "g1", tmp / "running")
     receipt = next(V.orders_digest(e.data) for e in judge.store.events("g1") if e.kind == "OrdersAccepted")
+    first_reply = judge.store.db.execute("SELECT id FROM outbox WHERE kind = 'reply' ORDER BY id").fetchone()[0]
+    mail = email.message_from_bytes(judge.store.outbox_row(first_reply)["raw"], policy=email.policy.default)
+    heading = re.search(r"as the judge read them \(SHA-256 (\S+?)[)…]", mail.get_body(("plain",)).get_content()).group(1)
     head = trust.abandon(judge, "g1", "the players moved away")
     write_archive(judge.store, "g1", tmp / "over")
     seed = judge.store.game("g1")["seed"]
     judge.store.close()
-    return Game(tmp / "running", running_head, tmp / "over", head, seed, receipt)
+    return Game(tmp / "running", running_head, tmp / "over", head, seed, receipt, heading)
 
 
 def _copy(src: Path, tmp_path: Path) -> tuple[Path, dict, list[dict]]:
@@ -202,3 +210,17 @@ def test_orders_during_the_game_are_private_not_missing(game: Game, tmp_path: Pa
     assert f"OK: orders document {game.receipt[:12]}… is in the log" in out.stdout
     assert _fail_line(out) == (f"FAIL: no orders document in the log has the SHA-256 {'ab' * 32} (from a "
                                "receipt?): the log does not hold the orders that receipt confirmed")
+
+
+def test_the_digest_a_receipt_shows_first_is_the_one_the_verifier_checks(game: Game, tmp_path: Path) -> None:
+    """Issue 24 item H: the receipt's first line showed 16 hex digits of the SHA-256 of
+    the orders' YAML text, which `pbem_verify --orders` refused (not 64 digits) and which
+    no logged document has. The first line now shows the start of the logged document's
+    digest, and the verifier takes such a prefix (16 hex digits or more) when exactly
+    one logged document has it."""
+    assert game.receipt.startswith(game.heading) and len(game.heading) >= 16
+    out = run_verifier(game.over, "--orders", game.heading, cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"OK: orders document {game.receipt[:12]}… is in the log" in out.stdout
+    out = run_verifier(game.over, "--orders", game.heading[:8], cwd=tmp_path)  # too short to name one document
+    assert "at least 16" in _fail_line(out)
