@@ -643,15 +643,15 @@ def turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, flo
                        f'<g stroke="#d01c1c" stroke-width="4.5">{cross}</g></g>')
             obstacles.add((x - 18, y - 18, x + 18, y + 18))
     boxes: list[tuple[str, Box]] = []
+    for sid, names in ov.royals.items():  # first: few, and far from their space they read as another's (item H)
+        if sid in xy:
+            boxes.append(_boxed(obstacles, style, xy[sid], "\u265b " + names, "royal", style.royal_font, "#f5eef8",
+                                "#6c3483", "#4a235a", italic=True))
     for sid, seat, label in ov.armies:
         if sid in xy:
             colour = _seat_colour(ov, seat)
             boxes.append(_boxed(obstacles, style, xy[sid], label, "army", style.army_font, colour, "#111",
                                 _text_on(colour), bold=True))
-    for sid, names in ov.royals.items():
-        if sid in xy:
-            boxes.append(_boxed(obstacles, style, xy[sid], "\u265b " + names, "royal", style.royal_font, "#f5eef8",
-                                "#6c3483", "#4a235a", italic=True))
     out.extend(_moves(ov, xy))
     out.extend(svg for svg, reach in boxes if within is None or any(overlap(reach, w) > 0 for w in within))
 

@@ -8,7 +8,10 @@ zoom is cut from.
 """
 from __future__ import annotations
 
+import math
 import random
+import re
+import statistics
 from collections.abc import Iterable
 
 import pytest
@@ -185,3 +188,25 @@ def test_the_overview_carries_every_province_and_major_city_and_they_cover_nothi
                if a.text != b.text and overlap(a.box, b.box) > 0]  # (a name is drawn twice: halo, text)
     clashes += [(a.text, s.box) for a in names for s in symbols if overlap(a.box, s.box) > 0]
     assert clashes == []
+
+
+def test_royal_family_labels_stay_near_their_spaces_on_the_mailed_overview(pack: Pack) -> None:
+    """Issue 24 item H (the second hand-played game): the royal family's labels on the
+    overview were placed after every army box, so they landed far from their spaces
+    (a leader twice the armies' on the median, up to 560 units) and read as another
+    space's. Measured on the leader lines the SVG draws from each space to its box: the
+    royal labels' median is no longer than the army boxes', and the longest royal leader
+    is under half the longest army leader."""
+    lengths: dict[str, list[float]] = {"royal": [], "army": []}
+    for steps, seed in [*POSITIONS, (50, 9), (90, 11), (130, 12)]:
+        ov = _position(pack, steps, seed)
+        svg, _over, _k = _overview(pack, ov, _seat_with_forces(ov))
+        for kind, out in lengths.items():
+            for m in re.finditer(rf'<g class="{kind}"><line x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" '
+                                 r'y2="([\d.]+)"', svg):
+                x1, y1, x2, y2 = map(float, m.groups())
+                out.append(math.hypot(x1 - x2, y1 - y2))
+    royal, army = lengths["royal"], lengths["army"]
+    assert len(royal) > 20 and len(army) > 100
+    assert statistics.median(royal) <= statistics.median(army), (statistics.median(royal), statistics.median(army))
+    assert max(royal) < max(army) / 2, (max(royal), max(army))
