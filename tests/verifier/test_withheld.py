@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-
 import json
 import random
 import re
