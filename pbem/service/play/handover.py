@@ -10,12 +10,13 @@ from typing import Any
 
 import yaml
 
+from pbem import rules
 from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
 from pbem.service.log import trust
 from pbem.service.log.history import history_reply
-from pbem.service.outgoing import outbox
+from pbem.service.outgoing import digests, outbox, seat_preferences
 from pbem.service.play import deadlines
 from pbem.service.play.reports import prompt_again
 
@@ -37,9 +38,16 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
               old: Mapping[str, Any], head: str | None, by: str) -> str | None:
     """Mail the handover of ``seat`` to ``player`` at ``address`` (``key``: the new seat
     key; None: the host gives it, the config holding only its hash) and the notice to the
-    ``old`` row's address; end the seat's missed-decision row (``SeatReturned``) and
+    ``old`` row's address; the seat's preferences back to the defaults (``PreferencesSet``,
+    when the old player had changed them: the new player's are not known; break16) and
+    what its digest held flushed; end the seat's missed-decision row (``SeatReturned``) and
     mail the waiting prompt again. ``by``: ``"replace"`` or ``"config"``. Returns the
     log witness after it. Call inside a transaction, after the ``SeatChanged`` event."""
+    if seat_preferences.of(judge.store, game_id, seat) != dict(seat_preferences.DEFAULTS):  # not the new player's
+        trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {
+            "seat": seat, "prefs": dict(seat_preferences.DEFAULTS)})])
+        digests.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
+        head = trust.witness(judge.store, game_id)
     if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends
         head = trust.witness(judge.store, game_id)
     _subject, history_text, _html = history_reply(judge.store, game_id, seat, None)

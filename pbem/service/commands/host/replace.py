@@ -8,9 +8,7 @@ from pbem.mail.headers import fold_address, normalise_address
 from pbem.service.base.context import Service
 from pbem.service.commands.host import common
 from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
-from pbem.service.log import trust
 from pbem.service.log.trust import log_events
-from pbem.service.outgoing import digests, seat_preferences
 from pbem.service.play.handover import hand_over
 from pbem.service.play.setup import parse_seat
 
@@ -53,10 +51,6 @@ def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: s
                                               "player": new.player})
     head = log_events(judge, game_id, [event])
     store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
-    if seat_preferences.of(store, game_id, seat) != dict(seat_preferences.DEFAULTS):  # the old player's choices are not the new one's
-        log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": dict(seat_preferences.DEFAULTS)})])
-        digests.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
-        head = trust.witness(store, game_id)
     head = hand_over(judge, game_id, seat, new.player, address, key, old, head, "replace")
     return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
                 "is queued.", head)
