@@ -19,7 +19,7 @@ from tests.conftest import KEYS
 from tests.service.cmdmail import start, text
 
 
-def _restart(m, path: Path) -> None:  # noqa: ANN001
+def _restart(m, path: Path) -> None:
     """``pbem run`` again on the edited config: a new judge and poller on the same database."""
     m.poller.close()
     m.judge.store.close()
