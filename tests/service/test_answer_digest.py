@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from pbem import rules
 from pbem.service import make_judge, run_once
 from pbem.service.base.text import now_utc
-from tests.conftest import Table, make_config
+from tests.conftest import KEYS, SEATS, Table, make_config
 
 LIMIT = 4
 
@@ -86,3 +87,46 @@ def test_a_stranger_keeps_the_hard_limit(slow_table: Table) -> None:
     answered = [m for m in table.inbox("stranger") if "Re:" in str(m["Subject"])]
     assert len(answered) == table.config.reply_rate_per_hour
     assert not [m for m in table.inbox("stranger") if "answers" in str(m["Subject"])], "no digest for strangers"
+
+
+def _pending(table: Table) -> tuple[str, str]:
+    """The seat the game waits for at step 0, and a seat it does not wait for."""
+    waiting = {d.seat for d in rules.pending(table.judge.state("g1"))}
+    return min(waiting), min(set(SEATS) - waiting)
+
+
+def _bad_orders(seat: str, n: int) -> str:
+    return f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: 0\norders:\n  garrisons: {n}\n"
+
+
+def test_a_refusal_of_the_orders_the_game_waits_for_goes_at_once_past_the_limit(slow_table: Table) -> None:
+    """24.B: past the hourly limit, the refusal of the orders the game waits for (a
+    decision of the game, with a deadline) is sent at once, not kept for the digest; the
+    receipt of the orders that follow too. A seat the game does not wait for keeps the
+    digest, and so do repeats."""
+    table = slow_table
+    seat, other = _pending(table)
+    for n in range(1, LIMIT + 1):  # the limit reached with other answers (mails with no orders)
+        table.send(seat, f"Hello judge, question {n}: when does the game start?", subject=f"question {n}")
+    run_once(table.judge, table.poller)
+    assert len(_answers(table, seat)) == LIMIT
+    table.send(seat, _bad_orders(seat, 7), subject="real mistake")
+    table.send(seat, _bad_orders(seat, 7), subject="real mistake")  # a repeat: answered once
+    table.send(other, _bad_orders(other, 7), subject="not mine")
+    run_once(table.judge, table.poller)
+    answered = _answers(table, seat)
+    [refusal] = [t for s, t in answered if s == "Re: real mistake"]
+    assert "garrisons" in refusal and "not applied" in refusal.lower(), refusal
+    state = table.judge.state("g1")
+    decision = next(d for d in rules.pending(state) if d.seat == seat)
+    table.send(seat, table.orders_doc(seat, state.step, dict(decision.default)), subject="fixed")
+    assert list(run_once(table.judge, table.poller).values()) == ["applied"]
+    assert [s for s, _t in _answers(table, seat)].count("Re: fixed") == 1
+    rows = dict(table.judge.store.db.execute("SELECT subject, answer FROM inbox WHERE sender = ? AND subject IN "
+                                             "('real mistake', 'fixed') ORDER BY id", (f"{seat}@pbem.localhost",)
+                                             ).fetchall())
+    assert rows["fixed"] is None
+    assert [r[0] for r in table.judge.store.db.execute(
+        "SELECT answer FROM inbox WHERE subject = 'real mistake' ORDER BY id").fetchall()] == [None, "repeat"]
+    assert table.judge.store.db.execute("SELECT answer FROM inbox WHERE subject = 'not mine'").fetchone()[0] \
+        in (None, "digest")  # the other seat is under its own limit: answered as usual

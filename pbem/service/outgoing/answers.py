@@ -59,19 +59,21 @@ def capped_problems(issues: Sequence[Problem]) -> list[dict[str, Any]]:
 
 
 def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
-          orders_text: str | None = None, note: str | None = None, inbox_id: int | None = None) -> bool:
+          orders_text: str | None = None, note: str | None = None, inbox_id: int | None = None,
+          urgent: bool = False) -> bool:
     """Answer a sender with every problem found, repeats merged
     (:func:`pbem.problems.grouped`), and ``note`` after them, as the limits on answers
     allow (:func:`pbem.service.outgoing.ratelimit.deliver`: a seat past its hourly limit gets it
-    in a digest; ``inbox_id`` is marked when the answer does not go on its own); False
-    when the answer was dropped (a stranger past the limits)."""
+    in a digest unless ``urgent``, the refusal of the orders the game waits for from it;
+    ``inbox_id`` is marked when the answer does not go on its own); False when the answer
+    was dropped (a stranger past the limits)."""
     if not parsed.sender:
         return False
     text = build.render_rejection(parsed.subject, capped_problems(grouped(issues)), game_id,
                                   capped_echo(mask_key_lines(orders_text)) if orders_text else None, note=note)
     return ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, subject=re_subject(parsed.subject),
                              text=text, html_title="Orders not applied",
-                             id_parts=(game_id or "judge", "reply", *answer_key(parsed)))
+                             id_parts=(game_id or "judge", "reply", *answer_key(parsed)), urgent=urgent)
 
 
 def reject(judge: Service, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,

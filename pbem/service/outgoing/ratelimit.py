@@ -9,7 +9,10 @@ a genuine refusal among them).
   is kept (``answer_digests``) and merged with the others kept for that address into
   one digest mail, sent by the deadline tick as soon as the hour allows
   (:func:`send_digests`), so the address gets at most the limit's mails an hour and
-  every answer.
+  every answer. Except a **decision's answer** (issue 24 B: a real refusal waited in
+  the digest up to an hour, one past the game's end): the refusal of the orders the
+  game waits for from that seat (``urgent``) is sent at once whatever the count, as
+  receipts always are, since the deadline it concerns may come before the hour allows.
 - **Any other address** gets at most ``reply_rate_per_hour`` answers an hour, and all
   of them together at most ``stranger_replies_per_hour`` (break-it finding 5: with a
   forged From: per mail, anyone could make the judge write to any number of third
@@ -71,9 +74,11 @@ def is_seat_or_host(judge: Service, address: str) -> bool:
         or judge.store.is_host_address(address)
 
 
-def allowance(judge: Service, address: str | None, digest: str | None = None) -> Allowance:
+def allowance(judge: Service, address: str | None, digest: str | None = None, urgent: bool = False) -> Allowance:
     """What may happen to one more answer to ``address`` now (see the module docstring);
-    ``digest``: the answer's :func:`answer_digest`, for the repeat check."""
+    ``digest``: the answer's :func:`answer_digest`, for the repeat check; ``urgent``: the
+    answer carries a decision of the game to a seat's own address (sent even past the
+    limit, never kept for the digest; a repeat is still not sent again)."""
     if not address:
         return Allowance("drop")
     since = (judge.clock() - timedelta(hours=1)).isoformat()
@@ -84,7 +89,9 @@ def allowance(judge: Service, address: str | None, digest: str | None = None) ->
         limit = judge.config.seat_reply_rate_per_hour
         if sent >= limit or any(fold_address(r["to_addr"]) == fold_address(address)
                                 for r in judge.store.held_answers()):
-            return Allowance("digest")  # also while a digest waits: answers keep their order
+            # the deadline an urgent answer concerns may come before the digest goes;
+            # the others wait, also while a digest waits (answers keep their order)
+            return Allowance("send") if urgent else Allowance("digest")
         left = limit - sent - 1
         note = None if left > NEAR else (
             f"Note: this is answer {sent + 1} of {limit} the judge sends to your address within an hour. "
@@ -98,16 +105,17 @@ def allowance(judge: Service, address: str | None, digest: str | None = None) ->
 
 def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id: str | None, subject: str,
             text: str, id_parts: Sequence[object], html_title: str | None = None, html: str | None = None,
-            attachments: Sequence[Attachment] = ()) -> bool:
+            attachments: Sequence[Attachment] = (), urgent: bool = False) -> bool:
     """Queue the answer ``text`` to the sender of ``parsed`` (threaded under it) as the
     limits allow (:func:`allowance`): sent (with the near-the-limit note), kept for the
     sender's answers digest, not sent again (a repeat), or dropped. The HTML part is
     ``html`` or made from the text under ``html_title``; ``attachments`` go with an
     answer sent on its own (a digest keeps the text only, and says the file was left
     out). Marks the inbox row ``inbox_id`` when the answer is not sent on its own.
-    False when it was dropped."""
+    ``urgent``: it carries a decision of the game (:func:`allowance`). False when it was
+    dropped."""
     digest = answer_digest(parsed.sender or "", text)
-    allowed = allowance(judge, parsed.sender, digest)
+    allowed = allowance(judge, parsed.sender, digest, urgent)
     if allowed.verdict == "drop":
         if inbox_id is not None:
             suppressed(judge, inbox_id, parsed.sender)
