@@ -182,7 +182,7 @@ def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_
                    note: str | None = None, changes: str | None = None, logged: str | None = None,
                    witness: str | None = None) -> str:
     """The receipt for accepted orders: the normalised orders and their SHA-256,
-    ``changes`` (a diff against the seat's previous submission for the step), then
+    ``changes`` (a diff against the orders of the seat accepted earlier for the step), then
     ``note`` (what follows, when it is not the usual turn report); ``logged``: the hex
     SHA-256 of the orders document as the log holds it, which the dice derive from
     (docs/trust.md); ``witness``: ``"HASH@N"``, the log's last event after it."""

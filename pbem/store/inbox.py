@@ -83,10 +83,12 @@ class InboxTable(Connection):
                                                 select="id, seat, step"))
 
     def latest_result(self, game_id: str, seat: str, step: int) -> Any:
-        """The decoded ``result`` of the seat's latest inbox row for ``step`` that has one,
-        or None (the receipt's "what changed" section)."""
+        """The decoded ``result`` of the seat's latest *applied* inbox row for ``step``,
+        or None (the receipt's "what changed" section compares with accepted orders
+        only, issue 24 E)."""
         rows = list(self.db["inbox"].rows_where(
-            "game_id = ? AND seat = ? AND step = ? AND result IS NOT NULL", [game_id, seat, step],
+            "game_id = ? AND seat = ? AND step = ? AND status = 'applied' AND result IS NOT NULL",
+            [game_id, seat, step],
             order_by="id DESC", limit=1))
         return json.loads(rows[0]["result"]) if rows else None
 

@@ -18,6 +18,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+import yaml
 
 from pbem import rules
 from pbem.config import parse_config
@@ -198,3 +199,34 @@ def test_a_misspelled_seat_gets_a_did_you_mean(tmp_path: Path) -> None:
     body = " ".join(email.message_from_bytes(raw, policy=email.policy.default)
                     .get_body(("plain",)).get_content().split())
     assert "code: envelope.unknown_seat" in body and "did you mean `north`?" in body, body
+
+
+def test_a_receipt_compares_only_with_accepted_orders(turn) -> None:
+    """24.E: orders refused (a wrong key), then the same orders accepted: the receipt
+    does not call them "the same orders as your previous submission" (that one was
+    refused); standing orders accepted twice at one step are compared."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack = state.pack
+    unrest = next(n for n in state.private[seat]["hand"] if pack.cards[n].type == "unrest")
+    orders = {"tyche": {"card": unrest, "use": "event"}, "movement": "none"}
+    seen = len(table.inbox(seat))
+    table.send(seat, table.orders_doc(seat, state.step, orders, key="wrong-key"))
+    assert list(run_once(table.judge, table.poller).values()) == ["rejected"]
+    table.send(seat, table.orders_doc(seat, state.step, orders))
+    assert list(run_once(table.judge, table.poller).values()) == ["applied"]
+    [receipt] = [" ".join(table.text_of(m).split()) for m in _answers(table, seat, seen)
+                 if f"orders from {seat} accepted" in table.text_of(m)]
+    assert "previous submission" not in receipt and "Same orders" not in receipt, receipt
+    other = next(s for s in SEATS if s != seat and s not in {d.seat for d in rules.pending(
+        table.judge.state("g1"))})
+    standing = {"standing": [{"when": "losses", "order": ["mercenary", "loyal"]}]}
+    answers = []
+    for seq in (1, 2):
+        before = len(table.inbox(other))
+        table.send(other, yaml.safe_dump({"game": "g1", "seat": other, "key": KEYS[other], "seq": seq,
+                                          "orders": standing}, sort_keys=False))
+        assert list(run_once(table.judge, table.poller).values()) == ["applied"]
+        answers.append(" ".join(table.text_of(table.inbox(other)[before:][-1]).split()))
+    assert "Same orders" not in answers[0], answers[0]
+    assert "Same orders as your accepted orders for this step" in answers[1], answers[1]

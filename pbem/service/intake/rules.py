@@ -90,7 +90,8 @@ class Mail:
     note: str | None = None
     """A line after the problems in the answer."""
     previous: Mapping[str, Any] | None = None
-    """The seat's orders applied before at this step (the receipt's "what changed")."""
+    """The seat's orders applied before at this step (the receipt's "what changed"; never a
+    refused mail's, issue 24 E)."""
     inbox_id: int | None = None
     """The inbox row, once recorded."""
 

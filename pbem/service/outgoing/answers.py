@@ -94,8 +94,8 @@ def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: i
     """Queue the receipt of accepted orders: the orders as the judge read them in the
     pack's printed names, cards by number and label (:mod:`pbem.report.orders_text`;
     ``hand``: the seat's hand when the orders were given, which tells cards of one name
-    apart), their SHA-256, the diff against ``previous`` (the seat's earlier rejected
-    submission for the step), and, for a game of dice version 2, ``logged``: the
+    apart), their SHA-256, the diff against ``previous`` (the seat's orders accepted
+    earlier for the step; a refused mail's are never given, issue 24 E), and, for a game of dice version 2, ``logged``: the
     SHA-256 of the orders document as logged (docs/trust.md) and ``witness``: the
     log's head after it (``HASH@N``)."""
     orders_yaml = orders_text.orders_yaml(judge.pack_for(game_id), orders, hand)
@@ -105,9 +105,9 @@ def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: i
         before, after = (yaml.safe_dump({"orders": dict(o)}, sort_keys=True, allow_unicode=True)
                          for o in (previous, orders))
         diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
-                                            "your previous submission", "these orders", n=1))
-        changes = ("Changed from your previous submission for this step:\n\n" + diff) if diff else \
-            "Same orders as your previous submission for this step.\n"
+                                            "your accepted orders", "these orders", n=1))
+        changes = ("Changed from your accepted orders for this step:\n\n" + diff) if diff else \
+            "Same orders as your accepted orders for this step.\n"
     text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note, changes=changes,
                                 logged=logged, witness=witness)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,

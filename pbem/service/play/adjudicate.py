@@ -21,8 +21,9 @@ from pbem.service.play import deadlines, reports
 
 
 def previous_orders(judge: Service, game_id: str, seat: str, step: int) -> Mapping[str, Any] | None:
-    """The orders of the seat's latest earlier submission for the same step (a
-    rejected one), for the receipt's "what changed" section."""
+    """The orders of the seat's latest earlier *accepted* submission for the same step
+    (standing orders alone take no decision, so the step stays), for the receipt's "what
+    changed" section; a refused mail is never compared with (issue 24 E)."""
     result = judge.store.latest_result(game_id, seat, step)
     return result.get("orders") if isinstance(result, dict) else None
 
