@@ -180,14 +180,17 @@ def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, 
 
 def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_hash: str,
                    note: str | None = None, changes: str | None = None, logged: str | None = None,
-                   witness: str | None = None) -> str:
+                   witness: str | None = None, partly: Sequence[str] = ()) -> str:
     """The receipt for accepted orders: the normalised orders and their SHA-256,
     ``changes`` (a diff against the orders of the seat accepted earlier for the step), then
     ``note`` (what follows, when it is not the usual turn report); ``logged``: the hex
     SHA-256 of the orders document as the log holds it, which the dice derive from
-    (docs/trust.md); ``witness``: ``"HASH@N"``, the log's last event after it."""
+    (docs/trust.md); ``witness``: ``"HASH@N"``, the log's last event after it;
+    ``partly``: one line per part the check left partly to the dice before it (issue
+    24.1)."""
     return render("receipt.txt.j2", {"game_id": game_id, "step": step, "seat": seat, "orders_yaml": orders_yaml,
                                      "orders_hash": orders_hash, "note": note, "changes": changes,
+                                     "partly": list(partly),
                                      "logged": logged, "witness": witness})
 
 

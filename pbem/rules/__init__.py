@@ -9,6 +9,7 @@ Public API (used by the service)::
     check(state, seat, orders) -> Checked (.problems)          R-8
     execute(state, checked, dice) -> (state, events)          R-8
     validate(state, seat, orders) -> [Problem]                (check(...).problems)
+    validate_partly(state, seat, orders) -> ([Problem], [str])  (and what dice left, 24.1)
     apply(state, seat, orders, dice) -> (state, events)       (check, then execute)
     fold(initial, events) -> state
     legal_options(state, seat) -> mapping                     R-8
@@ -43,6 +44,7 @@ from pbem.rules.engine import (
     pack_of,
     pending,
     validate,
+    validate_partly,
 )
 from pbem.rules.phases.setup import empty_state, new_game
 from pbem.rules.view import view
@@ -74,5 +76,6 @@ __all__ = [
     "search_orders",
     "seat_view",
     "validate",
+    "validate_partly",
     "view",
 ]

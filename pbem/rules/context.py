@@ -54,6 +54,7 @@ class Ctx:
         self.unsure = Unsure()  # in a check: where the board may differ from this one
         self.refused = Unsure()  # the part of it a refused part of the orders accounts for
         self.recorded: list[tuple[str, Any]] = []
+        self.partly: list[str] = []  # in a check: what of the parts the dice before them decide
         self._plans = list(plans) if plans is not None else None
         self.version = 0  # bumped by every change of ``s`` (:meth:`emit`, :meth:`restore`)
         self._rehearsal: tuple[int, str, str, list, Ctx] | None = None

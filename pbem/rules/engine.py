@@ -199,7 +199,10 @@ class Checked:
     answer, the ``orders`` as plain data, every ``problems`` found, the ``plans`` each
     segment's check made (for :func:`execute`), and ``outcome``: the check's own working
     dict and events when it used no dice and opened no reaction window (they are then
-    exactly what carrying the orders out gives)."""
+    exactly what carrying the orders out gives). ``partly``: one plain line per part of
+    legal orders whose check the dice (or answers) before it left partly to the real run
+    (issue 24.1: "movement: checked up to what the Unrest roll decides: …"), for the
+    receipt; empty when everything was checked exactly."""
 
     seat: str
     step: int
@@ -207,6 +210,7 @@ class Checked:
     problems: list[Problem]
     plans: list[tuple[str, Any]] = field(default_factory=list)
     outcome: tuple[dict[str, Any], list[Event]] | None = None
+    partly: list[str] = field(default_factory=list)
 
 
 def check(state: GameState, seat: str, orders: Mapping[str, Any]) -> Checked:
@@ -234,7 +238,7 @@ def check(state: GameState, seat: str, orders: Mapping[str, Any]) -> Checked:
     same = not problems and not ctx.used_dice and not any(
         e.kind == "ReactionWindowOpened" for e in ctx.events)
     return Checked(seat, state.step, plain, problems, ctx.recorded,
-                   (ctx.s, list(ctx.events)) if same else None)
+                   (ctx.s, list(ctx.events)) if same else None, [] if problems else list(ctx.partly))
 
 
 class _LastCheck(threading.local):
@@ -262,9 +266,23 @@ def validate(state: GameState, seat: str, orders: Mapping[str, Any]) -> list[Pro
     >>> [p.code for p in validate(state, "north", {"first_player": "sparta"})]
     ['turn.first_player_unknown']
     """
+    return validate_partly(state, seat, orders)[0]
+
+
+def validate_partly(state: GameState, seat: str, orders: Mapping[str, Any]
+                    ) -> tuple[list[Problem], list[str]]:
+    """:func:`validate`, and the lines of what its check left to the dice before a part
+    (:attr:`Checked.partly`; issue 24.1, for the receipt): ``(problems, lines)``.
+
+    >>> from pbem.rules import new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> validate_partly(state, "north", {"first_player": "west"})
+    ([], [])
+    """
     checked = check(state, seat, orders)
     _last.entry = None if checked.problems else (state, seat, checked.orders, checked)
-    return checked.problems
+    return checked.problems, checked.partly
 
 
 def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:

@@ -23,6 +23,7 @@ import yaml
 from pbem import rules
 from pbem.config import parse_config
 from pbem.rules.core.board import LAND_KINDS, info
+from pbem.rules.core.pieces import enemy_of
 from pbem.service import Judge, make_judge, run_once
 from pbem.store import Store
 from tests.conftest import (
@@ -230,3 +231,104 @@ def test_a_receipt_compares_only_with_accepted_orders(turn) -> None:
         answers.append(" ".join(table.text_of(table.inbox(other)[before:][-1]).split()))
     assert "Same orders" not in answers[0], answers[0]
     assert "Same orders as your accepted orders for this step" in answers[1], answers[1]
+
+
+UNREST_SEED = b"unrest-block-0"
+"""A seed whose first player-turn (the turn order answered with a bot's orders,
+``random.Random(0)``) falls to a seat holding an unrest card with an army that can reach
+a space beyond an enemy army."""
+
+
+def _through_enemy(state, seat: str) -> tuple[str, list[str], str]:
+    """An army of ``seat`` and a land path within its MPs whose last step but one is a
+    space holding an enemy army: ``(general, path, that space)``."""
+    pack, s = state.pack, state.to_dict()
+    adj, costs = info(pack).adjacent, pack.constants["path_mp_cost"]
+    for a in rules.legal_options(state, seat)["armies"]:
+        start, paths = a["space"], [([], 0)]
+        while paths:
+            path, cost = paths.pop(0)
+            if len(path) >= 2 and enemy_of(s, seat, path[-2]):
+                return a["army"], path, path[-2]
+            here = path[-1] if path else start
+            paths += [([*path, y], cost + int(costs[k])) for y, k in adj[here]
+                      if k in LAND_KINDS and costs.get(k) is not None and y not in path
+                      and y != start and cost + int(costs[k]) <= a["allowance"]]
+    raise AssertionError(f"no path through an enemy army for {seat}")
+
+
+def test_a_path_through_an_enemy_army_is_refused_after_an_unrest_roll(tmp_path: Path, pymap_server) -> None:
+    """24.1: an unrest card's roll comes before the move, but it only places independent
+    markers where no CUs stand: a path that goes on through a space holding an enemy
+    army is refused at the check (it was accepted, then stopped when carried out:
+    "Cyzicus holds an enemy army")."""
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.new_seed = lambda: UNREST_SEED
+    judge.ensure_games()
+    table = Table(pymap_server, config, judge, poller)
+    run_once(judge, poller)
+    state = judge.state("g1")
+    chooser = rules.pending(state)[0].seat
+    table.send(chooser, table.orders_doc(chooser, state.step, rules.bot_orders(state, chooser, random.Random(0))))
+    assert list(run_once(judge, poller).values()) == ["applied"]
+    state = judge.state("g1")
+    seat = rules.pending(state)[0].seat
+    pack = state.pack
+    unrest = next(n for n in state.private[seat]["hand"] if pack.cards[n].type == "unrest")
+    general, path, enemy = _through_enemy(state, seat)
+    move = [{"army": pack.generals[general].name, "path": [pack.spaces[x].name for x in path]}]
+    other = next(h["card"] for h in rules.legal_options(state, seat)["hand"]
+                 if "discard" in h["uses"] and h["card"] != unrest)
+    assert any(f"{pack.spaces[enemy].name} holds an enemy army" in p.message for p in rules.validate(
+        state, seat, {"tyche": {"card": other, "use": "discard"}, "movement": move}))  # seen without dice
+    status, answer = _send(table, seat, {"tyche": {"card": unrest, "use": "event"}, "movement": move})
+    poller.close()
+    assert status == "rejected", answer
+    assert "code: movement.illegal" in answer and f"{pack.spaces[enemy].name} holds an enemy army" in answer, answer
+
+
+def test_a_receipt_says_what_the_unrest_roll_still_decides(tmp_path: Path, pymap_server) -> None:
+    """24.1: orders accepted after an unrest card's roll whose move ends with an assault
+    where the roll may place independent markers: the receipt says, in one line for the
+    part, that the move was checked up to what the Unrest roll decides, naming the space.
+    A plain move after the roll is checked exactly: no such line."""
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.new_seed = lambda: UNREST_SEED
+    judge.ensure_games()
+    table = Table(pymap_server, config, judge, poller)
+    run_once(judge, poller)
+    state = judge.state("g1")
+    chooser = rules.pending(state)[0].seat
+    table.send(chooser, table.orders_doc(chooser, state.step, rules.bot_orders(state, chooser, random.Random(0))))
+    assert list(run_once(judge, poller).values()) == ["applied"]
+    state = judge.state("g1")
+    seat = rules.pending(state)[0].seat
+    pack = state.pack
+    unrest = next(n for n in state.private[seat]["hand"] if pack.cards[n].type == "unrest")
+    tyche = {"card": unrest, "use": "event"}
+    found = None
+    for a in rules.legal_options(state, seat)["armies"]:
+        for y, kind in sorted(info(pack).adjacent[a["space"]]):
+            plain = [{"army": pack.generals[a["army"]].name, "path": [pack.spaces[y].name]}]
+            if kind not in LAND_KINDS or rules.validate(state, seat, {"tyche": tyche, "movement": plain}):
+                continue
+            assert rules.validate_partly(state, seat, {"tyche": tyche, "movement": plain}) == ([], [])
+            problems, lines = rules.validate_partly(state, seat, {"tyche": tyche,
+                                                                  "movement": [{**plain[0], "assault": 1}]})
+            if not problems and lines:
+                found = (plain[0], y)
+                break
+        if found:
+            break
+    assert found is not None
+    move, end = found
+    seen = len(table.inbox(seat))
+    table.send(seat, table.orders_doc(seat, state.step, {"tyche": tyche, "movement": [{**move, "assault": 1}]}))
+    assert list(run_once(judge, poller).values()) == ["applied"]
+    poller.close()
+    [receipt] = [" ".join(table.text_of(m).split()) for m in _answers(table, seat, seen)
+                 if f"orders from {seat} accepted" in table.text_of(m)]
+    assert (f"- movement: checked up to what the Unrest roll decides: the markers in "
+            f"{pack.spaces[end].name}, where a move ends to besiege") in receipt, receipt

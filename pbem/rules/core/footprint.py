@@ -9,11 +9,14 @@ answer or the refused part could have changed a piece. :class:`Unsure` holds tho
 spaces; a later check refuses only what it can prove from the spaces outside them
 (docs/rules-core.md "Check once", docs/orders.md "Validation").
 
-Three tiers: ``spaces``, where anything may differ (the pieces of any seat, CUs lost,
-markers, control); ``moved``, the part of them where units may come or go (an army
-moving, units placed, going inside or coming out, another commander); and ``markers``,
-the part where garrisons and independent markers may change (unrest, a siege, a
-surrender, garrisons placed, an independent army's victory). An army
+Four tiers: ``spaces``, where anything may differ (the pieces of any seat, CUs lost,
+markers, control); ``units``, the part of them where any seat's units may differ (come,
+go or be lost: all of ``spaces`` but where only markers may change, as after an unrest
+roll, R-16.2, which places independent markers only where no CUs stand); ``moved``, the
+part where the seat's own units may come or go (an army moving, units placed, going
+inside or coming out, another commander); and ``markers``, the part where garrisons and
+independent markers may change (unrest, a siege, a surrender, garrisons placed, an
+independent army's victory). An army
 move's units come and go along its start and path; next to them only other seats'
 armies may differ (an interceptor leaves its space, an army avoiding battle steps into
 a free one, R-9.3): its footprint is its start and path (``moved``) and the spaces
@@ -45,7 +48,9 @@ class Unsure:
     (general id -> space), so that one the checked board shows off the map can be told
     from one that may be on it. ``most_cus``: the seat's CUs (type -> count) in a
     space where they may only have been lost since (an assault's losses, R-10), as
-    they stood before: the most it may have there."""
+    they stood before: the most it may have there. ``units``: the spaces among
+    ``spaces`` where any seat's units may differ (None when built: all of ``spaces``
+    and ``moved``; empty for a footprint of markers only, :func:`provinces_footprint`)."""
 
     spaces: set[str] = field(default_factory=set)
     everywhere: bool = False
@@ -54,6 +59,11 @@ class Unsure:
     moved: set[str] = field(default_factory=set)
     markers: set[str] = field(default_factory=set)
     most_cus: dict[str, dict[str, int]] = field(default_factory=dict)
+    units: set[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.units is None:
+            self.units = set(self.spaces) | self.moved
 
     def __bool__(self) -> bool:
         return self.everywhere or bool(self.spaces)
@@ -66,6 +76,7 @@ class Unsure:
         self.spaces |= other.spaces | other.moved | other.markers
         self.moved |= other.moved
         self.markers |= other.markers
+        self.units = (self.units or set()) | (other.units or set()) | other.moved
         for x, cus in other.most_cus.items():
             self.most_cus.setdefault(x, dict(cus))
         self.hand_known = self.hand_known and other.hand_known
@@ -74,6 +85,11 @@ class Unsure:
         """True when anything in one of ``spaces`` may differ (always when
         :attr:`everywhere`)."""
         return self.everywhere or not self.spaces.isdisjoint(spaces)
+
+    def touches_units(self, spaces: Iterable[str | None]) -> bool:
+        """True when any seat's units in one of ``spaces`` may differ (come, go or be
+        lost): an enemy army there, its strength, the seat's own CUs."""
+        return self.everywhere or not (self.units or set()).isdisjoint(spaces)
 
     def touches_moved(self, spaces: Iterable[str | None]) -> bool:
         """True when units may come to or go from one of ``spaces``."""
@@ -93,7 +109,7 @@ class Unsure:
         """A copy that can grow without changing this one."""
         return Unsure(set(self.spaces), self.everywhere, self.hand_known, dict(self.was_at),
                       set(self.moved), set(self.markers),
-                      {x: dict(c) for x, c in self.most_cus.items()})
+                      {x: dict(c) for x, c in self.most_cus.items()}, set(self.units or ()))
 
 
 EVERYWHERE = Unsure(everywhere=True)
@@ -141,9 +157,10 @@ def places_footprint(pack: Pack, spaces: Iterable[str | None], units: bool = Fal
 def provinces_footprint(pack: Pack, provinces: Iterable[str]) -> Unsure:
     """The footprint of markers placed in ``provinces`` or in a province next to one
     (R-16.2: unrest spreads to an adjacent province): every space of those provinces;
-    no unit comes or goes (markers go only where no CUs stand)."""
+    no unit comes, goes or is lost (markers go only where no CUs stand): ``units`` and
+    ``moved`` are empty."""
     mi = info(pack)
     provs = set(provinces)
     provs |= {p for x in provs for p in adjacent_provinces(pack, x)}
     spaces = {x for p in provs for x in mi.province_spaces.get(p, ())}
-    return Unsure(spaces, markers=set(spaces))
+    return Unsure(spaces, markers=set(spaces), units=set())

@@ -32,6 +32,7 @@ from pbem.rules.core.state import State, hand_of
 from pbem.rules.orders.tyche import norm_use
 from pbem.rules.orders.tyche_surprises import parse_card
 from pbem.rules.resolve.moves import MOVE_KEYS, check_moves
+from pbem.rules.resolve.surprises import moments_of
 
 BOARD_FREE = frozenset({
     "orders.unknown_key", "orders.unknown_space", "orders.field_not_used",
@@ -294,3 +295,48 @@ def _activation(pack: Pack, s: State, seat: str, tyche: Mapping[str, Any]
     start, _msg = resolve_army(pack, s, seat, tyche.get("army"))
     path = tyche.get("path") if isinstance(tyche.get("path"), list) else []
     return start, [resolve_space(pack, x)[0] for x in path]
+
+
+def left_to_chance(pack: Pack, name: str, plan: Any, unsure: Unsure, cause: str) -> list[str]:
+    """What the check of the accepted part ``name`` (``tyche`` or ``movement``) with the
+    army moves of ``plan`` left to ``cause`` (the dice rolled or the answers given
+    before it, e.g. "the Unrest roll"), as at most one plain line for the receipt
+    (issue 24.1, docs/orders.md "Validation"): the spaces of its moves where any seat's
+    units may differ (``unsure.units``: an army on the way, the CUs that would overrun
+    it), and the ends of moves with an assault or a siege card where the markers may
+    differ (what there is to besiege, R-10, R-8.5). Empty when nothing of the part was
+    left (an unrest roll places markers only: a move with no assault reads none)."""
+    moves = _plan_moves(name, plan)
+    if not unsure or not moves:
+        return []
+    if unsure.everywhere:
+        return [f"{name}: checked up to what {cause} decides: where the armies stand and "
+                "what there is to besiege when the moves are carried out"]
+    units: list[str] = []
+    ends: list[str] = []
+    for mv in moves:
+        units += [x for x in [mv["army"], *mv["path"]] if unsure.touches_units([x]) and x not in units]
+        end = mv["path"][-1] if mv["path"] else mv["army"]
+        besieges = mv.get("assault") or any("siege" in moments_of(pack, n) for n in mv.get("surprise") or [])
+        if besieges and unsure.touches_markers([end]) and end not in ends:
+            ends.append(end)
+    parts = []
+    if units:
+        parts.append("the armies and CUs in " + ", ".join(pack.spaces[x].name for x in units)
+                     + " (a move that cannot go on then stops there)")
+    if ends:
+        parts.append("the markers in " + ", ".join(pack.spaces[x].name for x in ends)
+                     + ", where a move ends to besiege (an assault with nothing to besiege "
+                     "then is cancelled)")
+    return [f"{name}: checked up to what {cause} decides: " + "; ".join(parts)] if parts else []
+
+
+def _plan_moves(name: str, plan: Any) -> list[dict[str, Any]]:
+    """The army moves of a checked part's plan (the movement segment's, a Tyche
+    activation's or Major Campaign's)."""
+    if not isinstance(plan, Mapping):
+        return []
+    war = plan.get("war") if name == "tyche" else plan
+    if not isinstance(war, Mapping) or war.get("kind") != "moves":
+        return []
+    return list(war.get("moves", []))

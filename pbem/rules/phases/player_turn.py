@@ -46,7 +46,7 @@ from pbem.rules.orders import (
 )
 from pbem.rules.orders.common import TOP_KEYS, plan_of, tyche_only
 from pbem.rules.orders.reactions import WINDOW_RULE, reaction_decision
-from pbem.rules.phases.footprints import as_written, of_plan, sure_problems
+from pbem.rules.phases.footprints import as_written, left_to_chance, of_plan, sure_problems
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import close_windows_dry, run_cursor
 from pbem.rules.resolve.surprises import end_segment
@@ -99,6 +99,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     else:
         chances = ctx.chances
         tplan = ctx.planned("tyche", lambda: _checked(ctx, seat, tyche, "tyche", orders, rej))
+        _note_partly(ctx, "tyche", tplan)
         if tplan is not None and (not rej or ctx.dry):
             rest = _turn_rest(pack, tplan, orders, only)
             tyche.execute(ctx, seat, tplan)
@@ -113,6 +114,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
         chances = ctx.chances
         mplan = ctx.planned("movement", lambda: _movement_plan(
             ctx, seat, orders.get("movement"), rej))
+        _note_partly(ctx, "movement", mplan)
         if mplan is not None and (not rej or ctx.dry):
             movement.execute(ctx, seat, mplan)
             if is_paused(s) and ctx.dry:  # a check: answer the windows, check the rest
@@ -127,6 +129,19 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
         bury_at_end(ctx, seat, orders, rej)  # R-12.4
         tidy_markings(ctx, seat)
     return rej
+
+
+def _note_partly(ctx: Ctx, name: str, plan: Any) -> None:
+    """In a check: note in ``ctx.partly`` what of the part ``name`` was left to the dice
+    or answers before it (:func:`pbem.rules.phases.footprints.left_to_chance`), for the
+    receipt (issue 24.1)."""
+    if not ctx.dry or not ctx.unsure:
+        return
+    rolls = [ev.data.get("purpose", "") for ev in ctx.events if ev.kind == "DiceRolled"]
+    windows = any(ev.kind == "ReactionWindowOpened" for ev in ctx.events)
+    cause = "the Unrest roll" if rolls and not windows and all(
+        p.startswith("unrest") for p in rolls) else "the dice and answers before it"
+    ctx.partly += left_to_chance(ctx.pack, name, plan, ctx.unsure, cause)
 
 
 def _checked(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],

@@ -442,13 +442,16 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
         at_start = not unsure.touches_moved([mv["army"]])  # the army, who commands it
         whole = not unsure.touches([mv["army"]])  # its CUs too (an assault's losses)
         on_path = not unsure.touches(mv["path"])
+        # no unit may differ there (markers may: an unrest roll's, R-16.2): the enemy
+        # armies on the path and the CUs that would overrun them are the checked ones
+        units = not unsure.touches_units([mv["army"], *mv["path"]])
         fewer = {NO_CUS, *(blocked_text(pack, x) for x in mv["path"])}  # need CUs
         n0 = len(rej)
-        if at_start and not whole and on_path:  # the CUs may be fewer: at most as before
+        if at_start and not units and on_path:  # the CUs may be fewer: at most as before
             _blocked_anyway(pack, s, seat, mv, unsure, rej)
         for ev in ctx.events[a:first] if i not in (refused or ()) else ():
             if ev.kind == "MoveCancelled" and ev.data.get("why") in fewer:
-                sure = whole and on_path  # fewer CUs may make it so (no overrun)
+                sure = units  # fewer CUs or another enemy army may make it so (no overrun)
             elif ev.kind == "MoveCancelled":  # at the start: only arrivals could lift it
                 sure = at_start
             else:  # on the way, where it ends: only when the way there is sure

@@ -140,7 +140,8 @@ def _apply_orders(service: Service, mail: Mail, verdict: Verdict) -> None:
     checked, state = mail.checked, mail.state
     assert checked is not None and checked.game_id and checked.seat and state is not None
     adjudicate.apply_orders(service, checked.game_id, state, checked.seat, mail.orders, inbox_id=mail.inbox_id,
-                            parsed=mail.parsed, previous=mail.previous, salt=trust.salt_text(mail.document))
+                            parsed=mail.parsed, previous=mail.previous, salt=trust.salt_text(mail.document),
+                            partly=mail.partly)
 
 
 def _dispatch(service: Service, mail: Mail, verdict: Verdict) -> str:

@@ -94,6 +94,9 @@ class Mail:
     refused mail's, issue 24 E)."""
     inbox_id: int | None = None
     """The inbox row, once recorded."""
+    partly: list[str] = field(default_factory=list)
+    """What the check of legal orders left to the dice before a part (the receipt's
+    "checked up to what the Unrest roll decides" lines, issue 24.1)."""
 
     @property
     def document(self) -> Mapping[str, Any]:
@@ -310,7 +313,7 @@ class Orders:
         assert checked is not None and checked.game_id is not None and checked.seat is not None
         mail.state = service.state(checked.game_id)
         mail.orders = trust.json_form(mail.document["orders"])  # as the log will hold them (docs/trust.md)
-        rejections = game_rules.validate(mail.state, checked.seat, mail.orders)
+        rejections, mail.partly = game_rules.validate_partly(mail.state, checked.seat, mail.orders)
         if rejections:
             mail.problems.extend(rejections)
             mail.found_by.append(self.name)

@@ -8,7 +8,7 @@ to; the decision that ends the game also logs ``SeedRevealed`` and mails every s
 seed."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem import rules
@@ -30,12 +30,15 @@ def previous_orders(judge: Service, game_id: str, seat: str, step: int) -> Mappi
 
 def apply_orders(judge: Service, game_id: str, state: rules.GameState, seat: str, orders: Mapping[str, Any],
                  inbox_id: int | None, parsed: ParsedMail | None, by_deadline: bool = False,
-                 previous: Mapping[str, Any] | None = None, salt: str | None = None) -> rules.GameState:
+                 previous: Mapping[str, Any] | None = None, salt: str | None = None,
+                 partly: Sequence[str] = ()) -> rules.GameState:
     """Apply ``orders`` of ``seat`` (already validated) to ``state`` with the dice of
     the game's seed at this step (``rules.apply``); store the events (linked to inbox
     row ``inbox_id``) and the snapshot; queue the receipt (when ``parsed``), the
     reports and the next prompts. Standing orders alone (no decision taken) get a
-    receipt only. ``salt``: the mail's ``salt:`` as text (docs/orders.md). Returns the
+    receipt only. ``salt``: the mail's ``salt:`` as text (docs/orders.md); ``partly``:
+    the check's lines of what it left to the dice (:func:`pbem.rules.validate_partly`),
+    for the receipt. Returns the
     new state. Raises IllegalOrders when the dice made the orders impossible after
     all (nothing is stored). Call inside a transaction."""
     store = judge.store
@@ -78,7 +81,7 @@ def apply_orders(judge: Service, game_id: str, state: rules.GameState, seat: str
     store.set_game_step(game_id, new_state.step, status="over" if ended else None)
     if parsed is not None:
         answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, hand=hand, logged=logged,
-                        witness=trust.witness(store, game_id))
+                        witness=trust.witness(store, game_id), partly=partly)
     headline = f"{seat} played" + (" (deadline default)" if by_deadline else "")
     reports.queue_reports(judge, game_id, pack, new_state, [*events, *last], headline=headline, step=state.step,
                           before=state)
