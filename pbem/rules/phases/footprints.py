@@ -310,8 +310,8 @@ def left_to_chance(pack: Pack, name: str, plan: Any, unsure: Unsure, cause: str)
     if not unsure or not moves:
         return []
     if unsure.everywhere:
-        return [f"{name}: checked up to what {cause} decides: where the armies stand and "
-                "what there is to besiege when the moves are carried out"]
+        return [(f"{name}: checked up to what {cause} decides: where the armies stand and "
+                 "what there is to besiege when the moves are carried out")]
     units: list[str] = []
     ends: list[str] = []
     for mv in moves:

@@ -46,7 +46,12 @@ from pbem.rules.orders import (
 )
 from pbem.rules.orders.common import TOP_KEYS, plan_of, tyche_only
 from pbem.rules.orders.reactions import WINDOW_RULE, reaction_decision
-from pbem.rules.phases.footprints import as_written, left_to_chance, of_plan, sure_problems
+from pbem.rules.phases.footprints import (
+    as_written,
+    left_to_chance,
+    of_plan,
+    sure_problems,
+)
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import close_windows_dry, run_cursor
 from pbem.rules.resolve.surprises import end_segment
