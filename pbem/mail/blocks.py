@@ -12,6 +12,14 @@ below it, is never a cut:
 * any other such line is a **stray** line (:class:`StrayLine`): the caller refuses the mail
   naming it (``mail.stray_line``), together with every other problem of the block.
 
+The wrapped rest of a comment may itself read like YAML (``movement: none because …``
+spilled to column 0, the real ``movement:`` below it). Such a line is kept in the block
+as written and noted as *spilled* (:attr:`YamlBlock.spilled`): right below a line that
+ends in a comment, indented less than it, and the two would not have fitted in
+:data:`WRAP_COLUMNS`. The caller decides by the document: when the lines as sent are no
+YAML and the spilled lines joined to their comments are, it reads the joined block
+(:meth:`YamlBlock.rejoin_spilled`); when neither is, it names the spilled line first.
+
 "More of the block below" means: within the next three lines that are not YAML (blank
 lines and comments aside), a line that carries on the block's own structure: a top-level
 ``key:`` in lowercase, or a ``key:`` / ``- item`` at an indentation and of a kind the block
@@ -73,12 +81,27 @@ class YamlBlock:
             with any must be refused naming them.
         rejoined: indices (in the lines searched) of lines that continued a comment the
             mail client wrapped; their text was appended to that comment.
+        spilled: indices (in the lines searched) of lines kept as YAML that may be the
+            wrapped rest of the comment on the line above them (see the module's
+            docstring).
     """
 
     start: int
     lines: tuple[str, ...]
     stray: tuple[StrayLine, ...] = ()
     rejoined: tuple[int, ...] = ()
+    spilled: tuple[int, ...] = ()
+
+    def rejoin_spilled(self) -> YamlBlock:
+        """The block with each :attr:`spilled` line joined to the comment above it (the
+        line left blank, so line numbers keep matching the mail)."""
+        lines = list(self.lines)
+        for index in self.spilled:
+            at = index - self.start
+            lines[at - 1] = lines[at - 1].rstrip() + " " + lines[at].strip()
+            lines[at] = ""
+        return YamlBlock(self.start, tuple(lines), self.stray,
+                         tuple(sorted((*self.rejoined, *self.spilled))))
 
     @property
     def text(self) -> str:
@@ -135,6 +158,7 @@ class _Open:
     comment: int | None = None  # position in ``lines`` of a comment a wrapped line may continue
     stray: list[StrayLine] = field(default_factory=list)
     rejoined: list[int] = field(default_factory=list)
+    spilled: list[int] = field(default_factory=list)
 
     def rest(self, line: str) -> str | None:
         """``line`` without the block's base indentation, ``None`` when it is indented
@@ -216,6 +240,20 @@ class _Open:
                 self.stray.append(StrayLine(k, line.strip()))
                 self.blank()
 
+    def spills(self, lines: list[str | None], index: int, rest: str) -> bool:
+        """The YAML-looking line at ``index`` (``rest``, without the base indentation) may
+        be the rest of the comment that ends the line right above it, wrapped by the mail
+        client: less indented than that line, and the two would not have fitted in
+        :data:`WRAP_COLUMNS` columns (at most 80, Outlook's 76 and Gmail's 78 included)."""
+        above = lines[index - 1] if index else None
+        if above is None or self.comment is None or self.comment != len(self.lines) - 1:
+            return False
+        last = self.lines[-1]
+        depth = len(rest) - len(rest.lstrip(" "))
+        word = rest.split()[0] if rest.split() else ""
+        return (depth < len(last) - len(last.lstrip(" ")) and len(above) <= 80
+                and len(above) + 1 + len(word) > WRAP_COLUMNS)
+
     def wrapped_tail(self, lines: list[str | None], index: int) -> bool:
         """The line at ``index``, right below the block's last line, can only be the rest of
         that line's plain value wrapped by the mail client."""
@@ -231,7 +269,8 @@ class _Open:
         lines = list(self.lines)
         while lines and not lines[-1].strip():
             lines.pop()
-        return YamlBlock(self.start, tuple(lines), tuple(self.stray), tuple(self.rejoined))
+        return YamlBlock(self.start, tuple(lines), tuple(self.stray), tuple(self.rejoined),
+                         tuple(self.spilled))
 
 
 def _keys_above(lines: list[str | None], index: int, base: int, floor: int) -> int:
@@ -304,6 +343,8 @@ def find_yaml_blocks(lines: tuple[str | None, ...] | list[str | None],
             current.brackets, comment = _scan(line, current.brackets)
             current.comment = len(current.lines) - 1 if comment is not None else None
         elif (rest := current.rest(line)) is not None and _is_yaml_line(rest):
+            if current.spills(lines, index, rest):
+                current.spilled.append(index)
             current.add(rest)
         elif (resume := current.resumes_at(lines, index)) is not None:
             current.take_run(lines, index, resume)

@@ -38,7 +38,7 @@ from pbem.mail.authresults import (
     read_authentication_results,
     read_return_path,
 )
-from pbem.mail.blocks import YamlBlock, find_yaml_blocks, strip_quote_markers
+from pbem.mail.blocks import StrayLine, YamlBlock, find_yaml_blocks, strip_quote_markers
 from pbem.mail.extract import (
     AuthorText,
     Body,
@@ -491,8 +491,35 @@ def _read_block(envelope: _Envelope, block: YamlBlock, *, from_html: bool) -> Pa
     try:
         document = load_strict_yaml(orders_text, mail_line_offset=offset)
     except OrdersYamlError as exc:
-        return _result(envelope, "reject", orders_text=orders_text,
-                       problems=(*stray, *exc.problems))
+        if not block.spilled:
+            return _result(envelope, "reject", orders_text=orders_text,
+                           problems=(*stray, *exc.problems))
+        return _read_spilled(envelope, block, offset, stray)
+    if stray:
+        return _result(envelope, "reject", orders_text=orders_text, problems=stray)
+    problem = _check_document(document)
+    if problem is not None:
+        return _result(envelope, "reject", orders_text=orders_text, problems=(problem,))
+    return _result(envelope, "accept", document=document, orders_text=orders_text)
+
+
+def _read_spilled(envelope: _Envelope, block: YamlBlock, offset: int | None,
+                  stray: tuple[Problem, ...]) -> ParsedMail:
+    """A block that is no YAML as sent, with lines that may be a comment's wrapped rest
+    (:attr:`YamlBlock.spilled`, issue 24 item 2: ``movement: none because …`` spilled
+    to column 0 by a 76-column client was refused naming the next, correct line): read
+    with those lines joined to their comments when that is YAML; otherwise refused
+    naming each spilled line as a wrapped one, with the problems of the joined block."""
+    joined = block.rejoin_spilled()
+    orders_text = normalise_text(joined.text)
+    try:
+        document = load_strict_yaml(orders_text, mail_line_offset=offset)
+    except OrdersYamlError as exc:
+        spilled = [StrayLine(i, (block.lines[i - block.start]).strip(), wrapped=True)
+                   for i in block.spilled]
+        named = _stray_problems(replace(block, stray=tuple(spilled)), offset)
+        return _result(envelope, "reject", orders_text=normalise_text(block.text),
+                       problems=(*named, *stray, *exc.problems))
     if stray:
         return _result(envelope, "reject", orders_text=orders_text, problems=stray)
     problem = _check_document(document)

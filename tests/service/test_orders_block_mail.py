@@ -127,6 +127,49 @@ def test_a_stray_line_inside_the_orders_is_refused_by_name(table: Mail) -> None:
     assert "code: mail.stray_line" in answer and "join this line to the end of the line above" in answer
 
 
+def test_a_wrapped_comment_whose_tail_reads_like_a_key_is_rejoined(table: Mail) -> None:
+    """24.2 (second hand-played game): the comment's tail that Outlook spilled to column 0
+    starts like a key (``movement: none because …``); the real ``movement:`` follows.
+    It used to be refused naming that next, correct line. The spilled line, joined to the
+    comment above, gives a document and the lines as sent give none: it is rejoined, the
+    move below it is carried out."""
+    seat, step, _prompt = _player_turn(table)
+    orders, general, dest = _one_move(table, seat)
+    tail = " movement: none because we wait for Antigonus"
+    probe = _document(seat, step, orders, "   # I keep my cards")
+    line = next(x for x in probe.split("\n") if x.endswith("# I keep my cards"))
+    comment = "   # I keep my cards" + " hand" * ((74 - len(line)) // 5)
+    comment += "x" * (74 - len(line) - (len(comment) - len("   # I keep my cards")))
+    body = outlook_wrap(_document(seat, step, orders, comment + tail))
+    assert "\nmovement: none because we wait for Antigonus\n  movement:" in body, body  # the spill, column 0
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = f"{seat}@pbem.localhost", "judge@pbem.localhost", "orders"
+    msg["X-Mailer"] = "Microsoft Outlook 16.0"
+    msg.set_content(body)
+    _send_raw(table, f"{seat}@pbem.localhost", msg.as_bytes(policy=email.policy.SMTP))
+    assert list(table.cycle().values()) == ["applied"], _answers(table, seat, "Re: orders")
+    assert table.judge.state("g1").generals[general]["space"] == dest  # the move below was carried out
+
+
+def test_a_spilled_key_line_that_does_not_fit_either_way_is_named(table: Mail) -> None:
+    """24.2: when neither reading gives a document (the spilled tail plus a real mistake
+    further on), the refusal names the spilled line first, as a wrapped comment."""
+    seat, step, _prompt = _player_turn(table)
+    orders, _general, _dest = _one_move(table, seat)
+    tail = " movement: none because we wait for Antigonus"
+    probe = _document(seat, step, orders, "   # I keep my cards")
+    line = next(x for x in probe.split("\n") if x.endswith("# I keep my cards"))
+    comment = "   # I keep my cards" + "x" * (74 - len(line))
+    body = outlook_wrap(_document(seat, step, orders, comment + tail)) + "  bad: [unclosed\n"
+    lines = body.split("\n")
+    number = lines.index("movement: none because we wait for Antigonus") + 1
+    table.send(seat, body, subject="orders")
+    assert list(table.cycle().values()) == ["rejected"]
+    [answer] = _answers(table, seat, "Re: orders")
+    assert f"line {number}: 'movement: none because we wait for Antigonus'" in answer, answer
+    assert "wrapped" in answer and "code: mail.stray_line" in answer, answer
+
+
 # --- 24.4 ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("locale", ["japanese", "korean", "greek"])
