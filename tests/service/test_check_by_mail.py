@@ -332,3 +332,40 @@ def test_a_receipt_says_what_the_unrest_roll_still_decides(tmp_path: Path, pymap
                  if f"orders from {seat} accepted" in table.text_of(m)]
     assert (f"- movement: checked up to what the Unrest roll decides: the markers in "
             f"{pack.spaces[end].name}, where a move ends to besiege") in receipt, receipt
+
+
+def test_orders_with_a_stale_step_are_checked_against_the_current_one(turn) -> None:
+    """24.7c: a stale ``step:`` used to be refused before the orders were looked at, so
+    the next answer named their mistakes. Orders that fit the decision the game waits
+    for from the seat are checked against it in the same answer (their problems, or
+    that they have none); orders of another decision's shape are said not to be
+    checked, and why. The mail is refused either way."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack = state.pack
+    opts = rules.legal_options(state, seat)
+    garrison_card = next(h["card"] for h in opts["hand"] if "garrisons" in h["uses"])
+    bad_place = next(x for x in sorted(pack.spaces) if x not in opts["garrison_spaces"]
+                     and pack.spaces[x].kind != "transit")
+    stale = state.step - 1
+
+    def send(orders: dict) -> str:
+        seen = len(table.inbox(seat))
+        table.send(seat, table.orders_doc(seat, stale, orders))
+        assert list(run_once(table.judge, table.poller).values()) == ["rejected"]
+        [answer] = _answers(table, seat, seen)
+        return " ".join(table.text_of(answer).split())
+
+    answer = send({"tyche": {"card": garrison_card, "use": "garrisons",
+                             "places": [pack.spaces[bad_place].name]}, "movement": "none"})
+    assert "code: envelope.stale_step" in answer and "code: tyche.garrison_illegal" in answer, answer
+    assert f"checked against step {state.step}" in answer, answer
+    unrest = next(n for n in state.private[seat]["hand"] if pack.cards[n].type == "unrest")
+    answer = send({"tyche": {"card": unrest, "use": "event"}, "movement": "none"})
+    assert "code: envelope.stale_step" in answer and answer.count("code:") == 1, answer
+    assert (f"checked against step {state.step}, the decision the game waits for from you, "
+            f"and have no other problem: send them again with step: {state.step}") in answer, answer
+    answer = send({"first_player": seat})
+    assert "code: envelope.stale_step" in answer and answer.count("code:") == 1, answer
+    assert f"not checked against step {state.step}: they do not fit its decision (player turn)" in answer, answer
+    assert table.judge.state("g1").step == state.step

@@ -85,8 +85,15 @@ class Checked:
     orders_checkable: bool = False
     """True when the orders may be checked by the rules even though ``issues`` is not
     empty: the mail comes from the seat's own address (its answer goes only there, so
-    it tells nobody else anything), answers the current step of a decision of that seat,
-    and only the key, the ``seq`` line or an unknown top-level key is wrong."""
+    it tells nobody else anything), answers a decision of that seat (the current step,
+    or a stale one while the game waits for the seat now: they are checked against the
+    decision now, issue 24.7c), and only the key, the ``seq`` line, an unknown top-level
+    key or a stale step is wrong."""
+
+
+STALE_STEP = "envelope.stale_step"
+"""The code of a ``step:`` older than the game's: the orders are still checked against
+the seat's decision now when they fit it (issue 24.7c, :class:`pbem.service.intake.rules.Orders`)."""
 
 
 def is_proven(judge: Service, parsed: ParsedMail) -> bool:
@@ -304,8 +311,10 @@ def _step_step(judge: Service, c: Claim) -> Checked | None:
 def finish(c: Claim) -> Checked:
     """What the steps found when none stopped: every problem, the reason (the first
     problem's code), the sequence number (when the key was right) and whether the
-    orders may still be checked."""
-    checkable = not c.timing and isinstance(c.doc.get("orders"), Mapping) and not any(
+    orders may still be checked: also with a stale ``step:`` alone (issue 24.7c: the
+    seat's decision now is the one they are checked against, and the answer says so)."""
+    stale = bool(c.timing) and all(i.code == STALE_STEP for i in c.timing)
+    checkable = (not c.timing or stale) and isinstance(c.doc.get("orders"), Mapping) and not any(
         i.code == "envelope.missing" and i.where in ("orders", "step") for i in c.issues)
     return Checked(c.issues, c.game_id, c.seat, reason=c.issues[0].code if c.issues else "",
                    seq=c.seq if c.key is None else None, orders_checkable=checkable)
@@ -467,7 +476,7 @@ def _step_and_turn(judge: Service, game_id: str, seat: str, doc: Mapping[str, An
                             hint="Copy the step number from your latest prompt."))
     elif step < state.step:
         issues.append(Problem(message=f"Step {step} is stale: the game is at step {state.step}. Orders answer "
-                            "the latest prompt only.", where="step", code="envelope.stale_step",
+                            "the latest prompt only.", where="step", code=STALE_STEP,
                             hint=f"Check your latest prompt; if it is yours, use step: {state.step}."))
     elif step > state.step:
         issues.append(Problem(message=f"Step {step} has not happened yet: the game is at step {state.step}.",

@@ -172,7 +172,7 @@ def decide(service: Service, mail: Mail) -> Verdict:
             return verdict
     if mail.problems:  # the envelope's and the orders', in one answer
         mail.decided_by = mail.found_by[0]
-        if "orders" not in mail.found_by:
+        if "orders" not in mail.found_by and mail.note is None:
             mail.note = "The orders themselves were checked and have no other problem."
         return Verdict(Outcome.REJECT)
     mail.decided_by = ACCEPT

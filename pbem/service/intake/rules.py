@@ -300,6 +300,30 @@ class Envelope:
         return None
 
 
+DOES_NOT_FIT = frozenset({"orders.unknown_key", "orders.not_a_mapping", "tyche.missing"})
+"""Problem codes that say a document was written for another decision than the one it is
+checked against (a key of another decision, a player-turn without its card)."""
+
+
+def _against_now(mail: Mail, rejections: list[Problem]) -> list[Problem]:
+    """Orders sent with a stale ``step:`` (issue 24.7c), checked against the seat's
+    decision now: their problems when the document fits that decision, with a note
+    saying what they were checked against; none, and a note saying they were not
+    checked and why, when it does not (:data:`DOES_NOT_FIT`)."""
+    assert mail.state is not None and mail.checked is not None
+    step = mail.state.step
+    decision = next((d for d in game_rules.pending(mail.state) if d.seat == mail.checked.seat), None)
+    kind = decision.kind.replace("_", " ") if decision is not None else "none"
+    if any(p.code in DOES_NOT_FIT for p in rejections):
+        mail.note = (f"Your orders were not checked against step {step}: they do not fit its decision "
+                     f"({kind}). Write them from your latest prompt.")
+        return []
+    mail.note = (f"Your orders were checked against step {step}, the decision the game waits for from you, "
+                 + ("and the problems other than the step are theirs." if rejections else
+                    f"and have no other problem: send them again with step: {step}."))
+    return rejections
+
+
 @dataclass(frozen=True)
 class Orders:
     """The orders against the rules (``rules.validate``: every problem in one pass);
@@ -314,6 +338,8 @@ class Orders:
         mail.state = service.state(checked.game_id)
         mail.orders = trust.json_form(mail.document["orders"])  # as the log will hold them (docs/trust.md)
         rejections, mail.partly = game_rules.validate_partly(mail.state, checked.seat, mail.orders)
+        if any(i.code == envelope.STALE_STEP for i in checked.issues):
+            rejections = _against_now(mail, rejections)
         if rejections:
             mail.problems.extend(rejections)
             mail.found_by.append(self.name)
