@@ -24,6 +24,7 @@ from pbem import rules
 from pbem.config import parse_config
 from pbem.rules.core.board import LAND_KINDS, info
 from pbem.rules.core.pieces import enemy_of
+from pbem.rules.resolve.surprises import MOVE_MOMENTS, moments_of
 from pbem.service import Judge, make_judge, run_once
 from pbem.store import Store
 from tests.conftest import (
@@ -369,3 +370,82 @@ def test_orders_with_a_stale_step_are_checked_against_the_current_one(turn) -> N
     assert "code: envelope.stale_step" in answer and answer.count("code:") == 1, answer
     assert f"not checked against step {state.step}: they do not fit its decision (player turn)" in answer, answer
     assert table.judge.state("g1").step == state.step
+
+
+def _misspelled(pack, sid: str) -> str:
+    """The printed name of ``sid`` with its last letter doubled (one close match)."""
+    name = pack.spaces[sid].name
+    return name + name[-1]
+
+
+def test_a_misspelled_place_does_not_hide_the_rest_of_the_move(turn) -> None:
+    """24.7a: a misspelled place in a path that is also too long: both problems in one
+    answer (the path is checked with the name read as its one close match, and says so);
+    a name that is no space at all: the path is checked up to it (a first step not next
+    to the army is named too) and the unknown name is offered the spaces next to the
+    last one it follows (24.F)."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack = state.pack
+    opts = rules.legal_options(state, seat)
+    (a1, s1), (a2, s2) = [(a["army"], a["space"]) for a in opts["armies"][:2]]
+    allowance2 = next(a["allowance"] for a in opts["armies"] if a["space"] == s2)
+    long_path = _too_long(pack, s2, allowance2)
+    written = [pack.spaces[x].name for x in long_path]
+    written[0] = _misspelled(pack, long_path[0])
+    x, y = _far(pack, s1)
+    discard = next(h["card"] for h in opts["hand"] if "discard" in h["uses"])
+    status, answer = _send(table, seat, {
+        "tyche": {"card": discard, "use": "discard"},
+        "movement": [{"army": pack.generals[a1].name, "path": [x, y, "Qwxzv"]},
+                     {"army": pack.generals[a2].name, "path": written}]})
+    assert status == "rejected"
+    for code in ("movement.bad_path", "movement.too_far"):
+        assert f"code: {code}" in answer, (code, answer)
+    assert answer.count("code: orders.unknown_space") == 2, answer
+    assert f"reading '{written[0]}' as {pack.spaces[long_path[0]].name}" in answer, answer
+    assert f"did you mean {pack.spaces[long_path[0]].name}?" in answer, answer
+    near = sorted({pack.spaces[z].name for z, _k in info(pack).adjacent[y]})
+    assert f"there is no space 'Qwxzv'" in answer and f"next to {pack.spaces[y].name}: " + ", ".join(near) in answer, answer
+
+
+def test_a_card_in_the_wrong_moment_does_not_hide_the_path(turn) -> None:
+    """24.7b: a card that is no surprise card of a move (``wrong_moment``, or no surprise
+    card at all) named for a move whose path is wrong: both in one answer."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack = state.pack
+    opts = rules.legal_options(state, seat)
+    a1, s1 = opts["armies"][0]["army"], opts["armies"][0]["space"]
+    hand = state.private[seat]["hand"]
+    wrong = next((n for n in hand if pack.cards[n].type == "surprise"
+                  and not set(moments_of(pack, n)) & set(MOVE_MOMENTS)), None)
+    code = "surprise.wrong_moment"
+    if wrong is None:
+        wrong, code = next(n for n in hand if pack.cards[n].type != "surprise"), "surprise.not_a_surprise"
+    discard = next(h["card"] for h in opts["hand"] if "discard" in h["uses"] and h["card"] != wrong)
+    x, y = _far(pack, s1)
+    status, answer = _send(table, seat, {
+        "tyche": {"card": discard, "use": "discard"},
+        "movement": [{"army": pack.generals[a1].name, "path": [x, y], "surprise": [wrong]}]})
+    assert status == "rejected"
+    assert f"code: {code}" in answer and "code: movement.bad_path" in answer, answer
+
+
+def test_an_illegal_mercenary_space_is_told_why_not_did_you_mean(turn) -> None:
+    """24.F: a correctly spelled space that cannot take the mercenary is not answered
+    "did you mean"; the answer says why and names the spaces that can."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack = state.pack
+    opts = rules.legal_options(state, seat)
+    bad = next(x for x in sorted(pack.spaces) if x not in opts["mercenary_spaces"]
+               and pack.spaces[x].kind != "transit")
+    discard = next(h["card"] for h in opts["hand"] if "discard" in h["uses"])
+    status, answer = _send(table, seat, {"tyche": {"card": discard, "use": "discard"},
+                                         "movement": {"mercenary": pack.spaces[bad].name}})
+    assert status == "rejected" and "code: movement.mercenary_place_illegal" in answer, answer
+    assert "did you mean" not in answer, answer
+    assert f"{pack.spaces[bad].name} is not a space where you may place reinforcements (" in answer
+    some = pack.spaces[sorted(opts["mercenary_spaces"])[0]].name
+    assert "spaces that may take it: " in answer and some in answer, answer

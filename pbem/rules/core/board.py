@@ -89,6 +89,23 @@ def resolve_space(pack: Pack, text: object) -> tuple[str | None, str | None]:
     return None, None
 
 
+def closest_space(pack: Pack, text: object) -> str | None:
+    """The one space a misspelled ``text`` is close to (issue 24.7a), or None when it is
+    close to none or to more than one: the spaces among the close matches of
+    :func:`resolve_space`'s "did you mean" (names and ids, case ignored) that are
+    nearly as close as the best one."""
+    if not isinstance(text, str):
+        return None
+    mi = info(pack)
+    key = " ".join(text.strip().lower().split())
+    scored = sorted(((difflib.SequenceMatcher(None, key, n).ratio(), sid) for n, sid in mi.names.items()),
+                    reverse=True)
+    if not scored or scored[0][0] < 0.6:
+        return None
+    best = {sid for r, sid in scored if r >= scored[0][0] - 0.05}
+    return best.pop() if len(best) == 1 else None
+
+
 def distances(pack: Pack, sources: set[str], limit: int, costs: dict[str, int],
               blocked_middle: set[str] | None = None) -> dict[str, int]:
     """MP distance from any of ``sources`` to each space within ``limit`` MPs, moving

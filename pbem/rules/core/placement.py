@@ -247,3 +247,16 @@ def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
         for g in grants:
             out[seat][g.unit] = out[seat].get(g.unit, 0) + g.count
     return out
+
+
+def targets_hint(pack: Pack, s: State, seat: str, targets: dict[str, str]) -> str | None:
+    """The hint for a correctly spelled space that cannot take a reinforcement (issue
+    24.F: it used to be "did you mean" the default space, as if misspelled): the spaces
+    that may (R-7.2), the default first [D] (:func:`default_target`)."""
+    best = default_target(pack, s, seat, targets)
+    if best is None:
+        return None
+    rest = sorted(pack.spaces[x].name for x in targets if x != best)
+    shown = [f"{pack.spaces[best].name} (the default)", *rest[:11]]
+    more = f" and {len(rest) - 11} more" if len(rest) > 11 else ""
+    return "spaces that may take it: " + ", ".join(shown) + more

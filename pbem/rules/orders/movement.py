@@ -15,7 +15,7 @@ from pbem.rules.core.armies import army_options
 from pbem.rules.core.board import resolve_space
 from pbem.rules.core.footprint import Unsure, province_spaces
 from pbem.rules.core.pieces import general_spaces, inside_rec, wholly_inside
-from pbem.rules.core.placement import default_target, placement_targets
+from pbem.rules.core.placement import placement_targets, targets_hint
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, is_paused
 from pbem.rules.orders.common import tyche_only
@@ -78,12 +78,10 @@ def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Prob
         if sid not in targets and (lenient or _may_take(pack, s, seat, sid, targets, unsure)):
             return {"kind": "mercenary", "space": None, "wanted": sid}
         if sid not in targets:
-            best = default_target(pack, s, seat, targets)
             why = _why_no_mercenary(pack, s, seat, sid)
             reject(rej, "movement.mercenary_place_illegal", f"{pack.spaces[sid].name} is not a space where you may place "
                  f"reinforcements ({why})",
-                 f"{where}.mercenary",
-                 f"did you mean {pack.spaces[best].name}?" if best else None)
+                 f"{where}.mercenary", targets_hint(pack, s, seat, targets))
             return None
         return {"kind": "mercenary", "space": sid}
     if isinstance(part, list):  # army moves (pbem.rules.resolve.moves, R-9)

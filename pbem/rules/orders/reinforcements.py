@@ -32,6 +32,7 @@ from pbem.rules.core.placement import (
     default_target,
     limit_text,
     placement_targets,
+    targets_hint,
 )
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, _copy
@@ -146,12 +147,10 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
             for _ in range(n):
                 targets = placement_targets(pack, sim.s, seat, placed)
                 if sid not in targets:
-                    best = default_target(pack, sim.s, seat, targets)
                     reject(rej, "reinforcements.place_illegal",
                            f"{pack.spaces[sid].name} cannot take this CU: reinforcements "
                            f"go to your garrison or general without enemy units, "
-                           f"{limit_text(pack, sim.s)}", w,
-                           f"did you mean {pack.spaces[best].name}?" if best else None)
+                           f"{limit_text(pack, sim.s)}", w, targets_hint(pack, sim.s, seat, targets))
                     break
                 from_new = new.get(t, 0) > 0
                 if from_new:

@@ -27,6 +27,7 @@ from pbem.rules.core.armies import (
 from pbem.rules.core.board import (
     _resolve_royal,
     classify_path,
+    closest_space,
     info,
     name_hint,
     resolve_fleet,
@@ -145,8 +146,9 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
     for i, x in enumerate(path):
         sid, hint = resolve_space(pack, x)
         if sid is None:
+            prev = next((y for y in reversed(ids) if y is not None), start)
             reject(rej, "orders.unknown_space", f"there is no space {x!r}",
-                 f"{where}.path[{i}]", hint)
+                 f"{where}.path[{i}]", hint or _next_to_hint(pack, prev))
         ids.append(sid)
     if ids and ids[0] == start:
         ids = ids[1:]  # the path may repeat the start space
@@ -173,6 +175,15 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
     return {"army": start, "path": ids, "drop": drop, "pick_up": pick,
             "assault": assault, "mp": mp, "escort": escort, "where": where,
             "surprise": cards}
+
+
+def _next_to_hint(pack: Pack, space: str | None) -> str | None:
+    """For a name in a path that is no space and close to none (issue 24.F): the spaces
+    next to the one before it (R-9.1), where the path may go on."""
+    if space is None or space not in pack.spaces:
+        return None
+    near = sorted({pack.spaces[y].name for y, _k in info(pack).adjacent.get(space, ())})
+    return f"next to {pack.spaces[space].name}: " + ", ".join(near) if near else None
 
 
 def move_bonus(pack: Pack, mv: dict) -> int:
@@ -553,6 +564,9 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
         mine: list[Problem] = []
         mv = parse_move(pack, s, seat, raw, where if single else f"{where}[{i}]", mine, mp)
         rej += [p for p in mine if _army_problem_holds(pack, raw, p, unsure)]
+        if mv is None and mine:  # issue 24.7a/b: the rest of the move is checked too
+            _rest_of_move(pack, s, seat, raw, where if single else f"{where}[{i}]", mine, rej,
+                          segment, mp, unsure, later)
         if mv is not None and not mine:
             try:
                 gid = resolve_general(pack, raw.get("army"))
@@ -586,6 +600,63 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
         simulate(pack, s, seat, moves, segment, rej, rehearse if len(moves) == len(part)
                  and not gaps else None, unsure, gaps, twice)
     return {"kind": "moves", "moves": moves, "segment": segment} if len(rej) == n0 else None
+
+
+ASIDE_CARDS = frozenset({"surprise.not_a_card", "surprise.not_a_surprise", "surprise.wrong_moment",
+                         "surprise.duplicate"})
+"""Problems of a move's ``surprise`` list that leave its cards out without hiding its
+path: the path is checked without those cards (issue 24.7b)."""
+
+
+def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: list[Problem],
+                  rej: list[Problem], segment: str, mp: int | None, unsure: Unsure | None,
+                  before: Unsure) -> None:
+    """Issue 24.7 (every mistake in one answer): a move refused for its names alone — a
+    place that is no space (``orders.unknown_space`` in its path), a card that is no
+    surprise card of a move (:data:`ASIDE_CARDS`) — has its path checked all the same
+    (:func:`static_checks`: R-9.1 adjacency and MPs) and ``movement.bad_path`` /
+    ``movement.too_far`` added to ``rej``: a misspelled place read as its one close
+    match (:func:`pbem.rules.core.board.closest_space`, the message says so), or else
+    the path up to it; the cards left out. ``too_far`` is left out when a card that is
+    no card at all might have been a Forced March (R-8.5)."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("path"), list):
+        return
+    places = [p for p in found if p.code == "orders.unknown_space" and (p.where or "").startswith(f"{where}.path[")]
+    cards = [p for p in found if p.code in ASIDE_CARDS and (p.where or "").startswith(f"{where}.surprise")]
+    if not places + cards or len(places) + len(cards) != len(found):
+        return
+    alt, notes, path = dict(raw), [], []
+    for x in raw["path"]:
+        sid = resolve_space(pack, x)[0]
+        if sid is None:
+            sid = closest_space(pack, x)
+            if sid is None:
+                notes.append(f"on the path before {x!r}")
+                break
+            notes.append(f"reading {x!r} as {pack.spaces[sid].name}")
+        path.append(sid)
+    if not path:
+        return
+    alt["path"] = path
+    if cards:
+        alt["surprise"] = read_cards(pack, s, seat, raw["surprise"], MOVE_MOMENTS, where, [], in_hand=False)
+    got: list[Problem] = []
+    mv = parse_move(pack, s, seat, alt, where, got, mp)
+    if mv is None or got:
+        return
+    gid = resolve_general(pack, raw.get("army"))
+    try:
+        static_checks(pack, s, seat, mv, segment, got, unsure=unsure, ends=False, before=before,
+                      fixed_start=gid is None, general=gid, written=list(path))
+    except KeyError:  # the pack lacks movement numbers: the shape's problems say enough
+        return
+    keep = {"movement.bad_path"} | (set() if any(p.code == "surprise.not_a_card" for p in cards)
+                                    else {"movement.too_far"})
+    for p in got:
+        if p.code in keep and p not in rej:
+            base = p.message.removesuffix(f" ({p.rule})") if p.rule else p.message
+            told = f"{base}, {'; '.join(notes)}" if notes else base
+            rej.append(Problem(p.code, f"{told} ({p.rule})" if p.rule else told, p.rule, p.where, p.hint))
 
 
 def _both(unsure: Unsure | None, more: Unsure) -> Unsure:
