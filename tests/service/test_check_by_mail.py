@@ -406,7 +406,7 @@ def test_a_misspelled_place_does_not_hide_the_rest_of_the_move(turn) -> None:
     assert f"reading '{written[0]}' as {pack.spaces[long_path[0]].name}" in answer, answer
     assert f"did you mean {pack.spaces[long_path[0]].name}?" in answer, answer
     near = sorted({pack.spaces[z].name for z, _k in info(pack).adjacent[y]})
-    assert f"there is no space 'Qwxzv'" in answer and f"next to {pack.spaces[y].name}: " + ", ".join(near) in answer, answer
+    assert "there is no space 'Qwxzv'" in answer and f"next to {pack.spaces[y].name}: " + ", ".join(near) in answer, answer
 
 
 def test_a_card_in_the_wrong_moment_does_not_hide_the_path(turn) -> None:
@@ -447,5 +447,5 @@ def test_an_illegal_mercenary_space_is_told_why_not_did_you_mean(turn) -> None:
     assert status == "rejected" and "code: movement.mercenary_place_illegal" in answer, answer
     assert "did you mean" not in answer, answer
     assert f"{pack.spaces[bad].name} is not a space where you may place reinforcements (" in answer
-    some = pack.spaces[sorted(opts["mercenary_spaces"])[0]].name
+    some = pack.spaces[min(opts["mercenary_spaces"])].name
     assert "spaces that may take it: " in answer and some in answer, answer
