@@ -10,6 +10,7 @@ Public API (used by the service)::
     execute(state, checked, dice) -> (state, events)          R-8
     validate(state, seat, orders) -> [Problem]                (check(...).problems)
     validate_partly(state, seat, orders) -> ([Problem], [str])  (and what dice left, 24.1)
+    validate_told(state, seat, orders) -> ([Problem], [str])   the same, as the seat may be told (others' standing orders secret)
     apply(state, seat, orders, dice) -> (state, events)       (check, then execute)
     fold(initial, events) -> state
     legal_options(state, seat) -> mapping                     R-8
@@ -45,6 +46,7 @@ from pbem.rules.engine import (
     pending,
     validate,
     validate_partly,
+    validate_told,
 )
 from pbem.rules.phases.setup import empty_state, new_game
 from pbem.rules.view import view
@@ -77,5 +79,6 @@ __all__ = [
     "seat_view",
     "validate",
     "validate_partly",
+    "validate_told",
     "view",
 ]

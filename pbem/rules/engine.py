@@ -285,6 +285,45 @@ def validate_partly(state: GameState, seat: str, orders: Mapping[str, Any]
     return checked.problems, checked.partly
 
 
+def validate_told(state: GameState, seat: str, orders: Mapping[str, Any]
+                  ) -> tuple[list[Problem], list[str]]:
+    """:func:`validate_partly` as the seat may be told it: ``(problems, lines)`` (R-9.3:
+    another seat's standing orders are secret until they fire).
+
+    The check runs first on the position as ``seat`` may know it — every other seat's
+    standing orders left out — and its problems, when it finds any, are the answer: they
+    read the same whatever standing orders the others hold. A standing order that could
+    fire on the way (an interception) made what follows a matter of chance on the whole
+    position, checked leniently and worded otherwise, so a refusal told a seat whether
+    another had a standing order there (issue 25, third break-it pass). When that check
+    finds nothing, the problems are those of :func:`validate_partly` on the whole position,
+    which the orders are carried out on (only what both accept is accepted), and the
+    lines of what the dice still decide are the first check's when both accept. Orders that only another
+    seat's secret reaction could make possible are therefore refused, as the seat could
+    not have known of it (docs/orders.md, "Validation").
+
+    >>> from pbem.rules import new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> validate_told(state, "north", {"first_player": "west"})
+    ([], [])
+    >>> [p.code for p in validate_told(state, "north", {"first_player": "sparta"})[0]]
+    ['turn.first_player_unknown']
+    """
+    known: Checked | None = None
+    if seat in SEATS:
+        s = state.peek()
+        private = {x: (part if x == seat or not part.get("standing") else {**part, "standing": []})
+                   for x, part in (s.get("private") or {}).items()}
+        if private != s.get("private"):
+            known = check(GameState.from_dict({**s, "private": private}, state.pack), seat, orders)
+            if known.problems:
+                _last.entry = None
+                return known.problems, known.partly
+    problems, partly = validate_partly(state, seat, orders)
+    return problems, (known.partly if known is not None and not problems else partly)
+
+
 def _run(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     if seat not in SEATS:  # R-2: orders come from one of the four seats only
         rej: list[Problem] = []

@@ -21,7 +21,7 @@ def _boom(*_a, **_k):  # noqa: ANN002, ANN003, ANN202
 
 
 # the envelope's checks run as intake rules (issue 26); finish() is the last of them for a mail none stops
-STAGES = {"parse": (intake, "parse_mail"), "envelope": (envelope, "finish"), "rules": (rules, "validate"),
+STAGES = {"parse": (intake, "parse_mail"), "envelope": (envelope, "finish"), "rules": (rules, "validate_told"),
           "apply": (adjudicate, "apply_orders"), "compose": (outbox, "compose")}
 
 

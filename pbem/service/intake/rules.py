@@ -337,7 +337,8 @@ class Orders:
         assert checked is not None and checked.game_id is not None and checked.seat is not None
         mail.state = service.state(checked.game_id)
         mail.orders = trust.json_form(mail.document["orders"])  # as the log will hold them (docs/trust.md)
-        rejections, mail.partly = game_rules.validate_partly(mail.state, checked.seat, mail.orders)
+        # worded from the board as the seat may know it: another seat's standing orders stay secret
+        rejections, mail.partly = game_rules.validate_told(mail.state, checked.seat, mail.orders)
         if any(i.code == envelope.STALE_STEP for i in checked.issues):
             rejections = _against_now(mail, rejections)
         if rejections:
