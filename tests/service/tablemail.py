@@ -112,13 +112,13 @@ def key_in(msg: EmailMessage) -> str:
     return re.search(r"Your seat key is:\s+(\S+)", text(msg)).group(1)
 
 
-def new_table(tmp_path: Path, server: Any, game_id: str = "g2") -> tuple[Table, str]:
-    """A config (game g1 in it) and ``game_id`` made by ``pbem game new`` (the CLI), its
-    welcomes sent and each seat's key read from its welcome; returns the table (judge
-    open) and the host key."""
+def new_table(tmp_path: Path, server: Any, game_id: str = "g2", extra: tuple[str, ...] = ()) -> tuple[Table, str]:
+    """A config (game g1 in it) and ``game_id`` made by ``pbem game new`` (the CLI, with
+    ``extra`` arguments), its welcomes sent and each seat's key read from its welcome;
+    returns the table (judge open) and the host key."""
     path, config = write_config(tmp_path, server)
     table = Table(server, path, config)
-    args = ["game", "new", "-c", str(path), "--host", "host@pbem.localhost"]
+    args = ["game", "new", "-c", str(path), "--host", "host@pbem.localhost", *extra]
     for s in SEATS:
         args += ["--seat", f"{s}={PLAYERS[s]} <{s}@pbem.localhost>"]
     out = table.cli(*args, game_id)

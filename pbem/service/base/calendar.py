@@ -1,8 +1,9 @@
 """Deadlines in the game's local time (issue 16; docs/pipeline.md, "Deadlines").
 
 Pure: no I/O, no clock. Every due time the judge sets or moves comes from
-:func:`due_time` (a new deadline) or :func:`adjust` (a moved one), so the rules below
-hold for each:
+:func:`due_time` (a new deadline), :func:`shift` then :func:`adjust` (one moved on by a
+length: ``extend``, ``resume``) or :func:`adjust` (one moved out of an absence), so the
+rules below hold for each:
 
 1. **Length.** A length of ``d`` whole days and ``r`` seconds (``72h`` is 3 days) adds
    ``d`` calendar days in the game's time zone, keeping the local wall-clock time, then
@@ -84,18 +85,41 @@ def adjust(due: datetime, settings: GameSettings, absences: Sequence[Absence] = 
     return due
 
 
+def shift(when: datetime, by: timedelta, settings: GameSettings) -> datetime:
+    """``when`` (aware) moved on by ``by`` (not negative) as rule 1 of the module
+    docstring reads a length: its whole days are calendar days in the game's time zone
+    (the local wall-clock time is kept across a daylight-saving change), the rest is
+    elapsed time. Returns an aware UTC datetime. Raises ValueError for a naive ``when``,
+    OverflowError past the year 9999. Used wherever a deadline starts or moves on by a
+    length (a host's ``extend: 24`` means the same local time a day later, not 24 hours
+    of elapsed time; issue 25, third break-it pass)."""
+    if when.tzinfo is None:
+        raise ValueError("when must be an aware datetime")
+    zone = settings.zone
+    whole, rest = divmod(by.total_seconds(), 86400.0)
+    here = when.astimezone(zone).replace(tzinfo=None)
+    return local(here + timedelta(days=int(whole)), zone) + timedelta(seconds=rest)
+
+
+def wall_span(start: datetime, end: datetime, zone: ZoneInfo) -> timedelta:
+    """How long from ``start`` to ``end`` (aware) reads on the local wall clock of
+    ``zone``: an hour less or more than the elapsed time when a daylight-saving change
+    falls between them (Saturday 11:00 CET to Monday 11:00 CEST is two days, 47 hours
+    elapsed). Never less than zero: a span inside the hour the clocks go back, which
+    would read negative, is its elapsed time."""
+    wall = end.astimezone(zone).replace(tzinfo=None) - start.astimezone(zone).replace(tzinfo=None)
+    return wall if wall >= timedelta(0) else max(end - start, timedelta(0))
+
+
 def due_time(start: datetime, seconds: float, settings: GameSettings,
              absences: Sequence[Absence] = ()) -> datetime:
     """The due time of a deadline started at ``start`` (aware) with a length of
-    ``seconds`` (rule 1 of the module docstring), then :func:`adjust`-ed. Returns an
-    aware UTC datetime. Raises ValueError for a naive ``start``. Source: issue 16."""
+    ``seconds`` (rule 1 of the module docstring, :func:`shift`), then
+    :func:`adjust`-ed. Returns an aware UTC datetime. Raises ValueError for a naive
+    ``start``. Source: issue 16."""
     if start.tzinfo is None:
         raise ValueError("start must be an aware datetime")
-    zone = settings.zone
-    whole, rest = divmod(float(seconds), 86400.0)
-    here = start.astimezone(zone).replace(tzinfo=None)
-    due = local(here + timedelta(days=int(whole)), zone) + timedelta(seconds=rest)
-    return adjust(due, settings, absences)
+    return adjust(shift(start, timedelta(seconds=float(seconds)), settings), settings, absences)
 
 
 def shown(when: datetime | str, settings: GameSettings) -> str:

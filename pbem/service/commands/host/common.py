@@ -108,12 +108,15 @@ def tell_moved(judge: Service, game_id: str, moved: list[Moved], why: str, head:
 
 def moves(judge: Service, game_id: str, by: timedelta, why: str, seat: str | None,
            paused_at: datetime | None = None, moved: list[Moved] | None = None) -> list[rules.Event]:
-    """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``,
-    then off the days the game does not allow and out of the seat's absences
-    (:func:`pbem.service.base.calendar.adjust`): the store updated and one ``DeadlineMoved``
-    event each, and each move added to ``moved`` when given. With ``paused_at`` (a
-    resume), a deadline started during the pause moves on only by the part of the pause
-    it was open (break16: it got the whole pause on top)."""
+    """Move the open deadlines of the game (of ``seat`` only when given) on by ``by``
+    as a length is read (:func:`pbem.service.base.calendar.shift`: whole days keep the
+    local time across a daylight-saving change, issue 25), then off the days the game
+    does not allow and out of the seat's absences (:func:`pbem.service.base.calendar.adjust`):
+    the store updated and one ``DeadlineMoved`` event each, and each move added to
+    ``moved`` when given. With ``paused_at`` (a resume, ``by`` the pause on the local
+    clock), a deadline started during the pause moves on only by the part of the pause
+    it was open (break16: it got the whole pause on top). Raises OverflowError past the
+    year 9999."""
     settings = settings_of(judge, game_id)
     _recs, away = deadlines.table(judge, game_id)
     out = []
@@ -122,10 +125,11 @@ def moves(judge: Service, game_id: str, by: timedelta, why: str, seat: str | Non
             continue
         step = by
         if paused_at is not None and d.get("set_at") and datetime.fromisoformat(d["set_at"]) > paused_at:
-            step = max(timedelta(0), by - (datetime.fromisoformat(d["set_at"]) - paused_at))
+            opened = calendar.wall_span(paused_at, datetime.fromisoformat(d["set_at"]), settings.zone)
+            step = max(timedelta(0), by - opened)
             step = timedelta(seconds=int(step.total_seconds()))
         was = datetime.fromisoformat(d["due_at"])
-        new = calendar.adjust(was + step, settings, deadlines.spans(away.get(d["seat"], [])))
+        new = calendar.adjust(calendar.shift(was, step, settings), settings, deadlines.spans(away.get(d["seat"], [])))
         due = new.isoformat()
         judge.store.move_deadline(game_id, d["step"], d["seat"], due)
         out.append(rules.judge_event("DeadlineMoved", {"due": due, "seat": d["seat"], "step": d["step"], "why": why}))

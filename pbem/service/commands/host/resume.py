@@ -4,7 +4,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbem import rules
+from pbem.service.base import calendar
 from pbem.service.base.context import Service
+from pbem.service.base.settings import settings_of
 from pbem.service.commands.host import common
 from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
 from pbem.service.log.trust import log_events
@@ -13,8 +15,10 @@ GUIDE = Guide("host-guide.md", "Host commands")
 
 
 def process(judge: Service, request: HostRequest) -> Done:
-    """Resume a paused game (``GameResumed``, a ``DeadlineMoved`` per open deadline) and
-    tell every seat. Raises ValueError when it is not paused."""
+    """Resume a paused game (``GameResumed``, a ``DeadlineMoved`` per open deadline: each
+    moves on by the pause as the game's local clock reads it, so it keeps its local time
+    across a daylight-saving change) and tell every seat. Raises ValueError when it is
+    not paused."""
     game_id, now, reason = request.game_id, request.now, request.values.get("reason", "")
     if request.game["status"] != "paused":
         raise ValueError(f"game {game_id} is not paused; nothing to resume")
@@ -23,7 +27,10 @@ def process(judge: Service, request: HostRequest) -> Done:
     events = [rules.judge_event("GameResumed", {"at": now.isoformat(), "reason": reason,
                                                 "paused_seconds": int(pause.total_seconds())})]
     moved: list[common.Moved] = []
-    events += common.moves(judge, game_id, pause, "pause", None, paused_at=since, moved=moved)
+    # the pause as the local clock reads it, so that a deadline keeps its local time when a daylight-saving
+    # change falls in the pause (Saturday 11:00 CET to Monday 11:00 CEST: two days; issue 25)
+    on_clock = timedelta(seconds=int(calendar.wall_span(since, now, settings_of(judge, game_id).zone).total_seconds()))
+    events += common.moves(judge, game_id, on_clock, "pause", None, paused_at=since, moved=moved)
     head = log_events(judge, game_id, events)
     judge.store.set_game_status(game_id, "active")
     common.tell_seats(judge, game_id, "the game resumes",

