@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from tests.conftest import ACCOUNTS
 from tests.mailservers import start_pymap
+from tests.service import cmdmail
 from tests.service.tablemail import flat, new_table
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -83,3 +84,19 @@ def test_resume_after_a_pause_across_a_daylight_saving_change_keeps_the_local_ti
         table.close()
     finally:
         server.stop()
+
+
+def test_a_command_refused_for_a_stale_seq_is_recorded_as_such(tmp_path: Path) -> None:
+    m = cmdmail.start(tmp_path)
+    try:
+        keys = cmdmail.new_game(m, "g2")
+        east = {"game": "g2", "seat": "east", "key": keys["east"]}
+        m.send("east", {**east, "seq": 2, "orders": {"standing": []}})
+        assert list(m.cycle().values()) == ["applied"]
+        m.send("east", {**east, "command": "absence", "from": "2030-01-01", "to": "2030-01-02", "seq": 1})
+        assert list(m.cycle().values()) == ["rejected"]
+        (reason,) = m.judge.store.db.execute("SELECT reason FROM inbox ORDER BY id DESC LIMIT 1").fetchone()
+        assert reason == "envelope.stale_seq"
+        assert "code: envelope.stale_seq" in cmdmail.text(m.mails("east", "Re: command")[-1])
+    finally:
+        m.close()

@@ -107,7 +107,7 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
         issues = [again] if again else []
     if issues:
         return answers.reject(judge, parsed, rec, issues, game_id, seat, {"document": shown},
-                              reason=checked.reason or issues[0].code)
+                              reason=_reason(checked, issues))
     assert game_id is not None and seat is not None and command is not None and isinstance(name, str)
     try:
         reply = command.process(judge, game_id, seat, doc)
@@ -121,6 +121,17 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
         judge.store.set_standing_seq(game_id, seat, checked.seq)
     send(judge, parsed, game_id, reply, iid)
     return "answered"
+
+
+def _reason(checked: envelope.Checked, issues: Sequence[Problem]) -> str:
+    """The inbox row's reason of a refused command: the envelope's, unless it names a
+    problem left out here (a command's own key, which the envelope took for unknown):
+    then the first problem the sender is told of. A command refused only for a stale
+    ``seq:`` read ``envelope.unknown_key`` (issue 25, third break-it pass)."""
+    dropped = {i.code for i in checked.issues} - {i.code for i in issues}
+    if checked.reason and checked.reason not in dropped:
+        return checked.reason
+    return issues[0].code if issues else ""
 
 
 def _unknown(issue: Problem, name: Any, own: Sequence[str]) -> Problem:
