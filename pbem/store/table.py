@@ -177,6 +177,11 @@ class TableStore(Connection):
         return list(self.db["address_changes"].rows_where("game_id = ? AND new_email = ? AND status = 'open'",
                                                           [game_id, new_email.lower()], order_by="id"))
 
+    def open_address_changes_to(self, new_email: str) -> list[dict[str, Any]]:
+        """Open address changes of every game towards ``new_email``, by id."""
+        return list(self.db["address_changes"].rows_where("new_email = ? AND status = 'open'", [new_email.lower()],
+                                                          order_by="id"))
+
     def address_changes_since(self, game_id: str, seat: str, since: str) -> int:
         """How many address changes the seat asked for since ``since``."""
         return self.db.execute("SELECT count(*) FROM address_changes WHERE game_id = ? AND seat = ? AND "
@@ -188,7 +193,8 @@ class TableStore(Connection):
                         "status = 'open'", [status, at, game_id, seat])
 
     def close_address_change(self, change_id: int, status: str, at: str) -> None:
-        """Close an address change (``done``, ``expired``)."""
+        """Close an address change (``done``, ``expired``, ``failed``, ``taken``,
+        ``undeliverable``)."""
         self.db["address_changes"].update(change_id, {"status": status, "closed_at": at})
 
     # --- sign-up ------------------------------------------------------------------------

@@ -17,11 +17,16 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
-from tests.conftest import ACCOUNTS
+from pbem.service import Judge
+from pbem.service.play import setup as table_mod
+from pbem.store import Store
+from tests.conftest import ACCOUNTS, PLAYERS, SEATS, player_mail
 from tests.mailservers import start_pymap
 from tests.service import cmdmail
+from tests.service.helpers import FaultySMTP, text_of, write_config
 from tests.service.tablemail import flat, new_table
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -100,3 +105,61 @@ def test_a_command_refused_for_a_stale_seq_is_recorded_as_such(tmp_path: Path) -
         assert "code: envelope.stale_seq" in cmdmail.text(m.mails("east", "Re: command")[-1])
     finally:
         m.close()
+
+
+def test_an_address_change_to_two_addresses_is_refused_naming_both(tmp_path: Path) -> None:
+    m = cmdmail.start(tmp_path)
+    try:
+        keys = cmdmail.new_game(m, "g2")
+        m.send("east", {"game": "g2", "seat": "east", "key": keys["east"], "command": "address",
+                        "to": "newhome@pbem.localhost, stranger@pbem.localhost"})
+        assert list(m.cycle().values()) == ["rejected"]
+        answer = " ".join(cmdmail.text(m.mails("east", "Re: command")[-1]).split())
+        assert "names 2 addresses (newhome@pbem.localhost, stranger@pbem.localhost)" in answer, answer
+        assert not list(m.judge.store.db["address_changes"].rows)
+        assert not [x for x in m.inbox("newhome") if "confirm" in str(x["Subject"])]
+    finally:
+        m.close()
+
+
+def test_the_judges_address_with_a_tag_is_refused_as_a_new_address(tmp_path: Path) -> None:
+    m = cmdmail.start(tmp_path)
+    try:
+        keys = cmdmail.new_game(m, "g2")
+        m.send("east", {"game": "g2", "seat": "east", "key": keys["east"], "command": "address",
+                        "to": "Me <Judge+east@pbem.localhost>"})
+        assert list(m.cycle().values()) == ["rejected"]
+        answer = " ".join(cmdmail.text(m.mails("east", "Re: command")[-1]).split())
+        assert "the judge's own address with a tag" in answer, answer
+        assert not list(m.judge.store.db["address_changes"].rows)
+    finally:
+        m.close()
+
+
+def test_a_refused_confirmation_code_is_told_to_the_seat_and_the_host(tmp_path: Path) -> None:
+    ghost = "ghost@pbem.localhost"
+    smtp = FaultySMTP(refuse={ghost}).start()
+    try:
+        _path, config = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=smtp.port))
+        judge = Judge(config, Store(config.database))
+        judge.ensure_games()
+        made = table_mod.new_game(judge, "g2", [table_mod.NewSeat(s, PLAYERS[s], f"{s}@pbem.localhost")
+                                                for s in SEATS], host_email="host@pbem.localhost", settings={})
+        judge.flush_outbox()
+        doc = {"game": "g2", "seat": "east", "key": made.keys["east"], "command": "address",
+               "to": f"Ghost <{ghost}>"}
+        assert judge.handle_message(player_mail("east", doc)) == "answered"
+        judge.flush_outbox()  # the code to the ghost: 550 5.1.1
+        judge.flush_outbox()  # what that causes
+        assert smtp.refused_tries.count(ghost) == 1
+        east = [text_of(raw) for raw in smtp.to("east@pbem.localhost")]
+        told = [" ".join(t.split()) for t in east if "could not be delivered" in t]
+        assert len(told) == 1 and ghost in told[0] and "550 5.1.1" in told[0], east
+        host = [" ".join(text_of(raw).split()) for raw in smtp.to("host@pbem.localhost")]
+        assert any("Seat east of g2" in t and ghost in t and "confirmation" in t for t in host), host
+        (status,) = judge.store.db.execute("SELECT status FROM address_changes").fetchone()
+        assert status == "undeliverable"
+        assert [r["email"] for r in judge.store.seats("g2") if r["seat"] == "east"] == ["east@pbem.localhost"]
+        assert not judge.store.bouncing_seats()
+    finally:
+        smtp.stop()

@@ -18,7 +18,7 @@ from pbem.mail.compose import compose, stable_message_id
 from pbem.mail.smtp import send_raw
 from pbem.report import build
 from pbem.service.base.context import Service
-from pbem.service.base.settings import host_of
+from pbem.service.base.settings import host_of, wrapped
 from pbem.service.base.text import safe_text
 from pbem.service.outgoing import outbox
 from pbem.store.base import is_db_error
@@ -51,8 +51,11 @@ def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
     marked bouncing, so mail to it waits in the outbox (:meth:`pbem.store.Store.due_mail`)
     until the player writes from the address with the seat's key or the seat gets
     another address, and each game's host is told which game and seat (once a day per
-    seat). Returns the (game, seat) pairs marked. Call inside a transaction."""
+    seat). An address change waiting for its code at ``address`` is closed and its seat
+    and host told (:func:`_confirmation_undeliverable`). Returns the (game, seat) pairs
+    marked. Call inside a transaction."""
     hits = judge.store.mark_bouncing(address)
+    _confirmation_undeliverable(judge, address, why)
     for game_id, seat in hits:
         row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), {})
         how = ("change the seat's address in the judge's config (games[].seats[].email; the next `pbem run` "
@@ -65,6 +68,32 @@ def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
                     f"seat's key. If the address is dead, ask the player for a working one: {how}. `pbem status` "
                     "lists bouncing seats.", kind="bounce", once=f"{seat} {address} {judge.clock():%Y-%m-%d}")
     return hits
+
+
+def _confirmation_undeliverable(judge: Service, address: str, why: str) -> None:
+    """Close every open address change towards ``address`` (its confirmation code cannot
+    arrive) and tell the seat, at the address it still has, and the game's host why
+    (issue 25, third break-it pass: a 5xx for the code went unreported, and the player
+    waited for a code that never came). Call inside a transaction."""
+    now = judge.clock()
+    for change in judge.store.open_address_changes_to(address):
+        game_id, seat = change["game_id"], change["seat"]
+        judge.store.close_address_change(change["id"], "undeliverable", now.isoformat())
+        row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), None)
+        reason = safe_text(why, 300)
+        if row is not None:
+            text = build.render_notice(wrapped(
+                f"The confirmation code of your address change for seat {seat} in {game_id} could not be delivered "
+                f"to {address}: {reason}. The request is closed and the seat's mail stays at this address. Check "
+                "the new address, then send `command: address` again (docs/player-guide.md, \"Changing your "
+                "address\")."), game_id)
+            subject = f"[{game_id}] seat {seat}: the new address refused the confirmation"
+            outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
+                         subject=subject, text=text, html=build.html_of_text(subject, text),
+                         id_parts=(game_id, "address-undeliverable", seat, change["id"]))
+        notify_host(judge, game_id, f"Seat {seat} of {game_id} asked to move to {address}, but the confirmation "
+                    f"code could not be delivered there: {reason}. The request is closed, the seat keeps its "
+                    "address and its player was told.", kind="address change", once=f"{seat} {change['id']}")
 
 
 def host_addresses(judge: Service) -> list[str]:

@@ -36,7 +36,7 @@ import hashlib
 import hmac
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from email.utils import parseaddr
+from email.utils import getaddresses
 from typing import Any
 
 from pbem import rules
@@ -82,8 +82,9 @@ def address_digest(key_hash: str, address: str) -> str:
 
 def address(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Open an address change towards ``to:`` and mail its code there. Raises
-    CommandError for a config game, a missing or bad address, the seat's own address,
-    the judge's address, or an ended game (another seat's address is refused when its
+    CommandError for a config game, a missing or bad address, more than one address,
+    the seat's own address, the judge's address (also with a ``+tag``,
+    :func:`reaches_mailbox`), or an ended game (another seat's address is refused when its
     code comes back, so that the answer here tells nothing about other seats)."""
     if judge.config.game(game_id) is not None:
         raise CommandError([Problem(message=f"Game {game_id} is set up in the judge's config, so its addresses "
@@ -95,17 +96,29 @@ def address(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
                                     hint="The game has ended: its seats take no more mail, so there is no "
                                          "address to change.")])
     raw = doc.get("to")
-    name, addr = parseaddr(raw) if isinstance(raw, str) else ("", "")
+    hint = "Write `to: Your Name <you@example.org>`."
+    # every address in the field (RFC 5322 address-list), not the first one alone: `a@x, b@y` used to
+    # move the seat to a@x without a word (issue 25, third break-it pass)
+    found = [(n, a) for n, a in getaddresses([raw]) if "@" in a] if isinstance(raw, str) else []
+    if len(found) > 1:
+        listed = ", ".join(clean_text(a, 80) for _n, a in found[:4]) + (", …" if len(found) > 4 else "")
+        raise CommandError([Problem(message=f"`to:` names {len(found)} addresses ({listed}); a seat has one "
+                                    "address.", where="to", code="command.value",
+                                    hint="Write the one address the seat's mail should go to: " + hint[0].lower()
+                                    + hint[1:])])
+    name, addr = found[0] if found else ("", "")
     name = clean_text(name, 60)  # it goes into a mail to a stranger: no control characters (break16)
     new = normalise_address(addr) if addr else None
-    hint = "Write `to: Your Name <you@example.org>`."
     if new is None:
         raise CommandError([Problem(message="`to:` must be the new address, as `Name <address>` or an address.",
                                     where="to", code="command.value", hint=hint)])
     rows = {r["seat"]: r for r in judge.store.seats(game_id)}
-    if fold_address(new) == fold_address(judge.config.judge_address or ""):
-        raise CommandError([Problem(message=f"{new} is the judge's own address: the seat's mail would come back "
-                                    "to the judge.", where="to", code="command.value", hint=hint)])
+    if reaches_mailbox(new, judge.config.judge_address or ""):
+        raise CommandError([Problem(message=f"{new} is the judge's own address"
+                                    + ("" if fold_address(new) == fold_address(judge.config.judge_address or "")
+                                       else " with a tag (RFC 5233 subaddressing: it reaches the judge's mailbox)")
+                                    + ": the seat's mail would come back to the judge.", where="to",
+                                    code="command.value", hint=hint)])
     if new == rows[seat]["email"]:
         raise CommandError([Problem(message=f"{new} is the seat's address already.", where="to",
                                     code="command.value", hint=hint)])
@@ -132,6 +145,16 @@ def address(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     return Reply("address", f"A confirmation code went to {new}. Your seat's mail moves there once the code "
                  f"comes back from that address, before {until} (the mail there says how). Until then "
                  "everything goes to this address; a new `command: address` replaces this request.")
+
+
+def reaches_mailbox(address: str, mailbox: str) -> bool:
+    """Whether mail to ``address`` reaches the mailbox ``mailbox``: the same domain and the
+    same local part once a ``+tag`` is cut from either (RFC 5233 subaddressing, which
+    most servers apply: ``judge+x@example.org`` is delivered to ``judge@example.org``).
+    Addresses compare as :func:`pbem.addresses.fold_address` folds them. Never raises."""
+    local, _, domain = fold_address(address).rpartition("@")
+    own, _, own_domain = fold_address(mailbox).rpartition("@")
+    return bool(own) and domain == own_domain and local.split("+", 1)[0] == own.split("+", 1)[0]
 
 
 def _no_change(game_id: Any) -> Problem:
