@@ -355,6 +355,23 @@ def _literal_addr_spec(raw: str, addr_spec: str) -> bool:
     return value == addr_spec
 
 
+_ENCODED_NAME_MAILBOX = re.compile(r"\s*(?P<name>(?:=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=\s*)+)<(?P<addr>[^<>\s]+)>\s*")
+
+
+def _encoded_name_mailbox(raw: str) -> tuple[str, str] | None:
+    """``(addr_spec, display name)`` of a From: field the stdlib cannot parse only
+    because its display name is RFC 2047 encoded-words that decode to CR or LF (which it
+    refuses): a field of nothing but encoded-words and one ``<addr-spec>``. The name is
+    decoded and cleaned (:func:`clean_header_text`: no line break, no encoded-word left);
+    the address is the one written between the brackets. None for any other field. A
+    seat's mail with such a name was ignored unanswered (issue 25, third break-it pass);
+    the address is as plain as in any other mail, and only the name was odd."""
+    match = _ENCODED_NAME_MAILBOX.fullmatch(raw)
+    if match is None or "=?" in match["addr"] or normalise_address(match["addr"]) is None:
+        return None
+    return match["addr"], clean_header_text(match["name"], 100)
+
+
 def read_sender(msg: Message) -> Sender:
     """The sender of ``msg``: the one mailbox of its one ``From:`` field, or a refusal.
 
@@ -371,6 +388,8 @@ def read_sender(msg: Message) -> Sender:
     if count != 1:
         return Sender("", problem="no From: field" if count == 0 else f"{count} From: fields")
     found = _one_mailbox(msg, "From")
+    if isinstance(found, str):
+        found = _encoded_name_mailbox(_raw_value(msg, "From") or "") or found
     if isinstance(found, str):
         return Sender("", problem=found)
     addr_spec, display_name = found

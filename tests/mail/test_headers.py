@@ -32,6 +32,10 @@ def msg(*lines: bytes) -> email.message.Message:
     (b"From: =?utf-8?q?Kl=00eitos?= <k@example.org>", "k@example.org", "Kl eitos"),
     ("From: Κλείτος <κλείτος@παράδειγμα.ελ>".encode(), "κλείτος@παράδειγμα.ελ", "Κλείτος"),
     (b"From: k@localhost", "k@localhost", ""),
+    # a name of encoded-words that decode to CR LF, which the stdlib refuses: the address is the one in
+    # brackets, the name decoded and cleaned (issue 25, third break-it pass: such a mail went unanswered)
+    (b"From: =?utf-8?q?G:=0D=0Anorth@example.org?= <attacker@evil.example>", "attacker@evil.example",
+     "G: north@example.org"),
 ])
 def test_readable_senders(value: bytes, address: str, name: str) -> None:
     sender = read_sender(msg(value))
@@ -39,7 +43,6 @@ def test_readable_senders(value: bytes, address: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("value", [
-    b"From: =?utf-8?q?G:=0D=0Anorth@example.org?= <attacker@evil.example>",
     b"From: north@example.org <attacker@evil.example>",
     b"From: Smith, John <js@example.org>",
     b"From: G: north@example.org;",

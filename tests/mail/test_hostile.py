@@ -120,11 +120,20 @@ def test_no_address_is_taken_from_a_display_name(raw_from: bytes) -> None:
         assert parsed.sender in ("attacker@evil.example", "north@example.org.evil.example")
 
 
-@pytest.mark.parametrize("raw_from", ATTACKS[:2] + ATTACKS[2:7])
+@pytest.mark.parametrize("raw_from", ATTACKS[2:7])
 def test_unreadable_sender_is_refused_not_answered(raw_from: bytes) -> None:
     parsed = parse_mail(head(raw_from, b"Subject: orders", b"Message-ID: <m4@evil.example>"))
     assert (parsed.action, parsed.ignore_reason) == ("ignore", "unreadable-sender")
     assert parsed.sender == "" and parsed.document is None
+
+
+@pytest.mark.parametrize("raw_from", ATTACKS[:2])
+def test_a_name_that_decodes_to_a_line_break_leaves_the_address_in_brackets(raw_from: bytes) -> None:
+    """Issue 25, third break-it pass: the mail is read (and answered) as from the
+    address in brackets, its name without the line break; never as north's."""
+    parsed = parse_mail(head(raw_from, b"Subject: orders", b"Message-ID: <m4@evil.example>"))
+    assert parsed.sender == "attacker@evil.example"
+    assert "\r" not in parsed.sender_name and "\n" not in parsed.sender_name and "=?" not in parsed.sender_name
 
 
 def test_a_quoted_address_as_display_name_is_only_a_name() -> None:
@@ -249,8 +258,8 @@ EML_CASES = {
                              "name": "Kléitos", "subject": "Re: étape 7"},
     "8bit-message-id.eml": {"action": "accept", "sender": "kleitos@example.org",
                             "synthetic_id": True, "references": ("<r1@pbem.example>",)},
-    "crlf-in-encoded-display-name.eml": {"action": "ignore", "sender": "",
-                                         "reason": "unreadable-sender"},
+    "crlf-in-encoded-display-name.eml": {"action": "accept", "sender": "attacker@evil.example",
+                                         "name": "G: north@example.org"},
     "nul-in-subject.eml": {"action": "accept", "sender": "kleitos@example.org",
                            "subject": "orders for step 7 Bcc: x@evil.example"},
     "forged-authentication-results.eml": {"action": "accept", "sender": "kleitos@example.org",

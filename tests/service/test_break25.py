@@ -14,8 +14,12 @@
 """
 from __future__ import annotations
 
+import base64
 import re
+import smtplib
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import make_msgid
 from pathlib import Path
 from types import SimpleNamespace
 from zoneinfo import ZoneInfo
@@ -23,7 +27,7 @@ from zoneinfo import ZoneInfo
 from pbem.service import Judge
 from pbem.service.play import setup as table_mod
 from pbem.store import Store
-from tests.conftest import ACCOUNTS, PLAYERS, SEATS, player_mail
+from tests.conftest import ACCOUNTS, KEYS, PLAYERS, SEATS, player_mail
 from tests.mailservers import start_pymap
 from tests.service import cmdmail
 from tests.service.helpers import FaultySMTP, text_of, write_config
@@ -163,3 +167,23 @@ def test_a_refused_confirmation_code_is_told_to_the_seat_and_the_host(tmp_path: 
         assert not judge.store.bouncing_seats()
     finally:
         smtp.stop()
+
+
+def test_a_seat_mail_whose_name_decodes_to_a_line_break_is_answered(tmp_path: Path) -> None:
+    m = cmdmail.start(tmp_path)
+    try:
+        name = "=?utf-8?b?" + base64.b64encode(b"\r\n\r\nX-Injected: 1\r\n\r\nPHISH").decode() + "?="
+        msg = EmailMessage()
+        msg["To"], msg["Subject"], msg["Message-ID"] = "judge@pbem.localhost", "help", make_msgid(domain="p.test")
+        msg.set_content("game: g1\nseat: east\nkey: " + KEYS["east"] + "\ncommand: help\n")
+        raw = f"From: {name} <east@pbem.localhost>\r\n".encode() + msg.as_bytes()
+        with smtplib.SMTP("127.0.0.1", m.server.smtp_port) as smtp:
+            smtp.sendmail("east@pbem.localhost", ["judge@pbem.localhost"], raw)
+        assert list(m.cycle().values()) == ["answered"]
+        answer = m.mails("east", "Re: help")[-1]
+        assert "Help for seat east" in cmdmail.text(answer)
+        assert "X-Injected" not in answer and len(answer.get_all("To")) == 1, list(answer.items())
+        raw = m.server.messages("east")[-1].replace(b"\r\n", b"\n")
+        assert not re.search(rb"^(X-Injected|PHISH)", raw.split(b"\n\n", 1)[0], re.MULTILINE), raw[:600]
+    finally:
+        m.close()
