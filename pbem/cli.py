@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import signal
 import sys
 import threading
@@ -511,20 +512,33 @@ def backup(config_path: str, dest: str) -> None:
 @main.command()
 @config_option("The config file (its database is replaced).")
 @click.option("--force", is_flag=True, help="Restore even a backup that does not verify.")
-@click.argument("source", type=click.Path(dir_okay=False))
-def restore(config_path: str, force: bool, source: str) -> None:
-    """Replace the database with the backup SOURCE. Refused while `pbem run` holds the
-    database, and for a backup that does not verify (unless --force); the database
-    replaced is kept beside it (<database>.before-restore-<time>)."""
+@click.option("--from-replica", "from_replica", is_flag=True,
+              help="Restore the latest state of the config's Litestream replica (`replica` section) instead of SOURCE.")
+@click.option("--timestamp", default=None, metavar="RFC3339",
+              help="With --from-replica: the replica's state at this time (e.g. 2026-12-03T22:00:00Z).")
+@click.argument("source", required=False, type=click.Path(dir_okay=False))
+def restore(config_path: str, force: bool, from_replica: bool, timestamp: str | None, source: str | None) -> None:
+    """Replace the database with the backup SOURCE, or with the Litestream replica
+    (--from-replica). Refused while `pbem run` holds the database, and for a copy that
+    does not verify (unless --force); the database replaced is kept beside it
+    (<database>.before-restore-<time>)."""
     from pbem.service.hosting import RestoreRefused
     from pbem.service.hosting import restore as do_restore
+    from pbem.service.replica import ReplicaError, local_state, restore_from_replica
 
     config = _load(config_path)
+    if from_replica == (source is not None):
+        _fail("give either SOURCE (a backup file) or --from-replica")
+    if timestamp and not from_replica:
+        _fail("--timestamp goes with --from-replica")
     try:
-        done = do_restore(source, config.database, force=force)
-    except RestoreRefused as exc:
-        _fail(str(exc))
-    except StoreError as exc:
+        if from_replica:
+            done = restore_from_replica(config, force=force, timestamp=timestamp)
+            source = f"the replica {config.replica.url}"
+        else:
+            done = do_restore(source, config.database, force=force)
+            shutil.rmtree(local_state(config.database), ignore_errors=True)  # Litestream's, of the old one
+    except (RestoreRefused, ReplicaError, StoreError) as exc:
         _fail(str(exc))
     for line in done.source.lines():
         click.echo(f"  {line}")

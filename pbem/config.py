@@ -128,6 +128,30 @@ class DevmailConfig:
 
 
 @dataclass(frozen=True)
+class ReplicaConfig:
+    """Continuous replication of the database with Litestream (``replica``; issue 30):
+    ``url`` is a folder (absolute path) or an S3-compatible bucket URL
+    (``s3://bucket/path``); None: no replication. The S3 credentials are never in the
+    config: Litestream reads them from the environment (``LITESTREAM_ACCESS_KEY_ID`` /
+    ``LITESTREAM_SECRET_ACCESS_KEY``, or ``AWS_ACCESS_KEY_ID`` / ``AWS_SECRET_ACCESS_KEY``).
+    ``sync_interval``: seconds between two shipments of the log's new pages (the most a
+    replica lags behind); ``litestream``: the binary, None for the one ``pbem[replica]``
+    installed (found beside the Python running pbem, then on PATH)."""
+
+    url: str | None = None
+    endpoint: str | None = None
+    region: str | None = None
+    force_path_style: bool = False
+    sync_interval: float = 1.0
+    litestream: str | None = None
+
+    @property
+    def enabled(self) -> bool:
+        """True when the config asks for a replica."""
+        return self.url is not None
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration, checked."""
 
@@ -152,6 +176,8 @@ class Config:
     authserv_id: str | None = None
     #: refuse mail whose From domain our server did not authenticate (SPF/DKIM/DMARC)
     require_authentication: bool = False
+    #: continuous replication with Litestream (issue 30); off by default
+    replica: ReplicaConfig = field(default_factory=ReplicaConfig)
 
     def game(self, game_id: str) -> GameConfig | None:
         """Return the game with ``game_id`` or None."""
@@ -487,6 +513,39 @@ class AuthenticationSection(_Section):
         return require
 
 
+class ReplicaSection(_Section):
+    """``replica``: continuous replication of the database with Litestream beside
+    ``pbem run`` (issue 30). ``url``: a folder, or ``s3://bucket/path`` for S3 or an
+    S3-compatible store (with ``endpoint``); the credentials come from the environment,
+    never from this file."""
+
+    url: Text | None = None
+    endpoint: Text | None = None
+    region: Text | None = None
+    force_path_style: Flag = False
+    sync_interval: Duration = 1.0
+    litestream: Text | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, url: str) -> str:
+        scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+        if scheme not in ("", "file", "s3"):
+            raise PydanticCustomError("replica_url", "a folder or an s3://bucket/path URL, got {url}", {"url": repr(url)})
+        if scheme == "s3" and not url.split("://", 1)[1].split("/", 1)[0]:
+            raise PydanticCustomError("replica_url", "an s3:// URL names its bucket: s3://bucket/path")
+        if scheme == "file" and not url[len("file://"):]:
+            raise PydanticCustomError("replica_url", "a file:// URL names its folder: file:///var/backups/pbem")
+        return url
+
+    @field_validator("sync_interval")
+    @classmethod
+    def _sync_interval(cls, seconds: float) -> float:
+        if seconds <= 0:
+            raise PydanticCustomError("sync_interval", "must be more than 0 seconds")
+        return seconds
+
+
 class ConfigFile(_Section):
     """The whole ``config.yaml`` (``config.example.yaml`` shows every section). This is
     the reference the docs are checked against (:func:`key_paths`)."""
@@ -504,6 +563,7 @@ class ConfigFile(_Section):
     map_attachment: Flag = True
     max_message_bytes: Size = 10_000_000
     authentication: AuthenticationSection = Field(default_factory=AuthenticationSection)
+    replica: ReplicaSection = Field(default_factory=ReplicaSection)
     games: list[GameSection] = Field(default_factory=list)
 
     @model_validator(mode="before")
@@ -513,7 +573,7 @@ class ConfigFile(_Section):
         named missing)."""
         if isinstance(data, Mapping):
             data = {**data}
-            for key in ("judge", "imap", "smtp", "devmail", "deadlines", "authentication"):
+            for key in ("judge", "imap", "smtp", "devmail", "deadlines", "authentication", "replica"):
                 if data.get(key) is None:
                     data[key] = {}
         return data
@@ -707,7 +767,19 @@ def parse_config(raw: Any, base: Path, path: Path | None = None, secrets: bool =
         max_message_bytes=f.max_message_bytes,
         authserv_id=authserv_id.strip().lower() if authserv_id else None,
         require_authentication=f.authentication.require,
+        replica=_replica(f.replica, base),
     )
+
+
+def _replica(r: ReplicaSection, base: Path) -> ReplicaConfig:
+    """The ``replica`` section as :class:`ReplicaConfig`: a folder (a plain path, or a
+    ``file://`` URL) made absolute relative to the config file; an ``s3://`` URL as is."""
+    url = r.url
+    if url is not None and not url.lower().startswith("s3://"):
+        url = str(_under(base, url[len("file://"):] if url.lower().startswith("file://") else url))
+    litestream = str(_under(base, r.litestream)) if r.litestream and "/" in r.litestream else r.litestream
+    return ReplicaConfig(url=url, endpoint=r.endpoint, region=r.region, force_path_style=r.force_path_style,
+                         sync_interval=r.sync_interval, litestream=litestream)
 
 
 def _under(base: Path, value: str) -> Path:

@@ -28,6 +28,7 @@ from pbem.mail.imap import ImapPoller
 from pbem.service.base.context import RetryLater
 from pbem.service.judge import Judge
 from pbem.service.outgoing import faults, sending
+from pbem.service.replica import judge_autocheckpoint
 from pbem.store import Store, is_transient_db_error
 from pbem.store.heartbeat import beat
 
@@ -102,7 +103,8 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
     sender_stop = threading.Event()
     config, clock, seed = judge.config, judge.clock, judge.new_seed
     watch = faults.ServerFaults()
-    sender = sending.Sender(lambda: Judge(config, Store(config.database), clock, seed), sender_stop, every=send_every,
+    sender = sending.Sender(lambda: Judge(config, Store(config.database, wal_autocheckpoint=judge_autocheckpoint(config)),
+                                          clock, seed), sender_stop, every=send_every,
                            watch=watch)
     sender.start()
     backoff = 1.0
@@ -150,8 +152,9 @@ def _counts(handled: dict[int, str]) -> dict[str, int]:
 
 def make_judge(config: Config, store: Store | None = None) -> tuple[Judge, ImapPoller]:
     """Open the store (unless given) and build the judge and its poller for ``config``.
-    Raises pbem.store.StoreError when the database cannot be used."""
-    store = store or Store(config.database)
+    Raises pbem.store.StoreError when the database cannot be used. With a replica,
+    the store never checkpoints on its own (:func:`pbem.service.replica.judge_autocheckpoint`)."""
+    store = store or Store(config.database, wal_autocheckpoint=judge_autocheckpoint(config))
     judge = Judge(config, store)
     poller = ImapPoller(config.imap, store, judge.handle_message, max_bytes=config.max_message_bytes,
                         on_unfetchable=judge.handle_unfetchable)

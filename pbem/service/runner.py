@@ -1,6 +1,8 @@
 """``pbem run`` as a library function: start the embedded mail server when the config
-enables it (and restart its IMAP server if it dies), open the store, create the
-configured games, then one cycle or the poll loop (:mod:`pbem.service.loop`)."""
+enables it (and restart its IMAP server if it dies), open the store, start Litestream
+beside the judge when the config asks for a replica (and restart it if it dies:
+:mod:`pbem.service.replica`), create the configured games, then one cycle or the poll
+loop (:mod:`pbem.service.loop`)."""
 from __future__ import annotations
 
 import logging
@@ -12,6 +14,8 @@ from pbem.devmail import DevMail, DevMailError
 from pbem.service.base.context import RetryLater
 from pbem.service.hosting import after_migration
 from pbem.service.loop import NETWORK_ERRORS, make_judge, run_forever, run_once
+from pbem.service.replica import ReplicaError, Replicator
+from pbem.service.replica import watch as watch_replica
 from pbem.store import StoreError, describe_db_error, is_db_error
 from pbem.store.lock import DatabaseLocked, JudgeLock
 
@@ -75,6 +79,7 @@ def serve(config: Config, *, once: bool = False, echo: Callable[[str], None] = p
 def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: threading.Event
            ) -> dict[int, str] | None:
     dev = None
+    rep: Replicator | None = None
     wake = threading.Event()
     if config.devmail.enabled:
         dev = start_devmail(config, wake)
@@ -86,6 +91,14 @@ def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: thread
         except StoreError as exc:
             raise RunError(str(exc)) from exc
         judge.store.wake_all()  # the config's reminder lengths may have changed since the last run
+        if config.replica.enabled:
+            try:
+                rep = Replicator(config.database, config.replica).start()
+            except ReplicaError as exc:
+                raise RunError(str(exc)) from exc
+            echo(f"replicating {config.database} to {config.replica.url} with Litestream (pid {rep.pid}, every "
+                 f"{config.replica.sync_interval:g}s; its log: {rep.log})")
+            threading.Thread(target=watch_replica, args=(rep, stop), daemon=True).start()
         checked = after_migration(judge)
         if checked is not None:
             echo(f"database upgraded ({', '.join(judge.store.migrated)}); the copy taken before it: "
@@ -119,6 +132,8 @@ def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: thread
         run_forever(judge, poller, stop)
         return None
     finally:
-        stop.set()  # first: the watchdog must not restart what we stop
+        stop.set()  # first: the watchdogs must not restart what we stop
+        if rep is not None:
+            rep.stop()
         if dev is not None:
             dev.stop()

@@ -73,6 +73,9 @@ class Connection:
     ``Connection(path)`` creates the folder and the file and applies pending
     ``MIGRATIONS`` (a class attribute set by :class:`pbem.store.Store`); with
     ``readonly=True`` the file is opened read-only (``mode=ro``) and nothing is migrated.
+    ``wal_autocheckpoint``: SQLite's automatic checkpoint threshold in WAL pages for this
+    connection (None: SQLite's default, 1000; 0: never, when Litestream replicates the
+    database and owns its checkpoints, https://litestream.io/tips/; issue 30).
     Raises :class:`StoreError` when the file cannot be opened or written. Not thread-safe:
     one connection per thread.
     """
@@ -83,7 +86,7 @@ class Connection:
     #: (:func:`pbem.store.backup.copy_database`, set by :class:`pbem.store.Store`)
     BACKUP_BEFORE_MIGRATION: Callable[[Path, str], Path] | None = None
 
-    def __init__(self, path: str | Path, readonly: bool = False):
+    def __init__(self, path: str | Path, readonly: bool = False, wal_autocheckpoint: int | None = None):
         self.path = Path(path)
         self.readonly = readonly
         self._depth = 0
@@ -103,6 +106,8 @@ class Connection:
                 self.db.enable_wal()
             self.db.execute("PRAGMA foreign_keys = ON")
             self.db.execute("PRAGMA busy_timeout = 30000")
+            if wal_autocheckpoint is not None:
+                self.db.execute(f"PRAGMA wal_autocheckpoint = {int(wal_autocheckpoint)}")
             if not readonly:
                 self.migrate()
                 self._probe_write()
