@@ -521,7 +521,8 @@ def restore(config_path: str, force: bool, from_replica: bool, timestamp: str | 
     """Replace the database with the backup SOURCE, or with the Litestream replica
     (--from-replica). Refused while `pbem run` holds the database, and for a copy that
     does not verify (unless --force); the database replaced is kept beside it
-    (<database>.before-restore-<time>)."""
+    (<database>.before-restore-<time>). The next `pbem run` applies again the mail its
+    mailbox's Processed folder holds that the restored copy lacks."""
     from pbem.service.hosting import RestoreRefused
     from pbem.service.hosting import restore as do_restore
     from pbem.service.replica import ReplicaError, local_state, restore_from_replica
@@ -543,7 +544,8 @@ def restore(config_path: str, force: bool, from_replica: bool, timestamp: str | 
     for line in done.source.lines():
         click.echo(f"  {line}")
     kept = f"; the database it replaced is kept at {done.kept}" if done.kept else ""
-    click.echo(f"restored {config.database} from {source}{kept}. Start `pbem run` again.")
+    click.echo(f"restored {config.database} from {source}{kept}. Start `pbem run` again: it first applies again "
+               "the mail the copy lacks.")
 
 
 @main.command("archive")

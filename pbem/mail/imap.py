@@ -24,6 +24,11 @@
 - IDLE (RFC 2177) is used when offered; it is re-issued at least every ``idle_renew``
   seconds (25 minutes by default); without IDLE the poller sleeps ``poll_interval`` and
   sends NOOP as a health check.
+- After a restore from a copy that lags (issue 30), :meth:`ImapPoller.kept_since` lists
+  what the processed and quarantine folders hold since a date — the second copy of every
+  handled mail — with each message's INTERNALDATE (the time it arrived, which RFC 3501
+  6.4.7 and RFC 6851 keep through COPY and MOVE), so the judge can apply again what its
+  restored log lacks (:mod:`pbem.service.recover`).
 - With ``wake`` set (only for the embedded server, :mod:`pbem.devmail`, whose SMTP side
   runs in the judge's process and sets it on every delivery to the judge), the poller
   waits on that event instead of IDLE: pymap announced a new message 1.1 to 1.9 s late
@@ -37,12 +42,15 @@ import ssl
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from email.parser import BytesHeaderParser
 
 from imapclient import IMAPClient
 
 from pbem.config import ImapConfig
+from pbem.mail.headers import message_id
 from pbem.store import Store
 
 log = logging.getLogger(__name__)
@@ -77,6 +85,21 @@ class PollResult:
 
     handled: dict[int, str]
     uidvalidity: int
+
+
+@dataclass(frozen=True)
+class KeptMail:
+    """A handled mail kept in the processed or quarantine folder: where it is
+    (``folder``, ``uidvalidity``, ``uid``), when it arrived (``arrived``: its
+    INTERNALDATE, aware, UTC), its ``message_id`` (None when it has no valid one) and
+    its ``size`` in bytes (RFC822.SIZE)."""
+
+    folder: str
+    uidvalidity: int
+    uid: int
+    arrived: datetime
+    message_id: str | None
+    size: int
 
 
 def _ssl_context(cfg: ImapConfig) -> ssl.SSLContext:
@@ -380,6 +403,62 @@ class ImapPoller:
                 client.uid_expunge(uids)
             else:
                 client.expunge()
+
+    # -- the kept copies (issue 30) ------------------------------------------------------------
+    def kept_since(self, since: date | None) -> list[KeptMail]:
+        """The messages of the processed folder and the quarantine folder that arrived
+        on or after ``since`` (SEARCH SINCE, RFC 3501 6.4.4: by date; None: all), with
+        their INTERNALDATE, Message-ID and size, oldest first (ties: the processed
+        folder's UID order, which is the order the judge handled them in). Leaves the
+        folder ``cfg.folder`` selected. Raises network errors."""
+        assert self.client is not None, "connect() first"
+        client, out = self.client, []
+        for name in (self.cfg.processed_folder, self.cfg.quarantine_folder):
+            if not name or not client.folder_exists(name):
+                continue
+            info = client.select_folder(name, readonly=True)
+            validity = int(info[b"UIDVALIDITY"])
+            uids = sorted(client.search(["SINCE", since] if since is not None else ["ALL"]))
+            for start in range(0, len(uids), SIZE_CHUNK):
+                chunk = uids[start:start + SIZE_CHUNK]
+                data = self._fetch_aware(chunk, ["INTERNALDATE", "RFC822.SIZE", "BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]"])
+                for uid in chunk:
+                    d = data.get(uid)
+                    if d is None:
+                        continue
+                    head = next((v for k, v in d.items() if k.startswith(b"BODY[HEADER")), b"") or b""
+                    arrived = d[b"INTERNALDATE"]
+                    arrived = arrived.astimezone(UTC) if arrived.tzinfo else arrived.replace(tzinfo=UTC)
+                    out.append(KeptMail(name, validity, uid, arrived, message_id(BytesHeaderParser().parsebytes(head)),
+                                        int(d.get(b"RFC822.SIZE", 0))))
+        client.select_folder(self.cfg.folder)
+        rank = {self.cfg.processed_folder: 0, self.cfg.quarantine_folder: 1}
+        return sorted(out, key=lambda m: (m.arrived, rank.get(m.folder, 2), m.uid))
+
+    def fetch_kept(self, folder: str, uids: Sequence[int]) -> dict[int, bytes]:
+        """The raw bytes of the messages ``uids`` of ``folder`` (BODY.PEEK[], a batch of
+        :data:`FETCH_BATCH` per command), by UID. Leaves ``cfg.folder`` selected."""
+        assert self.client is not None, "connect() first"
+        client, out = self.client, {}
+        client.select_folder(folder, readonly=True)
+        try:
+            wanted = sorted(uids)
+            for start in range(0, len(wanted), FETCH_BATCH):
+                for uid, d in client.fetch(wanted[start:start + FETCH_BATCH], ["BODY.PEEK[]"]).items():
+                    out[uid] = d[b"BODY[]"]
+        finally:
+            client.select_folder(self.cfg.folder)
+        return out
+
+    def _fetch_aware(self, uids: list[int], items: list[str]) -> dict[int, dict[bytes, object]]:
+        """FETCH with INTERNALDATE as the server gave it (with its zone), not turned
+        into the machine's local time as imapclient does by default."""
+        assert self.client is not None
+        self.client.normalise_times = False
+        try:
+            return self.client.fetch(uids, items)
+        finally:
+            self.client.normalise_times = True
 
     # -- waiting ---------------------------------------------------------------------------------
     def wait(self, seconds: float) -> bool:

@@ -28,6 +28,7 @@ from pbem.mail.imap import ImapPoller
 from pbem.service.base.context import RetryLater
 from pbem.service.judge import Judge
 from pbem.service.outgoing import faults, sending
+from pbem.service.recover import recover_kept_mail
 from pbem.service.replica import judge_autocheckpoint
 from pbem.store import Store, is_transient_db_error
 from pbem.store.heartbeat import beat
@@ -40,12 +41,15 @@ NETWORK_ERRORS = (IMAPClientError, imaplib.IMAP4.abort, imaplib.IMAP4.error, OSE
 CYCLE_FAULTS = ("imap", "database", "database busy", "internal")
 
 
-def cycle(judge: Judge, poller: ImapPoller) -> dict[int, str]:
-    """Connect if needed (then reconcile the whole folder), fetch and handle new
-    messages, then deadlines. Returns the statuses of the messages handled, by UID.
-    Raises network errors and RetryLater."""
+def cycle(judge: Judge, poller: ImapPoller, recover: bool = False) -> dict[int, str]:
+    """Connect if needed (then, with ``recover``, apply again the kept mail the log
+    lacks — :mod:`pbem.service.recover` — and reconcile the whole folder), fetch and
+    handle new messages, then deadlines. Returns the statuses of the messages handled,
+    by UID. Raises network errors and RetryLater."""
     if poller.client is None:
         poller.connect()
+        if recover:
+            recover_kept_mail(judge, poller)
         handled = poller.poll_once(reconcile=True).handled
     else:
         handled = poller.poll_once().handled
@@ -58,7 +62,7 @@ def run_once(judge: Judge, poller: ImapPoller) -> dict[int, str]:
     time budget), then the heartbeat (``pbem run --once`` from cron is checked like the
     loop). Returns the statuses of the messages handled. Network errors and RetryLater
     propagate."""
-    handled = cycle(judge, poller)
+    handled = cycle(judge, poller, recover=True)
     judge.flush_outbox()
     now = judge.clock()
     heartbeat(judge, now, 1, now)
@@ -112,7 +116,9 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
     try:
         while not stop.is_set():
             try:
-                handled = cycle(judge, poller)
+                # until one cycle succeeded, each connection first recovers the kept mail
+                # the log lacks (issue 30): no deadline pass may run before it
+                handled = cycle(judge, poller, recover=cycles == 0)
                 if handled:
                     log.info("handled %d message(s): %s", len(handled), _counts(handled))
                 cycles += 1

@@ -2,7 +2,8 @@
 enables it (and restart its IMAP server if it dies), open the store, start Litestream
 beside the judge when the config asks for a replica (and restart it if it dies:
 :mod:`pbem.service.replica`), create the configured games, then one cycle or the poll
-loop (:mod:`pbem.service.loop`)."""
+loop (:mod:`pbem.service.loop`), whose first connection applies again the kept mail a
+restored log lacks (:mod:`pbem.service.recover`)."""
 from __future__ import annotations
 
 import logging

@@ -36,6 +36,17 @@ class InboxTable(Connection):
                                                 limit=1))
         return rows[0] if rows else None
 
+    def has_inbox_mail(self, message_id: str, size: int) -> bool:
+        """True when an inbox row has this Message-ID and a message of ``size`` bytes
+        (the cheap test of "the same mail" for a copy whose bytes are not fetched yet)."""
+        return self.db.execute("SELECT 1 FROM inbox WHERE message_id = ? AND size = ? LIMIT 1",
+                               [message_id, size]).fetchone() is not None
+
+    def last_fetched_at(self) -> str | None:
+        """The ``fetched_at`` (ISO 8601 UTC) of the last inbox row, None when it is empty."""
+        row = self.db.execute("SELECT fetched_at FROM inbox ORDER BY id DESC LIMIT 1").fetchone()
+        return row[0] if row else None
+
     def inbox_row(self, inbox_id: int) -> dict[str, Any]:
         """The inbox row ``inbox_id``. Raises sqlite_utils NotFoundError."""
         return self.db["inbox"].get(inbox_id)

@@ -61,14 +61,18 @@ def orders_body(judge, seed: int = 1) -> tuple[str, str]:  # noqa: ANN001
     return seat, yaml.safe_dump(doc, sort_keys=False)
 
 
-def drop(server: MailServer, raw: bytes, account: str = "judge") -> None:
-    """Put ``raw`` (bytes as they are) into ``account``'s INBOX maildir, as an MTA would."""
+def drop(server: MailServer, raw: bytes, account: str = "judge", at: float | None = None) -> None:
+    """Put ``raw`` (bytes as they are) into ``account``'s INBOX maildir, as an MTA would;
+    ``at``: its arrival time (POSIX seconds; the file's mtime, which pymap reports as
+    the IMAP INTERNALDATE), default now."""
     new = server.root / account / "new"
     new.mkdir(parents=True, exist_ok=True)
     name = f"{time.time():.6f}.{uuid.uuid4().hex}.test"
     (server.root / account / "tmp").mkdir(exist_ok=True)
     tmp = server.root / account / "tmp" / name
     tmp.write_bytes(raw)
+    if at is not None:
+        os.utime(tmp, (at, at))
     tmp.rename(new / name)
 
 

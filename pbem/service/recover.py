@@ -1,0 +1,124 @@
+"""Nothing accepted is lost with the disk (issue 30, item 3): applying again the mail that
+a restored log lacks.
+
+A restored database — from a Litestream replica that lags by its last seconds, or from
+last night's backup — misses what the judge did after it. The mailbox does not: every
+handled mail was moved to the processed folder after its transaction committed
+(ARCHITECTURE.md, "Exactly once": the processed folder is the second copy of every
+applied mail), and mail that broke the judge to the quarantine folder. So at every start,
+on its first connection and before its first deadline pass, the judge looks at the mail
+those folders received since two days before its log's last mail
+(:meth:`pbem.mail.imap.ImapPoller.kept_since`), finds the ones its inbox has no row for
+(Message-ID and size, then Message-ID and content hash, as the inbox's own key:
+:mod:`pbem.store.content`) and applies them again through the same intake, in the order
+they arrived. Each one is judged at the time it arrived (its IMAP INTERNALDATE): the
+judge's clock reads that time while it is handled, and the deadline pass runs first at
+that time less one poll interval (the first judge, which cycles at least once a poll
+interval, had passed those deadlines before it read the mail). Deadlines that passed
+while the judge was down are passed after the replay, by the loop's first cycle, as
+after any outage.
+
+The dice of version 2 derive from the orders documents and the step (docs/trust.md),
+and the chain hashes each event's inbox row id: applied again in the same order, the
+same mails give the same rows, the same events, the same dice and the same hashes, so
+every receipt a player holds — and its witness — matches the log again. The mail they
+cause goes out again with the same Message-IDs.
+
+When nothing is missing (every start but the first after a restore) this costs one
+SEARCH and one FETCH of the headers of two days of handled mail. Without a processed
+folder (``imap.processed_folder`` empty: handled mail is only flagged and stays in the
+INBOX) there is no second copy to read: nothing is done here, and the INBOX's flagged
+mail is read again as new mail by the first cycle.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pbem.mail.imap import ImapPoller, KeptMail
+from pbem.service.base.text import synthetic_message_id
+from pbem.service.judge import Judge
+from pbem.service.outgoing.host_notices import report_fault
+from pbem.store.content import content_hash
+
+log = logging.getLogger(__name__)
+
+#: how far before the log's last mail the kept folders are searched
+WINDOW = timedelta(days=2)
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """What :func:`recover_kept_mail` did: how many kept mails the log lacked, and
+    each one it applied again with its status, in order."""
+
+    missing: int = 0
+    applied: list[tuple[KeptMail, str]] = field(default_factory=list)
+
+
+def missing_mail(judge: Judge, poller: ImapPoller) -> list[tuple[KeptMail, bytes]]:
+    """The kept mails (processed and quarantine folders, since :data:`WINDOW` before
+    the inbox's last row; all of them when the inbox is empty) that the inbox has no
+    row for, with their raw bytes, in the order they arrived. The poller must be
+    connected. Raises network errors."""
+    store = judge.store
+    last = store.last_fetched_at()
+    since = (datetime.fromisoformat(last) - WINDOW).date() if last else None
+    kept = poller.kept_since(since)
+    candidates = [m for m in kept if m.message_id is None or not store.has_inbox_mail(m.message_id, m.size)]
+    raws: dict[tuple[str, int], bytes] = {}
+    for name in sorted({m.folder for m in candidates}):
+        raws.update({(name, uid): raw for uid, raw in
+                     poller.fetch_kept(name, [m.uid for m in candidates if m.folder == name]).items()})
+    out = []
+    for m in candidates:
+        raw = raws.get((m.folder, m.uid))
+        if raw is None:
+            continue
+        if store.find_inbox(m.message_id or synthetic_message_id(raw), content_hash(raw)) is None:
+            out.append((m, raw))
+    return out
+
+
+def apply_again(judge: Judge, mail: KeptMail, raw: bytes) -> str:
+    """Apply one kept ``mail`` as the judge would have when it arrived: the deadline
+    pass at its arrival less one poll interval, then the mail, with the clock reading
+    its arrival. Returns the intake's status. Raises RetryLater (nothing committed for
+    the mail) as :meth:`Judge.handle_message` does."""
+    saved = judge.clock
+    before = mail.arrived - timedelta(seconds=judge.config.imap.poll_interval)
+    try:
+        judge.clock = lambda: before
+        judge.tick()
+        judge.clock = lambda: mail.arrived
+        return judge.handle_message(raw, mail.uidvalidity, mail.uid, mail.folder)
+    finally:
+        judge.clock = saved
+
+
+def recover_kept_mail(judge: Judge, poller: ImapPoller) -> Recovered:
+    """Apply again, in order, every kept mail the log lacks (:func:`missing_mail`,
+    :func:`apply_again`) and tell the hosts when there was any. Call with the poller
+    connected, before the first deadline pass. Does nothing without a processed folder.
+    Raises network errors and RetryLater: the caller retries it before anything else
+    (mail already applied again is then found in the inbox and not applied twice)."""
+    if not judge.config.imap.processed_folder:
+        return Recovered()
+    missing = missing_mail(judge, poller)
+    applied = []
+    for mail, raw in missing:
+        status = apply_again(judge, mail, raw)
+        applied.append((mail, status))
+        log.warning("applied again a mail the restored log lacked: %s (%s, arrived %s): %s", mail.message_id,
+                    mail.folder, mail.arrived.isoformat(), status)
+    if applied:
+        lines = [f"  {m.arrived.isoformat()} {m.message_id or '(no Message-ID)'} from {m.folder}: {s}"
+                 for m, s in applied]
+        with judge.store.transaction():
+            report_fault(judge, f"recovered {applied[0][0].arrived.isoformat()}", "mail applied again after a restore",
+                         f"The database lacked {len(applied)} mail(s) that the mailbox's {judge.config.imap.processed_folder} "
+                         "and quarantine folders hold (it was restored from a copy that lagged). They were applied "
+                         "again in the order they arrived, each at the time it arrived, before any deadline pass; "
+                         "their answers and reports go out again with the same Message-IDs:\n" + "\n".join(lines))
+    return Recovered(len(missing), applied)
