@@ -11,7 +11,8 @@ those folders received since two days before its log's last mail
 (:meth:`pbem.mail.imap.ImapPoller.kept_since`), finds the ones its inbox has no row for
 (Message-ID and size, then Message-ID and content hash, as the inbox's own key:
 :mod:`pbem.store.content`) and applies them again through the same intake, in the order
-they arrived. Each one is judged at the time it arrived (its IMAP INTERNALDATE): the
+they arrived (a mail of the quarantine folder, which changed nothing the first time, is
+only recorded again as quarantined, never fetched: it may break the server). Each one is judged at the time it arrived (its IMAP INTERNALDATE): the
 judge's clock reads that time while it is handled, and the deadline pass runs first at
 that time less one poll interval (the first judge, which cycles at least once a poll
 interval, had passed those deadlines before it read the mail). Deadlines that passed
@@ -36,6 +37,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from pbem.mail.headers import SYNTHETIC_DOMAIN
 from pbem.mail.imap import ImapPoller, KeptMail
 from pbem.service.base.text import synthetic_message_id
 from pbem.service.judge import Judge
@@ -57,28 +59,48 @@ class Recovered:
     applied: list[tuple[KeptMail, str]] = field(default_factory=list)
 
 
-def missing_mail(judge: Judge, poller: ImapPoller) -> list[tuple[KeptMail, bytes]]:
+def missing_mail(judge: Judge, poller: ImapPoller) -> list[tuple[KeptMail, bytes | None]]:
     """The kept mails (processed and quarantine folders, since :data:`WINDOW` before
     the inbox's last row; all of them when the inbox is empty) that the inbox has no
-    row for, with their raw bytes, in the order they arrived. The poller must be
-    connected. Raises network errors."""
+    row for, in the order they arrived, with the raw bytes of each one of the processed
+    folder. A mail of the quarantine folder is never fetched (it may be one that breaks
+    the IMAP server: break-it finding 6), and counts only when it arrived after the
+    inbox's last row. The poller must be connected. Raises network errors."""
     store = judge.store
     last = store.last_fetched_at()
     since = (datetime.fromisoformat(last) - WINDOW).date() if last else None
-    kept = poller.kept_since(since)
-    candidates = [m for m in kept if m.message_id is None or not store.has_inbox_mail(m.message_id, m.size)]
-    raws: dict[tuple[str, int], bytes] = {}
-    for name in sorted({m.folder for m in candidates}):
-        raws.update({(name, uid): raw for uid, raw in
-                     poller.fetch_kept(name, [m.uid for m in candidates if m.folder == name]).items()})
-    out = []
-    for m in candidates:
-        raw = raws.get((m.folder, m.uid))
-        if raw is None:
+    after = datetime.fromisoformat(last) if last else None
+    processed = judge.config.imap.processed_folder
+    out: list[tuple[KeptMail, bytes | None]] = []
+    wanted = []
+    for m in poller.kept_since(since):
+        if m.message_id is not None and store.has_inbox_mail(m.message_id, m.size):
             continue
-        if store.find_inbox(m.message_id or synthetic_message_id(raw), content_hash(raw)) is None:
+        if m.folder == processed:
+            wanted.append(m)
+        elif after is None or m.arrived > after:
+            out.append((m, None))
+    raws = poller.fetch_kept(processed, [m.uid for m in wanted]) if wanted else {}
+    for m in wanted:
+        raw = raws.get(m.uid)
+        if raw is not None and store.find_inbox(m.message_id or synthetic_message_id(raw), content_hash(raw)) is None:
             out.append((m, raw))
-    return out
+    return sorted(out, key=lambda item: (item[0].arrived, item[0].folder != processed, item[0].uid))
+
+
+def keep_quarantined(judge: Judge, mail: KeptMail) -> str:
+    """Record a mail of the quarantine folder the log lacks as it was first: a
+    ``quarantined`` inbox row (nothing in any game changed for it), without its bytes
+    (they stay in the folder), at the time it arrived, so the rows after it keep their
+    ids. Returns ``"quarantined"``."""
+    with judge.store.transaction():
+        judge.store.record_inbox(
+            message_id=mail.message_id or f"<kept-{mail.uidvalidity}-{mail.uid}@{SYNTHETIC_DOMAIN}>", raw=b"",
+            uidvalidity=mail.uidvalidity, uid=mail.uid, folder=mail.folder, sender="", subject="",
+            status="quarantined", reason="internal", size=mail.size,
+            error=f"restore: kept in the folder {mail.folder} (UID {mail.uid}); not handled again after a restore",
+            content=f"kept:{mail.folder}:{mail.uidvalidity}:{mail.uid}", at=mail.arrived.isoformat())
+    return "quarantined"
 
 
 def apply_again(judge: Judge, mail: KeptMail, raw: bytes) -> str:
@@ -108,7 +130,7 @@ def recover_kept_mail(judge: Judge, poller: ImapPoller) -> Recovered:
     missing = missing_mail(judge, poller)
     applied = []
     for mail, raw in missing:
-        status = apply_again(judge, mail, raw)
+        status = apply_again(judge, mail, raw) if raw is not None else keep_quarantined(judge, mail)
         applied.append((mail, status))
         log.warning("applied again a mail the restored log lacked: %s (%s, arrived %s): %s", mail.message_id,
                     mail.folder, mail.arrived.isoformat(), status)

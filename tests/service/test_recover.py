@@ -77,7 +77,7 @@ def _received(server: MailServer, accounts: list[str]) -> dict[tuple[str, str], 
 
 def test_a_restored_copy_that_lags_gets_the_processed_mail_again_with_the_same_log(tmp_path: Path,
                                                                                    pymap_server) -> None:
-    _path, config = write_config(tmp_path, pymap_server)
+    _path, config = write_config(tmp_path, pymap_server, max_message_bytes="40KB")
     now = [T0]
     judge, poller = _judge(config, now)
     judge.ensure_games()
@@ -91,6 +91,12 @@ def test_a_restored_copy_that_lags_gets_the_processed_mail_again_with_the_same_l
         now[0] += timedelta(hours=5, minutes=n, seconds=17 * n)
         arrived.append(now[0].isoformat())
         lost.append(_play(judge, poller, pymap_server, now, n))
+        if n == 2:  # a mail the judge only kept (too large: quarantined); the rows after it keep their ids
+            now[0] += timedelta(minutes=1)
+            drop(pymap_server, mail("stranger@else.test", "x" * 50_000, message_id="<big@else.test>"),
+                 at=now[0].timestamp())
+            assert list(run_once(judge, poller).values()) == ["too_large"]
+            poller.close()
     original = _chain(judge.store)
     witnesses = {f"{h}@{seq}" for seq, _k, h, _i in original}
     judge.store.close()
@@ -106,6 +112,7 @@ def test_a_restored_copy_that_lags_gets_the_processed_mail_again_with_the_same_l
 
     rows = {r["message_id"]: r for r in judge.store.all_inbox()}
     assert [rows[m]["status"] for m in lost] == ["applied"] * 3
+    assert rows["<big@else.test>"]["status"] == "quarantined" and len(folder(pymap_server, "Quarantine")) == 1
     assert [rows[m]["fetched_at"] for m in lost] == arrived  # each judged at the time it arrived
     again = _chain(judge.store)
     assert again[:len(original)] == original  # the same events, dice, inbox rows and hashes
