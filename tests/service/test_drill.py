@@ -28,7 +28,16 @@ from pbem.service import Judge
 from pbem.store import Store
 from tests.conftest import KEYS, SEATS
 from tests.mailservers import MailServer
-from tests.service.helpers import ROOT, drop, mail, pbem_run, stop, text_of, wait_until, write_config
+from tests.service.helpers import (
+    ROOT,
+    drop,
+    mail,
+    pbem_run,
+    stop,
+    text_of,
+    wait_until,
+    write_config,
+)
 from tests.service.test_replica import _alive, _litestream_of
 
 CLI = [sys.executable, str(ROOT / "tests" / "service" / "crashpoints.py")]

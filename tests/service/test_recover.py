@@ -25,7 +25,7 @@ from pbem.service.loop import run_once
 from pbem.store import Store
 from pbem.store.backup import copy_database
 from tests.conftest import KEYS
-from tests.mailservers import MailServer
+from tests.mailservers import MailServer, own_maildirs
 from tests.service.helpers import drop, folder, mail, text_of, write_config
 
 T0 = datetime(2026, 11, 2, 9, 0, 0, tzinfo=UTC)
@@ -50,10 +50,18 @@ def _orders(judge: Judge, n: int) -> tuple[str, bytes, str]:
     return seat, mail(seat, yaml.safe_dump(doc, sort_keys=False), message_id=mid), mid
 
 
+def _drop(server: MailServer, raw: bytes, at: datetime) -> None:
+    """Deliver ``raw`` as arrived at ``at`` (the maildir file's mtime: pymap's and
+    Dovecot's INTERNALDATE)."""
+    drop(server, raw, at=at.timestamp())
+    if server.kind == "dovecot":
+        own_maildirs(server)
+
+
 def _play(judge: Judge, poller: ImapPoller, server: MailServer, now: list[datetime], n: int) -> str:
     """One order mail arriving at ``now[0]`` and handled then; returns its Message-ID."""
     _seat, raw, mid = _orders(judge, n)
-    drop(server, raw, at=now[0].timestamp())
+    _drop(server, raw, now[0])
     handled = run_once(judge, poller)
     assert list(handled.values()) == ["applied"], handled
     poller.close()
@@ -76,7 +84,8 @@ def _received(server: MailServer, accounts: list[str]) -> dict[tuple[str, str], 
 
 
 def test_a_restored_copy_that_lags_gets_the_processed_mail_again_with_the_same_log(tmp_path: Path,
-                                                                                   pymap_server) -> None:
+                                                                                   mail_server: MailServer) -> None:
+    pymap_server = mail_server  # pymap and Dovecot: both keep INTERNALDATE through MOVE
     _path, config = write_config(tmp_path, pymap_server, max_message_bytes="40KB")
     now = [T0]
     judge, poller = _judge(config, now)
@@ -93,8 +102,7 @@ def test_a_restored_copy_that_lags_gets_the_processed_mail_again_with_the_same_l
         lost.append(_play(judge, poller, pymap_server, now, n))
         if n == 2:  # a mail the judge only kept (too large: quarantined); the rows after it keep their ids
             now[0] += timedelta(minutes=1)
-            drop(pymap_server, mail("stranger@else.test", "x" * 50_000, message_id="<big@else.test>"),
-                 at=now[0].timestamp())
+            _drop(pymap_server, mail("stranger@else.test", "x" * 50_000, message_id="<big@else.test>"), now[0])
             assert list(run_once(judge, poller).values()) == ["too_large"]
             poller.close()
     original = _chain(judge.store)
