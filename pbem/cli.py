@@ -256,17 +256,19 @@ def game() -> None:
 
 @game.command("new")
 @config_option("The config file (its database and servers are used).")
-@click.option("--seat", "seats", multiple=True, required=True, metavar="SEAT=PLAYER<EMAIL>",
+@click.option("--seat", "seats", multiple=True, metavar="SEAT=PLAYER<EMAIL>",
               help="One seat, its player and address, e.g. 'north=Ann <ann@example.org>' (one per seat).")
+@click.option("--bot", "bot_seats", multiple=True, metavar="SEAT",
+              help="A seat the game's bot plays from the start (repeatable; which bot: --setting bot=).")
 @click.option("--host", "host_email", required=True, help="The host's address (host notices, host commands).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option (repeatable).")
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
               help="A table setting: time_zone, allowed_days, grace, nmr_limit, absence_limit_days, press, "
-                   "grey_press, publish_press (repeatable).")
+                   "grey_press, publish_press, civil_disorder, bot, bot_seconds, bot_playouts (repeatable).")
 @click.option("--time-zone", default=None, help="The game's time zone (IANA name), same as --setting time_zone=.")
 @click.argument("game_id")
-def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options: tuple[str, ...],
-             settings: tuple[str, ...], time_zone: str | None, game_id: str) -> None:
+def game_new(config_path: str, seats: tuple[str, ...], bot_seats: tuple[str, ...], host_email: str,
+             options: tuple[str, ...], settings: tuple[str, ...], time_zone: str | None, game_id: str) -> None:
     """Create GAME_ID in the database: setup, first reports and prompts, the table in the
     log, and a welcome with the seat key to each player. Prints the host key once."""
     from pbem.service.judge import Judge
@@ -282,7 +284,7 @@ def game_new(config_path: str, seats: tuple[str, ...], host_email: str, options:
     store = _open_store(config, create=True)
     try:
         made = new_game(Judge(config, store), game_id, new_seats, host_email=host_email,
-                        options=rule_options, settings=table)
+                        options=rule_options, settings=table, bot_seats=bot_seats)
     except ValueError as exc:
         _fail(str(exc))
     finally:
@@ -364,11 +366,13 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
 @click.option("--winner", default=None, metavar="SEAT", help="end: the seat that wins.")
 @click.option("--abandon", is_flag=True, help="end: without a winner (the game is abandoned).")
 @click.option("--to-step", type=int, default=None, help="rollback: the earlier step whose position comes back.")
+@click.option("--bot", is_flag=True, help="replace: the game's bot takes the seat instead of a person.")
 @click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "resend", "end",
                                               "rollback"]))
 @click.argument("game_id")
 def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
-                 winner: str | None, abandon: bool, to_step: int | None, command: str, game_id: str) -> None:
+                 winner: str | None, abandon: bool, to_step: int | None, bot: bool, command: str,
+                 game_id: str) -> None:
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
     resend, end, rollback): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
@@ -378,7 +382,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     config = _load(config_path)
     try:
         done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
-                        player=player, winner=winner, abandon=abandon, to_step=to_step, via="cli")
+                        player=player, winner=winner, abandon=abandon, to_step=to_step, bot=bot, via="cli")
     except KeyError:
         store = _open_store(config)
         row = store.signup(game_id)

@@ -92,12 +92,15 @@ class ImapConfig(MailServer):
 
 @dataclass(frozen=True)
 class SeatConfig:
-    """One seat of a game: its name (north/east/south/west), player, address, key hash."""
+    """One seat of a game: its name (north/east/south/west), player, address, key hash;
+    ``bot``: the game's bot plays it (then ``player`` is ``bot NAME``, and the address
+    and key hash are empty: nothing is mailed to a bot and no key sends its orders)."""
 
     seat: str
     player: str
     email: str
     key_hash: str
+    bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -420,12 +423,24 @@ class Deadlines(_Section):
 
 
 class SeatSection(_Section):
-    """``games[].seats[]``: one seat, its player, the player's address and key hash."""
+    """``games[].seats[]``: one seat, its player, the player's address and key hash; or
+    ``bot: true`` (and none of those): the game's bot plays the seat (docs/bots.md)."""
 
     seat: Text
-    player: Line
-    email: Email
-    key_hash: Text
+    player: Line | None = None
+    email: Email | None = None
+    key_hash: Text | None = None
+    bot: bool = False
+
+    @model_validator(mode="after")
+    def _player_or_bot(self) -> Self:
+        if self.bot:
+            given = [k for k in ("player", "email", "key_hash") if getattr(self, k) is not None]
+            _refuse(*((f".{k}", f"a seat with `bot: true` has no {k} (the game's bot plays it)") for k in given))
+        else:
+            _refuse(*((f".{k}", "Field required (or `bot: true`: the game's bot plays the seat)")
+                      for k in ("player", "email", "key_hash") if getattr(self, k) is None))
+        return self
 
     @field_validator("seat")
     @classmethod
@@ -488,6 +503,8 @@ class GameSection(_Section):
             if s.seat in seen:
                 problems.append((f"[{i}].seat", f"seat {s.seat!r} appears twice"))
             seen.add(s.seat)
+            if s.bot:
+                continue
             folded = fold_address(s.email)
             if folded in emails:
                 problems.append((f"[{i}].email", (f"{s.email} already plays seat {emails[folded]} of this game: "
@@ -757,7 +774,7 @@ def parse_config(raw: Any, base: Path, path: Path | None = None, secrets: bool =
                               domain=f.devmail.domain),
         deadlines={**f.deadlines.model_dump()},
         games=tuple(GameConfig(
-            g.id, tuple(SeatConfig(s.seat, s.player, fold_address(s.email), s.key_hash) for s in g.seats),
+            g.id, tuple(_seat_config(s, parse_settings(g.settings)[0]) for s in g.seats),
             g.pack, fold_address(g.host_email) if g.host_email else g.host_email,  # compared folded (break16)
             g.options, g.host_key_hash, parse_settings(g.settings)[0]) for g in f.games),
         reply_rate_per_hour=f.reply_rate_per_hour,
@@ -780,6 +797,14 @@ def _replica(r: ReplicaSection, base: Path) -> ReplicaConfig:
     litestream = str(_under(base, r.litestream)) if r.litestream and "/" in r.litestream else r.litestream
     return ReplicaConfig(url=url, endpoint=r.endpoint, region=r.region, force_path_style=r.force_path_style,
                          sync_interval=r.sync_interval, litestream=litestream)
+
+
+def _seat_config(s: SeatSection, settings: GameSettings) -> SeatConfig:
+    """A seat of the file as the judge keeps it: a bot seat named ``bot NAME`` (the
+    game's ``bot`` setting), with no address and no key hash."""
+    if s.bot:
+        return SeatConfig(s.seat, f"bot {settings.bot}", "", "", bot=True)
+    return SeatConfig(s.seat, s.player or "", fold_address(s.email or ""), s.key_hash or "")
 
 
 def _under(base: Path, value: str) -> Path:

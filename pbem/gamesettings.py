@@ -18,6 +18,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 DAYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 """Weekday names as written in ``allowed_days``, Monday first (``datetime.weekday()``)."""
 PRESS_MODES = ("none", "public", "private")
+CIVIL_DISORDER_MODES = ("default", "bot")
+"""What plays a seat in civil disorder: its decisions' defaults, or the game's bot."""
+TABLE_BOTS = ("search", "greedy", "random")
+"""The bots that may play a seat (:mod:`pbem.rules.bots.table`; docs/bots.md)."""
+MAX_BOT_SECONDS = 10.0
+"""The longest time budget of one bot decision, in seconds: the judge plays bot
+decisions in its loop, between two looks at the mailbox (docs/bots.md)."""
+MAX_BOT_PLAYOUTS = 1024
+"""The most playout rounds the strong bot may take for one decision."""
 _DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhd])\s*")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 DEADLINE_KEYS = ("player_turn", "reaction", "reminder", "turn_order", "reinforcements",
@@ -38,7 +47,14 @@ class GameSettings:
     in the game; ``press``: ``none`` | ``public`` (to all only) | ``private`` (to any
     seats); ``grey_press``: a sender may hide its seat; ``publish_press``: the archive
     shows the press once the game is over; ``deadlines``: seconds by decision kind or
-    ``reminder``, over the config's ``deadlines``."""
+    ``reminder``, over the config's ``deadlines``; ``civil_disorder``: ``default`` (a
+    seat in civil disorder plays its decisions' defaults at once) | ``bot`` (the game's
+    bot plays it from the decision that put it there); ``bot``: the bot that plays bot
+    seats (``search``, the strong bot; ``greedy``; ``random``); ``bot_seconds``: its
+    time budget per decision, seconds (0.01 to :data:`MAX_BOT_SECONDS`);
+    ``bot_playouts``: at most this many playout rounds per decision (the strong bot;
+    with a generous ``bot_seconds`` the rounds, not the clock, end its search, so the
+    bot's orders depend only on the game: docs/bots.md)."""
 
     time_zone: str = "UTC"
     allowed_days: tuple[str, ...] = DAYS
@@ -49,6 +65,10 @@ class GameSettings:
     grey_press: bool = False
     publish_press: bool = False
     deadlines: Mapping[str, float] = field(default_factory=dict)
+    civil_disorder: str = "default"
+    bot: str = "search"
+    bot_seconds: float = 1.0
+    bot_playouts: int = 64
 
     @property
     def zone(self) -> ZoneInfo:
@@ -129,7 +149,7 @@ _FULL = {"mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday
          "sat": "saturday", "sun": "sunday"}
 
 _KEYS = ("time_zone", "allowed_days", "grace", "nmr_limit", "absence_limit_days", "press", "grey_press",
-         "publish_press", "deadlines")
+         "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts")
 
 
 def _one(key: str, value: Any) -> Any:
@@ -144,11 +164,26 @@ def _one(key: str, value: Any) -> Any:
         return days(value)
     if key == "grace":
         return duration(value)
-    if key in ("nmr_limit", "absence_limit_days"):
+    if key == "civil_disorder":
+        if value not in CIVIL_DISORDER_MODES:
+            raise ValueError(f"must be one of {', '.join(CIVIL_DISORDER_MODES)}, got {value!r}")
+        return value
+    if key == "bot":
+        if value not in TABLE_BOTS:
+            raise ValueError(f"must be one of {', '.join(TABLE_BOTS)}, got {value!r}")
+        return value
+    if key == "bot_seconds":
+        seconds = duration(value)
+        if not 0.01 <= seconds <= MAX_BOT_SECONDS:
+            raise ValueError(f"from 0.01 to {MAX_BOT_SECONDS:g} seconds, got {value!r}")
+        return seconds
+    if key in ("nmr_limit", "absence_limit_days", "bot_playouts"):
         if isinstance(value, str) and value.isdigit():
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ValueError(f"expected a whole number from 0, got {value!r}")
+        if key == "bot_playouts" and not 1 <= value <= MAX_BOT_PLAYOUTS:
+            raise ValueError(f"from 1 to {MAX_BOT_PLAYOUTS}, got {value!r}")
         return value
     if key == "press":
         if value not in PRESS_MODES:

@@ -87,7 +87,7 @@ def played_when(pack: Pack, view: Mapping[str, Any]) -> dict[str, Any]:
 def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
                    seat: str | None, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str,
                    map_cid: str | None = None, before: rules.GameState | None = None,
-                   map_attached: bool | None = None) -> dict[str, Any]:
+                   map_attached: bool | None = None, bots: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The context of ``report.txt.j2`` / ``report.html.j2`` for ``seat`` (None: the
     public report of the archive). Only the public view and the events ``seat`` may see
     are used, so another seat's hand never reaches a template. ``before``: the position
@@ -95,7 +95,8 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
     that closes a game turn is the last turn's, R-6.7) and the report lists every change
     of control, VP and LP since it with its cause (:func:`pbem.report.account.changes`;
     issue 24). ``map_attached``: whether the mail carries the map picture (default:
-    when ``map_cid`` is given); the footer says so only then."""
+    when ``map_cid`` is given); the footer says so only then. ``bots``: ``{seat: bot
+    label}`` of the seats a bot plays, named in the heading (none: no line)."""
     view = _public_view(state)
     prior = _before_view(before)
     visible = context.visible_events(events, seat)
@@ -117,13 +118,14 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
         "map_src": f"cid:{map_cid}" if map_cid else None,
         "witness": None,
         "nav": [],
+        "bots": ", ".join(f"{s} ({b})" for s, b in (bots or {}).items()),
     }
 
 
 def render_report(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
                   seat: str | None, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str,
                   map_cid: str | None = None, witness: str | None = None, before: rules.GameState | None = None,
-                  map_attached: bool | None = None) -> Rendered:
+                  map_attached: bool | None = None, bots: Mapping[str, str] | None = None) -> Rendered:
     """The report after a player-turn for ``seat``: what happened in order (public
     events plus the seat's own private ones, each die roll with purpose, dice, rule and
     whatever else the ``DiceRolled`` event carries), the public state (VP, LP,
@@ -135,10 +137,11 @@ def render_report(pack: Pack, state: rules.GameState, events: Sequence[rules.Eve
     later check the judge's log against (``pbem verify --witness``). ``before``: the
     position the events were played from (the heading's turn and round; every change of
     control, VP and LP with its cause, issue 24); ``map_attached``: whether the mail
-    carries the map picture (default: when ``map_cid`` is given)."""
+    carries the map picture (default: when ``map_cid`` is given); ``bots``: ``{seat:
+    bot label}`` of the seats a bot plays, named in the heading (docs/bots.md)."""
     ctx = report_context(pack, state, events, game_id=game_id, step=step, seat=seat, seats=seats,
                          headline=headline, seed_commitment=seed_commitment, map_cid=map_cid, before=before,
-                         map_attached=map_attached)
+                         map_attached=map_attached, bots=bots)
     ctx["witness"] = witness
     return Rendered(render("report.txt.j2", ctx), render("report.html.j2", ctx))
 

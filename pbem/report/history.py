@@ -89,6 +89,8 @@ TABLE_HEADLINES: dict[str, Any] = {
     "DecisionMissed": lambda d: f"{d.get('seat')} sent no orders in time",
     "CivilDisorderDeclared": lambda d: f"{d.get('seat')} fell into civil disorder",
     "SeatReturned": lambda d: f"{d.get('seat')} is back",
+    "BotSeated": lambda d: f"the bot {d.get('bot')} plays {d.get('seat')}",
+    "BotLeft": lambda d: f"the bot no longer plays {d.get('seat')}",
     "TableSet": lambda d: "the table is set: seats, host and settings",
 }
 """What a batch of the table's own events (host and player commands, deadlines; issue

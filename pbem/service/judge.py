@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pbem.service.base.context import Service
 from pbem.service.intake import intake
 from pbem.service.outgoing import digests, ratelimit, sending
-from pbem.service.play import overdue, setup
+from pbem.service.play import bots, overdue, setup
 
 
 @dataclass
@@ -58,11 +58,19 @@ class Judge(Service):
         """Reminders and deadline defaults that are due; returns how many decisions
         were decided by default (:func:`pbem.service.play.overdue.tick`); then the daily
         digests that are due (:func:`pbem.service.outgoing.digests.send_digests`) and the
-        answers digests the hour allows (:func:`pbem.service.outgoing.ratelimit.send_digests`)."""
+        answers digests the hour allows (:func:`pbem.service.outgoing.ratelimit.send_digests`).
+        Then one bot decision that is due, the oldest (:func:`pbem.service.play.bots.play_due`:
+        one per call, so a cycle of the loop thinks for one bot decision at most)."""
         done = overdue.tick(self)
+        bots.play_due(self, most=1)
         digests.send_digests(self)
         ratelimit.send_digests(self)
         return done
+
+    def bot_waiting(self) -> bool:
+        """Whether a bot decision is due now (:func:`pbem.service.play.bots.waiting`): the
+        loop then starts its next cycle without waiting for mail."""
+        return bots.waiting(self)
 
     def flush_outbox(self) -> tuple[int, int]:
         """Send due outbox rows over SMTP (within the pass's time budget); return (sent,

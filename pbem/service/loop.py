@@ -127,8 +127,8 @@ def run_forever(judge: Judge, poller: ImapPoller, stop: threading.Event | None =
                 for kind in CYCLE_FAULTS:
                     watch.recovered(judge, kind)
                 backoff = 1.0
-                if not handled:  # after a busy cycle look again at once: more may have come
-                    poller.wait(config.imap.poll_interval)
+                if not handled and not judge.bot_waiting():  # after a busy cycle (mail, a bot's decision
+                    poller.wait(config.imap.poll_interval)    # due) look again at once: more may have come
                 continue
             except Exception as exc:
                 kind = fault_kind(exc)

@@ -26,8 +26,11 @@ def queue(judge: Service, *, game_id: str | None, kind: str, to_addr: str, to_na
     """Compose one message (:func:`pbem.mail.compose.compose`) and add it to the outbox,
     unless a message with the same stable Message-ID (from ``id_parts``, RFC 5322 3.6.4)
     is queued already. ``auto`` is the RFC 3834 Auto-Submitted value; ``answer_digest``
-    marks an answer (:func:`pbem.service.outgoing.ratelimit.answer_digest`). Call inside the
-    transaction of what caused the mail."""
+    marks an answer (:func:`pbem.service.outgoing.ratelimit.answer_digest`). An empty
+    ``to_addr`` (a seat the bot plays from the start or by the host's hand has no
+    address) queues nothing. Call inside the transaction of what caused the mail."""
+    if not to_addr:  # a seat a bot plays has no address (pbem.service.play.bots): nothing to mail
+        return
     message_id = stable_message_id(judge.domain, *id_parts)
     if judge.store.has_mail(message_id):
         return

@@ -31,14 +31,16 @@ def previous_orders(judge: Service, game_id: str, seat: str, step: int) -> Mappi
 def apply_orders(judge: Service, game_id: str, state: rules.GameState, seat: str, orders: Mapping[str, Any],
                  inbox_id: int | None, parsed: ParsedMail | None, by_deadline: bool = False,
                  previous: Mapping[str, Any] | None = None, salt: str | None = None,
-                 partly: Sequence[str] = ()) -> rules.GameState:
+                 partly: Sequence[str] = (), by: str | None = None) -> rules.GameState:
     """Apply ``orders`` of ``seat`` (already validated) to ``state`` with the dice of
     the game's seed at this step (``rules.apply``); store the events (linked to inbox
     row ``inbox_id``) and the snapshot; queue the receipt (when ``parsed``), the
     reports and the next prompts. Standing orders alone (no decision taken) get a
     receipt only. ``salt``: the mail's ``salt:`` as text (docs/orders.md); ``partly``:
     the check's lines of what it left to the dice (:func:`pbem.rules.validate_partly`),
-    for the receipt. Returns the
+    for the receipt. ``by``: who wrote the orders when not the seat's mail nor the
+    deadline (``bot search/1``: a bot at the table, :mod:`pbem.service.play.bots`),
+    logged in ``OrdersAccepted``. Returns the
     new state. Raises IllegalOrders when the dice made the orders impossible after
     all (nothing is stored). Call inside a transaction."""
     store = judge.store
@@ -49,7 +51,8 @@ def apply_orders(judge: Service, game_id: str, state: rules.GameState, seat: str
     first: list[rules.Event] = []
     logged = None
     if version >= 2:
-        document = trust.accepted_document(seat, state.step, orders, salt, "deadline" if by_deadline else "mail")
+        document = trust.accepted_document(seat, state.step, orders, salt,
+                                            by or ("deadline" if by_deadline else "mail"))
         context = next_context(context, document)
         first = [rules.judge_event("OrdersAccepted", document)]
         logged = orders_digest(document)
@@ -82,7 +85,7 @@ def apply_orders(judge: Service, game_id: str, state: rules.GameState, seat: str
     if parsed is not None:
         answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, hand=hand, logged=logged,
                         witness=trust.witness(store, game_id), partly=partly)
-    headline = f"{seat} played" + (" (deadline default)" if by_deadline else "")
+    headline = f"{seat} played" + (" (deadline default)" if by_deadline else f" ({by})" if by else "")
     reports.queue_reports(judge, game_id, pack, new_state, [*events, *last], headline=headline, step=state.step,
                           before=state)
     reports.queue_prompts(judge, game_id, pack, new_state)

@@ -22,7 +22,7 @@ from pbem.gamesettings import GameSettings
 from pbem.report import build
 from pbem.service.base import calendar
 from pbem.service.base.context import Service
-from pbem.service.base.settings import settings_of, wrapped
+from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.outgoing import outbox
 
 log = logging.getLogger(__name__)
@@ -116,17 +116,23 @@ def start(judge: Service, game_id: str, step: int, seat: str, kind: str) -> date
     """Start the deadline of ``seat``'s decision ``kind`` at ``step`` now and return its
     due time: the length by kind from now in the game's local time, off the days the
     game does not allow and out of the seat's absences (:mod:`pbem.service.base.calendar`);
-    a seat in civil disorder is due at once. Call inside a transaction."""
+    a seat in civil disorder, or one a bot plays (:mod:`pbem.service.play.bots`), is due
+    at once. Call inside a transaction."""
     now = judge.clock()
     settings = settings_of(judge, game_id)
     recs, away = table(judge, game_id)
-    if recs.get(seat, SeatRecord()).disorder:
+    if recs.get(seat, SeatRecord()).disorder or seat in bot_seats(judge, game_id):
         due = now
     else:
         due = calendar.due_time(now, length(judge.config, kind, settings), settings, spans(away.get(seat, [])))
     judge.store.set_deadline(game_id, step, seat, kind, due.isoformat())
     judge.store.deadline_set_at(game_id, step, seat, now.isoformat())
     return due
+
+
+def expire(judge: Service, game_id: str, step: int, seat: str) -> None:
+    """Close the deadline of ``seat``'s decision at ``step`` now (decided)."""
+    judge.store.expire_deadline(game_id, step, seat, judge.clock().isoformat())
 
 
 def log_table(judge: Service, game_id: str, events: list[rules.Event]) -> None:
@@ -152,13 +158,17 @@ def returned(judge: Service, game_id: str, seat: str, by: str) -> bool:
     or ``replace`` — the host gave the seat to a new player): when the seat had missed
     decisions in a row or was in civil disorder, log ``SeatReturned`` (the in-a-row
     count starts again) and, leaving disorder, tell every seat. True when logged. Call
-    inside a transaction."""
+    inside a transaction. A seat the bot took in civil disorder (``civil_disorder: bot``)
+    is the player's again when they send valid orders: ``BotLeft`` too."""
     recs, _away = table(judge, game_id)
     rec = recs.get(seat, SeatRecord())
     if not rec.in_a_row and not rec.disorder:
         return False
-    log_table(judge, game_id, [rules.judge_event("SeatReturned", {"seat": seat, "was_in_disorder": rec.disorder,
-                                                                   "by": by})])
+    events = [rules.judge_event("SeatReturned", {"seat": seat, "was_in_disorder": rec.disorder, "by": by})]
+    played = bot_seats(judge, game_id).get(seat)
+    if by == "orders" and played is not None and played.why == "civil_disorder":  # the player is back: the bot leaves
+        events.append(rules.judge_event("BotLeft", {"seat": seat, "bot": played.bot, "why": "orders"}))
+    log_table(judge, game_id, events)
     if rec.disorder:
         who = "its player sent valid orders again" if by == "orders" else "the host gave it to a new player"
         tell_seats(judge, game_id, f"{seat} is back",

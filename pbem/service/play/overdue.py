@@ -13,11 +13,11 @@ from pbem.gamesettings import GameSettings
 from pbem.report import build
 from pbem.service.base import calendar
 from pbem.service.base.context import RetryLater, Service, is_transient
-from pbem.service.base.settings import settings_of, wrapped
+from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.base.text import safe_text
 from pbem.service.log import trust
 from pbem.service.outgoing import host_notices, outbox
-from pbem.service.play import adjudicate
+from pbem.service.play import adjudicate, bots
 from pbem.service.play.deadlines import (
     SeatRecord,
     log_table,
@@ -70,6 +70,8 @@ def _one(judge: Service, row: dict[str, Any]) -> int:
     if game["status"] == "paused":  # no deadline passes in a pause; resuming moves them (commands/host/resume.py)
         return 0
     settings = settings_of(judge, game_id)
+    if seat in bot_seats(judge, game_id):  # the bot plays it (pbem.service.play.bots.play_due): no reminder, no default
+        return 0
     if now < due:  # a seat in civil disorder is due when its deadline starts: no reminder
         remind_at = due - reminder(judge.config, row["kind"], settings)
         with store.transaction():
@@ -89,7 +91,9 @@ def _one(judge: Service, row: dict[str, Any]) -> int:
             decision = next((d for d in rules.pending(state) if d.seat == seat), None)
             store.expire_deadline(game_id, row["step"], seat, now.isoformat())
             if decision is not None and state.step == row["step"]:
-                _missed(judge, game_id, seat, state.step, rec, settings)
+                if _missed(judge, game_id, seat, state.step, rec, settings) and settings.civil_disorder == "bot":
+                    bots.seat_bot(judge, game_id, seat, "civil_disorder")  # the bot plays this decision, not its default
+                    return 0
                 adjudicate.apply_orders(judge, game_id, state, seat, decision.default, inbox_id=None,
                                         parsed=None, by_deadline=True)
                 return 1
@@ -105,9 +109,10 @@ def _utc(when: datetime) -> str:
     return when.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
-def _missed(judge: Service, game_id: str, seat: str, step: int, rec: SeatRecord, settings: GameSettings) -> None:
+def _missed(judge: Service, game_id: str, seat: str, step: int, rec: SeatRecord, settings: GameSettings) -> bool:
     """Log ``DecisionMissed`` and, at ``nmr_limit`` in a row, ``CivilDisorderDeclared``
-    with the notices to every seat and to the host."""
+    with the notices to every seat and to the host. True when the seat fell into civil
+    disorder now."""
     row, total = rec.in_a_row + 1, rec.total + 1
     events = [rules.judge_event("DecisionMissed", {"seat": seat, "step": step, "missed": row, "total": total})]
     falls = bool(settings.nmr_limit) and row >= settings.nmr_limit and not rec.disorder
@@ -115,10 +120,13 @@ def _missed(judge: Service, game_id: str, seat: str, step: int, rec: SeatRecord,
         events.append(rules.judge_event("CivilDisorderDeclared", {"seat": seat, "missed": row}))
     log_table(judge, game_id, events)
     if not falls:
-        return
+        return False
+    by_bot = settings.civil_disorder == "bot"
+    plays = (f"the game's bot ({bots.player_name(settings)}) plays its decisions, this one first"
+             if by_bot else "its decisions are decided by their default at once")
     tell_seats(judge, game_id, f"{seat} falls into civil disorder",
                f"{seat} sent no orders for {row} decisions in a row, the limit of {game_id}, and falls into civil "
-               "disorder: from now on its decisions are decided by their default at once. It leaves civil "
+               f"disorder: from now on {plays}. It leaves civil "
                "disorder when its player sends valid orders again or the host gives the seat to a new player.",
                f"disorder-{seat}-{step}")
     how = (f"  pbem host replace {game_id} --seat {seat} --player 'Name <address>'\n\n"
@@ -127,17 +135,21 @@ def _missed(judge: Service, game_id: str, seat: str, step: int, rec: SeatRecord,
            f"in the judge's config: change games[].seats[] of {game_id} (player, email, key_hash from "
            "`pbem key new`); the next `pbem run` logs the change (docs/host-guide.md).")
     host_notices.notify_host(judge, game_id,
-                     f"{seat} of {game_id} missed {row} decisions in a row and is in civil disorder: the judge "
-                     "plays its defaults at once. Please find a new player and give them the seat:\n\n" + how,
+                     f"{seat} of {game_id} missed {row} decisions in a row and is in civil disorder: the "
+                     + ("game's bot plays it" if by_bot else "judge plays its defaults at once")
+                     + ". Please find a new player and give them the seat:\n\n" + how,
                      "civil disorder", once=f"{seat}-{step}")
+    return True
 
 
 def _late(judge: Service, game_id: str, step: int, settings: GameSettings) -> None:
     """The late notice of ``step``: to every seat, once, naming the seats whose deadline
     passed and until when their orders are still taken (the end of the grace)."""
     now = judge.clock()
+    played = bot_seats(judge, game_id)  # the bot plays those at once: never late
     rows = [d for d in judge.store.open_deadlines(game_id)
-            if d["step"] == step and d.get("late_at") is None and datetime.fromisoformat(d["due_at"]) <= now]
+            if d["step"] == step and d.get("late_at") is None and datetime.fromisoformat(d["due_at"]) <= now
+            and d["seat"] not in played]
     if not rows:
         return
     grace = timedelta(seconds=settings.grace)

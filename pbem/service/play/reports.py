@@ -10,6 +10,7 @@ from pbem.mail.compose import Attachment
 from pbem.pack.model import Pack
 from pbem.report import build
 from pbem.service.base.context import Service
+from pbem.service.base.settings import bot_seats
 from pbem.service.log import trust
 from pbem.service.outgoing import outbox, seat_preferences
 from pbem.service.play import deadlines
@@ -27,6 +28,7 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
     commitment = store.game(game_id)["seed_commitment"]
     witness = trust.witness(store, game_id)
     players = {r["seat"]: r["player"] for r in seats}
+    played = {seat: b.bot for seat, b in bot_seats(judge, game_id).items()}
     # each seat's picture: the overview drawn for the mailed width, and for the seats the
     # game now waits for (they write orders next) a zoom on their own forces (issues 13,
     # 24 item 15: the others get one small picture, the same for all), the shared drawing
@@ -45,7 +47,7 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
         cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
         rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                   seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
-                                  witness=witness, before=before, map_attached=png is not None)
+                                  witness=witness, before=before, map_attached=png is not None, bots=played)
         if wants["digest"] == "daily":  # held for the seat's daily digest (pbem.service.outgoing.seat_preferences)
             store.hold_for_digest(game_id=game_id, seat=row["seat"], to_addr=row["email"], to_name=row["player"],
                                   subject=f"[{game_id}] step {step} report: {headline}", text=rep.text,
@@ -60,10 +62,14 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
 def queue_prompts(judge: Service, game_id: str, pack: Pack, state: rules.GameState) -> None:
     """Queue a prompt to every seat with a pending decision (``rules.pending``) and
     start its deadline (:func:`pbem.service.play.deadlines.start`: in the game's local time,
-    shown with its zone)."""
+    shown with its zone). A seat the bot plays gets no prompt (its deadline is due at
+    once: the bot's pass plays it)."""
     seats = {s["seat"]: s for s in judge.store.seats(game_id)}
+    played = bot_seats(judge, game_id)
     for decision in rules.pending(state):
         due = deadlines.start(judge, game_id, state.step, decision.seat, decision.kind)
+        if decision.seat in played:  # the bot plays it (pbem.service.play.bots): nobody to prompt
+            continue
         row = seats[decision.seat]
         text, html = build.render_prompt(pack, state, decision, game_id=game_id, seat_row=row,
                                          deadline=deadlines.prompt_deadline(judge, game_id, due), seats=list(seats.values()),
@@ -76,10 +82,10 @@ def queue_prompts(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
 def prompt_again(judge: Service, game_id: str, seat: str, again: str | None = None) -> bool:
     """The seat's pending prompt, again, to its (new) address, with its open deadline
     (``again``: what makes the resent mail's Message-ID new). False when the seat has
-    no pending decision."""
+    no pending decision or the bot plays it."""
     state = judge.state(game_id)
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
-    if decision is None:
+    if decision is None or seat in bot_seats(judge, game_id):
         return False
     store = judge.store
     rows = store.seats(game_id)

@@ -34,10 +34,10 @@ from pbem.report import build
 from pbem.report.context import WIDTH, wrap
 from pbem.rules.dice import DICE_VERSION, seed_commitment
 from pbem.service.base.context import Service, pack_from
-from pbem.service.base.settings import wrapped
+from pbem.service.base.settings import bot_seats, wrapped
 from pbem.service.log import trust
 from pbem.service.outgoing import outbox
-from pbem.service.play import reports
+from pbem.service.play import bots, reports
 from pbem.service.play.handover import hand_over
 
 
@@ -62,7 +62,21 @@ def ensure_games(judge: Service) -> list[str]:
                 for h in trust.sync_seats(judge, game):  # a seat at a new address: the handover (item D)
                     hand_over(judge, game.id, h.seat, h.player, h.address, h.key, h.old,
                               trust.witness(judge.store, game.id), "config")
+                _sync_bots(judge, game)
     return created
+
+
+def _sync_bots(judge: Service, game: GameConfig) -> None:
+    """The config's ``bot: true`` seats of a stored game: a seat that became a bot seat
+    gets ``BotSeated`` (``why: config``), one that the bot played from the config and is
+    a person's now gets ``BotLeft``. A seat the bot took in civil disorder is left as it
+    is (its player or the host brings it back). Call inside a transaction."""
+    played = bot_seats(judge, game.id)
+    for s in game.seats:
+        if s.bot and s.seat not in played:
+            bots.seat_bot(judge, game.id, s.seat, "config")
+        elif not s.bot and s.seat in played and played[s.seat].why in ("setup", "config"):
+            bots.unseat_bot(judge, game.id, s.seat, "config")
 
 
 def config_welcome_text(judge: Service, game: GameConfig, seat: SeatConfig) -> str:
@@ -105,7 +119,9 @@ def create_game(judge: Service, game: GameConfig, welcome: Callable[[], None] | 
     """Set up ``game`` (R-2) in one transaction: the games and seats rows, the setup
     events after the seed's commitment (``SeedCommitted``, the log's first event), the
     empty and the first snapshot, each player's welcome, then the setup reports and the
-    first prompts (issue 24, finding 12: the welcome came after them). ``welcome``
+    first prompts (issue 24, finding 12: the welcome came after them); a seat the bot
+    plays from the start (``bot``) gets ``BotSeated`` in the setup's batch, no welcome
+    and no prompt (:mod:`pbem.service.play.bots`). ``welcome``
     queues the welcomes (``pbem game new``'s carry the keys); without it each seat of a
     config game gets :func:`config_welcome_text`. Raises ValueError, storing nothing,
     when the game's rule options are unknown or bad (:func:`pbem.rules.option_problems`)."""
@@ -121,6 +137,7 @@ def create_game(judge: Service, game: GameConfig, welcome: Callable[[], None] | 
                           [{"seat": s.seat, "player": s.player, "email": s.email,
                             "key_hash": s.key_hash} for s in game.seats])
         first = trust.seed_committed(seed, DICE_VERSION)
+        events = [*events, *bots.seated_at_setup(judge, game)]  # before the first prompts: none to a bot
         seq = store.append_events(game.id, [e.to_dict() for e in [first, *events]], step=0)
         store.save_snapshot(game.id, 0, -1, rules.empty_state(pack).to_dict())
         store.save_snapshot(game.id, seq, state.step, state.to_dict())
@@ -222,13 +239,14 @@ def welcome_text(game_id: str, seat: str, player: str, key: str, judge_address: 
 def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_email: str,
              options: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None,
              pack: str = "builtin", key_hashes: Mapping[str, str] | None = None,
-             host_key_hash: str | None = None, origin: str = "cli") -> NewGame:
+             host_key_hash: str | None = None, origin: str = "cli", bot_seats: Sequence[str] = ()) -> NewGame:
     """Create ``game_id`` in the database (see the module docstring) and queue each
     player's welcome. ``key_hashes`` and ``host_key_hash``: keys mailed already (a
     sign-up game, :mod:`pbem.service.commands.join`, ``origin="signup"``): those seats get no
-    welcome here and no key is returned for them. Raises ValueError with what to do
-    instead for a bad id, a game that exists, unknown or missing seats, a bad address
-    or bad settings."""
+    welcome here and no key is returned for them. ``bot_seats``: the seats the game's
+    bot plays from the start (``--bot``; no player, no address, no key; docs/bots.md).
+    Raises ValueError with what to do instead for a bad id, a game that exists, unknown
+    or missing seats, a seat given as a player and a bot, a bad address or bad settings."""
     if not _ID.fullmatch(game_id):
         raise ValueError(f"not a game id: {game_id!r} (lower-case letters, digits and -, up to 40)")
     if judge.store.game(game_id) is not None or judge.config.game(game_id) is not None:
@@ -242,9 +260,9 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
     if bad:
         raise ValueError("bad rule options: " + "; ".join(bad))
     pack_seats = set(rules.SEATS)
-    names = [s.seat for s in seats]
+    names = [s.seat for s in seats] + [str(b).strip().lower() for b in bot_seats]
     if sorted(names) != sorted(pack_seats):
-        raise ValueError(f"give each seat of the game once: {', '.join(sorted(pack_seats))} "
+        raise ValueError(f"give each seat of the game once, as --seat or --bot: {', '.join(sorted(pack_seats))} "
                          f"(got {', '.join(names) or 'none'})")
     host = normalise_address(host_email)
     if not host:
@@ -266,6 +284,8 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
             continue
         keys[s.seat] = new_key()
         seat_configs.append(SeatConfig(s.seat, s.player, address, hash_key(keys[s.seat])))
+    seat_configs += [SeatConfig(str(b).strip().lower(), bots.player_name(table_settings), "", "", bot=True)
+                     for b in bot_seats]
     host_key = "" if host_key_hash else new_key()
     host_hash = host_key_hash or hash_key(host_key)
     game = GameConfig(game_id, tuple(seat_configs), pack, host, dict(options or {}), host_hash, table_settings)

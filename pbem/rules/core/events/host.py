@@ -83,6 +83,11 @@ def _standing_restored(p: Pack, d: dict[str, Any]) -> str:
             f"again, send them with `seq: {d.get('next_seq')}` or higher.")
 
 
+BOT_WHY = {"setup": "a bot seat from the start", "host": "the host's choice",
+           "civil_disorder": "the seat fell into civil disorder and the game's civil_disorder setting is bot",
+           "orders": "its player sent valid orders again", "config": "the judge's config changed"}
+"""Why a bot took or left a seat (``BotSeated`` and ``BotLeft``'s ``why``), in words."""
+
 PLANNED = (
     EventKind('TableSet',
               ('host', 'seats', 'settings'),
@@ -133,6 +138,14 @@ PLANNED = (
               optional=('by',),
               say=lambda p, d: (f"{_who(d)} has a new player." if d.get('by') == 'replace'
                                 else f"The player of {_who(d)} sends orders again.")),
+    EventKind('BotSeated',
+              ('bot', 'seat', 'why'),
+              say=lambda p, d: f"The bot {d.get('bot')} plays {_who(d)} from now on ("
+                               + BOT_WHY.get(str(d.get('why')), str(d.get('why'))) + ")."),
+    EventKind('BotLeft',
+              ('bot', 'seat', 'why'),
+              say=lambda p, d: f"The bot {d.get('bot')} no longer plays {_who(d)} ("
+                               + BOT_WHY.get(str(d.get('why')), str(d.get('why'))) + ")."),
     EventKind('PreferencesSet',
               ('prefs', 'seat'),
               seen_by='seat'),
@@ -161,7 +174,7 @@ PLANNED = (
 
 _EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved",
                               "DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared",
-                              "PreferencesSet", "PressSent", "AddressChanged",
+                              "PreferencesSet", "PressSent", "AddressChanged", "BotSeated", "BotLeft",
                               "GameEnded", "StateRestored", "RollbackAnnounced", "StandingRestored")
 
 KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)

@@ -5,12 +5,74 @@ from __future__ import annotations
 from pbem import rules
 from pbem.keys import hash_key, new_key
 from pbem.mail.headers import fold_address, normalise_address
+from pbem.report import build
 from pbem.service.base.context import Service
+from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.commands.host import common
 from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.log import trust
 from pbem.service.log.trust import log_events
+from pbem.service.outgoing import digests, outbox, seat_preferences
+from pbem.service.play import bots, deadlines
 from pbem.service.play.handover import hand_over
 from pbem.service.play.setup import parse_seat
+
+
+def _common(judge: Service, game_id: str, seat: str | None, via: str) -> dict[str, dict]:
+    """The checks every replace makes: a game of ``pbem game new`` and one of its
+    seats. Returns the seats rows by seat. Raises ValueError saying what to do."""
+    if judge.config.game(game_id) is not None:
+        raise ValueError(f"game {game_id} comes from the config: change the seat there (`pbem run` logs the "
+                         "change); replace works on games made by `pbem game new`")
+    rows = {r["seat"]: r for r in judge.store.seats(game_id)}
+    if seat not in rows:
+        raise ValueError(f"replace needs the seat: {common.say(via, '`seat: east`', '--seat east')} (seats: "
+                         f"{', '.join(rows)})")
+    return rows
+
+
+def _to_bot(judge: Service, game_id: str, seat: str, via: str) -> Done:
+    """The game's bot takes ``seat`` (``bot: true``; docs/bots.md): ``SeatChanged`` (no
+    address, no key: the old key stops working) and ``BotSeated`` (``why: host``), the
+    seat's preferences back to the defaults, a notice to the old player; the seat's
+    pending decision is due at once, for the bot's next pass."""
+    store = judge.store
+    rows = _common(judge, game_id, seat, via)
+    played = bot_seats(judge, game_id).get(seat)
+    if played is not None and played.why != "civil_disorder":
+        raise ValueError(f"the bot plays {seat} of {game_id} already; to give the seat to a person, "
+                         + common.say(via, "`player: Name <address>`", "--player 'Name <address>'"))
+    old = rows[seat]
+    store.close_address_changes(game_id, seat, "replaced", judge.clock().isoformat())
+    name = bots.player_name(settings_of(judge, game_id))
+    log_events(judge, game_id, [rules.judge_event("SeatChanged", {"seat": seat, "changed": ["player", "address", "key"],
+                                                                  "player": name})])
+    store.update_seat(game_id, seat, player=name, email="", key_hash="")
+    _default_preferences(judge, game_id, seat)
+    deadlines.returned(judge, game_id, seat, "replace")  # out of civil disorder: the bot is no player in disorder
+    if played is not None:  # the bot took it in civil disorder: now by the host's hand, for good
+        bots.unseat_bot(judge, game_id, seat, "host")
+    bots.seat_bot(judge, game_id, seat, "host")
+    head = trust.witness(store, game_id)
+    if old["email"]:
+        note = build.render_notice(wrapped(f"The host gave your seat {seat} in {game_id} to the game's bot. "
+                                           "Thank you for playing; your key no longer works."), game_id)
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
+                     subject=f"[{game_id}] your seat {seat} is played by the bot", text=note,
+                     html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
+    return Done(f"Seat {seat} of {game_id} is now played by the game's bot ({name}); it plays the seat's "
+                "decisions as they come, its orders checked and logged like a player's, a receipt to you for "
+                "each.", head)
+
+
+def _default_preferences(judge: Service, game_id: str, seat: str) -> None:
+    """The seat's preferences back to the defaults (``PreferencesSet``) when the old
+    player had changed them, what their digest held flushed to them (break16)."""
+    store = judge.store
+    if seat_preferences.of(store, game_id, seat) != dict(seat_preferences.DEFAULTS):
+        log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat,
+                                                                         "prefs": dict(seat_preferences.DEFAULTS)})])
+        digests.flush_digest(judge, game_id, seat)
 
 
 def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: str = "mail") -> Done:
@@ -19,13 +81,7 @@ def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: s
     when the old player had changed them; break16), a handover mail with the key and the
     seat's own history to the new player, a notice to the old one."""
     store = judge.store
-    if judge.config.game(game_id) is not None:
-        raise ValueError(f"game {game_id} comes from the config: change the seat there (`pbem run` logs the "
-                         "change); replace works on games made by `pbem game new`")
-    rows = {r["seat"]: r for r in store.seats(game_id)}
-    if seat not in rows:
-        raise ValueError(f"replace needs the seat: {common.say(via, '`seat: east`', '--seat east')} (seats: "
-                         f"{', '.join(rows)})")
+    rows = _common(judge, game_id, seat, via)
     try:
         new = parse_seat(f"{seat}={player}")
     except ValueError:
@@ -51,20 +107,32 @@ def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: s
                                               "player": new.player})
     head = log_events(judge, game_id, [event])
     store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
+    if bots.unseat_bot(judge, game_id, seat, "host"):  # back from the bot: the decision waits for the player again
+        head = trust.witness(store, game_id)
     head = hand_over(judge, game_id, seat, new.player, address, key, old, head, "replace")
     return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
                 "is queued.", head)
 
 
 def process(judge: Service, request: HostRequest) -> Done:
-    """:func:`_replace` with the request's ``seat`` and ``player``."""
-    return _replace(judge, request.game_id, request.values.get("seat"), request.values.get("player") or "",
-                    request.via)
+    """:func:`_to_bot` with the request's ``seat`` when it says ``bot: true``, else
+    :func:`_replace` with its ``seat`` and ``player``. Raises ValueError for both a
+    ``player`` and ``bot: true``."""
+    seat, player = request.values.get("seat"), request.values.get("player")
+    if request.values.get("bot") is True:
+        if player:
+            raise ValueError("replace takes either the new player or the bot, not both: "
+                             + common.say(request.via, "`player: Name <address>` or `bot: true`",
+                                          "--player 'Name <address>' or --bot"))
+        return _to_bot(judge, request.game_id, seat, request.via)
+    return _replace(judge, request.game_id, seat, player or "", request.via)
 
 
 COMMAND = HostCommand(
     name="replace", fields=(Field("seat", "seat", "the seat that changes hands"),
-                            Field("player", "text", "the new player, as `Name <address>`")),
-    logs=("SeatChanged", "PreferencesSet", "SeatReturned"), once=True, guide=Guide("host-guide.md", "Host commands"),
-    process=process,
-    help="A new player takes `seat:` (`player: Name <address>`): a new key, the handover mail, the old player told.")
+                            Field("player", "text", "the new player, as `Name <address>`"),
+                            Field("bot", "flag", "`true`: the game's bot takes the seat instead of a person")),
+    logs=("SeatChanged", "PreferencesSet", "SeatReturned", "BotSeated", "BotLeft"), once=True,
+    guide=Guide("host-guide.md", "Host commands"), process=process,
+    help="A new player takes `seat:` (`player: Name <address>`: a new key, the handover mail, the old player "
+         "told), or the game's bot does (`bot: true`).")

@@ -1,0 +1,205 @@
+"""Bots at the table (issue 27 Part A item 3; docs/bots.md "At the table"): a seat the
+game's bot plays — from the start (``pbem game new --bot``, a config seat with ``bot:
+true``), handed to it by the host (``replace`` with ``bot: true``), or taken in civil
+disorder when the game's ``civil_disorder`` setting is ``bot``.
+
+Which seats the bot plays is folded from the game's log (``BotSeated``, ``BotLeft``;
+:func:`pbem.service.base.settings.bot_seats`). A decision of such a seat gets a deadline
+due at once and no prompt; the judge's loop plays the oldest such deadline, one per
+cycle (:func:`play_due`), so a bot's thinking (the game's ``bot_seconds``) never holds
+the mailbox up for longer than that. The bot takes the player's path: it reads only its
+seat's view, its orders are written as a YAML document, read back by the strict reader
+of order mails, checked by the rules' own check, logged as the seat's orders
+(``OrdersAccepted`` with ``by: bot search/1``) and carried out with the game's dice; the
+host gets the receipt. Its own randomness comes from public data only
+(:func:`pbem.rules.bots.table.bot_seed`; docs/trust.md).
+"""
+from __future__ import annotations
+
+import logging
+import random
+from datetime import datetime
+from typing import Any
+
+import yaml
+
+from pbem import rules
+from pbem.config import GameConfig
+from pbem.gamesettings import GameSettings
+from pbem.mail.strict_yaml import load_strict_yaml
+from pbem.report import build
+from pbem.rules.bots.search import Budget
+from pbem.rules.bots.table import BOTS, TableBot, bot_seed
+from pbem.service.base.context import RetryLater, Service, is_transient
+from pbem.service.base.settings import bot_seats, host_of, settings_of, wrapped
+from pbem.service.base.text import safe_text
+from pbem.service.log import trust
+from pbem.service.outgoing import host_notices, outbox
+from pbem.service.play import adjudicate, deadlines
+
+log = logging.getLogger(__name__)
+
+
+def table_bot(settings: GameSettings) -> TableBot:
+    """The bot a game's ``bot`` setting names (:data:`pbem.rules.bots.table.BOTS`)."""
+    return BOTS[settings.bot]
+
+
+def player_name(settings: GameSettings) -> str:
+    """The name a seat the bot plays shows as its player: ``bot search`` (the
+    version is in the log and the reports' heading)."""
+    return f"bot {settings.bot}"
+
+
+def seated_at_setup(judge: Service, game: GameConfig) -> list[rules.Event]:
+    """``BotSeated`` (``why: setup``) for each seat of ``game`` the bot plays from the
+    start, for the setup's batch of events (:func:`pbem.service.play.setup.create_game`)."""
+    label = table_bot(game.settings).label
+    return [rules.judge_event("BotSeated", {"seat": s.seat, "bot": label, "why": "setup"})
+            for s in game.seats if s.bot]
+
+
+def seat_bot(judge: Service, game_id: str, seat: str, why: str) -> rules.Event:
+    """The game's bot plays ``seat`` from now on (``why``: ``setup``, ``host``,
+    ``civil_disorder``, ``config``): log ``BotSeated`` and make the seat's pending
+    decision, if any, due at once, so the next bot pass plays it. Returns the event.
+    Call inside a transaction."""
+    event = rules.judge_event("BotSeated", {"seat": seat, "bot": table_bot(settings_of(judge, game_id)).label,
+                                            "why": why})
+    deadlines.log_table(judge, game_id, [event])
+    _restart(judge, game_id, seat)
+    return event
+
+
+def unseat_bot(judge: Service, game_id: str, seat: str, why: str) -> bool:
+    """The bot no longer plays ``seat`` (``why``: ``host``, ``orders``, ``config``): log
+    ``BotLeft`` and start the seat's pending decision's deadline again at its full
+    length. False (nothing logged) when no bot plays the seat. Call inside a
+    transaction, before the seat's prompt is mailed again."""
+    played = bot_seats(judge, game_id).get(seat)
+    if played is None:
+        return False
+    deadlines.log_table(judge, game_id, [rules.judge_event("BotLeft", {"seat": seat, "bot": played.bot,
+                                                                        "why": why})])
+    _restart(judge, game_id, seat)
+    return True
+
+
+def _restart(judge: Service, game_id: str, seat: str) -> None:
+    """Start the deadline of ``seat``'s pending decision again (a bot seat's is due at
+    once, :func:`pbem.service.play.deadlines.start`)."""
+    state = judge.state(game_id)
+    decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+    if decision is not None:
+        deadlines.start(judge, game_id, state.step, seat, decision.kind)
+
+
+def waiting(judge: Service) -> bool:
+    """Whether a bot decision is due now (the loop then starts its next cycle at once)."""
+    return _next_due(judge) is not None
+
+
+def _next_due(judge: Service) -> dict[str, Any] | None:
+    """The open deadline of a bot seat that waited longest, of a running game at its
+    step, or None."""
+    now = judge.clock()
+    played: dict[str, dict] = {}
+    for row in judge.store.open_deadlines():
+        if datetime.fromisoformat(row["due_at"]) > now:
+            break
+        game_id = row["game_id"]
+        if game_id not in played:
+            game = judge.store.game(game_id)
+            running = game is not None and game["status"] not in (*trust.ENDED, "paused")
+            played[game_id] = bot_seats(judge, game_id) if running and game["step"] == row["step"] else {}
+        if row["seat"] in played[game_id]:
+            return row
+    return None
+
+
+def play_due(judge: Service, most: int = 1) -> int:
+    """Play at most ``most`` bot decisions that are due, the one that waited longest
+    first; returns how many were played. Each is its own transaction and its own guard:
+    a bot that raises or writes orders the check refuses is reported to the hosts and
+    the decision's default is played instead, so the game never waits on a broken bot.
+    Raises RetryLater on a transient database failure."""
+    done = 0
+    while done < most:
+        row = _next_due(judge)
+        if row is None:
+            break
+        try:
+            with judge.store.transaction():
+                play(judge, row["game_id"], row["seat"])
+        except Exception as exc:
+            if is_transient(exc):
+                raise RetryLater("bots", exc) from exc
+            log.exception("bot %s step %s %s failed", row["game_id"], row["step"], row["seat"])
+            with judge.store.transaction():
+                _fall_back(judge, row, exc)
+        done += 1
+    return done
+
+
+def play(judge: Service, game_id: str, seat: str) -> rules.GameState:
+    """The game's bot plays ``seat``'s pending decision: its orders from the seat's view
+    (:meth:`pbem.rules.bots.table.TableBot.orders`, the seed of
+    :func:`pbem.rules.bots.table.bot_seed`, the game's budget), written as YAML and read
+    back as an order mail's document is, checked (``rules.validate``), logged and
+    carried out (:func:`pbem.service.play.adjudicate.apply_orders`, ``by: bot NAME/N``);
+    the receipt to the host. Returns the new state. Raises ValueError when the seat has
+    no pending decision or the check refuses the bot's orders (nothing stored). Call
+    inside a transaction."""
+    settings = settings_of(judge, game_id)
+    bot = table_bot(settings)
+    state = judge.state(game_id)
+    decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+    if decision is None:
+        raise ValueError(f"{seat} of {game_id} has no decision pending")
+    rng = random.Random(bot_seed(game_id, seat, state.step))
+    written = bot.orders(state, seat, rng, Budget(seconds=settings.bot_seconds, playouts=settings.bot_playouts))
+    orders = trust.json_form(load_strict_yaml(yaml.safe_dump(written, sort_keys=False, allow_unicode=True)))
+    problems = rules.validate(state, seat, orders)
+    if problems:
+        raise ValueError(f"the bot {bot.label} wrote orders the check refuses: "
+                         + "; ".join(f"{p.code}: {p.message}" for p in problems))
+    deadlines.expire(judge, game_id, state.step, seat)
+    new_state = adjudicate.apply_orders(judge, game_id, state, seat, orders, inbox_id=None, parsed=None,
+                                        by=f"bot {bot.label}")
+    _receipt(judge, game_id, seat, state.step, decision.kind, bot)
+    return new_state
+
+
+def _receipt(judge: Service, game_id: str, seat: str, step: int, kind: str, bot: TableBot) -> None:
+    """The host's receipt of one bot decision: which seat, step and decision, that the
+    orders passed the check and are in the log, and the witness. The orders themselves
+    are not in it: they are the seat's secret until the game ends (the host may play
+    another seat), as a person's are (docs/trust.md)."""
+    address = host_of(judge, game_id)
+    if not address:
+        return
+    head = trust.witness(judge.store, game_id)
+    body = (f"The bot {bot.label} played {seat}'s {kind.replace('_', ' ')} decision of step {step} in {game_id}. "
+            "Its orders passed the same check as a player's and are logged as the seat's orders (OrdersAccepted, "
+            f"by: bot {bot.label}); like any seat's orders they stay private to the seat until the game ends."
+            + (f"\n\nLog witness: {head}" if head else ""))
+    text = build.render_notice(wrapped(body), game_id)
+    subject = f"[{game_id}] bot receipt: {seat}, step {step}"
+    outbox.queue(judge, game_id=game_id, kind="receipt", to_addr=address, to_name=None, subject=subject,
+                 text=text, html=build.html_of_text(subject, text), id_parts=(game_id, step, "bot-receipt", seat))
+
+
+def _fall_back(judge: Service, row: dict[str, Any], exc: BaseException) -> None:
+    """A bot failed on the decision of ``row``: the hosts are told (once a day) and the
+    decision's default is played (logged ``by: deadline``). Call inside a transaction."""
+    game_id, seat = row["game_id"], row["seat"]
+    host_notices.report_fault(judge, f"bot {game_id} {seat}", "a bot could not play",
+                              f"The bot of seat {seat} in {game_id} failed at step {row['step']} "
+                              f"({type(exc).__name__}: {safe_text(str(exc), 300)}). The decision's default "
+                              "was played instead; the bot plays the seat's next decisions again.")
+    state = judge.state(game_id)
+    decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+    deadlines.expire(judge, game_id, row["step"], seat)
+    if decision is not None and state.step == row["step"]:
+        adjudicate.apply_orders(judge, game_id, state, seat, decision.default, inbox_id=None, parsed=None,
+                                by_deadline=True)
