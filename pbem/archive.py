@@ -38,6 +38,7 @@ from pbem.pack.model import Pack
 from pbem.report import context, snapshot
 from pbem.report.history import (
     Batch,
+    bots_until,
     joined_headlines,
     played_in,
     render_batches,
@@ -126,7 +127,8 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path,
         nav += [("dice", "dice.html"), ("hash chain", "chain.html")]
         rep = render_batches(pack, group, game_id=game_id, seat=None, seats=seats,
                              seed_commitment=game["seed_commitment"], map_src=_map(step), nav=nav,
-                             before=groups[n - 1][-1].state if n > 0 else None)
+                             before=groups[n - 1][-1].state if n > 0 else None,
+                             bots=bots_until(all_batches, group[-1]))
         (out / _page(step)).write_text(rep.html, encoding="utf-8")
         files += [_map(step), _page(step)]
         when = played_in(groups, n)  # the turn and round the step was played in

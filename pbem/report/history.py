@@ -98,17 +98,19 @@ TABLE_HEADLINES: dict[str, Any] = {
 event's public data."""
 
 
-def headline(index: int, events: Sequence[rules.Event], by_deadline: bool) -> str:
+def headline(index: int, events: Sequence[rules.Event], by_deadline: bool, by: str | None = None) -> str:
     """The headline of batch ``index`` (see :class:`Batch`): who played (``"south
     played"``, ``"north played (deadline default)"``), or what the host or a player did
     around the rules (:data:`TABLE_HEADLINES`: ``"the host extended the deadline of
-    east"``, ``"the host paused the game"``), each different action named once. Only
-    public events are read: a batch with nothing public reads ``"a private entry"``."""
+    east"``, ``"the host paused the game"``), each different action named once. ``by``:
+    the bot that played the batch's decision (``"west played (bot search/1)"``; the
+    ``by`` of its orders document, which names no secret). Only public events are read
+    otherwise: a batch with nothing public reads ``"a private entry"``."""
     if index == 0:
         return "setup, the game begins"
     seat = next((e.data.get("seat") for e in events if e.kind in ("OrdersApplied", "TurnPassed")), None)
     if seat is not None:
-        return f"{seat} played" + (" (deadline default)" if by_deadline else "")
+        return f"{seat} played" + (" (deadline default)" if by_deadline else f" ({by})" if by else "")
     said: list[str] = []
     for e in events:
         say = TABLE_HEADLINES.get(e.kind)
@@ -133,18 +135,34 @@ def joined_headlines(group: Sequence[Batch]) -> str:
     return "; ".join(h if n == 1 else f"{h} ({count(n, 'time')})" for h, n in counts.items())
 
 
+def bots_until(all_batches: Sequence[Batch], last: Batch) -> dict[str, str]:
+    """``{seat: bot label}`` of the seats a bot played after batch ``last`` (its
+    ``BotSeated`` and ``BotLeft`` events up to it, in log order; docs/bots.md)."""
+    out: dict[str, str] = {}
+    for b in all_batches:
+        for e in b.events:
+            if e.kind == "BotSeated":
+                out[e.data["seat"]] = e.data["bot"]
+            elif e.kind == "BotLeft":
+                out.pop(e.data["seat"], None)
+        if b is last:
+            break
+    return out
+
+
 def render_batches(pack: Pack, group: Sequence[Batch], *, game_id: str, seat: str | None,
                    seats: Sequence[Mapping[str, Any]], seed_commitment: str, map_src: str | None = None,
-                   nav: Sequence[tuple[str, str]] | None = None, before: rules.GameState | None = None
-                   ) -> build.Rendered:
+                   nav: Sequence[tuple[str, str]] | None = None, before: rules.GameState | None = None,
+                   bots: Mapping[str, str] | None = None) -> build.Rendered:
     """One report for consecutive ``group`` batches as ``seat`` received it (None: the
     public report): their events in order, the state after the last one; ``before``:
     the state before the first (the turn it was played in, and every change of control,
-    VP and LP since it; :func:`pbem.report.build.report_context`)."""
+    VP and LP since it; :func:`pbem.report.build.report_context`); ``bots``: the seats a
+    bot played then (:func:`bots_until`), named under the heading as the live report did."""
     events = [e for b in group for e in b.events]
     ctx = build.report_context(pack, group[-1].state, events, game_id=game_id, step=group[0].step, seat=seat,
                                seats=seats, headline=joined_headlines(group),
-                               seed_commitment=seed_commitment, before=before)
+                               seed_commitment=seed_commitment, before=before, bots=bots)
     ctx["map_src"] = map_src
     ctx["nav"] = list(nav or [])
     return build.Rendered(render("report.txt.j2", ctx), render("report.html.j2", ctx))
@@ -169,7 +187,8 @@ def render_history(pack: Pack, all_batches: Sequence[Batch], *, game_id: str, se
             first = all_batches.index(group[0])
             rep = render_batches(pack, group, game_id=game_id, seat=seat, seats=seats,
                                  seed_commitment=seed_commitment,
-                                 before=all_batches[first - 1].state if first > 0 else None)
+                                 before=all_batches[first - 1].state if first > 0 else None,
+                                 bots=bots_until(all_batches, group[-1]))
             heads = joined_headlines(group)
             return f"[{game_id}] history: step {step} ({heads})", rep.text, rep.html
     groups = step_groups(all_batches)

@@ -27,8 +27,8 @@ from pbem.store import Store
 from pbem.store.events import StoredEvent
 from tests.conftest import ACCOUNTS, HASHES, KEYS, PLAYERS, SEATS
 from tests.mailservers import start_pymap
-from tests.service.tablemail import Table, flat, key_in, new_table
 from tests.service.helpers import write_config
+from tests.service.tablemail import Table, flat, key_in, new_table
 
 BOT = "bot search/1"
 QUICK = ["--setting", "bot_seconds=5", "--setting", "bot_playouts=2"]
@@ -104,6 +104,14 @@ def test_a_bot_seat_from_the_start_plays_through_the_players_path(tmp_path: Path
             reports = table.mails(s, "report: west played (bot search/1)")
             assert "The bot plays: west (search/1)." in flat(reports[-1])
             assert not any("your move, west" in str(m["Subject"]) for m in table.inbox(s))
+        # a past report asked for again (history) names the bot seats as the live one did
+        step = played[-1].data["step"]
+        table.send("north@pbem.localhost", yaml.safe_dump({"game": "g2", "seat": "north", "key": table.keys["north"],
+                                                           "history": step}), "history please")
+        table.cycle()
+        table.flush()
+        again = flat(table.mails("north", f"history: step {step}")[0])
+        assert "west played (bot search/1)" in again and "The bot plays: west (search/1)." in again
         table.close()
         v = table.cli("verify", "g2")
         assert v.exit_code == 0 and "replay equals live state" in v.output, v.output

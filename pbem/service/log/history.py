@@ -34,9 +34,11 @@ def batches(store: Store, game_id: str) -> list[Batch]:
         if rows:
             events = tuple(rules.Event(kind=e.kind, data=e.data, public=e.public, seat=e.seat) for e in rows)
             state = rules.fold(state, events)
-            by_deadline = len(out) > 0 and all(e.inbox_id is None for e in rows)
+            bot = next((str(e.data["by"]) for e in rows if e.kind == "OrdersAccepted"
+                        and str(e.data.get("by", "")).startswith("bot ")), None)  # a bot at the table played
+            by_deadline = len(out) > 0 and all(e.inbox_id is None for e in rows) and bot is None
             out.append(Batch(index=len(out), step=rows[0].step, first_seq=rows[0].seq, last_seq=rows[-1].seq,
-                             events=events, state=state, headline=headline(len(out), events, by_deadline)))
+                             events=events, state=state, headline=headline(len(out), events, by_deadline, bot)))
         lo = hi
     return out
 

@@ -10,7 +10,7 @@ from pbem import rules
 from pbem.report import build
 from pbem.service.base import calendar
 from pbem.service.base.context import Service
-from pbem.service.base.settings import settings_of, wrapped
+from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.outgoing import outbox
 from pbem.service.play import deadlines
 
@@ -33,7 +33,8 @@ def tell_seats(judge: Service, game_id: str, subject: str, body: str, id_part: s
 def status_text(judge: Service, game_id: str) -> str:
     """The game's status for the host: each waited-on seat with its deadline in the
     game's local time and since when it is waited on, and each seat's NMR counts
-    (missed decisions in all and in a row) and civil disorder (issue 16)."""
+    (missed decisions in all and in a row), civil disorder (issue 16) and whether a bot
+    plays it (docs/bots.md)."""
     game = judge.store.game(game_id)
     assert game is not None
     lines = [f"Game {game_id} is {game['status']} at step {game['step']}.", ""]
@@ -45,10 +46,13 @@ def status_text(judge: Service, game_id: str) -> str:
     if not waiting:
         lines.append("  no seat is waited on.")
     recs, away = deadlines.table(judge, game_id)
+    played = bot_seats(judge, game_id)
     lines += ["", "NMR (missed decisions: in all, in a row):", ""]
     for row in judge.store.seats(game_id):
         rec = recs.get(row["seat"], deadlines.SeatRecord())
         note = ", in civil disorder" if rec.disorder else ""
+        if row["seat"] in played:
+            note += f", played by the bot {played[row['seat']].bot}"
         for a in away.get(row["seat"], []):
             note += f", away {deadlines.shown(judge, game_id, a['from'])} to {deadlines.shown(judge, game_id, a['to'])}"
         lines.append(f"  {row['seat']}: {rec.total} in all, {rec.in_a_row} in a row{note}")
