@@ -299,3 +299,60 @@ def test_the_bots_orders_never_depend_on_the_other_hands_the_deck_or_the_seed(tm
         assert orders[db]["step"] == state.step
         j.store.close()
     assert orders["a"]["orders"] == orders["b"]["orders"]
+
+
+def test_a_config_seat_becomes_the_bots_and_a_persons_again(tmp_path: Path) -> None:
+    """``bot: true`` added to a config game's seat: the next start logs ``BotSeated``
+    (why ``config``) and the bot plays the seat's waiting decision; the seat a person's
+    again: ``BotLeft`` and the person gets the pending prompt."""
+    def config(west_bot: bool) -> dict:
+        seats = [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+                 for s in SEATS]
+        if west_bot:
+            seats[3] = {"seat": "west", "bot": True}
+        return {"judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "c.sqlite"),
+                "map_attachment": False, "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": seats,
+                                                    "settings": {"bot_seconds": 5, "bot_playouts": 2}}]}
+
+    clock = [datetime(2029, 1, 1, tzinfo=UTC)]
+
+    def judge_of(west_bot: bool) -> Judge:
+        j = Judge(parse_config(config(west_bot), tmp_path), Store(tmp_path / "c.sqlite"), clock=lambda: clock[0],
+                  new_seed=lambda: hashlib.sha256(b"seed c").digest())
+        j.ensure_games()
+        return j
+
+    judge, rng, n = judge_of(False), random.Random(5), 0
+    while (d := rules.pending(judge.state("g1"))[0]).seat != "west" or judge.state("g1").step < 3:
+        n += 1
+        state = judge.state("g1")
+        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
+               "orders": rules.bot_orders(state, d.seat, rng)}
+        assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
+    waited = judge.state("g1").step
+    judge.store.close()
+    judge = judge_of(True)  # the host put `bot: true` on west in the config
+    assert [e.data["why"] for e in judge.store.events("g1") if e.kind == "BotSeated"] == ["config"]
+    judge.tick()
+    assert [(e.data["by"], e.data["step"]) for e in judge.store.events("g1")
+            if e.kind == "OrdersAccepted" and e.data["seat"] == "west"][-1] == (BOT, waited)
+    while rules.pending(judge.state("g1"))[0].seat != "west":
+        state = judge.state("g1")
+        d = rules.pending(state)[0]
+        n += 1
+        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
+               "orders": rules.bot_orders(state, d.seat, rng)}
+        assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
+    # west is waited on again: the host gives it back to its player before the bot plays
+    judge.store.close()
+    judge = judge_of(False)
+    assert [e.data["why"] for e in judge.store.events("g1") if e.kind == "BotLeft"] == ["config"]
+    step = judge.state("g1").step
+    prompts = judge.store.db.execute("SELECT subject FROM outbox WHERE to_addr = 'west@pbem.localhost' AND kind = "
+                                     "'prompt'").fetchall()
+    assert (f"[g1] step {step}: your move, west",) in prompts
+    due = {d["seat"]: d["due_at"] for d in judge.store.open_deadlines("g1")}
+    assert datetime.fromisoformat(due["west"]) > clock[0]  # a person's deadline again, not due at once
+    judge.tick()
+    assert rules.pending(judge.state("g1"))[0].seat == "west"  # nobody played it for the person
+    judge.store.close()

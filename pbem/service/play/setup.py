@@ -69,7 +69,7 @@ def ensure_games(judge: Service) -> list[str]:
 def _sync_bots(judge: Service, game: GameConfig) -> None:
     """The config's ``bot: true`` seats of a stored game: a seat that became a bot seat
     gets ``BotSeated`` (``why: config``), one that the bot played from the config and is
-    a person's now gets ``BotLeft``. A seat the bot took in civil disorder is left as it
+    a person's now gets ``BotLeft`` and its pending prompt, if any. A seat the bot took in civil disorder is left as it
     is (its player or the host brings it back). Call inside a transaction."""
     played = bot_seats(judge, game.id)
     for s in game.seats:
@@ -77,6 +77,7 @@ def _sync_bots(judge: Service, game: GameConfig) -> None:
             bots.seat_bot(judge, game.id, s.seat, "config")
         elif not s.bot and s.seat in played and played[s.seat].why in ("setup", "config"):
             bots.unseat_bot(judge, game.id, s.seat, "config")
+            reports.prompt_again(judge, game.id, s.seat, again="from-bot")  # its pending decision, to the person
 
 
 def config_welcome_text(judge: Service, game: GameConfig, seat: SeatConfig) -> str:
