@@ -19,10 +19,12 @@ import yaml
 
 from pbem import rules
 from pbem.config import parse_config
+from pbem.rules.bots import table as table_bots
 from pbem.rules.bots.seat_view import seat_view
 from pbem.rules.core.state import GameState
 from pbem.service import Judge
 from pbem.service.base.context import game_pack
+from pbem.service.log import trust
 from pbem.store import Store
 from pbem.store.events import StoredEvent
 from tests.conftest import ACCOUNTS, HASHES, KEYS, PLAYERS, SEATS
@@ -355,4 +357,35 @@ def test_a_config_seat_becomes_the_bots_and_a_persons_again(tmp_path: Path) -> N
     assert datetime.fromisoformat(due["west"]) > clock[0]  # a person's deadline again, not due at once
     judge.tick()
     assert rules.pending(judge.state("g1"))[0].seat == "west"  # nobody played it for the person
+    judge.store.close()
+
+
+def test_a_bot_that_writes_refused_orders_gets_the_default_and_the_host_is_told(tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    """A bot whose orders the check refuses (a broken bot: fault injected by replacing the
+    table's bot) never stalls the game: the decision's default is played, logged ``by:
+    deadline``, and the hosts get one notice."""
+    monkeypatch.setitem(table_bots.BOTS, "search", table_bots.TableBot(
+        "search", 1, lambda view, seat, rng, budget: {"no_such_order": True}))
+    seats = [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+             for s in SEATS if s != "west"] + [{"seat": "west", "bot": True}]
+    raw = {"judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "f.sqlite"),
+           "map_attachment": False, "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": seats}]}
+    judge = Judge(parse_config(raw, tmp_path), Store(tmp_path / "f.sqlite"),
+                  clock=lambda: datetime(2029, 1, 1, tzinfo=UTC), new_seed=lambda: hashlib.sha256(b"f").digest())
+    judge.ensure_games()
+    rng, n = random.Random(6), 0
+    while (d := rules.pending(judge.state("g1"))[0]).seat != "west":
+        n += 1
+        state = judge.state("g1")
+        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
+               "orders": rules.bot_orders(state, d.seat, rng)}
+        assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
+    state = judge.state("g1")
+    judge.tick()
+    west = [e.data for e in judge.store.events("g1") if e.kind == "OrdersAccepted" and e.data["seat"] == "west"]
+    assert west[-1]["by"] == "deadline" and west[-1]["step"] == state.step
+    assert west[-1]["orders"] == trust.json_form(rules.pending(state)[0].default)
+    notices = judge.store.db.execute("SELECT subject FROM outbox WHERE to_addr = 'host@pbem.localhost'").fetchall()
+    assert ("[pbem] judge notice: a bot could not play",) in notices
     judge.store.close()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import yaml
@@ -38,6 +38,10 @@ from pbem.service.outgoing import host_notices, outbox
 from pbem.service.play import adjudicate, deadlines
 
 log = logging.getLogger(__name__)
+
+RETRY_AFTER = timedelta(hours=1)
+"""How long a bot decision whose bot and default both failed waits before it is tried
+again (the hosts were told), so the other bot decisions are not held up by it."""
 
 
 def table_bot(settings: GameSettings) -> TableBot:
@@ -103,26 +107,30 @@ def _next_due(judge: Service) -> dict[str, Any] | None:
     """The open deadline of a bot seat that waited longest, of a running game at its
     step, or None."""
     now = judge.clock()
-    played: dict[str, dict] = {}
+    games: dict[str, tuple[int | None, dict]] = {}  # game -> (its step while it runs, its bot seats)
+    due: list[tuple[datetime, dict[str, Any]]] = []
     for row in judge.store.open_deadlines():
-        if datetime.fromisoformat(row["due_at"]) > now:
-            break
+        when = datetime.fromisoformat(row["due_at"])  # compared as instants: games keep other UTC offsets
+        if when > now:
+            continue
         game_id = row["game_id"]
-        if game_id not in played:
+        if game_id not in games:
             game = judge.store.game(game_id)
             running = game is not None and game["status"] not in (*trust.ENDED, "paused")
-            played[game_id] = bot_seats(judge, game_id) if running and game["step"] == row["step"] else {}
-        if row["seat"] in played[game_id]:
-            return row
-    return None
+            games[game_id] = (game["step"], bot_seats(judge, game_id)) if running else (None, {})
+        step, played = games[game_id]
+        if row["step"] == step and row["seat"] in played:
+            due.append((when, row))
+    return min(due, key=lambda d: d[0])[1] if due else None
 
 
 def play_due(judge: Service, most: int = 1) -> int:
     """Play at most ``most`` bot decisions that are due, the one that waited longest
     first; returns how many were played. Each is its own transaction and its own guard:
     a bot that raises or writes orders the check refuses is reported to the hosts and
-    the decision's default is played instead, so the game never waits on a broken bot.
-    Raises RetryLater on a transient database failure."""
+    the decision's default is played instead, so the game never waits on a broken bot;
+    should the default fail too, the decision waits :data:`RETRY_AFTER`. Raises
+    RetryLater on a transient database failure."""
     done = 0
     while done < most:
         row = _next_due(judge)
@@ -135,8 +143,16 @@ def play_due(judge: Service, most: int = 1) -> int:
             if is_transient(exc):
                 raise RetryLater("bots", exc) from exc
             log.exception("bot %s step %s %s failed", row["game_id"], row["step"], row["seat"])
-            with judge.store.transaction():
-                _fall_back(judge, row, exc)
+            try:
+                with judge.store.transaction():
+                    _fall_back(judge, row, exc)
+            except Exception as again:
+                if is_transient(again):
+                    raise RetryLater("bots", again) from again
+                log.exception("the default of %s step %s %s failed too", row["game_id"], row["step"], row["seat"])
+                with judge.store.transaction():  # tried again in an hour; other bot decisions go first
+                    judge.store.set_deadline(row["game_id"], row["step"], row["seat"], row["kind"],
+                                             (judge.clock() + RETRY_AFTER).isoformat())
         done += 1
     return done
 
