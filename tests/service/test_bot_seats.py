@@ -26,6 +26,7 @@ from pbem.service import Judge
 from pbem.service.base.context import game_pack
 from pbem.service.log import trust
 from pbem.store import Store
+from pbem.store.blobs import unpack
 from pbem.store.events import StoredEvent
 from tests.conftest import ACCOUNTS, HASHES, KEYS, PLAYERS, SEATS
 from tests.mailservers import start_pymap
@@ -386,6 +387,10 @@ def test_a_bot_that_writes_refused_orders_gets_the_default_and_the_host_is_told(
     west = [e.data for e in judge.store.events("g1") if e.kind == "OrdersAccepted" and e.data["seat"] == "west"]
     assert west[-1]["by"] == "deadline" and west[-1]["step"] == state.step
     assert west[-1]["orders"] == trust.json_form(rules.pending(state)[0].default)
-    notices = judge.store.db.execute("SELECT subject FROM outbox WHERE to_addr = 'host@pbem.localhost'").fetchall()
-    assert ("[pbem] judge notice: a bot could not play",) in notices
+    notices = [r for r in judge.store.db.execute("SELECT subject, raw FROM outbox WHERE to_addr = "
+                                                 "'host@pbem.localhost'").fetchall() if "bot could not" in r[0]]
+    assert [r[0] for r in notices] == ["[pbem] judge notice: a bot could not play"]
+    told = " ".join(unpack(notices[0][1]).decode().split())
+    # the refusal's codes, never its words (they may name the bot's cards: a host may play another seat)
+    assert "the check refuses (orders.unknown_key)" in told and "no_such_order" not in told, told
     judge.store.close()

@@ -44,6 +44,11 @@ RETRY_AFTER = timedelta(hours=1)
 again (the hosts were told), so the other bot decisions are not held up by it."""
 
 
+class BotOrdersRefused(ValueError):
+    """The check refused a bot's orders; the message names the problem codes only (the
+    problems' own words may name the bot's cards, a secret the hosts may not see)."""
+
+
 def table_bot(settings: GameSettings) -> TableBot:
     """The bot a game's ``bot`` setting names (:data:`pbem.rules.bots.table.BOTS`)."""
     return BOTS[settings.bot]
@@ -164,8 +169,8 @@ def play(judge: Service, game_id: str, seat: str) -> rules.GameState:
     back as an order mail's document is, checked (``rules.validate``), logged and
     carried out (:func:`pbem.service.play.adjudicate.apply_orders`, ``by: bot NAME/N``);
     the receipt to the host. Returns the new state. Raises ValueError when the seat has
-    no pending decision or the check refuses the bot's orders (nothing stored). Call
-    inside a transaction."""
+    no pending decision, :class:`BotOrdersRefused` when the check refuses the bot's
+    orders (nothing stored). Call inside a transaction."""
     settings = settings_of(judge, game_id)
     bot = table_bot(settings)
     state = judge.state(game_id)
@@ -177,8 +182,8 @@ def play(judge: Service, game_id: str, seat: str) -> rules.GameState:
     orders = trust.json_form(load_strict_yaml(yaml.safe_dump(written, sort_keys=False, allow_unicode=True)))
     problems = rules.validate(state, seat, orders)
     if problems:
-        raise ValueError(f"the bot {bot.label} wrote orders the check refuses: "
-                         + "; ".join(f"{p.code}: {p.message}" for p in problems))
+        raise BotOrdersRefused(f"the bot {bot.label} wrote orders the check refuses ("
+                               + ", ".join(sorted({p.code for p in problems})) + ")")
     deadlines.expire(judge, game_id, state.step, seat)
     new_state = adjudicate.apply_orders(judge, game_id, state, seat, orders, inbox_id=None, parsed=None,
                                         by=f"bot {bot.label}")
@@ -209,10 +214,14 @@ def _fall_back(judge: Service, row: dict[str, Any], exc: BaseException) -> None:
     """A bot failed on the decision of ``row``: the hosts are told (once a day) and the
     decision's default is played (logged ``by: deadline``). Call inside a transaction."""
     game_id, seat = row["game_id"], row["seat"]
+    # only the refusal's codes or the error's type: its text may name the seat's secrets
+    # (its hand), and a host may play another seat; the judge's own log has the rest
+    why = (safe_text(str(exc), 300) if isinstance(exc, BotOrdersRefused)
+           else f"{type(exc).__name__}; the judge's log has the details")
     host_notices.report_fault(judge, f"bot {game_id} {seat}", "a bot could not play",
-                              f"The bot of seat {seat} in {game_id} failed at step {row['step']} "
-                              f"({type(exc).__name__}: {safe_text(str(exc), 300)}). The decision's default "
-                              "was played instead; the bot plays the seat's next decisions again.")
+                              f"The bot of seat {seat} in {game_id} failed at step {row['step']} ({why}). "
+                              "The decision's default was played instead; the bot plays the seat's next "
+                              "decisions again.")
     state = judge.state(game_id)
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
     deadlines.expire(judge, game_id, row["step"], seat)
