@@ -206,7 +206,7 @@ def _receipt(judge: Service, game_id: str, seat: str, step: int, kind: str, bot:
             + (f"\n\nLog witness: {head}" if head else ""))
     text = build.render_notice(wrapped(body), game_id)
     subject = f"[{game_id}] bot receipt: {seat}, step {step}"
-    outbox.queue(judge, game_id=game_id, kind="receipt", to_addr=address, to_name=None, subject=subject,
+    outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None, subject=subject,
                  text=text, html=build.html_of_text(subject, text), id_parts=(game_id, step, "bot-receipt", seat))
 
 
