@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import yaml
@@ -114,7 +114,9 @@ def _next_due(judge: Service) -> dict[str, Any] | None:
     now = judge.clock()
     games: dict[str, tuple[int | None, dict]] = {}  # game -> (its step while it runs, its bot seats)
     due: list[tuple[datetime, dict[str, Any]]] = []
-    for row in judge.store.open_deadlines():
+    # only the rows awake now (a bot seat's is due at once and the deadline pass leaves it
+    # awake; the others sleep until their reminder or deadline: issue 30 item 6)
+    for row in judge.store.due_deadlines(now.astimezone(UTC).replace(microsecond=0).isoformat()):
         when = datetime.fromisoformat(row["due_at"])  # compared as instants: games keep other UTC offsets
         if when > now:
             continue
