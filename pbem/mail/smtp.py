@@ -65,6 +65,8 @@ MAX_DELAY = 3600.0
 SEND_TIMEOUT = 30.0
 #: seconds one pass over the outbox may take in all
 CYCLE_BUDGET = 120.0
+#: seconds :func:`answers` waits for a greeting
+PROBE_TIMEOUT = 5.0
 _BAD_ADDRESS = re.compile(r"[\x00-\x20\x7f<>]")
 
 
@@ -151,6 +153,34 @@ def _client(server: MailServer, timeout: float) -> aiosmtplib.SMTP:
     return aiosmtplib.SMTP(hostname=server.host, port=server.port, username=server.user, password=server.password,
                            use_tls=server.tls == "implicit", start_tls=server.tls == "starttls",
                            validate_certs=server.verify_tls, cert_bundle=server.ca_file, timeout=timeout)
+
+
+async def answers_async(server: MailServer, timeout: float = PROBE_TIMEOUT) -> bool:
+    """Whether the SMTP server greets a new connection with 220 (RFC 5321 4.3.1)
+    within ``timeout`` seconds: a TCP connection (TLS first for ``tls: implicit``, the
+    certificate checked as for sending), the greeting, QUIT. No STARTTLS, no login, no
+    transaction, so asking often during an outage costs the server nothing and never
+    counts as a failed login. Never raises."""
+    smtp = aiosmtplib.SMTP(hostname=server.host, port=server.port, use_tls=server.tls == "implicit",
+                           start_tls=False, validate_certs=server.verify_tls, cert_bundle=server.ca_file,
+                           timeout=timeout)
+    try:
+        await asyncio.wait_for(smtp.connect(), timeout)
+    except Exception as exc:  # noqa: BLE001 - any failure means: not yet
+        log.debug("SMTP server does not answer yet (%s: %s)", type(exc).__name__, exc)
+        return False
+    try:
+        await asyncio.wait_for(smtp.quit(), timeout)
+    except Exception as exc:  # noqa: BLE001 - it greeted us: that is the answer
+        log.debug("QUIT after the greeting failed (%s: %s)", type(exc).__name__, exc)
+    finally:
+        smtp.close()
+    return True
+
+
+def answers(server: MailServer, timeout: float = PROBE_TIMEOUT) -> bool:
+    """Synchronous :func:`answers_async` (its own event loop)."""
+    return asyncio.run(answers_async(server, timeout))
 
 
 async def send_raw(server: MailServer, sender: str, to_addr: str, raw: bytes, timeout: float = SEND_TIMEOUT) -> None:

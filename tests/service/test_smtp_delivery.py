@@ -4,6 +4,7 @@ alone; one bad row never spoils the SMTP connection for the next; a relay that i
 charges no row, and every row goes once it is back. Servers on 127.0.0.1 only."""
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,7 +18,7 @@ from pbem.service import Judge
 from pbem.service.base.text import now_utc
 from pbem.service.outgoing import outbox, sending
 from pbem.store import Store
-from tests.service.helpers import FaultySMTP, text_of, write_config
+from tests.service.helpers import FaultySMTP, text_of, wait_until, write_config
 
 IDN = "δοκ@παρά.δοκιμή"
 WEST = "wést@pbem.localhost"
@@ -121,3 +122,31 @@ def test_breakit8_a_long_outage_charges_no_row_and_everything_goes_when_the_rela
         assert {tos[0] for _f, tos, _r in smtp.received} == {"a@pbem.localhost", "b@pbem.localhost", "c@pbem.localhost"}
     finally:
         smtp.stop()
+
+
+def test_issue30_after_an_outage_the_outbox_goes_when_the_relay_answers_not_at_its_timer(tmp_path) -> None:
+    """Issue 30 item 8: the sender thread found the relay down, then waited for its
+    timer (30 s in ``pbem run``) although the relay was back. It now looks for the
+    relay's greeting while it is down and sends as soon as it answers. The timer here is
+    an hour and nothing else kicks the thread, so only that look can send the row."""
+    port = free_port()  # nothing listens there yet: the relay is down
+    _path, judge, _now = _judge(tmp_path, port)
+    _queue(judge, "a@pbem.localhost", "a")
+    stop = threading.Event()
+    sender = sending.Sender(lambda: Judge(judge.config, Store(judge.config.database)), stop, every=3600.0)
+    sender.kick()
+    sender.start()
+    smtp = None
+    try:
+        assert wait_until(lambda: sender.passes >= 1, 30), "the first pass ran"
+        assert _rows(judge)["row a"][0] == "pending", "the relay was down"
+        smtp = FaultySMTP().start(port)  # the relay is back
+        assert wait_until(lambda: smtp.received, 30), "sent once the relay answered, not an hour later"
+        assert wait_until(lambda: _rows(judge)["row a"][0] == "sent", 10)
+        assert sender.passes == 2, "one failed pass, one that sent: the thread does not spin"
+    finally:
+        stop.set()
+        sender.kick()
+        sender.join(30)
+        if smtp is not None:
+            smtp.stop()

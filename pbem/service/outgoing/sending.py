@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pbem.mail.smtp import CYCLE_BUDGET, SendReport, send_due
+from pbem.mail.smtp import CYCLE_BUDGET, PROBE_TIMEOUT, SendReport, answers, send_due
 from pbem.service.base.context import Service
 from pbem.service.outgoing import faults, host_notices
 from pbem.store import is_transient_db_error
@@ -59,6 +59,8 @@ def _report_given_up(judge: Service, ids: Sequence[int]) -> None:
 
 #: seconds between the sender's looks at the database for mail another process queued
 WATCH_EVERY = 0.5
+#: seconds between the sender's looks for the relay's greeting while it is down
+PROBE_EVERY = 2.0
 
 
 class Sender(threading.Thread):
@@ -67,12 +69,19 @@ class Sender(threading.Thread):
     ``watch_every`` seconds of a commit by another connection (issue 24, finding 11: a
     host command from the CLI, another process, used to wait for the next timed pass,
     11–30 s; :meth:`pbem.store.Store.data_version` tells, a cheap PRAGMA, no query of
-    the outbox). After a pass that found the relay down, only a kick or the timer starts
-    the next. A pass that raises is logged and reported as a fault; the thread goes on."""
+    the outbox). After a pass that found the relay down, commits no longer start a pass;
+    instead the thread looks for the relay's greeting every ``probe_every`` seconds
+    (:func:`pbem.mail.smtp.answers`: no login, no mail) and starts a pass as soon as it
+    answers (issue 30, item 8: the outbox used to wait for its timer, up to 30 s after
+    the relay was back); a kick or the timer still start one too. When a pass that a
+    greeting started fails again (the relay greets but refuses our login, say), the next
+    look waits twice as long, up to ``every``, so a relay that greets and refuses is
+    not tried more often than the timer would. A pass that raises is logged and reported
+    as a fault; the thread goes on."""
 
     def __init__(self, make_judge: Callable[[], Service], stop: threading.Event, every: float = 30.0,
                  budget: float = CYCLE_BUDGET, watch: faults.ServerFaults | None = None,
-                 watch_every: float = WATCH_EVERY):
+                 watch_every: float = WATCH_EVERY, probe_every: float = PROBE_EVERY):
         super().__init__(name="pbem-outbox", daemon=True)
         self._make = make_judge
         self.watch = watch or faults.ServerFaults()
@@ -80,6 +89,7 @@ class Sender(threading.Thread):
         self.every = every
         self.budget = budget
         self.watch_every = watch_every
+        self.probe_every = probe_every
         self._kick = threading.Event()
         self.passes = 0
 
@@ -99,8 +109,9 @@ class Sender(threading.Thread):
             return
         watch = self.watch
         relay_down = False
+        probe_delay = self.probe_every
         while not self.stop.is_set():
-            self._wait(judge, relay_down)
+            greeted = self._wait(judge, relay_down, probe_delay)
             if self.stop.is_set():
                 break
             try:
@@ -108,28 +119,43 @@ class Sender(threading.Thread):
                 relay_down = bool(report.server_error)
                 if report.server_error:
                     watch.failed(judge, "smtp", RuntimeError(report.server_error))
-                elif report.sent:
-                    watch.recovered(judge, "smtp")
+                    if greeted:  # it greets but the pass still fails: look less often
+                        probe_delay = min(probe_delay * 2, self.every)
+                else:
+                    probe_delay = self.probe_every
+                    if report.sent:
+                        watch.recovered(judge, "smtp")
             except Exception as exc:
                 log.exception("outbox pass failed")
                 watch.failed(judge, "database" if is_transient_db_error(exc) else "internal", exc)
             self.passes += 1
         judge.store.close()
 
-    def _wait(self, judge: Service, relay_down: bool) -> None:
-        """Until a kick, ``every`` seconds, or (unless ``relay_down``) a commit by
-        another connection since the last pass."""
+    def _wait(self, judge: Service, relay_down: bool, probe_delay: float) -> bool:
+        """Until a kick, ``every`` seconds, a commit by another connection since the last
+        pass (when the relay is up), or the relay's greeting (when ``relay_down``; looked
+        for every ``probe_delay`` seconds). True when the greeting ended the wait."""
         end = time.monotonic() + self.every
+        probe_at = time.monotonic() + probe_delay
         seen = _version(judge)
+        greeted = False
         while not self.stop.is_set():
             left = end - time.monotonic()
             if left <= 0 or self._kick.wait(min(self.watch_every, left)):
                 break
+            if relay_down:
+                if time.monotonic() >= probe_at:
+                    if answers(judge.config.smtp, min(PROBE_TIMEOUT, probe_delay)):
+                        greeted = True
+                        break
+                    probe_at = time.monotonic() + probe_delay
+                continue
             now = _version(judge)
-            if now != seen and not relay_down:
+            if now != seen:
                 break
             seen = now
         self._kick.clear()
+        return greeted
 
 
 def _version(judge: Service) -> int | None:
