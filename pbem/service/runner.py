@@ -15,6 +15,7 @@ from pbem.devmail import DevMail, DevMailError
 from pbem.service.base.context import RetryLater
 from pbem.service.hosting import after_migration
 from pbem.service.loop import NETWORK_ERRORS, make_judge, run_forever, run_once
+from pbem.service.play.warmup import warm_up
 from pbem.service.replica import ReplicaError, Replicator
 from pbem.service.replica import watch as watch_replica
 from pbem.store import StoreError, describe_db_error, is_db_error
@@ -124,6 +125,7 @@ def _serve(config: Config, once: bool, echo: Callable[[str], None], stop: thread
                                f"{type(exc).__name__}: {exc}") from exc
             finally:
                 poller.close()
+        warm_up(judge)  # the first report's pictures and templates, drawn now in a thread of its own
         echo(f"polling {config.imap.user}@{config.imap.host}:{config.imap.port}/{config.imap.folder} "
              f"as {config.judge_address}; Ctrl-C to stop")
         if dev is not None:
