@@ -145,7 +145,7 @@ maillog_file = {root}/postfix.log
 maillog_file_prefixes = {root}
 virtual_mailbox_domains = {domain}
 virtual_mailbox_maps = texthash:{root}/postfix/mailboxes
-virtual_transport = lmtp:inet:127.0.0.1:{lmtp}
+{delivery}
 smtpd_tls_chain_files = {root}/tls/server.key, {root}/tls/server.pem
 smtpd_tls_security_level = may
 smtp_tls_security_level = none
@@ -193,6 +193,7 @@ error unix - - n - - error
 retry unix - - n - - error
 discard unix - - n - - discard
 lmtp unix - - n - - lmtp
+virtual unix - n n - - virtual
 anvil unix - - n - 1 anvil
 scache unix - - n - 1 scache
 postlog unix-dgram n - n - 1 postlogd
@@ -259,11 +260,17 @@ class RealMail:
     ``start`` raises RuntimeError or TimeoutError (and stops what it started) when a
     server does not come up; ``stop`` stops everything and removes the folder, and is
     safe to call twice or after a failed start. ``keep_logs``: a folder the servers'
-    logs are copied to on :meth:`stop` (the test's own tmp_path, kept by pytest)."""
+    logs are copied to on :meth:`stop` (the test's own tmp_path, kept by pytest).
+    ``delivery``: ``lmtp`` (Postfix hands mail to Dovecot's LMTP, the usual setup) or
+    ``virtual`` (Postfix's own virtual(8) agent writes the maildirs Dovecot serves:
+    Debian 12's Dovecot LMTP does not offer SMTPUTF8, virtual(8) delivers such mail)."""
 
-    def __init__(self, accounts: dict[str, str], keep_logs: Path | None = None) -> None:
+    def __init__(self, accounts: dict[str, str], keep_logs: Path | None = None, delivery: str = "lmtp") -> None:
+        if delivery not in ("lmtp", "virtual"):
+            raise ValueError(f"delivery must be 'lmtp' or 'virtual', got {delivery!r}")
         self.accounts = dict(accounts)
         self.keep_logs = keep_logs
+        self.delivery = delivery
         self.root = Path(tempfile.mkdtemp(prefix="pbem-realmail-"))
         self.submission_port, self.imap_port, self.lmtp_port, self.auth_port = free_ports(4)
         self.ca_file = self.root / "tls" / "ca.pem"
@@ -405,7 +412,11 @@ class RealMail:
         for name in ("spool", "pfdata"):
             (self.root / name).mkdir()
         os.chown(self.root / "pfdata", pwd.getpwnam("postfix").pw_uid, grp.getgrnam("postfix").gr_gid)
-        (conf / "main.cf").write_text(POSTFIX_MAIN.format(root=self.root, domain=DOMAIN, lmtp=self.lmtp_port,
+        uid, gid = pwd.getpwnam("nobody").pw_uid, grp.getgrnam("nogroup").gr_gid
+        delivery = (f"virtual_transport = lmtp:inet:127.0.0.1:{self.lmtp_port}" if self.delivery == "lmtp" else
+                    f"virtual_transport = virtual\nvirtual_mailbox_base = {self.root}/mail\n"
+                    f"virtual_uid_maps = static:{uid}\nvirtual_gid_maps = static:{gid}\nvirtual_minimum_uid = 1")
+        (conf / "main.cf").write_text(POSTFIX_MAIN.format(root=self.root, domain=DOMAIN, delivery=delivery,
                                                           auth=self.auth_port))
         (conf / "master.cf").write_text(POSTFIX_MASTER.format(submission=self.submission_port))
         (conf / "mailboxes").write_text("".join(f"{name}@{DOMAIN} {name}/\n" for name in self.accounts))
