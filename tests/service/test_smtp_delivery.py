@@ -143,6 +143,7 @@ def test_issue30_after_an_outage_the_outbox_goes_when_the_relay_answers_not_at_i
         smtp = FaultySMTP().start(port)  # the relay is back
         assert wait_until(lambda: smtp.received, 30), "sent once the relay answered, not an hour later"
         assert wait_until(lambda: _rows(judge)["row a"][0] == "sent", 10)
+        assert wait_until(lambda: sender.passes >= 2, 10)
         assert sender.passes == 2, "one failed pass, one that sent: the thread does not spin"
     finally:
         stop.set()
