@@ -28,12 +28,12 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem import rules  # noqa: E402
-from pbem.config import parse_config  # noqa: E402
-from pbem.service import Judge  # noqa: E402
-from pbem.service.play.warmup import warm_up  # noqa: E402
-from pbem.store import Store  # noqa: E402
-from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail  # noqa: E402
+from pbem import rules
+from pbem.config import parse_config
+from pbem.service import Judge
+from pbem.service.play.warmup import warm_up
+from pbem.store import Store
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, player_mail
 
 
 def _judge(root: Path) -> Judge:
