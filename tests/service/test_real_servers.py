@@ -212,10 +212,15 @@ def test_a_game_turn_by_mail_behind_postfix_and_dovecot_with_a_restart_of_each(
         assert wait_until(lambda: not _rows(config.database, "SELECT id FROM outbox WHERE status != 'sent'"), 90), \
             (_rows(config.database, "SELECT id, kind, to_addr, status, last_error FROM outbox "
                                     "WHERE status != 'sent'"), why())
-        statuses = _rows(config.database, "SELECT status, count(*) FROM inbox GROUP BY status")
-        assert dict(statuses) == {"applied": len(sent)}, statuses
-        assert wait_until(lambda: len(mail.messages("judge", "Processed")) == len(sent), 30), why()
-        assert mail.messages("judge") == [], "every mail was moved out of INBOX after its commit"
+        # Postfix may deliver a mail twice when Dovecot stops between saving it and its
+        # LMTP reply (a 421, then a retry): the judge keeps the copy as a duplicate
+        statuses = dict(_rows(config.database, "SELECT status, count(*) FROM inbox GROUP BY status"))
+        assert statuses.get("applied") == len(sent) and set(statuses) <= {"applied", "duplicate"}, statuses
+
+        def processed() -> set[str]:
+            return {str(_parse(raw)["Message-ID"]).strip() for raw in mail.messages("judge", "Processed")}
+        assert wait_until(lambda: processed() == {m for _s, m, _n in sent}, 30), (processed(), why())
+        assert wait_until(lambda: mail.messages("judge") == [], 30), "every mail left INBOX after its commit"
 
         # the supervisor's health check needs no password (issue 30, item 8)
         env = {k: v for k, v in os.environ.items() if k not in secrets}
