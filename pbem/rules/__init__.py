@@ -13,6 +13,7 @@ Public API (used by the service)::
     validate_told(state, seat, orders) -> ([Problem], [str])   the same, as the seat may be told (others' standing orders secret)
     apply(state, seat, orders, dice) -> (state, events)       (check, then execute)
     fold(initial, events) -> state
+    reshuffle_deck(state, dice) -> (state, events)          R-6.4 (the unseen deck, after a host's rollback)
     legal_options(state, seat) -> mapping                     R-8
     view(state, seat | None) -> dict                          R-3.2, R-1.4, R-11.1
     bot_orders(state, seat, rng) -> orders                    (random; the test driver)
@@ -44,6 +45,7 @@ from pbem.rules.engine import (
     legal_options,
     pack_of,
     pending,
+    reshuffle_deck,
     validate,
     validate_partly,
     validate_told,
@@ -75,6 +77,7 @@ __all__ = [
     "option_problems",
     "pack_of",
     "pending",
+    "reshuffle_deck",
     "search_orders",
     "seat_view",
     "validate",

@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +58,23 @@ def next_context(context: str, document: Mapping[str, Any]) -> str:
     """The orders context after ``document`` was accepted (64 hex digits in, 64 out):
     ``SHA-256("pbem-orders/v1:" + context + ":" + orders_digest(document))``."""
     return hashlib.sha256(f"pbem-orders/v1:{context}:{orders_digest(document)}".encode()).hexdigest()
+
+
+def next_index(events: Iterable[Any]) -> int:
+    """The index the next die of the current decision has, after ``events`` (the log in
+    order: objects with ``kind`` and ``data``): 0 after each ``OrdersAccepted`` (and at
+    the setup); each ``DiceRolled`` moves it past its ``values``, each ``Shuffled`` past
+    its ``len(items) - 1`` dice (Fisher-Yates). The numbering the verifier checks: the
+    dice of a decision run from 0 without a gap."""
+    index = 0
+    for e in events:
+        if e.kind == "OrdersAccepted":
+            index = 0
+        elif e.kind == "DiceRolled":
+            index = int(e.data["index"]) + len(e.data["values"])
+        elif e.kind == "Shuffled":
+            index = int(e.data["index"]) + len(e.data["items"]) - 1
+    return index
 
 
 def _sample(key: bytes, label: str, sides: int) -> int:
@@ -131,6 +148,15 @@ class Dice:
     def scripted(cls, values: list[int], step: int = 0) -> Dice:
         """Return a Dice that yields ``values`` in order (scenario tests)."""
         return cls(seed=b"scripted", step=step, _script=list(values))
+
+    @classmethod
+    def resumed(cls, seed: bytes, step: int, index: int, context: str = START_CONTEXT,
+                version: int = DICE_VERSION) -> Dice:
+        """The dice that go on after dice ``0 .. index-1`` of a decision taken at ``step``
+        in orders ``context``: the next die has ``index``. A host's rollback reshuffles the
+        unseen deck with the dice that follow the last decision's (:func:`next_index`,
+        docs/trust.md "Rollback and the dice")."""
+        return cls(seed, step, context=context, version=version, _next=index)
 
     @property
     def next_index(self) -> int:

@@ -42,6 +42,7 @@ from pbem.rules.core.state import (
     GameState,
     State,
     _copy,
+    deck,
     war_get,
 )
 from pbem.rules.dice import Dice
@@ -447,6 +448,39 @@ def legal_options(state: GameState, seat: str) -> Mapping[str, Any]:
     if got is None:
         got = state.memo[key] = legal_options_of(pack_of(state), state.peek(), seat)
     return got
+
+
+def reshuffle_deck(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
+    """Shuffle the unseen Tyche deck again, as the judge does after a host's rollback
+    (docs/trust.md "Rollback and the dice"): the restored deck's order is the one the
+    abandoned branch drew from, so a seat that drew there would know what another draws
+    next. Only the deck moves: the hands, the discards and the board stay. Events: the
+    dice of the shuffle (``Shuffled``, R-6.4, with ``dice`` — for the judge the dice that
+    follow the last decision's, :meth:`pbem.rules.dice.Dice.resumed`), ``DeckShuffled``
+    (the new order, judge-only) and a public ``Note``; none when the deck holds fewer
+    than two cards. Returns (the new state, the events).
+
+    >>> from pbem.rules import Dice, new_game
+    >>> from tests.rules.rules_minipack import mini_pack
+    >>> state, _ = new_game(mini_pack(), b"doc")
+    >>> ctx = Ctx(state.pack, state.to_dict(), None)
+    >>> ctx.emit("DeckShuffled", {"deck": [7, 3, 5], "from_discards": [], "rule": "R-6.4"}).kind
+    'DeckShuffled'
+    >>> stacked = GameState.adopt(ctx.s, state.pack)
+    >>> new, events = reshuffle_deck(stacked, Dice(b"doc", state.step, context="1" * 64))
+    >>> [e.kind for e in events], sorted(deck(new.peek())), new.private == stacked.private
+    (['Shuffled', 'DeckShuffled', 'Note'], [3, 5, 7], True)
+    """
+    pack = pack_of(state)
+    ctx = Ctx(pack, state.to_dict(), dice)
+    cards = list(deck(ctx.s))
+    if len(cards) < 2:
+        return state, []
+    order = ctx.shuffle(cards, "reshuffle the unseen Tyche deck after a rollback", "R-6.4")
+    ctx.emit("DeckShuffled", {"deck": order, "from_discards": [], "rule": "R-6.4"})
+    ctx.emit("Note", {"text": "after the rollback the unseen Tyche deck was shuffled again (the hands and "
+                              "the discards stay as they were)", "rule": "R-6.4"})
+    return GameState.adopt(ctx.s, pack), ctx.events
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -30,7 +30,7 @@ from typing import Any
 
 from pbem import rules
 from pbem.rules.core.events.host import HOST_KINDS
-from pbem.rules.dice import Dice, next_context
+from pbem.rules.dice import Dice, next_context, next_index
 from pbem.service.base.context import game_pack
 from pbem.service.log import trust
 from pbem.store import Store
@@ -145,48 +145,72 @@ def _dice(store: Store, game_id: str) -> list[str]:
     return [str(p) for p in report.problems]
 
 
+@dataclass
+class _Rollback:
+    """A host's position change in the log: the ``StateRestored`` or ``GameEnded``
+    (``moved``), the step its batch is stored with, and the rules' events logged right
+    after a ``StateRestored`` (the reshuffle of the unseen deck)."""
+
+    moved: rules.Event
+    step: int
+    after: list[rules.Event]
+
+
+@dataclass
+class _Dice:
+    """What re-making a rollback's reshuffle needs: the seed, the dice version and the
+    orders context of the decision it follows."""
+
+    seed: bytes
+    version: int
+    context: str
+
+
 def readjudicate(store: Store, game_id: str, initial: dict) -> list[str]:
     """Carry the game out again from the log (dice version 2): the setup from the seed
     and the options, then each ``OrdersAccepted`` document with the dice of its orders
     context; each must give exactly the logged events (the judge's own entries left
     aside; a host's ``StateRestored`` and ``GameEnded`` are folded in where they stand,
-    so a rolled-back game is re-adjudicated along the log). Returns the first difference found, as a one-item list (empty: the same)."""
+    and the reshuffle of the unseen deck after a ``StateRestored`` is made again, so a
+    rolled-back game is re-adjudicated along the log). Returns the first difference found, as a one-item list (empty: the same)."""
     game = store.game(game_id)
     assert game is not None
     pack = game_pack(store, game_id)
     seed = bytes.fromhex(game["seed"])
     stored = [e for e in store.events(game_id)]
-    groups: list[tuple[dict | None, list, list]] = [(None, [], [])]
+    groups: list[tuple[dict | None, list[rules.Event], list[_Rollback]]] = [(None, [], [])]
     for e in stored:
+        ev = rules.Event(e.kind, e.data, e.public, e.seat)
         if e.kind == "OrdersAccepted":
             groups.append((dict(e.data), [], []))
         elif e.kind in MOVING_KINDS:  # the host's own position changes: folded, not re-made
-            groups[-1][2].append(rules.Event(e.kind, e.data, e.public, e.seat))
+            groups[-1][2].append(_Rollback(ev, e.step, []))
         elif e.kind not in JUDGE_KINDS:
-            groups[-1][1].append(rules.Event(e.kind, e.data, e.public, e.seat))
+            (groups[-1][2][-1].after if groups[-1][2] else groups[-1][1]).append(ev)
     options = json.loads(game["options"] or "{}")
     state, events = rules.new_game(pack, seed, options)
     problem = _differ("the setup", events, groups[0][1])
     if problem:
         return [problem]
     first: dict[int, str] = {}
-    state, problem = _fold_restores(rules.GameState.from_dict(initial, pack), groups[0][1], groups[0][2], first)
+    dice = _Dice(seed, store.dice_state(game_id)[0], pbem_verify.START_CONTEXT)
+    state, problem = _fold_restores(rules.GameState.from_dict(initial, pack), groups[0][1], groups[0][2], first,
+                                    dice)
     if problem:
         return [problem]
-    context = pbem_verify.START_CONTEXT
     for document, logged, moved in groups[1:]:
         assert document is not None
-        context = next_context(context, document)
+        dice.context = next_context(dice.context, document)
         what = f"the orders of {document.get('seat')} at step {document.get('step')}"
         try:
             _new, events = rules.apply(state, document["seat"], document["orders"],
-                                       Dice(seed, state.step, context=context))
+                                       Dice(seed, state.step, context=dice.context))
         except Exception as exc:  # noqa: BLE001 - a log the rules refuse is a finding, not a crash
             return [f"re-adjudicating {what} fails: {type(exc).__name__}: {exc}"]
         problem = _differ(what, events, logged)
         if problem:
             return [problem]
-        state, problem = _fold_restores(state, logged, moved, first)
+        state, problem = _fold_restores(state, logged, moved, first, dice)
         if problem:
             return [problem]
     return []
@@ -197,18 +221,24 @@ def _position(state: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in state.items() if k != "step"}, sort_keys=True, default=str)
 
 
-def _fold_restores(state: rules.GameState, logged: Sequence[rules.Event], moved: Sequence[rules.Event],
-                   first: dict[int, str]) -> tuple[rules.GameState, str | None]:
+def _fold_restores(state: rules.GameState, logged: Sequence[rules.Event], moved: Sequence[_Rollback],
+                   first: dict[int, str], dice: _Dice) -> tuple[rules.GameState, str | None]:
     """Fold a group's re-made events, then the host's ``StateRestored``/``GameEnded``
     (``moved``), noting in ``first`` the position each step was first waited on at
     (``{step: canonical JSON}``). A ``StateRestored`` must bring back exactly the
     position its ``to_step`` was first waited on at (docs/trust.md "Rollback and the
     dice"): a judge that restored a doctored position — a hand or the deck re-stacked —
-    would otherwise pass with the chain recomputed (issue 25, break-it finding 1).
+    would otherwise pass with the chain recomputed (issue 25, break-it finding 1). The
+    events after it must be the reshuffle of the unseen deck made again with the dice
+    that follow the decision's (:func:`pbem.service.play.endgame.rollback_dice`): a
+    judge that left the deck in the order the abandoned branch drew from, or stacked
+    it, fails (issue 25, third break-it pass, finding 2).
     Returns the new state and the problem found (None: none)."""
     state = rules.fold(state, logged)
     first.setdefault(state.step, _position(state.to_dict()))
-    for ev in moved:
+    drawn = list(logged)  # the decision's events so far: where its dice stand
+    for rb in moved:
+        ev = rb.moved
         if ev.kind == "StateRestored":
             to_step = ev.data.get("to_step")
             was = first.get(to_step) if isinstance(to_step, int) else None
@@ -217,7 +247,20 @@ def _fold_restores(state: rules.GameState, logged: Sequence[rules.Event], moved:
             if _position(dict(ev.data.get("state") or {})) != was:
                 return state, (f"the rollback to step {to_step} restores another position than the one "
                                f"step {to_step} was first waited on at (a hand, the deck or the board differs)")
-        state = rules.fold(state, [ev])
+            state = rules.fold(state, [ev])
+            made = rules.reshuffle_deck(state, Dice.resumed(dice.seed, rb.step, next_index(drawn),
+                                                             context=dice.context, version=dice.version))[1]
+            problem = _differ(f"the reshuffle of the unseen deck after the rollback to step {to_step}", made,
+                              rb.after)
+            if problem:
+                return state, problem
+            drawn += rb.after
+            state = rules.fold(state, rb.after)
+        elif rb.after:
+            return state, (f"the log holds {len(rb.after)} events of the rules after the host's {ev.kind} "
+                           f"({rb.after[0].kind} first) that no decision made")
+        else:
+            state = rules.fold(state, [ev])
         first.setdefault(state.step, _position(state.to_dict()))
     return state, None
 

@@ -146,16 +146,21 @@ def test_rollback_restores_a_step_as_new_events_with_new_dice_and_no_leak(tmp_pa
 
         now = judge.state("g2")
         assert now.step == live.step + 1  # the step counter goes on: no number is used twice
-        assert {**now.to_dict(), "step": target.step} == target.to_dict()
+        # the position of step N, but for the unseen deck, shuffled again (issue 25, third pass, 2)
+        unseen = {**target.to_dict()["secret"], "deck": sorted(target.to_dict()["secret"]["deck"])}
+        assert {**now.to_dict(), "step": target.step,
+                "secret": {**now.to_dict()["secret"], "deck": sorted(now.to_dict()["secret"]["deck"])}} == {
+            **target.to_dict(), "secret": unseen}
         assert rules.pending(now)[0].seat == waited
         new = judge.store.events("g2", after_seq=first_seq)
-        assert [e.kind for e in new[:2]] == ["StateRestored", "RollbackAnnounced"]
-        assert new[0].public is False and new[0].seat is None  # judge-only: it holds every hand
+        assert [e.kind for e in new[:5]] == ["StateRestored", "Shuffled", "DeckShuffled", "Note",
+                                             "RollbackAnnounced"]
+        assert all(e.public is False and e.seat is None for e in new[:3])  # judge-only: every hand, the deck
         # each seat whose standing orders went back is told, privately (issue 25.9)
         changed = {s for s in SEATS if live.private[s]["standing"] != target.private[s]["standing"]}
-        assert {e.seat for e in new[2:]} == changed and all(e.kind == "StandingRestored" and not e.public
-                                                            for e in new[2:])
-        assert new[1].public and new[1].data == {"from_step": live.step, "reason": "a mail went astray",
+        assert {e.seat for e in new[5:]} == changed and all(e.kind == "StandingRestored" and not e.public
+                                                            for e in new[5:])
+        assert new[4].public and new[4].data == {"from_step": live.step, "reason": "a mail went astray",
                                                  "to_step": target.step}
         assert {d["step"] for d in judge.store.open_deadlines("g2")} == {now.step}
         table.flush()

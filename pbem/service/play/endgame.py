@@ -23,13 +23,19 @@ deadline is closed, each seat gets a report of the restored position in its own 
 and the restored step's prompts with new deadlines. The standing orders are part of the
 position: a seat whose standing orders it sets back gets ``StandingRestored`` (its own,
 in its report: the orders now in force and the ``seq:`` the next ones need); the seats'
-``seq`` counters stay where they are (issue 25.9).
+``seq`` counters stay where they are (issue 25.9). The restored deck's order is the one
+the abandoned branch drew from, so a seat that drew there would know what another
+draws next: right after ``StateRestored`` the unseen Tyche deck is shuffled again
+(:func:`pbem.rules.reshuffle_deck`: ``Shuffled``, ``DeckShuffled``, a public ``Note``)
+with the dice that follow the last decision's (:func:`rollback_dice`), which ``pbem
+verify`` recomputes (issue 25, third break-it pass, finding 2).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from pbem import rules
+from pbem.rules.dice import Dice, next_index
 from pbem.service.base.context import Service
 from pbem.service.log import trust
 from pbem.service.play import reports
@@ -113,7 +119,9 @@ def rollback(judge: Service, game_id: str, to_step: int | None, reason: str) -> 
                          "write a step a report of yours names")
     restored = {**old, "step": live.step + 1}
     data = {"from_step": live.step, "reason": reason, "to_step": to_step}
-    events = [rules.judge_event("StateRestored", {**data, "state": restored}),
+    _state, reshuffled = rules.reshuffle_deck(rules.GameState.from_dict(restored, judge.pack_for(game_id)),
+                                             rollback_dice(judge, game_id, live.step))
+    events = [rules.judge_event("StateRestored", {**data, "state": restored}), *reshuffled,
               rules.judge_event("RollbackAnnounced", data),
               *_standing_restored(judge, game_id, live, restored, to_step)]
     _close_deadlines(judge, game_id)
@@ -127,8 +135,24 @@ def rollback(judge: Service, game_id: str, to_step: int | None, reason: str) -> 
     text = (f"Game {game_id} is back at the position of step {to_step}, now numbered step {state.step} "
             f"(no step number is used twice). Every seat is sent the position in its own view; the game waits "
             f"for {waited}. The standing orders are those of step {to_step} too: a seat whose standing orders "
-            "this changed is told so in its own report (the ones it sent later need a new `seq:`).")
+            "this changed is told so in its own report (the ones it sent later need a new `seq:`). The unseen "
+            "Tyche deck is shuffled again with logged dice, so no card drawn in the abandoned steps comes "
+            "round in the same order; the hands and the discards stay as they were.")
     return text, head
+
+
+def rollback_dice(judge: Service, game_id: str, step: int) -> Dice:
+    """The dice of a rollback's reshuffle of the unseen deck (docs/trust.md "Rollback and
+    the dice"): those of the game's seed and orders context that follow the last
+    decision's dice (:func:`pbem.rules.dice.next_index` over the log), at ``step``, the
+    live step the rollback is taken at. Each rollback is taken at a step of its own (the
+    step counter only goes forward) after the dice of every one before it, so no two
+    rollbacks, even to the same step, shuffle alike; the verifier recomputes them."""
+    game = judge.store.game(game_id)
+    assert game is not None
+    version, context = judge.store.dice_state(game_id)
+    index = next_index(judge.store.events(game_id))
+    return Dice.resumed(bytes.fromhex(game["seed"]), step, index, context=context, version=version)
 
 
 def _standing_restored(judge: Service, game_id: str, live: rules.GameState, restored: dict[str, Any],
