@@ -13,6 +13,8 @@ from pbem.store.events import CHAIN_VERSION
 #: the dice version of new games (pbem.rules.dice.DICE_VERSION; the store does not import the rules)
 DICE_VERSION = 2
 START_CONTEXT = "0" * 64
+#: the statuses of a game that takes no more orders
+ENDED_STATUSES = ("over", "abandoned")
 
 
 class GamesTable(Connection):
@@ -89,11 +91,24 @@ class GamesTable(Connection):
         return True
 
     def set_game_step(self, game_id: str, step: int, status: str | None = None) -> None:
-        """Record the game's current prompt number (and optionally its status)."""
-        values: dict[str, Any] = {"step": step, "updated_at": utcnow()}
+        """Record the game's current prompt number (and optionally its status), and close
+        the deadlines it leaves behind: every open deadline of another step, and all of
+        them when the game is over or abandoned. (The deadline pass used to close them at
+        its next look; since it looks at a row only when the row's time comes —
+        ``deadlines.wake_at``, issue 30.6 — a played step's deadline stayed open for
+        `status`, `extend`, absences and the prompts' due time until its reminder time:
+        the third hand-played game, N1.)"""
+        now = utcnow()
+        values: dict[str, Any] = {"step": step, "updated_at": now}
         if status:
             values["status"] = status
         self.db["games"].update(game_id, values)
+        if status in ENDED_STATUSES:
+            self.db.execute("UPDATE deadlines SET expired_at = ? WHERE game_id = ? AND expired_at IS NULL",
+                            [now, game_id])
+        else:
+            self.db.execute("UPDATE deadlines SET expired_at = ? WHERE game_id = ? AND expired_at IS NULL "
+                            "AND step != ?", [now, game_id, step])
 
     def mark_bouncing(self, address: str) -> list[tuple[str, str]]:
         """Mark every seat registered at ``address`` as bouncing; return (game, seat) pairs."""

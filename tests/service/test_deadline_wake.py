@@ -8,6 +8,8 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import yaml
+
 from pbem import rules
 from pbem.config import parse_config
 from pbem.service import Judge
@@ -83,3 +85,31 @@ def test_a_moved_deadline_and_a_restart_are_looked_at_again(tmp_path: Path) -> N
     assert judge.store.wake_all() == len(judge.store.open_deadlines())  # `pbem run` starting
     assert len(judge.store.due_deadlines(now[0].isoformat())) == len(judge.store.open_deadlines())
     assert rules.pending(judge.state("m1"))
+
+
+def test_a_played_step_leaves_no_open_deadline(tmp_path: Path) -> None:
+    """The third hand-played game's N1: a seat's deadline stayed open after it played
+    (the pass looks at a row only at its reminder time), so `status` listed 47 waits and
+    `extend` mailed seats about steps they had played. Through the judge's mail intake."""
+    now = [datetime(2029, 1, 1, 12, tzinfo=UTC)]
+    judge = _judge(tmp_path, now)
+    made = new_game(judge, "p1", [NewSeat(s, s.title(), f"{s}.p1@pbem.localhost") for s in SEATS],
+                    host_email="host@pbem.localhost")
+    judge.tick()
+    rng = random.Random(3)
+    for n in range(8):
+        now[0] += timedelta(minutes=5)
+        state = judge.state("p1")
+        seat = rules.pending(state)[0].seat
+        doc = {"game": "p1", "seat": seat, "key": made.keys[seat], "step": state.step,
+               "orders": rules.bot_orders(state, seat, rng)}
+        raw = (f"From: {seat}.p1@pbem.localhost\r\nTo: judge@pbem.localhost\r\nSubject: orders\r\n"
+               f"Message-ID: <p1-{n}@players.test>\r\n\r\n{yaml.safe_dump(doc, sort_keys=False)}").encode()
+        assert judge.handle_message(raw) == "applied"
+        live = judge.state("p1").step
+        assert {r["step"] for r in judge.store.open_deadlines("p1")} <= {live}, n  # before any pass
+        waiting = {d.seat for d in rules.pending(judge.state("p1"))}
+        assert {r["seat"] for r in judge.store.open_deadlines("p1")} == waiting
+    with judge.store.transaction():
+        judge.store.set_game_step("p1", judge.state("p1").step, status="over")
+    assert judge.store.open_deadlines("p1") == []

@@ -42,12 +42,13 @@ from pbem.service.base.context import Service
 from pbem.service.outgoing import host_notices, outbox
 from pbem.store import Store
 from pbem.store.db import canonical_json
+from pbem.store.games import ENDED_STATUSES
 from pbem.verifier import SOURCE as VERIFIER
 
 #: the longest salt accepted, in characters
 SALT_MAX = 200
 #: statuses of a game that takes no more orders
-ENDED = ("over", "abandoned")
+ENDED = ENDED_STATUSES
 
 
 def json_form(value: Any) -> Any:
