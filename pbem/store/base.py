@@ -90,7 +90,7 @@ class Connection:
         self.path = Path(path)
         self.readonly = readonly
         self._depth = 0
-        #: the migrations this open applied, and the copy taken before them (issue 30)
+        #: the migrations this open applied to an existing schema (an upgrade), and the copy taken before them (issue 30)
         self.migrated: list[str] = []
         self.migration_backup: Path | None = None
         memory = str(path) == ":memory:"
@@ -192,7 +192,7 @@ class Connection:
 
     def migrate(self) -> list[str]:
         """Apply migrations not yet recorded, all in one transaction, and return the
-        names applied (also kept in :attr:`migrated`). When the database already holds
+        names applied (kept in :attr:`migrated` when they upgrade an existing schema). When the database already holds
         a pbem schema, a consistent copy is taken first (:attr:`BACKUP_BEFORE_MIGRATION`;
         its path in :attr:`migration_backup`), so an upgrade can always be undone.
         Raises :class:`StoreError` for a database written by a newer pbem, and when the
@@ -212,8 +212,10 @@ class Connection:
             for name, fn in pending:
                 fn(self.db)
                 self.db["migrations"].insert({"name": name, "applied_at": utcnow()})
-        self.migrated = [name for name, _ in pending]
-        return self.migrated
+        applied = [name for name, _ in pending]
+        # an upgrade only when the database held a schema before: a new database is no news
+        self.migrated = applied if done else []
+        return applied
 
 
 def describe_db_error(path: Path, exc: BaseException, readonly: bool = False) -> str:

@@ -215,3 +215,13 @@ def test_a_database_written_by_a_newer_pbem_is_refused(tmp_path: Path) -> None:
     out = CliRunner().invoke(main, ["status", "-c", str(path)])
     assert out.exit_code == 1 and "newer pbem" in out.output
     assert not list(tmp_path.glob("pbem.sqlite.before-*"))  # refused before any copy or change
+
+
+def test_a_new_database_is_no_upgrade(tmp_path: Path) -> None:
+    """The README's first start said "database upgraded (001_initial, …); the copy taken
+    before it: None" and would have sent the hosts an upgrade notice."""
+    _path, raw = _config(tmp_path)
+    judge = _judge(tmp_path, raw)
+    assert judge.store.migrated == [] and judge.store.migration_backup is None
+    assert after_migration(judge) is None
+    assert not list(judge.store.db["outbox"].rows_where("subject LIKE '%upgraded%'"))
