@@ -26,7 +26,7 @@ import gettext
 import io
 from collections.abc import Mapping
 from datetime import datetime
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -81,7 +81,7 @@ class PseudoTranslations(gettext.NullTranslations):
         return self.ngettext(msgid1, msgid2, n)
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(language: str = DEFAULT) -> gettext.NullTranslations:
     """The translations object of ``language``: English (:data:`DEFAULT`) is a
     ``NullTranslations`` (the source strings as they are), :data:`PSEUDO` a

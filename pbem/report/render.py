@@ -58,9 +58,19 @@ def environment(tr: gettext.NullTranslations | None = None) -> jinja2.Environmen
     env.filters["wrap"] = wrap
     env.filters["chip"] = seat_chip
     env.filters["count"] = count  # {{ n | count("garrison") }}: "1 garrison", "2 garrisons"
+    env.filters["code"] = code_tag
+    env.globals["html_lang"] = i18n.language_of(tr) if tr is not None else i18n.DEFAULT
     env.globals["seat_colours"] = SEAT_COLOURS
     env.globals["width"] = WIDTH
     return env
+
+
+def code_tag(value: object, breaking: bool = True) -> markupsafe.Markup:
+    """``value`` as an HTML ``<code>`` element (escaped), one that may break anywhere
+    when ``breaking`` (a hash), to put into a translated sentence's placeholder."""
+    if breaking:
+        return markupsafe.Markup('<code style="word-break:break-all">{}</code>').format(str(value))
+    return markupsafe.Markup("<code>{}</code>").format(str(value))
 
 
 def seat_chip(seat: object) -> markupsafe.Markup:
