@@ -264,19 +264,25 @@ def game() -> None:
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option (repeatable).")
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
               help="A table setting: time_zone, allowed_days, grace, nmr_limit, absence_limit_days, press, "
-                   "grey_press, publish_press, civil_disorder, bot, bot_seconds, bot_playouts (repeatable).")
+                   "grey_press, publish_press, civil_disorder, bot, bot_seconds, bot_playouts, host_language (repeatable).")
 @click.option("--time-zone", default=None, help="The game's time zone (IANA name), same as --setting time_zone=.")
+@click.option("--language", "languages", multiple=True, metavar="SEAT=LANG",
+              help="A seat's mail language: en (the default), es or ru, e.g. west=es (repeatable).")
+@click.option("--host-language", default=None, metavar="LANG",
+              help="The language of the host's mail (en, es, ru), same as --setting host_language=.")
 @click.argument("game_id")
 def game_new(config_path: str, seats: tuple[str, ...], bot_seats: tuple[str, ...], host_email: str,
-             options: tuple[str, ...], settings: tuple[str, ...], time_zone: str | None, game_id: str) -> None:
+             options: tuple[str, ...], settings: tuple[str, ...], time_zone: str | None,
+             languages: tuple[str, ...], host_language: str | None, game_id: str) -> None:
     """Create GAME_ID in the database: setup, first reports and prompts, the table in the
     log, and a welcome with the seat key to each player. Prints the host key once."""
     from pbem.service.judge import Judge
-    from pbem.service.play.setup import new_game, parse_pairs, parse_seat
+    from pbem.service.play.setup import new_game, parse_pairs, parse_seat, with_languages
 
     try:
-        new_seats = [parse_seat(item) for item in seats]
-        table = parse_pairs(settings, "setting") | ({"time_zone": time_zone} if time_zone else {})
+        new_seats = with_languages([parse_seat(item) for item in seats], languages)
+        table = (parse_pairs(settings, "setting") | ({"time_zone": time_zone} if time_zone else {})
+                 | ({"host_language": host_language} if host_language else {}))
         rule_options = parse_pairs(options, "option")
     except ValueError as exc:
         _fail(str(exc))

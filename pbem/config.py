@@ -39,6 +39,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from pbem import i18n
 from pbem.gamesettings import GameSettings, duration, parse_settings
 from pbem.keys import is_key_hash
 from pbem.mail.headers import fold_address, normalise_address
@@ -92,14 +93,16 @@ class ImapConfig(MailServer):
 
 @dataclass(frozen=True)
 class SeatConfig:
-    """One seat of a game: its name (north/east/south/west), player, address, key hash;
-    ``bot``: the game's bot plays it (then ``player`` is ``bot NAME``, and the address
-    and key hash are empty: nothing is mailed to a bot and no key sends its orders)."""
+    """One seat of a game: its name (north/east/south/west), player, address, key hash,
+    the language of its mail (:mod:`pbem.i18n`; issue 28); ``bot``: the game's bot plays
+    it (then ``player`` is ``bot NAME``, and the address and key hash are empty: nothing
+    is mailed to a bot and no key sends its orders)."""
 
     seat: str
     player: str
     email: str
     key_hash: str
+    language: str = "en"
     bot: bool = False
 
 
@@ -423,14 +426,17 @@ class Deadlines(_Section):
 
 
 class SeatSection(_Section):
-    """``games[].seats[]``: one seat, its player, the player's address and key hash; or
-    ``bot: true`` (and none of those): the game's bot plays the seat (docs/bots.md)."""
+    """``games[].seats[]``: one seat, its player, the player's address and key hash,
+    and the language of the seat's mail (``en``, ``es``, ``ru``; default ``en``); or
+    ``bot: true`` (and none of player, address, key hash): the game's bot plays the seat
+    (docs/bots.md)."""
 
     seat: Text
     player: Line | None = None
     email: Email | None = None
     key_hash: Text | None = None
     bot: bool = False
+    language: Text = "en"
 
     @model_validator(mode="after")
     def _player_or_bot(self) -> Self:
@@ -441,6 +447,14 @@ class SeatSection(_Section):
             _refuse(*((f".{k}", "Field required (or `bot: true`: the game's bot plays the seat)")
                       for k in ("player", "email", "key_hash") if getattr(self, k) is None))
         return self
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str) -> str:
+        if not i18n.is_language(value, pseudo=True):
+            raise PydanticCustomError("language", "must be one of {languages}, got {value}",
+                                      {"languages": ", ".join(i18n.LANGUAGES), "value": repr(value)})
+        return value
 
     @field_validator("seat")
     @classmethod
@@ -803,8 +817,9 @@ def _seat_config(s: SeatSection, settings: GameSettings) -> SeatConfig:
     """A seat of the file as the judge keeps it: a bot seat named ``bot NAME`` (the
     game's ``bot`` setting), with no address and no key hash."""
     if s.bot:
-        return SeatConfig(s.seat, f"bot {settings.bot}", "", "", bot=True)
-    return SeatConfig(s.seat, s.player or "", fold_address(s.email or ""), s.key_hash or "")
+        return SeatConfig(s.seat, f"bot {settings.bot}", "", "", bot=True, language=s.language)
+    return SeatConfig(s.seat, s.player or "", fold_address(s.email or ""), s.key_hash or "",
+                      language=s.language)
 
 
 def _under(base: Path, value: str) -> Path:

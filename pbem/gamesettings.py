@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbem import i18n
+
 DAYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 """Weekday names as written in ``allowed_days``, Monday first (``datetime.weekday()``)."""
 PRESS_MODES = ("none", "public", "private")
@@ -54,7 +56,8 @@ class GameSettings:
     time budget per decision, seconds (0.01 to :data:`MAX_BOT_SECONDS`);
     ``bot_playouts``: at most this many playout rounds per decision (the strong bot;
     with a generous ``bot_seconds`` the rounds, not the clock, end its search, so the
-    bot's orders depend only on the game: docs/bots.md)."""
+    bot's orders depend only on the game: docs/bots.md); ``host_language``: the
+    language of the host's mail (``en``, ``es``, ``ru``; :mod:`pbem.i18n`; issue 28)."""
 
     time_zone: str = "UTC"
     allowed_days: tuple[str, ...] = DAYS
@@ -69,6 +72,7 @@ class GameSettings:
     bot: str = "search"
     bot_seconds: float = 1.0
     bot_playouts: int = 64
+    host_language: str = "en"
 
     @property
     def zone(self) -> ZoneInfo:
@@ -80,6 +84,8 @@ class GameSettings:
         out = asdict(self)
         out["allowed_days"] = list(self.allowed_days)
         out["deadlines"] = dict(self.deadlines)
+        if self.host_language == i18n.DEFAULT:  # English games' tables and logs as before issue 28
+            del out["host_language"]
         return out
 
     @classmethod
@@ -149,7 +155,7 @@ _FULL = {"mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday
          "sat": "saturday", "sun": "sunday"}
 
 _KEYS = ("time_zone", "allowed_days", "grace", "nmr_limit", "absence_limit_days", "press", "grey_press",
-         "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts")
+         "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts", "host_language")
 
 
 def _one(key: str, value: Any) -> Any:
@@ -194,6 +200,10 @@ def _one(key: str, value: Any) -> Any:
             value = value.lower() == "true"
         if not isinstance(value, bool):
             raise ValueError(f"expected true or false, got {value!r}")
+        return value
+    if key == "host_language":
+        if not i18n.is_language(value, pseudo=True):
+            raise ValueError(f"must be one of {', '.join(i18n.LANGUAGES)}, got {value!r}")
         return value
     if key == "deadlines":
         if not isinstance(value, Mapping):

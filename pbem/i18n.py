@@ -90,27 +90,31 @@ def translations(language: str = DEFAULT) -> gettext.NullTranslations:
     object is never changed after it is made, so one may serve any number of mails.
     Raises ValueError for a language that is not one of :data:`LANGUAGES` or
     :data:`PSEUDO`, and OSError if a catalogue is missing from the installation."""
+    tr: gettext.NullTranslations
     if language == DEFAULT:
-        return gettext.NullTranslations()
-    if language == PSEUDO:
-        return PseudoTranslations()
-    if language not in LANGUAGES:
+        tr = gettext.NullTranslations()
+    elif language == PSEUDO:
+        tr = PseudoTranslations()
+    elif language not in LANGUAGES:
         raise ValueError(f"not a language of this judge: {language!r} (one of {', '.join(LANGUAGES)})")
-    with catalogue_path(language).open("rb") as po:
-        catalog = read_po(po, locale=language, domain=DOMAIN)
-    buf = io.BytesIO()
-    write_mo(buf, catalog, use_fuzzy=False)
-    buf.seek(0)
-    return gettext.GNUTranslations(buf)
+    else:
+        with catalogue_path(language).open("rb") as po:
+            catalog = read_po(po, locale=language, domain=DOMAIN)
+        buf = io.BytesIO()
+        write_mo(buf, catalog, use_fuzzy=False)
+        buf.seek(0)
+        tr = gettext.GNUTranslations(buf)
+    _LANGUAGE_OF[id(tr)] = language  # kept for the process (cached above), so the id stays its own
+    return tr
+
+
+_LANGUAGE_OF: dict[int, str] = {}
 
 
 def language_of(tr: gettext.NullTranslations) -> str:
     """The language a translations object renders (:data:`DEFAULT` for any object that
     is not one of :func:`translations`'s)."""
-    for code in (*LANGUAGES, PSEUDO):
-        if code != DEFAULT and translations(code) is tr:
-            return code
-    return DEFAULT
+    return _LANGUAGE_OF.get(id(tr), DEFAULT)
 
 
 def babel_locale(language: str) -> str:

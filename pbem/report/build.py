@@ -6,6 +6,7 @@ map snapshot.
 """
 from __future__ import annotations
 
+import gettext
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.mail.body import text_to_html
 from pbem.pack.model import Pack
 from pbem.report import account, context, orders_text, snapshot
@@ -21,6 +22,23 @@ from pbem.report.context import WIDTH
 from pbem.report.render import render
 
 log = logging.getLogger(__name__)
+
+N_ = i18n.N_
+DECISION_KINDS = {"player_turn": N_("player turn"), "turn_order": N_("turn order"),
+                  "reinforcements": N_("reinforcements"), "intercept": N_("intercept"),
+                  "avoid_battle": N_("avoid battle"), "naval_battle": N_("naval battle"),
+                  "inside_join": N_("inside join"), "surprise": N_("surprise")}
+"""Each decision kind in words (R-6, R-7, R-8, R-9; the translations' source); a kind
+not listed reads as its name with spaces."""
+
+
+def decision_text(kind: str, tr: gettext.NullTranslations | None = None) -> str:
+    """A decision kind in words in the language of ``tr`` (None: English):
+    ``player_turn`` is "player turn" (:data:`DECISION_KINDS`)."""
+    words = DECISION_KINDS.get(kind)
+    if words is None:
+        return kind.replace("_", " ")
+    return (tr or i18n.translations()).gettext(words)
 
 
 @dataclass(frozen=True)
@@ -87,7 +105,8 @@ def played_when(pack: Pack, view: Mapping[str, Any]) -> dict[str, Any]:
 def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
                    seat: str | None, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str,
                    map_cid: str | None = None, before: rules.GameState | None = None,
-                   map_attached: bool | None = None, bots: Mapping[str, str] | None = None) -> dict[str, Any]:
+                   map_attached: bool | None = None, bots: Mapping[str, str] | None = None,
+                   tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
     """The context of ``report.txt.j2`` / ``report.html.j2`` for ``seat`` (None: the
     public report of the archive). Only the public view and the events ``seat`` may see
     are used, so another seat's hand never reaches a template. ``before``: the position
@@ -113,7 +132,7 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
                    if e.kind in ("CardPlayed", "CardDiscarded", "SurprisePlayed") and e.data.get("card") is not None],
         "rolls": sum(1 for e in visible if e.kind == "DiceRolled"),
         "seed_commitment": seed_commitment, "view": summary(pack, view, seats),
-        "next": [{"seat": d.seat, "player": players.get(d.seat, ""), "kind": d.kind.replace("_", " "),
+        "next": [{"seat": d.seat, "player": players.get(d.seat, ""), "kind": decision_text(d.kind, tr),
                   "rule": d.rule} for d in pend],
         "map_src": f"cid:{map_cid}" if map_cid else None,
         "witness": None,
@@ -125,7 +144,8 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
 def render_report(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
                   seat: str | None, seats: Sequence[Mapping[str, Any]], headline: str, seed_commitment: str,
                   map_cid: str | None = None, witness: str | None = None, before: rules.GameState | None = None,
-                  map_attached: bool | None = None, bots: Mapping[str, str] | None = None) -> Rendered:
+                  map_attached: bool | None = None, bots: Mapping[str, str] | None = None,
+                  tr: gettext.NullTranslations | None = None) -> Rendered:
     """The report after a player-turn for ``seat``: what happened in order (public
     events plus the seat's own private ones, each die roll with purpose, dice, rule and
     whatever else the ``DiceRolled`` event carries), the public state (VP, LP,
@@ -138,16 +158,18 @@ def render_report(pack: Pack, state: rules.GameState, events: Sequence[rules.Eve
     position the events were played from (the heading's turn and round; every change of
     control, VP and LP with its cause, issue 24); ``map_attached``: whether the mail
     carries the map picture (default: when ``map_cid`` is given); ``bots``: ``{seat:
-    bot label}`` of the seats a bot plays, named in the heading (docs/bots.md)."""
+    bot label}`` of the seats a bot plays, named in the heading (docs/bots.md); ``tr``:
+    the translations of the seat's language (None: English; :mod:`pbem.i18n`)."""
     ctx = report_context(pack, state, events, game_id=game_id, step=step, seat=seat, seats=seats,
                          headline=headline, seed_commitment=seed_commitment, map_cid=map_cid, before=before,
-                         map_attached=map_attached, bots=bots)
+                         map_attached=map_attached, bots=bots, tr=tr)
     ctx["witness"] = witness
-    return Rendered(render("report.txt.j2", ctx), render("report.html.j2", ctx))
+    return Rendered(render("report.txt.j2", ctx, tr), render("report.html.j2", ctx, tr))
 
 
 def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision, *, game_id: str,
-                   seat_row: Mapping[str, Any], deadline: str, seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                   seat_row: Mapping[str, Any], deadline: str, seats: Sequence[Mapping[str, Any]],
+                   tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
     """The context of ``prompt.txt.j2`` / ``prompt.html.j2``: the deciding seat's own
     hand and options (``rules.view(state, decision.seat)["private"]``), the public state,
     the YAML template (pre-filled with the deadline default) and the deadline."""
@@ -159,9 +181,9 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
     template_yaml = yaml.safe_dump(template, sort_keys=False, allow_unicode=True, default_flow_style=None,
                                    width=WIDTH)
     default_text = (yaml.safe_dump(default, default_flow_style=True, sort_keys=False, width=1000)
-                    .strip() if default else "nothing is done")
+                    .strip() if default else (tr or i18n.translations()).gettext("nothing is done"))
     return {"game_id": game_id, "step": decision.step, "seat": decision.seat, "player": seat_row["player"],
-            "decision": {"kind": decision.kind, "kind_text": decision.kind.replace("_", " "), "rule": decision.rule,
+            "decision": {"kind": decision.kind, "kind_text": decision_text(decision.kind, tr), "rule": decision.rule,
                          "default_text": default_text},
             "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options),
             "training": private.get("training", []),
@@ -170,44 +192,50 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
 
 def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, *, game_id: str,
                   seat_row: Mapping[str, Any], deadline: str, seats: Sequence[Mapping[str, Any]],
-                  witness: str | None = None) -> tuple[str, str]:
+                  witness: str | None = None, tr: gettext.NullTranslations | None = None) -> tuple[str, str]:
     """The prompt to the seat whose decision it is (R-6.5, R-8): its private hand, the
     legal choices in words, a YAML template to edit and send back with the seat key,
     the deadline and the default applied without orders. Returns ``(text, html)``.
     ``deadline`` is shown as given (e.g. ``"2026-12-03 01:26 UTC"``); ``witness``:
-    ``"HASH@N"``, the log's last event now (docs/trust.md)."""
-    ctx = prompt_context(pack, state, decision, game_id=game_id, seat_row=seat_row, deadline=deadline, seats=seats)
+    ``"HASH@N"``, the log's last event now (docs/trust.md); ``tr``: the translations of
+    the seat's language (None: English)."""
+    ctx = prompt_context(pack, state, decision, game_id=game_id, seat_row=seat_row, deadline=deadline, seats=seats,
+                         tr=tr)
     ctx["witness"] = witness
-    return render("prompt.txt.j2", ctx), render("prompt.html.j2", ctx)
+    return render("prompt.txt.j2", ctx, tr), render("prompt.html.j2", ctx, tr)
 
 
 def render_receipt(game_id: str, step: int, seat: str, orders_yaml: str, orders_hash: str,
                    note: str | None = None, changes: str | None = None, logged: str | None = None,
-                   witness: str | None = None, partly: Sequence[str] = ()) -> str:
+                   witness: str | None = None, partly: Sequence[str] = (),
+                   tr: gettext.NullTranslations | None = None) -> str:
     """The receipt for accepted orders: the normalised orders and their SHA-256,
     ``changes`` (a diff against the orders of the seat accepted earlier for the step), then
     ``note`` (what follows, when it is not the usual turn report); ``logged``: the hex
     SHA-256 of the orders document as the log holds it, which the dice derive from
     (docs/trust.md); ``witness``: ``"HASH@N"``, the log's last event after it;
     ``partly``: one line per part the check left partly to the dice before it (issue
-    24.1)."""
+    24.1); ``tr``: the translations of the seat's language (None: English)."""
     return render("receipt.txt.j2", {"game_id": game_id, "step": step, "seat": seat, "orders_yaml": orders_yaml,
                                      "orders_hash": orders_hash, "note": note, "changes": changes,
                                      "partly": list(partly),
-                                     "logged": logged, "witness": witness})
+                                     "logged": logged, "witness": witness}, tr)
 
 
 def render_rejection(subject: str, problems: Sequence[Mapping[str, Any]], game_id: str | None,
-                     orders_text: str | None, note: str | None = None) -> str:
+                     orders_text: str | None, note: str | None = None,
+                     tr: gettext.NullTranslations | None = None) -> str:
     """The answer to a mail that was not applied: every problem, where, the rule, a fix;
-    then ``note`` (e.g. that the orders themselves were checked)."""
+    then ``note`` (e.g. that the orders themselves were checked); ``tr``: the
+    translations of the sender's seat's language (None: English)."""
     return render("rejection.txt.j2", {"subject": subject, "problems": list(problems), "game_id": game_id,
-                                       "orders_text": orders_text, "note": note})
+                                       "orders_text": orders_text, "note": note}, tr)
 
 
-def render_notice(body: str, game_id: str | None) -> str:
-    """A short notice (host alerts, held mail, reminders)."""
-    return render("notice.txt.j2", {"body": body, "game_id": game_id})
+def render_notice(body: str, game_id: str | None, tr: gettext.NullTranslations | None = None) -> str:
+    """A short notice (host alerts, held mail, reminders): ``body`` and the judge's
+    signature in the language of ``tr`` (None: English)."""
+    return render("notice.txt.j2", {"body": body, "game_id": game_id}, tr)
 
 
 def html_of_text(title: str, text: str) -> str:

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from pbem import i18n
 from pbem.gamesettings import DAYS, GameSettings
 
 Absence = tuple[datetime, datetime]
@@ -122,10 +123,18 @@ def due_time(start: datetime, seconds: float, settings: GameSettings,
     return adjust(shift(start, timedelta(seconds=float(seconds)), settings), settings, absences)
 
 
-def shown(when: datetime | str, settings: GameSettings) -> str:
+def shown(when: datetime | str, settings: GameSettings, language: str = i18n.DEFAULT) -> str:
     """A due time as players read it: local time with the zone's abbreviation, and UTC
     when the zone is not UTC — ``2026-12-07 18:00 CET (17:00 UTC)``; ``when`` is aware
-    or ISO 8601 text."""
+    or ISO 8601 text. In ``es`` or ``ru`` (issue 28) the date and time are CLDR's for
+    that language (:func:`pbem.i18n.format_when`, Babel): ``lun, 7 dic 2026 18:00 CET
+    (lun, 7 dic 2026 17:00 UTC)``."""
+    if language not in (i18n.DEFAULT, i18n.PSEUDO):
+        utc = (datetime.fromisoformat(when) if isinstance(when, str) else when).astimezone(UTC)
+        text = i18n.format_when(utc, settings.time_zone, language)
+        if utc.astimezone(settings.zone).utcoffset() != timedelta(0) or settings.time_zone not in ("UTC", "Etc/UTC"):
+            text += f" ({i18n.format_when(utc, 'UTC', language)})"
+        return text
     return _shown(when, settings, "%H:%M")
 
 

@@ -8,7 +8,12 @@ path honours them.
 - ``digest: daily | off`` — turn reports are held and sent once a day as one mail, at
   :data:`DIGEST_HOUR`:00 in the game's time zone (``settings.time_zone``, UTC by
   default). Prompts, reminders, receipts, press and notices are never held: only turn
-  reports wait.
+  reports wait;
+- ``language: en | es | ru`` — every mail to the seat in that game is rendered in that
+  language from the next mail on (issue 28; :mod:`pbem.i18n`). The host sets a seat's
+  first language (the config's ``games[].seats[].language``, ``pbem game new
+  --language SEAT=LANG``): it is logged as the seat's first ``PreferencesSet`` when the
+  game is made, before the welcome.
 
 The preferences live in the game's log only: each change is a ``PreferencesSet``
 event seen by the seat alone, carrying the seat's whole preferences; the latest one
@@ -19,22 +24,25 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
+import gettext
+
+from pbem import i18n
 from pbem.mail.headers import fold_address
 from pbem.store import Store
 
 log = logging.getLogger(__name__)
 
-DEFAULTS: Mapping[str, str] = {"map": "on", "format": "html", "digest": "off"}
+DEFAULTS: Mapping[str, str] = {"map": "on", "format": "html", "digest": "off", "language": i18n.DEFAULT}
 """Each preference's value when the seat never set it."""
 CHOICES: Mapping[str, tuple[str, ...]] = {"map": ("on", "off"), "format": ("html", "plain"),
-                                          "digest": ("daily", "off")}
+                                          "digest": ("daily", "off"), "language": i18n.LANGUAGES}
 """The values each preference takes."""
 DIGEST_HOUR = 8
 """The local hour (game time zone) at which a day's digest goes."""
 
 
 def of(store: Store, game_id: str, seat: str) -> dict[str, str]:
-    """The seat's preferences ``{"map", "format", "digest"}``: the latest
+    """The seat's preferences ``{"map", "format", "digest", "language"}``: the latest
     ``PreferencesSet`` of the seat over :data:`DEFAULTS`."""
     data = store.latest_seat_event(game_id, "PreferencesSet", seat)
     return {**DEFAULTS, **(data["prefs"] if data else {})}
@@ -49,3 +57,17 @@ def of_address(store: Store, game_id: str | None, address: str) -> dict[str, str
     return of(store, game_id, seat) if seat else dict(DEFAULTS)
 
 
+
+
+def translations(store: Store, game_id: str | None, seat: str | None) -> gettext.NullTranslations:
+    """The translations object of the seat's mail (:func:`pbem.i18n.translations` of its
+    ``language`` preference; English with no game or seat)."""
+    if not game_id or not seat:
+        return i18n.translations()
+    return i18n.translations(of(store, game_id, seat)["language"])
+
+
+def translations_at(store: Store, game_id: str | None, address: str) -> gettext.NullTranslations:
+    """The translations object of mail to ``address`` in ``game_id``: its seat's
+    language (:func:`translations`), English for an address that is no seat's."""
+    return i18n.translations(of_address(store, game_id, address)["language"])

@@ -11,12 +11,13 @@ log gives the same table.
 """
 from __future__ import annotations
 
+import gettext
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.config import Config
 from pbem.gamesettings import GameSettings
 from pbem.report import build
@@ -97,18 +98,22 @@ def spans(absences: list[dict[str, Any]]) -> list[calendar.Absence]:
     return [(datetime.fromisoformat(a["from"]), datetime.fromisoformat(a["to"])) for a in absences]
 
 
-def shown(judge: Service, game_id: str, when: datetime | str) -> str:
-    """A due time in the game's local time with its zone (:func:`calendar.shown`)."""
-    return calendar.shown(when, settings_of(judge, game_id))
+def shown(judge: Service, game_id: str, when: datetime | str, tr: gettext.NullTranslations | None = None) -> str:
+    """A due time in the game's local time with its zone (:func:`calendar.shown`), as
+    readers of the language of ``tr`` write dates (None: English)."""
+    return calendar.shown(when, settings_of(judge, game_id), i18n.language_of(tr) if tr else i18n.DEFAULT)
 
 
-def prompt_deadline(judge: Service, game_id: str, when: datetime | str) -> str:
+def prompt_deadline(judge: Service, game_id: str, when: datetime | str,
+                    tr: gettext.NullTranslations | None = None) -> str:
     """A prompt's deadline (:func:`shown`), saying so when the game is paused: no
     deadline passes in a pause, and resuming moves it on by the whole pause (a prompt
-    sent during a pause showed a time that would not hold; issue 24.10)."""
-    text = shown(judge, game_id, when)
+    sent during a pause showed a time that would not hold; issue 24.10); in the
+    language of ``tr`` (None: English)."""
+    text = shown(judge, game_id, when, tr)
     if (judge.store.game(game_id) or {}).get("status") == "paused":
-        text += " (the game is paused: this moves on by the whole pause when the host resumes it)"
+        text += (tr or i18n.translations()).gettext(
+            " (the game is paused: this moves on by the whole pause when the host resumes it)")
     return text
 
 

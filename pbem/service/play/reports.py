@@ -2,10 +2,11 @@
 picture inline) and the prompt of every seat the game now waits for, with its deadline."""
 from __future__ import annotations
 
+import gettext
 import hashlib
 from collections.abc import Sequence
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.mail.compose import Attachment
 from pbem.pack.model import Pack
 from pbem.report import build
@@ -14,6 +15,12 @@ from pbem.service.base.settings import bot_seats
 from pbem.service.log import trust
 from pbem.service.outgoing import outbox, seat_preferences
 from pbem.service.play import deadlines
+
+
+def prompt_subject(game_id: str, step: int, seat: str, tr: gettext.NullTranslations) -> str:
+    """A prompt's subject, ``[g1] step 7: your move, east``, in the language of ``tr``
+    after the ``[game] step N`` that mail filters rely on (kept in every language)."""
+    return f"[{game_id}] step {step}: " + tr.gettext("your move, %(seat)s") % {"seat": seat}
 
 
 def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameState, events: Sequence[rules.Event],
@@ -45,16 +52,19 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
         # two reports can share a step (setup, then the first player-turn): the picture's
         # hash keeps each Content-ID unique (RFC 2392)
         cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
+        tr = i18n.translations(wants["language"])  # the seat's language (issue 28)
         rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
                                   seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
-                                  witness=witness, before=before, map_attached=png is not None, bots=played)
+                                  witness=witness, before=before, map_attached=png is not None, bots=played,
+                                  tr=tr)
+        # the subject's "[game] step N" stays as it is in every language: mail filters rely on it
+        subject = f"[{game_id}] step {step} " + tr.gettext("report: %(headline)s") % {"headline": headline}
         if wants["digest"] == "daily":  # held for the seat's daily digest (pbem.service.outgoing.seat_preferences)
             store.hold_for_digest(game_id=game_id, seat=row["seat"], to_addr=row["email"], to_name=row["player"],
-                                  subject=f"[{game_id}] step {step} report: {headline}", text=rep.text,
-                                  at=judge.clock().isoformat())
+                                  subject=subject, text=rep.text, at=judge.clock().isoformat())
             continue
         outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] step {step} report: {headline}", text=rep.text, html=rep.html,
+                     subject=subject, text=rep.text, html=rep.html,
                      attachments=[Attachment(f"{game_id}-step{step}.png", png, cid=cid)] if png else [],
                      id_parts=(game_id, step, "report", row["seat"], headline))
 
@@ -71,11 +81,12 @@ def queue_prompts(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
         if decision.seat in played:  # the bot plays it (pbem.service.play.bots): nobody to prompt
             continue
         row = seats[decision.seat]
+        tr = seat_preferences.translations(judge.store, game_id, decision.seat)
         text, html = build.render_prompt(pack, state, decision, game_id=game_id, seat_row=row,
-                                         deadline=deadlines.prompt_deadline(judge, game_id, due), seats=list(seats.values()),
-                                         witness=trust.witness(judge.store, game_id))
+                                         deadline=deadlines.prompt_deadline(judge, game_id, due, tr),
+                                         seats=list(seats.values()), witness=trust.witness(judge.store, game_id), tr=tr)
         outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] step {state.step}: your move, {decision.seat}", text=text, html=html,
+                     subject=prompt_subject(game_id, state.step, decision.seat, tr), text=text, html=html,
                      id_parts=(game_id, state.step, "prompt", decision.seat))
 
 
@@ -91,10 +102,11 @@ def prompt_again(judge: Service, game_id: str, seat: str, again: str | None = No
     rows = store.seats(game_id)
     row = next(r for r in rows if r["seat"] == seat)
     due = next((d["due_at"] for d in store.open_deadlines(game_id) if d["seat"] == seat), None)
-    shown = deadlines.prompt_deadline(judge, game_id, due) if due else "none"
+    tr = seat_preferences.translations(store, game_id, seat)
+    shown = deadlines.prompt_deadline(judge, game_id, due, tr) if due else tr.gettext("none")
     text, html = build.render_prompt(judge.pack_for(game_id), state, decision, game_id=game_id, seat_row=row,
-                                     deadline=shown, seats=list(rows), witness=trust.witness(store, game_id))
+                                     deadline=shown, seats=list(rows), witness=trust.witness(store, game_id), tr=tr)
     outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
-                 subject=f"[{game_id}] step {state.step}: your move, {seat}", text=text, html=html,
+                 subject=prompt_subject(game_id, state.step, seat, tr), text=text, html=html,
                  id_parts=(game_id, state.step, "prompt", seat, row["email"], again))
     return True

@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.config import GameConfig, SeatConfig
 from pbem.gamesettings import GameSettings, parse_settings
 from pbem.keys import hash_key, new_key
@@ -36,7 +36,7 @@ from pbem.rules.dice import DICE_VERSION, seed_commitment
 from pbem.service.base.context import Service, pack_from
 from pbem.service.base.settings import bot_seats, wrapped
 from pbem.service.log import trust
-from pbem.service.outgoing import outbox
+from pbem.service.outgoing import outbox, seat_preferences
 from pbem.service.play import bots, reports
 from pbem.service.play.handover import hand_over
 
@@ -143,6 +143,10 @@ def create_game(judge: Service, game: GameConfig, welcome: Callable[[], None] | 
         store.save_snapshot(game.id, 0, -1, rules.empty_state(pack).to_dict())
         store.save_snapshot(game.id, seq, state.step, state.to_dict())
         store.set_game_step(game.id, state.step)
+        languages = [rules.judge_event("PreferencesSet", {"seat": s.seat, "prefs": {
+            **seat_preferences.DEFAULTS, "language": s.language}}) for s in game.seats if s.language != i18n.DEFAULT]
+        if languages:  # each seat's language before its first mail, the welcome (issue 28)
+            trust.log_events(judge, game.id, languages)
         if welcome is not None:
             welcome()
         else:
@@ -161,6 +165,7 @@ class NewSeat:
     seat: str
     player: str
     email: str
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,24 @@ def parse_seat(text: str) -> NewSeat:
     if not sep or not address or "@" not in address:
         raise ValueError(f"--seat {text!r}: write SEAT=PLAYER <EMAIL>, e.g. 'north=Ann <ann@example.org>'")
     return NewSeat(seat.strip(), clean_text(name, 60) or address, address)
+
+
+def with_languages(seats: Sequence[NewSeat], items: Sequence[str]) -> list[NewSeat]:
+    """``seats`` with the languages of ``items`` (``pbem game new --language
+    west=es``: ``SEAT=LANG``, :data:`pbem.i18n.LANGUAGES`; a seat not named keeps
+    English). Raises ValueError naming a bad item, a seat that is not among ``seats``
+    or a language the judge does not speak."""
+    chosen: dict[str, str] = {}
+    names = {s.seat for s in seats}
+    for item in items:
+        seat, sep, language = (part.strip() for part in item.partition("="))
+        if not sep or seat not in names:
+            raise ValueError(f"--language {item!r}: write SEAT=LANGUAGE with a seat given by --seat, e.g. west=es")
+        if not i18n.is_language(language, pseudo=True):
+            raise ValueError(f"--language {item!r}: {language!r} is not a language of this judge "
+                             f"(one of {', '.join(i18n.LANGUAGES)})")
+        chosen[seat] = language
+    return [NewSeat(s.seat, s.player, s.email, chosen.get(s.seat, s.language)) for s in seats]
 
 
 def parse_pairs(items: Sequence[str], what: str) -> dict[str, Any]:
@@ -279,12 +302,16 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
             raise ValueError(f"seat {s.seat}: {address} is the address of seat {seen[fold_address(address)]} "
                              "too; give each seat its player's own address")
         seen[fold_address(address)] = s.seat
-        s = NewSeat(s.seat, clean_text(s.player, 60) or address, s.email)  # no control characters (break16)
+        language = s.language
+        if not i18n.is_language(language, pseudo=True):
+            raise ValueError(f"seat {s.seat}: not a language of this judge: {language!r} "
+                             f"(one of {', '.join(i18n.LANGUAGES)})")
+        s = NewSeat(s.seat, clean_text(s.player, 60) or address, s.email, language)  # no control characters (break16)
         if key_hashes and s.seat in key_hashes:
-            seat_configs.append(SeatConfig(s.seat, s.player, address, key_hashes[s.seat]))
+            seat_configs.append(SeatConfig(s.seat, s.player, address, key_hashes[s.seat], language))
             continue
         keys[s.seat] = new_key()
-        seat_configs.append(SeatConfig(s.seat, s.player, address, hash_key(keys[s.seat])))
+        seat_configs.append(SeatConfig(s.seat, s.player, address, hash_key(keys[s.seat]), language))
     seat_configs += [SeatConfig(str(b).strip().lower(), bots.player_name(table_settings), "", "", bot=True)
                      for b in bot_seats]
     host_key = "" if host_key_hash else new_key()

@@ -7,8 +7,10 @@
     map: off            # on | off: the map picture in turn reports
     format: plain       # html | plain: text-only mail
     digest: daily       # daily | off: turn reports once a day in one mail
+    language: es        # en | es | ru: the language of every mail to the seat (issue 28)
 
-Any of the three may be given; the others keep their value. Logged as
+Any of them may be given; the others keep their value. A new language holds from the
+next mail on: this command's own answer is the first mail in it. Logged as
 ``PreferencesSet`` (seen by the seat only) with the seat's whole preferences.
 """
 from __future__ import annotations
@@ -55,13 +57,14 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
     if not problems and not any(k in doc for k in seat_preferences.CHOICES):
         problems.append(Problem(message="No preference given.", where="command", code="command.value",
                                 hint="Add one or more of `map: on|off`, `format: html|plain`, "
-                                     "`digest: daily|off`."))
+                                     "`digest: daily|off`, `language: en|es|ru`."))
     if problems:
         raise CommandError(problems)
     head = trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": new})])
     flushed = digests.flush_digest(judge, game_id, seat) if old["digest"] == "daily" and new["digest"] == "off" else 0
     lines = [f"Your preferences for seat {seat} of {game_id} are now:", "",
-             f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}", ""]
+             f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}",
+             f"  language: {new['language']}", ""]
     if new["digest"] == "daily":
         lines.append(f"Turn reports now come once a day, at {seat_preferences.DIGEST_HOUR:02d}:00 in the game's time zone, "
                      "in one mail; prompts and reminders still come at once.")
@@ -77,5 +80,5 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
 COMMAND = SeatCommand(
     name="preferences", fields=tuple(Field(k, "choice", " | ".join(v)) for k, v in seat_preferences.CHOICES.items()),
     limit=Limit(10, timedelta(hours=1), counted_by="dispatch"), logs=("PreferencesSet",),
-    help="Your mail preferences: `map: on|off`, `format: html|plain`, `digest: daily|off`.",
+    help="Your mail preferences: `map: on|off`, `format: html|plain`, `digest: daily|off`, `language: en|es|ru`.",
     guide=Guide("player-guide.md", "Preferences"), process=preferences)
