@@ -12,7 +12,7 @@ from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
 from pbem.service.base.text import re_subject
-from pbem.service.outgoing import answers, ratelimit
+from pbem.service.outgoing import answers, ratelimit, seat_preferences
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,8 @@ class CommandError(Exception):
 
 def send(judge: Service, parsed: ParsedMail, game_id: str, reply: Reply, inbox_id: int) -> None:
     """Queue ``reply`` to the sender of ``parsed`` (rate-limited like every answer)."""
-    text = reply.text if reply.preformatted else build.render_notice(wrapped(reply.text), game_id)
+    tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender or "")  # the seat's language (issue 28)
+    text = reply.text if reply.preformatted else build.render_notice(wrapped(reply.text), game_id, tr)
     ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id,
                       subject=re_subject(parsed.subject) if parsed.subject else f"[{game_id}] {reply.subject}",
                       text=text, html=reply.html, html_title=reply.subject,

@@ -15,7 +15,7 @@ from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
 from pbem.service.base.context import Service
 from pbem.service.base.text import mask_key_lines, re_subject
-from pbem.service.outgoing import host_notices, outbox, ratelimit
+from pbem.service.outgoing import host_notices, outbox, ratelimit, seat_preferences
 
 #: rec(status, reason="", **fields) -> inbox id: records the mail being handled
 Recorder = Callable[..., int]
@@ -69,10 +69,11 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     was dropped (a stranger past the limits)."""
     if not parsed.sender:
         return False
+    tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender)  # a seat's own language (issue 28)
     text = build.render_rejection(parsed.subject, capped_problems(grouped(issues)), game_id,
-                                  capped_echo(mask_key_lines(orders_text)) if orders_text else None, note=note)
+                                  capped_echo(mask_key_lines(orders_text)) if orders_text else None, note=note, tr=tr)
     return ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, subject=re_subject(parsed.subject),
-                             text=text, html_title="Orders not applied",
+                             text=text, html_title=tr.gettext("Orders not applied"),
                              id_parts=(game_id or "judge", "reply", *answer_key(parsed)), urgent=urgent)
 
 
@@ -101,18 +102,20 @@ def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: i
     to the dice before it (issue 24.1, :func:`pbem.rules.validate_partly`)."""
     orders_yaml = orders_text.orders_yaml(judge.pack_for(game_id), orders, hand)
     digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
+    tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
+    _ = tr.gettext
     changes = None
     if previous is not None:  # both sides in one key order, so only real changes show
         before, after = (yaml.safe_dump({"orders": dict(o)}, sort_keys=True, allow_unicode=True)
                          for o in (previous, orders))
         diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
-                                            "your accepted orders", "these orders", n=1))
-        changes = ("Changed from your accepted orders for this step:\n\n" + diff) if diff else \
-            "Same orders as your accepted orders for this step.\n"
+                                            _("your accepted orders"), _("these orders"), n=1))
+        changes = (_("Changed from your accepted orders for this step:") + "\n\n" + diff) if diff else \
+            _("Same orders as your accepted orders for this step.") + "\n"
     text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note, changes=changes,
-                                logged=logged, witness=witness, partly=partly)
+                                logged=logged, witness=witness, partly=partly, tr=tr)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
-                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text("Orders accepted", text),
+                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text(_("Orders accepted"), text),
                  id_parts=(game_id, "receipt", *answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
 

@@ -14,11 +14,12 @@ import hashlib
 import logging
 from datetime import datetime, timedelta
 
+from pbem import i18n
 from pbem.mail.compose import compose, stable_message_id
 from pbem.mail.smtp import send_raw
 from pbem.report import build
 from pbem.service.base.context import Service
-from pbem.service.base.settings import host_of, wrapped
+from pbem.service.base.settings import host_of, settings_of, wrapped
 from pbem.service.base.text import safe_text
 from pbem.service.outgoing import outbox
 from pbem.store.base import is_db_error
@@ -39,8 +40,10 @@ def notify_host(judge: Service, game_id: str, body: str, kind: str, once: str | 
         log.warning("[%s] %s", game_id, body)
         return
     digest = once or hashlib.sha256(body.encode()).hexdigest()[:12]
+    tr = i18n.translations(settings_of(judge, game_id).host_language)  # the host's language (issue 28)
     outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None,
-                 subject=f"[{game_id}] host notice: {kind}", text=build.render_notice(body, game_id),
+                 subject=f"[{game_id}] " + tr.gettext("host notice: %(kind)s") % {"kind": kind},
+                 text=build.render_notice(body, game_id, tr),
                  html=None, id_parts=(game_id, "host", kind, digest))
 
 

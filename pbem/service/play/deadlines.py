@@ -24,7 +24,7 @@ from pbem.report import build
 from pbem.service.base import calendar
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats, settings_of, wrapped
-from pbem.service.outgoing import outbox
+from pbem.service.outgoing import outbox, seat_preferences
 
 log = logging.getLogger(__name__)
 
@@ -150,9 +150,11 @@ def log_table(judge: Service, game_id: str, events: list[rules.Event]) -> None:
 
 
 def tell_seats(judge: Service, game_id: str, subject: str, body: str, id_part: str) -> None:
-    """Queue a notice (text and HTML, wrapped to 72 columns) to every seat."""
-    text = build.render_notice(wrapped(body), game_id)
+    """Queue a notice (text and HTML, wrapped to 72 columns) to every seat (the
+    signature in each seat's language; the body is English until issue 28 reaches it)."""
     for row in judge.store.seats(game_id):
+        text = build.render_notice(wrapped(body), game_id, seat_preferences.translations(judge.store, game_id,
+                                                                                         row["seat"]))
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
                      id_parts=(game_id, "table", id_part, row["seat"]))

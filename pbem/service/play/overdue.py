@@ -16,7 +16,7 @@ from pbem.service.base.context import RetryLater, Service, is_transient
 from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.base.text import safe_text
 from pbem.service.log import trust
-from pbem.service.outgoing import host_notices, outbox
+from pbem.service.outgoing import host_notices, outbox, seat_preferences
 from pbem.service.play import adjudicate, bots
 from pbem.service.play.deadlines import (
     SeatRecord,
@@ -166,11 +166,13 @@ def _late(judge: Service, game_id: str, step: int, settings: GameSettings) -> No
 
 def _remind(judge: Service, row: dict[str, Any]) -> None:
     seat = next(s for s in judge.store.seats(row["game_id"]) if s["seat"] == row["seat"])
-    when = shown(judge, row["game_id"], row["due_at"])
-    text = build.render_notice(wrapped(
-        f"Your orders for step {row['step']} are due at {when}. "
-        "Without them the judge applies the default shown in your prompt."), row["game_id"])
-    subject = f"[{row['game_id']}] reminder: step {row['step']} is due {when}"
+    tr = seat_preferences.translations(judge.store, row["game_id"], row["seat"])  # the seat's language (issue 28)
+    when = shown(judge, row["game_id"], row["due_at"], tr)
+    names = {"step": row["step"], "when": when}
+    text = build.render_notice(wrapped(tr.gettext(
+        "Your orders for step %(step)s are due at %(when)s. "
+        "Without them the judge applies the default shown in your prompt.") % names), row["game_id"], tr)
+    subject = f"[{row['game_id']}] " + tr.gettext("reminder: step %(step)s is due %(when)s") % names
     outbox.queue(judge, game_id=row["game_id"], kind="reminder", to_addr=seat["email"], to_name=seat["player"],
                  subject=subject, text=text, html=build.html_of_text(subject, text),
                  # the due time too: a moved deadline gets its reminder again (issue 25.2's class)

@@ -16,6 +16,7 @@ its players got by mail (origin ``signup``).
 """
 from __future__ import annotations
 
+import gettext
 import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -39,6 +40,8 @@ from pbem.service.log import trust
 from pbem.service.outgoing import outbox, seat_preferences
 from pbem.service.play import bots, reports
 from pbem.service.play.handover import hand_over
+
+N_ = i18n.N_
 
 
 def ensure_games(judge: Service) -> list[str]:
@@ -80,20 +83,27 @@ def _sync_bots(judge: Service, game: GameConfig) -> None:
             reports.prompt_again(judge, game.id, s.seat, again="from-bot")  # its pending decision, to the person
 
 
-def config_welcome_text(judge: Service, game: GameConfig, seat: SeatConfig) -> str:
+def config_welcome_text(judge: Service, game: GameConfig, seat: SeatConfig,
+                        tr: gettext.NullTranslations | None = None) -> str:
     """The welcome of a config game's player: everything a player of ``pbem game new``
     is told but the key, which the judge cannot send (it holds only the key's hash; the
-    host gave the key to the player) — issue 24, finding 12."""
+    host gave the key to the player) — issue 24, finding 12; in the language of ``tr``
+    (None: English; the YAML example stays English, issue 28)."""
+    _ = (tr or i18n.translations()).gettext
     host = f" ({game.host_email})" if game.host_email else ""
-    return (f"Welcome to {game.id}, {seat.player}. You play the seat {seat.seat}.\n\n"
-            f"Your seat key is not in this mail: the host of {game.id}{host} gives it to you; the judge "
-            "keeps only a hash of it and cannot send it. If you have not got it, ask the host. Keep it "
-            f"secret: every orders mail you send to {judge.config.judge_address} carries it. An orders mail "
-            f"looks like\n\n  game: {game.id}\n  seat: {seat.seat}\n  key: YOUR-SEAT-KEY\n  step: N\n"
-            "  orders:\n    ...\n\nwhere N is the step the latest prompt names. The judge mails a prompt "
-            "whenever your seat has a decision to make, with the orders it expects (docs/orders.md); reply "
-            "to the prompt with your orders. Deadlines are shown in the game's time zone, "
-            f"{game.settings.time_zone}. " + GUIDE_LINE + "\n\n" + options_text(game.options))
+    names = {"game": game.id, "player": seat.player, "seat": seat.seat, "host": host,
+             "judge": judge.config.judge_address, "zone": game.settings.time_zone}
+    return (_("Welcome to %(game)s, %(player)s. You play the seat %(seat)s.") % names + "\n\n"
+            + _("Your seat key is not in this mail: the host of %(game)s%(host)s gives it to you; the judge "
+                "keeps only a hash of it and cannot send it. If you have not got it, ask the host. Keep it "
+                "secret: every orders mail you send to %(judge)s carries it. An orders mail "
+                "looks like") % names
+            + f"\n\n  game: {game.id}\n  seat: {seat.seat}\n  key: YOUR-SEAT-KEY\n  step: N\n  orders:\n    ...\n\n"
+            + _("where N is the step the latest prompt names. The judge mails a prompt "
+                "whenever your seat has a decision to make, with the orders it expects (docs/orders.md); reply "
+                "to the prompt with your orders. Deadlines are shown in the game's time zone, "
+                "%(zone)s.") % names
+            + " " + _(GUIDE_LINE) + "\n\n" + options_text(game.options, tr))
 
 
 def _welcome_config_seats(judge: Service, game: GameConfig) -> None:
@@ -102,12 +112,20 @@ def _welcome_config_seats(judge: Service, game: GameConfig) -> None:
     one, docs/trust.md)."""
     head = trust.witness(judge.store, game.id)
     for seat in game.seats:
-        body = config_welcome_text(judge, game, seat) + (f"\n\nLog witness: {head}" if head else "")
-        text = build.render_notice(wrap_paragraphs(body), game.id)
-        subject = f"[{game.id}] welcome: your seat {seat.seat}"
+        tr = seat_preferences.translations(judge.store, game.id, seat.seat)
+        body = config_welcome_text(judge, game, seat, tr) + (
+            "\n\n" + tr.gettext("Log witness: %(witness)s") % {"witness": head} if head else "")
+        text = build.render_notice(wrap_paragraphs(body), game.id, tr)
+        subject = welcome_subject(game.id, seat.seat, tr)
         outbox.queue(judge, game_id=game.id, kind="welcome", to_addr=seat.email, to_name=seat.player,
                      subject=subject, text=text, html=build.html_of_text(subject, text),
                      id_parts=(game.id, "welcome", seat.seat))
+
+
+def welcome_subject(game_id: str, seat: str, tr: gettext.NullTranslations) -> str:
+    """A welcome's subject, ``[g1] welcome: your seat north``, in the language of
+    ``tr`` after the ``[game]`` that mail filters rely on."""
+    return f"[{game_id}] " + tr.gettext("welcome: your seat %(seat)s") % {"seat": seat}
 
 
 def wrap_paragraphs(text: str) -> str:
@@ -223,41 +241,52 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-GUIDE_LINE = ("A mail with `command: help` (and your game, seat and key) brings the player's guide, "
-              "the orders and the commands; every problem the judge names comes with its fix.")
+GUIDE_LINE = N_("A mail with `command: help` (and your game, seat and key) brings the player's guide, "
+                "the orders and the commands; every problem the judge names comes with its fix.")
 """Where the welcome sends a player for the rest: the guide by mail, which players have
-(issue 24 item G: the welcome named docs/player-guide.md, which they do not)."""
+(issue 24 item G: the welcome named docs/player-guide.md, which they do not); English,
+translated where it is said (issue 28)."""
 
 
-def options_text(options: Mapping[str, Any]) -> str:
+def options_text(options: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
     """The rule options in force, for the first mail of a game (issue 24 item G; R-2):
     ``"Rule options in force: capitals: true (R-1.4 [L]: the optional capitals: ...)."``
     with what each does (:data:`pbem.rules.RULE_OPTIONS`, an optional general by
-    name), or that the game is played without any."""
+    name), or that the game is played without any; the sentences in the language of
+    ``tr`` (None: English; issue 28), the option names and values as the config writes
+    them, what each does in English (the rules core's own words)."""
+    _ = (tr or i18n.translations()).gettext
     if not options:
-        return "Rule options: none; the game is played by the rules as the judge documents them."
+        return _("Rule options: none; the game is played by the rules as the judge documents them.")
     said = []
     for name, value in options.items():
-        what = rules.RULE_OPTIONS.get(name, (None, "", f"the optional general {name} in play (R-2)"))[2]
-        what = re.sub(r" \([a-z_/]+\.py\)$", "", what)
+        if name in rules.RULE_OPTIONS:
+            what = re.sub(r" \([a-z_/]+\.py\)$", "", rules.RULE_OPTIONS[name][2])
+        else:
+            what = _("the optional general %(general)s in play (R-2)") % {"general": name}
         shown = str(value).lower() if isinstance(value, bool) else str(value)
         said.append(f"{name}: {shown} ({what})")
-    return "Rule options in force: " + "; ".join(said) + "."
+    return _("Rule options in force: %(options)s.") % {"options": "; ".join(said)}
 
 
 def welcome_text(game_id: str, seat: str, player: str, key: str, judge_address: str,
-                 settings: GameSettings, options: Mapping[str, Any] | None = None) -> str:
+                 settings: GameSettings, options: Mapping[str, Any] | None = None,
+                 tr: gettext.NullTranslations | None = None) -> str:
     """The welcome a new game's player gets: the seat, the key, how to play and the
-    rule options in force (:func:`options_text`)."""
-    return (f"Welcome to {game_id}, {player}. You play the seat {seat}.\n\n"
-            f"Your seat key is:\n\n  {key}\n\nKeep it secret: every orders mail you send to "
-            f"{judge_address} carries it. An orders mail looks like\n\n"
-            f"  game: {game_id}\n  seat: {seat}\n  key: {key}\n  step: N\n  orders:\n    ...\n\n"
-            "where N is the step the latest prompt names. The judge mails a prompt whenever "
-            "your seat has a decision to make, with the orders it expects (docs/orders.md); "
-            "reply to the prompt with your orders. "
-            f"Deadlines are shown in the game's time zone, {settings.time_zone}. " + GUIDE_LINE
-            + "\n\n" + options_text(options or {}))
+    rule options in force (:func:`options_text`), in the language of ``tr`` (None:
+    English; the YAML example stays English, issue 28)."""
+    _ = (tr or i18n.translations()).gettext
+    names = {"game": game_id, "player": player, "seat": seat, "judge": judge_address, "zone": settings.time_zone}
+    return (_("Welcome to %(game)s, %(player)s. You play the seat %(seat)s.") % names + "\n\n"
+            + _("Your seat key is:") + f"\n\n  {key}\n\n"
+            + _("Keep it secret: every orders mail you send to %(judge)s carries it. An orders mail looks like")
+            % names
+            + f"\n\n  game: {game_id}\n  seat: {seat}\n  key: {key}\n  step: N\n  orders:\n    ...\n\n"
+            + _("where N is the step the latest prompt names. The judge mails a prompt whenever "
+                "your seat has a decision to make, with the orders it expects (docs/orders.md); "
+                "reply to the prompt with your orders. "
+                "Deadlines are shown in the game's time zone, %(zone)s.") % names
+            + " " + _(GUIDE_LINE) + "\n\n" + options_text(options or {}, tr))
 
 
 def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_email: str,
@@ -324,10 +353,11 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
         for s in seat_configs:
             if s.seat not in keys:  # its key went with the sign-up's answer
                 continue
+            tr = i18n.translations(s.language)
             text = welcome_text(game_id, s.seat, s.player, keys[s.seat], judge.config.judge_address, table_settings,
-                                options)
-            body = build.render_notice(wrapped(text), game_id)
-            subject = f"[{game_id}] welcome: your seat {s.seat}"
+                                options, tr)
+            body = build.render_notice(wrapped(text), game_id, tr)
+            subject = welcome_subject(game_id, s.seat, tr)
             outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=s.email, to_name=s.player,
                          subject=subject, text=body, html=build.html_of_text(subject, body),
                          id_parts=(game_id, "welcome", s.seat))
