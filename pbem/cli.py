@@ -277,7 +277,12 @@ def game_new(config_path: str, seats: tuple[str, ...], bot_seats: tuple[str, ...
     """Create GAME_ID in the database: setup, first reports and prompts, the table in the
     log, and a welcome with the seat key to each player. Prints the host key once."""
     from pbem.service.judge import Judge
-    from pbem.service.play.setup import new_game, parse_pairs, parse_seat, with_languages
+    from pbem.service.play.setup import (
+        new_game,
+        parse_pairs,
+        parse_seat,
+        with_languages,
+    )
 
     try:
         new_seats = with_languages([parse_seat(item) for item in seats], languages)

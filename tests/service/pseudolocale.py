@@ -8,16 +8,18 @@ catalogue can reach).
 Not prose, so never counted: blank lines, numbers and punctuation, names (seats,
 players, games, and the pack's spaces, provinces, generals, royals, fleets, armies,
 cards, CU types), the YAML blocks (a line whose first word is a YAML key: orders stay
-English, issue 28 item 5), hashes, and the lines a player wrote (press quoted with
-``>``, the orders block quoted back).
+English, issue 28 item 5, and the diff of two orders documents), hashes and seat
+keys, and what a player wrote (press quoted with ``>``, the orders block quoted back,
+the subject an answer keeps).
 """
 from __future__ import annotations
 
 import email
-import hashlib
 import email.policy
+import hashlib
 import random
 import re
+import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -38,7 +40,9 @@ from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
 
 OPEN, CLOSE = i18n.OPEN, i18n.CLOSE
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_YAML = re.compile(r"^\s*(?:- )?\{?[a-z_]+:(?:\s|$)")
+_YAML = re.compile(r"^[+-]?\s*(?:- )?\{?[a-z_]+:(?:\s|$)")
+_DIFF = re.compile(r"^(?:@@ |--- |\+\+\+ )")
+_KEY = re.compile(r"^\s*[a-z0-9]{4}(?:-[a-z0-9]{4}){5}\s*$")
 _HEX = re.compile(r"\b[0-9a-f]{16,}(?:@\d+)?\b")
 
 
@@ -97,7 +101,8 @@ def unmarked_prose(text: str, names: set[str]) -> tuple[int, list[str]]:
                 rest.append(ch)
         inside = depth > 0
         outside = "".join(rest)
-        if line.lstrip().startswith(">") or _YAML.match(outside) or line.strip() == "--":
+        if (line.lstrip().startswith(">") or _YAML.match(outside) or _DIFF.match(line) or _KEY.match(line)
+                or line.strip() == "--"):
             continue
         words = [w for w in _WORD.findall(_HEX.sub(" ", outside)) if w.lower() not in names and len(w) > 1]
         if had and not words:
@@ -132,7 +137,8 @@ def figure(judge: Judge, addresses: set[str], names: set[str]) -> Figure:
         subject = str(msg["Subject"])
         k = kind_of(kind, text)
         fig.mails[k] += 1
-        for body in (re.sub(r"^(Re: )?\[[^]]+\] (step \d+:? )?", "", subject), text):
+        own = subject.startswith("Re: ") and not subject.startswith("Re: [")  # the player's own subject
+        for body in (("" if own else re.sub(r"^(Re: )?\[[^]]+\] (step \d+:? )?", "", subject)), text):
             m, u = unmarked_prose(body, names)
             fig.marked[k] += m
             fig.unmarked[k] += len(u)
@@ -229,3 +235,16 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
     addresses = {f"{s}@pbem.localhost" for s in SEATS} | {f"{s}.new@pbem.localhost" for s in SEATS} | \
         {"host@pbem.localhost", "host.new@pbem.localhost"}
     return judge, addresses
+
+
+def main() -> None:
+    """Print the figure of two seeded games (``python -m tests.service.pseudolocale``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in (1, 2):
+            judge, addresses = play(Path(tmp), seed, 30)
+            fig = figure(judge, addresses, names_of(judge.pack_for(f"p{seed}")))
+            print(f"seed {seed}: {fig.summary()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -19,6 +19,7 @@ that lets every seat check the judge.
 """
 from __future__ import annotations
 
+import gettext
 import hashlib
 import io
 import json
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.config import GameConfig
 from pbem.keys import hash_key, new_key
 from pbem.mail.compose import Attachment
@@ -39,7 +40,7 @@ from pbem.report import build
 from pbem.report.context import WIDTH, wrap
 from pbem.rules.dice import seed_commitment
 from pbem.service.base.context import Service
-from pbem.service.outgoing import host_notices, outbox
+from pbem.service.outgoing import host_notices, outbox, seat_preferences
 from pbem.store import Store
 from pbem.store.db import canonical_json
 from pbem.store.games import ENDED_STATUSES
@@ -121,51 +122,58 @@ def mail_seed(judge: Service, game_id: str, why: str) -> None:
         raise KeyError(game_id)
     archive = log_archive(store, game_id, judge.clock())
     head = witness(store, game_id)
-    outcome = result_sentence(judge, game_id)
-    body = _paragraphs(
-        outcome,
-        f"Game {game_id} {why}, so the dice seed is published:",
-        f"  {game['seed']}",
-        "Its SHA-256 is the commitment printed in your first report:",
-        f"  {game['seed_commitment']}",
-        "With it every roll of the game can be recomputed from the logged orders. Attached is the game's "
-        f"archive, {archive.filename}: the whole log, every private event included, and pbem_verify.py, a "
-        "verifier that needs nothing but Python 3.11 or later. Unzip it and run",
-        archive.command(game['seed_commitment']),
-        "It checks the hash chain, the seed, every private event, every roll and this mail's witness; add "
-        "--witness for any other witness you kept and --orders for the SHA-256 of a receipt. Keep this mail: "
-        "its witness covers the whole log, and a log cut short is caught only by a witness. `command: archive` "
-        "mails the archive again (docs/trust.md).")
-    if head:
-        body += f"\n\nLog witness (the log's last event now): {head}"
     for row in store.seats(game_id):
+        tr = seat_preferences.translations(store, game_id, row["seat"])  # the seat's language (issue 28)
+        _ = tr.gettext
+        names = {"game": game_id, "why": why, "archive": archive.filename}
+        body = _paragraphs(
+            result_sentence(judge, game_id, tr),
+            _("Game %(game)s %(why)s, so the dice seed is published:") % names,
+            f"  {game['seed']}",
+            _("Its SHA-256 is the commitment printed in your first report:"),
+            f"  {game['seed_commitment']}",
+            _("With it every roll of the game can be recomputed from the logged orders. Attached is the game's "
+              "archive, %(archive)s: the whole log, every private event included, and pbem_verify.py, a "
+              "verifier that needs nothing but Python 3.11 or later. Unzip it and run") % names,
+            archive.command(game['seed_commitment']),
+            _("It checks the hash chain, the seed, every private event, every roll and this mail's witness; add "
+              "--witness for any other witness you kept and --orders for the SHA-256 of a receipt. Keep this "
+              "mail: its witness covers the whole log, and a log cut short is caught only by a witness. "
+              "`command: archive` mails the archive again (docs/trust.md)."))
+        if head:
+            body += "\n\n" + _("Log witness (the log's last event now): %(witness)s") % {"witness": head}
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] the dice seed", text=build.render_notice(body, game_id), html=None,
+                     subject=f"[{game_id}] " + _("the dice seed"), text=build.render_notice(body, game_id, tr),
+                     html=None,
                      id_parts=(game_id, "seed", row["seat"]), attachments=[archive.attachment])
     host_notices.notify_host(judge, game_id, _paragraphs(
-        outcome, f"Game {game_id} {why}. Every seat has been sent the final report and the dice seed with the "
+        result_sentence(judge, game_id), f"Game {game_id} {why}. Every seat has been sent the final report and the dice seed with the "
         f"game's archive ({archive.filename}); `pbem archive {game_id} DIR` writes it for you, and `pbem verify "
         f"{game_id}` re-adjudicates the whole log.") + (f"\n\nLog witness: {head}" if head else ""),
         "game over", once="over")
 
 
-def result_sentence(judge: Service, game_id: str) -> str:
+def result_sentence(judge: Service, game_id: str, tr: gettext.NullTranslations | None = None) -> str:
     """How the game ended, for the seed mail and the host's game-over notice: ``"The
     game is over: south (Selene) wins by regency (R-1.3)."``, or that nobody won (the
     host abandoned it). Read from the state's ``result`` (R-1.1 to R-1.3, or the host's
-    ``end``)."""
+    ``end``); in the language of ``tr`` (None: English; issue 28), the way of winning
+    as the rules core names it."""
+    _ = (tr or i18n.translations()).gettext
     result = judge.state(game_id).result or {}
     winner = result.get("winner") or result.get("seat")
     if not winner:
-        return "The game is over without a winner: it was abandoned."
+        return _("The game is over without a winner: it was abandoned.")
     player = next((r["player"] for r in judge.store.seats(game_id) if r["seat"] == winner), "")
     how = str(result.get("how") or "").replace("_", " ")
     rule = str(result.get("rule") or "")
     if how.startswith("automatic"):
-        how = "an automatic victory" + how.removeprefix("automatic")
-    by = ("by the host's decision" if rule == "host" else f"by {how}" if how else "")
-    return (f"The game is over: {winner}" + (f" ({player})" if player else "") + " wins"
-            + (f" {by}" if by else "") + (f" ({rule})" if rule.startswith("R-") else "") + ".")
+        how = _("an automatic victory") + how.removeprefix("automatic")
+    by = (_("by the host's decision") if rule == "host" else _("by %(how)s") % {"how": how} if how else "")
+    who = f"{winner} ({player})" if player else winner
+    return ((_("The game is over: %(winner)s wins %(by)s") % {"winner": who, "by": by} if by
+             else _("The game is over: %(winner)s wins") % {"winner": who})
+            + (f" ({rule})" if rule.startswith("R-") else "") + ".")
 
 
 def _paragraphs(*paragraphs: str) -> str:

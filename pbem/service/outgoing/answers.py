@@ -123,12 +123,20 @@ def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: i
 def alert_wrong_keys(judge: Service, game_id: str, row: Mapping[str, Any], failures: int, bucket: str) -> None:
     """``failures`` mails with a wrong key or from another address claimed the seat
     within the hour: alert the seat and tell the host (once per hour ``bucket``)."""
-    body = (f"{failures} mails in the last hour claimed your seat {row['seat']} in {game_id} with a wrong key or "
-            "from an address that is not yours. None was applied. If they were not yours, someone is trying "
-            "to guess your key; after 10 wrong keys in an hour the seat is locked for an hour. Ask the host "
-            "for a new key if you think yours is known.")
+    tr = seat_preferences.translations(judge.store, game_id, row["seat"])  # the seat's language (issue 28)
+    body = tr.ngettext(
+        "%(num)d mail in the last hour claimed your seat %(seat)s in %(game)s with a wrong key or "
+        "from an address that is not yours. None was applied. If they were not yours, someone is trying "
+        "to guess your key; after 10 wrong keys in an hour the seat is locked for an hour. Ask the host "
+        "for a new key if you think yours is known.",
+        "%(num)d mails in the last hour claimed your seat %(seat)s in %(game)s with a wrong key or "
+        "from an address that is not yours. None was applied. If they were not yours, someone is trying "
+        "to guess your key; after 10 wrong keys in an hour the seat is locked for an hour. Ask the host "
+        "for a new key if you think yours is known.", failures) % {"num": failures, "seat": row["seat"],
+                                                                   "game": game_id}
     outbox.queue(judge, game_id=game_id, kind="alert", to_addr=row["email"], to_name=row["player"],
-                 subject=f"[{game_id}] wrong keys for your seat", text=build.render_notice(body, game_id),
+                 subject=f"[{game_id}] " + tr.gettext("wrong keys for your seat"),
+                 text=build.render_notice(body, game_id, tr),
                  html=None, id_parts=(game_id, "wrong-keys", row["seat"], bucket))
     host_notices.notify_host(judge, game_id, f"{failures} mails in the last hour claimed seat {row['seat']} "
                      f"({row['player']}, {row['email']}) in {game_id} with a wrong key or from another "
@@ -142,13 +150,16 @@ def alert_seat(judge: Service, game_id: str, row: Mapping[str, Any], parsed: Par
     registered address and tell the host — once an hour per seat, so that someone who
     has the key cannot flood them. (The sender is answered as for a wrong key.)"""
     bucket = judge.clock().strftime("%Y%m%d%H")
-    body = (f"A mail from {parsed.sender} carried the correct key for your seat {row['seat']} in "
-            f"{game_id} (subject: {parsed.subject!r}). It was held, not applied: orders are accepted "
-            "only from your registered address. If you sent it, send it again from this address; if "
-            "not, your key may be known to someone else: ask the host for a new one.")
+    tr = seat_preferences.translations(judge.store, game_id, row["seat"])  # the seat's language (issue 28)
+    body = tr.gettext(
+        "A mail from %(sender)s carried the correct key for your seat %(seat)s in "
+        "%(game)s (subject: %(subject)s). It was held, not applied: orders are accepted "
+        "only from your registered address. If you sent it, send it again from this address; if "
+        "not, your key may be known to someone else: ask the host for a new one.") % {
+            "sender": parsed.sender, "seat": row["seat"], "game": game_id, "subject": repr(parsed.subject)}
     outbox.queue(judge, game_id=game_id, kind="alert", to_addr=row["email"], to_name=row["player"],
-                 subject=f"[{game_id}] held: orders for your seat from another address",
-                 text=build.render_notice(body, game_id), html=None,
+                 subject=f"[{game_id}] " + tr.gettext("held: orders for your seat from another address"),
+                 text=build.render_notice(body, game_id, tr), html=None,
                  id_parts=(game_id, "held", row["seat"], bucket))
     host_notices.notify_host(judge, game_id, f"A mail from {parsed.sender} carried the correct key for seat {row['seat']} "
                      f"({row['player']}, registered as {row['email']}) in {game_id} (subject: "

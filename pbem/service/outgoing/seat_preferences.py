@@ -21,10 +21,9 @@ is what holds (:func:`of`), so the replay and the live behaviour cannot differ.
 """
 from __future__ import annotations
 
+import gettext
 import logging
 from collections.abc import Mapping
-
-import gettext
 
 from pbem import i18n
 from pbem.mail.headers import fold_address

@@ -43,7 +43,7 @@ from pbem.service.base.settings import settings_of, wrapped
 from pbem.service.commands.registry import Field, Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.log import trust
-from pbem.service.outgoing import outbox
+from pbem.service.outgoing import outbox, seat_preferences
 from pbem.store.base import canonical_json
 from pbem.store.events import event_key
 
@@ -162,15 +162,19 @@ def quoted(text: str, width: int = 70) -> str:
 
 def _relay(judge: Service, game_id: str, pid: int, sender: str | None, recipients: Sequence[str], text: str,
            rows: Mapping[str, Mapping[str, Any]]) -> None:
-    who = f"{sender} ({rows[sender]['player']})" if sender else "a seat that does not show itself (grey press)"
     for r in recipients:
+        _ = seat_preferences.translations(judge.store, game_id, r).gettext  # each recipient's language (issue 28)
+        who = (f"{sender} ({rows[sender]['player']})" if sender
+               else _("a seat that does not show itself (grey press)"))
         # grey press names no other recipient: the seat missing from the list would be the sender
         others = [s for s in recipients if s != r] if sender else []
-        head = wrapped(f"Press in {game_id} from {who}, to you"
-                       + (f" and {', '.join(others)}" if others else "") + ":")
+        names = {"game": game_id, "who": who, "others": ", ".join(others), "seat": sender}
+        head = wrapped((_("Press in %(game)s from %(who)s, to you and %(others)s:") if others
+                        else _("Press in %(game)s from %(who)s, to you:")) % names)
         body = build.render_notice(head + "\n\n" + quoted(text) + "\n\n" + wrapped(
-            "Answer with a `command: press` mail to the judge (docs/player-guide.md, \"Press\")."), game_id)
-        subject = f"[{game_id}] press from {sender}" if sender else f"[{game_id}] grey press"
+            _("Answer with a `command: press` mail to the judge (docs/player-guide.md, \"Press\").")), game_id,
+            seat_preferences.translations(judge.store, game_id, r))
+        subject = f"[{game_id}] " + (_("press from %(seat)s") % names if sender else _("grey press"))
         outbox.queue(judge, game_id=game_id, kind="press", to_addr=rows[r]["email"], to_name=rows[r]["player"],
                      subject=subject, text=body, html=build.html_of_text(subject, body),
                      id_parts=(game_id, "press", pid, r))
