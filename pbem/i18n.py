@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -140,6 +140,12 @@ def format_when(moment: datetime, time_zone: str, language: str = DEFAULT) -> st
             f"{format_time(local, 'short', tzinfo=zone, locale=where)} {local.tzname()}")
 
 
+def gettext_of(tr: gettext.NullTranslations | None) -> Callable[[str], str]:
+    """The ``gettext`` of ``tr`` (None: English), the ``_`` of a function that renders
+    text for one recipient."""
+    return (tr if tr is not None else translations()).gettext
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it here: for strings kept
     in tables and translated where they are rendered (``tr.gettext(TABLE[key])``)."""
@@ -147,4 +153,4 @@ def N_(message: str) -> str:
 
 
 __all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "NAMES", "N_", "PSEUDO", "PseudoTranslations", "babel_locale",
-           "catalogue_path", "format_when", "is_language", "language_of", "translations"]
+           "catalogue_path", "format_when", "gettext_of", "is_language", "language_of", "translations"]

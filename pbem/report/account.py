@@ -11,10 +11,11 @@ counts points on its own.
 """
 from __future__ import annotations
 
+import gettext
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.pack.model import Pack
 from pbem.plural import count
 from pbem.rules.core.board import info
@@ -39,27 +40,29 @@ def _asia(pack: Pack) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
-def term_label(pack: Pack, t: Term) -> str:
+def term_label(pack: Pack, t: Term, tr: gettext.NullTranslations | None = None) -> str:
     """A term as a table names it: ``"Egypt"``, ``"Lord of Asia"``, ``"heir Alexander
-    IV"``, ``"Condemnation on Antigonus"``, ``"#36 Funeral Games (2 OPs)"``."""
+    IV"``, ``"Condemnation on Antigonus"``, ``"#36 Funeral Games (2 OPs)"``; in the
+    language of ``tr`` (None: English; issue 28)."""
+    _ = i18n.gettext_of(tr)
     kind, what = t["kind"], t["what"]
     return {
         "province": lambda: province_name(pack, what),
-        "lord_of_asia": lambda: "Lord of Asia",
-        "hellespont": lambda: "the Hellespont",
-        "strongest_fleet": lambda: "strongest fleet",
-        "capital": lambda: f"capital in {space_name(pack, what)}",
-        "capital_destroyed": lambda: "enemy capitals destroyed",
-        "heir": lambda: f"heir {royal_name(pack, what)}",
+        "lord_of_asia": lambda: _("Lord of Asia"),
+        "hellespont": lambda: _("the Hellespont"),
+        "strongest_fleet": lambda: _("strongest fleet"),
+        "capital": lambda: _("capital in %(space)s") % {"space": space_name(pack, what)},
+        "capital_destroyed": lambda: _("enemy capitals destroyed"),
+        "heir": lambda: _("heir %(royal)s") % {"royal": royal_name(pack, what)},
         "women": lambda: royal_name(pack, what),
-        "strategos": lambda: "Strategos of Europe",
+        "strategos": lambda: _("Strategos of Europe"),
         "generals": lambda: general_name(pack, what),
-        "champion": lambda: "Champion",
-        "burial": lambda: f"burial in {space_name(pack, what)}",
-        "tomb_guardian": lambda: f"Tomb Guardian of {space_name(pack, what)}",
+        "champion": lambda: _("Champion"),
+        "burial": lambda: _("burial in %(space)s") % {"space": space_name(pack, what)},
+        "tomb_guardian": lambda: _("Tomb Guardian of %(space)s") % {"space": space_name(pack, what)},
         "cards": lambda: card_label(pack, what),
-        "condemnation": lambda: f"Condemnation on {general_name(pack, what)}",
-        "adjust": lambda: "adjustment",
+        "condemnation": lambda: _("Condemnation on %(general)s") % {"general": general_name(pack, what)},
+        "adjust": lambda: _("adjustment"),
     }.get(kind, lambda: str(kind).replace("_", " "))()
 
 
@@ -128,22 +131,24 @@ def term_changes(pack: Pack, old: Sequence[Term], new: Sequence[Term]) -> list[t
     return out
 
 
-def points_rows(pack: Pack, view: Mapping[str, Any], what: str) -> list[dict[str, Any]]:
+def points_rows(pack: Pack, view: Mapping[str, Any], what: str,
+                tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """Every seat's VP (``what="vp"``) or LP (``"lp"``) with the terms it is the sum of:
     ``[{"seat", "total", "sum", "terms": [{"label", "value"}], "text"}]``; ``text`` reads
     ``"9 = Cilicia 2 + Egypt 3 + Cyprus 1 + strongest fleet 3"``, and for LP that the
-    sum never counts below 0 (R-11.1)."""
+    sum never counts below 0 (R-11.1); in the language of ``tr`` (None: English)."""
+    _ = i18n.gettext_of(tr)
     rows = []
     for seat in rules.SEATS:
         terms = list((view.get(f"{what}_terms") or {}).get(seat, []))
         total = int((view.get(what) or {}).get(seat, 0))
         raw = sum(int(t["value"]) for t in terms)
-        parts = [f"{term_label(pack, t)} {t['value']}" for t in terms]
+        parts = [f"{term_label(pack, t, tr)} {t['value']}" for t in terms]
         text = str(total) + (" = " + " + ".join(parts) if parts else "")
         if raw != total:
-            text += f" (the sum is {raw}; LP never go below 0, R-11.1)"
+            text += _(" (the sum is %(sum)s; LP never go below 0, R-11.1)") % {"sum": raw}
         rows.append({"seat": seat, "total": total, "sum": raw, "text": text,
-                     "terms": [{"label": term_label(pack, t), "value": t["value"]} for t in terms]})
+                     "terms": [{"label": term_label(pack, t, tr), "value": t["value"]} for t in terms]})
     return rows
 
 
@@ -219,11 +224,14 @@ def home_name(pack: Pack, home: str) -> str:
     return province_name(pack, home) if home in pack.provinces else space_name(pack, home)
 
 
-def fleet_rows(pack: Pack, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def fleet_rows(pack: Pack, view: Mapping[str, Any],
+               tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """The table of fleets (R-15) from a public view's ``fleets``: ``[{"name", "home",
-    "strength", "seat" (or "nobody"), "dispersed"}]`` in the pack's order."""
+    "strength", "seat" (or "nobody"), "dispersed"}]`` in the pack's order; "nobody" in
+    the language of ``tr`` (None: English; issue 28)."""
+    nobody = i18n.gettext_of(tr)("nobody")
     return [{"name": pack.fleets[fid].name, "home": home_name(pack, f["home"]), "strength": int(f["strength"]),
-             "seat": f["seat"] or "nobody", "dispersed": bool(f.get("dispersed"))}
+             "seat": f["seat"] or nobody, "dispersed": bool(f.get("dispersed"))}
             for fid, f in (view.get("fleets") or {}).items() if fid in pack.fleets]
 
 
@@ -237,19 +245,21 @@ def fleet_totals(pack: Pack, view: Mapping[str, Any]) -> dict[str, int]:
     return out
 
 
-def fleet_summary(pack: Pack, view: Mapping[str, Any]) -> str:
+def fleet_summary(pack: Pack, view: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
     """The line under the table of fleets: each seat's total and who has the single
     strongest fleet (the VP term's seat, R-1.4): ``"Strength: north 3, east 0, south 5,
     west 2; strongest: south (+3 VP, R-1.4)."``; nobody on a tie or below the pack's
-    minimum."""
+    minimum. In the language of ``tr`` (None: English; issue 28)."""
+    _ = i18n.gettext_of(tr)
     totals = fleet_totals(pack, view)
     best = next((seat for seat, ts in (view.get("vp_terms") or {}).items()
                  if any(t["kind"] == "strongest_fleet" for t in ts)), None)
-    text = "Strength: " + ", ".join(f"{seat} {n}" for seat, n in totals.items())
+    strength = ", ".join(f"{seat} {n}" for seat, n in totals.items())
     if best:
-        return text + f"; strongest: {best} (+{const(pack, 'strongest_fleet_vp')} VP, R-1.4)."
-    return text + (f"; strongest: nobody (a tie, or less than {const(pack, 'strongest_fleet_min_strength')}; "
-                   "R-1.4).")
+        return _("Strength: %(strength)s; strongest: %(seat)s (+%(vp)s VP, R-1.4).") % {
+            "strength": strength, "seat": best, "vp": const(pack, "strongest_fleet_vp")}
+    return _("Strength: %(strength)s; strongest: nobody (a tie, or less than %(min)s; R-1.4).") % {
+        "strength": strength, "min": const(pack, "strongest_fleet_min_strength")}
 
 
 def fleet_changes(pack: Pack, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:

@@ -71,14 +71,16 @@ def _pending(state: rules.GameState) -> list[rules.Decision]:
     return hit[1]
 
 
-def summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The state block of a mail (see :func:`pbem.report.context.state_summary`); reused
-    while the same view object is rendered for every seat (read only)."""
-    key = (pack.name, tuple((s["seat"], s["player"]) for s in seats))
-    hit = _LAST.get("summary")
+def summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, Any]],
+            tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
+    """The state block of a mail (see :func:`pbem.report.context.state_summary`) in the
+    language of ``tr`` (None: English); reused while the same view object is rendered
+    for every seat of one language (read only)."""
+    key = (pack.name, tuple((s["seat"], s["player"]) for s in seats), i18n.language_of(tr) if tr else i18n.DEFAULT)
+    hit = _LAST.get(f"summary:{key[2]}")
     if hit is None or hit[0] is not view or hit[1][0] != key:
-        hit = (view, (key, context.state_summary(pack, view, seats)))
-        _LAST["summary"] = hit
+        hit = (view, (key, context.state_summary(pack, view, seats, tr)))
+        _LAST[f"summary:{key[2]}"] = hit
     return hit[1][1]
 
 
@@ -94,12 +96,14 @@ def _before_view(state: rules.GameState | None) -> dict[str, Any] | None:
     return hit[1]
 
 
-def played_when(pack: Pack, view: Mapping[str, Any]) -> dict[str, Any]:
+def played_when(pack: Pack, view: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
     """The game turn, its year and the round (or phase) of a view, as a report's heading
-    names the moment its step was played: ``{"turn", "year", "stage"}`` (R-6)."""
+    names the moment its step was played: ``{"turn", "year", "stage"}`` (R-6), in the
+    language of ``tr`` (None: English)."""
     years = {t.number: t.year_bc for t in pack.turns}
     turn = view.get("turn", 1)
-    return {"turn": turn, "year": view.get("year_bc") or years.get(turn, "?"), "stage": context.stage_text(view)}
+    return {"turn": turn, "year": view.get("year_bc") or years.get(turn, "?"),
+            "stage": context.stage_text(view, tr)}
 
 
 def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
@@ -124,14 +128,14 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
     return {
         "game_id": game_id, "step": step, "headline": headline, "seat": seat,
         "player": players.get(seat, "") if seat else "",
-        "when": played_when(pack, prior if prior is not None else view),
+        "when": played_when(pack, prior if prior is not None else view, tr),
         "changes": account.changes(pack, prior, view, visible) + account.grant_changes(pack, before, events),
         "map_attached": bool(map_cid) if map_attached is None else map_attached,
         "happened": context.happenings(pack, visible, view),
         "played": [context.card_label(pack, e.data.get("card")) for e in visible
                    if e.kind in ("CardPlayed", "CardDiscarded", "SurprisePlayed") and e.data.get("card") is not None],
         "rolls": sum(1 for e in visible if e.kind == "DiceRolled"),
-        "seed_commitment": seed_commitment, "view": summary(pack, view, seats),
+        "seed_commitment": seed_commitment, "view": summary(pack, view, seats, tr),
         "next": [{"seat": d.seat, "player": players.get(d.seat, ""), "kind": decision_text(d.kind, tr),
                   "rule": d.rule} for d in pend],
         "map_src": f"cid:{map_cid}" if map_cid else None,
@@ -187,7 +191,7 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
                          "default_text": default_text},
             "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options),
             "training": private.get("training", []),
-            "template_yaml": template_yaml, "view": summary(pack, _public_view(state), seats)}
+            "template_yaml": template_yaml, "view": summary(pack, _public_view(state), seats, tr)}
 
 
 def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, *, game_id: str,

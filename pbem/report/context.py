@@ -8,11 +8,12 @@ passes the per-seat view (:func:`pbem.rules.view`) and the events that seat may 
 from __future__ import annotations
 
 import dataclasses
+import gettext
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.plural import count
@@ -231,9 +232,11 @@ def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, An
     return out
 
 
-def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[str, Any]],
+                  tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
     """Arrange a rules view (``rules.view``, public or private: only public keys are
-    read) for the templates. Shape::
+    read) for the templates, its words in the language of ``tr`` (None: English;
+    issue 28). Shape::
 
         {"turn", "year", "round", "step", "phase", "stage" (stage_text), "active",
          "turn_order", "usurpers",
@@ -248,6 +251,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
          "dispersed": [{"seat", "cus"}], "discards": [label], "removed": [label],
          "deck_size", "result": {...} | None}
     """
+    _ = i18n.gettext_of(tr)
     players = {s["seat"]: s["player"] for s in seats}
     vp, lp = view.get("vp", {}), view.get("lp", {})
     champions, usurpers = set(view.get("champions", [])), set(view.get("usurpers", []))
@@ -271,14 +275,14 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
     for a in view.get("armies", []):
         gens = list(a.get("generals", []))
         cmd = a.get("commander")
-        commander = _gen(pack, cmd) if cmd else ("minor general" if a.get("minor") else "no general")
+        commander = _gen(pack, cmd) if cmd else (_("minor general") if a.get("minor") else _("no general"))
         others = [_gen(pack, g) for g in gens if g != cmd]
         cus = dict(a.get("cus", {}))
         armies.append({"seat": a.get("seat", "?"), "space": space_name(pack, a.get("space")),
                        "commander": commander, "others": others, "cus": cus_text(pack, cus),
                        "strength": strength(pack, cus), "colour": SEAT_COLOURS.get(a.get("seat", ""), "#555")})
     armies.sort(key=lambda a: (rules.SEATS.index(a["seat"]) if a["seat"] in rules.SEATS else 9, a["space"]))
-    royals = royal_rows(pack, view)
+    royals = royal_rows(pack, view, tr)
     indep = []
     for iid, ia in view.get("independent_armies", {}).items():
         army = pack.independent_armies.get(iid)
@@ -292,9 +296,9 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
     phase = str(view.get("phase", "")).replace("_", " ")
     return {
         "turn": turn, "year": view.get("year_bc") or years.get(turn, "?"), "round": view.get("round", 1),
-        "step": view.get("step", 0), "phase": phase, "stage": stage_text(view),
-        "vp_rows": account.points_rows(pack, view, "vp"), "lp_rows": account.points_rows(pack, view, "lp"),
-        "fleets": account.fleet_rows(pack, view), "fleet_summary": account.fleet_summary(pack, view),
+        "step": view.get("step", 0), "phase": phase, "stage": stage_text(view, tr),
+        "vp_rows": account.points_rows(pack, view, "vp", tr), "lp_rows": account.points_rows(pack, view, "lp", tr),
+        "fleets": account.fleet_rows(pack, view, tr), "fleet_summary": account.fleet_summary(pack, view, tr),
         "active": view.get("active"), "turn_order": list(view.get("turn_order", [])),
         "usurpers": sorted(usurpers, key=_seat_key), "seats": seat_rows, "provinces": provinces,
         "uncontrolled": sum(1 for v in prov_ctl.values() if not v), "armies": armies, "royals": royals,
@@ -309,40 +313,54 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
     }
 
 
-def stage_text(view: Mapping[str, Any]) -> str:
+PHASES = {"turn_order": i18n.N_("turn order phase"), "reinforcement": i18n.N_("reinforcement phase"),
+          "isolation": i18n.N_("isolation phase"), "over": i18n.N_("over phase")}
+"""Each phase but the strategy phase (R-6) as a report's heading names it."""
+
+
+def stage_text(view: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
     """Where a view's game is within its turn, for the standings' heading: ``"round 3"``
     in the strategy phase (R-6.5), else the phase (``"turn order phase"``, R-6): the
-    round number of the last turn means nothing once its rounds are over."""
+    round number of the last turn means nothing once its rounds are over. In the
+    language of ``tr`` (None: English)."""
+    _ = i18n.gettext_of(tr)
     phase = str(view.get("phase", ""))
     if phase in ("strategy", "") or view.get("result"):
-        return f"round {view.get('round', 1)}"
-    return f"{phase.replace('_', ' ')} phase"
+        return _("round %(round)s") % {"round": view.get("round", 1)}
+    return _(PHASES[phase]) if phase in PHASES else f"{phase.replace('_', ' ')} phase"
 
 
-def royal_rows(pack: Pack, view: Mapping[str, Any]) -> list[dict[str, str]]:
+ROYAL_STATUS = {"buried": i18n.N_("buried"), "removed": i18n.N_("removed"), "dead": i18n.N_("dead")}
+"""The words of a royal's status flags (R-12)."""
+
+
+def royal_rows(pack: Pack, view: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> list[dict[str, str]]:
     """The royal family table (R-12): ``[{"name", "where", "controller", "status"}]``;
     the status tells an inactive woman, the tomb (R-12.4), a member removed from play and
-    a marriage offer standing or taken (R-12.2)."""
+    a marriage offer standing or taken (R-12.2); in the language of ``tr`` (None:
+    English; seat names stay as they are)."""
+    _ = i18n.gettext_of(tr)
     court = view.get("court") or {}
     rows = []
     for rid, r in view.get("royals", {}).items():
         member = pack.royals.get(rid)
-        where = space_name(pack, r.get("space")) if r.get("space") else str(r.get("where", "off map"))
-        status = [] if r.get("active", True) else ["inactive"]
+        where = (space_name(pack, r.get("space")) if r.get("space")
+                 else str(r["where"]) if "where" in r else _("off map"))
+        status = [] if r.get("active", True) else [_("inactive")]
         for k in ("buried", "removed", "dead"):
             if r.get(k):
-                status.append(k)
+                status.append(_(ROYAL_STATUS[k]))
         tomb = court.get("tomb") if member and member.kind == "body" else None
         if tomb:  # R-12.4: the tomb never moves
-            where, status = space_name(pack, tomb.get("space")), ["buried, the tomb"]
+            where, status = space_name(pack, tomb.get("space")), [_("buried, the tomb")]
         elif r.get("gone"):
-            status.append("removed from play")
+            status.append(_("removed from play"))
         offer = (court.get("offers") or {}).get(rid)
         if offer:  # R-12.2: the card lies before the player until the end of the turn
-            status.append(f"married to {offer['seat']}" if offer.get("married")
-                          else f"offers marriage to {offer['seat']}")
+            status.append((_("married to %(seat)s") if offer.get("married")
+                           else _("offers marriage to %(seat)s")) % {"seat": offer["seat"]})
         rows.append({"name": member.name if member else rid, "where": where,
-                     "controller": r.get("controller") or "nobody", "status": ", ".join(status)})
+                     "controller": r.get("controller") or _("nobody"), "status": ", ".join(status)})
     return rows
 
 

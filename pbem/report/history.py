@@ -9,11 +9,12 @@ report"); the setup and the first player-turn both carry step 0.
 """
 from __future__ import annotations
 
+import gettext
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.pack.model import Pack
 from pbem.plural import count
 from pbem.report import build, context
@@ -153,24 +154,26 @@ def bots_until(all_batches: Sequence[Batch], last: Batch) -> dict[str, str]:
 def render_batches(pack: Pack, group: Sequence[Batch], *, game_id: str, seat: str | None,
                    seats: Sequence[Mapping[str, Any]], seed_commitment: str, map_src: str | None = None,
                    nav: Sequence[tuple[str, str]] | None = None, before: rules.GameState | None = None,
-                   bots: Mapping[str, str] | None = None) -> build.Rendered:
+                   bots: Mapping[str, str] | None = None,
+                   tr: gettext.NullTranslations | None = None) -> build.Rendered:
     """One report for consecutive ``group`` batches as ``seat`` received it (None: the
     public report): their events in order, the state after the last one; ``before``:
     the state before the first (the turn it was played in, and every change of control,
     VP and LP since it; :func:`pbem.report.build.report_context`); ``bots``: the seats a
-    bot played then (:func:`bots_until`), named under the heading as the live report did."""
+    bot played then (:func:`bots_until`), named under the heading as the live report did;
+    in the language of ``tr`` (None: English)."""
     events = [e for b in group for e in b.events]
     ctx = build.report_context(pack, group[-1].state, events, game_id=game_id, step=group[0].step, seat=seat,
                                seats=seats, headline=joined_headlines(group),
-                               seed_commitment=seed_commitment, before=before, bots=bots)
+                               seed_commitment=seed_commitment, before=before, bots=bots, tr=tr)
     ctx["map_src"] = map_src
     ctx["nav"] = list(nav or [])
-    return build.Rendered(render("report.txt.j2", ctx), render("report.html.j2", ctx))
+    return build.Rendered(render("report.txt.j2", ctx, tr), render("report.html.j2", ctx, tr))
 
 
 def render_history(pack: Pack, all_batches: Sequence[Batch], *, game_id: str, seat: str,
-                   seats: Sequence[Mapping[str, Any]], seed_commitment: str, step: int | None
-                   ) -> tuple[str, str, str]:
+                   seats: Sequence[Mapping[str, Any]], seed_commitment: str, step: int | None,
+                   tr: gettext.NullTranslations | None = None) -> tuple[str, str, str]:
     """The answer to a player's history request as ``(subject, text, html)``:
 
     - ``step=None``: the list of past reports (step number, headline, turn and round);
@@ -180,7 +183,9 @@ def render_history(pack: Pack, all_batches: Sequence[Batch], *, game_id: str, se
     - an unknown step: a short text saying so, with the list.
 
     Never includes another seat's hand: the same per-seat filter as the live reports.
-    Subjects look like ``"[g1] history: step 3 (south played)"``."""
+    Subjects look like ``"[g1] history: step 3 (south played)"``. In the language of
+    ``tr`` (None: English)."""
+    _ = i18n.gettext_of(tr)
     if step is not None:
         group = [b for b in all_batches if b.step == step]
         if group:
@@ -188,16 +193,18 @@ def render_history(pack: Pack, all_batches: Sequence[Batch], *, game_id: str, se
             rep = render_batches(pack, group, game_id=game_id, seat=seat, seats=seats,
                                  seed_commitment=seed_commitment,
                                  before=all_batches[first - 1].state if first > 0 else None,
-                                 bots=bots_until(all_batches, group[-1]))
+                                 bots=bots_until(all_batches, group[-1]), tr=tr)
             heads = joined_headlines(group)
-            return f"[{game_id}] history: step {step} ({heads})", rep.text, rep.html
+            return (f"[{game_id}] " + _("history: step %(step)s (%(headlines)s)") % {"step": step, "headlines": heads},
+                    rep.text, rep.html)
     groups = step_groups(all_batches)
     ctx = {"game_id": game_id, "seat": seat, "asked": step,
            "entries": [{"step": g[0].step, "headline": joined_headlines(g),
                         "turn": played_in(groups, i).turn, "round": played_in(groups, i).round,
-                        "stage": context.stage_text(played_in(groups, i).peek())}
+                        "stage": context.stage_text(played_in(groups, i).peek(), tr)}
                        for i, g in enumerate(groups)]}
     n = len(groups)
-    subject = (f"[{game_id}] history: {count(n, 'report')}" if step is None
-               else f"[{game_id}] history: no report for step {step}")
-    return subject, render("history.txt.j2", ctx), render("history.html.j2", ctx)
+    subject = f"[{game_id}] " + (
+        (tr or i18n.translations()).ngettext("history: %(num)d report", "history: %(num)d reports", n) % {"num": n}
+        if step is None else _("history: no report for step %(step)s") % {"step": step})
+    return subject, render("history.txt.j2", ctx, tr), render("history.html.j2", ctx, tr)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pbem import rules
 from pbem.report.history import Batch, headline, render_history
 from pbem.service.base.context import game_pack
+from pbem.service.outgoing import seat_preferences
 from pbem.store import Store
 
 
@@ -45,7 +46,8 @@ def batches(store: Store, game_id: str) -> list[Batch]:
 
 def history_reply(store: Store, game_id: str, seat: str, step: int | None) -> tuple[str, str, str]:
     """The answer to ``seat``'s history request for ``step`` (None: the list), as
-    ``(subject, text, html)`` (:func:`pbem.report.history.render_history`). Raises
+    ``(subject, text, html)`` (:func:`pbem.report.history.render_history`), in the
+    seat's language (issue 28). Raises
     KeyError when ``game_id`` is unknown, ValueError when ``seat`` is not one of its
     seats."""
     row = store.game(game_id)
@@ -55,4 +57,5 @@ def history_reply(store: Store, game_id: str, seat: str, step: int | None) -> tu
     if seat not in {s["seat"] for s in seats}:
         raise ValueError(f"{seat!r} is not a seat of {game_id}")
     return render_history(game_pack(store, game_id), batches(store, game_id), game_id=game_id, seat=seat,
-                          seats=seats, seed_commitment=row["seed_commitment"], step=step)
+                          seats=seats, seed_commitment=row["seed_commitment"], step=step,
+                          tr=seat_preferences.translations(store, game_id, seat))
