@@ -1,12 +1,14 @@
 """How long the judge takes per decision, measured, not asserted.
 
-    .venv/bin/python benchmarks/bench_judge.py [--steps 40] [--map]
+    .venv/bin/python benchmarks/bench_judge.py [--steps 40] [--map] [--languages en,es,ru,es]
 
 Plays one game of random legal orders through ``Judge.handle_message`` (parse, envelope,
 rules, events, snapshot, receipts, reports, prompts — everything but the network), and
 times its parts separately: the rules core alone (``rules.apply``), rendering the four
 reports, the map PNG, and reports + map together. Prints medians and 90th percentiles
 in milliseconds. The seat keys are of the form ``pbem key new`` makes (fast hash).
+``--languages``: the four seats' mail languages (issue 28), north to west; each report
+is rendered in its seat's language, as the service renders it.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem import rules  # noqa: E402
+from pbem import i18n, rules  # noqa: E402
 from pbem.config import parse_config  # noqa: E402
 from pbem.keys import hash_key, new_key  # noqa: E402
 from pbem.report import build  # noqa: E402
@@ -47,23 +49,29 @@ def _stats(name: str, ms: list[float]) -> str:
     return f"{name:<34} median {statistics.median(ms):8.1f} ms   p90 {p90:8.1f} ms   (n={len(ms)})"
 
 
-def new_judge(tmp: Path, map_attachment: bool) -> tuple[Judge, dict[str, str]]:
-    """A judge with game ``b1`` (four seats, fast-hash keys, a fixed seed) in ``tmp``."""
+def new_judge(tmp: Path, map_attachment: bool, languages: dict[str, str] | None = None
+              ) -> tuple[Judge, dict[str, str]]:
+    """A judge with game ``b1`` (four seats, fast-hash keys, a fixed seed, each seat's
+    ``languages``, English by default) in ``tmp``."""
     keys = {s: new_key() for s in SEATS}
+    languages = languages or {}
     config = parse_config({
         "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp / "bench.sqlite"),
         "map_attachment": map_attachment, "seat_reply_rate_per_hour": 10_000,
         "games": [{"id": "b1", "seats": [
-            {"seat": s, "player": s.title(), "email": f"{s}@pbem.localhost", "key_hash": hash_key(keys[s])}
-            for s in SEATS]}]}, base=tmp)
+            {"seat": s, "player": s.title(), "email": f"{s}@pbem.localhost", "key_hash": hash_key(keys[s]),
+             "language": languages.get(s, "en")} for s in SEATS]}]}, base=tmp)
     judge = Judge(config, Store(config.database), new_seed=lambda: b"bench")
     judge.ensure_games()
     return judge, keys
 
 
-def measure(steps: int = 40, map_attachment: bool = True, seed: int = 1) -> dict[str, list[float]]:
-    """Milliseconds per decision of each part, for ``steps`` decisions of one game."""
-    judge, keys = new_judge(Path(tempfile.mkdtemp()), map_attachment)
+def measure(steps: int = 40, map_attachment: bool = True, seed: int = 1,
+            languages: dict[str, str] | None = None) -> dict[str, list[float]]:
+    """Milliseconds per decision of each part, for ``steps`` decisions of one game
+    (the seats' mail in ``languages``, English by default)."""
+    languages = languages or {}
+    judge, keys = new_judge(Path(tempfile.mkdtemp()), map_attachment, languages)
     rng = random.Random(seed)
     out: dict[str, list[float]] = {"whole": [], "core": [], "render": [], "png": [], "report_png": []}
     for n in range(steps):
@@ -81,7 +89,8 @@ def measure(steps: int = 40, map_attachment: bool = True, seed: int = 1) -> dict
         t = time.perf_counter()
         for row in seats:
             build.render_report(pack, new, events, game_id="b1", step=state.step, seat=row["seat"], seats=seats,
-                                headline="bench", seed_commitment="x")
+                                headline="bench", seed_commitment="x",
+                                tr=i18n.translations(languages.get(row["seat"], "en")))
         out["render"].append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
         build.map_png(pack, new, events, title=f"b1 step {state.step}")
@@ -99,8 +108,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--map", action="store_true", help="attach the map PNG to reports (as in production)")
+    ap.add_argument("--languages", default="", help="the seats' languages, north to west, e.g. en,es,ru,es")
     args = ap.parse_args()
-    got = measure(args.steps, args.map)
+    got = measure(args.steps, args.map, languages=dict(zip(SEATS, args.languages.split(","), strict=False))
+                  if args.languages else None)
     print(_stats("handle_message (whole decision)", got["whole"]))
     print(_stats("rules.apply", got["core"]))
     print(_stats("render 4 reports", got["render"]))
