@@ -146,6 +146,12 @@ def gettext_of(tr: gettext.NullTranslations | None) -> Callable[[str], str]:
     return (tr if tr is not None else translations()).gettext
 
 
+def ngettext_of(tr: gettext.NullTranslations | None) -> Callable[[str, str, int], str]:
+    """The ``ngettext`` of ``tr`` (None: English): the form of a message for a count, by
+    the language's CLDR plural rules."""
+    return (tr if tr is not None else translations()).ngettext
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it here: for strings kept
     in tables and translated where they are rendered (``tr.gettext(TABLE[key])``)."""
@@ -153,4 +159,4 @@ def N_(message: str) -> str:
 
 
 __all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "NAMES", "N_", "PSEUDO", "PseudoTranslations", "babel_locale",
-           "catalogue_path", "format_when", "gettext_of", "is_language", "language_of", "translations"]
+           "catalogue_path", "format_when", "gettext_of", "is_language", "ngettext_of", "language_of", "translations"]

@@ -189,7 +189,7 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
     return {"game_id": game_id, "step": decision.step, "seat": decision.seat, "player": seat_row["player"],
             "decision": {"kind": decision.kind, "kind_text": decision_text(decision.kind, tr), "rule": decision.rule,
                          "default_text": default_text},
-            "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options),
+            "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options, tr),
             "training": private.get("training", []),
             "template_yaml": template_yaml, "view": summary(pack, _public_view(state), seats, tr)}
 

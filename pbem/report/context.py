@@ -16,7 +16,6 @@ from typing import Any
 from pbem import i18n, rules
 from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
-from pbem.plural import count
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
 from pbem.rules.core.names import battle_side_text, printed_name
@@ -392,50 +391,57 @@ def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapp
 
 
 MOVEMENT_WORDS: dict[str, str] = {
-    "mercenary": "mercenary (no move; your mercenary CU goes to the default space: your major "
-                 "general's, else your major city)",
-    "none": "none (no move and no mercenary)",
-    "moves": "a list of moves [{army: General, path: [Space, ...]}] (the armies below move "
-             "instead of the mercenary being raised)",
+    "mercenary": i18n.N_("mercenary (no move; your mercenary CU goes to the default space: your major "
+                         "general's, else your major city)"),
+    "none": i18n.N_("none (no move and no mercenary)"),
+    "moves": i18n.N_("a list of moves [{army: General, path: [Space, ...]}] (the armies below move "
+                     "instead of the mercenary being raised)"),
 }
 """The choices of the movement segment (R-8.7) explained in one line each."""
 
 
 EVENT_OPTIONS: dict[str, str] = {
-    "recruit_armies": "as its event (army: ...) gives its CUs to your army in",
-    "target_armies": "as its event (target: ...) strikes the army in",
-    "marker_spaces": "as its event (markers: [...]) may act on",
-    "event_fleets": "as its event (fleet: ...) upgrades",
-    "women": "as its event (royal: ..., place: ...) moves",
-    "capital_spaces": "as its event (capital: ...; R-1.4) founds your capital in",
+    "recruit_armies": i18n.N_("%(card)s as its event (army: ...) gives its CUs to your army in"),
+    "target_armies": i18n.N_("%(card)s as its event (target: ...) strikes the army in"),
+    "marker_spaces": i18n.N_("%(card)s as its event (markers: [...]) may act on"),
+    "event_fleets": i18n.N_("%(card)s as its event (fleet: ...) upgrades"),
+    "women": i18n.N_("%(card)s as its event (royal: ..., place: ...) moves"),
+    "capital_spaces": i18n.N_("%(card)s as its event (capital: ...; R-1.4) founds your capital in"),
 }
 """The legal options of card events (R-16) and how the prompt says them, per card."""
 
 
-def _event_option_lines(pack: Pack, key: str, value: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Prompt lines of a card-event options key (:data:`EVENT_OPTIONS`), one per card."""
+def _event_option_lines(pack: Pack, key: str, value: Mapping[str, Any],
+                        tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
+    """Prompt lines of a card-event options key (:data:`EVENT_OPTIONS`), one per card,
+    in the language of ``tr`` (None: English)."""
+    _ = i18n.gettext_of(tr)
     out = []
     for card, items in value.items():
         if key == "event_fleets":
             words = [pack.fleets[f].name if f in pack.fleets else str(f) for f in items]
         elif key == "women":
-            words = [f"{pack.royals[w['royal']].name if w['royal'] in pack.royals else w['royal']} to "
-                     + (" or ".join(place_name(pack, x) for x in w["spaces"]) or "nowhere") for w in items]
+            words = [_("%(royal)s to %(places)s") % {
+                "royal": pack.royals[w['royal']].name if w['royal'] in pack.royals else w['royal'],
+                "places": _(" or ").join(place_name(pack, x) for x in w["spaces"]) or _("nowhere")} for w in items]
         else:
             words = [place_name(pack, x) for x in items]
         if words:
-            out.append({"label": f"{card_label(pack, card)} {EVENT_OPTIONS[key]}", "items": words})
+            out.append({"label": _(EVENT_OPTIONS[key]) % {"card": card_label(pack, card)}, "items": words})
     return out
 
 
-def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def option_lines(pack: Pack, options: Mapping[str, Any],
+                 tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """A decision's legal choices in words (R-8): ``[{"label", "items": [str]}]``.
 
     Known keys of ``legal_options`` (garrison_spaces, surrender, movement,
     mercenary_spaces, surprise_discards, surprise_plays and a window's surprises
     (R-8.5), training, general_spaces, special_unit_armies,
     armies, inside_room, fleet_upgrades, reaction windows) get their own sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown
-    keys fall back to ``key: value`` so a new option never disappears from a prompt."""
+    keys fall back to ``key: value`` so a new option never disappears from a prompt.
+    In the language of ``tr`` (None: English; order words and YAML stay English)."""
+    _, ngettext = i18n.gettext_of(tr), i18n.ngettext_of(tr)
     out: list[dict[str, Any]] = []
     skip = {"seat", "step", "round", "active", "hand", "tyche_only"}
 
@@ -446,21 +452,21 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
         if key in skip or value in ([], {}, None, ""):
             continue
         if key == "garrison_spaces":
-            out.append({"label": "Garrisons (use: garrisons, up to the card's OPs; R-8.3) may go to",
+            out.append({"label": _("Garrisons (use: garrisons, up to the card's OPs; R-8.3) may go to"),
                         "items": spaces(value)})
         elif key == "surrender" and isinstance(value, Mapping):
-            for sub, words in (("accept", "Surrender you may accept (R-8.1)"),
-                               ("remove", "Enemy garrisons you may remove (R-8.1)")):
+            for sub, words in (("accept", _("Surrender you may accept (R-8.1)")),
+                               ("remove", _("Enemy garrisons you may remove (R-8.1)"))):
                 if value.get(sub):
                     out.append({"label": words, "items": spaces(value[sub])})
         elif key == "movement":
-            out.append({"label": "Movement segment (R-8.7), one of", "items": [MOVEMENT_WORDS.get(str(v), str(v))
-                                                                              for v in value]})
+            out.append({"label": _("Movement segment (R-8.7), one of"),
+                        "items": [_(MOVEMENT_WORDS[str(v)]) if str(v) in MOVEMENT_WORDS else str(v) for v in value]})
         elif key == "mercenary_spaces":
-            out.append({"label": "The mercenary CU (movement: {mercenary: Space}; R-7.2) may be placed in",
+            out.append({"label": _("The mercenary CU (movement: {mercenary: Space}; R-7.2) may be placed in"),
                         "items": spaces(value)})
         elif key == "surprise_discards":
-            out.append({"label": "Surprise cards you may discard first, each replaced (R-8.5)",
+            out.append({"label": _("Surprise cards you may discard first, each replaced (R-8.5)"),
                         "items": [card_label(pack, n) for n in value]})
         elif key == "surprise_plays" and isinstance(value, (list, tuple)):  # R-8.5
             for row in value:
@@ -468,80 +474,88 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
                     continue
                 items = [str(h) for h in row.get("how", [])]
                 if row.get("sieges"):
-                    items.append("sieges you conduct now: " + ", ".join(spaces(row["sieges"])))
+                    items.append(_("sieges you conduct now: %(spaces)s") % {"spaces": ", ".join(spaces(row["sieges"]))})
                 if row.get("targets"):  # R-11.2: a Mutiny's armies
-                    items.append("armies a mutiny would strike now: "
-                                 + ", ".join(spaces(row["targets"])))
-                out.append({"label": f"Surprise card {row.get('label')} may be played "
-                                     "(R-8.5; a replacement is drawn at once)",
+                    items.append(_("armies a mutiny would strike now: %(spaces)s")
+                                 % {"spaces": ", ".join(spaces(row["targets"]))})
+                out.append({"label": _("Surprise card %(card)s may be played "
+                                       "(R-8.5; a replacement is drawn at once)") % {"card": row.get('label')},
                             "items": items})
         elif key == "surprises" and isinstance(value, (list, tuple)):  # R-8.5, a window
-            out.append({"label": "Surprise cards you may play here (play: [...] in your answer; "
-                                 "R-8.5)",
+            out.append({"label": _("Surprise cards you may play here (play: [...] in your answer; "
+                                   "R-8.5)"),
                         "items": [f"{r.get('name')} ({r.get('when')})" if isinstance(r, Mapping)
                                   else str(r) for r in value]})
         elif key == "training" and isinstance(value, Mapping):
-            units = ", ".join(f"{u.get('unit')} ({ops_text(u.get('paid', 0))} paid)" for u in value.get("in_training", []))
-            out.append({"label": "Training (R-8.4)",
-                        "items": [(f"cards used this turn {value.get('cards_used', 0)} of "
-                                   f"{value.get('cards_allowed', '?')}"),
-                                  f"in training: {units or 'nothing'}"]})
+            units = ", ".join(_("%(unit)s (%(ops)s paid)") % {"unit": u.get('unit'), "ops": ops_text(u.get('paid', 0))}
+                              for u in value.get("in_training", []))
+            out.append({"label": _("Training (R-8.4)"),
+                        "items": [_("cards used this turn %(used)s of %(allowed)s")
+                                  % {"used": value.get('cards_used', 0), "allowed": value.get('cards_allowed', '?')},
+                                  _("in training: %(units)s") % {"units": units or _("nothing")}]})
         elif key == "general_spaces" and isinstance(value, Mapping):
             for card, ids in value.items():
-                out.append({"label": f"{card_label(pack, card)} as its event places the general (R-8.6) in",
-                            "items": spaces(ids) or ["a reinforcement space"]})
+                out.append({"label": _("%(card)s as its event places the general (R-8.6) in")
+                            % {"card": card_label(pack, card)},
+                            "items": spaces(ids) or [_("a reinforcement space")]})
         elif key == "special_unit_armies" and isinstance(value, Mapping):
             for card, ids in value.items():
                 if ids:
-                    out.append({"label": f"{card_label(pack, card)} as its event (army: ...) joins "
-                                         "one of your armies (R-4.1) in", "items": spaces(ids)})
+                    out.append({"label": _("%(card)s as its event (army: ...) joins "
+                                           "one of your armies (R-4.1) in") % {"card": card_label(pack, card)},
+                                "items": spaces(ids)})
         elif key in EVENT_OPTIONS and isinstance(value, Mapping):  # R-16
-            out += _event_option_lines(pack, key, value)
+            out += _event_option_lines(pack, key, value, tr)
         elif key == "first_player" and isinstance(value, (list, tuple)):  # R-6.1
-            out.append({"label": "You name the first player (first_player: ...; R-6.1)",
+            out.append({"label": _("You name the first player (first_player: ...; R-6.1)"),
                         "items": [str(v) for v in value]})
         elif key == "vp" and isinstance(value, Mapping):  # R-6.1: why this seat chooses
-            out.append({"label": "Victory points now (the seat with the fewest names the first player; R-6.1)",
+            out.append({"label": _("Victory points now (the seat with the fewest names the first player; R-6.1)"),
                         "items": [f"{s} {v}" for s, v in sorted(value.items(), key=lambda sv: (sv[1], sv[0]))]})
         elif key in EVENT_CHOICES or key in ("heirs", "bury"):  # R-11, R-12
-            out += royal_lines(pack, key, value)
+            out += royal_lines(pack, key, value, tr)
         elif key == "inside_room" and isinstance(value, Mapping):
-            out.append({"label": "Reinforcements may go inside (inside: true; R-7.2), free places",
+            out.append({"label": _("Reinforcements may go inside (inside: true; R-7.2), free places"),
                         "items": [f"{place_name(pack, x)} {n}" for x, n in value.items()]})
         elif key == "fleet_upgrades":
             ops, step = (pack.constants.get(k, "?") for k in ("fleet_upgrade_card_ops", "fleet_upgrade_step"))
-            out.append({"label": f"Fleets a {ops}-OP card may upgrade by +{step} (use: upgrade_fleet, fleet: ...; R-8.2)",
+            out.append({"label": _("Fleets a %(ops)s-OP card may upgrade by +%(step)s (use: upgrade_fleet, "
+                                   "fleet: ...; R-8.2)") % {"ops": ops, "step": step},
                         "items": [pack.fleets[f].name if f in pack.fleets else str(f) for f in value]})
         elif key == "armies" and isinstance(value, (list, tuple)):
-            out.append({"label": "Armies that may move (army: general or space; MA = initiative, R-9.1)",
-                        "items": [(f"{_gen(pack, a.get('commander'))} in {place_name(pack, a.get('space'))}"
-                                   f" ({count(int(a.get('allowance') or 0), 'MP')}; {cus_text(pack, a.get('cus') or {})})")
+            out.append({"label": _("Armies that may move (army: general or space; MA = initiative, R-9.1)"),
+                        "items": [(ngettext("%(general)s in %(space)s (%(num)d MP; %(cus)s)",
+                                            "%(general)s in %(space)s (%(num)d MPs; %(cus)s)",
+                                            int(a.get('allowance') or 0))
+                                   % {"general": _gen(pack, a.get('commander')), "space": place_name(pack, a.get('space')),
+                                      "num": int(a.get('allowance') or 0), "cus": cus_text(pack, a.get('cus') or {})})
                                   if isinstance(a, Mapping) else str(a) for a in value]})
         elif key in ("new", "dispersed") and isinstance(value, Mapping):  # R-7.1, R-7.2
-            out.append({"label": "New CUs to place (R-7.1)" if key == "new" else
-                        "CUs back from the dispersed box to place (R-7.1)", "items": [cus_text(pack, value)]})
+            out.append({"label": _("New CUs to place (R-7.1)") if key == "new" else
+                        _("CUs back from the dispersed box to place (R-7.1)"), "items": [cus_text(pack, value)]})
         elif key == "placement_spaces":
-            out.append({"label": "Reinforcements may go to (space: ...; R-7.2)", "items": spaces(value)})
+            out.append({"label": _("Reinforcements may go to (space: ...; R-7.2)"), "items": spaces(value)})
         elif key == "free_passage" and isinstance(value, (list, tuple)):  # R-12.2
-            out.append({"label": "Marriages your CUs alone forbid; a standing order {when: "
-                                 "free_passage, to: [seat]} grants free passage (R-12.2)",
-                        "items": [f"{c.get('to')} may marry {printed_name(pack, c.get('royal'))} in "
-                                  f"{place_name(pack, c.get('space'))}"
+            out.append({"label": _("Marriages your CUs alone forbid; a standing order {when: "
+                                   "free_passage, to: [seat]} grants free passage (R-12.2)"),
+                        "items": [_("%(seat)s may marry %(royal)s in %(space)s")
+                                  % {"seat": c.get('to'), "royal": printed_name(pack, c.get('royal')),
+                                     "space": place_name(pack, c.get('space'))}
                                   for c in value if isinstance(c, Mapping)]})
         elif key == "limit":
-            out.append({"label": "Placement limit (R-7.2)", "items": [str(value)]})
+            out.append({"label": _("Placement limit (R-7.2)"), "items": [str(value)]})
         elif key == "question":  # a reaction window (R-9.3, R-15, R-9.2)
-            out.append({"label": "Reaction", "items": [str(value)]})
+            out.append({"label": _("Reaction"), "items": [str(value)]})
         elif key == "choices" and isinstance(value, (list, tuple)):  # names; inside_join its answer word
-            out.append({"label": "Your choices", "items": [
+            out.append({"label": _("Your choices"), "items": [
                 (f"{c['name']} ({c['answer']})" if "answer" in c else str(c.get("name")))
                 if isinstance(c, Mapping) else str(c) for c in value]})
         elif key == "answer" and isinstance(value, str):
-            out.append({"label": "Answer (under orders:)", "items": [value]})
+            out.append({"label": _("Answer (under orders:)"), "items": [value]})
         elif key == "mover" and isinstance(value, str):
-            out.append({"label": "Moving player", "items": [value]})
+            out.append({"label": _("Moving player"), "items": [value]})
         elif key == "space" and isinstance(value, str):
-            out.append({"label": "Where", "items": [place_name(pack, value)]})
+            out.append({"label": _("Where"), "items": [place_name(pack, value)]})
         elif isinstance(value, Mapping):
             out.append({"label": key.replace("_", " "), "items": [f"{printed_name(pack, k)}: {v}"
                                                                   for k, v in value.items()]})
@@ -554,40 +568,41 @@ def option_lines(pack: Pack, options: Mapping[str, Any]) -> list[dict[str, Any]]
 
 
 EVENT_CHOICES = {
-    "hemlock_royals": ("kills one of", "royal"),
-    "royal_entry_armies": ("brings the member in with one of your armies in", "army"),
-    "activate_royals": ("activates", None),
-    "marriage_offers": ("makes the marriage offer of", None),
-    "lp_targets": ("strikes the LP of", "player"),
-    "mutiny_armies": ("turns the Macedonian CUs of the enemy army in", "target"),
-    "condemnation_generals": ("places the Condemnation marker on", "general"),
+    "hemlock_royals": (i18n.N_("%(card)s as its event kills one of"), "royal"),
+    "royal_entry_armies": (i18n.N_("%(card)s as its event brings the member in with one of your armies in"), "army"),
+    "activate_royals": (i18n.N_("%(card)s as its event activates"), None),
+    "marriage_offers": (i18n.N_("%(card)s as its event makes the marriage offer of"), None),
+    "lp_targets": (i18n.N_("%(card)s as its event strikes the LP of"), "player"),
+    "mutiny_armies": (i18n.N_("%(card)s as its event turns the Macedonian CUs of the enemy army in"), "target"),
+    "condemnation_generals": (i18n.N_("%(card)s as its event places the Condemnation marker on"), "general"),
 }
 """Choices of the royal and legitimacy card events (R-11, R-12, R-16.1) in the prompt:
 options key → (what the event does, the ``tyche:`` field naming the choice)."""
 
 
-def royal_lines(pack: Pack, key: str, value: Any) -> list[dict[str, Any]]:
+def royal_lines(pack: Pack, key: str, value: Any, tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """The prompt's lines for the choices of the royal and legitimacy events
-    (:data:`EVENT_CHOICES`), the heirs (R-11.1) and the burial (R-12.4)."""
+    (:data:`EVENT_CHOICES`), the heirs (R-11.1) and the burial (R-12.4), in the
+    language of ``tr`` (None: English)."""
+    _ = i18n.gettext_of(tr)
     if key == "heirs":
-        return [{"label": "Heirs you control (heir: ... names the one whose LP count; R-11.1)",
-                 "items": [_choice_name(pack, x) for x in value]}]
+        return [{"label": _("Heirs you control (heir: ... names the one whose LP count; R-11.1)"),
+                 "items": [_choice_name(pack, x, tr) for x in value]}]
     if key == "bury":
-        return [{"label": "You may bury Alexander's body (bury: true; R-12.4) in",
+        return [{"label": _("You may bury Alexander's body (bury: true; R-12.4) in"),
                  "items": [place_name(pack, x) for x in value]}]
     words, field = EVENT_CHOICES[key]
-    return [{"label": f"{card_label(pack, card)} as its event {words}"
-                      + (f" ({field}: ...)" if field else ""),
-             "items": [_choice_name(pack, x) for x in ids]}
+    return [{"label": _(words) % {"card": card_label(pack, card)} + (f" ({field}: ...)" if field else ""),
+             "items": [_choice_name(pack, x, tr) for x in ids]}
             for card, ids in (value.items() if isinstance(value, Mapping) else ()) if ids]
 
 
-def _choice_name(pack: Pack, x: Any) -> str:
+def _choice_name(pack: Pack, x: Any, tr: gettext.NullTranslations | None = None) -> str:
     """A royal, general, space or seat id as players read it."""
     for table in (pack.royals, pack.generals, pack.spaces):
         if x in table:
             return table[x].name
-    return "no general (back to its box)" if x == "none" else str(x)
+    return i18n.gettext_of(tr)("no general (back to its box)") if x == "none" else str(x)
 
 
 def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int]) -> list[dict[str, Any]]:

@@ -147,6 +147,10 @@ def _m011(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX deadlines_wake ON deadlines (wake_at) WHERE expired_at IS NULL")
 
 
+def _m012(db: sqlite_utils.Database) -> None:
+    db["signup_seats"].add_column("language", str)  # issue 28: the language a player signs up in
+
+
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
@@ -159,4 +163,5 @@ MIGRATIONS: list[Migration] = [
     ("009_commands", _m009_commands),  # issue 25.8, the commands' replay guard (pbem/store/table.py)
     ("010_intake_rule", _m010),  # issue 26.3: which intake rule decided a mail (pbem.service.intake.chain)
     ("011_deadline_wake", _m011),  # issue 30.6: the deadline pass reads only the rows whose time has come
+    ("012_signup_language", _m012),  # issue 28: a seat's language chosen at sign-up (pbem.service.commands.join)
 ]

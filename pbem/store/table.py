@@ -214,10 +214,11 @@ class TableStore(Connection):
         """The seats taken in a sign-up, in the order they were taken."""
         return list(self.db["signup_seats"].rows_where("game_id = ?", [game_id], order_by="rowid"))
 
-    def take_signup_seat(self, game_id: str, seat: str, player: str, email: str, key_hash: str, at: str) -> None:
-        """A player takes a seat of an open game."""
+    def take_signup_seat(self, game_id: str, seat: str, player: str, email: str, key_hash: str, at: str,
+                         language: str = "en") -> None:
+        """A player takes a seat of an open game, its mail in ``language`` (issue 28)."""
         self.db["signup_seats"].insert({"game_id": game_id, "seat": seat, "player": player, "email": email.lower(),
-                                        "key_hash": key_hash, "joined_at": at})
+                                        "key_hash": key_hash, "joined_at": at, "language": language})
 
     def close_signup(self, game_id: str, status: str = "started") -> None:
         """The sign-up ends: ``started`` (its four seats are taken) or ``closed`` (the

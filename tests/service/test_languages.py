@@ -17,6 +17,7 @@ from tests.conftest import ACCOUNTS, KEYS, SEATS
 from tests.mailservers import start_pymap
 from tests.service.cmdmail import EXTRA, Mail, text
 from tests.service.helpers import orders_body, write_config
+from tests.service.tablemail import Table, flat
 
 LANGUAGES = {"north": "en", "east": "ru", "south": "en", "west": "es"}
 
@@ -101,3 +102,35 @@ def test_a_player_switches_language_from_the_next_mail_on(tmp_path: Path) -> Non
         assert rules.pending(m.judge.state("g1"))  # the game goes on
     finally:
         m.close()
+
+
+def test_a_player_chooses_the_language_at_sign_up(tmp_path: Path) -> None:
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    table = None
+    try:
+        path, config = write_config(tmp_path, server)
+        table = Table(server, path, config)
+        out = table.cli("game", "open", "-c", str(path), "--host", "host@pbem.localhost", "g7")
+        assert out.exit_code == 0, out.output
+        table.open()
+        table.send("north@pbem.localhost", "game: g7\njoin: any\nlanguage: fr\n", "join 0")
+        assert table.cycle() == ["rejected"]
+        languages = {"north": "ru", "east": "es", "south": "en", "west": "es"}
+        for n, seat in enumerate(SEATS, 1):
+            table.send(f"{seat}@pbem.localhost", f"game: g7\njoin: {seat}\nlanguage: {languages[seat]}\n", f"join {n}")
+            assert table.cycle() == ["answered"]
+        table.flush()
+        assert "language: 'fr' is not a language of this judge" in flat(table.mails("north", "Re: join 0")[0])
+        answers = {s: table.mails(s, "[g7] ")[0] for s in SEATS}  # the first: the answer with the key
+        assert str(answers["north"]["Subject"]) == "[g7] ваше место north"
+        assert text(answers["north"]).startswith("Добро пожаловать в g7")
+        assert text(answers["east"]).startswith("Bienvenido a g7")
+        assert text(answers["south"]).startswith("Welcome to g7")
+        assert {s: seat_preferences.of(table.judge.store, "g7", s)["language"] for s in SEATS} == languages
+        report = {s: next(m for m in table.mails(s, "step 0 ") if "step 0 " in str(m["Subject"])) for s in SEATS}
+        assert "ЧТО ПРОИЗОШЛО" in text(report["north"]) and "QUÉ PASÓ" in text(report["west"])
+        assert "WHAT HAPPENED" in text(report["south"])
+    finally:
+        if table is not None:
+            table.close()
+        server.stop()

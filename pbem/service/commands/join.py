@@ -4,6 +4,7 @@
     game: g5
     join: north             # a seat, or `any` (the first free seat)
     name: Ann               # optional: the name the other players see (else the mail's)
+    language: es            # optional: en (the default), es or ru: the language of your mail
 
 Each player who joins is answered with the seat and its key (only the key's hash is
 kept). When the last of the four seats is taken the game starts as one made by ``pbem
@@ -26,12 +27,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.gamesettings import GameSettings, parse_settings
 from pbem.keys import hash_key, new_key
 from pbem.mail.headers import clean_text, normalise_address
 from pbem.mail.message import ParsedMail
-from pbem.plural import count, noun
 from pbem.problems import Problem
 from pbem.report import build
 from pbem.service.base.context import Service
@@ -40,7 +40,7 @@ from pbem.service.commands.registry import Field, Guide, MailRequest, Who
 from pbem.service.outgoing import answers, outbox
 from pbem.service.play.setup import _ID, NewSeat, new_game
 
-SIGNUP_KEYS = ("game", "join", "name")
+SIGNUP_KEYS = ("game", "join", "name", "language")
 """The keys of a sign-up mail."""
 NAME_MAX = 60
 """The longest player name taken (characters)."""
@@ -136,7 +136,7 @@ def check_join(judge: Service, doc: Mapping[str, Any], sender: str) -> tuple[str
                               "Ask the host for the id of an open game; `join:` works only before a game "
                               "starts (docs/player-guide.md: Joining an open game).", where="game")]
     problems = [_refuse("envelope.unknown_key", f"A sign-up mail has no key {k!r}.",
-                        "Write only `game:`, `join:` and `name:`.", where=str(k))
+                        "Write only `game:`, `join:`, `name:` and `language:`.", where=str(k))
                 for k in doc if k not in SIGNUP_KEYS]
     taken = {r["seat"]: r for r in store.signup_seats(game_id)}
     free = [s for s in rules.SEATS if s not in taken]
@@ -161,6 +161,10 @@ def check_join(judge: Service, doc: Mapping[str, Any], sender: str) -> tuple[str
     if name is not None and (not isinstance(name, str) or not clean_text(name) or len(name) > NAME_MAX):
         problems.append(_refuse("command.signup_seat", f"name: must be a text of 1 to {NAME_MAX} characters.",
                                 "e.g. `name: Ann`", where="name"))
+    language = doc.get("language", i18n.DEFAULT)
+    if not i18n.is_language(language):
+        problems.append(_refuse("command.value", f"language: {language!r} is not a language of this judge.",
+                                f"Write one of {', '.join(i18n.LANGUAGES)}, e.g. `language: es`.", where="language"))
     return (None if problems else seat), problems
 
 
@@ -184,22 +188,30 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
     key = new_key()
     player = _player_name(doc, parsed, sender)
     now = judge.clock().isoformat()
-    store.take_signup_seat(game_id, seat, player, sender, hash_key(key), now)
+    language = doc.get("language", i18n.DEFAULT)
+    store.take_signup_seat(game_id, seat, player, sender, hash_key(key), now, language)
     taken = store.signup_seats(game_id)
     rec("answered", "signup", result={"document": shown, "seat": seat})
     row = store.signup(game_id)
     settings = GameSettings.from_dict(row["settings"])
     waiting = len(rules.SEATS) - len(taken)
-    body = (f"Welcome to {game_id}, {player}. You take the seat {seat}.\n\nYour seat key is:\n\n  {key}\n\n"
-            f"Keep it secret: every orders mail you send to {judge.config.judge_address} carries it. "
-            + (f"The game starts when {count(waiting, 'more seat')} {noun(waiting, 'is', 'are')} taken; "
-               "you will be told. " if waiting else
-               "Yours was the last seat: the game starts now, your first report and prompt follow. ")
-            + f"Deadlines are shown in the game's time zone, {settings.time_zone}. docs/player-guide.md tells "
-              "how to write orders.")
-    text = build.render_notice(wrapped(body), game_id)
-    outbox.queue(judge, game_id=None, kind="welcome", to_addr=sender, to_name=player, subject=f"[{game_id}] your seat {seat}", text=text,
-                 html=build.html_of_text(f"your seat {seat}", text),
+    tr = i18n.translations(language)  # the answer in the language the player chose (issue 28)
+    _ = tr.gettext
+    names = {"game": game_id, "player": player, "seat": seat, "judge": judge.config.judge_address,
+             "num": waiting, "zone": settings.time_zone}
+    body = (_("Welcome to %(game)s, %(player)s. You take the seat %(seat)s.") % names + "\n\n"
+            + _("Your seat key is:") + f"\n\n  {key}\n\n"
+            + _("Keep it secret: every orders mail you send to %(judge)s carries it.") % names + " "
+            + (tr.ngettext("The game starts when %(num)d more seat is taken; you will be told.",
+                           "The game starts when %(num)d more seats are taken; you will be told.", waiting) % names
+               + " " if waiting else
+               _("Yours was the last seat: the game starts now, your first report and prompt follow.") + " ")
+            + _("Deadlines are shown in the game's time zone, %(zone)s. docs/player-guide.md tells "
+                "how to write orders.") % names)
+    text = build.render_notice(wrapped(body), game_id, tr)
+    subject = _("your seat %(seat)s") % names
+    outbox.queue(judge, game_id=None, kind="welcome", to_addr=sender, to_name=player, subject=f"[{game_id}] {subject}",
+                 text=text, html=build.html_of_text(subject, text),
                  # the join mail's own id and content: a second join of the seat (after the host freed it)
                  # is a new welcome with a new key (issue 25.2: it shared the first one's id and was dropped)
                  id_parts=(game_id, "signup", seat, sender, *answers.answer_key(parsed)),
@@ -211,7 +223,7 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
 
 def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dict[str, Any]]) -> None:
     """The last seat is taken: the game starts (module docstring)."""
-    seats = [NewSeat(t["seat"], t["player"], t["email"]) for t in taken]
+    seats = [NewSeat(t["seat"], t["player"], t["email"], t.get("language") or i18n.DEFAULT) for t in taken]
     made = new_game(judge, game_id, seats, host_email=row["host_email"], options=row["options"],
                     settings=row["settings"], pack=row["pack"], key_hashes={t["seat"]: t["key_hash"] for t in taken},
                     host_key_hash=row["host_key_hash"], origin="signup")
@@ -235,7 +247,8 @@ def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dic
 
 REQUEST = MailRequest(
     name="join", who=Who.ANYONE,
-    fields=(Field("join", "text", "the seat to take, or `any`"), Field("name", "text", "your name as players see it")),
+    fields=(Field("join", "text", "the seat to take, or `any`"), Field("name", "text", "your name as players see it"),
+            Field("language", "choice", "en | es | ru: the language of your mail")),
     limit=None, logs=(),
     help="Take a seat of a game open for sign-up (`game:`, `join: SEAT|any`, `name:`); the key comes back by mail.",
     guide=Guide("player-guide.md", "Joining an open game"), process=handle_mail)
