@@ -158,5 +158,20 @@ def N_(message: str) -> str:
     return message
 
 
-__all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "NAMES", "N_", "PSEUDO", "PseudoTranslations", "babel_locale",
-           "catalogue_path", "format_when", "gettext_of", "is_language", "ngettext_of", "language_of", "translations"]
+__all__ = [
+    "DEFAULT",
+    "DOMAIN",
+    "LANGUAGES",
+    "NAMES",
+    "N_",
+    "PSEUDO",
+    "PseudoTranslations",
+    "babel_locale",
+    "catalogue_path",
+    "format_when",
+    "gettext_of",
+    "is_language",
+    "language_of",
+    "ngettext_of",
+    "translations",
+]
