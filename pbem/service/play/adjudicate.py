@@ -8,6 +8,7 @@ to; the decision that ends the game also logs ``SeedRevealed`` and mails every s
 seed."""
 from __future__ import annotations
 
+import gettext
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -85,7 +86,15 @@ def apply_orders(judge: Service, game_id: str, state: rules.GameState, seat: str
     if parsed is not None:
         answers.receipt(judge, parsed, game_id, seat, state.step, orders, previous, hand=hand, logged=logged,
                         witness=trust.witness(store, game_id), partly=partly)
-    headline = f"{seat} played" + (" (deadline default)" if by_deadline else f" ({by})" if by else "")
+    def headline(tr: gettext.NullTranslations) -> str:
+        """Who played (and how: by the deadline's default, or by the bot), in the
+        language of ``tr`` (each seat's report; issue 28)."""
+        if by_deadline:
+            return tr.gettext("%(seat)s played (deadline default)") % {"seat": seat}
+        if by:
+            return tr.gettext("%(seat)s played (%(by)s)") % {"seat": seat, "by": by}
+        return tr.gettext("%(seat)s played") % {"seat": seat}
+
     reports.queue_reports(judge, game_id, pack, new_state, [*events, *last], headline=headline, step=state.step,
                           before=state)
     reports.queue_prompts(judge, game_id, pack, new_state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gettext
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pbem import i18n, rules
 from pbem.mail.compose import Attachment
@@ -23,13 +23,21 @@ def prompt_subject(game_id: str, step: int, seat: str, tr: gettext.NullTranslati
     return f"[{game_id}] step {step}: " + tr.gettext("your move, %(seat)s") % {"seat": seat}
 
 
+Headline = str | Callable[[gettext.NullTranslations], str]
+"""A report's headline: a text, or the text in the language of a translations object."""
+
+
 def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameState, events: Sequence[rules.Event],
-                  headline: str, step: int | None = None, before: rules.GameState | None = None) -> None:
+                  headline: Headline, step: int | None = None, before: rules.GameState | None = None) -> None:
     """Queue the report of ``events`` (the state after them) to every seat, each
     rendered from that seat's view; ``step`` is the number in the subject (default the
     state's step); ``before``: the position the events were played from (the report
-    names its turn and explains every change of control, VP and LP since it)."""
+    names its turn and explains every change of control, VP and LP since it);
+    ``headline``: its text, or a function giving it in a seat's language (the English
+    one names the mail's Message-ID, the same in every language)."""
     step = state.step if step is None else step
+    said = headline if callable(headline) else (lambda tr: headline)
+    english = said(i18n.translations())
     store = judge.store
     seats = store.seats(game_id)
     commitment = store.game(game_id)["seed_commitment"]
@@ -54,11 +62,11 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
         cid = f"map.{game_id}.step{step}.{hashlib.sha256(png).hexdigest()[:12]}@{judge.domain}" if png else None
         tr = i18n.translations(wants["language"])  # the seat's language (issue 28)
         rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=row["seat"],
-                                  seats=seats, headline=headline, seed_commitment=commitment, map_cid=cid,
+                                  seats=seats, headline=said(tr), seed_commitment=commitment, map_cid=cid,
                                   witness=witness, before=before, map_attached=png is not None, bots=played,
                                   tr=tr)
         # the subject's "[game] step N" stays as it is in every language: mail filters rely on it
-        subject = f"[{game_id}] step {step} " + tr.gettext("report: %(headline)s") % {"headline": headline}
+        subject = f"[{game_id}] step {step} " + tr.gettext("report: %(headline)s") % {"headline": said(tr)}
         if wants["digest"] == "daily":  # held for the seat's daily digest (pbem.service.outgoing.seat_preferences)
             store.hold_for_digest(game_id=game_id, seat=row["seat"], to_addr=row["email"], to_name=row["player"],
                                   subject=subject, text=rep.text, at=judge.clock().isoformat())
@@ -66,7 +74,7 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
         outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
                      subject=subject, text=rep.text, html=rep.html,
                      attachments=[Attachment(f"{game_id}-step{step}.png", png, cid=cid)] if png else [],
-                     id_parts=(game_id, step, "report", row["seat"], headline))
+                     id_parts=(game_id, step, "report", row["seat"], english))
 
 
 def queue_prompts(judge: Service, game_id: str, pack: Pack, state: rules.GameState) -> None:

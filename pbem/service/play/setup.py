@@ -169,7 +169,8 @@ def create_game(judge: Service, game: GameConfig, welcome: Callable[[], None] | 
             welcome()
         else:
             _welcome_config_seats(judge, game)
-        reports.queue_reports(judge, game.id, pack, state, [first, *events], headline="setup, the game begins")
+        reports.queue_reports(judge, game.id, pack, state, [first, *events],
+                              headline=lambda tr: tr.gettext("setup, the game begins"))
         reports.queue_prompts(judge, game.id, pack, state)
 
 
