@@ -138,10 +138,17 @@ def alert_wrong_keys(judge: Service, game_id: str, row: Mapping[str, Any], failu
                  subject=f"[{game_id}] " + tr.gettext("wrong keys for your seat"),
                  text=build.render_notice(body, game_id, tr),
                  html=None, id_parts=(game_id, "wrong-keys", row["seat"], bucket))
-    host_notices.notify_host(judge, game_id, f"{failures} mails in the last hour claimed seat {row['seat']} "
-                     f"({row['player']}, {row['email']}) in {game_id} with a wrong key or from another "
-                     "address; none was applied and the player was alerted. After 10 wrong keys from the "
-                     "seat's address within an hour the seat is locked for an hour.",
+    host = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
+    host_notices.notify_host(judge, game_id, host.ngettext(
+        "%(num)d mail in the last hour claimed seat %(seat)s "
+        "(%(player)s, %(email)s) in %(game)s with a wrong key or from another "
+        "address; none was applied and the player was alerted. After 10 wrong keys from the "
+        "seat's address within an hour the seat is locked for an hour.",
+        "%(num)d mails in the last hour claimed seat %(seat)s "
+        "(%(player)s, %(email)s) in %(game)s with a wrong key or from another "
+        "address; none was applied and the player was alerted. After 10 wrong keys from the "
+        "seat's address within an hour the seat is locked for an hour.", failures) % {
+            "num": failures, "seat": row["seat"], "player": row["player"], "email": row["email"], "game": game_id},
                      kind="wrong keys", once=f"{row['seat']} {bucket}")
 
 
@@ -161,10 +168,14 @@ def alert_seat(judge: Service, game_id: str, row: Mapping[str, Any], parsed: Par
                  subject=f"[{game_id}] " + tr.gettext("held: orders for your seat from another address"),
                  text=build.render_notice(body, game_id, tr), html=None,
                  id_parts=(game_id, "held", row["seat"], bucket))
-    host_notices.notify_host(judge, game_id, f"A mail from {parsed.sender} carried the correct key for seat {row['seat']} "
-                     f"({row['player']}, registered as {row['email']}) in {game_id} (subject: "
-                     f"{parsed.subject!r}). It was held, not applied, and the player was alerted at the "
-                     "registered address; the sender got the answer any other address gets. If the player "
-                     "changed address, update the config; if not, the key may be known to someone else: give "
-                     "the seat a new key (`pbem key new`). `pbem status` lists held mail.",
-                     kind="held", once=f"{row['seat']} {bucket}")
+    host = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
+    host_notices.notify_host(judge, game_id, host.gettext(
+        "A mail from %(sender)s carried the correct key for seat %(seat)s "
+        "(%(player)s, registered as %(email)s) in %(game)s (subject: "
+        "%(subject)s). It was held, not applied, and the player was alerted at the "
+        "registered address; the sender got the answer any other address gets. If the player "
+        "changed address, update the config; if not, the key may be known to someone else: give "
+        "the seat a new key (`pbem key new`). `pbem status` lists held mail.") % {
+            "sender": parsed.sender, "seat": row["seat"], "player": row["player"], "email": row["email"],
+            "game": game_id, "subject": repr(parsed.subject)},
+        kind="held", once=f"{row['seat']} {bucket}")

@@ -10,6 +10,7 @@ read-only) the notice about that fault is sent straight over SMTP
 from __future__ import annotations
 
 import asyncio
+import gettext
 import hashlib
 import logging
 from datetime import datetime, timedelta
@@ -30,6 +31,12 @@ log = logging.getLogger(__name__)
 REMIND_EVERY = timedelta(hours=24)
 
 
+def host_translations(judge: Service, game_id: str) -> gettext.NullTranslations:
+    """The translations of the language of ``game_id``'s host (its table setting
+    ``host_language``; issue 28)."""
+    return i18n.translations(settings_of(judge, game_id).host_language)
+
+
 def notify_host(judge: Service, game_id: str, body: str, kind: str, once: str | None = None) -> None:
     """Queue a host notice ``[game] host notice: kind`` with ``body`` to the game's
     ``host_email`` (a log warning when the game has none). The same body for the same
@@ -40,7 +47,7 @@ def notify_host(judge: Service, game_id: str, body: str, kind: str, once: str | 
         log.warning("[%s] %s", game_id, body)
         return
     digest = once or hashlib.sha256(body.encode()).hexdigest()[:12]
-    tr = i18n.translations(settings_of(judge, game_id).host_language)  # the host's language (issue 28)
+    tr = host_translations(judge, game_id)  # the host's language (issue 28)
     outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None,
                  subject=f"[{game_id}] " + tr.gettext("host notice: %(kind)s") % {"kind": kind},
                  text=build.render_notice(body, game_id, tr),
