@@ -83,6 +83,7 @@ def test_a_player_switches_language_from_the_next_mail_on(tmp_path: Path) -> Non
         refused = text(m.mails("north", "Re: command")[0])
         assert "`language:` takes en or es or ru" in refused and refused.rstrip().endswith("pbem judge for g1.")
         switched = text(m.mails("south", "Re: command")[0])
+        assert switched.startswith("Ваши настройки для места south в g1 теперь такие:")  # the first mail in it
         assert "language: ru" in switched and switched.rstrip().endswith("судья pbem партии g1.")
         assert seat_preferences.of(m.judge.store, "g1", "south")["language"] == "ru"
         assert seat_preferences.of(m.judge.store, "g1", "north")["language"] == "en"

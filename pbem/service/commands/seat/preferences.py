@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.problems import Problem
 from pbem.service.base.context import Service
 from pbem.service.commands.registry import Field, Guide, Limit, SeatCommand
@@ -62,18 +62,20 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
         raise CommandError(problems)
     head = trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": new})])
     flushed = digests.flush_digest(judge, game_id, seat) if old["digest"] == "daily" and new["digest"] == "off" else 0
-    lines = [f"Your preferences for seat {seat} of {game_id} are now:", "",
+    _ = i18n.translations(new["language"]).gettext  # the answer is the first mail in the new language (issue 28)
+    lines = [_("Your preferences for seat %(seat)s of %(game)s are now:") % {"seat": seat, "game": game_id}, "",
              f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}",
              f"  language: {new['language']}", ""]
     if new["digest"] == "daily":
-        lines.append(f"Turn reports now come once a day, at {seat_preferences.DIGEST_HOUR:02d}:00 in the game's time zone, "
-                     "in one mail; prompts and reminders still come at once.")
+        lines.append(_("Turn reports now come once a day, at %(hour)s:00 in the game's time zone, "
+                       "in one mail; prompts and reminders still come at once.")
+                     % {"hour": f"{seat_preferences.DIGEST_HOUR:02d}"})
     if flushed:
-        lines.append("The reports held for your digest come now, in one mail.")
+        lines.append(_("The reports held for your digest come now, in one mail."))
     if new["format"] == "plain":
-        lines.append("Mail to this seat now has no HTML part (starting with this one).")
+        lines.append(_("Mail to this seat now has no HTML part (starting with this one)."))
     if head:
-        lines += ["", f"Log witness: {head}"]
+        lines += ["", _("Log witness: %(witness)s") % {"witness": head}]
     return Reply("preferences", "\n".join(lines).replace("\n\n\n", "\n\n"))
 
 
