@@ -31,6 +31,8 @@
   quarantined mail, which no rule decided).
 - ``011_deadline_wake`` (issue 30.6): ``deadlines.wake_at``, when the deadline pass must look
   at a row again, with a partial index on the open rows (:mod:`pbem.store.deadlines`).
+- ``012_signup_language`` (issue 28): ``signup_seats.language``, the language a player chose
+  in the join mail, kept until the game starts (:mod:`pbem.service.commands.join`).
 """
 from __future__ import annotations
 
