@@ -146,11 +146,16 @@ def mail_seed(judge: Service, game_id: str, why: str) -> None:
                      subject=f"[{game_id}] " + _("the dice seed"), text=build.render_notice(body, game_id, tr),
                      html=None,
                      id_parts=(game_id, "seed", row["seat"]), attachments=[archive.attachment])
-    host_notices.notify_host(judge, game_id, _paragraphs(
-        result_sentence(judge, game_id), f"Game {game_id} {why}. Every seat has been sent the final report and the dice seed with the "
-        f"game's archive ({archive.filename}); `pbem archive {game_id} DIR` writes it for you, and `pbem verify "
-        f"{game_id}` re-adjudicates the whole log.") + (f"\n\nLog witness: {head}" if head else ""),
-        "game over", once="over")
+    host = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
+    host_body = _paragraphs(
+        result_sentence(judge, game_id, host),
+        host.gettext("Game %(game)s %(why)s. Every seat has been sent the final report and the dice seed with the "
+                     "game's archive (%(archive)s); `pbem archive %(game)s DIR` writes it for you, and `pbem verify "
+                     "%(game)s` re-adjudicates the whole log.") % {"game": game_id, "why": why,
+                                                                     "archive": archive.filename})
+    if head:
+        host_body += "\n\n" + host.gettext("Log witness: %(witness)s") % {"witness": head}
+    host_notices.notify_host(judge, game_id, host_body, "game over", once="over")
 
 
 def result_sentence(judge: Service, game_id: str, tr: gettext.NullTranslations | None = None) -> str:
