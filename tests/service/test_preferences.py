@@ -38,9 +38,9 @@ def test_preferences_map_off_plain_and_daily_digest(tmp_path: Path) -> None:
         assert m.mails(nomap, "Re: command")[0].get_body(("html",)) is not None
         assert "`format:` takes html or plain" in text(m.mails(other, "Re: command")[0])
         assert seat_preferences.of(m.judge.store, "g1", plain) == {"map": "on", "format": "plain", "digest": "daily",
-                                                                   "language": "en"}
+                                                                   "language": "en", "json": "off"}
         assert seat_preferences.of(m.judge.store, "g1", nomap) == {"map": "off", "format": "html", "digest": "off",
-                                                                   "language": "en"}
+                                                                   "language": "en", "json": "off"}
         assert seat_preferences.of(m.judge.store, "g1", other) == dict(seat_preferences.DEFAULTS)
         logged = [e for e in m.judge.store.events("g1") if e.kind == "PreferencesSet"]
         assert sorted(e.seat for e in logged) == sorted([plain, nomap]) and not any(e.public for e in logged)

@@ -13,7 +13,11 @@ path honours them.
   language from the next mail on (issue 28; :mod:`pbem.i18n`). The host sets a seat's
   first language (the config's ``games[].seats[].language``, ``pbem game new
   --language SEAT=LANG``): it is logged as the seat's first ``PreferencesSet`` when the
-  game is made, before the welcome.
+  game is made, before the welcome;
+- ``json: on | off`` — each turn report mailed to the seat carries the seat's own view
+  of the game as a JSON attachment (issue 29, :mod:`pbem.report.seatjson`,
+  docs/seat-report.md), for the player's own tools. Off by default; reports held for a
+  digest carry none (the digest is text).
 
 The preferences live in the game's log only: each change is a ``PreferencesSet``
 event seen by the seat alone, carrying the seat's whole preferences; the latest one
@@ -31,17 +35,19 @@ from pbem.store import Store
 
 log = logging.getLogger(__name__)
 
-DEFAULTS: Mapping[str, str] = {"map": "on", "format": "html", "digest": "off", "language": i18n.DEFAULT}
+DEFAULTS: Mapping[str, str] = {"map": "on", "format": "html", "digest": "off", "language": i18n.DEFAULT,
+                               "json": "off"}
 """Each preference's value when the seat never set it."""
 CHOICES: Mapping[str, tuple[str, ...]] = {"map": ("on", "off"), "format": ("html", "plain"),
-                                          "digest": ("daily", "off"), "language": i18n.LANGUAGES}
+                                          "digest": ("daily", "off"), "language": i18n.LANGUAGES,
+                                          "json": ("on", "off")}
 """The values each preference takes."""
 DIGEST_HOUR = 8
 """The local hour (game time zone) at which a day's digest goes."""
 
 
 def of(store: Store, game_id: str, seat: str) -> dict[str, str]:
-    """The seat's preferences ``{"map", "format", "digest", "language"}``: the latest
+    """The seat's preferences ``{"map", "format", "digest", "language", "json"}``: the latest
     ``PreferencesSet`` of the seat over :data:`DEFAULTS`."""
     data = store.latest_seat_event(game_id, "PreferencesSet", seat)
     return {**DEFAULTS, **(data["prefs"] if data else {})}

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pbem import i18n, rules
 from pbem.mail.compose import Attachment
 from pbem.pack.model import Pack
-from pbem.report import build
+from pbem.report import build, seatjson
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats
 from pbem.service.log import trust
@@ -71,9 +71,13 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
             store.hold_for_digest(game_id=game_id, seat=row["seat"], to_addr=row["email"], to_name=row["player"],
                                   subject=subject, text=rep.text, at=judge.clock().isoformat())
             continue
+        attachments = [Attachment(f"{game_id}-step{step}.png", png, cid=cid)] if png else []
+        if wants["json"] == "on":  # the seat's own view for its tools (issue 29, pbem.report.seatjson)
+            doc = seatjson.seat_report(state, events, game_id=game_id, step=step, seat=row["seat"], headline=english)
+            attachments.append(Attachment(f"{game_id}-step{step}-{row['seat']}.json", seatjson.encode(doc),
+                                          "application", "json"))
         outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
-                     subject=subject, text=rep.text, html=rep.html,
-                     attachments=[Attachment(f"{game_id}-step{step}.png", png, cid=cid)] if png else [],
+                     subject=subject, text=rep.text, html=rep.html, attachments=attachments,
                      id_parts=(game_id, step, "report", row["seat"], english))
 
 

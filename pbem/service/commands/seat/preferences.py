@@ -8,6 +8,7 @@
     format: plain       # html | plain: text-only mail
     digest: daily       # daily | off: turn reports once a day in one mail
     language: es        # en | es | ru: the language of every mail to the seat (issue 28)
+    json: on            # on | off: the seat's own view as JSON with each report (issue 29)
 
 Any of them may be given; the others keep their value. A new language holds from the
 next mail on: this command's own answer is the first mail in it. Logged as
@@ -57,7 +58,7 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
     if not problems and not any(k in doc for k in seat_preferences.CHOICES):
         problems.append(Problem(message="No preference given.", where="command", code="command.value",
                                 hint="Add one or more of `map: on|off`, `format: html|plain`, "
-                                     "`digest: daily|off`, `language: en|es|ru`."))
+                                     "`digest: daily|off`, `language: en|es|ru`, `json: on|off`."))
     if problems:
         raise CommandError(problems)
     head = trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": new})])
@@ -65,7 +66,7 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
     _ = i18n.translations(new["language"]).gettext  # the answer is the first mail in the new language (issue 28)
     lines = [_("Your preferences for seat %(seat)s of %(game)s are now:") % {"seat": seat, "game": game_id}, "",
              f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}",
-             f"  language: {new['language']}", ""]
+             f"  language: {new['language']}", f"  json: {new['json']}", ""]
     if new["digest"] == "daily":
         lines.append(_("Turn reports now come once a day, at %(hour)s:00 in the game's time zone, "
                        "in one mail; prompts and reminders still come at once.")
@@ -82,5 +83,6 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
 COMMAND = SeatCommand(
     name="preferences", fields=tuple(Field(k, "choice", " | ".join(v)) for k, v in seat_preferences.CHOICES.items()),
     limit=Limit(10, timedelta(hours=1), counted_by="dispatch"), logs=("PreferencesSet",),
-    help="Your mail preferences: `map: on|off`, `format: html|plain`, `digest: daily|off`, `language: en|es|ru`.",
+    help="Your mail preferences: `map: on|off`, `format: html|plain`, `digest: daily|off`, `language: en|es|ru`, "
+         "`json: on|off`.",
     guide=Guide("player-guide.md", "Preferences"), process=preferences)
