@@ -20,6 +20,7 @@ import json
 import logging
 import shutil
 import signal
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable
@@ -71,6 +72,23 @@ def _open_store(config, readonly: bool = False, create: bool = False):
             _fail(f"a game does not verify after the upgrade: stop and restore the copy "
                   f"(`pbem restore {store.migration_backup}`)")
     return store
+
+
+def _game_store(config, game_id: str):
+    """The store that holds ``game_id`` read-only: the live database, or the archive
+    database for a finished game moved there (issue 30 item 7); exit 1 when neither
+    has it."""
+    from pbem.service.retention import store_for
+
+    store = _open_store(config, readonly=True)
+    if store.game(game_id) is not None:
+        return store
+    archived = store_for(config, store, game_id)
+    if archived is None or archived.game(game_id) is None:
+        _fail(f"no game {game_id!r} in {config.database}" + (
+            f" (it moved to the archive database {store.moved_game(game_id)['archive']}, which is missing)"
+            if store.moved_game(game_id) else ""))
+    return archived
 
 
 def _load(config_path: str, secrets: bool = False):
@@ -209,9 +227,7 @@ def verify(config_path: str, game_id: str, witnesses: tuple[str, ...]) -> None:
     from pbem.service.verify import verify_game
 
     config = _load(config_path)
-    store = _open_store(config, readonly=True)
-    if store.game(game_id) is None:
-        _fail(f"no game {game_id!r} in {config.database}")
+    store = _game_store(config, game_id)
     try:
         result = verify_game(store, game_id, witnesses)
     except ValueError as exc:
@@ -502,6 +518,37 @@ def quarantine_retry(config_path: str, inbox_id: int) -> None:
 
 
 @main.command()
+@config_option("The config file (its database and `retention` section are used).")
+@click.option("--dry-run", is_flag=True, help="Only list the games due to move or be pruned.")
+def retention(config_path: str, dry_run: bool) -> None:
+    """Move the finished games whose `retention.move_after` has come from the live database
+    to the archive database (each copy verified first), and prune the raw mail and sent
+    bodies of those whose `retention.prune_after` has come. `pbem run` does the same every
+    six hours; this runs it now, for all of them. Exit 1 when a game could not move."""
+    from pbem.service.retention import archive_path
+    from pbem.service.retention import run as run_retention
+
+    config = _load(config_path)
+    store = _open_store(config, readonly=dry_run)
+    try:
+        done = run_retention(store, config, datetime.now(UTC), dry_run=dry_run)
+    except (StoreError, sqlite3.Error) as exc:
+        _fail(f"retention stopped: {exc}")
+    if dry_run:
+        for gid in done.moved:
+            click.echo(f"{gid}: due to move to {archive_path(config)}")
+        for gid in done.pruned:
+            click.echo(f"{gid}: due to be pruned")
+    else:
+        for line in done.lines():
+            click.echo(line)
+    if not done.moved and not done.pruned and not done.held:
+        click.echo("nothing is due")
+    if done.held:
+        sys.exit(1)
+
+
+@main.command()
 @config_option("The config file (its database is copied).")
 @click.argument("dest", type=click.Path(dir_okay=False))
 def backup(config_path: str, dest: str) -> None:
@@ -513,15 +560,21 @@ def backup(config_path: str, dest: str) -> None:
     config = _load(config_path)
     if not Path(config.database).exists():
         _fail(f"no database at {config.database} yet: `pbem run` creates it")
+    from pbem.service.hosting import archive_companion
+
+    archive, archive_dest = config.retention.archive_db, archive_companion(dest)
     try:
         checked = take_backup(config.database, dest)
+        archived = take_backup(archive, archive_dest) if archive is not None and Path(archive).exists() else None
     except StoreError as exc:
         _fail(str(exc))
-    for line in checked.lines():
+    for line in checked.lines() + (archived.lines() if archived else []):
         click.echo(f"  {line}")
-    if not checked.ok:
+    if not checked.ok or (archived is not None and not archived.ok):
         _fail(f"the copy {dest} does NOT verify (lines above); keep the database and an older backup")
-    click.echo(f"backup written to {dest}: {len(checked.games)} game(s), every one verifies")
+    click.echo(f"backup written to {dest}: {len(checked.games)} game(s), every one verifies"
+               + (f"; the archive database to {archive_dest}: {len(archived.games)} finished game(s), every one "
+                  "verifies" if archived else ""))
 
 
 @main.command()
@@ -538,7 +591,7 @@ def restore(config_path: str, force: bool, from_replica: bool, timestamp: str | 
     does not verify (unless --force); the database replaced is kept beside it
     (<database>.before-restore-<time>). The next `pbem run` applies again the mail its
     mailbox's Processed folder holds that the restored copy lacks."""
-    from pbem.service.hosting import RestoreRefused
+    from pbem.service.hosting import RestoreRefused, archive_companion
     from pbem.service.hosting import restore as do_restore
     from pbem.service.replica import ReplicaError, local_state, restore_from_replica
 
@@ -554,6 +607,12 @@ def restore(config_path: str, force: bool, from_replica: bool, timestamp: str | 
         else:
             done = do_restore(source, config.database, force=force)
             shutil.rmtree(local_state(config.database), ignore_errors=True)  # Litestream's, of the old one
+            companion = archive_companion(source)
+            if companion.exists() and config.retention.archive_db is not None:  # the archive database too (issue 30.7)
+                archived = do_restore(companion, config.retention.archive_db, force=force)
+                for line in archived.source.lines():
+                    click.echo(f"  {line}")
+                click.echo(f"restored the archive database {config.retention.archive_db} from {companion}")
     except (RestoreRefused, ReplicaError, StoreError) as exc:
         _fail(str(exc))
     for line in done.source.lines():
@@ -575,7 +634,7 @@ def archive_command(config_path: str, game_id: str, out_dir: str) -> None:
     config = _load(config_path)
     try:
         game = config.game(game_id)
-        res = write_archive(_open_store(config, readonly=True), game_id, out_dir,
+        res = write_archive(_game_store(config, game_id), game_id, out_dir,
                             publish_press=game.settings.publish_press if game is not None else None)
     except KeyError:
         _fail(f"no game {game_id!r} in {config.database}")

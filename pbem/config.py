@@ -158,6 +158,20 @@ class ReplicaConfig:
 
 
 @dataclass(frozen=True)
+class RetentionConfig:
+    """What happens to a finished game (``retention``; issue 30 item 7): ``move_after``
+    seconds after it ended it moves from the live database to the archive database
+    ``archive_db`` (its HTML archive written first under ``archive_dir``); ``prune_after``
+    seconds after it ended the raw mails it received and the bodies of the mail it sent
+    are dropped from the archive database (their hashes, sizes and headers' summary
+    stay; the log stays whole and verifiable). None: never."""
+
+    move_after: float | None = 30 * 86400.0
+    prune_after: float | None = 365 * 86400.0
+    archive_db: Path | None = None
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration, checked."""
 
@@ -184,6 +198,8 @@ class Config:
     require_authentication: bool = False
     #: continuous replication with Litestream (issue 30); off by default
     replica: ReplicaConfig = field(default_factory=ReplicaConfig)
+    #: finished games out of the live database, raw mail pruned (issue 30 item 7)
+    retention: RetentionConfig = field(default_factory=lambda: RetentionConfig())
 
     def game(self, game_id: str) -> GameConfig | None:
         """Return the game with ``game_id`` or None."""
@@ -577,6 +593,28 @@ class ReplicaSection(_Section):
         return seconds
 
 
+class RetentionSection(_Section):
+    """``retention``: when a finished game leaves the live database for the archive
+    database (``move_after``, a :data:`Duration` after its end, default 30 days) and when
+    its raw mails and sent bodies are pruned there (``prune_after``, after its end,
+    default 365 days; never before it moved); ``null`` for never. ``archive_db``: the
+    archive database's file (default: the database's name with ``.archive.sqlite``)."""
+
+    move_after: Duration | None = 30 * 86400.0
+    prune_after: Duration | None = 365 * 86400.0
+    archive_db: Text | None = None
+
+    @model_validator(mode="after")
+    def _order(self) -> "RetentionSection":
+        if self.prune_after is not None and self.move_after is None:
+            raise PydanticCustomError("retention", "prune_after needs move_after: a game is pruned only "
+                                      "in the archive database")
+        if self.prune_after is not None and self.move_after is not None and self.prune_after < self.move_after:
+            raise PydanticCustomError("retention", "prune_after must not be shorter than move_after: a game "
+                                      "is pruned only once it has moved to the archive database")
+        return self
+
+
 class ConfigFile(_Section):
     """The whole ``config.yaml`` (``config.example.yaml`` shows every section). This is
     the reference the docs are checked against (:func:`key_paths`)."""
@@ -595,6 +633,7 @@ class ConfigFile(_Section):
     max_message_bytes: Size = 10_000_000
     authentication: AuthenticationSection = Field(default_factory=AuthenticationSection)
     replica: ReplicaSection = Field(default_factory=ReplicaSection)
+    retention: RetentionSection = Field(default_factory=RetentionSection)
     games: list[GameSection] = Field(default_factory=list)
 
     @model_validator(mode="before")
@@ -604,7 +643,8 @@ class ConfigFile(_Section):
         named missing)."""
         if isinstance(data, Mapping):
             data = {**data}
-            for key in ("judge", "imap", "smtp", "devmail", "deadlines", "authentication", "replica"):
+            for key in ("judge", "imap", "smtp", "devmail", "deadlines", "authentication", "replica",
+                        "retention"):
                 if data.get(key) is None:
                     data[key] = {}
         return data
@@ -799,6 +839,10 @@ def parse_config(raw: Any, base: Path, path: Path | None = None, secrets: bool =
         authserv_id=authserv_id.strip().lower() if authserv_id else None,
         require_authentication=f.authentication.require,
         replica=_replica(f.replica, base),
+        retention=RetentionConfig(
+            move_after=f.retention.move_after, prune_after=f.retention.prune_after,
+            archive_db=_under(base, f.retention.archive_db) if f.retention.archive_db
+            else _under(base, f.database).with_suffix(".archive.sqlite")),
     )
 
 

@@ -60,11 +60,11 @@ def test_every_key_of_the_example_is_in_the_schema_and_the_example_loads() -> No
     # the commented-out top-level sections (`# authentication:` and its `#   key:` lines)
     # are keys a host turns on
     lines = [("  " if m.group(1) else "") + m.group(2) for m in re.finditer(r"^#(?: |(   ))(\w+:[^#\n]*)", text, re.MULTILINE)
-             if m.group(1) or m.group(2).startswith(("authentication:", "replica:"))]
+             if m.group(1) or m.group(2).startswith(("authentication:", "replica:", "retention:"))]
     known = set(key_paths())
     keys = _flatten(yaml.safe_load(text), "", known)
     commented = _flatten(yaml.safe_load("\n".join(lines)), "", known)
-    assert {"authentication.authserv_id", "replica.url", "replica.sync_interval"} <= commented
+    assert {"authentication.authserv_id", "replica.url", "replica.sync_interval", "retention.move_after"} <= commented
     assert keys | commented <= known, sorted((keys | commented) - known)
     assert load_config(ROOT / "config.example.yaml").games[0].id == "alexandria-1"
 

@@ -77,6 +77,13 @@ def check_database(path: str | Path) -> Checked:
         store.close()
 
 
+def archive_companion(path: str | Path) -> Path:
+    """Where a backup at ``path`` keeps the archive database beside it (issue 30 item 7):
+    ``backup.sqlite`` → ``backup.archive.sqlite``."""
+    p = Path(path)
+    return p.with_suffix(".archive.sqlite") if p.suffix else p.with_name(p.name + ".archive.sqlite")
+
+
 def backup(database: str | Path, dest: str | Path) -> Checked:
     """``pbem backup``: a consistent copy of ``database`` at ``dest`` (while a judge
     may be writing to it), checked after it is written (:func:`check_database`). Raises

@@ -21,12 +21,18 @@ Each operation lives in its own module; the layers, bottom to top
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from pbem.service.base.context import Service
 from pbem.service.intake import intake
-from pbem.service.outgoing import digests, ratelimit, sending
+from pbem.service.outgoing import digests, host_notices, ratelimit, sending
 from pbem.service.play import bots, overdue, setup
+from pbem.service.retention import EVERY as RETENTION_EVERY
+from pbem.service.retention import run as run_retention
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -37,6 +43,9 @@ class Judge(Service):
 
     ``clock`` returns the current UTC time and ``new_seed`` a new game's 32-byte seed
     (tests fix both)."""
+
+    #: when the next retention pass is due (None: at the first tick; issue 30 item 7)
+    retention_at: datetime | None = field(default=None, init=False, repr=False)
 
     def ensure_games(self) -> list[str]:
         """Create the configured games not in the database yet; sync the seats of the
@@ -65,7 +74,28 @@ class Judge(Service):
         bots.play_due(self, most=1)
         digests.send_digests(self)
         ratelimit.send_digests(self)
+        self.retention_tick()
         return done
+
+    def retention_tick(self) -> None:
+        """The retention pass when it is due (:mod:`pbem.service.retention`): at the first
+        tick, then every :data:`pbem.service.retention.EVERY`, at once again while games
+        wait to move (one per call). A game that cannot move is told to its host once."""
+        now = self.clock()
+        if self.retention_at is not None and now < self.retention_at:
+            return
+        if str(self.config.database) == ":memory:":
+            self.retention_at = now + RETENTION_EVERY
+            return
+        done = run_retention(self.store, self.config, now, most=1)
+        for line in done.lines():
+            log.info("retention: %s", line)
+        for game_id, why in done.held.items():
+            with self.store.transaction():
+                host_notices.notify_host(self, game_id, f"Game {game_id} ended long enough ago to leave the live "
+                                         f"database for the archive database, but it stays: {why}. "
+                                         f"Run `pbem verify` on it.", kind="not archived", once="retention")
+        self.retention_at = now if done.more else now + RETENTION_EVERY
 
     def bot_waiting(self) -> bool:
         """Whether a bot decision is due now (:func:`pbem.service.play.bots.waiting`): the

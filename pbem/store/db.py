@@ -29,12 +29,13 @@ from pbem.store.games import GamesTable
 from pbem.store.imap_state import ImapStateTable
 from pbem.store.inbox import InboxTable
 from pbem.store.outbox import OutboxTable
+from pbem.store.retention import RetentionTable
 from pbem.store.schema import MIGRATIONS
 from pbem.store.table import TableStore
 
 
 class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, DeadlinesTable, FaultsTable,
-            TableStore):
+            TableStore, RetentionTable):
     """The pbem database. ``Store(path)`` opens (creating folders and the file), sets WAL
     and applies pending migrations; ``Store(path, readonly=True)`` only reads. Raises
     :class:`pbem.store.base.StoreError` when the file cannot be used. Not thread-safe:

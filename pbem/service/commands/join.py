@@ -55,7 +55,7 @@ def open_game(judge: Service, game_id: str, *, host_email: str, options: Mapping
     if not _ID.fullmatch(game_id):
         raise ValueError(f"not a game id: {game_id!r} (lower-case letters, digits and -, up to 40)")
     store = judge.store
-    if store.game(game_id) is not None or judge.config.game(game_id) is not None or store.signup(game_id):
+    if store.game_known(game_id) or judge.config.game(game_id) is not None or store.signup(game_id):
         raise ValueError(f"a game {game_id!r} exists already; choose another id")
     table, bad = parse_settings(dict(settings or {}))
     if bad:

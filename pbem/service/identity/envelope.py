@@ -170,6 +170,13 @@ def _game_step(judge: Service, c: Claim) -> Checked | None:
         c.seats = {s["seat"]: s for s in judge.store.seats(game_id)}
         return None
     issues = list(c.shape)
+    moved = judge.store.moved_game(game_id) if isinstance(game_id, str) else None
+    if moved is not None:  # a finished game moved to the archive database (issue 30 item 7)
+        issues.append(Problem(message=f"Game {game_id} is over ({moved['status']}) and has moved to the judge's "
+                                      f"archive: it takes no more mail.", where="game", code="game.over",
+                              hint="The archive mailed to every seat when the game ended holds its seed and "
+                                   "whole log; the host can make it again (`pbem archive`)."))
+        return Checked(issues, reason="game.over")
     mine = sorted({r["game_id"] for r in judge.store.seats_at(c.parsed.sender)}) if c.parsed.sender else []
     hint = f"Your games here: {', '.join(mine)}." if mine else "Check the game id in your prompt mail."
     if "game" in c.doc:

@@ -54,6 +54,8 @@ def ensure_games(judge: Service) -> list[str]:
     whose id is open for sign-up or whose rule options are bad (nothing stored for it)."""
     created = []
     for game in judge.config.games:
+        if judge.store.moved_game(game.id) is not None:  # finished and moved to the archive database (issue 30.7)
+            continue
         if judge.store.game(game.id) is None:
             if judge.store.signup(game.id):  # its fourth join would find the id taken (break16)
                 raise ValueError(f"game {game.id} of the config has the id of a game open for sign-up "
@@ -303,8 +305,8 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
     or missing seats, a seat given as a player and a bot, a bad address or bad settings."""
     if not _ID.fullmatch(game_id):
         raise ValueError(f"not a game id: {game_id!r} (lower-case letters, digits and -, up to 40)")
-    if judge.store.game(game_id) is not None or judge.config.game(game_id) is not None:
-        raise ValueError(f"a game {game_id!r} exists already; choose another id")
+    if judge.store.game_known(game_id) or judge.config.game(game_id) is not None:
+        raise ValueError(f"a game {game_id!r} exists already (or did: an id is never used twice); choose another id")
     if origin != "signup" and judge.store.signup(game_id):  # its fourth join would fail (break16)
         raise ValueError(f"a game {game_id!r} is open for sign-up already; choose another id")
     table_settings, bad = parse_settings(dict(settings or {}))
