@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
             _drain(judge.store)
         live = base / "pbem.sqlite"
         running = _size(live) - blank
-        abandon(judge, "g1", "benchmark")
+        if judge.store.game("g1")["status"] == "active":  # a long run may end by the rules
+            abandon(judge, "g1", "benchmark")
         _drain(judge.store)
         finished = _size(live) - blank
         later = datetime.now(UTC) + timedelta(days=400)
