@@ -388,20 +388,20 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
 @config_option("The config file (its database and servers are used).")
 @click.option("--reason", default="", help="Why, for the players (pause, resume, end, rollback).")
 @click.option("--hours", type=float, default=None, help="extend: by how many hours.")
-@click.option("--seat", default=None, help="extend, resend: only this seat; replace: the seat.")
+@click.option("--seat", default=None, help="extend, resend: only this seat; replace, approve: the seat.")
 @click.option("--player", default=None, metavar="'NAME <EMAIL>'", help="replace: the seat's new player.")
 @click.option("--winner", default=None, metavar="SEAT", help="end: the seat that wins.")
 @click.option("--abandon", is_flag=True, help="end: without a winner (the game is abandoned).")
 @click.option("--to-step", type=int, default=None, help="rollback: the earlier step whose position comes back.")
 @click.option("--bot", is_flag=True, help="replace: the game's bot takes the seat instead of a person.")
-@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "resend", "end",
-                                              "rollback"]))
+@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "approve", "resend",
+                                              "end", "rollback"]))
 @click.argument("game_id")
 def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
                  winner: str | None, abandon: bool, to_step: int | None, bot: bool, command: str,
                  game_id: str) -> None:
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
-    resend, end, rollback): an event in the
+    approve, resend, end, rollback): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
     from pbem.service.commands.host_commands import run as run_host
     from pbem.service.judge import Judge

@@ -20,6 +20,10 @@ from pbem import i18n
 DAYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 """Weekday names as written in ``allowed_days``, Monday first (``datetime.weekday()``)."""
 PRESS_MODES = ("none", "public", "private")
+SUBSTITUTE_MODES = ("auto", "approve", "off")
+"""Who gives a seat offered to the standby list (issue 29, item 2): the first substitute
+who accepts (``auto``), the host approving the one who accepted (``approve``), or
+nobody: no offer is made (``off``)."""
 CIVIL_DISORDER_MODES = ("default", "bot")
 """What plays a seat in civil disorder: its decisions' defaults, or the game's bot."""
 TABLE_BOTS = ("search", "greedy", "random")
@@ -57,7 +61,10 @@ class GameSettings:
     ``bot_playouts``: at most this many playout rounds per decision (the strong bot;
     with a generous ``bot_seconds`` the rounds, not the clock, end its search, so the
     bot's orders depend only on the game: docs/bots.md); ``host_language``: the
-    language of the host's mail (``en``, ``es``, ``ru``; :mod:`pbem.i18n`; issue 28)."""
+    language of the host's mail (``en``, ``es``, ``ru``; :mod:`pbem.i18n`; issue 28);
+    ``substitutes``: a seat in civil disorder or handed to the bot is offered to the
+    standby list and goes to the first who accepts (``auto``, the default), to the one
+    the host approves (``approve``), or is not offered (``off``; issue 29)."""
 
     time_zone: str = "UTC"
     allowed_days: tuple[str, ...] = DAYS
@@ -73,6 +80,7 @@ class GameSettings:
     bot_seconds: float = 1.0
     bot_playouts: int = 64
     host_language: str = "en"
+    substitutes: str = "auto"
 
     @property
     def zone(self) -> ZoneInfo:
@@ -86,6 +94,8 @@ class GameSettings:
         out["deadlines"] = dict(self.deadlines)
         if self.host_language == i18n.DEFAULT:  # English games' tables and logs as before issue 28
             del out["host_language"]
+        if self.substitutes == "auto":  # the default: tables and logs as before issue 29
+            del out["substitutes"]
         return out
 
     @classmethod
@@ -155,7 +165,8 @@ _FULL = {"mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday
          "sat": "saturday", "sun": "sunday"}
 
 _KEYS = ("time_zone", "allowed_days", "grace", "nmr_limit", "absence_limit_days", "press", "grey_press",
-         "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts", "host_language")
+         "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts", "host_language",
+         "substitutes")
 
 
 def _one(key: str, value: Any) -> Any:
@@ -173,6 +184,10 @@ def _one(key: str, value: Any) -> Any:
     if key == "civil_disorder":
         if value not in CIVIL_DISORDER_MODES:
             raise ValueError(f"must be one of {', '.join(CIVIL_DISORDER_MODES)}, got {value!r}")
+        return value
+    if key == "substitutes":
+        if value not in SUBSTITUTE_MODES:
+            raise ValueError(f"must be one of {', '.join(SUBSTITUTE_MODES)}, got {value!r}")
         return value
     if key == "bot":
         if value not in TABLE_BOTS:

@@ -72,8 +72,9 @@ TABLE_HEADLINES: dict[str, Any] = {
     "GameAbandoned": lambda d: "the host abandoned the game",
     "GameEnded": lambda d: "the host ended the game" + (f": {d['winner']} wins" if d.get("winner") else ""),
     "RollbackAnnounced": lambda d: f"the host rolled the game back to the position of step {d.get('to_step')}",
-    "SeatChanged": lambda d: f"the host gave seat {d.get('seat')} a new "
-                             + " and ".join(str(x) for x in d.get("changed") or ["record"]),
+    "SeatChanged": lambda d: (f"a substitute from the standby list took seat {d.get('seat')}"
+                              if d.get("by") == "standby" else f"the host gave seat {d.get('seat')} a new "
+                              + " and ".join(str(x) for x in d.get("changed") or ["record"])),
     "GamePaused": lambda d: "the host paused the game",
     "GameResumed": lambda d: "the host resumed the game",
     "DeadlineMoved": _why_deadline,

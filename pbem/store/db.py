@@ -11,6 +11,7 @@ group of tables (ARCHITECTURE.md, "Service and store"):
 - :mod:`pbem.store.faults`: ``faults`` (what the host was told about);
 - :mod:`pbem.store.table`: the table around the rules (issue 16): hosts, settings,
   table state, press, address changes, sign-ups, digests;
+- :mod:`pbem.store.standby`: ``standby``, ``seat_offers`` (substitutes, issue 29);
 
 the connection, transactions and migrations in :mod:`pbem.store.base` and
 :mod:`pbem.store.schema`; consistent copies (backup, restore) in :mod:`pbem.store.backup`; one judge per database: :mod:`pbem.store.lock`. Applying a message and recording its Message-ID happen in one
@@ -31,11 +32,12 @@ from pbem.store.inbox import InboxTable
 from pbem.store.outbox import OutboxTable
 from pbem.store.retention import RetentionTable
 from pbem.store.schema import MIGRATIONS
+from pbem.store.standby import StandbyTable
 from pbem.store.table import TableStore
 
 
 class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, DeadlinesTable, FaultsTable,
-            TableStore, RetentionTable):
+            TableStore, RetentionTable, StandbyTable):
     """The pbem database. ``Store(path)`` opens (creating folders and the file), sets WAL
     and applies pending migrations; ``Store(path, readonly=True)`` only reads. Raises
     :class:`pbem.store.base.StoreError` when the file cannot be used. Not thread-safe:

@@ -3,8 +3,9 @@ each (docs/pipeline.md, "Adding a command"). :class:`~pbem.service.commands.regi
 refuses two commands of one name for one sender; nothing registers itself on import."""
 from __future__ import annotations
 
-from pbem.service.commands import history, join
+from pbem.service.commands import history, join, standby
 from pbem.service.commands.host import (
+    approve,
     end,
     extend,
     pause,
@@ -40,6 +41,7 @@ REGISTRY = Registry([
     resume.COMMAND,
     extend.COMMAND,
     replace.COMMAND,
+    approve.COMMAND,
     host_resend.COMMAND,
     end.COMMAND,
     rollback.COMMAND,
@@ -47,5 +49,7 @@ REGISTRY = Registry([
     join.REQUEST,
     history.REQUEST,
     address.CONFIRM,
+    standby.STANDBY,
+    standby.TAKE,
 ])
 """Every command, found by who sends it and its name."""

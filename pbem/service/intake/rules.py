@@ -24,7 +24,7 @@ from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.service.base.context import Service
 from pbem.service.base.text import mask_key
-from pbem.service.commands import host_commands, seat_commands
+from pbem.service.commands import host_commands, seat_commands, standby
 from pbem.service.commands.catalogue import REGISTRY
 from pbem.service.identity import authres, envelope
 from pbem.service.identity.envelope import Checked, Claim, Step
@@ -230,6 +230,8 @@ class Request:
         if "command" in doc and ("host" in doc or (_is_host_command(doc) and "seat" not in doc
                                                    and "key" not in doc)):
             return Verdict(Outcome.DISPATCH, host_commands.handle_mail)
+        if doc.get("command") in standby.NAMES and "orders" not in doc:  # substitutes (issue 29)
+            return Verdict(Outcome.DISPATCH, REGISTRY.request(doc["command"]).process)
         if "join" in doc and "orders" not in doc:  # sign-up to an open game (issue 16)
             return Verdict(Outcome.DISPATCH, REGISTRY.request("join").process)
         if ("command" in doc or "confirm" in doc) and "orders" not in doc:  # confirm: an address change

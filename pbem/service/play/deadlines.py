@@ -161,12 +161,16 @@ def tell_seats(judge: Service, game_id: str, subject: str, body: str, id_part: s
 
 
 def returned(judge: Service, game_id: str, seat: str, by: str) -> bool:
-    """The seat's player acts again (``by``: ``orders`` — valid orders from the seat —
-    or ``replace`` — the host gave the seat to a new player): when the seat had missed
-    decisions in a row or was in civil disorder, log ``SeatReturned`` (the in-a-row
-    count starts again) and, leaving disorder, tell every seat. True when logged. Call
-    inside a transaction. A seat the bot took in civil disorder (``civil_disorder: bot``)
-    is the player's again when they send valid orders: ``BotLeft`` too."""
+    """The seat's player acts again (``by``: ``orders`` — valid orders from the seat —,
+    ``replace`` — the host gave the seat to a new player — or ``standby`` — a substitute
+    from the standby list took it, issue 29): when the seat had missed decisions in a
+    row or was in civil disorder, log ``SeatReturned`` (the in-a-row count starts again)
+    and, leaving disorder, tell every seat. True when logged. Call inside a transaction.
+    A seat the bot took in civil disorder (``civil_disorder: bot``) is the player's again
+    when they send valid orders: ``BotLeft`` too. A new player (``replace``,
+    ``standby``) gets the seat's pending decision at its full length from now: in civil
+    disorder it was due at once, and the new player's first decision was missed again
+    before they could answer (issue 29)."""
     recs, _away = table(judge, game_id)
     rec = recs.get(seat, SeatRecord())
     if not rec.in_a_row and not rec.disorder:
@@ -176,8 +180,16 @@ def returned(judge: Service, game_id: str, seat: str, by: str) -> bool:
     if by == "orders" and played is not None and played.why == "civil_disorder":  # the player is back: the bot leaves
         events.append(rules.judge_event("BotLeft", {"seat": seat, "bot": played.bot, "why": "orders"}))
     log_table(judge, game_id, events)
+    if by != "orders":  # a new player: the pending decision waits its full length for them
+        state = judge.state(game_id)
+        decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+        if decision is not None and seat not in bot_seats(judge, game_id):
+            start(judge, game_id, state.step, seat, decision.kind)
+    if rec.disorder:  # the seat is its player's: no longer on offer to the standby list
+        judge.store.close_offer(game_id, seat, "closed", judge.clock().isoformat())
     if rec.disorder:
-        who = "its player sent valid orders again" if by == "orders" else "the host gave it to a new player"
+        who = {"orders": "its player sent valid orders again",
+               "standby": "a substitute from the standby list took it"}.get(by, "the host gave it to a new player")
         tell_seats(judge, game_id, f"{seat} is back",
                    f"{seat} leaves civil disorder in {game_id}: {who}. Its decisions wait for its orders "
                    "again until their deadlines.", f"returned-{seat}-{judge.clock().isoformat()}")

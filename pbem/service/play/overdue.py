@@ -17,7 +17,7 @@ from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.base.text import safe_text
 from pbem.service.log import trust
 from pbem.service.outgoing import host_notices, outbox, seat_preferences
-from pbem.service.play import adjudicate, bots
+from pbem.service.play import adjudicate, bots, substitutes
 from pbem.service.play.deadlines import (
     SeatRecord,
     log_table,
@@ -134,10 +134,16 @@ def _missed(judge: Service, game_id: str, seat: str, step: int, rec: SeatRecord,
            if judge.config.game(game_id) is None else  # break16: replace refuses config games
            f"in the judge's config: change games[].seats[] of {game_id} (player, email, key_hash from "
            "`pbem key new`); the next `pbem run` logs the change (docs/host-guide.md).")
+    offered = substitutes.offer(judge, game_id, seat, "civil_disorder")  # issue 29: the standby list first
+    standby = (f"The seat is offered to the {offered} address(es) on the standby list (docs/host-guide.md, "
+               "Substitutes); " + ("the first to accept takes it and you are told." if
+                                   settings.substitutes == "auto" else "you approve the first who accepts.")
+               + " Or find a new player yourself and give them the seat:" if offered else
+               "Please find a new player and give them the seat:")
     host_notices.notify_host(judge, game_id,
                      f"{seat} of {game_id} missed {row} decisions in a row and is in civil disorder: the "
                      + ("game's bot plays it" if by_bot else "judge plays its defaults at once")
-                     + ". Please find a new player and give them the seat:\n\n" + how,
+                     + ". " + standby + "\n\n" + how,
                      "civil disorder", once=f"{seat}-{step}")
     return True
 

@@ -85,7 +85,8 @@ def _standing_restored(p: Pack, d: dict[str, Any]) -> str:
 
 BOT_WHY = {"setup": "a bot seat from the start", "host": "the host's choice",
            "civil_disorder": "the seat fell into civil disorder and the game's civil_disorder setting is bot",
-           "orders": "its player sent valid orders again", "config": "the judge's config changed"}
+           "orders": "its player sent valid orders again", "config": "the judge's config changed",
+           "standby": "a substitute from the standby list took the seat"}
 """Why a bot took or left a seat (``BotSeated`` and ``BotLeft``'s ``why``), in words."""
 
 PLANNED = (

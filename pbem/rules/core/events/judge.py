@@ -11,7 +11,8 @@ None changes the position (no reducer); the service makes them with
   Private to its seat until the game is over;
 - ``SeedRevealed``: the seed, once the game is over or abandoned;
 - ``SeatChanged``: the config gave a seat another player, address or key (the address
-  itself is not logged: the archive is public);
+  itself is not logged: the archive is public); ``by: standby`` when a substitute from
+  the standby list took the seat (issue 29);
 - ``GameAbandoned``: the host ended the game before its end.
 """
 from __future__ import annotations
@@ -31,10 +32,12 @@ KINDS = (
                                f"{d.get('commitment')})."),
     EventKind('SeatChanged',
               ('changed', 'player', 'seat'),
-              optional=('config_key',),
-              say=lambda p, d: f"Seat {d.get('seat')}: the host changed its "
-                               + " and ".join(str(x) for x in d.get('changed') or ['record'])
-                               + f" (player: {d.get('player')})."),
+              optional=('by', 'config_key'),
+              say=lambda p, d: (f"Seat {d.get('seat')}: a substitute from the standby list took it (player: "
+                                f"{d.get('player')})." if d.get('by') == 'standby' else
+                                f"Seat {d.get('seat')}: the host changed its "
+                                + " and ".join(str(x) for x in d.get('changed') or ['record'])
+                                + f" (player: {d.get('player')}).")),
     EventKind('GameAbandoned',
               ('reason',),
               say=lambda p, d: f"The host abandoned the game ({d.get('reason') or 'no reason given'})."),

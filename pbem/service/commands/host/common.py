@@ -56,6 +56,13 @@ def status_text(judge: Service, game_id: str) -> str:
         for a in away.get(row["seat"], []):
             note += f", away {deadlines.shown(judge, game_id, a['from'])} to {deadlines.shown(judge, game_id, a['to'])}"
         lines.append(f"  {row['seat']}: {rec.total} in all, {rec.in_a_row} in a row{note}")
+    offers = [o for o in judge.store.seat_offers(game_id) if o["status"] in ("open", "asked")]
+    if offers:  # issue 29: the seats offered to the standby list
+        lines += ["", "Offered to the standby list (docs/host-guide.md, Substitutes):", ""]
+        lines += [f"  {o['seat']}: " + (f"{o['asker_name']} <{o['asker_email']}> asks for it: approve with "
+                                        f"`command: approve`, `seat: {o['seat']}`" if o["status"] == "asked"
+                                        else f"open since {deadlines.shown(judge, game_id, o['offered_at'])}")
+                  for o in offers]
     # one line per seat, kept as lines when the mail is wrapped (indented paragraphs are)
     return "\n".join(textwrap.fill(line, 72, subsequent_indent="      ") if line.startswith("  ") else line
                      for line in lines)
