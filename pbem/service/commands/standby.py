@@ -158,7 +158,8 @@ def take(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answer
                                      f"{why}.", others, "take"))
     if problems or not sender or game_id is None:
         return answers.reject(judge, parsed, rec, problems, game_id, None, {"document": shown})
-    player = _player(doc, parsed, sender)
+    listed = next((r["name"] for r in judge.store.standby_list(game_id) if r["address"] == fold_address(sender)), "")
+    player = _player(doc, parsed, sender) if "name" in doc or not listed else listed  # the name they stood by with
     if settings_of(judge, game_id).substitutes == "approve":
         substitutes.ask(judge, game_id, seat, player, sender)
         body = (f"You asked to take the seat {seat} of {game_id}. Its host approves substitutes: when they "
