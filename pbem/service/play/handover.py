@@ -51,7 +51,8 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
             "seat": seat, "prefs": dict(seat_preferences.DEFAULTS)})])
         digests.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
         head = trust.witness(judge.store, game_id)
-    if deadlines.returned(judge, game_id, seat, "standby" if by == "standby" else "replace"):  # a new player: out of civil disorder, NMR row ends
+    # a new player: out of civil disorder, NMR row ends
+    if deadlines.returned(judge, game_id, seat, "standby" if by == "standby" else "replace"):
         head = trust.witness(judge.store, game_id)
     _subject, history_text, _html = history_reply(judge.store, game_id, seat, None)
     key_text = (f"Your seat key is:\n\n  {key}" if key else
