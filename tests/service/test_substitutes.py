@@ -180,3 +180,38 @@ def test_a_new_player_given_a_seat_in_civil_disorder_gets_the_full_deadline(tmp_
         _verify(table)
     finally:
         server.stop()
+
+
+def test_a_seat_the_host_hands_to_the_bot_is_offered_and_a_substitute_takes_it_from_the_bot(tmp_path: Path) -> None:
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    try:
+        table, host_key = new_table(tmp_path, server)
+        table.send(STRANGER, "game: g2\ncommand: standby\nstandby: true\n", "standby")
+        assert table.cycle() == ["answered"]
+        seat = "east"
+        table.send("host@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: replace\nseat: {seat}\nbot: true\n",
+                   "to the bot")
+        assert table.cycle() == ["host"]
+        table.flush()
+        assert "offered to the 1 address(es) on the standby list" in flat(table.mails("host", "Re: to the bot")[0])
+        offer = table.mails("stranger", f"[g2] seat {seat} is free: take it?")
+        assert "handed it to the game's bot" in flat(offer[0])
+
+        table.send(STRANGER, f"game: g2\ncommand: take\ntake: {seat}\n", "take")
+        assert table.cycle() == ["answered"]
+        table.flush()
+        table.keys[seat] = key_in(table.mails("stranger", f"[g2] handover: your seat {seat}")[0])
+        events = table.judge.store.events("g2")
+        left = [e.data for e in events if e.kind == "BotLeft"]
+        assert left and left[-1]["seat"] == seat and left[-1]["why"] == "standby"
+        assert [e.data.get("by") for e in events if e.kind == "SeatChanged"] == [None, "standby"]
+        assert table.judge.store.seat_offer("g2", seat)["status"] == "taken"
+        # the seat is the substitute's: when it is waited on, their orders are applied
+        for n in range(12):
+            if rules.pending(table.judge.state("g2"))[0].seat == seat:
+                break
+            assert table.play("g2", random.Random(n)) == "applied"
+        assert table.play("g2", random.Random(11), {seat: STRANGER}) == "applied"
+        _verify(table)
+    finally:
+        server.stop()
