@@ -185,9 +185,8 @@ def returned(judge: Service, game_id: str, seat: str, by: str) -> bool:
         decision = next((d for d in rules.pending(state) if d.seat == seat), None)
         if decision is not None and seat not in bot_seats(judge, game_id):
             start(judge, game_id, state.step, seat, decision.kind)
-    if rec.disorder:  # the seat is its player's: no longer on offer to the standby list
-        judge.store.close_offer(game_id, seat, "closed", judge.clock().isoformat())
     if rec.disorder:
+        judge.store.close_offer(game_id, seat, "closed", judge.clock().isoformat())  # no longer on offer (issue 29)
         who = {"orders": "its player sent valid orders again",
                "standby": "a substitute from the standby list took it"}.get(by, "the host gave it to a new player")
         tell_seats(judge, game_id, f"{seat} is back",
