@@ -47,7 +47,7 @@ def _verify(table: Table, game_id: str = "g2") -> None:
 
 
 def test_a_substitute_takes_a_seat_in_civil_disorder_and_plays_it(tmp_path: Path) -> None:
-    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    server = start_pymap(tmp_path / "pymap", {**ACCOUNTS, "newhome": "npw"})
     try:
         table, _host_key = new_table(tmp_path, server, extra=("--setting", "nmr_limit=1"))
 
@@ -61,7 +61,8 @@ def test_a_substitute_takes_a_seat_in_civil_disorder_and_plays_it(tmp_path: Path
         assert "command.not_standing_by" in flat(table.mails("stranger", "Re: early")[0])
 
         table.send(STRANGER, "game: g2\ncommand: standby\nstandby: true\nname: Eumenes\n", "standby")
-        assert table.cycle() == ["answered"]
+        table.send("newhome@pbem.localhost", "game: any\ncommand: standby\nstandby: true\n", "standby")
+        assert table.cycle() == ["answered", "answered"]
         table.flush()
         assert "You now stand by to take a seat of game g2" in flat(table.mails("stranger", "Re: standby")[0])
         # no seat is free yet
@@ -73,8 +74,9 @@ def test_a_substitute_takes_a_seat_in_civil_disorder_and_plays_it(tmp_path: Path
         seat = _fall(table)
         offer = table.mails("stranger", f"[g2] seat {seat} is free: take it?")
         assert len(offer) == 1 and f"command: take take: {seat}" in flat(offer[0])
+        assert table.mails("newhome", f"[g2] seat {seat} is free: take it?")  # both on the list are offered it
         notice = table.mails("host", "civil disorder")
-        assert "offered to the 1 address(es) on the standby list" in flat(notice[0])
+        assert "offered to the 2 address(es) on the standby list" in flat(notice[0])
         old_key = table.keys[seat]
         state = table.judge.state("g2")
         assert rules.pending(state)[0].seat == seat  # its next decision waits, due at once in civil disorder
@@ -100,6 +102,8 @@ def test_a_substitute_takes_a_seat_in_civil_disorder_and_plays_it(tmp_path: Path
         due = datetime.fromisoformat(table.judge.store.deadline("g2", state.step, seat)["due_at"])
         assert due - table.judge.clock() > timedelta(hours=71)
         assert table.judge.store.seat_offer("g2", seat)["status"] == "taken"
+        assert "taken by another substitute" in flat(table.mails("newhome", f"[g2] seat {seat} is taken")[0])
+        assert not [m for m in table.inbox("stranger") if "is taken" in str(m["Subject"])]
 
         # a second take of the same seat is refused; the old player's mail no longer speaks for it
         table.send(STRANGER, f"game: g2\ncommand: take\ntake: {seat}\n", "again")

@@ -104,11 +104,24 @@ def take(judge: Service, game_id: str, seat: str, player: str, address: str) -> 
     """The substitute ``player`` at ``address`` gets ``seat`` (checked free and offered
     by the caller): :func:`pbem.service.play.handover.give_seat` (``by: standby``), the
     offer closed as ``taken``, the substitute off the game's own standby list (the
-    installation's list keeps them), and the host told. Returns the log witness. Call
+    installation's list keeps them), the others on the list told the seat is gone, and
+    the host told. Returns the log witness. Call
     inside a transaction."""
+    offered_at = (judge.store.seat_offer(game_id, seat) or {}).get("offered_at")
     head = give_seat(judge, game_id, seat, player, address, "standby")
     now = judge.clock().isoformat()
     judge.store.stand_down(game_id, address)
+    playing = {fold_address(r["email"]) for r in judge.store.seats(game_id) if r["email"]}
+    for row in judge.store.standby_list(game_id):  # the others offered the seat: it is gone
+        if row["address"] in playing:
+            continue
+        text = build.render_notice(wrapped(f"The seat {seat} of {game_id}, offered to you, has been taken by "
+                                           "another substitute. You still stand by; the next seat that falls "
+                                           "free is offered to you too."), game_id)
+        subject = f"[{game_id}] seat {seat} is taken"
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["address"], to_name=row["name"] or None,
+                     subject=subject, text=text, html=build.html_of_text(subject, text),
+                     id_parts=(game_id, "offer-taken", seat, row["address"], offered_at))
     host_notices.notify_host(judge, game_id, wrapped(
         f"{player} <{address}>, from the standby list, took the seat {seat} of {game_id}: the handover mail "
         "with a new key and the seat's history went to them, and the old player's key and address no longer "
