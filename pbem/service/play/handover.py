@@ -17,7 +17,7 @@ from pbem.service.base.settings import wrapped
 from pbem.service.log import trust
 from pbem.service.log.history import history_reply
 from pbem.service.outgoing import digests, outbox, seat_preferences
-from pbem.service.play import deadlines
+from pbem.service.play import bots, deadlines
 from pbem.service.play.reports import prompt_again
 
 
@@ -41,7 +41,8 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
     ``old`` row's address; the seat's preferences back to the defaults (``PreferencesSet``,
     when the old player had changed them: the new player's are not known; break16) and
     what its digest held flushed; end the seat's missed-decision row (``SeatReturned``) and
-    mail the waiting prompt again. ``by``: ``"replace"`` or ``"config"``. Returns the
+    mail the waiting prompt again; a bot that plays the seat (taken in civil disorder)
+    leaves it (``BotLeft``). ``by``: ``"replace"`` or ``"config"``. Returns the
     log witness after it. Call inside a transaction, after the ``SeatChanged`` event."""
     if seat_preferences.of(judge.store, game_id, seat) != dict(seat_preferences.DEFAULTS):  # not the new player's
         trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {
@@ -49,6 +50,10 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
         digests.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
         head = trust.witness(judge.store, game_id)
     if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends
+        head = trust.witness(judge.store, game_id)
+    # a seat the bot took in civil disorder is the new player's: the bot leaves it (issue 25, attempt 5,
+    # item 2: a config handover left the bot playing the seat of the person the host named)
+    if bots.unseat_bot(judge, game_id, seat, "host" if by == "replace" else "config"):
         head = trust.witness(judge.store, game_id)
     _subject, history_text, _html = history_reply(judge.store, game_id, seat, None)
     key_text = (f"Your seat key is:\n\n  {key}" if key else
