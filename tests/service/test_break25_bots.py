@@ -106,3 +106,57 @@ def test_a_config_handover_of_a_seat_the_bot_took_in_civil_disorder_ends_the_bot
             break
     assert mine >= 2
     assert _bot_played(store, silent, handed) == []  # the bot no longer plays the seat
+
+
+def test_a_rival_cannot_rerun_the_bot_from_public_data_but_anyone_can_once_the_seed_is_out(tmp_path: Path) -> None:
+    """Item 3: the bot's choices were a function of its seat's view and a public seed, so
+    a rival could re-run it with guessed hands and keep the hands that give the orders it
+    played. Now its seed needs the game's secret bot key (an HMAC of the dice seed): the
+    public scheme does not give the logged orders, the key does — and the key is known
+    only once the game ends and the seed is revealed (the running game's archive does not
+    hold it; ``pbem verify`` passes). The random bot: its orders are its generator's."""
+    import hashlib as _hashlib
+
+    from pbem.rules.bots import table as table_bots
+    from pbem.rules.core.state import GameState
+    from pbem.rules.bots.search import Budget
+    from pbem.service.base.context import game_pack
+    from tests.conftest import ACCOUNTS
+    from tests.mailservers import start_pymap
+    from tests.service.test_bot_seats import _bot_table, _play_until
+
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    try:
+        table, _host_key = _bot_table(tmp_path, server, ["west"], "--setting", "bot=random")
+        store = table.judge.store
+        rng = random.Random(5)
+        for _ in range(12):
+            played = [e for e in store.events("g2") if e.kind == "OrdersAccepted" and e.data["by"] == "bot random/1"]
+            if len(played) >= 4:
+                break
+            _play_until(table, 4, rng)
+        assert len(played) >= 4
+        seed = bytes.fromhex(store.game("g2")["seed"])
+        bot = table_bots.BOTS["random"]
+        public, keyed = 0, 0
+        for e in played:
+            before = GameState.from_dict(store.snapshot("g2", e.seq - 1)[1], game_pack(store, "g2"))
+            step = e.data["step"]
+            guess = bot.orders(before, "west", random.Random(table_bots.bot_seed("g2", "west", step)), Budget())
+            public += guess == e.data["orders"]
+            again = bot.orders(before, "west", random.Random(
+                table_bots.bot_seed("g2", "west", step, table_bots.bot_key(seed, "g2"))), Budget())
+            keyed += again == e.data["orders"]
+        assert keyed == len(played)  # the seed revealed: anyone re-runs the bot
+        assert public < len(played)  # from public data alone the bot's orders do not come out
+        key = table_bots.bot_key(seed, "g2").hex()
+        assert _hashlib.sha256(seed).hexdigest() != key
+        table.close()
+        out = table.cli("archive", "g2", str(tmp_path / "arch"))
+        assert out.exit_code == 0, out.output
+        texts = "".join(p.read_text(errors="replace") for p in (tmp_path / "arch").rglob("*") if p.is_file())
+        assert key not in texts and seed.hex() not in texts  # a running game's archive holds neither
+        v = table.cli("verify", "g2")
+        assert v.exit_code == 0, v.output
+    finally:
+        server.stop()
