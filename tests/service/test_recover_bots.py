@@ -54,14 +54,15 @@ def _chain(store: Store) -> list[tuple[int, str, str, int | None]]:
         "SELECT seq, kind, hash, inbox_id FROM events WHERE game_id = 'g1' ORDER BY seq")]
 
 
-def _step(judge: Judge, poller: ImapPoller, server: MailServer, now: list[datetime], n: int) -> str | None:
+def _step(judge: Judge, poller: ImapPoller, server: MailServer, now: list[datetime], n: int,
+          bots: tuple[str, ...] = BOT_SEATS) -> str | None:
     """One cycle at ``now[0]``: the orders of the person the game waits for (returns the
     mail's Message-ID), or — when it waits for the bot — a cycle without mail."""
     state = judge.state("g1")
     waiting = rules.pending(state)
     assert waiting
     seat = waiting[0].seat
-    if seat in BOT_SEATS:
+    if seat in bots:
         run_once(judge, poller)
         poller.close()
         return None
@@ -114,6 +115,53 @@ def test_a_restore_replays_the_mail_around_the_bots_decisions(tmp_path: Path, py
     again = _chain(judge.store)
     assert again[:len(original)] == original  # the same events (the bot's too), dice and hashes
     assert judge.store.verify_chain("g1") == []
+    judge.store.close()
+    v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
+    assert v.exit_code == 0, v.output
+
+
+def test_a_restore_replays_a_seat_the_bot_took_in_civil_disorder(tmp_path: Path, pymap_server: MailServer) -> None:
+    """The bot takes a silent seat at its deadline (``civil_disorder: bot``) after the
+    replica's copy; the mails after it are applied again around the bot's decisions."""
+    path, _config = write_config(tmp_path, pymap_server)
+    raw = yaml.safe_load(path.read_text())
+    raw["games"][0]["settings"] = {"nmr_limit": 1, "civil_disorder": "bot", "bot_seconds": 10, "bot_playouts": 2}
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    config = load_config(path)
+    now = [T0]
+    judge, poller = _judge(config, now)
+    judge.ensure_games()
+    run_once(judge, poller)
+    poller.close()
+    for n in range(1, 4):
+        now[0] += timedelta(minutes=7)
+        _step(judge, poller, pymap_server, now, n, ())
+    lagging = copy_database(config.database, tmp_path / "lagging.sqlite")
+    lagged = judge.store.events("g1")[-1].seq
+    silent = rules.pending(judge.state("g1"))[0].seat
+    now[0] += timedelta(days=4)  # the seat misses its deadline: civil disorder, the bot plays it
+    run_once(judge, poller)
+    poller.close()
+    assert any(e.kind == "BotSeated" and e.data["seat"] == silent for e in judge.store.events("g1", lagged))
+    lost: list[str] = []
+    n = 10
+    while _bot_decisions(judge.store, lagged) < 3 or len(lost) < 4:
+        n += 1
+        assert n < 80
+        now[0] += timedelta(minutes=5, seconds=13 * n)
+        mid = _step(judge, poller, pymap_server, now, n, (silent,))
+        if mid:
+            lost.append(mid)
+    original = _chain(judge.store)
+    judge.store.close()
+
+    restore(lagging, config.database)
+    now[0] += timedelta(days=5)
+    judge, poller = _judge(config, now)
+    run_once(judge, poller)
+    rows = {r["message_id"]: r for r in judge.store.all_inbox()}
+    assert [rows[m]["status"] for m in lost] == ["applied"] * len(lost)
+    assert _chain(judge.store)[:len(original)] == original
     judge.store.close()
     v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
     assert v.exit_code == 0, v.output
