@@ -50,3 +50,20 @@ def test_game_new_refuses_the_judges_address_for_a_seat_or_the_host(tmp_path: Pa
     out = new("host@players.test", "Judge+east@pbem.localhost", "g6")
     assert out.exit_code != 0 and "seat east: judge+east@pbem.localhost is the judge's own address" in out.output
     assert new("host@players.test", "east@players.test", "g7").exit_code == 0
+
+
+def test_host_replace_refuses_the_judges_address_in_any_case_or_with_a_tag(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump({"judge": {"address": "judge@pbem.localhost"},
+                                    "database": str(tmp_path / "db.sqlite")}))
+    args = ["game", "new", "-c", str(path), "--host", "host@players.test"]
+    for s in SEATS:
+        args += ["--seat", f"{s}={PLAYERS[s]} <{s}@players.test>"]
+    assert CliRunner().invoke(main, [*args, "g5"]).exit_code == 0
+    for address in ("JUDGE@pbem.localhost", "judge+east@pbem.localhost"):
+        out = CliRunner().invoke(main, ["host", "-c", str(path), "replace", "g5", "--seat", "east",
+                                        "--player", f"X <{address}>"])
+        assert out.exit_code != 0 and "is the judge's own address" in out.output, out.output
+    out = CliRunner().invoke(main, ["host", "-c", str(path), "replace", "g5", "--seat", "east",
+                                    "--player", "X <judges@pbem.localhost>"])
+    assert out.exit_code == 0, out.output
