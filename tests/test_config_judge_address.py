@@ -67,3 +67,29 @@ def test_host_replace_refuses_the_judges_address_in_any_case_or_with_a_tag(tmp_p
     out = CliRunner().invoke(main, ["host", "-c", str(path), "replace", "g5", "--seat", "east",
                                     "--player", "X <judges@pbem.localhost>"])
     assert out.exit_code == 0, out.output
+
+
+def test_a_sign_up_from_a_tag_of_the_judges_address_takes_no_seat(tmp_path: Path) -> None:
+    """``judge+x@`` reaches the judge's own mailbox: a join from it (ours coming back, or
+    a forgery) is our own mail — ignored, no seat taken, no welcome with a key mailed to
+    the judge itself."""
+    import hashlib
+    from datetime import UTC, datetime
+
+    from pbem.config import load_config
+    from pbem.service import Judge
+    from pbem.store import Store
+
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump({"judge": {"address": "judge@pbem.localhost"},
+                                    "database": str(tmp_path / "db.sqlite")}))
+    out = CliRunner().invoke(main, ["game", "open", "-c", str(path), "--host", "host@players.test", "g9"])
+    assert out.exit_code == 0, out.output
+    judge = Judge(load_config(path), Store(tmp_path / "db.sqlite"), clock=lambda: datetime(2029, 1, 1, tzinfo=UTC),
+                  new_seed=lambda: hashlib.sha256(b"s").digest())
+    for n, sender in enumerate(("judge+x@pbem.localhost", "Judge+Y@PBEM.localhost", "ann@players.test")):
+        raw = (f"From: {sender}\r\nTo: judge@pbem.localhost\r\nSubject: join\r\nMessage-ID: <j{n}@players.test>"
+               "\r\n\r\ngame: g9\njoin: any\n").encode()
+        assert judge.handle_message(raw) == ("answered" if sender.startswith("ann") else "ignored")
+    assert [r["email"] for r in judge.store.signup_seats("g9")] == ["ann@players.test"]
+    judge.store.close()
