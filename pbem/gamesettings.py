@@ -57,7 +57,10 @@ class GameSettings:
     ``bot_playouts``: at most this many playout rounds per decision (the strong bot;
     with a generous ``bot_seconds`` the rounds, not the clock, end its search, so the
     bot's orders depend only on the game: docs/bots.md); ``host_language``: the
-    language of the host's mail (``en``, ``es``, ``ru``; :mod:`pbem.i18n`; issue 28)."""
+    language of the host's mail (``en``, ``es``, ``ru``; :mod:`pbem.i18n`; issue 28);
+    ``vote_hours``: how long a seats' proposal (``command: propose``, issue 29) stays open
+    at most, in hours (0: until the game's next decision only); it also expires at the
+    game's next decision, whichever comes first."""
 
     time_zone: str = "UTC"
     allowed_days: tuple[str, ...] = DAYS
@@ -73,6 +76,7 @@ class GameSettings:
     bot_seconds: float = 1.0
     bot_playouts: int = 64
     host_language: str = "en"
+    vote_hours: float = 48.0
 
     @property
     def zone(self) -> ZoneInfo:
@@ -86,6 +90,8 @@ class GameSettings:
         out["deadlines"] = dict(self.deadlines)
         if self.host_language == i18n.DEFAULT:  # English games' tables and logs as before issue 28
             del out["host_language"]
+        if self.vote_hours == VOTE_HOURS:  # the logs of games made before issue 29 stay as they were
+            del out["vote_hours"]
         return out
 
     @classmethod
@@ -99,6 +105,12 @@ class GameSettings:
         if "deadlines" in known:
             known["deadlines"] = dict(known["deadlines"] or {})
         return cls(**known)
+
+
+VOTE_HOURS = 48.0
+"""The default of ``vote_hours``: a proposal stays open at most two days."""
+MAX_VOTE_HOURS = 24 * 366
+"""The longest ``vote_hours``."""
 
 
 def duration(value: Any) -> float:
@@ -155,7 +167,8 @@ _FULL = {"mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday
          "sat": "saturday", "sun": "sunday"}
 
 _KEYS = ("time_zone", "allowed_days", "grace", "nmr_limit", "absence_limit_days", "press", "grey_press",
-         "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts", "host_language")
+         "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts", "host_language",
+         "vote_hours")
 
 
 def _one(key: str, value: Any) -> Any:
@@ -205,6 +218,15 @@ def _one(key: str, value: Any) -> Any:
         if not i18n.is_language(value, pseudo=True):
             raise ValueError(f"must be one of {', '.join(i18n.LANGUAGES)}, got {value!r}")
         return value
+    if key == "vote_hours":
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                raise ValueError(f"expected a number of hours, got {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_VOTE_HOURS:
+            raise ValueError(f"expected a number of hours from 0 to {MAX_VOTE_HOURS}, got {value!r}")
+        return float(value)
     if key == "deadlines":
         if not isinstance(value, Mapping):
             raise ValueError(f"expected a mapping of decision kinds to durations, got {value!r}")

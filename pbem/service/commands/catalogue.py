@@ -23,6 +23,7 @@ from pbem.service.commands.seat import (
     preferences,
     press,
     resend,
+    votes,
 )
 
 REGISTRY = Registry([
@@ -34,6 +35,9 @@ REGISTRY = Registry([
     preferences.COMMAND,
     press.COMMAND,
     archive.COMMAND,
+    votes.STATUS,
+    votes.PROPOSE,
+    votes.VOTE,
     # the host's commands (docs/host-guide.md, "Host commands"), in the order the answers list them
     status.COMMAND,
     pause.COMMAND,
