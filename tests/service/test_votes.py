@@ -82,6 +82,15 @@ def test_a_draw_agreed_by_all_ends_the_game_and_the_votes_stay_secret_until_then
                 said = flat(m)
                 assert "north yes" not in said and "south yes" not in said and "voted yes" not in said, said
         assert table.judge.store.game("g2")["status"] == "active"
+        # nor does the archive of the running game (what `command: archive` mails)
+        mid = table.cli("archive", "g2", str(tmp_path / "mid"))
+        assert mid.exit_code == 0, mid.output
+        cast = [json.loads(line) for line in (tmp_path / "mid" / "log.jsonl").read_text().splitlines()]
+        cast = [line for line in cast if line["kind"] == "VoteCast"]
+        assert len(cast) == 2 and all(line.get("data") is None and line["seat"] is None for line in cast), cast
+        host = table.cli("host", "status", "g2")  # the host sees the count only
+        assert host.exit_code == 0 and "1: east proposes a draw among north, east: 3 of 4 votes are in" in host.output
+        assert "north yes" not in host.output
 
         _send(table, "west", "vote west", command="vote", proposal=1, vote="yes")
         assert table.cycle() == ["answered"]
@@ -134,14 +143,23 @@ def test_a_concession_takes_the_seat_out_for_good(tmp_path: Path) -> None:
         assert table.cycle() == ["rejected", "rejected"]
         assert "vote.not_in_game" in _answer(table, "south", "again")
         assert "vote.conceded" in _answer(table, "south", "orders")
-        # the game goes on: south's decisions play their defaults at once (in the cycle that makes them due)
-        for _ in range(12):
+        # the game goes on: south's decisions play their defaults at once (in the cycle that makes them due,
+        # or the next one when one default leads to another decision of south)
+        for _ in range(16):
             state = table.judge.state("g2")
             pending = rules.pending(state)
-            assert all(d.seat != "south" for d in pending), "south's decision waits"
             if not pending or state.phase == "over":
                 break
-            assert table.play("g2", rng) == "applied"
+            if pending[0].seat == "south":
+                table.cycle()
+                assert table.judge.state("g2").step > state.step, "south's decision waits"
+            else:
+                assert table.play("g2", rng) == "applied"
+        for _ in range(5):
+            if all(d.seat != "south" for d in rules.pending(table.judge.state("g2"))):
+                break
+            table.cycle()
+        assert all(d.seat != "south" for d in rules.pending(table.judge.state("g2")))
         missed = [e for e in table.judge.store.events("g2") if e.kind == "DecisionMissed"]
         assert missed and {e.data["seat"] for e in missed} == {"south"}
         # a proposal now needs only the three seats still in the game; the last seat left wins

@@ -130,11 +130,12 @@ def expire_due(judge: Service, game_id: str) -> list[int]:
     inside a transaction."""
     now = judge.clock()
     game = judge.store.game(game_id)
-    if game is None or game["status"] in trust.ENDED:
+    opened = open_proposals(judge, game_id) if game is not None and game["status"] not in trust.ENDED else []
+    if not opened:  # the loop asks every cycle for every game: no state is read without a proposal
         return []
     step = judge.state(game_id).step
     done: list[int] = []
-    for p in open_proposals(judge, game_id):
+    for p in opened:
         if p.step != step:
             why = "the game took its next decision"
         elif now >= p.expires:
