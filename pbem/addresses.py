@@ -19,3 +19,13 @@ def fold_address(value: str) -> str:
     same code points (RFC 6531 section 3.2 leaves the local part to the receiving
     server; we do not guess)."""
     return value.translate(_ASCII_LOWER)
+
+
+def reaches_mailbox(address: str, mailbox: str) -> bool:
+    """Whether mail to ``address`` reaches the mailbox ``mailbox``: the same domain and the
+    same local part once a ``+tag`` is cut from either (RFC 5233 subaddressing, which
+    most servers apply: ``judge+x@example.org`` is delivered to ``judge@example.org``).
+    Addresses compare as :func:`pbem.addresses.fold_address` folds them. Never raises."""
+    local, _, domain = fold_address(address).rpartition("@")
+    own, _, own_domain = fold_address(mailbox).rpartition("@")
+    return bool(own) and domain == own_domain and local.split("+", 1)[0] == own.split("+", 1)[0]

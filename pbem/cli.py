@@ -281,7 +281,7 @@ def game() -> None:
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
               help="A table setting: time_zone, allowed_days, grace, nmr_limit, absence_limit_days, press, "
                    "grey_press, publish_press, civil_disorder, bot, bot_seconds, bot_playouts, host_language, "
-                   "substitutes (repeatable).")
+                   "vote_hours, substitutes (repeatable).")
 @click.option("--time-zone", default=None, help="The game's time zone (IANA name), same as --setting time_zone=.")
 @click.option("--language", "languages", multiple=True, metavar="SEAT=LANG",
               help="A seat's mail language: en (the default), es or ru, e.g. west=es (repeatable).")

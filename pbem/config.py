@@ -40,6 +40,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from pbem import i18n
+from pbem.addresses import reaches_mailbox
 from pbem.gamesettings import GameSettings, duration, parse_settings
 from pbem.keys import is_key_hash
 from pbem.mail.headers import fold_address, normalise_address
@@ -660,6 +661,24 @@ class ConfigFile(_Section):
             seen.add(g.id)
         _refuse(*problems)
         return games
+
+    @model_validator(mode="after")
+    def _not_the_judge(self) -> Self:
+        """No game's host or seat may have the judge's own address (or one that reaches
+        its mailbox, ``judge+tag@``: RFC 5233): the judge would mail itself, and mail from
+        that address would speak for a seat or the host (issue 25, attempt 5, item 5)."""
+        own = self.judge.address
+        problems = []
+        for i, g in enumerate(self.games):
+            if g.host_email and reaches_mailbox(g.host_email, own):
+                problems.append((f"games[{i}].host_email", f"{g.host_email} is the judge's own address "
+                                 f"(judge.address: {own}); the host needs an address of their own"))
+            for j, s in enumerate(g.seats):
+                if s.email and reaches_mailbox(s.email, own):
+                    problems.append((f"games[{i}].seats[{j}].email", f"{s.email} is the judge's own address "
+                                     f"(judge.address: {own}); seat {s.seat} needs its player's address"))
+        _refuse(*problems)
+        return self
 
     @model_validator(mode="after")
     def _devmail_ports(self) -> Self:

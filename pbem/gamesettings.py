@@ -62,6 +62,9 @@ class GameSettings:
     with a generous ``bot_seconds`` the rounds, not the clock, end its search, so the
     bot's orders depend only on the game: docs/bots.md); ``host_language``: the
     language of the host's mail (``en``, ``es``, ``ru``; :mod:`pbem.i18n`; issue 28);
+    ``vote_hours``: how long a seats' proposal (``command: propose``, issue 29) stays open
+    at most, in hours (0: until the game's next decision only); it also expires at the
+    game's next decision, whichever comes first;
     ``substitutes``: a seat in civil disorder or handed to the bot is offered to the
     standby list and goes to the first who accepts (``auto``, the default), to the one
     the host approves (``approve``), or is not offered (``off``; issue 29)."""
@@ -80,6 +83,7 @@ class GameSettings:
     bot_seconds: float = 1.0
     bot_playouts: int = 64
     host_language: str = "en"
+    vote_hours: float = 48.0
     substitutes: str = "auto"
 
     @property
@@ -94,6 +98,8 @@ class GameSettings:
         out["deadlines"] = dict(self.deadlines)
         if self.host_language == i18n.DEFAULT:  # English games' tables and logs as before issue 28
             del out["host_language"]
+        if self.vote_hours == VOTE_HOURS:  # the logs of games made before issue 29 stay as they were
+            del out["vote_hours"]
         if self.substitutes == "auto":  # the default: tables and logs as before issue 29
             del out["substitutes"]
         return out
@@ -109,6 +115,12 @@ class GameSettings:
         if "deadlines" in known:
             known["deadlines"] = dict(known["deadlines"] or {})
         return cls(**known)
+
+
+VOTE_HOURS = 48.0
+"""The default of ``vote_hours``: a proposal stays open at most two days."""
+MAX_VOTE_HOURS = 24 * 366
+"""The longest ``vote_hours``."""
 
 
 def duration(value: Any) -> float:
@@ -166,7 +178,7 @@ _FULL = {"mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday
 
 _KEYS = ("time_zone", "allowed_days", "grace", "nmr_limit", "absence_limit_days", "press", "grey_press",
          "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts", "host_language",
-         "substitutes")
+         "vote_hours", "substitutes")
 
 
 def _one(key: str, value: Any) -> Any:
@@ -220,6 +232,15 @@ def _one(key: str, value: Any) -> Any:
         if not i18n.is_language(value, pseudo=True):
             raise ValueError(f"must be one of {', '.join(i18n.LANGUAGES)}, got {value!r}")
         return value
+    if key == "vote_hours":
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                raise ValueError(f"expected a number of hours, got {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_VOTE_HOURS:
+            raise ValueError(f"expected a number of hours from 0 to {MAX_VOTE_HOURS}, got {value!r}")
+        return float(value)
     if key == "deadlines":
         if not isinstance(value, Mapping):
             raise ValueError(f"expected a mapping of decision kinds to durations, got {value!r}")

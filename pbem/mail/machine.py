@@ -41,6 +41,7 @@ from email.parser import HeaderParser
 from email.utils import getaddresses, parseaddr
 from typing import Literal
 
+from pbem.addresses import reaches_mailbox
 from pbem.mail.extract import has_header, header_text
 from pbem.mail.headers import msg_ids
 
@@ -212,7 +213,9 @@ def _is_loop(msg: Message, own_addresses: Collection[str],
         return MachineVerdict("loop", detail="X-Pbem-Loop header")
     own = {a.strip().lower() for a in own_addresses if a}
     senders = {addr.lower() for _, addr in getaddresses([header_text(msg, "From")]) if addr}
-    if own and senders & own:
+    # judge+tag@ reaches our mailbox too (RFC 5233): mail from it is ours or a forgery of it (issue 25,
+    # attempt 5: a sign-up from judge+x@ took a seat whose welcome and key went to the judge itself)
+    if own and any(reaches_mailbox(s, o) for s in senders for o in own):
         return MachineVerdict("loop", detail="From is one of our addresses")
     domains = {d.strip().lower().lstrip("@") for d in own_domains if d}
     message_id = header_text(msg, "Message-ID")
@@ -260,7 +263,8 @@ def classify_machine(msg: Message, *, own_addresses: Collection[str] = (),
 
     Args:
         msg: the parsed message.
-        own_addresses: our sending addresses (compared case-insensitively with From).
+        own_addresses: our sending addresses (compared case-insensitively with From; a
+            ``+tag`` of one counts as it: RFC 5233).
         own_domains: the domains of our own Message-IDs (compared exactly, case-insensitively,
             with the domain of the incoming Message-ID). Pass a domain only our Message-IDs
             use: a player whose client writes Message-IDs in the same domain would be ignored.

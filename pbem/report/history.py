@@ -70,7 +70,12 @@ def _why_deadline(d: Mapping[str, Any]) -> str:
 
 TABLE_HEADLINES: dict[str, Any] = {
     "GameAbandoned": lambda d: "the host abandoned the game",
-    "GameEnded": lambda d: "the host ended the game" + (f": {d['winner']} wins" if d.get("winner") else ""),
+    "GameEnded": lambda d: ((f"the seats agreed a draw among {', '.join(d.get('among') or [])}" if d.get("how") == "draw"
+                             else f"{d.get('winner')} wins: every other seat conceded") if d.get("by") == "vote" else
+                            "the host ended the game" + (f": {d['winner']} wins" if d.get("winner") else "")),
+    "VoteProposed": lambda d: f"{d.get('seat')} made proposal {d.get('proposal')}",
+    "VoteDecided": lambda d: f"proposal {d.get('proposal')} is {d.get('outcome')}",
+    "SeatConceded": lambda d: f"{d.get('seat')} conceded",
     "RollbackAnnounced": lambda d: f"the host rolled the game back to the position of step {d.get('to_step')}",
     "SeatChanged": lambda d: (f"a substitute from the standby list took seat {d.get('seat')}"
                               if d.get("by") == "standby" else f"the host gave seat {d.get('seat')} a new "

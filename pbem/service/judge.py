@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbem.service.base.context import Service
+from pbem.service.commands.seat import votes
 from pbem.service.intake import intake
 from pbem.service.outgoing import digests, host_notices, ratelimit, sending
 from pbem.service.play import bots, overdue, setup
@@ -69,7 +70,10 @@ class Judge(Service):
         digests that are due (:func:`pbem.service.outgoing.digests.send_digests`) and the
         answers digests the hour allows (:func:`pbem.service.outgoing.ratelimit.send_digests`).
         Then one bot decision that is due, the oldest (:func:`pbem.service.play.bots.play_due`:
-        one per call, so a cycle of the loop thinks for one bot decision at most)."""
+        one per call, so a cycle of the loop thinks for one bot decision at most). First
+        the seats' proposals whose time ran out expire and an agreed pause that is over
+        ends (:func:`pbem.service.commands.seat.votes.tick`)."""
+        votes.tick(self)
         done = overdue.tick(self)
         bots.play_due(self, most=1)
         digests.send_digests(self)

@@ -49,6 +49,10 @@ log = logging.getLogger(__name__)
 #: how far before the log's last mail the kept folders are searched
 WINDOW = timedelta(days=2)
 
+#: at most this many cycles of bot decisions are played before one mail applied again
+#: (a game of bots only plays on without mail; the loop plays the rest after the replay)
+MAX_BOT_CYCLES = 1000
+
 
 @dataclass(frozen=True)
 class Recovered:
@@ -105,14 +109,23 @@ def keep_quarantined(judge: Judge, mail: KeptMail) -> str:
 
 def apply_again(judge: Judge, mail: KeptMail, raw: bytes) -> str:
     """Apply one kept ``mail`` as the judge would have when it arrived: the deadline
-    pass at its arrival less one poll interval, then the mail, with the clock reading
-    its arrival. Returns the intake's status. Raises RetryLater (nothing committed for
+    pass at its arrival less one poll interval and every bot decision due then (the
+    first judge's loop played them one cycle after another, without waiting for mail:
+    at most :data:`MAX_BOT_CYCLES`), then the mail, with the clock reading its arrival. Returns the intake's status. Raises RetryLater (nothing committed for
     the mail) as :meth:`Judge.handle_message` does."""
     saved = judge.clock
     before = mail.arrived - timedelta(seconds=judge.config.imap.poll_interval)
     try:
         judge.clock = lambda: before
         judge.tick()
+        # the first judge played every bot decision that came due one after the other,
+        # a cycle each without waiting for mail (pbem.service.loop.run_forever): the
+        # bot decisions a mail (or a bot decision) made due were all played before the
+        # next mail arrived, not one per mail (issue 25, attempt 5, item 1)
+        for _ in range(MAX_BOT_CYCLES):
+            if not judge.bot_waiting():
+                break
+            judge.tick()
         judge.clock = lambda: mail.arrived
         return judge.handle_message(raw, mail.uidvalidity, mail.uid, mail.folder)
     finally:

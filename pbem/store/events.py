@@ -168,7 +168,9 @@ class EventsTable(Connection):
             if r["prev_hash"] != prev:
                 problems.append(f"seq {r['seq']}: prev_hash does not match the previous row")
             if row_hash(prev, r, json.loads(r["data"]), version, key) != r["hash"]:
-                problems.append(f"seq {r['seq']}: hash mismatch (row edited?)")
+                covered = "kind, seat, public, data, step, inbox_id" if version >= 2 else "kind, seat, public, data"
+                problems.append(f"seq {r['seq']} ({r['kind']}): hash mismatch: the stored hash does not match the "
+                                f"row's fields ({covered}); one of them was changed after the judge wrote it")
             prev = r["hash"]
             expected_seq = r["seq"] + 1
         return problems

@@ -89,7 +89,7 @@ def test_the_registry_finds_each_command_by_sender_and_name() -> None:
     assert REGISTRY.names(Who.HOST) == ("status", "pause", "resume", "extend", "replace", "approve", "resend", "end",
                                         "rollback")
     assert set(REGISTRY.names(Who.SEAT)) == {"help", "resend", "absence", "address", "preferences", "press",
-                                             "archive"}
+                                             "archive", "status", "propose", "vote"}
     assert {REGISTRY.request(n).name for n in ("join", "history", "confirm", "standby", "take")} == {
         "join", "history", "confirm", "standby", "take"}
     with pytest.raises(KeyError):

@@ -7,14 +7,19 @@ bot that changes its orders takes a new version) and how it is called. Every ent
 given only :func:`pbem.rules.bots.seat_view.seat_view` of its seat, its own random
 generator and its budget; it returns an orders document as a person would send it.
 
-:func:`bot_seed` is the bot's own random seed for one decision: a SHA-256 of public
-data only (the game, the seat, the step), never of the game's secret dice seed, so the
-bot's orders cannot depend on (nor tell anything of) the seed, the deck or the other
-hands (docs/trust.md).
+:func:`bot_seed` is the bot's own random seed for one decision: a SHA-256 of the
+game's secret bot key (:func:`bot_key`), the game, the seat and the step. The key is an
+HMAC of the game's dice seed — committed in the log's first event, private until the
+game ends, revealed with the seed — so during the game no rival can re-run the bot
+with guessed hands to see which hand gives the orders it played, and after it anyone
+can (issue 25, attempt 5, item 3; docs/trust.md). The key is a one-way function of
+the seed with its own label: the bot's orders tell nothing of the dice, the deck or the
+other hands, and the bot never reads them (it sees only its seat's view).
 """
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,14 +64,29 @@ BOTS: dict[str, TableBot] = {
 """Every table bot by name (the ``bot`` setting, :data:`pbem.gamesettings.TABLE_BOTS`)."""
 
 
-def bot_seed(game_id: str, seat: str, step: int) -> int:
-    """The bot's own random seed for ``seat``'s decision at ``step`` of ``game_id``: the
-    first 8 bytes of SHA-256(``pbem-bot/1``, game, seat, step) as an integer. Public
-    data only (docs/trust.md): two games that look the same from the seat give the bot
-    the same seed.
+def bot_key(seed: bytes, game_id: str) -> bytes:
+    """The game's secret bot key: HMAC-SHA256 of ``game_id`` under the game's 32-byte
+    dice ``seed`` with the label ``pbem-bot-key/1`` (32 bytes). Secret while the seed is
+    (the log commits to the seed at the start and reveals it at the end: docs/trust.md);
+    a one-way function of it, so the bot's play tells nothing of the dice."""
+    return hmac.new(seed, "\0".join(("pbem-bot-key/1", game_id)).encode(), hashlib.sha256).digest()
 
-    >>> bot_seed("g1", "west", 3) == bot_seed("g1", "west", 3) != bot_seed("g1", "west", 4)
+
+def bot_seed(game_id: str, seat: str, step: int, key: bytes | None = None) -> int:
+    """The bot's own random seed for ``seat``'s decision at ``step`` of ``game_id``: the
+    first 8 bytes of SHA-256(``pbem-bot/2``, the game's bot ``key`` in hex, game, seat,
+    step) as an integer. Without ``key``: the first scheme, SHA-256(``pbem-bot/1``,
+    game, seat, step) of public data only — which let a rival re-run the bot with
+    guessed hands until its orders came out (issue 25, attempt 5, item 3); kept for
+    reading what a bot of an older version played.
+
+    >>> k = bot_key(bytes(32), "g1")
+    >>> bot_seed("g1", "west", 3, k) == bot_seed("g1", "west", 3, k) != bot_seed("g1", "west", 4, k)
+    True
+    >>> bot_seed("g1", "west", 3, k) != bot_seed("g1", "west", 3, bot_key(bytes([1] * 32), "g1"))
     True
     """
-    digest = hashlib.sha256("\0".join(("pbem-bot/1", game_id, seat, str(step))).encode()).digest()
+    parts = ("pbem-bot/1", game_id, seat, str(step)) if key is None else \
+        ("pbem-bot/2", key.hex(), game_id, seat, str(step))
+    digest = hashlib.sha256("\0".join(parts).encode()).digest()
     return int.from_bytes(digest[:8], "big")

@@ -24,6 +24,7 @@ from pbem.service.commands.seat import (
     preferences,
     press,
     resend,
+    votes,
 )
 
 REGISTRY = Registry([
@@ -35,6 +36,9 @@ REGISTRY = Registry([
     preferences.COMMAND,
     press.COMMAND,
     archive.COMMAND,
+    votes.STATUS,
+    votes.PROPOSE,
+    votes.VOTE,
     # the host's commands (docs/host-guide.md, "Host commands"), in the order the answers list them
     status.COMMAND,
     pause.COMMAND,

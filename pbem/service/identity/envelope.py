@@ -294,8 +294,16 @@ def _salt_step(judge: Service, c: Claim) -> Checked | None:
 
 
 def _ended_step(judge: Service, c: Claim) -> Checked | None:
-    """Orders to an ended game: stops."""
+    """Orders to an ended game, or from a seat that conceded (issue 29): stops."""
     status = (judge.store.game(c.game_id) or {}).get("status") if c.game_id else None
+    if "step" in c.keys and c.game_id and status not in trust.ENDED and any(
+            d.get("seat") == c.seat for _k, d in judge.store.events_of_kinds(c.game_id, ("SeatConceded",))):
+        return Checked([*c.issues, Problem(message=f"Seat {c.seat} conceded in {c.game_id}: it takes no more "
+                                                   "decisions, so it takes no more orders.",
+                                           where="seat", code="vote.conceded",
+                                           hint="Its decisions play their defaults (docs/rules.md, \"Votes and "
+                                                "concession\"); `command: status` still answers.")],
+                       c.game_id, c.seat, reason="vote.conceded", seq=c.seq)
     if "step" not in c.keys or status not in trust.ENDED:
         return None
     return Checked([*c.issues, Problem(message=f"Game {c.game_id} is {status}: it takes no more orders.",

@@ -161,12 +161,15 @@ def mail_seed(judge: Service, game_id: str, why: str) -> None:
 def result_sentence(judge: Service, game_id: str, tr: gettext.NullTranslations | None = None) -> str:
     """How the game ended, for the seed mail and the host's game-over notice: ``"The
     game is over: south (Selene) wins by regency (R-1.3)."``, or that nobody won (the
-    host abandoned it). Read from the state's ``result`` (R-1.1 to R-1.3, or the host's
+    host abandoned it), or the draw the seats agreed by vote. Read from the state's ``result`` (R-1.1 to R-1.3, or the host's
     ``end``); in the language of ``tr`` (None: English; issue 28), the way of winning
     as the rules core names it."""
     _ = (tr or i18n.translations()).gettext
     result = judge.state(game_id).result or {}
     winner = result.get("winner") or result.get("seat")
+    if result.get("how") == "draw":  # agreed by the seats' vote (issue 29)
+        return _("The game is over: a draw among %(seats)s, agreed by every seat still in the game.") % {
+            "seats": ", ".join(str(s) for s in result.get("among") or [])}
     if not winner:
         return _("The game is over without a winner: it was abandoned.")
     player = next((r["player"] for r in judge.store.seats(game_id) if r["seat"] == winner), "")
@@ -174,7 +177,8 @@ def result_sentence(judge: Service, game_id: str, tr: gettext.NullTranslations |
     rule = str(result.get("rule") or "")
     if how.startswith("automatic"):
         how = _("an automatic victory") + how.removeprefix("automatic")
-    by = (_("by the host's decision") if rule == "host" else _("by %(how)s") % {"how": how} if how else "")
+    by = (_("by the host's decision") if rule == "host" else
+          _("as every other seat conceded") if rule == "vote" else _("by %(how)s") % {"how": how} if how else "")
     who = f"{winner} ({player})" if player else winner
     return ((_("The game is over: %(winner)s wins %(by)s") % {"winner": who, "by": by} if by
              else _("The game is over: %(winner)s wins") % {"winner": who})

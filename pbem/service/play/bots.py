@@ -11,8 +11,9 @@ the mailbox up for longer than that. The bot takes the player's path: it reads o
 seat's view, its orders are written as a YAML document, read back by the strict reader
 of order mails, checked by the rules' own check, logged as the seat's orders
 (``OrdersAccepted`` with ``by: bot search/1``) and carried out with the game's dice; the
-host gets the receipt. Its own randomness comes from public data only
-(:func:`pbem.rules.bots.table.bot_seed`; docs/trust.md).
+host gets the receipt. Its own randomness comes from the game's secret bot key, an HMAC
+of the dice seed revealed with it at the end (:func:`pbem.rules.bots.table.bot_key`,
+:func:`pbem.rules.bots.table.bot_seed`; docs/trust.md).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from pbem.gamesettings import GameSettings
 from pbem.mail.strict_yaml import load_strict_yaml
 from pbem.report import build
 from pbem.rules.bots.search import Budget
-from pbem.rules.bots.table import BOTS, TableBot, bot_seed
+from pbem.rules.bots.table import BOTS, TableBot, bot_key, bot_seed
 from pbem.service.base.context import RetryLater, Service, is_transient
 from pbem.service.base.settings import bot_seats, host_of, settings_of, wrapped
 from pbem.service.base.text import safe_text
@@ -167,7 +168,8 @@ def play_due(judge: Service, most: int = 1) -> int:
 def play(judge: Service, game_id: str, seat: str) -> rules.GameState:
     """The game's bot plays ``seat``'s pending decision: its orders from the seat's view
     (:meth:`pbem.rules.bots.table.TableBot.orders`, the seed of
-    :func:`pbem.rules.bots.table.bot_seed`, the game's budget), written as YAML and read
+    :func:`pbem.rules.bots.table.bot_seed` under the game's secret
+    :func:`pbem.rules.bots.table.bot_key`, the game's budget), written as YAML and read
     back as an order mail's document is, checked (``rules.validate``), logged and
     carried out (:func:`pbem.service.play.adjudicate.apply_orders`, ``by: bot NAME/N``);
     the receipt to the host. Returns the new state. Raises ValueError when the seat has
@@ -179,7 +181,8 @@ def play(judge: Service, game_id: str, seat: str) -> rules.GameState:
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
     if decision is None:
         raise ValueError(f"{seat} of {game_id} has no decision pending")
-    rng = random.Random(bot_seed(game_id, seat, state.step))
+    key = bot_key(bytes.fromhex(judge.store.game(game_id)["seed"]), game_id)  # secret until the game ends
+    rng = random.Random(bot_seed(game_id, seat, state.step, key))
     written = bot.orders(state, seat, rng, Budget(seconds=settings.bot_seconds, playouts=settings.bot_playouts))
     orders = trust.json_form(load_strict_yaml(yaml.safe_dump(written, sort_keys=False, allow_unicode=True)))
     problems = rules.validate(state, seat, orders)

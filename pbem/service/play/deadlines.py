@@ -28,7 +28,7 @@ from pbem.service.outgoing import outbox, seat_preferences
 
 log = logging.getLogger(__name__)
 
-TABLE_KINDS = ("DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared")
+TABLE_KINDS = ("DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared", "SeatConceded")
 """The events the deadlines fold."""
 
 
@@ -56,11 +56,13 @@ def reminder(config: Config, kind: str, settings: GameSettings | None = None) ->
 @dataclass
 class SeatRecord:
     """A seat's NMR record: decisions missed in a row and in all, and whether it is in
-    civil disorder (issue 16)."""
+    civil disorder (issue 16), and whether it conceded (issue 29: then it stays in civil
+    disorder for good, [D] docs/rules.md "Votes and concession")."""
 
     in_a_row: int = 0
     total: int = 0
     disorder: bool = False
+    conceded: bool = False
 
 
 def fold(events: list[tuple[str, dict[str, Any]]]) -> tuple[dict[str, SeatRecord], dict[str, list[dict[str, Any]]]]:
@@ -83,8 +85,10 @@ def fold(events: list[tuple[str, dict[str, Any]]]) -> tuple[dict[str, SeatRecord
             r.in_a_row, r.total = d["missed"], d["total"]
         elif kind == "CivilDisorderDeclared":
             r.disorder = True
+        elif kind == "SeatConceded":
+            r.disorder = r.conceded = True
         elif kind == "SeatReturned":
-            r.in_a_row, r.disorder = 0, False
+            r.in_a_row, r.disorder = 0, r.conceded
     return recs, away
 
 
@@ -173,7 +177,7 @@ def returned(judge: Service, game_id: str, seat: str, by: str) -> bool:
     before they could answer (issue 29)."""
     recs, _away = table(judge, game_id)
     rec = recs.get(seat, SeatRecord())
-    if not rec.in_a_row and not rec.disorder:
+    if rec.conceded or (not rec.in_a_row and not rec.disorder):  # a concession is for good (issue 29)
         return False
     events = [rules.judge_event("SeatReturned", {"seat": seat, "was_in_disorder": rec.disorder, "by": by})]
     played = bot_seats(judge, game_id).get(seat)

@@ -89,6 +89,33 @@ def end_game(judge: Service, game_id: str, winner: str | None, abandon: bool, re
     return text, head
 
 
+def end_by_vote(judge: Service, game_id: str, proposal: int, among: list[str] | None = None,
+                winner: str | None = None) -> str | None:
+    """The seats ended ``game_id`` by vote (issue 29, :mod:`pbem.service.play.votes`): a
+    draw among ``among``, or ``winner`` wins because every other seat conceded.
+    ``GameEnded`` (``by: vote``; its reducer sets the state's ``result`` with ``rule:
+    vote``, and the seats of a draw) and ``SeedRevealed`` in one batch, the game's status
+    ``over``, every open deadline closed, every seat sent a report with the result and
+    the seed, as the host's ``end`` does. Returns the log witness. Call inside a
+    transaction."""
+    if winner:
+        said, data = f"{winner} wins: every other seat conceded", {"how": "win", "winner": winner}
+    else:
+        said, data = "a draw among " + ", ".join(among or []), {"how": "draw", "winner": None,
+                                                                 "among": list(among or [])}
+    ended = rules.judge_event("GameEnded", {**data, "reason": f"agreed by vote (proposal {proposal})",
+                                            "by": "vote", "proposal": proposal})
+    events = [ended, trust.seed_revealed(judge.store, game_id)]
+    before = judge.state(game_id)
+    _close_deadlines(judge, game_id)
+    state = _append(judge, game_id, events, status="over")
+    reports.queue_reports(judge, game_id, judge.pack_for(game_id), state, events,
+                          headline=f"the seats agreed {said}" if not winner else said, step=before.step,
+                          before=before)
+    trust.mail_seed(judge, game_id, f"was ended by the seats' vote ({said})")
+    return trust.witness(judge.store, game_id)
+
+
 def first_snapshot_of_step(judge: Service, game_id: str, step: int) -> dict[str, Any] | None:
     """The state dict of the game's first snapshot at ``step`` (the position when the
     step was first waited on), or None when no snapshot has that step."""

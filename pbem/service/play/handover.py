@@ -42,8 +42,9 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
     ``old`` row's address; the seat's preferences back to the defaults (``PreferencesSet``,
     when the old player had changed them: the new player's are not known; break16) and
     what its digest held flushed; end the seat's missed-decision row (``SeatReturned``) and
-    mail the waiting prompt again. ``by``: ``"replace"``, ``"config"`` or ``"standby"``
-    (a substitute from the standby list took the seat; issue 29). No notice when the
+    mail the waiting prompt again; a bot that plays the seat (taken in civil disorder)
+    leaves it (``BotLeft``). ``by``: ``"replace"``, ``"config"`` or ``"standby"`` (a
+    substitute from the standby list took the seat; issue 29). No notice when the
     ``old`` row has no address (the bot played the seat). Returns the log witness after
     it. Call inside a transaction, after the ``SeatChanged`` event."""
     if seat_preferences.of(judge.store, game_id, seat) != dict(seat_preferences.DEFAULTS):  # not the new player's
@@ -53,6 +54,10 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
         head = trust.witness(judge.store, game_id)
     # a new player: out of civil disorder, NMR row ends
     if deadlines.returned(judge, game_id, seat, "standby" if by == "standby" else "replace"):
+        head = trust.witness(judge.store, game_id)
+    # a seat the bot took in civil disorder is the new player's: the bot leaves it (issue 25, attempt 5,
+    # item 2: a config handover left the bot playing the seat of the person the host named)
+    if bots.unseat_bot(judge, game_id, seat, {"replace": "host", "standby": "standby"}.get(by, "config")):
         head = trust.witness(judge.store, game_id)
     _subject, history_text, _html = history_reply(judge.store, game_id, seat, None)
     key_text = (f"Your seat key is:\n\n  {key}" if key else

@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from pbem import i18n, rules
+from pbem.addresses import reaches_mailbox
 from pbem.config import GameConfig, SeatConfig
 from pbem.gamesettings import GameSettings, parse_settings
 from pbem.keys import hash_key, new_key
@@ -302,7 +303,8 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
     welcome here and no key is returned for them. ``bot_seats``: the seats the game's
     bot plays from the start (``--bot``; no player, no address, no key; docs/bots.md).
     Raises ValueError with what to do instead for a bad id, a game that exists, unknown
-    or missing seats, a seat given as a player and a bot, a bad address or bad settings."""
+    or missing seats, a seat given as a player and a bot, a bad address (or the judge's
+    own) or bad settings."""
     if not _ID.fullmatch(game_id):
         raise ValueError(f"not a game id: {game_id!r} (lower-case letters, digits and -, up to 40)")
     if judge.store.game_known(game_id) or judge.config.game(game_id) is not None:
@@ -323,6 +325,9 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
     host = normalise_address(host_email)
     if not host:
         raise ValueError(f"not an address: {host_email!r}")
+    own = judge.config.judge_address or ""
+    if reaches_mailbox(host, own):  # the judge would mail itself (issue 25, attempt 5, item 5)
+        raise ValueError(f"--host {host} is the judge's own address ({own}); give the host's own address")
     keys: dict[str, str] = {}
     seat_configs = []
     seen: dict[str, str] = {}
@@ -330,6 +335,9 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
         address = normalise_address(s.email)
         if not address:
             raise ValueError(f"seat {s.seat}: not an address: {s.email!r}")
+        if reaches_mailbox(address, own):
+            raise ValueError(f"seat {s.seat}: {address} is the judge's own address ({own}); give the seat its "
+                             "player's own address")
         if fold_address(address) in seen:  # one seat per address, as for sign-up and replace (break16)
             raise ValueError(f"seat {s.seat}: {address} is the address of seat {seen[fold_address(address)]} "
                              "too; give each seat its player's own address")

@@ -36,9 +36,27 @@ def _restored(s: State, d: dict[str, Any]) -> None:
 
 def _ended(s: State, d: dict[str, Any]) -> None:
     s["result"] = {"winner": d.get("winner"), "how": d["how"], "reason": d.get("reason") or "",
-                   "rule": "host"}
+                   "rule": "vote" if d.get("by") == "vote" else "host"}
+    if d.get("among"):
+        s["result"]["among"] = list(d["among"])
     s["phase"] = "over"
     s["active"] = None
+
+
+def _proposed(d: dict[str, Any]) -> str:
+    """What a ``VoteProposed`` proposes, in words."""
+    what = d.get("what")
+    if what == "draw":
+        return "a draw among " + ", ".join(str(s) for s in d.get("among") or [])
+    if what == "pause":
+        return f"a pause of {d.get('days')} day(s)"
+    return f"that {_who(d)} concedes"
+
+
+def _drawn(d: dict[str, Any]) -> str:
+    """A ``GameEnded`` of a draw agreed by vote, in words."""
+    return ("The game ends in a draw among " + ", ".join(str(s) for s in d.get("among") or [])
+            + f", agreed by every seat still in the game (proposal {d.get('proposal')}).")
 
 
 def _who(d: dict[str, Any]) -> str:
@@ -106,10 +124,15 @@ PLANNED = (
               say=lambda p, d: f"{_who(d)} asked for {str(d.get('command', 'a command')).replace('_', ' ')}."),
     EventKind('GamePaused',
               ('at', 'reason'),
-              say=lambda p, d: f"The host paused the game: {d.get('reason') or 'no reason given'}."),
+              optional=('until', 'proposal'),
+              say=lambda p, d: (f"Every seat still in the game agreed to pause it until {_due({'due': d['until']})} "
+                                f"(proposal {d.get('proposal')})." if d.get('until') else
+                                f"The host paused the game: {d.get('reason') or 'no reason given'}.")),
     EventKind('GameResumed',
               ('at', 'paused_seconds', 'reason'),
-              say=lambda p, d: f"The host resumed the game after a pause of {_span(d.get('paused_seconds'))}; "
+              optional=('by',),
+              say=lambda p, d: ("The pause the seats agreed is over" if d.get('by') == 'vote' else "The host resumed")
+                               + f" the game after a pause of {_span(d.get('paused_seconds'))}; "
                                "every open deadline moved on by the time it was paused."),
     EventKind('DeadlineMoved',
               ('due', 'seat', 'step', 'why'),
@@ -167,16 +190,40 @@ PLANNED = (
                                f"({d.get('reason') or 'no reason given'})."),
     EventKind('GameEnded',
               ('how', 'reason', 'winner'),
+              optional=('among', 'by', 'proposal'),
               reduce=_ended,
-              say=lambda p, d: ("The host ended the game: " + (f"{d.get('winner')} wins" if d.get('winner')
+              say=lambda p, d: (_drawn(d) if d.get('how') == 'draw' else
+                                f"{d.get('winner')} wins: every other seat conceded (proposal {d.get('proposal')})."
+                                if d.get('by') == 'vote' else
+                                "The host ended the game: " + (f"{d.get('winner')} wins" if d.get('winner')
                                                                else "it is abandoned")
                                 + f" ({d.get('reason') or 'no reason given'}).")),
+    EventKind('VoteProposed',
+              ('expires', 'proposal', 'seat', 'step', 'what'),
+              optional=('among', 'days'),
+              say=lambda p, d: f"{_who(d)} proposes {_proposed(d)} (proposal {d.get('proposal')}); every seat "
+                               "still in the game votes, and only a unanimous yes carries it."),
+    EventKind('VoteCast',
+              ('proposal', 'seat', 'vote'),
+              seen_by='judge'),
+    EventKind('VoteDecided',
+              ('outcome', 'proposal', 'votes'),
+              optional=('why',),
+              say=lambda p, d: f"Proposal {d.get('proposal')} is {d.get('outcome')}"
+                               + (f" ({d.get('why')})" if d.get('why') else "") + ": "
+                               + (", ".join(f"{k} {v}" for k, v in sorted((d.get('votes') or {}).items()))
+                                  or "no votes") + "."),
+    EventKind('SeatConceded',
+              ('proposal', 'seat'),
+              say=lambda p, d: f"{_who(d)} concedes: it takes no more decisions (the defaults play for it, as "
+                               "in civil disorder) and cannot win; its pieces stay on the map."),
 )
 
 _EMITTED: tuple[str, ...] = ("TableSet", "HostActed", "PlayerActed", "GamePaused", "GameResumed", "DeadlineMoved",
                               "DecisionMissed", "CivilDisorderDeclared", "SeatReturned", "AbsenceDeclared",
                               "PreferencesSet", "PressSent", "AddressChanged", "BotSeated", "BotLeft",
-                              "GameEnded", "StateRestored", "RollbackAnnounced", "StandingRestored")
+                              "GameEnded", "StateRestored", "RollbackAnnounced", "StandingRestored",
+                              "VoteProposed", "VoteCast", "VoteDecided", "SeatConceded")
 
 KINDS = tuple(k for k in PLANNED if k.name in _EMITTED)
 """The declared kinds: the catalogue takes only kinds the service emits (the catalogue

@@ -12,7 +12,7 @@ from pbem.service.base import calendar
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.outgoing import outbox
-from pbem.service.play import deadlines
+from pbem.service.play import deadlines, votes
 
 
 def say(via: str, mail: str, cli: str) -> str:
@@ -34,7 +34,8 @@ def status_text(judge: Service, game_id: str) -> str:
     """The game's status for the host: each waited-on seat with its deadline in the
     game's local time and since when it is waited on, and each seat's NMR counts
     (missed decisions in all and in a row), civil disorder (issue 16) and whether a bot
-    plays it (docs/bots.md)."""
+    plays it (docs/bots.md), and the seats' open proposals with how many votes are in
+    (issue 29)."""
     game = judge.store.game(game_id)
     assert game is not None
     lines = [f"Game {game_id} is {game['status']} at step {game['step']}.", ""]
@@ -56,6 +57,11 @@ def status_text(judge: Service, game_id: str) -> str:
         for a in away.get(row["seat"], []):
             note += f", away {deadlines.shown(judge, game_id, a['from'])} to {deadlines.shown(judge, game_id, a['to'])}"
         lines.append(f"  {row['seat']}: {rec.total} in all, {rec.in_a_row} in a row{note}")
+    opened = votes.open_proposals(judge, game_id) if game["status"] in ("active", "paused") else []
+    if opened:  # the seats' proposals (issue 29): how many votes are in, never whose
+        voters = votes.voters(judge, game_id)
+        lines += ["", "Open proposals of the seats:", ""]
+        lines += [f"  {p.number}: {p.seat} proposes {p.words()}: {votes.count_text(p, voters)}" for p in opened]
     offers = [o for o in judge.store.seat_offers(game_id) if o["status"] in ("open", "asked")]
     if offers:  # issue 29: the seats offered to the standby list
         lines += ["", "Offered to the standby list (docs/host-guide.md, Substitutes):", ""]

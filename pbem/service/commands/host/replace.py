@@ -3,6 +3,7 @@ with the seat's own history and its standing orders, a notice to the old player.
 from __future__ import annotations
 
 from pbem import rules
+from pbem.addresses import reaches_mailbox
 from pbem.mail.headers import fold_address, normalise_address
 from pbem.report import build
 from pbem.service.base.context import Service
@@ -93,7 +94,7 @@ def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: s
     if not address:
         raise ValueError(f"not an address: {new.email!r}; write "
                          + common.say(via, "`player: Name <address>`", "--player 'Name <address>'"))
-    if address == normalise_address(judge.config.judge_address or ""):
+    if reaches_mailbox(address, judge.config.judge_address or ""):  # JUDGE@, judge+tag@ too (issue 25, attempt 5)
         raise ValueError(f"{address} is the judge's own address; write "
                          f"{common.say(via, '`player: Name <address>`', '--player NAME <ADDRESS>')} with the "
                          "new player's address")

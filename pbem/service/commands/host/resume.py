@@ -18,14 +18,17 @@ def process(judge: Service, request: HostRequest) -> Done:
     """Resume a paused game (``GameResumed``, a ``DeadlineMoved`` per open deadline: each
     moves on by the pause as the game's local clock reads it, so it keeps its local time
     across a daylight-saving change) and tell every seat. Raises ValueError when it is
-    not paused."""
+    not paused. ``request.via`` ``vote``: the judge resumes a game at the end of the
+    pause its seats agreed (:func:`pbem.service.commands.seat.votes.tick`)."""
     game_id, now, reason = request.game_id, request.now, request.values.get("reason", "")
     if request.game["status"] != "paused":
         raise ValueError(f"game {game_id} is not paused; nothing to resume")
     since = common.paused_at(judge, game_id)
     pause = timedelta(seconds=max(0, int((now - since).total_seconds())))  # as logged
+    by_vote = request.via == "vote"  # the pause the seats agreed is over (issue 29, commands/seat/votes.py)
     events = [rules.judge_event("GameResumed", {"at": now.isoformat(), "reason": reason,
-                                                "paused_seconds": int(pause.total_seconds())})]
+                                                "paused_seconds": int(pause.total_seconds()),
+                                                **({"by": "vote"} if by_vote else {})})]
     moved: list[common.Moved] = []
     # the pause as the local clock reads it, so that a deadline keeps its local time when a daylight-saving
     # change falls in the pause (Saturday 11:00 CET to Monday 11:00 CEST: two days; issue 25)
@@ -34,7 +37,8 @@ def process(judge: Service, request: HostRequest) -> Done:
     head = log_events(judge, game_id, events)
     judge.store.set_game_status(game_id, "active")
     common.tell_seats(judge, game_id, "the game resumes",
-                      f"The host resumed {game_id}{': ' + reason if reason else ''} after a pause of "
+                      f"{'The judge' if by_vote else 'The host'} resumed {game_id}{': ' + reason if reason else ''}"
+                      " after a pause of "
                       f"{common.span(pause)}. Every open deadline moved on by the pause (one that started during "
                       "it by the part it was open), and past any day the game does not allow or any "
                       f"absence of its seat.{common.moved_lines(judge, game_id, moved)}\n\n"

@@ -40,6 +40,7 @@ from email.utils import getaddresses
 from typing import Any
 
 from pbem import rules
+from pbem.addresses import reaches_mailbox
 from pbem.keys import hash_key, new_key, verify_key
 from pbem.mail.headers import clean_text, fold_address, normalise_address
 from pbem.mail.message import ParsedMail
@@ -145,16 +146,6 @@ def address(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     return Reply("address", f"A confirmation code went to {new}. Your seat's mail moves there once the code "
                  f"comes back from that address, before {until} (the mail there says how). Until then "
                  "everything goes to this address; a new `command: address` replaces this request.")
-
-
-def reaches_mailbox(address: str, mailbox: str) -> bool:
-    """Whether mail to ``address`` reaches the mailbox ``mailbox``: the same domain and the
-    same local part once a ``+tag`` is cut from either (RFC 5233 subaddressing, which
-    most servers apply: ``judge+x@example.org`` is delivered to ``judge@example.org``).
-    Addresses compare as :func:`pbem.addresses.fold_address` folds them. Never raises."""
-    local, _, domain = fold_address(address).rpartition("@")
-    own, _, own_domain = fold_address(mailbox).rpartition("@")
-    return bool(own) and domain == own_domain and local.split("+", 1)[0] == own.split("+", 1)[0]
 
 
 def _no_change(game_id: Any) -> Problem:

@@ -1,0 +1,167 @@
+"""A restore with replay where a bot plays a seat (issue 25, attempt 5, item 1): the
+bot's decisions are not mails, so the replay of the Processed folder (issue 30 item 3,
+:mod:`pbem.service.recover`) must make them again between the mails, where the first
+judge made them, with the same orders and dice; every order a player got a receipt for
+is in the log again and ``pbem verify`` passes. Real pymap + aiosmtpd on loopback."""
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from pbem import rules
+from pbem.cli import main
+from pbem.config import Config, load_config
+from pbem.mail.imap import ImapPoller
+from pbem.service import Judge
+from pbem.service.hosting import restore
+from pbem.service.loop import run_once
+from pbem.store import Store
+from pbem.store.backup import copy_database
+from tests.conftest import KEYS
+from tests.mailservers import MailServer
+from tests.service.helpers import drop, mail, write_config
+
+T0 = datetime(2026, 11, 2, 9, 0, 0, tzinfo=UTC)
+SEED = bytes(range(32))
+BOT_SEATS = ("west", "south")
+
+
+def _config(tmp_path: Path, server: MailServer) -> tuple[Path, Config]:
+    """g1 with west played by the game's bot (a small budget that its rounds end)."""
+    path, _config = write_config(tmp_path, server)
+    raw = yaml.safe_load(path.read_text())
+    game = raw["games"][0]
+    game["seats"] = [s if s["seat"] not in BOT_SEATS else {"seat": s["seat"], "bot": True} for s in game["seats"]]
+    game["settings"] = {"bot_seconds": 10, "bot_playouts": 2}
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    return path, load_config(path)
+
+
+def _judge(config: Config, now: list[datetime]) -> tuple[Judge, ImapPoller]:
+    store = Store(config.database)
+    judge = Judge(config, store, clock=lambda: now[0], new_seed=lambda: SEED)
+    poller = ImapPoller(config.imap, store, judge.handle_message, max_bytes=config.max_message_bytes,
+                        on_unfetchable=judge.handle_unfetchable)
+    return judge, poller
+
+
+def _chain(store: Store) -> list[tuple[int, str, str, int | None]]:
+    return [(r[0], r[1], r[2], r[3]) for r in store.db.execute(
+        "SELECT seq, kind, hash, inbox_id FROM events WHERE game_id = 'g1' ORDER BY seq")]
+
+
+def _step(judge: Judge, poller: ImapPoller, server: MailServer, now: list[datetime], n: int,
+          bots: tuple[str, ...] = BOT_SEATS) -> str | None:
+    """One cycle at ``now[0]``: the orders of the person the game waits for (returns the
+    mail's Message-ID), or — when it waits for the bot — a cycle without mail."""
+    state = judge.state("g1")
+    waiting = rules.pending(state)
+    assert waiting
+    seat = waiting[0].seat
+    if seat in bots:
+        run_once(judge, poller)
+        poller.close()
+        return None
+    doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+           "orders": rules.bot_orders(state, seat, random.Random(n))}
+    mid = f"<recover-bot-{n}@players.test>"
+    drop(server, mail(seat, yaml.safe_dump(doc, sort_keys=False), message_id=mid), at=now[0].timestamp())
+    handled = run_once(judge, poller)
+    assert list(handled.values()) == ["applied"], handled
+    poller.close()
+    return mid
+
+
+def _bot_decisions(store: Store, since: int = 0) -> int:
+    return sum(1 for e in store.events("g1") if e.seq > since and e.kind == "OrdersAccepted"
+               and str(e.data["by"]).startswith("bot"))
+
+
+def test_a_restore_replays_the_mail_around_the_bots_decisions(tmp_path: Path, pymap_server: MailServer) -> None:
+    path, config = _config(tmp_path, pymap_server)
+    now = [T0]
+    judge, poller = _judge(config, now)
+    judge.ensure_games()
+    run_once(judge, poller)
+    poller.close()
+    for n in range(1, 4):
+        now[0] += timedelta(minutes=7)
+        _step(judge, poller, pymap_server, now, n)
+    lagging = copy_database(config.database, tmp_path / "lagging.sqlite")
+    lagged = judge.store.events("g1")[-1].seq
+    lost: list[str] = []
+    n = 10
+    while _bot_decisions(judge.store, lagged) < 3 or len(lost) < 4:  # mails and bot decisions, interleaved
+        n += 1
+        assert n < 80
+        now[0] += timedelta(minutes=5, seconds=13 * n)
+        mid = _step(judge, poller, pymap_server, now, n)
+        if mid:
+            lost.append(mid)
+    original = _chain(judge.store)
+    judge.store.close()
+
+    restore(lagging, config.database)
+    now[0] += timedelta(days=5)
+    judge, poller = _judge(config, now)
+    run_once(judge, poller)
+
+    rows = {r["message_id"]: r for r in judge.store.all_inbox()}
+    assert [rows[m]["status"] for m in lost] == ["applied"] * len(lost)  # every receipted order again
+    again = _chain(judge.store)
+    assert again[:len(original)] == original  # the same events (the bot's too), dice and hashes
+    assert judge.store.verify_chain("g1") == []
+    judge.store.close()
+    v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
+    assert v.exit_code == 0, v.output
+
+
+def test_a_restore_replays_a_seat_the_bot_took_in_civil_disorder(tmp_path: Path, pymap_server: MailServer) -> None:
+    """The bot takes a silent seat at its deadline (``civil_disorder: bot``) after the
+    replica's copy; the mails after it are applied again around the bot's decisions."""
+    path, _config = write_config(tmp_path, pymap_server)
+    raw = yaml.safe_load(path.read_text())
+    raw["games"][0]["settings"] = {"nmr_limit": 1, "civil_disorder": "bot", "bot_seconds": 10, "bot_playouts": 2}
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    config = load_config(path)
+    now = [T0]
+    judge, poller = _judge(config, now)
+    judge.ensure_games()
+    run_once(judge, poller)
+    poller.close()
+    for n in range(1, 4):
+        now[0] += timedelta(minutes=7)
+        _step(judge, poller, pymap_server, now, n, ())
+    lagging = copy_database(config.database, tmp_path / "lagging.sqlite")
+    lagged = judge.store.events("g1")[-1].seq
+    silent = rules.pending(judge.state("g1"))[0].seat
+    now[0] += timedelta(days=4)  # the seat misses its deadline: civil disorder, the bot plays it
+    run_once(judge, poller)
+    poller.close()
+    assert any(e.kind == "BotSeated" and e.data["seat"] == silent for e in judge.store.events("g1", lagged))
+    lost: list[str] = []
+    n = 10
+    while _bot_decisions(judge.store, lagged) < 3 or len(lost) < 4:
+        n += 1
+        assert n < 80
+        now[0] += timedelta(minutes=5, seconds=13 * n)
+        mid = _step(judge, poller, pymap_server, now, n, (silent,))
+        if mid:
+            lost.append(mid)
+    original = _chain(judge.store)
+    judge.store.close()
+
+    restore(lagging, config.database)
+    now[0] += timedelta(days=5)
+    judge, poller = _judge(config, now)
+    run_once(judge, poller)
+    rows = {r["message_id"]: r for r in judge.store.all_inbox()}
+    assert [rows[m]["status"] for m in lost] == ["applied"] * len(lost)
+    assert _chain(judge.store)[:len(original)] == original
+    judge.store.close()
+    v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
+    assert v.exit_code == 0, v.output
