@@ -97,7 +97,7 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 continue
             if k not in keys:
                 reject(rej, "orders.unknown_key", f"{when} has no field {k!r}",
-                     f"{w}.{k}", "fields: " + ", ".join(keys), rule="R-9.3")
+                     f"{w}.{k}", "fields: " + ", ".join(keys), rule="R-9.3", params={"field": k})
             elif k == "army":
                 gid = resolve_general(pack, v)
                 sid = None if gid else resolve_space(pack, v)[0]

@@ -65,7 +65,7 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
     for k in part:
         if k not in SURRENDER_KEYS:
             reject(rej, "orders.unknown_key", f"surrender has no field {k!r}", f"{where}.{k}",
-                   did_you_mean(k, SURRENDER_KEYS), rule="R-8.1")
+                   did_you_mean(k, SURRENDER_KEYS), rule="R-8.1", params={"field": k})
     return {k: v for k, v in part.items() if k in SURRENDER_KEYS}
 
 

@@ -107,7 +107,7 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
         if k not in TYCHE_KEYS:
             reject(rej, "orders.unknown_key", f"tyche has no field {k!r}", f"{where}.{k}",
                    did_you_mean(k, TYCHE_KEYS, "fields: " + ", ".join(TYCHE_KEYS)),
-                   rule="R-8.2")
+                   rule="R-8.2", params={"field": k})
     return part
 
 
@@ -133,7 +133,8 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
     n, hint = parse_card(pack, hand, part["card"])
     if n is None or n not in hand:
         reject(rej, "tyche.card_not_in_hand", f"card {part['card']!r} is not in your hand", f"{where}.card",
-             f"{hint}; {your_hand}" if hint else your_hand)
+             f"{hint}; {your_hand}" if hint else your_hand,
+             params={"card": part["card"], "hand": ", ".join(card_label(pack, c) for c in hand)})
         independent_checks(pack, part, where, rej)
         return None
     card = pack.cards[n]

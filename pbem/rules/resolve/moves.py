@@ -80,7 +80,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
         for k, v in p.items():
             if k not in PART_KEYS:
                 reject(rej, "orders.unknown_key", f"no field {k!r}", f"{w}.{k}",
-                     "fields: " + ", ".join(PART_KEYS), rule="R-9.1")
+                     "fields: " + ", ".join(PART_KEYS), rule="R-9.1", params={"field": k})
             elif k == "at":
                 sid, hint = resolve_space(pack, v)
                 if sid is None:
@@ -132,7 +132,7 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
     for k in raw:
         if k not in MOVE_KEYS:
             reject(rej, "orders.unknown_key", f"a move has no field {k!r}", f"{where}.{k}",
-                   did_you_mean(k, MOVE_KEYS), rule="R-9.1")
+                   did_you_mean(k, MOVE_KEYS), rule="R-9.1", params={"field": k})
     start, msg = resolve_army(pack, s, seat, raw.get("army"))
     if start is None:
         reject(rej, "movement.unknown_army", msg, f"{where}.army",

@@ -182,7 +182,7 @@ def _game_step(judge: Service, c: Claim) -> Checked | None:
     if "game" in c.doc:
         shown = game_id if isinstance(game_id, str) else yaml.safe_dump(game_id, default_flow_style=True).strip()
         issues.append(Problem(message=f"There is no game {shown!r} on this judge.", where="game",
-                              code="envelope.unknown_game", hint=hint))
+                              code="envelope.unknown_game", hint=hint, params={"game": shown}))
     return Checked(issues, reason=issues[0].code if issues else "")
 
 
@@ -492,11 +492,12 @@ def _step_and_turn(judge: Service, game_id: str, seat: str, doc: Mapping[str, An
     elif step < state.step:
         issues.append(Problem(message=f"Step {step} is stale: the game is at step {state.step}. Orders answer "
                             "the latest prompt only.", where="step", code=STALE_STEP,
-                            hint=f"Check your latest prompt; if it is yours, use step: {state.step}."))
+                            hint=f"Check your latest prompt; if it is yours, use step: {state.step}.",
+                            params={"step": step, "now": state.step}))
     elif step > state.step:
         issues.append(Problem(message=f"Step {step} has not happened yet: the game is at step {state.step}.",
                             where="step", code="envelope.future_step",
-                            hint="Copy the step number from your latest prompt."))
+                            hint="Copy the step number from your latest prompt.", params={"step": step, "now": state.step}))
     waiting = {d.seat for d in rules.pending(state)}
     if seat not in waiting:
         who = ", ".join(sorted(waiting)) or "nobody (the game is over)"

@@ -4,12 +4,14 @@ alert to a seat whose key came from another address."""
 from __future__ import annotations
 
 import difflib
+import gettext
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import yaml
 
+from pbem import i18n, problem_texts
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
@@ -45,16 +47,19 @@ def capped_echo(text: str, limit: int = ECHO_CHARS) -> str:
     return text[:limit] + f"\n… ({len(text) - limit:,} more characters of your mail not shown)\n"
 
 
-def capped_problems(issues: Sequence[Problem]) -> list[dict[str, Any]]:
+def capped_problems(issues: Sequence[Problem], tr: gettext.NullTranslations | None = None
+                    ) -> list[dict[str, Any]]:
     """The problems as dicts for the rejection: at most :data:`MAX_PROBLEMS`, each text
     cut to :data:`PROBLEM_CHARS` (they may quote the mail), and a last one counting the
-    rest."""
+    rest, in the language of ``tr`` (None: English)."""
     def cut(value: Any) -> Any:
         return value[:PROBLEM_CHARS] + "…" if isinstance(value, str) and len(value) > PROBLEM_CHARS else value
     shown = [{k: cut(v) for k, v in i.to_dict().items()} for i in issues[:MAX_PROBLEMS]]
     if len(issues) > MAX_PROBLEMS:
+        ngettext, rest = i18n.ngettext_of(tr), len(issues) - MAX_PROBLEMS
         shown.append(Problem(code=issues[MAX_PROBLEMS].code,
-                             message=f"… and {len(issues) - MAX_PROBLEMS} more problems not shown.").to_dict())
+                             message=ngettext("… and %(num)d more problem not shown.",
+                                              "… and %(num)d more problems not shown.", rest) % {"num": rest}).to_dict())
     return shown
 
 
@@ -70,7 +75,8 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     if not parsed.sender:
         return False
     tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender)  # a seat's own language (issue 28)
-    text = build.render_rejection(parsed.subject, capped_problems(grouped(issues)), game_id,
+    shown = [problem_texts.localized(p, tr) for p in grouped(issues)]  # by code in es/ru (issue 28)
+    text = build.render_rejection(parsed.subject, capped_problems(shown, tr), game_id,
                                   capped_echo(mask_key_lines(orders_text)) if orders_text else None, note=note, tr=tr)
     return ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, subject=re_subject(parsed.subject),
                              text=text, html_title=tr.gettext("Orders not applied"),
