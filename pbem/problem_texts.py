@@ -470,7 +470,7 @@ def message_of(p: Problem, tr: gettext.NullTranslations) -> str:
                                        len(mail)) % {"lines": ", ".join(mail)}
         text = tr.gettext("%(lines)s: %(message)s") % {"lines": where, "message": text}
     if p.rule:
-        text = f"{text[:-1]} ({p.rule})." if text.endswith(".") else f"{text} ({p.rule})"
+        text = tr.gettext("%(problem)s (%(rule)s).") % {"problem": text.removesuffix("."), "rule": p.rule}
     return text
 
 

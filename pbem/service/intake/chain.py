@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable, Mapping
 
 from pbem import rules as game_rules
+from pbem.i18n import N_
 from pbem.mail.headers import fold_address
 from pbem.service.base.context import Service
 from pbem.service.base.text import safe_text
@@ -173,7 +174,7 @@ def decide(service: Service, mail: Mail) -> Verdict:
     if mail.problems:  # the envelope's and the orders', in one answer
         mail.decided_by = mail.found_by[0]
         if "orders" not in mail.found_by and mail.note is None:
-            mail.note = "The orders themselves were checked and have no other problem."
+            mail.note = (N_("The orders themselves were checked and have no other problem."), {})
         return Verdict(Outcome.REJECT)
     mail.decided_by = ACCEPT
     return Verdict(Outcome.APPLY)

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from pbem import rules as game_rules
+from pbem.i18n import N_
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.service.base.context import Service
@@ -29,6 +30,7 @@ from pbem.service.commands.catalogue import REGISTRY
 from pbem.service.identity import authres, envelope
 from pbem.service.identity.envelope import Checked, Claim, Step
 from pbem.service.log import trust
+from pbem.service.outgoing import answers
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +89,9 @@ class Mail:
     result: Any = None
     """The inbox row's ``result`` when the deciding rule sets it (rules before the
     envelope: the problems alone)."""
-    note: str | None = None
-    """A line after the problems in the answer."""
+    note: answers.Note | None = None
+    """A line after the problems in the answer (a text, or a message and its values,
+    translated for the sender, :data:`pbem.service.outgoing.answers.Note`)."""
     previous: Mapping[str, Any] | None = None
     """The seat's orders applied before at this step (the receipt's "what changed"; never a
     refused mail's, issue 24 E)."""
@@ -313,14 +316,15 @@ def _against_now(mail: Mail, rejections: list[Problem]) -> list[Problem]:
     assert mail.state is not None and mail.checked is not None
     step = mail.state.step
     decision = next((d for d in game_rules.pending(mail.state) if d.seat == mail.checked.seat), None)
-    kind = decision.kind.replace("_", " ") if decision is not None else "none"
+    kind = decision.kind if decision is not None else "none"
     if any(p.code in DOES_NOT_FIT for p in rejections):
-        mail.note = (f"Your orders were not checked against step {step}: they do not fit its decision "
-                     f"({kind}). Write them from your latest prompt.")
+        mail.note = (N_("Your orders were not checked against step %(step)s: they do not fit its decision "
+                        "(%(kind)s). Write them from your latest prompt."), {"step": step, "kind": kind})
         return []
-    mail.note = (f"Your orders were checked against step {step}, the decision the game waits for from you, "
-                 + ("and the problems other than the step are theirs." if rejections else
-                    f"and have no other problem: send them again with step: {step}."))
+    mail.note = ((N_("Your orders were checked against step %(step)s, the decision the game waits for from you, "
+                     "and the problems other than the step are theirs."), {"step": step}) if rejections else
+                 (N_("Your orders were checked against step %(step)s, the decision the game waits for from you, "
+                     "and have no other problem: send them again with step: %(step)s."), {"step": step}))
     return rejections
 
 

@@ -32,6 +32,22 @@ def answer_key(parsed: ParsedMail) -> tuple[str, ...]:
     return (parsed.message_id, parsed.content) if parsed.content else (parsed.message_id,)
 
 
+Note = str | tuple[str, Mapping[str, Any]]
+"""A line after the problems of a rejection: a text as it is, or a message (an English
+msgid, marked with :func:`pbem.i18n.N_`) and its values, translated for the sender
+(issue 28). A ``kind`` value that is a decision kind is said in words
+(:func:`pbem.report.build.decision_text`)."""
+
+
+def note_text(note: Note | None, tr: gettext.NullTranslations) -> str | None:
+    """``note`` in the language of ``tr`` (:data:`Note`)."""
+    if note is None or isinstance(note, str):
+        return note
+    message, values = note
+    values = {k: build.decision_text(v, tr) if k == "kind" else v for k, v in values.items()}
+    return tr.gettext(message) % values if values else tr.gettext(message)
+
+
 #: the most of the sender's orders text a rejection quotes back (break-it finding 5: up
 #: to 100 KB were echoed to any address, a relay for spam)
 ECHO_CHARS = 2000
@@ -64,7 +80,7 @@ def capped_problems(issues: Sequence[Problem], tr: gettext.NullTranslations | No
 
 
 def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
-          orders_text: str | None = None, note: str | None = None, inbox_id: int | None = None,
+          orders_text: str | None = None, note: Note | None = None, inbox_id: int | None = None,
           urgent: bool = False) -> bool:
     """Answer a sender with every problem found, repeats merged
     (:func:`pbem.problems.grouped`), and ``note`` after them, as the limits on answers
@@ -77,7 +93,8 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender)  # a seat's own language (issue 28)
     shown = [problem_texts.localized(p, tr) for p in grouped(issues)]  # by code in es/ru (issue 28)
     text = build.render_rejection(parsed.subject, capped_problems(shown, tr), game_id,
-                                  capped_echo(mask_key_lines(orders_text)) if orders_text else None, note=note, tr=tr)
+                                  capped_echo(mask_key_lines(orders_text)) if orders_text else None,
+                                  note=note_text(note, tr), tr=tr)
     return ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, subject=re_subject(parsed.subject),
                              text=text, html_title=tr.gettext("Orders not applied"),
                              id_parts=(game_id or "judge", "reply", *answer_key(parsed)), urgent=urgent)
@@ -85,7 +102,7 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
 
 def reject(judge: Service, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
            seat: str | None, result: Mapping[str, Any], status: str = "rejected", reason: str = "",
-           note: str | None = None, **fields: Any) -> str:
+           note: Note | None = None, **fields: Any) -> str:
     """Record a mail that is not applied (``status`` rejected or held, with every
     problem; ``reason`` defaults to the first problem's code) and answer the sender
     (``note`` after the problems); nothing in the game changes. Returns ``status``."""
