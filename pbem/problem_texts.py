@@ -427,6 +427,9 @@ DETAILS: dict[str, str] = {
     "envelope.unknown_game": N_("There is no game %(game)s on this judge."),
     "envelope.stale_step": N_("Step %(step)s is over: the game is at step %(now)s."),
     "envelope.future_step": N_("Step %(step)s has not come yet: the game is at step %(now)s."),
+    "command.repeat": N_("This is the same command as the one applied on %(at)s: a copy does nothing."),
+    "command.rate": N_("Your seat sent `command: %(command)s` %(used)s times within the hour; the judge takes it "
+                       "at most %(most)s times an hour."),
 }
 """Messages with placeholders, used instead of :attr:`Text.message` when a problem
 carries the ``params`` they name (the rest of the codes name the thing by ``where``)."""
@@ -434,6 +437,7 @@ carries the ``params`` they name (the rest of the codes name the thing by ``wher
 FIX_DETAILS: dict[str, str] = {
     "tyche.card_not_in_hand": N_("Name a card of your hand: %(hand)s."),
     "envelope.stale_step": N_("Check your latest prompt; if it is yours, use step: %(now)s."),
+    "command.repeat": N_("To do it again on purpose, add the line `seq: %(seq)s` and send it again."),
 }
 """Fixes with placeholders, used instead of :attr:`Text.fix` like :data:`DETAILS`."""
 
