@@ -31,6 +31,7 @@ from typing import Any, NoReturn
 import click
 from pythonjsonlogger.json import JsonFormatter
 
+from pbem import i18n
 from pbem.config import ConfigError, load_config
 from pbem.keys import hash_key, new_key
 from pbem.pack.cli import data as data_group
@@ -425,7 +426,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
         return
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         _fail(str(exc))
-    click.echo(done.text)
+    click.echo(i18n.localize(done.text))
     click.echo(f"Log witness: {done.witness}")
 
 

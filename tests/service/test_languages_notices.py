@@ -1,6 +1,7 @@
 """Issue 28 through the real mail path: the host's table notices (pause, resume) and
 command replies (resend, absence) come in each recipient's language, the ``[game]``
-prefix kept; an English seat reads the same notice in English."""
+prefix kept; an English seat reads the same notice in English; the host's reply to a
+host command comes in the host's language (``host_language``)."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -8,8 +9,9 @@ from pathlib import Path
 
 from pbem import rules
 from pbem.service.commands import host_commands
-from tests.conftest import KEYS
-from tests.service.cmdmail import text
+from pbem.service.play import setup
+from tests.conftest import KEYS, SEATS
+from tests.service.cmdmail import start, text
 from tests.service.test_languages import _start
 
 
@@ -46,5 +48,23 @@ def test_table_notices_and_command_replies_in_each_seats_language(tmp_path: Path
         away = " ".join(text(m.mails("east", "Re: away")[0]).split())
         assert "Ваше отсутствие с " in away and "(3 дня) записано" in away, away
         assert "Your absence" not in away
+    finally:
+        m.close()
+
+
+def test_the_hosts_reply_to_a_host_command_is_in_the_host_language(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        made = setup.new_game(m.judge, "g2", [setup.NewSeat(s, s.title(), f"{s}@pbem.localhost", "ru")
+                                              for s in SEATS],
+                              host_email="host@pbem.localhost", settings={"host_language": "es"})
+        m.cycle()
+        m.send("host", {"game": "g2", "host": made.host_key, "command": "pause", "reason": "fiesta"}, subject="pause")
+        assert list(m.cycle().values()) == ["host"]
+        reply = " ".join(text(m.mails("host", "Re: pause")[0]).split())
+        assert "La partida g2 está en pausa. Envía `command: resume` para continuar." in reply, reply
+        assert "Testigo del registro: " in reply and "Log witness" not in reply and "is paused" not in reply
+        notice = " ".join(text(m.mails("north", "[g2] партия на паузе")[0]).split())
+        assert "Ведущий поставил g2 на паузу: fiesta." in notice
     finally:
         m.close()

@@ -35,8 +35,9 @@ def process(judge: Service, request: HostRequest) -> Done:
     span = common.span(timedelta(hours=hours))
     common.tell_moved(judge, game_id, moved, lambda tr: tr.gettext(
         "The host extended your deadline in %(game)s by %(span)s") % {"game": game_id, "span": span}, head)
-    return Done(f"Extended by {span}; the seats whose deadline moved are told the new time."
-                f"{common.moved_lines(judge, game_id, moved)}\n\n{common.status_text(judge, game_id)}", head)
+    return Done(lambda tr: tr.gettext("Extended by %(span)s; the seats whose deadline moved are told the new "
+                                      "time.") % {"span": span}
+                + f"{common.moved_lines(judge, game_id, moved, tr)}\n\n{common.status_text(judge, game_id, tr)}", head)
 
 
 COMMAND = HostCommand(

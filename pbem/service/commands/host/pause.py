@@ -24,8 +24,8 @@ def process(judge: Service, request: HostRequest) -> Done:
                                             "resumes; every deadline then moves on by the length of the pause.")
                       % {"game": game_id, "reason": reason or tr.gettext("no reason given")},
                       f"pause-{now.isoformat()}")
-    return Done(f"Game {game_id} is paused. " + request.say("Send `command: resume` to go on.",
-                                                           f"`pbem host resume {game_id}` goes on."), head)
+    return Done(lambda tr: tr.gettext("Game %(game)s is paused.") % {"game": game_id} + " " + request.say(
+        tr.gettext("Send `command: resume` to go on."), f"`pbem host resume {game_id}` goes on."), head)
 
 
 COMMAND = HostCommand(

@@ -53,8 +53,9 @@ def process(judge: Service, request: HostRequest) -> Done:
                           "was open), and past any day the game does not allow or any absence of its seat.")
                       + f"{common.moved_lines(judge, game_id, moved, tr)}\n\n{common.status_text(judge, game_id, tr)}",
                       f"resume-{now.isoformat()}")
-    return Done(f"Game {game_id} resumes after a pause of {common.span(pause)}; open deadlines moved on by it."
-                f"{common.moved_lines(judge, game_id, moved)}\n\n{common.status_text(judge, game_id)}", head)
+    return Done(lambda tr: tr.gettext("Game %(game)s resumes after a pause of %(pause)s; open deadlines moved on "
+                                      "by it.") % values
+                + f"{common.moved_lines(judge, game_id, moved, tr)}\n\n{common.status_text(judge, game_id, tr)}", head)
 
 
 COMMAND = HostCommand(
