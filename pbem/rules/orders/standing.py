@@ -114,7 +114,7 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                     if sid is None:
                         reject(rej, "orders.unknown_space", f"there is no space {x!r}", f"{w}.{k}",
                              hint or ("into: [Gaza, Pelusium]" if k == "into"
-                                      else "toward: Sinope"))
+                                      else "toward: Sinope"), params={"name": x})
                     ids.append(sid)
                 if k == "toward" and len(ids) != 1:
                     reject(rej, "standing.bad_toward", "toward names one space to avoid battle into", f"{w}.toward",

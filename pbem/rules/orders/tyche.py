@@ -216,7 +216,7 @@ def independent_checks(pack: Pack, part: dict[str, Any], where: str, rej: list[P
             sid, hint = resolve_space(pack, v)
             if sid is None and isinstance(v, str):
                 reject(rej, "orders.unknown_space", f"there is no space {v!r}",
-                       f"{where}.{key}[{i}]" if isinstance(value, list) else f"{where}.{key}", hint)
+                       f"{where}.{key}[{i}]" if isinstance(value, list) else f"{where}.{key}", hint, params={"name": v})
     if "unrest" in part:
         _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
 
@@ -431,7 +431,7 @@ def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where
         w = f"{where}.places[{i}]"
         sid, hint = resolve_space(pack, v)
         if sid is None:
-            reject(rej, "orders.unknown_space", f"there is no space {v!r}", w, hint)
+            reject(rej, "orders.unknown_space", f"there is no space {v!r}", w, hint, params={"name": v})
             continue
         if sid in seen:
             reject(rej, "tyche.duplicate_place", f"{pack.spaces[sid].name} is listed twice", w,

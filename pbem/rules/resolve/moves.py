@@ -85,7 +85,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                 sid, hint = resolve_space(pack, v)
                 if sid is None:
                     reject(rej, "orders.unknown_space", f"there is no space {v!r}",
-                         f"{w}.at", hint)
+                         f"{w}.at", hint, params={"name": v})
                 part["at"] = sid
             elif k == "cus":
                 if not isinstance(v, dict) or any(
@@ -148,7 +148,7 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
         if sid is None:
             prev = next((y for y in reversed(ids) if y is not None), start)
             reject(rej, "orders.unknown_space", f"there is no space {x!r}",
-                 f"{where}.path[{i}]", hint or _next_to_hint(pack, prev))
+                 f"{where}.path[{i}]", hint or _next_to_hint(pack, prev), params={"name": x})
         ids.append(sid)
     if ids and ids[0] == start:
         ids = ids[1:]  # the path may repeat the start space
