@@ -131,7 +131,7 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
         "when": played_when(pack, prior if prior is not None else view, tr),
         "changes": account.changes(pack, prior, view, visible) + account.grant_changes(pack, before, events),
         "map_attached": bool(map_cid) if map_attached is None else map_attached,
-        "happened": context.happenings(pack, visible, view),
+        "happened": context.happenings(pack, visible, view, tr),
         "played": [context.card_label(pack, e.data.get("card")) for e in visible
                    if e.kind in ("CardPlayed", "CardDiscarded", "SurprisePlayed") and e.data.get("card") is not None],
         "rolls": sum(1 for e in visible if e.kind == "DiceRolled"),

@@ -18,7 +18,7 @@ from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
-from pbem.rules.core.names import battle_side_text, printed_name
+from pbem.rules.core.names import ENGLISH, battle_side_text, printed_name
 from pbem.rules.core.units import cus_label, is_unit_type, unit_strength
 
 SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d",
@@ -106,7 +106,8 @@ def roll_info(event: rules.Event, pack: Pack | None = None) -> dict[str, Any]:
             "purpose": purpose_text(pack, d.get("purpose", "")) if pack else str(d.get("purpose", "")), "rule": str(d.get("rule", "")), "extra": extra}
 
 
-def roll_details(pack: Pack, events: Sequence[rules.Event], i: int) -> str:
+def roll_details(pack: Pack, events: Sequence[rules.Event], i: int,
+                 tr: gettext.NullTranslations | None = None) -> str:
     """What the die roll ``events[i]`` (a ``DiceRolled``) decided, with every term that
     entered it: the sentence of the event that used the dice (the next one that is no
     roll), cut to the roll's own side for a battle (R-9.2, R-15); ``""`` when no event
@@ -122,18 +123,20 @@ def roll_details(pack: Pack, events: Sequence[rules.Event], i: int) -> str:
     if used.kind == "BattleFought" and isinstance(sides, list):
         rec = next((x for x in sides if isinstance(x, Mapping) and list(x.get("dice") or []) == values), None)
         if rec is not None:
-            return battle_side_text(pack, rec, str(rec.get("side")))
-    return narrate(pack, used)
+            return battle_side_text(pack, rec, str(rec.get("side")), tr if tr is not None else ENGLISH)
+    return narrate(pack, used, tr)
 
 
-def roll_text(info: Mapping[str, Any]) -> str:
-    """One die roll in words: ``"Dice 2d6: 3+5 = 8 for battle at Gaza (R-9.2); row: 9"``."""
+def roll_text(info: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
+    """One die roll in words: ``"Dice 2d6: 3+5 = 8 for battle at Gaza (R-9.2); row: 9"``,
+    in the language of ``tr`` (None: English; the purpose is the rules core's words)."""
+    _ = i18n.gettext_of(tr)
     vals = "+".join(str(v) for v in info["values"])
     if len(info["values"]) > 1:
         vals += f" = {info['total']}"
-    out = f"Dice {info['dice']}: {vals} for {info['purpose']}"
-    if info["rule"]:
-        out += f" ({info['rule']})"
+    v = {"dice": info['dice'], "values": vals, "purpose": info['purpose'], "rule": info['rule']}
+    out = (_("Dice %(dice)s: %(values)s for %(purpose)s (%(rule)s)") if info["rule"]
+           else _("Dice %(dice)s: %(values)s for %(purpose)s")) % v
     if info["extra"]:
         out += "; " + "; ".join(f"{k}: {v}" for k, v in info["extra"])
     return out
@@ -210,22 +213,23 @@ def _merged(events: Sequence[rules.Event]) -> list[tuple[int, rules.Event]]:
     return out
 
 
-def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, Any] | None = None
-               ) -> list[dict[str, Any]]:
+def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, Any] | None = None,
+               tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
     rolls in place, bookkeeping events left out, repeated CU lines merged:
     :func:`_merged`); ``after``: the public view after the events (a move that a
-    reaction window suspended is told wiped out by it: :func:`wiped_out_moves`)."""
+    reaction window suspended is told wiped out by it: :func:`wiped_out_moves`); each
+    text in the language of ``tr`` (None: English)."""
     out = []
     gone = wiped_out_moves(events, after)
     for i, e in _merged(events):
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)
-            out.append({"kind": e.kind, "text": roll_text(info), "roll": info})
+            out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": info})
             continue
         if i in gone:
             e = dataclasses.replace(e, data={**dict(e.data), "wiped_out": True})
-        text = narrate(pack, e)
+        text = narrate(pack, e, tr)
         if text:
             out.append({"kind": e.kind, "text": text, "roll": None})
     return out
