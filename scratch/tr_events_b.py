@@ -9,7 +9,7 @@ T = {
 '%(spaces)s and %(num)d space further off': (['%(spaces)s y %(num)d espacio más lejos', '%(spaces)s y %(num)d espacios más lejos'], ['%(spaces)s и ещё %(num)d зона дальше', '%(spaces)s и ещё %(num)d зоны дальше', '%(spaces)s и ещё %(num)d зон дальше']),
 '%(who)s moves': ('%(who)s se mueve', '%(who)s идёт'),
 '%(winner)s wins': ('gana %(winner)s', 'побеждает %(winner)s'),
-'%(winner)s wins, score %(score)s against %(other)s': ('gana %(winner)s, resultado %(score)s contra %(other)s', 'побеждает %(winner)s, счёт %(score)s против %(other)s'),
+'%(winner)s wins, score %(score)s against %(other)s': ('Gana %(winner)s, resultado %(score)s contra %(other)s', 'Побеждает %(winner)s, счёт %(score)s против %(other)s'),
 '%(winner)s wins.': ('Gana %(winner)s.', 'Побеждает %(winner)s.'),
 ', above %(leader)s %(rating)s': (', por encima de %(leader)s %(rating)s', ', выше %(leader)s %(rating)s'),
 ', below %(leader)s %(rating)s, which counts instead': (', por debajo de %(leader)s %(rating)s, que cuenta en su lugar', ', ниже %(leader)s %(rating)s, который засчитывается вместо него'),
