@@ -38,5 +38,5 @@ for i, lang in enumerate(("es", "ru")):
         write_po(fh, cat, width=76, omit_header=False, sort_output=False, include_previous=False)
 json.dump(out, open("scratch/translations.json", "w", encoding="utf-8"), ensure_ascii=False, indent=1, sort_keys=True)
 print("still missing:", len(missing_all))
-for l, k in missing_all[:50]:
+for l, k in missing_all[:400]:
     print(l, repr(k)[:120])

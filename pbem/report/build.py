@@ -129,7 +129,8 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
         "game_id": game_id, "step": step, "headline": headline, "seat": seat,
         "player": players.get(seat, "") if seat else "",
         "when": played_when(pack, prior if prior is not None else view, tr),
-        "changes": account.changes(pack, prior, view, visible) + account.grant_changes(pack, before, events),
+        "changes": (account.changes(pack, prior, view, visible, tr)
+                    + account.grant_changes(pack, before, events, tr)),
         "map_attached": bool(map_cid) if map_attached is None else map_attached,
         "happened": context.happenings(pack, visible, view, tr),
         "played": [context.card_label(pack, e.data.get("card")) for e in visible

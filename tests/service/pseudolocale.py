@@ -88,10 +88,10 @@ class Figure:
 def unmarked_prose(text: str, names: set[str]) -> tuple[int, list[str]]:
     """``(marked, unmarked)``: the number of prose lines of ``text`` inside a mark, and
     the prose lines outside any (module docstring: what is not prose)."""
-    inside = False
+    depth = 0  # marks nest (a translated phrase inside a translated sentence) and span lines
     marked, unmarked = 0, []
     for line in text.splitlines():
-        rest, depth, had = [], 1 if inside else 0, inside
+        rest, had = [], depth > 0
         for ch in line:
             if ch == OPEN:
                 depth, had = depth + 1, True
@@ -99,7 +99,6 @@ def unmarked_prose(text: str, names: set[str]) -> tuple[int, list[str]]:
                 depth = max(depth - 1, 0)
             elif depth == 0:
                 rest.append(ch)
-        inside = depth > 0
         outside = "".join(rest)
         if (line.lstrip().startswith(">") or _YAML.match(outside) or _DIFF.match(line) or _KEY.match(line)
                 or line.strip() == "--"):
