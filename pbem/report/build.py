@@ -179,7 +179,7 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
     hand and options (``rules.view(state, decision.seat)["private"]``), the public state,
     the YAML template (pre-filled with the deadline default) and the deadline."""
     private = rules.view(state, decision.seat).get("private", {})
-    hand = context.hand_rows(pack, decision.options, private.get("hand", []))
+    hand = context.hand_rows(pack, decision.options, private.get("hand", []), tr)
     default = orders_text.normal_orders(pack, dict(decision.default or {}), private.get("hand", []))
     template = {"game": game_id, "seat": decision.seat, "key": "YOUR-SEAT-KEY", "step": decision.step,
                 "orders": default}

@@ -609,34 +609,47 @@ def _choice_name(pack: Pack, x: Any, tr: gettext.NullTranslations | None = None)
     return i18n.gettext_of(tr)("no general (back to its box)") if x == "none" else str(x)
 
 
-def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int]) -> list[dict[str, Any]]:
+CARD_TYPES: dict[str, str] = {"event": i18n.N_("event"), "general": i18n.N_("general"),
+                              "primary": i18n.N_("primary"), "surprise": i18n.N_("surprise"),
+                              "unrest": i18n.N_("unrest")}
+"""The card types of the pack (R-8.2, R-8.5), as a prompt names them."""
+
+
+def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int],
+              tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """The seat's own hand: ``[{"number", "label", "name", "ops", "type", "must_play",
-    "uses"}]``, uses from ``legal_options`` when given (R-8.2)."""
+    "uses"}]``, uses from ``legal_options`` when given (R-8.2); the label's OPs, the
+    type and the frame of the text in the language of ``tr`` (None: English; the card's
+    name and printed text are the pack's)."""
+    _ = i18n.gettext_of(tr)
     uses = {h.get("card"): h.get("uses", []) for h in options.get("hand", []) if isinstance(h, Mapping)}
     rows = []
     for n in hand:
         c = pack.cards.get(int(n))
-        rows.append({"number": n, "label": card_label(pack, n), "name": c.name if c else "?",
-                     "ops": c.ops if c else None, "type": c.type if c else "?",
+        kind = c.type if c else "?"
+        rows.append({"number": n, "label": card_label(pack, n, tr if tr is not None else ENGLISH),
+                     "name": c.name if c else "?", "ops": c.ops if c else None,
+                     "type": _(CARD_TYPES[kind]) if kind in CARD_TYPES else kind,
                      "must_play": bool(c and c.must_play), "uses": list(uses.get(n, [])),
-                     "text": card_text(c)})
+                     "text": card_text(c, tr)})
     return rows
 
 
-def card_text(card: Any) -> str:
+def card_text(card: Any, tr: gettext.NullTranslations | None = None) -> str:
     """The printed text of a card's event as the prompt shows it (from the pack), or
     what the card is for when it has none (R-8.2, R-16). A surprise card also says how
     it is discarded or played, as it is never the Tyche play (R-8.5: the prompt offers it
-    no use, issue 24)."""
+    no use, issue 24). The frame in the language of ``tr`` (None: English); the printed
+    text is the pack's."""
     if card is None:
         return ""
-    event = f"Event: {card.text}" if card.text and card.text != "none" else ""
+    _ = i18n.gettext_of(tr)
+    event = _("Event:") + f" {card.text}" if card.text and card.text != "none" else ""
     if card.type == "surprise":
-        how = (f"A surprise card, never your Tyche play: discard it under surprise_discards: "
-               f"[{card.number}] (a replacement is drawn at once), or play it at its moment "
-               "(R-8.5).")
+        how = _("A surprise card, never your Tyche play: discard it under surprise_discards: [%(number)s] (a "
+                "replacement is drawn at once), or play it at its moment (R-8.5).") % {"number": card.number}
         return f"{event} {how}" if event else how
-    return event or "No event: play it for its OPs (garrisons, training, an army's activation) or discard it."
+    return event or _("No event: play it for its OPs (garrisons, training, an army's activation) or discard it.")
 
 
 USE_WORDS: dict[str, str] = {
