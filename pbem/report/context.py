@@ -19,6 +19,8 @@ from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
 from pbem.rules.core.names import ENGLISH, battle_side_text, printed_name
+from pbem.rules.orders.tyche_surprises import HOW
+from pbem.rules.resolve.surprises import MOMENT_NAMES
 from pbem.rules.core.units import cus_label, is_unit_type, unit_strength
 
 SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d",
@@ -476,7 +478,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
             for row in value:
                 if not isinstance(row, Mapping):
                     continue
-                items = [str(h) for h in row.get("how", [])]
+                items = surprise_how(row, tr)
                 if row.get("sieges"):
                     items.append(_("sieges you conduct now: %(spaces)s") % {"spaces": ", ".join(spaces(row["sieges"]))})
                 if row.get("targets"):  # R-11.2: a Mutiny's armies
@@ -488,7 +490,8 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
         elif key == "surprises" and isinstance(value, (list, tuple)):  # R-8.5, a window
             out.append({"label": _("Surprise cards you may play here (play: [...] in your answer; "
                                    "R-8.5)"),
-                        "items": [f"{r.get('name')} ({r.get('when')})" if isinstance(r, Mapping)
+                        "items": [f"{card_label(pack, r.get('card'), tr or ENGLISH) if r.get('card') else r.get('name')} "
+                                  f"({moments_text(str(r.get('when')), tr)})" if isinstance(r, Mapping)
                                   else str(r) for r in value]})
         elif key == "training" and isinstance(value, Mapping):
             units = ", ".join(_("%(unit)s (%(ops)s paid)") % {"unit": u.get('unit'), "ops": ops_text(u.get('paid', 0))}
@@ -607,6 +610,27 @@ def _choice_name(pack: Pack, x: Any, tr: gettext.NullTranslations | None = None)
         if x in table:
             return table[x].name
     return i18n.gettext_of(tr)("no general (back to its box)") if x == "none" else str(x)
+
+
+def surprise_how(row: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> list[str]:
+    """How a surprise card of the hand is played at each of its moments (R-8.5): the
+    rules core's ``MOMENT_NAMES`` and ``HOW`` (``legal_options``' ``surprise_plays``
+    row: its ``card`` and ``moments``) in the language of ``tr`` (None: English); the
+    order words in them stay English (issue 28 item 5). A row without its moments keeps
+    the rules core's English ``how``."""
+    _ = i18n.gettext_of(tr)
+    moments, n = row.get("moments"), row.get("card")
+    if not isinstance(moments, (list, tuple)) or n is None or not all(m in MOMENT_NAMES and m in HOW for m in moments):
+        return [str(h) for h in row.get("how", [])]
+    return [f"{_(MOMENT_NAMES[m])}: {_(HOW[m]) % {'n': n}}" for m in moments]
+
+
+def moments_text(when: str, tr: gettext.NullTranslations | None = None) -> str:
+    """A window's surprise card moments (``"; "``-joined ``MOMENT_NAMES``, R-8.5) in the
+    language of ``tr``; a part the table does not know stays as it is."""
+    _ = i18n.gettext_of(tr)
+    known = set(MOMENT_NAMES.values())
+    return "; ".join(_(part) if part in known else part for part in when.split("; "))
 
 
 CARD_TYPES: dict[str, str] = {"event": i18n.N_("event"), "general": i18n.N_("general"),
