@@ -19,6 +19,7 @@ from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
 from pbem.rules.core.names import ENGLISH, battle_side_text, printed_name
+from pbem.rules.orders.reactions import QUESTION
 from pbem.rules.orders.tyche_surprises import HOW
 from pbem.rules.resolve.surprises import MOMENT_NAMES
 from pbem.rules.core.units import cus_label, is_unit_type, unit_strength
@@ -552,7 +553,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
         elif key == "limit":
             out.append({"label": _("Placement limit (R-7.2)"), "items": [str(value)]})
         elif key == "question":  # a reaction window (R-9.3, R-15, R-9.2)
-            out.append({"label": _("Reaction"), "items": [str(value)]})
+            out.append({"label": _("Reaction"), "items": [question_text(pack, options, str(value), tr)]})
         elif key == "choices" and isinstance(value, (list, tuple)):  # names; inside_join its answer word
             out.append({"label": _("Your choices"), "items": [
                 (f"{c['name']} ({c['answer']})" if "answer" in c else str(c.get("name")))
@@ -610,6 +611,18 @@ def _choice_name(pack: Pack, x: Any, tr: gettext.NullTranslations | None = None)
         if x in table:
             return table[x].name
     return i18n.gettext_of(tr)("no general (back to its box)") if x == "none" else str(x)
+
+
+def question_text(pack: Pack, options: Mapping[str, Any], question: str,
+                  tr: gettext.NullTranslations | None = None) -> str:
+    """A reaction window's question (R-9.3, R-15, R-9.2, R-8.5) in the language of
+    ``tr`` (None: English): the rules core's ``QUESTION`` that says it, filled with the
+    window's mover and space; a question the table does not say stays as it is."""
+    v = {"mover": options.get("mover"), "space": space_name(pack, options.get("space"))}
+    for message in QUESTION.values():
+        if message % v == question:
+            return i18n.gettext_of(tr)(message) % v
+    return question
 
 
 def surprise_how(row: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> list[str]:
