@@ -19,6 +19,8 @@ from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
 from pbem.rules.core.names import ENGLISH, battle_side_text, printed_name
+from pbem.rules.core.pack import const
+from pbem.rules.core.placement import LIMIT_TEXT
 from pbem.rules.orders.reactions import QUESTION
 from pbem.rules.orders.tyche_surprises import HOW
 from pbem.rules.resolve.surprises import MOMENT_NAMES
@@ -551,7 +553,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                                      "space": place_name(pack, c.get('space'))}
                                   for c in value if isinstance(c, Mapping)]})
         elif key == "limit":
-            out.append({"label": _("Placement limit (R-7.2)"), "items": [str(value)]})
+            out.append({"label": _("Placement limit (R-7.2)"), "items": [limit_words(pack, str(value), tr)]})
         elif key == "question":  # a reaction window (R-9.3, R-15, R-9.2)
             out.append({"label": _("Reaction"), "items": [question_text(pack, options, str(value), tr)]})
         elif key == "choices" and isinstance(value, (list, tuple)):  # names; inside_join its answer word
@@ -611,6 +613,16 @@ def _choice_name(pack: Pack, x: Any, tr: gettext.NullTranslations | None = None)
         if x in table:
             return table[x].name
     return i18n.gettext_of(tr)("no general (back to its box)") if x == "none" else str(x)
+
+
+def limit_words(pack: Pack, limit: str, tr: gettext.NullTranslations | None = None) -> str:
+    """The placement limit (R-7.2) the rules core states (``LIMIT_TEXT``) in the
+    language of ``tr`` (None: English); a text the table does not say stays as it is."""
+    v = {"n": const(pack, "reinforcement_per_province")}
+    for message in LIMIT_TEXT.values():
+        if message % v == limit:
+            return i18n.gettext_of(tr)(message) % v
+    return limit
 
 
 def question_text(pack: Pack, options: Mapping[str, Any], question: str,

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pbem import i18n
 from pbem.pack.loader import load_pack
 from pbem.report import context
+from pbem.rules.core.pack import const
+from pbem.rules.core.placement import LIMIT_TEXT
 from pbem.rules.orders.reactions import QUESTION
 from pbem.rules.orders.tyche_surprises import HOW
 from pbem.rules.resolve.surprises import MOMENT_NAMES
@@ -52,6 +54,16 @@ def test_surprise_moments_and_how() -> None:
         assert all(a != b and "52" in a for a, b in zip(said, english, strict=True))
     assert context.moments_text("; ".join(MOMENT_NAMES.values()), _languages()[1]).count("; ") == len(MOMENT_NAMES) - 1
     assert context.surprise_how({"how": ["kept"]}, _languages()[0]) == ["kept"]
+
+
+def test_placement_limit() -> None:
+    pack = load_pack()
+    n = {"n": const(pack, "reinforcement_per_province")}
+    for message in LIMIT_TEXT.values():
+        english = message % n
+        assert context.limit_words(pack, english) == english
+        for tr in _languages():
+            assert context.limit_words(pack, english, tr) not in (english, "")
 
 
 def test_hand_rows() -> None:
