@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import gettext
+import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -132,6 +133,42 @@ def roll_details(pack: Pack, events: Sequence[rules.Event], i: int,
     return narrate(pack, used, tr)
 
 
+PURPOSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^turn order tie: (?P<seat>\S+)$", i18n.N_("turn order tie: %(seat)s")),
+    (r"^turn order tie, re-roll (?P<n>\d+): (?P<seat>\S+)$", i18n.N_("turn order tie, re-roll %(n)s: %(seat)s")),
+    (r"^battle in (?P<space>[^:]+): attacker \((?P<side>[^)]+)\)$", i18n.N_("battle in %(space)s: attacker (%(side)s)")),
+    (r"^battle in (?P<space>[^:]+): defender \((?P<side>[^)]+)\)$", i18n.N_("battle in %(space)s: defender (%(side)s)")),
+    (r"^battle in (?P<space>[^:]+): (?P<seat>\S+) re-rolls$", i18n.N_("battle in %(space)s: %(seat)s re-rolls")),
+    (r"^naval battle: declarer \((?P<side>[^)]+)\)$", i18n.N_("naval battle: declarer (%(side)s)")),
+    (r"^naval battle: mover \((?P<side>[^)]+)\)$", i18n.N_("naval battle: mover (%(side)s)")),
+    (r"^attrition of (?P<side>\S+)'s (?P<unit>.+) CUs in (?P<space>.+)$",
+     i18n.N_("attrition of %(side)s's %(unit)s CUs in %(space)s")),
+    (r"^elephants of (?P<side>\S+) in (?P<space>.+)$", i18n.N_("elephants of %(side)s in %(space)s")),
+    (r"^interception by (?P<seat>\S+) from (?P<source>.+) into (?P<space>.+)$",
+     i18n.N_("interception by %(seat)s from %(source)s into %(space)s")),
+    (r"^(?P<seat>\S+) avoids battle in (?P<space>.+)$", i18n.N_("%(seat)s avoids battle in %(space)s")),
+    (r"^hostile tribes in (?P<space>.+)$", i18n.N_("hostile tribes in %(space)s")),
+    (r"^leader loss check of (?P<general>.+)$", i18n.N_("leader loss check of %(general)s")),
+    (r"^unrest \((?P<card>.+)\)$", i18n.N_("unrest (%(card)s)")),
+    (r"^assault on (?P<space>.+)$", i18n.N_("assault on %(space)s")),
+))
+"""The purposes the rules core gives its die rolls (``DiceRolled``'s ``purpose``, in
+the event: language-free English), as patterns and the message that says each."""
+
+
+def purpose_words(purpose: str, tr: gettext.NullTranslations | None = None) -> str:
+    """A die roll's purpose (names already printed) in the language of ``tr``: the
+    first of :data:`PURPOSES` that matches, said again; English, and a purpose no
+    pattern knows, stay as they are."""
+    if tr is None or i18n.language_of(tr) == i18n.DEFAULT:
+        return purpose
+    for pattern, message in PURPOSES:
+        m = pattern.match(purpose)
+        if m:
+            return tr.gettext(message) % m.groupdict()
+    return purpose
+
+
 def roll_text(info: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
     """One die roll in words: ``"Dice 2d6: 3+5 = 8 for battle at Gaza (R-9.2); row: 9"``,
     in the language of ``tr`` (None: English; the purpose is the rules core's words)."""
@@ -139,7 +176,7 @@ def roll_text(info: Mapping[str, Any], tr: gettext.NullTranslations | None = Non
     vals = "+".join(str(v) for v in info["values"])
     if len(info["values"]) > 1:
         vals += f" = {info['total']}"
-    v = {"dice": info['dice'], "values": vals, "purpose": info['purpose'], "rule": info['rule']}
+    v = {"dice": info['dice'], "values": vals, "purpose": purpose_words(str(info['purpose']), tr), "rule": info['rule']}
     out = (_("Dice %(dice)s: %(values)s for %(purpose)s (%(rule)s)") if info["rule"]
            else _("Dice %(dice)s: %(values)s for %(purpose)s")) % v
     if info["extra"]:

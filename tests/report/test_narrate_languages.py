@@ -47,3 +47,27 @@ def pseudolocale_free(text: str, names: set[str]) -> str:
     """``text`` without the words of names (a place, a general, a card: the pack's own
     names stay English until slice B gives them per language)."""
     return " ".join(w for w in re.findall(r"[\w'’-]+", text) if w.lower() not in names)
+
+
+def test_every_roll_purpose_is_translated() -> None:
+    """The dice lines of the story: the frame and the purpose the rules core gives each
+    roll (language-free English in the event) in the seat's language; English unchanged."""
+    from pbem.report import context
+    pack = load_pack()
+    rolls = 0
+    for _state, events in war_games(pack, "narrate", 6):
+        for e in events:
+            if e.kind != "DiceRolled":
+                continue
+            rolls += 1
+            info = context.roll_info(e, pack)
+            english = context.roll_text(info)
+            assert context.roll_text(info, i18n.translations("en")) == english
+            for language in ("es", "ru"):
+                tr = i18n.translations(language)
+                said = context.purpose_words(str(info["purpose"]), tr)
+                assert said != info["purpose"], f"{language}: {info['purpose']}"
+                assert context.roll_text(info, tr).endswith(said + (f" ({info['rule']})" if info["rule"] else "")
+                                                          + ("; " + "; ".join(f"{k}: {v}" for k, v in info["extra"])
+                                                             if info["extra"] else ""))
+    assert rolls > 20
