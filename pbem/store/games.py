@@ -71,9 +71,17 @@ class GamesTable(Connection):
     def update_seat(self, game_id: str, seat: str, *, player: str, email: str, key_hash: str) -> None:
         """Set a seat's player name, address (lowercased) and key hash (config sync); a
         new address clears the seat's bounce mark (the old address bounced, not this one)
-        and gives up the mail that waited for the old one (:meth:`drop_held_mail`)."""
+        and gives up the mail that waited for the old one (:meth:`drop_held_mail`). A new
+        player (another name, or both another address and key) leaves the one before in
+        ``former_seats`` (:mod:`pbem.store.observers`: their record keeps the seat's past)."""
         values: dict[str, Any] = {"player": player, "email": email.lower(), "key_hash": key_hash}
         row = self.db["seats"].get((game_id, seat))
+        if row["player"] != player or (row["email"] != email.lower() and row["key_hash"] != key_hash):
+            # a new player (issue 29.4): the one before keeps the seat's past in their record
+            self.db["former_seats"].insert({"game_id": game_id, "seat": seat, "player": row["player"],
+                                            "email": row["email"], "until_seq": self.db.execute(
+                                                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                                [game_id]).fetchone()[0], "at": utcnow()})
         if row["email"] != email.lower():
             values.update({"bouncing": 0, "bounced_at": None})
             if row["bouncing"]:  # what waited for the dead address is not sent there

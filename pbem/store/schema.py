@@ -33,6 +33,9 @@
   at a row again, with a partial index on the open rows (:mod:`pbem.store.deadlines`).
 - ``012_signup_language`` (issue 28): ``signup_seats.language``, the language a player chose
   in the join mail, kept until the game starts (:mod:`pbem.service.commands.join`).
+- ``015_observers`` (issue 29.3, 29.4): ``observers`` (who follows a game's public reports)
+  and ``former_seats`` (a seat's earlier players, for their records;
+  :mod:`pbem.store.observers`).
 - ``016_retention`` (issue 30 item 7): ``moved_games``, the finished games moved to the
   archive database (:mod:`pbem.store.retention`).
 """
@@ -43,6 +46,7 @@ import sqlite_utils
 from pbem.store.base import Migration
 from pbem.store.blobs import pack, split
 from pbem.store.content import content_hash
+from pbem.store.observers import migrate_observers as _m015_observers
 from pbem.store.retention import migrate as _m016_retention
 from pbem.store.table import migrate as _m005
 from pbem.store.table import migrate_commands as _m009_commands
@@ -169,5 +173,6 @@ MIGRATIONS: list[Migration] = [
     ("010_intake_rule", _m010),  # issue 26.3: which intake rule decided a mail (pbem.service.intake.chain)
     ("011_deadline_wake", _m011),  # issue 30.6: the deadline pass reads only the rows whose time has come
     ("012_signup_language", _m012),  # issue 28: a seat's language chosen at sign-up (pbem.service.commands.join)
+    ("015_observers", _m015_observers),  # issue 29.3/29.4: observers and seats' former players (pbem.store.observers)
     ("016_retention", _m016_retention),  # issue 30.7: finished games moved to the archive database
 ]

@@ -216,9 +216,10 @@ def _is_host_command(doc: Mapping[str, Any]) -> bool:
 
 @dataclass(frozen=True)
 class Request:
-    """A document that is no orders: a history request, a host command, a join, a seat
-    command or an address confirmation, each dispatched through the command registry
-    (:mod:`pbem.service.commands.catalogue`)."""
+    """A document that is no orders: a history request, a command any address may send
+    (``observe``, ``leave``, ``record``; ``help`` without a seat or key), a host
+    command, a join, a seat command or an address confirmation, each dispatched through
+    the command registry (:mod:`pbem.service.commands.catalogue`)."""
 
     name: str = "request"
     description: str = "a history request, a command or a join goes to the command registry"
@@ -227,6 +228,9 @@ class Request:
         doc = mail.document
         if "history" in doc:
             return Verdict(Outcome.DISPATCH, REGISTRY.request("history").process)
+        opened = REGISTRY.open_command(doc.get("command")) if "orders" not in doc and "host" not in doc else None
+        if opened is not None and (opened.name != "help" or ("seat" not in doc and "key" not in doc)):
+            return Verdict(Outcome.DISPATCH, opened.process)  # any address, no seat key (issue 29)
         if "command" in doc and ("host" in doc or (_is_host_command(doc) and "seat" not in doc
                                                    and "key" not in doc)):
             return Verdict(Outcome.DISPATCH, host_commands.handle_mail)
