@@ -125,7 +125,8 @@ class ObserversTable(Connection):
                     disorders += kind == "CivilDisorderDeclared"
             for _step, first, set_at in self.db.execute(
                     "SELECT i.step, MIN(i.fetched_at), d.set_at FROM inbox i JOIN deadlines d ON d.game_id = i.game_id "
-                    "AND d.step = i.step AND d.seat = i.seat WHERE i.game_id = ? AND i.seat = ? AND i.status = 'applied' "
+                    "AND d.step = i.step AND d.seat = i.seat WHERE i.game_id = ? AND i.seat = ? "
+                    "AND i.status = 'applied' "
                     "AND lower(i.sender) = ? GROUP BY i.step", [game_id, seat, folded]).fetchall():
                 if first and set_at:
                     answers.append(max(0.0, (datetime.fromisoformat(first) - datetime.fromisoformat(set_at))

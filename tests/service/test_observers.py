@@ -48,6 +48,9 @@ def test_an_observer_follows_a_whole_game_and_sees_no_secret(tmp_path: Path) -> 
         table.send("host@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: observers\nadd: {OBSERVER}\n",
                    "allow")
         assert table.cycle() == ["host"]
+        listed = table.cli("game", "observers", "-c", str(table.path), "g2")
+        assert listed.exit_code == 0 and f"{OBSERVER}: allowed (allowed by the host)" in listed.output, listed.output
+        store = table.judge.store  # the CLI reopened the judge
         table.send(OBSERVER, observe, "observe now")
         assert table.cycle() == ["answered"]
         table.flush()
@@ -144,7 +147,9 @@ def test_who_may_observe_leave_and_help_for_any_address(tmp_path: Path) -> None:
         assert list(m.cycle().values()) == ["answered"]
         assert m.judge.store.observer("g8", "stranger@pbem.localhost")["status"] == "active"
         _decide(m, "g8", g8_keys, 1)
-        assert " informe: " in str(m.mails("stranger", "[g8] step")[0]["Subject"])  # the observer's language
+        watched = m.mails("stranger", "[g8] step")[0]
+        assert " informe: " in str(watched["Subject"])  # the observer's language, and how to stop
+        assert "Observa g8" in " ".join(text(watched).split()) and "`command: leave`" in text(watched)
         m.send("stranger", {"game": "g8", "command": "leave"}, "leave g8")
         assert list(m.cycle().values()) == ["answered"]
         assert "You no longer observe g8" in _answers(m, "stranger", "Re: leave g8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gettext
 import hashlib
+from html import escape
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -12,6 +13,7 @@ from pbem import i18n, rules
 from pbem.mail.compose import Attachment
 from pbem.pack.model import Pack
 from pbem.report import build, seatjson
+from pbem.report.context import WIDTH, wrap
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats
 from pbem.service.log import trust
@@ -99,8 +101,11 @@ def queue_observer_reports(judge: Service, game_id: str, pack: Pack, state: rule
                                   headline=said(tr), seed_commitment=commitment, witness=witness, before=before,
                                   map_attached=False, bots=played, tr=tr)
         subject = f"[{game_id}] step {step} " + tr.gettext("report: %(headline)s") % {"headline": said(tr)}
+        footer = tr.gettext("You observe %(game)s. To stop these reports, mail the judge `game: %(game)s` and "
+                            "`command: leave`.") % {"game": game_id}
         outbox.queue(judge, game_id=game_id, kind="observer", to_addr=row["email"], to_name=None, subject=subject,
-                     text=rep.text, html=rep.html, id_parts=(game_id, step, "observer", row["email"], english))
+                     text=rep.text.rstrip("\n") + "\n\n" + wrap(footer, WIDTH) + "\n",
+                     html=rep.html.replace("</body>", f"<p>{escape(footer)}</p></body>", 1), id_parts=(game_id, step, "observer", row["email"], english))
 
 
 def queue_prompts(judge: Service, game_id: str, pack: Pack, state: rules.GameState) -> None:
