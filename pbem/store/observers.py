@@ -11,6 +11,10 @@
   player's record (:meth:`ObserversTable.player_record`) counts each seat's missed
   decisions and civil disorders for the player who held it then; the log itself names
   no address (docs/trust.md).
+- ``moved_records``: a finished game's part of each of its players' records, kept in the
+  live database when the game moves to the archive database (:func:`keep_records`,
+  called by :func:`pbem.store.retention.drop_game`); its column is ``from_game``, not
+  ``game_id``, so the move leaves it here.
 """
 from __future__ import annotations
 
@@ -37,6 +41,9 @@ def migrate_observers(db: sqlite_utils.Database) -> None:
                                "until_seq": int, "at": str}, pk="id", if_not_exists=True)
     db["former_seats"].create_index(["email"], index_name="former_seats_email", if_not_exists=True)
     db["former_seats"].create_index(["game_id", "seat"], index_name="former_seats_seat", if_not_exists=True)
+    db["moved_records"].create({"email": str, "from_game": str, "finished": int, "decisions": int, "missed": int,
+                                "civil_disorders": int, "answer_seconds": float}, pk=("email", "from_game"),
+                               if_not_exists=True)
 
 
 class ObserversTable(Connection):
@@ -92,6 +99,41 @@ class ObserversTable(Connection):
                 spans.append((game_id, seat, after, None))
         return spans
 
+    def _tally(self, email: str, only: str | None = None) -> dict[str, dict[str, Any]]:
+        """Per game (``only``: that game alone) the part of ``email``'s record it makes:
+        ``{game_id: {finished, running, decisions, missed, civil_disorders,
+        answer_seconds}}`` (``answer_seconds``: the sum over the decisions answered)."""
+        folded = fold_address(email)
+        out: dict[str, dict[str, Any]] = {}
+        for game_id, seat, after, until in self._spans(folded):
+            if only is not None and game_id != only:
+                continue
+            part = out.setdefault(game_id, {"finished": 0, "running": 0, "decisions": 0, "missed": 0,
+                                            "civil_disorders": 0, "answer_seconds": 0.0})
+            status = (self.db.execute("SELECT status FROM games WHERE id = ?", [game_id]).fetchone() or [""])[0]
+            if until is None and status == "over":
+                part["finished"] = 1
+            elif until is None and status in ("active", "paused"):
+                part["running"] = 1
+            bound = "" if until is None else " AND seq <= ?"
+            args: list[Any] = [game_id, after, *([] if until is None else [until])]
+            for kind, data in self.db.execute("SELECT kind, data FROM events WHERE game_id = ? AND seq > ?" + bound
+                                              + " AND kind IN ('DecisionMissed', 'CivilDisorderDeclared')",
+                                              args).fetchall():
+                if json.loads(data).get("seat") == seat:
+                    part["missed"] += kind == "DecisionMissed"
+                    part["civil_disorders"] += kind == "CivilDisorderDeclared"
+            for _step, first, set_at in self.db.execute(
+                    "SELECT i.step, MIN(i.fetched_at), d.set_at FROM inbox i JOIN deadlines d ON d.game_id = i.game_id "
+                    "AND d.step = i.step AND d.seat = i.seat WHERE i.game_id = ? AND i.seat = ? "
+                    "AND i.status = 'applied' "
+                    "AND lower(i.sender) = ? GROUP BY i.step", [game_id, seat, folded]).fetchall():
+                if first and set_at:
+                    part["decisions"] += 1
+                    part["answer_seconds"] += max(0.0, (datetime.fromisoformat(first)
+                                                        - datetime.fromisoformat(set_at)).total_seconds())
+        return out
+
     def player_record(self, email: str) -> dict[str, Any]:
         """The record of the player at ``email`` across this installation's games
         (issue 29.4): ``games`` (games in which the address holds or held a seat),
@@ -101,38 +143,29 @@ class ObserversTable(Connection):
         ``civil_disorders`` (``CivilDisorderDeclared``), ``missed_share`` (missed over
         answered plus missed, 0.0 to 1.0; None without a decision) and
         ``answer_seconds`` (the mean time from the prompt to the first orders accepted
-        for a decision, seconds; None without one). Reads only."""
-        folded = fold_address(email)
-        games: set[str] = set()
-        finished: set[str] = set()
-        running: set[str] = set()
-        missed = disorders = 0
-        answers: list[float] = []
-        for game_id, seat, after, until in self._spans(folded):
-            games.add(game_id)
-            status = (self.db.execute("SELECT status FROM games WHERE id = ?", [game_id]).fetchone() or [""])[0]
-            if until is None and status == "over":
-                finished.add(game_id)
-            elif until is None and status in ("active", "paused"):
-                running.add(game_id)
-            bound = "" if until is None else " AND seq <= ?"
-            args: list[Any] = [game_id, after, *([] if until is None else [until])]
-            for kind, data in self.db.execute("SELECT kind, data FROM events WHERE game_id = ? AND seq > ?" + bound
-                                              + " AND kind IN ('DecisionMissed', 'CivilDisorderDeclared')",
-                                              args).fetchall():
-                if json.loads(data).get("seat") == seat:
-                    missed += kind == "DecisionMissed"
-                    disorders += kind == "CivilDisorderDeclared"
-            for _step, first, set_at in self.db.execute(
-                    "SELECT i.step, MIN(i.fetched_at), d.set_at FROM inbox i JOIN deadlines d ON d.game_id = i.game_id "
-                    "AND d.step = i.step AND d.seat = i.seat WHERE i.game_id = ? AND i.seat = ? "
-                    "AND i.status = 'applied' "
-                    "AND lower(i.sender) = ? GROUP BY i.step", [game_id, seat, folded]).fetchall():
-                if first and set_at:
-                    answers.append(max(0.0, (datetime.fromisoformat(first) - datetime.fromisoformat(set_at))
-                                       .total_seconds()))
-        asked = len(answers) + missed
-        return {"games": len(games), "finished": len(finished), "running": len(running), "decisions": len(answers),
-                "missed": missed, "civil_disorders": disorders,
-                "missed_share": (missed / asked) if asked else None,
-                "answer_seconds": (sum(answers) / len(answers)) if answers else None}
+        for a decision, seconds; None without one). Games moved to the archive database
+        count through ``moved_records``. Reads only."""
+        parts = list(self._tally(email).values())
+        parts += [dict(r, running=0) for r in self.db["moved_records"].rows_where(
+            "email = ?", [fold_address(email)], select="finished, decisions, missed, civil_disorders, answer_seconds")]
+        total = {k: sum(p[k] for p in parts) for k in ("finished", "running", "decisions", "missed",
+                                                       "civil_disorders", "answer_seconds")}
+        asked = total["decisions"] + total["missed"]
+        return {"games": len(parts), "finished": total["finished"], "running": total["running"],
+                "decisions": total["decisions"], "missed": total["missed"],
+                "civil_disorders": total["civil_disorders"],
+                "missed_share": (total["missed"] / asked) if asked else None,
+                "answer_seconds": (total["answer_seconds"] / total["decisions"]) if total["decisions"] else None}
+
+
+def keep_records(conn: Connection, game_id: str) -> None:
+    """Keep ``game_id``'s part of each of its players' records in ``moved_records``
+    (before the game's rows leave the live database; inside the caller's transaction)."""
+    store: Any = conn
+    emails = {r[0] for r in conn.db.execute("SELECT email FROM seats WHERE game_id = ? AND email != '' UNION "
+                                            "SELECT email FROM former_seats WHERE game_id = ? AND email != ''",
+                                            [game_id, game_id])}
+    for email in sorted(emails):
+        for part in ObserversTable._tally(store, email, game_id).values():
+            conn.db["moved_records"].insert({"email": email, "from_game": game_id,
+                                             **{k: v for k, v in part.items() if k != "running"}}, replace=True)

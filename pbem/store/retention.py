@@ -36,6 +36,7 @@ from typing import Any
 
 from pbem.store.base import Connection, utcnow
 from pbem.store.games import ENDED_STATUSES
+from pbem.store.observers import keep_records
 
 #: tables whose rows are not a game's even though they may name one
 _NOT_MOVED = {"inbox", "outbox_blobs", "blobs", "moved_games", "migrations"}
@@ -162,6 +163,7 @@ def drop_game(live: Connection, game_id: str, status: str, ended_at: str, archiv
     plus one, and an id given twice would overwrite the archive's copy. Raises
     sqlite3.Error (nothing changed then)."""
     with live.transaction():  # type: ignore[attr-defined]
+        keep_records(live, game_id)  # its players' records stay in the live database (issue 29.4)
         ids = _id_tables(live)
         shas = {r[0] for r in live.db.execute(
             "SELECT DISTINCT ob.sha256 FROM outbox_blobs ob JOIN outbox o ON o.id = ob.outbox_id "
