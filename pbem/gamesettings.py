@@ -64,7 +64,6 @@ class GameSettings:
     ``vote_hours``: how long a seats' proposal (``command: propose``, issue 29) stays open
     at most, in hours (0: until the game's next decision only); it also expires at the
     game's next decision, whichever comes first;
-
     ``observers``: who may follow the game's public reports by mail (``off``, the
     default; ``host``: the addresses the host allows; ``anyone``; issue 29.3);
     ``min_finished_games``: a join is refused from an address with fewer games played
