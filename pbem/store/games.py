@@ -29,6 +29,12 @@ class GamesTable(Connection):
         """Every games row, in creation order."""
         return list(self.db["games"].rows_where(order_by="rowid"))
 
+    def games_in(self, *statuses: str) -> list[dict[str, Any]]:
+        """The games rows whose status is one of ``statuses``, by id (the loop's per-cycle
+        passes read only these, through the ``games_status`` index: no table scan)."""
+        marks = ",".join("?" * len(statuses))
+        return list(self.db["games"].rows_where(f"status IN ({marks})", list(statuses), order_by="id"))
+
     def seats(self, game_id: str) -> list[dict[str, Any]]:
         """The seats rows of a game, in the stored order."""
         return list(self.db["seats"].rows_where("game_id = ?", [game_id], order_by="rowid"))
