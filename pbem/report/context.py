@@ -366,11 +366,13 @@ PHASES = {"turn_order": i18n.N_("turn order phase"), "reinforcement": i18n.N_("r
 def stage_text(view: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
     """Where a view's game is within its turn, for the standings' heading: ``"round 3"``
     in the strategy phase (R-6.5), else the phase (``"turn order phase"``, R-6): the
-    round number of the last turn means nothing once its rounds are over. In the
-    language of ``tr`` (None: English)."""
+    round number of the last turn means nothing once its rounds are over; ``"game over"``
+    once the game has a result. In the language of ``tr`` (None: English)."""
     _ = i18n.gettext_of(tr)
     phase = str(view.get("phase", ""))
-    if phase in ("strategy", "") or view.get("result"):
+    if view.get("result"):  # issue 24 N7: "turn 4, round 5" read as a round of turn 4
+        return _("game over")
+    if phase in ("strategy", ""):
         return _("round %(round)s") % {"round": view.get("round", 1)}
     return _(PHASES[phase]) if phase in PHASES else f"{phase.replace('_', ' ')} phase"
 

@@ -21,7 +21,8 @@ def process(judge: Service, request: HostRequest) -> Done:
     judge.store.set_game_status(game_id, "paused")
     common.tell_seats(judge, game_id, "the game is paused",
                       f"The host paused {game_id}: {reason or 'no reason given'}. No deadline passes "
-                      "until the game resumes; every deadline then moves on by the length of the pause.",
+                      "until the game resumes; every deadline then moves on by the length of the pause. Orders "
+                      "are still taken meanwhile: a seat may send its orders for the step it is asked now.",
                       f"pause-{now.isoformat()}")
     return Done(f"Game {game_id} is paused. " + request.say("Send `command: resume` to go on.",
                                                            f"`pbem host resume {game_id}` goes on."), head)
