@@ -103,7 +103,7 @@ def played_when(pack: Pack, view: Mapping[str, Any], tr: gettext.NullTranslation
     years = {t.number: t.year_bc for t in pack.turns}
     turn = view.get("turn", 1)
     return {"turn": turn, "year": view.get("year_bc") or years.get(turn, "?"),
-            "stage": context.stage_text(view, tr)}
+            "stage": context.stage_text(view, tr, over=False)}
 
 
 def _rolled_back(events: Sequence[rules.Event]) -> bool:
