@@ -20,7 +20,6 @@ import json
 import logging
 import shutil
 import signal
-import sqlite3
 import sys
 import threading
 from collections.abc import Callable
@@ -568,8 +567,8 @@ def retention(config_path: str, dry_run: bool) -> None:
     store = _open_store(config, readonly=dry_run)
     try:
         done = run_retention(store, config, datetime.now(UTC), dry_run=dry_run)
-    except (StoreError, sqlite3.Error) as exc:
-        _fail(f"retention stopped: {exc}")
+    except Exception as exc:  # noqa: BLE001 - a database fault (sqlite3.Error, StoreError) is told, not a traceback
+        _fail(f"retention stopped: {type(exc).__name__}: {exc}")
     if dry_run:
         for gid in done.moved:
             click.echo(f"{gid}: due to move to {archive_path(config)}")
