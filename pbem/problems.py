@@ -10,7 +10,7 @@ is not declared (:class:`UnknownCode`), so a typo fails the first test that reac
 Code families: ``orders.*``, ``turn.*``, ``game.*``, ``surrender.*``, ``tyche.*``,
 ``movement.*``, ``siege.*``, ``standing.*``, ``surprise.*``, ``inside.*``, ``commanders.*``,
 ``reinforcements.*``, ``reaction.*``, ``royals.*``, ``rules.*`` (the rules core); ``envelope.*``,
-``auth.*``, ``history.*``, ``mail.*``, ``yaml.*``, ``internal`` (the mail pipeline).
+``auth.*``, ``history.*``, ``mail.*``, ``yaml.*``, ``observe.*``, ``internal`` (the mail pipeline).
 """
 from __future__ import annotations
 
@@ -284,6 +284,18 @@ _MAIL = [
     ("command.seat_taken", "join: names a seat another player took", "docs/player-guide.md: Joining an open game"),
     ("command.signup_twice", "the address holds a seat of that open game already",
      "docs/player-guide.md: Joining an open game"),
+    ("command.signup_finished", "the address finished fewer games on this judge than the game's min_finished_games",
+     "docs/player-guide.md: Your record"),
+    ("command.signup_missed", "the address missed a larger share of its decisions than the game's max_missed_share",
+     "docs/player-guide.md: Your record"),
+    ("observe.no_game", "game: names no running game of this judge", "docs/player-guide.md: Observing a game"),
+    ("observe.off", "the game takes no observers (its setting observers: off)",
+     "docs/player-guide.md: Observing a game"),
+    ("observe.not_allowed", "the game takes observers the host allows, and the host has not allowed this address",
+     "docs/player-guide.md: Observing a game"),
+    ("observe.seat", "the address holds a seat of the game: its own reports show more",
+     "docs/player-guide.md: Observing a game"),
+    ("observe.not_following", "leave: the address observes no such game", "docs/player-guide.md: Observing a game"),
     ("internal", "the judge hit an internal error; the host is told", "docs/pipeline.md: One cycle"),
     ("mail.no_orders", "no orders block in the author's own text", READING),
     ("mail.two_documents", "two orders blocks in one mail", READING),

@@ -17,7 +17,7 @@ from pbem.problems import CODES, UnknownCode, grouped, problem
 ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = ("orders", "turn", "game", "surrender", "tyche", "movement", "siege", "standing",
             "surprise", "inside", "commanders", "reinforcements", "reaction", "rules", "royals",
-            "envelope", "auth", "history", "command", "host", "press", "vote", "mail", "yaml")
+            "envelope", "auth", "history", "command", "host", "press", "vote", "mail", "yaml", "observe")
 RULE_FAMILIES = FAMILIES[:FAMILIES.index("royals") + 1]
 """The families of the rules core's codes (each names a rule); the rest are the mail's."""
 CODE = re.compile(r"^(?:%s)\.[a-z_]+$" % "|".join(FAMILIES))

@@ -189,8 +189,8 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 if bad or not vals or len(set(map(str, types))) != len(vals):
                     reject(rej, "standing.bad_order", "order lists CU types, each once" + (f"; no type {bad[0]!r}"
                                                               if bad else ""),
-                         f"{w}.order", name_hint(bad[0] if bad else None, pack.cu_types,
-                                                 pack.special_units,
+                         f"{w}.order", name_hint(bad[0] if bad else None, pack.special_units,
+                                                 words=tuple(pack.cu_types),  # as written (issue 24 N8)
                                                  otherwise="types: " + unit_types_text(pack)))
                 norm[k] = [t if t is not None else x for x, t in zip(vals, types, strict=True)]
         if when in ("intercept", "avoid") and "army" not in o:

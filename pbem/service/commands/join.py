@@ -16,7 +16,12 @@ Refused, each with what to do instead, nothing changed: a game that is not open 
 sign-up (unknown, or started: ``command.no_signup``), a seat that is no seat
 (``command.signup_seat``) or is taken (``command.seat_taken``; the free seats are
 named), an address that holds a seat of that game already (``command.signup_twice``:
-one seat per address, so no player holds two seats and every seat has its own mail).
+one seat per address, so no player holds two seats and every seat has its own mail),
+and an address whose record on this judge is below the game's minimum
+(``command.signup_finished``: fewer games finished than ``min_finished_games``;
+``command.signup_missed``: a larger share of decisions missed than
+``max_missed_share``; issue 29.4). The host is told of every join, with the player's
+record.
 
 Before the game starts it has no hash chain yet: the sign-up lives in the ``signups``
 and ``signup_seats`` tables; its outcome (who took which seat) enters the chain with
@@ -36,6 +41,7 @@ from pbem.problems import Problem
 from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
+from pbem.service.commands.anyone import record
 from pbem.service.commands.registry import Field, Guide, MailRequest, Who
 from pbem.service.outgoing import answers, outbox
 from pbem.service.play.setup import _ID, NewSeat, new_game
@@ -174,6 +180,8 @@ def check_join(judge: Service, doc: Mapping[str, Any], sender: str) -> tuple[str
     if not i18n.is_language(language):
         problems.append(_refuse("command.value", f"language: {language!r} is not a language of this judge.",
                                 f"Write one of {', '.join(i18n.LANGUAGES)}, e.g. `language: es`.", where="language"))
+    # the game's minimum record (issue 29.4): finished games, share of decisions missed
+    problems += record.join_problems(GameSettings.from_dict(row["settings"]), store.player_record(sender), game_id)
     return (None if problems else seat), problems
 
 
@@ -225,9 +233,26 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
                  # is a new welcome with a new key (issue 25.2: it shared the first one's id and was dropped)
                  id_parts=(game_id, "signup", seat, sender, *answers.answer_key(parsed)),
                  in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
+    _tell_host_joined(judge, game_id, row, seat, player, sender, waiting)
     if not waiting:
         _start(judge, game_id, row, taken)
     return "answered"
+
+
+def _tell_host_joined(judge: Service, game_id: str, row: Mapping[str, Any], seat: str, player: str, sender: str,
+                      waiting: int) -> None:
+    """The host's sign-up notice: who took which seat, from which address, with the
+    player's record on this judge (issue 29.4; :mod:`pbem.service.commands.anyone.record`)."""
+    lines = "\n".join("  " + line for line in record.record_lines(judge.store.player_record(sender)))
+    body = (wrapped(f"{player} <{sender}> joined {game_id} and took the seat {seat}. "
+                    + (f"{waiting} seat(s) are still free." if waiting else "It was the last seat: the game starts.")
+                    + " Their record on this judge:") + "\n\n" + lines + "\n\n"
+            + wrapped(f"A join you do not want is undone with `pbem game close --seat {seat} {game_id}`."))
+    text = build.render_notice(body, game_id)
+    outbox.queue(judge, game_id=None, kind="notice", to_addr=row["host_email"], to_name=None,
+                 subject=f"[{game_id}] sign-up: {player} took {seat}", text=text,
+                 html=build.html_of_text("sign-up", text), id_parts=(game_id, "signup-host", seat, sender,
+                                                                      judge.clock().isoformat()))
 
 
 def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dict[str, Any]]) -> None:

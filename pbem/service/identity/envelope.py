@@ -219,6 +219,11 @@ def _sender_step(judge: Service, c: Claim) -> Checked | None:
     refusal = [Problem(message=f"This address ({c.parsed.sender}) is not registered for seat {seat} of {game_id}; "
                        "a mail can only act for the seat registered at its sender address.",
                        where="seat", code="auth.sender")]
+    if any(f["game_id"] == game_id and f["seat"] == seat for f in judge.store.former_seats(c.parsed.sender or "")):
+        refusal = [Problem(message=f"This address ({c.parsed.sender}) no longer plays seat {seat} in {game_id}: the "
+                           "seat is registered at another address now, and its old key no longer works.",
+                           where="seat", code="auth.sender",
+                           hint="If you still play this seat, ask the host of the game.")]
     failures = judge.store.auth_failures(game_id, seat, c.since, AUTH_FAILURES)
     checked = not (is_slow(row["key_hash"]) and failures >= FOREIGN_SLOW_CHECKS)
     if checked and _key_ok(judge, c.doc, row):
@@ -471,9 +476,12 @@ def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Problem]:
     for k in doc:
         if k not in allowed:
             near = suggest(str(k), allowed)
+            hint = f"did you mean `{near}`?" if near else None
+            if k == "command":  # issue 24 N6: a command written into an orders block
+                hint = (f"a command goes in a mail of its own, without `orders:` and `step:`: game, seat, key and "
+                        f"`command: {shown_value(doc[k])}`, in any order (`command: help` lists the commands)")
             issues.append(Problem(message=f"Unknown top-level key `{k}`; allowed: {', '.join(allowed)}.",
-                                where=str(k), code="envelope.unknown_key",
-                                hint=f"did you mean `{near}`?" if near else None))
+                                where=str(k), code="envelope.unknown_key", hint=hint))
     return issues
 
 

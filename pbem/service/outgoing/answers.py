@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from pbem import i18n, problem_texts
+from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
@@ -85,7 +86,7 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     """Answer a sender with every problem found, repeats merged
     (:func:`pbem.problems.grouped`), and ``note`` after them, as the limits on answers
     allow (:func:`pbem.service.outgoing.ratelimit.deliver`: a seat past its hourly limit gets it
-    in a digest unless ``urgent``, the refusal of the orders the game waits for from it;
+    in a digest unless ``urgent``, a real refusal to its own address, one in 5 minutes;
     ``inbox_id`` is marked when the answer does not go on its own); False when the answer
     was dropped (a stranger past the limits)."""
     if not parsed.sender:
@@ -108,8 +109,18 @@ def reject(judge: Service, parsed: ParsedMail, rec: Recorder, issues: Sequence[P
     (``note`` after the problems); nothing in the game changes. Returns ``status``."""
     iid = rec(status, reason or issues[0].code, game_id=game_id, seat=seat,
               result={**result, "problems": [i.to_dict() for i in issues]}, **fields)
-    reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text, note=note, inbox_id=iid)
+    reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text, note=note, inbox_id=iid,
+          urgent=status == "rejected" and from_the_seat(judge, game_id, seat, parsed.sender))
     return status
+
+
+def from_the_seat(judge: Service, game_id: str | None, seat: str | None, sender: str | None) -> bool:
+    """Whether ``sender`` is the registered address of ``seat`` in ``game_id`` (issue 24
+    B/N2: a refusal to it is sent at once past the hourly limit on answers)."""
+    if not game_id or not seat or not sender:
+        return False
+    row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), None)
+    return row is not None and bool(row["email"]) and fold_address(row["email"]) == fold_address(sender)
 
 
 def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],

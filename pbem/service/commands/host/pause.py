@@ -21,7 +21,9 @@ def process(judge: Service, request: HostRequest) -> Done:
     judge.store.set_game_status(game_id, "paused")
     common.tell_seats(judge, game_id, lambda tr: tr.gettext("the game is paused"),
                       lambda tr: tr.gettext("The host paused %(game)s: %(reason)s. No deadline passes until the game "
-                                            "resumes; every deadline then moves on by the length of the pause.")
+                                            "resumes; every deadline then moves on by the length of the pause. Orders "
+                                            "are still taken meanwhile: a seat may send its orders for the step it is "
+                                            "asked now.")
                       % {"game": game_id, "reason": reason or tr.gettext("no reason given")},
                       f"pause-{now.isoformat()}")
     return Done(lambda tr: tr.gettext("Game %(game)s is paused.") % {"game": game_id} + " " + request.say(
