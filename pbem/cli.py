@@ -20,7 +20,6 @@ import json
 import logging
 import shutil
 import signal
-import sqlite3
 import sys
 import threading
 from collections.abc import Callable
@@ -31,6 +30,7 @@ from typing import Any, NoReturn
 import click
 from pythonjsonlogger.json import JsonFormatter
 
+from pbem import i18n
 from pbem.config import ConfigError, load_config
 from pbem.keys import hash_key, new_key
 from pbem.pack.cli import data as data_group
@@ -281,7 +281,7 @@ def game() -> None:
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
               help="A table setting: time_zone, allowed_days, grace, nmr_limit, absence_limit_days, press, "
                    "grey_press, publish_press, civil_disorder, bot, bot_seconds, bot_playouts, host_language, "
-                   "vote_hours, substitutes (repeatable).")
+                   "vote_hours, substitutes, observers, min_finished_games, max_missed_share (repeatable).")
 @click.option("--time-zone", default=None, help="The game's time zone (IANA name), same as --setting time_zone=.")
 @click.option("--language", "languages", multiple=True, metavar="SEAT=LANG",
               help="A seat's mail language: en (the default), es or ru, e.g. west=es (repeatable).")
@@ -357,6 +357,37 @@ def game_open(config_path: str, host_email: str, options: tuple[str, ...], setti
     click.echo(f"host key (keep it; host commands by mail carry it): {key}")
 
 
+@game.command("observers")
+@config_option("The config file (its database and servers are used).")
+@click.argument("game_id")
+@click.argument("action", type=click.Choice(["list", "add", "remove"]), default="list")
+@click.argument("address", required=False)
+def game_observers(config_path: str, game_id: str, action: str, address: str | None) -> None:
+    """List GAME_ID's observers, or allow ADDRESS to observe it (add: it then mails
+    `command: observe`) or take that back (remove). Needs the game's setting
+    `observers: host` (or `anyone`; docs/host-guide.md, "Observers")."""
+    from pbem.service.commands.anyone.observe import allow, listing
+    from pbem.service.judge import Judge
+
+    if action != "list" and not address:
+        _fail(f"`pbem game observers {game_id} {action}` needs an ADDRESS")
+    config = _load(config_path)
+    store = _open_store(config)
+    try:
+        judge = Judge(config, store)
+        if action == "list":
+            click.echo(listing(judge, game_id))
+        else:
+            with store.transaction():
+                click.echo(allow(judge, game_id, str(address), remove=action == "remove"))
+    except KeyError:
+        _fail(f"no running game {game_id!r} in {config.database}")
+    except ValueError as exc:
+        _fail(str(exc))
+    finally:
+        store.close()
+
+
 @game.command("close")
 @config_option("The config file (its database and servers are used).")
 @click.option("--seat", default=None, help="Free only this seat (its player is told); the sign-up stays open.")
@@ -395,14 +426,16 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
 @click.option("--abandon", is_flag=True, help="end: without a winner (the game is abandoned).")
 @click.option("--to-step", type=int, default=None, help="rollback: the earlier step whose position comes back.")
 @click.option("--bot", is_flag=True, help="replace: the game's bot takes the seat instead of a person.")
+@click.option("--add", default=None, metavar="ADDRESS", help="observers: allow this address to observe the game.")
+@click.option("--remove", default=None, metavar="ADDRESS", help="observers: this address may no longer observe.")
 @click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "approve", "resend",
-                                              "end", "rollback"]))
+                                              "end", "rollback", "observers"]))
 @click.argument("game_id")
 def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
-                 winner: str | None, abandon: bool, to_step: int | None, bot: bool, command: str,
-                 game_id: str) -> None:
+                 winner: str | None, abandon: bool, to_step: int | None, bot: bool, add: str | None,
+                 remove: str | None, command: str, game_id: str) -> None:
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
-    approve, resend, end, rollback): an event in the
+    approve, resend, end, rollback, observers): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
     from pbem.service.commands.host_commands import run as run_host
     from pbem.service.judge import Judge
@@ -410,7 +443,8 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     config = _load(config_path)
     try:
         done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
-                        player=player, winner=winner, abandon=abandon, to_step=to_step, bot=bot, via="cli")
+                        player=player, winner=winner, abandon=abandon, to_step=to_step, bot=bot, add=add,
+                        remove=remove, via="cli")
     except KeyError:
         store = _open_store(config)
         row = store.signup(game_id)
@@ -425,8 +459,9 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
         return
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         _fail(str(exc))
-    click.echo(done.text)
-    click.echo(f"Log witness: {done.witness}")
+    click.echo(i18n.localize(done.text))
+    if done.witness:
+        click.echo(f"Log witness: {done.witness}")
 
 
 @main.command()
@@ -533,8 +568,8 @@ def retention(config_path: str, dry_run: bool) -> None:
     store = _open_store(config, readonly=dry_run)
     try:
         done = run_retention(store, config, datetime.now(UTC), dry_run=dry_run)
-    except (StoreError, sqlite3.Error) as exc:
-        _fail(f"retention stopped: {exc}")
+    except Exception as exc:  # noqa: BLE001 - a database fault (sqlite3.Error, StoreError) is told, not a traceback
+        _fail(f"retention stopped: {type(exc).__name__}: {exc}")
     if dry_run:
         for gid in done.moved:
             click.echo(f"{gid}: due to move to {archive_path(config)}")

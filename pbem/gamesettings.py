@@ -26,6 +26,9 @@ who accepts (``auto``), the host approving the one who accepted (``approve``), o
 nobody: no offer is made (``off``)."""
 CIVIL_DISORDER_MODES = ("default", "bot")
 """What plays a seat in civil disorder: its decisions' defaults, or the game's bot."""
+OBSERVER_MODES = ("off", "host", "anyone")
+"""Who may follow a game's public reports by mail (issue 29.3): nobody, the addresses
+the host allows, or anyone."""
 TABLE_BOTS = ("search", "greedy", "random")
 """The bots that may play a seat (:mod:`pbem.rules.bots.table`; docs/bots.md)."""
 MAX_BOT_SECONDS = 10.0
@@ -67,7 +70,13 @@ class GameSettings:
     game's next decision, whichever comes first;
     ``substitutes``: a seat in civil disorder or handed to the bot is offered to the
     standby list and goes to the first who accepts (``auto``, the default), to the one
-    the host approves (``approve``), or is not offered (``off``; issue 29)."""
+    the host approves (``approve``), or is not offered (``off``; issue 29);
+    ``observers``: who may follow the game's public reports by mail (``off``, the
+    default; ``host``: the addresses the host allows; ``anyone``; issue 29.3);
+    ``min_finished_games``: a join is refused from an address with fewer games played
+    to the end on this judge (0: no minimum); ``max_missed_share``: a join is refused
+    from an address that missed more than this share of its decisions (0.0 to 1.0;
+    1.0: no limit; issue 29.4)."""
 
     time_zone: str = "UTC"
     allowed_days: tuple[str, ...] = DAYS
@@ -85,6 +94,9 @@ class GameSettings:
     host_language: str = "en"
     vote_hours: float = 48.0
     substitutes: str = "auto"
+    observers: str = "off"
+    min_finished_games: int = 0
+    max_missed_share: float = 1.0
 
     @property
     def zone(self) -> ZoneInfo:
@@ -100,8 +112,9 @@ class GameSettings:
             del out["host_language"]
         if self.vote_hours == VOTE_HOURS:  # the logs of games made before issue 29 stay as they were
             del out["vote_hours"]
-        if self.substitutes == "auto":  # the default: tables and logs as before issue 29
-            del out["substitutes"]
+        for key, default in NEW_DEFAULTS.items():  # games without them keep their tables and logs as before
+            if out[key] == default:
+                del out[key]
         return out
 
     @classmethod
@@ -121,6 +134,9 @@ VOTE_HOURS = 48.0
 """The default of ``vote_hours``: a proposal stays open at most two days."""
 MAX_VOTE_HOURS = 24 * 366
 """The longest ``vote_hours``."""
+NEW_DEFAULTS: Mapping[str, Any] = {"substitutes": "auto", "observers": "off", "min_finished_games": 0,
+                                   "max_missed_share": 1.0}
+"""Settings of issue 29 that :meth:`GameSettings.to_dict` leaves out at their defaults."""
 
 
 def duration(value: Any) -> float:
@@ -178,7 +194,7 @@ _FULL = {"mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday
 
 _KEYS = ("time_zone", "allowed_days", "grace", "nmr_limit", "absence_limit_days", "press", "grey_press",
          "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts", "host_language",
-         "vote_hours", "substitutes")
+         "vote_hours", "substitutes", "observers", "min_finished_games", "max_missed_share")
 
 
 def _one(key: str, value: Any) -> Any:
@@ -210,7 +226,20 @@ def _one(key: str, value: Any) -> Any:
         if not 0.01 <= seconds <= MAX_BOT_SECONDS:
             raise ValueError(f"from 0.01 to {MAX_BOT_SECONDS:g} seconds, got {value!r}")
         return seconds
-    if key in ("nmr_limit", "absence_limit_days", "bot_playouts"):
+    if key == "observers":
+        if value not in OBSERVER_MODES:
+            raise ValueError(f"must be one of {', '.join(OBSERVER_MODES)}, got {value!r}")
+        return value
+    if key == "max_missed_share":
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                raise ValueError(f"expected a share from 0 to 1 (e.g. 0.2), got {value!r}") from None
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0.0 <= value <= 1.0:
+            raise ValueError(f"expected a share from 0 to 1 (e.g. 0.2), got {value!r}")
+        return float(value)
+    if key in ("nmr_limit", "absence_limit_days", "bot_playouts", "min_finished_games"):
         if isinstance(value, str) and value.isdigit():
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:

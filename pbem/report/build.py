@@ -103,7 +103,14 @@ def played_when(pack: Pack, view: Mapping[str, Any], tr: gettext.NullTranslation
     years = {t.number: t.year_bc for t in pack.turns}
     turn = view.get("turn", 1)
     return {"turn": turn, "year": view.get("year_bc") or years.get(turn, "?"),
-            "stage": context.stage_text(view, tr)}
+            "stage": context.stage_text(view, tr, over=False)}
+
+
+def _rolled_back(events: Sequence[rules.Event]) -> bool:
+    """Whether ``events`` roll the game back (``RollbackAnnounced``): the report's heading
+    then names the position restored, as its standings do (issue 24 N7: "Turn 4, turn
+    order phase" stood over "STANDINGS - turn 3, round 5")."""
+    return any(e.kind == "RollbackAnnounced" for e in events)
 
 
 def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
@@ -115,7 +122,8 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
     public report of the archive). Only the public view and the events ``seat`` may see
     are used, so another seat's hand never reaches a template. ``before``: the position
     the events were played from; the heading then names its turn and round (a report
-    that closes a game turn is the last turn's, R-6.7) and the report lists every change
+    that closes a game turn is the last turn's, R-6.7; a rollback's names the position
+    restored) and the report lists every change
     of control, VP and LP since it with its cause (:func:`pbem.report.account.changes`;
     issue 24). ``map_attached``: whether the mail carries the map picture (default:
     when ``map_cid`` is given); the footer says so only then. ``bots``: ``{seat: bot
@@ -128,10 +136,11 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
     return {
         "game_id": game_id, "step": step, "headline": headline, "seat": seat,
         "player": players.get(seat, "") if seat else "",
-        "when": played_when(pack, prior if prior is not None else view, tr),
-        "changes": account.changes(pack, prior, view, visible) + account.grant_changes(pack, before, events),
+        "when": played_when(pack, view if prior is None or _rolled_back(events) else prior, tr),
+        "changes": (account.changes(pack, prior, view, visible, tr)
+                    + account.grant_changes(pack, before, events, tr)),
         "map_attached": bool(map_cid) if map_attached is None else map_attached,
-        "happened": context.happenings(pack, visible, view),
+        "happened": context.happenings(pack, visible, view, tr),
         "played": [context.card_label(pack, e.data.get("card")) for e in visible
                    if e.kind in ("CardPlayed", "CardDiscarded", "SurprisePlayed") and e.data.get("card") is not None],
         "rolls": sum(1 for e in visible if e.kind == "DiceRolled"),
@@ -178,7 +187,7 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
     hand and options (``rules.view(state, decision.seat)["private"]``), the public state,
     the YAML template (pre-filled with the deadline default) and the deadline."""
     private = rules.view(state, decision.seat).get("private", {})
-    hand = context.hand_rows(pack, decision.options, private.get("hand", []))
+    hand = context.hand_rows(pack, decision.options, private.get("hand", []), tr)
     default = orders_text.normal_orders(pack, dict(decision.default or {}), private.get("hand", []))
     template = {"game": game_id, "seat": decision.seat, "key": "YOUR-SEAT-KEY", "step": decision.step,
                 "orders": default}

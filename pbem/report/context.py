@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import gettext
+import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,7 +19,12 @@ from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
-from pbem.rules.core.names import battle_side_text, printed_name
+from pbem.rules.core.names import ENGLISH, battle_side_text, printed_name
+from pbem.rules.core.pack import const
+from pbem.rules.core.placement import LIMIT_TEXT
+from pbem.rules.orders.reactions import QUESTION
+from pbem.rules.orders.tyche_surprises import HOW
+from pbem.rules.resolve.surprises import MOMENT_NAMES
 from pbem.rules.core.units import cus_label, is_unit_type, unit_strength
 
 SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d",
@@ -106,7 +112,8 @@ def roll_info(event: rules.Event, pack: Pack | None = None) -> dict[str, Any]:
             "purpose": purpose_text(pack, d.get("purpose", "")) if pack else str(d.get("purpose", "")), "rule": str(d.get("rule", "")), "extra": extra}
 
 
-def roll_details(pack: Pack, events: Sequence[rules.Event], i: int) -> str:
+def roll_details(pack: Pack, events: Sequence[rules.Event], i: int,
+                 tr: gettext.NullTranslations | None = None) -> str:
     """What the die roll ``events[i]`` (a ``DiceRolled``) decided, with every term that
     entered it: the sentence of the event that used the dice (the next one that is no
     roll), cut to the roll's own side for a battle (R-9.2, R-15); ``""`` when no event
@@ -122,18 +129,56 @@ def roll_details(pack: Pack, events: Sequence[rules.Event], i: int) -> str:
     if used.kind == "BattleFought" and isinstance(sides, list):
         rec = next((x for x in sides if isinstance(x, Mapping) and list(x.get("dice") or []) == values), None)
         if rec is not None:
-            return battle_side_text(pack, rec, str(rec.get("side")))
-    return narrate(pack, used)
+            return battle_side_text(pack, rec, str(rec.get("side")), tr if tr is not None else ENGLISH)
+    return narrate(pack, used, tr)
 
 
-def roll_text(info: Mapping[str, Any]) -> str:
-    """One die roll in words: ``"Dice 2d6: 3+5 = 8 for battle at Gaza (R-9.2); row: 9"``."""
+PURPOSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^turn order tie: (?P<seat>\S+)$", i18n.N_("turn order tie: %(seat)s")),
+    (r"^turn order tie, re-roll (?P<n>\d+): (?P<seat>\S+)$", i18n.N_("turn order tie, re-roll %(n)s: %(seat)s")),
+    (r"^battle in (?P<space>[^:]+): attacker \((?P<side>[^)]+)\)$", i18n.N_("battle in %(space)s: attacker (%(side)s)")),
+    (r"^battle in (?P<space>[^:]+): defender \((?P<side>[^)]+)\)$", i18n.N_("battle in %(space)s: defender (%(side)s)")),
+    (r"^battle in (?P<space>[^:]+): (?P<seat>\S+) re-rolls$", i18n.N_("battle in %(space)s: %(seat)s re-rolls")),
+    (r"^naval battle: declarer \((?P<side>[^)]+)\)$", i18n.N_("naval battle: declarer (%(side)s)")),
+    (r"^naval battle: mover \((?P<side>[^)]+)\)$", i18n.N_("naval battle: mover (%(side)s)")),
+    (r"^attrition of (?P<side>\S+)'s (?P<unit>.+) CUs in (?P<space>.+)$",
+     i18n.N_("attrition of %(side)s's %(unit)s CUs in %(space)s")),
+    (r"^elephants of (?P<side>\S+) in (?P<space>.+)$", i18n.N_("elephants of %(side)s in %(space)s")),
+    (r"^interception by (?P<seat>\S+) from (?P<source>.+) into (?P<space>.+)$",
+     i18n.N_("interception by %(seat)s from %(source)s into %(space)s")),
+    (r"^(?P<seat>\S+) avoids battle in (?P<space>.+)$", i18n.N_("%(seat)s avoids battle in %(space)s")),
+    (r"^hostile tribes in (?P<space>.+)$", i18n.N_("hostile tribes in %(space)s")),
+    (r"^leader loss check of (?P<general>.+)$", i18n.N_("leader loss check of %(general)s")),
+    (r"^unrest \((?P<card>.+)\)$", i18n.N_("unrest (%(card)s)")),
+    (r"^assault on (?P<space>.+)$", i18n.N_("assault on %(space)s")),
+))
+"""The purposes the rules core gives its die rolls (``DiceRolled``'s ``purpose``, in
+the event: language-free English), as patterns and the message that says each."""
+
+
+def purpose_words(purpose: str, tr: gettext.NullTranslations | None = None) -> str:
+    """A die roll's purpose (names already printed) in the language of ``tr``: the
+    first of :data:`PURPOSES` that matches, said again; English, and a purpose no
+    pattern knows, stay as they are."""
+    if tr is None or i18n.language_of(tr) == i18n.DEFAULT:
+        return purpose
+    for pattern, message in PURPOSES:
+        m = pattern.match(purpose)
+        if m:
+            return tr.gettext(message) % m.groupdict()
+    return purpose
+
+
+def roll_text(info: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
+    """One die roll in words: ``"Dice 2d6: 3+5 = 8 for battle at Gaza (R-9.2); row: 9"``,
+    in the language of ``tr`` (None: English; the purpose is the rules core's words)."""
+    _ = i18n.gettext_of(tr)
     vals = "+".join(str(v) for v in info["values"])
     if len(info["values"]) > 1:
         vals += f" = {info['total']}"
-    out = f"Dice {info['dice']}: {vals} for {info['purpose']}"
-    if info["rule"]:
-        out += f" ({info['rule']})"
+    v = {"dice": info['dice'], "values": vals, "purpose": purpose_words(str(info['purpose']), tr), "rule": info['rule']}
+    out = (_("Dice %(dice)s: %(values)s for %(purpose)s (%(rule)s)") if info["rule"]
+           else _("Dice %(dice)s: %(values)s for %(purpose)s")) % v
     if info["extra"]:
         out += "; " + "; ".join(f"{k}: {v}" for k, v in info["extra"])
     return out
@@ -210,22 +255,23 @@ def _merged(events: Sequence[rules.Event]) -> list[tuple[int, rules.Event]]:
     return out
 
 
-def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, Any] | None = None
-               ) -> list[dict[str, Any]]:
+def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, Any] | None = None,
+               tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
     rolls in place, bookkeeping events left out, repeated CU lines merged:
     :func:`_merged`); ``after``: the public view after the events (a move that a
-    reaction window suspended is told wiped out by it: :func:`wiped_out_moves`)."""
+    reaction window suspended is told wiped out by it: :func:`wiped_out_moves`); each
+    text in the language of ``tr`` (None: English)."""
     out = []
     gone = wiped_out_moves(events, after)
     for i, e in _merged(events):
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)
-            out.append({"kind": e.kind, "text": roll_text(info), "roll": info})
+            out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": info})
             continue
         if i in gone:
             e = dataclasses.replace(e, data={**dict(e.data), "wiped_out": True})
-        text = narrate(pack, e)
+        text = narrate(pack, e, tr)
         if text:
             out.append({"kind": e.kind, "text": text, "roll": None})
     return out
@@ -317,13 +363,16 @@ PHASES = {"turn_order": i18n.N_("turn order phase"), "reinforcement": i18n.N_("r
 """Each phase but the strategy phase (R-6) as a report's heading names it."""
 
 
-def stage_text(view: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
+def stage_text(view: Mapping[str, Any], tr: gettext.NullTranslations | None = None, over: bool = True) -> str:
     """Where a view's game is within its turn, for the standings' heading: ``"round 3"``
     in the strategy phase (R-6.5), else the phase (``"turn order phase"``, R-6): the
-    round number of the last turn means nothing once its rounds are over. In the
-    language of ``tr`` (None: English)."""
+    round number of the last turn means nothing once its rounds are over; ``"game over"``
+    once the game has a result (``over``; else the round, for a heading that names when
+    the last step was played). In the language of ``tr`` (None: English)."""
     _ = i18n.gettext_of(tr)
     phase = str(view.get("phase", ""))
+    if view.get("result") and over:  # issue 24 N7: "turn 4, round 5" read as a round of turn 4
+        return _("game over")
     if phase in ("strategy", "") or view.get("result"):
         return _("round %(round)s") % {"round": view.get("round", 1)}
     return _(PHASES[phase]) if phase in PHASES else f"{phase.replace('_', ' ')} phase"
@@ -472,7 +521,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
             for row in value:
                 if not isinstance(row, Mapping):
                     continue
-                items = [str(h) for h in row.get("how", [])]
+                items = surprise_how(row, tr)
                 if row.get("sieges"):
                     items.append(_("sieges you conduct now: %(spaces)s") % {"spaces": ", ".join(spaces(row["sieges"]))})
                 if row.get("targets"):  # R-11.2: a Mutiny's armies
@@ -484,7 +533,8 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
         elif key == "surprises" and isinstance(value, (list, tuple)):  # R-8.5, a window
             out.append({"label": _("Surprise cards you may play here (play: [...] in your answer; "
                                    "R-8.5)"),
-                        "items": [f"{r.get('name')} ({r.get('when')})" if isinstance(r, Mapping)
+                        "items": [f"{card_label(pack, r.get('card'), tr or ENGLISH) if r.get('card') else r.get('name')} "
+                                  f"({moments_text(str(r.get('when')), tr)})" if isinstance(r, Mapping)
                                   else str(r) for r in value]})
         elif key == "training" and isinstance(value, Mapping):
             units = ", ".join(_("%(unit)s (%(ops)s paid)") % {"unit": u.get('unit'), "ops": ops_text(u.get('paid', 0))}
@@ -543,9 +593,9 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                                      "space": place_name(pack, c.get('space'))}
                                   for c in value if isinstance(c, Mapping)]})
         elif key == "limit":
-            out.append({"label": _("Placement limit (R-7.2)"), "items": [str(value)]})
+            out.append({"label": _("Placement limit (R-7.2)"), "items": [limit_words(pack, str(value), tr)]})
         elif key == "question":  # a reaction window (R-9.3, R-15, R-9.2)
-            out.append({"label": _("Reaction"), "items": [str(value)]})
+            out.append({"label": _("Reaction"), "items": [question_text(pack, options, str(value), tr)]})
         elif key == "choices" and isinstance(value, (list, tuple)):  # names; inside_join its answer word
             out.append({"label": _("Your choices"), "items": [
                 (f"{c['name']} ({c['answer']})" if "answer" in c else str(c.get("name")))
@@ -605,34 +655,90 @@ def _choice_name(pack: Pack, x: Any, tr: gettext.NullTranslations | None = None)
     return i18n.gettext_of(tr)("no general (back to its box)") if x == "none" else str(x)
 
 
-def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int]) -> list[dict[str, Any]]:
+def limit_words(pack: Pack, limit: str, tr: gettext.NullTranslations | None = None) -> str:
+    """The placement limit (R-7.2) the rules core states (``LIMIT_TEXT``) in the
+    language of ``tr`` (None: English); a text the table does not say stays as it is."""
+    v = {"n": const(pack, "reinforcement_per_province")}
+    for message in LIMIT_TEXT.values():
+        if message % v == limit:
+            return i18n.gettext_of(tr)(message) % v
+    return limit
+
+
+def question_text(pack: Pack, options: Mapping[str, Any], question: str,
+                  tr: gettext.NullTranslations | None = None) -> str:
+    """A reaction window's question (R-9.3, R-15, R-9.2, R-8.5) in the language of
+    ``tr`` (None: English): the rules core's ``QUESTION`` that says it, filled with the
+    window's mover and space; a question the table does not say stays as it is."""
+    v = {"mover": options.get("mover"), "space": space_name(pack, options.get("space"))}
+    for message in QUESTION.values():
+        if message % v == question:
+            return i18n.gettext_of(tr)(message) % v
+    return question
+
+
+def surprise_how(row: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> list[str]:
+    """How a surprise card of the hand is played at each of its moments (R-8.5): the
+    rules core's ``MOMENT_NAMES`` and ``HOW`` (``legal_options``' ``surprise_plays``
+    row: its ``card`` and ``moments``) in the language of ``tr`` (None: English); the
+    order words in them stay English (issue 28 item 5). A row without its moments keeps
+    the rules core's English ``how``."""
+    _ = i18n.gettext_of(tr)
+    moments, n = row.get("moments"), row.get("card")
+    if not isinstance(moments, (list, tuple)) or n is None or not all(m in MOMENT_NAMES and m in HOW for m in moments):
+        return [str(h) for h in row.get("how", [])]
+    return [f"{_(MOMENT_NAMES[m])}: {_(HOW[m]) % {'n': n}}" for m in moments]
+
+
+def moments_text(when: str, tr: gettext.NullTranslations | None = None) -> str:
+    """A window's surprise card moments (``"; "``-joined ``MOMENT_NAMES``, R-8.5) in the
+    language of ``tr``; a part the table does not know stays as it is."""
+    _ = i18n.gettext_of(tr)
+    known = set(MOMENT_NAMES.values())
+    return "; ".join(_(part) if part in known else part for part in when.split("; "))
+
+
+CARD_TYPES: dict[str, str] = {"event": i18n.N_("event"), "general": i18n.N_("general"),
+                              "primary": i18n.N_("primary"), "surprise": i18n.N_("surprise"),
+                              "unrest": i18n.N_("unrest")}
+"""The card types of the pack (R-8.2, R-8.5), as a prompt names them."""
+
+
+def hand_rows(pack: Pack, options: Mapping[str, Any], hand: Sequence[int],
+              tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """The seat's own hand: ``[{"number", "label", "name", "ops", "type", "must_play",
-    "uses"}]``, uses from ``legal_options`` when given (R-8.2)."""
+    "uses"}]``, uses from ``legal_options`` when given (R-8.2); the label's OPs, the
+    type and the frame of the text in the language of ``tr`` (None: English; the card's
+    name and printed text are the pack's)."""
+    _ = i18n.gettext_of(tr)
     uses = {h.get("card"): h.get("uses", []) for h in options.get("hand", []) if isinstance(h, Mapping)}
     rows = []
     for n in hand:
         c = pack.cards.get(int(n))
-        rows.append({"number": n, "label": card_label(pack, n), "name": c.name if c else "?",
-                     "ops": c.ops if c else None, "type": c.type if c else "?",
+        kind = c.type if c else "?"
+        rows.append({"number": n, "label": card_label(pack, n, tr if tr is not None else ENGLISH),
+                     "name": c.name if c else "?", "ops": c.ops if c else None,
+                     "type": _(CARD_TYPES[kind]) if kind in CARD_TYPES else kind,
                      "must_play": bool(c and c.must_play), "uses": list(uses.get(n, [])),
-                     "text": card_text(c)})
+                     "text": card_text(c, tr)})
     return rows
 
 
-def card_text(card: Any) -> str:
+def card_text(card: Any, tr: gettext.NullTranslations | None = None) -> str:
     """The printed text of a card's event as the prompt shows it (from the pack), or
     what the card is for when it has none (R-8.2, R-16). A surprise card also says how
     it is discarded or played, as it is never the Tyche play (R-8.5: the prompt offers it
-    no use, issue 24)."""
+    no use, issue 24). The frame in the language of ``tr`` (None: English); the printed
+    text is the pack's."""
     if card is None:
         return ""
-    event = f"Event: {card.text}" if card.text and card.text != "none" else ""
+    _ = i18n.gettext_of(tr)
+    event = _("Event:") + f" {card.text}" if card.text and card.text != "none" else ""
     if card.type == "surprise":
-        how = (f"A surprise card, never your Tyche play: discard it under surprise_discards: "
-               f"[{card.number}] (a replacement is drawn at once), or play it at its moment "
-               "(R-8.5).")
+        how = _("A surprise card, never your Tyche play: discard it under surprise_discards: [%(number)s] (a "
+                "replacement is drawn at once), or play it at its moment (R-8.5).") % {"number": card.number}
         return f"{event} {how}" if event else how
-    return event or "No event: play it for its OPs (garrisons, training, an army's activation) or discard it."
+    return event or _("No event: play it for its OPs (garrisons, training, an army's activation) or discard it.")
 
 
 USE_WORDS: dict[str, str] = {

@@ -207,7 +207,7 @@ def render_history(pack: Pack, all_batches: Sequence[Batch], *, game_id: str, se
     ctx = {"game_id": game_id, "seat": seat, "asked": step,
            "entries": [{"step": g[0].step, "headline": joined_headlines(g),
                         "turn": played_in(groups, i).turn, "round": played_in(groups, i).round,
-                        "stage": context.stage_text(played_in(groups, i).peek(), tr)}
+                        "stage": context.stage_text(played_in(groups, i).peek(), tr, over=False)}
                        for i, g in enumerate(groups)]}
     n = len(groups)
     subject = f"[{game_id}] " + (

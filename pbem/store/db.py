@@ -12,6 +12,7 @@ group of tables (ARCHITECTURE.md, "Service and store"):
 - :mod:`pbem.store.table`: the table around the rules (issue 16): hosts, settings,
   table state, press, address changes, sign-ups, digests;
 - :mod:`pbem.store.standby`: ``standby``, ``seat_offers`` (substitutes, issue 29);
+- :mod:`pbem.store.observers`: ``observers``, ``former_seats`` (issue 29: observers, players' records);
 
 the connection, transactions and migrations in :mod:`pbem.store.base` and
 :mod:`pbem.store.schema`; consistent copies (backup, restore) in :mod:`pbem.store.backup`; one judge per database: :mod:`pbem.store.lock`. Applying a message and recording its Message-ID happen in one
@@ -29,6 +30,7 @@ from pbem.store.faults import FaultsTable
 from pbem.store.games import GamesTable
 from pbem.store.imap_state import ImapStateTable
 from pbem.store.inbox import InboxTable
+from pbem.store.observers import ObserversTable
 from pbem.store.outbox import OutboxTable
 from pbem.store.retention import RetentionTable
 from pbem.store.schema import MIGRATIONS
@@ -37,7 +39,7 @@ from pbem.store.table import TableStore
 
 
 class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, DeadlinesTable, FaultsTable,
-            TableStore, RetentionTable, StandbyTable):
+            TableStore, RetentionTable, ObserversTable, StandbyTable):
     """The pbem database. ``Store(path)`` opens (creating folders and the file), sets WAL
     and applies pending migrations; ``Store(path, readonly=True)`` only reads. Raises
     :class:`pbem.store.base.StoreError` when the file cannot be used. Not thread-safe:

@@ -29,6 +29,12 @@ class GamesTable(Connection):
         """Every games row, in creation order."""
         return list(self.db["games"].rows_where(order_by="rowid"))
 
+    def games_in(self, *statuses: str) -> list[dict[str, Any]]:
+        """The games rows whose status is one of ``statuses``, by id (the loop's per-cycle
+        passes read only these, through the ``games_status`` index: no table scan)."""
+        marks = ",".join("?" * len(statuses))
+        return list(self.db["games"].rows_where(f"status IN ({marks})", list(statuses), order_by="id"))
+
     def seats(self, game_id: str) -> list[dict[str, Any]]:
         """The seats rows of a game, in the stored order."""
         return list(self.db["seats"].rows_where("game_id = ?", [game_id], order_by="rowid"))
@@ -40,6 +46,14 @@ class GamesTable(Connection):
     def is_seat_address(self, address: str) -> bool:
         """True when ``address`` is registered for a seat of any game."""
         return self.db.execute("SELECT 1 FROM seats WHERE email = ? LIMIT 1", [fold_address(address)]).fetchone() is not None
+
+    def former_seats(self, address: str) -> list[dict[str, Any]]:
+        """The seats ``address`` was registered for before a replacement or an address
+        change and is not now (``{"game_id", "seat", "until"}``, latest first; issue 24 N8)."""
+        return [dict(r) for r in self.db.query(
+            "SELECT f.game_id AS game_id, f.seat AS seat, max(f.until) AS until FROM former_addresses f "
+            "JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat WHERE f.email = ? AND s.email != f.email "
+            "GROUP BY f.game_id, f.seat ORDER BY until DESC", [fold_address(address)])]
 
     def create_game(self, game_id: str, pack: str, seed: bytes, seed_commitment: str,
                     options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> None:
@@ -71,11 +85,22 @@ class GamesTable(Connection):
     def update_seat(self, game_id: str, seat: str, *, player: str, email: str, key_hash: str) -> None:
         """Set a seat's player name, address (lowercased) and key hash (config sync); a
         new address clears the seat's bounce mark (the old address bounced, not this one)
-        and gives up the mail that waited for the old one (:meth:`drop_held_mail`)."""
+        and gives up the mail that waited for the old one (:meth:`drop_held_mail`). A new
+        player (another name, or both another address and key) leaves the one before in
+        ``former_seats`` (:mod:`pbem.store.observers`: their record keeps the seat's past)."""
         values: dict[str, Any] = {"player": player, "email": email.lower(), "key_hash": key_hash}
         row = self.db["seats"].get((game_id, seat))
+        if row["player"] != player or (row["email"] != email.lower() and row["key_hash"] != key_hash):
+            # a new player (issue 29.4): the one before keeps the seat's past in their record
+            self.db["former_seats"].insert({"game_id": game_id, "seat": seat, "player": row["player"],
+                                            "email": row["email"], "until_seq": self.db.execute(
+                                                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                                [game_id]).fetchone()[0], "at": utcnow()})
         if row["email"] != email.lower():
             values.update({"bouncing": 0, "bounced_at": None})
+            if row["email"]:  # issue 24 N8: its mail is answered, not dropped as a stranger's
+                self.db["former_addresses"].insert({"game_id": game_id, "seat": seat, "email": row["email"],
+                                                    "until": utcnow()})
             if row["bouncing"]:  # what waited for the dead address is not sent there
                 self.drop_held_mail(game_id, row["email"], f"not sent: {row['email']} bounced and the seat "
                                     f"{seat} moved to another address")

@@ -36,6 +36,7 @@ from typing import Any
 
 from pbem.store.base import Connection, utcnow
 from pbem.store.games import ENDED_STATUSES
+from pbem.store.observers import keep_records
 
 #: tables whose rows are not a game's even though they may name one
 _NOT_MOVED = {"inbox", "outbox_blobs", "blobs", "moved_games", "migrations"}
@@ -80,6 +81,15 @@ class RetentionTable(Connection):
         """True when ``game_id`` names a game here or one moved to the archive database
         (an id is never used twice)."""
         return self.game(game_id) is not None or self.moved_game(game_id) is not None  # type: ignore[attr-defined]
+
+    def mail_waiting(self, game_id: str) -> bool:
+        """True while mail of the game waits to be sent: an outbox row pending, a digest
+        or an answers digest not sent."""
+        return self.db.execute(
+            "SELECT 1 FROM outbox WHERE game_id = ? AND status = 'pending' UNION ALL "
+            "SELECT 1 FROM digests WHERE game_id = ? AND sent_at IS NULL UNION ALL "
+            "SELECT 1 FROM answer_digests WHERE game_id = ? AND sent_at IS NULL LIMIT 1",
+            [game_id, game_id, game_id]).fetchone() is not None
 
     def ended_games(self) -> list[tuple[str, str, str]]:
         """``(game_id, status, ended_at)`` of every finished game still in this database;
@@ -162,6 +172,7 @@ def drop_game(live: Connection, game_id: str, status: str, ended_at: str, archiv
     plus one, and an id given twice would overwrite the archive's copy. Raises
     sqlite3.Error (nothing changed then)."""
     with live.transaction():  # type: ignore[attr-defined]
+        keep_records(live, game_id)  # its players' records stay in the live database (issue 29.4)
         ids = _id_tables(live)
         shas = {r[0] for r in live.db.execute(
             "SELECT DISTINCT ob.sha256 FROM outbox_blobs ob JOIN outbox o ON o.id = ob.outbox_id "

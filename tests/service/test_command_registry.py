@@ -87,14 +87,18 @@ def test_the_registry_finds_each_command_by_sender_and_name() -> None:
     assert REGISTRY.seat("pause") is None and REGISTRY.host("help") is None
     assert REGISTRY.seat(["help"]) is None and REGISTRY.host(None) is None
     assert REGISTRY.names(Who.HOST) == ("status", "pause", "resume", "extend", "replace", "approve", "resend", "end",
-                                        "rollback")
+                                        "rollback", "observers")
     assert set(REGISTRY.names(Who.SEAT)) == {"help", "resend", "absence", "address", "preferences", "press",
                                              "archive", "status", "propose", "vote"}
     assert {REGISTRY.request(n).name for n in ("join", "history", "confirm", "standby", "take")} == {
         "join", "history", "confirm", "standby", "take"}
     with pytest.raises(KeyError):
-        REGISTRY.request("help")
+        REGISTRY.request("pause")
     assert REGISTRY.seat("help") is help_cmd.COMMAND
+    # issue 29: `command: NAME` from any address, without a seat key
+    assert {n: REGISTRY.open_command(n).who for n in ("observe", "leave", "record", "help")} == dict.fromkeys(
+        ("observe", "leave", "record", "help"), Who.ANYONE)
+    assert REGISTRY.open_command("pause") is None and REGISTRY.open_command("join") is None
 
 
 def test_each_kind_says_who_sends_it_and_what_it_logs() -> None:

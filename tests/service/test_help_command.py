@@ -20,7 +20,7 @@ def test_the_shipped_guide_is_docs_player_guide_and_covers_every_situation() -> 
         "run python tools/player_guide.py"
     parts = help_cmd.sections(help_cmd.guide_text())
     tags = set().union(*(s.tags for s in parts))
-    assert tags <= {"all", "waiting", "reaction", *help_cmd.KINDS}
+    assert tags <= {"all", "waiting", "reaction", "anyone", *help_cmd.KINDS}
     for kind in (None, "intercept", *help_cmd.KINDS):
         chosen = help_cmd.help_text(kind, parts)
         own = [s for s in parts if help_cmd.situation(kind) in s.tags]

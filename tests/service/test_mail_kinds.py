@@ -55,7 +55,7 @@ def _judge(tmp_path: Path, clock: Clock) -> Judge:
         "map_attachment": False,
         "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": [
             {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
-            for s in SEATS]}]}, base=tmp_path)
+            for s in SEATS], "settings": {"observers": "anyone"}}]}, base=tmp_path)
     judge = Judge(config, Store(config.database), clock=clock)
     judge.ensure_games()
     return judge
@@ -77,7 +77,8 @@ def test_every_mail_kind_has_a_wrapped_text_part_and_an_html_part(tmp_path: Path
     seat = rules.pending(state)[0].seat
     address = f"{seat}@pbem.localhost"
     doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step, "orders": {"first_player": seat}}
-    assert judge.handle_message(mail(address, yaml.safe_dump(doc))) == "applied"  # receipt, reports, prompt
+    assert judge.handle_message(mail("observer@else.test", "game: g1\ncommand: observe\n")) == "answered"
+    assert judge.handle_message(mail(address, yaml.safe_dump(doc))) == "applied"  # receipt, reports (an observer's), prompt
     assert judge.handle_message(mail(address, "game: g1\nseat: nobody\n")) == "rejected"
     history = {"game": "g1", "seat": seat, "key": KEYS[seat], "history": "all"}
     assert judge.handle_message(mail(address, yaml.safe_dump(history))) == "answered"

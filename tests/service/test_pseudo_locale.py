@@ -21,7 +21,9 @@ import pytest
 from tests.service import pseudolocale
 from tests.service.test_mail_kinds import _declared_kinds
 
-FINISHED = ("alert", "press", "reminder", "welcome")
+MIN_REPORTS_AND_PROMPTS = 0.98
+"""The share of the lines of prose of reports and prompts that must be translated."""
+FINISHED = ("alert", "press", "reminder", "welcome", "rejection", "notice")
 """The mail kinds with every line of prose translated."""
 
 
@@ -38,6 +40,12 @@ def test_every_mail_kind_in_the_pseudo_language(tmp_path: Path, seed: int) -> No
     assert untranslated == [], f"no translated line at all in: {untranslated}\n{fig.summary()}"
     for kind in FINISHED:
         assert fig.unmarked[kind] == 0, f"{kind}: English left in {fig.examples[kind]}\n{fig.summary()}"
+    # reports and prompts: the story (every event sentence, battle, roll and change) and
+    # the prompt lines the rules core writes are translated; what is left is the pack's
+    # card texts and free text the rules core writes into events (docs/reports.md)
+    marked = sum(fig.marked[k] for k in ("report", "prompt"))
+    total = marked + sum(fig.unmarked[k] for k in ("report", "prompt"))
+    assert marked / total >= MIN_REPORTS_AND_PROMPTS, f"{marked} of {total}\n{fig.summary()}"
 
 
 def test_a_line_outside_the_marks_is_counted_and_names_are_not() -> None:
@@ -51,3 +59,5 @@ def test_a_line_outside_the_marks_is_counted_and_names_are_not() -> None:
         "> a player's own words\n", names)
     assert marked == 3
     assert unmarked == ["Babylon falls to north."]
+    nested = "1. ⟦⟦A problem that runs\nover two lines.⟧ (R-8.2).⟧\nThen English.\n"
+    assert pseudolocale.unmarked_prose(nested, names) == (2, ["Then English."])

@@ -3,12 +3,18 @@ independent armies, fleets, special units and cards, and the small phrases the r
 sentences of the event catalogue (:mod:`pbem.rules.core.events`) are built from.
 
 Unknown ids are shown as they are, so an odd or old event still reads as text.
+
+The phrases are in the reader's language (issue 28): each takes ``t``, a translations
+object (:class:`Words`: ``gettext`` and ``ngettext``, as :mod:`pbem.i18n` makes them),
+:data:`ENGLISH` when not given, so the English text is the source strings as they are.
+The rules core only receives the object; it never chooses a language.
 """
 from __future__ import annotations
 
+import gettext
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from pbem.pack.model import Pack
 from pbem.plural import count
@@ -16,11 +22,30 @@ from pbem.rules.core.pack import const
 from pbem.rules.core.units import unit_strength, unit_types
 
 
-def space_name(pack: Pack, space: Any) -> str:
-    """The printed name of a space id (``"pelusium"`` -> ``"Pelusium"``); ``"off map"`` for
-    None; unknown ids are returned as they are."""
+class Words(Protocol):
+    """What the phrases need of a translations object (``gettext.NullTranslations`` and
+    its subclasses): a message, and the form of a message for a count (CLDR plurals)."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str: ...
+
+
+ENGLISH: Words = gettext.NullTranslations()
+"""The source strings as they are: English."""
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction (Babel's ``-k N_``) in a table translated where
+    it is said (``t.gettext(TABLE[key])``)."""
+    return message
+
+
+def space_name(pack: Pack, space: Any, t: Words = ENGLISH) -> str:
+    """The printed name of a space id (``"pelusium"`` -> ``"Pelusium"``); ``"off map"`` (in
+    the language of ``t``) for None; unknown ids are returned as they are."""
     if space is None:
-        return "off map"
+        return t.gettext("off map")
     if isinstance(space, str) and space in pack.spaces:
         return pack.spaces[space].name
     return str(space)
@@ -92,86 +117,109 @@ def purpose_text(pack: Pack, purpose: Any) -> str:
     return _TOKEN.sub(lambda m: names.get(m.group(0), m.group(0)), str(purpose))
 
 
-def ops_text(n: Any) -> str:
-    """``"1 OP"``, ``"3 OPs"``."""
-    return count(int(n), "OP") if str(n).lstrip("-").isdigit() else f"{n} OPs"
+def ops_text(n: Any, t: Words = ENGLISH) -> str:
+    """``"1 OP"``, ``"3 OPs"`` (in the language of ``t``)."""
+    if str(n).lstrip("-").isdigit():
+        return t.ngettext("%(num)d OP", "%(num)d OPs", int(n)) % {"num": int(n)}
+    return t.gettext("%(ops)s OPs") % {"ops": n}
 
 
-def a_unit(unit: Any) -> str:
+def a_unit(unit: Any, t: Words = ENGLISH) -> str:
     """A unit type with its indefinite article: ``"a phalangite"``, ``"an auxiliary"``."""
     word = str(unit).replace("_", " ")
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+    return (t.gettext("an %(unit)s") if word[:1].lower() in "aeiou" else t.gettext("a %(unit)s")) % {"unit": word}
 
 
-USE_WORDS = {"garrisons": "to place garrisons", "event": "for its event", "activate": "to activate an army",
-             "train": "to train units", "upgrade_fleet": "to upgrade a fleet", "discard": "as a discard"}
+USE_WORDS = {"garrisons": N_("to place garrisons"), "event": N_("for its event"),
+             "activate": N_("to activate an army"), "train": N_("to train units"),
+             "upgrade_fleet": N_("to upgrade a fleet"), "discard": N_("as a discard")}
 """How a report says what a card was played for (R-8.2), by its use."""
 
 
-def use_text(use: Any) -> str:
+def use_text(use: Any, t: Words = ENGLISH) -> str:
     """``CardPlayed``'s use in words: ``"for its event"``, ``"to place garrisons"``."""
-    return USE_WORDS.get(str(use), f"for {str(use).replace('_', ' ')}")
+    if str(use) in USE_WORDS:
+        return t.gettext(USE_WORDS[str(use)])
+    return t.gettext("for %(use)s") % {"use": str(use).replace('_', ' ')}
 
 
-REMOVAL_WHY = {"forage": "forage", "attrition": "attrition", "tie": "a tie: both armies lose 1 CU",
-               "assault losses": "assault losses", "hostile tribes": "hostile tribes",
+REMOVAL_WHY = {"forage": N_("forage"), "attrition": N_("attrition"), "tie": N_("a tie: both armies lose 1 CU"),
+               "assault losses": N_("assault losses"), "hostile tribes": N_("hostile tribes"),
                "defeated: mercenaries and elephants eliminated":
-                   "defeated: its mercenaries and elephants are eliminated"}
+                   N_("defeated: its mercenaries and elephants are eliminated")}
 """The causes of ``CUsRemoved`` (its ``why``) as the reports say them."""
 
 
-def cus_removed_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def cus_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """R-8.8, R-9.2, R-9.5, R-10: ``"west loses 1 mercenary in Thermum (forage: more CUs
     than its limit of 6, R-8.8)"``: whose CUs, where, and why."""
     why, rule = str(d.get("why") or ""), d.get("rule")
     if why == "forage":
-        cause = f"forage: more CUs than the space's limit of {d['limit']}" if d.get("limit") is not None \
-            else "forage"
+        cause = (t.gettext("forage: more CUs than the space's limit of %(limit)s") % {"limit": d['limit']}
+                 if d.get("limit") is not None else t.gettext("forage"))
     elif why == "winner's loss":
         ratio = const(pack, "winner_no_loss_ratio")
-        cause = f"the winner's loss: its score was less than {ratio} times the loser's"
+        cause = t.gettext("the winner's loss: its score was less than %(ratio)s times the loser's") % {"ratio": ratio}
     else:
-        cause = REMOVAL_WHY.get(why, why)
-    chosen = "; the types as its standing order on losses says" if d.get("chosen") else ""
-    where = space_name(pack, d.get("space"))
-    return (f"{d.get('seat')} loses {cus_text(d.get('cus'), pack)} in {where}"
-            + (f" ({cause}{chosen}, {rule})" if cause else f" ({rule})" if rule else "") + ".")
+        cause = t.gettext(REMOVAL_WHY[why]) if why in REMOVAL_WHY else why
+    chosen = t.gettext("; the types as its standing order on losses says") if d.get("chosen") else ""
+    values = {"seat": d.get("seat"), "cus": cus_text(d.get("cus"), pack, t=t), "space": space_name(pack, d.get("space"), t),
+              "why": f"{cause}{chosen}", "rule": rule}
+    if cause:
+        return t.gettext("%(seat)s loses %(cus)s in %(space)s (%(why)s, %(rule)s).") % values
+    if rule:
+        return t.gettext("%(seat)s loses %(cus)s in %(space)s (%(rule)s).") % values
+    return t.gettext("%(seat)s loses %(cus)s in %(space)s.") % values
 
 
-def garrison_removed_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def garrison_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """Why a garrison leaves the map (R-8.1, R-13, R-14, R-16): the surrender segment of
     another seat, isolation (and what cut its chain), an independent army's victory,
     unrest, a card."""
-    seat, where = d.get("seat"), space_name(pack, d.get("space"))
+    seat, where = d.get("seat"), space_name(pack, d.get("space"), t)
     rule, why, by = d.get("rule"), str(d.get("why") or ""), d.get("by")
-    head = f"The {seat} garrison in {where} is removed"
+    v = {"seat": seat, "space": where, "rule": rule, "why": why, "by": by}
     if why == "isolated":
         by = d.get("cut_by") or {}
-        cut = [f"{space_name(pack, x)} ({by[x]})" if isinstance(by, Mapping) else space_name(pack, x) for x in by]
-        shown = ", ".join(cut[:4]) + (f" and {count(len(cut) - 4, 'space')} further off" if len(cut) > 4 else "")
-        return (f"{head}: isolated, no chain of land paths free of enemy CUs and markers leads to "
-                f"{a_unit(f'{seat} general')} or major city" + (f"; the way is cut at {shown}" if cut else "")
-                + f" ({rule}).")
+        cut = [f"{space_name(pack, x, t)} ({by[x]})" if isinstance(by, Mapping) else space_name(pack, x, t) for x in by]
+        shown = ", ".join(cut[:4])
+        if len(cut) > 4:
+            shown = t.ngettext("%(spaces)s and %(num)d space further off", "%(spaces)s and %(num)d spaces further off",
+                               len(cut) - 4) % {"spaces": shown, "num": len(cut) - 4}
+        general = (t.gettext("an %(seat)s general") if str(seat)[:1].lower() in "aeiou"
+                   else t.gettext("a %(seat)s general")) % v
+        if cut:
+            return t.gettext("The %(seat)s garrison in %(space)s is removed: isolated, no chain of land paths free "
+                             "of enemy CUs and markers leads to %(general)s or major city; the way is cut at "
+                             "%(cut)s (%(rule)s).") % {**v, "general": general, "cut": shown}
+        return t.gettext("The %(seat)s garrison in %(space)s is removed: isolated, no chain of land paths free "
+                         "of enemy CUs and markers leads to %(general)s or major city (%(rule)s).") % {**v, "general": general}
     if by == "independent":
-        return f"{head}: the independent army won there ({rule})."
+        return t.gettext("The %(seat)s garrison in %(space)s is removed: the independent army won there "
+                         "(%(rule)s).") % v
     if by:
-        return f"{by} removes the {seat} garrison in {where} in its surrender segment ({rule})."
+        return t.gettext("%(by)s removes the %(seat)s garrison in %(space)s in its surrender segment "
+                         "(%(rule)s).") % v
     if why == "unrest":
-        return f"{head}: the space revolts ({rule})."
-    return f"{head}" + (f" ({why}, {rule})." if why else f" ({rule})." if rule else ".")
+        return t.gettext("The %(seat)s garrison in %(space)s is removed: the space revolts (%(rule)s).") % v
+    if why:
+        return t.gettext("The %(seat)s garrison in %(space)s is removed (%(why)s, %(rule)s).") % v
+    if rule:
+        return t.gettext("The %(seat)s garrison in %(space)s is removed (%(rule)s).") % v
+    return t.gettext("The %(seat)s garrison in %(space)s is removed.") % v
 
 
 _INDEP_RULER = re.compile(r"^\S+ of ")
 
 
-def indep_name(pack: Pack, army: Any, start: bool = False) -> str:
+def indep_name(pack: Pack, army: Any, start: bool = False, t: Words = ENGLISH) -> str:
     """An independent army as a noun phrase: ``"the Greek Army"``, ``"the Scythians"``,
     but ``"Ariarathes of Cappadocia"`` — a pack name of the form "<Name> of <Place>" is a
     ruler's name and takes no article (R-14). ``start`` capitalises the article."""
     name = indep_army_name(pack, army)
     if _INDEP_RULER.match(name):
         return name
-    return ("The " if start else "the ") + name
+    return (t.gettext("The %(army)s") if start else t.gettext("the %(army)s")) % {"army": name}
 
 
 def indep_plural(pack: Pack, army: Any) -> bool:
@@ -187,17 +235,24 @@ def indep_verb(pack: Pack, army: Any, singular: str, plural: str) -> str:
     return plural if indep_plural(pack, army) else singular
 
 
-def card_label(pack: Pack, number: Any) -> str:
+def indep_say(pack: Pack, army: Any, singular: str, plural: str, t: Words = ENGLISH, **values: Any) -> str:
+    """A sentence whose subject is an independent army (``%(army)s``, capitalised), in
+    the singular or plural message as its name asks (``indep_plural``), translated."""
+    return (t.gettext(plural) if indep_plural(pack, army) else t.gettext(singular)) % {
+        "army": indep_name(pack, army, True, t), **values}
+
+
+def card_label(pack: Pack, number: Any, t: Words = ENGLISH) -> str:
     """A card as players read it: ``"#12 Name (3 OPs)"``, ``"#5 Name (1 OP)"`` (no OPs
     part for cards without OPs); ``"card N"`` for a number the pack does not know."""
     try:
         c = pack.cards[int(number)]
     except (KeyError, TypeError, ValueError):
-        return f"card {number}"
-    return f"#{c.number} {c.name}" + (f" ({ops_text(c.ops)})" if c.ops else "")
+        return t.gettext("card %(number)s") % {"number": number}
+    return f"#{c.number} {c.name}" + (f" ({ops_text(c.ops, t)})" if c.ops else "")
 
 
-def cus_text(cus: Any, pack: Pack | None = None) -> str:
+def cus_text(cus: Any, pack: Pack | None = None, t: Words = ENGLISH) -> str:
     """CUs as players read them: ``"2 loyal, 1 mercenary"``; with ``pack`` in the
     pack's order of CU types (the order of every table) and a special unit by its
     printed name (``"1 Silver Shields"``, R-4.1)."""
@@ -209,40 +264,43 @@ def cus_text(cus: Any, pack: Pack | None = None) -> str:
         order = list(cus)
         if pack is not None:  # the pack's order, as every table lists them (issue 24 item H)
             known = unit_types(pack)
-            order = [t for t in known if t in cus] + [t for t in cus if t not in known]
-        return ", ".join(f"{cus[t]} {name(t)}" for t in order if cus[t]) or "no CUs"
+            order = [x for x in known if x in cus] + [x for x in cus if x not in known]
+        return ", ".join(f"{cus[x]} {name(x)}" for x in order if cus[x]) or t.gettext("no CUs")
     return str(cus)
 
 
-def path_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def path_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     path = d.get("path")
     if isinstance(path, (list, tuple)) and len(path) > 1:
-        return " -> ".join(space_name(pack, x) for x in path)
-    return f"{space_name(pack, d.get('from'))} -> {space_name(pack, d.get('to', d.get('space')))}"
+        return " -> ".join(space_name(pack, x, t) for x in path)
+    return f"{space_name(pack, d.get('from'), t)} -> {space_name(pack, d.get('to', d.get('space')), t)}"
 
 
-def who_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def who_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     g = d.get("general") or d.get("commander")
     seat = d.get("seat")
     if g:
         return f"{general_name(pack, g)} ({seat})" if seat else general_name(pack, g)
     if d.get("army"):
         return indep_army_name(pack, d["army"])
-    return str(seat or "someone")
+    return str(seat or t.gettext("someone"))
 
 
-OFF_MAP = {"dispersed": "goes to the dispersed box", "dead": "is dead",
-            "track": "waits on the turn track", "deck": "waits in the Tyche deck (his card)",
-            "box": "waits off the map", "map": "is placed on the map"}
+OFF_MAP = {"dispersed": N_("goes to the dispersed box"), "dead": N_("is dead"),
+           "track": N_("waits on the turn track"), "deck": N_("waits in the Tyche deck (his card)"),
+           "box": N_("waits off the map"), "map": N_("is placed on the map")}
 
 
-def off_map_text(where: Any) -> str:
+def off_map_text(where: Any, t: Words = ENGLISH) -> str:
     """Where a general not on a map space is, as a verb phrase (``GeneralPlaced``)."""
-    return OFF_MAP.get(str(where), f"goes to the {str(where).replace('_', ' ')} box" if where
-                        else "waits off the map")
+    if str(where) in OFF_MAP:
+        return t.gettext(OFF_MAP[str(where)])
+    if where:
+        return t.gettext("goes to the %(box)s box") % {"box": str(where).replace('_', ' ')}
+    return t.gettext("waits off the map")
 
 
-def mover_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def mover_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """The subject of an ``ArmyMoved`` sentence naming the army by its general, the
     commander (highest rank, then seniority, R-5) first: ``"south moves Ptolemy's army"``,
     ``"north moves Craterus's army (with Antipater)"``; a minor general's army, or the
@@ -250,111 +308,141 @@ def mover_text(pack: Pack, d: Mapping[str, Any]) -> str:
     gens = [g for g in d.get("generals") or [] if isinstance(g, str)]
     seat = d.get("seat")
     if not seat or d.get("general") or d.get("commander"):
-        return f"{who_text(pack, d)} moves"
+        return t.gettext("%(who)s moves") % {"who": who_text(pack, d, t)}
     if gens:
         def key(g: str) -> tuple:
             gen = pack.generals.get(g)
             return (-gen.rank, gen.seniority, g) if gen else (1, 99, g)
         first, *rest = sorted(gens, key=key)
-        army = f"{general_name(pack, first)}'s army" + (f" (with {', '.join(general_name(pack, g) for g in rest)})" if rest else "")
+        army = t.gettext("%(general)s's army") % {"general": general_name(pack, first)}
+        if rest:
+            army = t.gettext("%(army)s (with %(generals)s)") % {
+                "army": army, "generals": ', '.join(general_name(pack, g) for g in rest)}
     elif d.get("minor"):
-        army = "the army of a minor general"
+        army = t.gettext("the army of a minor general")
     else:
-        army = "an army"
-    return f"{seat} moves {army}"
+        army = t.gettext("an army")
+    return t.gettext("%(seat)s moves %(army)s") % {"seat": seat, "army": army}
 
 
-def primary_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def primary_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     cards = d.get("cards")
     if isinstance(cards, Mapping):
-        return "Primary generals: " + "; ".join(
+        return t.gettext("Primary generals: %(list)s.") % {"list": "; ".join(
             f"{seat} {', '.join(general_name(pack, pack.cards[c].general) if int(c) in pack.cards and pack.cards[int(c)].general else str(c) for c in cs)}"
-            for seat, cs in cards.items()) + "."
-    return f"{d.get('seat')} receives {', '.join(general_name(pack, g) for g in d.get('generals', []))}."
+            for seat, cs in cards.items())}
+    return t.gettext("%(seat)s receives %(generals)s.") % {
+        "seat": d.get('seat'), "generals": ', '.join(general_name(pack, g) for g in d.get('generals', []))}
 
 
-WINDOW_ASK = {"intercept": "may intercept", "avoid_battle": "may try to avoid battle",
-               "naval_battle": "may declare a naval battle",
-               "inside_join": "decides whether the units inside join the battle",
-               "surprise": "may play surprise cards (R-8.5)"}
+WINDOW_ASK = {"intercept": N_("may intercept"), "avoid_battle": N_("may try to avoid battle"),
+              "naval_battle": N_("may declare a naval battle"),
+              "inside_join": N_("decides whether the units inside join the battle"),
+              "surprise": N_("may play surprise cards (R-8.5)")}
 
 
-def modifier_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def modifier_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """R-9.3, R-8.5: `` +2 (#51 Ambush)`` for a check a surprise card modified, else
     nothing."""
     if not d.get("modifier"):
         return ""
-    card = f" ({card_label(pack, d['card'])})" if d.get("card") else ""
+    card = f" ({card_label(pack, d['card'], t)})" if d.get("card") else ""
     return f" {int(d['modifier']):+d}{card}"
 
 
-def window_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def window_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """R-9.3/R-15/R-9.2: "north's move stops at Gaza (Tyche segment): east may
     intercept." """
     kind = str(d.get("kind", "react"))
-    seg = " (Tyche segment)" if d.get("segment") == "tyche" else ""
-    ask = WINDOW_ASK.get(kind, "may " + kind.replace("_", " "))
-    return f"{d.get('mover')}'s move stops at {space_name(pack, d.get('space'))}{seg}: {d.get('seat')} {ask}."
+    ask = (t.gettext(WINDOW_ASK[kind]) if kind in WINDOW_ASK
+           else t.gettext("may %(react)s") % {"react": kind.replace("_", " ")})
+    v = {"mover": d.get('mover'), "space": space_name(pack, d.get('space'), t), "seat": d.get('seat'), "ask": ask}
+    if d.get("segment") == "tyche":
+        return t.gettext("%(mover)s's move stops at %(space)s (Tyche segment): %(seat)s %(ask)s.") % v
+    return t.gettext("%(mover)s's move stops at %(space)s: %(seat)s %(ask)s.") % v
 
 
-def reaction_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def reaction_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """A reaction chosen in a window or by a standing order, in words (R-9.3, R-15,
     R-9.2)."""
     kind, choice, seat = str(d.get("kind")), d.get("choice"), d.get("seat")
-    how = " (standing order)" if d.get("source") == "standing" else ""
-    where = space_name(pack, d.get("space"))
+    how = t.gettext(" (standing order)") if d.get("source") == "standing" else ""
+    where = space_name(pack, d.get("space"), t)
+    v = {"seat": seat, "how": how, "space": where, "react": kind.replace('_', ' ')}
     if kind == "naval_battle":
         if not choice:
-            return f"{seat} declares no naval battle{how}."
+            return t.gettext("%(seat)s declares no naval battle%(how)s.") % v
         names = ", ".join(pack.fleets[f].name if f in pack.fleets else str(f) for f in choice)
-        return f"{seat} declares a naval battle with the {names}{how}."
+        return t.gettext("%(seat)s declares a naval battle with the %(fleets)s%(how)s.") % {**v, "fleets": names}
     if kind == "inside_join":
-        return (f"{seat}'s units inside {where} " + ("join the battle" if choice != "stay"
-                                                     else "stay out of the battle") + f"{how}.")
+        if choice != "stay":
+            return t.gettext("%(seat)s's units inside %(space)s join the battle%(how)s.") % v
+        return t.gettext("%(seat)s's units inside %(space)s stay out of the battle%(how)s.") % v
     if kind == "surprise":  # R-8.5: the cards stay secret until they are played
-        return f"{seat} has answered: its surprise cards stay secret until played."
+        return t.gettext("%(seat)s has answered: its surprise cards stay secret until played.") % v
     if choice:
-        return f"{seat} chooses to {kind.replace('_', ' ')} ({space_name(pack, choice)}){how}."
-    return f"{seat} does not {kind.replace('_', ' ')}{how}."
+        return t.gettext("%(seat)s chooses to %(react)s (%(choice)s)%(how)s.") % {
+            **v, "choice": space_name(pack, choice, t)}
+    return t.gettext("%(seat)s does not %(react)s%(how)s.") % v
 
 
-def chart_text(read: Any) -> str:
+def chart_text(read: Any, t: Words = ENGLISH) -> str:
     """A chart lookup as players can redo it: ``"battle chart row 9, column 7: 6"``
     (``read`` as the rules core records it: ``{chart, row, column, result}``)."""
     if not isinstance(read, Mapping) or "chart" not in read:
         return ""
     col = read.get("column")
-    column = f", column {col}" if col not in (None, "result") else ""
-    return f"{str(read['chart']).replace('_', ' ')} chart row {read.get('row')}{column}: {read.get('result')}"
+    v = {"chart": chart_name(read['chart'], t), "row": read.get('row'), "column": col, "result": read.get('result')}
+    if col not in (None, "result"):
+        return t.gettext("%(chart)s row %(row)s, column %(column)s: %(result)s") % v
+    return t.gettext("%(chart)s row %(row)s: %(result)s") % v
 
 
-def _cu_terms(pack: Pack, rec: Mapping[str, Any]) -> list[str]:
+CHARTS = {"battle": N_("battle chart"), "naval": N_("naval chart"), "elephant": N_("elephant chart"),
+          "siege": N_("siege chart"), "assault": N_("assault chart"), "unrest": N_("unrest chart")}
+"""The charts of the game by the id the rules core records (``read["chart"]``)."""
+
+
+def chart_name(chart: Any, t: Words = ENGLISH) -> str:
+    """``"battle chart"``: a chart by its id, in words."""
+    key = str(chart)
+    if key in CHARTS:
+        return t.gettext(CHARTS[key])
+    return t.gettext("%(chart)s chart") % {"chart": key.replace('_', ' ')}
+
+
+def _cu_terms(pack: Pack, rec: Mapping[str, Any], t: Words = ENGLISH) -> list[str]:
     """The terms of a side's CU strength (R-4.4, R-9.2, R-14): ``"2 loyal x 2"``, the
     elephants' strength from the elephant chart (``"2 elephant 5 (elephant chart 2+3)"``),
     each independent army's printed strength."""
     terms = []
     for army, n in (rec.get("armies") or {}).items():
         terms.append(f"{indep_army_name(pack, army)} {n}")
-    for t, n in (rec.get("cus") or {}).items():
-        st = unit_strength(pack, t)
-        name = pack.special_units[t].name if t in pack.special_units else str(t).replace("_", " ")
+    for u, n in (rec.get("cus") or {}).items():
+        st = unit_strength(pack, u)
+        name = pack.special_units[u].name if u in pack.special_units else str(u).replace("_", " ")
         if st is None:
             got = [int(v) for v in rec.get("elephants") or []]
-            terms.append(f"{n} {name} {sum(got)} (elephant chart {'+'.join(map(str, got)) or '?'})")
+            terms.append(f"{n} {name} {sum(got)} ({chart_name('elephant', t)} {'+'.join(map(str, got)) or '?'})")
         elif st:
             terms.append(f"{n} {name} x {st}")
     return terms
 
 
-def _leader(pack: Pack, rec: Mapping[str, Any]) -> str:
+def _leader(pack: Pack, rec: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """Whose battle rating a side has: ``"Craterus's"``, ``"the minor general's"``."""
     cmd = rec.get("commander")
     armies = list(rec.get("armies") or {})
-    return ("the minor general's" if cmd == "minor" else f"{general_name(pack, cmd)}'s" if cmd
-            else f"{indep_army_name(pack, armies[0])}'s" if len(armies) == 1 else "the best independent army's")
+    if cmd == "minor":
+        return t.gettext("the minor general's battle rating")
+    if cmd:
+        return t.gettext("%(name)s's battle rating") % {"name": general_name(pack, cmd)}
+    if len(armies) == 1:
+        return t.gettext("%(name)s's battle rating") % {"name": indep_army_name(pack, armies[0])}
+    return t.gettext("the best independent army's battle rating")
 
 
-def battle_roll_text(pack: Pack, rec: Mapping[str, Any]) -> tuple[str, str]:
+def battle_roll_text(pack: Pack, rec: Mapping[str, Any], t: Words = ENGLISH) -> tuple[str, str]:
     """A side's battle dice and the row of the battle chart they lead to (R-9.2), as
     ``(dice, row)``: ``("dice 6+6 = 12, above Craterus's battle rating 6", "row 12 (the
     dice)")``; a roll below the commander's battle rating counts as the rating:
@@ -362,96 +450,127 @@ def battle_roll_text(pack: Pack, rec: Mapping[str, Any]) -> tuple[str, str]:
     (the rating)")``; no general, no rating. A re-roll by a surprise card says so."""
     dice = [int(v) for v in rec.get("dice") or []]
     total = sum(dice)
-    text = "dice " + "+".join(map(str, dice)) + (f" = {total}" if len(dice) > 1 else "")
+    text = t.gettext("dice %(dice)s") % {"dice": "+".join(map(str, dice)) + (f" = {total}" if len(dice) > 1 else "")}
     if rec.get("rerolled") is not None:
-        text += f" (re-rolled with {card_label(pack, rec['rerolled'])}, R-8.5)"
+        text += t.gettext(" (re-rolled with %(card)s, R-8.5)") % {"card": card_label(pack, rec['rerolled'], t)}
     row = rec.get("roll", total)
+    by_dice, by_rating = (t.gettext("row %(row)s (the dice)") % {"row": row},
+                          t.gettext("row %(row)s (the rating)") % {"row": row})
     if rec.get("rating") is None:
-        return text + ", no battle rating (no general)", f"row {row} (the dice)"
-    floor, leader = int(rec["rating"]), _leader(pack, rec)
+        return text + t.gettext(", no battle rating (no general)"), by_dice
+    floor, leader = int(rec["rating"]), _leader(pack, rec, t)
+    v = {"leader": leader, "rating": floor}
     if total < floor:
-        return (text + f", below {leader} battle rating {floor}, which counts instead",
-                f"row {row} (the rating)")
-    side = "equal to" if total == floor else "above"
-    return text + f", {side} {leader} battle rating {floor}", f"row {row} (the dice)"
+        return text + t.gettext(", below %(leader)s %(rating)s, which counts instead") % v, by_rating
+    if total == floor:
+        return text + t.gettext(", equal to %(leader)s %(rating)s") % v, by_dice
+    return text + t.gettext(", above %(leader)s %(rating)s") % v, by_dice
 
 
-def battle_side_text(pack: Pack, rec: Mapping[str, Any], who: str) -> str:
+def battle_side_text(pack: Pack, rec: Mapping[str, Any], who: str, t: Words = ENGLISH) -> str:
     """One side of a battle with every term of its numbers (R-9.2): its strength as the
     sum of its CUs, elephants, independent armies and local troops; its dice and how
     they compare with the commander's battle rating (a lower roll counts as the rating);
     the battle chart's row (the dice, or the rating) and column (the strength) giving
     its score. Older records without the terms read as ``"strength 7, roll 9, score
     6"``."""
+    words = {"strength": t.gettext("strength"), "roll": t.gettext("roll"), "score": t.gettext("score")}
     if "dice" not in rec:
-        parts = [f"{k} {rec[k]}" for k in ("strength", "roll", "score") if k in rec]
+        parts = [f"{words[k]} {rec[k]}" for k in ("strength", "roll", "score") if k in rec]
         return f"{who} ({', '.join(parts)})"
-    terms = _cu_terms(pack, rec)
+    terms = _cu_terms(pack, rec, t)
     if "cus" not in rec and "armies" not in rec:
-        terms = [f"CUs {rec.get('cus_strength')}"]
+        terms = [t.gettext("CUs %(strength)s") % {"strength": rec.get('cus_strength')}]
     if rec.get("local_troops"):
-        terms.append(f"local troops {rec['local_troops']}")
-    strength = f"strength {rec.get('strength')}" + (f" = {' + '.join(terms)}" if terms else "")
-    dice, row = battle_roll_text(pack, rec)
+        terms.append(t.gettext("local troops %(strength)s") % {"strength": rec['local_troops']})
+    strength = f"{words['strength']} {rec.get('strength')}" + (f" = {' + '.join(terms)}" if terms else "")
+    dice, row = battle_roll_text(pack, rec, t)
     read = rec.get("read")
     if isinstance(read, Mapping) and "chart" in read:
         col = read.get("column")
-        column = (f", column {col} (the strength{', at least 1' if col != rec.get('strength') else ''})"
-                  if col not in (None, "result") else "")
-        chart = f"{str(read['chart']).replace('_', ' ')} chart {row}{column}: score {read.get('result')}"
+        v = {"chart": chart_name(read['chart'], t), "row": row, "column": col, "score": read.get('result')}
+        if col in (None, "result"):
+            chart = t.gettext("%(chart)s %(row)s: score %(score)s") % v
+        elif col != rec.get('strength'):
+            chart = t.gettext("%(chart)s %(row)s, column %(column)s (the strength, at least 1): score %(score)s") % v
+        else:
+            chart = t.gettext("%(chart)s %(row)s, column %(column)s (the strength): score %(score)s") % v
     else:
-        chart = f"score {rec.get('score')}"
+        chart = f"{words['score']} {rec.get('score')}"
     return f"{who}: {strength}; {dice}; {chart}"
 
 
-def battle_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def battle_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """R-9.2: "Battle at Gaza: east attacks south. east: strength 9 = 3 loyal x 2 + 3
     mercenary x 1; dice 3+4 = 7, above Perdiccas's battle rating 3; battle chart row 7
     (the dice), column 9 (the strength): score 5. south: ... south wins, score 5
     against 3." Every term that entered a number is named, so a player can recompute
     it (:func:`battle_side_text`); ties and royal CUs joining (R-4.3) read as such."""
-    where = space_name(pack, d.get("space"))
+    where = space_name(pack, d.get("space"), t)
     attacker, defender = d.get("attacker", "?"), d.get("defender", "?")
     if d.get("result") == "joined":
-        return f"At {where} the royal CUs join {d.get('winner')} without a battle (R-4.3)."
-    outcome = "A tie" if d.get("result") == "tie" else f"{d.get('winner')} wins"
+        return t.gettext("At %(space)s the royal CUs join %(seat)s without a battle (R-4.3).") % {
+            "space": where, "seat": d.get('winner')}
+    tie = d.get("result") == "tie"
     sides = d.get("sides")
     if isinstance(sides, list) and len(sides) == 2 and all(isinstance(x, Mapping) for x in sides):
         a, b = sides
         scores = sorted((int(x.get("score") or 0) for x in sides), reverse=True)
-        outcome += (f" (score {scores[0]} each)" if d.get("result") == "tie"
-                    else f", score {scores[0]} against {scores[1]}")
-        return (f"Battle at {where}: {attacker} attacks {defender}. "
-                f"{battle_side_text(pack, a, a.get('side', attacker))}. "
-                f"{battle_side_text(pack, b, b.get('side', defender))}. {outcome}.")
+        v = {"winner": d.get('winner'), "score": scores[0], "other": scores[1]}
+        outcome = (t.gettext("A tie (score %(score)s each)") % v if tie
+                   else t.gettext("%(winner)s wins, score %(score)s against %(other)s") % v)
+        return t.gettext("Battle at %(space)s: %(attacker)s attacks %(defender)s. %(first)s. %(second)s. "
+                         "%(outcome)s.") % {
+            "space": where, "attacker": attacker, "defender": defender,
+            "first": battle_side_text(pack, a, a.get('side', attacker), t),
+            "second": battle_side_text(pack, b, b.get('side', defender), t), "outcome": outcome}
+    outcome = t.gettext("A tie") if tie else t.gettext("%(winner)s wins") % {"winner": d.get('winner')}
+    words = {"strength": t.gettext("strength"), "roll": t.gettext("roll"), "score": t.gettext("score")}
 
     def side(role: str, who: Any) -> str:
-        parts = [f"{k} {d[k + 's'][role]}" for k in ("strength", "roll", "score")
+        parts = [f"{words[k]} {d[k + 's'][role]}" for k in ("strength", "roll", "score")
                  if isinstance(d.get(k + "s"), Mapping) and role in d[k + "s"]]
         return f"{who} ({', '.join(parts)})" if parts else str(who)
 
-    return f"Battle at {where}: {side('attacker', attacker)} attacks {side('defender', defender)}: {outcome}."
+    return t.gettext("Battle at %(space)s: %(attacker)s attacks %(defender)s: %(outcome)s.") % {
+        "space": where, "attacker": side('attacker', attacker), "defender": side('defender', defender),
+        "outcome": outcome}
 
 
-def naval_text(pack: Pack, d: Mapping[str, Any]) -> str:
+def naval_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """R-15: "Naval battle at Smyrna: east declares against north. east: strength 1,
     dice 3+2 = 5, naval chart row 5, column 1 gives score 2. north: no fleet. east wins."
     Every term of each side's score is named."""
-    where = f" at {space_name(pack, d['space'])}" if d.get("space") else ""
     parts = []
     for rec in d.get("sides") or []:
         if not isinstance(rec, Mapping):
             continue
         dice = [int(v) for v in rec.get("dice") or []]
-        chart = chart_text(rec.get("read"))
-        parts.append(f"{rec.get('side')}: strength {rec.get('strength')}, dice " + "+".join(map(str, dice))
-                     + (f" = {sum(dice)}" if len(dice) > 1 else "")
-                     + (f", {chart.replace(': ', ' gives score ', 1)}" if chart else f", score {rec.get('score')}"))
+        read = rec.get("read")
+        v = {"side": rec.get('side'), "strength": rec.get('strength'),
+             "dice": "+".join(map(str, dice)) + (f" = {sum(dice)}" if len(dice) > 1 else ""),
+             "score": rec.get('score')}
+        if isinstance(read, Mapping) and "chart" in read:
+            v.update(chart=chart_name(read['chart'], t), row=read.get('row'), column=read.get('column'),
+                     score=read.get('result'))
+            if read.get("column") not in (None, "result"):
+                parts.append(t.gettext("%(side)s: strength %(strength)s, dice %(dice)s, %(chart)s row %(row)s, "
+                                       "column %(column)s gives score %(score)s") % v)
+            else:
+                parts.append(t.gettext("%(side)s: strength %(strength)s, dice %(dice)s, %(chart)s row %(row)s "
+                                       "gives score %(score)s") % v)
+        else:
+            parts.append(t.gettext("%(side)s: strength %(strength)s, dice %(dice)s, score %(score)s") % v)
     winner = d.get("winner") or (d.get("declarer") if d.get("result") == "declarer" else
                                  d.get("mover") if d.get("result") == "mover" else None)
-    head = f"Naval battle{where}" + (f": {d['declarer']} declares against {d['mover']}"
-                                     if d.get("declarer") and d.get("mover") else "")
-    return head + "".join(f". {x}" for x in parts) + (f". {winner} wins." if winner else ".")
+    v = {"space": space_name(pack, d.get('space'), t), "declarer": d.get('declarer'), "mover": d.get('mover')}
+    if d.get("declarer") and d.get("mover"):
+        head = (t.gettext("Naval battle at %(space)s: %(declarer)s declares against %(mover)s") if d.get("space")
+                else t.gettext("Naval battle: %(declarer)s declares against %(mover)s")) % v
+    else:
+        head = t.gettext("Naval battle at %(space)s") % v if d.get("space") else t.gettext("Naval battle")
+    return head + "".join(f". {x}" for x in parts) + (
+        ". " + t.gettext("%(winner)s wins.") % {"winner": winner} if winner else ".")
 
 
 def province_name(pack: Pack, province: Any) -> str:
@@ -460,5 +579,5 @@ def province_name(pack: Pack, province: Any) -> str:
     return str(province)
 
 
-def spaces_text(pack: Pack, spaces: Any) -> str:
-    return ", ".join(space_name(pack, x) for x in (spaces or []))
+def spaces_text(pack: Pack, spaces: Any, t: Words = ENGLISH) -> str:
+    return ", ".join(space_name(pack, x, t) for x in (spaces or []))

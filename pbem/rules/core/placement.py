@@ -17,6 +17,7 @@ from pbem.rules.core.control import (
     province_controller,
     victory_points,
 )
+from pbem.rules.core.names import N_
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import (
     besieger,
@@ -72,13 +73,15 @@ def limit_key(pack: Pack, s: State, space: str) -> str:
     return f"space:{space}"
 
 
+LIMIT_TEXT = {"province": N_("at most %(n)s per province outside your unbesieged major cities"),
+              "space": N_("at most %(n)s in a space with neither a major city nor a major general of yours")}
+"""The placement limit of each rule option (R-7.2), filled with the pack's number."""
+
+
 def limit_text(pack: Pack, s: State) -> str:
     """The placement limit in the game's words, for refusals and the prompt (R-7.2)."""
     n = const(pack, "reinforcement_per_province")
-    if limit_rule(s) == "province":
-        return f"at most {n} per province outside your unbesieged major cities"
-    return (f"at most {n} in a space with neither a major city nor a major general of "
-            "yours")
+    return LIMIT_TEXT["province" if limit_rule(s) == "province" else "space"] % {"n": n}
 
 
 def placement_targets(pack: Pack, s: State, seat: str,

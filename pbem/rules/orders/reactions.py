@@ -20,7 +20,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import name_hint, resolve_fleet, resolve_space
-from pbem.rules.core.names import card_label, fleet_name
+from pbem.rules.core.names import N_, card_label, fleet_name
 from pbem.rules.core.pieces import army_space
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import Decision, State, public_orders, war_get
@@ -39,20 +39,20 @@ WINDOW_RULE = {"intercept": "R-9.3", "avoid_battle": "R-9.3", "naval_battle": "R
 
 
 QUESTION = {
-    "intercept": "{mover}'s army has entered {space}: you may intercept it with an adjacent "
-                 "army (R-9.3)",
-    "avoid_battle": "{mover}'s army has entered {space}, where your army stands: you may try "
-                    "to avoid battle (R-9.3)",
-    "naval_battle": "{mover}'s army lands at {space} by sea near your garrisons: you may "
-                    "declare a naval battle with your fleets (R-15; an attack, R-11.4)",
-    "inside_join": "{mover} attacks your army outside {space}: your units inside the city "
-                   "may join the battle or stay inside, out of it (R-9.2)",
-    "surprise:battle": "{mover}'s army attacks yours at {space}: you may play surprise cards "
+    "intercept": N_("%(mover)s's army has entered %(space)s: you may intercept it with an adjacent "
+                 "army (R-9.3)"),
+    "avoid_battle": N_("%(mover)s's army has entered %(space)s, where your army stands: you may try "
+                    "to avoid battle (R-9.3)"),
+    "naval_battle": N_("%(mover)s's army lands at %(space)s by sea near your garrisons: you may "
+                    "declare a naval battle with your fleets (R-15; an attack, R-11.4)"),
+    "inside_join": N_("%(mover)s attacks your army outside %(space)s: your units inside the city "
+                   "may join the battle or stay inside, out of it (R-9.2)"),
+    "surprise:battle": N_("%(mover)s's army attacks yours at %(space)s: you may play surprise cards "
                        "for this battle (R-8.5); each is played only when it helps (prestige "
                        "when the royal CUs would change sides, a re-roll when your score is "
-                       "the lower)",
-    "surprise:naval_landing": "{mover}'s naval move is about to land at {space}, near your "
-                              "garrisons: you may play a surprise card that cancels it (R-8.5)",
+                       "the lower)"),
+    "surprise:naval_landing": N_("%(mover)s's naval move is about to land at %(space)s, near your "
+                              "garrisons: you may play a surprise card that cancels it (R-8.5)"),
 }
 
 
@@ -117,7 +117,7 @@ def reaction_decision(pack: Pack, s: State, step: int) -> Decision | None:
         answer += " (add play: [<card>] to the mapping to play surprise cards)"
     return Decision(seat=p["seat"], kind=key, step=step,
                     options={"mover": mover, "space": p["space"],
-                             "question": question.format(mover=mover, space=space),
+                             "question": question % {"mover": mover, "space": space},
                              "choices": _choice_rows(pack, key, p["options"]),
                              "answer": answer, "surprises": rows,
                              "active": True},

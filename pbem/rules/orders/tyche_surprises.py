@@ -28,6 +28,7 @@ from pbem.rules.cards.royals import names as listed
 from pbem.rules.context import Ctx
 from pbem.rules.core import names
 from pbem.rules.core.board import name_hint
+from pbem.rules.core.names import N_
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, hand_of
 from pbem.rules.resolve.royals import mutiny, mutiny_types
@@ -86,7 +87,8 @@ def check_surprise_discards(pack: Pack, s: State, seat: str, part: dict[str, Any
         w = f"{where}.surprise_discards[{i}]"
         if n is None or n not in hand:
             reject(rej, "tyche.card_not_in_hand", f"card {v!r} is not in your hand",
-                   w, hint or "your hand: " + ", ".join(card_label(pack, c) for c in hand), rule="R-8.5")
+                   w, hint or "your hand: " + ", ".join(card_label(pack, c) for c in hand), rule="R-8.5",
+                   params={"card": v, "hand": ", ".join(card_label(pack, c) for c in hand)})
         elif pack.cards[n].type != "surprise":
             reject(rej, "tyche.not_a_surprise",
                    f"{card_label(pack, n)} is not a surprise card", w,
@@ -182,23 +184,23 @@ def play_surprises(ctx: Ctx, seat: str, plays: list[dict[str, Any]]) -> None:
 
 
 HOW = {
-    "move": "in one of your moves: surprise: [{n}]",
-    "siege": "in a move ending at a siege you conduct: surprise: [{n}], or surrender: "
-             "{{surprise: {{<space>: {n}}}}}",
-    "battle_roll": "in one of your moves: surprise: [{n}]; by standing order {{when: "
-                   "battle_roll, play: {n}}}; or play: [{n}] in a window answer",
-    "prestige": "in one of your moves: surprise: [{n}]; by standing order {{when: prestige, "
-                "play: {n}}}; or play: [{n}] in a window answer",
-    "naval_landing": "by standing order {{when: naval_landing, play: {n}}}, or play: [{n}] "
-                     "in a window answer",
-    "interception_check": "by standing order {{when: interception_check, play: {n}}}, or "
-                          "{{intercept: {{army: <general>, play: [{n}]}}}} in a window",
-    "avoid_check": "by standing order {{when: avoid_check, play: {n}}}, or "
-                   "{{avoid_battle: {{toward: <space>, play: [{n}]}}}} in a window",
-    "tyche": "tyche: {{surprise_plays: [{{card: {n}, target: <enemy general or space>}}], "
-             "...}} in your player-turn",
-    "battle_start": "in one of your moves: surprise: [{n}]; by standing order {{when: "
-                    "battle_start, play: {n}}}; or play: [{n}] in a window answer",
+    "move": N_("in one of your moves: surprise: [%(n)s]"),
+    "siege": N_("in a move ending at a siege you conduct: surprise: [%(n)s], or surrender: "
+             "{surprise: {<space>: %(n)s}}"),
+    "battle_roll": N_("in one of your moves: surprise: [%(n)s]; by standing order {when: "
+                   "battle_roll, play: %(n)s}; or play: [%(n)s] in a window answer"),
+    "prestige": N_("in one of your moves: surprise: [%(n)s]; by standing order {when: prestige, "
+                "play: %(n)s}; or play: [%(n)s] in a window answer"),
+    "naval_landing": N_("by standing order {when: naval_landing, play: %(n)s}, or play: [%(n)s] "
+                     "in a window answer"),
+    "interception_check": N_("by standing order {when: interception_check, play: %(n)s}, or "
+                          "{intercept: {army: <general>, play: [%(n)s]}} in a window"),
+    "avoid_check": N_("by standing order {when: avoid_check, play: %(n)s}, or "
+                   "{avoid_battle: {toward: <space>, play: [%(n)s]}} in a window"),
+    "tyche": N_("tyche: {surprise_plays: [{card: %(n)s, target: <enemy general or space>}], "
+             "...} in your player-turn"),
+    "battle_start": N_("in one of your moves: surprise: [%(n)s]; by standing order {when: "
+                    "battle_start, play: %(n)s}; or play: [%(n)s] in a window answer"),
 }
 """How each moment's surprise cards are played (R-8.5), for the prompt."""
 
@@ -216,7 +218,7 @@ def surprise_plays(pack: Pack, s: State, seat: str, active: bool) -> list[dict[s
             continue
         row: dict[str, Any] = {
             "card": n, "label": card_label(pack, n), "moments": list(moments),
-            "how": [f"{MOMENT_NAMES[m]}: {HOW[m].format(n=n)}" for m in moments]}
+            "how": [f"{MOMENT_NAMES[m]}: {HOW[m] % {'n': n}}" for m in moments]}
         if "siege" in moments:
             row["sieges"] = sorted(x for x in s["cus"] if active
                                    and conducts_siege(pack, s, seat, x))

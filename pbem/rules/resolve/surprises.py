@@ -22,6 +22,7 @@ from pbem.pack.model import Effect, Pack
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import commander, side_legitimacy
 from pbem.rules.core.board import name_hint, resolve_general, resolve_space
+from pbem.rules.core.names import N_
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import SEATS, State, hand_of, standing_orders
 
@@ -208,15 +209,15 @@ def prestige_moment(ctx: Ctx, space: str, sides: dict[str, bool], outcome: Outco
 
 
 MOMENT_NAMES = {
-    "move": "at the start of one of your moves (+MPs)",
-    "siege": "in a siege you conduct (siege points)",
-    "battle_roll": "after your battle dice (a re-roll)",
-    "prestige": "when legitimacy is compared (prestige)",
-    "naval_landing": "against another seat's naval move (cancel it)",
-    "interception_check": "on your interception check",
-    "avoid_check": "on your avoid-battle check",
-    "tyche": "in your own Tyche segment, before your Tyche play (a Mutiny)",
-    "battle_start": "before a battle your army fights (a Mutiny against the other army)",
+    "move": N_("at the start of one of your moves (+MPs)"),
+    "siege": N_("in a siege you conduct (siege points)"),
+    "battle_roll": N_("after your battle dice (a re-roll)"),
+    "prestige": N_("when legitimacy is compared (prestige)"),
+    "naval_landing": N_("against another seat's naval move (cancel it)"),
+    "interception_check": N_("on your interception check"),
+    "avoid_check": N_("on your avoid-battle check"),
+    "tyche": N_("in your own Tyche segment, before your Tyche play (a Mutiny)"),
+    "battle_start": N_("before a battle your army fights (a Mutiny against the other army)"),
 }
 """What each moment is, for hints and the prompt (R-8.5)."""
 

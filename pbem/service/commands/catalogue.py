@@ -4,6 +4,7 @@ refuses two commands of one name for one sender; nothing registers itself on imp
 from __future__ import annotations
 
 from pbem.service.commands import history, join, standby
+from pbem.service.commands.anyone import guide, observe, record
 from pbem.service.commands.host import (
     approve,
     end,
@@ -49,11 +50,17 @@ REGISTRY = Registry([
     host_resend.COMMAND,
     end.COMMAND,
     rollback.COMMAND,
+    observe.HOST,
     # requests marked by their own key
     join.REQUEST,
     history.REQUEST,
     address.CONFIRM,
     standby.STANDBY,
     standby.TAKE,
+    # `command: NAME` from any address, without a seat key (issue 29)
+    observe.OBSERVE,
+    observe.LEAVE,
+    record.RECORD,
+    guide.HELP,
 ])
 """Every command, found by who sends it and its name."""

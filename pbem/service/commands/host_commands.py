@@ -9,6 +9,7 @@
     to_step: 3              # rollback
     hours: 24               # extend: how long (optional seat: east)
     player: Ann <a@x.org>   # replace, with seat: east (or bot: true: the game's bot takes it)
+    add: ann@example.org    # observers: allow an address to observe (or remove:; neither: the list)
 
 Each command is one module of :mod:`pbem.service.commands.host`, listed in the
 registry (:mod:`pbem.service.commands.catalogue`); this module checks who sent a mail
@@ -26,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.mail.headers import clean_text, fold_address
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
@@ -40,12 +41,13 @@ from pbem.service.commands.catalogue import REGISTRY
 from pbem.service.commands.registry import KINDS, Done, HostRequest, Who
 from pbem.service.identity import envelope, hostkey
 from pbem.service.log import trust
-from pbem.service.outgoing import answers, outbox
+from pbem.service.outgoing import answers, host_notices, outbox
 
 HOST_KEYS = ("game", "host", "command", "seq")
 """The keys every host command mail may carry (a command's own keys come on top)."""
 _EXAMPLES = {"reason": "reason: a holiday", "hours": "hours: 24", "seat": "seat: east", "winner": "winner: east",
-             "player": "player: Ann <ann@example.org>", "abandon": "abandon: true", "to_step": "to_step: 3", "bot": "bot: true"}
+             "player": "player: Ann <ann@example.org>", "abandon": "abandon: true", "to_step": "to_step: 3", "bot": "bot: true",
+             "add": "add: ann@example.org", "remove": "remove: ann@example.org"}
 
 
 def host_key_hash(judge: Service, game_id: str) -> str | None:
@@ -65,7 +67,8 @@ def _say(via: str, mail: str, cli: str) -> str:
 
 def run(judge: Service, game_id: str, command: str, *, reason: str = "", hours: float | None = None,
         seat: str | None = None, player: str | None = None, winner: str | None = None,
-        abandon: bool = False, to_step: int | None = None, bot: bool = False, via: str = "mail") -> Done:
+        abandon: bool = False, to_step: int | None = None, bot: bool = False, add: str | None = None,
+        remove: str | None = None, via: str = "mail") -> Done:
     """Carry out host ``command`` on ``game_id`` in one transaction: the registry's
     :class:`~pbem.service.commands.registry.HostCommand` of that name (see the module
     docstring). ``via`` is ``mail`` or ``cli`` (``pbem host``): the receipt and the
@@ -85,7 +88,7 @@ def run(judge: Service, game_id: str, command: str, *, reason: str = "", hours: 
     now = judge.clock()
     values = {"reason": clean_text(reason, 500),  # logged and mailed to every seat: no control characters (break16)
               "hours": hours, "seat": seat, "player": player, "winner": winner, "abandon": abandon,
-              "to_step": to_step, "bot": bot}
+              "to_step": to_step, "bot": bot, "add": add, "remove": remove}
     with store.transaction():
         return found.process(judge, HostRequest(game_id, game, values, via, now))
 
@@ -151,7 +154,7 @@ def read_fields(doc: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[Probl
                                                                                "(docs/host-guide.md)."))
             continue
         value, kind = doc[key], own[key]
-        ok = (isinstance(value, str) if kind in ("text", "seat") else isinstance(value, bool) if kind == "flag"
+        ok = (isinstance(value, str) if kind in ("text", "seat", "address") else isinstance(value, bool) if kind == "flag"
               else not isinstance(value, bool) and isinstance(value, int | float) if kind == "number"
               else not isinstance(value, bool) and isinstance(value, int))
         if not ok:
@@ -199,7 +202,7 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
         done = run(judge, game_id, name, reason=values.get("reason", ""), hours=values.get("hours"),
                    seat=values.get("seat"), player=values.get("player"), winner=values.get("winner"),
                    abandon=values.get("abandon") is True, to_step=values.get("to_step"),
-                   bot=values.get("bot") is True)
+                   bot=values.get("bot") is True, add=values.get("add"), remove=values.get("remove"))
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         issue = Problem(message=str(exc), where="command", code="host.refused",
                         hint="docs/host-guide.md lists the host commands.")
@@ -207,11 +210,13 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
     iid = rec("host", "", game_id=game_id, result={"document": shown})
     if _once(name) or "seq" in doc:
         replay.record(judge, game_id, replay.HOST, doc, seq if "seq" in doc else None, iid)
-    body = done.text + (f"\n\nLog witness: {done.witness}" if done.witness else "")
-    text = build.render_notice(wrapped(body), game_id)
+    tr = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
+    body = i18n.localize(done.text, tr) + ("\n\n" + tr.gettext("Log witness: %(witness)s") % {
+        "witness": done.witness} if done.witness else "")
+    text = build.render_notice(wrapped(body), game_id, tr)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text,
-                 html=build.html_of_text(f"host command {name}", text),
+                 html=build.html_of_text(tr.gettext("host command %(name)s") % {"name": name}, text),
                  id_parts=(game_id, "host-reply", *answers.answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return "host"

@@ -16,7 +16,12 @@ Refused, each with what to do instead, nothing changed: a game that is not open 
 sign-up (unknown, or started: ``command.no_signup``), a seat that is no seat
 (``command.signup_seat``) or is taken (``command.seat_taken``; the free seats are
 named), an address that holds a seat of that game already (``command.signup_twice``:
-one seat per address, so no player holds two seats and every seat has its own mail).
+one seat per address, so no player holds two seats and every seat has its own mail),
+and an address whose record on this judge is below the game's minimum
+(``command.signup_finished``: fewer games finished than ``min_finished_games``;
+``command.signup_missed``: a larger share of decisions missed than
+``max_missed_share``; issue 29.4). The host is told of every join, with the player's
+record.
 
 Before the game starts it has no hash chain yet: the sign-up lives in the ``signups``
 and ``signup_seats`` tables; its outcome (who took which seat) enters the chain with
@@ -36,6 +41,7 @@ from pbem.problems import Problem
 from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
+from pbem.service.commands.anyone import record
 from pbem.service.commands.registry import Field, Guide, MailRequest, Who
 from pbem.service.outgoing import answers, outbox
 from pbem.service.play.setup import _ID, NewSeat, new_game
@@ -104,17 +110,26 @@ def free_seat(judge: Service, game_id: str, seat: str, reason: str = "") -> str:
         if held is None:
             taken = ", ".join(t["seat"] for t in store.signup_seats(game_id)) or "none"
             raise ValueError(f"seat {seat!r} of {game_id} is not taken (taken: {taken})")
-        _tell(judge, game_id, held, "your seat was freed",
-              f"The host freed the seat {seat} of {game_id}{': ' + clean_text(reason, 300) if reason else ''}; your seat "
-              "key will not be used. If this is a mistake, write to the host.")
+        values = {"seat": seat, "game": game_id, "reason": clean_text(reason, 300) if reason else ""}
+        _tell(judge, game_id, held, lambda tr: tr.gettext("your seat was freed"),
+              lambda tr: (tr.gettext("The host freed the seat %(seat)s of %(game)s: %(reason)s; your seat key will "
+                                     "not be used. If this is a mistake, write to the host.") if reason else
+                          tr.gettext("The host freed the seat %(seat)s of %(game)s; your seat key will not be used. "
+                                     "If this is a mistake, write to the host.")) % values)
     return held["player"]
 
 
-def _tell(judge: Service, game_id: str, taken: Mapping[str, Any], subject: str, body: str) -> None:
-    text = build.render_notice(wrapped(body), game_id)
+def _tell(judge: Service, game_id: str, taken: Mapping[str, Any], subject: i18n.Localizable,
+          body: i18n.Localizable) -> None:
+    """A notice to the player who took a seat of an open game, in the language chosen at
+    sign-up (issue 28)."""
+    tr = i18n.translations(taken.get("language") or i18n.DEFAULT)
+    title = i18n.localize(subject, tr)
+    text = build.render_notice(wrapped(i18n.localize(body, tr)), game_id, tr)
     outbox.queue(judge, game_id=None, kind="notice", to_addr=taken["email"], to_name=taken["player"],
-                 subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
-                 id_parts=(game_id, "signup", subject, taken["seat"], taken["email"], judge.clock().isoformat()))
+                 subject=f"[{game_id}] {title}", text=text, html=build.html_of_text(title, text),
+                 id_parts=(game_id, "signup", i18n.localize(subject), taken["seat"], taken["email"],
+                           judge.clock().isoformat()))
 
 
 def _refuse(code: str, message: str, hint: str, where: str = "join") -> Problem:
@@ -165,6 +180,8 @@ def check_join(judge: Service, doc: Mapping[str, Any], sender: str) -> tuple[str
     if not i18n.is_language(language):
         problems.append(_refuse("command.value", f"language: {language!r} is not a language of this judge.",
                                 f"Write one of {', '.join(i18n.LANGUAGES)}, e.g. `language: es`.", where="language"))
+    # the game's minimum record (issue 29.4): finished games, share of decisions missed
+    problems += record.join_problems(GameSettings.from_dict(row["settings"]), store.player_record(sender), game_id)
     return (None if problems else seat), problems
 
 
@@ -216,9 +233,26 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
                  # is a new welcome with a new key (issue 25.2: it shared the first one's id and was dropped)
                  id_parts=(game_id, "signup", seat, sender, *answers.answer_key(parsed)),
                  in_reply_to=parsed.message_id, references=parsed.references, auto="auto-replied")
+    _tell_host_joined(judge, game_id, row, seat, player, sender, waiting)
     if not waiting:
         _start(judge, game_id, row, taken)
     return "answered"
+
+
+def _tell_host_joined(judge: Service, game_id: str, row: Mapping[str, Any], seat: str, player: str, sender: str,
+                      waiting: int) -> None:
+    """The host's sign-up notice: who took which seat, from which address, with the
+    player's record on this judge (issue 29.4; :mod:`pbem.service.commands.anyone.record`)."""
+    lines = "\n".join("  " + line for line in record.record_lines(judge.store.player_record(sender)))
+    body = (wrapped(f"{player} <{sender}> joined {game_id} and took the seat {seat}. "
+                    + (f"{waiting} seat(s) are still free." if waiting else "It was the last seat: the game starts.")
+                    + " Their record on this judge:") + "\n\n" + lines + "\n\n"
+            + wrapped(f"A join you do not want is undone with `pbem game close --seat {seat} {game_id}`."))
+    text = build.render_notice(body, game_id)
+    outbox.queue(judge, game_id=None, kind="notice", to_addr=row["host_email"], to_name=None,
+                 subject=f"[{game_id}] sign-up: {player} took {seat}", text=text,
+                 html=build.html_of_text("sign-up", text), id_parts=(game_id, "signup-host", seat, sender,
+                                                                      judge.clock().isoformat()))
 
 
 def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dict[str, Any]]) -> None:
@@ -229,20 +263,24 @@ def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dic
                     host_key_hash=row["host_key_hash"], origin="signup")
     judge.store.close_signup(game_id)
     names = ", ".join(f"{t['seat']}: {t['player']}" for t in taken)
-    for t in taken:
-        body = (f"Game {game_id} starts: its four seats are taken ({names}). Your first report and "
-                f"prompt follow; play with the seat key of your sign-up answer.")
-        text = build.render_notice(wrapped(body), game_id)
+    for t in taken:  # each in the language chosen at sign-up (issue 28)
+        tr = i18n.translations(t.get("language") or i18n.DEFAULT)
+        body = tr.gettext("Game %(game)s starts: its four seats are taken (%(names)s). Your first report and "
+                          "prompt follow; play with the seat key of your sign-up answer.") % {"game": game_id,
+                                                                                              "names": names}
+        text = build.render_notice(wrapped(body), game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=t["email"], to_name=t["player"],
-                     subject=f"[{game_id}] the game starts", text=text,
-                     html=build.html_of_text("the game starts", text), id_parts=(game_id, "started", t["seat"]))
-    body = (f"Your open game {game_id} is full and has started ({names}). Host commands work on it as on a "
-            f"game made by `pbem game new` (docs/host-guide.md)."
-            + (f"\n\nLog witness: {made.witness}" if made.witness else ""))
-    text = build.render_notice(wrapped(body), game_id)
+                     subject=f"[{game_id}] " + tr.gettext("the game starts"), text=text,
+                     html=build.html_of_text(tr.gettext("the game starts"), text),
+                     id_parts=(game_id, "started", t["seat"]))
+    tr = i18n.translations((row["settings"] or {}).get("host_language") or i18n.DEFAULT)  # the host's language
+    body = (tr.gettext("Your open game %(game)s is full and has started (%(names)s). Host commands work on it as "
+                       "on a game made by `pbem game new` (docs/host-guide.md).") % {"game": game_id, "names": names}
+            + ("\n\n" + tr.gettext("Log witness: %(witness)s") % {"witness": made.witness} if made.witness else ""))
+    text = build.render_notice(wrapped(body), game_id, tr)
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["host_email"], to_name=None,
-                 subject=f"[{game_id}] the game starts", text=text, html=build.html_of_text("the game starts", text),
-                 id_parts=(game_id, "started", "host"))
+                 subject=f"[{game_id}] " + tr.gettext("the game starts"), text=text,
+                 html=build.html_of_text(tr.gettext("the game starts"), text), id_parts=(game_id, "started", "host"))
 
 
 REQUEST = MailRequest(

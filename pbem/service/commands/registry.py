@@ -19,8 +19,10 @@ Three kinds, by what ``process`` takes:
   ``pbem host NAME GAME``; ``process(service, HostRequest) -> Done``, or raises
   ValueError saying what to do instead.
 - :class:`MailRequest`: a document marked by its own key (``join:``, ``history:``,
-  ``confirm:``); ``process(service, parsed, document, recorder, shown) -> str`` (the
-  inbox status). Only by mail.
+  ``confirm:``), or a ``command:`` any address may send without a seat key
+  (``by_command``: ``observe``, ``leave``, ``record``, a stranger's ``help``);
+  ``process(service, parsed, document, recorder, shown) -> str`` (the inbox status).
+  Only by mail.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Protocol
 
+from pbem import i18n
 from pbem.mail.message import ParsedMail
 from pbem.service.base.context import Service
 from pbem.service.commands.reply import Reply
@@ -153,9 +156,11 @@ class HostRequest:
 
 @dataclass(frozen=True)
 class Done:
-    """What a host command did: the receipt's text and the log witness after it."""
+    """What a host command did: the receipt's text (a text, or a function of the host's
+    translations object: :data:`pbem.i18n.Localizable`, issue 28) and the log witness
+    after it."""
 
-    text: str
+    text: i18n.Localizable
     witness: str | None
 
 
@@ -200,6 +205,9 @@ class MailRequest:
     help: str
     guide: Guide
     process: MailProcess
+    by_command: bool = False
+    """Sent as ``command: NAME`` from any address, without a seat or a key (issue 29:
+    ``observe``, ``leave``, ``record``, and ``help`` from an address that is no seat)."""
 
 
 AnyCommand = SeatCommand | HostCommand | MailRequest
@@ -242,6 +250,13 @@ class Registry:
         found = next((c for (n, _w), c in self._by.items() if n == name and isinstance(c, MailRequest)), None)
         if found is None:
             raise KeyError(name)
+        return found
+
+    def open_command(self, name: object) -> MailRequest | None:
+        """The ``command: NAME`` any address may send without a seat key
+        (:attr:`MailRequest.by_command`), or None."""
+        found = next((c for c in self._by.values() if isinstance(c, MailRequest) and c.by_command
+                      and c.name == name), None) if isinstance(name, str) else None
         return found
 
     def names(self, who: Who) -> tuple[str, ...]:

@@ -1,15 +1,19 @@
 """Queueing the mail a decision causes: every seat's turn report (its own view, the map
-picture inline) and the prompt of every seat the game now waits for, with its deadline."""
+picture inline), the public report to every observer (issue 29.3), and the prompt of
+every seat the game now waits for, with its deadline."""
 from __future__ import annotations
 
 import gettext
 import hashlib
-from collections.abc import Callable, Sequence
+from html import escape
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from pbem import i18n, rules
 from pbem.mail.compose import Attachment
 from pbem.pack.model import Pack
 from pbem.report import build, seatjson
+from pbem.report.context import WIDTH, wrap
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats
 from pbem.service.log import trust
@@ -79,6 +83,29 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
         outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
                      subject=subject, text=rep.text, html=rep.html, attachments=attachments,
                      id_parts=(game_id, step, "report", row["seat"], english))
+    queue_observer_reports(judge, game_id, pack, state, events, said, step, before, seats, commitment, witness, played)
+
+
+def queue_observer_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameState,
+                           events: Sequence[rules.Event], said: Callable[[gettext.NullTranslations], str], step: int,
+                           before: rules.GameState | None, seats: Sequence[Mapping[str, Any]], commitment: str,
+                           witness: str | None, played: Mapping[str, str]) -> None:
+    """Queue the public report of ``events`` to every address observing ``game_id``
+    (issue 29.3; :mod:`pbem.service.commands.anyone.observe`): rendered from the public
+    view (``seat=None``: no hand, no standing orders, no private event, no press, no
+    prompt, no map picture), in the observer's language; ``said`` gives the headline."""
+    english = said(i18n.translations())
+    for row in judge.store.observers(game_id):
+        tr = i18n.translations(row["language"] or i18n.DEFAULT)
+        rep = build.render_report(pack, state, events, game_id=game_id, step=step, seat=None, seats=seats,
+                                  headline=said(tr), seed_commitment=commitment, witness=witness, before=before,
+                                  map_attached=False, bots=played, tr=tr)
+        subject = f"[{game_id}] step {step} " + tr.gettext("report: %(headline)s") % {"headline": said(tr)}
+        footer = tr.gettext("You observe %(game)s. To stop these reports, mail the judge `game: %(game)s` and "
+                            "`command: leave`.") % {"game": game_id}
+        outbox.queue(judge, game_id=game_id, kind="observer", to_addr=row["email"], to_name=None, subject=subject,
+                     text=rep.text.rstrip("\n") + "\n\n" + wrap(footer, WIDTH) + "\n",
+                     html=rep.html.replace("</body>", f"<p>{escape(footer)}</p></body>", 1), id_parts=(game_id, step, "observer", row["email"], english))
 
 
 def queue_prompts(judge: Service, game_id: str, pack: Pack, state: rules.GameState) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.rules.core.events import cards, host, judge, pieces, royals, turn, war
 from pbem.rules.core.events.base import EventKind, EventShapeError, UndeclaredEvent
+from pbem.rules.core.names import ENGLISH, Words
 from pbem.rules.core.state import Event, State
 
 CATALOGUE: dict[str, EventKind] = {}
@@ -45,11 +46,13 @@ def reduce(s: State, event: Event) -> None:
         fn(s, dict(event.data))
 
 
-def sentence(pack: Pack, kind: str, data: Mapping[str, Any]) -> str:
-    """The report sentence of an event (empty for kinds reports do not tell). Raises
+def sentence(pack: Pack, kind: str, data: Mapping[str, Any], t: Words = ENGLISH) -> str:
+    """The report sentence of an event (empty for kinds reports do not tell), in the
+    language of the translations object ``t`` (English when not given; issue 28: the
+    event stays language-free, only its sentence is translated). Raises
     :class:`UndeclaredEvent` for an unknown kind; a sentence that fails raises too."""
     say = kind_of(kind).say
-    return say(pack, data) if say is not None else ""
+    return say(pack, data, t) if say is not None else ""
 
 
 def judge_event(kind: str, data: Mapping[str, Any]) -> Event:

@@ -14,13 +14,38 @@ from functools import cached_property
 from typing import Any
 
 from pbem.pack.model import Pack
+from pbem.rules.core.names import Words, cus_text, space_name
 from pbem.rules.core.state import State
 
 Reducer = Callable[[State, dict[str, Any]], None]
 """Changes a working dict in place from one event's data."""
-Sentence = Callable[[Pack, Mapping[str, Any]], str]
-"""One sentence for the reports from the pack (printed names) and an event's data."""
+Sentence = Callable[[Pack, Mapping[str, Any], Words], str]
+"""One sentence for the reports from the pack (printed names), an event's data and the
+reader's translations object (:class:`~pbem.rules.core.names.Words`; issue 28)."""
 SEEN_BY = ("all", "seat", "judge")
+
+
+def said(message: str, **fields: Callable[[Pack, Mapping[str, Any], Words], Any]) -> Sentence:
+    """A sentence of one message whose ``%(name)s`` placeholders are filled by
+    ``fields[name](pack, data, t)``: ``said(N_("%(seat)s ..."), seat=seat_of)``."""
+    def say(p: Pack, d: Mapping[str, Any], t: Words) -> str:
+        return t.gettext(message) % {k: f(p, d, t) for k, f in fields.items()}
+    return say
+
+
+def seat_of(p: Pack, d: Mapping[str, Any], t: Words) -> Any:
+    """An event's seat (a name: not translated), for :func:`said`."""
+    return d.get("seat")
+
+
+def space_of(p: Pack, d: Mapping[str, Any], t: Words) -> str:
+    """An event's space by its printed name, for :func:`said`."""
+    return space_name(p, d.get("space"), t)
+
+
+def cus_of(p: Pack, d: Mapping[str, Any], t: Words) -> str:
+    """An event's CUs in words (``"2 loyal, 1 mercenary"``), for :func:`said`."""
+    return cus_text(d.get("cus"), p, t)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,13 @@
 """
 from __future__ import annotations
 
-from pbem.plural import count, noun
-from pbem.rules.core.events.base import EventKind
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.rules.core.events.base import EventKind, said, seat_of
 from pbem.rules.core.names import (
+    N_,
+    Words,
     card_label,
     general_name,
     province_name,
@@ -80,23 +84,75 @@ def _cleared(s: State, d: dict) -> None:
 
 
 MOMENT_WORDS = {
-    "move": "for the move of its army from {space}",
-    "siege": "in its siege of {space}",
-    "battle_roll": "after its battle dice at {space}",
-    "prestige": "as legitimacy is compared at {space}",
-    "naval_landing": "against the naval move landing at {space}",
-    "interception_check": "for its interception into {space}",
-    "avoid_check": "to avoid battle at {space}",
+    "move": N_("for the move of its army from %(space)s"),
+    "siege": N_("in its siege of %(space)s"),
+    "battle_roll": N_("after its battle dice at %(space)s"),
+    "prestige": N_("as legitimacy is compared at %(space)s"),
+    "naval_landing": N_("against the naval move landing at %(space)s"),
+    "interception_check": N_("for its interception into %(space)s"),
+    "avoid_check": N_("to avoid battle at %(space)s"),
 }
 """The moments of the surprise cards (R-8.5) in the reports' words."""
 
 
-def _surprise_text(p, d) -> str:
-    words = MOMENT_WORDS.get(str(d.get("moment")), "at {space}").format(
-        space=space_name(p, d.get("space")))
-    how = " by standing order" if d.get("source") == "standing" else ""
-    return (f"{d.get('seat')} plays the surprise card {card_label(p, d.get('card'))} "
-            f"{words}{how}, and draws a replacement (R-8.5).")
+def _surprise_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    words = t.gettext(MOMENT_WORDS.get(str(d.get("moment")), N_("at %(space)s"))) % {
+        "space": space_name(p, d.get("space"), t)}
+    v = {"seat": d.get('seat'), "card": card_label(p, d.get('card'), t), "when": words}
+    if d.get("source") == "standing":
+        return t.gettext("%(seat)s plays the surprise card %(card)s %(when)s by standing order, and draws a "
+                         "replacement (R-8.5).") % v
+    return t.gettext("%(seat)s plays the surprise card %(card)s %(when)s, and draws a replacement (R-8.5).") % v
+
+
+def _card(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    return card_label(p, d.get("card"), t)
+
+
+def _cards_n(n: Any, t: Words) -> str:
+    return t.ngettext("%(num)d card", "%(num)d cards", int(n or 0)) % {"num": int(n or 0)}
+
+
+def _more_cards(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    n = int(d.get('count') or 0)
+    return t.ngettext("%(seat)s draws %(num)d more card (%(card)s, R-16.3).",
+                      "%(seat)s draws %(num)d more cards (%(card)s, R-16.3).", n) % {
+        "seat": d.get('seat'), "num": n, "card": card_label(p, d.get('card'), t)}
+
+
+def _extra_segment(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    n = int(d.get('count') or 0)
+    return t.ngettext("%(seat)s draws %(num)d more card (%(card)s): an extra Tyche-only segment after the strategy "
+                      "rounds (R-6).",
+                      "%(seat)s draws %(num)d more cards (%(card)s): an extra Tyche-only segment after the strategy "
+                      "rounds (R-6).", n) % {"seat": d.get('seat'), "num": n, "card": card_label(p, d.get('card'), t)}
+
+
+def _unrest_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"card": card_label(p, d.get('card'), t), "seat": d.get('seat'),
+         "roll": '+'.join(map(str, d['roll'])) if isinstance(d.get("roll"), list) else "",
+         "province": province_name(p, d.get('province')), "spread": province_name(p, d.get('spread_to')),
+         "spaces": spaces_text(p, d.get('spaces'), t)}
+    head = (t.gettext("Unrest (%(card)s, played by %(seat)s; roll %(roll)s) strikes %(province)s")
+            if isinstance(d.get("roll"), list) else t.gettext("Unrest (%(card)s, played by %(seat)s) strikes %(province)s")) % v
+    if d.get("spread_to"):
+        head += t.gettext(", spreading to %(spread)s") % v
+    return head + (t.gettext(": independent markers in %(spaces)s.") % v if d.get("spaces")
+                   else t.gettext(": no space can revolt."))
+
+
+def _markers_removed_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"card": card_label(p, d.get('card'), t), "seat": d.get('seat'), "spaces": spaces_text(p, d.get('spaces'), t)}
+    if d.get("spaces"):
+        return t.gettext("%(card)s, played by %(seat)s, removes the independent markers of %(spaces)s (R-16).") % v
+    return t.gettext("%(card)s, played by %(seat)s, removes no independent marker: none qualifies (R-16).") % v
+
+
+def _played_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"seat": d.get('seat'), "card": card_label(p, d.get('card'), t), "use": use_text(d.get('use'), t)}
+    if d.get("use"):
+        return t.gettext("%(seat)s plays %(card)s %(use)s.") % v
+    return t.gettext("%(seat)s plays %(card)s.") % v
 
 
 KINDS: tuple[EventKind, ...] = (
@@ -105,31 +161,34 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_deck,
               writes=('secret', 'discards'),
               seen_by='judge',
-              say=lambda p, d: f"The Tyche deck is shuffled ({count(len(d.get('order', d.get('deck', []))), 'card')})."),
+              say=lambda p, d, t: t.gettext("The Tyche deck is shuffled (%(cards)s).") % {
+                  "cards": _cards_n(len(d.get('order', d.get('deck', []))), t)}),
     EventKind('CardsDealt',
               ('cards', 'rule', 'seat'),
               reduce=_dealt,
               writes=('secret', 'private'),
               seen_by='seat',
-              say=lambda p, d: (f"{d.get('seat')} is dealt {', '.join(card_label(p, c) for c in d['cards'])}."
-                                    if "cards" in d else f"{d.get('seat')} is dealt {count(int(d.get('count') or 0), 'card')}.")),
+              say=lambda p, d, t: (t.gettext("%(seat)s is dealt %(cards)s.") % {
+                  "seat": d.get('seat'), "cards": ', '.join(card_label(p, c, t) for c in d['cards'])} if "cards" in d
+                  else t.gettext("%(seat)s is dealt %(cards)s.") % {"seat": d.get('seat'),
+                                                                     "cards": _cards_n(d.get('count'), t)})),
     EventKind('CardDrawn',
               ('cards', 'rule', 'seat'),
               reduce=_dealt,
               writes=('secret', 'private'),
               seen_by='seat',
-              say=lambda p, d: f"{d.get('seat')} draws {', '.join(card_label(p, c) for c in d.get('cards', []))}."),
+              say=said(N_("%(seat)s draws %(cards)s."), seat=seat_of,
+                       cards=lambda p, d, t: ', '.join(card_label(p, c, t) for c in d.get('cards', [])))),
     EventKind('CardPlayed',
               ('card', 'name', 'ops', 'removed', 'rule', 'seat', 'use'),
               reduce=_played,
               writes=('private', 'removed', 'discards', 'training_cards'),
-              say=lambda p, d: f"{d.get('seat')} plays {card_label(p, d.get('card'))}"
-                                   + (f" {use_text(d['use'])}" if d.get("use") else "") + "."),
+              say=_played_text),
     EventKind('CardDiscarded',
               ('card', 'name', 'rule', 'seat', 'surprise'),
               reduce=_discarded,
               writes=('private', 'discards'),
-              say=lambda p, d: f"{d.get('seat')} discards {card_label(p, d.get('card'))}."),
+              say=said(N_("%(seat)s discards %(card)s."), seat=seat_of, card=_card)),
     EventKind('SurprisePlayed',
               ('card', 'moment', 'name', 'rule', 'seat', 'source', 'space'),
               reduce=_surprise_played,
@@ -138,60 +197,46 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('PrestigeRaised',
               ('amount', 'card', 'general', 'rule', 'seat', 'space'),
               reduce=_prestige_raised,
-              say=lambda p, d: f"{general_name(p, d.get('general'))}, commanding {d.get('seat')}'s "
-                               f"army at {space_name(p, d.get('space'))}, gains "
-                               f"{int(d.get('amount', 0)):+d} prestige until the end of the segment "
-                               f"({card_label(p, d.get('card'))}, R-11.2)."),
+              say=lambda p, d, t: t.gettext("%(general)s, commanding %(seat)s's army at %(space)s, gains %(amount)s "
+                                        "prestige until the end of the segment (%(card)s, R-11.2).") % {
+                  "general": general_name(p, d.get('general')), "seat": d.get('seat'),
+                  "space": space_name(p, d.get('space'), t), "amount": f"{int(d.get('amount', 0)):+d}",
+                  "card": card_label(p, d.get('card'), t)}),
     EventKind('PrestigeBonusEnded',
               ('generals', 'rule'),
               reduce=_prestige_ended,
-              say=lambda p, d: "The segment ends: the prestige that surprise cards gave "
-                               + ", ".join(general_name(p, g) for g in d.get("generals", []))
-                               + " lapses (R-11.2)."),
+              say=said(N_("The segment ends: the prestige that surprise cards gave %(generals)s lapses (R-11.2)."),
+                       generals=lambda p, d, t: ", ".join(general_name(p, g) for g in d.get("generals", [])))),
     EventKind('HandsCleared',
               ('cards', 'decision', 'rule'),
               reduce=_cleared,
               writes=('private', 'discards'),
-              say=lambda p, d: "The hands are cleared."),
+              say=said(N_("The hands are cleared."))),
     EventKind('TycheDealt',
               ('counts', 'rule'),
-              say=lambda p, d: "Tyche cards dealt: " + ", ".join(f"{s} {n}" for s, n in d.get("counts", {}).items())
-                                   + "."),
+              say=said(N_("Tyche cards dealt: %(counts)s."),
+                       counts=lambda p, d, t: ", ".join(f"{s} {n}" for s, n in d.get("counts", {}).items()))),
     EventKind('ExtraCardsDrawn',
               ('card', 'count', 'rule', 'seat'),
-              say=lambda p, d: f"{d.get('seat')} draws {d.get('count')} more "
-                               f"{noun(int(d.get('count') or 0), 'card')} "
-                               f"({card_label(p, d.get('card'))}, R-16.3)."),
+              say=_more_cards),
     EventKind('CardEventSkipped',
               ('card', 'effects', 'name', 'rule', 'seat', 'why'),
-              say=lambda p, d: f"The event of {card_label(p, d.get('card'))} is not resolved by the judge yet."),
+              say=said(N_("The event of %(card)s is not resolved by the judge yet."), card=_card)),
     EventKind('UnrestStruck',
               ('card', 'province', 'provinces', 'roll', 'rule', 'seat', 'spaces', 'spread_to'),
-              say=lambda p, d: f"Unrest ({card_label(p, d.get('card'))}, played by {d.get('seat')}"
-                                     + (f"; roll {'+'.join(map(str, d['roll']))}" if isinstance(d.get("roll"), list)
-                                        else "") + ") strikes "
-                                     f"{province_name(p, d.get('province'))}"
-                                     + (f", spreading to {province_name(p, d['spread_to'])}" if d.get("spread_to") else "")
-                                     + (f": independent markers in {spaces_text(p, d.get('spaces'))}" if d.get("spaces")
-                                        else ": no space can revolt") + "."),
+              say=_unrest_text),
     EventKind('IndependentMarkersRemoved',
               ('card', 'rule', 'seat', 'spaces'),
               reduce=_markers_removed,
-              say=lambda p, d: f"{card_label(p, d.get('card'))}, played by {d.get('seat')}, removes "
-                               + (f"the independent markers of {spaces_text(p, d.get('spaces'))}"
-                                  if d.get("spaces") else "no independent marker: none qualifies")
-                               + " (R-16)."),
+              say=_markers_removed_text),
     EventKind('ExtraTycheSegmentGranted',
               ('card', 'count', 'rule', 'seat'),
-              say=lambda p, d: f"{d.get('seat')} draws {d.get('count')} more "
-                               f"{noun(int(d.get('count') or 0), 'card')} "
-                               f"({card_label(p, d.get('card'))}): an extra Tyche-only segment "
-                               "after the strategy rounds (R-6)."),
+              say=_extra_segment),
     EventKind('WomanMoved',
               ('card', 'from', 'rule', 'royal', 'seat', 'to'),
               reduce=_woman_moved,
-              say=lambda p, d: f"{royal_name(p, d.get('royal'))} follows plans of her own "
-                               f"({card_label(p, d.get('card'))}, played by {d.get('seat')}): "
-                               f"from {space_name(p, d.get('from'))} to "
-                               f"{space_name(p, d.get('to'))} (R-12.5)."),
+              say=said(N_("%(royal)s follows plans of her own (%(card)s, played by %(seat)s): from %(from)s to %(to)s "
+                          "(R-12.5)."), royal=lambda p, d, t: royal_name(p, d.get('royal')), card=_card, seat=seat_of,
+                       **{"from": lambda p, d, t: space_name(p, d.get('from'), t),
+                          "to": lambda p, d, t: space_name(p, d.get('to'), t)})),
 )

@@ -17,28 +17,39 @@ None changes the position (no reducer); the service makes them with
 """
 from __future__ import annotations
 
-from pbem.rules.core.events.base import EventKind
+from pbem.rules.core.events.base import EventKind, said, seat_of
+from pbem.rules.core.names import N_
+
+CHANGED = {"record": N_("record"), "player": N_("player"), "address": N_("address"), "key": N_("key")}
+"""What the host may change of a seat (``SeatChanged``'s ``changed``), in words."""
+
 
 KINDS = (
     EventKind('SeedCommitted',
               ('commitment', 'dice'),
-              say=lambda p, d: f"The dice seed is committed: its SHA-256 is {d.get('commitment')}."),
+              say=said(N_("The dice seed is committed: its SHA-256 is %(commitment)s."),
+                       commitment=lambda p, d, t: d.get('commitment'))),
     EventKind('OrdersAccepted',
               ('by', 'orders', 'salt', 'seat', 'step'),
               seen_by='seat'),
     EventKind('SeedRevealed',
               ('commitment', 'seed'),
-              say=lambda p, d: f"The dice seed is published: {d.get('seed')} (its SHA-256 is "
-                               f"{d.get('commitment')})."),
+              say=said(N_("The dice seed is published: %(seed)s (its SHA-256 is %(commitment)s)."),
+                       seed=lambda p, d, t: d.get('seed'), commitment=lambda p, d, t: d.get('commitment'))),
     EventKind('SeatChanged',
               ('changed', 'player', 'seat'),
               optional=('by', 'config_key'),
-              say=lambda p, d: (f"Seat {d.get('seat')}: a substitute from the standby list took it (player: "
-                                f"{d.get('player')})." if d.get('by') == 'standby' else
-                                f"Seat {d.get('seat')}: the host changed its "
-                                + " and ".join(str(x) for x in d.get('changed') or ['record'])
-                                + f" (player: {d.get('player')}).")),
+              say=lambda p, d, t: (
+                  said(N_("Seat %(seat)s: a substitute from the standby list took it (player: %(player)s)."),
+                       seat=seat_of, player=lambda p, d, t: d.get('player'))(p, d, t)
+                  if d.get('by') == 'standby' else
+                  said(N_("Seat %(seat)s: the host changed its %(changed)s (player: %(player)s)."), seat=seat_of,
+                       changed=lambda p, d, t: t.gettext(" and ").join(
+                           t.gettext(CHANGED[str(x)]) if str(x) in CHANGED else str(x)
+                           for x in d.get('changed') or ['record']),
+                       player=lambda p, d, t: d.get('player'))(p, d, t))),
     EventKind('GameAbandoned',
               ('reason',),
-              say=lambda p, d: f"The host abandoned the game ({d.get('reason') or 'no reason given'})."),
+              say=said(N_("The host abandoned the game (%(reason)s)."),
+                       reason=lambda p, d, t: d.get('reason') or t.gettext('no reason given'))),
 )

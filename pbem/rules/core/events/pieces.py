@@ -5,15 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.plural import count
 from pbem.rules.core.events.base import (
     EventKind,
+    cus_of,
+    said,
+    seat_of,
+    space_of,
     add_cus,
     add_dispersed,
     clip_inside,
     war,
 )
 from pbem.rules.core.names import (
+    ENGLISH,
+    N_,
+    Words,
     a_unit,
     card_label,
     cus_removed_text,
@@ -22,7 +28,7 @@ from pbem.rules.core.names import (
     general_name,
     indep_army_name,
     indep_name,
-    indep_verb,
+    indep_say,
     off_map_text,
     ops_text,
     primary_text,
@@ -175,25 +181,26 @@ def _at_space(d: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 
-def _general_placed_text(p: Any, d: Mapping[str, Any]) -> str:
+def _general_placed_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """A general placed (``GeneralPlaced``), with why when he comes onto the map in the
     reinforcement phase (R-7.3): back from the dispersed box to one of his seat's
     garrisons, or from the turn track to the seat with fewest VP [D]; by a card (R-8.6)."""
-    name, seat, rule = general_name(p, d.get("general")), d.get("seat") or "nobody", d.get("rule")
+    name, seat, rule = general_name(p, d.get("general")), d.get("seat") or t.gettext("nobody"), d.get("rule")
     if not d.get("space"):
-        return f"{name} {off_map_text(d.get('where'))}."
-    where = space_name(p, d.get("space"))
+        return f"{name} {off_map_text(d.get('where'), t)}."
+    v = {"name": name, "seat": seat, "space": space_name(p, d.get("space"), t)}
     if rule == "R-7.3" and d.get("decision"):
-        return (f"{name} arrives from the turn track in {where}: he joins {seat}, the seat with the fewest "
-                f"VP, at one of its garrisons (R-7.3, docs/rules.md).")
+        return t.gettext("%(name)s arrives from the turn track in %(space)s: he joins %(seat)s, the seat with the "
+                         "fewest VP, at one of its garrisons (R-7.3, docs/rules.md).") % v
     if rule == "R-7.3":
-        return f"{name} ({seat}) returns from the dispersed box to {where}, one of {seat}'s garrisons (R-7.3)."
+        return t.gettext("%(name)s (%(seat)s) returns from the dispersed box to %(space)s, one of %(seat)s's "
+                         "garrisons (R-7.3).") % v
     if rule == "R-8.6":
-        return f"{name} ({seat}) is placed in {where} by the card's event (R-8.6)."
-    return f"{name} ({seat}) is placed in {where}."
+        return t.gettext("%(name)s (%(seat)s) is placed in %(space)s by the card's event (R-8.6).") % v
+    return t.gettext("%(name)s (%(seat)s) is placed in %(space)s.") % v
 
 
-def _training_text(p: Any, d: Mapping[str, Any]) -> str:
+def _training_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """OPs paid toward training (``TrainingPaid``, R-8.4), summed per unit type: the
     entries of one type go into the same unit in training (its oldest unfinished one),
     so ``[2, 1]`` toward a phalangite reads "3 OPs toward a phalangite", not as two
@@ -201,8 +208,54 @@ def _training_text(p: Any, d: Mapping[str, Any]) -> str:
     paid: dict[str, int] = {}
     for e in d.get("paid") or []:
         paid[str(e.get("unit"))] = paid.get(str(e.get("unit")), 0) + int(e.get("ops") or 0)
-    return (f"{d.get('seat')} pays " + " and ".join(f"{ops_text(n)} toward {a_unit(u)}" for u, n in paid.items())
-            + " in training (R-8.4).")
+    parts = [t.gettext("%(ops)s toward %(unit)s") % {"ops": ops_text(n, t), "unit": a_unit(u, t)}
+             for u, n in paid.items()]
+    return t.gettext("%(seat)s pays %(parts)s in training (R-8.4).") % {
+        "seat": d.get('seat'), "parts": t.gettext(" and ").join(parts)}
+
+
+def _indep_placed_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
+    if not d.get("space"):
+        return t.gettext(N_("%(army)s: not on the map yet.")) % {"army": indep_army_name(p, d.get('army'))}
+    return indep_say(p, d.get("army"), N_("%(army)s (strength %(strength)s) is in %(space)s."),
+                     N_("%(army)s (strength %(strength)s) are in %(space)s."), t,
+                     strength=d.get('strength', '?'), space=space_name(p, d.get('space'), t))
+
+
+def _royal_placed_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
+    v = {"royal": royal_name(p, d.get('royal')), "space": space_name(p, d.get('space'), t), "seat": d.get("seat")}
+    if not d.get("space"):
+        return t.gettext("%(royal)s waits off the map.") % v
+    active = d.get("active", True)
+    if d.get("seat"):
+        return (t.gettext("%(royal)s is in %(space)s, with %(seat)s.") if active
+                else t.gettext("%(royal)s is in %(space)s (inactive), with %(seat)s.")) % v
+    return (t.gettext("%(royal)s is in %(space)s.") if active else t.gettext("%(royal)s is in %(space)s (inactive).")) % v
+
+
+def _markers_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
+    if not d.get("card"):
+        n = len(d.get('spaces', []))
+        return t.ngettext("Independent markers are placed on %(num)d space.",
+                          "Independent markers are placed on %(num)d spaces.", n) % {"num": n}
+    return t.gettext("%(card)s places independent markers on %(spaces)s (%(rule)s).") % {
+        "card": card_label(p, d['card'], t), "rule": d.get('rule', 'R-16'),
+        "spaces": spaces_text(p, d.get("spaces"), t) or t.gettext("no space: none qualifies")}
+
+
+def _went_inside_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
+    v = {"seat": d.get('seat'), "cus": cus_text(d.get('cus') or {}, p, t), "space": space_name(p, d.get('space'), t),
+         "rule": d.get('rule', 'R-5'), "generals": ', '.join(general_name(p, g) for g in d.get('generals') or [])}
+    if d.get("generals"):
+        return t.gettext("%(seat)s puts %(cus)s and %(generals)s inside %(space)s (%(rule)s).") % v
+    return t.gettext("%(seat)s puts %(cus)s inside %(space)s (%(rule)s).") % v
+
+
+def _royals_joined_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
+    v = {"count": d.get('count'), "space": space_name(p, d.get('space'), t), "seat": d.get('seat')}
+    if d.get("seat") != d.get("from"):
+        return t.gettext("The %(count)s royal CU(s) set aside in %(space)s join the winner, %(seat)s (R-4.3).") % v
+    return t.gettext("The %(count)s royal CU(s) set aside in %(space)s stay with %(seat)s (R-4.3).") % v
 
 
 KINDS: tuple[EventKind, ...] = (
@@ -210,32 +263,22 @@ KINDS: tuple[EventKind, ...] = (
               ('pack', 'seats', 'turn'),
               optional=('options',),
               reduce=_game_started,
-              say=lambda p, d: f"The game begins: {d.get('year', '323')} BC, seats "
-                                    f"{', '.join(d.get('seats', SEATS))}."),
+              say=lambda p, d, t: t.gettext("The game begins: %(year)s BC, seats %(seats)s.") % {
+                  "year": d.get('year', '323'), "seats": ', '.join(d.get('seats', SEATS))}),
     EventKind('IndependentMarkersPlaced',
               ('spaces',),
               optional=('rule', 'card'),
               reduce=_indep,
-              say=lambda p, d: (f"Independent markers are placed on {count(len(d.get('spaces', [])), 'space')}."
-                                if not d.get("card") else
-                                f"{card_label(p, d['card'])} places independent markers on "
-                                + (spaces_text(p, d.get("spaces")) or "no space: none qualifies")
-                                + f" ({d.get('rule', 'R-16')}).")),
+              say=_markers_text),
     EventKind('IndependentArmyPlaced',
               ('army', 'rule', 'space', 'strength'),
               reduce=_indep_army,
-              say=lambda p, d: (f"{indep_name(p, d.get('army'), True)} (strength "
-                                               f"{d.get('strength', '?')}) {indep_verb(p, d.get('army'), 'is', 'are')} in "
-                                               f"{space_name(p, d.get('space'))}." if d.get("space") else
-                                               f"{indep_army_name(p, d.get('army'))}: not on the map yet.")),
+              say=_indep_placed_text),
     EventKind('RoyalPlaced',
               ('active', 'royal', 'rule', 'space'),
               optional=('seat',),
               reduce=_royal,
-              say=lambda p, d: (f"{royal_name(p, d.get('royal'))} is in {space_name(p, d.get('space'))}"
-                                     + ("" if d.get("active", True) else " (inactive)")
-                                     + (f", with {d['seat']}" if d.get("seat") else "") + "."
-                                     if d.get("space") else f"{royal_name(p, d.get('royal'))} waits off the map.")),
+              say=_royal_placed_text),
     EventKind('PrimaryGeneralsDealt',
               ('cards', 'rolled', 'rule'),
               reduce=_primary,
@@ -250,7 +293,7 @@ KINDS: tuple[EventKind, ...] = (
               optional=('from_dispersed', 'why'),
               reduce=_cus_placed,
               where=_at_space,
-              say=lambda p, d: f"{d.get('seat')} places {cus_text(d.get('cus'), p)} in {space_name(p, d.get('space'))}."),
+              say=said(N_("%(seat)s places %(cus)s in %(space)s."), seat=seat_of, cus=cus_of, space=space_of)),
     EventKind('CUsRemoved',
               ('cus', 'rule', 'seat', 'space', 'why'),
               optional=('chosen', 'limit'),
@@ -261,17 +304,17 @@ KINDS: tuple[EventKind, ...] = (
               ('cus', 'rule', 'seat', 'space'),
               reduce=_cus_dispersed,
               where=_at_space,
-              say=lambda p, d: f"{d.get('seat')}'s {cus_text(d.get('cus'), p)} in {space_name(p, d.get('space'))} go to the "
-                                     "dispersed box."),
+              say=said(N_("%(seat)s's %(cus)s in %(space)s go to the dispersed box."),
+                       seat=seat_of, cus=cus_of, space=space_of)),
     EventKind('DispersedAdded',
               ('cus', 'rule', 'seat', 'why'),
               reduce=_dispersed_added,
-              say=lambda p, d: f"{d.get('seat')}'s {cus_text(d.get('cus'), p)} go to the dispersed box."),
+              say=said(N_("%(seat)s's %(cus)s go to the dispersed box."), seat=seat_of, cus=cus_of)),
     EventKind('GarrisonPlaced',
               ('rule', 'seat', 'space'),
               reduce=_garrison_placed,
               where=_at_space,
-              say=lambda p, d: f"{d.get('seat')} places a garrison in {space_name(p, d.get('space'))}."),
+              say=said(N_("%(seat)s places a garrison in %(space)s."), seat=seat_of, space=space_of)),
     EventKind('GarrisonRemoved',
               ('rule', 'seat', 'space'),
               optional=('by', 'cut_by', 'why'),
@@ -282,73 +325,75 @@ KINDS: tuple[EventKind, ...] = (
               ('rule', 'seat', 'space'),
               reduce=_minor,
               where=_at_space,
-              say=lambda p, d: f"{d.get('seat')} places a minor general in {space_name(p, d.get('space'))}."),
+              say=said(N_("%(seat)s places a minor general in %(space)s."), seat=seat_of, space=space_of)),
     EventKind('MinorGeneralRemoved',
               ('rule', 'seat', 'space'),
               reduce=_minor_removed,
               where=_at_space,
-              say=lambda p, d: f"{d.get('seat')}'s minor general leaves {space_name(p, d.get('space'))}."),
+              say=said(N_("%(seat)s's minor general leaves %(space)s."), seat=seat_of, space=space_of)),
     EventKind('CommanderChosen',
               ('general', 'rule', 'seat', 'space'),
               reduce=_commander,
-              say=lambda p, d: f"{general_name(p, d.get('general'))} commands in {space_name(p, d.get('space'))}."),
+              say=said(N_("%(general)s commands in %(space)s."),
+                       general=lambda p, d, t: general_name(p, d.get('general')), space=space_of)),
     EventKind('RoyalRemoved',
               ('royal', 'rule', 'why'),
               optional=('controller', 'totals'),
               reduce=_royal_removed,
-              say=lambda p, d: f"{royal_name(p, d.get('royal'))} leaves play"
-                                     + (f" ({d['why']})" if d.get("why") else "") + "."),
+              say=lambda p, d, t: (t.gettext("%(royal)s leaves play (%(why)s).") if d.get("why")
+                                   else t.gettext("%(royal)s leaves play.")) % {
+                  "royal": royal_name(p, d.get('royal')), "why": d.get("why")}),
     EventKind('UnitsWentInside',
               ('cus', 'generals', 'rule', 'seat', 'space'),
               optional=('why',),
               reduce=_went_inside,
-              say=lambda p, d: f"{d.get('seat')} puts {cus_text(d.get('cus') or {}, p)}"
-                                        + (f" and {', '.join(general_name(p, g) for g in d['generals'])}" if d.get("generals")
-                                           else "") + f" inside {space_name(p, d.get('space'))} ({d.get('rule', 'R-5')})."),
+              say=_went_inside_text),
     EventKind('UnitsCameOut',
               ('cus', 'generals', 'rule', 'seat', 'space'),
               reduce=_came_out,
-              say=lambda p, d: f"{d.get('seat')}'s units come out of {space_name(p, d.get('space'))} (R-5)."),
+              say=said(N_("%(seat)s's units come out of %(space)s (R-5)."), seat=seat_of, space=space_of)),
     EventKind('SpecialUnitJoined',
               ('card', 'name', 'rule', 'seat', 'space', 'unit'),
               reduce=_special_joined,
-              say=lambda p, d: f"{d.get('seat')}'s army in {space_name(p, d.get('space'))} is joined by the "
-                                          f"{special_unit_name(p, d.get('unit'))} ({card_label(p, d.get('card'))}, R-4.1)."),
+              say=said(N_("%(seat)s's army in %(space)s is joined by the %(unit)s (%(card)s, R-4.1)."),
+                       seat=seat_of, space=space_of, unit=lambda p, d, t: special_unit_name(p, d.get('unit')),
+                       card=lambda p, d, t: card_label(p, d.get('card'), t))),
     EventKind('RoyalCUsDefected',
               ('count', 'from', 'legitimacy', 'rule', 'space', 'to', 'without_battle'),
               reduce=_defected,
-              say=lambda p, d: f"Royal CUs go over to {d.get('to', d.get('seat', 'the other side'))} at "
-                                         f"{space_name(p, d.get('space'))} (R-4.3)."),
+              say=said(N_("Royal CUs go over to %(seat)s at %(space)s (R-4.3)."), space=space_of,
+                       seat=lambda p, d, t: d.get('to', d.get('seat', t.gettext('the other side'))))),
     EventKind('RoyalCUsSetAside',
               ('count', 'legitimacy', 'rule', 'seat', 'space'),
               reduce=_set_aside,
               where=_at_space,
-              say=lambda p, d: f"{d.get('count')} royal CU(s) of {d.get('seat')} in "
-                                         f"{space_name(p, d.get('space'))} are set aside and "
-                                         "will not fight against a general with more "
-                                         "legitimacy; they join the winner (R-4.3)."),
+              say=said(N_("%(count)s royal CU(s) of %(seat)s in %(space)s are set aside and will not fight "
+                          "against a general with more legitimacy; they join the winner (R-4.3)."),
+                       count=lambda p, d, t: d.get('count'), seat=seat_of, space=space_of)),
     EventKind('RoyalCUsJoined',
               ('count', 'from', 'rule', 'seat', 'space'),
               reduce=_royals_joined,
               where=_at_space,
-              say=lambda p, d: f"The {d.get('count')} royal CU(s) set aside in "
-                                       f"{space_name(p, d.get('space'))} "
-                                       + (f"join the winner, {d.get('seat')} (R-4.3)."
-                                          if d.get("seat") != d.get("from") else
-                                          f"stay with {d.get('seat')} (R-4.3).")),
+              say=_royals_joined_text),
     EventKind('BesiegedRoyalCUsDeserted',
               ('count', 'from', 'legitimacy', 'rule', 'space', 'to'),
               reduce=_defected,
-              say=lambda p, d: f"{count(int(d.get('count') or 0), 'royal CU')} besieged in {space_name(p, d.get('space'))} "
-                                                 f"desert {d.get('from')} for {d.get('to')}, who has more "
-                                                 "legitimacy (R-4.3)."),
+              say=lambda p, d, t: t.ngettext(
+                  "%(num)d royal CU besieged in %(space)s desert %(from)s for %(to)s, who has more legitimacy "
+                  "(R-4.3).",
+                  "%(num)d royal CUs besieged in %(space)s desert %(from)s for %(to)s, who has more legitimacy "
+                  "(R-4.3).", int(d.get('count') or 0)) % {
+                  "num": int(d.get('count') or 0), "space": space_name(p, d.get('space'), t),
+                  "from": d.get('from'), "to": d.get('to')}),
     EventKind('MercenaryRaised',
               ('rule', 'seat', 'space'),
-              say=lambda p, d: f"{d.get('seat')} raises a mercenary CU in {space_name(p, d.get('space'))}."),
+              say=said(N_("%(seat)s raises a mercenary CU in %(space)s."), seat=seat_of, space=space_of)),
     EventKind('UnitTrained',
               ('rule', 'seat', 'unit'),
-              say=lambda p, d: f"{d.get('seat')} completes {a_unit(d.get('unit', 'unit'))}"
-                                    + (f" in {space_name(p, d['space'])}" if d.get("space") else "") + "."),
+              say=lambda p, d, t: (t.gettext("%(seat)s completes %(unit)s in %(space)s.") if d.get("space")
+                                   else t.gettext("%(seat)s completes %(unit)s.")) % {
+                  "seat": d.get('seat'), "unit": a_unit(d.get('unit', 'unit'), t),
+                  "space": space_name(p, d.get('space'), t)}),
     EventKind('TrainingPaid',
               ('paid', 'rule', 'seat', 'units'),
               reduce=_training,

@@ -4,8 +4,13 @@ burial, LP from cards, Condemnation, Mutiny, the counted heir, a Champion's retu
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from pbem.rules.core.events.base import EventKind, add_cus, add_dispersed
 from pbem.rules.core.names import (
+    N_,
+    Words,
     card_label,
     cus_text,
     general_name,
@@ -14,9 +19,9 @@ from pbem.rules.core.names import (
 )
 from pbem.rules.core.state import SEATS, State
 
-HOW = {"alone": "found alone", "battle": "captured in battle",
-       "siege": "captured when the siege of the city completed",
-       "overrun": "captured when its army was overrun", "joined": "its army went over"}
+HOW = {"alone": N_("found alone"), "battle": N_("captured in battle"),
+       "siege": N_("captured when the siege of the city completed"),
+       "overrun": N_("captured when its army was overrun"), "joined": N_("its army went over")}
 """How a member changed hands, as the reports say it (R-12.3)."""
 
 
@@ -100,24 +105,100 @@ def _regained(s: State, d: dict) -> None:
     s["champions"] = [x for x in SEATS if x in s["champions"] or x == d["seat"]]
 
 
-def _lost_text(p, d) -> str:
-    end = ", who becomes inactive" if d.get("woman") else ""
+def _lost_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"royal": royal_name(p, d.get('royal')), "seat": d.get('seat'), "by": d.get('by'),
+         "space": space_name(p, d.get('space'), t),
+         "end": t.gettext(", who becomes inactive") if d.get("woman") else ""}
     if d.get("by"):
-        return (f"{royal_name(p, d.get('royal'))} is captured from {d.get('seat')} by "
-                f"{d['by']} in {space_name(p, d.get('space'))}{end} (R-12.3).")
-    return (f"{d.get('seat')} no longer controls {royal_name(p, d.get('royal'))}: nothing "
-            f"of theirs is left in {space_name(p, d.get('space'))}{end} (R-12.1).")
+        return t.gettext("%(royal)s is captured from %(seat)s by %(by)s in %(space)s%(end)s (R-12.3).") % v
+    return t.gettext("%(seat)s no longer controls %(royal)s: nothing of theirs is left in %(space)s%(end)s "
+                     "(R-12.1).") % v
 
 
-def _mutiny_text(p, d) -> str:
-    return (f"Mutiny ({card_label(p, d.get('card'))}, played by {d.get('seat')}): "
-            f"{cus_text(d.get('cus') or {}, p)} of {d.get('target')}'s army under "
-            + ("a minor general" if d.get("commander") in (None, "minor") else
-               general_name(p, d.get("commander")))
-            + f" in {space_name(p, d.get('space'))} "
-            f"desert to {d.get('seat')}'s dispersed box (legitimacy "
-            f"{d.get('legitimacy', {}).get(d.get('seat'), '?')} against "
-            f"{d.get('legitimacy', {}).get(d.get('target'), '?')}, R-11.2).")
+def _mutiny_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    return t.gettext("Mutiny (%(card)s, played by %(seat)s): %(cus)s of %(target)s's army under %(commander)s in "
+                     "%(space)s desert to %(seat)s's dispersed box (legitimacy %(ours)s against %(theirs)s, "
+                     "R-11.2).") % {
+        "card": card_label(p, d.get('card'), t), "seat": d.get('seat'), "cus": cus_text(d.get('cus') or {}, p, t),
+        "target": d.get('target'), "space": space_name(p, d.get('space'), t),
+        "commander": (t.gettext("a minor general") if d.get("commander") in (None, "minor")
+                      else general_name(p, d.get("commander"))),
+        "ours": d.get('legitimacy', {}).get(d.get('seat'), '?'),
+        "theirs": d.get('legitimacy', {}).get(d.get('target'), '?')}
+
+
+def _royal_taken_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    how = t.gettext(HOW[d.get('how')]) if d.get('how') in HOW else d.get('how')
+    v = {"seat": d.get('seat'), "royal": royal_name(p, d.get('royal')), "space": space_name(p, d.get('space'), t),
+         "how": how, "from": d.get('from'), "rule": d.get('rule')}
+    if d.get("from"):
+        return t.gettext("%(seat)s takes %(royal)s in %(space)s (%(how)s from %(from)s, %(rule)s).") % v
+    return t.gettext("%(seat)s takes %(royal)s in %(space)s (%(how)s, %(rule)s).") % v
+
+
+def _married_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"royal": royal_name(p, d.get('royal')), "seat": d.get('seat'), "space": space_name(p, d.get('space'), t),
+         "passage": t.gettext(" and ").join(d.get('passage') or [])}
+    if d.get("passage"):
+        return t.gettext("%(royal)s marries a general of %(seat)s in %(space)s and becomes active under their control, "
+                         "%(passage)s granting free passage (R-12.2).") % v
+    return t.gettext("%(royal)s marries a general of %(seat)s in %(space)s and becomes active under their control "
+                     "(R-12.2).") % v
+
+
+def _offer_ended_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"card": card_label(p, d.get('card'), t), "royal": royal_name(p, d.get('royal')), "seat": d.get('seat')}
+    if d.get("married"):
+        return t.gettext("The turn ends: %(card)s goes back to the deck (R-12.2).") % v
+    return t.gettext("The turn ends: %(card)s goes back to the deck; %(royal)s has lost interest in %(seat)s "
+                     "(R-12.2).") % v
+
+
+def _royal_moved_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"royal": royal_name(p, d.get('royal')), "to": space_name(p, d.get('to'), t), "seat": d.get('seat'),
+         "card": card_label(p, d.get('card'), t)}
+    if not d.get("from"):
+        text = (t.gettext("%(royal)s comes from the holding box to %(to)s, with %(seat)s's army (%(card)s, R-12.5).")
+                if d.get("seat") else t.gettext("%(royal)s comes from the holding box to %(to)s (%(card)s, R-12.5)."))
+    else:
+        text = (t.gettext("%(royal)s is moved to %(to)s, with %(seat)s's army (%(card)s, R-12.5).")
+                if d.get("seat") else t.gettext("%(royal)s is moved to %(to)s (%(card)s, R-12.5)."))
+    return text % v
+
+
+def _buried_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"seat": d.get('seat'), "space": space_name(p, d.get('space'), t)}
+    if d.get("pella"):
+        return t.gettext("%(seat)s buries Alexander's body in %(space)s: their faction gains the burial LP for good "
+                         "(R-12.4).") % v
+    return t.gettext("%(seat)s buries Alexander's body in %(space)s: the tomb gives the Tomb Guardian LP to whoever "
+                     "controls the city (R-12.4).") % v
+
+
+def _lp_adjusted_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    n = int(d.get("amount") or 0)
+    v = {"seat": d.get('seat'), "num": abs(n), "card": card_label(p, d.get('card'), t), "by": d.get('played_by')}
+    this_turn = d.get("turn") is not None
+    if n >= 0:
+        text = (t.gettext("%(seat)s gains %(num)s LP this turn") if this_turn
+                else t.gettext("%(seat)s gains %(num)s LP for the game")) % v
+    else:
+        text = (t.gettext("%(seat)s loses %(num)s LP this turn") if this_turn
+                else t.gettext("%(seat)s loses %(num)s LP for the game")) % v
+    if d.get("played_by") and d.get("played_by") != d.get("seat"):
+        return text + t.gettext(" (%(card)s, played by %(by)s, R-11.1).") % v
+    return text + t.gettext(" (%(card)s, R-11.1).") % v
+
+
+def _condemned_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"seat": d.get('seat'), "general": general_name(p, d.get('general')), "owner": d.get('owner'),
+         "previous": general_name(p, d.get('previous')), "lp": d.get('lp'), "card": card_label(p, d.get('card'), t)}
+    text = t.gettext("%(seat)s places the Condemnation marker on %(general)s") % v
+    if d.get("owner"):
+        text += f" ({d['owner']})"
+    if d.get("previous"):
+        text += t.gettext(", taking it from %(previous)s") % v
+    return text + t.gettext(": %(lp)s LP while he is condemned (%(card)s, R-16.1).") % v
 
 
 KINDS: tuple[EventKind, ...] = (
@@ -125,11 +206,7 @@ KINDS: tuple[EventKind, ...] = (
               ('how', 'royal', 'rule', 'seat', 'space'),
               optional=('from',),
               reduce=_taken,
-              say=lambda p, d: f"{d.get('seat')} takes {royal_name(p, d.get('royal'))} in "
-                               f"{space_name(p, d.get('space'))} ("
-                               f"{HOW.get(d.get('how'), d.get('how'))}"
-                               + (f" from {d['from']}" if d.get("from") else "")
-                               + f", {d.get('rule')})."),
+              say=_royal_taken_text),
     EventKind('RoyalControlLost',
               ('how', 'royal', 'rule', 'seat', 'space'),
               optional=('by', 'woman'),
@@ -138,89 +215,59 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('RoyalActivated',
               ('card', 'royal', 'rule', 'seat', 'space'),
               reduce=_activated,
-              say=lambda p, d: f"{royal_name(p, d.get('royal'))} becomes active under "
-                               f"{d.get('seat')}'s control in {space_name(p, d.get('space'))}"
-                               f" ({card_label(p, d.get('card'))}, R-12.2)."),
+              say=lambda p, d, t: t.gettext("%(royal)s becomes active under %(seat)s's control in %(space)s (%(card)s, "
+                                        "R-12.2).") % {
+                  "royal": royal_name(p, d.get('royal')), "seat": d.get('seat'),
+                  "space": space_name(p, d.get('space'), t), "card": card_label(p, d.get('card'), t)}),
     EventKind('MarriageOffered',
               ('card', 'royal', 'rule', 'seat'),
               reduce=_offered,
-              say=lambda p, d: f"{royal_name(p, d.get('royal'))} offers marriage to "
-                               f"{d.get('seat')} until the end of the turn "
-                               f"({card_label(p, d.get('card'))}, R-12.2)."),
+              say=lambda p, d, t: t.gettext("%(royal)s offers marriage to %(seat)s until the end of the turn (%(card)s, "
+                                        "R-12.2).") % {
+                  "royal": royal_name(p, d.get('royal')), "seat": d.get('seat'), "card": card_label(p, d.get('card'), t)}),
     EventKind('MarriageConcluded',
               ('card', 'royal', 'rule', 'seat', 'space'),
               optional=('passage',),
               reduce=_married,
-              say=lambda p, d: f"{royal_name(p, d.get('royal'))} marries a general of "
-                               f"{d.get('seat')} in {space_name(p, d.get('space'))} and "
-                               f"becomes active under their control"
-                               + (f", {' and '.join(d['passage'])} granting free passage"
-                                  if d.get("passage") else "") + " (R-12.2)."),
+              say=_married_text),
     EventKind('MarriageOfferEnded',
               ('card', 'married', 'royal', 'rule', 'seat'),
               reduce=_offer_ended,
-              say=lambda p, d: (f"The turn ends: {card_label(p, d.get('card'))} goes back "
-                                "to the deck" + ("" if d.get("married") else
-                                                 f"; {royal_name(p, d.get('royal'))} has "
-                                                 f"lost interest in {d.get('seat')}")
-                                + " (R-12.2).")),
+              say=_offer_ended_text),
     EventKind('RoyalKilled',
               ('card', 'royal', 'rule', 'seat'),
               optional=('controller', 'space'),
               reduce=_killed,
-              say=lambda p, d: f"{royal_name(p, d.get('royal'))} is killed "
-                               f"({card_label(p, d.get('card'))}, played by {d.get('seat')}"
-                               f"): the member leaves play (R-12.6)."),
+              say=lambda p, d, t: t.gettext("%(royal)s is killed (%(card)s, played by %(seat)s): the member leaves play "
+                                        "(R-12.6).") % {
+                  "royal": royal_name(p, d.get('royal')), "seat": d.get('seat'), "card": card_label(p, d.get('card'), t)}),
     EventKind('RoyalMoved',
               ('card', 'from', 'royal', 'rule', 'to'),
               optional=('seat',),
               reduce=_moved,
-              say=lambda p, d: f"{royal_name(p, d.get('royal'))} "
-                               + ("comes from the holding box to "
-                                  if not d.get("from") else "is moved to ")
-                               + f"{space_name(p, d.get('to'))}"
-                               + (f", with {d['seat']}'s army" if d.get("seat") else "")
-                               + f" ({card_label(p, d.get('card'))}, R-12.5)."),
+              say=_royal_moved_text),
     EventKind('BodyBuried',
               ('pella', 'rule', 'seat', 'space'),
               reduce=_buried,
-              say=lambda p, d: f"{d.get('seat')} buries Alexander's body in "
-                               f"{space_name(p, d.get('space'))}: "
-                               + ("their faction gains the burial LP for good"
-                                  if d.get("pella") else
-                                  "the tomb gives the Tomb Guardian LP to whoever "
-                                  "controls the city") + " (R-12.4)."),
+              say=_buried_text),
     EventKind('LegitimacyAdjusted',
               ('amount', 'card', 'rule', 'seat', 'turn'),
               optional=('played_by', 'royal'),
               reduce=_lp,
-              say=lambda p, d: f"{d.get('seat')} "
-                               + ("gains" if int(d.get("amount") or 0) >= 0 else "loses")
-                               + f" {abs(int(d.get('amount') or 0))} LP "
-                               + ("this turn" if d.get("turn") is not None else "for the game")
-                               + f" ({card_label(p, d.get('card'))}"
-                               + (f", played by {d['played_by']}" if d.get("played_by")
-                                  and d.get("played_by") != d.get("seat") else "")
-                               + ", R-11.1)."),
+              say=_lp_adjusted_text),
     EventKind('CondemnationPlaced',
               ('card', 'general', 'lp', 'rule', 'seat'),
               optional=('owner', 'previous'),
               reduce=_condemned,
-              say=lambda p, d: f"{d.get('seat')} places the Condemnation marker on "
-                               f"{general_name(p, d.get('general'))}"
-                               + (f" ({d['owner']})" if d.get("owner") else "")
-                               + (f", taking it from {general_name(p, d['previous'])}"
-                                  if d.get("previous") else "")
-                               + f": {d.get('lp')} LP while he is condemned "
-                               f"({card_label(p, d.get('card'))}, R-16.1)."),
+              say=_condemned_text),
     EventKind('CondemnationLifted',
               ('card', 'general', 'rule', 'seat'),
               optional=('why',),
               reduce=_condemnation_lifted,
-              say=lambda p, d: f"The Condemnation marker leaves "
-                               f"{general_name(p, d.get('general'))} and returns to its "
-                               f"holding box" + (f" ({d['why']})" if d.get("why") else "")
-                               + " (R-16.1)."),
+              say=lambda p, d, t: (t.gettext("The Condemnation marker leaves %(general)s and returns to its holding box "
+                                         "(%(why)s) (R-16.1).") if d.get("why") else
+                               t.gettext("The Condemnation marker leaves %(general)s and returns to its holding box "
+                                         "(R-16.1).")) % {"general": general_name(p, d.get('general')), "why": d.get('why')}),
     EventKind('MutinyStruck',
               ('card', 'commander', 'cus', 'legitimacy', 'rule', 'seat', 'space', 'target'),
               reduce=_mutiny,
@@ -228,11 +275,11 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('HeirChosen',
               ('royal', 'rule', 'seat'),
               reduce=_heir,
-              say=lambda p, d: f"{d.get('seat')} counts the LP of "
-                               f"{royal_name(p, d.get('royal'))} as their heir (R-11.1)."),
+              say=lambda p, d, t: t.gettext("%(seat)s counts the LP of %(royal)s as their heir (R-11.1).") % {
+                  "seat": d.get('seat'), "royal": royal_name(p, d.get('royal'))}),
     EventKind('ChampionRegained',
               ('rule', 'seat'),
               reduce=_regained,
-              say=lambda p, d: f"{d.get('seat')}'s VP have fallen to 0: they are a "
-                               f"Champion again (R-11.4)."),
+              say=lambda p, d, t: t.gettext("%(seat)s's VP have fallen to 0: they are a Champion again (R-11.4).") % {
+                  "seat": d.get('seat')}),
 )

@@ -2,9 +2,11 @@
 """
 from __future__ import annotations
 
-from pbem.plural import count
+from collections.abc import Mapping
+from typing import Any
+
 from pbem.rules.core.events.base import EventKind
-from pbem.rules.core.names import cus_text, spaces_text
+from pbem.rules.core.names import ENGLISH, N_, Words, cus_text, spaces_text
 from pbem.rules.core.state import State, seat_private
 
 
@@ -13,7 +15,7 @@ def _order(s: State, d: dict) -> None:
     s["order_choice"] = None
 
 
-def chooser_text(d: dict) -> str:
+def chooser_text(d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """R-6.1: who names the first player, and how a tie for fewest VP was broken: each
     tied seat rolls one die, the highest names the first player; the seats equal
     highest roll again, each roll of dice said apart ("first roll: north 5, east 6,
@@ -22,29 +24,34 @@ def chooser_text(d: dict) -> str:
     last roll only."""
     seat, rolls = d.get("seat"), d.get("rolls") or {}
     if not rolls:
-        return f"{seat} has the fewest VP and names the first player; play goes clockwise from him (R-6.1)."
+        return t.gettext("%(seat)s has the fewest VP and names the first player; play goes clockwise from him "
+                         "(R-6.1).") % {"seat": seat}
     rounds = d.get("rounds") or []
     if rounds:
         vp = (d.get("vp") or {}).get(seat)
         said = []
         for i, r in enumerate(rounds):
             dice = ", ".join(f"{s} {n}" for s, n in r.items())
-            said.append(f"First roll: {dice}" if i == 0 else
-                        f"{' and '.join(r)} tie for the highest and roll again: {dice}")
-        return (f"{', '.join(rounds[0])} tie for the fewest VP ({vp}); one die each, the highest names the "
-                f"first player. " + "; ".join(said)
-                + f". {seat} names the first player; play goes clockwise from the seat named (R-6.1).")
+            said.append(t.gettext("First roll: %(dice)s") % {"dice": dice} if i == 0 else
+                        t.gettext("%(seats)s tie for the highest and roll again: %(dice)s") % {
+                            "seats": t.gettext(" and ").join(r), "dice": dice})
+        return t.gettext("%(seats)s tie for the fewest VP (%(vp)s); one die each, the highest names the first "
+                         "player. %(rolls)s. %(seat)s names the first player; play goes clockwise from the seat "
+                         "named (R-6.1).") % {"seats": ', '.join(rounds[0]), "vp": vp, "rolls": "; ".join(said),
+                                              "seat": seat}
     vp = (d.get("vp") or {}).get(seat)
     dice = ", ".join(f"{s} {n}" for s, n in rolls.items())
-    return (f"{', '.join(rolls)} tie for the fewest VP ({vp}): one die each, the highest names the "
-            f"first player ({dice}{'; equal highest rolled again' if list(rolls.values()).count(rolls.get(seat)) > 1 else ''}): "
-            f"{seat} names the first player, and play goes clockwise from the seat named (R-6.1).")
+    again = (t.gettext("; equal highest rolled again") if list(rolls.values()).count(rolls.get(seat)) > 1 else "")
+    return t.gettext("%(seats)s tie for the fewest VP (%(vp)s): one die each, the highest names the first player "
+                     "(%(dice)s%(again)s): %(seat)s names the first player, and play goes clockwise from the seat "
+                     "named (R-6.1).") % {"seats": ', '.join(rolls), "vp": vp, "dice": dice, "again": again,
+                                          "seat": seat}
 
 
-def _year(pack, turn) -> str:
+def _year(pack: Any, turn: Any, t: Words = ENGLISH) -> str:
     """`` (319 BC)``: a turn's year from the pack's turn track, or nothing."""
-    year = next((t.year_bc for t in pack.turns if t.number == turn), None)
-    return f" ({year} BC)" if year else ""
+    year = next((x.year_bc for x in pack.turns if x.number == turn), None)
+    return t.gettext(" (%(year)s BC)") % {"year": year} if year else ""
 
 
 def _chooser(s: State, d: dict) -> None:
@@ -135,48 +142,90 @@ def _won(s: State, d: dict) -> None:
     s["active"] = None
 
 
-HOW_ATTACKED = {"battle": "in battle", "overrun": "by overrunning its CUs", "assault": "by an assault on its major city",
-                "naval battle": "by a naval interception", "sally": "by a sally from a major city"}
+HOW_ATTACKED = {"battle": N_("in battle"), "overrun": N_("by overrunning its CUs"),
+                "assault": N_("by an assault on its major city"),
+                "naval battle": N_("by a naval interception"), "sally": N_("by a sally from a major city")}
 """How an attack on a Champion was made (``ChampionLost``'s ``how``, R-11.4), as a phrase."""
+
+PHASE_NAMES = {"turn_order": N_("turn order"), "strategy": N_("strategy"), "isolation": N_("isolation"),
+               "reinforcement": N_("reinforcement"), "setup": N_("setup"), "over": N_("over")}
+"""The phases of a game turn (R-6) by id, as ``PhaseStarted`` says them."""
+
+
+def _phase_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    phase = str(d.get('phase', ''))
+    name = t.gettext(PHASE_NAMES[phase]) if phase in PHASE_NAMES else phase.replace('_', ' ')
+    return t.gettext("Phase: %(phase)s.") % {"phase": name}
+
+
+def _turn_order_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"order": ', '.join(d.get('order', [])), "chooser": d.get('chooser'), "first": d.get('first')}
+    if d.get("chooser"):
+        return t.gettext("Turn order: %(order)s (%(chooser)s, with the fewest VP, names %(first)s first; play goes "
+                         "clockwise from him, R-6.1).") % v
+    return t.gettext("Turn order: %(order)s.") % v
+
+
+def _champion_lost_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    how = str(d.get('how'))
+    words = t.gettext(HOW_ATTACKED[how]) if how in HOW_ATTACKED else t.gettext("by %(how)s") % {"how": how}
+    return t.gettext("%(seat)s loses Champion status (R-11.4): it attacked %(target)s, a Champion and no Usurper, "
+                     "%(how)s.") % {"seat": d.get('seat'), "target": d.get('target'), "how": words}
+
+
+def _standing_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    if d.get("orders"):
+        n = len(d['orders'])
+        return t.ngettext("%(seat)s sets %(num)d standing order (R-9.3).",
+                          "%(seat)s sets %(num)d standing orders (R-9.3).", n) % {"seat": d.get('seat'), "num": n}
+    return t.gettext("%(seat)s clears its standing orders (R-9.3).") % {"seat": d.get('seat')}
+
+
+def _claim_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"seat": d.get('seat'), "why": d.get('why'),
+         "waiting": ", ".join(d.get("waiting") or []) or t.gettext("nobody")}
+    if d.get("cleared"):
+        return (t.gettext("%(seat)s's claim of an automatic victory lapses: it %(why)s (R-1.1).") if d.get("why")
+                else t.gettext("%(seat)s's claim of an automatic victory lapses (R-1.1).")) % v
+    return t.gettext("%(seat)s's claim of an automatic victory waits for %(waiting)s (R-1.1).") % v
+
 
 KINDS: tuple[EventKind, ...] = (
     EventKind('TurnOrderSet',
               ('chooser', 'decision', 'first', 'order', 'rule', 'vp'),
               reduce=_order,
               writes=('turn_order', 'order_choice'),
-              say=lambda p, d: f"Turn order: {', '.join(d.get('order', []))}"
-                               + (f" ({d['chooser']}, with the fewest VP, names {d['first']} "
-                                  "first; play goes clockwise from him, R-6.1)" if d.get("chooser") else "") + "."),
+              say=_turn_order_text),
     EventKind('UsurpersLabelled',
               ('rule', 'seats', 'vp'),
               reduce=_usurpers,
               writes=('usurpers',),
-              say=lambda p, d: (f"Usurper: {', '.join(d['seats'])}." if d.get("seats") else "No usurper.")),
+              say=lambda p, d, t: (t.gettext("Usurper: %(seats)s.") % {"seats": ', '.join(d['seats'])} if d.get("seats")
+                                   else t.gettext("No usurper."))),
     EventKind('ChampionsSet',
               ('seats',),
               optional=('rule',),
               reduce=_champions,
-              say=lambda p, d: f"Champions: {', '.join(d.get('seats', []))}."),
+              say=lambda p, d, t: t.gettext("Champions: %(seats)s.") % {"seats": ', '.join(d.get('seats', []))}),
     EventKind('ChampionLost',
               ('how', 'rule', 'seat', 'target'),
               reduce=_champion_lost,
-              say=lambda p, d: f"{d.get('seat')} loses Champion status (R-11.4): it attacked {d.get('target')}, "
-                               f"a Champion and no Usurper, {HOW_ATTACKED.get(str(d.get('how')), 'by ' + str(d.get('how')))}."),
+              say=_champion_lost_text),
     EventKind('RoundStarted',
               ('round', 'rule'),
               reduce=_round,
               writes=('round', 'played'),
-              say=lambda p, d: f"Round {d.get('round')} begins."),
+              say=lambda p, d, t: t.gettext("Round %(round)s begins.") % {"round": d.get('round')}),
     EventKind('PlayerTurnStarted',
               ('round', 'rule', 'seat', 'tyche_only'),
               reduce=_pt_started,
               writes=('active',),
-              say=lambda p, d: f"{d.get('seat')}'s player-turn begins."),
+              say=lambda p, d, t: t.gettext("%(seat)s's player-turn begins.") % {"seat": d.get('seat')}),
     EventKind('TurnPassed',
               ('round', 'rule', 'seat'),
               reduce=_passed,
               writes=('played', 'active'),
-              say=lambda p, d: f"{d.get('seat', d.get('from'))} ends the player-turn."),
+              say=lambda p, d, t: t.gettext("%(seat)s ends the player-turn.") % {"seat": d.get('seat', d.get('from'))}),
     EventKind('OrdersApplied',
               ('orders', 'rule', 'seat', 'step'),
               optional=('withheld',),
@@ -196,58 +245,57 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_standing,
               writes=('private',),
               seen_by='seat',
-              say=lambda p, d: (f"{d.get('seat')} sets {count(len(d['orders']), 'standing order')} (R-9.3)."
-                                if d.get("orders") else f"{d.get('seat')} clears its standing orders (R-9.3).")),
+              say=_standing_text),
     EventKind('PhaseStarted',
               ('phase', 'rule'),
               optional=('turn',),
               reduce=_phase,
               writes=('phase', 'turn', 'training_cards'),
-              say=lambda p, d: f"Phase: {str(d.get('phase', '')).replace('_', ' ')}."),
+              say=_phase_text),
     EventKind('TurnEnded',
               ('next', 'rule', 'turn'),
               reduce=_turn_ended,
               writes=('turn',),
-              say=lambda p, d: f"Turn {d.get('turn', '')}{_year(p, d.get('turn'))} ends; turn "
-                               f"{d.get('next', '')}{_year(p, d.get('next'))} begins (R-6.7)."),
+              say=lambda p, d, t: t.gettext("Turn %(turn)s%(year)s ends; turn %(next)s%(next_year)s begins (R-6.7).") % {
+                  "turn": d.get('turn', ''), "year": _year(p, d.get('turn'), t), "next": d.get('next', ''),
+                  "next_year": _year(p, d.get('next'), t)}),
     EventKind('ReinforcementsGranted',
               ('cus', 'queue', 'rule'),
               reduce=_granted,
               writes=('reinforce',),
-              say=lambda p, d: "Reinforcements (R-7.1): " + "; ".join(
-            f"{seat} {cus_text(cus, p)}" for seat, cus in (d.get("cus") or {}).items()) + "."),
+              say=lambda p, d, t: t.gettext("Reinforcements (R-7.1): %(grants)s.") % {"grants": "; ".join(
+                  f"{seat} {cus_text(cus, p, t)}" for seat, cus in (d.get("cus") or {}).items())}),
     EventKind('ReinforcementsPlaced',
               ('rule', 'seat'),
               reduce=_reinf_placed,
               writes=('reinforce',),
-              say=lambda p, d: f"{d.get('seat')} has placed the reinforcements."),
+              say=lambda p, d, t: t.gettext("%(seat)s has placed the reinforcements.") % {"seat": d.get('seat')}),
     EventKind('VictoryClaimed',
               ('kind', 'rule', 'seat', 'waiting'),
               reduce=_claim,
               writes=('claim',),
-              say=lambda p, d: f"{d.get('seat')} declares an automatic victory ({d.get('kind', '').upper()})."),
+              say=lambda p, d, t: t.gettext("%(seat)s declares an automatic victory (%(kind)s).") % {
+                  "seat": d.get('seat'), "kind": d.get('kind', '').upper()}),
     EventKind('VictoryClaimUpdated',
               ('rule', 'seat'),
               optional=('cleared', 'waiting', 'why'),
               reduce=_claim_upd,
               writes=('claim',),
-              say=lambda p, d: (f"{d.get('seat')}'s claim of an automatic victory lapses"
-                               + (f": it {d['why']}" if d.get("why") else "") + " (R-1.1)."
-                               if d.get("cleared") else
-                               f"{d.get('seat')}'s claim of an automatic victory waits for "
-                               + (", ".join(d.get("waiting") or []) or "nobody") + " (R-1.1).")),
+              say=_claim_text),
     EventKind('GameWon',
               ('how', 'rule', 'winner'),
               optional=('heir', 'keys', 'lp', 'ranking', 'totals', 'vp'),
               reduce=_won,
-              say=lambda p, d: f"{d.get('seat', d.get('winner'))} wins the game ({d.get('how', '')})."),
+              say=lambda p, d, t: t.gettext("%(seat)s wins the game (%(how)s).") % {
+                  "seat": d.get('seat', d.get('winner')), "how": d.get('how', '')}),
     EventKind('SurrenderDeclined',
               ('rule', 'seat', 'spaces'),
-              say=lambda p, d: f"{d.get('seat')} declines surrender in {spaces_text(p, d.get('spaces'))}."),
+              say=lambda p, d, t: t.gettext("%(seat)s declines surrender in %(spaces)s.") % {
+                  "seat": d.get('seat'), "spaces": spaces_text(p, d.get('spaces'), t)}),
     EventKind('Note',
               ('rule', 'text'),
               optional=('seat',),
-              say=lambda p, d: f"Note: {d.get('text', '')}."),
+              say=lambda p, d, t: t.gettext("Note: %(text)s.") % {"text": d.get('text', '')}),
     EventKind('DiceRolled',
               ('index', 'purpose', 'rule', 'sides', 'values')),
     EventKind('Shuffled',  # the dice of a Fisher-Yates shuffle (docs/trust.md)
@@ -258,5 +306,5 @@ KINDS: tuple[EventKind, ...] = (
               optional=('rounds',),
               reduce=_chooser,
               writes=('order_choice',),
-              say=lambda p, d: chooser_text(d)),
+              say=lambda p, d, t: chooser_text(d, t)),
 )

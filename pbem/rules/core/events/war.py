@@ -2,15 +2,23 @@
 """
 from __future__ import annotations
 
-from pbem.plural import count
+from collections.abc import Mapping
+from typing import Any
+
 from pbem.rules.core.events.base import (
     EventKind,
+    Sentence,
+    said,
+    seat_of,
+    space_of,
     add_cus,
     clip_inside,
     lift_sieges,
     war,
 )
 from pbem.rules.core.names import (
+    N_,
+    Words,
     battle_text,
     card_label,
     chart_text,
@@ -18,7 +26,7 @@ from pbem.rules.core.names import (
     fleet_name,
     general_name,
     indep_name,
-    indep_verb,
+    indep_say,
     modifier_text,
     mover_text,
     naval_text,
@@ -123,199 +131,269 @@ def _move_suspended(s: State, d: dict) -> None:
     s.setdefault("secret", {})["suspended"] = d["cursor"]
 
 
+def _checked(success: Any, t: Words) -> str:
+    return t.gettext("success") if success else t.gettext("failed")
+
+
+def _moved_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"mover": mover_text(p, d, t), "path": path_text(p, d, t), "cus": cus_text(d.get("cus"), p, t)}
+    if d.get("cus"):
+        return t.gettext("%(mover)s %(path)s with %(cus)s.") % v
+    return t.gettext("%(mover)s %(path)s.") % v
+
+
+def _check_roll_text(message: str) -> Sentence:
+    """An interception or avoid-battle check (R-9.3): the die against the initiative."""
+    def say(p: Any, d: Mapping[str, Any], t: Words) -> str:
+        return t.gettext(message) % {
+            "seat": d.get('seat'), "from": space_name(p, d.get('from'), t), "into": space_name(p, d.get('into'), t),
+            "space": space_name(p, d.get('space'), t), "toward": space_name(p, d.get('toward'), t),
+            "die": d.get('die'), "initiative": d.get('initiative'), "modifier": modifier_text(p, d, t),
+            "result": _checked(d.get("success"), t)}
+    return say
+
+
+def _rerolled_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    dice = sum(int(v) for v in d.get('dice', []))
+    v = {"seat": d.get('seat'), "space": space_name(p, d.get('space'), t), "card": card_label(p, d.get('card'), t),
+         "before": '+'.join(str(v) for v in d.get('before', [])), "dice": '+'.join(str(v) for v in d.get('dice', [])),
+         "total": dice, "row": d.get('roll'), "score": d.get('score')}
+    if int(d.get('roll') or 0) > dice:
+        return t.gettext("%(seat)s re-rolls its battle dice at %(space)s with %(card)s (R-8.5): the first roll "
+                         "%(before)s is replaced by %(dice)s = %(total)s, below its battle rating, which counts "
+                         "instead: row %(row)s; score %(score)s (R-9.2).") % v
+    return t.gettext("%(seat)s re-rolls its battle dice at %(space)s with %(card)s (R-8.5): the first roll "
+                     "%(before)s is replaced by %(dice)s = %(total)s; score %(score)s (R-9.2).") % v
+
+
+def _mp(n: Any, t: Words) -> str:
+    return t.ngettext("%(num)d MP", "%(num)d MPs", int(n or 0)) % {"num": int(n or 0)}
+
+
+def _cu(n: Any, t: Words) -> str:
+    return t.ngettext("%(num)d CU", "%(num)d CUs", int(n or 0)) % {"num": int(n or 0)}
+
+
+def _siege_points_n(n: Any, t: Words) -> str:
+    return t.ngettext("%(num)d siege point", "%(num)d siege points", int(n or 0)) % {"num": int(n or 0)}
+
+
+def _assault_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    roll = ('+'.join(str(v) for v in d.get('dice', [])) + (f" {d['modifier']:+d}" if d.get("modifier") else "")
+            + (" (" + ", ".join(str(m.get("why")) for m in d["modifiers"]) + ")" if d.get("modifiers") else "")
+            + (f"; {chart_text(d['read'], t)}" if d.get("read") else ""))
+    return t.gettext("%(seat)s assaults %(space)s: %(roll)s: %(points)s, %(lost)s lost (R-10).") % {
+        "seat": d.get('seat'), "space": space_name(p, d.get('space'), t), "roll": roll,
+        "points": _siege_points_n(d.get('points'), t), "lost": _cu(d.get('lost'), t)}
+
+
+def _siege_points_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"space": space_name(p, d.get('space'), t), "seat": d.get('seat'), "total": d.get('total'),
+         "needed": d.get('needed'), "points": _siege_points_n(d.get('points'), t),
+         "card": card_label(p, d.get('card'), t), "total_points": _siege_points_n(d.get('total'), t)}
+    head = t.gettext("Siege of %(space)s: ") % v
+    if d.get("card"):
+        head += t.gettext("%(card)s gives %(seat)s %(points)s, ") % v
+    if int(d.get('total') or 0) < int(d.get('needed') or 0):
+        return head + t.gettext("%(seat)s has %(total)s of the %(needed)s siege points it needs (R-10).") % v
+    return head + t.gettext("%(seat)s has %(total_points)s, the %(needed)s it needs (R-10).") % v
+
+
+def _indep_removed_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"space": space_name(p, d.get('space'), t)}
+    if d.get("to_box"):
+        return indep_say(p, d.get("army"), N_("%(army)s is beaten at %(space)s and returns to its box."),
+                         N_("%(army)s are beaten at %(space)s and return to their box."), t, **v)
+    return indep_say(p, d.get("army"), N_("%(army)s is beaten at %(space)s and leaves play."),
+                     N_("%(army)s are beaten at %(space)s and leave play."), t, **v)
+
+
+def _indep_siege_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    v = {"space": space_name(p, d.get('space'), t), "seat": d.get("seat")}
+    if d.get("seat"):
+        return indep_say(p, d.get("army"), N_("%(army)s besieges %(space)s, held by %(seat)s (R-14)."),
+                         N_("%(army)s besiege %(space)s, held by %(seat)s (R-14)."), t, **v)
+    return indep_say(p, d.get("army"), N_("%(army)s besieges %(space)s (R-14)."),
+                     N_("%(army)s besiege %(space)s (R-14)."), t, **v)
+
+
 KINDS: tuple[EventKind, ...] = (
     EventKind('ArmyMoved',
               ('cus', 'from', 'generals', 'minor', 'path', 'royals', 'rule', 'seat', 'to'),
               optional=('mp_left', 'naval', 'why'),
               reduce=_army_moved,
               where=lambda d: (d["from"], d["to"]),
-              say=lambda p, d: f"{mover_text(p, d)} {path_text(p, d)}"
-                                  + (f" with {cus_text(d['cus'], p)}" if d.get("cus") else "") + "."),
+              say=_moved_text),
     EventKind('MoveEnded',
               ('army', 'rule', 'seat', 'space'),
-              say=lambda p, d: (f"{d.get('seat')}'s move ends in {space_name(p, d.get('space'))}, where its army was "
-                                   "wiped out." if d.get("wiped_out") else
-                                   f"{d.get('seat')}'s army ends its move in {space_name(p, d.get('space'))}.")),
+              say=lambda p, d, t: (t.gettext("%(seat)s's move ends in %(space)s, where its army was wiped out.")
+                                   if d.get("wiped_out") else
+                                   t.gettext("%(seat)s's army ends its move in %(space)s.")) % {
+                  "seat": d.get('seat'), "space": space_name(p, d.get('space'), t)}),
     EventKind('MoveCancelled',
               ('army', 'rule', 'seat', 'why'),
               optional=('code', 'hint', 'path', 'where'),
-              say=lambda p, d: f"{d.get('seat')}'s move stops: {d.get('why', '')}."),
+              say=said(N_("%(seat)s's move stops: %(why)s."), seat=seat_of, why=lambda p, d, t: d.get('why', ''))),
     EventKind('ArmyReorganised',
               ('rule', 'seat', 'space', 'error'),
               optional=('army', 'code', 'dropped', 'picked_up'),
-              say=lambda p, d: f"{d.get('seat')} reorganises the army in {space_name(p, d.get('space'))}."),
+              say=said(N_("%(seat)s reorganises the army in %(space)s."), seat=seat_of, space=space_of)),
     EventKind('BattleFought',
               ('attacker', 'defender', 'result', 'rule', 'space', 'winner'),
               optional=('came_from', 'rolls', 'scores', 'sides', 'strengths', 'why'),
-              say=lambda p, d: battle_text(p, d)),
+              say=battle_text),
     EventKind('BattleAvoided',
               ('mover', 'rule', 'seat', 'space', 'to'),
-              say=lambda p, d: f"{d.get('seat')} avoids battle" + (f", stepping to {space_name(p, d['to'])}"
-                                                                           if d.get("to") else "") + "."),
+              say=lambda p, d, t: (t.gettext("%(seat)s avoids battle, stepping to %(to)s.") if d.get("to")
+                                   else t.gettext("%(seat)s avoids battle.")) % {
+                  "seat": d.get('seat'), "to": space_name(p, d.get('to'), t)}),
     EventKind('InterceptionRolled',
               ('die', 'from', 'initiative', 'into', 'mover', 'read', 'rule', 'seat', 'success'),
               optional=('card', 'modifier'),
-              say=lambda p, d: f"{d.get('seat')} tries to intercept from {space_name(p, d.get('from'))} into "
-                                           f"{space_name(p, d.get('into'))}: die {d.get('die')} against initiative "
-                                           f"{d.get('initiative')}{modifier_text(p, d)}, "
-                                           + ("success" if d.get("success") else "failed") + "."),
+              say=_check_roll_text(N_("%(seat)s tries to intercept from %(from)s into %(into)s: die %(die)s against "
+                                      "initiative %(initiative)s%(modifier)s, %(result)s."))),
     EventKind('AvoidBattleRolled',
               ('die', 'initiative', 'read', 'rule', 'seat', 'space', 'success', 'toward'),
               optional=('card', 'modifier'),
-              say=lambda p, d: f"{d.get('seat')} tries to avoid battle at {space_name(p, d.get('space'))} toward "
-                                          f"{space_name(p, d.get('toward'))}: die {d.get('die')} against initiative "
-                                          f"{d.get('initiative')}{modifier_text(p, d)}, "
-                                          + ("success" if d.get("success") else "failed") + "."),
+              say=_check_roll_text(N_("%(seat)s tries to avoid battle at %(space)s toward %(toward)s: die %(die)s "
+                                      "against initiative %(initiative)s%(modifier)s, %(result)s."))),
     EventKind('BattleDiceRerolled',
               ('before', 'card', 'dice', 'roll', 'rule', 'score', 'seat', 'space'),
-              say=lambda p, d: f"{d.get('seat')} re-rolls its battle dice at {space_name(p, d.get('space'))} "
-                               f"with {card_label(p, d.get('card'))} (R-8.5): the first roll "
-                               f"{'+'.join(str(v) for v in d.get('before', []))} is replaced by "
-                               f"{'+'.join(str(v) for v in d.get('dice', []))}"
-                               f" = {sum(int(v) for v in d.get('dice', []))}"
-                               + (f", below its battle rating, which counts instead: row {d.get('roll')}"
-                                  if int(d.get('roll') or 0) > sum(int(v) for v in d.get('dice', [])) else "")
-                               + f"; score {d.get('score')} (R-9.2)."),
+              say=_rerolled_text),
     EventKind('NavalMoveCancelled',
               ('card', 'mover', 'port', 'rule', 'seat', 'space'),
-              say=lambda p, d: f"{card_label(p, d.get('card'))}, played by {d.get('seat')}, cancels "
-                               f"{d.get('mover')}'s naval move before it lands at "
-                               f"{space_name(p, d.get('space'))}: the army stays in port at "
-                               f"{space_name(p, d.get('port'))} (R-8.5)."),
+              say=said(N_("%(card)s, played by %(seat)s, cancels %(mover)s's naval move before it lands at "
+                          "%(space)s: the army stays in port at %(port)s (R-8.5)."),
+                       card=lambda p, d, t: card_label(p, d.get('card'), t), seat=seat_of,
+                       mover=lambda p, d, t: d.get('mover'), space=space_of,
+                       port=lambda p, d, t: space_name(p, d.get('port'), t))),
     EventKind('MovementBonusGained',
               ('allowance', 'card', 'mp', 'rule', 'seat', 'space'),
-              say=lambda p, d: f"{d.get('seat')}'s army in {space_name(p, d.get('space'))} gains "
-                               f"{count(int(d.get('mp') or 0), 'MP')} with {card_label(p, d.get('card'))}: "
-                               f"{count(int(d.get('allowance') or 0), 'MP')} for this move (R-9.1)."),
+              say=said(N_("%(seat)s's army in %(space)s gains %(mp)s with %(card)s: %(allowance)s for this move "
+                          "(R-9.1)."), seat=seat_of, space=space_of, mp=lambda p, d, t: _mp(d.get('mp'), t),
+                       card=lambda p, d, t: card_label(p, d.get('card'), t),
+                       allowance=lambda p, d, t: _mp(d.get('allowance'), t))),
     EventKind('LeaderLossChecked',
               ('die', 'general', 'killed', 'read', 'rule', 'seat'),
-              say=lambda p, d: f"Leader loss check for {general_name(p, d.get('general'))}: die {d.get('die')}, "
-                                          + ("killed." if d.get("killed") else "safe.")),
+              say=lambda p, d, t: (t.gettext("Leader loss check for %(general)s: die %(die)s, killed.")
+                                   if d.get("killed") else
+                                   t.gettext("Leader loss check for %(general)s: die %(die)s, safe.")) % {
+                  "general": general_name(p, d.get('general')), "die": d.get('die')}),
     EventKind('HostileTribesRolled',
               ('die', 'lost', 'read', 'rule', 'seat', 'space'),
-              say=lambda p, d: f"Hostile tribes at {space_name(p, d.get('space'))} attack {d.get('seat')}: "
-                                            f"die {d.get('die')}, {count(int(d.get('lost') or 0), 'CU')} lost (R-9.5)."),
+              say=said(N_("Hostile tribes at %(space)s attack %(seat)s: die %(die)s, %(lost)s lost (R-9.5)."),
+                       space=space_of, seat=seat_of, die=lambda p, d, t: d.get('die'),
+                       lost=lambda p, d, t: _cu(d.get('lost'), t))),
     EventKind('OverrunCarriedOut',
               ('enemy', 'rule', 'seat', 'space'),
-              say=lambda p, d: f"{d.get('seat')} overruns {d.get('enemy')}'s units in "
-                                          f"{space_name(p, d.get('space'))}."),
+              say=said(N_("%(seat)s overruns %(enemy)s's units in %(space)s."), seat=seat_of,
+                       enemy=lambda p, d, t: d.get('enemy'), space=space_of)),
     EventKind('AttritionRolled',
               ('eliminated', 'reads', 'rule', 'seat', 'space'),
-              say=lambda p, d: f"Attrition of {d.get('seat')}'s Macedonians in {space_name(p, d.get('space'))}: "
-                                        f"{cus_text(d.get('eliminated'), p) if d.get('eliminated') else 'none'} eliminated."),
+              say=said(N_("Attrition of %(seat)s's Macedonians in %(space)s: %(cus)s eliminated."),
+                       seat=seat_of, space=space_of,
+                       cus=lambda p, d, t: (cus_text(d.get('eliminated'), p, t) if d.get('eliminated')
+                                            else t.gettext('none')))),
     EventKind('ElephantsRolled',
               ('reads', 'rule', 'side', 'space'),
-              say=lambda p, d: f"{d.get('side')}'s elephants at {space_name(p, d.get('space'))} add "
-                                        f"{sum(int(r.get('result') or 0) for r in d.get('reads', []))} strength ("
-                                        + "; ".join(chart_text(r) for r in d.get("reads", [])) + ")."),
+              say=said(N_("%(side)s's elephants at %(space)s add %(strength)s strength (%(reads)s)."),
+                       side=lambda p, d, t: d.get('side'), space=space_of,
+                       strength=lambda p, d, t: sum(int(r.get('result') or 0) for r in d.get('reads', [])),
+                       reads=lambda p, d, t: "; ".join(chart_text(r, t) for r in d.get("reads", [])))),
     EventKind('InsideUnitsStayedOut',
               ('cus', 'generals', 'rule', 'seat', 'space'),
-              say=lambda p, d: f"{d.get('seat')}'s units inside {space_name(p, d.get('space'))} "
-                                             f"({cus_text(d.get('cus') or {}, p)}) stay out of the battle (R-9.2)."),
+              say=said(N_("%(seat)s's units inside %(space)s (%(cus)s) stay out of the battle (R-9.2)."),
+                       seat=seat_of, space=space_of, cus=lambda p, d, t: cus_text(d.get('cus') or {}, p, t))),
     EventKind('Sallied',
               ('cus', 'enemy', 'generals', 'rule', 'seat', 'space'),
-              say=lambda p, d: f"{d.get('seat')} sallies out of {space_name(p, d.get('space'))} against "
-                                f"{d.get('enemy')} (R-5)."),
+              say=said(N_("%(seat)s sallies out of %(space)s against %(enemy)s (R-5)."), seat=seat_of,
+                       space=space_of, enemy=lambda p, d, t: d.get('enemy'))),
     EventKind('AssaultRolled',
               ('dice', 'lost', 'modifier', 'modifiers', 'points', 'read', 'rule', 'seat', 'segment', 'space'),
-              say=lambda p, d: f"{d.get('seat')} assaults {space_name(p, d.get('space'))}: "
-                                      f"{'+'.join(str(v) for v in d.get('dice', []))}"
-                                      + (f" {d['modifier']:+d}" if d.get("modifier") else "")
-                                      + (" (" + ", ".join(str(m.get("why")) for m in d["modifiers"]) + ")"
-                                         if d.get("modifiers") else "")
-                                      + (f"; {chart_text(d['read'])}" if d.get("read") else "")
-                                      + f": {count(int(d.get('points') or 0), 'siege point')}, "
-                                        f"{count(int(d.get('lost') or 0), 'CU')} lost (R-10)."),
+              say=_assault_text),
     EventKind('AssaultCancelled',
               ('rule', 'seat', 'space', 'why'),
-              say=lambda p, d: f"{d.get('seat')}'s assault on {space_name(p, d.get('space'))} does not happen: "
-                                         f"{d.get('why', '')}."),
+              say=said(N_("%(seat)s's assault on %(space)s does not happen: %(why)s."), seat=seat_of,
+                       space=space_of, why=lambda p, d, t: d.get('why', ''))),
     EventKind('SiegePointsScored',
               ('needed', 'points', 'rule', 'seat', 'space', 'total'),
               optional=('card',),
               reduce=_siege_points,
-              say=lambda p, d: f"Siege of {space_name(p, d.get('space'))}: "
-                               + (f"{card_label(p, d['card'])} gives {d.get('seat')} "
-                                  f"{count(int(d.get('points') or 0), 'siege point')}, "
-                                  if d.get("card") else "")
-                               + (f"{d.get('seat')} has {d.get('total')} of the {d.get('needed')} siege points "
-                                  "it needs (R-10)." if int(d.get('total') or 0) < int(d.get('needed') or 0) else
-                                  f"{d.get('seat')} has {count(int(d.get('total') or 0), 'siege point')}, "
-                                  f"the {d.get('needed')} it needs (R-10).")),
+              say=_siege_points_text),
     EventKind('SiegeCompleted',
               ('marker', 'rule', 'seat', 'segment', 'space'),
               reduce=_siege_done,
-              say=lambda p, d: f"{d.get('seat')} completes the siege of {space_name(p, d.get('space'))}."),
+              say=said(N_("%(seat)s completes the siege of %(space)s."), seat=seat_of, space=space_of)),
     EventKind('SiegeLifted',
               ('rule', 'seat', 'space'),
               reduce=_siege_lifted,
-              say=lambda p, d: f"The siege of {space_name(p, d.get('space'))} is lifted."),
+              say=said(N_("The siege of %(space)s is lifted."), space=space_of)),
     EventKind('IndependentArmyActivated',
               ('army', 'card', 'path', 'rule', 'seat'),
-              say=lambda p, d: f"{d.get('seat')} activates {indep_name(p, d.get('army'))} "
-                                                 f"({card_label(p, d.get('card'))})."),
+              say=said(N_("%(seat)s activates %(army)s (%(card)s)."), seat=seat_of,
+                       army=lambda p, d, t: indep_name(p, d.get('army'), t=t),
+                       card=lambda p, d, t: card_label(p, d.get('card'), t))),
     EventKind('IndependentArmyMoved',
               ('army', 'from', 'rule', 'to'),
               optional=('why', 'no_markers_turn'),
               reduce=_indep_moved,
-              say=lambda p, d: f"{indep_name(p, d.get('army'), True)} "
-                                             f"{indep_verb(p, d.get('army'), 'moves', 'move')} from {space_name(p, d.get('from'))} to "
-                                             f"{space_name(p, d.get('to'))}."),
+              say=lambda p, d, t: indep_say(p, d.get("army"), N_("%(army)s moves from %(from)s to %(to)s."),
+                                            N_("%(army)s move from %(from)s to %(to)s."), t,
+                                            **{"from": space_name(p, d.get('from'), t),
+                                               "to": space_name(p, d.get('to'), t)})),
     EventKind('IndependentArmyRemoved',
               ('army', 'rule', 'space', 'to_box'),
               optional=('why',),
               reduce=_indep_removed,
-              say=lambda p, d: f"{indep_name(p, d.get('army'), True)} "
-                                               f"{indep_verb(p, d.get('army'), 'is', 'are')} beaten at {space_name(p, d.get('space'))}"
-                                               + ((" and " + indep_verb(p, d.get('army'), "returns to its", "return to their")
-                                                   + " box") if d.get("to_box") else
-                                                  " and " + indep_verb(p, d.get('army'), "leaves", "leave") + " play") + "."),
+              say=_indep_removed_text),
     EventKind('IndependentSiegeBegan',
               ('army', 'rule', 'seat', 'space'),
-              say=lambda p, d: f"{indep_name(p, d.get('army'), True)} "
-                                              f"{indep_verb(p, d.get('army'), 'besieges', 'besiege')} {space_name(p, d.get('space'))}"
-                                              + (f", held by {d['seat']}" if d.get("seat") else "")
-                                              + " (R-14)."),
+              say=_indep_siege_text),
     EventKind('NavalBattleDeclared',
               ('escort', 'fleets', 'mover', 'rule', 'seat', 'space'),
-              say=lambda p, d: f"{d.get('seat')} declares a naval battle"
-                                            + (f" at {space_name(p, d['space'])}" if d.get("space") else "") + "."),
+              say=lambda p, d, t: (t.gettext("%(seat)s declares a naval battle at %(space)s.") if d.get("space")
+                                   else t.gettext("%(seat)s declares a naval battle.")) % {
+                  "seat": d.get('seat'), "space": space_name(p, d.get('space'), t)}),
     EventKind('FleetsFought',
               ('declarer', 'mover', 'result', 'rule', 'sides', 'space'),
-              say=lambda p, d: naval_text(p, d)),
+              say=naval_text),
     EventKind('FleetDispersed',
               ('fleet', 'rule', 'turn'),
               reduce=_fleet_dispersed,
-              say=lambda p, d: f"The {fleet_name(p, d.get('fleet', ''))} is dispersed."),
+              say=said(N_("The %(fleet)s is dispersed."), fleet=lambda p, d, t: fleet_name(p, d.get('fleet', '')))),
     EventKind('FleetUpgraded',
               ('card', 'fleet', 'rule', 'seat', 'strength', 'upgrade'),
               reduce=_fleet_upgraded,
-              say=lambda p, d: f"{d.get('seat')} upgrades the {fleet_name(p, d.get('fleet'))} to strength "
-                                      f"{d.get('strength', '?')}" + (f" with {card_label(p, d['card'])}"
-                                                                     if d.get("card") else "") + " (R-8.2)."),
+              say=lambda p, d, t: (t.gettext("%(seat)s upgrades the %(fleet)s to strength %(strength)s with %(card)s "
+                                             "(R-8.2).") if d.get("card") else
+                                   t.gettext("%(seat)s upgrades the %(fleet)s to strength %(strength)s (R-8.2).")) % {
+                  "seat": d.get('seat'), "fleet": fleet_name(p, d.get('fleet')), "strength": d.get('strength', '?'),
+                  "card": card_label(p, d.get('card'), t)}),
     EventKind('CapitalFounded',
               ('card', 'rule', 'seat', 'space'),
               reduce=_capital_founded,
-              say=lambda p, d: f"{d.get('seat')} founds its capital in "
-                                       f"{space_name(p, d.get('space'))} (R-1.4)."),
+              say=said(N_("%(seat)s founds its capital in %(space)s (R-1.4)."), seat=seat_of, space=space_of)),
     EventKind('CapitalDestroyed',
               ('by', 'rule', 'seat', 'space'),
               reduce=_capital_destroyed,
-              say=lambda p, d: f"The capital of {d.get('seat')} in "
-                                         f"{space_name(p, d.get('space'))} is "
-                                         + (f"destroyed by {d['by']} (R-1.4)." if d.get("by")
-                                            else "lost (R-1.4).")),
+              say=lambda p, d, t: (t.gettext("The capital of %(seat)s in %(space)s is destroyed by %(by)s (R-1.4).")
+                                   if d.get("by") else
+                                   t.gettext("The capital of %(seat)s in %(space)s is lost (R-1.4).")) % {
+                  "seat": d.get('seat'), "space": space_name(p, d.get('space'), t), "by": d.get('by')}),
     EventKind('FleetUpgradeLost',
               ('fleet', 'owner', 'rule', 'seat', 'strength'),
               reduce=_fleet_upgrade_lost,
-              say=lambda p, d: f"The {fleet_name(p, d.get('fleet'))} changes hands"
-                                         + (f" (now {d['owner']}'s)" if d.get("owner") else "")
-                                         + f" and drops to its printed strength {d.get('strength', '?')} (R-15)."),
+              say=lambda p, d, t: (t.gettext("The %(fleet)s changes hands (now %(owner)s's) and drops to its printed "
+                                             "strength %(strength)s (R-15).") if d.get("owner") else
+                                   t.gettext("The %(fleet)s changes hands and drops to its printed strength "
+                                             "%(strength)s (R-15).")) % {
+                  "fleet": fleet_name(p, d.get('fleet')), "owner": d.get('owner'),
+                  "strength": d.get('strength', '?')}),
     EventKind('ReactionWindowOpened',
               ('kind', 'mover', 'options', 'rule', 'seat', 'segment', 'space'),
               optional=('moment',),
               reduce=_window_opened,
-              say=lambda p, d: window_text(p, d)),
+              say=window_text),
     EventKind('ReactionWindowClosed',
               ('kind', 'rule', 'seat'),
               reduce=_window_closed),
@@ -326,5 +404,5 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('ReactionChosen',
               ('choice', 'kind', 'rule', 'seat', 'source', 'space'),
               optional=('order',),
-              say=lambda p, d: reaction_text(p, d)),
+              say=reaction_text),
 )

@@ -2,7 +2,7 @@
 with the seat's own history and its standing orders, a notice to the old player."""
 from __future__ import annotations
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.addresses import reaches_mailbox
 from pbem.mail.headers import fold_address, normalise_address
 from pbem.report import build
@@ -43,6 +43,7 @@ def _to_bot(judge: Service, game_id: str, seat: str, via: str) -> Done:
         raise ValueError(f"the bot plays {seat} of {game_id} already; to give the seat to a person, "
                          + common.say(via, "`player: Name <address>`", "--player 'Name <address>'"))
     old = rows[seat]
+    old_language = seat_preferences.of(store, game_id, seat)["language"]
     store.close_address_changes(game_id, seat, "replaced", judge.clock().isoformat())
     name = bots.player_name(settings_of(judge, game_id))
     log_events(judge, game_id, [rules.judge_event("SeatChanged", {"seat": seat, "changed": ["player", "address", "key"],
@@ -56,11 +57,14 @@ def _to_bot(judge: Service, game_id: str, seat: str, via: str) -> Done:
     offered = substitutes.offer(judge, game_id, seat, "bot")  # issue 29: until a substitute takes it
     head = trust.witness(store, game_id)
     if old["email"]:
-        note = build.render_notice(wrapped(f"The host gave your seat {seat} in {game_id} to the game's bot. "
-                                           "Thank you for playing; your key no longer works."), game_id)
+        tr = i18n.translations(old_language)  # the player's language, before the defaults came back (issue 28)
+        note = build.render_notice(wrapped(tr.gettext(
+            "The host gave your seat %(seat)s in %(game)s to the game's bot. Thank you for playing; your key no "
+            "longer works.") % {"seat": seat, "game": game_id}), game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
-                     subject=f"[{game_id}] your seat {seat} is played by the bot", text=note,
-                     html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
+                     subject=f"[{game_id}] " + tr.gettext("your seat %(seat)s is played by the bot") % {"seat": seat},
+                     text=note, html=build.html_of_text(tr.gettext("seat replaced"), note),
+                     id_parts=(game_id, "replaced", seat, head))
     return Done(f"Seat {seat} of {game_id} is now played by the game's bot ({name}); it plays the seat's "
                 "decisions as they come, its orders checked and logged like a player's, a receipt to you for "
                 "each." + (f" The seat is offered to the {offered} address(es) on the standby list "

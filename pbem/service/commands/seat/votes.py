@@ -223,9 +223,7 @@ def tick(judge: Service) -> int:
     game whose agreed pause is over (as the host's ``resume`` does: every open deadline
     moves on by the pause). Returns how many games resumed."""
     resumed = 0
-    for game in judge.store.games():
-        if game["status"] not in ("active", "paused"):
-            continue
+    for game in judge.store.games_in("active", "paused"):
         game_id = game["id"]
         with judge.store.transaction():
             votes.expire_due(judge, game_id)

@@ -1,0 +1,195 @@
+"""Observers (issue 29.3): an address follows a running game's public reports by mail::
+
+    game: g2
+    command: observe        # or `command: leave` to stop
+    language: es            # optional (observe): en (the default), es or ru
+
+Who may observe is the game's ``observers`` setting (:mod:`pbem.gamesettings`):
+``off`` (the default: nobody), ``host`` (the addresses the host allowed with
+``pbem game observers G add ADDR`` or by mail, the host command ``observers``) or
+``anyone``. An observer gets, after every decision, the report rendered from the
+public view (``seat=None``: no hand, no standing orders, no private events, no press,
+no prompt; :func:`pbem.service.play.reports.queue_reports`) until it sends ``command:
+leave`` or the game ends. Observing changes nothing in the game and enters no log
+(the ``observers`` table holds it, :mod:`pbem.store.observers`).
+
+Refused, with what to do instead: an unknown game (``observe.no_game``), a game that is
+over (``game.over``), a game whose setting is ``off`` (``observe.off``) or ``host``
+while the host did not allow the address (``observe.not_allowed``), an address that
+holds a seat of the game (``observe.seat``: its own reports say more), and ``leave``
+from an address that follows no such game (``observe.not_following``).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from email.utils import parseaddr
+from typing import Any
+
+from pbem import i18n
+from pbem.mail.headers import fold_address, normalise_address
+from pbem.mail.message import ParsedMail
+from pbem.problems import Problem
+from pbem.service.base.context import Service
+from pbem.service.base.settings import settings_of
+from pbem.service.commands.anyone import common
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, MailRequest, Who
+from pbem.service.log import trust
+from pbem.service.outgoing import answers
+
+GUIDE = Guide("player-guide.md", "Observing a game")
+
+
+def _game_problems(judge: Service, game_id: Any) -> list[Problem]:
+    """Why ``game_id`` cannot be observed by anyone now (empty: it can)."""
+    game = judge.store.game(game_id) if isinstance(game_id, str) else None
+    if game is None:
+        return [Problem(message=f"There is no running game {game_id!r} on this judge.", where="game",
+                        code="observe.no_game", hint="Ask the host for the game's id (`game: g2`).")]
+    if game["status"] in trust.ENDED:
+        return [Problem(message=f"Game {game_id} is {game['status']}: there is nothing more to follow.",
+                        where="game", code="game.over",
+                        hint="Its archive (the whole log) is public now: ask the host or a player for it.")]
+    return []
+
+
+def may_observe(judge: Service, game_id: str, address: str) -> list[Problem]:
+    """Why ``address`` may not follow ``game_id`` (empty: it may): the game's
+    ``observers`` setting, the host's allowance, a seat of the game (module docstring).
+    Reads only."""
+    problems = _game_problems(judge, game_id)
+    if problems:
+        return problems
+    mode = settings_of(judge, game_id).observers
+    if mode == "off":
+        return [Problem(message=f"Game {game_id} takes no observers.", where="command", code="observe.off",
+                        hint="Its host may open it to observers (the setting `observers: host` or `anyone`).")]
+    row = judge.store.observer(game_id, address)
+    if mode == "host" and (row is None or row["allowed_by"] != "host"):
+        return [Problem(message=f"The host of {game_id} has not allowed {address} to observe it.",
+                        where="command", code="observe.not_allowed",
+                        hint="Ask the host to allow your address (`pbem game observers GAME add ADDRESS`), "
+                             "then send `command: observe` again.")]
+    if any(fold_address(r["email"]) == fold_address(address) for r in judge.store.seats(game_id)):
+        return [Problem(message=f"Your address holds a seat of {game_id}: your own reports show more than an "
+                                "observer's.", where="command", code="observe.seat",
+                        hint="Observe another game, or ask a friend to observe this one.")]
+    return []
+
+
+def observe(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+            shown: Mapping[str, Any]) -> str:
+    """``command: observe`` (module docstring): the sender follows the game from its
+    next report on, or is told why not. Returns the inbox status."""
+    sender = normalise_address(parsed.sender or "") or fold_address(parsed.sender or "")
+    game_id = doc.get("game")
+    problems = common.unknown_keys(doc, "observe", ("language",))
+    language = doc.get("language", i18n.DEFAULT)
+    if not i18n.is_language(language):
+        problems.append(Problem(message=f"language: {language!r} is not a language of this judge.",
+                                where="language", code="command.value",
+                                hint=f"Write one of {', '.join(i18n.LANGUAGES)}, e.g. `language: es`."))
+    problems += may_observe(judge, game_id, sender) if isinstance(game_id, str) else _game_problems(judge, game_id)
+    known = game_id if isinstance(game_id, str) and judge.store.game(game_id) else None
+    if problems:
+        return answers.reject(judge, parsed, rec, problems, known, None, {"document": shown})
+    assert isinstance(game_id, str)
+    now = judge.clock().isoformat()
+    row = judge.store.observer(game_id, sender)
+    mode = settings_of(judge, game_id).observers
+    judge.store.set_observer(game_id, sender, "active", now, language=language,
+                             allowed_by=row["allowed_by"] if row and row["allowed_by"] else mode)
+    iid = rec("answered", "observe", game_id=game_id, result={"document": shown})
+    step = judge.state(game_id).step
+    common.answer(judge, parsed, iid, game_id, "observing",
+                  f"You observe {game_id} (now at step {step}). After every decision you get its public report: "
+                  "the board, the scores and what happened, as every seat may see it; never a hand, a prompt or "
+                  "press. To stop, mail the judge:\n\n  game: " + game_id + "\n  command: leave")
+    return "answered"
+
+
+def leave(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
+          shown: Mapping[str, Any]) -> str:
+    """``command: leave``: the sender stops following the game. Returns the inbox status."""
+    sender = normalise_address(parsed.sender or "") or fold_address(parsed.sender or "")
+    game_id = doc.get("game")
+    problems = common.unknown_keys(doc, "leave", ())
+    row = judge.store.observer(game_id, sender) if isinstance(game_id, str) else None
+    if row is None or row["status"] != "active":
+        problems.append(Problem(message=f"Your address does not observe {game_id!r}.", where="game",
+                                code="observe.not_following",
+                                hint="Nothing to stop; `command: observe` follows a game."))
+    known = game_id if isinstance(game_id, str) and judge.store.game(game_id) else None
+    if problems:
+        return answers.reject(judge, parsed, rec, problems, known, None, {"document": shown})
+    assert isinstance(game_id, str)
+    judge.store.set_observer(game_id, sender, "left", judge.clock().isoformat())
+    iid = rec("answered", "leave", game_id=game_id, result={"document": shown})
+    common.answer(judge, parsed, iid, game_id, "no longer observing",
+                  f"You no longer observe {game_id}: no more of its reports come to this address. "
+                  "`command: observe` follows it again.")
+    return "answered"
+
+
+def allow(judge: Service, game_id: str, address: str, *, remove: bool = False) -> str:
+    """The host allows ``address`` to observe ``game_id`` (it then sends ``command:
+    observe``), or with ``remove`` takes the allowance back and stops its reports.
+    Returns what was done, for the host. Raises KeyError for an unknown game and
+    ValueError, saying what to do instead, for a bad address. Call inside a
+    transaction."""
+    if judge.store.game(game_id) is None:
+        raise KeyError(game_id)
+    folded = normalise_address(parseaddr(address)[1] or address)
+    if not folded or "@" not in folded:
+        raise ValueError(f"not an address: {address!r} (write e.g. ann@example.org)")
+    now = judge.clock().isoformat()
+    row = judge.store.observer(game_id, folded)
+    if remove:
+        if row is None:
+            raise ValueError(f"{folded} is not among the observers of {game_id}")
+        judge.store.set_observer(game_id, folded, "left", now, allowed_by="")
+        return f"{folded} may no longer observe {game_id}; its reports stop."
+    judge.store.set_observer(game_id, folded, row["status"] if row else "allowed", now, allowed_by="host")
+    mode = settings_of(judge, game_id).observers
+    note = "" if mode != "off" else (" The game's setting `observers` is off: set it to `host` for the "
+                                     "allowance to count.")
+    return (f"{folded} may observe {game_id}: it follows the game once it mails the judge "
+            f"`game: {game_id}` and `command: observe`.{note}")
+
+
+def listing(judge: Service, game_id: str) -> str:
+    """The observers of ``game_id`` and the allowed addresses, one line each (for the
+    host). Raises KeyError for an unknown game."""
+    if judge.store.game(game_id) is None:
+        raise KeyError(game_id)
+    rows = judge.store.observers(game_id, None)
+    mode = settings_of(judge, game_id).observers
+    lines = [f"{game_id}: observers {mode}; {sum(r['status'] == 'active' for r in rows)} observing"]
+    lines += [f"  {r['email']}: {r['status']}" + (" (allowed by the host)" if r["allowed_by"] == "host" else "")
+              for r in rows]
+    return "\n".join(lines)
+
+
+def host_process(judge: Service, request: HostRequest) -> Done:
+    """The host command ``observers`` (``add: ADDR`` or ``remove: ADDR``; neither: the
+    list). Raises ValueError saying what to do instead."""
+    add, remove = request.values.get("add"), request.values.get("remove")
+    if add and remove:
+        raise ValueError("write `add:` or `remove:`, one address per command")
+    if not add and not remove:
+        return Done(listing(judge, request.game_id), None)
+    return Done(allow(judge, request.game_id, str(add or remove), remove=bool(remove)), None)
+
+
+OBSERVE = MailRequest(
+    name="observe", who=Who.ANYONE, by_command=True,
+    fields=(Field("language", "choice", "en | es | ru: the language of the reports"),), limit=None, logs=(),
+    help="Follow a running game's public reports by mail (`game:`, `command: observe`), if its host allows.",
+    guide=GUIDE, process=observe)
+LEAVE = MailRequest(
+    name="leave", who=Who.ANYONE, by_command=True, fields=(), limit=None, logs=(),
+    help="Stop observing a game (`game:`, `command: leave`).", guide=GUIDE, process=leave)
+HOST = HostCommand(
+    name="observers", fields=(Field("add", "address", "an address the host allows to observe"),
+                              Field("remove", "address", "an address that may no longer observe")),
+    logs=(), after_end=False, guide=Guide("host-guide.md", "Observers"), process=host_process,
+    help="Allow an address to observe the game (`add:`), take it back (`remove:`), or list the observers.")

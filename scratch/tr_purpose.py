@@ -1,0 +1,17 @@
+T = {
+'%(seat)s avoids battle in %(space)s': ('%(seat)s evita la batalla en %(space)s', '%(seat)s уклоняется от битвы в зоне %(space)s'),
+'assault on %(space)s': ('asalto a %(space)s', 'штурм зоны %(space)s'),
+"attrition of %(side)s's %(unit)s CUs in %(space)s": ('desgaste de las UC %(unit)s de %(side)s en %(space)s', 'истощение БЧ %(unit)s игрока %(side)s в зоне %(space)s'),
+'battle in %(space)s: %(seat)s re-rolls': ('batalla en %(space)s: %(seat)s repite la tirada', 'битва в зоне %(space)s: %(seat)s перебрасывает'),
+'battle in %(space)s: attacker (%(side)s)': ('batalla en %(space)s: atacante (%(side)s)', 'битва в зоне %(space)s: атакующий (%(side)s)'),
+'battle in %(space)s: defender (%(side)s)': ('batalla en %(space)s: defensor (%(side)s)', 'битва в зоне %(space)s: защитник (%(side)s)'),
+'elephants of %(side)s in %(space)s': ('elefantes de %(side)s en %(space)s', 'слоны %(side)s в зоне %(space)s'),
+'hostile tribes in %(space)s': ('tribus hostiles en %(space)s', 'враждебные племена в зоне %(space)s'),
+'interception by %(seat)s from %(source)s into %(space)s': ('intercepción de %(seat)s desde %(source)s hacia %(space)s', 'перехват: %(seat)s из зоны %(source)s в зону %(space)s'),
+'leader loss check of %(general)s': ('prueba de pérdida de líder de %(general)s', 'проверка гибели вождя %(general)s'),
+'naval battle: declarer (%(side)s)': ('batalla naval: quien la declara (%(side)s)', 'морская битва: объявивший (%(side)s)'),
+'naval battle: mover (%(side)s)': ('batalla naval: quien se mueve (%(side)s)', 'морская битва: идущий (%(side)s)'),
+'turn order tie, re-roll %(n)s: %(seat)s': ('empate en el orden de turno, nueva tirada %(n)s: %(seat)s', 'ничья в порядке хода, переброс %(n)s: %(seat)s'),
+'turn order tie: %(seat)s': ('empate en el orden de turno: %(seat)s', 'ничья в порядке хода: %(seat)s'),
+'unrest (%(card)s)': ('disturbios (%(card)s)', 'волнения (%(card)s)'),
+}
