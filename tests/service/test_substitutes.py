@@ -76,7 +76,7 @@ def test_a_substitute_takes_a_seat_in_civil_disorder_and_plays_it(tmp_path: Path
         assert len(offer) == 1 and f"command: take take: {seat}" in flat(offer[0])
         assert table.mails("newhome", f"[g2] seat {seat} is free: take it?")  # both on the list are offered it
         notice = table.mails("host", "civil disorder")
-        assert "offered to the 2 address(es) on the standby list" in flat(notice[0])
+        assert "offered to the 2 addresses on the standby list" in flat(notice[0])
         old_key = table.keys[seat]
         state = table.judge.state("g2")
         assert rules.pending(state)[0].seat == seat  # its next decision waits, due at once in civil disorder
