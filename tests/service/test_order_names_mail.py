@@ -72,6 +72,15 @@ def _in_language(pack: Pack, orders: Any, language: str, field: str | None = Non
     return orders, 0
 
 
+def _leaves(orders: Any) -> list[str]:
+    """Every string value of ``orders``."""
+    if isinstance(orders, dict):
+        return [x for v in orders.values() for x in _leaves(v)]
+    if isinstance(orders, list):
+        return [x for v in orders for x in _leaves(v)]
+    return [orders] if isinstance(orders, str) else []
+
+
 def test_orders_with_spanish_and_russian_names_get_canonical_receipts(tmp_path: Path) -> None:
     m = _start(tmp_path)
     try:
@@ -93,9 +102,9 @@ def test_orders_with_spanish_and_russian_names_get_canonical_receipts(tmp_path: 
             assert " ".join(canonical.split()) in " ".join(receipt.split()), (written, receipt)
             if replaced:
                 seen[language] += replaced
-                for value in yaml.safe_dump(written, allow_unicode=True).split():
+                for value in _leaves(written):  # no Cyrillic name is echoed
                     if any(ch.isalpha() and ord(ch) > 0x400 for ch in value):
-                        assert value.strip(",[]'") not in receipt  # no Cyrillic name is echoed
+                        assert value not in receipt, value
         assert seen["es"] >= 2 and seen["ru"] >= 1, seen  # both languages' names were really used
         assert m.judge.store.verify_chain("g1") == []
     finally:
