@@ -20,7 +20,6 @@ import json
 import logging
 import shutil
 import signal
-import sqlite3
 import sys
 import threading
 from collections.abc import Callable
@@ -31,6 +30,7 @@ from typing import Any, NoReturn
 import click
 from pythonjsonlogger.json import JsonFormatter
 
+from pbem import i18n
 from pbem.config import ConfigError, load_config
 from pbem.keys import hash_key, new_key
 from pbem.pack.cli import data as data_group
@@ -281,7 +281,7 @@ def game() -> None:
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
               help="A table setting: time_zone, allowed_days, grace, nmr_limit, absence_limit_days, press, "
                    "grey_press, publish_press, civil_disorder, bot, bot_seconds, bot_playouts, host_language, "
-                   "vote_hours, observers, min_finished_games, max_missed_share (repeatable).")
+                   "vote_hours, substitutes, observers, min_finished_games, max_missed_share (repeatable).")
 @click.option("--time-zone", default=None, help="The game's time zone (IANA name), same as --setting time_zone=.")
 @click.option("--language", "languages", multiple=True, metavar="SEAT=LANG",
               help="A seat's mail language: en (the default), es or ru, e.g. west=es (repeatable).")
@@ -420,7 +420,7 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
 @config_option("The config file (its database and servers are used).")
 @click.option("--reason", default="", help="Why, for the players (pause, resume, end, rollback).")
 @click.option("--hours", type=float, default=None, help="extend: by how many hours.")
-@click.option("--seat", default=None, help="extend, resend: only this seat; replace: the seat.")
+@click.option("--seat", default=None, help="extend, resend: only this seat; replace, approve: the seat.")
 @click.option("--player", default=None, metavar="'NAME <EMAIL>'", help="replace: the seat's new player.")
 @click.option("--winner", default=None, metavar="SEAT", help="end: the seat that wins.")
 @click.option("--abandon", is_flag=True, help="end: without a winner (the game is abandoned).")
@@ -428,14 +428,14 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
 @click.option("--bot", is_flag=True, help="replace: the game's bot takes the seat instead of a person.")
 @click.option("--add", default=None, metavar="ADDRESS", help="observers: allow this address to observe the game.")
 @click.option("--remove", default=None, metavar="ADDRESS", help="observers: this address may no longer observe.")
-@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "resend", "end",
-                                              "rollback", "observers"]))
+@click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "approve", "resend",
+                                              "end", "rollback", "observers"]))
 @click.argument("game_id")
 def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
                  winner: str | None, abandon: bool, to_step: int | None, bot: bool, add: str | None,
                  remove: str | None, command: str, game_id: str) -> None:
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
-    resend, end, rollback, observers): an event in the
+    approve, resend, end, rollback, observers): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
     from pbem.service.commands.host_commands import run as run_host
     from pbem.service.judge import Judge
@@ -459,7 +459,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
         return
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         _fail(str(exc))
-    click.echo(done.text)
+    click.echo(i18n.localize(done.text))
     if done.witness:
         click.echo(f"Log witness: {done.witness}")
 
@@ -568,8 +568,8 @@ def retention(config_path: str, dry_run: bool) -> None:
     store = _open_store(config, readonly=dry_run)
     try:
         done = run_retention(store, config, datetime.now(UTC), dry_run=dry_run)
-    except (StoreError, sqlite3.Error) as exc:
-        _fail(f"retention stopped: {exc}")
+    except Exception as exc:  # noqa: BLE001 - a database fault (sqlite3.Error, StoreError) is told, not a traceback
+        _fail(f"retention stopped: {type(exc).__name__}: {exc}")
     if dry_run:
         for gid in done.moved:
             click.echo(f"{gid}: due to move to {archive_path(config)}")

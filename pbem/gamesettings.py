@@ -20,6 +20,10 @@ from pbem import i18n
 DAYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 """Weekday names as written in ``allowed_days``, Monday first (``datetime.weekday()``)."""
 PRESS_MODES = ("none", "public", "private")
+SUBSTITUTE_MODES = ("auto", "approve", "off")
+"""Who gives a seat offered to the standby list (issue 29, item 2): the first substitute
+who accepts (``auto``), the host approving the one who accepted (``approve``), or
+nobody: no offer is made (``off``)."""
 CIVIL_DISORDER_MODES = ("default", "bot")
 """What plays a seat in civil disorder: its decisions' defaults, or the game's bot."""
 OBSERVER_MODES = ("off", "host", "anyone")
@@ -64,6 +68,9 @@ class GameSettings:
     ``vote_hours``: how long a seats' proposal (``command: propose``, issue 29) stays open
     at most, in hours (0: until the game's next decision only); it also expires at the
     game's next decision, whichever comes first;
+    ``substitutes``: a seat in civil disorder or handed to the bot is offered to the
+    standby list and goes to the first who accepts (``auto``, the default), to the one
+    the host approves (``approve``), or is not offered (``off``; issue 29);
     ``observers``: who may follow the game's public reports by mail (``off``, the
     default; ``host``: the addresses the host allows; ``anyone``; issue 29.3);
     ``min_finished_games``: a join is refused from an address with fewer games played
@@ -86,6 +93,7 @@ class GameSettings:
     bot_playouts: int = 64
     host_language: str = "en"
     vote_hours: float = 48.0
+    substitutes: str = "auto"
     observers: str = "off"
     min_finished_games: int = 0
     max_missed_share: float = 1.0
@@ -126,7 +134,8 @@ VOTE_HOURS = 48.0
 """The default of ``vote_hours``: a proposal stays open at most two days."""
 MAX_VOTE_HOURS = 24 * 366
 """The longest ``vote_hours``."""
-NEW_DEFAULTS: Mapping[str, Any] = {"observers": "off", "min_finished_games": 0, "max_missed_share": 1.0}
+NEW_DEFAULTS: Mapping[str, Any] = {"substitutes": "auto", "observers": "off", "min_finished_games": 0,
+                                   "max_missed_share": 1.0}
 """Settings of issue 29 that :meth:`GameSettings.to_dict` leaves out at their defaults."""
 
 
@@ -185,7 +194,7 @@ _FULL = {"mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday
 
 _KEYS = ("time_zone", "allowed_days", "grace", "nmr_limit", "absence_limit_days", "press", "grey_press",
          "publish_press", "deadlines", "civil_disorder", "bot", "bot_seconds", "bot_playouts", "host_language",
-         "vote_hours", "observers", "min_finished_games", "max_missed_share")
+         "vote_hours", "substitutes", "observers", "min_finished_games", "max_missed_share")
 
 
 def _one(key: str, value: Any) -> Any:
@@ -203,6 +212,10 @@ def _one(key: str, value: Any) -> Any:
     if key == "civil_disorder":
         if value not in CIVIL_DISORDER_MODES:
             raise ValueError(f"must be one of {', '.join(CIVIL_DISORDER_MODES)}, got {value!r}")
+        return value
+    if key == "substitutes":
+        if value not in SUBSTITUTE_MODES:
+            raise ValueError(f"must be one of {', '.join(SUBSTITUTE_MODES)}, got {value!r}")
         return value
     if key == "bot":
         if value not in TABLE_BOTS:

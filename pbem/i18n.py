@@ -162,6 +162,7 @@ __all__ = [
     "DEFAULT",
     "DOMAIN",
     "LANGUAGES",
+    "Localizable",
     "NAMES",
     "N_",
     "PSEUDO",
@@ -172,6 +173,19 @@ __all__ = [
     "gettext_of",
     "is_language",
     "language_of",
+    "localize",
     "ngettext_of",
     "translations",
 ]
+
+
+Localizable = str | Callable[[gettext.NullTranslations], str]
+"""A text for mail that may go to several readers in several languages: a text as it
+is, or a function that writes it with a reader's translations object (one call per
+recipient: a host notice to every seat, each in its own language)."""
+
+
+def localize(text: Localizable, tr: gettext.NullTranslations | None = None) -> str:
+    """``text`` for the reader of ``tr`` (None: English): itself when it is a text,
+    else what it writes with ``tr`` (:data:`Localizable`)."""
+    return text if isinstance(text, str) else text(tr if tr is not None else translations())

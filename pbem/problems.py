@@ -15,8 +15,8 @@ Code families: ``orders.*``, ``turn.*``, ``game.*``, ``surrender.*``, ``tyche.*`
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -28,7 +28,11 @@ class Problem:
     (rules problems end with the rule ID in parentheses), ``rule`` the rule ID
     (``"R-8.3"``) or None for mail and envelope problems, ``where`` the field path in the
     orders (``"orders.tyche.places[1]"``) or None, ``hint`` how to fix it or None,
-    ``line`` the 1-based line in the orders text for YAML problems or None."""
+    ``line`` the 1-based line in the orders text for YAML problems or None; ``params``
+    the names and numbers the message names (``{"card": 12}``), which the message of
+    its code in another language puts in its placeholders
+    (:data:`pbem.problem_texts.DETAILS`, issue 28), or None. ``params`` is no part of
+    the problem's identity or of :meth:`to_dict` (the log records what it always did)."""
 
     code: str
     message: str
@@ -36,6 +40,7 @@ class Problem:
     where: str | None = None
     hint: str | None = None
     line: int | None = None
+    params: Mapping[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict of all fields ``{code, rule, message, where, hint, line}``."""
@@ -279,6 +284,13 @@ _MAIL = [
     ("command.seat_taken", "join: names a seat another player took", "docs/player-guide.md: Joining an open game"),
     ("command.signup_twice", "the address holds a seat of that open game already",
      "docs/player-guide.md: Joining an open game"),
+    ("command.no_substitutes", "game: names no running game that takes substitutes (unknown, ended, a config "
+     "game, or its substitutes setting is off)", "docs/player-guide.md: Substitutes"),
+    ("command.seat_not_free", "take: names a seat that is not on offer (its player plays it, another "
+     "substitute took it or asked first)", "docs/player-guide.md: Substitutes"),
+    ("command.not_standing_by", "take: from an address that is not on the game's or the judge's standby list",
+     "docs/player-guide.md: Substitutes"),
+    ("command.plays_already", "the address holds a seat of that game already", "docs/player-guide.md: Substitutes"),
     ("command.signup_finished", "the address finished fewer games on this judge than the game's min_finished_games",
      "docs/player-guide.md: Your record"),
     ("command.signup_missed", "the address missed a larger share of its decisions than the game's max_missed_share",
@@ -324,13 +336,15 @@ def declared(code: str) -> Code:
 
 
 def problem(code: str, message: str, *, where: str | None = None, hint: str | None = None,
-            rule: str | None = None, line: int | None = None) -> Problem:
+            rule: str | None = None, line: int | None = None,
+            params: Mapping[str, Any] | None = None) -> Problem:
     """A :class:`Problem` of the declared ``code``; ``rule`` defaults to the code's rule
     (give it when the same problem arises under another rule, e.g. an unknown field of
     the surrender segment, R-8.1). ``message`` is used as given. Raises
-    :class:`UnknownCode` for an undeclared code."""
+    :class:`UnknownCode` for an undeclared code. ``params``: the names and numbers
+    of the message, for its translation (:attr:`Problem.params`)."""
     entry = declared(code)
-    return Problem(code, message, rule if rule is not None else entry.rule, where, hint, line)
+    return Problem(code, message, rule if rule is not None else entry.rule, where, hint, line, params)
 
 
 _LINE_PREFIX = re.compile(r"^line (\d+)(?: \(line (\d+) of your mail\))?: ")

@@ -18,3 +18,12 @@ def test_settings_round_trip_and_helpers() -> None:
     s, _ = parse_settings({"allowed_days": ["saturday", "sun"], "deadlines": {"player_turn": "2d"}})
     assert GameSettings.from_dict(s.to_dict()) == s
     assert days("fri-mon") == ("mon", "fri", "sat", "sun") and duration("30m") == 1800
+
+
+def test_substitutes_setting_takes_auto_approve_off_and_the_default_is_not_stored() -> None:
+    table, bad = parse_settings({"substitutes": "approve"})
+    assert bad == [] and table.substitutes == "approve" and table.to_dict()["substitutes"] == "approve"
+    assert GameSettings.from_dict(table.to_dict()).substitutes == "approve"
+    _table, bad = parse_settings({"substitutes": "sometimes"})
+    assert bad and bad[0].startswith("substitutes: must be one of auto, approve, off")
+    assert "substitutes" not in GameSettings().to_dict() and GameSettings().substitutes == "auto"

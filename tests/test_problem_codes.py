@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from pbem.problems import CODES, UnknownCode, problem
+from pbem import i18n
+from pbem.problem_texts import DETAILS, FIX_DETAILS, TEXTS, localized
+from pbem.problems import CODES, UnknownCode, grouped, problem
 
 ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = ("orders", "turn", "game", "surrender", "tyche", "movement", "siege", "standing",
@@ -80,3 +83,31 @@ def test_an_undeclared_code_is_refused() -> None:
     p = problem("tyche.card_missing", "name the card")
     assert (p.code, p.rule) == ("tyche.card_missing", "R-8.2")
     assert problem("orders.unknown_key", "x", rule="R-8.1").rule == "R-8.1"
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_every_code_has_its_message_and_fix_in_each_language(language: str) -> None:
+    """Issue 28: a rejection names every problem in the seat's language, by code: each
+    code has an English message and fix (pbem/problem_texts.py) and both are translated
+    in the catalogue of each language; a message with placeholders keeps them."""
+    assert sorted(TEXTS) == sorted(CODES)
+    tr = i18n.translations(language)
+    untranslated = [(code, s) for code, t in TEXTS.items()
+                    for s in (t.message, t.fix, DETAILS.get(code)) if s and tr.gettext(s) == s]
+    assert untranslated == []
+    for code, detail in [*DETAILS.items(), *FIX_DETAILS.items()]:
+        assert code in CODES and tr.gettext(detail) != detail, code
+        assert sorted(re.findall(r"%\(\w+\)s", tr.gettext(detail))) == sorted(re.findall(r"%\(\w+\)s", detail)), code
+
+
+def test_a_problem_in_another_language_keeps_its_lines_rule_and_names() -> None:
+    tab = problem("yaml.tab", "line 3: a tab in the indentation", line=3)
+    merged = grouped([tab, replace(tab, message="line 5: a tab in the indentation", line=5)])
+    es = localized(merged[0], i18n.translations("es"))
+    assert es.message == "líneas 3, 5: Un tabulador en la sangría." and es.hint == "Sangra solo con espacios."
+    assert localized(merged[0], i18n.translations("en")) == merged[0]  # English keeps the check's words
+    near = problem("orders.unknown_space", "no space Babilon", hint="did you mean Babylon?", rule="R-3.1")
+    ru = localized(near, i18n.translations("ru"))
+    assert ru.message == "Нет зоны с таким именем или id (R-3.1)."
+    assert ru.hint == "может быть, вы имели в виду Babylon?"
+    assert (ru.code, ru.rule, ru.where) == (near.code, near.rule, near.where)

@@ -16,7 +16,13 @@ def table() -> str:
     """The markdown section, one row per declared code."""
     rows = ["## Problem codes", "",
             "Every problem in a reply names its code; each code is declared once in",
-            "`pbem/problems.py` with its rule. Codes of the rules core:", "",
+            "`pbem/problems.py` with its rule. In English a reply gives each problem in",
+            "the words of the check that found it; in Spanish and Russian (a seat's",
+            "`language:`, issue 28) it is said by its code: a message and a fix for",
+            "each code in `pbem/problem_texts.py`, translated in the catalogues, with",
+            "the names and numbers the check gave (a card, a step) in their places,",
+            "and the rule, the field and the code as in English. Codes of the rules core:",
+            "",
             "| code | rule | what it means |", "|---|---|---|"]
     rows += [f"| `{c.code}` | {c.rule} | {c.summary} |" for c in CODES.values() if c.rule]
     rows += ["", "Codes of the mail and its envelope (no game rule; the reference says where",

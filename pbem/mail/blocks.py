@@ -41,6 +41,10 @@ __all__ = ["GAME_LINE", "WRAP_COLUMNS", "StrayLine", "YamlBlock", "find_yaml_blo
 GAME_LINE = re.compile(r"""^( *)(["']?)game\2 *:(?:[ \t]|$)""", re.IGNORECASE)
 _KEY_LINE_RE = re.compile(r"""^(["']?)[\w.-]+\1[ \t]*:(?:[ \t]|$)""")
 _TOP_KEY_RE = re.compile(r"""^(["']?)[a-z_][a-z0-9_-]*\1[ \t]*:(?:[ \t]|$)""")
+_ENVELOPE_KEYS = frozenset({"command", "seat", "key", "host", "seq", "step"})
+"""The envelope's keys: one of them written above ``game:`` with blank lines between
+(``command: help``, a blank line, then the block copied from a prompt: issue 24 N6) is
+read with the block; any other key only right above it."""
 _UNQUOTE_RE = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 #: The narrowest column at which common mail clients wrap plain text (Thunderbird and most
 #: webmail 72, Outlook 76, Gmail 78): a line this long or longer may have been wrapped.
@@ -275,16 +279,23 @@ class _Open:
 
 def _keys_above(lines: list[str | None], index: int, base: int, floor: int) -> int:
     """The index of the first of the lowercase top-level ``key:`` lines (at the ``game:``
-    line's indentation ``base``, no blank line between) right above the ``game:`` line at
+    line's indentation ``base``, no blank line between, or an envelope key across blank
+    lines, :data:`_ENVELOPE_KEYS`) right above the ``game:`` line at
     ``index``, and not before ``floor``; ``index`` when there are none. A player who wrote
     ``command: status`` above ``game:`` means it as part of the document: it is read with
     the block (and checked like any key), never cut off unseen."""
-    first = index
-    while first - 1 >= floor:
-        above = lines[first - 1]
+    first = probe = index
+    while probe - 1 >= floor:
+        above = lines[probe - 1]
+        if above is not None and not above.strip():  # a blank line: only an envelope key reaches over it
+            probe -= 1
+            continue
         if above is None or above[:base].strip(" ") or not _TOP_KEY_RE.match(above[base:]):
             break
-        first -= 1
+        if probe != first and above[base:].split(":", 1)[0].strip("\"' ") not in _ENVELOPE_KEYS:
+            break
+        probe -= 1
+        first = probe
     return first
 
 

@@ -104,7 +104,14 @@ def played_when(pack: Pack, view: Mapping[str, Any], tr: gettext.NullTranslation
     years = {t.number: t.year_bc for t in pack.turns}
     turn = view.get("turn", 1)
     return {"turn": turn, "year": view.get("year_bc") or years.get(turn, "?"),
-            "stage": context.stage_text(view, tr)}
+            "stage": context.stage_text(view, tr, over=False)}
+
+
+def _rolled_back(events: Sequence[rules.Event]) -> bool:
+    """Whether ``events`` roll the game back (``RollbackAnnounced``): the report's heading
+    then names the position restored, as its standings do (issue 24 N7: "Turn 4, turn
+    order phase" stood over "STANDINGS - turn 3, round 5")."""
+    return any(e.kind == "RollbackAnnounced" for e in events)
 
 
 def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], *, game_id: str, step: int,
@@ -116,7 +123,8 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
     public report of the archive). Only the public view and the events ``seat`` may see
     are used, so another seat's hand never reaches a template. ``before``: the position
     the events were played from; the heading then names its turn and round (a report
-    that closes a game turn is the last turn's, R-6.7) and the report lists every change
+    that closes a game turn is the last turn's, R-6.7; a rollback's names the position
+    restored) and the report lists every change
     of control, VP and LP since it with its cause (:func:`pbem.report.account.changes`;
     issue 24). ``map_attached``: whether the mail carries the map picture (default:
     when ``map_cid`` is given); the footer says so only then. ``bots``: ``{seat: bot
@@ -132,7 +140,7 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
     return {
         "game_id": game_id, "step": step, "headline": headline, "seat": seat,
         "player": players.get(seat, "") if seat else "",
-        "when": played_when(pack, prior if prior is not None else view, tr),
+        "when": played_when(pack, view if prior is None or _rolled_back(events) else prior, tr),
         "changes": (account.changes(pack, prior, view, visible, tr)
                     + account.grant_changes(pack, before, events, tr)),
         "map_attached": bool(map_cid) if map_attached is None else map_attached,

@@ -363,13 +363,16 @@ PHASES = {"turn_order": i18n.N_("turn order phase"), "reinforcement": i18n.N_("r
 """Each phase but the strategy phase (R-6) as a report's heading names it."""
 
 
-def stage_text(view: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
+def stage_text(view: Mapping[str, Any], tr: gettext.NullTranslations | None = None, over: bool = True) -> str:
     """Where a view's game is within its turn, for the standings' heading: ``"round 3"``
     in the strategy phase (R-6.5), else the phase (``"turn order phase"``, R-6): the
-    round number of the last turn means nothing once its rounds are over. In the
-    language of ``tr`` (None: English)."""
+    round number of the last turn means nothing once its rounds are over; ``"game over"``
+    once the game has a result (``over``; else the round, for a heading that names when
+    the last step was played). In the language of ``tr`` (None: English)."""
     _ = i18n.gettext_of(tr)
     phase = str(view.get("phase", ""))
+    if view.get("result") and over:  # issue 24 N7: "turn 4, round 5" read as a round of turn 4
+        return _("game over")
     if phase in ("strategy", "") or view.get("result"):
         return _("round %(round)s") % {"round": view.get("round", 1)}
     return _(PHASES[phase]) if phase in PHASES else f"{phase.replace('_', ' ')} phase"

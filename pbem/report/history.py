@@ -77,8 +77,9 @@ TABLE_HEADLINES: dict[str, Any] = {
     "VoteDecided": lambda d: f"proposal {d.get('proposal')} is {d.get('outcome')}",
     "SeatConceded": lambda d: f"{d.get('seat')} conceded",
     "RollbackAnnounced": lambda d: f"the host rolled the game back to the position of step {d.get('to_step')}",
-    "SeatChanged": lambda d: f"the host gave seat {d.get('seat')} a new "
-                             + " and ".join(str(x) for x in d.get("changed") or ["record"]),
+    "SeatChanged": lambda d: (f"a substitute from the standby list took seat {d.get('seat')}"
+                              if d.get("by") == "standby" else f"the host gave seat {d.get('seat')} a new "
+                              + " and ".join(str(x) for x in d.get("changed") or ["record"])),
     "GamePaused": lambda d: "the host paused the game",
     "GameResumed": lambda d: "the host resumed the game",
     "DeadlineMoved": _why_deadline,
@@ -206,7 +207,7 @@ def render_history(pack: Pack, all_batches: Sequence[Batch], *, game_id: str, se
     ctx = {"game_id": game_id, "seat": seat, "asked": step,
            "entries": [{"step": g[0].step, "headline": joined_headlines(g),
                         "turn": played_in(groups, i).turn, "round": played_in(groups, i).round,
-                        "stage": context.stage_text(played_in(groups, i).peek(), tr)}
+                        "stage": context.stage_text(played_in(groups, i).peek(), tr, over=False)}
                        for i, g in enumerate(groups)]}
     n = len(groups)
     subject = f"[{game_id}] " + (

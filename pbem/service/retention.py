@@ -57,15 +57,6 @@ def _due(ended_at: str, after: float | None, now: datetime) -> bool:
     return datetime.fromisoformat(ended_at) + timedelta(seconds=after) <= now
 
 
-def _waiting_mail(store: Store, game_id: str) -> bool:
-    """True while mail of the game waits: an outbox row not sent, a digest not sent."""
-    return store.db.execute(
-        "SELECT 1 FROM outbox WHERE game_id = ? AND status = 'pending' UNION ALL "
-        "SELECT 1 FROM digests WHERE game_id = ? AND sent_at IS NULL UNION ALL "
-        "SELECT 1 FROM answer_digests WHERE game_id = ? AND sent_at IS NULL LIMIT 1",
-        [game_id, game_id, game_id]).fetchone() is not None
-
-
 def archive_path(config: Config) -> Path:
     """The archive database's file (``retention.archive_db``)."""
     path = config.retention.archive_db
@@ -101,7 +92,7 @@ def run(store: Store, config: Config, now: datetime, *, most: int | None = None,
             if most is not None and len(done.moved) >= most:
                 done.more = True
                 break
-            if _waiting_mail(store, gid):
+            if store.mail_waiting(gid):
                 done.held[gid] = "mail of the game still waits in the outbox"
                 continue
             copy_game(store, target, gid)

@@ -11,6 +11,7 @@ group of tables (ARCHITECTURE.md, "Service and store"):
 - :mod:`pbem.store.faults`: ``faults`` (what the host was told about);
 - :mod:`pbem.store.table`: the table around the rules (issue 16): hosts, settings,
   table state, press, address changes, sign-ups, digests;
+- :mod:`pbem.store.standby`: ``standby``, ``seat_offers`` (substitutes, issue 29);
 - :mod:`pbem.store.observers`: ``observers``, ``former_seats`` (issue 29: observers, players' records);
 
 the connection, transactions and migrations in :mod:`pbem.store.base` and
@@ -33,11 +34,12 @@ from pbem.store.observers import ObserversTable
 from pbem.store.outbox import OutboxTable
 from pbem.store.retention import RetentionTable
 from pbem.store.schema import MIGRATIONS
+from pbem.store.standby import StandbyTable
 from pbem.store.table import TableStore
 
 
 class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, DeadlinesTable, FaultsTable,
-            TableStore, RetentionTable, ObserversTable):
+            TableStore, RetentionTable, ObserversTable, StandbyTable):
     """The pbem database. ``Store(path)`` opens (creating folders and the file), sets WAL
     and applies pending migrations; ``Store(path, readonly=True)`` only reads. Raises
     :class:`pbem.store.base.StoreError` when the file cannot be used. Not thread-safe:

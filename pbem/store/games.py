@@ -47,6 +47,14 @@ class GamesTable(Connection):
         """True when ``address`` is registered for a seat of any game."""
         return self.db.execute("SELECT 1 FROM seats WHERE email = ? LIMIT 1", [fold_address(address)]).fetchone() is not None
 
+    def former_seats(self, address: str) -> list[dict[str, Any]]:
+        """The seats ``address`` was registered for before a replacement or an address
+        change and is not now (``{"game_id", "seat", "until"}``, latest first; issue 24 N8)."""
+        return [dict(r) for r in self.db.query(
+            "SELECT f.game_id AS game_id, f.seat AS seat, max(f.until) AS until FROM former_addresses f "
+            "JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat WHERE f.email = ? AND s.email != f.email "
+            "GROUP BY f.game_id, f.seat ORDER BY until DESC", [fold_address(address)])]
+
     def create_game(self, game_id: str, pack: str, seed: bytes, seed_commitment: str,
                     options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> None:
         """Insert a game and its seats (inside the caller's transaction)."""
@@ -90,6 +98,9 @@ class GamesTable(Connection):
                                                 [game_id]).fetchone()[0], "at": utcnow()})
         if row["email"] != email.lower():
             values.update({"bouncing": 0, "bounced_at": None})
+            if row["email"]:  # issue 24 N8: its mail is answered, not dropped as a stranger's
+                self.db["former_addresses"].insert({"game_id": game_id, "seat": seat, "email": row["email"],
+                                                    "until": utcnow()})
             if row["bouncing"]:  # what waited for the dead address is not sent there
                 self.drop_held_mail(game_id, row["email"], f"not sent: {row['email']} bounced and the seat "
                                     f"{seat} moved to another address")

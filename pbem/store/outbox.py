@@ -21,19 +21,21 @@ class OutboxTable(BlobsTable):
 
     def queue_mail(self, *, message_id: str, game_id: str | None, kind: str, to_addr: str,
                    subject: str, raw: bytes, in_reply_to: str | None = None, at: str | None = None,
-                   bodies: Sequence[bytes] | None = None, answer_digest: str | None = None) -> int:
+                   bodies: Sequence[bytes] | None = None, answer_digest: str | None = None,
+                   urgent: bool = False) -> int:
         """Add a composed message to the outbox (status pending, due at once); return its
         id. ``at``: the time it is queued (ISO 8601 UTC; default now). Its attachment
         bodies (``bodies``: as they appear in ``raw``; found by parsing when None) go to
         ``blobs`` once (:func:`pbem.store.blobs.split`). ``answer_digest``: an
-        answer's :func:`pbem.service.outgoing.ratelimit.answer_digest`."""
+        answer's :func:`pbem.service.outgoing.ratelimit.answer_digest`; ``urgent``: a
+        refusal sent past the sender's hourly limit (issue 24 B/N2)."""
         now = at or utcnow()
         skeleton, shared = split(raw, bodies)
         outbox_id = self.db["outbox"].insert({
             "message_id": message_id, "game_id": game_id, "kind": kind, "to_addr": to_addr,
             "subject": subject, "raw": pack(skeleton), "in_reply_to": in_reply_to, "status": "pending",
             "attempts": 0, "last_error": None, "next_attempt_at": now, "created_at": now,
-            "sent_at": None, "answer_digest": answer_digest}).last_pk
+            "sent_at": None, "answer_digest": answer_digest, "urgent": 1 if urgent else None}).last_pk
         self.store_blobs(outbox_id, shared, at=now)
         return outbox_id
 
@@ -90,6 +92,12 @@ class OutboxTable(BlobsTable):
         return self.db.execute(
             f"SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({marks})",
             [fold_address(address), since, *kinds]).fetchone()[0]
+
+    def urgent_answers_to(self, address: str, since: str) -> int:
+        """How many answers were sent to ``address`` past its hourly limit (``urgent``)
+        since ``since`` (issue 24 B/N2: at most one in 5 minutes)."""
+        return self.db.execute("SELECT count(*) FROM outbox WHERE to_addr = ? AND created_at >= ? AND urgent = 1",
+                               [fold_address(address), since]).fetchone()[0]
 
     def answered_alike(self, address: str, digest: str, since: str) -> bool:
         """True when an answer with ``digest`` went to ``address`` since ``since``, or

@@ -82,6 +82,15 @@ class RetentionTable(Connection):
         (an id is never used twice)."""
         return self.game(game_id) is not None or self.moved_game(game_id) is not None  # type: ignore[attr-defined]
 
+    def mail_waiting(self, game_id: str) -> bool:
+        """True while mail of the game waits to be sent: an outbox row pending, a digest
+        or an answers digest not sent."""
+        return self.db.execute(
+            "SELECT 1 FROM outbox WHERE game_id = ? AND status = 'pending' UNION ALL "
+            "SELECT 1 FROM digests WHERE game_id = ? AND sent_at IS NULL UNION ALL "
+            "SELECT 1 FROM answer_digests WHERE game_id = ? AND sent_at IS NULL LIMIT 1",
+            [game_id, game_id, game_id]).fetchone() is not None
+
     def ended_games(self) -> list[tuple[str, str, str]]:
         """``(game_id, status, ended_at)`` of every finished game still in this database;
         ``ended_at``: the time of its last event (ISO 8601 UTC)."""

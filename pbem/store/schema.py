@@ -33,6 +33,14 @@
   at a row again, with a partial index on the open rows (:mod:`pbem.store.deadlines`).
 - ``012_signup_language`` (issue 28): ``signup_seats.language``, the language a player chose
   in the join mail, kept until the game starts (:mod:`pbem.service.commands.join`).
+- ``013_urgent_answers`` (issue 24 B/N2): ``outbox.urgent``, 1 on a refusal sent at once
+  past a seat's hourly limit on answers, so that at most one goes to an address in 5
+  minutes (:mod:`pbem.service.outgoing.ratelimit`); ``former_addresses`` (issue 24 N8), the
+  addresses a seat had before a replacement or an address change, so mail from them is
+  answered ("no longer plays the seat") under the seats' limits, never dropped as a
+  stranger's.
+- ``014_standby`` (issue 29, item 2): the standby list and the seats offered to it
+  (:mod:`pbem.store.standby`).
 - ``015_observers`` (issue 29.3, 29.4): ``observers`` (who follows a game's public reports)
   and ``former_seats`` (a seat's earlier players, for their records;
   :mod:`pbem.store.observers`).
@@ -48,6 +56,7 @@ from pbem.store.blobs import pack, split
 from pbem.store.content import content_hash
 from pbem.store.observers import migrate_observers as _m015_observers
 from pbem.store.retention import migrate as _m016_retention
+from pbem.store.standby import migrate as _m014_standby
 from pbem.store.table import migrate as _m005
 from pbem.store.table import migrate_commands as _m009_commands
 from pbem.store.table import migrate_playercmd as _m006_playercmd
@@ -160,6 +169,12 @@ def _m012(db: sqlite_utils.Database) -> None:
     db["signup_seats"].add_column("language", str)  # issue 28: the language a player signs up in
 
 
+def _m013(db: sqlite_utils.Database) -> None:
+    db["outbox"].add_column("urgent", int)  # issue 24 B/N2: a refusal sent at once past the limit
+    db["former_addresses"].create({"game_id": str, "seat": str, "email": str, "until": str})  # issue 24 N8
+    db["former_addresses"].create_index(["email"])
+
+
 MIGRATIONS: list[Migration] = [
     ("001_initial", _m001),
     ("002_pipeline", _m002),
@@ -173,6 +188,8 @@ MIGRATIONS: list[Migration] = [
     ("010_intake_rule", _m010),  # issue 26.3: which intake rule decided a mail (pbem.service.intake.chain)
     ("011_deadline_wake", _m011),  # issue 30.6: the deadline pass reads only the rows whose time has come
     ("012_signup_language", _m012),  # issue 28: a seat's language chosen at sign-up (pbem.service.commands.join)
+    ("013_urgent_answers", _m013),  # issue 24 B/N2: refusals sent at once past the limit, one per 5 minutes
+    ("014_standby", _m014_standby),  # issue 29.2: substitutes, the standby list and seat offers (pbem/store/standby.py)
     ("015_observers", _m015_observers),  # issue 29.3/29.4: observers and seats' former players (pbem.store.observers)
     ("016_retention", _m016_retention),  # issue 30.7: finished games moved to the archive database
 ]

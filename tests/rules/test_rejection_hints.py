@@ -45,10 +45,9 @@ def test_movement_hints(real) -> None:
                                                             "path": ["Gaza"]}]},
              "movement.unknown_army")
     assert "your armies: Ptolemy (Pelusium)" in r.hint
-    r = _one(st, "north", {"tyche": DISCARD, "movement": [{"army": "Ptolemy",
-                                                            "path": ["Babylon"]}]},
-             "movement.bad_path")
-    assert r.hint.startswith("next to Pelusium: ") and "Gaza" in r.hint
+    rej = R.validate(st, "north", {"tyche": DISCARD, "movement": [{"army": "Ptolemy", "path": ["Babylon"]}]})
+    assert [r.code for r in rej] == ["movement.bad_path", "movement.too_far"], rej  # issue 24 N3: both at once
+    assert rej[0].hint.startswith("next to Pelusium: ") and "Gaza" in rej[0].hint
     r = _one(st, "north", {"tyche": DISCARD, "movement": [{"army": "Ptolemy",
                                                             "path": ["Gaza", "Jerusalem"]}]},
              "movement.illegal")

@@ -7,10 +7,11 @@ catalogue can reach).
 
 Not prose, so never counted: blank lines, numbers and punctuation, names (seats,
 players, games, and the pack's spaces, provinces, generals, royals, fleets, armies,
-cards, CU types), the YAML blocks (a line whose first word is a YAML key: orders stay
-English, issue 28 item 5, and the diff of two orders documents), hashes and seat
-keys, and what a player wrote (press quoted with ``>``, the orders block quoted back,
-the subject an answer keeps).
+cards, CU types, also by their ids), the YAML blocks (a line whose first word is a YAML
+key: orders stay English, issue 28 item 5, and the diff of two orders documents),
+hashes and seat keys, the verifier's command lines (indented ``python3 …py`` and
+``--option=`` lines), and what a player wrote (press quoted with ``>``, the orders
+block quoted back, the subject an answer keeps).
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from pbem import i18n, rules
 from pbem.config import parse_config
 from pbem.pack.model import Pack
 from pbem.service import Judge
+from pbem.service.commands import host_commands
 from pbem.service.log import trust
 from pbem.service.outgoing import host_notices
 from pbem.service.play import setup
@@ -44,18 +46,20 @@ _YAML = re.compile(r"^[+-]?\s*(?:- )?\{?[a-z_]+:(?:\s|$)")
 _DIFF = re.compile(r"^(?:@@ |--- |\+\+\+ )")
 _KEY = re.compile(r"^\s*[a-z0-9]{4}(?:-[a-z0-9]{4}){5}\s*$")
 _HEX = re.compile(r"\b[0-9a-f]{16,}(?:@\d+)?\b")
+_COMMAND = re.compile(r"^\s{2,}(?:python3? \S+\.py\b|--[a-z]+=)")
+"""An indented command line the reader copies (the verifier's, with its options)."""
 
 
 def names_of(pack: Pack, extra: Iterable[str] = ()) -> set[str]:
     """Every word of a name that a mail may show untranslated (lower case): seats,
     players, and the pack's names (its own per-language names are a later step)."""
     out: set[str] = set()
-    groups = [pack.provinces.values(), pack.spaces.values(), pack.generals.values(), pack.royals.values(),
-              pack.fleets.values(), pack.independent_armies.values(), pack.cu_types.values(),
-              pack.special_units.values(), pack.cards.values()]
+    groups = [pack.provinces, pack.spaces, pack.generals, pack.royals, pack.fleets, pack.independent_armies,
+              pack.cu_types, pack.special_units, pack.cards]
     for group in groups:
-        for item in group:
+        for key, item in group.items():
             out |= {w.lower() for w in _WORD.findall(item.name)}
+            out |= {w.lower() for w in _WORD.findall(str(key))}  # the id an orders block writes (cilician_gates)
     out |= {w.lower() for w in _WORD.findall(" ".join([*SEATS, *PLAYERS.values(), *extra]))}
     return out
 
@@ -88,7 +92,7 @@ class Figure:
 def unmarked_prose(text: str, names: set[str]) -> tuple[int, list[str]]:
     """``(marked, unmarked)``: the number of prose lines of ``text`` inside a mark, and
     the prose lines outside any (module docstring: what is not prose)."""
-    depth = 0  # marks nest (a translated phrase inside a translated sentence) and span lines
+    depth = 0  # marks nest (a message put into another's placeholder) and span lines
     marked, unmarked = 0, []
     for line in text.splitlines():
         rest, had = [], depth > 0
@@ -101,7 +105,7 @@ def unmarked_prose(text: str, names: set[str]) -> tuple[int, list[str]]:
                 rest.append(ch)
         outside = "".join(rest)
         if (line.lstrip().startswith(">") or _YAML.match(outside) or _DIFF.match(line) or _KEY.match(line)
-                or line.strip() == "--"):
+                or _COMMAND.match(line) or line.strip() == "--"):
             continue
         words = [w for w in _WORD.findall(_HEX.sub(" ", outside)) if w.lower() not in names and len(w) > 1]
         if had and not words:
@@ -167,7 +171,8 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
     random bots for ``decisions`` decisions through the service, with every kind of
     mail the judge sends mixed in (wrong keys, a stale step, a stranger, a held mail,
     history, help, status, preferences, press, a reminder and a missed deadline, a
-    bounce, a fault, the seed reveal, the welcomes of ``pbem game new``). Returns the
+    bounce, a fault, the seed reveal, the welcomes of ``pbem game new``, the host's
+    pause, resume and extend, resend and absence). Returns the
     judge and the addresses whose mail is in ``language``."""
     gid = f"p{seed}"
     config = parse_config({
@@ -212,6 +217,14 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
             for command in ({"command": "help"}, {"command": "status"}, {"command": "preferences", "map": "off"},
                             {"command": "press", "to": "all", "text": "Greetings from the satrapy."}):
                 send(f"{other}@pbem.localhost", {"game": gid, "seat": other, "key": KEYS[other], **command})
+        if i == 3:  # the host's table notices and the replies of commands that change things (issue 28 A)
+            host_commands.run(judge, gid, "pause", reason="a test")
+            host_commands.run(judge, gid, "resume")
+            host_commands.run(judge, gid, "extend", hours=1)
+            away = (clock.now + timedelta(days=5)).date()
+            for command in ({"command": "resend"}, {"command": "absence", "from": str(away), "to": str(away)},
+                            {"command": "absence", "cancel": True}):
+                send(addr, {"game": gid, "seat": d.seat, "key": KEYS[d.seat], **command})
         if i == 4:  # a reminder, then the deadline passes: the default applies
             due = min(datetime.fromisoformat(r["due_at"]) for r in judge.store.open_deadlines())
             clock.now = due - timedelta(minutes=20)

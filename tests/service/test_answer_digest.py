@@ -44,11 +44,11 @@ def _mistake(n: int) -> str:
 
 def test_a_seat_past_its_limit_is_told_near_it_and_gets_the_rest_in_a_digest(slow_table: Table) -> None:
     table = slow_table
-    seat = _pending(table)[1]  # the game does not wait for it: its refusals keep the limit (24.B)
-    for n in range(1, LIMIT + 3):  # two past the limit
-        table.send(seat, _bad_orders(seat, n), subject=f"try {n}")
+    seat = _pending(table)[1]
+    for n in range(1, LIMIT + 3):  # two past the limit; no orders (a real refusal goes at once, 24 B/N2)
+        table.send(seat, f"Hello judge, question {n}: when does my turn come?", subject=f"try {n}")
     statuses = run_once(table.judge, table.poller)
-    assert sorted(statuses.values()) == ["rejected"] * (LIMIT + 2)
+    assert len(statuses) == LIMIT + 2
     rows = table.judge.store.db.execute("SELECT subject, answer FROM inbox WHERE sender = ? ORDER BY id",
                                         (f"{seat}@pbem.localhost",)).fetchall()
     assert all(answer != "suppressed" for _s, answer in rows), rows
@@ -63,7 +63,7 @@ def test_a_seat_past_its_limit_is_told_near_it_and_gets_the_rest_in_a_digest(slo
     assert len(digests) == 1, digests
     subject, text = digests[0]
     assert "2" in subject
-    assert "try 5" in text and "try 6" in text and "garrisons" in text
+    assert "try 5" in text and "try 6" in text
     run_once(table.judge, table.poller)
     assert len([s for s, _t in _answers(table, seat) if not s.startswith("Re: try")]) == 1, "sent once"
 
@@ -131,3 +131,35 @@ def test_a_refusal_of_the_orders_the_game_waits_for_goes_at_once_past_the_limit(
         "SELECT answer FROM inbox WHERE subject = 'real mistake' ORDER BY id").fetchall()] == [None, "repeat"]
     assert table.judge.store.db.execute("SELECT answer FROM inbox WHERE subject = 'not mine'").fetchone()[0] \
         in (None, "digest")  # the other seat is under its own limit: answered as usual
+
+
+def test_real_refusals_of_any_seat_go_at_once_one_in_five_minutes(slow_table: Table) -> None:
+    """24 B/N2: past the hourly limit, a real refusal from a seat's registered address
+    goes at once even when the game does not wait for that seat, and so does a wrong
+    key from the awaited seat; at most one such answer in 5 minutes per address (the
+    next joins the digest); a stranger keeps the hard limit."""
+    table = slow_table
+    seat, other = _pending(table)
+    for who in (seat, other):
+        for n in range(1, LIMIT + 1):  # the limit reached with answers to mails with no orders
+            table.send(who, f"Hello judge, question {n}: when does the game start?", subject=f"{who} question {n}")
+    run_once(table.judge, table.poller)
+    assert len(_answers(table, other)) == LIMIT and len(_answers(table, seat)) == LIMIT
+    table.send(other, _bad_orders(other, 7), subject="not awaited")
+    table.send(seat, _bad_orders(seat, 7).replace(KEYS[seat], "wrong-key"), subject="wrong key")
+    run_once(table.judge, table.poller)
+    [refusal] = [t for s, t in _answers(table, other) if s == "Re: not awaited"]
+    assert "garrisons" in refusal and "not applied" in refusal.lower(), refusal
+    [wrong] = [t for s, t in _answers(table, seat) if s == "Re: wrong key"]
+    assert "key" in wrong.lower(), wrong
+
+    table.now[0] += timedelta(minutes=2)  # within 5 minutes: the next one joins the digest
+    table.send(other, _bad_orders(other, 8), subject="again soon")
+    run_once(table.judge, table.poller)
+    assert "Re: again soon" not in [s for s, _t in _answers(table, other)]
+    assert table.judge.store.db.execute("SELECT answer FROM inbox WHERE subject = 'again soon'").fetchone()[0] \
+        == "digest"
+    table.now[0] += timedelta(minutes=4)  # 6 minutes after the first: at once again
+    table.send(other, _bad_orders(other, 9), subject="later")
+    run_once(table.judge, table.poller)
+    assert [s for s, _t in _answers(table, other)].count("Re: later") == 1

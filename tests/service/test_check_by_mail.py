@@ -366,7 +366,7 @@ def test_orders_with_a_stale_step_are_checked_against_the_current_one(turn) -> N
     assert "code: envelope.stale_step" in answer and answer.count("code:") == 1, answer
     assert (f"checked against step {state.step}, the decision the game waits for from you, "
             f"and have no other problem: send them again with step: {state.step}") in answer, answer
-    answer = send({"first_player": seat})
+    answer = send({"first_player": next(s for s in SEATS if s != seat)})  # not the orders accepted (24 N5)
     assert "code: envelope.stale_step" in answer and answer.count("code:") == 1, answer
     assert f"not checked against step {state.step}: they do not fit its decision (player turn)" in answer, answer
     assert table.judge.state("g1").step == state.step

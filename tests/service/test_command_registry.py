@@ -86,11 +86,12 @@ def test_a_field_of_no_kind_is_an_error() -> None:
 def test_the_registry_finds_each_command_by_sender_and_name() -> None:
     assert REGISTRY.seat("pause") is None and REGISTRY.host("help") is None
     assert REGISTRY.seat(["help"]) is None and REGISTRY.host(None) is None
-    assert REGISTRY.names(Who.HOST) == ("status", "pause", "resume", "extend", "replace", "resend", "end",
+    assert REGISTRY.names(Who.HOST) == ("status", "pause", "resume", "extend", "replace", "approve", "resend", "end",
                                         "rollback", "observers")
     assert set(REGISTRY.names(Who.SEAT)) == {"help", "resend", "absence", "address", "preferences", "press",
                                              "archive", "status", "propose", "vote"}
-    assert {REGISTRY.request(n).name for n in ("join", "history", "confirm")} == {"join", "history", "confirm"}
+    assert {REGISTRY.request(n).name for n in ("join", "history", "confirm", "standby", "take")} == {
+        "join", "history", "confirm", "standby", "take"}
     with pytest.raises(KeyError):
         REGISTRY.request("pause")
     assert REGISTRY.seat("help") is help_cmd.COMMAND

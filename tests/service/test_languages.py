@@ -131,6 +131,12 @@ def test_a_player_chooses_the_language_at_sign_up(tmp_path: Path) -> None:
         report = {s: next(m for m in table.mails(s, "step 0 ") if "step 0 " in str(m["Subject"])) for s in SEATS}
         assert "ЧТО ПРОИЗОШЛО" in text(report["north"]) and "QUÉ PASÓ" in text(report["west"])
         assert "WHAT HAPPENED" in text(report["south"])
+        started = {s: flat(table.mails(s, subject)[0]) for s, subject in
+                   (("north", "[g7] партия начинается"), ("east", "[g7] la partida empieza"),
+                    ("south", "[g7] the game starts"))}  # each in the language chosen at sign-up
+        assert "Партия g7 начинается: все четыре места заняты" in started["north"]
+        assert "La partida g7 empieza: sus cuatro asientos están tomados" in started["east"]
+        assert "Game g7 starts: its four seats are taken" in started["south"]
     finally:
         if table is not None:
             table.close()

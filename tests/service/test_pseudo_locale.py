@@ -23,7 +23,7 @@ from tests.service.test_mail_kinds import _declared_kinds
 
 MIN_REPORTS_AND_PROMPTS = 0.98
 """The share of the lines of prose of reports and prompts that must be translated."""
-FINISHED = ("alert", "press", "reminder", "welcome")
+FINISHED = ("alert", "press", "reminder", "welcome", "rejection", "notice")
 """The mail kinds with every line of prose translated."""
 
 
@@ -59,3 +59,5 @@ def test_a_line_outside_the_marks_is_counted_and_names_are_not() -> None:
         "> a player's own words\n", names)
     assert marked == 3
     assert unmarked == ["Babylon falls to north."]
+    nested = "1. ⟦⟦A problem that runs\nover two lines.⟧ (R-8.2).⟧\nThen English.\n"
+    assert pseudolocale.unmarked_prose(nested, names) == (2, ["Then English."])

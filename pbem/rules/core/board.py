@@ -71,6 +71,13 @@ def info(pack: Pack) -> MapInfo:
     return mi
 
 
+SPACE_CUTOFF = 0.75
+"""The least :class:`difflib.SequenceMatcher` ratio for a misspelled space name to be
+offered or read as a space (issue 24 N4: at 0.6, ``Ascalon`` was offered Calydon and
+``Joppa`` Borsippa; real slips such as ``Pergamon``, ``Byzantion``, ``Sardes`` score
+0.75 or more)."""
+
+
 def resolve_space(pack: Pack, text: object) -> tuple[str | None, str | None]:
     """Resolve a space given by id or name (case-insensitive).
 
@@ -84,7 +91,7 @@ def resolve_space(pack: Pack, text: object) -> tuple[str | None, str | None]:
     sid = mi.names.get(key) or mi.names.get(key.replace(" ", "_")) or pack_names.lookup(pack, "spaces", text)
     if sid:  # a name in any of the pack's languages too, accents aside (issue 28)
         return sid, None
-    close = difflib.get_close_matches(key, list(mi.names), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(key, list(mi.names), n=1, cutoff=SPACE_CUTOFF)
     if close:
         return None, f"did you mean {pack.spaces[mi.names[close[0]]].name}?"
     return None, None
@@ -95,13 +102,19 @@ def closest_space(pack: Pack, text: object) -> str | None:
     close to none or to more than one: the spaces among the close matches of
     :func:`resolve_space`'s "did you mean" (names and ids, case ignored) that are
     nearly as close as the best one."""
+    return closest_name(text, info(pack).names, SPACE_CUTOFF)
+
+
+def closest_name(text: object, names: Mapping[str, str], cutoff: float = 0.6) -> str | None:
+    """The one id that ``names`` (lower-case name or id → id) holds for the names a
+    misspelled ``text`` is close to (difflib ratio ``cutoff`` or more, case ignored,
+    within 0.05 of the best), or None when it is close to none or to more than one id."""
     if not isinstance(text, str):
         return None
-    mi = info(pack)
     key = " ".join(text.strip().lower().split())
-    scored = sorted(((difflib.SequenceMatcher(None, key, n).ratio(), sid) for n, sid in mi.names.items()),
+    scored = sorted(((difflib.SequenceMatcher(None, key, n).ratio(), sid) for n, sid in names.items()),
                     reverse=True)
-    if not scored or scored[0][0] < 0.6:
+    if not scored or scored[0][0] < cutoff:
         return None
     best = {sid for r, sid in scored if r >= scored[0][0] - 0.05}
     return best.pop() if len(best) == 1 else None
@@ -244,6 +257,25 @@ def classify_path(pack: Pack, start: str, path: list[str], allowance: int
         return "naval", len(steps) * int(costs["sea"]), None
     return None, 0, ("a move goes along land and mountain paths, or port to port along sea "
                      "paths (ending on landing), or one trans-Mediterranean path")
+
+
+def path_gaps(pack: Pack, start: str, path: list[str]) -> list[tuple[str, str]]:
+    """R-9.1: every step of ``path`` (from ``start``) whose space is not next to the one
+    before it, as ``(before, space)`` pairs; the walk goes on from each space as written,
+    so one answer names every gap of a path (issue 24 N3), not only the first."""
+    out, prev = [], start
+    for x in path:
+        if not any(y == x for y, _k in info(pack).adjacent.get(prev, ())):
+            out.append((prev, x))
+        prev = x
+    return out
+
+
+def land_distance(pack: Pack, start: str, end: str) -> int | None:
+    """R-9.1: the fewest MPs of any land path (land and mountain/strait paths) from
+    ``start`` to ``end``; None when no land path joins them."""
+    costs = {k: int(v) for k, v in const(pack, "path_mp_cost").items() if k in LAND_KINDS}
+    return distances(pack, {start}, 1 << 20, costs).get(end)
 
 
 def step_cost(pack: Pack, mode: str, a: str, b: str, allowance: int) -> int:

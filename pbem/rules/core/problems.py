@@ -6,7 +6,8 @@ one. :class:`IllegalOrders` is raised by ``apply`` with the problems found.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pbem.mail.suggest import did_you_mean as near_miss
 from pbem.problems import Problem, problem
@@ -22,14 +23,15 @@ class IllegalOrders(ValueError):
 
 
 def reject(rej: list[Problem], code: str, msg: str, where: str, hint: str | None = None,
-           *, rule: str | None = None) -> None:
+           *, rule: str | None = None, params: Mapping[str, Any] | None = None) -> None:
     """Add a problem of the declared ``code`` to ``rej``: ``msg`` (what is wrong, naming
     the thing) followed by the rule ID in parentheses, ``where`` the field path in the
     orders (``"orders.tyche.places[1]"``), ``hint`` how to fix it. ``rule`` defaults to
     the code's rule in the catalogue; give it where the same problem arises under
-    another rule. Raises :class:`pbem.problems.UnknownCode` for an undeclared code."""
+    another rule; ``params`` the names and numbers ``msg`` names, for its translation
+    (:attr:`pbem.problems.Problem.params`, issue 28). Raises :class:`pbem.problems.UnknownCode` for an undeclared code."""
     p = problem(code, msg, where=where, hint=hint, rule=rule)
-    rej.append(Problem(p.code, f"{msg} ({p.rule})", p.rule, where, hint))
+    rej.append(Problem(p.code, f"{msg} ({p.rule})", p.rule, where, hint, params=params))
 
 
 def did_you_mean(word: object, choices: Sequence[str], otherwise: str | None = None

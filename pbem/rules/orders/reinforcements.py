@@ -82,7 +82,7 @@ def read(pack: Pack, s: State, seat: str, orders: Any, where: str, rej: list[Pro
         if k not in ("reinforcements", "step"):
             reject(rej, "orders.unknown_key", f"reinforcement orders have no field {k!r}",
                    f"{where}.{k}", "only reinforcements: [...] is read in this phase",
-                   rule=RULE)
+                   rule=RULE, params={"field": k})
     part = orders.get("reinforcements", "default")
     if part in ("default", None):
         new, back = pending_units(s, seat)

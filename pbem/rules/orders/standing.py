@@ -97,7 +97,7 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 continue
             if k not in keys:
                 reject(rej, "orders.unknown_key", f"{when} has no field {k!r}",
-                     f"{w}.{k}", "fields: " + ", ".join(keys), rule="R-9.3")
+                     f"{w}.{k}", "fields: " + ", ".join(keys), rule="R-9.3", params={"field": k})
             elif k == "army":
                 gid = resolve_general(pack, v)
                 sid = None if gid else resolve_space(pack, v)[0]
@@ -114,7 +114,7 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                     if sid is None:
                         reject(rej, "orders.unknown_space", f"there is no space {x!r}", f"{w}.{k}",
                              hint or ("into: [Gaza, Pelusium]" if k == "into"
-                                      else "toward: Sinope"))
+                                      else "toward: Sinope"), params={"name": x})
                     ids.append(sid)
                 if k == "toward" and len(ids) != 1:
                     reject(rej, "standing.bad_toward", "toward names one space to avoid battle into", f"{w}.toward",
@@ -189,8 +189,8 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 if bad or not vals or len(set(map(str, types))) != len(vals):
                     reject(rej, "standing.bad_order", "order lists CU types, each once" + (f"; no type {bad[0]!r}"
                                                               if bad else ""),
-                         f"{w}.order", name_hint(bad[0] if bad else None, pack.cu_types,
-                                                 pack.special_units,
+                         f"{w}.order", name_hint(bad[0] if bad else None, pack.special_units,
+                                                 words=tuple(pack.cu_types),  # as written (issue 24 N8)
                                                  otherwise="types: " + unit_types_text(pack)))
                 norm[k] = [t if t is not None else x for x, t in zip(vals, types, strict=True)]
         if when in ("intercept", "avoid") and "army" not in o:

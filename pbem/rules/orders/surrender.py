@@ -65,7 +65,7 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
     for k in part:
         if k not in SURRENDER_KEYS:
             reject(rej, "orders.unknown_key", f"surrender has no field {k!r}", f"{where}.{k}",
-                   did_you_mean(k, SURRENDER_KEYS), rule="R-8.1")
+                   did_you_mean(k, SURRENDER_KEYS), rule="R-8.1", params={"field": k})
     return {k: v for k, v in part.items() if k in SURRENDER_KEYS}
 
 
@@ -94,7 +94,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
             sid, hint = resolve_space(pack, item)
             if sid is None:
                 reject(rej, "orders.unknown_space", f"there is no space {item!r}",
-                     w, hint)
+                     w, hint, params={"name": item})
                 continue
             name = pack.spaces[sid].name
             if sid in seen:
@@ -153,7 +153,7 @@ def check_surrender_assault(pack: Pack, s: State, seat: str, raw: Any, where: st
         sid, hint = resolve_space(pack, x)
         if sid is None:
             reject(rej, "orders.unknown_space", f"there is no space {x!r}",
-                 f"{where}[{i}]", hint)
+                 f"{where}[{i}]", hint, params={"name": x})
             continue
         if soft:  # re-checked when rolled (AssaultCancelled)
             out.append(sid)
@@ -194,7 +194,7 @@ def check_surrender_surprises(pack: Pack, s: State, seat: str, raw: Any, where: 
         sid, hint = resolve_space(pack, x)
         w = f"{where}.{x}"
         if sid is None:
-            reject(rej, "orders.unknown_space", f"there is no space {x!r}", w, hint)
+            reject(rej, "orders.unknown_space", f"there is no space {x!r}", w, hint, params={"name": x})
             continue
         cards = read_cards(pack, s, seat, v, ("siege", "prestige"), w, rej)
         if any(n in named for n in cards):

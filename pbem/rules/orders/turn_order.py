@@ -60,7 +60,7 @@ def read(pack: Pack, s: State, seat: str, orders: Any, where: str, rej: list[Pro
             reject(rej, "orders.unknown_key", f"turn-order orders have no field {k!r}",
                    f"{where}.{k}",
                    did_you_mean(k, (KEY,), f"only {KEY}: <seat> is read in this decision"),
-                   rule=RULE)
+                   rule=RULE, params={"field": k})
     return {KEY: orders.get(KEY, "default")}
 
 

@@ -108,7 +108,7 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
         if k not in TYCHE_KEYS:
             reject(rej, "orders.unknown_key", f"tyche has no field {k!r}", f"{where}.{k}",
                    did_you_mean(k, TYCHE_KEYS, "fields: " + ", ".join(TYCHE_KEYS)),
-                   rule="R-8.2")
+                   rule="R-8.2", params={"field": k})
     return part
 
 
@@ -134,7 +134,8 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
     n, hint = parse_card(pack, hand, part["card"])
     if n is None or n not in hand:
         reject(rej, "tyche.card_not_in_hand", f"card {part['card']!r} is not in your hand", f"{where}.card",
-             f"{hint}; {your_hand}" if hint else your_hand)
+             f"{hint}; {your_hand}" if hint else your_hand,
+             params={"card": part["card"], "hand": ", ".join(card_label(pack, c) for c in hand)})
         independent_checks(pack, part, where, rej)
         return None
     card = pack.cards[n]
@@ -216,7 +217,7 @@ def independent_checks(pack: Pack, part: dict[str, Any], where: str, rej: list[P
             sid, hint = resolve_space(pack, v)
             if sid is None and isinstance(v, str):
                 reject(rej, "orders.unknown_space", f"there is no space {v!r}",
-                       f"{where}.{key}[{i}]" if isinstance(value, list) else f"{where}.{key}", hint)
+                       f"{where}.{key}[{i}]" if isinstance(value, list) else f"{where}.{key}", hint, params={"name": v})
     if "unrest" in part:
         _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
 
@@ -431,7 +432,7 @@ def _check_places(pack: Pack, s: State, seat: str, part: dict, card: Card, where
         w = f"{where}.places[{i}]"
         sid, hint = resolve_space(pack, v)
         if sid is None:
-            reject(rej, "orders.unknown_space", f"there is no space {v!r}", w, hint)
+            reject(rej, "orders.unknown_space", f"there is no space {v!r}", w, hint, params={"name": v})
             continue
         if sid in seen:
             reject(rej, "tyche.duplicate_place", f"{pack.spaces[sid].name} is listed twice", w,

@@ -88,7 +88,8 @@ def check_surprise_discards(pack: Pack, s: State, seat: str, part: dict[str, Any
         w = f"{where}.surprise_discards[{i}]"
         if n is None or n not in hand:
             reject(rej, "tyche.card_not_in_hand", f"card {v!r} is not in your hand",
-                   w, hint or "your hand: " + ", ".join(card_label(pack, c) for c in hand), rule="R-8.5")
+                   w, hint or "your hand: " + ", ".join(card_label(pack, c) for c in hand), rule="R-8.5",
+                   params={"card": v, "hand": ", ".join(card_label(pack, c) for c in hand)})
         elif pack.cards[n].type != "surprise":
             reject(rej, "tyche.not_a_surprise",
                    f"{card_label(pack, n)} is not a surprise card", w,

@@ -91,6 +91,8 @@ def as_written(pack: Pack, s: State, seat: str, name: str, part: Any) -> Unsure:
     if use == "train" and part.get("place") is not None:
         return places_footprint(pack, _spaces(pack, part.get("place")), units=True)
     card = _card(pack, s, seat, part.get("card"))
+    if card is not None and card.type == "surprise":  # [D] issue 24 N3: no Tyche play at all
+        return Unsure()  # (tyche.surprise_not_mandatory): the rest is checked as after a discard
     if use == "activate":
         out = move_footprint(pack, *_activation(pack, s, seat, part))
         if card is not None and card.type in ("bonus", "unrest"):  # its event follows

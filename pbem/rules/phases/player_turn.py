@@ -78,7 +78,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     for k in orders:
         if k not in TOP_KEYS:
             reject(rej, "orders.unknown_key", f"orders have no field {k!r}", f"orders.{k}",
-                   did_you_mean(k, TOP_KEYS, "fields: surrender, tyche, movement"))
+                   did_you_mean(k, TOP_KEYS, "fields: surrender, tyche, movement"), params={"field": k})
         elif only and k in ("surrender", "movement"):
             reject(rej, "orders.tyche_only_segment", f"this is an extra Tyche-only segment: no {k} segment", f"orders.{k}")
     applied = ctx.emit("OrdersApplied", {"seat": seat, "step": s["step"],

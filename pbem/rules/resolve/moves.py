@@ -25,11 +25,15 @@ from pbem.rules.core.armies import (
     resolve_army,
 )
 from pbem.rules.core.board import (
+    LAND_KINDS,
     _resolve_royal,
     classify_path,
+    closest_name,
     closest_space,
     info,
+    land_distance,
     name_hint,
+    path_gaps,
     resolve_fleet,
     resolve_general,
     resolve_space,
@@ -80,12 +84,12 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
         for k, v in p.items():
             if k not in PART_KEYS:
                 reject(rej, "orders.unknown_key", f"no field {k!r}", f"{w}.{k}",
-                     "fields: " + ", ".join(PART_KEYS), rule="R-9.1")
+                     "fields: " + ", ".join(PART_KEYS), rule="R-9.1", params={"field": k})
             elif k == "at":
                 sid, hint = resolve_space(pack, v)
                 if sid is None:
                     reject(rej, "orders.unknown_space", f"there is no space {v!r}",
-                         f"{w}.at", hint)
+                         f"{w}.at", hint, params={"name": v})
                 part["at"] = sid
             elif k == "cus":
                 if not isinstance(v, dict) or any(
@@ -94,7 +98,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                     bad = next((t for t in v if resolve_unit_type(pack, t) is None), None) \
                         if isinstance(v, dict) else None
                     reject(rej, "movement.bad_cus", "cus maps CU types to counts: {mercenary: 1, loyal: 2}", f"{w}.cus",
-                         name_hint(bad, pack.cu_types, pack.special_units,
+                         name_hint(bad, pack.special_units, words=tuple(pack.cu_types),  # `loyal` (issue 24 N8)
                                    otherwise="types: " + unit_types_text(pack)))
                 else:
                     part["cus"] = {resolve_unit_type(pack, t): n for t, n in v.items()}
@@ -132,7 +136,7 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
     for k in raw:
         if k not in MOVE_KEYS:
             reject(rej, "orders.unknown_key", f"a move has no field {k!r}", f"{where}.{k}",
-                   did_you_mean(k, MOVE_KEYS), rule="R-9.1")
+                   did_you_mean(k, MOVE_KEYS), rule="R-9.1", params={"field": k})
     start, msg = resolve_army(pack, s, seat, raw.get("army"))
     if start is None:
         reject(rej, "movement.unknown_army", msg, f"{where}.army",
@@ -148,7 +152,7 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
         if sid is None:
             prev = next((y for y in reversed(ids) if y is not None), start)
             reject(rej, "orders.unknown_space", f"there is no space {x!r}",
-                 f"{where}.path[{i}]", hint or _next_to_hint(pack, prev))
+                 f"{where}.path[{i}]", hint or _next_to_hint(pack, prev), params={"name": x})
         ids.append(sid)
     if ids and ids[0] == start:
         ids = ids[1:]  # the path may repeat the start space
@@ -332,14 +336,45 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
     sure_mp = not (unsure is not None and unsure.touches_moved([start])) and not (
         before is not None and before.touches_moved([start]))  # who commands may differ
     _kind, cost, err = classify_path(pack, start, mv["path"], mp)
-    if err:
+    gaps = path_gaps(pack, start, mv["path"]) if err else []
+    if gaps:  # issue 24 N3: every gap of the path and its cost in one answer
+        _gaps_and_cost(pack, mv, start, gaps, mp if sure_mp else None, rej)
+    elif err:
         reject(rej, "movement.bad_path", err, f"{mv['where']}.path",
-             _path_hint(pack, start, mv["path"]))
+             _kind_hint(pack, start, mv["path"]))
     elif cost > mp and sure_mp:
         reject(rej, "movement.too_far", f"{pack.spaces[mv['path'][-1]].name} is {count(cost, 'MP')} from "
              f"{pack.spaces[mv['army']].name} on that path, the army has {mp}",
              f"{mv['where']}.path", "stop earlier on the path: land paths cost 1 MP, "
              "mountain/strait paths 2")
+
+
+def _gaps_and_cost(pack: Pack, mv: dict, start: str, gaps: list[tuple[str, str]],
+                   mp: int | None, rej: list[Problem]) -> None:
+    """R-9.1, issue 24 N3 (every mistake in one answer): a ``movement.bad_path`` for each
+    step of the move's path that is not next to the space before it
+    (:func:`pbem.rules.core.board.path_gaps`), the first with the spaces the path may
+    take instead; and ``movement.too_far`` when the path's end is farther from the start
+    than ``mp`` (None: the MPs are not sure) by any land path, so that no fix of the
+    gaps makes it reachable; not for a path with sea steps (a naval move costs less)."""
+    where = f"{mv['where']}.path"
+    for k, (prev, x) in enumerate(gaps):
+        reject(rej, "movement.bad_path", f"{pack.spaces[x].name} is not next to "
+               f"{pack.spaces[prev].name}", where,
+               _path_hint(pack, start, mv["path"]) if k == 0 else _next_to_hint(pack, prev))
+    adj = info(pack).adjacent
+    prev, sea = start, False
+    for x in mv["path"]:
+        kinds = {k for y, k in adj.get(prev, ()) if y == x}
+        sea = sea or bool(kinds) and not kinds & set(LAND_KINDS)
+        prev = x
+    end = mv["path"][-1]
+    far = land_distance(pack, start, end)
+    if mp is not None and not sea and far is not None and far > mp:
+        reject(rej, "movement.too_far", f"{pack.spaces[end].name} is at least "
+               f"{count(far, 'MP')} from {pack.spaces[start].name} by any land path, the "
+               f"army has {mp}", where, "end the move nearer: land paths cost 1 MP, "
+               "mountain/strait paths 2")
 
 
 def _from_anywhere(pack: Pack, mv: dict, mp: int, unsure: Unsure, general: str | None,
@@ -376,9 +411,33 @@ def _path_hint(pack: Pack, start: str, path: list[str]) -> str:
         prev = x
         walked.append(pack.spaces[x].name)
     near = sorted({pack.spaces[y].name for y, _k in adj.get(prev, ()) if y in pack.spaces})
-    example = f"path: [{', '.join([*walked, near[0]])}]" if near else "path: [a space next to the army]"
+    been = {pack.spaces[start].name, *walked}
+    onward = [n for n in near if n not in been]  # issue 24 N4: an example never goes back
+    example = f"path: [{', '.join([*walked, onward[0]])}]" if onward else "path: [a space next to the army]"
     return (f"next to {pack.spaces[prev].name}: " + ", ".join(near) +
             f"; list every space after the start (not the start itself), e.g. {example}")
+
+
+def _kind_hint(pack: Pack, start: str, path: list[str]) -> str:
+    """The fix for a path whose steps are all next to each other but of no one kind
+    (R-9.1: land and mountain/strait paths, or port to port along sea paths ending on
+    landing, or one trans-Mediterranean path), naming its steps that are sea paths only
+    (issue 24 N4: it used to list the spaces next to the path's end)."""
+    adj = info(pack).adjacent
+    prev, sea, land = start, [], []
+    for x in path:
+        kinds = {k for y, k in adj.get(prev, ()) if y == x}
+        step = f"{pack.spaces[prev].name}–{pack.spaces[x].name}"
+        (land if kinds & set(LAND_KINDS) else sea).append(step)
+        prev = x
+    if not sea:
+        return "a naval move starts in a port: start from a port, or go by land"
+    if not land:
+        return ("a naval move starts in a port and goes port to port along sea paths: "
+                "start from a port, or go by land")
+    return (f"this path mixes sea steps ({', '.join(sea)}) with land steps ({', '.join(land)}): "
+            "a move goes by land paths only, or by sea port to port only (it ends where it "
+            "lands): keep to one kind")
 
 
 def _moves_hint(pack: Pack, s: State, seat: str) -> str:
@@ -623,9 +682,16 @@ def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: 
         return
     places = [p for p in found if p.code == "orders.unknown_space" and (p.where or "").startswith(f"{where}.path[")]
     cards = [p for p in found if p.code in ASIDE_CARDS and (p.where or "").startswith(f"{where}.surprise")]
-    if not places + cards or len(places) + len(cards) != len(found):
+    armies = [p for p in found if p.code == "movement.unknown_army"]
+    if not places + cards + armies or len(places) + len(cards) + len(armies) != len(found):
         return
     alt, notes, path = dict(raw), [], []
+    if armies:  # issue 24 N3: a misspelled general read as the one of the seat's it is close to
+        gid = _closest_general(pack, s, seat, raw.get("army"))
+        if gid is None:
+            return
+        alt["army"] = gid
+        notes.append(f"reading {raw.get('army')!r} as {pack.generals[gid].name}")
     for x in raw["path"]:
         sid = resolve_space(pack, x)[0]
         if sid is None:
@@ -644,7 +710,7 @@ def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: 
     mv = parse_move(pack, s, seat, alt, where, got, mp)
     if mv is None or got:
         return
-    gid = resolve_general(pack, raw.get("army"))
+    gid = resolve_general(pack, alt.get("army"))
     try:
         static_checks(pack, s, seat, mv, segment, got, unsure=unsure, ends=False, before=before,
                       fixed_start=gid is None, general=gid, written=list(path))
@@ -657,6 +723,16 @@ def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: 
             base = p.message.removesuffix(f" ({p.rule})") if p.rule else p.message
             told = f"{base}, {'; '.join(notes)}" if notes else base
             rej.append(Problem(p.code, f"{told} ({p.rule})" if p.rule else told, p.rule, p.where, p.hint))
+
+
+def _closest_general(pack: Pack, s: State, seat: str, text: Any) -> str | None:
+    """The one general of ``seat`` on the map whose name (or id) a misspelled ``text``
+    is close to (the same closeness as :func:`pbem.rules.core.board.closest_space`),
+    or None (R-5: an army is named by its general)."""
+    own = {g for g, v in s["generals"].items() if g in pack.generals and v.get("seat") == seat
+           and v.get("where") == "map"}
+    names = {n.lower(): g for g in own for n in (g, pack.generals[g].name)}
+    return closest_name(text, names)
 
 
 def _both(unsure: Unsure | None, more: Unsure) -> Unsure:

@@ -151,11 +151,13 @@ def _shown(when: datetime | str, settings: GameSettings, clock: str) -> str:
     return text
 
 
-def shown_apart(now_due: datetime | str, was: datetime | str, settings: GameSettings) -> tuple[str, str]:
-    """A moved due time and the one before it, as :func:`shown`, to the second when they
-    would read the same to the minute (a pause of seconds moved it: "now due 20:33 (was
-    20:33)" told a player nothing; issue 24's second hand-played game)."""
-    new, old = shown(now_due, settings), shown(was, settings)
+def shown_apart(now_due: datetime | str, was: datetime | str, settings: GameSettings,
+                language: str = i18n.DEFAULT) -> tuple[str, str]:
+    """A moved due time and the one before it, as :func:`shown` (in ``language``), to
+    the second when they would read the same to the minute (a pause of seconds moved it:
+    "now due 20:33 (was 20:33)" told a player nothing; issue 24's second hand-played
+    game)."""
+    new, old = shown(now_due, settings, language), shown(was, settings, language)
     if new != old:
         return new, old
     return _shown(now_due, settings, "%H:%M:%S"), _shown(was, settings, "%H:%M:%S")

@@ -3,9 +3,10 @@ each (docs/pipeline.md, "Adding a command"). :class:`~pbem.service.commands.regi
 refuses two commands of one name for one sender; nothing registers itself on import."""
 from __future__ import annotations
 
-from pbem.service.commands import history, join
+from pbem.service.commands import history, join, standby
 from pbem.service.commands.anyone import guide, observe, record
 from pbem.service.commands.host import (
+    approve,
     end,
     extend,
     pause,
@@ -45,6 +46,7 @@ REGISTRY = Registry([
     resume.COMMAND,
     extend.COMMAND,
     replace.COMMAND,
+    approve.COMMAND,
     host_resend.COMMAND,
     end.COMMAND,
     rollback.COMMAND,
@@ -53,6 +55,8 @@ REGISTRY = Registry([
     join.REQUEST,
     history.REQUEST,
     address.CONFIRM,
+    standby.STANDBY,
+    standby.TAKE,
     # `command: NAME` from any address, without a seat key (issue 29)
     observe.OBSERVE,
     observe.LEAVE,

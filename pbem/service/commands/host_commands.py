@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.mail.headers import clean_text, fold_address
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
@@ -41,7 +41,7 @@ from pbem.service.commands.catalogue import REGISTRY
 from pbem.service.commands.registry import KINDS, Done, HostRequest, Who
 from pbem.service.identity import envelope, hostkey
 from pbem.service.log import trust
-from pbem.service.outgoing import answers, outbox
+from pbem.service.outgoing import answers, host_notices, outbox
 
 HOST_KEYS = ("game", "host", "command", "seq")
 """The keys every host command mail may carry (a command's own keys come on top)."""
@@ -210,11 +210,13 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
     iid = rec("host", "", game_id=game_id, result={"document": shown})
     if _once(name) or "seq" in doc:
         replay.record(judge, game_id, replay.HOST, doc, seq if "seq" in doc else None, iid)
-    body = done.text + (f"\n\nLog witness: {done.witness}" if done.witness else "")
-    text = build.render_notice(wrapped(body), game_id)
+    tr = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
+    body = i18n.localize(done.text, tr) + ("\n\n" + tr.gettext("Log witness: %(witness)s") % {
+        "witness": done.witness} if done.witness else "")
+    text = build.render_notice(wrapped(body), game_id, tr)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text,
-                 html=build.html_of_text(f"host command {name}", text),
+                 html=build.html_of_text(tr.gettext("host command %(name)s") % {"name": name}, text),
                  id_parts=(game_id, "host-reply", *answers.answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return "host"

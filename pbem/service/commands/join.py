@@ -110,17 +110,26 @@ def free_seat(judge: Service, game_id: str, seat: str, reason: str = "") -> str:
         if held is None:
             taken = ", ".join(t["seat"] for t in store.signup_seats(game_id)) or "none"
             raise ValueError(f"seat {seat!r} of {game_id} is not taken (taken: {taken})")
-        _tell(judge, game_id, held, "your seat was freed",
-              f"The host freed the seat {seat} of {game_id}{': ' + clean_text(reason, 300) if reason else ''}; your seat "
-              "key will not be used. If this is a mistake, write to the host.")
+        values = {"seat": seat, "game": game_id, "reason": clean_text(reason, 300) if reason else ""}
+        _tell(judge, game_id, held, lambda tr: tr.gettext("your seat was freed"),
+              lambda tr: (tr.gettext("The host freed the seat %(seat)s of %(game)s: %(reason)s; your seat key will "
+                                     "not be used. If this is a mistake, write to the host.") if reason else
+                          tr.gettext("The host freed the seat %(seat)s of %(game)s; your seat key will not be used. "
+                                     "If this is a mistake, write to the host.")) % values)
     return held["player"]
 
 
-def _tell(judge: Service, game_id: str, taken: Mapping[str, Any], subject: str, body: str) -> None:
-    text = build.render_notice(wrapped(body), game_id)
+def _tell(judge: Service, game_id: str, taken: Mapping[str, Any], subject: i18n.Localizable,
+          body: i18n.Localizable) -> None:
+    """A notice to the player who took a seat of an open game, in the language chosen at
+    sign-up (issue 28)."""
+    tr = i18n.translations(taken.get("language") or i18n.DEFAULT)
+    title = i18n.localize(subject, tr)
+    text = build.render_notice(wrapped(i18n.localize(body, tr)), game_id, tr)
     outbox.queue(judge, game_id=None, kind="notice", to_addr=taken["email"], to_name=taken["player"],
-                 subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
-                 id_parts=(game_id, "signup", subject, taken["seat"], taken["email"], judge.clock().isoformat()))
+                 subject=f"[{game_id}] {title}", text=text, html=build.html_of_text(title, text),
+                 id_parts=(game_id, "signup", i18n.localize(subject), taken["seat"], taken["email"],
+                           judge.clock().isoformat()))
 
 
 def _refuse(code: str, message: str, hint: str, where: str = "join") -> Problem:
@@ -254,20 +263,24 @@ def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dic
                     host_key_hash=row["host_key_hash"], origin="signup")
     judge.store.close_signup(game_id)
     names = ", ".join(f"{t['seat']}: {t['player']}" for t in taken)
-    for t in taken:
-        body = (f"Game {game_id} starts: its four seats are taken ({names}). Your first report and "
-                f"prompt follow; play with the seat key of your sign-up answer.")
-        text = build.render_notice(wrapped(body), game_id)
+    for t in taken:  # each in the language chosen at sign-up (issue 28)
+        tr = i18n.translations(t.get("language") or i18n.DEFAULT)
+        body = tr.gettext("Game %(game)s starts: its four seats are taken (%(names)s). Your first report and "
+                          "prompt follow; play with the seat key of your sign-up answer.") % {"game": game_id,
+                                                                                              "names": names}
+        text = build.render_notice(wrapped(body), game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=t["email"], to_name=t["player"],
-                     subject=f"[{game_id}] the game starts", text=text,
-                     html=build.html_of_text("the game starts", text), id_parts=(game_id, "started", t["seat"]))
-    body = (f"Your open game {game_id} is full and has started ({names}). Host commands work on it as on a "
-            f"game made by `pbem game new` (docs/host-guide.md)."
-            + (f"\n\nLog witness: {made.witness}" if made.witness else ""))
-    text = build.render_notice(wrapped(body), game_id)
+                     subject=f"[{game_id}] " + tr.gettext("the game starts"), text=text,
+                     html=build.html_of_text(tr.gettext("the game starts"), text),
+                     id_parts=(game_id, "started", t["seat"]))
+    tr = i18n.translations((row["settings"] or {}).get("host_language") or i18n.DEFAULT)  # the host's language
+    body = (tr.gettext("Your open game %(game)s is full and has started (%(names)s). Host commands work on it as "
+                       "on a game made by `pbem game new` (docs/host-guide.md).") % {"game": game_id, "names": names}
+            + ("\n\n" + tr.gettext("Log witness: %(witness)s") % {"witness": made.witness} if made.witness else ""))
+    text = build.render_notice(wrapped(body), game_id, tr)
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["host_email"], to_name=None,
-                 subject=f"[{game_id}] the game starts", text=text, html=build.html_of_text("the game starts", text),
-                 id_parts=(game_id, "started", "host"))
+                 subject=f"[{game_id}] " + tr.gettext("the game starts"), text=text,
+                 html=build.html_of_text(tr.gettext("the game starts"), text), id_parts=(game_id, "started", "host"))
 
 
 REQUEST = MailRequest(

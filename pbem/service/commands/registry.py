@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Protocol
 
+from pbem import i18n
 from pbem.mail.message import ParsedMail
 from pbem.service.base.context import Service
 from pbem.service.commands.reply import Reply
@@ -155,9 +156,11 @@ class HostRequest:
 
 @dataclass(frozen=True)
 class Done:
-    """What a host command did: the receipt's text and the log witness after it."""
+    """What a host command did: the receipt's text (a text, or a function of the host's
+    translations object: :data:`pbem.i18n.Localizable`, issue 28) and the log witness
+    after it."""
 
-    text: str
+    text: i18n.Localizable
     witness: str | None
 
 

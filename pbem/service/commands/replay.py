@@ -66,7 +66,8 @@ def repeated(judge: Service, game_id: str, actor: str, doc: Mapping[str, Any], n
                    " A command mail is carried out once: a copy sent again — by mistake, or by anyone else — "
                    "does nothing.", where="command", code="command.repeat",
                    hint=f"To do it again on purpose, add the line `seq: {next_seq}` (any number above the last "
-                        "one you used) and send it again.")
+                        "one you used) and send it again.",
+                   params={"at": deadlines.shown(judge, game_id, row["at"]), "seq": next_seq})
 
 
 def record(judge: Service, game_id: str, actor: str, doc: Mapping[str, Any], seq: int | None,

@@ -66,7 +66,8 @@ def _over_limit(judge: Service, game_id: str | None, seat: str | None, name: str
         return []
     return [Problem(message=f"Seat {seat} sent `command: {name}` {used} times within the hour; the judge takes "
                     f"it at most {LOGGED_PER_HOUR[name]} times an hour.", where="command", code="command.rate",
-                    hint="Wait an hour, then send the command once with everything you want in it.")]
+                    hint="Wait an hour, then send the command once with everything you want in it.",
+                    params={"command": name, "used": used, "most": LOGGED_PER_HOUR[name]})]
 
 
 def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,

@@ -182,7 +182,7 @@ def _game_step(judge: Service, c: Claim) -> Checked | None:
     if "game" in c.doc:
         shown = game_id if isinstance(game_id, str) else yaml.safe_dump(game_id, default_flow_style=True).strip()
         issues.append(Problem(message=f"There is no game {shown!r} on this judge.", where="game",
-                              code="envelope.unknown_game", hint=hint))
+                              code="envelope.unknown_game", hint=hint, params={"game": shown}))
     return Checked(issues, reason=issues[0].code if issues else "")
 
 
@@ -219,6 +219,11 @@ def _sender_step(judge: Service, c: Claim) -> Checked | None:
     refusal = [Problem(message=f"This address ({c.parsed.sender}) is not registered for seat {seat} of {game_id}; "
                        "a mail can only act for the seat registered at its sender address.",
                        where="seat", code="auth.sender")]
+    if any(f["game_id"] == game_id and f["seat"] == seat for f in judge.store.former_seats(c.parsed.sender or "")):
+        refusal = [Problem(message=f"This address ({c.parsed.sender}) no longer plays seat {seat} in {game_id}: the "
+                           "seat is registered at another address now, and its old key no longer works.",
+                           where="seat", code="auth.sender",
+                           hint="If you still play this seat, ask the host of the game.")]
     failures = judge.store.auth_failures(game_id, seat, c.since, AUTH_FAILURES)
     checked = not (is_slow(row["key_hash"]) and failures >= FOREIGN_SLOW_CHECKS)
     if checked and _key_ok(judge, c.doc, row):
@@ -471,9 +476,12 @@ def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Problem]:
     for k in doc:
         if k not in allowed:
             near = suggest(str(k), allowed)
+            hint = f"did you mean `{near}`?" if near else None
+            if k == "command":  # issue 24 N6: a command written into an orders block
+                hint = (f"a command goes in a mail of its own, without `orders:` and `step:`: game, seat, key and "
+                        f"`command: {shown_value(doc[k])}`, in any order (`command: help` lists the commands)")
             issues.append(Problem(message=f"Unknown top-level key `{k}`; allowed: {', '.join(allowed)}.",
-                                where=str(k), code="envelope.unknown_key",
-                                hint=f"did you mean `{near}`?" if near else None))
+                                where=str(k), code="envelope.unknown_key", hint=hint))
     return issues
 
 
@@ -492,11 +500,12 @@ def _step_and_turn(judge: Service, game_id: str, seat: str, doc: Mapping[str, An
     elif step < state.step:
         issues.append(Problem(message=f"Step {step} is stale: the game is at step {state.step}. Orders answer "
                             "the latest prompt only.", where="step", code=STALE_STEP,
-                            hint=f"Check your latest prompt; if it is yours, use step: {state.step}."))
+                            hint=f"Check your latest prompt; if it is yours, use step: {state.step}.",
+                            params={"step": step, "now": state.step}))
     elif step > state.step:
         issues.append(Problem(message=f"Step {step} has not happened yet: the game is at step {state.step}.",
                             where="step", code="envelope.future_step",
-                            hint="Copy the step number from your latest prompt."))
+                            hint="Copy the step number from your latest prompt.", params={"step": step, "now": state.step}))
     waiting = {d.seat for d in rules.pending(state)}
     if seat not in waiting:
         who = ", ".join(sorted(waiting)) or "nobody (the game is over)"

@@ -13,8 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 
-from pbem import rules as game_rules
-from pbem.mail.headers import fold_address
+from pbem.i18n import N_
 from pbem.service.base.context import Service
 from pbem.service.base.text import safe_text
 from pbem.service.intake.rules import (
@@ -92,7 +91,7 @@ def _record_refusal(service: Service, mail: Mail, verdict: Verdict) -> None:
 
 def _answer_problems(service: Service, mail: Mail, verdict: Verdict) -> None:
     """Every problem in one answer (rate-limited, :func:`pbem.service.outgoing.answers.reply`;
-    urgent when it refuses the orders the game waits for, :func:`concerns_a_decision`)."""
+    urgent when it is a real refusal to a seat, :func:`concerns_a_decision`)."""
     checked = mail.checked
     answers.reply(service, mail.parsed, mail.problems, checked.game_id if checked else None,
                   orders_text=mail.parsed.orders_text if checked else None, note=mail.note, inbox_id=mail.inbox_id,
@@ -100,19 +99,15 @@ def _answer_problems(service: Service, mail: Mail, verdict: Verdict) -> None:
 
 
 def concerns_a_decision(service: Service, mail: Mail, verdict: Verdict) -> bool:
-    """Whether the refusal of ``mail`` carries a decision of the game (issue 24 B): the
-    orders of a seat the game waits for now, from the seat's registered address with its
-    right key (no ``auth.*`` problem, not held). Its answer goes at once, past the
-    hourly limit on answers (docs/pipeline.md "Machine mail and loops"); a mail from
-    anyone else, or a seat the game does not wait for, keeps the limit."""
+    """Whether the refusal of ``mail`` is a real one to a seat (issue 24 B/N2): orders
+    refused (a wrong key included, not held) that name a seat of a game and come from
+    that seat's registered address (:func:`pbem.service.outgoing.answers.from_the_seat`).
+    Its answer goes at once past the hourly limit on answers, one in 5 minutes
+    (docs/pipeline.md "Machine mail and loops"); a mail from anyone else keeps the limit."""
     checked = mail.checked
-    if verdict.outcome is not Outcome.REJECT or checked is None or checked.held or not checked.game_id \
-            or not checked.seat or any(p.code.startswith("auth.") for p in mail.problems):
+    if verdict.outcome is not Outcome.REJECT or checked is None or checked.held:
         return False
-    row = next((r for r in service.store.seats(checked.game_id) if r["seat"] == checked.seat), None)
-    if row is None or fold_address(row["email"]) != fold_address(mail.parsed.sender or ""):
-        return False
-    return checked.seat in {d.seat for d in game_rules.pending(service.state(checked.game_id))}
+    return answers.from_the_seat(service, checked.game_id, checked.seat, mail.parsed.sender)
 
 
 def _previous_orders(service: Service, mail: Mail, verdict: Verdict) -> None:
@@ -173,7 +168,7 @@ def decide(service: Service, mail: Mail) -> Verdict:
     if mail.problems:  # the envelope's and the orders', in one answer
         mail.decided_by = mail.found_by[0]
         if "orders" not in mail.found_by and mail.note is None:
-            mail.note = "The orders themselves were checked and have no other problem."
+            mail.note = (N_("The orders themselves were checked and have no other problem."), {})
         return Verdict(Outcome.REJECT)
     mail.decided_by = ACCEPT
     return Verdict(Outcome.APPLY)

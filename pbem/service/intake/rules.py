@@ -20,15 +20,19 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from pbem import rules as game_rules
+from pbem.i18n import N_
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.service.base.context import Service
-from pbem.service.base.text import mask_key
-from pbem.service.commands import host_commands, seat_commands
+from pbem.report import build
+from pbem.service.base.settings import wrapped
+from pbem.service.base.text import mask_key, re_subject
+from pbem.service.commands import host_commands, seat_commands, standby
 from pbem.service.commands.catalogue import REGISTRY
 from pbem.service.identity import authres, envelope
 from pbem.service.identity.envelope import Checked, Claim, Step
 from pbem.service.log import trust
+from pbem.service.outgoing import answers, ratelimit, seat_preferences
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +91,9 @@ class Mail:
     result: Any = None
     """The inbox row's ``result`` when the deciding rule sets it (rules before the
     envelope: the problems alone)."""
-    note: str | None = None
-    """A line after the problems in the answer."""
+    note: answers.Note | None = None
+    """A line after the problems in the answer (a text, or a message and its values,
+    translated for the sender, :data:`pbem.service.outgoing.answers.Note`)."""
     previous: Mapping[str, Any] | None = None
     """The seat's orders applied before at this step (the receipt's "what changed"; never a
     refused mail's, issue 24 E)."""
@@ -234,6 +239,8 @@ class Request:
         if "command" in doc and ("host" in doc or (_is_host_command(doc) and "seat" not in doc
                                                    and "key" not in doc)):
             return Verdict(Outcome.DISPATCH, host_commands.handle_mail)
+        if doc.get("command") in standby.NAMES and "orders" not in doc:  # substitutes (issue 29)
+            return Verdict(Outcome.DISPATCH, REGISTRY.request(doc["command"]).process)
         if "join" in doc and "orders" not in doc:  # sign-up to an open game (issue 16)
             return Verdict(Outcome.DISPATCH, REGISTRY.request("join").process)
         if ("command" in doc or "confirm" in doc) and "orders" not in doc:  # confirm: an address change
@@ -295,6 +302,10 @@ class Envelope:
         assert mail.claim is not None
         checked = envelope.finish(mail.claim)
         mail.checked = checked
+        codes = {i.code for i in checked.issues}
+        if envelope.STALE_STEP in codes and codes <= {envelope.STALE_STEP, "envelope.not_your_turn"} \
+                and _accepted_before(service, mail, checked):
+            return Verdict(Outcome.DISPATCH, dispatch=_already_accepted)
         if checked.issues and not checked.orders_checkable:
             mail.problems.extend(checked.issues)
             return Verdict(Outcome.REJECT)
@@ -302,6 +313,37 @@ class Envelope:
             mail.problems.extend(checked.issues)
             mail.found_by.append(self.name)
         return None
+
+
+def _accepted_before(service: Service, mail: Mail, checked: Checked) -> bool:
+    """Whether the orders of ``mail``, with a stale ``step:`` alone wrong (and the turn
+    that moved on since), are the ones
+    accepted from the seat at that step (issue 24 N5: a mail sent again, by hand or by
+    a client, is no mistake to correct)."""
+    step = mail.document.get("step")
+    if not checked.game_id or not checked.seat or not isinstance(step, int) or isinstance(step, bool):
+        return False
+    result = service.store.latest_result(checked.game_id, checked.seat, step)
+    return isinstance(result, dict) and "orders" in mail.document \
+        and result.get("orders") == trust.json_form(mail.document["orders"])
+
+
+def _already_accepted(service: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: Callable[..., int],
+                      shown: Mapping[str, Any]) -> str:
+    """Answer orders sent again after they were accepted (issue 24 N5): no problem, the
+    step they were accepted at and the step now; the inbox row ``answered``."""
+    game_id, seat, step = str(doc["game"]), str(doc["seat"]), int(doc["step"])
+    now = service.state(game_id).step
+    iid = rec("answered", "already accepted", game_id=game_id, seat=seat, result={"document": shown})
+    tr = seat_preferences.translations_at(service.store, game_id, parsed.sender or "")
+    text = tr.gettext("These orders were already accepted at step %(step)d: the receipt went to you then, and "
+                      "nothing changes. The game is at step %(now)d now; your latest prompt says what it waits "
+                      "for.") % {"step": step, "now": now}
+    ratelimit.deliver(service, parsed, iid, game_id=game_id, subject=re_subject(parsed.subject),
+                      text=build.render_notice(wrapped(text), game_id, tr),
+                      html_title=tr.gettext("Orders already accepted"),
+                      id_parts=(game_id, "already-accepted", *answers.answer_key(parsed)))
+    return "answered"
 
 
 DOES_NOT_FIT = frozenset({"orders.unknown_key", "orders.not_a_mapping", "tyche.missing"})
@@ -317,14 +359,15 @@ def _against_now(mail: Mail, rejections: list[Problem]) -> list[Problem]:
     assert mail.state is not None and mail.checked is not None
     step = mail.state.step
     decision = next((d for d in game_rules.pending(mail.state) if d.seat == mail.checked.seat), None)
-    kind = decision.kind.replace("_", " ") if decision is not None else "none"
+    kind = decision.kind if decision is not None else "none"
     if any(p.code in DOES_NOT_FIT for p in rejections):
-        mail.note = (f"Your orders were not checked against step {step}: they do not fit its decision "
-                     f"({kind}). Write them from your latest prompt.")
+        mail.note = (N_("Your orders were not checked against step %(step)s: they do not fit its decision "
+                        "(%(kind)s). Write them from your latest prompt."), {"step": step, "kind": kind})
         return []
-    mail.note = (f"Your orders were checked against step {step}, the decision the game waits for from you, "
-                 + ("and the problems other than the step are theirs." if rejections else
-                    f"and have no other problem: send them again with step: {step}."))
+    mail.note = ((N_("Your orders were checked against step %(step)s, the decision the game waits for from you, "
+                     "and the problems other than the step are theirs."), {"step": step}) if rejections else
+                 (N_("Your orders were checked against step %(step)s, the decision the game waits for from you, "
+                     "and have no other problem: send them again with step: %(step)s."), {"step": step}))
     return rejections
 
 

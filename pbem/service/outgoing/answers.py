@@ -4,12 +4,15 @@ alert to a seat whose key came from another address."""
 from __future__ import annotations
 
 import difflib
+import gettext
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import yaml
 
+from pbem import i18n, problem_texts
+from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
@@ -30,6 +33,22 @@ def answer_key(parsed: ParsedMail) -> tuple[str, ...]:
     return (parsed.message_id, parsed.content) if parsed.content else (parsed.message_id,)
 
 
+Note = str | tuple[str, Mapping[str, Any]]
+"""A line after the problems of a rejection: a text as it is, or a message (an English
+msgid, marked with :func:`pbem.i18n.N_`) and its values, translated for the sender
+(issue 28). A ``kind`` value that is a decision kind is said in words
+(:func:`pbem.report.build.decision_text`)."""
+
+
+def note_text(note: Note | None, tr: gettext.NullTranslations) -> str | None:
+    """``note`` in the language of ``tr`` (:data:`Note`)."""
+    if note is None or isinstance(note, str):
+        return note
+    message, values = note
+    values = {k: build.decision_text(v, tr) if k == "kind" else v for k, v in values.items()}
+    return tr.gettext(message) % values if values else tr.gettext(message)
+
+
 #: the most of the sender's orders text a rejection quotes back (break-it finding 5: up
 #: to 100 KB were echoed to any address, a relay for spam)
 ECHO_CHARS = 2000
@@ -45,33 +64,38 @@ def capped_echo(text: str, limit: int = ECHO_CHARS) -> str:
     return text[:limit] + f"\n… ({len(text) - limit:,} more characters of your mail not shown)\n"
 
 
-def capped_problems(issues: Sequence[Problem]) -> list[dict[str, Any]]:
+def capped_problems(issues: Sequence[Problem], tr: gettext.NullTranslations | None = None
+                    ) -> list[dict[str, Any]]:
     """The problems as dicts for the rejection: at most :data:`MAX_PROBLEMS`, each text
     cut to :data:`PROBLEM_CHARS` (they may quote the mail), and a last one counting the
-    rest."""
+    rest, in the language of ``tr`` (None: English)."""
     def cut(value: Any) -> Any:
         return value[:PROBLEM_CHARS] + "…" if isinstance(value, str) and len(value) > PROBLEM_CHARS else value
     shown = [{k: cut(v) for k, v in i.to_dict().items()} for i in issues[:MAX_PROBLEMS]]
     if len(issues) > MAX_PROBLEMS:
+        ngettext, rest = i18n.ngettext_of(tr), len(issues) - MAX_PROBLEMS
         shown.append(Problem(code=issues[MAX_PROBLEMS].code,
-                             message=f"… and {len(issues) - MAX_PROBLEMS} more problems not shown.").to_dict())
+                             message=ngettext("… and %(num)d more problem not shown.",
+                                              "… and %(num)d more problems not shown.", rest) % {"num": rest}).to_dict())
     return shown
 
 
 def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
-          orders_text: str | None = None, note: str | None = None, inbox_id: int | None = None,
+          orders_text: str | None = None, note: Note | None = None, inbox_id: int | None = None,
           urgent: bool = False) -> bool:
     """Answer a sender with every problem found, repeats merged
     (:func:`pbem.problems.grouped`), and ``note`` after them, as the limits on answers
     allow (:func:`pbem.service.outgoing.ratelimit.deliver`: a seat past its hourly limit gets it
-    in a digest unless ``urgent``, the refusal of the orders the game waits for from it;
+    in a digest unless ``urgent``, a real refusal to its own address, one in 5 minutes;
     ``inbox_id`` is marked when the answer does not go on its own); False when the answer
     was dropped (a stranger past the limits)."""
     if not parsed.sender:
         return False
     tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender)  # a seat's own language (issue 28)
-    text = build.render_rejection(parsed.subject, capped_problems(grouped(issues)), game_id,
-                                  capped_echo(mask_key_lines(orders_text)) if orders_text else None, note=note, tr=tr)
+    shown = [problem_texts.localized(p, tr) for p in grouped(issues)]  # by code in es/ru (issue 28)
+    text = build.render_rejection(parsed.subject, capped_problems(shown, tr), game_id,
+                                  capped_echo(mask_key_lines(orders_text)) if orders_text else None,
+                                  note=note_text(note, tr), tr=tr)
     return ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, subject=re_subject(parsed.subject),
                              text=text, html_title=tr.gettext("Orders not applied"),
                              id_parts=(game_id or "judge", "reply", *answer_key(parsed)), urgent=urgent)
@@ -79,14 +103,24 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
 
 def reject(judge: Service, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
            seat: str | None, result: Mapping[str, Any], status: str = "rejected", reason: str = "",
-           note: str | None = None, **fields: Any) -> str:
+           note: Note | None = None, **fields: Any) -> str:
     """Record a mail that is not applied (``status`` rejected or held, with every
     problem; ``reason`` defaults to the first problem's code) and answer the sender
     (``note`` after the problems); nothing in the game changes. Returns ``status``."""
     iid = rec(status, reason or issues[0].code, game_id=game_id, seat=seat,
               result={**result, "problems": [i.to_dict() for i in issues]}, **fields)
-    reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text, note=note, inbox_id=iid)
+    reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text, note=note, inbox_id=iid,
+          urgent=status == "rejected" and from_the_seat(judge, game_id, seat, parsed.sender))
     return status
+
+
+def from_the_seat(judge: Service, game_id: str | None, seat: str | None, sender: str | None) -> bool:
+    """Whether ``sender`` is the registered address of ``seat`` in ``game_id`` (issue 24
+    B/N2: a refusal to it is sent at once past the hourly limit on answers)."""
+    if not game_id or not seat or not sender:
+        return False
+    row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), None)
+    return row is not None and bool(row["email"]) and fold_address(row["email"]) == fold_address(sender)
 
 
 def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: int, orders: Mapping[str, Any],

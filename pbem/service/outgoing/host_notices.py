@@ -37,20 +37,23 @@ def host_translations(judge: Service, game_id: str) -> gettext.NullTranslations:
     return i18n.translations(settings_of(judge, game_id).host_language)
 
 
-def notify_host(judge: Service, game_id: str, body: str, kind: str, once: str | None = None) -> None:
+def notify_host(judge: Service, game_id: str, body: i18n.Localizable, kind: str, once: str | None = None) -> None:
     """Queue a host notice ``[game] host notice: kind`` with ``body`` to the game's
-    ``host_email`` (a log warning when the game has none). The same body for the same
-    game and kind is queued once (its Message-ID is a hash of them); with ``once``, one
-    notice per (game, kind, once) whatever the body."""
+    ``host_email`` (a log warning when the game has none), in the host's language
+    (``host_language``; ``body`` a text or a function of the translations object,
+    :data:`pbem.i18n.Localizable`). The same body for the same game and kind is queued
+    once (its Message-ID is a hash of the English body); with ``once``, one notice per
+    (game, kind, once) whatever the body."""
     address = host_of(judge, game_id)
+    english = i18n.localize(body)
     if not address:
-        log.warning("[%s] %s", game_id, body)
+        log.warning("[%s] %s", game_id, english)
         return
-    digest = once or hashlib.sha256(body.encode()).hexdigest()[:12]
+    digest = once or hashlib.sha256(english.encode()).hexdigest()[:12]
     tr = host_translations(judge, game_id)  # the host's language (issue 28)
     outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None,
                  subject=f"[{game_id}] " + tr.gettext("host notice: %(kind)s") % {"kind": kind},
-                 text=build.render_notice(body, game_id, tr),
+                 text=build.render_notice(i18n.localize(body, tr), game_id, tr),
                  html=None, id_parts=(game_id, "host", kind, digest))
 
 

@@ -22,11 +22,12 @@ log = logging.getLogger(__name__)
 def queue(judge: Service, *, game_id: str | None, kind: str, to_addr: str, to_name: str | None, subject: str,
           text: str, html: str | None, id_parts: Sequence[object], attachments: Sequence[Attachment] = (),
           in_reply_to: str | None = None, references: Sequence[str] = (),
-          auto: str = "auto-generated", answer_digest: str | None = None) -> None:
+          auto: str = "auto-generated", answer_digest: str | None = None, urgent: bool = False) -> None:
     """Compose one message (:func:`pbem.mail.compose.compose`) and add it to the outbox,
     unless a message with the same stable Message-ID (from ``id_parts``, RFC 5322 3.6.4)
     is queued already. ``auto`` is the RFC 3834 Auto-Submitted value; ``answer_digest``
-    marks an answer (:func:`pbem.service.outgoing.ratelimit.answer_digest`). An empty
+    marks an answer (:func:`pbem.service.outgoing.ratelimit.answer_digest`), ``urgent`` a
+    refusal sent past the hourly limit (:func:`pbem.service.outgoing.ratelimit.allowance`). An empty
     ``to_addr`` (a seat the bot plays from the start or by the host's hand has no
     address) queues nothing. Call inside the transaction of what caused the mail."""
     if not to_addr:  # a seat a bot plays has no address (pbem.service.play.bots): nothing to mail
@@ -41,7 +42,7 @@ def queue(judge: Service, *, game_id: str | None, kind: str, to_addr: str, to_na
                   auto=auto, game_id=game_id, date=judge.clock(), plain=plain)
     judge.store.queue_mail(message_id=out.message_id, game_id=game_id, kind=kind, to_addr=out.to_addr,
                            subject=subject, raw=out.raw, in_reply_to=in_reply_to, at=judge.clock().isoformat(),
-                           bodies=out.bodies, answer_digest=answer_digest)
+                           bodies=out.bodies, answer_digest=answer_digest, urgent=urgent)
 
 
 def resend(store: Store, ids: Sequence[int] | None = None) -> list[int]:

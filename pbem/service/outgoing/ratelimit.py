@@ -9,10 +9,12 @@ a genuine refusal among them).
   is kept (``answer_digests``) and merged with the others kept for that address into
   one digest mail, sent by the deadline tick as soon as the hour allows
   (:func:`send_digests`), so the address gets at most the limit's mails an hour and
-  every answer. Except a **decision's answer** (issue 24 B: a real refusal waited in
-  the digest up to an hour, one past the game's end): the refusal of the orders the
-  game waits for from that seat (``urgent``) is sent at once whatever the count, as
-  receipts always are, since the deadline it concerns may come before the hour allows.
+  every answer. Except a **real refusal** (issue 24 B/N2: a refusal waited in the
+  digest up to an hour, one past the game's end): the refusal of orders or of a
+  command that a seat sent from its registered address (a wrong key included,
+  ``urgent``) is sent at once past the count, as receipts always are, since a
+  deadline may come before the hour allows; at most :data:`URGENT_EVERY` apart to one
+  address (the rest join the digest), so a flood still gets few mails.
 - **Any other address** gets at most ``reply_rate_per_hour`` answers an hour, and all
   of them together at most ``stranger_replies_per_hour`` (break-it finding 5: with a
   forged From: per mail, anyone could make the judge write to any number of third
@@ -45,6 +47,8 @@ log = logging.getLogger(__name__)
 
 NEAR = 3
 """An answer that leaves this many or fewer before the hourly limit tells the seat so."""
+URGENT_EVERY = timedelta(minutes=5)
+"""The least time between two refusals sent past an address's hourly limit (``urgent``)."""
 DIGEST_FULL = 20
 """The most answers a digest shows in full; later ones are listed by subject."""
 
@@ -58,6 +62,8 @@ class Allowance:
 
     verdict: str
     note: str | None = None
+    urgent: bool = False
+    """A refusal sent past the hourly limit (counted for :data:`URGENT_EVERY`)."""
 
 
 def answer_digest(address: str, text: str) -> str:
@@ -67,9 +73,11 @@ def answer_digest(address: str, text: str) -> str:
 
 
 def is_seat_or_host(judge: Service, address: str) -> bool:
-    """Whether ``address`` is registered for a seat or hosts a game (config or table)."""
+    """Whether ``address`` is registered for a seat or hosts a game (config or table), or
+    was a seat's before a replacement or an address change (issue 24 N8: its mail was
+    dropped silently by the strangers' limit)."""
     folded = fold_address(address)
-    return judge.store.is_seat_address(address) \
+    return judge.store.is_seat_address(address) or bool(judge.store.former_seats(address)) \
         or any(g.host_email and fold_address(g.host_email) == folded for g in judge.config.games) \
         or judge.store.is_host_address(address)
 
@@ -77,8 +85,9 @@ def is_seat_or_host(judge: Service, address: str) -> bool:
 def allowance(judge: Service, address: str | None, digest: str | None = None, urgent: bool = False) -> Allowance:
     """What may happen to one more answer to ``address`` now (see the module docstring);
     ``digest``: the answer's :func:`answer_digest`, for the repeat check; ``urgent``: the
-    answer carries a decision of the game to a seat's own address (sent even past the
-    limit, never kept for the digest; a repeat is still not sent again)."""
+    answer is a real refusal to a seat's own address (sent even past the limit, at most
+    one in :data:`URGENT_EVERY`, else kept for the digest; a repeat is still not sent
+    again). The verdict ``send`` past the limit carries ``urgent``."""
     if not address:
         return Allowance("drop")
     since = (judge.clock() - timedelta(hours=1)).isoformat()
@@ -91,7 +100,10 @@ def allowance(judge: Service, address: str | None, digest: str | None = None, ur
                                 for r in judge.store.held_answers()):
             # the deadline an urgent answer concerns may come before the digest goes;
             # the others wait, also while a digest waits (answers keep their order)
-            return Allowance("send") if urgent else Allowance("digest")
+            recent = (judge.clock() - URGENT_EVERY).isoformat()
+            if urgent and not judge.store.urgent_answers_to(address, recent):
+                return Allowance("send", urgent=True)
+            return Allowance("digest")
         left = limit - sent - 1
         note = None if left > NEAR else (
             f"Note: this is answer {sent + 1} of {limit} the judge sends to your address within an hour. "
@@ -112,8 +124,8 @@ def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id
     ``html`` or made from the text under ``html_title``; ``attachments`` go with an
     answer sent on its own (a digest keeps the text only, and says the file was left
     out). Marks the inbox row ``inbox_id`` when the answer is not sent on its own.
-    ``urgent``: it carries a decision of the game (:func:`allowance`). False when it was
-    dropped."""
+    ``urgent``: it is a real refusal to a seat's own address (:func:`allowance`). False
+    when it was dropped."""
     digest = answer_digest(parsed.sender or "", text)
     allowed = allowance(judge, parsed.sender, digest, urgent)
     if allowed.verdict == "drop":
@@ -143,7 +155,7 @@ def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id
                  to_name=parsed.sender_name or None, subject=subject, text=text,
                  html=html if html is not None else build.html_of_text(html_title or subject, text),
                  id_parts=id_parts, in_reply_to=parsed.message_id, references=parsed.references,
-                 auto="auto-replied", answer_digest=digest, attachments=attachments)
+                 auto="auto-replied", answer_digest=digest, attachments=attachments, urgent=allowed.urgent)
     return True
 
 

@@ -153,24 +153,33 @@ def log_table(judge: Service, game_id: str, events: list[rules.Event]) -> None:
     store.save_snapshot(game_id, seq, state.step, state.to_dict())
 
 
-def tell_seats(judge: Service, game_id: str, subject: str, body: str, id_part: str) -> None:
-    """Queue a notice (text and HTML, wrapped to 72 columns) to every seat (the
-    signature in each seat's language; the body is English until issue 28 reaches it)."""
+def tell_seats(judge: Service, game_id: str, subject: i18n.Localizable, body: i18n.Localizable, id_part: str,
+               head: str = "") -> None:
+    """Queue a table notice (text and HTML, wrapped to 72 columns) to every seat, each in
+    its seat's language (issue 28): ``subject`` and ``body`` are texts or functions of a
+    translations object (:data:`pbem.i18n.Localizable`), written once per seat;
+    ``head`` goes before the subject untranslated (``step 5: ``, the part mail filters
+    match)."""
     for row in judge.store.seats(game_id):
-        text = build.render_notice(wrapped(body), game_id, seat_preferences.translations(judge.store, game_id,
-                                                                                         row["seat"]))
+        tr = seat_preferences.translations(judge.store, game_id, row["seat"])
+        text = build.render_notice(wrapped(i18n.localize(body, tr)), game_id, tr)
+        title = head + i18n.localize(subject, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
+                     subject=f"[{game_id}] {title}", text=text, html=build.html_of_text(title, text),
                      id_parts=(game_id, "table", id_part, row["seat"]))
 
 
 def returned(judge: Service, game_id: str, seat: str, by: str) -> bool:
-    """The seat's player acts again (``by``: ``orders`` — valid orders from the seat —
-    or ``replace`` — the host gave the seat to a new player): when the seat had missed
-    decisions in a row or was in civil disorder, log ``SeatReturned`` (the in-a-row
-    count starts again) and, leaving disorder, tell every seat. True when logged. Call
-    inside a transaction. A seat the bot took in civil disorder (``civil_disorder: bot``)
-    is the player's again when they send valid orders: ``BotLeft`` too."""
+    """The seat's player acts again (``by``: ``orders`` — valid orders from the seat —,
+    ``replace`` — the host gave the seat to a new player — or ``standby`` — a substitute
+    from the standby list took it, issue 29): when the seat had missed decisions in a
+    row or was in civil disorder, log ``SeatReturned`` (the in-a-row count starts again)
+    and, leaving disorder, tell every seat. True when logged. Call inside a transaction.
+    A seat the bot took in civil disorder (``civil_disorder: bot``) is the player's again
+    when they send valid orders: ``BotLeft`` too. A new player (``replace``,
+    ``standby``) gets the seat's pending decision at its full length from now: in civil
+    disorder it was due at once, and the new player's first decision was missed again
+    before they could answer (issue 29)."""
     recs, _away = table(judge, game_id)
     rec = recs.get(seat, SeatRecord())
     if rec.conceded or (not rec.in_a_row and not rec.disorder):  # a concession is for good (issue 29)
@@ -180,11 +189,26 @@ def returned(judge: Service, game_id: str, seat: str, by: str) -> bool:
     if by == "orders" and played is not None and played.why == "civil_disorder":  # the player is back: the bot leaves
         events.append(rules.judge_event("BotLeft", {"seat": seat, "bot": played.bot, "why": "orders"}))
     log_table(judge, game_id, events)
+    if by != "orders":  # a new player: the pending decision waits its full length for them
+        state = judge.state(game_id)
+        decision = next((d for d in rules.pending(state) if d.seat == seat), None)
+        if decision is not None and seat not in bot_seats(judge, game_id):
+            start(judge, game_id, state.step, seat, decision.kind)
     if rec.disorder:
-        who = "its player sent valid orders again" if by == "orders" else "the host gave it to a new player"
-        tell_seats(judge, game_id, f"{seat} is back",
-                   f"{seat} leaves civil disorder in {game_id}: {who}. Its decisions wait for its orders "
-                   "again until their deadlines.", f"returned-{seat}-{judge.clock().isoformat()}")
+        judge.store.close_offer(game_id, seat, "closed", judge.clock().isoformat())  # no longer on offer (issue 29)
+        values = {"seat": seat, "game": game_id}
+        tell_seats(judge, game_id, lambda tr: tr.gettext("%(seat)s is back") % values,
+                   lambda tr: (tr.gettext("%(seat)s leaves civil disorder in %(game)s: its player sent valid orders "
+                                          "again. Its decisions wait for its orders again until their deadlines.")
+                               if by == "orders" else
+                               tr.gettext("%(seat)s leaves civil disorder in %(game)s: a substitute from the standby "
+                                          "list took it. Its decisions wait for its orders again until their "
+                                          "deadlines.")
+                               if by == "standby" else
+                               tr.gettext("%(seat)s leaves civil disorder in %(game)s: the host gave it to a new "
+                                          "player. Its decisions wait for its orders again until their "
+                                          "deadlines.")) % values,
+                   f"returned-{seat}-{judge.clock().isoformat()}")
     return True
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from pbem import rules
+from pbem.keys import hash_key, new_key
 from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
@@ -42,18 +43,21 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
     when the old player had changed them: the new player's are not known; break16) and
     what its digest held flushed; end the seat's missed-decision row (``SeatReturned``) and
     mail the waiting prompt again; a bot that plays the seat (taken in civil disorder)
-    leaves it (``BotLeft``). ``by``: ``"replace"`` or ``"config"``. Returns the
-    log witness after it. Call inside a transaction, after the ``SeatChanged`` event."""
+    leaves it (``BotLeft``). ``by``: ``"replace"``, ``"config"`` or ``"standby"`` (a
+    substitute from the standby list took the seat; issue 29). No notice when the
+    ``old`` row has no address (the bot played the seat). Returns the log witness after
+    it. Call inside a transaction, after the ``SeatChanged`` event."""
     if seat_preferences.of(judge.store, game_id, seat) != dict(seat_preferences.DEFAULTS):  # not the new player's
         trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {
             "seat": seat, "prefs": dict(seat_preferences.DEFAULTS)})])
         digests.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
         head = trust.witness(judge.store, game_id)
-    if deadlines.returned(judge, game_id, seat, "replace"):  # a new player: out of civil disorder, NMR row ends
+    # a new player: out of civil disorder, NMR row ends
+    if deadlines.returned(judge, game_id, seat, "standby" if by == "standby" else "replace"):
         head = trust.witness(judge.store, game_id)
     # a seat the bot took in civil disorder is the new player's: the bot leaves it (issue 25, attempt 5,
     # item 2: a config handover left the bot playing the seat of the person the host named)
-    if bots.unseat_bot(judge, game_id, seat, "host" if by == "replace" else "config"):
+    if bots.unseat_bot(judge, game_id, seat, {"replace": "host", "standby": "standby"}.get(by, "config")):
         head = trust.witness(judge.store, game_id)
     _subject, history_text, _html = history_reply(judge.store, game_id, seat, None)
     key_text = (f"Your seat key is:\n\n  {key}" if key else
@@ -69,12 +73,47 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
     subject = f"[{game_id}] handover: your seat {seat}"
     outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=address, to_name=player, subject=subject,
                  text=text, html=build.html_of_text(subject, text), id_parts=(game_id, "handover", seat, head))
-    who = "The host gave your seat" if by == "replace" else "The host's config now gives your seat"
-    note = build.render_notice(wrapped(f"{who} {seat} in {game_id} to another player. Thank you for "
-                                       "playing; your key no longer works, and mail from your address "
-                                       "no longer speaks for the seat."), game_id)
-    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
-                 subject=f"[{game_id}] your seat {seat} has a new player", text=note,
-                 html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
+    who = {"replace": "The host gave your seat", "standby": "The judge gave your seat"
+           }.get(by, "The host's config now gives your seat")
+    to = "a substitute from the standby list" if by == "standby" else "another player"
+    note = build.render_notice(wrapped(f"{who} {seat} in {game_id} to {to}. Thank you for playing; your key no "
+                                       "longer works, and mail from your address no longer speaks for the "
+                                       "seat."), game_id)
+    if old["email"]:  # a seat the bot played has no old player to tell
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
+                     subject=f"[{game_id}] your seat {seat} has a new player", text=note,
+                     html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
     prompt_again(judge, game_id, seat, again=head)  # a second handover at this step mails the prompt again
+    return head
+
+
+def give_seat(judge: Service, game_id: str, seat: str, player: str, address: str, by: str) -> str | None:
+    """A new player ``player`` at ``address`` (normalised) takes ``seat`` of a game made
+    by ``pbem game new``: the old player's pending address changes closed, a new key,
+    ``SeatChanged`` (with ``by: standby`` for a substitute; issue 29), the seat row
+    updated, the bot off the seat if it played it (``BotLeft``), then :func:`hand_over`.
+    ``by``: ``"replace"`` or ``"standby"``. Returns the log witness. Call inside a
+    transaction, after checking the seat and the address."""
+    store = judge.store
+    old = next(r for r in store.seats(game_id) if r["seat"] == seat)
+    store.close_address_changes(game_id, seat, "replaced", judge.clock().isoformat())  # the old player's
+    key = new_key()
+    data: dict[str, Any] = {"seat": seat, "changed": ["player", "address", "key"], "player": player}
+    if by == "standby":
+        data["by"] = "standby"
+    head = trust.log_events(judge, game_id, [rules.judge_event("SeatChanged", data)])
+    store.update_seat(game_id, seat, player=player, email=address, key_hash=hash_key(key))
+    if bots.unseat_bot(judge, game_id, seat, by if by == "standby" else "host"):  # the decision waits for the player
+        head = trust.witness(store, game_id)
+    head = hand_over(judge, game_id, seat, player, address, key, old, head, by)
+    offer = store.seat_offer(game_id, seat)
+    if offer is not None and offer["status"] == "asked" and offer["asker_email"] != address:  # told either way
+        note = build.render_notice(wrapped(f"The host gave the seat {seat} of {game_id}, which you asked for, to "
+                                           "another player. You still stand by for the game's other seats."),
+                                   game_id)
+        outbox.queue(judge, game_id=game_id, kind="notice", to_addr=offer["asker_email"],
+                     to_name=offer["asker_name"], subject=f"[{game_id}] seat {seat} went to another player",
+                     text=note, html=build.html_of_text("seat taken", note),
+                     id_parts=(game_id, "offer-refused", seat, offer["asker_email"], head))
+    store.close_offer(game_id, seat, "taken" if by == "standby" else "closed", judge.clock().isoformat())
     return head

@@ -4,11 +4,12 @@ ends (R-9.3 for reaction windows), with the NMR count and civil disorder (issue 
 The due times themselves are :mod:`pbem.service.play.deadlines`'."""
 from __future__ import annotations
 
+import gettext
 import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.gamesettings import GameSettings
 from pbem.report import build
 from pbem.service.base import calendar
@@ -17,7 +18,7 @@ from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.base.text import safe_text
 from pbem.service.log import trust
 from pbem.service.outgoing import host_notices, outbox, seat_preferences
-from pbem.service.play import adjudicate, bots
+from pbem.service.play import adjudicate, bots, substitutes
 from pbem.service.play.deadlines import (
     SeatRecord,
     log_table,
@@ -122,23 +123,49 @@ def _missed(judge: Service, game_id: str, seat: str, step: int, rec: SeatRecord,
     if not falls:
         return False
     by_bot = settings.civil_disorder == "bot"
-    plays = (f"the game's bot ({bots.player_name(settings)}) plays its decisions, this one first"
-             if by_bot else "its decisions are decided by their default at once")
-    tell_seats(judge, game_id, f"{seat} falls into civil disorder",
-               f"{seat} sent no orders for {row} decisions in a row, the limit of {game_id}, and falls into civil "
-               f"disorder: from now on {plays}. It leaves civil "
-               "disorder when its player sends valid orders again or the host gives the seat to a new player.",
+    values = {"seat": seat, "row": row, "game": game_id, "bot": bots.player_name(settings)}
+    tell_seats(judge, game_id, lambda tr: tr.gettext("%(seat)s falls into civil disorder") % values,
+               lambda tr: (tr.ngettext(
+                   "%(seat)s sent no orders for %(row)d decision in a row, the limit of %(game)s, and falls into "
+                   "civil disorder: from now on the game's bot (%(bot)s) plays its decisions, this one first.",
+                   "%(seat)s sent no orders for %(row)d decisions in a row, the limit of %(game)s, and falls into "
+                   "civil disorder: from now on the game's bot (%(bot)s) plays its decisions, this one first.", row)
+                   if by_bot else tr.ngettext(
+                   "%(seat)s sent no orders for %(row)d decision in a row, the limit of %(game)s, and falls into "
+                   "civil disorder: from now on its decisions are decided by their default at once.",
+                   "%(seat)s sent no orders for %(row)d decisions in a row, the limit of %(game)s, and falls into "
+                   "civil disorder: from now on its decisions are decided by their default at once.", row)) % values
+               + " " + tr.gettext("It leaves civil disorder when its player sends valid orders again or the host "
+                                  "gives the seat to a new player."),
                f"disorder-{seat}-{step}")
-    how = (f"  pbem host replace {game_id} --seat {seat} --player 'Name <address>'\n\n"
-           "or by mail `command: replace` with `seat:` and `player:` (docs/host-guide.md)."
-           if judge.config.game(game_id) is None else  # break16: replace refuses config games
-           f"in the judge's config: change games[].seats[] of {game_id} (player, email, key_hash from "
-           "`pbem key new`); the next `pbem run` logs the change (docs/host-guide.md).")
-    host_notices.notify_host(judge, game_id,
-                     f"{seat} of {game_id} missed {row} decisions in a row and is in civil disorder: the "
-                     + ("game's bot plays it" if by_bot else "judge plays its defaults at once")
-                     + ". Please find a new player and give them the seat:\n\n" + how,
-                     "civil disorder", once=f"{seat}-{step}")
+    configured = judge.config.game(game_id) is not None  # break16: replace refuses config games
+    offered = substitutes.offer(judge, game_id, seat, "civil_disorder")  # issue 29: the standby list first
+    auto = settings.substitutes == "auto"
+
+    def to_host(tr: gettext.NullTranslations) -> str:
+        head = (tr.ngettext("%(seat)s of %(game)s missed %(row)d decision in a row and is in civil disorder: the "
+                            "game's bot plays it.", "%(seat)s of %(game)s missed %(row)d decisions in a row and is "
+                            "in civil disorder: the game's bot plays it.", row) if by_bot else
+                tr.ngettext("%(seat)s of %(game)s missed %(row)d decision in a row and is in civil disorder: the "
+                            "judge plays its defaults at once.", "%(seat)s of %(game)s missed %(row)d decisions in "
+                            "a row and is in civil disorder: the judge plays its defaults at once.", row)) % values
+        how = (tr.gettext("in the judge's config: change games[].seats[] of %(game)s (player, email, key_hash from "
+                          "`pbem key new`); the next `pbem run` logs the change (docs/host-guide.md).") % values
+               if configured else
+               f"  pbem host replace {game_id} --seat {seat} --player 'Name <address>'\n\n" + tr.gettext(
+                   "or by mail `command: replace` with `seat:` and `player:` (docs/host-guide.md)."))
+        if offered:
+            ask = (tr.ngettext("The seat is offered to the %(n)d address on the standby list (docs/host-guide.md, "
+                               "Substitutes);", "The seat is offered to the %(n)d addresses on the standby list "
+                               "(docs/host-guide.md, Substitutes);", offered) % {"n": offered} + " "
+                   + (tr.gettext("the first to accept takes it and you are told.") if auto else
+                      tr.gettext("you approve the first who accepts."))
+                   + " " + tr.gettext("Or find a new player yourself and give them the seat:"))
+        else:
+            ask = tr.gettext("Please find a new player and give them the seat:")
+        return head + " " + ask + "\n\n" + how
+
+    host_notices.notify_host(judge, game_id, to_host, "civil disorder", once=f"{seat}-{step}")
     return True
 
 
@@ -153,13 +180,20 @@ def _late(judge: Service, game_id: str, step: int, settings: GameSettings) -> No
     if not rows:
         return
     grace = timedelta(seconds=settings.grace)
-    lines = [f"  {d['seat']}: due {calendar.shown(d['due_at'], settings)},\n    orders taken until "
-             f"{calendar.shown(datetime.fromisoformat(d['due_at']) + grace, settings)}" for d in rows]
     late = ", ".join(d["seat"] for d in rows)
-    tell_seats(judge, game_id, f"step {step}: {late} late",
-               f"The deadline of step {step} passed and the judge has no orders yet from {late}. Their orders "
-               "are still taken until the end of the grace; then the default shown in the prompt is played.\n\n"
-               + "\n".join(lines), f"late-{step}-{late}-{max(d['due_at'] for d in rows)}")  # moved: told again
+
+    def body(tr: gettext.NullTranslations) -> str:
+        language = i18n.language_of(tr)
+        lines = ["  " + tr.gettext("%(seat)s: due %(due)s,") % {
+            "seat": d["seat"], "due": calendar.shown(d["due_at"], settings, language)} + "\n    " + tr.gettext(
+            "orders taken until %(until)s") % {
+            "until": calendar.shown(datetime.fromisoformat(d["due_at"]) + grace, settings, language)} for d in rows]
+        return tr.gettext("The deadline of step %(step)s passed and the judge has no orders yet from %(late)s. "
+                          "Their orders are still taken until the end of the grace; then the default shown in "
+                          "the prompt is played.") % {"step": step, "late": late} + "\n\n" + "\n".join(lines)
+
+    tell_seats(judge, game_id, lambda tr: tr.gettext("%(late)s late") % {"late": late}, body,
+               f"late-{step}-{late}-{max(d['due_at'] for d in rows)}", head=f"step {step}: ")  # moved: told again
     for d in rows:
         judge.store.mark_late(game_id, step, d["seat"], now.isoformat())
 

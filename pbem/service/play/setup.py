@@ -102,10 +102,7 @@ def config_welcome_text(judge: Service, game: GameConfig, seat: SeatConfig,
                 "secret: every orders mail you send to %(judge)s carries it. An orders mail "
                 "looks like") % names
             + f"\n\n  game: {game.id}\n  seat: {seat.seat}\n  key: YOUR-SEAT-KEY\n  step: N\n  orders:\n    ...\n\n"
-            + _("where N is the step the latest prompt names. The judge mails a prompt "
-                "whenever your seat has a decision to make, with the orders it expects (docs/orders.md); reply "
-                "to the prompt with your orders. Deadlines are shown in the game's time zone, "
-                "%(zone)s.") % names
+            + _(ORDERS_LINE) % names
             + " " + _(GUIDE_LINE) + "\n\n" + options_text(game.options, tr))
 
 
@@ -245,6 +242,11 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+ORDERS_LINE = N_("where N is the step the latest prompt names. The judge mails a prompt whenever your seat has a "
+                 "decision to make, with the orders it expects; reply to the prompt with your orders. Deadlines "
+                 "are shown in the game's time zone, %(zone)s.")
+"""How orders come and go, in both welcomes (issue 24 item G: it pointed to docs/orders.md, a file the
+player does not have; :data:`GUIDE_LINE` after it says how to get the guide by mail)."""
 GUIDE_LINE = N_("A mail with `command: help` (and your game, seat and key) brings the player's guide, "
                 "the orders and the commands; every problem the judge names comes with its fix.")
 """Where the welcome sends a player for the rest: the guide by mail, which players have
@@ -266,6 +268,10 @@ def options_text(options: Mapping[str, Any], tr: gettext.NullTranslations | None
     for name, value in options.items():
         if name in rules.RULE_OPTIONS:
             what = re.sub(r" \([a-z_/]+\.py\)$", "", rules.RULE_OPTIONS[name][2])
+            if value is False:  # issue 24 N6: the text says what the option does when on
+                what = _("off; when true: %(what)s") % {"what": what}
+        elif value is False:
+            what = _("the optional general %(general)s not in play (R-2)") % {"general": name}
         else:
             what = _("the optional general %(general)s in play (R-2)") % {"general": name}
         shown = str(value).lower() if isinstance(value, bool) else str(value)
@@ -286,10 +292,7 @@ def welcome_text(game_id: str, seat: str, player: str, key: str, judge_address: 
             + _("Keep it secret: every orders mail you send to %(judge)s carries it. An orders mail looks like")
             % names
             + f"\n\n  game: {game_id}\n  seat: {seat}\n  key: {key}\n  step: N\n  orders:\n    ...\n\n"
-            + _("where N is the step the latest prompt names. The judge mails a prompt whenever "
-                "your seat has a decision to make, with the orders it expects (docs/orders.md); "
-                "reply to the prompt with your orders. "
-                "Deadlines are shown in the game's time zone, %(zone)s.") % names
+            + _(ORDERS_LINE) % names
             + " " + _(GUIDE_LINE) + "\n\n" + options_text(options or {}, tr))
 
 

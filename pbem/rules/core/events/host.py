@@ -115,7 +115,8 @@ def _standing_restored(p: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str
 
 BOT_WHY = {"setup": N_("a bot seat from the start"), "host": N_("the host's choice"),
            "civil_disorder": N_("the seat fell into civil disorder and the game's civil_disorder setting is bot"),
-           "orders": N_("its player sent valid orders again"), "config": N_("the judge's config changed")}
+           "orders": N_("its player sent valid orders again"), "config": N_("the judge's config changed"),
+           "standby": N_("a substitute from the standby list took the seat")}
 """Why a bot took or left a seat (``BotSeated`` and ``BotLeft``'s ``why``), in words."""
 
 PLANNED = (

@@ -11,7 +11,8 @@ None changes the position (no reducer); the service makes them with
   Private to its seat until the game is over;
 - ``SeedRevealed``: the seed, once the game is over or abandoned;
 - ``SeatChanged``: the config gave a seat another player, address or key (the address
-  itself is not logged: the archive is public);
+  itself is not logged: the archive is public); ``by: standby`` when a substitute from
+  the standby list took the seat (issue 29);
 - ``GameAbandoned``: the host ended the game before its end.
 """
 from __future__ import annotations
@@ -37,12 +38,16 @@ KINDS = (
                        seed=lambda p, d, t: d.get('seed'), commitment=lambda p, d, t: d.get('commitment'))),
     EventKind('SeatChanged',
               ('changed', 'player', 'seat'),
-              optional=('config_key',),
-              say=said(N_("Seat %(seat)s: the host changed its %(changed)s (player: %(player)s)."), seat=seat_of,
+              optional=('by', 'config_key'),
+              say=lambda p, d, t: (
+                  said(N_("Seat %(seat)s: a substitute from the standby list took it (player: %(player)s)."),
+                       seat=seat_of, player=lambda p, d, t: d.get('player'))(p, d, t)
+                  if d.get('by') == 'standby' else
+                  said(N_("Seat %(seat)s: the host changed its %(changed)s (player: %(player)s)."), seat=seat_of,
                        changed=lambda p, d, t: t.gettext(" and ").join(
                            t.gettext(CHANGED[str(x)]) if str(x) in CHANGED else str(x)
                            for x in d.get('changed') or ['record']),
-                       player=lambda p, d, t: d.get('player'))),
+                       player=lambda p, d, t: d.get('player'))(p, d, t))),
     EventKind('GameAbandoned',
               ('reason',),
               say=said(N_("The host abandoned the game (%(reason)s)."),

@@ -2,16 +2,18 @@
 every seat, the status text, the moves of open deadlines and the notices about them."""
 from __future__ import annotations
 
+import gettext
 import textwrap
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbem import rules
+from pbem import i18n, rules
+from pbem.i18n import Localizable, localize
 from pbem.report import build
 from pbem.service.base import calendar
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats, settings_of, wrapped
-from pbem.service.outgoing import outbox
+from pbem.service.outgoing import outbox, seat_preferences
 from pbem.service.play import deadlines, votes
 
 
@@ -21,47 +23,74 @@ def say(via: str, mail: str, cli: str) -> str:
     return cli if via == "cli" else mail
 
 
-def tell_seats(judge: Service, game_id: str, subject: str, body: str, id_part: str) -> None:
-    """Queue a host notice (wrapped, text and HTML) to every seat of ``game_id``."""
-    text = build.render_notice(wrapped(body), game_id)
+def tell_seats(judge: Service, game_id: str, subject: Localizable, body: Localizable, id_part: str,
+               head: str = "") -> None:
+    """Queue a table notice (wrapped, text and HTML) to every seat of ``game_id``, each
+    in its seat's language (issue 28): ``subject`` and ``body`` are texts or functions
+    of a translations object (:data:`pbem.i18n.Localizable`), written once per seat;
+    ``head`` goes before the subject untranslated (``step 5: ``, the part mail filters
+    match)."""
     for row in judge.store.seats(game_id):
+        tr = seat_preferences.translations(judge.store, game_id, row["seat"])
+        text = build.render_notice(wrapped(localize(body, tr)), game_id, tr)
+        title = head + localize(subject, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] {subject}", text=text, html=build.html_of_text(subject, text),
+                     subject=f"[{game_id}] {title}", text=text, html=build.html_of_text(title, text),
                      id_parts=(game_id, "host", id_part, row["seat"]))
 
 
-def status_text(judge: Service, game_id: str) -> str:
+STATUS_WORDS = {"active": i18n.N_("active"), "paused": i18n.N_("paused"), "over": i18n.N_("over"),
+                "abandoned": i18n.N_("abandoned"), "signup": i18n.N_("open for sign-up")}
+"""A game's status in words (the translations' source); another reads as it is."""
+
+
+def status_text(judge: Service, game_id: str, tr: gettext.NullTranslations | None = None) -> str:
     """The game's status for the host: each waited-on seat with its deadline in the
     game's local time and since when it is waited on, and each seat's NMR counts
     (missed decisions in all and in a row), civil disorder (issue 16) and whether a bot
     plays it (docs/bots.md), and the seats' open proposals with how many votes are in
-    (issue 29)."""
+    (issue 29); in the language of ``tr`` (None: English; the proposals' lines stay
+    English)."""
+    _ = i18n.gettext_of(tr)
     game = judge.store.game(game_id)
     assert game is not None
-    lines = [f"Game {game_id} is {game['status']} at step {game['step']}.", ""]
+    when = lambda at: deadlines.shown(judge, game_id, at, tr)  # noqa: E731
+    status = game["status"]
+    lines = [_("Game %(game)s is %(status)s at step %(step)s.") % {
+        "game": game_id, "status": _(STATUS_WORDS[status]) if status in STATUS_WORDS else status,
+        "step": game["step"]}, ""]
     waiting = judge.store.open_deadlines(game_id)
     for d in waiting:
-        since = f", waited on since {deadlines.shown(judge, game_id, d['set_at'])}" if d.get("set_at") else ""
-        lines.append(f"  waiting for {d['seat']} ({d['kind']}), due {deadlines.shown(judge, game_id, d['due_at'])}"
-                     f"{since}")
+        values = {"seat": d["seat"], "kind": build.decision_text(d["kind"], tr), "due": when(d["due_at"]),
+                  "since": when(d["set_at"]) if d.get("set_at") else ""}
+        lines.append("  " + (_("waiting for %(seat)s (%(kind)s), due %(due)s, waited on since %(since)s")
+                             if d.get("set_at") else _("waiting for %(seat)s (%(kind)s), due %(due)s")) % values)
     if not waiting:
-        lines.append("  no seat is waited on.")
+        lines.append("  " + _("no seat is waited on."))
     recs, away = deadlines.table(judge, game_id)
     played = bot_seats(judge, game_id)
-    lines += ["", "NMR (missed decisions: in all, in a row):", ""]
+    lines += ["", _("NMR (missed decisions: in all, in a row):"), ""]
     for row in judge.store.seats(game_id):
         rec = recs.get(row["seat"], deadlines.SeatRecord())
-        note = ", in civil disorder" if rec.disorder else ""
+        note = ", " + _("in civil disorder") if rec.disorder else ""
         if row["seat"] in played:
-            note += f", played by the bot {played[row['seat']].bot}"
+            note += ", " + _("played by the bot %(bot)s") % {"bot": played[row["seat"]].bot}
         for a in away.get(row["seat"], []):
-            note += f", away {deadlines.shown(judge, game_id, a['from'])} to {deadlines.shown(judge, game_id, a['to'])}"
-        lines.append(f"  {row['seat']}: {rec.total} in all, {rec.in_a_row} in a row{note}")
+            note += ", " + _("away %(start)s to %(end)s") % {"start": when(a["from"]), "end": when(a["to"])}
+        lines.append("  " + _("%(seat)s: %(total)s in all, %(row)s in a row") % {
+            "seat": row["seat"], "total": rec.total, "row": rec.in_a_row} + note)
     opened = votes.open_proposals(judge, game_id) if game["status"] in ("active", "paused") else []
     if opened:  # the seats' proposals (issue 29): how many votes are in, never whose
         voters = votes.voters(judge, game_id)
         lines += ["", "Open proposals of the seats:", ""]
         lines += [f"  {p.number}: {p.seat} proposes {p.words()}: {votes.count_text(p, voters)}" for p in opened]
+    offers = [o for o in judge.store.seat_offers(game_id) if o["status"] in ("open", "asked")]
+    if offers:  # issue 29: the seats offered to the standby list
+        lines += ["", "Offered to the standby list (docs/host-guide.md, Substitutes):", ""]
+        lines += [f"  {o['seat']}: " + (f"{o['asker_name']} <{o['asker_email']}> asks for it: approve with "
+                                        f"`command: approve`, `seat: {o['seat']}`" if o["status"] == "asked"
+                                        else f"open since {deadlines.shown(judge, game_id, o['offered_at'])}")
+                  for o in offers]
     # one line per seat, kept as lines when the mail is wrapped (indented paragraphs are)
     return "\n".join(textwrap.fill(line, 72, subsequent_indent="      ") if line.startswith("  ") else line
                      for line in lines)
@@ -89,28 +118,38 @@ class Moved:
     due: datetime
 
 
-def moved_lines(judge: Service, game_id: str, moved: list[Moved]) -> str:
-    """The moved deadlines as lines for a notice or receipt (empty for none)."""
+def moved_lines(judge: Service, game_id: str, moved: list[Moved], tr: gettext.NullTranslations | None = None
+                ) -> str:
+    """The moved deadlines as lines for a notice or receipt (empty for none), in the
+    language of ``tr`` (None: English)."""
     if not moved:
         return ""
+    _ = i18n.gettext_of(tr)
     settings = settings_of(judge, game_id)
-    pairs = [(m, calendar.shown_apart(m.due, m.was, settings)) for m in moved]
-    return "\n\n" + "\n".join(f"  {m.seat}, step {m.step}: now due {due}\n    (was {was})" for m, (due, was) in pairs)
+    language = i18n.language_of(tr) if tr is not None else i18n.DEFAULT
+    pairs = [(m, calendar.shown_apart(m.due, m.was, settings, language)) for m in moved]
+    return "\n\n" + "\n".join("  " + _("%(seat)s, step %(step)s: now due %(due)s") % {
+        "seat": m.seat, "step": m.step, "due": due} + "\n    " + _("(was %(was)s)") % {"was": was}
+        for m, (due, was) in pairs)
 
 
-def tell_moved(judge: Service, game_id: str, moved: list[Moved], why: str, head: str | None) -> None:
+def tell_moved(judge: Service, game_id: str, moved: list[Moved], why: Localizable, head: str | None) -> None:
     """Mail each seat whose deadline moved its new due time (issue 24, finding 10: the
-    prompt it has shows the old one). ``why`` opens the notice."""
+    prompt it has shows the old one), in its language (issue 28). ``why`` opens the
+    notice (a sentence without its full stop, :data:`pbem.i18n.Localizable`)."""
     rows = {r["seat"]: r for r in judge.store.seats(game_id)}
     for m in moved:
         row = rows[m.seat]
-        when = deadlines.shown(judge, game_id, m.due)
-        due, was = calendar.shown_apart(m.due, m.was, settings_of(judge, game_id))
-        body = (f"{why}. Your orders for step {m.step} are now due {due} (was "
-                f"{was}). The prompt you have shows the old time; this "
-                "one holds, and the reminder comes again before it.")
-        text = build.render_notice(wrapped(body), game_id)
-        subject = f"[{game_id}] step {m.step}: your deadline moved to {when}"
+        tr = seat_preferences.translations(judge.store, game_id, m.seat)
+        _ = tr.gettext
+        when = deadlines.shown(judge, game_id, m.due, tr)
+        due, was = calendar.shown_apart(m.due, m.was, settings_of(judge, game_id), i18n.language_of(tr))
+        body = f"{localize(why, tr)}. " + _(
+            "Your orders for step %(step)s are now due %(due)s (was %(was)s). The prompt you have shows the old "
+            "time; this one holds, and the reminder comes again before it.") % {"step": m.step, "due": due,
+                                                                                 "was": was}
+        text = build.render_notice(wrapped(body), game_id, tr)
+        subject = f"[{game_id}] step {m.step}: " + _("your deadline moved to %(when)s") % {"when": when}
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
                      subject=subject, text=text, html=build.html_of_text(subject, text),
                      id_parts=(game_id, "deadline-moved", m.seat, m.step, m.due.isoformat(), head))

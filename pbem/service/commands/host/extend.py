@@ -33,9 +33,11 @@ def process(judge: Service, request: HostRequest) -> Done:
         raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
     head = log_events(judge, game_id, moves)
     span = common.span(timedelta(hours=hours))
-    common.tell_moved(judge, game_id, moved, f"The host extended your deadline in {game_id} by {span}", head)
-    return Done(f"Extended by {span}; the seats whose deadline moved are told the new time."
-                f"{common.moved_lines(judge, game_id, moved)}\n\n{common.status_text(judge, game_id)}", head)
+    common.tell_moved(judge, game_id, moved, lambda tr: tr.gettext(
+        "The host extended your deadline in %(game)s by %(span)s") % {"game": game_id, "span": span}, head)
+    return Done(lambda tr: tr.gettext("Extended by %(span)s; the seats whose deadline moved are told the new "
+                                      "time.") % {"span": span}
+                + f"{common.moved_lines(judge, game_id, moved, tr)}\n\n{common.status_text(judge, game_id, tr)}", head)
 
 
 COMMAND = HostCommand(

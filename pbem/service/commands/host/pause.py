@@ -19,12 +19,15 @@ def process(judge: Service, request: HostRequest) -> Done:
             "send `command: resume` to go on", f"`pbem host resume {game_id}` goes on"))
     head = log_events(judge, game_id, [rules.judge_event("GamePaused", {"at": now.isoformat(), "reason": reason})])
     judge.store.set_game_status(game_id, "paused")
-    common.tell_seats(judge, game_id, "the game is paused",
-                      f"The host paused {game_id}: {reason or 'no reason given'}. No deadline passes "
-                      "until the game resumes; every deadline then moves on by the length of the pause.",
+    common.tell_seats(judge, game_id, lambda tr: tr.gettext("the game is paused"),
+                      lambda tr: tr.gettext("The host paused %(game)s: %(reason)s. No deadline passes until the game "
+                                            "resumes; every deadline then moves on by the length of the pause. Orders "
+                                            "are still taken meanwhile: a seat may send its orders for the step it is "
+                                            "asked now.")
+                      % {"game": game_id, "reason": reason or tr.gettext("no reason given")},
                       f"pause-{now.isoformat()}")
-    return Done(f"Game {game_id} is paused. " + request.say("Send `command: resume` to go on.",
-                                                           f"`pbem host resume {game_id}` goes on."), head)
+    return Done(lambda tr: tr.gettext("Game %(game)s is paused.") % {"game": game_id} + " " + request.say(
+        tr.gettext("Send `command: resume` to go on."), f"`pbem host resume {game_id}` goes on."), head)
 
 
 COMMAND = HostCommand(

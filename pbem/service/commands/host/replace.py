@@ -2,9 +2,8 @@
 with the seat's own history and its standing orders, a notice to the old player."""
 from __future__ import annotations
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.addresses import reaches_mailbox
-from pbem.keys import hash_key, new_key
 from pbem.mail.headers import fold_address, normalise_address
 from pbem.report import build
 from pbem.service.base.context import Service
@@ -14,8 +13,8 @@ from pbem.service.commands.registry import Done, Field, Guide, HostCommand, Host
 from pbem.service.log import trust
 from pbem.service.log.trust import log_events
 from pbem.service.outgoing import digests, outbox, seat_preferences
-from pbem.service.play import bots, deadlines
-from pbem.service.play.handover import hand_over
+from pbem.service.play import bots, deadlines, substitutes
+from pbem.service.play.handover import give_seat
 from pbem.service.play.setup import parse_seat
 
 
@@ -44,6 +43,7 @@ def _to_bot(judge: Service, game_id: str, seat: str, via: str) -> Done:
         raise ValueError(f"the bot plays {seat} of {game_id} already; to give the seat to a person, "
                          + common.say(via, "`player: Name <address>`", "--player 'Name <address>'"))
     old = rows[seat]
+    old_language = seat_preferences.of(store, game_id, seat)["language"]
     store.close_address_changes(game_id, seat, "replaced", judge.clock().isoformat())
     name = bots.player_name(settings_of(judge, game_id))
     log_events(judge, game_id, [rules.judge_event("SeatChanged", {"seat": seat, "changed": ["player", "address", "key"],
@@ -54,16 +54,21 @@ def _to_bot(judge: Service, game_id: str, seat: str, via: str) -> Done:
     if played is not None:  # the bot took it in civil disorder: now by the host's hand, for good
         bots.unseat_bot(judge, game_id, seat, "host")
     bots.seat_bot(judge, game_id, seat, "host")
+    offered = substitutes.offer(judge, game_id, seat, "bot")  # issue 29: until a substitute takes it
     head = trust.witness(store, game_id)
     if old["email"]:
-        note = build.render_notice(wrapped(f"The host gave your seat {seat} in {game_id} to the game's bot. "
-                                           "Thank you for playing; your key no longer works."), game_id)
+        tr = i18n.translations(old_language)  # the player's language, before the defaults came back (issue 28)
+        note = build.render_notice(wrapped(tr.gettext(
+            "The host gave your seat %(seat)s in %(game)s to the game's bot. Thank you for playing; your key no "
+            "longer works.") % {"seat": seat, "game": game_id}), game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
-                     subject=f"[{game_id}] your seat {seat} is played by the bot", text=note,
-                     html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
+                     subject=f"[{game_id}] " + tr.gettext("your seat %(seat)s is played by the bot") % {"seat": seat},
+                     text=note, html=build.html_of_text(tr.gettext("seat replaced"), note),
+                     id_parts=(game_id, "replaced", seat, head))
     return Done(f"Seat {seat} of {game_id} is now played by the game's bot ({name}); it plays the seat's "
                 "decisions as they come, its orders checked and logged like a player's, a receipt to you for "
-                "each.", head)
+                "each." + (f" The seat is offered to the {offered} address(es) on the standby list "
+                           "(docs/host-guide.md, Substitutes)." if offered else ""), head)
 
 
 def _default_preferences(judge: Service, game_id: str, seat: str) -> None:
@@ -101,16 +106,7 @@ def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: s
     if taken:
         raise ValueError(f"{address} is the address of another seat of {game_id} ({taken[0]}): one seat per "
                          "address; write the new player's own address")
-    old = rows[seat]
-    store.close_address_changes(game_id, seat, "replaced", judge.clock().isoformat())  # the old player's
-    key = new_key()
-    event = rules.judge_event("SeatChanged", {"seat": seat, "changed": ["player", "address", "key"],
-                                              "player": new.player})
-    head = log_events(judge, game_id, [event])
-    store.update_seat(game_id, seat, player=new.player, email=address, key_hash=hash_key(key))
-    if bots.unseat_bot(judge, game_id, seat, "host"):  # back from the bot: the decision waits for the player again
-        head = trust.witness(store, game_id)
-    head = hand_over(judge, game_id, seat, new.player, address, key, old, head, "replace")
+    head = give_seat(judge, game_id, seat, new.player, address, "replace")
     return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
                 "is queued.", head)
 

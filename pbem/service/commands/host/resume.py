@@ -1,6 +1,8 @@
 """``command: resume``: the game goes on; every open deadline moves on by the pause."""
 from __future__ import annotations
 
+import gettext
+
 from datetime import timedelta
 
 from pbem import rules
@@ -36,16 +38,24 @@ def process(judge: Service, request: HostRequest) -> Done:
     events += common.moves(judge, game_id, on_clock, "pause", None, paused_at=since, moved=moved)
     head = log_events(judge, game_id, events)
     judge.store.set_game_status(game_id, "active")
-    common.tell_seats(judge, game_id, "the game resumes",
-                      f"{'The judge' if by_vote else 'The host'} resumed {game_id}{': ' + reason if reason else ''}"
-                      " after a pause of "
-                      f"{common.span(pause)}. Every open deadline moved on by the pause (one that started during "
-                      "it by the part it was open), and past any day the game does not allow or any "
-                      f"absence of its seat.{common.moved_lines(judge, game_id, moved)}\n\n"
-                      f"{common.status_text(judge, game_id)}",
+    values = {"game": game_id, "reason": reason, "pause": common.span(pause)}
+
+    def resumed(tr: gettext.NullTranslations) -> str:
+        if by_vote:
+            return (tr.gettext("The judge resumed %(game)s: %(reason)s after a pause of %(pause)s.") if reason
+                    else tr.gettext("The judge resumed %(game)s after a pause of %(pause)s.")) % values
+        return (tr.gettext("The host resumed %(game)s: %(reason)s after a pause of %(pause)s.") if reason
+                else tr.gettext("The host resumed %(game)s after a pause of %(pause)s.")) % values
+
+    common.tell_seats(judge, game_id, lambda tr: tr.gettext("the game resumes"),
+                      lambda tr: resumed(tr) + " " + tr.gettext(
+                          "Every open deadline moved on by the pause (one that started during it by the part it "
+                          "was open), and past any day the game does not allow or any absence of its seat.")
+                      + f"{common.moved_lines(judge, game_id, moved, tr)}\n\n{common.status_text(judge, game_id, tr)}",
                       f"resume-{now.isoformat()}")
-    return Done(f"Game {game_id} resumes after a pause of {common.span(pause)}; open deadlines moved on by it."
-                f"{common.moved_lines(judge, game_id, moved)}\n\n{common.status_text(judge, game_id)}", head)
+    return Done(lambda tr: tr.gettext("Game %(game)s resumes after a pause of %(pause)s; open deadlines moved on "
+                                      "by it.") % values
+                + f"{common.moved_lines(judge, game_id, moved, tr)}\n\n{common.status_text(judge, game_id, tr)}", head)
 
 
 COMMAND = HostCommand(

@@ -21,12 +21,13 @@ absence is cancelled.
 """
 from __future__ import annotations
 
+import gettext
 from collections.abc import Mapping
 from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.problems import Problem
 from pbem.service.base import calendar
 from pbem.service.base.context import Service
@@ -35,6 +36,7 @@ from pbem.service.commands.registry import Field, Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.identity import envelope
 from pbem.service.log import trust
+from pbem.service.outgoing import seat_preferences
 from pbem.service.play import deadlines
 
 HORIZON = timedelta(days=2 * 366)
@@ -59,13 +61,16 @@ def _when(value: Any, zone: ZoneInfo, end: bool) -> datetime | None:
     return None
 
 
-def _until(end: datetime, settings: Any) -> str:
+def _until(end: datetime, settings: Any, tr: gettext.NullTranslations | None = None) -> str:
     """The end of an absence as the player wrote it: ``the end of 2026-12-14`` for a
-    whole day (the instant is the next local midnight), else the local time."""
+    whole day (the instant is the next local midnight), else the local time; in the
+    language of ``tr`` (None: English)."""
+    language = i18n.language_of(tr) if tr is not None else i18n.DEFAULT
     here = end.astimezone(settings.zone)
     if here.time() == time():
-        return f"the end of {(here - timedelta(days=1)).date()} ({calendar.shown(end, settings)})"
-    return calendar.shown(end, settings)
+        return i18n.gettext_of(tr)("the end of %(day)s (%(when)s)") % {
+            "day": (here - timedelta(days=1)).date(), "when": calendar.shown(end, settings, language)}
+    return calendar.shown(end, settings, language)
 
 
 def _problem(code: str, message: str, hint: str) -> CommandError:
@@ -78,6 +83,8 @@ def absence(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     settings = settings_of(judge, game_id)
     zone = settings.zone
     now = judge.clock()
+    tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
+    _, ngettext, language = tr.gettext, tr.ngettext, i18n.language_of(tr)
     _recs, away = deadlines.table(judge, game_id)
     mine = away.get(seat, [])
     limit = settings.absence_limit_days
@@ -134,15 +141,21 @@ def absence(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
             judge.store.move_deadline(game_id, d["step"], seat, new.isoformat())
             events.append(rules.judge_event("DeadlineMoved", {"due": new.isoformat(), "seat": seat,
                                                               "step": d["step"], "why": "absence"}))
-            lines.append(f"  step {d['step']}: now due {calendar.shown(new, settings)} "
-                         f"(was {calendar.shown(due, settings)})")
+            lines.append("  " + _("step %(step)s: now due %(new)s (was %(old)s)") % {
+                "step": d["step"], "new": calendar.shown(new, settings, language),
+                "old": calendar.shown(due, settings, language)})
     trust.log_events(judge, game_id, events)
-    moved = ("Your deadlines inside it moved:\n\n" + "\n".join(lines)) if lines else \
-        "None of your open deadlines falls inside it."
-    return Reply("absence", f"Your absence from {calendar.shown(start, settings)} to "
-                 f"{_until(end, settings)} ({days} days) is recorded; {left - days} of the {limit} "
-                 f"days of absence of {game_id} remain for your seat. {moved}\n\nDeadlines started during "
-                 "the absence are set after it. Cancel with `command: absence` and `cancel: true`.")
+    moved = (_("Your deadlines inside it moved:") + "\n\n" + "\n".join(lines)) if lines else \
+        _("None of your open deadlines falls inside it.")
+    recorded = ngettext("Your absence from %(start)s to %(end)s (%(days)d day) is recorded; %(left)d of the "
+                        "%(limit)d days of absence of %(game)s remain for your seat.",
+                        "Your absence from %(start)s to %(end)s (%(days)d days) is recorded; %(left)d of the "
+                        "%(limit)d days of absence of %(game)s remain for your seat.", days) % {
+        "start": calendar.shown(start, settings, language), "end": _until(end, settings, tr), "days": days,
+        "left": left - days, "limit": limit, "game": game_id}
+    return Reply(_("absence"), f"{recorded} {moved}\n\n" + _("Deadlines started during the absence are set "
+                                                            "after it. Cancel with `command: absence` and "
+                                                            "`cancel: true`."))
 
 
 def _used(judge: Service, game_id: str, seat: str, absence: Mapping[str, Any]) -> bool:
@@ -186,9 +199,12 @@ def _cancel(judge: Service, game_id: str, seat: str, mine: list[dict[str, Any]],
         raise _problem("command.not_now", f"Seat {seat} has no absence in {game_id} that is not over.",
                        "Declare one with `command: absence`, `from:` and `to:`.")
     trust.log_events(judge, game_id, events)
-    return Reply("absence cancelled", f"Your absences not over yet are cancelled; {limit - kept} of the {limit} "
-                 f"days of absence of {game_id} remain for your seat. Deadlines already moved stay where "
-                 "they are, and an absence that moved or holds one of your deadlines keeps its days counted.")
+    _ = seat_preferences.translations(judge.store, game_id, seat).gettext
+    return Reply(_("absence cancelled"), _(
+        "Your absences not over yet are cancelled; %(left)s of the %(limit)s days of absence of %(game)s "
+        "remain for your seat. Deadlines already moved stay where they are, and an absence that moved or "
+        "holds one of your deadlines keeps its days counted.") % {"left": limit - kept, "limit": limit,
+                                                                  "game": game_id})
 
 
 COMMAND = SeatCommand(

@@ -59,7 +59,7 @@ from pbem.service.commands.registry import (
 from pbem.service.commands.reply import CommandError, Reply, send
 from pbem.service.identity import envelope
 from pbem.service.log import trust
-from pbem.service.outgoing import answers, outbox
+from pbem.service.outgoing import answers, outbox, seat_preferences
 from pbem.service.play import reports
 
 EXPIRES = timedelta(hours=48)
@@ -134,18 +134,26 @@ def address(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     change = judge.store.add_address_change(game_id, seat, new, hash_key(code), now.isoformat())
     trust.log_events(judge, game_id, [rules.judge_event("PlayerActed", {"command": "address", "seat": seat})])
     until = (now + EXPIRES).strftime("%Y-%m-%d %H:%M UTC")
+    tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
+    _ = tr.gettext
+    values = {"name": name, "seat": seat, "game": game_id, "judge": judge.config.judge_address, "until": until,
+              "new": new}
     body = build.render_notice(wrapped(
-        f"Hello{' ' + name if name else ''}: the player of seat {seat} in {game_id} asked the judge to send "
-        f"the seat's mail to this address from now on. To confirm, send the judge ({judge.config.judge_address}) "
-        f"a mail from this address, before {until}, holding these lines:")
+        (_("Hello %(name)s: the player of seat %(seat)s in %(game)s asked the judge to send the seat's mail to "
+           "this address from now on. To confirm, send the judge (%(judge)s) a mail from this address, before "
+           "%(until)s, holding these lines:") if name else
+         _("Hello: the player of seat %(seat)s in %(game)s asked the judge to send the seat's mail to this "
+           "address from now on. To confirm, send the judge (%(judge)s) a mail from this address, before "
+           "%(until)s, holding these lines:")) % values)
         + f"\n\n    game: {game_id}\n    seat: {seat}\n    confirm: {code}\n\n"
-        + wrapped("If you did not ask for this, ignore this mail: nothing changes without it."), game_id)
-    subject = f"[{game_id}] confirm your address for seat {seat}"
+        + wrapped(_("If you did not ask for this, ignore this mail: nothing changes without it.")), game_id, tr)
+    subject = f"[{game_id}] " + _("confirm your address for seat %(seat)s") % values
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=new, to_name=name or None, subject=subject,
                  text=body, html=build.html_of_text(subject, body), id_parts=(game_id, "address", seat, change))
-    return Reply("address", f"A confirmation code went to {new}. Your seat's mail moves there once the code "
-                 f"comes back from that address, before {until} (the mail there says how). Until then "
-                 "everything goes to this address; a new `command: address` replaces this request.")
+    return Reply(_("address"), _("A confirmation code went to %(new)s. Your seat's mail moves there once the code "
+                                 "comes back from that address, before %(until)s (the mail there says how). Until "
+                                 "then everything goes to this address; a new `command: address` replaces this "
+                                 "request.") % values)
 
 
 def _no_change(game_id: Any) -> Problem:
@@ -209,19 +217,22 @@ def confirm_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
     judge.store.update_seat(game_id, seat, player=old["player"], email=new, key_hash=old["key_hash"])
     head = trust.log_events(judge, game_id, [rules.judge_event(
         "AddressChanged", {"seat": seat, "address": address_digest(old["key_hash"], new)})])
-    note = build.render_notice(wrapped(
-        f"The mail of your seat {seat} in {game_id} goes to {new} from now on: the change you asked for "
-        "was confirmed from there. Your key is unchanged. If you did not ask for this, tell the host at once."),
-        game_id)
-    subject = f"[{game_id}] seat {seat}: address changed"
+    tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
+    _ = tr.gettext
+    values = {"seat": seat, "game": game_id, "new": new}
+    note = build.render_notice(wrapped(_(
+        "The mail of your seat %(seat)s in %(game)s goes to %(new)s from now on: the change you asked for was "
+        "confirmed from there. Your key is unchanged. If you did not ask for this, tell the host at once.")
+        % values), game_id, tr)
+    subject = f"[{game_id}] " + _("seat %(seat)s: address changed") % values
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
                  subject=subject, text=note, html=build.html_of_text(subject, note),
                  id_parts=(game_id, "address-done", seat, match["id"]))
     iid = rec("answered", "address-confirmed", game_id=game_id, seat=seat, result={"document": shown})
-    send(judge, parsed, game_id, Reply("address", f"Confirmed: the mail of seat {seat} in {game_id} comes to "
-                                       f"this address from now on, and the judge takes the seat's orders from "
-                                       "here (with the same key)." + (f"\n\nLog witness: {head}" if head else "")),
-         iid)
+    send(judge, parsed, game_id, Reply(_("address"), _(
+        "Confirmed: the mail of seat %(seat)s in %(game)s comes to this address from now on, and the judge takes "
+        "the seat's orders from here (with the same key).") % values
+        + ("\n\n" + _("Log witness: %(witness)s") % {"witness": head} if head else "")), iid)
     reports.prompt_again(judge, game_id, seat, again=head)
     return "answered"
 

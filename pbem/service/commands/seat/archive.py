@@ -18,7 +18,9 @@ from pbem.problems import Problem
 from pbem.service.base.context import Service
 from pbem.service.commands.registry import Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
+from pbem.service.commands.seat.help import ENDED_WORDS
 from pbem.service.log import trust
+from pbem.service.outgoing import seat_preferences
 
 PER_HOUR = 5
 """Archives a seat may ask for in any hour."""
@@ -42,24 +44,29 @@ def archive(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     game = judge.store.game(game_id) or {}
     made = trust.log_archive(judge.store, game_id, judge.clock())
     check = made.command(game.get("seed_commitment"))
+    _ = seat_preferences.translations(judge.store, game_id, seat).gettext  # the seat's language (issue 28)
+    values = {"game": game_id, "status": _(ENDED_WORDS.get(game.get("status") or "", game.get("status") or "")),
+              "file": made.filename}
     if made.over:
-        what = (f"Game {game_id} is {game.get('status')}: the attached {made.filename} holds its whole log, "
-                "every private event included, the seed, and pbem_verify.py, a verifier that needs nothing but "
-                "Python 3.11 or later. Unzip it and run")
-        after = ("It checks the hash chain, the seed, every private event, every roll and the witness of the "
-                 "log's last event; add --witness for every witness you kept and --orders for the SHA-256 of "
-                 "a receipt.")
+        what = _("Game %(game)s is %(status)s: the attached %(file)s holds its whole log, every private event "
+                 "included, the seed, and pbem_verify.py, a verifier that needs nothing but Python 3.11 or "
+                 "later. Unzip it and run") % values
+        after = _("It checks the hash chain, the seed, every private event, every roll and the witness of the "
+                  "log's last event; add --witness for every witness you kept and --orders for the SHA-256 of "
+                  "a receipt.")
     else:
-        what = (f"Game {game_id} is still running: the attached {made.filename} holds the public part of its log "
-                "(private events only as commitments, no seed: nothing secret of any seat) and pbem_verify.py, "
-                "a verifier that needs nothing but Python 3.11 or later. Unzip it and run")
-        after = ("It checks the hash chain and the witnesses now; add --witness for every witness you kept, "
-                 "the newest above all. Orders documents are private until the game ends, so a receipt's "
-                 "--orders digest is checked in the archive of the finished game, which the seed mail "
-                 "carries; so are the seed and every roll.")
-    text = (f"{what}\n\n{check}\n\n{after} Compare the --commitment with the one in your first report. The "
-            "archive's README.txt says more; docs/trust.md what each check proves.")
-    return Reply("archive", text, attachments=(made.attachment,))
+        what = _("Game %(game)s is still running: the attached %(file)s holds the public part of its log "
+                 "(private events only as commitments, no seed: nothing secret of any seat) and "
+                 "pbem_verify.py, a verifier that needs nothing but Python 3.11 or later. Unzip it and "
+                 "run") % values
+        after = _("It checks the hash chain and the witnesses now; add --witness for every witness you kept, "
+                  "the newest above all. Orders documents are private until the game ends, so a receipt's "
+                  "--orders digest is checked in the archive of the finished game, which the seed mail "
+                  "carries; so are the seed and every roll.")
+    text = (f"{what}\n\n{check}\n\n{after} " + _("Compare the --commitment with the one in your first report. "
+                                                  "The archive's README.txt says more; docs/trust.md what each "
+                                                  "check proves."))
+    return Reply(_("archive"), text, attachments=(made.attachment,))
 
 
 COMMAND = SeatCommand(

@@ -12,14 +12,14 @@ check found to be the seat's).
 """
 from __future__ import annotations
 
+import gettext
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem import rules
-from pbem.plural import count
+from pbem import i18n, rules
 from pbem.report import build, context
 from pbem.report.render import render, templates_dir
 from pbem.service.base.context import Service
@@ -27,8 +27,11 @@ from pbem.service.base.settings import wrapped
 from pbem.service.commands.registry import Guide, SeatCommand
 from pbem.service.commands.reply import Reply
 from pbem.service.log import trust
+from pbem.service.outgoing import seat_preferences
 
 GUIDE = "player-guide.md"
+ENDED_WORDS = {"over": i18n.N_("over"), "abandoned": i18n.N_("abandoned")}
+"""The statuses of a game that ended, in words (the translations' source)."""
 KINDS = ("player_turn", "reinforcements", "turn_order")
 """Decision kinds with their own sections; every other kind is a ``reaction``."""
 _TAG = re.compile(r"<!--\s*help:\s*([a-z_ ]+?)\s*-->")
@@ -62,9 +65,17 @@ def sections(text: str) -> list[Section]:
     return out
 
 
-def guide_text() -> str:
-    """The packaged copy of the player's guide."""
-    return (templates_dir() / GUIDE).read_text(encoding="utf-8")
+def guide_name(language: str = i18n.DEFAULT) -> str:
+    """The file name of the guide in ``language`` among the templates:
+    ``player-guide.md`` (English, also for the pseudo-language),
+    ``player-guide.es.md``, ``player-guide.ru.md`` (issue 28)."""
+    return GUIDE if language in (i18n.DEFAULT, i18n.PSEUDO) else GUIDE.replace(".md", f".{language}.md")
+
+
+def guide_text(language: str = i18n.DEFAULT) -> str:
+    """The packaged copy of the player's guide in ``language`` (:func:`guide_name`).
+    Raises OSError when the installation lacks it."""
+    return (templates_dir() / guide_name(language)).read_text(encoding="utf-8")
 
 
 def situation(kind: str | None) -> str:
@@ -121,14 +132,19 @@ def help_text(kind: str | None, sections_: Sequence[Section]) -> list[str]:
     return parts
 
 
-def hand_text(judge: Service, game_id: str, seat: str, options: Mapping[str, Any]) -> str:
-    """The seat's own hand, each card with its number, name, OPs and printed text."""
+def hand_text(judge: Service, game_id: str, seat: str, options: Mapping[str, Any],
+              tr: gettext.NullTranslations | None = None) -> str:
+    """The seat's own hand, each card with its number, name, OPs and printed text, in
+    the language of ``tr`` (None: English)."""
+    _, ngettext = i18n.gettext_of(tr), i18n.ngettext_of(tr)
     state = judge.state(game_id)
     hand = rules.view(state, seat).get("private", {}).get("hand", [])
     rows = context.hand_rows(judge.pack_for(game_id), options, hand)
     if not rows:
-        return "YOUR HAND\n\nYour hand is empty."
-    lines = [f"YOUR HAND (secret: this mail goes only to your seat's address), {count(len(rows), 'card')}", ""]
+        return _("YOUR HAND") + "\n\n" + _("Your hand is empty.")
+    lines = [ngettext("YOUR HAND (secret: this mail goes only to your seat's address), %(num)d card",
+                      "YOUR HAND (secret: this mail goes only to your seat's address), %(num)d cards",
+                      len(rows)) % {"num": len(rows)}, ""]
     for r in rows:
         lines.append(textwrap.fill(f"{r['label']}: {r['text']}", 72, subsequent_indent="    "))
     return "\n".join(lines)
@@ -136,27 +152,37 @@ def hand_text(judge: Service, game_id: str, seat: str, options: Mapping[str, Any
 
 def help_(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
     """Mail back the guide for the seat's situation and its hand (see the module
-    docstring)."""
+    docstring), in the seat's language: the guide of that language
+    (:func:`guide_text`) and the judge's own lines translated (issue 28)."""
+    tr = seat_preferences.translations(judge.store, game_id, seat)
+    language = i18n.language_of(tr)
+    _ = tr.gettext
     state = judge.state(game_id)
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
     status = (judge.store.game(game_id) or {}).get("status")
-    now = (f"Game {game_id} is {status}: it takes no more orders, and its archive holds the whole log "
-           "(`command: archive` mails it)."
+    values = {"game": game_id, "step": state.step, "status": _(ENDED_WORDS.get(status or "", status or "")),
+              "kind": build.decision_text(decision.kind, tr) if decision else "",
+              "rule": decision.rule if decision else ""}
+    now = (_("Game %(game)s is %(status)s: it takes no more orders, and its archive holds the whole log "
+             "(`command: archive` mails it).")
            if status in trust.ENDED else
-           f"Game {game_id} is at step {state.step} and waits for your decision: "
-           f"{decision.kind.replace('_', ' ')} ({decision.rule}). The prompt mail has the orders to "
-           "fill in; `command: resend` sends it again." if decision else
-           f"Game {game_id} is at step {state.step}; your seat has no decision now.")
+           _("Game %(game)s is at step %(step)s and waits for your decision: %(kind)s (%(rule)s). The prompt "
+             "mail has the orders to fill in; `command: resend` sends it again.") if decision else
+           _("Game %(game)s is at step %(step)s; your seat has no decision now.")) % values
     if status == "paused":  # break16: help said nothing of the pause
-        now += " The host has paused the game: no deadline passes until it resumes (orders are still taken)."
-    orders = [render("_guide.txt.j2", {"decision": {"kind": decision.kind}}).strip("\n")] if decision else []
-    parts = [wrapped(f"Help for seat {seat}. {now}"), *help_text(decision.kind if decision else None,
-                                                                   sections(guide_text())),
+        now += " " + _("The host has paused the game: no deadline passes until it resumes (orders are still "
+                       "taken).")
+    orders = [render("_guide.txt.j2", {"decision": {"kind": decision.kind}}, tr).strip("\n")] if decision else []
+    guide = help_text(decision.kind if decision else None, sections(guide_text(language)))
+    if language == i18n.PSEUDO:  # the guide is translated as a whole document, not by catalogue
+        guide = [f"{i18n.OPEN}{part}{i18n.CLOSE}" for part in guide]
+    parts = [wrapped(_("Help for seat %(seat)s.") % {"seat": seat} + " " + now), *guide,
              *orders,  # the prompt's field-by-field guide for the decision
-             hand_text(judge, game_id, seat, decision.options if decision else {}),
-             wrapped("The whole guide: docs/player-guide.md; every order and problem code: docs/orders.md.")]
-    body = build.render_notice("\n\n".join(parts), game_id)
-    return Reply("help", body, preformatted=True)
+             hand_text(judge, game_id, seat, decision.options if decision else {}, tr),
+             wrapped(_("The whole guide: %(guide)s; every order and problem code: docs/orders.md.")
+                     % {"guide": "docs/" + guide_name(language)})]
+    body = build.render_notice("\n\n".join(parts), game_id, tr)
+    return Reply(_("help"), body, preformatted=True)
 
 
 COMMAND = SeatCommand(

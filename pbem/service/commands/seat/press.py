@@ -143,12 +143,16 @@ def press(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
         "PressSent", {"id": pid, "commitment": commitment(judge, game_id, {"id": pid, **message})})])
     players = {r["seat"]: r for r in judge.store.seats(game_id)}
     _relay(judge, game_id, pid, seat if not grey else None, recipients, text, players)
-    to = "all seats" if len(recipients) == len(players) - 1 else ", ".join(recipients)
-    return Reply("press", f"Your press (message {pid}, {len(text)} characters) is relayed to {to}"
-                 + (" as grey press: your seat is not shown." if grey else ".")
-                 + " Nobody else sees it" + (", and the archive shows it only after the game ends."
-                                             if settings.publish_press else "; the archive never shows it.")
-                 + (f"\n\nLog witness: {head}" if head else ""))
+    _ = seat_preferences.translations(judge.store, game_id, seat).gettext  # the sender's language (issue 28)
+    values = {"id": pid, "chars": len(text),
+              "to": _("all seats") if len(recipients) == len(players) - 1 else ", ".join(recipients)}
+    relayed = (_("Your press (message %(id)s, %(chars)s characters) is relayed to %(to)s as grey press: your "
+                 "seat is not shown.") if grey else
+               _("Your press (message %(id)s, %(chars)s characters) is relayed to %(to)s.")) % values
+    kept = (_("Nobody else sees it, and the archive shows it only after the game ends.") if settings.publish_press
+            else _("Nobody else sees it; the archive never shows it."))
+    return Reply(_("press"), f"{relayed} {kept}" + ("\n\n" + _("Log witness: %(witness)s") % {"witness": head}
+                                                   if head else ""))
 
 
 def quoted(text: str, width: int = 70) -> str:

@@ -14,6 +14,7 @@ from pbem.service.base.context import Service
 from pbem.service.commands.registry import Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.log import trust
+from pbem.service.outgoing import seat_preferences
 from pbem.service.play import reports
 
 PER_HOUR = 5
@@ -42,8 +43,9 @@ def resend(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> R
                                     hint="The prompt is in your mailbox already; ask again in an hour.")])
     head = trust.log_events(judge, game_id, [rules.judge_event("PlayerActed", {"command": "resend", "seat": seat})])
     reports.prompt_again(judge, game_id, seat, again=head)
-    return Reply("resend", f"Your prompt for step {state.step} is sent again in its own mail; the deadline "
-                 "is unchanged.")
+    _ = seat_preferences.translations(judge.store, game_id, seat).gettext  # the seat's language (issue 28)
+    return Reply(_("resend"), _("Your prompt for step %(step)s is sent again in its own mail; the deadline "
+                                "is unchanged.") % {"step": state.step})
 
 
 COMMAND = SeatCommand(

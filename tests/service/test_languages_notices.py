@@ -1,0 +1,70 @@
+"""Issue 28 through the real mail path: the host's table notices (pause, resume) and
+command replies (resend, absence) come in each recipient's language, the ``[game]``
+prefix kept; an English seat reads the same notice in English; the host's reply to a
+host command comes in the host's language (``host_language``)."""
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from pbem import rules
+from pbem.service.commands import host_commands
+from pbem.service.play import setup
+from tests.conftest import KEYS, SEATS
+from tests.service.cmdmail import start, text
+from tests.service.test_languages import _start
+
+
+def test_table_notices_and_command_replies_in_each_seats_language(tmp_path: Path) -> None:
+    m = _start(tmp_path)  # north and south English, east Russian, west Spanish
+    try:
+        host_commands.run(m.judge, "g1", "pause", reason="vacaciones")
+        m.cycle()
+        west = " ".join(text(m.mails("west", "[g1] la partida está en pausa")[0]).split())
+        assert "El anfitrión pausó g1: vacaciones. No vence ningún plazo" in west
+        east = " ".join(text(m.mails("east", "[g1] партия на паузе")[0]).split())
+        assert "Ведущий поставил g1 на паузу: vacaciones." in east
+        north = " ".join(text(m.mails("north", "[g1] the game is paused")[0]).split())
+        assert "The host paused g1: vacaciones. No deadline passes" in north
+        host_commands.run(m.judge, "g1", "resume")
+        m.cycle()
+        west = " ".join(text(m.mails("west", "[g1] la partida se reanuda")[0]).split())
+        assert "El anfitrión reanudó g1 tras una pausa de" in west and "NMR (decisiones perdidas" in west
+        assert "The host" not in west and "in a row" not in west
+
+        seat = rules.pending(m.judge.state("g1"))[0].seat
+        if seat != "east":  # the waited-on seat switches to Spanish (east stays Russian for the absence)
+            m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "preferences", "language": "es"})
+            m.cycle()
+        m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "resend"}, subject="again")
+        day = (m.judge.clock() + timedelta(days=3)).date()
+        m.send("east", {"game": "g1", "seat": "east", "key": KEYS["east"], "command": "absence",
+                        "from": str(day), "to": str(day + timedelta(days=2))}, subject="away")
+        m.cycle()
+        again = " ".join(text(m.mails(seat, "Re: again")[0]).split())
+        step = m.judge.state("g1").step
+        assert (f"Ваш запрос приказов на шаг {step} отправлен снова" if seat == "east" else
+                f"Tu aviso de turno del paso {step} se envía de nuevo") in again, again
+        away = " ".join(text(m.mails("east", "Re: away")[0]).split())
+        assert "Ваше отсутствие с " in away and "(3 дня) записано" in away, away
+        assert "Your absence" not in away
+    finally:
+        m.close()
+
+
+def test_the_hosts_reply_to_a_host_command_is_in_the_host_language(tmp_path: Path) -> None:
+    m = start(tmp_path)
+    try:
+        made = setup.new_game(m.judge, "g2", [setup.NewSeat(s, s.title(), f"{s}@pbem.localhost", "ru")
+                                              for s in SEATS],
+                              host_email="host@pbem.localhost", settings={"host_language": "es"})
+        m.cycle()
+        m.send("host", {"game": "g2", "host": made.host_key, "command": "pause", "reason": "fiesta"}, subject="pause")
+        assert list(m.cycle().values()) == ["host"]
+        reply = " ".join(text(m.mails("host", "Re: pause")[0]).split())
+        assert "La partida g2 está en pausa. Envía `command: resume` para continuar." in reply, reply
+        assert "Testigo del registro: " in reply and "Log witness" not in reply and "is paused" not in reply
+        notice = " ".join(text(m.mails("north", "[g2] партия на паузе")[0]).split())
+        assert "Ведущий поставил g2 на паузу: fiesta." in notice
+    finally:
+        m.close()
