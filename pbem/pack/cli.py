@@ -24,8 +24,11 @@ from pbem.pack.loader import (
     source_counts,
 )
 from pbem.pack.model import Pack
+from pbem.pack.names import CANONICAL, names_file
 
-OPTIONAL_FILES = ("land.geojson",)
+OPTIONAL_FILES = ("land.geojson", "languages.yaml")
+"""Files a pack may hold besides :data:`PACK_FILES`; export also writes each declared
+language's ``names.<code>.yaml`` (:mod:`pbem.pack.names`)."""
 
 
 def summary(pack: Pack) -> str:
@@ -57,6 +60,7 @@ def summary(pack: Pack) -> str:
         f"{len(pack.independent_armies)}, fleets: {len(pack.fleets)}"),
         f"charts: {len(pack.charts)}, turns: {len(pack.turns)}, constants: {n_constants}",
         f"sources: {fmt(sources)} (reconstructed entries: {sources.get('reconstructed', 0)})",
+        f"languages: {', '.join(pack.languages)} (every card, space, province and general named in each)",
     ]
     return "\n".join(lines)
 
@@ -87,7 +91,8 @@ def export(directory: Path, force: bool) -> None:
     """Write the built-in pack's files into DIRECTORY (created if needed) for editing."""
     directory.mkdir(parents=True, exist_ok=True)
     src = builtin_pack_dir()
-    names = [*PACK_FILES, *OPTIONAL_FILES]
+    names = [*PACK_FILES, *OPTIONAL_FILES,
+             *(names_file(code) for code in load_pack().languages if code != CANONICAL)]
     clash = [n for n in names if (directory / n).exists()]
     if clash and not force:
         click.echo(f"{directory}: would overwrite {', '.join(clash)} (use --force)", err=True)

@@ -11,6 +11,7 @@ The built-in pack lives in the ``pbem.data`` package (``successors/``) and is ca
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections import Counter
@@ -23,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from pbem.pack import checks
+from pbem.pack import checks, names
 from pbem.pack.graph import build_adjacency, components
 from pbem.pack.model import (
     Card,
@@ -61,7 +62,9 @@ PACK_FILES: tuple[str, ...] = (
     "independents.yaml", "fleets.yaml", "units.yaml", "cards.yaml", "charts.yaml",
     "turns.yaml", "constants.yaml",
 )
-"""The YAML files every pack directory holds (``land.geojson`` is optional)."""
+"""The YAML files every pack directory holds (``land.geojson`` is optional, and so are
+``languages.yaml`` and the ``names.<code>.yaml`` of each language it declares:
+:mod:`pbem.pack.names`)."""
 
 REQUIRED_CONSTANTS: tuple[str, ...] = (
     "hand_size", "auto_victory_vp", "auto_victory_lp", "auto_victory_from_turn",
@@ -399,9 +402,13 @@ def _load(root: Traversable | FsPath, name: str) -> Pack:
         constants=constants, docs_ok=all(bool(d) for d in docs.values()),
     )
     checks.run_all(ctx)
+    languages, names_by_language = names.read(r, {
+        "provinces": provinces, "spaces": spaces, "generals": generals, "cards": cards, "royals": royals,
+        "independent_armies": indeps, "fleets": fleets, "special_units": specials})
     if r.problems:
         raise PackError(r.problems)
-    return _build(name, ctx, constant_sources)
+    return dataclasses.replace(_build(name, ctx, constant_sources), languages=languages,
+                               names=_frozen(names_by_language))
 
 
 def _constants(r: _Reader, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:

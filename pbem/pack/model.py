@@ -306,6 +306,16 @@ class Pack:
         default_factory=dict, compare=False, repr=False
     )
     """Precomputed ``space id -> ((neighbour id, path kind), ...)``; built by the loader."""
+    languages: tuple[str, ...] = field(default=("en",), compare=False)
+    """The languages the pack declares (``languages.yaml``), English first (issue 28)."""
+    names: Mapping[str, Mapping[str, Mapping[Any, str]]] = field(default_factory=dict, compare=False, repr=False)
+    """``language -> section -> id -> name`` (``"card_texts"``: the cards' texts) of
+    every declared language, English included (:mod:`pbem.pack.names`)."""
+    language: str = field(default="en", compare=False)
+    """The language this object's names are in: ``en`` for a loaded pack, another for
+    the rendering copy :func:`pbem.pack.names.localized` makes."""
+    canonical: Pack | None = field(default=None, compare=False, repr=False)
+    """The loaded (English) pack a rendering copy was made from; None for that pack."""
 
     def neighbours(self, space: str) -> list[tuple[str, str]]:
         """``[(space_id, path_kind), ...]`` joined to ``space`` by a path (R-3.1).

@@ -16,6 +16,7 @@ import yaml
 
 from pbem import i18n, rules
 from pbem.mail.body import text_to_html
+from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.report import account, context, orders_text, snapshot
 from pbem.report.context import WIDTH
@@ -127,7 +128,10 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
     of control, VP and LP since it with its cause (:func:`pbem.report.account.changes`;
     issue 24). ``map_attached``: whether the mail carries the map picture (default:
     when ``map_cid`` is given); the footer says so only then. ``bots``: ``{seat: bot
-    label}`` of the seats a bot plays, named in the heading (none: no line)."""
+    label}`` of the seats a bot plays, named in the heading (none: no line). Places,
+    generals and cards are named in the language of ``tr`` (the pack's names,
+    :func:`pbem.pack.names.localized`; issue 28)."""
+    pack = pack_names.localized(pack, i18n.language_of(tr) if tr else i18n.DEFAULT)
     view = _public_view(state)
     prior = _before_view(before)
     visible = context.visible_events(events, seat)
@@ -185,10 +189,14 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
                    tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
     """The context of ``prompt.txt.j2`` / ``prompt.html.j2``: the deciding seat's own
     hand and options (``rules.view(state, decision.seat)["private"]``), the public state,
-    the YAML template (pre-filled with the deadline default) and the deadline."""
+    the YAML template (pre-filled with the deadline default) and the deadline. The
+    cards' names and texts, the places and generals read in the language of ``tr``
+    (:func:`pbem.pack.names.localized`); the YAML template keeps the canonical (English)
+    names in every language, as the orders' words (issue 28)."""
     private = rules.view(state, decision.seat).get("private", {})
-    hand = context.hand_rows(pack, decision.options, private.get("hand", []), tr)
     default = orders_text.normal_orders(pack, dict(decision.default or {}), private.get("hand", []))
+    pack = pack_names.localized(pack, i18n.language_of(tr) if tr else i18n.DEFAULT)
+    hand = context.hand_rows(pack, decision.options, private.get("hand", []), tr)
     template = {"game": game_id, "seat": decision.seat, "key": "YOUR-SEAT-KEY", "step": decision.step,
                 "orders": default}
     template_yaml = yaml.safe_dump(template, sort_keys=False, allow_unicode=True, default_flow_style=None,
@@ -258,13 +266,15 @@ def html_of_text(title: str, text: str) -> str:
 
 
 def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
-            players: Mapping[str, str] | None = None, seat: str | None = None) -> bytes | None:
+            players: Mapping[str, str] | None = None, seat: str | None = None,
+            language: str = i18n.DEFAULT) -> bytes | None:
     """The map snapshot as PNG bytes, 1000 px wide (None, logged, if drawing fails: a
     report is never lost for want of a picture). ``players``: seat -> player name for
     the map's legend (seat names only when None); ``seat``: add the zoom on that
-    seat's forces and fronts (:func:`pbem.report.snapshot.png`)."""
+    seat's forces and fronts (:func:`pbem.report.snapshot.png`); ``language``: the
+    language of the places' labels (the pack's names, issue 28)."""
     try:
-        return snapshot.png(pack, state, events, title, players=players, seat=seat)
+        return snapshot.png(pack_names.localized(pack, language), state, events, title, players=players, seat=seat)
     except Exception:  # the picture is optional, the report is not
         log.exception("map snapshot failed")
         return None
@@ -272,13 +282,24 @@ def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], t
 
 def seat_map_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,
                   seats: Sequence[str], players: Mapping[str, str] | None = None,
-                  zoom: Collection[str] = ()) -> dict[str, bytes | None]:
+                  zoom: Collection[str] = (), languages: Mapping[str, str] | None = None
+                  ) -> dict[str, bytes | None]:
     """Each seat's map picture of one decision as PNG bytes, 1000 px wide: the seats
     in ``zoom`` with the zoom on their forces, the others the overview alone, the
-    shared drawing done once (:func:`pbem.report.snapshot.seat_pngs`); every seat
-    None, logged, if drawing fails (a report is never lost for want of a picture)."""
-    try:
-        return dict(snapshot.seat_pngs(pack, state, events, title, seats, players=players, zoom=zoom))
-    except Exception:  # the picture is optional, the report is not
-        log.exception("map snapshot failed")
-        return dict.fromkeys(seats)
+    shared drawing done once per language (:func:`pbem.report.snapshot.seat_pngs`);
+    ``languages``: ``{seat: language}``, whose pack names label each seat's picture
+    (Cyrillic for ``ru``; :func:`pbem.pack.names.localized`, issue 28), English when
+    not given. Every seat None, logged, if drawing fails (a report is never lost for
+    want of a picture)."""
+    groups: dict[str, list[str]] = {}
+    for seat in seats:
+        groups.setdefault((languages or {}).get(seat, i18n.DEFAULT), []).append(seat)
+    out: dict[str, bytes | None] = {}
+    for language, group in groups.items():
+        try:
+            out.update(snapshot.seat_pngs(pack_names.localized(pack, language), state, events, title, group,
+                                          players=players, zoom=zoom))
+        except Exception:  # the picture is optional, the report is not
+            log.exception("map snapshot failed")
+            out.update(dict.fromkeys(group))
+    return out

@@ -238,13 +238,14 @@ def render_map_svg(pack: Pack, overlay: MapOverlay | None = None) -> str:
 
 def per_pack(fn: Callable[[Pack], T]) -> Callable[[Pack], T]:
     """Cache ``fn(pack)`` per pack object (a Pack holds mapping proxies, so it is not
-    hashable for :func:`functools.lru_cache`); at most 4 packs, the oldest dropped."""
+    hashable for :func:`functools.lru_cache`); at most 8 packs, the oldest dropped (a
+    pack in three languages is three: :func:`pbem.pack.names.localized`)."""
     cache: dict[int, tuple[Pack, T]] = {}
 
     def cached(pack: Pack) -> T:
         hit = cache.get(id(pack))
         if hit is None or hit[0] is not pack:
-            if len(cache) >= 4:
+            if len(cache) >= 8:
                 cache.pop(next(iter(cache)))
             hit = cache[id(pack)] = (pack, fn(pack))
         return hit[1]

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from pbem.mail.body import WIDTH
+from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.rules.core.names import card_label, printed_name
 
@@ -40,8 +41,8 @@ def _card(value: Any, hand: Sequence[int], pack: Pack) -> Any:
         text = value.strip().lstrip("#")
         if text.isdecimal() and len(text) < 6:
             return int(text)
-        for n in hand:
-            if n in pack.cards and pack.cards[n].name.lower() == value.strip().lower():
+        for n in hand:  # by its name in any of the pack's languages (issue 28)
+            if n in pack.cards and pack_names.fold(value) in pack_names.names_of(pack, "cards", n):
                 return n
     return value
 

@@ -69,7 +69,12 @@ PNG_COMPRESS_LEVEL = 6
 PNG_COLOURS = 64
 #: threads that make the seats' pictures of one decision (:meth:`SeatMaps.pngs`)
 PICTURE_THREADS = max(1, min(4, os.cpu_count() or 1))
-_CACHE_SIZE = 12  # rasters: 3 static layers x 4 packs or widths, 2.2 MB each at 1000 px
+_CACHE_SIZE = 16  # rasters: 3 static layers x 4 packs or widths, 2.2 MB each at 1000 px, 17 MB at the zoom's
+#: the layers whose pixels are the same in every language (no place, general or card
+#: name on them): their rasters are cached for the canonical pack and shared by its
+#: copies in the seats' languages (:func:`pbem.pack.names.localized`, issue 28), so a
+#: game with seats in three languages draws only the names layers three times
+LANGUAGE_FREE = frozenset({"o-base", "symbols", "legend", "control", "spaces", "players"})
 _rasters: OrderedDict[tuple[int, str, int], tuple[Pack, cairo.ImageSurface]] = OrderedDict()
 _lock = Lock()
 
@@ -125,9 +130,16 @@ def _cached_raster(cache: OrderedDict, key: tuple, pack: Pack, layer: Layer, wid
     return surface
 
 
+def _cache_pack(pack: Pack, layer: Layer) -> Pack:
+    """The pack a layer's raster is cached for: the canonical one for a layer without
+    names (:data:`LANGUAGE_FREE`), else ``pack`` itself (one raster per language)."""
+    return pack.canonical or pack if layer.name in LANGUAGE_FREE else pack
+
+
 def _static_raster(pack: Pack, layer: Layer, width: int) -> cairo.ImageSurface:
     """The cached raster of a static layer (drawn on first use; at most
-    :data:`_CACHE_SIZE` kept)."""
+    :data:`_CACHE_SIZE` kept; a layer without names shared by every language)."""
+    pack = _cache_pack(pack, layer)
     return _cached_raster(_rasters, (id(pack), layer.name, width), pack, layer, width,
                           lambda c: len(c) > _CACHE_SIZE)
 
@@ -146,6 +158,7 @@ def _content_raster(pack: Pack, layer: Layer, width: int) -> cairo.ImageSurface:
     """The raster of a changing layer, cached by its elements (drawn on a miss; the
     oldest dropped beyond :data:`CONTENT_CACHE_BYTES`). The key holds the elements
     themselves, so a hit is an equal layer, never a hash collision."""
+    pack = _cache_pack(pack, layer)
     return _cached_raster(_content, (id(pack), layer.name, width, layer.elements), pack, layer, width,
                           lambda c: sum(v[1].get_stride() * v[1].get_height() for v in c.values())
                           > CONTENT_CACHE_BYTES)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.mail.suggest import did_you_mean as near_miss
+from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.core.pack import const
@@ -87,8 +88,8 @@ def resolve_space(pack: Pack, text: object) -> tuple[str | None, str | None]:
         return None, None
     mi = info(pack)
     key = " ".join(text.strip().lower().split())
-    sid = mi.names.get(key) or mi.names.get(key.replace(" ", "_"))
-    if sid:
+    sid = mi.names.get(key) or mi.names.get(key.replace(" ", "_")) or pack_names.lookup(pack, "spaces", text)
+    if sid:  # a name in any of the pack's languages too, accents aside (issue 28)
         return sid, None
     close = difflib.get_close_matches(key, list(mi.names), n=1, cutoff=SPACE_CUTOFF)
     if close:
@@ -190,18 +191,21 @@ def space_or_reject(pack: Pack, text: object, where: str, rej: list[Problem]) ->
 
 
 def resolve_general(pack: Pack, text: Any) -> str | None:
-    """General id from an id or a name (case-insensitive), else None (R-5)."""
-    return resolve_id(pack.generals, text)
+    """General id from an id or a name (case-insensitive; in any of the pack's
+    languages, accents aside: :func:`pbem.pack.names.lookup`), else None (R-5)."""
+    return resolve_id(pack.generals, text) or pack_names.lookup(pack, "generals", text)
 
 
 def _resolve_royal(pack: Pack, text: Any) -> str | None:
-    """Royal id from an id or a name (case-insensitive), else None (R-12.5)."""
-    return resolve_id(pack.royals, text)
+    """Royal id from an id or a name (case-insensitive, any of the pack's languages),
+    else None (R-12.5)."""
+    return resolve_id(pack.royals, text) or pack_names.lookup(pack, "royals", text)
 
 
 def resolve_fleet(pack: Pack, text: object) -> str | None:
-    """Fleet id from an id or a name, case-insensitive (R-15), else None."""
-    return resolve_id(pack.fleets, text)
+    """Fleet id from an id or a name, case-insensitive, any of the pack's languages
+    (R-15), else None."""
+    return resolve_id(pack.fleets, text) or pack_names.lookup(pack, "fleets", text)
 
 
 def area_of(pack: Pack, space: str) -> str:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.plural import count
 from pbem.rules.core.pack import const
@@ -95,7 +96,9 @@ def printed_name(pack: Pack, x: Any) -> str:
     """The printed name of anything of the pack a player may name, given by id or by
     name in any case (``"greek_army"``, ``"Greek army"`` -> ``"Greek Army"``; spaces
     before the other tables, provinces last, as :func:`_id_names`); a value the pack
-    does not know comes back as text unchanged. The one place ids become names."""
+    does not know comes back as text unchanged; a name in another of the pack's
+    languages (``"Вавилон"``, ``"Alejandria"``) gives the canonical one (issue 28).
+    The one place ids become names."""
     text = str(x)
     names = _id_names(pack)
     if text in names:
@@ -104,7 +107,14 @@ def printed_name(pack: Pack, x: Any) -> str:
     if key in names:
         return names[key]
     by_name = {v.lower(): v for v in reversed(list(names.values()))}
-    return by_name.get(" ".join(text.strip().lower().split()), text)
+    hit = by_name.get(" ".join(text.strip().lower().split()))
+    if hit is not None:
+        return hit
+    for table in _PURPOSE_TABLES:  # a name in another of the pack's languages (issue 28)
+        key = pack_names.lookup(pack, table, text)
+        if key is not None:
+            return getattr(pack, table)[key].name
+    return text
 
 
 def purpose_text(pack: Pack, purpose: Any) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.pack import names as pack_names
 from pbem.pack.model import Pack, SpecialUnit
 from pbem.rules.core.pack import const
 from pbem.rules.core.state import State
@@ -52,7 +53,9 @@ def resolve_unit_type(pack: Pack, t: Any) -> str | None:
     for uid, unit in pack.special_units.items():
         if key in (uid.replace("_", " "), unit.name.lower()):
             return uid
-    return key if key in pack.cu_types else None
+    if key in pack.cu_types:
+        return key
+    return pack_names.lookup(pack, "special_units", t)  # a name in another language (issue 28)
 
 
 def unit_types_text(pack: Pack) -> str:

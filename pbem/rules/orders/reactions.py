@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
@@ -209,7 +210,8 @@ def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
     sid = None
     if isinstance(val, str):
         g = val.strip().lower()
-        gid = next((k for k, v in pack.generals.items() if g in (k, v.name.lower())), None)
+        gid = next((k for k, v in pack.generals.items() if g in (k, v.name.lower())), None) \
+            or pack_names.lookup(pack, "generals", val)  # any of the pack's languages (issue 28)
         sid = army_space(pack, s, seat, gid) if gid else resolve_space(pack, val)[0]
     if sid not in opts:
         named = {x: pack.spaces[x] for x in opts} | {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.pack import names as pack_names
 from pbem.pack.model import Card, Pack
 from pbem.plural import count
 from pbem.problems import Problem
@@ -320,8 +321,8 @@ def _unrest_prefs(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[
     known = {k: k for k in pack.provinces} | {p.name.lower(): k for k, p in pack.provinces.items()}
     for i, v in enumerate(raw if isinstance(raw, list) else [raw]):
         text = norm_use(v)
-        pid = known.get(" ".join(text.split())) or known.get("_".join(text.split())) \
-            if isinstance(text, str) else None
+        pid = (known.get(" ".join(text.split())) or known.get("_".join(text.split()))
+               or pack_names.lookup(pack, "provinces", text)) if isinstance(text, str) else None
         if pid is None:
             reject(rej, "tyche.unknown_province", f"there is no province {v!r}",
                    f"{where}[{i}]" if isinstance(raw, list) else where,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.legitimacy import mutiny_target, mutiny_targets
@@ -61,9 +62,9 @@ def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str
         except ValueError:  # too many digits
             return None, "give the card's number from your hand"
     if isinstance(value, str):
-        key = value.strip().lower()
-        for n in hand:
-            if pack.cards[n].name.lower() == key:
+        key = pack_names.fold(value)
+        for n in hand:  # by its name in any of the pack's languages (issue 28)
+            if key in pack_names.names_of(pack, "cards", n):
                 return n, None
         near = name_hint(value, {n: pack.cards[n] for n in hand})
         if near:  # a card of the hand by a name misspelled

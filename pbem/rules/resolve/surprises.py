@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from pbem.pack import names as pack_names
 from pbem.pack.model import Effect, Pack
 from pbem.rules.context import Ctx
 from pbem.rules.core.armies import commander, side_legitimacy
@@ -234,7 +235,8 @@ def card_number(pack: Pack, value: Any) -> int | None:
         if v.isdecimal() and len(v) < 6:
             return int(v)
         key = value.strip().lower()
-        return next((n for n, c in pack.cards.items() if c.name.lower() == key), None)
+        return next((n for n, c in pack.cards.items() if c.name.lower() == key), None) \
+            or pack_names.lookup(pack, "cards", value)  # a name in another language (issue 28)
     return None
 
 

@@ -57,7 +57,8 @@ def queue_reports(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
     drawn = [s for s, w in wanted.items() if w["map"] == "on" and w["digest"] == "off"]
     to_move = {d.seat for d in rules.pending(state)}
     pngs = build.seat_map_pngs(pack, state, events, title=f"{game_id} step {step}", players=players,
-                               seats=drawn, zoom=to_move) if judge.config.map_attachment and drawn else {}
+                               seats=drawn, zoom=to_move, languages={s: wanted[s]["language"] for s in drawn}
+                               ) if judge.config.map_attachment and drawn else {}
     for row in seats:
         wants = wanted[row["seat"]]
         png = pngs.get(row["seat"])

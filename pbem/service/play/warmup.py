@@ -22,6 +22,7 @@ from pbem.pack.model import Pack
 from pbem.report import build, render
 from pbem.service.base.context import Service
 from pbem.service.log.trust import ENDED
+from pbem.service.outgoing import seat_preferences
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,7 @@ def warm_up(judge: Service) -> threading.Thread:
     away. The games' states are read here, in the caller's thread (the store's
     connection is not shared). Returns the started thread. Never raises: a failure is
     logged (a cold cache costs time, nothing else)."""
-    jobs: list[tuple[str, Pack, rules.GameState]] = []
+    jobs: list[tuple[str, Pack, rules.GameState, dict[str, str]]] = []
     if judge.config.map_attachment:
         try:
             jobs = _pictures_to_draw(judge)
@@ -44,9 +45,10 @@ def warm_up(judge: Service) -> threading.Thread:
     return thread
 
 
-def _pictures_to_draw(judge: Service) -> list[tuple[str, Pack, rules.GameState]]:
-    """One running game per data pack: (game id, pack, live state)."""
-    jobs: list[tuple[str, Pack, rules.GameState]] = []
+def _pictures_to_draw(judge: Service) -> list[tuple[str, Pack, rules.GameState, dict[str, str]]]:
+    """One running game per data pack: (game id, pack, live state, each seat's
+    language)."""
+    jobs: list[tuple[str, Pack, rules.GameState, dict[str, str]]] = []
     packs: set[int] = set()
     for row in judge.store.games():
         if row["status"] in ENDED:
@@ -59,19 +61,21 @@ def _pictures_to_draw(judge: Service) -> list[tuple[str, Pack, rules.GameState]]
         except KeyError:  # no snapshot yet
             continue
         packs.add(id(pack))
-        jobs.append((row["id"], pack, state))
+        # each seat's language: the map's labels are drawn in it (issue 28)
+        languages = {s: seat_preferences.of(judge.store, row["id"], s)["language"] for s in rules.SEATS}
+        jobs.append((row["id"], pack, state, languages))
     return jobs
 
 
-def _warm(jobs: Sequence[tuple[str, Pack, rules.GameState]]) -> None:
+def _warm(jobs: Sequence[tuple[str, Pack, rules.GameState, dict[str, str]]]) -> None:
     started = time.perf_counter()
     try:
         env = render.environment()
         for name in env.list_templates(extensions=["j2"]):
             env.get_template(name)
-        for game_id, pack, state in jobs:
+        for game_id, pack, state, languages in jobs:
             build.seat_map_pngs(pack, state, (), title=f"{game_id} step {state.step}", seats=list(rules.SEATS),
-                                zoom={d.seat for d in rules.pending(state)})
+                                zoom={d.seat for d in rules.pending(state)}, languages=languages)
     except Exception:  # a cold cache is slower, not wrong
         log.exception("warming the caches failed; the first report draws them instead")
         return
