@@ -360,6 +360,8 @@ TEXTS: dict[str, Text] = {
                                   N_('Declare fewer days.')),
     'command.value': Text(N_("A command's own key has a value it does not take."),
                           N_('Write command: help for the values it takes.')),
+    'command.webhook': Text(N_('webhook: is not an http:// or https:// URL.'),
+                            N_('Write webhook: followed by the URL your chat gives, or webhook: off.')),
     'command.config_game': Text(N_('The command works only on games made by pbem game new.'),
                                 N_('Ask the host.')),
     'command.rate': Text(N_('The command was asked for too often.'),

@@ -246,6 +246,8 @@ _MAIL = [
     ("command.absence_limit", "absence: more days than the game's absence_limit_days leave",
      "docs/player-guide.md: Absence"),
     ("command.value", "a command's own key has a value it does not take", "docs/player-guide.md: Commands by mail"),
+    ("command.webhook", "preferences: webhook: is not an http:// or https:// URL (nor off)",
+     "docs/player-guide.md: Preferences"),
     ("command.config_game", "the command works only on games made by `pbem game new`",
      "docs/player-guide.md: Commands by mail"),
     ("command.rate", "the command was asked for too often; the reply says when it works again",

@@ -44,15 +44,22 @@ class OutboxTable(BlobsTable):
         rows to the address of a seat marked bouncing wait (issue 25, finding 12: they
         went on to the dead address) until the mark is cleared."""
         return self.with_bodies(self.db["outbox"].rows_where(
-            "status = 'pending' AND next_attempt_at <= ? AND to_addr NOT IN "
+            "status = 'pending' AND next_attempt_at <= ? AND kind != 'webhook' AND to_addr NOT IN "
             "(SELECT email FROM seats WHERE bouncing = 1)", [now or utcnow()], order_by="id", limit=limit))
+
+    def due_webhooks(self, now: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """Pending webhook rows (kind ``webhook``, issue 29.5: ``to_addr`` the URL, ``raw``
+        the JSON body) whose next attempt is due, oldest first, at most ``limit``."""
+        return self.with_bodies(self.db["outbox"].rows_where(
+            "status = 'pending' AND next_attempt_at <= ? AND kind = 'webhook'", [now or utcnow()], order_by="id",
+            limit=limit))
 
     def oldest_due_unsent(self, now: str | None = None) -> str | None:
         """``created_at`` of the oldest pending row that is due and not held back for a
         bouncing seat (what :meth:`due_mail` would offer first), or None: the age of the
         outbox's backlog for a health check (issue 30)."""
         row = self.db.execute(
-            "SELECT min(created_at) FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? AND to_addr "
+            "SELECT min(created_at) FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? AND kind != 'webhook' AND to_addr "
             "NOT IN (SELECT email FROM seats WHERE bouncing = 1)", [now or utcnow()]).fetchone()
         return row[0] if row else None
 

@@ -17,7 +17,11 @@ path honours them.
 - ``json: on | off`` — each turn report mailed to the seat carries the seat's own view
   of the game as a JSON attachment (issue 29, :mod:`pbem.report.seatjson`,
   docs/seat-report.md), for the player's own tools. Off by default; reports held for a
-  digest carry none (the digest is text).
+  digest carry none (the digest is text);
+- ``webhook: https://… | off`` — prompts and deadline reminders are also posted as
+  JSON to that URL (issue 29.5, :mod:`pbem.service.outgoing.webhooks`). Off by default;
+  kept in the prefs only while set, so a seat's defaults stay those of before issue 29.5
+  (and a handover to a new player drops it with the other preferences).
 
 The preferences live in the game's log only: each change is a ``PreferencesSet``
 event seen by the seat alone, carrying the seat's whole preferences; the latest one
@@ -51,6 +55,11 @@ def of(store: Store, game_id: str, seat: str) -> dict[str, str]:
     ``PreferencesSet`` of the seat over :data:`DEFAULTS`."""
     data = store.latest_seat_event(game_id, "PreferencesSet", seat)
     return {**DEFAULTS, **(data["prefs"] if data else {})}
+
+
+def webhook(store: Store, game_id: str, seat: str) -> str | None:
+    """The seat's webhook URL (issue 29.5), or None when it set none (or ``off``)."""
+    return of(store, game_id, seat).get("webhook") or None
 
 
 def of_address(store: Store, game_id: str | None, address: str) -> dict[str, str]:

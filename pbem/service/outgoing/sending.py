@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.mail.smtp import CYCLE_BUDGET, PROBE_TIMEOUT, SendReport, answers, send_due
 from pbem.service.base.context import Service
-from pbem.service.outgoing import faults, host_notices
+from pbem.service.outgoing import faults, host_notices, webhooks
 from pbem.store import is_transient_db_error
 
 log = logging.getLogger(__name__)
@@ -32,12 +32,19 @@ def flush(judge: Service, budget: float = CYCLE_BUDGET) -> SendReport:
                 host_notices.bounced(judge, address, f"the mail server refused the address ({reply})")
     if report.gave_up:
         _report_given_up(judge, report.gave_up)
+    # webhooks after the mail, so they never hold it up (issue 29.5; pbem.service.outgoing.webhooks)
+    posted, hooks_gave_up = webhooks.send_due(judge.store, judge.clock(), budget=min(budget, 60.0))
+    report.sent += posted
+    if hooks_gave_up:
+        _report_webhooks_given_up(judge, hooks_gave_up)
     return report
 
 
 def _recipient(judge: Service, row: Mapping[str, Any]) -> str:
     """Who an outbox row was for, as the host reads it: ``seat east of g1
-    (east@example.org)``, or the address alone."""
+    (east@example.org)``, or the address alone (a webhook: :func:`webhooks.recipient`)."""
+    if row["kind"] == webhooks.KIND:
+        return webhooks.recipient(judge.store, row)
     seat = judge.store.seat_at(row["game_id"], row["to_addr"]) if row.get("game_id") else None
     return f"seat {seat} of {row['game_id']} ({row['to_addr']})" if seat else repr(row["to_addr"])
 
@@ -55,6 +62,19 @@ def _report_given_up(judge: Service, ids: Sequence[int]) -> None:
                           "Fix the address or the relay, then `pbem outbox resend` sends them again with the "
                           "same Message-IDs. You hear of this at most once a day; `pbem status` lists every "
                           "failed message.")
+
+
+def _report_webhooks_given_up(judge: Service, ids: Sequence[int]) -> None:
+    """Tell the hosts of webhook rows that gave up (issue 29.5), as of undelivered mail."""
+    rows = [judge.store.outbox_row(i) for i in ids]
+    lines = "\n".join(f"- outbox {r['id']}: {_recipient(judge, r)} ({r['subject']!r}): {r['last_error']}"
+                      for r in rows)
+    with judge.store.transaction():
+        host_notices.report_fault(judge, "webhook", "a webhook could not be reached",
+                                  f"These webhook notices gave up (the mail to the seats went out as usual):"
+                                  f"\n\n{lines}\n\nThe seat can set another URL or `webhook: off` by "
+                                  "`command: preferences`; `pbem outbox resend` posts them again. You hear of "
+                                  "this at most once a day; `pbem status` lists every failed row.")
 
 
 #: seconds between the sender's looks at the database for mail another process queued

@@ -17,7 +17,7 @@ from pbem.service.base.context import RetryLater, Service, is_transient
 from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.base.text import safe_text
 from pbem.service.log import trust
-from pbem.service.outgoing import host_notices, outbox, seat_preferences
+from pbem.service.outgoing import host_notices, outbox, seat_preferences, webhooks
 from pbem.service.play import adjudicate, bots, substitutes
 from pbem.service.play.deadlines import (
     SeatRecord,
@@ -211,3 +211,5 @@ def _remind(judge: Service, row: dict[str, Any]) -> None:
                  subject=subject, text=text, html=build.html_of_text(subject, text),
                  # the due time too: a moved deadline gets its reminder again (issue 25.2's class)
                  id_parts=(row["game_id"], row["step"], "reminder", row["seat"], row["due_at"]))
+    if seat["email"]:  # a seat the bot plays is told nothing (pbem.service.outgoing.outbox.queue)
+        webhooks.queue_notice(judge, row["game_id"], row["step"], row["seat"], row["kind"], row["due_at"], "reminder")

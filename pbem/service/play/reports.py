@@ -17,7 +17,7 @@ from pbem.report.context import WIDTH, wrap
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats
 from pbem.service.log import trust
-from pbem.service.outgoing import outbox, seat_preferences
+from pbem.service.outgoing import outbox, seat_preferences, webhooks
 from pbem.service.play import deadlines
 
 
@@ -128,6 +128,7 @@ def queue_prompts(judge: Service, game_id: str, pack: Pack, state: rules.GameSta
         outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
                      subject=prompt_subject(game_id, state.step, decision.seat, tr), text=text, html=html,
                      id_parts=(game_id, state.step, "prompt", decision.seat))
+        webhooks.queue_notice(judge, game_id, state.step, decision.seat, decision.kind, due, "prompt")
 
 
 def prompt_again(judge: Service, game_id: str, seat: str, again: str | None = None) -> bool:
@@ -149,4 +150,5 @@ def prompt_again(judge: Service, game_id: str, seat: str, again: str | None = No
     outbox.queue(judge, game_id=game_id, kind="prompt", to_addr=row["email"], to_name=row["player"],
                  subject=prompt_subject(game_id, state.step, seat, tr), text=text, html=html,
                  id_parts=(game_id, state.step, "prompt", seat, row["email"], again))
+    webhooks.queue_notice(judge, game_id, state.step, seat, decision.kind, due, f"prompt-{again}")
     return True

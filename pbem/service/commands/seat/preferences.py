@@ -9,6 +9,7 @@
     digest: daily       # daily | off: turn reports once a day in one mail
     language: es        # en | es | ru: the language of every mail to the seat (issue 28)
     json: on            # on | off: the seat's own view as JSON with each report (issue 29)
+    webhook: https://chat.example.org/hooks/abc   # or off: prompts and reminders posted there too (issue 29)
 
 Any of them may be given; the others keep their value. A new language holds from the
 next mail on: this command's own answer is the first mail in it. Logged as
@@ -26,7 +27,7 @@ from pbem.service.base.context import Service
 from pbem.service.commands.registry import Field, Guide, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.log import trust
-from pbem.service.outgoing import digests, seat_preferences
+from pbem.service.outgoing import digests, seat_preferences, webhooks
 
 
 def _value(raw: Any) -> Any:
@@ -55,10 +56,22 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
                                     where=key, code="command.value", hint=f"Write `{key}: {choices[0]}`."))
         else:
             new[key] = value
-    if not problems and not any(k in doc for k in seat_preferences.CHOICES):
+    if "webhook" in doc:
+        url = _value(doc["webhook"]) if doc["webhook"] in (True, False) else str(doc["webhook"] or "").strip()
+        why = None if url.lower() == "off" else webhooks.url_problem(url)
+        if why:
+            problems.append(Problem(message=f"`webhook:` takes an http:// or https:// URL, or off: {why}.",
+                                    where="webhook", code="command.webhook",
+                                    hint="Write `webhook: https://…` (the URL your chat gives for an "
+                                         "incoming webhook) or `webhook: off`."))
+        elif url.lower() == "off":
+            new.pop("webhook", None)
+        else:
+            new["webhook"] = url
+    if not problems and not any(k in doc for k in (*seat_preferences.CHOICES, "webhook")):
         problems.append(Problem(message="No preference given.", where="command", code="command.value",
                                 hint="Add one or more of `map: on|off`, `format: html|plain`, "
-                                     "`digest: daily|off`, `language: en|es|ru`, `json: on|off`."))
+                                     "`digest: daily|off`, `language: en|es|ru`, `json: on|off`, `webhook: URL|off`."))
     if problems:
         raise CommandError(problems)
     head = trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": new})])
@@ -66,7 +79,8 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
     _ = i18n.translations(new["language"]).gettext  # the answer is the first mail in the new language (issue 28)
     lines = [_("Your preferences for seat %(seat)s of %(game)s are now:") % {"seat": seat, "game": game_id}, "",
              f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}",
-             f"  language: {new['language']}", f"  json: {new['json']}", ""]
+             f"  language: {new['language']}", f"  json: {new['json']}",
+             f"  webhook: {new.get('webhook', 'off')}", ""]
     if new["digest"] == "daily":
         lines.append(_("Turn reports now come once a day, at %(hour)s:00 in the game's time zone, "
                        "in one mail; prompts and reminders still come at once.")
@@ -75,14 +89,18 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
         lines.append(_("The reports held for your digest come now, in one mail."))
     if new["format"] == "plain":
         lines.append(_("Mail to this seat now has no HTML part (starting with this one)."))
+    if new.get("webhook"):
+        lines.append(_("Prompts and deadline reminders are now also posted to your webhook (as JSON with "
+                       "`content` and `text`); mail still comes as before."))
     if head:
         lines += ["", _("Log witness: %(witness)s") % {"witness": head}]
     return Reply("preferences", "\n".join(lines).replace("\n\n\n", "\n\n"))
 
 
 COMMAND = SeatCommand(
-    name="preferences", fields=tuple(Field(k, "choice", " | ".join(v)) for k, v in seat_preferences.CHOICES.items()),
+    name="preferences", fields=(*(Field(k, "choice", " | ".join(v)) for k, v in seat_preferences.CHOICES.items()),
+                                Field("webhook", "text", "http(s) URL | off")),
     limit=Limit(10, timedelta(hours=1), counted_by="dispatch"), logs=("PreferencesSet",),
     help="Your mail preferences: `map: on|off`, `format: html|plain`, `digest: daily|off`, `language: en|es|ru`, "
-         "`json: on|off`.",
+         "`json: on|off`, `webhook: URL|off`.",
     guide=Guide("player-guide.md", "Preferences"), process=preferences)

@@ -1,0 +1,155 @@
+"""Webhooks through the real mail path and a local HTTP server (issue 29, item 5): a
+seat sets ``webhook:`` by ``command: preferences``; its next prompt is both mailed and
+POSTed as JSON (``game``, ``step``, ``seat``, ``waiting``, ``deadline``, ``content``,
+``text``); a URL that is not http(s) is refused with ``command.webhook``; with the HTTP
+server answering 500, then down, the mail still goes out and the webhook's outbox row
+retries, then gives up and the host is told. ``pbem verify`` passes after."""
+from __future__ import annotations
+
+import json
+import threading
+from datetime import datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pbem import rules
+from pbem.cli import main
+from pbem.mail.smtp import MAX_ATTEMPTS
+from tests.conftest import KEYS, SEATS
+from tests.service.cmdmail import start, text
+from tests.service.helpers import orders_body
+
+
+class Hooks:
+    """An HTTP server on 127.0.0.1 that records each POST (path, JSON body) and
+    answers ``status[0]``."""
+
+    def __init__(self) -> None:
+        self.posts: list[tuple[str, dict]] = []
+        self.status = [204]
+        hooks = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                assert self.headers.get_content_type() == "application/json"
+                hooks.posts.append((self.path, json.loads(raw.decode("utf-8"))))
+                self.send_response(hooks.status[0])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, seat: str) -> str:
+        return f"http://127.0.0.1:{self.port}/hook/{seat}"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _prefs(m, seat: str, url: str, outcome: str = "answered") -> str:  # noqa: ANN001
+    n = len([x for x in m.inbox(seat) if "Re: command" in str(x["Subject"])])
+    m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "preferences", "webhook": url})
+    assert list(m.cycle().values()) == [outcome]
+    return text(m.mails(seat, "Re: command", n + 1)[-1])
+
+
+def _prompts(m, seat: str) -> list:  # noqa: ANN001
+    return [x for x in m.inbox(seat) if "your move" in str(x["Subject"])]
+
+
+def _webhook_rows(m) -> list[dict]:  # noqa: ANN001
+    return [dict(r) for r in m.judge.store.db["outbox"].rows_where("kind = 'webhook'", order_by="id")]
+
+
+def test_a_prompt_is_mailed_and_posted_and_a_dead_webhook_never_stops_mail(tmp_path: Path) -> None:
+    hooks = Hooks()
+    m = start(tmp_path)
+    try:
+        seat0 = SEATS[0]
+        refused = _prefs(m, seat0, "ftp://127.0.0.1/hook", "rejected")
+        assert "code: command.webhook" in refused and "URLs are taken" in " ".join(refused.split())
+        assert "webhook: off" in _prefs(m, seat0, "https://user:pw@127.0.0.1/hook", "rejected")
+        for seat in SEATS:
+            reply = _prefs(m, seat, hooks.url(seat))
+            assert f"webhook: {hooks.url(seat)}" in reply
+        assert hooks.posts == [] and _webhook_rows(m) == []  # setting it posts nothing by itself
+        secrets = [*KEYS.values(), m.judge.store.game("g1")["seed"]]
+
+        before = {s: len(_prompts(m, s)) for s in SEATS}
+        mover, body = orders_body(m.judge, seed=1)
+        m.send(mover, body, subject="orders")
+        assert list(m.cycle().values()) == ["applied"]
+        state = m.judge.state("g1")
+        waiting = {d.seat: d.kind for d in rules.pending(state)}
+        assert waiting
+        for seat, kind in waiting.items():
+            prompt = m.mails(seat, "your move", before[seat] + 1)[-1]
+            assert f"step {state.step}" in str(prompt["Subject"])
+            posted = [doc for path, doc in hooks.posts if path == f"/hook/{seat}"]
+            assert len(posted) == 1, hooks.posts
+            doc = posted[0]
+            assert set(doc) == {"game", "step", "seat", "waiting", "deadline", "content", "text"}
+            assert (doc["game"], doc["step"], doc["seat"], doc["waiting"]) == ("g1", state.step, seat, kind)
+            due = next(d["due_at"] for d in m.judge.store.open_deadlines("g1") if d["seat"] == seat)
+            assert datetime.fromisoformat(doc["deadline"]) == datetime.fromisoformat(due).replace(microsecond=0)
+            assert doc["deadline"].endswith("+00:00")
+            assert doc["content"] == doc["text"] and "\n" not in doc["text"]
+            assert "g1" in doc["text"] and seat in doc["text"] and f"step {state.step}" in doc["text"]
+        assert not [s for s in secrets if s in json.dumps(hooks.posts)]
+        assert {r["status"] for r in _webhook_rows(m)} == {"sent"}
+        assert len(hooks.posts) == len(waiting)  # only seats with a prompt were posted to
+
+        # the chat server fails: 500, then it is gone; mail goes on, the row retries, gives up
+        hooks.status[0] = 500
+        n_posts = len(hooks.posts)
+        before = {s: len(_prompts(m, s)) for s in SEATS}
+        mover, body = orders_body(m.judge, seed=2)
+        m.send(mover, body, subject="orders")
+        assert list(m.cycle().values()) == ["applied"]
+        state = m.judge.state("g1")
+        waiting = {d.seat: d.kind for d in rules.pending(state)}
+        for seat in waiting:  # the mail went out although the webhook answered 500
+            assert m.mails(seat, "your move", before[seat] + 1)[-1]
+        assert len(hooks.posts) == n_posts + len(waiting)  # each was tried once
+        rows = [r for r in _webhook_rows(m) if r["status"] == "pending"]
+        assert len(rows) == len(waiting) and all(r["attempts"] == 1 and "500" in r["last_error"] for r in rows)
+        hooks.stop()  # connection refused from now on
+        host_before = len(m.inbox("host"))
+        for _ in range(MAX_ATTEMPTS):  # retried with the mail's backoff (the clock goes on an hour each time)
+            m.offset[0] += timedelta(hours=1)
+            m.judge.flush_outbox()
+        rows = [r for r in _webhook_rows(m) if r["id"] in {x["id"] for x in rows}]
+        assert all(r["status"] == "failed" and r["attempts"] == MAX_ATTEMPTS for r in rows), rows
+        assert all("Connection refused" in r["last_error"] or "URLError" in r["last_error"] for r in rows)
+        notice = [x for x in m.mails("host", "webhook could not be reached", 1)]
+        assert len(m.inbox("host")) > host_before and len(notice) == 1
+        told = text(notice[0])
+        for seat in waiting:
+            assert f"the webhook of seat {seat} of g1" in told
+        assert f"/hook/" not in told  # a chat webhook's path is its secret: only scheme and host are shown
+        assert not [r for r in m.judge.store.db["outbox"].rows_where("kind != 'webhook' AND status != 'sent'")]
+
+        # off: no more posts
+        for seat in SEATS:
+            assert "webhook: off" in _prefs(m, seat, "off")
+        count = len(_webhook_rows(m))
+        mover, body = orders_body(m.judge, seed=3)
+        m.send(mover, body, subject="orders")
+        assert list(m.cycle().values()) == ["applied"]
+        assert len(_webhook_rows(m)) == count
+    finally:
+        path = m.path
+        m.close()
+        hooks.server.server_close()
+    v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
+    assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
