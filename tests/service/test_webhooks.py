@@ -153,3 +153,40 @@ def test_a_prompt_is_mailed_and_posted_and_a_dead_webhook_never_stops_mail(tmp_p
         hooks.server.server_close()
     v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
     assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
+
+
+def test_a_deadline_reminder_is_posted_too(tmp_path: Path) -> None:
+    hooks = Hooks()
+    m = start(tmp_path)
+    try:
+        seat = rules.pending(m.judge.state("g1"))[0].seat
+        _prefs(m, seat, hooks.url(seat))
+        assert hooks.posts == []
+        row = next(d for d in m.judge.store.open_deadlines("g1") if d["seat"] == seat)
+        due = datetime.fromisoformat(row["due_at"])
+        m.offset[0] += due - m.judge.clock() - timedelta(minutes=5)  # inside the reminder's window, before the deadline
+        m.cycle()
+        reminder = m.mails(seat, "reminder", 1)[-1]
+        assert f"step {row['step']}" in str(reminder["Subject"])
+        assert len(hooks.posts) == 1, hooks.posts
+        path, doc = hooks.posts[0]
+        assert path == f"/hook/{seat}"
+        assert (doc["game"], doc["step"], doc["seat"], doc["waiting"]) == ("g1", row["step"], seat, row["kind"])
+        assert datetime.fromisoformat(doc["deadline"]) == due.replace(microsecond=0)
+        m.cycle()
+        assert len(hooks.posts) == 1  # once per reminder
+    finally:
+        path = m.path
+        m.close()
+        hooks.stop()
+    v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
+    assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
+
+
+def test_only_http_and_https_urls_are_taken() -> None:
+    from pbem.service.outgoing.webhooks import url_problem
+    for good in ("https://discord.com/api/webhooks/1/abc", "http://127.0.0.1:8080/hook", "HTTPS://hooks.slack.com/x"):
+        assert url_problem(good) is None, good
+    for bad in ("ftp://x.org/h", "file:///etc/passwd", "javascript:alert(1)", "https://", "https://a b/",
+                "https://u:p@x.org/", "mailto:a@b.c", "https://x.org:99999999/", "x" * 3000, "gopher://x/"):
+        assert url_problem(bad), bad
