@@ -160,19 +160,23 @@ def test_a_deadline_reminder_is_posted_too(tmp_path: Path) -> None:
     m = start(tmp_path)
     try:
         seat = rules.pending(m.judge.state("g1"))[0].seat
-        _prefs(m, seat, hooks.url(seat))
+        m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "preferences",
+                      "webhook": hooks.url(seat), "language": "es"})
+        assert list(m.cycle().values()) == ["answered"]
         assert hooks.posts == []
         row = next(d for d in m.judge.store.open_deadlines("g1") if d["seat"] == seat)
         due = datetime.fromisoformat(row["due_at"])
         m.offset[0] += due - m.judge.clock() - timedelta(minutes=5)  # inside the reminder's window, before the deadline
         m.cycle()
-        reminder = m.mails(seat, "reminder", 1)[-1]
-        assert f"step {row['step']}" in str(reminder["Subject"])
+        reminder = m.mails(seat, "recordatorio", 1)[-1]  # the mail goes as before, in the seat's language
+        assert f"paso {row['step']}" in str(reminder["Subject"])
         assert len(hooks.posts) == 1, hooks.posts
         path, doc = hooks.posts[0]
         assert path == f"/hook/{seat}"
         assert (doc["game"], doc["step"], doc["seat"], doc["waiting"]) == ("g1", row["step"], seat, row["kind"])
         assert datetime.fromisoformat(doc["deadline"]) == due.replace(microsecond=0)
+        assert doc["text"] == doc["content"] == (f"[g1] paso {row['step']}: asiento {seat}, te toca ({row['kind']}), "
+                                                 f"plazo {doc['deadline']}.")  # in the seat's language
         m.cycle()
         assert len(hooks.posts) == 1  # once per reminder
     finally:

@@ -33,7 +33,8 @@ def flush(judge: Service, budget: float = CYCLE_BUDGET) -> SendReport:
     if report.gave_up:
         _report_given_up(judge, report.gave_up)
     # webhooks after the mail, so they never hold it up (issue 29.5; pbem.service.outgoing.webhooks)
-    posted, hooks_gave_up = webhooks.send_due(judge.store, judge.clock(), budget=min(budget, 60.0))
+    posted, hooks_gave_up = webhooks.send_due(judge.store, judge.clock(),
+                                                   budget=min(budget, webhooks.PASS_BUDGET))
     report.sent += posted
     if hooks_gave_up:
         _report_webhooks_given_up(judge, hooks_gave_up)

@@ -22,6 +22,7 @@ of the pass, and a webhook that fails has no effect on any mail row.
 """
 from __future__ import annotations
 
+import gettext
 import json
 import logging
 import time
@@ -32,6 +33,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from pbem import i18n
 from pbem.mail.smtp import MAX_ATTEMPTS, backoff_delay
 from pbem.service.base.context import Service
 from pbem.service.outgoing import outbox, seat_preferences
@@ -43,6 +45,9 @@ KIND = "webhook"
 """The outbox kind of a webhook row."""
 TIMEOUT = 10.0
 """Seconds one POST may take."""
+PASS_BUDGET = 20.0
+"""Seconds the webhooks of one outbox pass may take in all (after its mail): a chat
+server that stalls delays the next pass by at most this much; the rest wait."""
 MAX_URL = 2000
 """The longest webhook URL taken, in characters."""
 
@@ -69,11 +74,15 @@ def url_problem(url: str) -> str | None:
     return None
 
 
-def body(game_id: str, step: int, seat: str, waiting: str, deadline: str | None) -> dict[str, Any]:
+def body(game_id: str, step: int, seat: str, waiting: str, deadline: str | None,
+         tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
     """The JSON document of a notice (see the module docstring). ``deadline``: ISO 8601
-    UTC, or None when the decision has no deadline."""
-    due = f", due {deadline}" if deadline else ""
-    line = f"[{game_id}] step {step}: seat {seat}, your move ({waiting}){due}."
+    UTC, or None when the decision has no deadline; ``tr``: the seat's language for the
+    one line (English by default); the keys and values stay as they are."""
+    _ = (tr or i18n.translations()).gettext
+    names = {"game": game_id, "step": step, "seat": seat, "waiting": waiting, "deadline": deadline}
+    line = (_("[%(game)s] step %(step)s: seat %(seat)s, your move (%(waiting)s), due %(deadline)s.") if deadline
+            else _("[%(game)s] step %(step)s: seat %(seat)s, your move (%(waiting)s).")) % names
     return {"game": game_id, "step": step, "seat": seat, "waiting": waiting, "deadline": deadline,
             "content": line, "text": line}
 
@@ -100,7 +109,7 @@ def queue_notice(judge: Service, game_id: str, step: int, seat: str, waiting: st
     if not url:
         return False
     due = _utc(deadline)
-    doc = body(game_id, step, seat, waiting, due)
+    doc = body(game_id, step, seat, waiting, due, seat_preferences.translations(judge.store, game_id, seat))
     message_id = outbox.stable_message_id(judge.domain, game_id, step, KIND, why, seat, url, due)
     if judge.store.has_mail(message_id):
         return False
@@ -125,7 +134,7 @@ def _permanent(exc: BaseException) -> bool:
     return isinstance(exc, urllib.error.HTTPError) and 400 <= exc.code < 500 and exc.code not in (408, 429)
 
 
-def send_due(store: Store, now: datetime, budget: float = 60.0, timeout: float = TIMEOUT) -> tuple[int, list[int]]:
+def send_due(store: Store, now: datetime, budget: float = PASS_BUDGET, timeout: float = TIMEOUT) -> tuple[int, list[int]]:
     """POST the due webhook rows (oldest first) within ``budget`` seconds; returns (sent,
     ids of the rows that gave up). Never raises for a delivery problem (it is recorded
     on the row); raises what the store raises."""
