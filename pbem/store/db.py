@@ -36,10 +36,11 @@ from pbem.store.retention import RetentionTable
 from pbem.store.schema import MIGRATIONS
 from pbem.store.standby import StandbyTable
 from pbem.store.table import TableStore
+from pbem.store.webhooks import WebhooksTable
 
 
 class Store(GamesTable, InboxTable, EventsTable, OutboxTable, ImapStateTable, DeadlinesTable, FaultsTable,
-            TableStore, RetentionTable, ObserversTable, StandbyTable):
+            TableStore, RetentionTable, ObserversTable, StandbyTable, WebhooksTable):
     """The pbem database. ``Store(path)`` opens (creating folders and the file), sets WAL
     and applies pending migrations; ``Store(path, readonly=True)`` only reads. Raises
     :class:`pbem.store.base.StoreError` when the file cannot be used. Not thread-safe:

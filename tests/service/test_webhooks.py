@@ -147,6 +147,11 @@ def test_a_prompt_is_mailed_and_posted_and_a_dead_webhook_never_stops_mail(tmp_p
         m.send(mover, body, subject="orders")
         assert list(m.cycle().values()) == ["applied"]
         assert len(_webhook_rows(m)) == count
+        # the URL (a chat's secret) is never in the log, which is published once the game is over:
+        # the log's PreferencesSet names its fingerprint only
+        logged = [e.data for e in m.judge.store.events("g1")]
+        assert not any("/hook/" in json.dumps(d) for d in logged)
+        assert any(str((d.get("prefs") or {}).get("webhook", "")).startswith("sha256:") for d in logged)
     finally:
         path = m.path
         m.close()

@@ -58,8 +58,11 @@ def of(store: Store, game_id: str, seat: str) -> dict[str, str]:
 
 
 def webhook(store: Store, game_id: str, seat: str) -> str | None:
-    """The seat's webhook URL (issue 29.5), or None when it set none (or ``off``)."""
-    return of(store, game_id, seat).get("webhook") or None
+    """The seat's webhook URL (issue 29.5), or None when it set none (or ``off``): the log's
+    ``PreferencesSet`` names the URL's fingerprint only (the log is published once the game
+    is over, and the URL is the chat's secret); the URL is kept in ``seat_webhooks``."""
+    fp = of(store, game_id, seat).get("webhook")
+    return store.webhook_url(game_id, seat, fp) if fp else None
 
 
 def of_address(store: Store, game_id: str | None, address: str) -> dict[str, str]:

@@ -67,7 +67,7 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
         elif url.lower() == "off":
             new.pop("webhook", None)
         else:
-            new["webhook"] = url
+            new["webhook"] = judge.store.set_webhook(game_id, seat, url)  # the log keeps the fingerprint only
     if not problems and not any(k in doc for k in (*seat_preferences.CHOICES, "webhook")):
         problems.append(Problem(message="No preference given.", where="command", code="command.value",
                                 hint="Add one or more of `map: on|off`, `format: html|plain`, "
@@ -80,7 +80,7 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
     lines = [_("Your preferences for seat %(seat)s of %(game)s are now:") % {"seat": seat, "game": game_id}, "",
              f"  map: {new['map']}", f"  format: {new['format']}", f"  digest: {new['digest']}",
              f"  language: {new['language']}", f"  json: {new['json']}",
-             f"  webhook: {new.get('webhook', 'off')}", ""]
+             f"  webhook: {seat_preferences.webhook(judge.store, game_id, seat) or 'off'}", ""]
     if new["digest"] == "daily":
         lines.append(_("Turn reports now come once a day, at %(hour)s:00 in the game's time zone, "
                        "in one mail; prompts and reminders still come at once.")
