@@ -18,8 +18,8 @@
     command: status         # the game, who it waits for, the open proposals (counts only)
 
 Every seat still in the game votes (the proposer's own yes counts); one ``no`` rejects a
-proposal, a unanimous yes carries it, and it expires at the game's next decision or
-after the game's ``vote_hours``. A vote stays secret until the proposal is decided:
+proposal, a unanimous yes carries it, and it expires after the game's ``vote_hours``
+(48 by default) whatever decisions the game takes meanwhile. A vote stays secret until the proposal is decided:
 the seats are told only how many votes are in. :func:`tick` (each cycle of the loop)
 expires the proposals whose time ran out and resumes a game whose agreed pause is over.
 """
@@ -130,9 +130,9 @@ def propose(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     p = next(p for p in votes.open_proposals(judge, game_id) if p.number == number)
     expires = deadlines.shown(judge, game_id, p.expires)
     for_all = (f"Proposal {number}: {seat} proposes {p.words()}. Every seat still in the game "
-               f"({', '.join(seats)}) votes; a unanimous yes carries it, one no rejects it. It expires at the "
-               f"game's next decision, or at {expires}, whichever comes first. Votes stay secret until it is "
-               "decided; `command: status` shows how many are in.")
+               f"({', '.join(seats)}) votes; a unanimous yes carries it, one no rejects it. It stays open "
+               f"until {expires}, whatever decisions the game takes meanwhile, unless every vote is in "
+               "before. Votes stay secret until it is decided; `command: status` shows how many are in.")
     deadlines.tell_seats(judge, game_id, f"proposal {number}: {p.words()}",
                          for_all + f"\n\nTo vote, send:\n\n    game: {game_id}\n    seat: <your seat>\n    "
                          f"key: <your key>\n    command: vote\n    proposal: {number}\n    vote: yes    # or no",
@@ -213,8 +213,8 @@ def status(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> R
     for p in opened:
         mine = f"; you voted {p.votes[seat]}" if seat in p.votes else ("; your vote is awaited" if seat in seats
                                                                         else "")
-        lines.append(f"  {p.number}: {p.seat} proposes {p.words()}: {votes.count_text(p, seats)}{mine}; expires "
-                     f"at the next decision or {deadlines.shown(judge, game_id, p.expires)}.")
+        lines.append(f"  {p.number}: {p.seat} proposes {p.words()}: {votes.count_text(p, seats)}{mine}; open "
+                     f"until {deadlines.shown(judge, game_id, p.expires)}.")
     return Reply("status", "\n".join(lines))
 
 
