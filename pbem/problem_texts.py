@@ -446,9 +446,12 @@ TEXTS: dict[str, Text] = {
                          N_('Nothing to do: your seat gets every report.')),
     'observe.not_following': Text(N_('This address observes no such game.'),
                                   N_('Check the game id: command: leave stops a game you observe.')),
-    'command.no_substitutes': Text(N_('That game takes no substitutes: it is unknown, over, made in the config, or '
-                                      'its host turned them off.'),
-                                   N_('Check the game id, or stand by for every game with game: any.')),
+    'command.no_substitutes': Text(N_("That game's host turned substitutes off."),
+                                   N_('Ask its host, or stand by for every game with game: any.')),
+    'command.config_game': Text(N_("That game is defined in the judge's config file; its seats change only there, "
+                                   "so it takes no substitutes."),
+                                N_('Ask its host for a seat in the config file, or stand by for every game with '
+                                   'game: any.')),
     'command.seat_not_free': Text(N_('That seat is not on offer: its player is back, or another substitute took it '
                                      'or asked first.'),
                                   N_('Wait for the next offer: you stay on the standby list.')),

@@ -286,8 +286,10 @@ _MAIL = [
     ("command.seat_taken", "join: names a seat another player took", "docs/player-guide.md: Joining an open game"),
     ("command.signup_twice", "the address holds a seat of that open game already",
      "docs/player-guide.md: Joining an open game"),
-    ("command.no_substitutes", "game: names no running game that takes substitutes (unknown, ended, a config "
-     "game, or its substitutes setting is off)", "docs/player-guide.md: Substitutes"),
+    ("command.no_substitutes", "game: names a game whose host turned substitutes off (its setting "
+     "substitutes: off)", "docs/player-guide.md: Substitutes"),
+    ("command.config_game", "game: names a game of the judge's config file: its seats change only there, so it "
+     "takes no substitutes", "docs/player-guide.md: Substitutes"),
     ("command.seat_not_free", "take: names a seat that is not on offer (its player plays it, another "
      "substitute took it or asked first)", "docs/player-guide.md: Substitutes"),
     ("command.not_standing_by", "take: from an address that is not on the game's or the judge's standby list",
