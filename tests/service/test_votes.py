@@ -133,6 +133,9 @@ def test_a_concession_takes_the_seat_out_for_good(tmp_path: Path) -> None:
         assert table.cycle() == ["answered"] * 3
         conceded = _kinds(table, "SeatConceded")
         assert [(e.data["seat"], e.public) for e in conceded] == [("south", True)]
+        # out of the contest for victory: the rules' scoring passes it over ([D] docs/rules.md; the end-of-game
+        # ranking itself is tested in tests/rules/test_conceded_victory.py)
+        assert table.judge.state("g2").to_dict()["conceded"] == ["south"]
         table.flush()
         for s in SEATS:
             assert "south concedes" in flat(table.mails(s, "[g2] proposal 1 passed: south concedes")[0])

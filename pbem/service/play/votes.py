@@ -208,9 +208,10 @@ def concede(judge: Service, game_id: str, seat: str, proposal: int) -> None:
     """Take ``seat`` out of the game ([D] docs/rules.md): ``SeatConceded``, after which
     the deadlines fold the seat as in civil disorder for good (its decisions are due at
     once and play their defaults, or the game's bot's moves under ``civil_disorder:
-    bot``), its open deadlines due now, and its orders refused. Call inside a
-    transaction."""
-    trust.log_events(judge, game_id, [rules.judge_event("SeatConceded", {"proposal": proposal, "seat": seat})])
+    bot``), its open deadlines due now, and its orders refused. Its reducer puts the
+    seat in the state's ``conceded``: out of the contest for victory (R-1.1–R-1.3 pass
+    it over; [D] docs/rules.md). Call inside a transaction."""
+    endgame.append_events(judge, game_id, [rules.judge_event("SeatConceded", {"proposal": proposal, "seat": seat})])
     for d in judge.store.open_deadlines(game_id):
         if d["seat"] == seat:
             deadlines.start(judge, game_id, d["step"], seat, d["kind"])
