@@ -41,3 +41,31 @@ def test_what_a_refused_part_could_change_waits(state) -> None:
                                                          "Ur", "Aginis", "Hidalu"]}]}
     codes = [p.code for p in R.validate(state, "north", orders)]
     assert codes == ["tyche.card_not_in_hand", "movement.too_far"], codes
+
+
+def test_a_gap_leaves_the_rest_of_the_move_checked(state) -> None:
+    """Issue 24.7: a path that leaves out a space (Heliopolis, then Gaza) is refused for
+    the gap, and the move is still dry-run as far as it goes and judged where it ends:
+    its drop of CUs it does not have, its assault where nothing is besieged, and the
+    same army moved again come in the same answer (they used to wait for the path)."""
+    orders = {"tyche": {"card": 57, "use": "discard"},
+              "movement": [{"army": "Ptolemy", "path": ["Heliopolis", "Gaza"],
+                            "drop": {"cus": {"loyal": 3}}, "assault": 1},
+                           {"army": "Ptolemy", "path": ["Heliopolis"]}]}
+    got = sorted((p.code, p.where) for p in R.validate(state, "north", orders))
+    assert got == [("movement.bad_path", "orders.movement[0].path"),
+                   ("movement.illegal", "orders.movement[0]"),
+                   ("movement.illegal", "orders.movement[1]"),
+                   ("siege.illegal", "orders.movement[0].assault")], got
+
+
+def test_a_path_as_written_too_long_is_told_with_its_gap(state) -> None:
+    """Issue 24.7: Seleucus (5 MPs) leaves out Nippur between Borsippa and Uruk; the end,
+    Hidalu, lies within 5 MPs of Babylon, but the path as written costs 6 with the gap
+    filled: the MPs are told with the gap, not in the answer to the path filled in."""
+    orders = {"tyche": {"card": 57, "use": "discard"},
+              "movement": [{"army": "Seleucus", "path": ["Borsippa", "Uruk", "Ur", "Aginis",
+                                                         "Hidalu"]}]}
+    got = [(p.code, p.message) for p in R.validate(state, "north", orders)]
+    assert [c for c, _m in got] == ["movement.bad_path", "movement.too_far"], got
+    assert "Hidalu is at least 6 MPs from Babylon along the path as written" in got[1][1], got

@@ -225,6 +225,10 @@ def path_kind(pack: Pack, a: str, b: str) -> str | None:
     return min(kinds, key=lambda k: (costs.get(k) if costs.get(k) is not None else 99))
 
 
+EMPTY_PATH = "the path is empty"
+""":func:`classify_path`'s error for a path of no step (R-9.1)."""
+
+
 def classify_path(pack: Pack, start: str, path: list[str], allowance: int
                   ) -> tuple[str | None, int, str | None]:
     """Check a path's shape and cost (R-9.1). Returns ``(kind, cost, error)``: kind is
@@ -234,7 +238,7 @@ def classify_path(pack: Pack, start: str, path: list[str], allowance: int
     None."""
     costs = const(pack, "path_mp_cost")
     if not path:
-        return None, 0, "the path is empty"
+        return None, 0, EMPTY_PATH
     steps: list[list[str]] = []
     prev = start
     for x in path:

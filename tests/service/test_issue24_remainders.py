@@ -1,0 +1,97 @@
+"""Issue 24's remainders through the real mail path (a judge polling pymap on loopback,
+the seats mailing over SMTP; the tests read the answers in the seats' mailboxes).
+
+- Item 7 ("every mistake in one answer"): a move whose path leaves out a space is
+  still dry-run as far as it goes, and its path as written is costed with the gap
+  filled: the gap, the MPs, a drop of units the army does not have and a garrison
+  mistake come back in one refusal, and the mail with those fixed is accepted.
+"""
+from __future__ import annotations
+
+import random
+
+from pbem import rules
+from pbem.rules.core.board import LAND_KINDS, info, land_distance
+from pbem.rules.core.pieces import cus_at, enemy_of
+from tests.service.test_check_by_mail import _send, turn  # noqa: F401  (the fixture)
+
+
+def _cost(pack, start: str, path: list[str]) -> int:
+    """The MPs of a land path (R-9.1: the cheapest land kind of each step)."""
+    costs, adj, prev, total = pack.constants["path_mp_cost"], info(pack).adjacent, start, 0
+    for x in path:
+        total += min(int(costs[k]) for y, k in adj[prev] if y == x and k in LAND_KINDS)
+        prev = x
+    return total
+
+
+def _winding_walk(pack, s, seat: str, start: str, mp: int) -> tuple[list[str], int]:
+    """A land walk from ``start`` through spaces with no other faction's units (no
+    space twice) that costs more than ``mp`` while its end lies within ``mp`` by land,
+    with a space ``walk[i]`` whose neighbours on the walk are not next to each other:
+    ``(walk, i)``. Leaving out ``walk[i]`` makes a path with a gap whose end is in
+    reach, while the path as written, the gap filled, is not."""
+    adj = info(pack).adjacent
+    rng = random.Random(24)
+    for _ in range(20000):
+        walk, here = [], start
+        while _cost(pack, start, walk) <= mp:
+            nxt = [y for y, k in adj[here] if k in LAND_KINDS and y != start and y not in walk
+                   and pack.spaces[y].kind != "transit" and enemy_of(s, seat, y) is None
+                   and not any(v for w, v in s["cus"].get(y, {}).items() if w != seat)]
+            if not nxt:
+                break
+            here = rng.choice(sorted(nxt))
+            walk.append(here)
+        if _cost(pack, start, walk) <= mp or (land_distance(pack, start, walk[-1]) or 99) > mp:
+            continue
+        for i in range(1, len(walk) - 1):
+            if not any(y == walk[i + 1] for y, _k in adj[walk[i - 1]]):
+                return walk, i
+    raise AssertionError("no winding walk found")
+
+
+def test_a_gap_hides_neither_the_mps_nor_the_dry_run_nor_the_other_parts(turn) -> None:  # noqa: F811
+    """Item 7: one refusal names the gap, the MPs of the path as written, the drop of
+    more CUs than the army has (found by the dry run, which used to skip a move with a
+    gap) and the garrison placed where none may go; fixing those four gets the orders
+    accepted, with no second refusal."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack, s = state.pack, state.peek()
+    opts = rules.legal_options(state, seat)
+    army = opts["armies"][0]
+    a1, s1, mp = army["army"], army["space"], army["allowance"]
+    walk, i = _winding_walk(pack, s, seat, s1, mp)
+    gapped = walk[:i] + walk[i + 1:]
+    have = cus_at(s, seat, s1)
+    kind = sorted(have)[0]
+    card = next(h["card"] for h in opts["hand"] if "garrisons" in h["uses"])
+    bad = next(x for x in sorted(pack.spaces) if x not in opts["garrison_spaces"]
+               and pack.spaces[x].kind != "transit")
+    name = pack.generals[a1].name
+    status, answer = _send(table, seat, {
+        "tyche": {"card": card, "use": "garrisons", "places": [pack.spaces[bad].name]},
+        "movement": [{"army": name, "path": [pack.spaces[x].name for x in gapped],
+                      "drop": {"cus": {kind: have[kind] + 1}}}]})
+    assert status == "rejected", answer
+    assert "There are 4 problems:" in answer, answer
+    for code in ("tyche.garrison_illegal", "movement.bad_path", "movement.too_far",
+                 "movement.illegal"):
+        assert f"code: {code}" in answer, (code, answer)
+    assert (f"{pack.spaces[walk[i + 1]].name} is not next to {pack.spaces[walk[i - 1]].name}"
+            in answer), answer
+    assert (f"is at least {_cost(pack, s1, walk)} MPs from {pack.spaces[s1].name} along the "
+            "path as written") in answer, answer
+    assert f"the army has {have[kind]} " in answer and f"CUs, not {have[kind] + 1}" in answer, answer
+
+    fixed = []  # the path written out in full, shortened to the army's MPs
+    for x in walk:
+        if _cost(pack, s1, [*fixed, x]) > mp:
+            break
+        fixed.append(x)
+    status, answer = _send(table, seat, {
+        "tyche": {"card": card, "use": "garrisons",
+                  "places": [pack.spaces[opts["garrison_spaces"][0]].name]},
+        "movement": [{"army": name, "path": [pack.spaces[x].name for x in fixed]}]})
+    assert status == "applied", answer
