@@ -5,7 +5,10 @@ judge made them, with the same orders and dice; every order a player got a recei
 is in the log again and ``pbem verify`` passes. Real pymap + aiosmtpd on loopback."""
 from __future__ import annotations
 
+import inspect
 import random
+import time
+import types
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from pbem import rules
 from pbem.cli import main
 from pbem.config import Config, load_config
 from pbem.mail.imap import ImapPoller
+from pbem.rules.bots import search
 from pbem.service import Judge
 from pbem.service.hosting import restore
 from pbem.service.loop import run_once
@@ -163,5 +167,89 @@ def test_a_restore_replays_a_seat_the_bot_took_in_civil_disorder(tmp_path: Path,
     assert [rows[m]["status"] for m in lost] == ["applied"] * len(lost)
     assert _chain(judge.store)[:len(original)] == original
     judge.store.close()
+    v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
+    assert v.exit_code == 0, v.output
+
+
+class _Machine:
+    """The speed of the machine the bot thinks on, as the bot's clock shows it: every
+    read of the clock moves it on by ``step`` seconds (0: a machine so fast that no time
+    passes; 100: one so slow that the first round outlasts any time budget). Patched
+    wherever the strong bot may read a clock: the ``time`` module its search imports
+    and a ``clock`` default of :func:`pbem.rules.bots.search.search_orders`."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.step = 0.0
+        self.now = 0.0
+        fake = types.SimpleNamespace(**{name: getattr(time, name) for name in dir(time) if not name.startswith("_")})
+        fake.perf_counter = fake.monotonic = fake.time = fake.process_time = self.read
+        monkeypatch.setattr(search, "time", fake)
+        params = inspect.signature(search.search_orders).parameters
+        if "clock" in params:
+            monkeypatch.setattr(search.search_orders, "__defaults__", tuple(
+                self.read if p.default is time.perf_counter else p.default
+                for p in params.values() if p.default is not inspect.Parameter.empty))
+
+    def read(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_restore_on_a_faster_or_slower_machine_replays_the_bots_same_orders(
+        tmp_path: Path, pymap_server: MailServer, monkeypatch) -> None:
+    """Issue 25 (bot25 item 1): the bot's search is bounded by its rounds
+    (``bot_playouts``), never by the clock, so a decision replayed after a restore writes
+    the orders the first judge wrote and the players were told, however fast the machine.
+    The first judge runs on a machine so slow that each read of the clock takes 100 s
+    (with a clock in the search: one round a decision), the replay on one where no time
+    passes (all the rounds), and a second replay of the same copy on a machine of 1 s a
+    read: the same events, bot orders, dice and hashes each time."""
+    machine = _Machine(monkeypatch)
+    path, _config = write_config(tmp_path, pymap_server)
+    raw = yaml.safe_load(path.read_text())
+    game = raw["games"][0]
+    game["seats"] = [s if s["seat"] not in BOT_SEATS else {"seat": s["seat"], "bot": True} for s in game["seats"]]
+    game["settings"] = {"bot_seconds": 1, "bot_playouts": 4}
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    config = load_config(path)
+    machine.step = 100.0
+    now = [T0]
+    judge, poller = _judge(config, now)
+    judge.ensure_games()
+    run_once(judge, poller)
+    poller.close()
+    for n in range(1, 4):
+        now[0] += timedelta(minutes=7)
+        _step(judge, poller, pymap_server, now, n)
+    lagging = copy_database(config.database, tmp_path / "lagging.sqlite")
+    lagged = judge.store.events("g1")[-1].seq
+    lost: list[str] = []
+    n = 10
+    while _bot_decisions(judge.store, lagged) < 6 or len(lost) < 4:
+        n += 1
+        assert n < 80
+        now[0] += timedelta(minutes=5, seconds=13 * n)
+        mid = _step(judge, poller, pymap_server, now, n)
+        if mid:
+            lost.append(mid)
+    original = _chain(judge.store)
+    told = [e.data for e in judge.store.events("g1", lagged) if e.kind == "OrdersAccepted"
+            and str(e.data["by"]).startswith("bot")]
+    judge.store.close()
+    assert machine.now > 0
+
+    for speed in (0.0, 1.0):
+        machine.step = speed
+        restore(lagging, config.database)
+        judge, poller = _judge(config, [now[0] + timedelta(days=5)])
+        run_once(judge, poller)
+        poller.close()
+        rows = {r["message_id"]: r for r in judge.store.all_inbox()}
+        assert [rows[m]["status"] for m in lost] == ["applied"] * len(lost), speed
+        replayed = [e.data for e in judge.store.events("g1", lagged) if e.kind == "OrdersAccepted"
+                    and str(e.data["by"]).startswith("bot")]
+        assert replayed[:len(told)] == told, speed  # the bot's orders, as the players were told them
+        assert _chain(judge.store)[:len(original)] == original, speed  # and every event, die and hash after them
+        judge.store.close()
     v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
     assert v.exit_code == 0, v.output
