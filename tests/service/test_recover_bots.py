@@ -6,6 +6,7 @@ is in the log again and ``pbem verify`` passes. Real pymap + aiosmtpd on loopbac
 from __future__ import annotations
 
 import inspect
+import logging
 import random
 import time
 import types
@@ -17,15 +18,16 @@ from click.testing import CliRunner
 
 from pbem import rules
 from pbem.cli import main
-from pbem.config import Config, load_config
+from pbem.config import Config, load_config, parse_config
 from pbem.mail.imap import ImapPoller
 from pbem.rules.bots import search
 from pbem.service import Judge
 from pbem.service.hosting import restore
 from pbem.service.loop import run_once
+from pbem.service.play import bots as table_play
 from pbem.store import Store
 from pbem.store.backup import copy_database
-from tests.conftest import KEYS
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
 from tests.mailservers import MailServer
 from tests.service.helpers import drop, mail, write_config
 
@@ -253,3 +255,48 @@ def test_a_restore_on_a_faster_or_slower_machine_replays_the_bots_same_orders(
         judge.store.close()
     v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
     assert v.exit_code == 0, v.output
+
+
+def test_a_slow_decision_only_warns_and_the_orders_stay_the_same(tmp_path: Path, monkeypatch, caplog) -> None:
+    """The same bot decision taken on a machine where no time passes and on one where it
+    takes 100 s a read of the clock (past ``bot_seconds``): the same orders; the slow one
+    makes the judge's log warn and name ``bot_playouts`` (issue 25: the clock measures,
+    it never limits)."""
+    machine = _Machine(monkeypatch)
+    monkeypatch.setattr(table_play, "time", types.SimpleNamespace(perf_counter=machine.read))
+    seats = [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+             for s in SEATS if s != "west"] + [{"seat": "west", "bot": True}]
+    raw = {"judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "a.sqlite"), "map_attachment": False,
+           "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": seats,
+                      "settings": {"bot_seconds": 3, "bot_playouts": 4}}]}
+    clock = [T0]
+    judge = Judge(parse_config(raw, tmp_path), Store(tmp_path / "a.sqlite"), clock=lambda: clock[0],
+                  new_seed=lambda: SEED)
+    judge.ensure_games()
+    rng, n = random.Random(7), 0
+    while (d := rules.pending(judge.state("g1"))[0]).seat != "west" or d.kind != "player_turn":
+        if d.seat == "west":
+            judge.tick()
+            continue
+        n += 1
+        state = judge.state("g1")
+        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
+               "orders": rules.bot_orders(state, d.seat, rng)}
+        body = yaml.safe_dump(doc)
+        assert judge.handle_message(mail(d.seat, body, message_id=f"<slow-{n}@players.test>")) == "applied"
+    judge.store.close()
+    copy_database(tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    orders = {}
+    for db, speed in (("a", 0.0), ("b", 100.0)):
+        machine.step = speed
+        caplog.clear()
+        raw["database"] = str(tmp_path / f"{db}.sqlite")
+        j = Judge(parse_config(raw, tmp_path), Store(tmp_path / f"{db}.sqlite"), clock=lambda: clock[0],
+                  new_seed=lambda: SEED)
+        with caplog.at_level(logging.WARNING, logger="pbem.service.play.bots"):
+            j.tick()
+        orders[db] = [e.data for e in j.store.events("g1") if e.kind == "OrdersAccepted"][-1]
+        warned = [r.getMessage() for r in caplog.records if r.name == "pbem.service.play.bots"]
+        assert bool(warned) == (speed > 0) and all("bot_playouts (now 4)" in w for w in warned), warned
+        j.store.close()
+    assert orders["a"]["by"] == "bot search/1" and orders["a"] == orders["b"]
