@@ -312,6 +312,12 @@ TEXTS: dict[str, Text] = {
                              N_('Start from the YAML template in your last prompt mail.')),
     'envelope.unknown_key': Text(N_('A top-level key the envelope does not have.'),
                                  N_('Remove it or correct its name.')),
+    'envelope.command_and_orders': Text(
+        N_('The mail holds both a command and orders; the judge does one of them per mail, so it did neither.'),
+        N_('For the orders, delete the command: line. For the command, send it in a mail of its own, '
+           'without orders: and step:.'),
+        N_('The mail holds both command: %(command)s and orders:; the judge does one of them per mail, '
+           'so it did neither.')),
     'envelope.unknown_game': Text(N_('No game of that name on this judge.'),
                                   N_('Check the game id in your prompt mail.')),
     'envelope.unknown_seat': Text(N_('The game has no such seat.'),

@@ -220,6 +220,8 @@ _MAIL = [
     ("envelope.missing", "a line game:, seat:, key:, step: or orders: is missing",
      ENVELOPE),
     ("envelope.unknown_key", "a top-level key the envelope does not have", ENVELOPE),
+    ("envelope.command_and_orders", "command: and orders: in one mail: one of them per mail, "
+     "so neither is done", ENVELOPE),
     ("envelope.unknown_game", "no game of that name on this judge", ENVELOPE),
     ("envelope.unknown_seat", "the game has no such seat", ENVELOPE),
     ("envelope.step_type", "step is not a whole number", ENVELOPE),

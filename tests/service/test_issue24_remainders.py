@@ -5,14 +5,20 @@ the seats mailing over SMTP; the tests read the answers in the seats' mailboxes)
   still dry-run as far as it goes, and its path as written is costed with the gap
   filled: the gap, the MPs, a drop of units the army does not have and a garrison
   mistake come back in one refusal, and the mail with those fixed is accepted.
+- Item 6/N6 (command recognition): ``Command: Status`` above ``game:`` is the command;
+  ``command:`` with ``orders:`` is refused naming both and how to send each.
 """
 from __future__ import annotations
 
 import random
 
+import yaml
+
 from pbem import rules
 from pbem.rules.core.board import LAND_KINDS, info, land_distance
 from pbem.rules.core.pieces import cus_at, enemy_of
+from pbem.service import run_once
+from tests.conftest import KEYS
 from tests.service.test_check_by_mail import _send, turn  # noqa: F401  (the fixture)
 
 
@@ -95,3 +101,41 @@ def test_a_gap_hides_neither_the_mps_nor_the_dry_run_nor_the_other_parts(turn) -
                   "places": [pack.spaces[opts["garrison_spaces"][0]].name]},
         "movement": [{"army": name, "path": [pack.spaces[x].name for x in fixed]}]})
     assert status == "applied", answer
+
+
+def _mail(table, seat: str, body: str) -> tuple[str, str]:
+    """Mail ``body`` from ``seat``; the inbox status and the answer's text."""
+    seen = len(table.inbox(seat))
+    table.send(seat, body)
+    [status] = run_once(table.judge, table.poller).values()
+    answers = table.inbox(seat)[seen:]
+    return status, " ".join(table.text_of(answers[-1]).split()) if answers else ""
+
+
+def test_a_capitalised_command_above_game_is_the_command(turn) -> None:  # noqa: F811
+    """Item 6/N6: ``Command: Status`` written above ``game:`` (people capitalise) is the
+    status command; it used to be cut off the block, which was refused as orders with
+    no step and no orders."""
+    table, seat = turn
+    step = table.judge.state("g1").step
+    status, answer = _mail(table, seat, f"Command: Status\ngame: g1\nseat: {seat}\nkey: {KEYS[seat]}\n")
+    assert status == "answered", answer
+    assert f"Game g1 is active at step {step}; it waits for {seat}." in answer, answer
+    assert "code:" not in answer, answer
+
+
+def test_a_command_and_orders_in_one_mail_are_refused_naming_both(turn) -> None:  # noqa: F811
+    """Item 6/N6: ``command:`` and ``orders:`` in one document: neither is done, and the
+    answer names both and how to send each (it used to call ``command`` an unknown key)."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    orders = dict(rules.pending(state)[0].default)
+    body = (f"command: status\n\ngame: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: {state.step}\n"
+            + yaml.safe_dump({"orders": orders}, sort_keys=False))
+    status, answer = _mail(table, seat, body)
+    assert status == "rejected", answer
+    assert "There is 1 problem:" in answer and "code: envelope.command_and_orders" in answer, answer
+    assert "holds both `command: status` and `orders:`" in answer, answer
+    assert "delete the `command:` line" in answer and "a mail of its own" in answer, answer
+    assert "Unknown top-level key" not in answer, answer
+    assert table.judge.state("g1").step == state.step
