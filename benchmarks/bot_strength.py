@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import math
 import multiprocessing
 import random
@@ -102,7 +103,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--opponents", default="random,greedy")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", default="bots")
+    ap.add_argument("--rows", help="append each game's result to this file (JSON lines)")
+    ap.add_argument("--from-rows", nargs="+", metavar="FILE",
+                    help="play nothing: print the table of the games in these --rows files "
+                         "(a run stopped early still counts the games it finished)")
     a = ap.parse_args(argv)
+    if a.from_rows:
+        rows = [json.loads(line) for f in a.from_rows
+                for line in Path(f).read_text().splitlines() if line.strip()]
+        print(f"{len(rows)} games from {', '.join(a.from_rows)}\n")
+        table(rows, sorted({r["opponent"] for r in rows}))
+        return
     seconds = a.budget or None
     jobs = [(a.bot, o, g, a.seed, seconds, a.playouts) for o in a.opponents.split(",")
             for g in range(a.games)]
@@ -111,6 +122,9 @@ def main(argv: list[str] | None = None) -> None:
         rows = []
         for r in pool.imap_unordered(play, jobs):  # one line per game on stderr
             rows.append(r)
+            if a.rows:
+                with open(a.rows, "a") as out:
+                    out.write(json.dumps(r) + "\n")
             print(f"{len(rows)}/{len(jobs)} {r['opponent']} g{r['g']} {r['seat']} "
                   f"{'won' if r['won'] else 'lost'} ({r['how']}, turn {r['turn']})",
                   file=sys.stderr, flush=True)
@@ -118,10 +132,16 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{a.bot} bot, budget {bound} and {a.playouts} playouts per decision, "
           f"{a.games} games per opponent, "
           f"{a.workers} workers, seed {a.seed!r}, {time.time() - t0:.0f} s in all\n")
+    table(rows, a.opponents.split(","))
+
+
+def table(rows: list[dict], opponents: list[str]) -> None:
+    """Print the Markdown table of ``rows`` (one per game, :func:`play`), a row per
+    opponent, with the wins by seat and by Alexander IV's first holder as comments."""
     print("| opponents | games | wins | win rate (95 % CI) | endings | wall s/decision "
           "median / max | CPU s/decision median / max | refused |")
     print("|---|---|---|---|---|---|---|---|")
-    for o in a.opponents.split(","):
+    for o in opponents:
         mine = [r for r in rows if r["opponent"] == o]
         wins = sum(r["won"] for r in mine)
         lo, hi = wilson(wins, len(mine))

@@ -12,7 +12,9 @@ import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules.bots.random import random_bot
 from pbem.rules.bots.search import (
+    END_WEIGHT,
     REGENCY_WEIGHT,
+    end_outlook,
     heir_marches,
     heir_plans,
     regency_outlook,
@@ -55,7 +57,31 @@ def test_the_regency_outlook_rewards_the_heirs_holder_and_grows_near_his_turn(re
     gone = _with(late, lambda d: d["royals"]["alexander_iv"].__setitem__("gone", True))
     assert regency_outlook(gone, holder) == 0.0
     assert search_score(late, rivals[0]) == pytest.approx(
-        evaluate(late, rivals[0]) + regency_outlook(late, rivals[0]))
+        evaluate(late, rivals[0]) + regency_outlook(late, rivals[0])
+        + end_outlook(late, rivals[0]))
+
+
+def test_the_end_outlook_favours_the_vp_leader_in_the_last_turn(real_pack) -> None:
+    """Once the VP differ, the seat that leads in VP has the best end outlook (R-1.2:
+    most VP wins at the end of the last turn, LP no longer count); in the last turn a
+    lead of a VP or more is worth most of its weight, 16 times what it is in turn 1."""
+    from pbem.rules.core.control import victory_points
+    state, _ = R.new_game(real_pack, b"end-outlook")
+    rng = random.Random(4)
+    while True:
+        vp = victory_points(real_pack, state.peek())
+        top = sorted(vp.values())
+        if top[-1] > top[-2]:
+            break
+        d = R.pending(state)[0]
+        state, _ = R.apply(state, d.seat, random_bot(state, d.seat, rng),
+                           Dice(b"end-outlook", state.step))
+    leader = max(vp, key=vp.get)
+    last = _with(state, lambda d: d.__setitem__("turn", 5))
+    first = _with(state, lambda d: d.__setitem__("turn", 1))
+    assert end_outlook(last, leader) > 0.6 * END_WEIGHT
+    assert all(end_outlook(last, x) < 0.3 * END_WEIGHT for x in R.SEATS if x != leader)
+    assert end_outlook(last, leader) == pytest.approx(16 * end_outlook(first, leader))
 
 
 def test_the_heir_marches_go_for_the_heirs_and_leave_the_own_one_guarded(real_pack) -> None:

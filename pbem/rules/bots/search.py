@@ -22,8 +22,9 @@ For the seat's decision:
 3. the candidate with the best mean score is kept (ties: the earlier candidate).
 
 :func:`search_score` is the greedy's :func:`pbem.rules.bots.greedy.evaluate` plus the
-regency outlook (:func:`regency_outlook`, R-1.3): who would win a regency if an heir
-came of age now, weighted by how near his turn is.
+regency outlook (:func:`regency_outlook`, R-1.3: who would win a regency if an heir
+came of age now) and the end-of-game outlook (:func:`end_outlook`, R-1.2: who leads in
+VP), each weighted by how near its turn is.
 
 Reaction windows are answered as the greedy bot does: the rest of the mover's move is
 hidden from the seat (R-9.3), so there is nothing to play out. With a ``budget`` the
@@ -120,11 +121,33 @@ def regency_outlook(state: GameState, seat: str, weight: float = REGENCY_WEIGHT)
     return out
 
 
+END_WEIGHT = 30.0
+"""The end-of-game outlook's weight in the last turn (R-1.2); halved for each turn
+before it."""
+
+
+def end_outlook(state: GameState, seat: str, weight: float = END_WEIGHT) -> float:
+    """The end-of-game term of :func:`search_score` for ``seat`` (R-1.2: at the end of
+    the last turn most VP wins, LP no longer count): ``weight`` × logistic(lead − 0.5),
+    ``lead`` the seat's VP less the best rival's, halved for each turn before the last
+    (the pack's last turn). Public data only; 0 once the game is over."""
+    if state.result:
+        return 0.0
+    pack = pack_of(state)
+    s = state.peek()
+    last = pack.turns[-1].number if pack.turns else 5
+    ahead = max(0, last - s["turn"])
+    vp = victory_points(pack, s)
+    lead = vp[seat] - max(vp[x] for x in SEATS if x != seat)
+    return weight * 0.5 ** ahead / (1.0 + math.exp(-(lead - 0.5)))
+
+
 def search_score(state: GameState, seat: str) -> float:
     """How good ``state`` is for ``seat`` in the strong bot's eyes: the greedy's
     :func:`evaluate` (±1000 for a finished game, else strength against the rivals'), plus
-    :func:`regency_outlook`. Higher is better; public data only."""
-    return evaluate(state, seat) + regency_outlook(state, seat)
+    :func:`regency_outlook` and :func:`end_outlook`. Higher is better; public data
+    only."""
+    return evaluate(state, seat) + regency_outlook(state, seat) + end_outlook(state, seat)
 
 
 def heir_plans(view: GameState, seat: str, rng: random.Random, most: int = 16
