@@ -68,10 +68,15 @@ def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
     until the player writes from the address with the seat's key or the seat gets
     another address, and each game's host is told which game and seat (once a day per
     seat). An address change waiting for its code at ``address`` is closed and its seat
-    and host told (:func:`_confirmation_undeliverable`). Returns the (game, seat) pairs
-    marked. Call inside a transaction."""
+    and host told (:func:`_confirmation_undeliverable`); an observer at ``address`` is
+    dropped and its host told
+    (:func:`pbem.service.commands.anyone.observe.dropped_for_bounce`). Returns the
+    (game, seat) pairs marked. Call inside a transaction."""
+    from pbem.service.commands.anyone import observe  # it imports the notices' callers
+
     hits = judge.store.mark_bouncing(address)
     _confirmation_undeliverable(judge, address, why)
+    observe.dropped_for_bounce(judge, address, safe_text(why, 300))  # an observer's bounce drops it (issue 29)
     for game_id, seat in hits:
         row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), {})
         how = ("change the seat's address in the judge's config (games[].seats[].email; the next `pbem run` "
