@@ -450,6 +450,9 @@ TEXTS: dict[str, Text] = {
                                 N_('Ask the host to allow your address.')),
     'observe.seat': Text(N_('This address holds a seat of the game: its own reports show more.'),
                          N_('Nothing to do: your seat gets every report.')),
+    'observe.confirm': Text(N_('confirm: is not the code the judge mailed to this address for that game.'),
+                            N_('Copy the lines of the judge\'s mail exactly, or send command: observe without confirm: '
+                               'for the code again.')),
     'observe.not_following': Text(N_('This address observes no such game.'),
                                   N_('Check the game id: command: leave stops a game you observe.')),
     'command.no_substitutes': Text(N_("That game's host turned substitutes off."),

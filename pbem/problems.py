@@ -309,6 +309,7 @@ _MAIL = [
     ("observe.seat", "the address holds a seat of the game: its own reports show more",
      "docs/player-guide.md: Observing a game"),
     ("observe.not_following", "leave: the address observes no such game", "docs/player-guide.md: Observing a game"),
+    ("observe.confirm", "confirm: is not the code the judge mailed to the address", "docs/player-guide.md: Observing a game"),
     ("internal", "the judge hit an internal error; the host is told", "docs/pipeline.md: One cycle"),
     ("mail.no_orders", "no orders block in the author's own text", READING),
     ("mail.two_documents", "two orders blocks in one mail", READING),
