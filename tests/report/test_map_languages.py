@@ -8,6 +8,7 @@ import io
 import random
 import re
 
+import cairocffi as cairo
 import pytest
 from PIL import Image
 
@@ -107,13 +108,15 @@ def test_a_decision_in_three_languages_draws_the_turn_once(pack: Pack, monkeypat
     pictures take the English overview's palette."""
     state, events = _game(pack, 40, 4)
     drawn: list[str] = []
-    real = raster._draw
 
-    def counted(target: object, layer: raster.Layer, width: int) -> None:
-        if layer.elements:
-            drawn.append(layer.name)
-        real(target, layer, width)
-    monkeypatch.setattr(raster, "_draw", counted)
+    def counted(real):  # noqa: ANN001, ANN202
+        def draw(target: object, layer: raster.Layer, width: int) -> None:
+            if layer.elements:
+                drawn.append(layer.name)
+            real(target, layer, width)
+        return draw
+    monkeypatch.setattr(raster, "_draw", counted(raster._draw))
+    monkeypatch.setattr(raster, "_draw_labels", counted(raster._draw_labels))
     pngs = build.seat_map_pngs(pack, state, events, "g1 step 9", list(rules.SEATS), players=PLAYERS,
                                languages=MIXED)
     assert drawn.count("o-turn") == 1 and drawn.count("o-labels") == 3 and drawn.count("o-top") == 3
@@ -170,3 +173,26 @@ def test_overlays_of_different_positions_are_refused(pack: Pack) -> None:
         overview_layer_sets([(a, ova), (b, ovb)])
     with pytest.raises(ValueError):
         overview_layer_sets([])
+
+
+@pytest.mark.parametrize(("steps", "seed", "width"), [(27, 3, 1000), (90, 11, 1000), (60, 5, 640)])
+def test_the_labels_drawn_without_cairosvg_have_its_pixels(pack: Pack, steps: int, seed: int, width: int) -> None:
+    """The box labels of a decision in several languages are drawn with the cairo calls
+    cairosvg makes (raster._draw_labels, 4 times faster): byte for byte the pixels
+    cairosvg draws from their SVG, in each language (Cyrillic, accents, the crown);
+    anything but a label is refused."""
+    state, events = _game(pack, steps, seed)
+    sets = overview_layer_sets(_variants(pack, state, events), width)
+    for layers in sets:
+        (labels,) = [layer for layer in layers if layer.name == "o-labels"]
+        assert labels.elements
+        ours, theirs = (cairo.ImageSurface(cairo.FORMAT_ARGB32, *raster.picture_size(width)) for _ in range(2))
+        raster._draw_labels(ours, labels, width)
+        raster._draw(theirs, labels, width)
+        ours.flush()
+        theirs.flush()
+        assert bytes(ours.get_data()) == bytes(theirs.get_data())
+        assert any(bytes(ours.get_data()))
+    (turn,) = [layer for layer in sets[0] if layer.name == "o-turn"]
+    with pytest.raises(ValueError):
+        raster._draw_labels(cairo.ImageSurface(cairo.FORMAT_ARGB32, 10, 10), turn, width)
