@@ -7,7 +7,7 @@ instead: every word on it has a cap height of at least 9 px there (:data:`NAME_P
 font, DejaVu Sans), so it carries only the names that fit at that size, the 38
 provinces and the 13 major cities, and draws the other spaces as their symbols. Its
 army and royal-family boxes are as legible and cover no name it carries and no
-space's symbol (:func:`pbem.report.mapview.turn_layer`). The legends go under the map
+space's symbol (:func:`pbem.report.mapview.place_turn`). The legends go under the map
 as a strip (:func:`legend_strip`), so nothing covers the map. The zoom is the full map
 at :data:`pbem.report.mapview.ZOOM_SCALE` pixels per unit (its names 12.75 px, cap
 height 9.3 px), cut to :func:`zoom_window`: a fixed window where the seat has the most
@@ -38,11 +38,11 @@ from pbem.report.mapview import (
     map_layers,
     paths,
     per_pack,
+    place_turn,
     province_point,
     sea_and_land,
     symbol_box,
     symbol_rows,
-    turn_layer,
 )
 from pbem.report.placement import Box, Obstacles, free_spot, grown, text_box
 
@@ -57,7 +57,7 @@ ZOOM_HEIGHT_PX = 570
 CAPTION_PX = 24
 """Pixels of the bar naming the zoom."""
 PROVINCE_INK = "#6b4a1f"
-OVERVIEW_MARKS = ("o-turn", "o-top")
+OVERVIEW_MARKS = ("o-turn", "o-labels", "o-top")
 """The overview's layers drawn over a zoomed picture's frame (the frame crosses no box)."""
 
 
@@ -173,26 +173,55 @@ def overview_layers(pack: Pack, overlay: MapOverlay, width: int = MAILED_WIDTH) 
     ``spaces``, which are the full map's): ``o-base`` (sea, land, paths; static),
     ``o-names`` (hostile-tribe and treasure marks, the names of :func:`overview_names`;
     static), ``o-turn`` (moves, battles, sieges, army and royal-family boxes with
-    :data:`NAME_PX` text) and ``o-top`` (the title)."""
+    :data:`NAME_PX` text), ``o-labels`` (empty here: see :func:`overview_layer_sets`)
+    and ``o-top`` (the title). :func:`overview_layer_sets` of the one pair."""
+    return overview_layer_sets([(pack, overlay)], width)[0]
+
+
+def overview_layer_sets(variants: Sequence[tuple[Pack, MapOverlay]], width: int = MAILED_WIDTH) -> list[list[Layer]]:
+    """The overview of one position in several languages: for each ``(pack, overlay)``
+    of ``variants`` (the pack in a language, :func:`pbem.pack.names.localized`, and
+    the overlay built from it) its layers as :func:`overview_layers` names them. The
+    turn's boxes are placed once for all of them (:func:`pbem.report.mapview.place_turn`):
+    clear of every variant's names and title, each as wide as its widest label, so
+    ``o-base``, ``control``, ``symbols``, ``spaces`` and ``o-turn`` (the marks and the
+    boxes' leader lines and rectangles) are the same in every variant and only
+    ``o-names``, ``o-labels`` (the boxes' labels, drawn after every box, so a leader
+    line crossing another box passes under its label) and ``o-top`` are the
+    variant's (issue 28 item 6: one decision's pictures in three languages draw the
+    turn once). With one variant the layout is the one it has alone, each label drawn
+    with its box in ``o-turn`` (the picture as before issue 28 item 6). Raises
+    ValueError for no variant or overlays of different positions."""
+    if not variants:
+        raise ValueError("no variant to draw")
     u = units_per_px(width)
     proj = _Projection()
+    pack, overlay = variants[0]
     xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
     control: list[str] = []
     _control_layer(control, overlay, pack, xy)
     owned: list[str] = []
     _owned_layer(owned, overlay, pack, xy)
-    title = overlay.title or f"Successors ({pack.name} pack)"
-    obstacles = Obstacles([*_symbols(pack), *(n.box for n in overview_names(pack, width))])
-    obstacles.add(text_box(title, 8 * u, 8 * u + TITLE_PX * u * 0.76, TITLE_PX * u, scale=1 / u, bold=True,
-                           pad=3 * u))
-    top = (f'<text x="{8 * u:.2f}" y="{8 * u + TITLE_PX * u * 0.76:.2f}" font-size="{TITLE_PX * u:.2f}" '
-           f'font-weight="bold" fill="#2d2a26">{escape(title)}</text>')
-    turn: list[str] = []
-    turn_layer(turn, overlay, xy, obstacles, _style(width))
-    return [Layer("o-base", True, _crisp_coast(pack) + paths(pack)), Layer("control", False, tuple(control)),
-            Layer("symbols", True, _symbols_layer(pack)), Layer("spaces", False, tuple(owned)),
-            Layer("o-names", True, _marks_layer(pack) + _names_layer(pack, width)),
-            Layer("o-turn", False, tuple(turn)), Layer("o-top", False, (top,))]
+    titles = [ov.title or f"Successors ({p.name} pack)" for p, ov in variants]
+    obstacles = Obstacles([*_symbols(pack), *(n.box for p, _ov in variants for n in overview_names(p, width))])
+    for title in dict.fromkeys(titles):
+        obstacles.add(text_box(title, 8 * u, 8 * u + TITLE_PX * u * 0.76, TITLE_PX * u, scale=1 / u, bold=True,
+                               pad=3 * u))
+    marks, boxes = place_turn([ov for _p, ov in variants], xy, obstacles, _style(width))
+    alone = len(variants) == 1  # each box's label right after its frame, as the full map draws them
+    turn = Layer("o-turn", False, (*marks, *(f'<g class="{b.kind}">{b.frame}{b.texts[0] if alone else ""}</g>'
+                                             for b in boxes)))
+    shared = [Layer("o-base", True, _crisp_coast(pack) + paths(pack)), Layer("control", False, tuple(control)),
+              Layer("symbols", True, _symbols_layer(pack)), Layer("spaces", False, tuple(owned))]
+    out = []
+    for i, ((p, _ov), title) in enumerate(zip(variants, titles, strict=True)):
+        top = (f'<text x="{8 * u:.2f}" y="{8 * u + TITLE_PX * u * 0.76:.2f}" font-size="{TITLE_PX * u:.2f}" '
+               f'font-weight="bold" fill="#2d2a26">{escape(title)}</text>')
+        out.append([*shared, Layer("o-names", True, _marks_layer(p) + _names_layer(p, width)), turn,
+                    Layer("o-labels", False, () if alone else tuple(f'<g class="{b.kind}">{b.texts[i]}</g>'
+                                                                    for b in boxes)),
+                    Layer("o-top", False, (top,))])
+    return out
 
 
 @per_pack

@@ -124,3 +124,16 @@ def seat_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Event],
     (:class:`pbem.report.raster.SeatMaps`, issues 14 and 24)."""
     maps = raster.SeatMaps(pack, overlay(pack, state, events, title, players), width)
     return maps.pngs(seats, zoom=zoom)
+
+
+def language_pngs(packs: Mapping[str, Pack], state: rules.GameState, events: Sequence[rules.Event], title: str,
+                  seats: Mapping[str, str], width: int = 1000, players: Mapping[str, str] | None = None,
+                  zoom: Collection[str] = ()) -> dict[str, bytes]:
+    """Every seat's picture of one decision with seats in several languages, ``seat ->
+    PNG bytes``: ``packs`` is ``{language: the pack in it}`` (the first gives the
+    palette), ``seats`` ``{seat: language}``; each picture as :func:`seat_pngs` makes
+    it, the turn's boxes placed once for every language and the parts without words
+    drawn once (:class:`pbem.report.raster.DecisionMaps`, issue 28 item 6)."""
+    maps = raster.DecisionMaps({lang: (p, overlay(p, state, events, title, players)) for lang, p in packs.items()},
+                               width)
+    return maps.pngs(seats, zoom=zoom)
