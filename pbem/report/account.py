@@ -20,6 +20,7 @@ from pbem.pack.model import Pack
 from pbem.i18n import N_
 from pbem.rules.core.board import info
 from pbem.rules.core.names import (
+    ENGLISH,
     card_label,
     cus_text,
     general_name,
@@ -60,7 +61,7 @@ def term_label(pack: Pack, t: Term, tr: gettext.NullTranslations | None = None) 
         "champion": lambda: _("Champion"),
         "burial": lambda: _("burial in %(space)s") % {"space": space_name(pack, what)},
         "tomb_guardian": lambda: _("Tomb Guardian of %(space)s") % {"space": space_name(pack, what)},
-        "cards": lambda: card_label(pack, what),
+        "cards": lambda: card_label(pack, what, tr or ENGLISH),
         "condemnation": lambda: _("Condemnation on %(general)s") % {"general": general_name(pack, what)},
         "adjust": lambda: _("adjustment"),
     }.get(kind, lambda: str(kind).replace("_", " "))()

@@ -351,8 +351,8 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         "specials_destroyed": [pack.special_units[u].name if u in pack.special_units else u
                                for u, st in view.get("special_units", {}).items()
                                if st.get("status") == "destroyed"],
-        "discards": [card_label(pack, n) for n in view.get("discards", [])],
-        "removed": [card_label(pack, n) for n in view.get("removed", [])],
+        "discards": [card_label(pack, n, tr or ENGLISH) for n in view.get("discards", [])],
+        "removed": [card_label(pack, n, tr or ENGLISH) for n in view.get("removed", [])],
         "deck_size": view.get("deck_size", 0),
         "result": result_summary(pack, view, seat_rows),
     }
@@ -476,7 +476,8 @@ def _event_option_lines(pack: Pack, key: str, value: Mapping[str, Any],
         else:
             words = [place_name(pack, x) for x in items]
         if words:
-            out.append({"label": _(EVENT_OPTIONS[key]) % {"card": card_label(pack, card)}, "items": words})
+            out.append({"label": _(EVENT_OPTIONS[key]) % {"card": card_label(pack, card, tr or ENGLISH)},
+                        "items": words})
     return out
 
 
@@ -516,7 +517,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                         "items": spaces(value)})
         elif key == "surprise_discards":
             out.append({"label": _("Surprise cards you may discard first, each replaced (R-8.5)"),
-                        "items": [card_label(pack, n) for n in value]})
+                        "items": [card_label(pack, n, tr or ENGLISH) for n in value]})
         elif key == "surprise_plays" and isinstance(value, (list, tuple)):
             for row in value:
                 if not isinstance(row, Mapping):
@@ -528,7 +529,9 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                     items.append(_("armies a mutiny would strike now: %(spaces)s")
                                  % {"spaces": ", ".join(spaces(row["targets"]))})
                 out.append({"label": _("Surprise card %(card)s may be played "
-                                       "(R-8.5; a replacement is drawn at once)") % {"card": row.get('label')},
+                                       "(R-8.5; a replacement is drawn at once)") % {
+                                "card": card_label(pack, row["card"], tr or ENGLISH) if row.get("card") is not None
+                                else row.get("label")},
                             "items": items})
         elif key == "surprises" and isinstance(value, (list, tuple)):  # a window
             out.append({"label": _("Surprise cards you may play here (play: [...] in your answer; "
@@ -546,13 +549,14 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
         elif key == "general_spaces" and isinstance(value, Mapping):
             for card, ids in value.items():
                 out.append({"label": _("%(card)s as its event places the general (R-8.6) in")
-                            % {"card": card_label(pack, card)},
+                            % {"card": card_label(pack, card, tr or ENGLISH)},
                             "items": spaces(ids) or [_("a reinforcement space")]})
         elif key == "special_unit_armies" and isinstance(value, Mapping):
             for card, ids in value.items():
                 if ids:
                     out.append({"label": _("%(card)s as its event (army: ...) joins "
-                                           "one of your armies (R-4.1) in") % {"card": card_label(pack, card)},
+                                           "one of your armies (R-4.1) in")
+                                % {"card": card_label(pack, card, tr or ENGLISH)},
                                 "items": spaces(ids)})
         elif key in EVENT_OPTIONS and isinstance(value, Mapping):
             out += _event_option_lines(pack, key, value, tr)
@@ -642,7 +646,9 @@ def royal_lines(pack: Pack, key: str, value: Any, tr: gettext.NullTranslations |
         return [{"label": _("You may bury Alexander's body (bury: true; R-12.4) in"),
                  "items": [place_name(pack, x) for x in value]}]
     words, field = EVENT_CHOICES[key]
-    return [{"label": _(words) % {"card": card_label(pack, card)} + (f" ({field}: ...)" if field else ""),
+    return [{"label": (_("%(choice)s (%(field)s: ...)") % {"choice": _(words) % {"card": card_label(
+                 pack, card, tr or ENGLISH)}, "field": field} if field
+                       else _(words) % {"card": card_label(pack, card, tr or ENGLISH)}),
              "items": [_choice_name(pack, x, tr) for x in ids]}
             for card, ids in (value.items() if isinstance(value, Mapping) else ()) if ids]
 
