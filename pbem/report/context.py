@@ -19,13 +19,13 @@ from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
-from pbem.rules.core.names import ENGLISH, battle_side_text, printed_name
+from pbem.rules.core.names import ENGLISH, battle_side_text, cu_count, printed_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import LIMIT_TEXT
 from pbem.rules.orders.reactions import QUESTION
 from pbem.rules.orders.tyche_surprises import HOW
 from pbem.rules.resolve.surprises import MOMENT_NAMES
-from pbem.rules.core.units import cus_label, is_unit_type, unit_strength
+from pbem.rules.core.units import cus_label, is_unit_type, special_unit, unit_name, unit_strength, unit_types
 
 SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d",
                                    "west": "#7d3c98", "independent": "#2e8b57"}
@@ -57,10 +57,16 @@ def visible_events(events: Sequence[rules.Event], seat: str | None) -> list[rule
     return [e for e in events if e.public or (seat is not None and e.seat == seat)]
 
 
-def cus_text(pack: Pack, cus: Mapping[str, int]) -> str:
+def cus_text(pack: Pack, cus: Mapping[str, int], tr: gettext.NullTranslations | None = None) -> str:
     """``{"loyal": 2, "mercenary": 3}`` -> ``"2 loyal, 3 mercenary"`` (pack order); a
-    special unit by its name (``"Silver Shields"``, R-4.1)."""
-    return cus_label(pack, dict(cus)) or "no CUs"
+    special unit by its name (``"Silver Shields"``, R-4.1); the CU types in the language
+    of ``tr`` (None: English; issue 28)."""
+    if tr is None:
+        return cus_label(pack, dict(cus)) or "no CUs"
+    order = unit_types(pack) + sorted(set(cus) - set(unit_types(pack)))
+    return ", ".join(unit_name(pack, t) if special_unit(pack, t) and cus[t] == 1
+                     else (f"{cus[t]} {unit_name(pack, t)}" if special_unit(pack, t) else cu_count(cus[t], t, tr))
+                     for t in order if cus.get(t)) or tr.gettext("no CUs")
 
 
 def strength(pack: Pack, cus: Mapping[str, int]) -> str:
@@ -324,7 +330,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         others = [_gen(pack, g) for g in gens if g != cmd]
         cus = dict(a.get("cus", {}))
         armies.append({"seat": a.get("seat", "?"), "space": space_name(pack, a.get("space")),
-                       "commander": commander, "others": others, "cus": cus_text(pack, cus),
+                       "commander": commander, "others": others, "cus": cus_text(pack, cus, tr),
                        "strength": strength(pack, cus), "colour": SEAT_COLOURS.get(a.get("seat", ""), "#555")})
     armies.sort(key=lambda a: (rules.SEATS.index(a["seat"]) if a["seat"] in rules.SEATS else 9, a["space"]))
     royals = royal_rows(pack, view, tr)
@@ -335,7 +341,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
             continue
         indep.append({"name": army.name if army else iid, "where": space_name(pack, ia.get("space")),
                       "strength": ia.get("strength", army.strength if army else "?")})
-    dispersed = [{"seat": s, "cus": cus_text(pack, c)} for s, c in view.get("dispersed", {}).items() if c]
+    dispersed = [{"seat": s, "cus": cus_text(pack, c, tr)} for s, c in view.get("dispersed", {}).items() if c]
     turn = view.get("turn", 1)
     years = {t.number: t.year_bc for t in pack.turns}
     phase = str(view.get("phase", "")).replace("_", " ")
@@ -582,11 +588,11 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                                             "%(general)s in %(space)s (%(num)d MPs; %(cus)s)",
                                             int(a.get('allowance') or 0))
                                    % {"general": _gen(pack, a.get('commander')), "space": place_name(pack, a.get('space')),
-                                      "num": int(a.get('allowance') or 0), "cus": cus_text(pack, a.get('cus') or {})})
+                                      "num": int(a.get('allowance') or 0), "cus": cus_text(pack, a.get('cus') or {}, tr)})
                                   if isinstance(a, Mapping) else str(a) for a in value]})
         elif key in ("new", "dispersed") and isinstance(value, Mapping):  # R-7.1, R-7.2
             out.append({"label": _("New CUs to place (R-7.1)") if key == "new" else
-                        _("CUs back from the dispersed box to place (R-7.1)"), "items": [cus_text(pack, value)]})
+                        _("CUs back from the dispersed box to place (R-7.1)"), "items": [cus_text(pack, value, tr)]})
         elif key == "placement_spaces":
             out.append({"label": _("Reinforcements may go to (space: ...; R-7.2)"), "items": spaces(value)})
         elif key == "free_passage" and isinstance(value, (list, tuple)):  # R-12.2
@@ -658,7 +664,8 @@ def _choice_name(pack: Pack, x: Any, tr: gettext.NullTranslations | None = None)
     for table in (pack.royals, pack.generals, pack.spaces):
         if x in table:
             return table[x].name
-    return i18n.gettext_of(tr)("no general (back to its box)") if x == "none" else str(x)
+    _ = i18n.gettext_of(tr)
+    return _("no general (back to its box)") if x == "none" else str(x)
 
 
 def limit_words(pack: Pack, limit: str, tr: gettext.NullTranslations | None = None) -> str:

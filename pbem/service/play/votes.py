@@ -141,8 +141,9 @@ def _decided(judge: Service, game_id: str, p: Proposal, outcome: str, why: str) 
 
 def _revealed(p: Proposal, tr: gettext.NullTranslations | None = None) -> str:
     """Every vote of ``p`` (``east yes, north no``) in the language of ``tr``."""
+    _ = i18n.gettext_of(tr)
     return (", ".join(f"{s} {vote_word(v, tr)}" for s, v in sorted(p.votes.items()))
-            or i18n.gettext_of(tr)("no votes"))
+            or _("no votes"))
 
 
 def expire_due(judge: Service, game_id: str) -> list[int]:
