@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from pbem import i18n
 from pbem.pack.model import Pack
 
 CANONICAL = "en"
@@ -200,11 +201,13 @@ def localized(pack: Pack, language: str) -> Pack:
     """``pack`` with the names and card texts of ``language`` (for rendering a mail;
     the rules never see it): provinces, spaces, generals, cards (name and text) and the
     optional tables, each entry missing in ``language`` kept in English. Returns
-    ``pack`` itself for English and for a language the pack does not declare (the
-    pseudo-language included). Cached per pack and language: the same object every
+    ``pack`` itself for English and for a language the pack does not declare; the
+    pseudo-language gets the cards' names and texts marked (:func:`_pseudo_table`). Cached per pack and language: the same object every
     time, so caches keyed by the pack (the map's layers) keep one entry per language."""
     base = pack.canonical or pack
     table = base.names.get(language)
+    if language == i18n.PSEUDO:  # the cards marked, so a test sees where a card is named from the wrong pack
+        table = _pseudo_table(base)
     if language == CANONICAL or not table:
         return base
     hit = _LOCALIZED.get((id(base), language))
@@ -233,6 +236,16 @@ def localized(pack: Pack, language: str) -> Pack:
     )
     _LOCALIZED[(id(base), language)] = (base, out)
     return out
+
+
+def _pseudo_table(base: Pack) -> dict[str, dict[Any, str]]:
+    """The names table of :data:`pbem.i18n.PSEUDO` (issue 28): every card's name and
+    text in English inside the pseudo-language's marks (``⟦Ambush⟧``), so a mail that
+    names a card from the canonical pack instead of the reader's shows it unmarked
+    (tests/service/test_pseudo_locale.py); the other names as they are."""
+    return {"cards": {n: f"{i18n.OPEN}{c.name}{i18n.CLOSE}" for n, c in base.cards.items()},
+            "card_texts": {n: c.text if c.text == "none" else f"{i18n.OPEN}{c.text}{i18n.CLOSE}"
+                           for n, c in base.cards.items()}}
 
 
 def both(pack: Pack, section: str, key: Any) -> str:

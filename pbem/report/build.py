@@ -20,6 +20,7 @@ from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.report import account, context, orders_text, snapshot
 from pbem.report.context import WIDTH
+from pbem.rules.core.names import ENGLISH
 from pbem.report.render import render
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,7 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
                     + account.grant_changes(pack, before, events, tr)),
         "map_attached": bool(map_cid) if map_attached is None else map_attached,
         "happened": context.happenings(pack, visible, view, tr),
-        "played": [context.card_label(pack, e.data.get("card")) for e in visible
+        "played": [context.card_label(pack, e.data.get("card"), tr or ENGLISH) for e in visible
                    if e.kind in ("CardPlayed", "CardDiscarded", "SurprisePlayed") and e.data.get("card") is not None],
         "rolls": sum(1 for e in visible if e.kind == "DiceRolled"),
         "seed_commitment": seed_commitment, "view": summary(pack, view, seats, tr),

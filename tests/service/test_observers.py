@@ -157,7 +157,7 @@ def test_who_may_observe_leave_and_help_for_any_address(tmp_path: Path) -> None:
         assert "Observa g8" in " ".join(text(watched).split()) and "`command: leave`" in text(watched)
         m.send("stranger", {"game": "g8", "command": "leave"}, "leave g8")
         assert list(m.cycle().values()) == ["answered"]
-        assert "You no longer observe g8" in _answers(m, "stranger", "Re: leave g8")
+        assert "Ya no observas g8" in _answers(m, "stranger", "Re: leave g8")  # the language it observed in
         before = len(m.judge.store.db.execute("SELECT id FROM outbox WHERE kind = 'observer'").fetchall())
         _decide(m, "g8", g8_keys, 2)
         assert len(m.judge.store.db.execute("SELECT id FROM outbox WHERE kind = 'observer'").fetchall()) == before

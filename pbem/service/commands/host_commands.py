@@ -119,10 +119,15 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
                         hint="`command: status` shows who joined; the game starts when the last seat is taken.")
         return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
     rec("host", "", result={"document": shown})
-    text = build.render_notice(wrapped(f"{game_id} is open for sign-up. Joined: {joined}. Free: "
-                                       f"{', '.join(free)}. It starts when the last seat is taken."), game_id)
+    language = (row.get("settings") or {}).get("host_language")  # the host's language (issue 28)
+    tr = i18n.translations(language if i18n.is_language(language, pseudo=True) else i18n.DEFAULT)
+    text = build.render_notice(wrapped(tr.gettext(
+        "%(game)s is open for sign-up. Joined: %(joined)s. Free: %(free)s. It starts when the last seat is "
+        "taken.") % {"game": game_id, "joined": ", ".join(f"{s}: {p}" for s, p in taken.items())
+                     or tr.gettext("nobody yet"), "free": ", ".join(free)}), game_id, tr)
     outbox.queue(judge, game_id=None, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
-                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text("sign-up status", text),
+                 subject=re_subject(parsed.subject), text=text,
+                 html=build.html_of_text(tr.gettext("sign-up status"), text),
                  id_parts=(game_id, "host-reply", *answers.answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return "host"

@@ -111,8 +111,9 @@ def seed_revealed(store: Store, game_id: str) -> rules.Event:
     return rules.judge_event("SeedRevealed", {"seed": game["seed"], "commitment": game["seed_commitment"]})
 
 
-def mail_seed(judge: Service, game_id: str, why: str) -> None:
-    """Mail every seat the game's seed (the game is over or abandoned: ``why``), with
+def mail_seed(judge: Service, game_id: str, why: i18n.Localizable) -> None:
+    """Mail every seat the game's seed (the game is over or abandoned: ``why``, a text
+    or a function of the reader's translations object, issue 28), with
     how to check it against the commitment of the first report, the witness, and the
     finished game's archive attached (:func:`log_archive`). Call inside the
     transaction that logged ``SeedRevealed``."""
@@ -125,7 +126,7 @@ def mail_seed(judge: Service, game_id: str, why: str) -> None:
     for row in store.seats(game_id):
         tr = seat_preferences.translations(store, game_id, row["seat"])  # the seat's language (issue 28)
         _ = tr.gettext
-        names = {"game": game_id, "why": why, "archive": archive.filename}
+        names = {"game": game_id, "why": i18n.localize(why, tr), "archive": archive.filename}
         body = _paragraphs(
             result_sentence(judge, game_id, tr),
             _("Game %(game)s %(why)s, so the dice seed is published:") % names,
@@ -151,7 +152,7 @@ def mail_seed(judge: Service, game_id: str, why: str) -> None:
         result_sentence(judge, game_id, host),
         host.gettext("Game %(game)s %(why)s. Every seat has been sent the final report and the dice seed with the "
                      "game's archive (%(archive)s); `pbem archive %(game)s DIR` writes it for you, and `pbem verify "
-                     "%(game)s` re-adjudicates the whole log.") % {"game": game_id, "why": why,
+                     "%(game)s` re-adjudicates the whole log.") % {"game": game_id, "why": i18n.localize(why, host),
                                                                      "archive": archive.filename})
     if head:
         host_body += "\n\n" + host.gettext("Log witness: %(witness)s") % {"witness": head}
@@ -301,7 +302,8 @@ def abandon(judge: Service, game_id: str, reason: str) -> str:
         seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step)
         store.save_snapshot(game_id, seq, state.step, state.to_dict())
         store.set_game_step(game_id, state.step, status="abandoned")
-        mail_seed(judge, game_id, "was abandoned by its host" + (f" ({reason})" if reason else ""))
+        mail_seed(judge, game_id, lambda tr: (tr.gettext("was abandoned by its host (%(reason)s)") % {"reason": reason}
+                                              if reason else tr.gettext("was abandoned by its host")))
     return witness(store, game_id) or f"@{seq}"
 
 

@@ -14,6 +14,7 @@ import yaml
 from pbem import i18n, problem_texts
 from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
+from pbem.pack import names as pack_names
 from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
 from pbem.service.base.context import Service
@@ -134,10 +135,13 @@ def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: i
     SHA-256 of the orders document as logged (docs/trust.md) and ``witness``: the
     log's head after it (``HASH@N``). ``partly``: one line per part the check left partly
     to the dice before it (issue 24.1, :func:`pbem.rules.validate_partly`)."""
-    orders_yaml = orders_text.orders_yaml(judge.pack_for(game_id), orders, hand)
-    digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
+    pack = judge.pack_for(game_id)
     tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
     _ = tr.gettext
+    # the digest is of the canonical receipt (English card labels), the same in every language; the
+    # receipt shows the cards' labels in the seat's language
+    digest = hashlib.sha256(orders_text.orders_yaml(pack, orders, hand).encode()).hexdigest()
+    orders_yaml = orders_text.orders_yaml(pack, orders, hand, pack_names.localized(pack, i18n.language_of(tr)), tr)
     changes = None
     if previous is not None:  # both sides in one key order, so only real changes show
         before, after = (yaml.safe_dump({"orders": dict(o)}, sort_keys=True, allow_unicode=True)

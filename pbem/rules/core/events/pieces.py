@@ -40,6 +40,12 @@ from pbem.rules.core.names import (
 from pbem.rules.core.state import SEATS, State, seat_private
 
 
+ROYAL_WHY = {"not buried by the start of this turn": N_("not buried by the start of this turn"),
+             "came of age without producing a regent": N_("came of age without producing a regent")}
+"""Why a royal leaves play (``RoyalRemoved``'s ``why``, the rules core's words: the log
+keeps them) as the reports say it (issue 28); another reads as it is."""
+
+
 def _game_started(s: State, d: dict) -> None:
     s["pack_name"] = d["pack"]
     for key in ("dispersed", "training_cards", "lp_adjust", "minors", "primary"):
@@ -342,7 +348,8 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_royal_removed,
               say=lambda p, d, t: (t.gettext("%(royal)s leaves play (%(why)s).") if d.get("why")
                                    else t.gettext("%(royal)s leaves play.")) % {
-                  "royal": royal_name(p, d.get('royal')), "why": d.get("why")}),
+                  "royal": royal_name(p, d.get('royal')),
+                  "why": t.gettext(ROYAL_WHY[d["why"]]) if d.get("why") in ROYAL_WHY else d.get("why")}),
     EventKind('UnitsWentInside',
               ('cus', 'generals', 'rule', 'seat', 'space'),
               optional=('why',),
