@@ -139,3 +139,48 @@ def test_a_command_and_orders_in_one_mail_are_refused_naming_both(turn) -> None:
     assert "delete the `command:` line" in answer and "a mail of its own" in answer, answer
     assert "Unknown top-level key" not in answer, answer
     assert table.judge.state("g1").step == state.step
+
+
+def test_the_prompt_shows_pick_up_and_what_may_be_picked_up(turn) -> None:  # noqa: F811
+    """Item 6/N6: the player-turn prompt says how ``pick_up`` (and ``drop``) is written,
+    and once CUs of the seat stand with no general (dropped by a move), its next prompt
+    lists them under the legal choices; a move that picks them up as listed is
+    accepted."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack, s = state.pack, state.peek()
+    prompt = [m for m in table.inbox(seat) if f"step {state.step}:" in str(m["Subject"])][-1]
+    flat = " ".join(table.text_of(prompt).split())
+    assert "pick_up: {at: Space, cus: {loyal: 1}} to take units along on the way (R-9.1)" in flat, flat
+    assert "drop: {cus: {loyal: 1}} to leave units at the start" in flat, flat
+    assert "Units of yours no general leads" not in flat  # none stand apart yet
+
+    opts = rules.legal_options(state, seat)
+    army = opts["armies"][0]
+    a1, s1 = army["army"], army["space"]
+    kind = sorted(cus_at(s, seat, s1))[0]
+    y = next(y for y, k in sorted(info(pack).adjacent[s1]) if k in LAND_KINDS
+             and pack.spaces[y].kind != "transit" and not any(s["cus"].get(y, {}).values())
+             and enemy_of(s, seat, y) is None)
+    discard = next(h["card"] for h in opts["hand"] if "discard" in h["uses"])
+    status, answer = _send(table, seat, {"tyche": {"card": discard, "use": "discard"},
+                                         "movement": [{"army": pack.generals[a1].name,
+                                                       "path": [pack.spaces[y].name],
+                                                       "drop": {"cus": {kind: 1}}}]})
+    assert status == "applied", answer
+    while (d := rules.pending(table.judge.state("g1"))[0]).seat != seat:
+        table.send(d.seat, table.orders_doc(d.seat, table.judge.state("g1").step, dict(d.default)))
+        assert list(run_once(table.judge, table.poller).values()) == ["applied"]
+    state = table.judge.state("g1")
+    assert {"space": s1, "cus": {kind: 1}, "royals": []} in rules.legal_options(state, seat)["pick_ups"]
+    prompt = [m for m in table.inbox(seat) if f"step {state.step}:" in str(m["Subject"])][-1]
+    flat = " ".join(table.text_of(prompt).split())
+    listed = flat.split("Units of yours no general leads", 1)[1].split(" - ")[0]
+    assert f"{pack.spaces[s1].name} (1 {kind})" in listed, flat
+    discard = next(h["card"] for h in rules.legal_options(state, seat)["hand"] if "discard" in h["uses"])
+    status, answer = _send(table, seat, {"tyche": {"card": discard, "use": "discard"},
+                                         "movement": [{"army": pack.generals[a1].name,
+                                                       "path": [pack.spaces[s1].name],
+                                                       "pick_up": {"at": pack.spaces[s1].name,
+                                                                   "cus": {kind: 1}}}]})
+    assert status == "applied", answer
