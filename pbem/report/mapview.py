@@ -22,6 +22,7 @@ from xml.sax.saxutils import escape
 
 import cairosvg
 
+from pbem.i18n import N_
 from pbem.pack.model import Pack
 from pbem.report.placement import Box, Obstacles, free_spot, overlap, text_box
 
@@ -527,22 +528,23 @@ def _legend_box() -> Box:
 
 def symbol_rows() -> list[tuple[str, str]]:
     """The legend rows of the space symbols, ``[(svg at 0,0, label)]``: the same on the
-    full map and the overview (:mod:`pbem.report.overview`)."""
+    full map and the overview (:mod:`pbem.report.overview`); the labels in English,
+    marked for the catalogues (the overview's legend says them in the seat's language)."""
     return [
-        (_marker("major_city", 0, 0, "#fff"), "major city"),
+        (_marker("major_city", 0, 0, "#fff"), N_("major city")),
         (('<rect x="-6" y="-6" width="12" height="12" fill="#fff" stroke="#111" stroke-width="1.6"/>'
-         '<circle r="2.4" fill="#d4a017"/>'), "treasure city"),
-        (_marker("minor_city", 0, 0, "#fff"), "minor city"),
-        (_marker("minor_city", 0, 0, INDEPENDENT_GREEN), "independent space"),
-        (_marker("stronghold", 0, 0, INDEPENDENT_GREEN), "stronghold"),
+         '<circle r="2.4" fill="#d4a017"/>'), N_("treasure city")),
+        (_marker("minor_city", 0, 0, "#fff"), N_("minor city")),
+        (_marker("minor_city", 0, 0, INDEPENDENT_GREEN), N_("independent space")),
+        (_marker("stronghold", 0, 0, INDEPENDENT_GREEN), N_("stronghold")),
         (_marker("stronghold", 0, 0, INDEPENDENT_GREEN)
          + f'<polygon points="{_hexagon(0, 0, 9.5)}" fill="none" stroke="#c0392b" stroke-width="1.5"/>',
-         "hostile tribes"),
-        (_marker("transit", 0, 0, "#777"), "transit point"),
+         N_("hostile tribes")),
+        (_marker("transit", 0, 0, "#777"), N_("transit point")),
         ('<circle r="6.6" fill="none" stroke="#2a6fb0" stroke-width="1.2"/>'
-         + _marker("minor_city", 0, 0, "#fff"), "port"),
+         + _marker("minor_city", 0, 0, "#fff"), N_("port")),
         ('<circle r="8" fill="none" stroke="#d4a017" stroke-width="2"/>'
-         + _marker("minor_city", 0, 0, "#fff"), "Hellespont port"),
+         + _marker("minor_city", 0, 0, "#fff"), N_("Hellespont port")),
     ]
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from pbem import i18n
 from pbem.pack.model import Pack
 from pbem.report.mapview import (
     DETAIL_STYLE,
@@ -241,40 +242,43 @@ def zoom_layers(pack: Pack, overlay: MapOverlay, windows: Sequence[Box] | None =
             if layer.name not in ("legend", "players", "top")]
 
 
-def _legend_items(overlay: MapOverlay) -> list[tuple[str, str]]:
-    """(symbol SVG drawn around 0,0 in pixels, text) of each legend entry."""
+def _legend_items(overlay: MapOverlay, language: str = i18n.DEFAULT) -> list[tuple[str, str]]:
+    """(symbol SVG drawn around 0,0 in pixels, text in ``language``) of each legend entry."""
+    _ = i18n.translations(language).gettext
     items = [((f'<rect x="-8" y="-7" width="16" height="14" rx="3" fill="{_seat_colour(overlay, seat)}" '
               'stroke="#111"/>'), text) for seat, text in overlay.seat_labels.items()]
     items.append((f'<rect x="-8" y="-7" width="16" height="14" rx="3" fill="{INDEPENDENT_GREEN}" stroke="#111"/>',
-                  "independent"))
+                  _("independent")))
     items += [
-        ('<circle r="8" fill="#777" fill-opacity="0.4"/>', "halo: province controlled"),
+        ('<circle r="8" fill="#777" fill-opacity="0.4"/>', _("halo: province controlled")),
         (('<line x1="-9" y1="0" x2="8" y2="0" stroke="#111" stroke-width="5"/>'
-         '<line x1="-9" y1="0" x2="8" y2="0" stroke="#c0392b" stroke-width="3"/>'), "move this turn"),
+         '<line x1="-9" y1="0" x2="8" y2="0" stroke="#c0392b" stroke-width="3"/>'), _("move this turn")),
         (('<g stroke="#d01c1c" stroke-width="3"><line x1="-6" y1="-6" x2="6" y2="6"/>'
-         '<line x1="-6" y1="6" x2="6" y2="-6"/></g>'), "battle"),
-        ('<circle r="7" fill="none" stroke="#7b241c" stroke-width="2.5" stroke-dasharray="4 2"/>', "siege / assault"),
-        ('<rect x="-8" y="-7" width="16" height="14" rx="6" fill="#f5eef8" stroke="#6c3483"/>', "royal family"),
-        *symbol_rows(),
-        (f'<line x1="-9" x2="9" {PATH_STYLE["land"]}/>', "land path, 1 MP"),
-        (f'<line x1="-9" x2="9" {PATH_STYLE["mountain_strait"]}/>', "mountain or strait, 2 MPs"),
-        (f'<line x1="-9" x2="9" {PATH_STYLE["sea"]}/>', "sea path"),
-        (f'<line x1="-9" x2="9" {PATH_STYLE["trans_med"]}/>', "trans-Mediterranean"),
+         '<line x1="-6" y1="6" x2="6" y2="-6"/></g>'), _("battle")),
+        ('<circle r="7" fill="none" stroke="#7b241c" stroke-width="2.5" stroke-dasharray="4 2"/>',
+         _("siege / assault")),
+        ('<rect x="-8" y="-7" width="16" height="14" rx="6" fill="#f5eef8" stroke="#6c3483"/>', _("royal family")),
+        *((sym, _(text)) for sym, text in symbol_rows()),
+        (f'<line x1="-9" x2="9" {PATH_STYLE["land"]}/>', _("land path, 1 MP")),
+        (f'<line x1="-9" x2="9" {PATH_STYLE["mountain_strait"]}/>', _("mountain or strait, 2 MPs")),
+        (f'<line x1="-9" x2="9" {PATH_STYLE["sea"]}/>', _("sea path")),
+        (f'<line x1="-9" x2="9" {PATH_STYLE["trans_med"]}/>', _("trans-Mediterranean")),
     ]
     return items
 
 
-def legend_strip(overlay: MapOverlay, width: int = MAILED_WIDTH) -> tuple[tuple[str, ...], float]:
+def legend_strip(overlay: MapOverlay, width: int = MAILED_WIDTH,
+                 language: str = i18n.DEFAULT) -> tuple[tuple[str, ...], float]:
     """The legend under the overview, in map units (``width`` pixels of picture wide):
-    the seats' colours and players, the turn's marks, the symbols and paths, laid out
-    left to right in rows, text :data:`NAME_PX`. Returns (SVG elements drawn from
-    y = 0, height in units)."""
+    the seats' colours and players, the turn's marks, the symbols and paths (their
+    words in ``language``, issue 28), laid out left to right in rows, text
+    :data:`NAME_PX`. Returns (SVG elements drawn from y = 0, height in units)."""
     u = units_per_px(width)
     proj = _Projection()
     row_h, left, gap = 22 * u, 8 * u, 18 * u
     out = [""]  # the background, once the height is known
     x, y = left, 6 * u
-    for sym, text in _legend_items(overlay):
+    for sym, text in _legend_items(overlay, language):
         ink = text_box(text, 0, 0, NAME_PX * u, scale=1 / u)
         w = 22 * u + ink[2] + gap
         if x + w > proj.width and x > left:
@@ -342,9 +346,10 @@ def zoom_scale(width: int = MAILED_WIDTH) -> float:
     return zoom_width(width) / _Projection().width
 
 
-def caption(seat: str) -> str:
-    """The words on the bar above a seat's zoom."""
-    return f"Zoom: around {seat}'s forces and this turn's fronts (dashed frame above)"
+def caption(seat: str, language: str = i18n.DEFAULT) -> str:
+    """The words on the bar above a seat's zoom, in ``language``."""
+    return i18n.translations(language).gettext(
+        "Zoom: around %(seat)s's forces and this turn's fronts (dashed frame above)") % {"seat": seat}
 
 
 def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str | None = None, width: int = MAILED_WIDTH,
@@ -359,7 +364,7 @@ def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str | None = None
     proj = _Projection()
     w, h = proj.width, proj.height
     layers = overview_layers(pack, overlay, width)
-    strip, strip_h = legend_strip(overlay, width)
+    strip, strip_h = legend_strip(overlay, width, pack.language)
     box = zoom_window(pack, overlay, seat, width) if seat and zoom else None
     over_h = round(h / u) * u  # every part starts on a whole pixel, as in the PNG
     strip_h = round(strip_h / u) * u
@@ -380,7 +385,8 @@ def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str | None = None
         inner = "".join(e for layer in zoom_layers(pack, overlay, [box]) for e in layer.elements)
         parts.append(f'<rect x="0" y="{total:.4f}" width="{w:.2f}" height="{bar:.4f}" fill="#2d2a26"/>'
                      f'<text x="{8 * u:.2f}" y="{total + bar / 2 + NAME_PX * u * 0.36:.2f}" '
-                     f'font-size="{NAME_PX * u:.2f}" font-weight="bold" fill="#ffffff">{escape(caption(seat))}</text>')
+                     f'font-size="{NAME_PX * u:.2f}" font-weight="bold" fill="#ffffff">'
+                     f'{escape(caption(seat, pack.language))}</text>')
         parts.append(f'<svg class="inset" x="0" y="{total + bar:.4f}" width="{w:.4f}" height="{inset_h:.4f}" '
                      f'viewBox="{x0:.4f} {y0:.4f} {x1 - x0:.4f} {y1 - y0:.4f}" '
                      f'preserveAspectRatio="xMidYMid meet">{inner}</svg>')

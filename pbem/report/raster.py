@@ -315,22 +315,23 @@ def _png(surface: cairo.ImageSurface, palette: Image.Image | None = None) -> byt
     return _encoded(_quantized(surface, palette))
 
 
-def _strip_surface(overlay: MapOverlay, width: int) -> cairo.ImageSurface:
+def _strip_surface(overlay: MapOverlay, width: int, language: str = "en") -> cairo.ImageSurface:
     """The legend strip (:func:`pbem.report.overview.legend_strip`) drawn ``width``
-    pixels wide, cached by what it shows (the same all game long)."""
-    key = (seat_labels_key(overlay), width)
+    pixels wide, its words in ``language``, cached by what it shows (the same all game
+    long)."""
+    key = (seat_labels_key(overlay), width, language)
     with _lock:
         hit = _strips.get(key)
         if hit is not None:
             _strips.move_to_end(key)
             return hit
-    elements, height_units = legend_strip(overlay, width)
+    elements, height_units = legend_strip(overlay, width, language)
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, round(height_units * width / _Projection().width))
     _DrawOnto(surface, svg_document(elements, height=height_units), width)
     surface.flush()
     with _lock:
         _strips[key] = surface
-        while len(_strips) > 8:
+        while len(_strips) > 12:  # a game's languages, a few games
             _strips.popitem(last=False)
     return surface
 
@@ -485,7 +486,8 @@ class SeatMaps:
         picture's frame goes between the first two, so no box is crossed by it."""
         if self._split is None:
             self._split = (self.decision.part(self.language, marks=False),
-                           self.decision.part(self.language, marks=True), _strip_surface(self.overlay, self.width))
+                           self.decision.part(self.language, marks=True),
+                           _strip_surface(self.overlay, self.width, self.pack.language))
         return self._split
 
     def _compose(self, frame: tuple[float, float, float, float] | None = None) -> cairo.ImageSurface:
@@ -596,7 +598,7 @@ class SeatMaps:
         ctx.select_font_face("DejaVu Sans", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD)
         ctx.set_font_size(NAME_PX * width / MAILED_WIDTH)
         ctx.move_to(8, top + bar / 2 + NAME_PX * 0.36)
-        ctx.show_text(caption(seat or ""))
+        ctx.show_text(caption(seat or "", self.pack.language))
         # an exact crop: whole pixels of the map drawn at the zoom's scale, no resampling
         ctx.set_source_surface(self.zoom_surface(box), 0, top + bar)
         ctx.paint()

@@ -18,7 +18,7 @@ from pbem.pack.loader import load_pack
 from pbem.pack.model import Pack
 from pbem.report import build, raster, snapshot
 from pbem.report.mapview import MapOverlay, _Projection, svg_document
-from pbem.report.overview import MAILED_WIDTH, overview_layer_sets, overview_layers
+from pbem.report.overview import MAILED_WIDTH, caption, legend_strip, overview_layer_sets, overview_layers
 from pbem.rules.dice import Dice
 from tests.report.svgboxes import inside, overlap, walk
 from tests.report.test_map_legibility import _parts
@@ -196,3 +196,24 @@ def test_the_labels_drawn_without_cairosvg_have_its_pixels(pack: Pack, steps: in
     (turn,) = [layer for layer in sets[0] if layer.name == "o-turn"]
     with pytest.raises(ValueError):
         raster._draw_labels(cairo.ImageSurface(cairo.FORMAT_ARGB32, 10, 10), turn, width)
+
+
+def test_the_legend_the_zoom_bar_and_the_box_words_are_in_the_seat_language(pack: Pack) -> None:
+    """The words the picture adds to the pack's names (the legend strip under the
+    overview, the bar over the zoom, an army box without a general: "3 CUs") are the
+    seat's language's, from the catalogues; English keeps its words."""
+    state, events = _game(pack, 60, 5)
+    (_en, english), (_es, spanish), (_ru, russian) = _variants(pack, state, events)
+    strips = {lang: " ".join(legend_strip(ov, 1000, lang)[0])
+              for lang, ov in (("en", english), ("es", spanish), ("ru", russian))}
+    assert ">major city<" in strips["en"] and ">royal family<" in strips["en"] and not CYRILLIC.search(strips["en"])
+    assert ">ciudad mayor<" in strips["es"] and ">familia real<" in strips["es"] and ">major city<" not in strips["es"]
+    assert ">крупный город<" in strips["ru"] and ">королевская семья<" in strips["ru"]
+    assert ">major city<" not in strips["ru"]
+    assert caption("north") == "Zoom: around north's forces and this turn's fronts (dashed frame above)"
+    assert CYRILLIC.search(caption("north", "ru")) and "north" in caption("north", "ru")
+    plain = [(i, label) for i, (_s, _seat, label) in enumerate(english.armies) if re.fullmatch(r"\d+ CUs?", label)]
+    assert plain, english.armies  # the position needs an army without a general
+    for i, label in plain:
+        n = label.split()[0]
+        assert spanish.armies[i][2] == f"{n} UC" and russian.armies[i][2] == f"{n} БЧ"
