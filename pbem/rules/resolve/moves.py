@@ -655,7 +655,9 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
                 reject(rej, "surprise.duplicate", f"#{n} {pack.cards[n].name} is named for "
                        "two moves", f"{mv['where']}.surprise", "name each card for one move")
             named.append(n)
-    if moves:
+    if moves and not (rehearse is not None and rehearse.quick and len(rej) > n0):
+        # (a yes/no check, :func:`pbem.rules.engine.acceptable`, needs no dry run of
+        # moves already refused)
         simulate(pack, s, seat, moves, segment, rej, rehearse if len(moves) == len(part)
                  and not gaps else None, unsure, gaps, twice)
     return {"kind": "moves", "moves": moves, "segment": segment} if len(rej) == n0 else None
