@@ -334,9 +334,19 @@ def _copy(v: Any) -> Any:
     random game was this copy, issue 14); anything else (subclasses, other mappings)
     goes through :func:`_copy_any`, with the same result."""
     t = type(v)
-    if t is dict:
-        return {k: x if type(x) in _SCALARS else _copy(x) for k, x in v.items()}
-    if t is list or t is tuple:
+    if t is dict:  # a shallow copy in C, then only the containers copied again
+        out = v.copy()
+        for k, x in v.items():
+            if type(x) not in _SCALARS:
+                out[k] = _copy(x)
+        return out
+    if t is list:
+        new = v.copy()
+        for i, x in enumerate(v):
+            if type(x) not in _SCALARS:
+                new[i] = _copy(x)
+        return new
+    if t is tuple:
         return [x if type(x) in _SCALARS else _copy(x) for x in v]
     if t in _SCALARS:
         return v

@@ -752,7 +752,9 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
             named.append(n)
     if len(runs) == len(moves) == len(part) and not gaps:
         runs = moves  # the very list the plan carries: its dry run may be adopted
-    if runs:
+    if runs and not (rehearse is not None and rehearse.quick and len(rej) > n0):
+        # (a yes/no check, :func:`pbem.rules.engine.acceptable`, needs no dry run of
+        # moves already refused)
         simulate(pack, s, seat, runs, segment, rej, rehearse if runs is moves
                  and not gaps else None, unsure, gaps, twice)
     return {"kind": "moves", "moves": moves, "segment": segment} if len(rej) == n0 else None
