@@ -267,3 +267,57 @@ def test_a_no_rejects_a_proposal_expires_and_an_agreed_pause_ends_by_itself(tmp_
         if table is not None:
             table.close()
         server.stop()
+
+
+def test_a_seat_that_conceded_does_not_win_the_game_by_the_rules(tmp_path: Path) -> None:
+    """Issue 29's trial, finding 5, through the mail path: the seat ranked first by R-1.2
+    (the most VP) once the second turn starts concedes (every other seat votes yes by
+    mail); the game is then played to its end by the rules, whichever way it ends (an
+    automatic victory, a regency, the end of the last turn), and the conceded seat is not
+    the winner; at the end of the last turn (R-1.2) it is ranked last whatever its VP
+    ([D] docs/rules.md; the deterministic case of a conceded seat with the most VP at
+    the end is tests/rules/test_conceded_victory.py)."""
+    from pbem.rules.core.control import victory_points
+    from pbem.rules.phases import victory
+
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    table = None
+    try:
+        table, _host = new_table(tmp_path, server)
+        rng = random.Random(5)
+        pack = table.judge.pack_for("g2")
+        leader = None
+        for _ in range(400):
+            state = table.judge.state("g2")
+            pending = rules.pending(state)
+            if not pending or state.result:
+                break
+            if leader is None and state.turn >= 2:  # the second turn: its VP leader concedes
+                vp = victory_points(pack, state.to_dict())
+                leader = victory.ranking(pack, state.to_dict())[0][0]
+                assert all(vp[leader] >= vp[x] for x in SEATS)
+                _send(table, leader, "concede", command="propose", end="concede")
+                assert table.cycle() == ["answered"]
+                for s in SEATS:
+                    if s != leader:
+                        _send(table, s, f"yes {s}", command="vote", proposal=1, vote="yes")
+                assert table.cycle() == ["answered"] * 3
+                assert table.judge.state("g2").to_dict()["conceded"] == [leader]
+                continue
+            if pending[0].seat == leader:
+                table.cycle()  # a conceded seat's decisions play their defaults
+            else:
+                assert table.play("g2", rng) == "applied"
+        state = table.judge.state("g2")
+        assert leader is not None and state.result, "the game reached neither its second turn nor its end"
+        assert state.result["winner"] != leader
+        won = _kinds(table, "GameWon")
+        assert len(won) == 1
+        if won[0].data["rule"] == "R-1.2":  # the end of the last turn: the conceded seat is ranked last
+            assert won[0].data["ranking"][-1] == leader and won[0].data["conceded"] == [leader]
+            assert won[0].data["winner"] == won[0].data["ranking"][0]
+        _verified(table, tmp_path / "arch")
+    finally:
+        if table is not None:
+            table.close()
+        server.stop()
