@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from pbem import i18n
@@ -537,24 +537,27 @@ def message_of(p: Problem, tr: gettext.NullTranslations) -> str:
     return text
 
 
-def fix_of(p: Problem, tr: gettext.NullTranslations) -> str:
+def fix_of(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None) -> str:
     """How to mend ``p``, in the language of ``tr``: the name the check found nearest
     to what the orders wrote ("did you mean …?", the name as the pack or the game
-    writes it) when the check gave one, else the code's :attr:`Text.fix`."""
+    writes it; ``name_of`` shows it as the reader finds it, ``"Bizancio (Byzantium)"``:
+    :func:`pbem.pack.names.shown_name`) when the check gave one, else the code's
+    :attr:`Text.fix`."""
     m = _DID_YOU_MEAN.match(p.hint or "")
     if m:
-        return tr.gettext("did you mean %(name)s?") % {"name": m.group(1)}
+        name = m.group(1)
+        return tr.gettext("did you mean %(name)s?") % {"name": name_of(name) if name_of else name}
     return _filled(FIX_DETAILS.get(p.code), p.params, tr) or tr.gettext(TEXTS[p.code].fix)
 
 
-def localized(p: Problem, tr: gettext.NullTranslations) -> Problem:
+def localized(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None) -> Problem:
     """``p`` as a reader of ``tr``'s language reads it: unchanged in English (the
     check's own words), else its message and fix by code (:func:`message_of`,
-    :func:`fix_of`); a code without texts (none: the catalogue test checks) stays as
-    it is. Code, rule, where and line never change."""
+    :func:`fix_of`, a suggested name shown by ``name_of``); a code without texts (none:
+    the catalogue test checks) stays as it is. Code, rule, where and line never change."""
     if i18n.language_of(tr) == i18n.DEFAULT or p.code not in TEXTS:
         return p
-    return replace(p, message=message_of(p, tr), hint=fix_of(p, tr))
+    return replace(p, message=message_of(p, tr), hint=fix_of(p, tr, name_of))
 
 
 __all__ = ["DETAILS", "FIX_DETAILS", "TEXTS", "Text", "fix_of", "localized", "message_of"]

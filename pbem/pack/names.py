@@ -25,6 +25,7 @@ Two uses:
 from __future__ import annotations
 
 import dataclasses
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
@@ -314,6 +315,45 @@ def names_of(pack: Pack, section: str, key: Any) -> set[str]:
     return out
 
 
+def names_in_every_language(pack: Pack, section: str, key: Any) -> list[str]:
+    """An entry's names in the pack's other languages (not folded: as a hint may
+    compare them), the canonical one left out."""
+    base = pack.canonical or pack
+    return [t[section][key] for language, t in base.names.items()
+            if language != CANONICAL and key in t.get(section, {})]
+
+
+def every_name(pack: Pack, section: str) -> dict[str, Any]:
+    """Every name of ``section`` in every language of the pack, and every id, each in
+    lower case (spacing as :func:`lookup` compares it) with the id it names: what a
+    "did you mean" hint searches, so a misspelling in any language finds its entry
+    (``Византия`` -> ``byzantium``; issue 28)."""
+    return dict(_index(pack, section)[0])
+
+
+def shown_name(pack: Pack, language: str, name: str) -> str:
+    """A name a check gave in its canonical (English) form, as a reader of
+    ``language`` finds it: the entry's name in that language with the canonical one
+    after it where they differ (:func:`both`: ``"Bizancio (Byzantium)"``), a card's
+    label ``#12 Name`` likewise (``"#64 Fundación de la capital (Foundation of the
+    Capital)"``); the name itself when no entry has it, or in English (issue 28)."""
+    base = pack.canonical or pack
+    local = localized(base, language)
+    if local is base:
+        return name
+    card = _CARD_LABEL.fullmatch(name)
+    if card and int(card.group(1)) in base.cards and base.cards[int(card.group(1))].name == card.group(2):
+        return f"#{card.group(1)} {both(local, 'cards', int(card.group(1)))}"
+    for section in ("spaces", "provinces", "generals", "royals", "fleets", "independent_armies", "special_units"):
+        key = next((k for k, v in getattr(base, section).items() if v.name == name), None)
+        if key is not None:
+            return both(local, section, key)
+    return name
+
+
+_CARD_LABEL = re.compile(r"#(\d+) (.+)")
+
+
 def all_names(pack: Pack, section: str) -> list[str]:
     """Every name of ``section`` in every language (for a "did you mean" hint)."""
     base = pack.canonical or pack
@@ -331,10 +371,13 @@ __all__ = [
     "SECTIONS",
     "all_names",
     "both",
+    "every_name",
+    "names_in_every_language",
     "fold",
     "localized",
     "lookup",
     "names_file",
     "names_of",
     "read",
+    "shown_name",
 ]

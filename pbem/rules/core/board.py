@@ -91,9 +91,10 @@ def resolve_space(pack: Pack, text: object) -> tuple[str | None, str | None]:
     sid = mi.names.get(key) or mi.names.get(key.replace(" ", "_")) or pack_names.lookup(pack, "spaces", text)
     if sid:  # a name in any of the pack's languages too, accents aside (issue 28)
         return sid, None
-    close = difflib.get_close_matches(key, list(mi.names), n=1, cutoff=SPACE_CUTOFF)
+    names = {**pack_names.every_name(pack, "spaces"), **mi.names}  # every language's names too (issue 28)
+    close = difflib.get_close_matches(key, list(names), n=1, cutoff=SPACE_CUTOFF)
     if close:
-        return None, f"did you mean {pack.spaces[mi.names[close[0]]].name}?"
+        return None, f"did you mean {pack.spaces[names[close[0]]].name}?"
     return None, None
 
 
@@ -211,18 +212,23 @@ def resolve_id(entries: Mapping[str, Any], text: object) -> str | None:
 
 
 def name_hint(text: object, *tables: Mapping[str, Any], words: tuple[str, ...] = (),
-              otherwise: str | None = None) -> str | None:
+              otherwise: str | None = None, pack: Pack | None = None) -> str | None:
     """The hint ``"did you mean X?"`` for a name a player got wrong (issue 24): ``X`` the
     printed name, among the entries of ``tables`` (generals, royals, fleets, spaces,
     cards: each found by its id or its name, shown by its name; a card as ``#12 Name``)
-    and ``words`` (seats, CU types), nearest to ``text``; else ``otherwise``. R-8: orders
-    name things as players read them."""
+    and ``words`` (seats, CU types), nearest to ``text``; else ``otherwise``. With
+    ``pack``, an entry of the pack is found by its name in any of the pack's languages
+    too, and still shown by its canonical name (issue 28: ``Лисимах`` misspelt finds
+    Lysimachus). R-8: orders name things as players read them."""
     shown: dict[str, str] = {}
+    sections = _sections_of(pack, tables) if pack is not None else {}
     for table in tables:
         for key, entry in table.items():
             name = getattr(entry, "name", str(key))
             label = f"#{key} {name}" if isinstance(key, int) else name
-            for alias in (name, str(key), label):
+            others = pack_names.names_in_every_language(pack, sections[id(entry)], key) \
+                if pack is not None and id(entry) in sections else ()
+            for alias in (name, str(key), label, *others):
                 shown.setdefault(alias, label)
     for w in words:
         shown.setdefault(w, w)
@@ -230,6 +236,18 @@ def name_hint(text: object, *tables: Mapping[str, Any], words: tuple[str, ...] =
     if hint is None:
         return otherwise
     return f"did you mean {shown[hint.removeprefix('did you mean ').removesuffix('?')]}?"
+
+
+def _sections_of(pack: Pack, tables: tuple[Mapping[str, Any], ...]) -> dict[int, str]:
+    """The pack section of each entry of ``tables`` that is one of ``pack``'s own (by
+    identity: a table may be a part of one, ``{g: pack.generals[g] ...}``)."""
+    wanted = {id(e) for table in tables for e in table.values()}
+    out: dict[int, str] = {}
+    for section in pack_names.SECTIONS:
+        for entry in getattr(pack, section).values():
+            if id(entry) in wanted:
+                out[id(entry)] = section
+    return out
 
 
 def space_or_reject(pack: Pack, text: object, where: str, rej: list[Problem]) -> str | None:

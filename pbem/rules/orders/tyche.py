@@ -415,7 +415,7 @@ def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card
     if fid is None:
         reject(rej, "tyche.unknown_fleet", f"there is no fleet {part['fleet']!r}",
              f"{where}.fleet", name_hint(part["fleet"], pack.fleets, otherwise="fleets: " + ", ".join(
-                 f.name for f in pack.fleets.values())))
+                 f.name for f in pack.fleets.values()), pack=pack))
         return
     why = why_no_fleet_upgrade(pack, s, seat, fid)
     if why:

@@ -100,7 +100,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                         if isinstance(v, dict) else None
                     reject(rej, "movement.bad_cus", "cus maps CU types to counts: {mercenary: 1, loyal: 2}", f"{w}.cus",
                          name_hint(bad, pack.special_units, words=tuple(pack.cu_types),  # `loyal` (issue 24 N8)
-                                   otherwise="types: " + unit_types_text(pack)))
+                                   otherwise="types: " + unit_types_text(pack), pack=pack))
                 else:
                     part["cus"] = {resolve_unit_type(pack, t): n for t, n in v.items()}
             elif k == "generals":
@@ -109,7 +109,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                     if gid is None:
                         reject(rej, "commanders.unknown_general", f"there is no general {g!r}", f"{w}.generals",
                              name_hint(g, pack.generals, otherwise="generals: [Seleucus] "
-                                       "(names of your generals in the army)"))
+                                       "(names of your generals in the army)", pack=pack))
                     else:
                         part["generals"].append(gid)
             else:
@@ -118,7 +118,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                     if rid is None:
                         reject(rej, "movement.unknown_royal", f"there is no royal {r!r}", f"{w}.royals",
                              name_hint(r, pack.royals, otherwise="names: " + ", ".join(
-                                 m.name for m in pack.royals.values())))
+                                 m.name for m in pack.royals.values()), pack=pack))
                     else:
                         part["royals"].append(rid)
         out.append(part)
@@ -168,7 +168,7 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
             bad = escort[fids.index(None)] if isinstance(escort, list) else escort
             reject(rej, "movement.bad_escort", "escort lists fleet ids",
                  f"{where}.escort", name_hint(bad, pack.fleets, otherwise="fleets: " + ", ".join(
-                     f.name for f in pack.fleets.values())))
+                     f.name for f in pack.fleets.values()), pack=pack))
         else:
             escort = list(dict.fromkeys(fids))
     drop = _part(pack, raw["drop"], f"{where}.drop", rej) if "drop" in raw else []

@@ -111,7 +111,6 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
         return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
     taken = {r["seat"]: r["player"] for r in judge.store.signup_seats(game_id)}
     free = [s for s in rules.SEATS if s not in taken]
-    joined = ", ".join(f"{s}: {p}" for s, p in taken.items()) or "nobody yet"
     if doc.get("command") != "status":
         issue = Problem(message=f"{game_id} is open for sign-up and has not started ({len(taken)} of "
                         f"{len(rules.SEATS)} seats taken): `command: {doc.get('command')}` works once it starts.",

@@ -93,7 +93,11 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     if not parsed.sender:
         return False
     tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender)  # a seat's own language (issue 28)
-    shown = [problem_texts.localized(p, tr) for p in grouped(issues)]  # by code in es/ru (issue 28)
+    language = i18n.language_of(tr)
+    pack = judge.pack_for(game_id) if game_id and judge.store.game(game_id) is not None else None
+    name_of = (lambda name: pack_names.shown_name(pack, language, name)) if pack is not None else None
+    # by code in es/ru, a suggested name in the seat's language with the canonical one (issue 28)
+    shown = [problem_texts.localized(p, tr, name_of) for p in grouped(issues)]
     text = build.render_rejection(parsed.subject, capped_problems(shown, tr), game_id,
                                   capped_echo(mask_key_lines(orders_text)) if orders_text else None,
                                   note=note_text(note, tr), tr=tr)

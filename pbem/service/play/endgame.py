@@ -87,9 +87,10 @@ def end_game(judge: Service, game_id: str, winner: str | None, abandon: bool, re
     before = judge.state(game_id)
     _close_deadlines(judge, game_id)
     state = _append(judge, game_id, events, status="abandoned" if abandon else "over")
-    said = f"{winner} wins" if winner else "the game is abandoned"
-    reports.queue_reports(judge, game_id, judge.pack_for(game_id), state, events,
-                          headline=f"the host ended the game: {said}", step=before.step, before=before)
+    reports.queue_reports(judge, game_id, judge.pack_for(game_id), state, events,  # each seat's language
+                          headline=lambda tr: tr.gettext("the host ended the game: %(result)s") % {
+                              "result": tr.gettext("%(seat)s wins") % {"seat": winner} if winner
+                              else tr.gettext("the game is abandoned")}, step=before.step, before=before)
 
     def result(tr: gettext.NullTranslations) -> str:  # the reader's language (issue 28)
         return (tr.gettext("%(seat)s wins") % {"seat": winner} if winner
@@ -118,11 +119,8 @@ def end_by_vote(judge: Service, game_id: str, proposal: int, among: list[str] | 
     ``over``, every open deadline closed, every seat sent a report with the result and
     the seed, as the host's ``end`` does. Returns the log witness. Call inside a
     transaction."""
-    if winner:
-        said, data = f"{winner} wins: every other seat conceded", {"how": "win", "winner": winner}
-    else:
-        said, data = "a draw among " + ", ".join(among or []), {"how": "draw", "winner": None,
-                                                                 "among": list(among or [])}
+    data: dict[str, Any] = ({"how": "win", "winner": winner} if winner else
+                            {"how": "draw", "winner": None, "among": list(among or [])})
     ended = rules.judge_event("GameEnded", {**data, "reason": f"agreed by vote (proposal {proposal})",
                                             "by": "vote", "proposal": proposal})
     events = [ended, trust.seed_revealed(judge.store, game_id)]
@@ -130,7 +128,9 @@ def end_by_vote(judge: Service, game_id: str, proposal: int, among: list[str] | 
     _close_deadlines(judge, game_id)
     state = _append(judge, game_id, events, status="over")
     reports.queue_reports(judge, game_id, judge.pack_for(game_id), state, events,
-                          headline=f"the seats agreed {said}" if not winner else said, step=before.step,
+                          headline=lambda tr: (tr.gettext("the seats agreed a draw among %(seats)s") % {
+                              "seats": ", ".join(among or [])} if not winner else tr.gettext(
+                              "%(seat)s wins: every other seat conceded") % {"seat": winner}), step=before.step,
                           before=before)
     trust.mail_seed(judge, game_id, lambda tr: (
         tr.gettext("was ended by the seats' vote (%(seat)s wins: every other seat conceded)") % {"seat": winner}
@@ -179,7 +179,8 @@ def rollback(judge: Service, game_id: str, to_step: int | None, reason: str
     state = _append(judge, game_id, events)
     pack = judge.pack_for(game_id)
     reports.queue_reports(judge, game_id, pack, state, events[1:],
-                          headline=f"rolled back to the position of step {to_step}", before=live)
+                          headline=lambda tr: tr.gettext("rolled back to the position of step %(step)s") % {
+                              "step": to_step}, before=live)
     reports.queue_prompts(judge, game_id, pack, state)
     head = trust.witness(judge.store, game_id)
     waited = ", ".join(sorted({d.seat for d in rules.pending(state)}))
