@@ -331,7 +331,10 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
     escort_checks(pack, s, seat, mv, rej, soft, unsure)  # R-15
     mp += move_bonus(pack, mv)  # R-8.5 Forced March
     start = mv["army"]
-    if unsure is not None and unsure.touches_moved([start]) and not fixed_start:
+    elsewhere = unsure is not None and unsure.touches_moved([start]) and not fixed_start
+    if not soft:
+        _parts_on_path(pack, mv, elsewhere, rej)
+    if elsewhere:
         _from_anywhere(pack, mv, mp, unsure, general, written, rej)
         return  # the general named may stand elsewhere when the move is carried out
     sure_mp = not (unsure is not None and unsure.touches_moved([start])) and not (
@@ -348,6 +351,26 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
              f"{pack.spaces[mv['army']].name} on that path, the army has {mp}",
              f"{mv['where']}.path", "stop earlier on the path: land paths cost 1 MP, "
              "mountain/strait paths 2")
+
+
+def _parts_on_path(pack: Pack, mv: dict, elsewhere: bool, rej: list[Problem]) -> None:
+    """R-9.1: a ``drop`` or ``pick_up`` ``{at: Space}`` takes place where the army passes,
+    its start or a space of its path; one naming another space would never happen (it
+    was accepted and silently left undone: issue 24, "no order silently lost"), so it is
+    refused (``movement.illegal``). ``elsewhere``: the army's general may start the move
+    elsewhere than the checked board shows (after a die or a refused part): then only a
+    space that is not on the path is refused when it cannot be his start either — it is
+    left to the real run."""
+    on = {mv["army"], *mv["path"]}
+    for key, verb in (("drop", "leaves units"), ("pick_up", "takes units along")):
+        for part in mv.get(key) or []:
+            at = part.get("at")
+            if at is None or at in on or elsewhere:
+                continue
+            _once(rej, "movement.illegal", f"{pack.spaces[at].name} is not on this move's path: "
+                  f"{key} {verb} only where the army passes (its start or a space of its path)",
+                  f"{mv['where']}.{key}", f"name a space of the path in {key}'s at:, or "
+                  f"add {pack.spaces[at].name} to the path")
 
 
 def _gaps_and_cost(pack: Pack, mv: dict, start: str, gaps: list[tuple[str, str]],
