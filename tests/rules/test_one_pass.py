@@ -86,3 +86,15 @@ def test_a_drop_or_pick_up_off_the_path_is_refused(state) -> None:
     orders["movement"][0].update(pick_up={"at": "Pelusium", "cus": {"loyal": 1}},
                                  drop={"at": "Heliopolis", "cus": {"loyal": 1}})
     assert [p.code for p in R.validate(state, "north", orders)] == ["movement.illegal"]  # none in Pelusium
+
+
+def test_a_misspelled_place_leaves_the_rest_of_the_move_checked(state) -> None:
+    """Issue 24.7a: a move refused for a misspelled place (read as its one close name)
+    is dry-run too: its drop of CUs it does not have comes in the same answer; its
+    assault is not judged where the guessed path ends (the player named no end)."""
+    orders = {"tyche": {"card": 57, "use": "discard"},
+              "movement": [{"army": "Ptolemy", "path": ["Heliopolis", "Pelusiumm"],
+                            "drop": {"cus": {"loyal": 3}}, "assault": 1}]}
+    got = [(p.code, p.where) for p in R.validate(state, "north", orders)]
+    assert got == [("orders.unknown_space", "orders.movement[0].path[1]"),
+                   ("movement.illegal", "orders.movement[0]")], got
