@@ -184,3 +184,30 @@ def test_the_prompt_shows_pick_up_and_what_may_be_picked_up(turn) -> None:  # no
                                                        "pick_up": {"at": pack.spaces[s1].name,
                                                                    "cus": {kind: 1}}}]})
     assert status == "applied", answer
+
+
+def test_a_pick_up_off_the_path_is_refused_not_dropped(turn) -> None:  # noqa: F811
+    """Issue 24 ("no order silently lost"): a ``pick_up`` naming a space the move never
+    passes used to be accepted and never carried out; it is refused naming the space,
+    and the same move without it is accepted."""
+    table, seat = turn
+    state = table.judge.state("g1")
+    pack, s = state.pack, state.peek()
+    opts = rules.legal_options(state, seat)
+    army = opts["armies"][0]
+    a1, s1 = army["army"], army["space"]
+    y = next(y for y, k in sorted(info(pack).adjacent[s1]) if k in LAND_KINDS
+             and pack.spaces[y].kind != "transit" and not any(s["cus"].get(y, {}).values())
+             and enemy_of(s, seat, y) is None)
+    other = next(a["space"] for a in opts["armies"][1:])
+    discard = next(h["card"] for h in opts["hand"] if "discard" in h["uses"])
+    kind = sorted(cus_at(s, seat, other))[0]
+    move = {"army": pack.generals[a1].name, "path": [pack.spaces[y].name],
+            "pick_up": {"at": pack.spaces[other].name, "cus": {kind: 1}}}
+    status, answer = _send(table, seat, {"tyche": {"card": discard, "use": "discard"}, "movement": [move]})
+    assert status == "rejected", answer
+    assert f"{pack.spaces[other].name} is not on this move's path" in answer, answer
+    assert "There is 1 problem:" in answer and "code: movement.illegal" in answer, answer
+    move.pop("pick_up")
+    status, answer = _send(table, seat, {"tyche": {"card": discard, "use": "discard"}, "movement": [move]})
+    assert status == "applied", answer

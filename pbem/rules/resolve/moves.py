@@ -331,7 +331,10 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
     escort_checks(pack, s, seat, mv, rej, soft, unsure)  # R-15
     mp += move_bonus(pack, mv)  # R-8.5 Forced March
     start = mv["army"]
-    if unsure is not None and unsure.touches_moved([start]) and not fixed_start:
+    elsewhere = unsure is not None and unsure.touches_moved([start]) and not fixed_start
+    if not soft:
+        _parts_on_path(pack, mv, elsewhere, rej)
+    if elsewhere:
         _from_anywhere(pack, mv, mp, unsure, general, written, rej)
         return  # the general named may stand elsewhere when the move is carried out
     sure_mp = not (unsure is not None and unsure.touches_moved([start])) and not (
@@ -348,6 +351,26 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
              f"{pack.spaces[mv['army']].name} on that path, the army has {mp}",
              f"{mv['where']}.path", "stop earlier on the path: land paths cost 1 MP, "
              "mountain/strait paths 2")
+
+
+def _parts_on_path(pack: Pack, mv: dict, elsewhere: bool, rej: list[Problem]) -> None:
+    """R-9.1: a ``drop`` or ``pick_up`` ``{at: Space}`` takes place where the army passes,
+    its start or a space of its path; one naming another space would never happen (it
+    was accepted and silently left undone: issue 24, "no order silently lost"), so it is
+    refused (``movement.illegal``). ``elsewhere``: the army's general may start the move
+    elsewhere than the checked board shows (after a die or a refused part): then only a
+    space that is not on the path is refused when it cannot be his start either — it is
+    left to the real run."""
+    on = {mv["army"], *mv["path"]}
+    for key, verb in (("drop", "leaves units"), ("pick_up", "takes units along")):
+        for part in mv.get(key) or []:
+            at = part.get("at")
+            if at is None or at in on or elsewhere:
+                continue
+            _once(rej, "movement.illegal", f"{pack.spaces[at].name} is not on this move's path: "
+                  f"{key} {verb} only where the army passes (its start or a space of its path)",
+                  f"{mv['where']}.{key}", f"name a space of the path in {key}'s at:, or "
+                  f"add {pack.spaces[at].name} to the path")
 
 
 def _gaps_and_cost(pack: Pack, mv: dict, start: str, gaps: list[tuple[str, str]],
@@ -420,7 +443,7 @@ def walked_prefix(pack: Pack, start: str, path: list[str]) -> list[str]:
     return out
 
 
-def partial_move(pack: Pack, s: State, seat: str, mv: dict) -> dict:
+def partial_move(pack: Pack, s: State, seat: str, mv: dict, guessed: bool = False) -> dict:
     """Issue 24.7 (every mistake in one answer): the part of a move refused for its path
     (a gap, too far, a land/sea mix, R-9.1) that the dry run can still carry out: the
     longest start of the path as written that is a path within the army's MPs, without
@@ -431,7 +454,9 @@ def partial_move(pack: Pack, s: State, seat: str, mv: dict) -> dict:
     problems; what the move does where it ends is checked where the path as written
     ends (:func:`end_checks`, on ``"full"``, the move itself). A move of no step keeps
     its start's checks (the dry run's "the path is empty" is no problem of the
-    orders)."""
+    orders). ``guessed``: ``mv`` was read from names close to what the orders wrote
+    (:func:`_rest_of_move`): its end is no end the player named, so what it does there
+    is not judged (``"full"`` without its assault and siege cards)."""
     mp = mv["mp"]
     if mp is None:
         g = group_at(s, seat, mv["army"], controlled_royals(pack, s, seat))
@@ -447,11 +472,10 @@ def partial_move(pack: Pack, s: State, seat: str, mv: dict) -> dict:
 
     def within(parts: list[dict]) -> list[dict]:
         return [p for p in parts if p.get("at") in (None, *kept)]
+    cards = [n for n in mv.get("surprise") or [] if "siege" not in moments_of(pack, n)]
     return {**mv, "path": steps, "assault": 0, "drop": within(mv.get("drop") or []),
-            "pick_up": within(mv.get("pick_up") or []),
-            "surprise": [n for n in mv.get("surprise") or []
-                         if "siege" not in moments_of(pack, n)],
-            "full": mv}
+            "pick_up": within(mv.get("pick_up") or []), "surprise": cards,
+            "full": {**mv, "assault": 0, "surprise": cards} if guessed else mv}
 
 
 def _from_anywhere(pack: Pack, mv: dict, mp: int, unsure: Unsure, general: str | None,
@@ -712,9 +736,10 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
         mine: list[Problem] = []
         mv = parse_move(pack, s, seat, raw, where if single else f"{where}[{i}]", mine, mp)
         rej += [p for p in mine if _army_problem_holds(pack, raw, p, unsure)]
+        read = None
         if mv is None and mine:  # issue 24.7a/b: the rest of the move is checked too
-            _rest_of_move(pack, s, seat, raw, where if single else f"{where}[{i}]", mine, rej,
-                          segment, mp, unsure, later)
+            read = _rest_of_move(pack, s, seat, raw, where if single else f"{where}[{i}]", mine,
+                                 rej, segment, mp, unsure, later)
         checked = False
         if mv is not None and not mine:
             try:
@@ -732,8 +757,10 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
             runs.append(mv)
             later.add(move_footprint(pack, mv["army"], mv["path"]))
         else:  # left out of the dry run: what it would have done is not known
-            if mv is not None and checked:  # issue 24.7: its path's start is dry-run
+            if mv is not None and checked:  # issue 24.7: its start and first steps dry-run
                 runs.append(partial_move(pack, s, seat, mv))
+            elif read is not None:  # read from close names: not judged where it ends
+                runs.append(partial_move(pack, s, seat, read, guessed=True))
             foot = _raw_footprint(pack, s, seat, raw)
             gaps.setdefault(len(runs), Unsure()).add(foot)
             later.add(foot)
@@ -768,7 +795,7 @@ path: the path is checked without those cards (issue 24.7b)."""
 
 def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: list[Problem],
                   rej: list[Problem], segment: str, mp: int | None, unsure: Unsure | None,
-                  before: Unsure) -> None:
+                  before: Unsure) -> dict | None:
     """Issue 24.7 (every mistake in one answer): a move refused for its names alone — a
     place that is no space (``orders.unknown_space`` in its path), a card that is no
     surprise card of a move (:data:`ASIDE_CARDS`) — has its path checked all the same
@@ -776,19 +803,21 @@ def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: 
     ``movement.too_far`` added to ``rej``: a misspelled place read as its one close
     match (:func:`pbem.rules.core.board.closest_space`, the message says so), or else
     the path up to it; the cards left out. ``too_far`` is left out when a card that is
-    no card at all might have been a Forced March (R-8.5)."""
+    no card at all might have been a Forced March (R-8.5). Returns the move so read
+    (for :func:`partial_move`: its start and the steps that hold are dry-run too), or
+    None when it could not be read."""
     if not isinstance(raw, dict) or not isinstance(raw.get("path"), list):
-        return
+        return None
     places = [p for p in found if p.code == "orders.unknown_space" and (p.where or "").startswith(f"{where}.path[")]
     cards = [p for p in found if p.code in ASIDE_CARDS and (p.where or "").startswith(f"{where}.surprise")]
     armies = [p for p in found if p.code == "movement.unknown_army"]
     if not places + cards + armies or len(places) + len(cards) + len(armies) != len(found):
-        return
+        return None
     alt, notes, path = dict(raw), [], []
     if armies:  # issue 24 N3: a misspelled general read as the one of the seat's it is close to
         gid = _closest_general(pack, s, seat, raw.get("army"))
         if gid is None:
-            return
+            return None
         alt["army"] = gid
         notes.append(f"reading {raw.get('army')!r} as {pack.generals[gid].name}")
     for x in raw["path"]:
@@ -801,20 +830,20 @@ def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: 
             notes.append(f"reading {x!r} as {pack.spaces[sid].name}")
         path.append(sid)
     if not path:
-        return
+        return None
     alt["path"] = path
     if cards:
         alt["surprise"] = read_cards(pack, s, seat, raw["surprise"], MOVE_MOMENTS, where, [], in_hand=False)
     got: list[Problem] = []
     mv = parse_move(pack, s, seat, alt, where, got, mp)
     if mv is None or got:
-        return
+        return None
     gid = resolve_general(pack, alt.get("army"))
     try:
         static_checks(pack, s, seat, mv, segment, got, unsure=unsure, ends=False, before=before,
                       fixed_start=gid is None, general=gid, written=list(path))
     except KeyError:  # the pack lacks movement numbers: the shape's problems say enough
-        return
+        return None
     keep = {"movement.bad_path"} | (set() if any(p.code == "surprise.not_a_card" for p in cards)
                                     else {"movement.too_far"})
     for p in got:
@@ -822,6 +851,7 @@ def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: 
             base = p.message.removesuffix(f" ({p.rule})") if p.rule else p.message
             told = f"{base}, {'; '.join(notes)}" if notes else base
             rej.append(Problem(p.code, f"{told} ({p.rule})" if p.rule else told, p.rule, p.where, p.hint))
+    return mv
 
 
 def _closest_general(pack: Pack, s: State, seat: str, text: Any) -> str | None:
