@@ -39,7 +39,7 @@ docs/bots.md)."""
 BOT_PLAYOUTS = 24
 """The default ``bot_playouts``: the strong bot's rounds per decision. Chosen by
 measure (issue 25; benchmarks/bot_decision_time.py, figures in benchmarks/README.md):
-median decision about 1.5 s of one core, the slowest about 2.2 s."""
+median decision 1.5 to 1.9 s of one core, the slowest under 3 s."""
 MAX_BOT_PLAYOUTS = 96
 """The most playout rounds the strong bot may take for one decision: the safety bound
 that replaced the clock (issue 25). A decision's time grows with its rounds (about
