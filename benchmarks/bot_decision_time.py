@@ -3,7 +3,7 @@ the figures that chose the default ``bot_playouts`` and its largest value
 (:data:`pbem.gamesettings.BOT_PLAYOUTS`, :data:`pbem.gamesettings.MAX_BOT_PLAYOUTS`).
 Measured, never asserted.
 
-    .venv/bin/python benchmarks/bot_decision_time.py [--playouts 24,96] [--games 4]
+    .venv/bin/python benchmarks/bot_decision_time.py [--playouts 24,64] [--games 4]
         [--seed times] [--bot search]
 
 The judge's strong bot has no clock (docs/bots.md, "Its budget"): its search ends after
@@ -75,7 +75,7 @@ def _p90(xs: list[float]) -> float:
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print its table (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--playouts", default="24,96", help="comma-separated playout counts")
+    ap.add_argument("--playouts", default="24,64", help="comma-separated playout counts")
     ap.add_argument("--games", type=int, default=4, help="games per playout count")
     ap.add_argument("--seed", default="times")
     ap.add_argument("--bot", default="search", choices=sorted(BOTS))

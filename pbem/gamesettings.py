@@ -39,12 +39,14 @@ docs/bots.md)."""
 BOT_PLAYOUTS = 24
 """The default ``bot_playouts``: the strong bot's rounds per decision. Chosen by
 measure (issue 25; benchmarks/bot_decision_time.py, figures in benchmarks/README.md):
-median decision about 1.5 s of one core, the slowest about 2.2 s."""
-MAX_BOT_PLAYOUTS = 96
+median decision 1.5 to 1.9 s of one core, the slowest under 3 s."""
+MAX_BOT_PLAYOUTS = 64
 """The most playout rounds the strong bot may take for one decision: the safety bound
-that replaced the clock (issue 25). A decision's time grows with its rounds (about
-0.07 s of one core a round, measured), so at this bound the slowest decision measured
-stays under 10 s of one core; it never changes the orders of a game within it."""
+that replaced the clock (issue 25). A decision's time grows with its rounds (0.07 to
+0.12 s of one core a round, measured, the more the busier the machine), so at this
+bound the slowest decision stays under 10 s of one core (96 rounds measured 10.9 s on
+a busy machine); it never changes the orders of a game within it, and it is the default
+of the games made before issue 25, so theirs stay within it."""
 _DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhd])\s*")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 DEADLINE_KEYS = ("player_turn", "reaction", "reminder", "turn_order", "reinforcements",

@@ -37,9 +37,9 @@ def test_the_bots_rounds_are_its_only_bound_and_a_game_of_old_settings_keeps_its
 
     assert GameSettings().bot_playouts == 24 and budget(GameSettings()).seconds is None
     assert budget(GameSettings()).playouts == 24
-    table, bad = parse_settings({"bot_playouts": 96, "bot_seconds": 2})
-    assert bad == [] and budget(table).playouts == 96 and budget(table).seconds is None
-    _table, bad = parse_settings({"bot_playouts": 97})
-    assert bad == ["bot_playouts: from 1 to 96, got 97"]
+    table, bad = parse_settings({"bot_playouts": 64, "bot_seconds": 2})
+    assert bad == [] and budget(table).playouts == 64 and budget(table).seconds is None
+    _table, bad = parse_settings({"bot_playouts": 65})
+    assert bad == ["bot_playouts: from 1 to 64, got 65"]
     old = GameSettings.from_dict({"bot_seconds": 1.0, "bot_playouts": 64})  # a game made before issue 25
     assert budget(old).playouts == 64 and budget(old).seconds is None

@@ -238,7 +238,6 @@ def test_a_restore_on_a_faster_or_slower_machine_replays_the_bots_same_orders(
     told = [e.data for e in judge.store.events("g1", lagged) if e.kind == "OrdersAccepted"
             and str(e.data["by"]).startswith("bot")]
     judge.store.close()
-    assert machine.now > 0
 
     for speed in (0.0, 1.0):
         machine.step = speed

@@ -1,0 +1,107 @@
+"""Issue 25's fresh break-it attempt (bot25 item 2) on the archive's standalone verifier:
+a finished game's archive edited as a judge that holds the seed would publish it — rows
+removed, repeated or reordered, an orders document changed, the seed changed
+everywhere — with every number, commitment and hash recomputed after the edit, so the
+chain is intact. Each must fail (exit 1) with the event and what is wrong, never pass
+and never end in a traceback. (What it does not prove, by design: that events with no
+dice follow from the orders by the rules; docs/trust.md, "After the game".)"""
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from pbem.verifier import pbem_verify as V
+from tests.verifier.bare import run_verifier
+from tests.verifier.test_withheld import Game, _copy, _save, game  # noqa: F401 - the module's fixture
+
+
+def _nth(rows: list[dict], kind: str, n: int) -> int:
+    return [i for i, r in enumerate(rows) if r["kind"] == kind][n]
+
+
+def _renumbered(meta: dict, rows: list[dict], seed: str) -> None:
+    """Every row numbered again from 1, its commitment (the number is its nonce) and hash
+    recomputed, game.json's head moved along: what a judge holding ``seed`` writes."""
+    key = V.event_key(bytes.fromhex(seed))
+    for i, r in enumerate(rows):
+        r["seq"] = i + 1
+        r["prev_hash"] = rows[i - 1]["hash"] if i else V.GENESIS
+        if not r["public"] and r["data"] is not None:
+            r["secret"] = V.commitment(key, r["data"], r["seq"])
+        r["hash"] = V.row_hash(meta["game"], r, meta["chain"])
+    meta["head"] = f"{rows[-1]['hash']}@{rows[-1]['seq']}"
+
+
+def _rolled(rows: list[dict]) -> int:
+    """The index of the last orders document a later roll derives from."""
+    last_roll = _nth(rows, "DiceRolled", -1)
+    return max(i for i, r in enumerate(rows) if r["kind"] == "OrdersAccepted" and i < last_roll)
+
+
+def _swap_unequal_rolls(rows: list[dict]) -> None:
+    at = [i for i, r in enumerate(rows) if r["kind"] == "DiceRolled"]
+    a, b = next((a, b) for a, b in zip(at, at[1:], strict=False)
+                if rows[a]["data"]["values"] != rows[b]["data"]["values"])
+    rows[a], rows[b] = rows[b], rows[a]
+
+
+def _other_seed(meta: dict, rows: list[dict]) -> str:
+    seed = hashlib.sha256(b"another seed").hexdigest()
+    commitment = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    meta["seed"], meta["seed_commitment"] = seed, commitment
+    for r in rows:
+        if r["kind"] == "SeedCommitted":
+            r["data"]["commitment"] = commitment
+        if r["kind"] == "SeedRevealed":
+            r["data"]["seed"] = seed
+    return seed
+
+
+EDITS: dict[str, tuple[Callable[[dict, list[dict]], str | None], str]] = {
+    "a roll removed": (lambda m, r: r.pop(_nth(r, "DiceRolled", 2)) and None,
+                       "a roll was dropped, repeated or picked"),
+    "two rolls swapped": (lambda m, r: _swap_unequal_rolls(r), "a roll was dropped, repeated or picked"),
+    "an orders document removed": (lambda m, r: r.pop(_rolled(r)) and None, "but the seed and the logged orders give"),
+    "an orders document repeated": (lambda m, r: r.insert(_rolled(r), copy.deepcopy(r[_rolled(r)])) and None,
+                                    "but the seed and the logged orders give"),
+    "an orders document changed": (lambda m, r: r[_rolled(r)]["data"].update(salt="x") and None,
+                                   "but the seed and the logged orders give"),
+    "the seed changed everywhere": (_other_seed, "the seed and the logged orders give another order"),
+}
+
+
+@pytest.mark.parametrize("case", list(EDITS), ids=lambda c: c.replace(" ", "-"))
+def test_a_forged_archive_of_a_finished_game_fails_with_the_event_named(game: Game, tmp_path: Path,  # noqa: F811
+                                                                        case: str) -> None:
+    edit, said = EDITS[case]
+    dest, meta, rows = _copy(game.over, tmp_path)
+    seed = edit(meta, rows) or game.seed
+    _renumbered(meta, rows, seed)
+    _save(dest, meta, rows)
+    out = run_verifier(dest, cwd=tmp_path)
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stdout + out.stderr
+    fail = next(x for x in out.stdout.splitlines() if x.startswith("FAIL: "))
+    assert fail.startswith("FAIL: event ") and said in fail, fail
+    assert "OK: hash chain intact" in out.stdout  # the chain alone could not tell
+
+
+def test_a_forgery_after_the_last_roll_is_caught_only_by_a_witness(game: Game, tmp_path: Path) -> None:  # noqa: F811
+    """An orders document after the game's last roll, changed and the log re-hashed from
+    there: no die derives from it, so only a witness catches it — the seed mail's, as
+    docs/trust.md tells players to keep (and the receipt's ``--orders`` digest)."""
+    dest, meta, rows = _copy(game.over, tmp_path)
+    late = max(i for i, r in enumerate(rows) if r["kind"] == "OrdersAccepted")
+    assert late > _nth(rows, "DiceRolled", -1)
+    rows[late]["data"]["salt"] = "x"
+    _renumbered(meta, rows, game.seed)
+    _save(dest, meta, rows)
+    alone = run_verifier(dest, cwd=tmp_path)
+    assert alone.returncode == 0 and "only a witness from a mail catches it" in alone.stdout, alone.stdout
+    caught = run_verifier(dest, "--witness", game.seed_mail_head, cwd=tmp_path)
+    assert caught.returncode == 1 and "Traceback" not in caught.stderr, caught.stdout + caught.stderr
+    fail = next(x for x in caught.stdout.splitlines() if x.startswith("FAIL: "))
+    assert "the log was rewritten at or before event" in fail, fail
