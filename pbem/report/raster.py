@@ -14,10 +14,18 @@ same way from its own layers. The seat pictures of one decision (:class:`SeatMap
 share the overview and its legend, drawn and encoded once, and cut their zooms from
 one drawing of the full map at the zoom's scale (issue 24 item 15).
 
+The seats of one decision may read several languages (issue 28 item 6):
+:class:`DecisionMaps` places the overview's boxes once for all of them and draws what
+has no words once, each language adding its names, labels and title, and taking the
+first language's palette. The zoom is composited and drawn only inside its window.
+
 The rasterising is cairosvg's and cairo's (cairocffi, which cairosvg already uses) and
-the PNG encoding Pillow's; nothing here draws pixels by hand. The only code of our own
-is :class:`_DrawOnto`, a three-line subclass that points cairosvg at an existing
-surface instead of a new one (cairosvg has no public argument for that).
+the PNG encoding Pillow's; nothing here draws pixels by hand. Code of our own:
+:class:`_DrawOnto`, a three-line subclass that points cairosvg at an existing surface
+instead of a new one (cairosvg has no public argument for that), and the drawing of the
+turn's boxes and labels with the cairo calls cairosvg makes for them
+(:func:`_draw_turn`, :func:`_draw_labels`: the same pixels, tested byte for byte,
+without cairosvg's SVG tree and its stroke of every glyph outline in no colour).
 """
 from __future__ import annotations
 
