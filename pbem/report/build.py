@@ -295,6 +295,8 @@ def seat_map_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Eve
     takes the palette of the first language's overview (English's when a seat reads
     it). Every seat None, logged, if drawing fails (a report is never lost for want of
     a picture)."""
+    if not seats:
+        return {}
     chosen = {seat: (languages or {}).get(seat, i18n.DEFAULT) for seat in seats}
     order = sorted(dict.fromkeys(chosen.values()), key=lambda lang: lang != i18n.DEFAULT)
     try:

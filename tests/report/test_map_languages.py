@@ -17,7 +17,7 @@ from pbem.pack import names
 from pbem.pack.loader import load_pack
 from pbem.pack.model import Pack
 from pbem.report import build, raster, snapshot
-from pbem.report.mapview import MapOverlay, _Projection, svg_document
+from pbem.report.mapview import MapOverlay, _Projection, map_layers, svg_document
 from pbem.report.overview import MAILED_WIDTH, caption, legend_strip, overview_layer_sets, overview_layers
 from pbem.rules.dice import Dice
 from tests.report.svgboxes import inside, overlap, walk
@@ -117,6 +117,7 @@ def test_a_decision_in_three_languages_draws_the_turn_once(pack: Pack, monkeypat
         return draw
     monkeypatch.setattr(raster, "_draw", counted(raster._draw))
     monkeypatch.setattr(raster, "_draw_labels", counted(raster._draw_labels))
+    monkeypatch.setattr(raster, "_draw_turn", counted(raster._draw_turn))
     pngs = build.seat_map_pngs(pack, state, events, "g1 step 9", list(rules.SEATS), players=PLAYERS,
                                languages=MIXED)
     assert drawn.count("o-turn") == 1 and drawn.count("o-labels") == 3 and drawn.count("o-top") == 3
@@ -217,3 +218,26 @@ def test_the_legend_the_zoom_bar_and_the_box_words_are_in_the_seat_language(pack
     for i, label in plain:
         n = label.split()[0]
         assert spanish.armies[i][2] == f"{n} UC" and russian.armies[i][2] == f"{n} БЧ"
+
+
+@pytest.mark.parametrize(("steps", "seed", "width"), [(15, 3, 1000), (90, 11, 1000), (60, 5, 640)])
+def test_the_turn_drawn_without_cairosvg_has_its_pixels(pack: Pack, steps: int, seed: int, width: int) -> None:
+    """The turn's layer (marks, then the boxes' frames and labels) drawn by
+    raster._draw_turn, the boxes with cairosvg's own cairo calls and the labels held
+    back while no later frame touches them: byte for byte cairosvg's pixels, for the
+    overview alone and shared by three languages and for the full map the zoom is cut
+    from, in each language."""
+    state, events = _game(pack, steps, seed)
+    variants = _variants(pack, state, events)
+    layers = [*(layer for layers in overview_layer_sets(variants, width) for layer in layers),
+              *(layer for p, ov in variants for layer in overview_layers(p, ov, width)),
+              *(layer for p, ov in variants for layer in map_layers(p, ov))]
+    turns = [layer for layer in layers if layer.name in ("o-turn", "turn")]
+    assert len(turns) == 9 and all(any('class="army"' in e for e in layer.elements) for layer in turns)
+    for layer in turns:
+        ours, theirs = (cairo.ImageSurface(cairo.FORMAT_ARGB32, *raster.picture_size(width)) for _ in range(2))
+        raster._draw_turn(ours, layer, width)
+        raster._draw(theirs, layer, width)
+        ours.flush()
+        theirs.flush()
+        assert bytes(ours.get_data()) == bytes(theirs.get_data()), layer.name
