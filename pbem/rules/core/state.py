@@ -258,8 +258,11 @@ class GameState:
 
     def peek(self) -> dict[str, Any]:
         """The fields as a dict *without copying*: for read-only code (options, views).
-        Never mutate the result."""
-        return {k: getattr(self, k) for k in _DATA_FIELDS}
+        Never mutate the result: it is made once per state and kept in :attr:`memo`."""
+        got = self.memo.get(_PEEK)
+        if got is None:
+            got = self.memo[_PEEK] = {k: getattr(self, k) for k in _DATA_FIELDS}
+        return got
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], pack: Pack | None = None) -> GameState:
@@ -281,6 +284,9 @@ class GameState:
         """This state played with ``pack``."""
         return GameState.from_dict(self.peek(), pack)
 
+
+_PEEK = ("peek",)
+"""The key of :meth:`GameState.peek`'s dict in :attr:`GameState.memo`."""
 
 _DATA_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameState)
                                      if f.name not in ("pack", "memo"))
