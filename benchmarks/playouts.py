@@ -4,9 +4,9 @@
 games (the games of ``run_all.random_games``: seed ``bytes([g]) * 8``, ``random.Random(g)``,
 bots through ``rules.apply``) with the code of checkout DIR (default: this one) and prints
 games per CPU second (``time.process_time``) for each of R runs and their median.
-``--profile FILE`` writes a cProfile (CPU-time timer) of one run. ``--ab OTHER`` alternates
-runs of this checkout and OTHER in subprocesses (same minute, same load) and prints both
-medians and their ratio.
+``--profile FILE`` writes a cProfile (CPU-time timer) of one run. ``--ab OTHER`` runs this
+checkout and OTHER side by side, one subprocess each (same moment, same load), ``--repeat``
+times, and prints both medians, their ratio and the median of the paired ratios.
 """
 from __future__ import annotations
 
@@ -66,17 +66,22 @@ def main() -> None:
     ap.add_argument("--ab", help="another checkout: alternate runs of both, print the ratio")
     args = ap.parse_args()
     if args.ab:
+        # each pair runs side by side (one process per checkout, same moment, same load)
         res: dict[str, list[float]] = {"this": [], "other": []}
         for _ in range(args.repeat):
-            for name, root in (("this", str(HERE.parent)), ("other", args.ab)):
-                out = subprocess.run([sys.executable, __file__, "--root", root, "--games",
-                                      str(args.games), "--first", str(args.first)],
-                                     check=True, capture_output=True, text=True).stdout
+            procs = {name: subprocess.Popen([sys.executable, __file__, "--root", root,
+                                             "--games", str(args.games), "--first",
+                                             str(args.first)], stdout=subprocess.PIPE, text=True)
+                     for name, root in (("this", str(HERE.parent)), ("other", args.ab))}
+            for name, proc in procs.items():
+                out, _ = proc.communicate()
                 res[name].append(float(out.split()[0]))
         a, b = statistics.median(res["this"]), statistics.median(res["other"])
+        pairs = [x / y for x, y in zip(res["this"], res["other"], strict=True)]
         print(f"this {a:.2f}/s {['%.2f' % x for x in res['this']]}")
         print(f"other {b:.2f}/s {['%.2f' % x for x in res['other']]}")
-        print(f"ratio {a / b:.3f}  load {os.getloadavg()}")
+        print(f"ratio of medians {a / b:.3f}, median of paired ratios {statistics.median(pairs):.3f} "
+              f"{['%.2f' % x for x in pairs]}  load {os.getloadavg()}")
         return
     sys.path.insert(0, args.root)
     if args.hash:

@@ -525,6 +525,13 @@ def _same(a: Any, b: Any) -> bool:
 
 def _plain(orders: Any) -> Any:
     """Copy mappings/sequences from a YAML loader into plain dicts and lists."""
+    t = type(orders)  # the exact types first (no ABC checks): the same copy, faster
+    if t is dict:
+        return {k: _plain(v) for k, v in orders.items()}
+    if t is list or t is tuple:
+        return [_plain(v) for v in orders]
+    if t is str or t is int or t is bool or t is float or orders is None:
+        return orders
     if isinstance(orders, Mapping):
         return {k: _plain(v) for k, v in orders.items()}
     if isinstance(orders, (list, tuple)):

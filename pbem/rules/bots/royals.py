@@ -34,7 +34,7 @@ def land_path(pack: Pack, s: State, seat: str, start: str, goal: str) -> list[st
     if hit is not None and hit[0] is pack:
         return None if hit[1] is None else list(hit[1])
     path = _land_path(pack, start, goal, held)
-    if len(_PATHS) >= 4096:
+    if len(_PATHS) >= 1024:  # a few MB at most (each key holds the spaces held)
         _PATHS.clear()
     _PATHS[key] = (pack, None if path is None else tuple(path))
     return path

@@ -138,7 +138,7 @@ def victory_points(pack: Pack, s: State) -> dict[str, int]:
     if hit is not None and hit[0] is pack:
         return dict(hit[1])
     got = {seat: sum(t.value for t in ts) for seat, ts in victory_terms(pack, s).items()}
-    if len(_VP) >= 8192:
+    if len(_VP) >= 512:  # a few MB at most (each key holds the garrisons)
         _VP.clear()
     _VP[key] = (pack, dict(got))
     return got

@@ -266,11 +266,15 @@ class GameState:
 
     def peek(self) -> dict[str, Any]:
         """The fields as a dict *without copying*: for read-only code (options, views).
-        Never mutate the result."""
-        out = {k: getattr(self, k) for k in _DATA_FIELDS}
-        if not out["conceded"]:
-            del out["conceded"]
-        return out
+        Never mutate the result: it is made once per state and kept in :attr:`memo`
+        (``conceded`` only when a seat conceded, issue 29)."""
+        got = self.memo.get(_PEEK)
+        if got is None:
+            got = {k: getattr(self, k) for k in _DATA_FIELDS}
+            if not got["conceded"]:
+                del got["conceded"]
+            self.memo[_PEEK] = got
+        return got
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], pack: Pack | None = None) -> GameState:
@@ -292,6 +296,9 @@ class GameState:
         """This state played with ``pack``."""
         return GameState.from_dict(self.peek(), pack)
 
+
+_PEEK = ("peek",)
+"""The key of :meth:`GameState.peek`'s dict in :attr:`GameState.memo`."""
 
 _DATA_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameState)
                                      if f.name not in ("pack", "memo"))
