@@ -18,6 +18,7 @@ from pbem.pack import names as pack_names
 from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
 from pbem.service.base.context import Service
+from pbem.service.base.settings import host_of
 from pbem.service.base.text import mask_key_lines, re_subject
 from pbem.service.outgoing import host_notices, outbox, ratelimit, seat_preferences
 
@@ -93,6 +94,9 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     if not parsed.sender:
         return False
     tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender)  # a seat's own language (issue 28)
+    if game_id and judge.store.game(game_id) is not None and not judge.store.seat_at(game_id, fold_address(
+            parsed.sender)) and fold_address(host_of(judge, game_id) or "") == fold_address(parsed.sender):
+        tr = host_notices.host_translations(judge, game_id)  # a host command's refusal: the host's language
     language = i18n.language_of(tr)
     pack = judge.pack_for(game_id) if game_id and judge.store.game(game_id) is not None else None
     name_of = (lambda name: pack_names.shown_name(pack, language, name)) if pack is not None else None
