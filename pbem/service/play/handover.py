@@ -113,12 +113,15 @@ def give_seat(judge: Service, game_id: str, seat: str, player: str, address: str
     head = hand_over(judge, game_id, seat, player, address, key, old, head, by)
     offer = store.seat_offer(game_id, seat)
     if offer is not None and offer["status"] == "asked" and offer["asker_email"] != address:  # told either way
-        note = build.render_notice(wrapped(f"The host gave the seat {seat} of {game_id}, which you asked for, to "
-                                           "another player. You still stand by for the game's other seats."),
-                                   game_id)
+        tr = seat_preferences.address_translations(store, offer["asker_email"])  # the asker's (issue 28)
+        values = {"seat": seat, "game": game_id}
+        note = build.render_notice(wrapped(tr.gettext(
+            "The host gave the seat %(seat)s of %(game)s, which you asked for, to another player. You still stand "
+            "by for the game's other seats.") % values), game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=offer["asker_email"],
-                     to_name=offer["asker_name"], subject=f"[{game_id}] seat {seat} went to another player",
-                     text=note, html=build.html_of_text("seat taken", note),
+                     to_name=offer["asker_name"],
+                     subject=f"[{game_id}] " + tr.gettext("seat %(seat)s went to another player") % values,
+                     text=note, html=build.html_of_text(tr.gettext("seat taken"), note),
                      id_parts=(game_id, "offer-refused", seat, offer["asker_email"], head))
     store.close_offer(game_id, seat, "taken" if by == "standby" else "closed", judge.clock().isoformat())
     return head
