@@ -35,3 +35,14 @@ def test_the_suggestion_in_the_readers_language_with_the_canonical_name() -> Non
     assert names.shown_name(pack, "es", "#64 Foundation of the Capital") == \
         "#64 Fundación de la capital (Foundation of the Capital)"
     assert names.shown_name(pack, "es", "vote") == "vote"  # not a name of the pack
+
+
+def test_the_cards_a_problem_names_in_the_readers_language() -> None:
+    from pbem.service.outgoing.answers import _cards_in_language  # the rejection's own step
+
+    pack = load_pack()
+    issue = Problem(code="tyche.card_not_in_hand", message="card 99 is not in your hand", where="orders.tyche.card",
+                    params={"card": 99, "hand": "#18 Drink the Hemlock (3 OPs), #55 Oath of the Satraps (1 OP)"})
+    es = i18n.translations("es")
+    fix = problem_texts.localized(_cards_in_language(issue, pack, es), es).hint
+    assert "#18 Cicuta (3 PO)" in fix and "Hemlock" not in fix and "OP)" not in fix, fix

@@ -276,7 +276,8 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
                             {"game": gid, "command": "leave"}, {"game": gid, "command": "record"}):
                 send(f"{other}.new@pbem.localhost", command)
             for command in ({"command": "status"}, {"command": "observers"},
-                            {"command": "observers", "add": "friend@else.test"}, {"command": "resend"}):
+                            {"command": "observers", "add": "friend@else.test"}, {"command": "resend"},
+                            {"command": "resume"}):  # the last one refused: the game is not paused
                 send("host@pbem.localhost", {"game": gid, "host": HOST_KEY, **command}, f"host {command['command']}")
         if i == 7:  # the proposal of the step before expires (its vote_hours have passed)
             clock.now += timedelta(hours=1, minutes=1)

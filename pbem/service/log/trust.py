@@ -273,15 +273,25 @@ def sync_seats(judge: Service, game: GameConfig) -> list[Handover]:
             store.close_address_changes(game.id, s.seat, "replaced", judge.clock().isoformat())
             out.append(Handover(s.seat, s.player, fold_address(s.email), key, dict(row)))
             continue
-        body = (f"The host changed the {' and '.join(event.data['changed'])} of your seat {s.seat} in {game.id} "
-                f"(player: {s.player}). The change is in the game's log (event {seq - len(changes) + 1}"
-                f"…{seq}); if you did not ask for it, tell the other players."
-                + (f"\n\nLog witness: {head}" if head else ""))
+        tr = seat_preferences.translations(store, game.id, s.seat)  # the seat's language (issue 28)
+        _ = tr.gettext
+        body = (_("The host changed the %(what)s of your seat %(seat)s in %(game)s (player: %(player)s). The change "
+                  "is in the game's log (event %(first)s…%(last)s); if you did not ask for it, tell the other "
+                  "players.") % {"what": _(" and ").join(_(CHANGED_WORDS[x]) if x in CHANGED_WORDS else x
+                                                          for x in event.data['changed']),
+                                 "seat": s.seat, "game": game.id, "player": s.player,
+                                 "first": seq - len(changes) + 1, "last": seq}
+                + ("\n\n" + _("Log witness: %(witness)s") % {"witness": head} if head else ""))
         for address, name in dict.fromkeys([(row["email"], row["player"]), (fold_address(s.email), s.player)]):
             outbox.queue(judge, game_id=game.id, kind="notice", to_addr=address, to_name=name,
-                         subject=f"[{game.id}] your seat {s.seat} changed", text=build.render_notice(body, game.id),
+                         subject=f"[{game.id}] " + _("your seat %(seat)s changed") % {"seat": s.seat},
+                         text=build.render_notice(body, game.id, tr),
                          html=None, id_parts=(game.id, "seat-changed", s.seat, seq, address))
     return out
+
+
+CHANGED_WORDS = {"player": i18n.N_("player"), "address": i18n.N_("address"), "key": i18n.N_("key")}
+"""What the config changed of a seat (``SeatChanged``'s ``changed``), as its notice says it."""
 
 
 def abandon(judge: Service, game_id: str, reason: str) -> str:

@@ -156,7 +156,7 @@ def propose(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
         text += _("%(count)s. Every seat is told how to vote.") % {"count": votes.count_text(p, seats, tr)}
     if head and not outcome:
         text += "\n\n" + _("Log witness: %(witness)s") % {"witness": head}
-    return Reply("propose", text)
+    return Reply(_("propose"), text)
 
 
 OUTCOME_AT_ONCE = {"passed": N_("It is passed at once: you are the only seat still in the game."),
@@ -206,8 +206,8 @@ def vote(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Rep
     tr = seat_preferences.translations(judge.store, game_id, seat)
     _ = tr.gettext
     if outcome:
-        return Reply("vote", _(OUTCOME_TOLD[outcome]) % {"number": p.number, "what": p.words(tr)})
-    return Reply("vote", _("Your vote (%(vote)s) on proposal %(number)s (%(what)s) is counted: %(count)s. Nobody "
+        return Reply(_("vote"), _(OUTCOME_TOLD[outcome]) % {"number": p.number, "what": p.words(tr)})
+    return Reply(_("vote"), _("Your vote (%(vote)s) on proposal %(number)s (%(what)s) is counted: %(count)s. Nobody "
                            "else is told how you voted before it is decided.") % {
         "vote": votes.vote_word(choice, tr), "number": p.number, "what": p.words(tr),
         "count": votes.count_text(p, seats, tr)}
@@ -250,7 +250,7 @@ def status(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> R
         lines.append("  " + _("%(number)s: %(seat)s proposes %(what)s: %(count)s%(mine)s; open until %(expires)s.") % {
             "number": p.number, "seat": p.seat, "what": p.words(tr), "count": votes.count_text(p, seats, tr),
             "mine": mine, "expires": deadlines.shown(judge, game_id, p.expires, tr)})
-    return Reply("status", "\n".join(lines))
+    return Reply(_("status"), "\n".join(lines))
 
 
 def tick(judge: Service) -> int:
