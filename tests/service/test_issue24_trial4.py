@@ -1,0 +1,86 @@
+"""Issue 24, what the fourth hand-played game (session 6, trial24) found, through the
+real mail path (pymap on loopback, the seats mailing over SMTP, the tests reading the
+seats' mailboxes).
+
+- Reinforcement orders that place only some of the new CUs: the engine places the rest
+  at the default space (R-7.2 [D]). The report told that as a second line like the
+  first ("north places 1 loyal in Pella." then "north places 2 mercenary in Pella.";
+  "south places 2 mercenary in Memphis." twice in a row), which reads as the listed
+  placement told twice (item 14's "duplicated line"). The line of the CUs the orders
+  left out now says they went to the default space.
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import yaml
+
+from pbem import rules
+from tests.conftest import ACCOUNTS
+from tests.mailservers import start_pymap
+from tests.service.tablemail import new_table, text
+
+MAX_DECISIONS = 80
+"""Enough to close game turn 1 (about 22 decisions) and reach a seat's reinforcements."""
+
+
+def _happened(report: str) -> list[str]:
+    """The numbered lines of a report's WHAT HAPPENED, each joined onto one line."""
+    part = report.split("WHAT HAPPENED", 1)[1].split("\n\n", 1)[0]
+    lines: list[str] = []
+    for line in part.splitlines():
+        if re.match(r"\s*\d+\. ", line):
+            lines.append(line.split(". ", 1)[1].strip())
+        elif lines:
+            lines[-1] += " " + line.strip()
+    return lines
+
+
+def _to_reinforcements(tmp_path: Path):  # noqa: ANN202
+    """A game made by `pbem game new` played by mail (bot orders) until a seat's
+    reinforcement decision with at least two new CUs: (server, table, state, decision,
+    options)."""
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    table, _host_key = new_table(tmp_path, server)
+    rng = random.Random(11)
+    for _ in range(MAX_DECISIONS):
+        state = table.judge.state("g2")
+        decision = rules.pending(state)[0]
+        if decision.kind == "reinforcements":
+            opts = rules.legal_options(state, decision.seat)
+            if sum(opts["new"].values()) >= 2:
+                return server, table, state, decision, opts
+        assert table.play("g2", rng) == "applied"
+    raise AssertionError("no reinforcement decision with two new CUs")
+
+
+def _send(table, state, seat: str, part: list) -> str:  # noqa: ANN001
+    doc = {"game": "g2", "seat": seat, "key": table.keys[seat], "step": state.step,
+           "orders": {"reinforcements": part}}
+    table.send(f"{seat}@pbem.localhost", yaml.safe_dump(doc, sort_keys=False), "reinforcements")
+    [status] = table.cycle()
+    table.flush()
+    return status
+
+
+def test_reinforcements_left_out_of_the_orders_are_told_as_placed_by_default(tmp_path: Path) -> None:
+    server, table, state, decision, opts = _to_reinforcements(tmp_path)
+    try:
+        seat, pack = decision.seat, state.pack
+        kind = sorted(opts["new"])[0]
+        space = opts["placement_spaces"][0]
+        assert _send(table, state, seat, [{"space": pack.spaces[space].name, "cus": {kind: 1}}]) == "applied"
+        report = text(table.mails(seat, f"[g2] step {state.step} report")[-1])
+        lines = _happened(report)
+        placed = [x for x in lines if x.startswith(f"{seat} places ")]
+        assert len(placed) >= 2, lines
+        assert placed[0] == f"{seat} places 1 {kind} in {pack.spaces[space].name}.", placed
+        assert all(x.endswith(", the default space, for the new CUs its reinforcement orders did not "
+                              "place (R-7.2).") for x in placed[1:]), placed
+        assert all(a != b for a, b in zip(lines, lines[1:])), lines
+    finally:
+        table.close()
+        server.stop()
+
