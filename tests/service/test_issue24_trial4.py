@@ -8,6 +8,9 @@ seats' mailboxes).
   "south places 2 mercenary in Memphis." twice in a row), which reads as the listed
   placement told twice (item 14's "duplicated line"). The line of the CUs the orders
   left out now says they went to the default space.
+- A misspelled CU type in reinforcement orders (``mercenery: 2``) was refused as "you
+  have 0 mercenery CUs to place, not 2" with no "did you mean" (item 14's misspelled
+  names): the fix now names the type it is close to.
 """
 from __future__ import annotations
 
@@ -84,3 +87,18 @@ def test_reinforcements_left_out_of_the_orders_are_told_as_placed_by_default(tmp
         table.close()
         server.stop()
 
+
+def test_a_misspelled_cu_type_in_reinforcements_gets_did_you_mean(tmp_path: Path) -> None:
+    server, table, state, decision, opts = _to_reinforcements(tmp_path)
+    try:
+        seat, pack = decision.seat, state.pack
+        kind = "mercenary" if opts["new"].get("mercenary") else sorted(opts["new"])[0]
+        typo = kind[:-2] + kind[-1] + kind[-2]  # two letters swapped: mercenayr
+        space = pack.spaces[opts["placement_spaces"][0]].name
+        assert _send(table, state, seat, [{"space": space, "cus": {typo: 1}}]) == "rejected"
+        answer = " ".join(text(table.mails(seat, "Re: reinforcements")[-1]).split())
+        assert "code: reinforcements.too_many" in answer, answer
+        assert f"fix: did you mean {kind}?" in answer, answer
+    finally:
+        table.close()
+        server.stop()
