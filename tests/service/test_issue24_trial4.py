@@ -102,3 +102,55 @@ def test_a_misspelled_cu_type_in_reinforcements_gets_did_you_mean(tmp_path: Path
     finally:
         table.close()
         server.stop()
+
+
+def test_a_seat_passed_over_in_a_round_is_told_why(tmp_path: Path, pymap_server) -> None:  # noqa: ANN001
+    """R-6.5: a seat holding no card that can be the Tyche play (only surprise cards) is
+    skipped. The reports said only "south's player-turn begins" after "east ends the
+    player-turn" (or "Round 5 begins. east's player-turn begins." with south, west and
+    north skipped), so the skipped players never learnt why their turn did not come.
+    Now the report names them and why. A config game with a fixed seed, played by mail
+    with the bots' orders until a round passes a seat over."""
+    from pbem.service import make_judge, run_once
+    from tests.conftest import Table, make_config
+
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.new_seed = lambda: b"trial24-passed-over"
+    judge.ensure_games()
+    run_once(judge, poller)
+    table = Table(pymap_server, config, judge, poller)
+    rng = random.Random(24)
+    try:
+        for _ in range(MAX_DECISIONS):
+            state = judge.state("g1")
+            decision = rules.pending(state)[0]
+            doc = table.orders_doc(decision.seat, state.step, rules.bot_orders(state, decision.seat, rng))
+            table.send(decision.seat, doc, subject=f"step {state.step}")
+            assert list(run_once(judge, poller).values()) == ["applied"]
+            after = judge.state("g1")
+            events = judge.store.db.execute("SELECT kind, data FROM events WHERE game_id = 'g1' AND step = ? "
+                                            "ORDER BY seq", (state.step,)).fetchall()
+            kinds = [k for k, _d in events]
+            if "PlayerTurnStarted" not in kinds or "TurnPassed" not in kinds:
+                continue
+            order = list(after.turn_order)
+            ended = yaml.safe_load([d for k, d in events if k == "TurnPassed"][-1])["seat"]
+            started = yaml.safe_load([d for k, d in events if k == "PlayerTurnStarted"][-1])["seat"]
+            gap = (order.index(started) - order.index(ended)) % len(order) or len(order)
+            if gap == 1:
+                continue  # the next seat in turn order: nobody passed over
+            skipped = [order[(order.index(ended) + k) % len(order)] for k in range(1, gap)]
+            judge.flush_outbox()
+            for seat in rules.SEATS:
+                mail = next(m for m in reversed(table.inbox(seat))
+                            if f"step {state.step} report" in str(m["Subject"]))
+                lines = _happened(table.text_of(mail))
+                told = [x for x in lines if x.startswith("Passed over (R-6.5): ")]
+                assert told == [f"Passed over (R-6.5): {', '.join(skipped)}, with no card in hand that can be "
+                                "the Tyche play (surprise cards only, or none)."], (seat, lines)
+                assert lines.index(told[0]) + 1 == lines.index(f"{started}'s player-turn begins."), lines
+            return
+        raise AssertionError("no seat was passed over")
+    finally:
+        poller.close()
