@@ -268,6 +268,26 @@ def _merged(events: Sequence[rules.Event]) -> list[tuple[int, rules.Event]]:
     return out
 
 
+def passed_over(order: Sequence[str], last: str | None, seat: Any, new_round: bool) -> list[str]:
+    """The seats a round passed over between ``last`` (whose player-turn ended; None: none
+    in these events) and ``seat`` (whose player-turn begins), in turn order ``order``:
+    a seat holding no card that can be the Tyche play, only surprise cards or none, is
+    skipped (R-6.5, docs/rules.md "Rounds"). The events say nothing of it, so the report
+    says it here (the fourth hand-played game of issue 24: three seats were skipped in a
+    round with no word to them). ``new_round``: a round began in between, so the seats
+    after ``last`` were passed over in the round that ended and those before ``seat`` in
+    the new one."""
+    if seat not in order or (last is not None and last not in order):
+        return []
+    at = order.index(seat)
+    if last is None:
+        return list(order[:at]) if new_round else []
+    after_last = order.index(last) + 1
+    if new_round:
+        return list(order[after_last:]) + list(order[:at])
+    return list(order[after_last:at])
+
+
 def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, Any] | None = None,
                tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
@@ -277,7 +297,22 @@ def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, An
     text in the language of ``tr`` (None: English)."""
     out = []
     gone = wiped_out_moves(events, after)
+    order = [x for x in ((after or {}).get("turn_order") or []) if isinstance(x, str)]
+    last: str | None = None  # the seat whose player-turn ended last in these events
+    new_round = False
     for i, e in _merged(events):
+        if e.kind == "TurnPassed":
+            last, new_round = e.data.get("seat", e.data.get("from")), False
+        elif e.kind == "RoundStarted":
+            new_round = True
+        elif e.kind == "PlayerTurnStarted":
+            passed = passed_over(order, last, e.data.get("seat"), new_round)
+            if passed:
+                _ = i18n.gettext_of(tr)
+                out.append({"kind": "PassedOver", "roll": None, "text": _(
+                    "Passed over (R-6.5): %(seats)s, with no card in hand that can be the Tyche play "
+                    "(surprise cards only, or none).") % {"seats": ", ".join(passed)}})
+            last, new_round = e.data.get("seat"), False
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)
             out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": info})

@@ -206,6 +206,23 @@ def _general_placed_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> st
     return t.gettext("%(name)s (%(seat)s) is placed in %(space)s.") % v
 
 
+ENGINE_PLACED = "reinforcement (engine placed)"
+"""``CUsPlaced.why`` of the new CUs a seat's reinforcement orders left out, which the
+engine places at the default spaces (R-7.2 [D], :mod:`pbem.rules.orders.reinforcements`)."""
+
+
+def _cus_placed_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
+    """CUs placed (``CUsPlaced``). The new CUs that a seat's reinforcement orders left out
+    go to the default space (R-7.2 [D]); their line says so, so that it does not read as
+    the listed placement told twice ("north places 2 mercenary in Pella." two lines in a
+    row, the fourth hand-played game of issue 24)."""
+    v = {"seat": d.get("seat"), "cus": cus_text(d.get("cus"), p, t), "space": space_name(p, d.get("space"), t)}
+    if d.get("why") == ENGINE_PLACED:
+        return t.gettext("%(seat)s places %(cus)s in %(space)s, the default space, for the new CUs its "
+                         "reinforcement orders did not place (R-7.2).") % v
+    return t.gettext("%(seat)s places %(cus)s in %(space)s.") % v
+
+
 def _training_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """OPs paid toward training (``TrainingPaid``, R-8.4), summed per unit type: the
     entries of one type go into the same unit in training (its oldest unfinished one),
@@ -299,7 +316,7 @@ KINDS: tuple[EventKind, ...] = (
               optional=('from_dispersed', 'why'),
               reduce=_cus_placed,
               where=_at_space,
-              say=said(N_("%(seat)s places %(cus)s in %(space)s."), seat=seat_of, cus=cus_of, space=space_of)),
+              say=_cus_placed_text),
     EventKind('CUsRemoved',
               ('cus', 'rule', 'seat', 'space', 'why'),
               optional=('chosen', 'limit'),
