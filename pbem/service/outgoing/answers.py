@@ -17,6 +17,7 @@ from pbem.mail.message import ParsedMail
 from pbem.pack import names as pack_names
 from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
+from pbem.report.narrate import card_label
 from pbem.service.base.context import Service
 from pbem.service.base.text import mask_key_lines, re_subject
 from pbem.service.outgoing import host_notices, outbox, ratelimit, seat_preferences
@@ -97,7 +98,9 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     pack = judge.pack_for(game_id) if game_id and judge.store.game(game_id) is not None else None
     name_of = (lambda name: pack_names.shown_name(pack, language, name)) if pack is not None else None
     # by code in es/ru, a suggested name in the seat's language with the canonical one (issue 28)
-    shown = [problem_texts.localized(p, tr, name_of) for p in grouped(issues)]
+    local = pack_names.localized(pack, language) if pack is not None else None
+    card_of = (lambda n: card_label(local, n, tr)) if local is not None else None  # the hand as the seat reads it
+    shown = [problem_texts.localized(p, tr, name_of, card_of) for p in grouped(issues)]
     text = build.render_rejection(parsed.subject, capped_problems(shown, tr), game_id,
                                   capped_echo(mask_key_lines(orders_text)) if orders_text else None,
                                   note=note_text(note, tr), tr=tr)
