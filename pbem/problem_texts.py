@@ -537,27 +537,38 @@ def message_of(p: Problem, tr: gettext.NullTranslations) -> str:
     return text
 
 
-def fix_of(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None) -> str:
+def fix_of(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None,
+           card_of: Callable[[int], str] | None = None) -> str:
     """How to mend ``p``, in the language of ``tr``: the name the check found nearest
     to what the orders wrote ("did you mean …?", the name as the pack or the game
     writes it; ``name_of`` shows it as the reader finds it, ``"Bizancio (Byzantium)"``:
     :func:`pbem.pack.names.shown_name`) when the check gave one, else the code's
-    :attr:`Text.fix`."""
+    :attr:`Text.fix`. With ``card_of`` (a card number -> ``"#59 Хлебный обоз (2 ОО)"``
+    in the reader's language), a problem whose ``params`` name the seat's hand
+    (``cards``) and a card of it close to what was written (``near``) lists that hand
+    and that card as the reader names them (issue 28 trial: the hand came in English)."""
     m = _DID_YOU_MEAN.match(p.hint or "")
     if m:
         name = m.group(1)
         return tr.gettext("did you mean %(name)s?") % {"name": name_of(name) if name_of else name}
-    return _filled(FIX_DETAILS.get(p.code), p.params, tr) or tr.gettext(TEXTS[p.code].fix)
+    params = p.params
+    near = ""
+    if card_of is not None and params and isinstance(params.get("cards"), list):
+        params = {**params, "hand": ", ".join(card_of(n) for n in params["cards"])}
+        if isinstance(params.get("near"), int):
+            near = tr.gettext("did you mean %(name)s?") % {"name": card_of(params["near"])} + " "
+    return near + (_filled(FIX_DETAILS.get(p.code), params, tr) or tr.gettext(TEXTS[p.code].fix))
 
 
-def localized(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None) -> Problem:
+def localized(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None,
+              card_of: Callable[[int], str] | None = None) -> Problem:
     """``p`` as a reader of ``tr``'s language reads it: unchanged in English (the
     check's own words), else its message and fix by code (:func:`message_of`,
-    :func:`fix_of`, a suggested name shown by ``name_of``); a code without texts (none:
+    :func:`fix_of`, a suggested name shown by ``name_of``, cards by ``card_of``); a code without texts (none:
     the catalogue test checks) stays as it is. Code, rule, where and line never change."""
     if i18n.language_of(tr) == i18n.DEFAULT or p.code not in TEXTS:
         return p
-    return replace(p, message=message_of(p, tr), hint=fix_of(p, tr, name_of))
+    return replace(p, message=message_of(p, tr), hint=fix_of(p, tr, name_of, card_of))
 
 
 __all__ = ["DETAILS", "FIX_DETAILS", "TEXTS", "Text", "fix_of", "localized", "message_of"]

@@ -141,3 +141,19 @@ def test_a_player_chooses_the_language_at_sign_up(tmp_path: Path) -> None:
         if table is not None:
             table.close()
         server.stop()
+
+
+def test_the_standings_table_lines_up_in_every_language(tmp_path: Path) -> None:
+    """Issue 28 trial (trial2829): the Spanish header's "Asiento" is wider than the seat
+    column (6), so "Jugador", "PV", "PL" ... stood one column right of their values."""
+    m = _start(tmp_path)
+    try:
+        for seat, header in (("west", "Asiento"), ("east", "Место"), ("north", "Seat")):
+            lines = text(m.mails(seat, "step 0 ")[0]).splitlines()
+            at = next(i for i, line in enumerate(lines) if line.startswith(header + " "))
+            head, row = lines[at], lines[at + 1]
+            player = row.split()[1]
+            assert head.split()[1] and head.index(head.split()[1]) == row.index(player), (head, row)
+            assert head.rindex(head.split()[-1]) == row.index(row.split()[-1]), (head, row)  # Status
+    finally:
+        m.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.problem_texts import TEXTS
 from tests.conftest import KEYS
 from tests.service.cmdmail import text
@@ -40,5 +40,41 @@ def test_a_spanish_seats_rejection_names_its_problems_in_spanish(tmp_path: Path)
         en = text(m.mails(other, "Re: orders")[-1])
         assert "was not applied" in en and "tab" in en.lower()
         assert TEXTS["yaml.tab"].message not in en  # English keeps the check's own message
+    finally:
+        m.close()
+
+
+def test_a_russian_seats_card_not_in_hand_names_its_hand_in_russian(tmp_path: Path) -> None:
+    """Issue 28 trial (trial2829): a card misspelt in Russian came back with the hand in
+    English ("#59 Grain Convoy (2 OPs)") and without the "did you mean" the English
+    answer gives; now both name the cards as the seat reads them."""
+    from pbem.pack import names as pack_names
+    from pbem.report.narrate import card_label
+    from tests.service.helpers import orders_body
+
+    m = _start(tmp_path)
+    try:
+        first, body = orders_body(m.judge)  # step 0: the first player is named
+        m.send(first, body, subject="orders")
+        assert list(m.cycle().values()) == ["applied"]
+        state = m.judge.state("g1")
+        seat = rules.pending(state)[0].seat
+        m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "preferences", "language": "ru"})
+        assert list(m.cycle().values()) == ["answered"]
+        pack = m.judge.pack_for("g1")
+        ru = pack_names.localized(pack, "ru")
+        hand = list(state.private[seat]["hand"])
+        card = hand[-1]
+        bad = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+               "orders": {"tyche": {"card": ru.cards[card].name + "зз", "use": "discard"}, "movement": "none"}}
+        m.send(seat, yaml.safe_dump(bad, sort_keys=False, allow_unicode=True), subject="orders")
+        assert list(m.cycle().values()) == ["rejected"]
+        answer = " ".join(text(m.mails(seat, "Re: orders")[-1]).split())
+        assert "код: tyche.card_not_in_hand" in answer
+        assert f"может быть, вы имели в виду {card_label(ru, card, i18n.translations('ru'))}?" in answer, answer
+        for n in hand:
+            assert card_label(ru, n, i18n.translations("ru")) in answer
+            assert pack.cards[n].name not in answer  # no English card name left
+        assert "OPs" not in answer
     finally:
         m.close()

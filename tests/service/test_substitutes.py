@@ -242,3 +242,37 @@ def test_a_standby_refused_says_its_one_reason(tmp_path: Path) -> None:
         assert m.judge.store.standby_list("g1") == [] and m.judge.store.standby_list("g3") == []
     finally:
         m.close()
+
+
+def test_a_substitute_who_takes_in_spanish_gets_the_handover_and_the_seat_in_spanish(tmp_path: Path) -> None:
+    """Issue 28 trial (trial2829): a `take` with `language: es` got its short answer in
+    Spanish but the handover mail, and every mail of the seat after it, in English (the
+    handover's words were not translated and the seat went back to English). Now the
+    take's language is the seat's from the handover on, and the old player is told in
+    their own language."""
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    try:
+        table, _host_key = new_table(tmp_path, server, extra=("--setting", "nmr_limit=1"))
+        seat = rules.pending(table.judge.state("g2"))[0].seat
+        table.send(f"{seat}@pbem.localhost", f"game: g2\nseat: {seat}\nkey: {table.keys[seat]}\n"
+                   "command: preferences\nlanguage: ru\n", "prefs")
+        table.send(STRANGER, "game: g2\ncommand: standby\nstandby: true\nname: Eumenes\nlanguage: es\n", "standby")
+        assert table.cycle() == ["answered", "answered"]
+        assert _fall(table) == seat
+        step = table.judge.state("g2").step
+        table.send(STRANGER, f"game: g2\ncommand: take\ntake: {seat}\nlanguage: es\n", "take")
+        assert table.cycle() == ["answered"]
+        table.flush()
+        handover = table.mails("stranger", f"[g2] traspaso: tu asiento {seat}")
+        assert len(handover) == 1, [str(m["Subject"]) for m in table.inbox("stranger")]
+        body = flat(handover[0])
+        assert f"Bienvenido a g2, Eumenes: tomas el asiento {seat}" in body
+        assert "La clave de tu asiento es:" in body and "Welcome" not in body and "Your seat key" not in body
+        assert table.mails("stranger", f"[g2] step {step}: te toca, {seat}")  # the prompt again, in Spanish
+        told = table.mails(seat, f"[g2] у вашего места {seat} новый игрок")  # the old player, in their own language
+        assert told and "Thank you" not in flat(told[0]), [str(m["Subject"]) for m in table.inbox(seat)]
+        prefs = [e.data for e in table.judge.store.events("g2") if e.kind == "PreferencesSet"]
+        assert prefs[-1]["seat"] == seat and prefs[-1]["prefs"]["language"] == "es"
+        _verify(table)
+    finally:
+        server.stop()

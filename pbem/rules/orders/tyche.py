@@ -44,6 +44,7 @@ from pbem.rules.orders.tyche_surprises import (
     check_surprise_discards,
     check_surprise_plays,
     discard_surprises,
+    hand_params,
     parse_card,
     play_surprises,
     surprise_plays,
@@ -135,7 +136,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
     if n is None or n not in hand:
         reject(rej, "tyche.card_not_in_hand", f"card {part['card']!r} is not in your hand", f"{where}.card",
              f"{hint}; {your_hand}" if hint else your_hand,
-             params={"card": part["card"], "hand": ", ".join(card_label(pack, c) for c in hand)})
+             params=hand_params(part["card"], hand, hint, pack))
         independent_checks(pack, part, where, rej)
         return None
     card = pack.cards[n]

@@ -19,6 +19,7 @@ when he writes his orders, so this is the one way to discard them in the same se
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pbem.pack import names as pack_names
@@ -47,6 +48,20 @@ def card_label(pack: Pack, n: int) -> str:
     """``"#12 Greek Mercenaries (3 OPs)"``: the card as players read it, from the one
     place names come from (:func:`pbem.rules.core.names.card_label`)."""
     return names.card_label(pack, n)
+
+
+def hand_params(card: Any, hand: list[int], hint: str | None, pack: Pack) -> dict[str, Any]:
+    """The ``params`` of a ``tyche.card_not_in_hand`` problem (R-8.2, R-8.5): the card as
+    written (``card``), the hand in English (``hand``, a string), and for a translated
+    answer the hand's card numbers (``cards``) and the card of the hand the name
+    written is close to (``near``, a number; absent when none is): the answer names
+    them in the reader's language (:func:`pbem.problem_texts.fix_of`; issue 28)."""
+    params: dict[str, Any] = {"card": card, "hand": ", ".join(card_label(pack, c) for c in hand),
+                              "cards": list(hand)}
+    near = re.match(r"did you mean #(\d+)\b", hint or "")
+    if near:
+        params["near"] = int(near.group(1))
+    return params
 
 
 def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str | None]:
@@ -89,7 +104,7 @@ def check_surprise_discards(pack: Pack, s: State, seat: str, part: dict[str, Any
         if n is None or n not in hand:
             reject(rej, "tyche.card_not_in_hand", f"card {v!r} is not in your hand",
                    w, hint or "your hand: " + ", ".join(card_label(pack, c) for c in hand), rule="R-8.5",
-                   params={"card": v, "hand": ", ".join(card_label(pack, c) for c in hand)})
+                   params=hand_params(v, hand, hint, pack))
         elif pack.cards[n].type != "surprise":
             reject(rej, "tyche.not_a_surprise",
                    f"{card_label(pack, n)} is not a surprise card", w,

@@ -28,6 +28,7 @@ import gettext
 from collections.abc import Mapping
 from typing import Any
 
+from pbem import i18n
 from pbem.addresses import fold_address
 from pbem.mail.headers import clean_text, normalise_address
 from pbem.mail.message import ParsedMail
@@ -199,7 +200,7 @@ def take(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answer
                                                                                             "game": game_id}
         iid = rec("answered", "take", game_id=game_id, result={"document": shown, "seat": seat})
     else:
-        head = substitutes.take(judge, game_id, seat, player, sender)
+        head = substitutes.take(judge, game_id, seat, player, sender, i18n.language_of(tr))
         body = (_("The seat %(seat)s of %(game)s is yours, %(player)s. The handover mail with the seat's key and "
                   "its history comes in its own mail, and the latest prompt after it.") % {
                     "seat": seat, "game": game_id, "player": player}

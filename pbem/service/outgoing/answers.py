@@ -107,7 +107,9 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     # check names (the hand) in the seat's language (issue 28)
     grouped_issues = [_cards_in_language(p, pack, tr) for p in grouped(issues)] if pack is not None and \
         language != i18n.DEFAULT else grouped(issues)
-    shown = [problem_texts.localized(p, tr, name_of) for p in grouped_issues]
+    local = pack_names.localized(pack, language) if pack is not None else None
+    card_of = (lambda n: card_label(local, n, tr)) if local is not None else None  # the hand as the seat reads it
+    shown = [problem_texts.localized(p, tr, name_of, card_of) for p in grouped_issues]
     text = build.render_rejection(parsed.subject, capped_problems(shown, tr), game_id,
                                   capped_echo(mask_key_lines(orders_text)) if orders_text else None,
                                   note=note_text(note, tr), tr=tr)

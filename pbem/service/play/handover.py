@@ -5,12 +5,14 @@ standing orders in force — a notice to the old address, the prompt that waits 
 seat again, and the seat out of civil disorder."""
 from __future__ import annotations
 
+import gettext
 from collections.abc import Mapping
 from typing import Any
 
 import yaml
 
 from pbem import i18n, rules
+from pbem.i18n import N_
 from pbem.keys import hash_key, new_key
 from pbem.report import build
 from pbem.service.base.context import Service
@@ -22,21 +24,25 @@ from pbem.service.play import bots, deadlines
 from pbem.service.play.reports import prompt_again
 
 
-def standing_note(judge: Service, game_id: str, seat: str) -> str:
+def standing_note(judge: Service, game_id: str, seat: str, tr: gettext.NullTranslations | None = None) -> str:
     """For the handover: the seat's standing orders in force (R-9.3; the previous
     player's, which the new player inherits with the seat) and the ``seq:`` the next
-    ones need, or that there are none (break16: the new player was not told)."""
+    ones need, or that there are none (break16: the new player was not told), in the
+    language of ``tr`` (None: English; issue 28)."""
+    _ = (tr or i18n.translations()).gettext
     standing = list(judge.state(game_id).private.get(seat, {}).get("standing", []))
     nxt = judge.store.standing_seq(game_id, seat) + 1
     if not standing:
-        return (f"\n\nThe seat has no standing orders. Yours need `seq: {nxt}` (or higher) the first time.")
+        return "\n\n" + _("The seat has no standing orders. Yours need `seq: %(seq)s` (or higher) the first "
+                           "time.") % {"seq": nxt}
     shown = yaml.safe_dump({"standing": standing}, sort_keys=False, allow_unicode=True).rstrip()
-    return ("\n\nThe seat's standing orders stay in force until you send new ones (they need `seq: "
-            f"{nxt}` or higher):\n\n" + "\n".join("    " + line for line in shown.splitlines()))
+    return ("\n\n" + _("The seat's standing orders stay in force until you send new ones (they need `seq: "
+                       "%(seq)s` or higher):") % {"seq": nxt} + "\n\n"
+            + "\n".join("    " + line for line in shown.splitlines()))
 
 
 def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str, key: str | None,
-              old: Mapping[str, Any], head: str | None, by: str) -> str | None:
+              old: Mapping[str, Any], head: str | None, by: str, language: str | None = None) -> str | None:
     """Mail the handover of ``seat`` to ``player`` at ``address`` (``key``: the new seat
     key; None: the host gives it, the config holding only its hash) and the notice to the
     ``old`` row's address; the seat's preferences back to the defaults (``PreferencesSet``,
@@ -45,12 +51,14 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
     mail the waiting prompt again; a bot that plays the seat (taken in civil disorder)
     leaves it (``BotLeft``). ``by``: ``"replace"``, ``"config"`` or ``"standby"`` (a
     substitute from the standby list took the seat; issue 29). No notice when the
-    ``old`` row has no address (the bot played the seat). Returns the log witness after
-    it. Call inside a transaction, after the ``SeatChanged`` event."""
-    old_language = seat_preferences.of(judge.store, game_id, seat)["language"]  # the old player's (issue 28)
-    if seat_preferences.of(judge.store, game_id, seat) != dict(seat_preferences.DEFAULTS):  # not the new player's
-        trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {
-            "seat": seat, "prefs": dict(seat_preferences.DEFAULTS)})])
+    ``old`` row has no address (the bot played the seat). ``language``: the new
+    player's (``language:`` of their ``take``), logged as the seat's; the handover
+    comes in it and the old player's notice in the old player's (issue 28 trial). Returns
+    the log witness after it. Call inside a transaction, after the ``SeatChanged`` event."""
+    old_tr = seat_preferences.translations(judge.store, game_id, seat)
+    fresh = {**seat_preferences.DEFAULTS, "language": language or i18n.DEFAULT}
+    if seat_preferences.of(judge.store, game_id, seat) != fresh:  # not the new player's
+        trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": fresh})])
         digests.flush_digest(judge, game_id, seat)  # what the digest held goes to the new player now
         head = trust.witness(judge.store, game_id)
     # a new player: out of civil disorder, NMR row ends
@@ -61,43 +69,46 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
     if bots.unseat_bot(judge, game_id, seat, {"replace": "host", "standby": "standby"}.get(by, "config")):
         head = trust.witness(judge.store, game_id)
     _subject, history_text, _html = history_reply(judge.store, game_id, seat, None)
-    key_text = (f"Your seat key is:\n\n  {key}" if key else
-                "Your seat key is not in this mail: the host gives it to you (the judge keeps only a hash "
-                "of it). If you have not got it, ask the host.")
-    body = (f"Welcome to {game_id}, {player}: you take over the seat {seat} from {old['player']}.\n\n"
-            f"{key_text}\n\nThe seat's own history so far follows; ask for any past report with "
-            "`history: N`, and for the player's guide with `command: help`. The latest prompt comes in its "
-            "own mail."
-            + standing_note(judge, game_id, seat)
-            + (f"\n\nLog witness: {head}" if head else ""))
-    text = build.render_notice(wrapped(body) + "\n\n" + history_text, game_id)
-    subject = f"[{game_id}] handover: your seat {seat}"
+    tr = seat_preferences.translations(judge.store, game_id, seat)  # the new player's language (issue 28)
+    _ = tr.gettext
+    key_text = (_("Your seat key is:") + f"\n\n  {key}" if key else
+                _("Your seat key is not in this mail: the host gives it to you (the judge keeps only a hash "
+                  "of it). If you have not got it, ask the host."))
+    body = (_("Welcome to %(game)s, %(player)s: you take over the seat %(seat)s from %(old)s.") % {
+                "game": game_id, "player": player, "seat": seat, "old": old["player"]}
+            + "\n\n" + key_text + "\n\n"
+            + _("The seat's own history so far follows; ask for any past report with `history: N`, and for the "
+                "player's guide with `command: help`. The latest prompt comes in its own mail.")
+            + standing_note(judge, game_id, seat, tr)
+            + ("\n\n" + _("Log witness: %(witness)s") % {"witness": head} if head else ""))
+    text = build.render_notice(wrapped(body) + "\n\n" + history_text, game_id, tr)
+    subject = f"[{game_id}] " + _("handover: your seat %(seat)s") % {"seat": seat}
     outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=address, to_name=player, subject=subject,
                  text=text, html=build.html_of_text(subject, text), id_parts=(game_id, "handover", seat, head))
-    tr = i18n.translations(old_language)
-    _ = tr.gettext
     values = {"seat": seat, "game": game_id}
-    said = (_("The host gave your seat %(seat)s in %(game)s to another player.") if by == "replace" else
-            _("The judge gave your seat %(seat)s in %(game)s to a substitute from the standby list.")
-            if by == "standby" else
-            _("The host's config now gives your seat %(seat)s in %(game)s to another player.")) % values
-    note = build.render_notice(wrapped(said + " " + _("Thank you for playing; your key no longer works, and mail "
-                                                      "from your address no longer speaks for the seat.")),
-                               game_id, tr)
+    told = {"replace": N_("The host gave your seat %(seat)s in %(game)s to another player."),
+            "standby": N_("The judge gave your seat %(seat)s in %(game)s to a substitute from the standby list."),
+            }.get(by) or N_("The host's config now gives your seat %(seat)s in %(game)s to another player.")
+    note = build.render_notice(wrapped(old_tr.gettext(told) % values + " " + old_tr.gettext(
+        "Thank you for playing; your key no longer works, and mail from your address no longer speaks for the "
+        "seat.")), game_id, old_tr)
     if old["email"]:  # a seat the bot played has no old player to tell
+        old_subject = f"[{game_id}] " + old_tr.gettext("your seat %(seat)s has a new player") % values
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
-                     subject=f"[{game_id}] " + _("your seat %(seat)s has a new player") % values, text=note,
-                     html=build.html_of_text(_("seat replaced"), note), id_parts=(game_id, "replaced", seat, head))
+                     subject=old_subject, text=note,
+                     html=build.html_of_text(old_subject, note), id_parts=(game_id, "replaced", seat, head))
     prompt_again(judge, game_id, seat, again=head)  # a second handover at this step mails the prompt again
     return head
 
 
-def give_seat(judge: Service, game_id: str, seat: str, player: str, address: str, by: str) -> str | None:
+def give_seat(judge: Service, game_id: str, seat: str, player: str, address: str, by: str,
+              language: str | None = None) -> str | None:
     """A new player ``player`` at ``address`` (normalised) takes ``seat`` of a game made
     by ``pbem game new``: the old player's pending address changes closed, a new key,
     ``SeatChanged`` (with ``by: standby`` for a substitute; issue 29), the seat row
     updated, the bot off the seat if it played it (``BotLeft``), then :func:`hand_over`.
-    ``by``: ``"replace"`` or ``"standby"``. Returns the log witness. Call inside a
+    ``by``: ``"replace"`` or ``"standby"``; ``language``: the new player's (None:
+    English). Returns the log witness. Call inside a
     transaction, after checking the seat and the address."""
     store = judge.store
     old = next(r for r in store.seats(game_id) if r["seat"] == seat)
@@ -110,7 +121,7 @@ def give_seat(judge: Service, game_id: str, seat: str, player: str, address: str
     store.update_seat(game_id, seat, player=player, email=address, key_hash=hash_key(key))
     if bots.unseat_bot(judge, game_id, seat, by if by == "standby" else "host"):  # the decision waits for the player
         head = trust.witness(store, game_id)
-    head = hand_over(judge, game_id, seat, player, address, key, old, head, by)
+    head = hand_over(judge, game_id, seat, player, address, key, old, head, by, language)
     offer = store.seat_offer(game_id, seat)
     if offer is not None and offer["status"] == "asked" and offer["asker_email"] != address:  # told either way
         tr = seat_preferences.address_translations(store, offer["asker_email"])  # the asker's (issue 28)

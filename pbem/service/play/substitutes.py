@@ -105,15 +105,17 @@ def offer(judge: Service, game_id: str, seat: str, why: str) -> int:
     return sent
 
 
-def take(judge: Service, game_id: str, seat: str, player: str, address: str) -> str | None:
+def take(judge: Service, game_id: str, seat: str, player: str, address: str,
+         language: str | None = None) -> str | None:
     """The substitute ``player`` at ``address`` gets ``seat`` (checked free and offered
     by the caller): :func:`pbem.service.play.handover.give_seat` (``by: standby``), the
     offer closed as ``taken``, the substitute off the game's own standby list (the
     installation's list keeps them), the others on the list told the seat is gone, and
-    the host told. Returns the log witness. Call
+    the host told; ``language``: the substitute's (``language:`` of the take), the
+    seat's from then on (issue 28 trial). Returns the log witness. Call
     inside a transaction."""
     offered_at = (judge.store.seat_offer(game_id, seat) or {}).get("offered_at")
-    head = give_seat(judge, game_id, seat, player, address, "standby")
+    head = give_seat(judge, game_id, seat, player, address, "standby", language)  # the seat in their language
     now = judge.clock().isoformat()
     judge.store.stand_down(game_id, address)
     playing = {fold_address(r["email"]) for r in judge.store.seats(game_id) if r["email"]}
