@@ -163,3 +163,31 @@ def test_real_refusals_of_any_seat_go_at_once_one_in_five_minutes(slow_table: Ta
     table.send(other, _bad_orders(other, 9), subject="later")
     run_once(table.judge, table.poller)
     assert [s for s, _t in _answers(table, other)].count("Re: later") == 1
+
+
+def test_a_digest_past_the_limit_goes_within_ten_minutes_not_an_hour(slow_table: Table) -> None:
+    """Issue 24, the fourth hand-played game, N2: past the hourly limit a refusal that
+    joined the digest (an urgent answer had just gone) waited for the hour, up to 51
+    minutes. Now the digest goes as an urgent mail once its oldest answer has waited 5
+    minutes and no urgent answer went in the last 5; within those 5 it waits."""
+    table = slow_table
+    seat, other = _pending(table)
+    for n in range(1, LIMIT + 1):  # the limit reached
+        table.send(other, f"Hello judge, question {n}: when does the game start?", subject=f"question {n}")
+    run_once(table.judge, table.poller)
+    table.send(other, _bad_orders(other, 7), subject="first refusal")
+    run_once(table.judge, table.poller)
+    assert [s for s, _t in _answers(table, other)].count("Re: first refusal") == 1  # urgent, at once
+    table.now[0] += timedelta(minutes=1)
+    table.send(other, _bad_orders(other, 8), subject="second refusal")
+    run_once(table.judge, table.poller)
+    table.now[0] += timedelta(minutes=3)  # 4 minutes after the urgent one: it still waits
+    run_once(table.judge, table.poller)
+    digests = [t for s, t in _answers(table, other) if "answers" in s]
+    assert digests == []
+    table.now[0] += timedelta(minutes=3)  # 7 minutes after: the digest goes, long before the hour
+    run_once(table.judge, table.poller)
+    digests = [t for s, t in _answers(table, other) if "answers" in s]
+    assert len(digests) == 1 and "second refusal" in digests[0], digests
+    run_once(table.judge, table.poller)
+    assert len([s for s, _t in _answers(table, other) if "answers" in s]) == 1, "sent once"

@@ -7,9 +7,10 @@ a genuine refusal among them).
   hour) gets at most ``seat_reply_rate_per_hour`` answers an hour. The answers that
   bring it near that limit say so (:data:`NEAR`); an answer past it is not dropped: it
   is kept (``answer_digests``) and merged with the others kept for that address into
-  one digest mail, sent by the deadline tick as soon as the hour allows
-  (:func:`send_digests`), so the address gets at most the limit's mails an hour and
-  every answer. Except a **real refusal** (issue 24 B/N2: a refusal waited in the
+  one digest mail, sent by the deadline tick as soon as the hour allows, or past the
+  limit once its oldest answer has waited 5 minutes and no urgent answer went to the
+  address in the last 5 (:func:`send_digests`), so the address gets every answer
+  within about ten minutes and, past the limit, at most one mail in five minutes. Except a **real refusal** (issue 24 B/N2: a refusal waited in the
   digest up to an hour, one past the game's end): the refusal of orders or of a
   command that a seat sent from its registered address (a wrong key included,
   ``urgent``) is sent at once past the count, as receipts always are, since a
@@ -167,24 +168,33 @@ def may_answer(judge: Service, address: str | None) -> bool:
 
 def send_digests(judge: Service) -> int:
     """Send each address's kept answers as one digest mail once the hour allows (fewer
-    than ``seat_reply_rate_per_hour`` answers in the last hour); returns how many
-    digests were queued. Call from the loop (``Judge.tick``)."""
+    than ``seat_reply_rate_per_hour`` answers in the last hour), or before that, as an
+    ``urgent`` mail, once its oldest answer has waited :data:`URGENT_EVERY` and no
+    urgent answer went to the address within :data:`URGENT_EVERY` (issue 24, fourth
+    hand-played game, N2: a refusal of the orders a game waited for sat in the digest
+    for up to an hour; now at most about ten minutes, and a flood still gets at most
+    one mail in five minutes past the limit). Returns how many digests were queued.
+    Call from the loop (``Judge.tick``)."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for row in judge.store.held_answers():
         groups.setdefault(row["to_addr"], []).append(row)
-    since = (judge.clock() - timedelta(hours=1)).isoformat()
+    now = judge.clock()
+    since = (now - timedelta(hours=1)).isoformat()
+    recent = (now - URGENT_EVERY).isoformat()
     done = 0
     for address, rows in groups.items():
-        if judge.store.replies_to(address, since) >= judge.config.seat_reply_rate_per_hour:
+        urgent = judge.store.replies_to(address, since) >= judge.config.seat_reply_rate_per_hour
+        if urgent and (rows[0]["created_at"] > recent or judge.store.urgent_answers_to(address, recent)):
             continue
         with judge.store.transaction():
-            _digest(judge, address, rows)
+            _digest(judge, address, rows, urgent)
         done += 1
     return done
 
 
-def _digest(judge: Service, address: str, rows: list[dict[str, Any]]) -> None:
-    """Queue one digest of the kept answers ``rows`` to ``address`` and mark them sent."""
+def _digest(judge: Service, address: str, rows: list[dict[str, Any]], urgent: bool = False) -> None:
+    """Queue one digest of the kept answers ``rows`` to ``address`` (``urgent``: past the
+    hourly limit, :func:`send_digests`) and mark them sent."""
     full, rest = rows[:DIGEST_FULL], rows[DIGEST_FULL:]
     games = sorted({r["game_id"] for r in rows if r["game_id"]})
     # the address's language: its seat's in the game, else of a seat it holds (issue 28)
@@ -201,7 +211,7 @@ def _digest(judge: Service, address: str, rows: list[dict[str, Any]]) -> None:
     subject = f"[{games[0]}] {answers}" if len(games) == 1 else answers
     outbox.queue(judge, game_id=games[0] if len(games) == 1 else None, kind="reply", to_addr=address,
                  to_name=rows[0]["to_name"], subject=subject, text=text, html=build.html_of_text(subject, text),
-                 id_parts=("judge", "answers-digest", address, rows[0]["id"]), auto="auto-replied")
+                 id_parts=("judge", "answers-digest", address, rows[0]["id"]), auto="auto-replied", urgent=urgent)
     judge.store.mark_answers_sent([r["id"] for r in rows], judge.clock().isoformat())
 
 
