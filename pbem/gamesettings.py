@@ -32,10 +32,19 @@ the host allows, or anyone."""
 TABLE_BOTS = ("search", "greedy", "random")
 """The bots that may play a seat (:mod:`pbem.rules.bots.table`; docs/bots.md)."""
 MAX_BOT_SECONDS = 10.0
-"""The longest time budget of one bot decision, in seconds: the judge plays bot
-decisions in its loop, between two looks at the mailbox (docs/bots.md)."""
-MAX_BOT_PLAYOUTS = 1024
-"""The most playout rounds the strong bot may take for one decision."""
+"""The largest ``bot_seconds``: how long one bot decision may take before the judge's
+log warns, in seconds (no limit: the bot's search is bounded by its rounds only, issue
+25; the judge plays bot decisions in its loop, between two looks at the mailbox:
+docs/bots.md)."""
+BOT_PLAYOUTS = 24
+"""The default ``bot_playouts``: the strong bot's rounds per decision. Chosen by
+measure (issue 25; benchmarks/bot_decision_time.py, figures in benchmarks/README.md):
+median decision about 1.5 s of one core, the slowest about 2.2 s."""
+MAX_BOT_PLAYOUTS = 96
+"""The most playout rounds the strong bot may take for one decision: the safety bound
+that replaced the clock (issue 25). A decision's time grows with its rounds (about
+0.07 s of one core a round, measured), so at this bound the slowest decision measured
+stays under 10 s of one core; it never changes the orders of a game within it."""
 _DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhd])\s*")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 DEADLINE_KEYS = ("player_turn", "reaction", "reminder", "turn_order", "reinforcements",
@@ -59,15 +68,16 @@ class GameSettings:
     ``reminder``, over the config's ``deadlines``; ``civil_disorder``: ``default`` (a
     seat in civil disorder plays its decisions' defaults at once) | ``bot`` (the game's
     bot plays it from the decision that put it there); ``bot``: the bot that plays bot
-    seats (``search``, the strong bot; ``greedy``; ``random``); ``bot_seconds``: its
-    time budget per decision, seconds (0.01 to :data:`MAX_BOT_SECONDS`);
-    ``bot_playouts``: at most this many playout rounds per decision (the strong bot;
-    with a generous ``bot_seconds`` the rounds, not the clock, end its search, so the
-    bot's orders depend only on the game: docs/bots.md); ``host_language``: the
+    seats (``search``, the strong bot; ``greedy``; ``random``); ``bot_seconds``: how long
+    a bot decision may take before the judge's log warns, seconds (0.01 to
+    :data:`MAX_BOT_SECONDS`; no limit: the bot never reads a clock, issue 25);
+    ``bot_playouts``: the playout rounds of each decision of the strong bot (1 to
+    :data:`MAX_BOT_PLAYOUTS`): they alone end its search, so the bot's orders depend only
+    on the game, on any machine and when a restore replays them (docs/bots.md); ``host_language``: the
     language of the host's mail (``en``, ``es``, ``ru``; :mod:`pbem.i18n`; issue 28);
     ``vote_hours``: how long a seats' proposal (``command: propose``, issue 29) stays open
-    at most, in hours (0: until the game's next decision only); it also expires at the
-    game's next decision, whichever comes first;
+    unless decided first, in hours, whatever decisions the game takes meanwhile (0: no
+    time limit, open until decided);
     ``substitutes``: a seat in civil disorder or handed to the bot is offered to the
     standby list and goes to the first who accepts (``auto``, the default), to the one
     the host approves (``approve``), or is not offered (``off``; issue 29);
@@ -89,8 +99,8 @@ class GameSettings:
     deadlines: Mapping[str, float] = field(default_factory=dict)
     civil_disorder: str = "default"
     bot: str = "search"
-    bot_seconds: float = 1.0
-    bot_playouts: int = 64
+    bot_seconds: float = MAX_BOT_SECONDS
+    bot_playouts: int = BOT_PLAYOUTS
     host_language: str = "en"
     vote_hours: float = 48.0
     substitutes: str = "auto"

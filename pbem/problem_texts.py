@@ -312,6 +312,12 @@ TEXTS: dict[str, Text] = {
                              N_('Start from the YAML template in your last prompt mail.')),
     'envelope.unknown_key': Text(N_('A top-level key the envelope does not have.'),
                                  N_('Remove it or correct its name.')),
+    'envelope.command_and_orders': Text(
+        N_('The mail holds both a command and orders; the judge does one of them per mail, so it did neither.'),
+        N_('For the orders, delete the command: line. For the command, send it in a mail of its own, '
+           'without orders: and step:.'),
+        N_('The mail holds both command: %(command)s and orders:; the judge does one of them per mail, '
+           'so it did neither.')),
     'envelope.unknown_game': Text(N_('No game of that name on this judge.'),
                                   N_('Check the game id in your prompt mail.')),
     'envelope.unknown_seat': Text(N_('The game has no such seat.'),
@@ -444,11 +450,17 @@ TEXTS: dict[str, Text] = {
                                 N_('Ask the host to allow your address.')),
     'observe.seat': Text(N_('This address holds a seat of the game: its own reports show more.'),
                          N_('Nothing to do: your seat gets every report.')),
+    'observe.confirm': Text(N_('confirm: is not the code the judge mailed to this address for that game.'),
+                            N_('Copy the lines of the judge\'s mail exactly, or send command: observe without confirm: '
+                               'for the code again.')),
     'observe.not_following': Text(N_('This address observes no such game.'),
                                   N_('Check the game id: command: leave stops a game you observe.')),
-    'command.no_substitutes': Text(N_('That game takes no substitutes: it is unknown, over, made in the config, or '
-                                      'its host turned them off.'),
-                                   N_('Check the game id, or stand by for every game with game: any.')),
+    'command.no_substitutes': Text(N_("That game's host turned substitutes off."),
+                                   N_('Ask its host, or stand by for every game with game: any.')),
+    'command.config_game': Text(N_("That game is defined in the judge's config file; its seats change only there, "
+                                   "so it takes no substitutes."),
+                                N_('Ask its host for a seat in the config file, or stand by for every game with '
+                                   'game: any.')),
     'command.seat_not_free': Text(N_('That seat is not on offer: its player is back, or another substitute took it '
                                      'or asked first.'),
                                   N_('Wait for the next offer: you stay on the standby list.')),

@@ -27,3 +27,19 @@ def test_substitutes_setting_takes_auto_approve_off_and_the_default_is_not_store
     _table, bad = parse_settings({"substitutes": "sometimes"})
     assert bad and bad[0].startswith("substitutes: must be one of auto, approve, off")
     assert "substitutes" not in GameSettings().to_dict() and GameSettings().substitutes == "auto"
+
+
+def test_the_bots_rounds_are_its_only_bound_and_a_game_of_old_settings_keeps_its_own() -> None:
+    """Issue 25: the table bot thinks for ``bot_playouts`` rounds and no clock; the
+    default and the largest value are the measured ones (docs/bots.md, "Its budget"), and
+    the settings a game logged before keep their rounds."""
+    from pbem.service.play.bots import budget
+
+    assert GameSettings().bot_playouts == 24 and budget(GameSettings()).seconds is None
+    assert budget(GameSettings()).playouts == 24
+    table, bad = parse_settings({"bot_playouts": 96, "bot_seconds": 2})
+    assert bad == [] and budget(table).playouts == 96 and budget(table).seconds is None
+    _table, bad = parse_settings({"bot_playouts": 97})
+    assert bad == ["bot_playouts: from 1 to 96, got 97"]
+    old = GameSettings.from_dict({"bot_seconds": 1.0, "bot_playouts": 64})  # a game made before issue 25
+    assert budget(old).playouts == 64 and budget(old).seconds is None

@@ -287,20 +287,19 @@ def seat_map_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Eve
                   ) -> dict[str, bytes | None]:
     """Each seat's map picture of one decision as PNG bytes, 1000 px wide: the seats
     in ``zoom`` with the zoom on their forces, the others the overview alone, the
-    shared drawing done once per language (:func:`pbem.report.snapshot.seat_pngs`);
+    shared drawing done once (:func:`pbem.report.snapshot.language_pngs`);
     ``languages``: ``{seat: language}``, whose pack names label each seat's picture
     (Cyrillic for ``ru``; :func:`pbem.pack.names.localized`, issue 28), English when
-    not given. Every seat None, logged, if drawing fails (a report is never lost for
-    want of a picture)."""
-    groups: dict[str, list[str]] = {}
-    for seat in seats:
-        groups.setdefault((languages or {}).get(seat, i18n.DEFAULT), []).append(seat)
-    out: dict[str, bytes | None] = {}
-    for language, group in groups.items():
-        try:
-            out.update(snapshot.seat_pngs(pack_names.localized(pack, language), state, events, title, group,
-                                          players=players, zoom=zoom))
-        except Exception:  # the picture is optional, the report is not
-            log.exception("map snapshot failed")
-            out.update(dict.fromkeys(group))
-    return out
+    not given. With seats in several languages the turn's boxes stand at the same
+    places in each language's picture, sized for the widest label, and every picture
+    takes the palette of the first language's overview (English's when a seat reads
+    it). Every seat None, logged, if drawing fails (a report is never lost for want of
+    a picture)."""
+    chosen = {seat: (languages or {}).get(seat, i18n.DEFAULT) for seat in seats}
+    order = sorted(dict.fromkeys(chosen.values()), key=lambda lang: lang != i18n.DEFAULT)
+    try:
+        return dict(snapshot.language_pngs({lang: pack_names.localized(pack, lang) for lang in order}, state, events,
+                                           title, chosen, players=players, zoom=zoom))
+    except Exception:  # the picture is optional, the report is not
+        log.exception("map snapshot failed")
+        return dict.fromkeys(seats)

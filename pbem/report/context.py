@@ -89,6 +89,13 @@ def place_name(pack: Pack, place: Any) -> str:
     return space_name(pack, place)
 
 
+def _pick_up_words(pack: Pack, p: Mapping[str, Any]) -> str:
+    """One entry of the ``pick_ups`` option (R-9.1): ``"Gaza (1 loyal, Heracles)"``."""
+    parts = ([cus_text(pack, p["cus"])] if p.get("cus") else []) + [
+        printed_name(pack, r) for r in p.get("royals") or []]
+    return f"{place_name(pack, p.get('space'))} ({', '.join(parts)})"
+
+
 def _gen(pack: Pack, gid: str | None) -> str:
     if gid is None:
         return ""
@@ -494,7 +501,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
     Known keys of ``legal_options`` (garrison_spaces, surrender, movement,
     mercenary_spaces, surprise_discards, surprise_plays and a window's surprises
     (R-8.5), training, general_spaces, special_unit_armies,
-    armies, inside_room, fleet_upgrades, reaction windows) get their own sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown
+    armies, pick_ups, inside_room, fleet_upgrades, reaction windows) get their own sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown
     keys fall back to ``key: value`` so a new option never disappears from a prompt.
     In the language of ``tr`` (None: English; order words and YAML stay English)."""
     _, ngettext = i18n.gettext_of(tr), i18n.ngettext_of(tr)
@@ -590,6 +597,11 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                                    % {"general": _gen(pack, a.get('commander')), "space": place_name(pack, a.get('space')),
                                       "num": int(a.get('allowance') or 0), "cus": cus_text(pack, a.get('cus') or {}, tr)})
                                   if isinstance(a, Mapping) else str(a) for a in value]})
+        elif key == "pick_ups" and isinstance(value, (list, tuple)):  # R-9.1, issue 24 N6
+            out.append({"label": _("Units of yours no general leads; a move takes them along as it "
+                                   "passes when it names them (pick_up: {at: Space, cus: {loyal: 1}, "
+                                   "royals: [...]}; R-9.1)"),
+                        "items": [_pick_up_words(pack, p) for p in value if isinstance(p, Mapping)]})
         elif key in ("new", "dispersed") and isinstance(value, Mapping):  # R-7.1, R-7.2
             out.append({"label": _("New CUs to place (R-7.1)") if key == "new" else
                         _("CUs back from the dispersed box to place (R-7.1)"), "items": [cus_text(pack, value, tr)]})

@@ -35,6 +35,7 @@ from pbem.keys import hash_key
 from pbem.pack.model import Pack
 from pbem.service import Judge
 from pbem.service.commands import host_commands
+from pbem.service.commands.anyone import observe
 from pbem.service.outgoing import host_notices
 from pbem.service.play import setup
 from pbem.store import Store
@@ -208,7 +209,7 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
         "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp / f"{gid}.sqlite"),
         "map_attachment": False, "deadlines": {"player_turn": "2h", "reaction": "1h", "reminder": "30m"},
         "games": [{"id": gid, "host_email": "host@pbem.localhost", "host_key_hash": HOST_HASH,
-                   "settings": {"host_language": language, "observers": "anyone"},
+                   "settings": {"host_language": language, "observers": "anyone", "vote_hours": 1},
                    "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
                               "key_hash": HASHES[s], "language": language} for s in SEATS]}]}, base=tmp)
     clock = Clock()
@@ -269,14 +270,17 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
                                  (third, {"command": "propose", "end": "draw", "among": "all"})):
                 send(f"{who}@pbem.localhost", {"game": gid, "seat": who, "key": KEYS[who], **command})
             for command in ({"game": "any", "command": "standby", "standby": True},
-                            {"game": gid, "command": "observe"}, {"game": gid, "command": "leave"},
-                            {"game": gid, "command": "record"}):
+                            {"game": gid, "command": "observe"},
+                            {"game": gid, "command": "observe",  # the code the judge mailed to the address
+                             "confirm": observe.code(judge, gid, f"{other}.new@pbem.localhost")},
+                            {"game": gid, "command": "leave"}, {"game": gid, "command": "record"}):
                 send(f"{other}.new@pbem.localhost", command)
             for command in ({"command": "status"}, {"command": "observers"},
                             {"command": "observers", "add": "friend@else.test"}, {"command": "resend"},
                             {"command": "resume"}):  # the last one refused: the game is not paused
                 send("host@pbem.localhost", {"game": gid, "host": HOST_KEY, **command}, f"host {command['command']}")
-        if i == 7:  # the proposal of the step before expires (the game took a decision)
+        if i == 7:  # the proposal of the step before expires (its vote_hours have passed)
+            clock.now += timedelta(hours=1, minutes=1)
             send(addr, {"game": gid, "seat": d.seat, "key": KEYS[d.seat], "command": "status"})
         if i == 4:  # a reminder, then the deadline passes: the default applies
             due = min(datetime.fromisoformat(r["due_at"]) for r in judge.store.open_deadlines())

@@ -5,7 +5,11 @@ judge made them, with the same orders and dice; every order a player got a recei
 is in the log again and ``pbem verify`` passes. Real pymap + aiosmtpd on loopback."""
 from __future__ import annotations
 
+import inspect
+import logging
 import random
+import time
+import types
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,14 +18,16 @@ from click.testing import CliRunner
 
 from pbem import rules
 from pbem.cli import main
-from pbem.config import Config, load_config
+from pbem.config import Config, load_config, parse_config
 from pbem.mail.imap import ImapPoller
+from pbem.rules.bots import search
 from pbem.service import Judge
 from pbem.service.hosting import restore
 from pbem.service.loop import run_once
+from pbem.service.play import bots as table_play
 from pbem.store import Store
 from pbem.store.backup import copy_database
-from tests.conftest import KEYS
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
 from tests.mailservers import MailServer
 from tests.service.helpers import drop, mail, write_config
 
@@ -165,3 +171,132 @@ def test_a_restore_replays_a_seat_the_bot_took_in_civil_disorder(tmp_path: Path,
     judge.store.close()
     v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
     assert v.exit_code == 0, v.output
+
+
+class _Machine:
+    """The speed of the machine the bot thinks on, as the bot's clock shows it: every
+    read of the clock moves it on by ``step`` seconds (0: a machine so fast that no time
+    passes; 100: one so slow that the first round outlasts any time budget). Patched
+    wherever the strong bot may read a clock: the ``time`` module its search imports
+    and a ``clock`` default of :func:`pbem.rules.bots.search.search_orders`."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.step = 0.0
+        self.now = 0.0
+        fake = types.SimpleNamespace(**{name: getattr(time, name) for name in dir(time) if not name.startswith("_")})
+        fake.perf_counter = fake.monotonic = fake.time = fake.process_time = self.read
+        monkeypatch.setattr(search, "time", fake)
+        params = inspect.signature(search.search_orders).parameters
+        if "clock" in params:
+            monkeypatch.setattr(search.search_orders, "__defaults__", tuple(
+                self.read if p.default is time.perf_counter else p.default
+                for p in params.values() if p.default is not inspect.Parameter.empty))
+
+    def read(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_restore_on_a_faster_or_slower_machine_replays_the_bots_same_orders(
+        tmp_path: Path, pymap_server: MailServer, monkeypatch) -> None:
+    """Issue 25 (bot25 item 1): the bot's search is bounded by its rounds
+    (``bot_playouts``), never by the clock, so a decision replayed after a restore writes
+    the orders the first judge wrote and the players were told, however fast the machine.
+    The first judge runs on a machine so slow that each read of the clock takes 100 s
+    (with a clock in the search: one round a decision), the replay on one where no time
+    passes (all the rounds), and a second replay of the same copy on a machine of 1 s a
+    read: the same events, bot orders, dice and hashes each time."""
+    machine = _Machine(monkeypatch)
+    path, _config = write_config(tmp_path, pymap_server)
+    raw = yaml.safe_load(path.read_text())
+    game = raw["games"][0]
+    game["seats"] = [s if s["seat"] not in BOT_SEATS else {"seat": s["seat"], "bot": True} for s in game["seats"]]
+    game["settings"] = {"bot_seconds": 1, "bot_playouts": 4}
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    config = load_config(path)
+    machine.step = 100.0
+    now = [T0]
+    judge, poller = _judge(config, now)
+    judge.ensure_games()
+    run_once(judge, poller)
+    poller.close()
+    for n in range(1, 4):
+        now[0] += timedelta(minutes=7)
+        _step(judge, poller, pymap_server, now, n)
+    lagging = copy_database(config.database, tmp_path / "lagging.sqlite")
+    lagged = judge.store.events("g1")[-1].seq
+    lost: list[str] = []
+    n = 10
+    while _bot_decisions(judge.store, lagged) < 6 or len(lost) < 4:
+        n += 1
+        assert n < 80
+        now[0] += timedelta(minutes=5, seconds=13 * n)
+        mid = _step(judge, poller, pymap_server, now, n)
+        if mid:
+            lost.append(mid)
+    original = _chain(judge.store)
+    told = [e.data for e in judge.store.events("g1", lagged) if e.kind == "OrdersAccepted"
+            and str(e.data["by"]).startswith("bot")]
+    judge.store.close()
+    assert machine.now > 0
+
+    for speed in (0.0, 1.0):
+        machine.step = speed
+        restore(lagging, config.database)
+        judge, poller = _judge(config, [now[0] + timedelta(days=5)])
+        run_once(judge, poller)
+        poller.close()
+        rows = {r["message_id"]: r for r in judge.store.all_inbox()}
+        assert [rows[m]["status"] for m in lost] == ["applied"] * len(lost), speed
+        replayed = [e.data for e in judge.store.events("g1", lagged) if e.kind == "OrdersAccepted"
+                    and str(e.data["by"]).startswith("bot")]
+        assert replayed[:len(told)] == told, speed  # the bot's orders, as the players were told them
+        assert _chain(judge.store)[:len(original)] == original, speed  # and every event, die and hash after them
+        judge.store.close()
+    v = CliRunner().invoke(main, ["verify", "-c", str(path), "g1"])
+    assert v.exit_code == 0, v.output
+
+
+def test_a_slow_decision_only_warns_and_the_orders_stay_the_same(tmp_path: Path, monkeypatch, caplog) -> None:
+    """The same bot decision taken on a machine where no time passes and on one where it
+    takes 100 s a read of the clock (past ``bot_seconds``): the same orders; the slow one
+    makes the judge's log warn and name ``bot_playouts`` (issue 25: the clock measures,
+    it never limits)."""
+    machine = _Machine(monkeypatch)
+    monkeypatch.setattr(table_play, "time", types.SimpleNamespace(perf_counter=machine.read))
+    seats = [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+             for s in SEATS if s != "west"] + [{"seat": "west", "bot": True}]
+    raw = {"judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "a.sqlite"), "map_attachment": False,
+           "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": seats,
+                      "settings": {"bot_seconds": 3, "bot_playouts": 4}}]}
+    clock = [T0]
+    judge = Judge(parse_config(raw, tmp_path), Store(tmp_path / "a.sqlite"), clock=lambda: clock[0],
+                  new_seed=lambda: SEED)
+    judge.ensure_games()
+    rng, n = random.Random(7), 0
+    while (d := rules.pending(judge.state("g1"))[0]).seat != "west" or d.kind != "player_turn":
+        if d.seat == "west":
+            judge.tick()
+            continue
+        n += 1
+        state = judge.state("g1")
+        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
+               "orders": rules.bot_orders(state, d.seat, rng)}
+        body = yaml.safe_dump(doc)
+        assert judge.handle_message(mail(d.seat, body, message_id=f"<slow-{n}@players.test>")) == "applied"
+    judge.store.close()
+    copy_database(tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    orders = {}
+    for db, speed in (("a", 0.0), ("b", 100.0)):
+        machine.step = speed
+        caplog.clear()
+        raw["database"] = str(tmp_path / f"{db}.sqlite")
+        j = Judge(parse_config(raw, tmp_path), Store(tmp_path / f"{db}.sqlite"), clock=lambda: clock[0],
+                  new_seed=lambda: SEED)
+        with caplog.at_level(logging.WARNING, logger="pbem.service.play.bots"):
+            j.tick()
+        orders[db] = [e.data for e in j.store.events("g1") if e.kind == "OrdersAccepted"][-1]
+        warned = [r.getMessage() for r in caplog.records if r.name == "pbem.service.play.bots"]
+        assert bool(warned) == (speed > 0) and all("bot_playouts (now 4)" in w for w in warned), warned
+        j.store.close()
+    assert orders["a"]["by"] == "bot search/1" and orders["a"] == orders["b"]

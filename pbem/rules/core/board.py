@@ -148,6 +148,58 @@ def distances(pack: Pack, sources: set[str], limit: int, costs: dict[str, int],
     return best
 
 
+_REACH: dict[tuple[int, int, tuple[tuple[str, int], ...]],
+             tuple[Pack, dict[str, tuple[tuple[str, str | None], ...]]]] = {}
+
+
+def reachable(pack: Pack, sources: set[str], limit: int, costs: dict[str, int],
+              blocked_middle: set[str] | None = None) -> set[str]:
+    """The spaces :func:`distances` reaches (its keys), without their distances: from
+    any of ``sources`` within ``limit`` MPs along the path kinds of ``costs``, not
+    passing through a space of ``blocked_middle`` (R-8.3). When no path of three steps
+    fits in ``limit`` (the garrison range, R-8.3: 2 MPs, steps of at least 1), each
+    space's paths of one and two steps are read from a table made once per pack, limit
+    and costs (the map never changes); otherwise :func:`distances` is asked."""
+    least = min(costs.values(), default=0)
+    if least <= 0 or 3 * least <= limit:
+        return set(distances(pack, sources, limit, costs, blocked_middle))
+    key = (id(pack), limit, tuple(sorted(costs.items())))
+    hit = _REACH.get(key)
+    if hit is None or hit[0] is not pack:
+        hit = (pack, _reach_table(pack, limit, costs))
+        _REACH[key] = hit
+    table = hit[1]
+    blocked = blocked_middle or ()
+    out = set(sources)
+    for src in sources:
+        for dest, via in table.get(src, ()):
+            if via is None or via not in blocked:
+                out.add(dest)
+    return out
+
+
+def _reach_table(pack: Pack, limit: int, costs: dict[str, int]
+                 ) -> dict[str, tuple[tuple[str, str | None], ...]]:
+    """``{space: ((dest, via), ...)}``: every path of one step (``via`` None) or two
+    steps (``via`` the middle space) from ``space`` costing at most ``limit`` MPs along
+    the path kinds of ``costs`` (for :func:`reachable`)."""
+    adjacent = info(pack).adjacent
+    out: dict[str, tuple[tuple[str, str | None], ...]] = {}
+    for src in adjacent:
+        paths: list[tuple[str, str | None]] = []
+        for mid, kind in adjacent[src]:
+            c = costs.get(kind)
+            if c is None or c > limit:
+                continue
+            paths.append((mid, None))
+            for dest, kind2 in adjacent.get(mid, ()):
+                c2 = costs.get(kind2)
+                if c2 is not None and c + c2 <= limit:
+                    paths.append((dest, mid))
+        out[src] = tuple(dict.fromkeys(paths))
+    return out
+
+
 def resolve_id(entries: Mapping[str, Any], text: object) -> str | None:
     """The id of a pack entry (generals, royals, fleets, ...) given by its id or its
     printed name, case-insensitive, spaces or underscores alike; None when no entry
@@ -243,6 +295,10 @@ def path_kind(pack: Pack, a: str, b: str) -> str | None:
     return min(kinds, key=lambda k: (costs.get(k) if costs.get(k) is not None else 99))
 
 
+EMPTY_PATH = "the path is empty"
+""":func:`classify_path`'s error for a path of no step (R-9.1)."""
+
+
 def classify_path(pack: Pack, start: str, path: list[str], allowance: int
                   ) -> tuple[str | None, int, str | None]:
     """Check a path's shape and cost (R-9.1). Returns ``(kind, cost, error)``: kind is
@@ -252,7 +308,7 @@ def classify_path(pack: Pack, start: str, path: list[str], allowance: int
     None."""
     costs = const(pack, "path_mp_cost")
     if not path:
-        return None, 0, "the path is empty"
+        return None, 0, EMPTY_PATH
     steps: list[list[str]] = []
     prev = start
     for x in path:

@@ -43,7 +43,7 @@ from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
 from pbem.service.commands.anyone import record
 from pbem.service.commands.registry import Field, Guide, MailRequest, Who
-from pbem.service.outgoing import answers, outbox
+from pbem.service.outgoing import answers, outbox, webhooks
 from pbem.service.play.setup import _ID, NewSeat, new_game
 
 SIGNUP_KEYS = ("game", "join", "name", "language")
@@ -255,10 +255,11 @@ def _tell_host_joined(judge: Service, game_id: str, row: Mapping[str, Any], seat
             + wrapped(_("A join you do not want is undone with `pbem game close --seat %(seat)s %(game)s`.") % {
                 "seat": seat, "game": game_id}))
     text = build.render_notice(body, game_id, tr)
-    outbox.queue(judge, game_id=None, kind="notice", to_addr=row["host_email"], to_name=None,
-                 subject=f"[{game_id}] " + _("sign-up: %(player)s took %(seat)s") % {"player": player, "seat": seat},
-                 text=text, html=build.html_of_text(_("sign-up"), text),
-                 id_parts=(game_id, "signup-host", seat, sender, judge.clock().isoformat()))
+    parts = (game_id, "signup-host", seat, sender, judge.clock().isoformat())
+    subject = f"[{game_id}] " + _("sign-up: %(player)s took %(seat)s") % {"player": player, "seat": seat}
+    outbox.queue(judge, game_id=None, kind="notice", to_addr=row["host_email"], to_name=None, subject=subject,
+                 text=text, html=build.html_of_text(_("sign-up"), text), id_parts=parts)
+    webhooks.queue_host_notice(judge, row["host_email"], None, "sign-up", subject, parts)  # issue 29 trial 4
 
 
 def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dict[str, Any]]) -> None:
@@ -284,9 +285,11 @@ def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dic
                        "on a game made by `pbem game new` (docs/host-guide.md).") % {"game": game_id, "names": names}
             + ("\n\n" + tr.gettext("Log witness: %(witness)s") % {"witness": made.witness} if made.witness else ""))
     text = build.render_notice(wrapped(body), game_id, tr)
-    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["host_email"], to_name=None,
-                 subject=f"[{game_id}] " + tr.gettext("the game starts"), text=text,
-                 html=build.html_of_text(tr.gettext("the game starts"), text), id_parts=(game_id, "started", "host"))
+    subject = f"[{game_id}] " + tr.gettext("the game starts")
+    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["host_email"], to_name=None, subject=subject,
+                 text=text, html=build.html_of_text(tr.gettext("the game starts"), text),
+                 id_parts=(game_id, "started", "host"))
+    webhooks.queue_host_notice(judge, row["host_email"], game_id, "sign-up", subject, (game_id, "started", "host"))
 
 
 REQUEST = MailRequest(

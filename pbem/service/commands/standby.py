@@ -15,7 +15,7 @@ and takes a seat offered to it (:mod:`pbem.service.play.substitutes`)::
 
 Neither carries a key: the sender's address is who stands by, and the seat's new key
 comes with the handover mail. Refused, each with what to do instead, nothing changed:
-a game that takes no substitutes (``command.no_substitutes``), a seat that is not on
+a game that takes no substitutes, with its one reason (:func:`_no_substitutes`), a seat that is not on
 offer (``command.seat_not_free``), a take from an address not on the list
 (``command.not_standing_by``), an address that holds a seat of the game
 (``command.plays_already``), a bad value (``command.value``), an unknown key
@@ -37,6 +37,7 @@ from pbem.service.base.context import Service
 from pbem.service.base.settings import settings_of, wrapped
 from pbem.service.base.text import re_subject
 from pbem.service.commands.registry import Field, Guide, MailRequest, Who
+from pbem.service.log import trust
 from pbem.service.outgoing import answers, ratelimit, seat_preferences
 from pbem.service.play import substitutes
 from pbem.store.standby import ANY_GAME
@@ -68,11 +69,7 @@ def _common(judge: Service, doc: Mapping[str, Any], sender: str, name: str) -> t
     if name == "standby" and isinstance(game_id, str) and game_id.strip().lower() == "any":
         return None, problems
     if not isinstance(game_id, str) or not substitutes.offers_seats(judge, game_id):
-        problems.append(_problem("command.no_substitutes", f"Game {game_id!r} takes no substitutes on this judge: "
-                                 "it is unknown or over, its seats change in the judge's config, or its host "
-                                 "turned substitutes off.",
-                                 "Ask the host for the game's id, or write `game: any` with `command: standby` "
-                                 "to stand by for every game of this judge.", "game"))
+        problems.append(_no_substitutes(judge, game_id))
         return None, problems
     mine = next((r["seat"] for r in judge.store.seats(game_id) if r["email"]
                  and fold_address(r["email"]) == fold_address(sender)), None)
@@ -81,6 +78,29 @@ def _common(judge: Service, doc: Mapping[str, Any], sender: str, name: str) -> t
                                  "One seat per address: a substitute stands by from an address that plays no "
                                  "seat of the game.", "game"))
     return game_id, problems
+
+
+def _no_substitutes(judge: Service, game_id: Any) -> Problem:
+    """The one reason ``game_id`` takes no substitutes (issue 29's trial: the answer
+    listed every possible reason at once): no game of that name
+    (``envelope.unknown_game``), a game that is over (``game.over``), a game of the
+    judge's config file, whose seats change only there (``command.config_game``), or a
+    game whose host turned substitutes off (``command.no_substitutes``)."""
+    anywhere = ("Write `game: any` with `command: standby` to stand by for every game of this judge that takes "
+                "substitutes.")
+    game = judge.store.game(game_id) if isinstance(game_id, str) else None
+    if game is None:
+        return _problem("envelope.unknown_game", f"There is no game {game_id!r} on this judge.",
+                        "Ask the host for the game's id. " + anywhere, "game")
+    if game["status"] in trust.ENDED:
+        return _problem("game.over", f"Game {game_id} is {game['status']}: it takes no more players.", anywhere,
+                        "game")
+    if judge.config.game(game_id) is not None:
+        return _problem("command.config_game", f"Game {game_id} is defined in the judge's config file; its seats "
+                        "change only there, so it takes no substitutes.",
+                        "Ask its host to give you a seat in the config file. " + anywhere, "game")
+    return _problem("command.no_substitutes", f"The host of game {game_id} turned substitutes off (the game's "
+                    "setting `substitutes: off`).", "Ask its host. " + anywhere, "game")
 
 
 def _player(doc: Mapping[str, Any], parsed: ParsedMail, sender: str) -> str:

@@ -22,7 +22,7 @@ from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import host_of, settings_of, wrapped
 from pbem.service.base.text import safe_text
-from pbem.service.outgoing import outbox, seat_preferences
+from pbem.service.outgoing import outbox, seat_preferences, webhooks
 from pbem.store.base import is_db_error
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,8 @@ KINDS = {"bounce": i18n.N_("bounce"), "address change": i18n.N_("address change"
          "game over": i18n.N_("game over"), "civil disorder": i18n.N_("civil disorder"),
          "substitute": i18n.N_("substitute"), "substitute asks": i18n.N_("substitute asks"),
          "wrong host keys": i18n.N_("wrong host keys"), "not archived": i18n.N_("not archived"),
-         "wrong keys": i18n.N_("wrong keys"), "held": i18n.N_("held")}
+         "wrong keys": i18n.N_("wrong keys"), "held": i18n.N_("held"),
+         "observer bounce": i18n.N_("observer bounce")}
 """The kinds of host notice as their subjects say them (issue 28: a subject in one
 language); a kind not listed reads as it is."""
 
@@ -52,7 +53,9 @@ def notify_host(judge: Service, game_id: str, body: i18n.Localizable, kind: str,
     (``host_language``; ``body`` a text or a function of the translations object,
     :data:`pbem.i18n.Localizable`). The same body for the same game and kind is queued
     once (its Message-ID is a hash of the English body); with ``once``, one notice per
-    (game, kind, once) whatever the body."""
+    (game, kind, once) whatever the body. When the host set a webhook (host command
+    ``webhook``), the notice's subject is posted there too
+    (:func:`pbem.service.outgoing.webhooks.queue_host_notice`)."""
     address = host_of(judge, game_id)
     english = i18n.localize(body)
     if not address:
@@ -60,11 +63,12 @@ def notify_host(judge: Service, game_id: str, body: i18n.Localizable, kind: str,
         return
     digest = once or hashlib.sha256(english.encode()).hexdigest()[:12]
     tr = host_translations(judge, game_id)  # the host's language (issue 28)
-    outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None,
-                 subject=f"[{game_id}] " + tr.gettext("host notice: %(kind)s") % {
-                     "kind": tr.gettext(KINDS[kind]) if kind in KINDS else kind},
+    subject = f"[{game_id}] " + tr.gettext("host notice: %(kind)s") % {
+        "kind": tr.gettext(KINDS[kind]) if kind in KINDS else kind}
+    outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None, subject=subject,
                  text=build.render_notice(i18n.localize(body, tr), game_id, tr),
                  html=None, id_parts=(game_id, "host", kind, digest))
+    webhooks.queue_host_notice(judge, address, game_id, kind, subject, (game_id, "host", kind, digest))
 
 
 def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
@@ -75,10 +79,15 @@ def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
     until the player writes from the address with the seat's key or the seat gets
     another address, and each game's host is told which game and seat (once a day per
     seat). An address change waiting for its code at ``address`` is closed and its seat
-    and host told (:func:`_confirmation_undeliverable`). Returns the (game, seat) pairs
-    marked. Call inside a transaction."""
+    and host told (:func:`_confirmation_undeliverable`); an observer at ``address`` is
+    dropped and its host told
+    (:func:`pbem.service.commands.anyone.observe.dropped_for_bounce`). Returns the
+    (game, seat) pairs marked. Call inside a transaction."""
+    from pbem.service.commands.anyone import observe  # it imports the notices' callers
+
     hits = judge.store.mark_bouncing(address)
     _confirmation_undeliverable(judge, address, why)
+    observe.dropped_for_bounce(judge, address, safe_text(why, 300))  # an observer's bounce drops it (issue 29)
     for game_id, seat in hits:
         row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), {})
         config_game = judge.config.game(game_id) is not None
@@ -159,9 +168,12 @@ def report_fault(judge: Service, key: str, title: str, body: str) -> bool:
     if not hosts:
         log.error("judge notice (no host_email configured): %s: %s", title, safe_text(text, 1000))
     for address in hosts:
+        parts = ("judge", "fault", key, row["first_seen"], row["count"], address)
         outbox.queue(judge, game_id=None, kind="host", to_addr=address, to_name=None,
                      subject=f"[pbem] judge notice: {title}", text=build.render_notice(text, None), html=None,
-                     id_parts=("judge", "fault", key, row["first_seen"], row["count"], address))
+                     id_parts=parts)
+        if key != "webhook":  # a webhook that gives up is not told through the webhooks
+            webhooks.queue_host_notice(judge, address, None, title, f"[pbem] judge notice: {title}", parts)
     judge.store.fault_notified(key, now.isoformat())
     return True
 

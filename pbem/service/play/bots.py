@@ -6,19 +6,23 @@ disorder when the game's ``civil_disorder`` setting is ``bot``.
 Which seats the bot plays is folded from the game's log (``BotSeated``, ``BotLeft``;
 :func:`pbem.service.base.settings.bot_seats`). A decision of such a seat gets a deadline
 due at once and no prompt; the judge's loop plays the oldest such deadline, one per
-cycle (:func:`play_due`), so a bot's thinking (the game's ``bot_seconds``) never holds
-the mailbox up for longer than that. The bot takes the player's path: it reads only its
-seat's view, its orders are written as a YAML document, read back by the strict reader
-of order mails, checked by the rules' own check, logged as the seat's orders
-(``OrdersAccepted`` with ``by: bot search/1``) and carried out with the game's dice; the
-host gets the receipt. Its own randomness comes from the game's secret bot key, an HMAC
-of the dice seed revealed with it at the end (:func:`pbem.rules.bots.table.bot_key`,
-:func:`pbem.rules.bots.table.bot_seed`; docs/trust.md).
+cycle (:func:`play_due`), so the mailbox waits for one bot decision at most. The bot
+thinks for a number of playout rounds (the game's ``bot_playouts``), never for a time:
+its orders are the same on any machine, so a restore that replays its decisions
+(:mod:`pbem.service.recover`) writes the orders the players were told (issue 25). The
+bot takes the player's path: it reads only its seat's view, its orders are written as a
+YAML document, read back by the strict reader of order mails, checked by the rules' own
+check, logged as the seat's orders (``OrdersAccepted`` with ``by: bot search/1``) and
+carried out with the game's dice; the host gets the receipt. Its own randomness comes
+from the game's secret bot key, an HMAC of the dice seed revealed with it at the end
+(:func:`pbem.rules.bots.table.bot_key`, :func:`pbem.rules.bots.table.bot_seed`;
+docs/trust.md).
 """
 from __future__ import annotations
 
 import logging
 import random
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -53,6 +57,16 @@ class BotOrdersRefused(ValueError):
 def table_bot(settings: GameSettings) -> TableBot:
     """The bot a game's ``bot`` setting names (:data:`pbem.rules.bots.table.BOTS`)."""
     return BOTS[settings.bot]
+
+
+def budget(settings: GameSettings) -> Budget:
+    """The strong bot's budget of one decision in a game of ``settings``: at most
+    ``bot_playouts`` rounds and no clock (``seconds=None``), so its orders are a function
+    of the seat's view, the game's bot key and the settings only, the same on any machine
+    and when a restore replays the decision (issue 25; docs/bots.md, "Its budget").
+    ``bot_seconds`` is no limit: :func:`play` only logs a warning when a decision took
+    longer."""
+    return Budget(seconds=None, playouts=settings.bot_playouts)
 
 
 def player_name(settings: GameSettings) -> str:
@@ -172,8 +186,8 @@ def play(judge: Service, game_id: str, seat: str) -> rules.GameState:
     :func:`pbem.rules.bots.table.bot_key`, the game's budget), written as YAML and read
     back as an order mail's document is, checked (``rules.validate``), logged and
     carried out (:func:`pbem.service.play.adjudicate.apply_orders`, ``by: bot NAME/N``);
-    the receipt to the host. Returns the new state. Raises ValueError when the seat has
-    no pending decision, :class:`BotOrdersRefused` when the check refuses the bot's
+    the receipt to the host. The budget is :func:`budget`: rounds, no clock. Returns the
+    new state. Raises ValueError when the seat has no pending decision, :class:`BotOrdersRefused` when the check refuses the bot's
     orders (nothing stored). Call inside a transaction."""
     settings = settings_of(judge, game_id)
     bot = table_bot(settings)
@@ -183,7 +197,13 @@ def play(judge: Service, game_id: str, seat: str) -> rules.GameState:
         raise ValueError(f"{seat} of {game_id} has no decision pending")
     key = bot_key(bytes.fromhex(judge.store.game(game_id)["seed"]), game_id)  # secret until the game ends
     rng = random.Random(bot_seed(game_id, seat, state.step, key))
-    written = bot.orders(state, seat, rng, Budget(seconds=settings.bot_seconds, playouts=settings.bot_playouts))
+    started = time.perf_counter()
+    written = bot.orders(state, seat, rng, budget(settings))
+    took = time.perf_counter() - started
+    if took > settings.bot_seconds:  # a measurement for the host, never a limit: the orders do not depend on it
+        log.warning("the bot %s took %.1f s for %s's decision of step %s in %s (bot_seconds %g): a smaller "
+                    "bot_playouts (now %s) makes it think less", bot.label, took, seat, state.step, game_id,
+                    settings.bot_seconds, settings.bot_playouts)
     orders = trust.json_form(load_strict_yaml(yaml.safe_dump(written, sort_keys=False, allow_unicode=True)))
     problems = rules.validate(state, seat, orders)
     if problems:

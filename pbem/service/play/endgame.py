@@ -64,6 +64,13 @@ def _append(judge: Service, game_id: str, events: list[rules.Event], status: str
     return new
 
 
+def append_events(judge: Service, game_id: str, events: list[rules.Event]) -> rules.GameState:
+    """Append table events that change the state but not the game's step (a
+    ``SeatConceded``, issue 29), folded by their reducers, with the state after them as
+    the snapshot; return it. Call inside a transaction."""
+    return _append(judge, game_id, events)
+
+
 def end_game(judge: Service, game_id: str, winner: str | None, abandon: bool, reason: str
              ) -> tuple[i18n.Localizable, str | None]:
     """The host ends ``game_id`` (module docstring): ``winner`` a seat, or ``abandon``.

@@ -1,8 +1,9 @@
 """The seats' votes (issue 29, item 1; docs/player-guide.md, "Votes"): a seat proposes
 a draw among named seats, its own concession, or a pause of some days; every seat still
 in the game votes; a unanimous yes carries the proposal, one no rejects it, and it
-expires at the game's next decision or after the game's ``vote_hours``, whichever comes
-first.
+expires after the game's ``vote_hours`` (48 by default) whatever decisions the game
+takes meanwhile (issue 29 trial, finding 1: in a fast game the next decision came
+seconds later, before the other seats could vote).
 
 Everything is an event in the game's hash chain, folded here from the log (no table of
 its own): ``VoteProposed`` (public: who proposes what; the proposer's own yes counts),
@@ -108,9 +109,10 @@ def voters(judge: Service, game_id: str) -> list[str]:
 
 
 def expires_at(judge: Service, game_id: str, now: datetime) -> datetime:
-    """When a proposal made ``now`` expires at the latest: after the game's
-    ``vote_hours`` (0: only the next decision ends it; then a year, the longest a
-    setting runs)."""
+    """When a proposal made ``now`` expires unless decided first: after the game's
+    ``vote_hours`` (0: no time limit; then a year, the longest a setting runs),
+    whatever decisions the game takes meanwhile ([D] docs/rules.md, "Votes and
+    concession")."""
     hours = settings_of(judge, game_id).vote_hours
     return now + timedelta(hours=hours if hours > 0 else 24 * 366)
 
@@ -147,8 +149,8 @@ def _revealed(p: Proposal, tr: gettext.NullTranslations | None = None) -> str:
 
 
 def expire_due(judge: Service, game_id: str) -> list[int]:
-    """Expire every open proposal of ``game_id`` made at an earlier step (the game took
-    a decision since) or past its time, each with a ``VoteDecided`` (``expired``, its
+    """Expire every open proposal of ``game_id`` past its time (``expires``; the game's
+    decisions meanwhile do not end it), each with a ``VoteDecided`` (``expired``, its
     votes revealed) and a notice to every seat; decide one whose votes are all in since
     a seat fell out of the game (:func:`decide`). Returns the numbers expired. Call
     inside a transaction."""
@@ -157,12 +159,9 @@ def expire_due(judge: Service, game_id: str) -> list[int]:
     opened = open_proposals(judge, game_id) if game is not None and game["status"] not in trust.ENDED else []
     if not opened:  # the loop asks every cycle for every game: no state is read without a proposal
         return []
-    step = judge.state(game_id).step
     done: list[int] = []
     for p in opened:
-        if p.step != step:
-            why = "the game took its next decision"
-        elif now >= p.expires:
+        if now >= p.expires:
             why = "its time ran out"
         else:
             seats = voters(judge, game_id)  # a seat that fell out since may leave every vote needed in
@@ -252,9 +251,10 @@ def concede(judge: Service, game_id: str, seat: str, proposal: int) -> None:
     """Take ``seat`` out of the game ([D] docs/rules.md): ``SeatConceded``, after which
     the deadlines fold the seat as in civil disorder for good (its decisions are due at
     once and play their defaults, or the game's bot's moves under ``civil_disorder:
-    bot``), its open deadlines due now, and its orders refused. Call inside a
-    transaction."""
-    trust.log_events(judge, game_id, [rules.judge_event("SeatConceded", {"proposal": proposal, "seat": seat})])
+    bot``), its open deadlines due now, and its orders refused. Its reducer puts the
+    seat in the state's ``conceded``: out of the contest for victory (R-1.1–R-1.3 pass
+    it over; [D] docs/rules.md). Call inside a transaction."""
+    endgame.append_events(judge, game_id, [rules.judge_event("SeatConceded", {"proposal": proposal, "seat": seat})])
     for d in judge.store.open_deadlines(game_id):
         if d["seat"] == seat:
             deadlines.start(judge, game_id, d["step"], seat, d["kind"])

@@ -18,8 +18,8 @@
     command: status         # the game, who it waits for, the open proposals (counts only)
 
 Every seat still in the game votes (the proposer's own yes counts); one ``no`` rejects a
-proposal, a unanimous yes carries it, and it expires at the game's next decision or
-after the game's ``vote_hours``. A vote stays secret until the proposal is decided:
+proposal, a unanimous yes carries it, and it expires after the game's ``vote_hours``
+(48 by default) whatever decisions the game takes meanwhile. A vote stays secret until the proposal is decided:
 the seats are told only how many votes are in. :func:`tick` (each cycle of the loop)
 expires the proposals whose time ran out and resumes a game whose agreed pause is over.
 """
@@ -134,11 +134,11 @@ def propose(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     def for_all(tr: Any) -> str:  # each seat in its language (issue 28)
         _ = tr.gettext
         return (_("Proposal %(number)s: %(seat)s proposes %(what)s. Every seat still in the game (%(seats)s) votes; "
-                  "a unanimous yes carries it, one no rejects it. It expires at the game's next decision, or at "
-                  "%(expires)s, whichever comes first. Votes stay secret until it is decided; `command: status` "
-                  "shows how many are in.") % {"number": number, "seat": seat, "what": p.words(tr),
-                                                "seats": ", ".join(seats),
-                                                "expires": deadlines.shown(judge, game_id, p.expires, tr)}
+                  "a unanimous yes carries it, one no rejects it. It stays open until %(expires)s, whatever "
+                  "decisions the game takes meanwhile, unless every vote is in before. Votes stay secret until it "
+                  "is decided; `command: status` shows how many are in.") % {
+                      "number": number, "seat": seat, "what": p.words(tr), "seats": ", ".join(seats),
+                      "expires": deadlines.shown(judge, game_id, p.expires, tr)}
                 + "\n\n" + _("To vote, send:") + f"\n\n    game: {game_id}\n    seat: <" + _("your seat")
                 + ">\n    key: <" + _("your key") + f">\n    command: vote\n    proposal: {number}\n    vote: yes"
                 + "    # " + _("or no"))
@@ -247,8 +247,7 @@ def status(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> R
     for p in opened:
         mine = ("; " + _("you voted %(vote)s") % {"vote": votes.vote_word(p.votes[seat], tr)} if seat in p.votes
                 else ("; " + _("your vote is awaited") if seat in seats else ""))
-        lines.append("  " + _("%(number)s: %(seat)s proposes %(what)s: %(count)s%(mine)s; expires at the next "
-                              "decision or %(expires)s.") % {
+        lines.append("  " + _("%(number)s: %(seat)s proposes %(what)s: %(count)s%(mine)s; open until %(expires)s.") % {
             "number": p.number, "seat": p.seat, "what": p.words(tr), "count": votes.count_text(p, seats, tr),
             "mine": mine, "expires": deadlines.shown(judge, game_id, p.expires, tr)})
     return Reply(_("status"), "\n".join(lines))
