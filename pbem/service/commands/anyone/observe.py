@@ -51,7 +51,7 @@ from pbem.service.base.settings import settings_of
 from pbem.service.commands.anyone import common
 from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, MailRequest, Who
 from pbem.service.log import trust
-from pbem.service.outgoing import answers, host_notices, seat_preferences
+from pbem.service.outgoing import answers, seat_preferences
 from pbem.store.events import event_key
 
 GUIDE = Guide("player-guide.md", "Observing a game")
@@ -278,7 +278,8 @@ def host_process(judge: Service, request: HostRequest) -> Done:
         raise ValueError("write `add:` or `remove:`, one address per command")
     if not add and not remove:
         return Done(lambda tr: listing(judge, request.game_id, tr), None)  # the host's language (issue 28)
-    tr = host_notices.host_translations(judge, request.game_id) if request.via == "mail" else None  # issue 28
+    tr = (i18n.translations(settings_of(judge, request.game_id).host_language)  # the host's language (issue 28)
+          if request.via == "mail" else None)
     return Done(allow(judge, request.game_id, str(add or remove), remove=bool(remove), tr=tr), None)
 
 
