@@ -81,13 +81,11 @@ def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
     seat). An address change waiting for its code at ``address`` is closed and its seat
     and host told (:func:`_confirmation_undeliverable`); an observer at ``address`` is
     dropped and its host told
-    (:func:`pbem.service.commands.anyone.observe.dropped_for_bounce`). Returns the
+    (:func:`dropped_for_bounce`). Returns the
     (game, seat) pairs marked. Call inside a transaction."""
-    from pbem.service.commands.anyone import observe  # it imports the notices' callers
-
     hits = judge.store.mark_bouncing(address)
     _confirmation_undeliverable(judge, address, why)
-    observe.dropped_for_bounce(judge, address, safe_text(why, 300))  # an observer's bounce drops it (issue 29)
+    dropped_for_bounce(judge, address, safe_text(why, 300))  # an observer's bounce drops it (issue 29)
     for game_id, seat in hits:
         row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), {})
         config_game = judge.config.game(game_id) is not None
@@ -196,3 +194,20 @@ def send_direct(judge: Service, key: str, title: str, body: str, timeout: float 
         except Exception as exc:  # noqa: BLE001 - the notice is best effort; the log has it
             log.error("could not tell the host %s about %s: %s", address, key, safe_text(str(exc), 300))
     return reached
+
+
+def dropped_for_bounce(judge: Service, address: str, why: str) -> list[str]:
+    """Mail to ``address`` bounced: every game it observes (or was sent a code for) drops
+    it (``left``) and its host is told (issue 29's trial, finding 6; as a seat's
+    bouncing address is marked). Returns the games. Call inside a transaction."""
+    now = judge.clock().isoformat()
+    games = []
+    for row in judge.store.observed_by(address):
+        game_id = row["game_id"]
+        judge.store.set_observer(game_id, row["email"], "left", now)
+        games.append(game_id)
+        notify_host(judge, game_id, lambda tr, g=game_id, a=row["email"]: tr.gettext(
+            "Mail to %(address)s, an observer of %(game)s, bounced: %(why)s. It no longer observes the game and "
+            "gets no more of its reports; it may send `command: observe` again from a working address.") % {
+            "address": a, "game": g, "why": why}, kind="observer bounce", once=f"{row['email']} {now[:10]}")
+    return games

@@ -23,7 +23,7 @@ back in a ``command: observe`` with ``confirm:`` — from whoever reads that mai
 needs no storage and tells nothing of the seed). The host's allowance (``observers:
 host``, ``pbem game observers G add ADDR``) is the host's approval: no code then. An
 observer whose mail bounces is dropped (``left``) and the host told
-(:func:`dropped_for_bounce`, from :func:`pbem.service.outgoing.host_notices.bounced`).
+(:func:`pbem.service.outgoing.host_notices.dropped_for_bounce`, from its :func:`bounced`).
 
 Refused, with what to do instead: an unknown game (``observe.no_game``), a game that is
 over (``game.over``), a game whose setting is ``off`` (``observe.off``) or ``host``
@@ -109,23 +109,6 @@ def code(judge: Service, game_id: str, address: str) -> str:
     return base64.b32encode(mac.digest()).decode()[:10]
 
 
-def dropped_for_bounce(judge: Service, address: str, why: str) -> list[str]:
-    """Mail to ``address`` bounced: every game it observes (or was sent a code for) drops
-    it (``left``) and its host is told (issue 29's trial, finding 6; as a seat's
-    bouncing address is marked). Returns the games. Call inside a transaction."""
-    from pbem.service.outgoing.host_notices import notify_host  # the notices import this module's callers
-
-    now = judge.clock().isoformat()
-    games = []
-    for row in judge.store.observed_by(address):
-        game_id = row["game_id"]
-        judge.store.set_observer(game_id, row["email"], "left", now)
-        games.append(game_id)
-        notify_host(judge, game_id, lambda tr, g=game_id, a=row["email"]: tr.gettext(
-            "Mail to %(address)s, an observer of %(game)s, bounced: %(why)s. It no longer observes the game and "
-            "gets no more of its reports; it may send `command: observe` again from a working address.") % {
-            "address": a, "game": g, "why": why}, kind="observer bounce", once=f"{row['email']} {now[:10]}")
-    return games
 
 
 def observe(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
