@@ -9,8 +9,9 @@ reports, the map PNG, and reports + map together. Prints medians and 90th percen
 in milliseconds; the whole decision also in CPU time of the process (all its threads),
 which a loaded shared machine disturbs less than the wall clock. The seat keys are of the form ``pbem key new`` makes (fast hash).
 ``--languages``: the four seats' mail languages (issue 28), north to west; each report
-is rendered in its seat's language, as the service renders it, and the map PNG is drawn
-once per language, its places labelled in it (the pack's names).
+is rendered in its seat's language, as the service renders it, and the seats' map
+pictures are drawn as the service draws them (``build.seat_map_pngs``: one per language
+among the seats, the zoom for the seats to move).
 """
 from __future__ import annotations
 
@@ -96,8 +97,11 @@ def measure(steps: int = 40, map_attachment: bool = True, seed: int = 1,
                                 tr=i18n.translations(languages.get(row["seat"], "en")))
         out["render"].append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
-        for language in dict.fromkeys(languages.get(s, "en") for s in SEATS):  # one picture per language (issue 28)
-            build.map_png(pack, new, events, title=f"b1 step {state.step}", language=language)
+        # the seats' pictures as the service draws them: the zoom for the seats to move,
+        # each seat's language (issue 28)
+        build.seat_map_pngs(pack, new, events, title=f"b1 step {state.step}", seats=list(SEATS),
+                            players={s: s.title() for s in SEATS}, zoom={p.seat for p in rules.pending(new)},
+                            languages={s: languages.get(s, "en") for s in SEATS})
         out["png"].append((time.perf_counter() - t) * 1000)
         out["report_png"].append(out["render"][-1] + out["png"][-1])
         doc = {"game": "b1", "seat": d.seat, "key": keys[d.seat], "step": state.step, "orders": orders}
@@ -121,7 +125,7 @@ def main() -> None:
     print(_stats("  the same, CPU time (all threads)", got["whole_cpu"]))
     print(_stats("rules.apply", got["core"]))
     print(_stats("render 4 reports", got["render"]))
-    print(_stats("map PNG (1000 px)", got["png"]))
+    print(_stats("the seats' map PNGs (1000 px)", got["png"]))
     print(_stats("4 reports + map PNG", got["report_png"]))
 
 

@@ -2,14 +2,17 @@
 and against three greedy bots, and the time per decision. Measured, never asserted.
 
     .venv/bin/python benchmarks/bot_strength.py [--games 100] [--budget 1.0]
-        [--bot search|greedy] [--opponents random,greedy] [--workers 2] [--seed bots]
+        [--playouts 64] [--bot search|greedy] [--opponents random,greedy] [--workers 2]
+        [--seed bots]
 
 Game ``g`` against opponent ``o`` is seeded ``{seed}-{o}-{g}`` (dice and the bots' own
 generators), and the measured bot takes seat ``SEATS[g % 4]``: the seats rotate, so
 each seat is played equally often. The other three seats are the opponent bot (the
 random bot as a player, :func:`pbem.rules.bots.random.random_bot`, or the greedy
 baseline). Games run side by side on ``--workers`` processes (the 2-core machine: 2);
-``--budget`` is the strong bot's seconds per decision, as in play.
+``--budget`` is the strong bot's seconds per decision, as in play; ``--budget 0`` takes the
+clock away and ``--playouts`` rounds alone bound the search (comparable runs on a loaded
+machine: the CPU time per decision is then the figure to read).
 
 Prints, per opponent, a Markdown row: games, wins, the win rate with its 95 % Wilson
 interval (a fair share is 25 %), how the games ended, and the measured bot's wall time
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import math
 import multiprocessing
 import random
@@ -34,6 +38,7 @@ from pbem.pack.loader import load_pack
 from pbem.rules.bots.greedy import greedy_orders
 from pbem.rules.bots.random import random_bot
 from pbem.rules.bots.search import Budget, search_orders
+from pbem.rules.core.control import royal_controller
 from pbem.rules.dice import Dice
 
 _PACK = None
@@ -49,18 +54,20 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play(job: tuple[str, str, int, str, float]) -> dict:
-    """One game: ``(bot, opponent, g, seed prefix, budget)`` -> the result row."""
+def play(job: tuple[str, str, int, str, float | None, int]) -> dict:
+    """One game: ``(bot, opponent, g, seed prefix, seconds, playouts)`` -> the result
+    row (``seconds`` None: no clock, the search bounded by ``playouts`` rounds)."""
     global _PACK
-    bot, opponent, g, prefix, seconds = job
+    bot, opponent, g, prefix, seconds, playouts = job
     if _PACK is None:
         _PACK = load_pack()
     seed = f"{prefix}-{opponent}-{g}".encode()
     me = rules.SEATS[g % 4]
     state, _ = rules.new_game(_PACK, seed)
     rngs = {x: random.Random(f"{prefix}-{opponent}-{g}-{x}") for x in rules.SEATS}
-    budget = Budget(seconds=seconds)
+    budget = Budget(seconds=seconds, playouts=playouts)
     walls, cpus, refused = [], [], 0
+    heir = royal_controller(_PACK, state.peek(), "alexander_iv")
     while rules.pending(state):
         d = rules.pending(state)[0]
         if d.seat == me:
@@ -80,30 +87,61 @@ def play(job: tuple[str, str, int, str, float]) -> dict:
         state, _ = rules.execute(state, checked, Dice(seed, state.step))
     return {"opponent": opponent, "g": g, "seat": me, "won": state.result["winner"] == me,
             "how": state.result["how"].split(" (")[0], "walls": walls, "cpus": cpus,
-            "refused": refused, "turn": state.turn}
+            "refused": refused, "turn": state.turn, "heir_mine": heir == me}
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print its table (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100, help="games per opponent")
-    ap.add_argument("--budget", type=float, default=1.0, help="seconds per decision")
+    ap.add_argument("--budget", type=float, default=1.0,
+                    help="seconds of wall time per decision (0: no clock, --playouts only)")
+    ap.add_argument("--playouts", type=int, default=Budget().playouts,
+                    help="at most this many rounds per decision (with --budget 0 the "
+                         "only bound: comparable runs on a loaded machine)")
     ap.add_argument("--bot", choices=("search", "greedy"), default="search")
     ap.add_argument("--opponents", default="random,greedy")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", default="bots")
+    ap.add_argument("--rows", help="append each game's result to this file (JSON lines)")
+    ap.add_argument("--from-rows", nargs="+", metavar="FILE",
+                    help="play nothing: print the table of the games in these --rows files "
+                         "(a run stopped early still counts the games it finished)")
     a = ap.parse_args(argv)
-    jobs = [(a.bot, o, g, a.seed, a.budget) for o in a.opponents.split(",")
+    if a.from_rows:
+        rows = [json.loads(line) for f in a.from_rows
+                for line in Path(f).read_text().splitlines() if line.strip()]
+        print(f"{len(rows)} games from {', '.join(a.from_rows)}\n")
+        table(rows, sorted({r["opponent"] for r in rows}))
+        return
+    seconds = a.budget or None
+    jobs = [(a.bot, o, g, a.seed, seconds, a.playouts) for o in a.opponents.split(",")
             for g in range(a.games)]
     t0 = time.time()
     with multiprocessing.Pool(a.workers) as pool:
-        rows = list(pool.imap_unordered(play, jobs))
-    print(f"{a.bot} bot, budget {a.budget} s per decision, {a.games} games per opponent, "
+        rows = []
+        for r in pool.imap_unordered(play, jobs):  # one line per game on stderr
+            rows.append(r)
+            if a.rows:
+                with open(a.rows, "a") as out:
+                    out.write(json.dumps(r) + "\n")
+            print(f"{len(rows)}/{len(jobs)} {r['opponent']} g{r['g']} {r['seat']} "
+                  f"{'won' if r['won'] else 'lost'} ({r['how']}, turn {r['turn']})",
+                  file=sys.stderr, flush=True)
+    bound = f"{seconds} s" if seconds else "no clock"
+    print(f"{a.bot} bot, budget {bound} and {a.playouts} playouts per decision, "
+          f"{a.games} games per opponent, "
           f"{a.workers} workers, seed {a.seed!r}, {time.time() - t0:.0f} s in all\n")
+    table(rows, a.opponents.split(","))
+
+
+def table(rows: list[dict], opponents: list[str]) -> None:
+    """Print the Markdown table of ``rows`` (one per game, :func:`play`), a row per
+    opponent, with the wins by seat and by Alexander IV's first holder as comments."""
     print("| opponents | games | wins | win rate (95 % CI) | endings | wall s/decision "
           "median / max | CPU s/decision median / max | refused |")
     print("|---|---|---|---|---|---|---|---|")
-    for o in a.opponents.split(","):
+    for o in opponents:
         mine = [r for r in rows if r["opponent"] == o]
         wins = sum(r["won"] for r in mine)
         lo, hi = wilson(wins, len(mine))
@@ -118,6 +156,10 @@ def main(argv: list[str] | None = None) -> None:
               f"{sum(r['refused'] for r in mine)} |")
         by_seat = collections.Counter(r["seat"] for r in mine if r["won"])
         print(f"<!-- wins by seat vs {o}: {dict(by_seat)} -->")
+        held = [r for r in mine if r["heir_mine"]]
+        print(f"<!-- vs {o}: holding Alexander IV at the start {sum(r['won'] for r in held)}"
+              f"/{len(held)} won, not holding him {wins - sum(r['won'] for r in held)}"
+              f"/{len(mine) - len(held)} -->")
 
 
 if __name__ == "__main__":

@@ -428,14 +428,15 @@ def game_close(config_path: str, seat: str | None, reason: str, game_id: str) ->
 @click.option("--bot", is_flag=True, help="replace: the game's bot takes the seat instead of a person.")
 @click.option("--add", default=None, metavar="ADDRESS", help="observers: allow this address to observe the game.")
 @click.option("--remove", default=None, metavar="ADDRESS", help="observers: this address may no longer observe.")
+@click.option("--url", default=None, metavar="URL", help="webhook: post your host notices there too (`off`: no more).")
 @click.argument("command", type=click.Choice(["status", "pause", "resume", "extend", "replace", "approve", "resend",
-                                              "end", "rollback", "observers"]))
+                                              "end", "rollback", "observers", "webhook"]))
 @click.argument("game_id")
 def host_command(config_path: str, reason: str, hours: float | None, seat: str | None, player: str | None,
                  winner: str | None, abandon: bool, to_step: int | None, bot: bool, add: str | None,
-                 remove: str | None, command: str, game_id: str) -> None:
+                 remove: str | None, url: str | None, command: str, game_id: str) -> None:
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
-    approve, resend, end, rollback, observers): an event in the
+    approve, resend, end, rollback, observers, webhook): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
     from pbem.service.commands.host_commands import run as run_host
     from pbem.service.judge import Judge
@@ -444,7 +445,7 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     try:
         done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
                         player=player, winner=winner, abandon=abandon, to_step=to_step, bot=bot, add=add,
-                        remove=remove, via="cli")
+                        remove=remove, url=url, via="cli")
     except KeyError:
         store = _open_store(config)
         row = store.signup(game_id)

@@ -78,8 +78,8 @@ class GameSettings:
     on the game, on any machine and when a restore replays them (docs/bots.md); ``host_language``: the
     language of the host's mail (``en``, ``es``, ``ru``; :mod:`pbem.i18n`; issue 28);
     ``vote_hours``: how long a seats' proposal (``command: propose``, issue 29) stays open
-    at most, in hours (0: until the game's next decision only); it also expires at the
-    game's next decision, whichever comes first;
+    unless decided first, in hours, whatever decisions the game takes meanwhile (0: no
+    time limit, open until decided);
     ``substitutes``: a seat in civil disorder or handed to the bot is offered to the
     standby list and goes to the first who accepts (``auto``, the default), to the one
     the host approves (``approve``), or is not offered (``off``; issue 29);

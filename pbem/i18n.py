@@ -63,16 +63,35 @@ def catalogue_path(language: str) -> Path:
     return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+@cache
+def extracted() -> frozenset[str]:
+    """Every msgid of the catalogues' template (``pbem/locale/pbem.pot``, what Babel
+    extracts; a plural message by its singular): the strings a catalogue can translate.
+    Empty when the template is missing from the installation."""
+    path = LOCALE_DIR / f"{DOMAIN}.pot"
+    if not path.is_file():
+        return frozenset()
+    with path.open("rb") as pot:
+        catalog = read_po(pot, domain=DOMAIN)
+    return frozenset(m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id)
+
+
 class PseudoTranslations(gettext.NullTranslations):
     """English with every translated string wrapped in ``⟦…⟧`` (:data:`PSEUDO`). The
     mark goes around the template of a message, before its ``%(name)s`` placeholders
-    are filled, so a name or a number put into it stays inside the mark."""
+    are filled, so a name or a number put into it stays inside the mark. Only a message
+    the catalogues' template holds (:func:`extracted`) is marked: one said through
+    gettext under a name Babel does not extract (``n_(...)``), or never marked for
+    extraction, stays English in every catalogue, and shows so here."""
 
     def gettext(self, message: str) -> str:
-        return f"{OPEN}{message}{CLOSE}" if message else message
+        known = extracted()
+        return f"{OPEN}{message}{CLOSE}" if message and (not known or message in known) else message
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return self.gettext(msgid1 if n == 1 else msgid2)
+        known = extracted()
+        text = msgid1 if n == 1 else msgid2
+        return f"{OPEN}{text}{CLOSE}" if text and (not known or msgid1 in known) else text
 
     def pgettext(self, context: str, message: str) -> str:
         return self.gettext(message)
@@ -169,6 +188,7 @@ __all__ = [
     "PseudoTranslations",
     "babel_locale",
     "catalogue_path",
+    "extracted",
     "format_when",
     "gettext_of",
     "is_language",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from pbem import i18n
@@ -312,6 +312,12 @@ TEXTS: dict[str, Text] = {
                              N_('Start from the YAML template in your last prompt mail.')),
     'envelope.unknown_key': Text(N_('A top-level key the envelope does not have.'),
                                  N_('Remove it or correct its name.')),
+    'envelope.command_and_orders': Text(
+        N_('The mail holds both a command and orders; the judge does one of them per mail, so it did neither.'),
+        N_('For the orders, delete the command: line. For the command, send it in a mail of its own, '
+           'without orders: and step:.'),
+        N_('The mail holds both command: %(command)s and orders:; the judge does one of them per mail, '
+           'so it did neither.')),
     'envelope.unknown_game': Text(N_('No game of that name on this judge.'),
                                   N_('Check the game id in your prompt mail.')),
     'envelope.unknown_seat': Text(N_('The game has no such seat.'),
@@ -444,11 +450,17 @@ TEXTS: dict[str, Text] = {
                                 N_('Ask the host to allow your address.')),
     'observe.seat': Text(N_('This address holds a seat of the game: its own reports show more.'),
                          N_('Nothing to do: your seat gets every report.')),
+    'observe.confirm': Text(N_('confirm: is not the code the judge mailed to this address for that game.'),
+                            N_('Copy the lines of the judge\'s mail exactly, or send command: observe without confirm: '
+                               'for the code again.')),
     'observe.not_following': Text(N_('This address observes no such game.'),
                                   N_('Check the game id: command: leave stops a game you observe.')),
-    'command.no_substitutes': Text(N_('That game takes no substitutes: it is unknown, over, made in the config, or '
-                                      'its host turned them off.'),
-                                   N_('Check the game id, or stand by for every game with game: any.')),
+    'command.no_substitutes': Text(N_("That game's host turned substitutes off."),
+                                   N_('Ask its host, or stand by for every game with game: any.')),
+    'command.config_game': Text(N_("That game is defined in the judge's config file; its seats change only there, "
+                                   "so it takes no substitutes."),
+                                N_('Ask its host for a seat in the config file, or stand by for every game with '
+                                   'game: any.')),
     'command.seat_not_free': Text(N_('That seat is not on offer: its player is back, or another substitute took it '
                                      'or asked first.'),
                                   N_('Wait for the next offer: you stay on the standby list.')),
@@ -525,24 +537,27 @@ def message_of(p: Problem, tr: gettext.NullTranslations) -> str:
     return text
 
 
-def fix_of(p: Problem, tr: gettext.NullTranslations) -> str:
+def fix_of(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None) -> str:
     """How to mend ``p``, in the language of ``tr``: the name the check found nearest
     to what the orders wrote ("did you mean …?", the name as the pack or the game
-    writes it) when the check gave one, else the code's :attr:`Text.fix`."""
+    writes it; ``name_of`` shows it as the reader finds it, ``"Bizancio (Byzantium)"``:
+    :func:`pbem.pack.names.shown_name`) when the check gave one, else the code's
+    :attr:`Text.fix`."""
     m = _DID_YOU_MEAN.match(p.hint or "")
     if m:
-        return tr.gettext("did you mean %(name)s?") % {"name": m.group(1)}
+        name = m.group(1)
+        return tr.gettext("did you mean %(name)s?") % {"name": name_of(name) if name_of else name}
     return _filled(FIX_DETAILS.get(p.code), p.params, tr) or tr.gettext(TEXTS[p.code].fix)
 
 
-def localized(p: Problem, tr: gettext.NullTranslations) -> Problem:
+def localized(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None) -> Problem:
     """``p`` as a reader of ``tr``'s language reads it: unchanged in English (the
     check's own words), else its message and fix by code (:func:`message_of`,
-    :func:`fix_of`); a code without texts (none: the catalogue test checks) stays as
-    it is. Code, rule, where and line never change."""
+    :func:`fix_of`, a suggested name shown by ``name_of``); a code without texts (none:
+    the catalogue test checks) stays as it is. Code, rule, where and line never change."""
     if i18n.language_of(tr) == i18n.DEFAULT or p.code not in TEXTS:
         return p
-    return replace(p, message=message_of(p, tr), hint=fix_of(p, tr))
+    return replace(p, message=message_of(p, tr), hint=fix_of(p, tr, name_of))
 
 
 __all__ = ["DETAILS", "FIX_DETAILS", "TEXTS", "Text", "fix_of", "localized", "message_of"]

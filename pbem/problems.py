@@ -220,6 +220,8 @@ _MAIL = [
     ("envelope.missing", "a line game:, seat:, key:, step: or orders: is missing",
      ENVELOPE),
     ("envelope.unknown_key", "a top-level key the envelope does not have", ENVELOPE),
+    ("envelope.command_and_orders", "command: and orders: in one mail: one of them per mail, "
+     "so neither is done", ENVELOPE),
     ("envelope.unknown_game", "no game of that name on this judge", ENVELOPE),
     ("envelope.unknown_seat", "the game has no such seat", ENVELOPE),
     ("envelope.step_type", "step is not a whole number", ENVELOPE),
@@ -286,8 +288,10 @@ _MAIL = [
     ("command.seat_taken", "join: names a seat another player took", "docs/player-guide.md: Joining an open game"),
     ("command.signup_twice", "the address holds a seat of that open game already",
      "docs/player-guide.md: Joining an open game"),
-    ("command.no_substitutes", "game: names no running game that takes substitutes (unknown, ended, a config "
-     "game, or its substitutes setting is off)", "docs/player-guide.md: Substitutes"),
+    ("command.no_substitutes", "game: names a game whose host turned substitutes off (its setting "
+     "substitutes: off)", "docs/player-guide.md: Substitutes"),
+    ("command.config_game", "game: names a game of the judge's config file: its seats change only there, so it "
+     "takes no substitutes", "docs/player-guide.md: Substitutes"),
     ("command.seat_not_free", "take: names a seat that is not on offer (its player plays it, another "
      "substitute took it or asked first)", "docs/player-guide.md: Substitutes"),
     ("command.not_standing_by", "take: from an address that is not on the game's or the judge's standby list",
@@ -305,6 +309,7 @@ _MAIL = [
     ("observe.seat", "the address holds a seat of the game: its own reports show more",
      "docs/player-guide.md: Observing a game"),
     ("observe.not_following", "leave: the address observes no such game", "docs/player-guide.md: Observing a game"),
+    ("observe.confirm", "confirm: is not the code the judge mailed to the address", "docs/player-guide.md: Observing a game"),
     ("internal", "the judge hit an internal error; the host is told", "docs/pipeline.md: One cycle"),
     ("mail.no_orders", "no orders block in the author's own text", READING),
     ("mail.two_documents", "two orders blocks in one mail", READING),

@@ -41,6 +41,8 @@ __all__ = ["GAME_LINE", "WRAP_COLUMNS", "StrayLine", "YamlBlock", "find_yaml_blo
 GAME_LINE = re.compile(r"""^( *)(["']?)game\2 *:(?:[ \t]|$)""", re.IGNORECASE)
 _KEY_LINE_RE = re.compile(r"""^(["']?)[\w.-]+\1[ \t]*:(?:[ \t]|$)""")
 _TOP_KEY_RE = re.compile(r"""^(["']?)[a-z_][a-z0-9_-]*\1[ \t]*:(?:[ \t]|$)""")
+#: A ``command:`` line in any case (``Command: status``: people capitalise it, issue 24 N6).
+_COMMAND_LINE_RE = re.compile(r"""^(["']?)command\1[ \t]*:(?:[ \t]|$)""", re.IGNORECASE)
 _ENVELOPE_KEYS = frozenset({"command", "seat", "key", "host", "seq", "step"})
 """The envelope's keys: one of them written above ``game:`` with blank lines between
 (``command: help``, a blank line, then the block copied from a prompt: issue 24 N6) is
@@ -278,7 +280,8 @@ class _Open:
 
 
 def _keys_above(lines: list[str | None], index: int, base: int, floor: int) -> int:
-    """The index of the first of the lowercase top-level ``key:`` lines (at the ``game:``
+    """The index of the first of the lowercase top-level ``key:`` lines (and a
+    ``command:`` line in any case, :data:`_COMMAND_LINE_RE`) (at the ``game:``
     line's indentation ``base``, no blank line between, or an envelope key across blank
     lines, :data:`_ENVELOPE_KEYS`) right above the ``game:`` line at
     ``index``, and not before ``floor``; ``index`` when there are none. A player who wrote
@@ -290,9 +293,10 @@ def _keys_above(lines: list[str | None], index: int, base: int, floor: int) -> i
         if above is not None and not above.strip():  # a blank line: only an envelope key reaches over it
             probe -= 1
             continue
-        if above is None or above[:base].strip(" ") or not _TOP_KEY_RE.match(above[base:]):
+        if above is None or above[:base].strip(" ") or not (
+                _TOP_KEY_RE.match(above[base:]) or _COMMAND_LINE_RE.match(above[base:])):
             break
-        if probe != first and above[base:].split(":", 1)[0].strip("\"' ") not in _ENVELOPE_KEYS:
+        if probe != first and above[base:].split(":", 1)[0].strip("\"' ").lower() not in _ENVELOPE_KEYS:
             break
         probe -= 1
         first = probe

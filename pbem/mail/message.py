@@ -331,6 +331,24 @@ def _no_orders(body: Body, author: AuthorText) -> Problem:
     )
 
 
+def _lowercase_command(document: object) -> object:
+    """The document with its command read in any case (issue 24 N6: people capitalise
+    the one line they write above ``game:``): a top-level ``Command:`` key in another
+    case (``Command``, ``COMMAND``) read as ``command:`` unless the document also has a
+    ``command:`` (then both stay, and the other is refused as an unknown key), and a
+    command name given as text read in lowercase (``Status`` as ``status``; every
+    command's name is). Other keys keep their case (a capitalised ``Game:`` is told
+    that keys are lowercase)."""
+    if not isinstance(document, dict):
+        return document
+    named = [k for k in document if isinstance(k, str) and k.lower() == "command"]
+    if "command" not in document and len(named) == 1:
+        document = {("command" if k == named[0] else k): v for k, v in document.items()}
+    if isinstance(document.get("command"), str):
+        document = {**document, "command": document["command"].strip().lower()}
+    return document
+
+
 def _check_document(document: object) -> Problem | None:
     if not isinstance(document, dict):
         kind = "a list" if isinstance(document, list) else "a single value"
@@ -497,6 +515,7 @@ def _read_block(envelope: _Envelope, block: YamlBlock, *, from_html: bool) -> Pa
         return _read_spilled(envelope, block, offset, stray)
     if stray:
         return _result(envelope, "reject", orders_text=orders_text, problems=stray)
+    document = _lowercase_command(document)
     problem = _check_document(document)
     if problem is not None:
         return _result(envelope, "reject", orders_text=orders_text, problems=(problem,))
@@ -522,6 +541,7 @@ def _read_spilled(envelope: _Envelope, block: YamlBlock, offset: int | None,
                        problems=(*named, *stray, *exc.problems))
     if stray:
         return _result(envelope, "reject", orders_text=orders_text, problems=stray)
+    document = _lowercase_command(document)
     problem = _check_document(document)
     if problem is not None:
         return _result(envelope, "reject", orders_text=orders_text, problems=(problem,))

@@ -25,11 +25,13 @@ Two uses:
 from __future__ import annotations
 
 import dataclasses
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from pbem import i18n
 from pbem.pack.model import Pack
 
 CANONICAL = "en"
@@ -200,11 +202,13 @@ def localized(pack: Pack, language: str) -> Pack:
     """``pack`` with the names and card texts of ``language`` (for rendering a mail;
     the rules never see it): provinces, spaces, generals, cards (name and text) and the
     optional tables, each entry missing in ``language`` kept in English. Returns
-    ``pack`` itself for English and for a language the pack does not declare (the
-    pseudo-language included). Cached per pack and language: the same object every
+    ``pack`` itself for English and for a language the pack does not declare; the
+    pseudo-language gets the cards' names and texts marked (:func:`_pseudo_table`). Cached per pack and language: the same object every
     time, so caches keyed by the pack (the map's layers) keep one entry per language."""
     base = pack.canonical or pack
     table = base.names.get(language)
+    if language == i18n.PSEUDO:  # the cards marked, so a test sees where a card is named from the wrong pack
+        table = _pseudo_table(base)
     if language == CANONICAL or not table:
         return base
     hit = _LOCALIZED.get((id(base), language))
@@ -233,6 +237,16 @@ def localized(pack: Pack, language: str) -> Pack:
     )
     _LOCALIZED[(id(base), language)] = (base, out)
     return out
+
+
+def _pseudo_table(base: Pack) -> dict[str, dict[Any, str]]:
+    """The names table of :data:`pbem.i18n.PSEUDO` (issue 28): every card's name and
+    text in English inside the pseudo-language's marks (``⟦Ambush⟧``), so a mail that
+    names a card from the canonical pack instead of the reader's shows it unmarked
+    (tests/service/test_pseudo_locale.py); the other names as they are."""
+    return {"cards": {n: f"{i18n.OPEN}{c.name}{i18n.CLOSE}" for n, c in base.cards.items()},
+            "card_texts": {n: c.text if c.text == "none" else f"{i18n.OPEN}{c.text}{i18n.CLOSE}"
+                           for n, c in base.cards.items()}}
 
 
 def both(pack: Pack, section: str, key: Any) -> str:
@@ -301,6 +315,45 @@ def names_of(pack: Pack, section: str, key: Any) -> set[str]:
     return out
 
 
+def names_in_every_language(pack: Pack, section: str, key: Any) -> list[str]:
+    """An entry's names in the pack's other languages (not folded: as a hint may
+    compare them), the canonical one left out."""
+    base = pack.canonical or pack
+    return [t[section][key] for language, t in base.names.items()
+            if language != CANONICAL and key in t.get(section, {})]
+
+
+def every_name(pack: Pack, section: str) -> dict[str, Any]:
+    """Every name of ``section`` in every language of the pack, and every id, each in
+    lower case (spacing as :func:`lookup` compares it) with the id it names: what a
+    "did you mean" hint searches, so a misspelling in any language finds its entry
+    (``Византия`` -> ``byzantium``; issue 28)."""
+    return dict(_index(pack, section)[0])
+
+
+def shown_name(pack: Pack, language: str, name: str) -> str:
+    """A name a check gave in its canonical (English) form, as a reader of
+    ``language`` finds it: the entry's name in that language with the canonical one
+    after it where they differ (:func:`both`: ``"Bizancio (Byzantium)"``), a card's
+    label ``#12 Name`` likewise (``"#64 Fundación de la capital (Foundation of the
+    Capital)"``); the name itself when no entry has it, or in English (issue 28)."""
+    base = pack.canonical or pack
+    local = localized(base, language)
+    if local is base:
+        return name
+    card = _CARD_LABEL.fullmatch(name)
+    if card and int(card.group(1)) in base.cards and base.cards[int(card.group(1))].name == card.group(2):
+        return f"#{card.group(1)} {both(local, 'cards', int(card.group(1)))}"
+    for section in ("spaces", "provinces", "generals", "royals", "fleets", "independent_armies", "special_units"):
+        key = next((k for k, v in getattr(base, section).items() if v.name == name), None)
+        if key is not None:
+            return both(local, section, key)
+    return name
+
+
+_CARD_LABEL = re.compile(r"#(\d+) (.+)")
+
+
 def all_names(pack: Pack, section: str) -> list[str]:
     """Every name of ``section`` in every language (for a "did you mean" hint)."""
     base = pack.canonical or pack
@@ -318,10 +371,13 @@ __all__ = [
     "SECTIONS",
     "all_names",
     "both",
+    "every_name",
+    "names_in_every_language",
     "fold",
     "localized",
     "lookup",
     "names_file",
     "names_of",
     "read",
+    "shown_name",
 ]

@@ -20,6 +20,7 @@ from pbem.pack.model import Pack
 from pbem.i18n import N_
 from pbem.rules.core.board import info
 from pbem.rules.core.names import (
+    ENGLISH,
     card_label,
     cus_text,
     general_name,
@@ -60,7 +61,7 @@ def term_label(pack: Pack, t: Term, tr: gettext.NullTranslations | None = None) 
         "champion": lambda: _("Champion"),
         "burial": lambda: _("burial in %(space)s") % {"space": space_name(pack, what)},
         "tomb_guardian": lambda: _("Tomb Guardian of %(space)s") % {"space": space_name(pack, what)},
-        "cards": lambda: card_label(pack, what),
+        "cards": lambda: card_label(pack, what, tr or ENGLISH),
         "condemnation": lambda: _("Condemnation on %(general)s") % {"general": general_name(pack, what)},
         "adjust": lambda: _("adjustment"),
     }.get(kind, lambda: str(kind).replace("_", " "))()
@@ -195,7 +196,7 @@ def control_changes(pack: Pack, before: Mapping[str, Any], after: Mapping[str, A
     city, and the garrisons that changed in the province: ``"Egypt: west takes control
     (R-3.2): west garrisons in 3 of its 4 spaces, Memphis among them; now: Pelusium
     west's."``"""
-    _, n_ = i18n.gettext_of(tr), i18n.ngettext_of(tr)
+    _, ngettext = i18n.gettext_of(tr), i18n.ngettext_of(tr)
     was, now = before.get("provinces") or {}, after.get("provinces") or {}
     g0, g1 = before.get("garrisons") or {}, after.get("garrisons") or {}
     out = []
@@ -215,7 +216,7 @@ def control_changes(pack: Pack, before: Mapping[str, Any], after: Mapping[str, A
         who = new or old
         held = sum(1 for x in spaces if g1.get(x) == who)
         city = ", ".join(space_name(pack, m) for m in majors)
-        detail = n_("%(who)s garrisons in %(held)s of its %(num)d space", "%(who)s garrisons in %(held)s of its %(num)d spaces",
+        detail = ngettext("%(who)s garrisons in %(held)s of its %(num)d space", "%(who)s garrisons in %(held)s of its %(num)d spaces",
                     len(spaces)) % {"who": who, "held": held, "num": len(spaces)}
         if city:
             detail += (_(", %(city)s among them") if all(g1.get(m) == who for m in majors)
@@ -248,7 +249,8 @@ def fleet_rows(pack: Pack, view: Mapping[str, Any],
     """The table of fleets (R-15) from a public view's ``fleets``: ``[{"name", "home",
     "strength", "seat" (or "nobody"), "dispersed"}]`` in the pack's order; "nobody" in
     the language of ``tr`` (None: English; issue 28)."""
-    nobody = i18n.gettext_of(tr)("nobody")
+    _ = i18n.gettext_of(tr)
+    nobody = _("nobody")
     return [{"name": pack.fleets[fid].name, "home": home_name(pack, f["home"]), "strength": int(f["strength"]),
              "seat": f["seat"] or nobody, "dispersed": bool(f.get("dispersed"))}
             for fid, f in (view.get("fleets") or {}).items() if fid in pack.fleets]
@@ -379,7 +381,7 @@ def grant_changes(pack: Pack, before: rules.GameState | None, events: Sequence[r
     the reinforcement phase opened."""
     if before is None:
         return []
-    _, n_ = i18n.gettext_of(tr), i18n.ngettext_of(tr)
+    _, ngettext = i18n.gettext_of(tr), i18n.ngettext_of(tr)
     out: list[str] = []
     start = 0
     for i, e in enumerate(events):
@@ -394,9 +396,9 @@ def grant_changes(pack: Pack, before: rules.GameState | None, events: Sequence[r
             if sum(g.count for g in items) != sum(cus.values()):  # an older log's rules: the counts alone
                 items = [Grant(t, n, "every_seat") for t, n in cus.items() if n]
             n = sum(cus.values())
-            items_text = " + ".join(f"{g.count} {cus_name(pack, g.unit)} ("
+            items_text = " + ".join(f"{cus_text({g.unit: g.count}, pack, tr or ENGLISH)} ("
                                     + (_(GRANT_REASONS[g.why]) % {"points": g.points}) + ")" for g in items)
-            out.append(n_("%(seat)s +%(num)d CU to place (R-7.1): %(items)s.",
+            out.append(ngettext("%(seat)s +%(num)d CU to place (R-7.1): %(items)s.",
                           "%(seat)s +%(num)d CUs to place (R-7.1): %(items)s.", n) % {
                 "seat": seat, "num": n, "items": items_text})
     return out

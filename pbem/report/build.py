@@ -20,6 +20,7 @@ from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.report import account, context, orders_text, snapshot
 from pbem.report.context import WIDTH
+from pbem.rules.core.names import ENGLISH
 from pbem.report.render import render
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,7 @@ def report_context(pack: Pack, state: rules.GameState, events: Sequence[rules.Ev
                     + account.grant_changes(pack, before, events, tr)),
         "map_attached": bool(map_cid) if map_attached is None else map_attached,
         "happened": context.happenings(pack, visible, view, tr),
-        "played": [context.card_label(pack, e.data.get("card")) for e in visible
+        "played": [context.card_label(pack, e.data.get("card"), tr or ENGLISH) for e in visible
                    if e.kind in ("CardPlayed", "CardDiscarded", "SurprisePlayed") and e.data.get("card") is not None],
         "rolls": sum(1 for e in visible if e.kind == "DiceRolled"),
         "seed_commitment": seed_commitment, "view": summary(pack, view, seats, tr),
@@ -286,20 +287,21 @@ def seat_map_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Eve
                   ) -> dict[str, bytes | None]:
     """Each seat's map picture of one decision as PNG bytes, 1000 px wide: the seats
     in ``zoom`` with the zoom on their forces, the others the overview alone, the
-    shared drawing done once per language (:func:`pbem.report.snapshot.seat_pngs`);
+    shared drawing done once (:func:`pbem.report.snapshot.language_pngs`);
     ``languages``: ``{seat: language}``, whose pack names label each seat's picture
     (Cyrillic for ``ru``; :func:`pbem.pack.names.localized`, issue 28), English when
-    not given. Every seat None, logged, if drawing fails (a report is never lost for
-    want of a picture)."""
-    groups: dict[str, list[str]] = {}
-    for seat in seats:
-        groups.setdefault((languages or {}).get(seat, i18n.DEFAULT), []).append(seat)
-    out: dict[str, bytes | None] = {}
-    for language, group in groups.items():
-        try:
-            out.update(snapshot.seat_pngs(pack_names.localized(pack, language), state, events, title, group,
-                                          players=players, zoom=zoom))
-        except Exception:  # the picture is optional, the report is not
-            log.exception("map snapshot failed")
-            out.update(dict.fromkeys(group))
-    return out
+    not given. With seats in several languages the turn's boxes stand at the same
+    places in each language's picture, sized for the widest label, and every picture
+    takes the palette of the first language's overview (English's when a seat reads
+    it). Every seat None, logged, if drawing fails (a report is never lost for want of
+    a picture)."""
+    if not seats:
+        return {}
+    chosen = {seat: (languages or {}).get(seat, i18n.DEFAULT) for seat in seats}
+    order = sorted(dict.fromkeys(chosen.values()), key=lambda lang: lang != i18n.DEFAULT)
+    try:
+        return dict(snapshot.language_pngs({lang: pack_names.localized(pack, lang) for lang in order}, state, events,
+                                           title, chosen, players=players, zoom=zoom))
+    except Exception:  # the picture is optional, the report is not
+        log.exception("map snapshot failed")
+        return dict.fromkeys(seats)

@@ -19,13 +19,13 @@ from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
-from pbem.rules.core.names import ENGLISH, battle_side_text, printed_name
+from pbem.rules.core.names import ENGLISH, battle_side_text, cu_count, printed_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import LIMIT_TEXT
 from pbem.rules.orders.reactions import QUESTION
 from pbem.rules.orders.tyche_surprises import HOW
 from pbem.rules.resolve.surprises import MOMENT_NAMES
-from pbem.rules.core.units import cus_label, is_unit_type, unit_strength
+from pbem.rules.core.units import cus_label, is_unit_type, special_unit, unit_name, unit_strength, unit_types
 
 SEAT_COLOURS: Mapping[str, str] = {"north": "#c0392b", "east": "#2471a3", "south": "#d4ac0d",
                                    "west": "#7d3c98", "independent": "#2e8b57"}
@@ -57,10 +57,16 @@ def visible_events(events: Sequence[rules.Event], seat: str | None) -> list[rule
     return [e for e in events if e.public or (seat is not None and e.seat == seat)]
 
 
-def cus_text(pack: Pack, cus: Mapping[str, int]) -> str:
+def cus_text(pack: Pack, cus: Mapping[str, int], tr: gettext.NullTranslations | None = None) -> str:
     """``{"loyal": 2, "mercenary": 3}`` -> ``"2 loyal, 3 mercenary"`` (pack order); a
-    special unit by its name (``"Silver Shields"``, R-4.1)."""
-    return cus_label(pack, dict(cus)) or "no CUs"
+    special unit by its name (``"Silver Shields"``, R-4.1); the CU types in the language
+    of ``tr`` (None: English; issue 28)."""
+    if tr is None:
+        return cus_label(pack, dict(cus)) or "no CUs"
+    order = unit_types(pack) + sorted(set(cus) - set(unit_types(pack)))
+    return ", ".join(unit_name(pack, t) if special_unit(pack, t) and cus[t] == 1
+                     else (f"{cus[t]} {unit_name(pack, t)}" if special_unit(pack, t) else cu_count(cus[t], t, tr))
+                     for t in order if cus.get(t)) or tr.gettext("no CUs")
 
 
 def strength(pack: Pack, cus: Mapping[str, int]) -> str:
@@ -81,6 +87,13 @@ def place_name(pack: Pack, place: Any) -> str:
     if isinstance(place, str) and place not in pack.spaces and place in pack.provinces:
         return f"{pack.provinces[place].name} (province)"
     return space_name(pack, place)
+
+
+def _pick_up_words(pack: Pack, p: Mapping[str, Any]) -> str:
+    """One entry of the ``pick_ups`` option (R-9.1): ``"Gaza (1 loyal, Heracles)"``."""
+    parts = ([cus_text(pack, p["cus"])] if p.get("cus") else []) + [
+        printed_name(pack, r) for r in p.get("royals") or []]
+    return f"{place_name(pack, p.get('space'))} ({', '.join(parts)})"
 
 
 def _gen(pack: Pack, gid: str | None) -> str:
@@ -255,6 +268,26 @@ def _merged(events: Sequence[rules.Event]) -> list[tuple[int, rules.Event]]:
     return out
 
 
+def passed_over(order: Sequence[str], last: str | None, seat: Any, new_round: bool) -> list[str]:
+    """The seats a round passed over between ``last`` (whose player-turn ended; None: none
+    in these events) and ``seat`` (whose player-turn begins), in turn order ``order``:
+    a seat holding no card that can be the Tyche play, only surprise cards or none, is
+    skipped (R-6.5, docs/rules.md "Rounds"). The events say nothing of it, so the report
+    says it here (the fourth hand-played game of issue 24: three seats were skipped in a
+    round with no word to them). ``new_round``: a round began in between, so the seats
+    after ``last`` were passed over in the round that ended and those before ``seat`` in
+    the new one."""
+    if seat not in order or (last is not None and last not in order):
+        return []
+    at = order.index(seat)
+    if last is None:
+        return list(order[:at]) if new_round else []
+    after_last = order.index(last) + 1
+    if new_round:
+        return list(order[after_last:]) + list(order[:at])
+    return list(order[after_last:at])
+
+
 def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, Any] | None = None,
                tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
@@ -264,7 +297,22 @@ def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, An
     text in the language of ``tr`` (None: English)."""
     out = []
     gone = wiped_out_moves(events, after)
+    order = [x for x in ((after or {}).get("turn_order") or []) if isinstance(x, str)]
+    last: str | None = None  # the seat whose player-turn ended last in these events
+    new_round = False
     for i, e in _merged(events):
+        if e.kind == "TurnPassed":
+            last, new_round = e.data.get("seat", e.data.get("from")), False
+        elif e.kind == "RoundStarted":
+            new_round = True
+        elif e.kind == "PlayerTurnStarted":
+            passed = passed_over(order, last, e.data.get("seat"), new_round)
+            if passed:
+                _ = i18n.gettext_of(tr)
+                out.append({"kind": "PassedOver", "roll": None, "text": _(
+                    "Passed over (R-6.5): %(seats)s, with no card in hand that can be the Tyche play "
+                    "(surprise cards only, or none).") % {"seats": ", ".join(passed)}})
+            last, new_round = e.data.get("seat"), False
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)
             out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": info})
@@ -324,7 +372,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         others = [_gen(pack, g) for g in gens if g != cmd]
         cus = dict(a.get("cus", {}))
         armies.append({"seat": a.get("seat", "?"), "space": space_name(pack, a.get("space")),
-                       "commander": commander, "others": others, "cus": cus_text(pack, cus),
+                       "commander": commander, "others": others, "cus": cus_text(pack, cus, tr),
                        "strength": strength(pack, cus), "colour": SEAT_COLOURS.get(a.get("seat", ""), "#555")})
     armies.sort(key=lambda a: (rules.SEATS.index(a["seat"]) if a["seat"] in rules.SEATS else 9, a["space"]))
     royals = royal_rows(pack, view, tr)
@@ -335,7 +383,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
             continue
         indep.append({"name": army.name if army else iid, "where": space_name(pack, ia.get("space")),
                       "strength": ia.get("strength", army.strength if army else "?")})
-    dispersed = [{"seat": s, "cus": cus_text(pack, c)} for s, c in view.get("dispersed", {}).items() if c]
+    dispersed = [{"seat": s, "cus": cus_text(pack, c, tr)} for s, c in view.get("dispersed", {}).items() if c]
     turn = view.get("turn", 1)
     years = {t.number: t.year_bc for t in pack.turns}
     phase = str(view.get("phase", "")).replace("_", " ")
@@ -351,8 +399,8 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         "specials_destroyed": [pack.special_units[u].name if u in pack.special_units else u
                                for u, st in view.get("special_units", {}).items()
                                if st.get("status") == "destroyed"],  # R-4.1
-        "discards": [card_label(pack, n) for n in view.get("discards", [])],
-        "removed": [card_label(pack, n) for n in view.get("removed", [])],
+        "discards": [card_label(pack, n, tr or ENGLISH) for n in view.get("discards", [])],
+        "removed": [card_label(pack, n, tr or ENGLISH) for n in view.get("removed", [])],
         "deck_size": view.get("deck_size", 0),
         "result": result_summary(pack, view, seat_rows),
     }
@@ -476,7 +524,8 @@ def _event_option_lines(pack: Pack, key: str, value: Mapping[str, Any],
         else:
             words = [place_name(pack, x) for x in items]
         if words:
-            out.append({"label": _(EVENT_OPTIONS[key]) % {"card": card_label(pack, card)}, "items": words})
+            out.append({"label": _(EVENT_OPTIONS[key]) % {"card": card_label(pack, card, tr or ENGLISH)},
+                        "items": words})
     return out
 
 
@@ -487,7 +536,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
     Known keys of ``legal_options`` (garrison_spaces, surrender, movement,
     mercenary_spaces, surprise_discards, surprise_plays and a window's surprises
     (R-8.5), training, general_spaces, special_unit_armies,
-    armies, inside_room, fleet_upgrades, reaction windows) get their own sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown
+    armies, pick_ups, inside_room, fleet_upgrades, reaction windows) get their own sentence; space ids become names, cards ``#12 Name (3 OPs)``. Unknown
     keys fall back to ``key: value`` so a new option never disappears from a prompt.
     In the language of ``tr`` (None: English; order words and YAML stay English)."""
     _, ngettext = i18n.gettext_of(tr), i18n.ngettext_of(tr)
@@ -516,7 +565,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                         "items": spaces(value)})
         elif key == "surprise_discards":
             out.append({"label": _("Surprise cards you may discard first, each replaced (R-8.5)"),
-                        "items": [card_label(pack, n) for n in value]})
+                        "items": [card_label(pack, n, tr or ENGLISH) for n in value]})
         elif key == "surprise_plays" and isinstance(value, (list, tuple)):  # R-8.5
             for row in value:
                 if not isinstance(row, Mapping):
@@ -528,7 +577,9 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                     items.append(_("armies a mutiny would strike now: %(spaces)s")
                                  % {"spaces": ", ".join(spaces(row["targets"]))})
                 out.append({"label": _("Surprise card %(card)s may be played "
-                                       "(R-8.5; a replacement is drawn at once)") % {"card": row.get('label')},
+                                       "(R-8.5; a replacement is drawn at once)") % {
+                                "card": card_label(pack, row["card"], tr or ENGLISH) if row.get("card") is not None
+                                else row.get("label")},
                             "items": items})
         elif key == "surprises" and isinstance(value, (list, tuple)):  # R-8.5, a window
             out.append({"label": _("Surprise cards you may play here (play: [...] in your answer; "
@@ -546,13 +597,14 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
         elif key == "general_spaces" and isinstance(value, Mapping):
             for card, ids in value.items():
                 out.append({"label": _("%(card)s as its event places the general (R-8.6) in")
-                            % {"card": card_label(pack, card)},
+                            % {"card": card_label(pack, card, tr or ENGLISH)},
                             "items": spaces(ids) or [_("a reinforcement space")]})
         elif key == "special_unit_armies" and isinstance(value, Mapping):
             for card, ids in value.items():
                 if ids:
                     out.append({"label": _("%(card)s as its event (army: ...) joins "
-                                           "one of your armies (R-4.1) in") % {"card": card_label(pack, card)},
+                                           "one of your armies (R-4.1) in")
+                                % {"card": card_label(pack, card, tr or ENGLISH)},
                                 "items": spaces(ids)})
         elif key in EVENT_OPTIONS and isinstance(value, Mapping):  # R-16
             out += _event_option_lines(pack, key, value, tr)
@@ -578,11 +630,16 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                                             "%(general)s in %(space)s (%(num)d MPs; %(cus)s)",
                                             int(a.get('allowance') or 0))
                                    % {"general": _gen(pack, a.get('commander')), "space": place_name(pack, a.get('space')),
-                                      "num": int(a.get('allowance') or 0), "cus": cus_text(pack, a.get('cus') or {})})
+                                      "num": int(a.get('allowance') or 0), "cus": cus_text(pack, a.get('cus') or {}, tr)})
                                   if isinstance(a, Mapping) else str(a) for a in value]})
+        elif key == "pick_ups" and isinstance(value, (list, tuple)):  # R-9.1, issue 24 N6
+            out.append({"label": _("Units of yours no general leads; a move takes them along as it "
+                                   "passes when it names them (pick_up: {at: Space, cus: {loyal: 1}, "
+                                   "royals: [...]}; R-9.1)"),
+                        "items": [_pick_up_words(pack, p) for p in value if isinstance(p, Mapping)]})
         elif key in ("new", "dispersed") and isinstance(value, Mapping):  # R-7.1, R-7.2
             out.append({"label": _("New CUs to place (R-7.1)") if key == "new" else
-                        _("CUs back from the dispersed box to place (R-7.1)"), "items": [cus_text(pack, value)]})
+                        _("CUs back from the dispersed box to place (R-7.1)"), "items": [cus_text(pack, value, tr)]})
         elif key == "placement_spaces":
             out.append({"label": _("Reinforcements may go to (space: ...; R-7.2)"), "items": spaces(value)})
         elif key == "free_passage" and isinstance(value, (list, tuple)):  # R-12.2
@@ -642,7 +699,9 @@ def royal_lines(pack: Pack, key: str, value: Any, tr: gettext.NullTranslations |
         return [{"label": _("You may bury Alexander's body (bury: true; R-12.4) in"),
                  "items": [place_name(pack, x) for x in value]}]
     words, field = EVENT_CHOICES[key]
-    return [{"label": _(words) % {"card": card_label(pack, card)} + (f" ({field}: ...)" if field else ""),
+    return [{"label": (_("%(choice)s (%(field)s: ...)") % {"choice": _(words) % {"card": card_label(
+                 pack, card, tr or ENGLISH)}, "field": field} if field
+                       else _(words) % {"card": card_label(pack, card, tr or ENGLISH)}),
              "items": [_choice_name(pack, x, tr) for x in ids]}
             for card, ids in (value.items() if isinstance(value, Mapping) else ()) if ids]
 
@@ -652,7 +711,8 @@ def _choice_name(pack: Pack, x: Any, tr: gettext.NullTranslations | None = None)
     for table in (pack.royals, pack.generals, pack.spaces):
         if x in table:
             return table[x].name
-    return i18n.gettext_of(tr)("no general (back to its box)") if x == "none" else str(x)
+    _ = i18n.gettext_of(tr)
+    return _("no general (back to its box)") if x == "none" else str(x)
 
 
 def limit_words(pack: Pack, limit: str, tr: gettext.NullTranslations | None = None) -> str:

@@ -22,6 +22,7 @@ from xml.sax.saxutils import escape
 
 import cairosvg
 
+from pbem.i18n import N_
 from pbem.pack.model import Pack
 from pbem.report.placement import Box, Obstacles, free_spot, overlap, text_box
 
@@ -527,22 +528,23 @@ def _legend_box() -> Box:
 
 def symbol_rows() -> list[tuple[str, str]]:
     """The legend rows of the space symbols, ``[(svg at 0,0, label)]``: the same on the
-    full map and the overview (:mod:`pbem.report.overview`)."""
+    full map and the overview (:mod:`pbem.report.overview`); the labels in English,
+    marked for the catalogues (the overview's legend says them in the seat's language)."""
     return [
-        (_marker("major_city", 0, 0, "#fff"), "major city"),
+        (_marker("major_city", 0, 0, "#fff"), N_("major city")),
         (('<rect x="-6" y="-6" width="12" height="12" fill="#fff" stroke="#111" stroke-width="1.6"/>'
-         '<circle r="2.4" fill="#d4a017"/>'), "treasure city"),
-        (_marker("minor_city", 0, 0, "#fff"), "minor city"),
-        (_marker("minor_city", 0, 0, INDEPENDENT_GREEN), "independent space"),
-        (_marker("stronghold", 0, 0, INDEPENDENT_GREEN), "stronghold"),
+         '<circle r="2.4" fill="#d4a017"/>'), N_("treasure city")),
+        (_marker("minor_city", 0, 0, "#fff"), N_("minor city")),
+        (_marker("minor_city", 0, 0, INDEPENDENT_GREEN), N_("independent space")),
+        (_marker("stronghold", 0, 0, INDEPENDENT_GREEN), N_("stronghold")),
         (_marker("stronghold", 0, 0, INDEPENDENT_GREEN)
          + f'<polygon points="{_hexagon(0, 0, 9.5)}" fill="none" stroke="#c0392b" stroke-width="1.5"/>',
-         "hostile tribes"),
-        (_marker("transit", 0, 0, "#777"), "transit point"),
+         N_("hostile tribes")),
+        (_marker("transit", 0, 0, "#777"), N_("transit point")),
         ('<circle r="6.6" fill="none" stroke="#2a6fb0" stroke-width="1.2"/>'
-         + _marker("minor_city", 0, 0, "#fff"), "port"),
+         + _marker("minor_city", 0, 0, "#fff"), N_("port")),
         ('<circle r="8" fill="none" stroke="#d4a017" stroke-width="2"/>'
-         + _marker("minor_city", 0, 0, "#fff"), "Hellespont port"),
+         + _marker("minor_city", 0, 0, "#fff"), N_("Hellespont port")),
     ]
 
 
@@ -619,54 +621,107 @@ DETAIL_STYLE = TurnStyle(army_font=12.0, royal_font=10.0, pad=3.0, line=1.6, gap
 where the army labels are 18 px)."""
 
 
-def turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]], obstacles: Obstacles,
-               style: TurnStyle, within: Sequence[Box] | None = None) -> None:
-    """This turn's moves (seat-coloured arrows), battles (red cross), sieges (dashed
-    ring), army boxes (seat colour, commander and strength) and royal family (crown
-    labels), appended to ``out``. Each box goes to the free place nearest its space
-    (:func:`pbem.report.placement.free_spot`) that covers none of ``obstacles`` (the
-    names and symbols of the picture, its legends and title: the caller's), no battle
-    or siege mark and no box placed before; a leader line joins box and space. Issue
-    24 item 15: a box never covers a space's name or symbol. ``within``: see
-    :func:`map_layers`."""
+@dataclass(frozen=True)
+class PlacedBox:
+    """An army or royal-family box of the turn placed on a picture (:func:`place_turn`):
+    its ``kind`` (``army`` or ``royal``, the SVG class), its ``frame`` (the leader line
+    and the rectangle, SVG elements without a group), its label as a ``<text>`` element
+    in each of the overlays it was placed for (``texts``, in their order) and ``reach``,
+    the box that holds box and leader line (SVG units)."""
+
+    kind: str
+    frame: str
+    texts: tuple[str, ...]
+    reach: Box
+
+
+def _same_position(ovs: Sequence[MapOverlay]) -> None:
+    """Raise ValueError unless every overlay of ``ovs`` shows the same armies and royal
+    family at the same spaces (their labels may differ: one overlay per language)."""
+    first = ovs[0]
+    for ov in ovs[1:]:
+        if ([(s, seat) for s, seat, _l in ov.armies] != [(s, seat) for s, seat, _l in first.armies]
+                or list(ov.royals) != list(first.royals)):
+            raise ValueError("the overlays do not show the same position")
+
+
+def place_turn(ovs: Sequence[MapOverlay], xy: Mapping[str, tuple[float, float]], obstacles: Obstacles,
+               style: TurnStyle) -> tuple[list[str], list[PlacedBox]]:
+    """This turn's marks and boxes, placed once for the overlays ``ovs`` of one position
+    in several languages (the first gives the marks and colours; their armies and royal
+    family must be the same, only the labels differ; ValueError otherwise): returns the
+    marks (sieges, battles, then moves; SVG elements, the same in every language) and
+    the boxes in drawing order, each sized for the widest of its labels, so it stands
+    at the same place and holds its label in every language (issue 28 item 6). Each box
+    goes to the free place nearest its space (:func:`pbem.report.placement.free_spot`)
+    that covers none of ``obstacles`` (the caller's: names, symbols, legends, title),
+    no battle or siege mark and no box placed before; they are added to
+    ``obstacles``."""
+    _same_position(ovs)
+    ov = ovs[0]
+    marks: list[str] = []
     for sid in ov.sieges:
         if sid in xy:
             x, y = xy[sid]
-            out.append(f'<circle class="siege" cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" stroke="#7b241c" '
-                       'stroke-width="4" stroke-dasharray="6 4"/>')
+            marks.append(f'<circle class="siege" cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" stroke="#7b241c" '
+                         'stroke-width="4" stroke-dasharray="6 4"/>')
             obstacles.add((x - 18, y - 18, x + 18, y + 18))
     for sid in ov.battles:
         if sid in xy:
             x, y = xy[sid]
             cross = (f'<line x1="{x - 14:.1f}" y1="{y - 14:.1f}" x2="{x + 14:.1f}" y2="{y + 14:.1f}"/>'
                      f'<line x1="{x - 14:.1f}" y1="{y + 14:.1f}" x2="{x + 14:.1f}" y2="{y - 14:.1f}"/>')
-            out.append(f'<g class="battle" stroke-linecap="round"><g stroke="#fff" stroke-width="8">{cross}</g>'
-                       f'<g stroke="#d01c1c" stroke-width="4.5">{cross}</g></g>')
+            marks.append(f'<g class="battle" stroke-linecap="round"><g stroke="#fff" stroke-width="8">{cross}</g>'
+                         f'<g stroke="#d01c1c" stroke-width="4.5">{cross}</g></g>')
             obstacles.add((x - 18, y - 18, x + 18, y + 18))
-    boxes: list[tuple[str, Box]] = []
-    for sid, names in ov.royals.items():  # first: few, and far from their space they read as another's (item H)
+    boxes: list[PlacedBox] = []
+    for sid in ov.royals:  # first: few, and far from their space they read as another's (item H)
         if sid in xy:
-            boxes.append(_boxed(obstacles, style, xy[sid], "\u265b " + names, "royal", style.royal_font, "#f5eef8",
-                                "#6c3483", "#4a235a", italic=True))
-    for sid, seat, label in ov.armies:
+            boxes.append(_boxed(obstacles, style, xy[sid], ["\u265b " + o.royals[sid] for o in ovs], "royal",
+                                style.royal_font, "#f5eef8", "#6c3483", "#4a235a", italic=True))
+    for i, (sid, seat, _label) in enumerate(ov.armies):
         if sid in xy:
             colour = _seat_colour(ov, seat)
-            boxes.append(_boxed(obstacles, style, xy[sid], label, "army", style.army_font, colour, "#111",
-                                _text_on(colour), bold=True))
-    out.extend(_moves(ov, xy))
-    out.extend(svg for svg, reach in boxes if within is None or any(overlap(reach, w) > 0 for w in within))
+            boxes.append(_boxed(obstacles, style, xy[sid], [o.armies[i][2] for o in ovs], "army", style.army_font,
+                                colour, "#111", _text_on(colour), bold=True))
+    marks.extend(_moves(ov, xy))
+    return marks, boxes
 
 
-def _boxed(obstacles: Obstacles, style: TurnStyle, at: tuple[float, float], label: str, kind: str, font: float,
-           fill: str, edge: str, ink: str, bold: bool = False, italic: bool = False) -> tuple[str, Box]:
-    """One box holding ``label`` placed near ``at`` where it covers no obstacle (then
-    added to them), with its leader line: (an SVG group of class ``kind``, the box
-    that holds box and line)."""
+def reaches(box: PlacedBox, within: Sequence[Box] | None) -> bool:
+    """Whether ``box`` is drawn on a picture cut to ``within`` (None: the whole map)."""
+    return within is None or any(overlap(box.reach, w) > 0 for w in within)
+
+
+def turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, float]], obstacles: Obstacles,
+               style: TurnStyle, within: Sequence[Box] | None = None) -> None:
+    """This turn's moves (seat-coloured arrows), battles (red cross), sieges (dashed
+    ring), army boxes (seat colour, commander and strength) and royal family (crown
+    labels), appended to ``out``, each box a group of class ``army`` or ``royal`` with
+    its leader line, rectangle and label (:func:`place_turn`, for ``ov`` alone). Issue
+    24 item 15: a box never covers a space's name or symbol. ``within``: see
+    :func:`map_layers`."""
+    marks, boxes = place_turn([ov], xy, obstacles, style)
+    out.extend(marks)
+    out.extend(f'<g class="{b.kind}">{b.frame}{b.texts[0]}</g>' for b in boxes if reaches(b, within))
+
+
+def _boxed(obstacles: Obstacles, style: TurnStyle, at: tuple[float, float], labels: Sequence[str], kind: str,
+           font: float, fill: str, edge: str, ink: str, bold: bool = False, italic: bool = False) -> PlacedBox:
+    """One box placed near ``at`` where it covers no obstacle (then added to them), as
+    wide as the widest of ``labels`` (one per language) and as high as the tallest,
+    with its leader line."""
     x, y = at
-    ink_box = text_box(label, 0, 0, font, scale=style.scale, anchor="middle", bold=bold, italic=italic)
+    widths = [text_box(label, 0, 0, font, scale=style.scale, anchor="middle", bold=bold, italic=italic)
+              for label in labels]
     line_box = text_box("Hgy", 0, 0, font, scale=style.scale, bold=bold, italic=italic)
-    w = ink_box[2] - ink_box[0] + 2 * style.pad + style.line
-    h = line_box[3] - line_box[1] + 2 * style.pad * 0.7 + style.line
+    # a label's ink may reach into half the padding above and below the line ("Hgy");
+    # beyond that (an accented capital, "É", "Й") the box grows to hold it
+    slack = style.pad * 0.35
+    rise = max(0.0, line_box[1] - slack - min(b[1] for b in widths))
+    drop = max(0.0, max(b[3] for b in widths) - line_box[3] - slack)
+    w = max(b[2] - b[0] for b in widths) + 2 * style.pad + style.line
+    h = line_box[3] - line_box[1] + rise + drop + 2 * style.pad * 0.7 + style.line
     m = style.margin
     room, _free = free_spot(obstacles, x, y, w + 2 * m, h + 2 * m, gap=style.gap + 9.0, step=style.step,
                             frame=style.frame, reach=style.reach)
@@ -675,16 +730,17 @@ def _boxed(obstacles: Obstacles, style: TurnStyle, at: tuple[float, float], labe
     half = style.line / 2  # the drawn rectangle's stroke stays inside the box
     cx = (box[0] + box[2]) / 2
     near_x, near_y = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
-    baseline = box[1] + half + style.pad * 0.7 - line_box[1]
+    baseline = box[1] + half + style.pad * 0.7 + rise - line_box[1]
     weight = ' font-weight="bold"' if bold else ""
     slant = ' font-style="italic"' if italic else ""
     reach = (min(room[0], x - 1), min(room[1], y - 1), max(room[2], x + 1), max(room[3], y + 1))
-    return ((f'<g class="{kind}"><line x1="{x:.1f}" y1="{y:.1f}" x2="{near_x:.1f}" y2="{near_y:.1f}" stroke="{edge}" '
-            f'stroke-width="{style.line:.2f}"/><rect x="{box[0] + half:.2f}" y="{box[1] + half:.2f}" '
-            f'width="{box[2] - box[0] - style.line:.2f}" height="{box[3] - box[1] - style.line:.2f}" rx="{font / 4:.1f}" '
-            f'fill="{fill}" stroke="{edge}" stroke-width="{style.line:.2f}"/><text x="{cx:.2f}" y="{baseline:.2f}" '
-            f'font-size="{font:.2f}"{weight}{slant} text-anchor="middle" fill="{ink}">{escape(label)}</text></g>'),
-            reach)
+    frame = (f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{near_x:.1f}" y2="{near_y:.1f}" stroke="{edge}" '
+             f'stroke-width="{style.line:.2f}"/><rect x="{box[0] + half:.2f}" y="{box[1] + half:.2f}" '
+             f'width="{box[2] - box[0] - style.line:.2f}" height="{box[3] - box[1] - style.line:.2f}" '
+             f'rx="{font / 4:.1f}" fill="{fill}" stroke="{edge}" stroke-width="{style.line:.2f}"/>')
+    texts = tuple(f'<text x="{cx:.2f}" y="{baseline:.2f}" font-size="{font:.2f}"{weight}{slant} text-anchor="middle" '
+                  f'fill="{ink}">{escape(label)}</text>' for label in labels)
+    return PlacedBox(kind, frame, texts, reach)
 
 
 def _moves(ov: MapOverlay, xy: Mapping[str, tuple[float, float]]) -> list[str]:

@@ -18,7 +18,7 @@ import yaml
 from pbem.mail.body import WIDTH
 from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
-from pbem.rules.core.names import card_label, printed_name
+from pbem.rules.core.names import ENGLISH, Words, card_label, printed_name
 
 FIELDS = frozenset({
     "path", "places", "place", "mercenary", "accept", "remove", "decline", "assault", "markers", "toward",
@@ -74,11 +74,15 @@ def normal_orders(pack: Pack, orders: Any, hand: Sequence[int] = (), field: str 
     return orders
 
 
-def orders_yaml(pack: Pack, orders: Mapping[str, Any], hand: Sequence[int] = ()) -> str:
+def orders_yaml(pack: Pack, orders: Mapping[str, Any], hand: Sequence[int] = (), labels_pack: Pack | None = None,
+                tr: Words = ENGLISH) -> str:
     """The receipt's YAML of ``orders`` (:func:`normal_orders`), each line naming a
     card (``card: 13``, ``surprise_discards: [49]``) ending with the cards' printed
     labels as a YAML comment (``tyche: {card: 13, use: event}  # #13 Condemnation (3
-    OPs)``), so it still reads back as the same orders."""
+    OPs)``), so it still reads back as the same orders. The YAML is canonical (English
+    names, as orders write them); the comments name the cards from ``labels_pack`` (the
+    reader's language, :func:`pbem.pack.names.localized`; ``pack`` when None) with the
+    OPs in the language of ``tr`` (issue 28)."""
     text = yaml.safe_dump({"orders": normal_orders(pack, dict(orders), hand)}, sort_keys=False,
                           allow_unicode=True, default_flow_style=None, width=WIDTH)
     out = []
@@ -86,7 +90,7 @@ def orders_yaml(pack: Pack, orders: Mapping[str, Any], hand: Sequence[int] = ())
         numbers = [int(n) for n in _CARD.findall(line)]
         for group in _SURPRISES.findall(line):
             numbers += [int(n) for n in re.findall(r"\d+", group)]
-        labels = [card_label(pack, n) for n in numbers if n in pack.cards]
+        labels = [card_label(labels_pack or pack, n, tr) for n in numbers if n in pack.cards]
         out.append(f"{line}  # {'; '.join(labels)}" if labels else line)
     return "\n".join(out) + "\n"
 

@@ -7,7 +7,7 @@ instead: every word on it has a cap height of at least 9 px there (:data:`NAME_P
 font, DejaVu Sans), so it carries only the names that fit at that size, the 38
 provinces and the 13 major cities, and draws the other spaces as their symbols. Its
 army and royal-family boxes are as legible and cover no name it carries and no
-space's symbol (:func:`pbem.report.mapview.turn_layer`). The legends go under the map
+space's symbol (:func:`pbem.report.mapview.place_turn`). The legends go under the map
 as a strip (:func:`legend_strip`), so nothing covers the map. The zoom is the full map
 at :data:`pbem.report.mapview.ZOOM_SCALE` pixels per unit (its names 12.75 px, cap
 height 9.3 px), cut to :func:`zoom_window`: a fixed window where the seat has the most
@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from pbem import i18n
 from pbem.pack.model import Pack
 from pbem.report.mapview import (
     DETAIL_STYLE,
@@ -38,11 +39,11 @@ from pbem.report.mapview import (
     map_layers,
     paths,
     per_pack,
+    place_turn,
     province_point,
     sea_and_land,
     symbol_box,
     symbol_rows,
-    turn_layer,
 )
 from pbem.report.placement import Box, Obstacles, free_spot, grown, text_box
 
@@ -57,7 +58,7 @@ ZOOM_HEIGHT_PX = 570
 CAPTION_PX = 24
 """Pixels of the bar naming the zoom."""
 PROVINCE_INK = "#6b4a1f"
-OVERVIEW_MARKS = ("o-turn", "o-top")
+OVERVIEW_MARKS = ("o-turn", "o-labels", "o-top")
 """The overview's layers drawn over a zoomed picture's frame (the frame crosses no box)."""
 
 
@@ -173,26 +174,55 @@ def overview_layers(pack: Pack, overlay: MapOverlay, width: int = MAILED_WIDTH) 
     ``spaces``, which are the full map's): ``o-base`` (sea, land, paths; static),
     ``o-names`` (hostile-tribe and treasure marks, the names of :func:`overview_names`;
     static), ``o-turn`` (moves, battles, sieges, army and royal-family boxes with
-    :data:`NAME_PX` text) and ``o-top`` (the title)."""
+    :data:`NAME_PX` text), ``o-labels`` (empty here: see :func:`overview_layer_sets`)
+    and ``o-top`` (the title). :func:`overview_layer_sets` of the one pair."""
+    return overview_layer_sets([(pack, overlay)], width)[0]
+
+
+def overview_layer_sets(variants: Sequence[tuple[Pack, MapOverlay]], width: int = MAILED_WIDTH) -> list[list[Layer]]:
+    """The overview of one position in several languages: for each ``(pack, overlay)``
+    of ``variants`` (the pack in a language, :func:`pbem.pack.names.localized`, and
+    the overlay built from it) its layers as :func:`overview_layers` names them. The
+    turn's boxes are placed once for all of them (:func:`pbem.report.mapview.place_turn`):
+    clear of every variant's names and title, each as wide as its widest label, so
+    ``o-base``, ``control``, ``symbols``, ``spaces`` and ``o-turn`` (the marks and the
+    boxes' leader lines and rectangles) are the same in every variant and only
+    ``o-names``, ``o-labels`` (the boxes' labels, drawn after every box, so a leader
+    line crossing another box passes under its label) and ``o-top`` are the
+    variant's (issue 28 item 6: one decision's pictures in three languages draw the
+    turn once). With one variant the layout is the one it has alone, each label drawn
+    with its box in ``o-turn`` (the picture as before issue 28 item 6). Raises
+    ValueError for no variant or overlays of different positions."""
+    if not variants:
+        raise ValueError("no variant to draw")
     u = units_per_px(width)
     proj = _Projection()
+    pack, overlay = variants[0]
     xy = {sid: proj(s.lon, s.lat) for sid, s in pack.spaces.items()}
     control: list[str] = []
     _control_layer(control, overlay, pack, xy)
     owned: list[str] = []
     _owned_layer(owned, overlay, pack, xy)
-    title = overlay.title or f"Successors ({pack.name} pack)"
-    obstacles = Obstacles([*_symbols(pack), *(n.box for n in overview_names(pack, width))])
-    obstacles.add(text_box(title, 8 * u, 8 * u + TITLE_PX * u * 0.76, TITLE_PX * u, scale=1 / u, bold=True,
-                           pad=3 * u))
-    top = (f'<text x="{8 * u:.2f}" y="{8 * u + TITLE_PX * u * 0.76:.2f}" font-size="{TITLE_PX * u:.2f}" '
-           f'font-weight="bold" fill="#2d2a26">{escape(title)}</text>')
-    turn: list[str] = []
-    turn_layer(turn, overlay, xy, obstacles, _style(width))
-    return [Layer("o-base", True, _crisp_coast(pack) + paths(pack)), Layer("control", False, tuple(control)),
-            Layer("symbols", True, _symbols_layer(pack)), Layer("spaces", False, tuple(owned)),
-            Layer("o-names", True, _marks_layer(pack) + _names_layer(pack, width)),
-            Layer("o-turn", False, tuple(turn)), Layer("o-top", False, (top,))]
+    titles = [ov.title or f"Successors ({p.name} pack)" for p, ov in variants]
+    obstacles = Obstacles([*_symbols(pack), *(n.box for p, _ov in variants for n in overview_names(p, width))])
+    for title in dict.fromkeys(titles):
+        obstacles.add(text_box(title, 8 * u, 8 * u + TITLE_PX * u * 0.76, TITLE_PX * u, scale=1 / u, bold=True,
+                               pad=3 * u))
+    marks, boxes = place_turn([ov for _p, ov in variants], xy, obstacles, _style(width))
+    alone = len(variants) == 1  # each box's label right after its frame, as the full map draws them
+    turn = Layer("o-turn", False, (*marks, *(f'<g class="{b.kind}">{b.frame}{b.texts[0] if alone else ""}</g>'
+                                             for b in boxes)))
+    shared = [Layer("o-base", True, _crisp_coast(pack) + paths(pack)), Layer("control", False, tuple(control)),
+              Layer("symbols", True, _symbols_layer(pack)), Layer("spaces", False, tuple(owned))]
+    out = []
+    for i, ((p, _ov), title) in enumerate(zip(variants, titles, strict=True)):
+        top = (f'<text x="{8 * u:.2f}" y="{8 * u + TITLE_PX * u * 0.76:.2f}" font-size="{TITLE_PX * u:.2f}" '
+               f'font-weight="bold" fill="#2d2a26">{escape(title)}</text>')
+        out.append([*shared, Layer("o-names", True, _marks_layer(p) + _names_layer(p, width)), turn,
+                    Layer("o-labels", False, () if alone else tuple(f'<g class="{b.kind}">{b.texts[i]}</g>'
+                                                                    for b in boxes)),
+                    Layer("o-top", False, (top,))])
+    return out
 
 
 @per_pack
@@ -212,40 +242,43 @@ def zoom_layers(pack: Pack, overlay: MapOverlay, windows: Sequence[Box] | None =
             if layer.name not in ("legend", "players", "top")]
 
 
-def _legend_items(overlay: MapOverlay) -> list[tuple[str, str]]:
-    """(symbol SVG drawn around 0,0 in pixels, text) of each legend entry."""
+def _legend_items(overlay: MapOverlay, language: str = i18n.DEFAULT) -> list[tuple[str, str]]:
+    """(symbol SVG drawn around 0,0 in pixels, text in ``language``) of each legend entry."""
+    _ = i18n.translations(language).gettext
     items = [((f'<rect x="-8" y="-7" width="16" height="14" rx="3" fill="{_seat_colour(overlay, seat)}" '
               'stroke="#111"/>'), text) for seat, text in overlay.seat_labels.items()]
     items.append((f'<rect x="-8" y="-7" width="16" height="14" rx="3" fill="{INDEPENDENT_GREEN}" stroke="#111"/>',
-                  "independent"))
+                  _("independent")))
     items += [
-        ('<circle r="8" fill="#777" fill-opacity="0.4"/>', "halo: province controlled"),
+        ('<circle r="8" fill="#777" fill-opacity="0.4"/>', _("halo: province controlled")),
         (('<line x1="-9" y1="0" x2="8" y2="0" stroke="#111" stroke-width="5"/>'
-         '<line x1="-9" y1="0" x2="8" y2="0" stroke="#c0392b" stroke-width="3"/>'), "move this turn"),
+         '<line x1="-9" y1="0" x2="8" y2="0" stroke="#c0392b" stroke-width="3"/>'), _("move this turn")),
         (('<g stroke="#d01c1c" stroke-width="3"><line x1="-6" y1="-6" x2="6" y2="6"/>'
-         '<line x1="-6" y1="6" x2="6" y2="-6"/></g>'), "battle"),
-        ('<circle r="7" fill="none" stroke="#7b241c" stroke-width="2.5" stroke-dasharray="4 2"/>', "siege / assault"),
-        ('<rect x="-8" y="-7" width="16" height="14" rx="6" fill="#f5eef8" stroke="#6c3483"/>', "royal family"),
-        *symbol_rows(),
-        (f'<line x1="-9" x2="9" {PATH_STYLE["land"]}/>', "land path, 1 MP"),
-        (f'<line x1="-9" x2="9" {PATH_STYLE["mountain_strait"]}/>', "mountain or strait, 2 MPs"),
-        (f'<line x1="-9" x2="9" {PATH_STYLE["sea"]}/>', "sea path"),
-        (f'<line x1="-9" x2="9" {PATH_STYLE["trans_med"]}/>', "trans-Mediterranean"),
+         '<line x1="-6" y1="6" x2="6" y2="-6"/></g>'), _("battle")),
+        ('<circle r="7" fill="none" stroke="#7b241c" stroke-width="2.5" stroke-dasharray="4 2"/>',
+         _("siege / assault")),
+        ('<rect x="-8" y="-7" width="16" height="14" rx="6" fill="#f5eef8" stroke="#6c3483"/>', _("royal family")),
+        *((sym, _(text)) for sym, text in symbol_rows()),
+        (f'<line x1="-9" x2="9" {PATH_STYLE["land"]}/>', _("land path, 1 MP")),
+        (f'<line x1="-9" x2="9" {PATH_STYLE["mountain_strait"]}/>', _("mountain or strait, 2 MPs")),
+        (f'<line x1="-9" x2="9" {PATH_STYLE["sea"]}/>', _("sea path")),
+        (f'<line x1="-9" x2="9" {PATH_STYLE["trans_med"]}/>', _("trans-Mediterranean")),
     ]
     return items
 
 
-def legend_strip(overlay: MapOverlay, width: int = MAILED_WIDTH) -> tuple[tuple[str, ...], float]:
+def legend_strip(overlay: MapOverlay, width: int = MAILED_WIDTH,
+                 language: str = i18n.DEFAULT) -> tuple[tuple[str, ...], float]:
     """The legend under the overview, in map units (``width`` pixels of picture wide):
-    the seats' colours and players, the turn's marks, the symbols and paths, laid out
-    left to right in rows, text :data:`NAME_PX`. Returns (SVG elements drawn from
-    y = 0, height in units)."""
+    the seats' colours and players, the turn's marks, the symbols and paths (their
+    words in ``language``, issue 28), laid out left to right in rows, text
+    :data:`NAME_PX`. Returns (SVG elements drawn from y = 0, height in units)."""
     u = units_per_px(width)
     proj = _Projection()
     row_h, left, gap = 22 * u, 8 * u, 18 * u
     out = [""]  # the background, once the height is known
     x, y = left, 6 * u
-    for sym, text in _legend_items(overlay):
+    for sym, text in _legend_items(overlay, language):
         ink = text_box(text, 0, 0, NAME_PX * u, scale=1 / u)
         w = 22 * u + ink[2] + gap
         if x + w > proj.width and x > left:
@@ -313,9 +346,10 @@ def zoom_scale(width: int = MAILED_WIDTH) -> float:
     return zoom_width(width) / _Projection().width
 
 
-def caption(seat: str) -> str:
-    """The words on the bar above a seat's zoom."""
-    return f"Zoom: around {seat}'s forces and this turn's fronts (dashed frame above)"
+def caption(seat: str, language: str = i18n.DEFAULT) -> str:
+    """The words on the bar above a seat's zoom, in ``language``."""
+    return i18n.translations(language).gettext(
+        "Zoom: around %(seat)s's forces and this turn's fronts (dashed frame above)") % {"seat": seat}
 
 
 def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str | None = None, width: int = MAILED_WIDTH,
@@ -330,7 +364,7 @@ def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str | None = None
     proj = _Projection()
     w, h = proj.width, proj.height
     layers = overview_layers(pack, overlay, width)
-    strip, strip_h = legend_strip(overlay, width)
+    strip, strip_h = legend_strip(overlay, width, pack.language)
     box = zoom_window(pack, overlay, seat, width) if seat and zoom else None
     over_h = round(h / u) * u  # every part starts on a whole pixel, as in the PNG
     strip_h = round(strip_h / u) * u
@@ -351,7 +385,8 @@ def render_seat_map_svg(pack: Pack, overlay: MapOverlay, seat: str | None = None
         inner = "".join(e for layer in zoom_layers(pack, overlay, [box]) for e in layer.elements)
         parts.append(f'<rect x="0" y="{total:.4f}" width="{w:.2f}" height="{bar:.4f}" fill="#2d2a26"/>'
                      f'<text x="{8 * u:.2f}" y="{total + bar / 2 + NAME_PX * u * 0.36:.2f}" '
-                     f'font-size="{NAME_PX * u:.2f}" font-weight="bold" fill="#ffffff">{escape(caption(seat))}</text>')
+                     f'font-size="{NAME_PX * u:.2f}" font-weight="bold" fill="#ffffff">'
+                     f'{escape(caption(seat, pack.language))}</text>')
         parts.append(f'<svg class="inset" x="0" y="{total + bar:.4f}" width="{w:.4f}" height="{inset_h:.4f}" '
                      f'viewBox="{x0:.4f} {y0:.4f} {x1 - x0:.4f} {y1 - y0:.4f}" '
                      f'preserveAspectRatio="xMidYMid meet">{inner}</svg>')

@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.pack.model import Pack
 from pbem.report import raster
 from pbem.report.context import SEAT_COLOURS, strength
@@ -45,8 +45,10 @@ def overlay(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], t
     armies a green box; ``*Moved`` events with a ``path`` (or ``from``/``to``) become
     arrows, battle events a red cross, siege/assault/subjugation events a dashed ring;
     royal family members on the map a crown label. ``players``: seat -> player name
-    for the legend (seat names alone when None)."""
+    for the legend (seat names alone when None). Names and the boxes' words are in the
+    language of ``pack`` (:func:`pbem.pack.names.localized`)."""
     view = rules.view(state, None)
+    tr = i18n.translations(pack.language)  # the words of the army boxes in the pack's language (issue 28)
     owner: dict[str, str] = dict(view.get("garrisons", {}))
     for space in view.get("independent", []):
         owner.setdefault(space, "independent")
@@ -55,14 +57,14 @@ def overlay(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], t
         cmd = a.get("commander")
         cus = dict(a.get("cus", {}))
         if cmd in pack.generals or a.get("minor"):
-            name = pack.generals[cmd].name if cmd in pack.generals else "minor gen."
+            name = pack.generals[cmd].name if cmd in pack.generals else tr.gettext("minor gen.")
             label = f"{name} {strength(pack, cus)}"
             specials = [pack.special_units[t].name for t in pack.special_units if cus.get(t)]
             if specials:  # R-4.1: the special units ride with their army
                 label += f" + {', '.join(specials)}"
         else:
             n = sum(cus.values())
-            label = f"{n} CU" + ("s" if n != 1 else "")
+            label = tr.ngettext("%(n)d CU", "%(n)d CUs", n) % {"n": n}
         armies.append((a["space"], a.get("seat", "?"), label))
     for iid, ia in view.get("independent_armies", {}).items():
         if isinstance(ia, Mapping) and ia.get("space"):
@@ -123,4 +125,17 @@ def seat_pngs(pack: Pack, state: rules.GameState, events: Sequence[rules.Event],
     one PNG for all of them; the shared parts drawn once
     (:class:`pbem.report.raster.SeatMaps`, issues 14 and 24)."""
     maps = raster.SeatMaps(pack, overlay(pack, state, events, title, players), width)
+    return maps.pngs(seats, zoom=zoom)
+
+
+def language_pngs(packs: Mapping[str, Pack], state: rules.GameState, events: Sequence[rules.Event], title: str,
+                  seats: Mapping[str, str], width: int = 1000, players: Mapping[str, str] | None = None,
+                  zoom: Collection[str] = ()) -> dict[str, bytes]:
+    """Every seat's picture of one decision with seats in several languages, ``seat ->
+    PNG bytes``: ``packs`` is ``{language: the pack in it}`` (the first gives the
+    palette), ``seats`` ``{seat: language}``; each picture as :func:`seat_pngs` makes
+    it, the turn's boxes placed once for every language and the parts without words
+    drawn once (:class:`pbem.report.raster.DecisionMaps`, issue 28 item 6)."""
+    maps = raster.DecisionMaps({lang: (p, overlay(p, state, events, title, players)) for lang, p in packs.items()},
+                               width)
     return maps.pngs(seats, zoom=zoom)

@@ -57,6 +57,9 @@ class Ctx:
         self.partly: list[str] = []  # in a check: what of the parts the dice before them decide
         self._plans = list(plans) if plans is not None else None
         self.version = 0  # bumped by every change of ``s`` (:meth:`emit`, :meth:`restore`)
+        # a yes/no check (:func:`pbem.rules.engine.acceptable`): a player-turn's check
+        # may stop at its first refused part instead of listing every mistake
+        self.quick = False
         self._rehearsal: tuple[int, str, str, list, Ctx] | None = None
 
     def restore(self, saved: dict[str, Any], events: int) -> None:

@@ -96,9 +96,10 @@ class Judge(Service):
             log.info("retention: %s", line)
         for game_id, why in done.held.items():
             with self.store.transaction():
-                host_notices.notify_host(self, game_id, f"Game {game_id} ended long enough ago to leave the live "
-                                         f"database for the archive database, but it stays: {why}. "
-                                         f"Run `pbem verify` on it.", kind="not archived", once="retention")
+                host_notices.notify_host(self, game_id, lambda tr, game_id=game_id, why=why: tr.gettext(
+                    "Game %(game)s ended long enough ago to leave the live database for the archive database, but "
+                    "it stays: %(why)s. Run `pbem verify` on it.") % {"game": game_id, "why": why},
+                    kind="not archived", once="retention")
         self.retention_at = now if done.more else now + RETENTION_EVERY
 
     def bot_waiting(self) -> bool:

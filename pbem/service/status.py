@@ -1,5 +1,6 @@
 """``pbem status``: what a host wants to see at a glance — every game's step and who is
-to act, open deadlines, bouncing seats, the outbox (failed rows with their error),
+to act, the games open for sign-up (seats taken and free, who joined), open deadlines,
+bouncing seats, the outbox (failed rows with their error),
 answers held back by the rate limit, held mail (a seat's key from another address),
 quarantined mail, and server faults still going on. Read from the store only."""
 from __future__ import annotations
@@ -39,16 +40,25 @@ class Status:
     faults: list[str] = field(default_factory=list)
     #: one object per game (id, status, turn, step, waiting: [[seat, kind], ...])
     game_rows: list[dict[str, Any]] = field(default_factory=list)
+    #: the games open for sign-up, a line each, then a line per seat taken (issue 25)
+    signups: list[str] = field(default_factory=list)
+    #: one object per game open for sign-up (id, opened_at, host, taken: [{seat, player,
+    #: email, joined_at}], free: [seat], deadline: None — a sign-up has none; it stays
+    #: open until its four seats are taken or the host closes it)
+    signup_rows: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """Everything :meth:`lines` shows, as one JSON-ready object (``pbem status --json``)."""
         out = asdict(self)
         out["games"] = out.pop("game_rows")
+        out["signups"] = out.pop("signup_rows")
         return out
 
     def lines(self) -> list[str]:
         """The report as text lines (games first, then indented details)."""
-        out = list(self.games) or ["no game yet: `pbem run` creates the games of the config"]
+        out = list(self.games) or (
+            [] if self.signups else ["no game yet: `pbem run` creates the games of the config"])
+        out += self.signups
         out += [f"  deadline: {d}" for d in self.deadlines]
         out += [f"  bouncing: {b}" for b in self.bouncing]
         out.append(f"outbox: {self.outbox}")
@@ -71,9 +81,12 @@ def status(store: Store) -> Status:
         rows.append({"id": row["id"], "status": row["status"], "turn": st.turn, "step": st.step,
                      "waiting": [[d.seat, d.kind] for d in pending]})
     counts = store.outbox_counts()
+    signup_lines, signup_rows = _signups(store)
     return Status(
         games=lines,
         game_rows=rows,
+        signups=signup_lines,
+        signup_rows=signup_rows,
         deadlines=[f"{r['game_id']} step {r['step']} {r['seat']} ({r['kind']}) due {r['due_at']}"
                    for r in store.open_deadlines()],
         bouncing=[f"{r['game_id']} {r['seat']} {r['email']} since {r['bounced_at']}" for r in store.bouncing_seats()],
@@ -91,6 +104,30 @@ def status(store: Store) -> Status:
                 f"{', host told' if r['notified_at'] else ''}): {safe_text(' '.join(r['detail'].split()), 200)}"
                 for r in store.open_faults() if r["key"] in faults.GRACE],
     )
+
+
+def _signups(store: Store) -> tuple[list[str], list[dict[str, Any]]]:
+    """The games open for sign-up (``pbem game open``, issue 25: ``pbem status`` did not
+    list them): for each, a line with the seats taken and free, then a line per seat
+    taken (the player's name and address, when it joined); and the same as objects.
+    A sign-up has no deadline: it stays open until its four seats are taken (the game
+    then starts) or the host closes it (``pbem game close``)."""
+    lines, rows = [], []
+    for row in store.open_signups():
+        taken = store.signup_seats(row["game_id"])
+        held = {t["seat"] for t in taken}
+        free = [s for s in rules.SEATS if s not in held]
+        lines.append(f"{row['game_id']}: open for sign-up since {row['created_at']}, "
+                     f"{len(taken)} of {len(rules.SEATS)} seats taken, free: {', '.join(free) or '-'}; "
+                     "no deadline (it starts when the last seat is taken)")
+        lines += [f"  joined: {t['seat']}: {safe_text(t['player'] or '?', 60)} <{safe_text(t['email'], 80)}> "
+                  f"at {t['joined_at']}" for t in taken]
+        rows.append({"id": row["game_id"], "status": "signup", "opened_at": row["created_at"],
+                     "host": row["host_email"],
+                     "taken": [{"seat": t["seat"], "player": t["player"], "email": t["email"],
+                                "joined_at": t["joined_at"]} for t in taken],
+                     "free": free, "deadline": None})
+    return lines, rows
 
 
 @dataclass(frozen=True)

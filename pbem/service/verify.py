@@ -146,9 +146,10 @@ JUDGE_KINDS = ("SeedCommitted", "OrdersAccepted", "SeedRevealed", "SeatChanged",
                *HOST_KINDS)
 
 
-#: judge kinds that change the position (a host's rollback or end, issue 16): the
+#: judge kinds that change the position (a host's rollback or end, issue 16; a seat's
+#: concession, issue 29, which takes it out of the contest for victory): the
 #: re-adjudication folds them where they stand in the log
-MOVING_KINDS = ("StateRestored", "GameEnded")
+MOVING_KINDS = ("StateRestored", "GameEnded", "SeatConceded")
 
 
 def _dice(store: Store, game_id: str) -> list[str]:

@@ -2,8 +2,10 @@
 
 - ``observers``: per game and address, whether the address may follow the game
   (``allowed``: the host let it in, ``pbem game observers G add ADDR`` or the host's
-  ``command: observers``), follows it (``active``: it sent ``command: observe``) or
-  stopped (``left``: ``command: leave``, or the host took it off). An observer gets the
+  ``command: observers``), asked to follow it and was sent a confirmation code
+  (``pending``: issue 29's trial, finding 6), follows it (``active``: it sent
+  ``command: observe``, with the code unless the host allowed it) or stopped (``left``:
+  ``command: leave``, the host took it off, or its mail bounced). An observer gets the
   game's public reports only (:mod:`pbem.service.play.reports`).
 - ``former_seats``: the players a seat had before its present one — the address and
   the log's last event (``until_seq``) while they held it — written by
@@ -27,7 +29,7 @@ import sqlite_utils
 from pbem.addresses import fold_address
 from pbem.store.base import Connection
 
-OBSERVER_STATUSES = ("allowed", "active", "left")
+OBSERVER_STATUSES = ("allowed", "pending", "active", "left")
 """An observer row's statuses (module docstring)."""
 
 
@@ -61,6 +63,12 @@ class ObserversTable(Connection):
             return list(self.db["observers"].rows_where("game_id = ?", [game_id], order_by="email"))
         return list(self.db["observers"].rows_where("game_id = ? AND status = ?", [game_id, status],
                                                     order_by="email"))
+
+    def observed_by(self, email: str) -> list[dict[str, Any]]:
+        """Every observer row of ``email`` (folded) that is ``pending`` or ``active``,
+        in any game."""
+        return list(self.db["observers"].rows_where("email = ? AND status IN ('pending', 'active')",
+                                                    [fold_address(email)], order_by="game_id"))
 
     def set_observer(self, game_id: str, email: str, status: str, at: str, *, allowed_by: str | None = None,
                      language: str | None = None) -> None:

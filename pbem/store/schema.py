@@ -48,6 +48,8 @@
   archive database (:mod:`pbem.store.retention`).
 - ``017_webhooks`` (issue 29 item 5): ``seat_webhooks``, a seat's webhook URL, kept out of
   the log, which names only its fingerprint (:mod:`pbem.store.webhooks`).
+- ``018_host_webhooks`` (issue 29's trial, finding 4): ``host_webhooks``, the webhook a
+  host set (host command ``webhook``), by the host's address (:mod:`pbem.store.webhooks`).
 """
 from __future__ import annotations
 
@@ -59,6 +61,7 @@ from pbem.store.content import content_hash
 from pbem.store.observers import migrate_observers as _m015_observers
 from pbem.store.retention import migrate as _m016_retention
 from pbem.store.webhooks import migrate as _m017_webhooks
+from pbem.store.webhooks import migrate_host as _m018_host_webhooks
 from pbem.store.standby import migrate as _m014_standby
 from pbem.store.table import migrate as _m005
 from pbem.store.table import migrate_commands as _m009_commands
@@ -196,4 +199,5 @@ MIGRATIONS: list[Migration] = [
     ("015_observers", _m015_observers),  # issue 29.3/29.4: observers and seats' former players (pbem.store.observers)
     ("016_retention", _m016_retention),  # issue 30.7: finished games moved to the archive database
     ("017_webhooks", _m017_webhooks),  # issue 29.5: a seat's webhook URL, out of the published log
+    ("018_host_webhooks", _m018_host_webhooks),  # issue 29 trial 4: a host's webhook, by the host's address
 ]

@@ -210,6 +210,11 @@ class TableStore(Connection):
         rows = list(self.db["signups"].rows_where("game_id = ?", [game_id]))
         return _decode(rows[0] if rows else None, "options", "settings")
 
+    def open_signups(self) -> list[dict[str, Any]]:
+        """The rows of the sign-ups still open (``status`` ``open``), in the order they
+        were opened (``pbem status``, issue 25)."""
+        return list(self.db["signups"].rows_where("status = ?", ["open"], order_by="rowid"))
+
     def signup_seats(self, game_id: str) -> list[dict[str, Any]]:
         """The seats taken in a sign-up, in the order they were taken."""
         return list(self.db["signup_seats"].rows_where("game_id = ?", [game_id], order_by="rowid"))

@@ -2,12 +2,15 @@
 ``command: preferences``, kept out of the game's log. The URL is a chat's secret (whoever
 has it may post to the channel), and the log is published whole once the game is over;
 the log's ``PreferencesSet`` records only the URL's fingerprint
-(:func:`fingerprint`), this table the URL itself."""
+(:func:`fingerprint`), this table the URL itself. ``host_webhooks`` (issue 29's trial, finding 4) keeps the
+webhook a host set by the host command ``webhook``, by the host's address: every host
+notice to that address is posted there too."""
 from __future__ import annotations
 
 import hashlib
 from typing import Any
 
+from pbem.addresses import fold_address
 from pbem.store.base import Connection, utcnow
 
 
@@ -33,8 +36,34 @@ class WebhooksTable(Connection):
                                                         [game_id, seat, fp]))
         return rows[0]["url"] if rows else None
 
+    def set_host_webhook(self, address: str, url: str | None) -> str | None:
+        """Keep ``url`` as the webhook of the host at ``address`` (folded; issue 29's
+        trial, finding 4), or drop it (None). Returns the URL's :func:`fingerprint`
+        (None when dropped)."""
+        folded = fold_address(address)
+        if url is None:
+            self.db.execute("DELETE FROM host_webhooks WHERE address = ?", [folded])
+            return None
+        fp = fingerprint(url)
+        self.db["host_webhooks"].insert({"address": folded, "url": url, "fingerprint": fp, "set_at": utcnow()},
+                                        replace=True)
+        return fp
+
+    def host_webhook(self, address: str | None) -> str | None:
+        """The webhook URL the host at ``address`` set, or None."""
+        if not address:
+            return None
+        rows = list(self.db["host_webhooks"].rows_where("address = ?", [fold_address(address)]))
+        return rows[0]["url"] if rows else None
+
 
 def migrate(db: Any) -> None:
     """Migration ``017_webhooks``: the ``seat_webhooks`` table."""
     db["seat_webhooks"].create({"game_id": str, "seat": str, "url": str, "fingerprint": str, "set_at": str},
                                pk=("game_id", "seat"))
+
+
+def migrate_host(db: Any) -> None:
+    """Migration ``018_host_webhooks``: the ``host_webhooks`` table, a host's webhook by
+    the host's (folded) address, set by the host command ``webhook``."""
+    db["host_webhooks"].create({"address": str, "url": str, "fingerprint": str, "set_at": str}, pk="address")

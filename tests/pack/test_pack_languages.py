@@ -80,7 +80,10 @@ def test_a_declared_language_needs_its_names_file(tmp_path: Path) -> None:
 def test_localized_pack_renames_but_keeps_the_game(pack: Pack) -> None:
     ru = names.localized(pack, "ru")
     assert ru is names.localized(pack, "ru") and ru.canonical is pack and ru.language == "ru"
-    assert names.localized(pack, "en") is pack and names.localized(pack, "qps") is pack
+    assert names.localized(pack, "en") is pack and names.localized(pack, "xx") is pack
+    qps = names.localized(pack, "qps")  # the pseudo-language: the cards' names and texts marked (issue 28)
+    assert qps.cards[47].name == f"⟦{pack.cards[47].name}⟧" and qps.cards[47].text == f"⟦{pack.cards[47].text}⟧"
+    assert qps.cards[57].text == "none" and qps.spaces["ecbatana"].name == "Ecbatana"
     assert ru.spaces["ecbatana"].name == "Экбатаны" and ru.provinces["media"].name == "Мидия"
     assert ru.cards[47].name == "Дар Оратора" and ru.cards[47].text.startswith("+5 престижа")
     assert ru.cards[57].text == "none"  # an OPs-only card stays one

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem import i18n
 from pbem.archive import write_archive
 from pbem.service.log.history import batches, history_reply
 from tests.report.gamestore import make_store
@@ -20,9 +21,9 @@ def store(tmp_path_factory: pytest.TempPathFactory):
 
 def test_batches_follow_the_snapshots(store) -> None:
     bs = batches(store, "g1")
-    assert next(b.headline for b in bs) == "setup, the game begins"
+    assert next(i18n.localize(b.headline) for b in bs) == "setup, the game begins"
     assert len(bs) == 7
-    assert bs[2].headline.endswith("(deadline default)")  # stored with no inbox row
+    assert i18n.localize(bs[2].headline).endswith("(deadline default)")  # stored with no inbox row
     assert [b.step for b in bs] == [0, 0, 1, 2, 3, 4, 5]
     last = store.snapshot("g1")[1]
     assert bs[-1].state.to_dict() == last

@@ -7,10 +7,11 @@ import itertools
 import random
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.pack.loader import load_pack
 from pbem.report import build, context
 from pbem.report.history import Batch, headline, joined_headlines
@@ -266,7 +267,7 @@ def test_the_footer_names_the_map_only_when_it_is_attached(pack) -> None:
 def test_history_headlines_name_what_the_host_did() -> None:
     """Issue 24 item 14: host actions were "the game goes on" in the history list."""
     def h(*events: rules.Event) -> str:
-        return headline(3, events, False)
+        return i18n.localize(headline(3, events, False))
 
     ev = rules.judge_event
     assert h(ev("DeadlineMoved", {"due": "2030-01-01T00:00:00+00:00", "seat": "east", "step": 4,
@@ -286,6 +287,24 @@ def test_history_headlines_name_what_the_host_did() -> None:
     played = Batch(2, 4, 11, 20, (), state, "east played")
     assert joined_headlines([extend, extend, played]) == \
         "the host extended the deadline of east (2 times); east played"
+
+
+def test_history_headlines_in_the_readers_language() -> None:
+    """Issue 28 (text28 item 2): a history mail's subject and list said the headline in
+    English to Spanish and Russian seats."""
+    ev = rules.judge_event
+    moved = headline(3, [ev("DeadlineMoved", {"due": "x", "seat": "east", "step": 4, "why": "extend"})], False)
+    es, ru = i18n.translations("es"), i18n.translations("ru")
+    assert i18n.localize(moved, es) == "el anfitrión amplió el plazo de east"
+    assert i18n.localize(moved, ru) == "ведущий продлил срок east"
+    state = rules.empty_state(load_pack())
+    group = [Batch(1, 4, 10, 10, (), state, moved)] * 2 + [
+        Batch(2, 4, 11, 20, (), state, headline(4, [SimpleNamespace(kind="OrdersApplied", data={"seat": "east"},
+                                                                    public=True)], True))]
+    assert joined_headlines(group, es) == "el anfitrión amplió el plazo de east (2 veces); jugó east (opción por " \
+        "defecto al vencer el plazo)"
+    assert "private" not in i18n.localize(headline(5, [ev("PreferencesSet", {"seat": "west", "prefs": {}})], False),
+                                          ru)
 
 
 # Issue 24 item H (the second hand-played game): report wording.

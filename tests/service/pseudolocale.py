@@ -31,20 +31,25 @@ import yaml
 
 from pbem import i18n, rules
 from pbem.config import parse_config
+from pbem.keys import hash_key
 from pbem.pack.model import Pack
 from pbem.service import Judge
 from pbem.service.commands import host_commands
-from pbem.service.log import trust
+from pbem.service.commands.anyone import observe
 from pbem.service.outgoing import host_notices
 from pbem.service.play import setup
 from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
 
 OPEN, CLOSE = i18n.OPEN, i18n.CLOSE
+HOST_KEY = "the-host-key"
+HOST_HASH = hash_key(HOST_KEY, iterations=1000)
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _YAML = re.compile(r"^[+-]?\s*(?:- )?\{?[a-z_]+:(?:\s|$)")
 _DIFF = re.compile(r"^(?:@@ |--- |\+\+\+ )")
 _KEY = re.compile(r"^\s*[a-z0-9]{4}(?:-[a-z0-9]{4}){5}\s*$")
+_ADDRESS = re.compile(r"[\w.+-]+@[\w.-]+")
+"""A mail address (a name: the observers' list, a record, a sign-up)."""
 _HEX = re.compile(r"\b[0-9a-f]{16,}(?:@\d+)?\b")
 _COMMAND = re.compile(r"^\s{2,}(?:python3? \S+\.py\b|--[a-z]+=)")
 """An indented command line the reader copies (the verifier's, with its options)."""
@@ -52,10 +57,12 @@ _COMMAND = re.compile(r"^\s{2,}(?:python3? \S+\.py\b|--[a-z]+=)")
 
 def names_of(pack: Pack, extra: Iterable[str] = ()) -> set[str]:
     """Every word of a name that a mail may show untranslated (lower case): seats,
-    players, and the pack's names (its own per-language names are a later step)."""
+    players, and the pack's names but the cards' (the pseudo-language's pack marks every
+    card's name and text, :func:`pbem.pack.names.localized`: a card named from the
+    canonical pack instead of the reader's is English left in the mail; issue 28)."""
     out: set[str] = set()
     groups = [pack.provinces, pack.spaces, pack.generals, pack.royals, pack.fleets, pack.independent_armies,
-              pack.cu_types, pack.special_units, pack.cards]
+              pack.cu_types, pack.special_units]
     for group in groups:
         for key, item in group.items():
             out |= {w.lower() for w in _WORD.findall(item.name)}
@@ -107,7 +114,8 @@ def unmarked_prose(text: str, names: set[str]) -> tuple[int, list[str]]:
         if (line.lstrip().startswith(">") or _YAML.match(outside) or _DIFF.match(line) or _KEY.match(line)
                 or _COMMAND.match(line) or line.strip() == "--"):
             continue
-        words = [w for w in _WORD.findall(_HEX.sub(" ", outside)) if w.lower() not in names and len(w) > 1]
+        words = [w for w in _WORD.findall(_HEX.sub(" ", _ADDRESS.sub(" ", outside)))
+                 if w.lower() not in names and len(w) > 1]
         if had and not words:
             marked += 1
         elif words:
@@ -115,18 +123,37 @@ def unmarked_prose(text: str, names: set[str]) -> tuple[int, list[str]]:
     return marked, unmarked
 
 
-def kind_of(outbox_kind: str, text: str) -> str:
+def kind_of(outbox_kind: str, text: str, subject: str = "") -> str:
     """A finer mail kind than the outbox's: the answers apart (receipt, rejection,
-    history, command reply)."""
+    history, help, command reply, host receipt) and the judge-wide fault notices apart
+    from a game's host notices (they go to every host of the judge: English, a judge has
+    no host language)."""
+    if outbox_kind == "host" and subject.startswith("[pbem] judge notice"):
+        return "judge notice"
     if outbox_kind != "reply":
         return outbox_kind
+    if subject.startswith("Re: host "):
+        return "host receipt"
+    if "Help for seat" in text.split("\n", 1)[0]:
+        return "help"
     if "orders from %(seat)s accepted" in text or "orders from" in text.split("\n", 1)[0]:
         return "receipt"
     if "was not applied" in text:
         return "rejection"
-    if "past reports for" in text.split("\n", 1)[0]:
+    if "past reports for" in text.split("\n", 1)[0] or "history" in subject.split("] ", 1)[-1][:12]:
         return "history"
     return "command reply"
+
+
+def texts(judge: Judge, addresses: set[str]) -> list[str]:
+    """The subject and text part of every mail in the outbox to ``addresses``, each
+    run of white space as one space (a phrase wrapped over two lines reads whole)."""
+    out = []
+    for row_id, to in judge.store.db.execute("SELECT id, to_addr FROM outbox ORDER BY id").fetchall():
+        if to in addresses:
+            msg = email.message_from_bytes(judge.store.outbox_row(row_id)["raw"], policy=email.policy.default)
+            out.append(" ".join(f"{msg['Subject']} {msg.get_body(('plain',)).get_content()}".split()))
+    return out
 
 
 def figure(judge: Judge, addresses: set[str], names: set[str]) -> Figure:
@@ -138,7 +165,7 @@ def figure(judge: Judge, addresses: set[str], names: set[str]) -> Figure:
         msg = email.message_from_bytes(judge.store.outbox_row(row_id)["raw"], policy=email.policy.default)
         text = msg.get_body(("plain",)).get_content()
         subject = str(msg["Subject"])
-        k = kind_of(kind, text)
+        k = kind_of(kind, text, subject)
         fig.mails[k] += 1
         own = subject.startswith("Re: ") and not subject.startswith("Re: [")  # the player's own subject
         for body in (("" if own else re.sub(r"^(Re: )?\[[^]]+\] (step \d+:? )?", "", subject)), text):
@@ -172,13 +199,17 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
     mail the judge sends mixed in (wrong keys, a stale step, a stranger, a held mail,
     history, help, status, preferences, press, a reminder and a missed deadline, a
     bounce, a fault, the seed reveal, the welcomes of ``pbem game new``, the host's
-    pause, resume and extend, resend and absence). Returns the
+    pause, resume and extend, resend and absence; issue 29's proposals, votes and their
+    notices, ``status``, standby, observe, leave and record from a seat of the second
+    game, and the host's commands by mail with their receipts: status, observers,
+    resend, rollback and end). Returns the
     judge and the addresses whose mail is in ``language``."""
     gid = f"p{seed}"
     config = parse_config({
         "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp / f"{gid}.sqlite"),
         "map_attachment": False, "deadlines": {"player_turn": "2h", "reaction": "1h", "reminder": "30m"},
-        "games": [{"id": gid, "host_email": "host@pbem.localhost", "settings": {"host_language": language},
+        "games": [{"id": gid, "host_email": "host@pbem.localhost", "host_key_hash": HOST_HASH,
+                   "settings": {"host_language": language, "observers": "anyone", "vote_hours": 1},
                    "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
                               "key_hash": HASHES[s], "language": language} for s in SEATS]}]}, base=tmp)
     clock = Clock()
@@ -187,6 +218,11 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
     judge.ensure_games()
     rng = random.Random(seed)
     n = 0
+    # a second game, so that addresses of its seats (in ``language``) may stand by, observe
+    # and ask for their record in the first one (issue 29's answers, in the address's language)
+    setup.new_game(judge, f"{gid}n", [setup.NewSeat(s, s.title(), f"{s}.new@pbem.localhost", language)
+                                      for s in SEATS], host_email="host.new@pbem.localhost",
+                   settings={"host_language": language})
 
     def send(sender: str, doc: object, subject: str = "orders") -> None:
         nonlocal n
@@ -225,6 +261,27 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
             for command in ({"command": "resend"}, {"command": "absence", "from": str(away), "to": str(away)},
                             {"command": "absence", "cancel": True}):
                 send(addr, {"game": gid, "seat": d.seat, "key": KEYS[d.seat], **command})
+        if i == 6:  # issue 29's mails: votes, status, standby, observers, record, the host's commands by mail
+            third = next(s for s in SEATS if s not in (d.seat, other))
+            for who, command in ((other, {"command": "propose", "end": "draw", "among": [d.seat, other]}),
+                                 (d.seat, {"command": "vote", "proposal": 1, "vote": "yes"}),
+                                 (third, {"command": "status"}),
+                                 (third, {"command": "vote", "proposal": 1, "vote": "no"}),
+                                 (third, {"command": "propose", "end": "draw", "among": "all"})):
+                send(f"{who}@pbem.localhost", {"game": gid, "seat": who, "key": KEYS[who], **command})
+            for command in ({"game": "any", "command": "standby", "standby": True},
+                            {"game": gid, "command": "observe"},
+                            {"game": gid, "command": "observe",  # the code the judge mailed to the address
+                             "confirm": observe.code(judge, gid, f"{other}.new@pbem.localhost")},
+                            {"game": gid, "command": "leave"}, {"game": gid, "command": "record"}):
+                send(f"{other}.new@pbem.localhost", command)
+            for command in ({"command": "status"}, {"command": "observers"},
+                            {"command": "observers", "add": "friend@else.test"}, {"command": "resend"},
+                            {"command": "resume"}):  # the last one refused: the game is not paused
+                send("host@pbem.localhost", {"game": gid, "host": HOST_KEY, **command}, f"host {command['command']}")
+        if i == 7:  # the proposal of the step before expires (its vote_hours have passed)
+            clock.now += timedelta(hours=1, minutes=1)
+            send(addr, {"game": gid, "seat": d.seat, "key": KEYS[d.seat], "command": "status"})
         if i == 4:  # a reminder, then the deadline passes: the default applies
             due = min(datetime.fromisoformat(r["due_at"]) for r in judge.store.open_deadlines())
             clock.now = due - timedelta(minutes=20)
@@ -240,10 +297,10 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
         send(f"{other}@pbem.localhost", {"game": gid, "seat": other, "key": "wrong", "step": state.step, "orders": {}})
     with judge.store.transaction():
         host_notices.report_fault(judge, "test", "a test fault", "A fault of the judge as a whole.")
-    trust.abandon(judge, gid, "the pseudo-language test")  # the seed reveal
-    setup.new_game(judge, f"{gid}n", [setup.NewSeat(s, s.title(), f"{s}.new@pbem.localhost", language)
-                                      for s in SEATS], host_email="host.new@pbem.localhost",
-                   settings={"host_language": language})
+    state = judge.state(gid)
+    for command in ({"command": "rollback", "to_step": max(state.step - 2, 0), "reason": "a lost mail"},
+                    {"command": "end", "abandon": True, "reason": "the pseudo-language test"}):  # the seed reveal
+        send("host@pbem.localhost", {"game": gid, "host": HOST_KEY, **command}, f"host {command['command']}")
     addresses = {f"{s}@pbem.localhost" for s in SEATS} | {f"{s}.new@pbem.localhost" for s in SEATS} | \
         {"host@pbem.localhost", "host.new@pbem.localhost"}
     return judge, addresses

@@ -3,7 +3,7 @@ real mail path: a seat the bot plays from the start (``pbem game new --bot``), a
 host hands to the bot and back to a person (``replace`` with ``bot: true`` by mail,
 ``pbem host replace --bot`` and ``--player``), a silent seat the bot takes in civil
 disorder (``civil_disorder: bot``); the bot's orders logged as the seat's
-(``OrdersAccepted``, ``by: bot search/1``), checked, replayed by ``pbem verify``, and
+(``OrdersAccepted``, ``by: bot search/2``), checked, replayed by ``pbem verify``, and
 independent of what the seat cannot see (the hands, the deck). Bot budget: a few playout rounds (test time)."""
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from tests.mailservers import start_pymap
 from tests.service.helpers import write_config
 from tests.service.tablemail import Table, flat, key_in, new_table
 
-BOT = "bot search/1"
+BOT = "bot search/2"
 QUICK = ["--setting", "bot_seconds=5", "--setting", "bot_playouts=2"]
 """A small budget whose rounds, not the clock, end the search (test time, and the same
 orders on every machine)."""
@@ -106,11 +106,11 @@ def test_a_bot_seat_from_the_start_plays_through_the_players_path(tmp_path: Path
             assert e.data["step"] == state.step and rules.validate(state, "west", e.data["orders"]) == []
         table.flush()
         receipts = table.mails("host", "[g2] bot receipt: west", len(played))
-        assert len(receipts) == len(played) and "search/1" in flat(receipts[0])
+        assert len(receipts) == len(played) and "search/2" in flat(receipts[0])
         assert not table.inbox("west")  # nothing is mailed to a bot: no welcome, prompt or report
         for s in ("north", "east", "south"):  # every report names the seats the bot plays
-            reports = table.mails(s, "report: west played (bot search/1)")
-            assert "The bot plays: west (search/1)." in flat(reports[-1])
+            reports = table.mails(s, "report: west played (bot search/2)")
+            assert "The bot plays: west (search/2)." in flat(reports[-1])
             assert not any("your move, west" in str(m["Subject"]) for m in table.inbox(s))
         # a past report asked for again (history) names the bot seats as the live one did
         step = played[-1].data["step"]
@@ -119,7 +119,7 @@ def test_a_bot_seat_from_the_start_plays_through_the_players_path(tmp_path: Path
         table.cycle()
         table.flush()
         again = flat(table.mails("north", f"history: step {step}")[0])
-        assert "west played (bot search/1)" in again and "The bot plays: west (search/1)." in again
+        assert "west played (bot search/2)" in again and "The bot plays: west (search/2)." in again
         table.close()
         v = table.cli("verify", "g2")
         assert v.exit_code == 0 and "replay equals live state" in v.output, v.output
@@ -140,7 +140,7 @@ def test_the_host_hands_a_seat_to_the_bot_and_back_to_a_person(tmp_path: Path) -
                    "to the bot")
         assert table.cycle() == ["host"]
         assert [e.data for e in store.events("g2") if e.kind == "BotSeated"] == [
-            {"seat": seat, "bot": "search/1", "why": "host"}]
+            {"seat": seat, "bot": "search/2", "why": "host"}]
         assert _bot_orders(store, "g2") and _bot_orders(store, "g2")[-1]["seat"] == seat  # played in that cycle
         table.flush()
         assert "played by the game's bot" in flat(table.mails("host", "Re: to the bot")[0])

@@ -87,7 +87,7 @@ def test_the_registry_finds_each_command_by_sender_and_name() -> None:
     assert REGISTRY.seat("pause") is None and REGISTRY.host("help") is None
     assert REGISTRY.seat(["help"]) is None and REGISTRY.host(None) is None
     assert REGISTRY.names(Who.HOST) == ("status", "pause", "resume", "extend", "replace", "approve", "resend", "end",
-                                        "rollback", "observers")
+                                        "rollback", "observers", "webhook")
     assert set(REGISTRY.names(Who.SEAT)) == {"help", "resend", "absence", "address", "preferences", "press",
                                              "archive", "status", "propose", "vote"}
     assert {REGISTRY.request(n).name for n in ("join", "history", "confirm", "standby", "take")} == {

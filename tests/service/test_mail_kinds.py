@@ -18,6 +18,7 @@ from pbem.config import parse_config
 from pbem.mail.body import too_wide, wrap_text
 from pbem.mail.compose import compose
 from pbem.service import Judge
+from pbem.service.commands.anyone import observe
 from pbem.service.log import trust
 from pbem.service.outgoing import host_notices
 from pbem.service.play import setup
@@ -78,6 +79,9 @@ def test_every_mail_kind_has_a_wrapped_text_part_and_an_html_part(tmp_path: Path
     address = f"{seat}@pbem.localhost"
     doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step, "orders": {"first_player": seat}}
     assert judge.handle_message(mail("observer@else.test", "game: g1\ncommand: observe\n")) == "answered"
+    code = observe.code(judge, "g1", "observer@else.test")  # the code mailed to the address (issue 29's trial)
+    assert judge.handle_message(mail("observer@else.test", f"game: g1\ncommand: observe\nconfirm: {code}\n")) \
+        == "answered"
     assert judge.handle_message(mail(address, yaml.safe_dump(doc))) == "applied"  # receipt, reports (an observer's), prompt
     assert judge.handle_message(mail(address, "game: g1\nseat: nobody\n")) == "rejected"
     history = {"game": "g1", "seat": seat, "key": KEYS[seat], "history": "all"}

@@ -7,6 +7,7 @@ settings `off`/`anyone`, `command: leave` and a stranger's `command: help`."""
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from datetime import timedelta
@@ -145,6 +146,10 @@ def test_who_may_observe_leave_and_help_for_any_address(tmp_path: Path) -> None:
         assert "observe.no_game" in _answers(m, "stranger", "Re: observe none")
         m.send("stranger", {"game": "g8", "command": "observe", "language": "es"}, "observe g8")
         assert list(m.cycle().values()) == ["answered"]
+        assert m.judge.store.observer("g8", "stranger@pbem.localhost")["status"] == "pending"  # a code first
+        m.send("stranger", {"game": "g8", "command": "observe", "confirm": _code(m, "g8", "Re: observe g8")},
+               "confirm g8")
+        assert list(m.cycle().values()) == ["answered"]
         assert m.judge.store.observer("g8", "stranger@pbem.localhost")["status"] == "active"
         _decide(m, "g8", g8_keys, 1)
         watched = m.mails("stranger", "[g8] step")[0]
@@ -152,10 +157,11 @@ def test_who_may_observe_leave_and_help_for_any_address(tmp_path: Path) -> None:
         assert "Observa g8" in " ".join(text(watched).split()) and "`command: leave`" in text(watched)
         m.send("stranger", {"game": "g8", "command": "leave"}, "leave g8")
         assert list(m.cycle().values()) == ["answered"]
-        assert "You no longer observe g8" in _answers(m, "stranger", "Re: leave g8")
+        assert "Ya no observas g8" in _answers(m, "stranger", "Re: leave g8")  # the language it observed in
         before = len(m.judge.store.db.execute("SELECT id FROM outbox WHERE kind = 'observer'").fetchall())
         _decide(m, "g8", g8_keys, 2)
         assert len(m.judge.store.db.execute("SELECT id FROM outbox WHERE kind = 'observer'").fetchall()) == before
+        m.offset[0] += timedelta(hours=1, minutes=1)  # the code's answer counts under the hourly limit on answers
         m.send("stranger", {"game": "g8", "command": "leave"}, "leave again")
         assert list(m.cycle().values()) == ["rejected"]
         assert "observe.not_following" in _answers(m, "stranger", "Re: leave again")
@@ -169,6 +175,13 @@ def test_who_may_observe_leave_and_help_for_any_address(tmp_path: Path) -> None:
         m.close()
 
 
+def _code(m, game_id: str, subject: str, account: str = "stranger") -> str:  # noqa: ANN001
+    """The confirmation code the judge mailed to ``account`` in the answer ``subject``."""
+    found = re.search(r"confirm: (\w+)", text(m.mails(account, subject)[0]))
+    assert found, text(m.mails(account, subject)[0])
+    return found.group(1)
+
+
 def _decide(m, game_id: str, keys: dict[str, str], seed: int) -> None:
     """The waited-on seat's random legal orders by mail, applied."""
     state = m.judge.state(game_id)
@@ -176,3 +189,52 @@ def _decide(m, game_id: str, keys: dict[str, str], seed: int) -> None:
     m.send(seat, {"game": game_id, "seat": seat, "key": keys[seat], "step": state.step,
                   "orders": rules.bot_orders(state, seat, random.Random(seed))}, "orders")
     assert list(m.cycle().values()) == ["applied"]
+
+
+def test_a_forged_subscription_gets_no_report_and_a_bouncing_observer_is_dropped(tmp_path: Path) -> None:
+    """Issue 29's trial, finding 6: anyone may write a mail with another's address in its
+    From:. With `observers: anyone` the address gets a confirmation code and no report
+    until the code comes back from it; a wrong code is refused (`observe.confirm`). An
+    observer whose mail bounces (the server refuses it for good) is dropped and the host
+    told, as a seat's bouncing address is marked."""
+    m = start(tmp_path)
+    try:
+        keys = cmd_new_game(m, "g8", {"observers": "anyone"})
+        # "mallory" subscribes stranger's address: the judge mails stranger a code, and no report
+        m.send("stranger", {"game": "g8", "command": "observe"}, "forged")
+        assert list(m.cycle().values()) == ["answered"]
+        asked = _answers(m, "stranger", "Re: forged")
+        assert "send this code back from this address" in asked and "If you did not ask" in asked
+        assert m.judge.store.observer("g8", "stranger@pbem.localhost")["status"] == "pending"
+        _decide(m, "g8", keys, 1)
+        m.cycle()
+        assert not [x for x in m.inbox("stranger") if "[g8] step" in str(x["Subject"])]
+        assert not m.judge.store.db.execute("SELECT id FROM outbox WHERE kind = 'observer'").fetchall()
+        # a guessed code is refused; the code from the mailbox starts the reports
+        m.send("stranger", {"game": "g8", "command": "observe", "confirm": "AAAAAAAAAA"}, "guess")
+        assert list(m.cycle().values()) == ["rejected"]
+        assert "observe.confirm" in _answers(m, "stranger", "Re: guess")
+        assert m.judge.store.observer("g8", "stranger@pbem.localhost")["status"] == "pending"
+        m.send("stranger", {"game": "g8", "command": "observe", "confirm": _code(m, "g8", "Re: forged")}, "confirm")
+        assert list(m.cycle().values()) == ["answered"]
+        assert "You observe g8" in _answers(m, "stranger", "Re: confirm")
+        _decide(m, "g8", keys, 2)
+        m.cycle()
+        assert m.mails("stranger", "[g8] step")
+        # the host allows an address whose mail bounces (no such account): the host's allowance needs no code;
+        # the first mail to it (the answer) is refused for good, so it is dropped and the host told
+        m.judge.store.set_observer("g8", "ghost@pbem.localhost", "allowed", m.judge.clock().isoformat(),
+                                   allowed_by="host")
+        m.send("ghost", {"game": "g8", "command": "observe"}, "ghost")  # ghost@ has no mailbox on the server
+        assert list(m.cycle().values()) == ["answered"]  # active, then its answer bounces
+        m.cycle()
+        assert m.judge.store.observer("g8", "ghost@pbem.localhost")["status"] == "left"
+        _decide(m, "g8", keys, 3)
+        m.cycle()
+        assert not m.judge.store.db.execute("SELECT id FROM outbox WHERE kind = 'observer' AND to_addr = ? AND "
+                                            "status = 'pending'", ["ghost@pbem.localhost"]).fetchall()
+        told = " ".join(text(m.mails("host", "host notice: observer bounce")[0]).split())
+        assert "ghost@pbem.localhost, an observer of g8, bounced" in told and "no longer observes" in told
+        assert m.judge.store.observer("g8", "stranger@pbem.localhost")["status"] == "active"
+    finally:
+        m.close()

@@ -12,9 +12,10 @@ from typing import Any
 
 import yaml
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.config import load_config
 from pbem.pack.model import Pack
+from pbem.pack.names import localized
 from pbem.report import orders_text
 from pbem.service import make_judge
 from pbem.service.log.trust import accepted_document
@@ -96,14 +97,17 @@ def test_orders_with_spanish_and_russian_names_get_canonical_receipts(tmp_path: 
             m.send(seat, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), subject=f"orders {step}")
             assert list(m.cycle().values()) == ["applied"], (seat, written)
             receipt = text(m.mails(seat, f"Re: orders {step}")[0]).replace("\r\n", "\n")
-            # as the English orders read (in the log's key order, as every receipt shows them)
-            canonical = orders_text.orders_yaml(pack, accepted_document(seat, step, orders, None, "mail")["orders"])
+            # as the English orders read (in the log's key order, as every receipt shows them), the
+            # cards' labels in the comments in the seat's language (issue 28 item 3)
+            canonical = orders_text.orders_yaml(pack, accepted_document(seat, step, orders, None, "mail")["orders"],
+                                                (), localized(pack, language), i18n.translations(language))
             # the mail's lines are wrapped at 72 columns: compare word for word
             assert " ".join(canonical.split()) in " ".join(receipt.split()), (written, receipt)
             if replaced:
                 seen[language] += replaced
-                for value in _leaves(written):  # no Cyrillic name is echoed
-                    if any(ch.isalpha() and ord(ch) > 0x400 for ch in value):
+                cards = {c.name for c in localized(pack, language).cards.values()}  # the comments' labels
+                for value in _leaves(written):  # no Cyrillic name is echoed in the YAML
+                    if any(ch.isalpha() and ord(ch) > 0x400 for ch in value) and value not in cards:
                         assert value not in receipt, value
         assert seen["es"] >= 2 and seen["ru"] >= 1, seen  # both languages' names were really used
         assert m.judge.store.verify_chain("g1") == []

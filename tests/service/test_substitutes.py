@@ -219,3 +219,26 @@ def test_a_seat_the_host_hands_to_the_bot_is_offered_and_a_substitute_takes_it_f
         _verify(table)
     finally:
         server.stop()
+
+
+def test_a_standby_refused_says_its_one_reason(tmp_path: Path) -> None:
+    """Issue 29's trial, finding 3: the example config's game refused `standby` with three
+    reasons at once; each refusal now says the one that holds."""
+    from tests.service.cmdmail import new_game, start, text
+
+    m = start(tmp_path)  # g1 is a game of the config file
+    try:
+        new_game(m, "g3", {"substitutes": "off"})
+        for game in ("g1", "g3", "nope"):
+            m.send("newhome", f"game: {game}\ncommand: standby\nstandby: true\n", f"standby {game}")
+        m.cycle()
+        said = {g: " ".join(text(m.mails("newhome", f"Re: standby {g}")[0]).split()) for g in ("g1", "g3", "nope")}
+        assert "Game g1 is defined in the judge's config file; its seats change only there, so it takes no " \
+               "substitutes." in said["g1"] and "command.config_game" in said["g1"], said["g1"]
+        assert "The host of game g3 turned substitutes off" in said["g3"] and "command.no_substitutes" in said["g3"]
+        assert "There is no game 'nope' on this judge." in said["nope"] and "envelope.unknown_game" in said["nope"]
+        for answer in said.values():  # one reason each, not the list of every possible one
+            assert "unknown or over" not in answer and answer.count("takes no substitutes") <= 1, answer
+        assert m.judge.store.standby_list("g1") == [] and m.judge.store.standby_list("g3") == []
+    finally:
+        m.close()

@@ -1,8 +1,8 @@
 """Issue 29, item 1: the seats' votes through the real mail path (SMTP in, the IMAP poll,
 the outbox out; `pbem verify` and the archive's own verifier after each game): a draw
 agreed by every seat ends the game with the result in the log and the archive; a
-concession takes the seat out; a proposal expires at the next decision or when its time
-runs out; one no rejects; a non-seat's vote is refused; votes stay secret until decided;
+concession takes the seat out; a proposal outlives the game's decisions and expires when
+its time runs out; one no rejects; a non-seat's vote is refused; votes stay secret until decided;
 an agreed pause pauses the game and ends by itself."""
 from __future__ import annotations
 
@@ -133,6 +133,9 @@ def test_a_concession_takes_the_seat_out_for_good(tmp_path: Path) -> None:
         assert table.cycle() == ["answered"] * 3
         conceded = _kinds(table, "SeatConceded")
         assert [(e.data["seat"], e.public) for e in conceded] == [("south", True)]
+        # out of the contest for victory: the rules' scoring passes it over ([D] docs/rules.md; the end-of-game
+        # ranking itself is tested in tests/rules/test_conceded_victory.py)
+        assert table.judge.state("g2").to_dict()["conceded"] == ["south"]
         table.flush()
         for s in SEATS:
             assert "south concedes" in flat(table.mails(s, "[g2] proposal 1 passed: south concedes")[0])
@@ -204,25 +207,41 @@ def test_a_no_rejects_a_proposal_expires_and_an_agreed_pause_ends_by_itself(tmp_
             told = flat(table.mails(s, "[g2] proposal 1 rejected")[0])
             assert "The votes were: east yes, north no" in told
         assert table.judge.store.game("g2")["status"] == "active"
-        # a proposal expires at the game's next decision
+        # a proposal outlives the game's decisions (issue 29 trial, finding 1: in a fast game the next decision
+        # came seconds later and the proposal expired before the others could vote); the mail says until when
         _send(table, "west", "draw", command="propose", end="draw", among="all")
         assert table.cycle() == ["answered"]
-        assert table.play("g2", rng) == "applied"
-        assert [e.data["why"] for e in _kinds(table, "VoteDecided")][-1] == "the game took its next decision"
+        made = table.judge.clock()
+        table.flush()
+        before = table.judge.state("g2")
+        told = flat(table.mails("north", "[g2] proposal 2: a draw among")[0])
+        assert "It stays open until" in told and "whatever decisions the game takes meanwhile" in told, told
+        for _ in range(2):
+            assert table.play("g2", rng) == "applied"
+        table.cycle()
+        assert table.judge.state("g2").step > before.step
+        assert [e.data["proposal"] for e in _kinds(table, "VoteDecided")] == [1], "proposal 2 ended with a decision"
+        _send(table, "east", "vote after decisions", command="vote", proposal=2, vote="yes")
+        assert table.cycle() == ["answered"]
+        assert "2 of 4 votes are in" in _answer(table, "east", "vote after decisions")
+        # ... and expires when its time (vote_hours: 1) runs out
+        assert table.judge.clock() < made + timedelta(hours=1)
+        table.offset[0] += timedelta(hours=1, minutes=1)
+        table.cycle()
+        assert [(e.data["proposal"], e.data["outcome"], e.data["why"]) for e in _kinds(table, "VoteDecided")][-1] == \
+            (2, "expired", "its time ran out")
         table.flush()
         for s in SEATS:
-            assert table.mails(s, "[g2] proposal 2 expired")
+            assert "The votes were: east yes, west yes" in flat(table.mails(s, "[g2] proposal 2 expired")[0])
         _send(table, "east", "late vote", command="vote", proposal=2, vote="yes")
         assert table.cycle() == ["rejected"]
         late = _answer(table, "east", "late vote")
         assert "No open proposal 2 in g2: it expired" in late and "vote.unknown" in late
-        # ... or when its time (vote_hours: 1) runs out
         _send(table, "north", "pause 2", command="propose", pause=1)
         assert table.cycle() == ["answered"]
         table.offset[0] += timedelta(hours=1, minutes=1)
         table.cycle()
-        assert [(e.data["proposal"], e.data["outcome"], e.data["why"]) for e in _kinds(table, "VoteDecided")][-1] == \
-            (3, "expired", "its time ran out")
+        assert [(e.data["proposal"], e.data["outcome"]) for e in _kinds(table, "VoteDecided")][-1] == (3, "expired")
         # an agreed pause: the game pauses as by the host's pause, and resumes by itself
         _send(table, "south", "pause 3", command="propose", pause="1 day")
         assert table.cycle() == ["answered"]
@@ -244,6 +263,60 @@ def test_a_no_rejects_a_proposal_expires_and_an_agreed_pause_ends_by_itself(tmp_
         _verified(table, tmp_path / "arch")
         assert not [m for m in table.inbox("east") if "Re:" not in str(m["Subject"]) and
                     any(len(line) > 72 for line in text(m).splitlines())]
+    finally:
+        if table is not None:
+            table.close()
+        server.stop()
+
+
+def test_a_seat_that_conceded_does_not_win_the_game_by_the_rules(tmp_path: Path) -> None:
+    """Issue 29's trial, finding 5, through the mail path: the seat ranked first by R-1.2
+    (the most VP) once the second turn starts concedes (every other seat votes yes by
+    mail); the game is then played to its end by the rules, whichever way it ends (an
+    automatic victory, a regency, the end of the last turn), and the conceded seat is not
+    the winner; at the end of the last turn (R-1.2) it is ranked last whatever its VP
+    ([D] docs/rules.md; the deterministic case of a conceded seat with the most VP at
+    the end is tests/rules/test_conceded_victory.py)."""
+    from pbem.rules.core.control import victory_points
+    from pbem.rules.phases import victory
+
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    table = None
+    try:
+        table, _host = new_table(tmp_path, server)
+        rng = random.Random(5)
+        pack = table.judge.pack_for("g2")
+        leader = None
+        for _ in range(400):
+            state = table.judge.state("g2")
+            pending = rules.pending(state)
+            if not pending or state.result:
+                break
+            if leader is None and state.turn >= 2:  # the second turn: its VP leader concedes
+                vp = victory_points(pack, state.to_dict())
+                leader = victory.ranking(pack, state.to_dict())[0][0]
+                assert all(vp[leader] >= vp[x] for x in SEATS)
+                _send(table, leader, "concede", command="propose", end="concede")
+                assert table.cycle() == ["answered"]
+                for s in SEATS:
+                    if s != leader:
+                        _send(table, s, f"yes {s}", command="vote", proposal=1, vote="yes")
+                assert table.cycle() == ["answered"] * 3
+                assert table.judge.state("g2").to_dict()["conceded"] == [leader]
+                continue
+            if pending[0].seat == leader:
+                table.cycle()  # a conceded seat's decisions play their defaults
+            else:
+                assert table.play("g2", rng) == "applied"
+        state = table.judge.state("g2")
+        assert leader is not None and state.result, "the game reached neither its second turn nor its end"
+        assert state.result["winner"] != leader
+        won = _kinds(table, "GameWon")
+        assert len(won) == 1
+        if won[0].data["rule"] == "R-1.2":  # the end of the last turn: the conceded seat is ranked last
+            assert won[0].data["ranking"][-1] == leader and won[0].data["conceded"] == [leader]
+            assert won[0].data["winner"] == won[0].data["ranking"][0]
+        _verified(table, tmp_path / "arch")
     finally:
         if table is not None:
             table.close()

@@ -199,3 +199,71 @@ def test_only_http_and_https_urls_are_taken() -> None:
     for bad in ("ftp://x.org/h", "file:///etc/passwd", "javascript:alert(1)", "https://", "https://a b/",
                 "https://u:p@x.org/", "mailto:a@b.c", "https://x.org:99999999/", "x" * 3000, "gopher://x/"):
         assert url_problem(bad), bad
+
+
+def test_the_host_sets_a_webhook_and_gets_its_notices_there(tmp_path: Path) -> None:
+    """Issue 29's trial, finding 4: only seats could set a webhook. The host sets one by
+    mail (`command: webhook`, `url:`); civil disorder and a substitute asking (a person
+    must act) are then both mailed and posted to it, with nothing of the notices' bodies
+    (no address); `url: off` stops it; a webhook that is down never stops the mail."""
+    from tests.mailservers import start_pymap
+    from tests.service.tablemail import flat, new_table
+    from tests.service.test_substitutes import STRANGER, _fall
+
+    from tests.conftest import ACCOUNTS
+
+    hooks = Hooks()
+    server = start_pymap(tmp_path / "pymap", ACCOUNTS)
+    table = None
+    try:
+        table, host_key = new_table(tmp_path, server, extra=("--setting", "nmr_limit=1",
+                                                             "--setting", "substitutes=approve"))
+
+        def host(body: str, subject: str) -> str:
+            table.send("host@pbem.localhost", f"game: g2\nhost: {host_key}\ncommand: webhook\n{body}", subject)
+            table.cycle()
+            table.flush()
+            return flat(table.mails("host", f"Re: {subject}")[0])
+
+        refused = host("url: ftp://127.0.0.1/hook\n", "bad hook")
+        assert "only http:// and https:// URLs are taken" in refused and "host.refused" in refused
+        said = host(f"url: {hooks.url('host')}\n", "hook")
+        assert "is now also posted to http://127.0.0.1/…" in said
+        assert hooks.url("host") not in said  # the URL's path is the chat's secret: not even in the receipt
+        assert "are also posted to http://127.0.0.1/…" in host("", "which hook")
+        assert not [e for e in table.judge.store.events("g2") if hooks.url("host") in json.dumps(e.data)]
+
+        seat = _fall(table)  # civil disorder: a host notice, mailed and posted
+        assert table.mails("host", "host notice: civil disorder")
+        posted = [doc for path, doc in hooks.posts if path == "/hook/host"]
+        assert [d["notice"] for d in posted] == ["civil disorder"], posted
+        assert posted[0]["content"] == posted[0]["text"] == "[g2] host notice: civil disorder"
+        assert posted[0]["game"] == "g2" and posted[0]["waiting"] == "host" and posted[0]["seat"] is None
+        assert "@" not in json.dumps(posted[0])  # no address of the notice's body
+
+        # a person must act: a substitute asks for the seat (substitutes: approve); the webhook is down
+        hooks.stop()
+        table.send(STRANGER, "game: g2\ncommand: standby\nstandby: true\n", "standby")
+        table.cycle()
+        table.flush()
+        table.send(STRANGER, f"game: g2\ncommand: take\ntake: {seat}\n", "take")
+        table.cycle()
+        table.flush()
+        assert table.mails("host", "host notice: substitute asks")  # the mail goes whatever the webhook does
+        rows = [r for r in _webhook_rows_of(table) if r["subject"] == "[g2] host notice: substitute asks"]
+        assert len(rows) == 1 and rows[0]["status"] == "pending" and rows[0]["attempts"] == 1, rows
+
+        assert "by mail only from now on" in host("url: off\n", "no hook")
+        assert table.judge.store.host_webhook("host@pbem.localhost") is None
+    finally:
+        if table is not None:
+            table.close()
+        server.stop()
+        try:
+            hooks.stop()
+        except Exception:  # noqa: BLE001 - stopped already
+            pass
+
+
+def _webhook_rows_of(table) -> list[dict]:  # noqa: ANN001
+    return [dict(r) for r in table.judge.store.db["outbox"].rows_where("kind = 'webhook'", order_by="id")]

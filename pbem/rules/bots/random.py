@@ -13,7 +13,7 @@ from pbem.rules.bots.war import add_war_orders, reaction_orders
 from pbem.rules.cards.legitimacy import LEGITIMACY_FIELDS
 from pbem.rules.cards.royals import ROYAL_FIELDS
 from pbem.rules.core.state import GameState
-from pbem.rules.engine import legal_options, pack_of, validate
+from pbem.rules.engine import acceptable, legal_options, pack_of, validate
 from pbem.rules.orders import reinforcements
 from pbem.rules.phases.player_turn import default_orders
 
@@ -52,7 +52,7 @@ def random_orders(state: GameState, seat: str, rng: random.Random) -> dict[str, 
         return random_reinforcements(pack, state, seat, opts, rng)
     for _ in range(6):
         orders = candidate_orders(pack, state, opts, rng)
-        if not validate(state, seat, orders):
+        if acceptable(state, seat, orders):
             return orders
     return default_orders(pack, state.peek(), seat)
 

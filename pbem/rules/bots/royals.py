@@ -28,9 +28,28 @@ def land_path(pack: Pack, s: State, seat: str, start: str, goal: str) -> list[st
     through spaces holding no other faction (``goal`` excepted), or None. Dijkstra on
     (cost, space): each space is reached at a strictly lower cost each time, so the
     first time ``goal`` comes out of the heap its chain of parents is the path."""
+    held = frozenset(held_by_others(s, seat))
+    key = (id(pack), start, goal, held)
+    hit = _PATHS.get(key)
+    if hit is not None and hit[0] is pack:
+        return None if hit[1] is None else list(hit[1])
+    path = _land_path(pack, start, goal, held)
+    if len(_PATHS) >= 1024:  # a few MB at most (each key holds the spaces held)
+        _PATHS.clear()
+    _PATHS[key] = (pack, None if path is None else tuple(path))
+    return path
+
+
+_PATHS: dict[tuple[int, str, str, frozenset[str]], tuple[Pack, tuple[str, ...] | None]] = {}
+""":func:`land_path`'s answers by pack, start, goal and the spaces held by others (the
+only part of the position it reads): a bot asks the same of one position for each
+candidate it tries (issue 27 item 5)."""
+
+
+def _land_path(pack: Pack, start: str, goal: str, held: frozenset[str]) -> list[str] | None:
+    """:func:`land_path` with the spaces holding another faction given (``held``)."""
     costs = {k: int(v) for k, v in pack.constants["path_mp_cost"].items() if k in LAND_KINDS}
     adjacent = info(pack).adjacent
-    held = held_by_others(s, seat)
     best = {start: 0}
     parent: dict[str, str] = {}
     todo: list[tuple[int, str]] = [(0, start)]

@@ -57,7 +57,7 @@ class TableBot:
 
 
 BOTS: dict[str, TableBot] = {
-    "search": TableBot("search", 1, lambda view, seat, rng, budget: search_orders(view, seat, rng, budget)),
+    "search": TableBot("search", 2, lambda view, seat, rng, budget: search_orders(view, seat, rng, budget)),
     "greedy": TableBot("greedy", 1, lambda view, seat, rng, budget: greedy_orders(view, seat, rng)),
     "random": TableBot("random", 1, lambda view, seat, rng, budget: random_bot(view, seat, rng)),
 }

@@ -143,7 +143,7 @@ def _check_mutiny(pack: Pack, s: State, seat: str, part: dict[str, Any], card: C
     if got in legal or (soft and got):
         event_plan(plan)["mutiny"] = list(got)
         return
-    near = name_hint(part["target"], pack.generals, pack.spaces) if got is None and \
+    near = name_hint(part["target"], pack.generals, pack.spaces, pack=pack) if got is None and \
         resolve_general(pack, part["target"]) is None and \
         resolve_space(pack, part["target"])[0] is None else None
     reject(rej, "royals.army_not_allowed", f"{part['target']!r} names no enemy army with "
@@ -204,7 +204,7 @@ def _check_condemn(pack: Pack, s: State, seat: str, part: dict[str, Any], card: 
     if gid in legal or (soft and gid):
         event_plan(plan)["condemnation"] = gid
         return
-    near = name_hint(raw, {g: pack.generals[g] for g in legal}) if gid is None else None
+    near = name_hint(raw, {g: pack.generals[g] for g in legal}, pack=pack) if gid is None else None
     reject(rej, "royals.general_not_allowed", f"{raw!r} names no major general of another "
            "seat in play that is not already condemned", f"{where}.general",
            f"{near} {hint}" if near else hint)

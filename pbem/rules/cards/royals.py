@@ -77,7 +77,7 @@ def _check_kill(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Car
     if rid is None:
         reject(rej, "royals.unknown_royal", f"there is no member {part['royal']!r}",
                f"{where}.royal", name_hint(part["royal"], {r: pack.royals[r] for r in legal},
-                                           otherwise=hint))
+                                           otherwise=hint, pack=pack))
     elif rid not in legal and not soft:
         why = "Alexander is already dead" if pack.royals[rid].kind == "body" else \
             "the member is not on the map"

@@ -197,7 +197,7 @@ def resolve_army(pack: Pack, s: State, seat: str, text: Any) -> tuple[str | None
         return g["space"], ""
     sid, _hint = resolve_space(pack, text)
     if sid is None:
-        hint = name_hint(text, pack.generals, pack.spaces)
+        hint = name_hint(text, pack.generals, pack.spaces, pack=pack)
         return None, f"there is no general or space {text!r}" + (f"; {hint}" if hint else "")
     return sid, ""
 

@@ -91,9 +91,10 @@ def resolve_space(pack: Pack, text: object) -> tuple[str | None, str | None]:
     sid = mi.names.get(key) or mi.names.get(key.replace(" ", "_")) or pack_names.lookup(pack, "spaces", text)
     if sid:  # a name in any of the pack's languages too, accents aside (issue 28)
         return sid, None
-    close = difflib.get_close_matches(key, list(mi.names), n=1, cutoff=SPACE_CUTOFF)
+    names = {**pack_names.every_name(pack, "spaces"), **mi.names}  # every language's names too (issue 28)
+    close = difflib.get_close_matches(key, list(names), n=1, cutoff=SPACE_CUTOFF)
     if close:
-        return None, f"did you mean {pack.spaces[mi.names[close[0]]].name}?"
+        return None, f"did you mean {pack.spaces[names[close[0]]].name}?"
     return None, None
 
 
@@ -147,6 +148,58 @@ def distances(pack: Pack, sources: set[str], limit: int, costs: dict[str, int],
     return best
 
 
+_REACH: dict[tuple[int, int, tuple[tuple[str, int], ...]],
+             tuple[Pack, dict[str, tuple[tuple[str, str | None], ...]]]] = {}
+
+
+def reachable(pack: Pack, sources: set[str], limit: int, costs: dict[str, int],
+              blocked_middle: set[str] | None = None) -> set[str]:
+    """The spaces :func:`distances` reaches (its keys), without their distances: from
+    any of ``sources`` within ``limit`` MPs along the path kinds of ``costs``, not
+    passing through a space of ``blocked_middle`` (R-8.3). When no path of three steps
+    fits in ``limit`` (the garrison range, R-8.3: 2 MPs, steps of at least 1), each
+    space's paths of one and two steps are read from a table made once per pack, limit
+    and costs (the map never changes); otherwise :func:`distances` is asked."""
+    least = min(costs.values(), default=0)
+    if least <= 0 or 3 * least <= limit:
+        return set(distances(pack, sources, limit, costs, blocked_middle))
+    key = (id(pack), limit, tuple(sorted(costs.items())))
+    hit = _REACH.get(key)
+    if hit is None or hit[0] is not pack:
+        hit = (pack, _reach_table(pack, limit, costs))
+        _REACH[key] = hit
+    table = hit[1]
+    blocked = blocked_middle or ()
+    out = set(sources)
+    for src in sources:
+        for dest, via in table.get(src, ()):
+            if via is None or via not in blocked:
+                out.add(dest)
+    return out
+
+
+def _reach_table(pack: Pack, limit: int, costs: dict[str, int]
+                 ) -> dict[str, tuple[tuple[str, str | None], ...]]:
+    """``{space: ((dest, via), ...)}``: every path of one step (``via`` None) or two
+    steps (``via`` the middle space) from ``space`` costing at most ``limit`` MPs along
+    the path kinds of ``costs`` (for :func:`reachable`)."""
+    adjacent = info(pack).adjacent
+    out: dict[str, tuple[tuple[str, str | None], ...]] = {}
+    for src in adjacent:
+        paths: list[tuple[str, str | None]] = []
+        for mid, kind in adjacent[src]:
+            c = costs.get(kind)
+            if c is None or c > limit:
+                continue
+            paths.append((mid, None))
+            for dest, kind2 in adjacent.get(mid, ()):
+                c2 = costs.get(kind2)
+                if c2 is not None and c + c2 <= limit:
+                    paths.append((dest, mid))
+        out[src] = tuple(dict.fromkeys(paths))
+    return out
+
+
 def resolve_id(entries: Mapping[str, Any], text: object) -> str | None:
     """The id of a pack entry (generals, royals, fleets, ...) given by its id or its
     printed name, case-insensitive, spaces or underscores alike; None when no entry
@@ -159,18 +212,23 @@ def resolve_id(entries: Mapping[str, Any], text: object) -> str | None:
 
 
 def name_hint(text: object, *tables: Mapping[str, Any], words: tuple[str, ...] = (),
-              otherwise: str | None = None) -> str | None:
+              otherwise: str | None = None, pack: Pack | None = None) -> str | None:
     """The hint ``"did you mean X?"`` for a name a player got wrong (issue 24): ``X`` the
     printed name, among the entries of ``tables`` (generals, royals, fleets, spaces,
     cards: each found by its id or its name, shown by its name; a card as ``#12 Name``)
-    and ``words`` (seats, CU types), nearest to ``text``; else ``otherwise``. R-8: orders
-    name things as players read them."""
+    and ``words`` (seats, CU types), nearest to ``text``; else ``otherwise``. With
+    ``pack``, an entry of the pack is found by its name in any of the pack's languages
+    too, and still shown by its canonical name (issue 28: ``Лисимах`` misspelt finds
+    Lysimachus). R-8: orders name things as players read them."""
     shown: dict[str, str] = {}
+    sections = _sections_of(pack, tables) if pack is not None else {}
     for table in tables:
         for key, entry in table.items():
             name = getattr(entry, "name", str(key))
             label = f"#{key} {name}" if isinstance(key, int) else name
-            for alias in (name, str(key), label):
+            others = pack_names.names_in_every_language(pack, sections[id(entry)], key) \
+                if pack is not None and id(entry) in sections else ()
+            for alias in (name, str(key), label, *others):
                 shown.setdefault(alias, label)
     for w in words:
         shown.setdefault(w, w)
@@ -178,6 +236,18 @@ def name_hint(text: object, *tables: Mapping[str, Any], words: tuple[str, ...] =
     if hint is None:
         return otherwise
     return f"did you mean {shown[hint.removeprefix('did you mean ').removesuffix('?')]}?"
+
+
+def _sections_of(pack: Pack, tables: tuple[Mapping[str, Any], ...]) -> dict[int, str]:
+    """The pack section of each entry of ``tables`` that is one of ``pack``'s own (by
+    identity: a table may be a part of one, ``{g: pack.generals[g] ...}``)."""
+    wanted = {id(e) for table in tables for e in table.values()}
+    out: dict[int, str] = {}
+    for section in pack_names.SECTIONS:
+        for entry in getattr(pack, section).values():
+            if id(entry) in wanted:
+                out[id(entry)] = section
+    return out
 
 
 def space_or_reject(pack: Pack, text: object, where: str, rej: list[Problem]) -> str | None:
@@ -225,6 +295,10 @@ def path_kind(pack: Pack, a: str, b: str) -> str | None:
     return min(kinds, key=lambda k: (costs.get(k) if costs.get(k) is not None else 99))
 
 
+EMPTY_PATH = "the path is empty"
+""":func:`classify_path`'s error for a path of no step (R-9.1)."""
+
+
 def classify_path(pack: Pack, start: str, path: list[str], allowance: int
                   ) -> tuple[str | None, int, str | None]:
     """Check a path's shape and cost (R-9.1). Returns ``(kind, cost, error)``: kind is
@@ -234,7 +308,7 @@ def classify_path(pack: Pack, start: str, path: list[str], allowance: int
     None."""
     costs = const(pack, "path_mp_cost")
     if not path:
-        return None, 0, "the path is empty"
+        return None, 0, EMPTY_PATH
     steps: list[list[str]] = []
     prev = start
     for x in path:

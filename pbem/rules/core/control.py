@@ -128,8 +128,36 @@ def strongest_fleet(pack: Pack, s: State, ctrl: dict[str, str | None] | None = N
 
 
 def victory_points(pack: Pack, s: State) -> dict[str, int]:
-    """VP per seat (R-1.4): the sum of its :func:`victory_terms`."""
-    return {seat: sum(t.value for t in ts) for seat, ts in victory_terms(pack, s).items()}
+    """VP per seat (R-1.4): the sum of its :func:`victory_terms`. Kept by the parts of
+    the position they read (:func:`_vp_key`: the garrisons, the fleets' upgrades, the
+    capitals), since the same position is scored again and again (after each board
+    event for the Champions, R-11.4, and at each player-turn's end for victory, R-1.1);
+    the answer is a new dict each time."""
+    key = _vp_key(s)
+    hit = _VP.get(key)
+    if hit is not None and hit[0] is pack:
+        return dict(hit[1])
+    got = {seat: sum(t.value for t in ts) for seat, ts in victory_terms(pack, s).items()}
+    if len(_VP) >= 512:  # a few MB at most (each key holds the garrisons)
+        _VP.clear()
+    _VP[key] = (pack, dict(got))
+    return got
+
+
+_VP: dict[tuple, tuple[Pack, dict[str, int]]] = {}
+
+
+def _vp_key(s: State) -> tuple:
+    """What :func:`victory_terms` reads of the position (R-1.4): the garrisons (province
+    control, the Hellespont, the fleets' owners), each fleet's upgrade and its owner,
+    the capitals standing and the capitals destroyed; with the pack's ``id`` the key of
+    :data:`_VP`."""
+    w = s.get("war") or {}
+    fleets = w.get("fleets") or {}
+    return (frozenset(s["garrisons"].items()),
+            tuple(sorted((fid, f.get("upgrade", 0), f.get("owner")) for fid, f in fleets.items())),
+            frozenset((w.get("capitals") or {}).items()),
+            frozenset((w.get("capitals_destroyed") or {}).items()))
 
 
 def fleet_owner(pack: Pack, s: State, fleet: str,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pbem.pack.model import Pack
 from pbem.plural import count
-from pbem.rules.core.board import distances, info
+from pbem.rules.core.board import distances, info, reachable
 from pbem.rules.core.names import indep_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.state import State
@@ -62,10 +62,10 @@ def legal_garrison_spaces(pack: Pack, s: State, seat: str, mps: int | None = Non
     the range's far end the middle space holding nothing hostile."""
     hostile = _hostile_spaces(s, seat)
     rng = const(pack, "garrison_range_mps") if mps is None else mps
-    ok = distances(pack, garrison_sources(s, seat), rng, garrison_costs(pack),
+    ok = reachable(pack, garrison_sources(s, seat), rng, garrison_costs(pack),
                    blocked_middle=hostile)
     own = {x for x, o in s["garrisons"].items() if o == seat}
-    return ok.keys() - info(pack).transit - hostile - own
+    return ok - info(pack).transit - hostile - own
 
 
 def why_not_garrison(pack: Pack, s: State, seat: str, x: str, mps: int | None = None

@@ -262,6 +262,23 @@ def card_label(pack: Pack, number: Any, t: Words = ENGLISH) -> str:
     return f"#{c.number} {c.name}" + (f" ({ops_text(c.ops, t)})" if c.ops else "")
 
 
+def cu_count(n: int, unit: Any, t: Words = ENGLISH) -> str:
+    """``n`` CUs of type ``unit`` as prose says them: ``"2 loyal"``, ``"1 mercenary"``;
+    the four CU types (R-4.1) in the language of ``t`` with its plural forms (issue 28:
+    the orders' words ``loyal``, ``mercenary`` ... stay English in orders, not in
+    prose); another type (a special unit's name, an unknown id) as it is."""
+    values = {"num": n}
+    if unit == "royal":
+        return t.ngettext("%(num)d royal", "%(num)d royal", n) % values
+    if unit == "loyal":
+        return t.ngettext("%(num)d loyal", "%(num)d loyal", n) % values
+    if unit == "mercenary":
+        return t.ngettext("%(num)d mercenary", "%(num)d mercenary", n) % values
+    if unit == "elephant":
+        return t.ngettext("%(num)d elephant", "%(num)d elephant", n) % values
+    return f"{n} {str(unit).replace('_', ' ')}"
+
+
 def cus_text(cus: Any, pack: Pack | None = None, t: Words = ENGLISH) -> str:
     """CUs as players read them: ``"2 loyal, 1 mercenary"``; with ``pack`` in the
     pack's order of CU types (the order of every table) and a special unit by its
@@ -275,7 +292,9 @@ def cus_text(cus: Any, pack: Pack | None = None, t: Words = ENGLISH) -> str:
         if pack is not None:  # the pack's order, as every table lists them (issue 24 item H)
             known = unit_types(pack)
             order = [x for x in known if x in cus] + [x for x in cus if x not in known]
-        return ", ".join(f"{cus[x]} {name(x)}" for x in order if cus[x]) or t.gettext("no CUs")
+        return ", ".join(cu_count(cus[x], x, t) if isinstance(cus[x], int) and (pack is None or x not in
+                                                                               pack.special_units)
+                         else f"{cus[x]} {name(x)}" for x in order if cus[x]) or t.gettext("no CUs")
     return str(cus)
 
 

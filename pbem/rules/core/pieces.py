@@ -135,15 +135,24 @@ def enemy_unit_spaces(s: State, seat: str) -> set[str]:
     R-7.2: a seat whose units there are all inside a major city does not count (a
     general besieging it may receive reinforcements), so CUs are never placed inside a
     major city while another player has CUs outside it."""
-    out = {x for x, by in s["cus"].items()
-           if any(o != seat and sum(c.values()) and not wholly_inside(s, o, x)
-                  for o, c in by.items())}
-    out |= {v["space"] for v in s["generals"].values()
-            if v["where"] == "map" and v["seat"] != seat
-            and not wholly_inside(s, v["seat"], v["space"])}
-    out |= {x for o, ms in s["minors"].items() if o != seat for x in ms
-            if not wholly_inside(s, o, x)}
-    out |= {a["space"] for a in s["indep_armies"].values() if a["space"]}
+    if s.get("inside"):
+        out = {x for x, by in s["cus"].items()
+               if any(o != seat and sum(c.values()) and not wholly_inside(s, o, x)
+                      for o, c in by.items())}
+        out |= {v["space"] for v in s["generals"].values()
+                if v["where"] == "map" and v["seat"] != seat
+                and not wholly_inside(s, v["seat"], v["space"])}
+        out |= {x for o, ms in s["minors"].items() if o != seat for x in ms
+                if not wholly_inside(s, o, x)}
+    else:  # no units inside any city: nobody is wholly inside (the same sets, faster)
+        out = {x for x, by in s["cus"].items()
+               if any(o != seat and sum(c.values()) for o, c in by.items())}
+        out.update(v["space"] for v in s["generals"].values()
+                   if v["where"] == "map" and v["seat"] != seat)
+        for o, ms in s["minors"].items():
+            if o != seat:
+                out.update(ms)
+    out.update(a["space"] for a in s["indep_armies"].values() if a["space"])
     return out
 
 

@@ -14,6 +14,7 @@ from pbem.rules.core.armies import best_seniority
 from pbem.rules.core.board import info
 from pbem.rules.core.control import (
     legitimacy_points,
+    province_control,
     province_controller,
     victory_points,
 )
@@ -108,27 +109,47 @@ def placement_targets(pack: Pack, s: State, seat: str,
     own = {x for x, owner in s["garrisons"].items() if owner == seat} | set(mine_gen)
     order = info(pack).order
     majors = major_general_spaces(s, seat)
+    by_space = limit_rule(s) != "province"
     for sid in sorted((x for x in own if x in order), key=order.__getitem__):
         if sid in hostile:
             continue
-        if no_limit(pack, s, seat, sid, majors) or placed.get(limit_key(pack, s, sid), 0) < limit:
+        if by_space:  # no_limit and limit_key under seed 003's per-space limit, inlined
+            if pack.spaces[sid].kind == "major_city" or sid in majors \
+                    or placed.get(f"space:{sid}", 0) < limit:
+                out[sid] = "normal"
+        elif no_limit(pack, s, seat, sid, majors) or placed.get(limit_key(pack, s, sid), 0) < limit:
             out[sid] = "normal"
     if out:
         return out
     free = free_minor_generals(pack, s, seat) > 0
-    owners: dict[str, str | None] = {}
-    for sid, sp in pack.spaces.items():
-        if sp.kind == "transit" or sid in s["garrisons"] or sid in hostile:
+    owners = province_control(pack, s)
+    garrisons = s["garrisons"]
+    for sid, prov in _overflow_candidates(pack):
+        if sid in garrisons or sid in hostile:
             continue
-        if sp.province not in owners:
-            owners[sp.province] = province_controller(pack, s, sp.province)
-        if owners[sp.province] not in (None, seat):
+        if (owners[prov] if prov in owners else province_controller(pack, s, prov)) \
+                not in (None, seat):
             continue
-        if placed.get(sp.province, 0) >= limit:
+        if placed.get(prov, 0) >= limit:
             continue
         if sid in mine_gen or free:
             out[sid] = "overflow"
     return out
+
+
+_OVERFLOW: dict[int, tuple[Pack, tuple[tuple[str, str], ...]]] = {}
+
+
+def _overflow_candidates(pack: Pack) -> tuple[tuple[str, str], ...]:
+    """``(space, province)`` of every non-transit space of ``pack``, in the pack's order
+    (the spaces an overflow reinforcement may go to, R-7.2, before the position is
+    read); cached per pack object (the map never changes)."""
+    hit = _OVERFLOW.get(id(pack))
+    if hit is not None and hit[0] is pack:
+        return hit[1]
+    got = tuple((sid, sp.province) for sid, sp in pack.spaces.items() if sp.kind != "transit")
+    _OVERFLOW[id(pack)] = (pack, got)
+    return got
 
 
 def unlimited_city(pack: Pack, s: State, seat: str, space: str) -> bool:

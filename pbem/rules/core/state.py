@@ -34,6 +34,10 @@ Working-dict shape (keys of :class:`GameState`; the sub-states are typed below):
                                  R-9.3); :func:`pbem.rules.view.view` strips the others'
     secret: Secret               what no seat may see: the deck order, the suspended
                                  rest of a move while a reaction window is open
+    conceded: [seat]             seats that conceded by the table's vote (issue 29,
+                                 ``SeatConceded``): out of the contest for victory
+                                 (R-1.1–R-1.3 pass them over); only in the dict when
+                                 some seat conceded, so other states are as before
 """
 from __future__ import annotations
 
@@ -244,6 +248,7 @@ class GameState:
     court: dict = field(default_factory=dict)
     private: dict = field(default_factory=dict)
     secret: dict = field(default_factory=dict)
+    conceded: list = field(default_factory=list)
     pack: Pack | None = field(default=None, compare=False, repr=False)
     memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
     """Answers computed from this (never mutated) state, kept for the next caller: e.g.
@@ -254,12 +259,22 @@ class GameState:
 
     def to_dict(self) -> dict[str, Any]:
         """Return a deep, JSON-safe copy of the state (a working dict; no pack)."""
-        return {k: _copy(getattr(self, k)) for k in _DATA_FIELDS}
+        out = {k: _copy(getattr(self, k)) for k in _DATA_FIELDS}
+        if not out["conceded"]:  # a game without a concession keeps the dicts (and snapshots) it had
+            del out["conceded"]
+        return out
 
     def peek(self) -> dict[str, Any]:
         """The fields as a dict *without copying*: for read-only code (options, views).
-        Never mutate the result."""
-        return {k: getattr(self, k) for k in _DATA_FIELDS}
+        Never mutate the result: it is made once per state and kept in :attr:`memo`
+        (``conceded`` only when a seat conceded, issue 29)."""
+        got = self.memo.get(_PEEK)
+        if got is None:
+            got = {k: getattr(self, k) for k in _DATA_FIELDS}
+            if not got["conceded"]:
+                del got["conceded"]
+            self.memo[_PEEK] = got
+        return got
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], pack: Pack | None = None) -> GameState:
@@ -281,6 +296,9 @@ class GameState:
         """This state played with ``pack``."""
         return GameState.from_dict(self.peek(), pack)
 
+
+_PEEK = ("peek",)
+"""The key of :meth:`GameState.peek`'s dict in :attr:`GameState.memo`."""
 
 _DATA_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameState)
                                      if f.name not in ("pack", "memo"))
@@ -323,9 +341,19 @@ def _copy(v: Any) -> Any:
     random game was this copy, issue 14); anything else (subclasses, other mappings)
     goes through :func:`_copy_any`, with the same result."""
     t = type(v)
-    if t is dict:
-        return {k: x if type(x) in _SCALARS else _copy(x) for k, x in v.items()}
-    if t is list or t is tuple:
+    if t is dict:  # a shallow copy in C, then only the containers copied again
+        out = v.copy()
+        for k, x in v.items():
+            if type(x) not in _SCALARS:
+                out[k] = _copy(x)
+        return out
+    if t is list:
+        new = v.copy()
+        for i, x in enumerate(v):
+            if type(x) not in _SCALARS:
+                new[i] = _copy(x)
+        return new
+    if t is tuple:
         return [x if type(x) in _SCALARS else _copy(x) for x in v]
     if t in _SCALARS:
         return v

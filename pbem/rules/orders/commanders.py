@@ -52,7 +52,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[Any, Any], where: str,
         gid = resolve_general(pack, gname)
         if gid is None:
             reject(rej, "commanders.unknown_general", f"there is no general {gname!r}", w,
-                   name_hint(gname, pack.generals))
+                   name_hint(gname, pack.generals, pack=pack))
             continue
         name, here = pack.generals[gid].name, pack.spaces[sid].name
         if sid in out:

@@ -103,7 +103,7 @@ def check(pack: Pack, s: State, seat: str, raw: dict[Any, Any], where: str,
                             if x in pack.generals and v.get("where") == "map"
                             and v.get("space") == sid and v.get("seat") == seat
                             and x not in inside_generals(s, seat, sid))
-                        near = name_hint(gtxt, pack.generals) if g is None else None
+                        near = name_hint(gtxt, pack.generals, pack=pack) if g is None else None
                         reject(rej, "inside.no_such_units", f"{gtxt!r} is no general of "
                              f"yours outside in {name}", f"{w}.generals[{i}]",
                              ((f"{near} " if near else "") + "your generals outside there: "

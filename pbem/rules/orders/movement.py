@@ -14,7 +14,13 @@ from pbem.rules.context import Ctx
 from pbem.rules.core.armies import army_options
 from pbem.rules.core.board import resolve_space
 from pbem.rules.core.footprint import Unsure, province_spaces
-from pbem.rules.core.pieces import general_spaces, inside_rec, wholly_inside
+from pbem.rules.core.pieces import (
+    controlled_royals,
+    cus_at,
+    general_spaces,
+    inside_rec,
+    wholly_inside,
+)
 from pbem.rules.core.placement import placement_targets, targets_hint
 from pbem.rules.core.problems import reject
 from pbem.rules.core.state import State, is_paused
@@ -37,15 +43,41 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
 
 def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     """``{"movement": ["mercenary", "none", "moves"], "armies": [{"army", "space",
-    "commander", "allowance", "cus"}], "mercenary_spaces": [space]}``: what the seat on
-    turn may do in its movement segment (R-8.7, R-9.1); empty lists for the others and
-    in an extra Tyche-only segment (no movement segment, R-6.5)."""
+    "commander", "allowance", "cus"}], "pick_ups": [{"space", "cus", "royals"}],
+    "mercenary_spaces": [space]}``: what the seat on turn may do in its movement
+    segment (R-8.7, R-9.1); empty lists for the others and in an extra Tyche-only
+    segment (no movement segment, R-6.5; its Tyche activation still lists armies and
+    pick-ups)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     only = tyche_only(pack, s)
+    armies = army_options(pack, s, seat) if active else []
     return {"movement": [] if only or not active else ["mercenary", "none", "moves"],
-            "armies": army_options(pack, s, seat) if active else [],
+            "armies": armies,
+            "pick_ups": pick_up_options(pack, s, seat, armies) if active else [],
             "mercenary_spaces": (sorted(placement_targets(pack, s, seat))
                                  if active and not only else [])}
+
+
+def pick_up_options(pack: Pack, s: State, seat: str, armies: list[dict[str, Any]]
+                    ) -> list[dict[str, Any]]:
+    """R-9.1 (issue 24 N6: the prompt did not show ``pick_up``): ``seat``'s units that
+    no army of its own starts from (``armies``, :func:`army_options`): CUs with no
+    general of the seat, and the royal family members it controls standing apart. They
+    move only when a move names them in ``pick_up: {at: Space, cus: {type: n},
+    royals: [..]}`` as it passes. ``[{"space", "cus": {type: n}, "royals": [id]}]``,
+    by space id."""
+    starts = {a["space"] for a in armies}
+    royals: dict[str, list[str]] = {}
+    for r in controlled_royals(pack, s, seat):
+        royals.setdefault(s["royals"][r]["space"], []).append(r)
+    out = []
+    for x in sorted({*s["cus"], *royals}):
+        if x in starts or x not in pack.spaces:
+            continue
+        cus = {t: n for t, n in cus_at(s, seat, x).items() if n}
+        if cus or royals.get(x):
+            out.append({"space": x, "cus": cus, "royals": royals.get(x, [])})
+    return out
 
 
 def check(pack: Pack, s: State, seat: str, part: Any, where: str, rej: list[Problem],

@@ -192,7 +192,7 @@ def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
         for x in items:
             f = resolve_fleet(pack, x)
             if f not in opts:
-                near = name_hint(x, {o: pack.fleets[o] for o in opts if o in pack.fleets}) \
+                near = name_hint(x, {o: pack.fleets[o] for o in opts if o in pack.fleets}, pack=pack) \
                     if f is None else None
                 reject(rej, "reaction.bad_fleet", f"{x!r} is not one of your ready fleets",
                        f"orders.{key}.fleets", (f"{near} " if near else "") + "fleets: "
@@ -218,7 +218,7 @@ def _parse_answer(pack: Pack, s: State, seat: str, p: dict, ans: Any,
             g: v for g, v in pack.generals.items()
             if (s["generals"].get(g) or {}).get("space") in opts
             and s["generals"][g].get("seat") == seat}
-        near = name_hint(val, named) if sid is None and isinstance(val, str) else None
+        near = name_hint(val, named, pack=pack) if sid is None and isinstance(val, str) else None
         reject(rej, f"reaction.bad_{field}", f"{val!r} is not one of the choices",
                f"orders.{key}.{field}", (f"{near} " if near else "") + "choices: " + ", ".join(
                    pack.spaces[x].name for x in opts) + "; or " + NONE_HINT[key], rule=rule)

@@ -34,9 +34,9 @@ from pbem.rules.core.placement import (
     placement_targets,
     targets_hint,
 )
-from pbem.rules.core.problems import reject
+from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, _copy
-from pbem.rules.core.units import resolve_unit_type
+from pbem.rules.core.units import is_unit_type, resolve_unit_type, unit_types
 from pbem.rules.resolve.effects import place_cus
 
 RULE = "R-7.2"
@@ -140,9 +140,12 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
                 continue
             have = new.get(t, 0) + back.get(t, 0)
             if n > have:
+                listed = f"new: {cus_text(new, pack)}; back from the dispersed box: {cus_text(back, pack)}"
+                if not is_unit_type(pack, t):  # a misspelled type ("mercenery"): the name it is close to
+                    listed = f"{did_you_mean(typed, unit_types(pack)) or 'no CU type has that name'}; {listed}"
                 reject(rej, "reinforcements.too_many",
                        f"you have {count(have, cus_text({t: 1}, pack)[2:] + ' CU')} to place, not {n}", f"{w}.cus.{typed}",
-                       f"new: {cus_text(new, pack)}; back from the dispersed box: {cus_text(back, pack)}")
+                       listed)
                 continue
             for _ in range(n):
                 targets = placement_targets(pack, sim.s, seat, placed)

@@ -102,7 +102,7 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                 gid = resolve_general(pack, v)
                 sid = None if gid else resolve_space(pack, v)[0]
                 if gid is None and sid is None:
-                    near = name_hint(v, pack.generals, pack.spaces)
+                    near = name_hint(v, pack.generals, pack.spaces, pack=pack)
                     reject(rej, "standing.unknown_army", f"there is no general or space {v!r}",
                            f"{w}.army", f"{near} {armies}" if near else armies)
                 norm["army"] = gid or sid
@@ -156,7 +156,7 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                     reject(rej, "standing.bad_fleet", "fleets lists fleet ids" +
                          (f"; there is no fleet {bad[0]!r}" if bad else ""),
                          f"{w}.fleets", name_hint(bad[0], pack.fleets, otherwise="fleets: " + ", ".join(
-                             f.name for f in pack.fleets.values())))
+                             f.name for f in pack.fleets.values()), pack=pack))
                 norm[k] = fids
             elif k == "city":  # inside_join: major cities
                 vals = v if isinstance(v, list) else [v]
@@ -191,7 +191,7 @@ def read(pack: Pack, s: State, seat: str, raw: Any, where: str, rej: list[Proble
                                                               if bad else ""),
                          f"{w}.order", name_hint(bad[0] if bad else None, pack.special_units,
                                                  words=tuple(pack.cu_types),  # as written (issue 24 N8)
-                                                 otherwise="types: " + unit_types_text(pack)))
+                                                 otherwise="types: " + unit_types_text(pack), pack=pack))
                 norm[k] = [t if t is not None else x for x, t in zip(vals, types, strict=True)]
         if when in ("intercept", "avoid") and "army" not in o:
             reject(rej, "standing.army_missing", "name the army", f"{w}.army",

@@ -251,10 +251,16 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     hand = []
     event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
     garrisons = sorted(legal_garrison_spaces(pack, s, seat)) if active else []
+    armies: list[dict[str, Any]] | None = None  # army_options, once, when a use asks
     for n in hand_of(s, seat):
         c = pack.cards[n]
+        if active and armies is None and any(u in ("activate", "event") for u in uses_for(c)):
+            try:
+                armies = army_options(pack, s, seat)
+            except KeyError:  # the pack lacks movement numbers: can_step says no
+                pass
         uses = [u for u in uses_for(c) if (u != "event" or event_supported(c))
-                and (not active or _may_use(pack, s, seat, c, u, garrisons))]
+                and (not active or _may_use(pack, s, seat, c, u, garrisons, armies))]
         if "event" in uses:  # R-16: offered only when its choices are not empty
             for key, choices in event_choices(pack, s, seat, c).items():
                 event_opts[key][str(n)] = choices
@@ -276,10 +282,11 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
 
 
 def _may_use(pack: Pack, s: State, seat: str, card: Card, use: str,
-             garrisons: list[str]) -> bool:
+             garrisons: list[str], armies: list[dict[str, Any]] | None = None) -> bool:
     """Whether ``card`` may be played for ``use`` now by the seat on turn, as far as the
     board decides it (R-8.2 … R-8.4, R-16.1): a garrison space, a training payment, an
-    army's step within the MPs the card gives."""
+    army's step within the MPs the card gives. ``armies``: the seat's
+    :func:`pbem.rules.core.armies.army_options` when the caller has them."""
     if use == "garrisons":
         return bool(garrisons)
     if use == "train":
@@ -287,20 +294,24 @@ def _may_use(pack: Pack, s: State, seat: str, card: Card, use: str,
             and any(training_after(pack, s, seat, [(u, k)])[2] is None
                     for u in UNITS for k in range(1, (card.ops or 0) + 1))
     if use == "activate":
-        return can_step(pack, s, seat, card.ops or 0)
+        return can_step(pack, s, seat, card.ops or 0, armies)
     if use == "event":
         campaign = next((e for e in card.effects if e.primitive == "move_armies"), None)
         return campaign is None or can_step(pack, s, seat, int(campaign.params.get(
-            "mp", pack.constants.get("major_campaign_mp", 0))))
+            "mp", pack.constants.get("major_campaign_mp", 0))), armies)
     return True
 
 
-def can_step(pack: Pack, s: State, seat: str, mp: int) -> bool:
+def can_step(pack: Pack, s: State, seat: str, mp: int,
+             armies: list[dict[str, Any]] | None = None) -> bool:
     """R-9.1: some army of ``seat`` can take one step with ``mp`` MPs: a land or
-    mountain path it can pay for, a sea path or a trans-Mediterranean one from a port."""
+    mountain path it can pay for, a sea path or a trans-Mediterranean one from a port.
+    ``armies``: :func:`pbem.rules.core.armies.army_options` of ``seat`` on ``s`` when the
+    caller has it."""
     try:
         costs = const(pack, "path_mp_cost")
-        armies = army_options(pack, s, seat)
+        if armies is None:
+            armies = army_options(pack, s, seat)
     except KeyError:  # the pack lacks movement numbers
         return False
     for a in armies:
@@ -404,7 +415,7 @@ def _check_fleet_upgrade(pack: Pack, s: State, seat: str, part: dict, card: Card
     if fid is None:
         reject(rej, "tyche.unknown_fleet", f"there is no fleet {part['fleet']!r}",
              f"{where}.fleet", name_hint(part["fleet"], pack.fleets, otherwise="fleets: " + ", ".join(
-                 f.name for f in pack.fleets.values())))
+                 f.name for f in pack.fleets.values()), pack=pack))
         return
     why = why_no_fleet_upgrade(pack, s, seat, fid)
     if why:

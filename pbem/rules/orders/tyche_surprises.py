@@ -66,7 +66,7 @@ def parse_card(pack: Pack, hand: list[int], value: Any) -> tuple[int | None, str
         for n in hand:  # by its name in any of the pack's languages (issue 28)
             if key in pack_names.names_of(pack, "cards", n):
                 return n, None
-        near = name_hint(value, {n: pack.cards[n] for n in hand})
+        near = name_hint(value, {n: pack.cards[n] for n in hand}, pack=pack)
         if near:  # a card of the hand by a name misspelled
             return None, f"{near} give the card's number from your hand"
     return None, "give the card's number from your hand"

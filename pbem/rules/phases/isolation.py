@@ -24,23 +24,40 @@ def _cut(s: State, seat: str) -> set[str]:
     return out
 
 
+_LAND: dict[int, tuple[Pack, dict[str, tuple[str, ...]]]] = {}
+
+
+def _land_adjacent(pack: Pack) -> dict[str, tuple[str, ...]]:
+    """``{space: (neighbour, ...)}`` along land and mountain/strait paths only (the
+    paths a chain of supply follows, R-13), in the order of
+    :attr:`pbem.rules.core.board.MapInfo.adjacent`; made once per pack object."""
+    hit = _LAND.get(id(pack))
+    if hit is not None and hit[0] is pack:
+        return hit[1]
+    got = {x: tuple(y for y, kind in ys if kind in ("land", "mountain_strait"))
+           for x, ys in info(pack).adjacent.items()}
+    _LAND[id(pack)] = (pack, got)
+    return got
+
+
 def isolated_garrisons(pack: Pack, s: State, seat: str) -> list[str]:
     """Spaces of ``seat``'s isolated garrisons (R-13): a garrison is supplied when a chain
     of land or mountain/strait paths, through spaces with no enemy CUs (an enemy general
     alone does not cut it), no independent army and no enemy or independent marker,
     links it to a space with his general (major or minor) or his major-city garrison. The garrison's own space never blocks its own chain [D]."""
     generals = general_spaces(s, seat)
-    anchors = [x for x in pack.spaces
-               if x in generals
-               or (s["garrisons"].get(x) == seat and pack.spaces[x].kind == "major_city")]
-    adj = info(pack).adjacent
+    mine = {x for x, o in s["garrisons"].items() if o == seat}
+    anchors = [x for x in pack.spaces  # in the pack's order, as before
+               if x in generals or (x in mine and pack.spaces[x].kind == "major_city")] \
+        if generals or mine else []
+    adj = _land_adjacent(pack)
     cut = _cut(s, seat)
     seen = set(anchors)
     todo = deque(x for x in anchors if x not in cut)
     while todo:
         x = todo.popleft()
-        for y, kind in adj.get(x, ()):
-            if kind not in ("land", "mountain_strait") or y in seen:
+        for y in adj.get(x, ()):
+            if y in seen:
                 continue
             seen.add(y)
             if y not in cut:

@@ -92,11 +92,15 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                        (outside, "outside"), (inside, "inside"), (heir, "heir")):
         if name in orders:
             _segment(ctx, seat, kind, name, orders, rej)
+            if rej and ctx.quick:  # a yes/no check: refused already
+                return rej
             if name == "standing" and not rej and (s.get("court") or {}).get("offers"):
                 settle_royals(ctx, None)  # a free passage it grants takes effect
     end_segment(ctx)  # a sally's prestige cards lapse
     if not only and "surrender" in orders:
         _segment(ctx, seat, surrender, "surrender", orders, rej)
+        if rej and ctx.quick:
+            return rej
         end_segment(ctx)
     if "tyche" not in orders:
         reject(rej, "tyche.missing", "every player-turn plays or discards one non-surprise card", "orders.tyche",
@@ -104,6 +108,8 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
     else:
         chances = ctx.chances
         tplan = ctx.planned("tyche", lambda: _checked(ctx, seat, tyche, "tyche", orders, rej))
+        if rej and ctx.quick:
+            return rej
         _note_partly(ctx, "tyche", tplan)
         if tplan is not None and (not rej or ctx.dry):
             rest = _turn_rest(pack, tplan, orders, only)
@@ -119,6 +125,8 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
         chances = ctx.chances
         mplan = ctx.planned("movement", lambda: _movement_plan(
             ctx, seat, orders.get("movement"), rej))
+        if rej and ctx.quick:
+            return rej
         _note_partly(ctx, "movement", mplan)
         if mplan is not None and (not rej or ctx.dry):
             movement.execute(ctx, seat, mplan)

@@ -1,5 +1,10 @@
 """Victory (R-1): automatic victory with its holding period, end-game scoring with
 tie-breaks. Regency (R-1.3) is checked at the start of the turns the pack names.
+
+A seat that conceded by the table's vote (the state's ``conceded``, issue 29; [D]
+docs/rules.md, "Votes and concession") is out of the contest: it claims no automatic
+victory, wins no regency and is ranked after every other seat at the end; its pieces
+stay on the map and its VP and LP are still counted and shown.
 """
 from __future__ import annotations
 
@@ -27,12 +32,14 @@ def auto_victory_kinds(pack: Pack, s: State) -> dict[str, str | None]:
     VP (and, when some seat needs them, the LP) computed once (R-1.1)."""
     if s["turn"] < const(pack, "auto_victory_from_turn"):
         return dict.fromkeys(SEATS)
+    out_of_contest = set(s.get("conceded") or ())
     vp = victory_points(pack, s)
-    out: dict[str, str | None] = {x: "vp" if vp[x] >= const(pack, "auto_victory_vp") else None for x in SEATS}
+    out: dict[str, str | None] = {x: "vp" if vp[x] >= const(pack, "auto_victory_vp") and x not in out_of_contest
+                                  else None for x in SEATS}
     if not all(out.values()):
         lp = legitimacy_points(pack, s)
         for x in SEATS:
-            if out[x] is None and lp[x] >= const(pack, "auto_victory_lp"):
+            if out[x] is None and x not in out_of_contest and lp[x] >= const(pack, "auto_victory_lp"):
                 out[x] = "lp"
     return out
 
@@ -82,21 +89,26 @@ def check_victory(ctx: Ctx, end_of_turn: bool, finished: str | None = None) -> N
 
 def ranking(pack: Pack, s: State) -> list[tuple[str, tuple]]:
     """Seats ordered for the end-game (R-1.2): most VP; then control of Macedonia; most
-    Macedonian CUs; most senior major general. Returns ``[(seat, key)]`` best first."""
+    Macedonian CUs; most senior major general. A seat that conceded (``conceded``, [D]
+    docs/rules.md) comes after every seat still in the game, whatever its VP, and the
+    conceded seats among themselves by the same keys. Returns ``[(seat, key)]`` best
+    first (``key``: the R-1.2 keys)."""
     vp = victory_points(pack, s)
     mac = province_controller(pack, s, const(pack, "macedonia_province"))
+    out = set(s.get("conceded") or ())
     keys = {x: (-vp[x], 0 if mac == x else 1, -macedonian_cus(pack, s, x),
                 best_seniority(pack, s, x)) for x in SEATS}
-    return sorted(keys.items(), key=lambda kv: (kv[1], SEATS.index(kv[0])))
+    return sorted(keys.items(), key=lambda kv: (kv[0] in out, kv[1], SEATS.index(kv[0])))
 
 
 def final_scoring(ctx: Ctx) -> None:
     """End of the last turn (R-1.2): emit ``GameWon`` with the ranking and tie-break."""
     rank = ranking(ctx.pack, ctx.s)
-    ctx.emit("GameWon", {"winner": rank[0][0], "how": "end of game (most VP)",
-                         "vp": victory_points(ctx.pack, ctx.s),
-                         "ranking": [x for x, _ in rank],
-                         "keys": {x: list(k) for x, k in rank}, "rule": "R-1.2"})
+    data = {"winner": rank[0][0], "how": "end of game (most VP)", "vp": victory_points(ctx.pack, ctx.s),
+            "ranking": [x for x, _ in rank], "keys": {x: list(k) for x, k in rank}, "rule": "R-1.2"}
+    if ctx.s.get("conceded"):  # the seats ranked last whatever their VP ([D] docs/rules.md)
+        data["conceded"] = list(ctx.s["conceded"])
+    ctx.emit("GameWon", data)
 
 
 REGENCY = (("alexander_iv", "regency_turn_alexander_iv"), ("heracles", "regency_turn_heracles"))
@@ -120,7 +132,8 @@ def start_of_turn_checks(ctx: Ctx) -> None:
         seat = royal_controller(pack, s, rid)
         vp, lp = victory_points(pack, s), legitimacy_points(pack, s)
         total = {x: vp[x] + lp[x] for x in SEATS}
-        if seat and all(total[seat] > total[x] for x in SEATS if x != seat):
+        rivals = [x for x in SEATS if x != seat and x not in (s.get("conceded") or ())]
+        if seat and seat not in (s.get("conceded") or ()) and all(total[seat] > total[x] for x in rivals):
             ctx.emit("GameWon", {"winner": seat, "how": "regency", "heir": rid,
                                  "totals": total, "rule": "R-1.3"})
             return

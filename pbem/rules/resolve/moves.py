@@ -25,6 +25,7 @@ from pbem.rules.core.armies import (
     resolve_army,
 )
 from pbem.rules.core.board import (
+    EMPTY_PATH,
     LAND_KINDS,
     _resolve_royal,
     classify_path,
@@ -99,7 +100,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                         if isinstance(v, dict) else None
                     reject(rej, "movement.bad_cus", "cus maps CU types to counts: {mercenary: 1, loyal: 2}", f"{w}.cus",
                          name_hint(bad, pack.special_units, words=tuple(pack.cu_types),  # `loyal` (issue 24 N8)
-                                   otherwise="types: " + unit_types_text(pack)))
+                                   otherwise="types: " + unit_types_text(pack), pack=pack))
                 else:
                     part["cus"] = {resolve_unit_type(pack, t): n for t, n in v.items()}
             elif k == "generals":
@@ -108,7 +109,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                     if gid is None:
                         reject(rej, "commanders.unknown_general", f"there is no general {g!r}", f"{w}.generals",
                              name_hint(g, pack.generals, otherwise="generals: [Seleucus] "
-                                       "(names of your generals in the army)"))
+                                       "(names of your generals in the army)", pack=pack))
                     else:
                         part["generals"].append(gid)
             else:
@@ -117,7 +118,7 @@ def _part(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[dict]:
                     if rid is None:
                         reject(rej, "movement.unknown_royal", f"there is no royal {r!r}", f"{w}.royals",
                              name_hint(r, pack.royals, otherwise="names: " + ", ".join(
-                                 m.name for m in pack.royals.values())))
+                                 m.name for m in pack.royals.values()), pack=pack))
                     else:
                         part["royals"].append(rid)
         out.append(part)
@@ -167,7 +168,7 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
             bad = escort[fids.index(None)] if isinstance(escort, list) else escort
             reject(rej, "movement.bad_escort", "escort lists fleet ids",
                  f"{where}.escort", name_hint(bad, pack.fleets, otherwise="fleets: " + ", ".join(
-                     f.name for f in pack.fleets.values())))
+                     f.name for f in pack.fleets.values()), pack=pack))
         else:
             escort = list(dict.fromkeys(fids))
     drop = _part(pack, raw["drop"], f"{where}.drop", rej) if "drop" in raw else []
@@ -330,7 +331,10 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
     escort_checks(pack, s, seat, mv, rej, soft, unsure)  # R-15
     mp += move_bonus(pack, mv)  # R-8.5 Forced March
     start = mv["army"]
-    if unsure is not None and unsure.touches_moved([start]) and not fixed_start:
+    elsewhere = unsure is not None and unsure.touches_moved([start]) and not fixed_start
+    if not soft:
+        _parts_on_path(pack, mv, elsewhere, rej)
+    if elsewhere:
         _from_anywhere(pack, mv, mp, unsure, general, written, rej)
         return  # the general named may stand elsewhere when the move is carried out
     sure_mp = not (unsure is not None and unsure.touches_moved([start])) and not (
@@ -349,6 +353,26 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
              "mountain/strait paths 2")
 
 
+def _parts_on_path(pack: Pack, mv: dict, elsewhere: bool, rej: list[Problem]) -> None:
+    """R-9.1: a ``drop`` or ``pick_up`` ``{at: Space}`` takes place where the army passes,
+    its start or a space of its path; one naming another space would never happen (it
+    was accepted and silently left undone: issue 24, "no order silently lost"), so it is
+    refused (``movement.illegal``). ``elsewhere``: the army's general may start the move
+    elsewhere than the checked board shows (after a die or a refused part): then only a
+    space that is not on the path is refused when it cannot be his start either — it is
+    left to the real run."""
+    on = {mv["army"], *mv["path"]}
+    for key, verb in (("drop", "leaves units"), ("pick_up", "takes units along")):
+        for part in mv.get(key) or []:
+            at = part.get("at")
+            if at is None or at in on or elsewhere:
+                continue
+            _once(rej, "movement.illegal", f"{pack.spaces[at].name} is not on this move's path: "
+                  f"{key} {verb} only where the army passes (its start or a space of its path)",
+                  f"{mv['where']}.{key}", f"name a space of the path in {key}'s at:, or "
+                  f"add {pack.spaces[at].name} to the path")
+
+
 def _gaps_and_cost(pack: Pack, mv: dict, start: str, gaps: list[tuple[str, str]],
                    mp: int | None, rej: list[Problem]) -> None:
     """R-9.1, issue 24 N3 (every mistake in one answer): a ``movement.bad_path`` for each
@@ -356,7 +380,11 @@ def _gaps_and_cost(pack: Pack, mv: dict, start: str, gaps: list[tuple[str, str]]
     (:func:`pbem.rules.core.board.path_gaps`), the first with the spaces the path may
     take instead; and ``movement.too_far`` when the path's end is farther from the start
     than ``mp`` (None: the MPs are not sure) by any land path, so that no fix of the
-    gaps makes it reachable; not for a path with sea steps (a naval move costs less)."""
+    gaps makes it reachable, or else (issue 24.7) when the path as written costs more
+    than ``mp`` with each gap filled by the shortest land path between its two spaces
+    (the steps it names cost what they cost: leaving out a space used to be told first,
+    and the MPs only in the answer to the path filled in); not for a path with sea
+    steps (a naval move costs less)."""
     where = f"{mv['where']}.path"
     for k, (prev, x) in enumerate(gaps):
         reject(rej, "movement.bad_path", f"{pack.spaces[x].name} is not next to "
@@ -375,6 +403,79 @@ def _gaps_and_cost(pack: Pack, mv: dict, start: str, gaps: list[tuple[str, str]]
                f"{count(far, 'MP')} from {pack.spaces[start].name} by any land path, the "
                f"army has {mp}", where, "end the move nearer: land paths cost 1 MP, "
                "mountain/strait paths 2")
+        return
+    along = None if sea or mp is None else _filled_cost(pack, start, mv["path"])
+    if along is not None and along > mp:
+        reject(rej, "movement.too_far", f"{pack.spaces[end].name} is at least "
+               f"{count(along, 'MP')} from {pack.spaces[start].name} along the path as "
+               f"written, each gap filled by the shortest land path, the army has {mp}",
+               where, "end the move nearer, or leave out a space on the way: land paths "
+               "cost 1 MP, mountain/strait paths 2")
+
+
+def _filled_cost(pack: Pack, start: str, path: list[str]) -> int | None:
+    """R-9.1: the MPs of ``path`` from ``start`` by land, each step that is not next to
+    the space before it counted as the shortest land path between the two
+    (:func:`pbem.rules.core.board.land_distance`); None when one of them has none."""
+    costs = const(pack, "path_mp_cost")
+    adj = info(pack).adjacent
+    prev, total = start, 0
+    for x in path:
+        kinds = [k for y, k in adj.get(prev, ()) if y == x and k in LAND_KINDS]
+        step = min(int(costs[k]) for k in kinds) if kinds else land_distance(pack, prev, x)
+        if step is None:
+            return None
+        total += step
+        prev = x
+    return total
+
+
+def walked_prefix(pack: Pack, start: str, path: list[str]) -> list[str]:
+    """R-9.1: the steps of ``path`` from ``start`` before its first step that is not
+    next to the space before it (all of ``path`` when there is none)."""
+    adj = info(pack).adjacent
+    prev, out = start, []
+    for x in path:
+        if not any(y == x for y, _k in adj.get(prev, ())):
+            break
+        out.append(x)
+        prev = x
+    return out
+
+
+def partial_move(pack: Pack, s: State, seat: str, mv: dict, guessed: bool = False) -> dict:
+    """Issue 24.7 (every mistake in one answer): the part of a move refused for its path
+    (a gap, too far, a land/sea mix, R-9.1) that the dry run can still carry out: the
+    longest start of the path as written that is a path within the army's MPs, without
+    the assault and the siege cards where the move ends and without the drops and
+    pick-ups after it. :func:`simulate` runs it in the move's place, so what goes wrong
+    at the start and on those steps (CUs or generals dropped that are not there, units
+    picked up that are not there, an enemy army in the way) is told with the path's
+    problems; what the move does where it ends is checked where the path as written
+    ends (:func:`end_checks`, on ``"full"``, the move itself). A move of no step keeps
+    its start's checks (the dry run's "the path is empty" is no problem of the
+    orders). ``guessed``: ``mv`` was read from names close to what the orders wrote
+    (:func:`_rest_of_move`): its end is no end the player named, so what it does there
+    is not judged (``"full"`` without its assault and siege cards)."""
+    mp = mv["mp"]
+    if mp is None:
+        g = group_at(s, seat, mv["army"], controlled_royals(pack, s, seat))
+        mp = group_initiative(pack, s, seat, g)
+    mp += move_bonus(pack, mv)
+    steps = walked_prefix(pack, mv["army"], mv["path"])
+    while steps:
+        _kind, cost, err = classify_path(pack, mv["army"], steps, mp)
+        if err is None and cost <= mp:
+            break
+        steps = steps[:-1]
+    kept = {mv["army"], *steps}
+
+    def within(parts: list[dict]) -> list[dict]:
+        return [p for p in parts if p.get("at") in (None, *kept)]
+    cards = [n for n in mv.get("surprise") or [] if "siege" not in moments_of(pack, n)]
+    return {**mv, "path": steps, "assault": 0, "drop": within(mv.get("drop") or []),
+            "pick_up": within(mv.get("pick_up") or []), "surprise": cards,
+            "full": {**mv, "assault": 0, "surprise": cards} if guessed else mv}
 
 
 def _from_anywhere(pack: Pack, mv: dict, mp: int, unsure: Unsure, general: str | None,
@@ -481,6 +582,10 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
     :func:`pbem.rules.core.footprint.move_footprint`). ``gaps``: ``{k: footprint}`` of moves
     refused before the dry run, left out of ``moves`` just before ``moves[k]``;
     ``refused``: the indices of moves already refused (their dry run tells no more).
+    A move refused before the dry run for its path may stand in ``moves`` as its part
+    that can be carried out (:func:`partial_move`, issue 24.7: marked by ``"full"``,
+    the move as written, whose end :func:`end_checks` reads); ``gaps`` then holds its
+    footprint as written for the moves after it.
     ``rehearse``: a check's context whose ``s`` is ``s``; a run that ends without a
     reaction window is kept there for :func:`do_moves` of the same moves
     (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
@@ -520,6 +625,9 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
         if at_start and not units and on_path:  # the CUs may be fewer: at most as before
             _blocked_anyway(pack, s, seat, mv, unsure, rej)
         for ev in ctx.events[a:first] if i not in (refused or ()) else ():
+            if ev.kind == "MoveCancelled" and "full" in mv and not mv["path"] and \
+                    ev.data.get("why") == EMPTY_PATH:
+                continue  # a refused move's part of no step: its start was checked
             if ev.kind == "MoveCancelled" and ev.data.get("why") in fewer:
                 sure = units  # fewer CUs or another enemy army may make it so (no overrun)
             elif ev.kind == "MoveCancelled":  # at the start: only arrivals could lift it
@@ -528,10 +636,11 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
                 sure = whole and on_path
             if sure:
                 _refusal(pack, s, seat, ev, mv, rej)
-        end = mv["path"][-1] if mv["path"] else mv["army"]
+        written = mv.get("full", mv)  # a refused move's part: where the move as written ends
+        end = written["path"][-1] if written["path"] else written["army"]
         if not any(p.code == "siege.illegal" and (p.where or "").startswith(mv["where"])
                    for p in rej[n0:]) and not unsure.touches_markers([end]):
-            end_checks(pack, s, seat, mv, rej)  # the markers there decide
+            end_checks(pack, s, seat, written, rej)  # the markers there decide
         if first < b or not (whole and on_path):
             unsure.add(move_footprint(pack, mv["army"], mv["path"]))
 
@@ -608,7 +717,8 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
     its shape and names (:func:`parse_move`), then the checks that need no dice
     (:func:`static_checks`), then the moves that passed both by a dry run
     (:func:`simulate`; a refused move's footprint counts as unsure for the moves after
-    it). ``soft`` (orders carried out after dice changed the board since they were
+    it), with a move refused by the static checks in it as far as it can be carried
+    out (:func:`partial_move`, issue 24.7). ``soft`` (orders carried out after dice changed the board since they were
     checked): nothing is refused, moves made impossible are listed under
     ``"cancelled"``. ``unsure``: where the board may differ from ``s`` (a check after a
     die or a refused part of the orders, :class:`pbem.rules.core.footprint.Unsure`):
@@ -618,14 +728,19 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
     if soft:
         return _soft_moves(pack, s, seat, part, where, segment, mp)
     n0 = len(rej)
-    moves, gaps, later = [], {}, Unsure()
+    moves: list[dict] = []
+    runs: list[dict] = []  # what the dry run carries out: the moves, and refused ones' parts
+    gaps: dict[int, Unsure] = {}
+    later = Unsure()
     for i, raw in enumerate(part):
         mine: list[Problem] = []
         mv = parse_move(pack, s, seat, raw, where if single else f"{where}[{i}]", mine, mp)
         rej += [p for p in mine if _army_problem_holds(pack, raw, p, unsure)]
+        read = None
         if mv is None and mine:  # issue 24.7a/b: the rest of the move is checked too
-            _rest_of_move(pack, s, seat, raw, where if single else f"{where}[{i}]", mine, rej,
-                          segment, mp, unsure, later)
+            read = _rest_of_move(pack, s, seat, raw, where if single else f"{where}[{i}]", mine,
+                                 rej, segment, mp, unsure, later)
+        checked = False
         if mv is not None and not mine:
             try:
                 gid = resolve_general(pack, raw.get("army"))
@@ -633,30 +748,41 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
                 static_checks(pack, s, seat, mv, segment, mine, unsure=unsure, ends=False,
                               before=later, fixed_start=gid is None, general=gid,
                               written=written)
+                checked = True
             except KeyError as e:  # MissingConstant: the pack lacks movement numbers
                 reject(mine, "rules.pack_incomplete", f"the data pack lacks {e}", where)
             rej += mine
         if mv is not None and not mine:
             moves.append(mv)
+            runs.append(mv)
             later.add(move_footprint(pack, mv["army"], mv["path"]))
         else:  # left out of the dry run: what it would have done is not known
+            if mv is not None and checked:  # issue 24.7: its start and first steps dry-run
+                runs.append(partial_move(pack, s, seat, mv))
+            elif read is not None:  # read from close names: not judged where it ends
+                runs.append(partial_move(pack, s, seat, read, guessed=True))
             foot = _raw_footprint(pack, s, seat, raw)
-            gaps.setdefault(len(moves), Unsure()).add(foot)
+            gaps.setdefault(len(runs), Unsure()).add(foot)
             later.add(foot)
-    twice = _twice(pack, moves, unsure, rej)
+    twice = _twice(pack, runs, unsure, rej)
     before = Unsure()
-    for mv in moves:  # what it picks up on the way is there, or not, whatever the dice do
-        _on_the_way(pack, s, seat, mv, _both(unsure, before), rej)
-        before.add(move_footprint(pack, mv["army"], mv["path"]))
+    for mv in runs:  # what it picks up on the way is there, or not, whatever the dice do
+        whole = mv.get("full", mv)
+        _on_the_way(pack, s, seat, whole, _both(unsure, before), rej)
+        before.add(move_footprint(pack, whole["army"], whole["path"]))
     named: list[int] = []
-    for mv in moves:  # R-8.5: a surprise card serves one move
-        for n in mv.get("surprise") or []:
+    for mv in runs:  # R-8.5: a surprise card serves one move
+        for n in mv.get("full", mv).get("surprise") or []:
             if n in named:
                 reject(rej, "surprise.duplicate", f"#{n} {pack.cards[n].name} is named for "
                        "two moves", f"{mv['where']}.surprise", "name each card for one move")
             named.append(n)
-    if moves:
-        simulate(pack, s, seat, moves, segment, rej, rehearse if len(moves) == len(part)
+    if len(runs) == len(moves) == len(part) and not gaps:
+        runs = moves  # the very list the plan carries: its dry run may be adopted
+    if runs and not (rehearse is not None and rehearse.quick and len(rej) > n0):
+        # (a yes/no check, :func:`pbem.rules.engine.acceptable`, needs no dry run of
+        # moves already refused)
+        simulate(pack, s, seat, runs, segment, rej, rehearse if runs is moves
                  and not gaps else None, unsure, gaps, twice)
     return {"kind": "moves", "moves": moves, "segment": segment} if len(rej) == n0 else None
 
@@ -669,7 +795,7 @@ path: the path is checked without those cards (issue 24.7b)."""
 
 def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: list[Problem],
                   rej: list[Problem], segment: str, mp: int | None, unsure: Unsure | None,
-                  before: Unsure) -> None:
+                  before: Unsure) -> dict | None:
     """Issue 24.7 (every mistake in one answer): a move refused for its names alone — a
     place that is no space (``orders.unknown_space`` in its path), a card that is no
     surprise card of a move (:data:`ASIDE_CARDS`) — has its path checked all the same
@@ -677,19 +803,21 @@ def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: 
     ``movement.too_far`` added to ``rej``: a misspelled place read as its one close
     match (:func:`pbem.rules.core.board.closest_space`, the message says so), or else
     the path up to it; the cards left out. ``too_far`` is left out when a card that is
-    no card at all might have been a Forced March (R-8.5)."""
+    no card at all might have been a Forced March (R-8.5). Returns the move so read
+    (for :func:`partial_move`: its start and the steps that hold are dry-run too), or
+    None when it could not be read."""
     if not isinstance(raw, dict) or not isinstance(raw.get("path"), list):
-        return
+        return None
     places = [p for p in found if p.code == "orders.unknown_space" and (p.where or "").startswith(f"{where}.path[")]
     cards = [p for p in found if p.code in ASIDE_CARDS and (p.where or "").startswith(f"{where}.surprise")]
     armies = [p for p in found if p.code == "movement.unknown_army"]
     if not places + cards + armies or len(places) + len(cards) + len(armies) != len(found):
-        return
+        return None
     alt, notes, path = dict(raw), [], []
     if armies:  # issue 24 N3: a misspelled general read as the one of the seat's it is close to
         gid = _closest_general(pack, s, seat, raw.get("army"))
         if gid is None:
-            return
+            return None
         alt["army"] = gid
         notes.append(f"reading {raw.get('army')!r} as {pack.generals[gid].name}")
     for x in raw["path"]:
@@ -702,20 +830,20 @@ def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: 
             notes.append(f"reading {x!r} as {pack.spaces[sid].name}")
         path.append(sid)
     if not path:
-        return
+        return None
     alt["path"] = path
     if cards:
         alt["surprise"] = read_cards(pack, s, seat, raw["surprise"], MOVE_MOMENTS, where, [], in_hand=False)
     got: list[Problem] = []
     mv = parse_move(pack, s, seat, alt, where, got, mp)
     if mv is None or got:
-        return
+        return None
     gid = resolve_general(pack, alt.get("army"))
     try:
         static_checks(pack, s, seat, mv, segment, got, unsure=unsure, ends=False, before=before,
                       fixed_start=gid is None, general=gid, written=list(path))
     except KeyError:  # the pack lacks movement numbers: the shape's problems say enough
-        return
+        return None
     keep = {"movement.bad_path"} | (set() if any(p.code == "surprise.not_a_card" for p in cards)
                                     else {"movement.too_far"})
     for p in got:
@@ -723,6 +851,7 @@ def _rest_of_move(pack: Pack, s: State, seat: str, raw: Any, where: str, found: 
             base = p.message.removesuffix(f" ({p.rule})") if p.rule else p.message
             told = f"{base}, {'; '.join(notes)}" if notes else base
             rej.append(Problem(p.code, f"{told} ({p.rule})" if p.rule else told, p.rule, p.where, p.hint))
+    return mv
 
 
 def _closest_general(pack: Pack, s: State, seat: str, text: Any) -> str | None:

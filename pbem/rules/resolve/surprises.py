@@ -258,7 +258,7 @@ def read_cards(pack: Pack, s: State, seat: str, raw: Any, moments: tuple[str, ..
         w = f"{where}[{i}]" if isinstance(raw, list) else where
         n = card_number(pack, v)
         if n is None or n not in pack.cards:
-            near = name_hint(v, pack.cards) if isinstance(v, str) else None
+            near = name_hint(v, pack.cards, pack=pack) if isinstance(v, str) else None
             reject(rej, "surprise.not_a_card", f"{v!r} is no card", w,
                    (f"{near} " if near else "") + "give a surprise card by its number, "
                    "e.g. 52; " + fit)

@@ -14,6 +14,7 @@ from pbem.service.commands.host import (
     resume,
     rollback,
     status,
+    webhook,
 )
 from pbem.service.commands.host import resend as host_resend
 from pbem.service.commands.registry import Registry
@@ -51,6 +52,7 @@ REGISTRY = Registry([
     end.COMMAND,
     rollback.COMMAND,
     observe.HOST,
+    webhook.COMMAND,
     # requests marked by their own key
     join.REQUEST,
     history.REQUEST,

@@ -10,6 +10,7 @@
     hours: 24               # extend: how long (optional seat: east)
     player: Ann <a@x.org>   # replace, with seat: east (or bot: true: the game's bot takes it)
     add: ann@example.org    # observers: allow an address to observe (or remove:; neither: the list)
+    url: https://…          # webhook: the host's notices posted there too (`off`: no more)
 
 Each command is one module of :mod:`pbem.service.commands.host`, listed in the
 registry (:mod:`pbem.service.commands.catalogue`); this module checks who sent a mail
@@ -47,7 +48,8 @@ HOST_KEYS = ("game", "host", "command", "seq")
 """The keys every host command mail may carry (a command's own keys come on top)."""
 _EXAMPLES = {"reason": "reason: a holiday", "hours": "hours: 24", "seat": "seat: east", "winner": "winner: east",
              "player": "player: Ann <ann@example.org>", "abandon": "abandon: true", "to_step": "to_step: 3", "bot": "bot: true",
-             "add": "add: ann@example.org", "remove": "remove: ann@example.org"}
+             "add": "add: ann@example.org", "remove": "remove: ann@example.org",
+             "url": "url: https://chat.example.org/hooks/…"}
 
 
 def host_key_hash(judge: Service, game_id: str) -> str | None:
@@ -68,7 +70,7 @@ def _say(via: str, mail: str, cli: str) -> str:
 def run(judge: Service, game_id: str, command: str, *, reason: str = "", hours: float | None = None,
         seat: str | None = None, player: str | None = None, winner: str | None = None,
         abandon: bool = False, to_step: int | None = None, bot: bool = False, add: str | None = None,
-        remove: str | None = None, via: str = "mail") -> Done:
+        remove: str | None = None, url: str | None = None, via: str = "mail") -> Done:
     """Carry out host ``command`` on ``game_id`` in one transaction: the registry's
     :class:`~pbem.service.commands.registry.HostCommand` of that name (see the module
     docstring). ``via`` is ``mail`` or ``cli`` (``pbem host``): the receipt and the
@@ -88,7 +90,7 @@ def run(judge: Service, game_id: str, command: str, *, reason: str = "", hours: 
     now = judge.clock()
     values = {"reason": clean_text(reason, 500),  # logged and mailed to every seat: no control characters (break16)
               "hours": hours, "seat": seat, "player": player, "winner": winner, "abandon": abandon,
-              "to_step": to_step, "bot": bot, "add": add, "remove": remove}
+              "to_step": to_step, "bot": bot, "add": add, "remove": remove, "url": url}
     with store.transaction():
         return found.process(judge, HostRequest(game_id, game, values, via, now))
 
@@ -109,7 +111,6 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
         return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
     taken = {r["seat"]: r["player"] for r in judge.store.signup_seats(game_id)}
     free = [s for s in rules.SEATS if s not in taken]
-    joined = ", ".join(f"{s}: {p}" for s, p in taken.items()) or "nobody yet"
     if doc.get("command") != "status":
         issue = Problem(message=f"{game_id} is open for sign-up and has not started ({len(taken)} of "
                         f"{len(rules.SEATS)} seats taken): `command: {doc.get('command')}` works once it starts.",
@@ -117,10 +118,15 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
                         hint="`command: status` shows who joined; the game starts when the last seat is taken.")
         return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
     rec("host", "", result={"document": shown})
-    text = build.render_notice(wrapped(f"{game_id} is open for sign-up. Joined: {joined}. Free: "
-                                       f"{', '.join(free)}. It starts when the last seat is taken."), game_id)
+    language = (row.get("settings") or {}).get("host_language")  # the host's language (issue 28)
+    tr = i18n.translations(language if i18n.is_language(language, pseudo=True) else i18n.DEFAULT)
+    text = build.render_notice(wrapped(tr.gettext(
+        "%(game)s is open for sign-up. Joined: %(joined)s. Free: %(free)s. It starts when the last seat is "
+        "taken.") % {"game": game_id, "joined": ", ".join(f"{s}: {p}" for s, p in taken.items())
+                     or tr.gettext("nobody yet"), "free": ", ".join(free)}), game_id, tr)
     outbox.queue(judge, game_id=None, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
-                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text("sign-up status", text),
+                 subject=re_subject(parsed.subject), text=text,
+                 html=build.html_of_text(tr.gettext("sign-up status"), text),
                  id_parts=(game_id, "host-reply", *answers.answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return "host"
@@ -202,7 +208,8 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
         done = run(judge, game_id, name, reason=values.get("reason", ""), hours=values.get("hours"),
                    seat=values.get("seat"), player=values.get("player"), winner=values.get("winner"),
                    abandon=values.get("abandon") is True, to_step=values.get("to_step"),
-                   bot=values.get("bot") is True, add=values.get("add"), remove=values.get("remove"))
+                   bot=values.get("bot") is True, add=values.get("add"), remove=values.get("remove"),
+                   url=values.get("url"))
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         issue = Problem(message=str(exc), where="command", code="host.refused",
                         hint="docs/host-guide.md lists the host commands.")

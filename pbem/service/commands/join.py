@@ -43,7 +43,7 @@ from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
 from pbem.service.commands.anyone import record
 from pbem.service.commands.registry import Field, Guide, MailRequest, Who
-from pbem.service.outgoing import answers, outbox
+from pbem.service.outgoing import answers, outbox, webhooks
 from pbem.service.play.setup import _ID, NewSeat, new_game
 
 SIGNUP_KEYS = ("game", "join", "name", "language")
@@ -243,16 +243,23 @@ def _tell_host_joined(judge: Service, game_id: str, row: Mapping[str, Any], seat
                       waiting: int) -> None:
     """The host's sign-up notice: who took which seat, from which address, with the
     player's record on this judge (issue 29.4; :mod:`pbem.service.commands.anyone.record`)."""
-    lines = "\n".join("  " + line for line in record.record_lines(judge.store.player_record(sender)))
-    body = (wrapped(f"{player} <{sender}> joined {game_id} and took the seat {seat}. "
-                    + (f"{waiting} seat(s) are still free." if waiting else "It was the last seat: the game starts.")
-                    + " Their record on this judge:") + "\n\n" + lines + "\n\n"
-            + wrapped(f"A join you do not want is undone with `pbem game close --seat {seat} {game_id}`."))
-    text = build.render_notice(body, game_id)
-    outbox.queue(judge, game_id=None, kind="notice", to_addr=row["host_email"], to_name=None,
-                 subject=f"[{game_id}] sign-up: {player} took {seat}", text=text,
-                 html=build.html_of_text("sign-up", text), id_parts=(game_id, "signup-host", seat, sender,
-                                                                      judge.clock().isoformat()))
+    language = (row.get("settings") or {}).get("host_language")  # the host's language (issue 28)
+    tr = i18n.translations(language if i18n.is_language(language, pseudo=True) else i18n.DEFAULT)
+    _, ngettext = tr.gettext, tr.ngettext
+    lines = "\n".join("  " + line for line in record.record_lines(judge.store.player_record(sender), tr))
+    body = (wrapped(_("%(player)s <%(address)s> joined %(game)s and took the seat %(seat)s.") % {
+                "player": player, "address": sender, "game": game_id, "seat": seat} + " "
+                    + (ngettext("%(num)d seat(s) are still free.", "%(num)d seat(s) are still free.", waiting)
+                       % {"num": waiting} if waiting else _("It was the last seat: the game starts."))
+                    + " " + _("Their record on this judge:")) + "\n\n" + lines + "\n\n"
+            + wrapped(_("A join you do not want is undone with `pbem game close --seat %(seat)s %(game)s`.") % {
+                "seat": seat, "game": game_id}))
+    text = build.render_notice(body, game_id, tr)
+    parts = (game_id, "signup-host", seat, sender, judge.clock().isoformat())
+    subject = f"[{game_id}] " + _("sign-up: %(player)s took %(seat)s") % {"player": player, "seat": seat}
+    outbox.queue(judge, game_id=None, kind="notice", to_addr=row["host_email"], to_name=None, subject=subject,
+                 text=text, html=build.html_of_text(_("sign-up"), text), id_parts=parts)
+    webhooks.queue_host_notice(judge, row["host_email"], None, "sign-up", subject, parts)  # issue 29 trial 4
 
 
 def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dict[str, Any]]) -> None:
@@ -278,9 +285,11 @@ def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dic
                        "on a game made by `pbem game new` (docs/host-guide.md).") % {"game": game_id, "names": names}
             + ("\n\n" + tr.gettext("Log witness: %(witness)s") % {"witness": made.witness} if made.witness else ""))
     text = build.render_notice(wrapped(body), game_id, tr)
-    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["host_email"], to_name=None,
-                 subject=f"[{game_id}] " + tr.gettext("the game starts"), text=text,
-                 html=build.html_of_text(tr.gettext("the game starts"), text), id_parts=(game_id, "started", "host"))
+    subject = f"[{game_id}] " + tr.gettext("the game starts")
+    outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["host_email"], to_name=None, subject=subject,
+                 text=text, html=build.html_of_text(tr.gettext("the game starts"), text),
+                 id_parts=(game_id, "started", "host"))
+    webhooks.queue_host_notice(judge, row["host_email"], game_id, "sign-up", subject, (game_id, "started", "host"))
 
 
 REQUEST = MailRequest(

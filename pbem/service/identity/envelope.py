@@ -477,12 +477,30 @@ def _shape(doc: Mapping[str, Any], keys: Sequence[str]) -> list[Problem]:
         if k not in allowed:
             near = suggest(str(k), allowed)
             hint = f"did you mean `{near}`?" if near else None
+            if k == "command" and "orders" in doc:  # issue 24 N6: a command and orders in one mail
+                issues.append(_command_and_orders(doc))
+                continue
             if k == "command":  # issue 24 N6: a command written into an orders block
                 hint = (f"a command goes in a mail of its own, without `orders:` and `step:`: game, seat, key and "
                         f"`command: {shown_value(doc[k])}`, in any order (`command: help` lists the commands)")
             issues.append(Problem(message=f"Unknown top-level key `{k}`; allowed: {', '.join(allowed)}.",
                                 where=str(k), code="envelope.unknown_key", hint=hint))
     return issues
+
+
+def _command_and_orders(doc: Mapping[str, Any]) -> Problem:
+    """Issue 24 N6: a document with both ``command:`` and ``orders:`` is refused naming
+    both, neither carried out (the judge does one of them per mail, and guessing which
+    the player meant would silently drop the other): ``envelope.command_and_orders``,
+    with how to send each."""
+    name = doc["command"] if isinstance(doc["command"], str) else shown_value(doc["command"])
+    return Problem(message=f"This mail holds both `command: {name}` and `orders:`; the judge does one "
+                           "of them per mail, so it did neither.",
+                   where="command", code="envelope.command_and_orders",
+                   hint=f"For the orders, delete the `command:` line and send again. For the command, "
+                        f"send a mail of its own with game, seat, key and `command: {name}`, "
+                        "without `orders:` and `step:`.",
+                   params={"command": name})
 
 
 def _step_and_turn(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> list[Problem]:

@@ -109,9 +109,9 @@ def _maybe_alert(judge: Service, game_id: str, failures: int) -> None:
     if failures != envelope.ALERT_AFTER:
         return
     bucket = judge.clock().strftime("%Y%m%d%H")
-    host_notices.notify_host(judge, game_id, f"{failures} host commands for {game_id} came within the hour with a wrong "
-                     "host key or from another address than yours; none was carried out. After "
-                     f"{envelope.LOCK_AFTER} wrong host keys from your address within an hour, host commands by "
-                     "mail are locked for an hour (`pbem host …` on the judge's machine still works). If they were "
-                     "not yours, someone is guessing the host key: give the game a new one (`pbem key new`).",
-                     kind="wrong host keys", once=bucket)
+    host_notices.notify_host(judge, game_id, lambda tr: tr.gettext(  # the host's language (issue 28)
+        "%(num)s host commands for %(game)s came within the hour with a wrong host key or from another address "
+        "than yours; none was carried out. After %(lock)s wrong host keys from your address within an hour, host "
+        "commands by mail are locked for an hour (`pbem host …` on the judge's machine still works). If they were "
+        "not yours, someone is guessing the host key: give the game a new one (`pbem key new`).") % {
+        "num": failures, "game": game_id, "lock": envelope.LOCK_AFTER}, kind="wrong host keys", once=bucket)

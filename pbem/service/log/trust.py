@@ -111,8 +111,9 @@ def seed_revealed(store: Store, game_id: str) -> rules.Event:
     return rules.judge_event("SeedRevealed", {"seed": game["seed"], "commitment": game["seed_commitment"]})
 
 
-def mail_seed(judge: Service, game_id: str, why: str) -> None:
-    """Mail every seat the game's seed (the game is over or abandoned: ``why``), with
+def mail_seed(judge: Service, game_id: str, why: i18n.Localizable) -> None:
+    """Mail every seat the game's seed (the game is over or abandoned: ``why``, a text
+    or a function of the reader's translations object, issue 28), with
     how to check it against the commitment of the first report, the witness, and the
     finished game's archive attached (:func:`log_archive`). Call inside the
     transaction that logged ``SeedRevealed``."""
@@ -125,7 +126,7 @@ def mail_seed(judge: Service, game_id: str, why: str) -> None:
     for row in store.seats(game_id):
         tr = seat_preferences.translations(store, game_id, row["seat"])  # the seat's language (issue 28)
         _ = tr.gettext
-        names = {"game": game_id, "why": why, "archive": archive.filename}
+        names = {"game": game_id, "why": i18n.localize(why, tr), "archive": archive.filename}
         body = _paragraphs(
             result_sentence(judge, game_id, tr),
             _("Game %(game)s %(why)s, so the dice seed is published:") % names,
@@ -151,7 +152,7 @@ def mail_seed(judge: Service, game_id: str, why: str) -> None:
         result_sentence(judge, game_id, host),
         host.gettext("Game %(game)s %(why)s. Every seat has been sent the final report and the dice seed with the "
                      "game's archive (%(archive)s); `pbem archive %(game)s DIR` writes it for you, and `pbem verify "
-                     "%(game)s` re-adjudicates the whole log.") % {"game": game_id, "why": why,
+                     "%(game)s` re-adjudicates the whole log.") % {"game": game_id, "why": i18n.localize(why, host),
                                                                      "archive": archive.filename})
     if head:
         host_body += "\n\n" + host.gettext("Log witness: %(witness)s") % {"witness": head}
@@ -272,15 +273,25 @@ def sync_seats(judge: Service, game: GameConfig) -> list[Handover]:
             store.close_address_changes(game.id, s.seat, "replaced", judge.clock().isoformat())
             out.append(Handover(s.seat, s.player, fold_address(s.email), key, dict(row)))
             continue
-        body = (f"The host changed the {' and '.join(event.data['changed'])} of your seat {s.seat} in {game.id} "
-                f"(player: {s.player}). The change is in the game's log (event {seq - len(changes) + 1}"
-                f"…{seq}); if you did not ask for it, tell the other players."
-                + (f"\n\nLog witness: {head}" if head else ""))
+        tr = seat_preferences.translations(store, game.id, s.seat)  # the seat's language (issue 28)
+        _ = tr.gettext
+        body = (_("The host changed the %(what)s of your seat %(seat)s in %(game)s (player: %(player)s). The change "
+                  "is in the game's log (event %(first)s…%(last)s); if you did not ask for it, tell the other "
+                  "players.") % {"what": _(" and ").join(_(CHANGED_WORDS[x]) if x in CHANGED_WORDS else x
+                                                          for x in event.data['changed']),
+                                 "seat": s.seat, "game": game.id, "player": s.player,
+                                 "first": seq - len(changes) + 1, "last": seq}
+                + ("\n\n" + _("Log witness: %(witness)s") % {"witness": head} if head else ""))
         for address, name in dict.fromkeys([(row["email"], row["player"]), (fold_address(s.email), s.player)]):
             outbox.queue(judge, game_id=game.id, kind="notice", to_addr=address, to_name=name,
-                         subject=f"[{game.id}] your seat {s.seat} changed", text=build.render_notice(body, game.id),
+                         subject=f"[{game.id}] " + _("your seat %(seat)s changed") % {"seat": s.seat},
+                         text=build.render_notice(body, game.id, tr),
                          html=None, id_parts=(game.id, "seat-changed", s.seat, seq, address))
     return out
+
+
+CHANGED_WORDS = {"player": i18n.N_("player"), "address": i18n.N_("address"), "key": i18n.N_("key")}
+"""What the config changed of a seat (``SeatChanged``'s ``changed``), as its notice says it."""
 
 
 def abandon(judge: Service, game_id: str, reason: str) -> str:
@@ -301,7 +312,8 @@ def abandon(judge: Service, game_id: str, reason: str) -> str:
         seq = store.append_events(game_id, [e.to_dict() for e in events], step=state.step)
         store.save_snapshot(game_id, seq, state.step, state.to_dict())
         store.set_game_step(game_id, state.step, status="abandoned")
-        mail_seed(judge, game_id, "was abandoned by its host" + (f" ({reason})" if reason else ""))
+        mail_seed(judge, game_id, lambda tr: (tr.gettext("was abandoned by its host (%(reason)s)") % {"reason": reason}
+                                              if reason else tr.gettext("was abandoned by its host")))
     return witness(store, game_id) or f"@{seq}"
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import difflib
 import gettext
 import hashlib
+import re
+from dataclasses import replace
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -14,9 +16,12 @@ import yaml
 from pbem import i18n, problem_texts
 from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
+from pbem.pack import names as pack_names
 from pbem.problems import Problem, grouped
 from pbem.report import build, orders_text
+from pbem.rules.core.names import card_label
 from pbem.service.base.context import Service
+from pbem.service.base.settings import host_of
 from pbem.service.base.text import mask_key_lines, re_subject
 from pbem.service.outgoing import host_notices, outbox, ratelimit, seat_preferences
 
@@ -92,13 +97,36 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     if not parsed.sender:
         return False
     tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender)  # a seat's own language (issue 28)
-    shown = [problem_texts.localized(p, tr) for p in grouped(issues)]  # by code in es/ru (issue 28)
+    if game_id and judge.store.game(game_id) is not None and not judge.store.seat_at(game_id, fold_address(
+            parsed.sender)) and fold_address(host_of(judge, game_id) or "") == fold_address(parsed.sender):
+        tr = host_notices.host_translations(judge, game_id)  # a host command's refusal: the host's language
+    language = i18n.language_of(tr)
+    pack = judge.pack_for(game_id) if game_id and judge.store.game(game_id) is not None else None
+    name_of = (lambda name: pack_names.shown_name(pack, language, name)) if pack is not None else None
+    # by code in es/ru, a suggested name in the seat's language with the canonical one, the cards a
+    # check names (the hand) in the seat's language (issue 28)
+    grouped_issues = [_cards_in_language(p, pack, tr) for p in grouped(issues)] if pack is not None and \
+        language != i18n.DEFAULT else grouped(issues)
+    shown = [problem_texts.localized(p, tr, name_of) for p in grouped_issues]
     text = build.render_rejection(parsed.subject, capped_problems(shown, tr), game_id,
                                   capped_echo(mask_key_lines(orders_text)) if orders_text else None,
                                   note=note_text(note, tr), tr=tr)
     return ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, subject=re_subject(parsed.subject),
                              text=text, html_title=tr.gettext("Orders not applied"),
                              id_parts=(game_id or "judge", "reply", *answer_key(parsed)), urgent=urgent)
+
+
+def _cards_in_language(p: Problem, pack: Any, tr: gettext.NullTranslations) -> Problem:
+    """``p`` with every card label in its params (``#18 Drink the Hemlock (3 OPs)``, as
+    the rules core writes a hand) as the reader of ``tr`` reads it (issue 28)."""
+    if not p.params or not any(isinstance(v, str) and "#" in v for v in p.params.values()):
+        return p
+    local = pack_names.localized(pack, i18n.language_of(tr))
+    labels = {card_label(pack, n): card_label(local, n, tr) for n in pack.cards}
+    pattern = re.compile("|".join(re.escape(x) for x in sorted(labels, key=len, reverse=True)))
+    params = {k: pattern.sub(lambda m: labels[m.group(0)], v) if isinstance(v, str) else v
+              for k, v in p.params.items()}
+    return replace(p, params=params)
 
 
 def reject(judge: Service, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
@@ -134,10 +162,13 @@ def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: i
     SHA-256 of the orders document as logged (docs/trust.md) and ``witness``: the
     log's head after it (``HASH@N``). ``partly``: one line per part the check left partly
     to the dice before it (issue 24.1, :func:`pbem.rules.validate_partly`)."""
-    orders_yaml = orders_text.orders_yaml(judge.pack_for(game_id), orders, hand)
-    digest = hashlib.sha256(orders_yaml.encode()).hexdigest()
+    pack = judge.pack_for(game_id)
     tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
     _ = tr.gettext
+    # the digest is of the canonical receipt (English card labels), the same in every language; the
+    # receipt shows the cards' labels in the seat's language
+    digest = hashlib.sha256(orders_text.orders_yaml(pack, orders, hand).encode()).hexdigest()
+    orders_yaml = orders_text.orders_yaml(pack, orders, hand, pack_names.localized(pack, i18n.language_of(tr)), tr)
     changes = None
     if previous is not None:  # both sides in one key order, so only real changes show
         before, after = (yaml.safe_dump({"orders": dict(o)}, sort_keys=True, allow_unicode=True)

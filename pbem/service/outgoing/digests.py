@@ -6,11 +6,10 @@ import logging
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from pbem.plural import count
 from pbem.report import build
 from pbem.service.base.context import RetryLater, Service, is_transient
 from pbem.service.base.settings import settings_of, wrapped
-from pbem.service.outgoing import outbox
+from pbem.service.outgoing import outbox, seat_preferences
 from pbem.service.outgoing.seat_preferences import DIGEST_HOUR
 
 log = logging.getLogger(__name__)
@@ -64,12 +63,15 @@ def _digest(judge: Service, game_id: str, seat: str, due: list[dict[str, Any]], 
         if row is None:
             return 0
         day = cutoff.date().isoformat()
+        tr = seat_preferences.translations(store, game_id, seat)  # the seat's language (issue 28)
+        reports = tr.ngettext("%(num)d report", "%(num)d reports", len(due)) % {"num": len(due)}
         parts = [f"{r['subject']}\n{'=' * min(72, len(r['subject']))}\n\n{r['text']}" for r in due]
-        text = build.render_notice(wrapped(
-            f"Your daily digest for seat {seat} of {game_id} ({day}): {count(len(due), 'report')}, oldest first. "
-            "Prompts come at once, in their own mails; `command: preferences` with `digest: off` ends "
-            "the digest.") + "\n\n" + "\n\n".join(parts), game_id)
-        subject = f"[{game_id}] daily digest {day}: {count(len(due), 'report')}"
+        text = build.render_notice(wrapped(tr.gettext(
+            "Your daily digest for seat %(seat)s of %(game)s (%(day)s): %(reports)s, oldest first. Prompts come at "
+            "once, in their own mails; `command: preferences` with `digest: off` ends the digest.") % {
+            "seat": seat, "game": game_id, "day": day, "reports": reports}) + "\n\n" + "\n\n".join(parts),
+            game_id, tr)
+        subject = f"[{game_id}] " + tr.gettext("daily digest %(day)s: %(reports)s") % {"day": day, "reports": reports}
         outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
                      subject=subject, text=text, html=build.html_of_text(subject, text),
                      id_parts=(game_id, "digest", seat, due[0]["id"]))

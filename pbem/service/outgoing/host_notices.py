@@ -22,7 +22,7 @@ from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import host_of, settings_of, wrapped
 from pbem.service.base.text import safe_text
-from pbem.service.outgoing import outbox
+from pbem.service.outgoing import outbox, seat_preferences, webhooks
 from pbem.store.base import is_db_error
 
 log = logging.getLogger(__name__)
@@ -37,13 +37,25 @@ def host_translations(judge: Service, game_id: str) -> gettext.NullTranslations:
     return i18n.translations(settings_of(judge, game_id).host_language)
 
 
+KINDS = {"bounce": i18n.N_("bounce"), "address change": i18n.N_("address change"),
+         "game over": i18n.N_("game over"), "civil disorder": i18n.N_("civil disorder"),
+         "substitute": i18n.N_("substitute"), "substitute asks": i18n.N_("substitute asks"),
+         "wrong host keys": i18n.N_("wrong host keys"), "not archived": i18n.N_("not archived"),
+         "wrong keys": i18n.N_("wrong keys"), "held": i18n.N_("held"),
+         "observer bounce": i18n.N_("observer bounce")}
+"""The kinds of host notice as their subjects say them (issue 28: a subject in one
+language); a kind not listed reads as it is."""
+
+
 def notify_host(judge: Service, game_id: str, body: i18n.Localizable, kind: str, once: str | None = None) -> None:
     """Queue a host notice ``[game] host notice: kind`` with ``body`` to the game's
     ``host_email`` (a log warning when the game has none), in the host's language
     (``host_language``; ``body`` a text or a function of the translations object,
     :data:`pbem.i18n.Localizable`). The same body for the same game and kind is queued
     once (its Message-ID is a hash of the English body); with ``once``, one notice per
-    (game, kind, once) whatever the body."""
+    (game, kind, once) whatever the body. When the host set a webhook (host command
+    ``webhook``), the notice's subject is posted there too
+    (:func:`pbem.service.outgoing.webhooks.queue_host_notice`)."""
     address = host_of(judge, game_id)
     english = i18n.localize(body)
     if not address:
@@ -51,10 +63,12 @@ def notify_host(judge: Service, game_id: str, body: i18n.Localizable, kind: str,
         return
     digest = once or hashlib.sha256(english.encode()).hexdigest()[:12]
     tr = host_translations(judge, game_id)  # the host's language (issue 28)
-    outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None,
-                 subject=f"[{game_id}] " + tr.gettext("host notice: %(kind)s") % {"kind": kind},
+    subject = f"[{game_id}] " + tr.gettext("host notice: %(kind)s") % {
+        "kind": tr.gettext(KINDS[kind]) if kind in KINDS else kind}
+    outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None, subject=subject,
                  text=build.render_notice(i18n.localize(body, tr), game_id, tr),
                  html=None, id_parts=(game_id, "host", kind, digest))
+    webhooks.queue_host_notice(judge, address, game_id, kind, subject, (game_id, "host", kind, digest))
 
 
 def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
@@ -65,21 +79,34 @@ def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
     until the player writes from the address with the seat's key or the seat gets
     another address, and each game's host is told which game and seat (once a day per
     seat). An address change waiting for its code at ``address`` is closed and its seat
-    and host told (:func:`_confirmation_undeliverable`). Returns the (game, seat) pairs
-    marked. Call inside a transaction."""
+    and host told (:func:`_confirmation_undeliverable`); an observer at ``address`` is
+    dropped and its host told
+    (:func:`pbem.service.commands.anyone.observe.dropped_for_bounce`). Returns the
+    (game, seat) pairs marked. Call inside a transaction."""
+    from pbem.service.commands.anyone import observe  # it imports the notices' callers
+
     hits = judge.store.mark_bouncing(address)
     _confirmation_undeliverable(judge, address, why)
+    observe.dropped_for_bounce(judge, address, safe_text(why, 300))  # an observer's bounce drops it (issue 29)
     for game_id, seat in hits:
         row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), {})
-        how = ("change the seat's address in the judge's config (games[].seats[].email; the next `pbem run` "
-               "logs it)" if judge.config.game(game_id) is not None else
-               f"the player sends `command: address`, or `pbem host replace {game_id} --seat {seat}` gives the "
-               "seat to another player")
-        notify_host(judge, game_id, f"Mail to seat {seat} of {game_id} ({row.get('player', '?')}, {address}) "
-                    f"bounced: {safe_text(why, 300)}. The seat is marked as bouncing: mail to it waits in the "
-                    "outbox, nothing is lost, and goes out when the player writes from that address with the "
-                    f"seat's key. If the address is dead, ask the player for a working one: {how}. `pbem status` "
-                    "lists bouncing seats.", kind="bounce", once=f"{seat} {address} {judge.clock():%Y-%m-%d}")
+        config_game = judge.config.game(game_id) is not None
+        player, said = row.get('player', '?'), safe_text(why, 300)
+
+        def body(tr: gettext.NullTranslations, seat: str = seat, player: str = player, said: str = said,
+                 config_game: bool = config_game) -> str:  # the host's language (issue 28)
+            how = (tr.gettext("change the seat's address in the judge's config (games[].seats[].email; the next "
+                              "`pbem run` logs it)") if config_game else
+                   tr.gettext("the player sends `command: address`, or `pbem host replace %(game)s --seat %(seat)s` "
+                              "gives the seat to another player") % {"game": game_id, "seat": seat})
+            return tr.gettext(
+                "Mail to seat %(seat)s of %(game)s (%(player)s, %(address)s) bounced: %(why)s. The seat is marked as "
+                "bouncing: mail to it waits in the outbox, nothing is lost, and goes out when the player writes "
+                "from that address with the seat's key. If the address is dead, ask the player for a working one: "
+                "%(how)s. `pbem status` lists bouncing seats.") % {
+                "seat": seat, "game": game_id, "player": player, "address": address, "why": said, "how": how}
+
+        notify_host(judge, game_id, body, kind="bounce", once=f"{seat} {address} {judge.clock():%Y-%m-%d}")
     return hits
 
 
@@ -95,18 +122,22 @@ def _confirmation_undeliverable(judge: Service, address: str, why: str) -> None:
         row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), None)
         reason = safe_text(why, 300)
         if row is not None:
-            text = build.render_notice(wrapped(
-                f"The confirmation code of your address change for seat {seat} in {game_id} could not be delivered "
-                f"to {address}: {reason}. The request is closed and the seat's mail stays at this address. Check "
+            tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
+            text = build.render_notice(wrapped(tr.gettext(
+                "The confirmation code of your address change for seat %(seat)s in %(game)s could not be delivered "
+                "to %(address)s: %(why)s. The request is closed and the seat's mail stays at this address. Check "
                 "the new address, then send `command: address` again (docs/player-guide.md, \"Changing your "
-                "address\")."), game_id)
-            subject = f"[{game_id}] seat {seat}: the new address refused the confirmation"
+                "address\").") % {"seat": seat, "game": game_id, "address": address, "why": reason}), game_id, tr)
+            subject = f"[{game_id}] " + tr.gettext("seat %(seat)s: the new address refused the confirmation") % {
+                "seat": seat}
             outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
                          subject=subject, text=text, html=build.html_of_text(subject, text),
                          id_parts=(game_id, "address-undeliverable", seat, change["id"]))
-        notify_host(judge, game_id, f"Seat {seat} of {game_id} asked to move to {address}, but the confirmation "
-                    f"code could not be delivered there: {reason}. The request is closed, the seat keeps its "
-                    "address and its player was told.", kind="address change", once=f"{seat} {change['id']}")
+        notify_host(judge, game_id, lambda tr, seat=seat, reason=reason: tr.gettext(
+            "Seat %(seat)s of %(game)s asked to move to %(address)s, but the confirmation code could not be "
+            "delivered there: %(why)s. The request is closed, the seat keeps its address and its player was "
+            "told.") % {"seat": seat, "game": game_id, "address": address, "why": reason},
+            kind="address change", once=f"{seat} {change['id']}")
 
 
 def host_addresses(judge: Service) -> list[str]:
@@ -137,9 +168,12 @@ def report_fault(judge: Service, key: str, title: str, body: str) -> bool:
     if not hosts:
         log.error("judge notice (no host_email configured): %s: %s", title, safe_text(text, 1000))
     for address in hosts:
+        parts = ("judge", "fault", key, row["first_seen"], row["count"], address)
         outbox.queue(judge, game_id=None, kind="host", to_addr=address, to_name=None,
                      subject=f"[pbem] judge notice: {title}", text=build.render_notice(text, None), html=None,
-                     id_parts=("judge", "fault", key, row["first_seen"], row["count"], address))
+                     id_parts=parts)
+        if key != "webhook":  # a webhook that gives up is not told through the webhooks
+            webhooks.queue_host_notice(judge, address, None, title, f"[pbem] judge notice: {title}", parts)
     judge.store.fault_notified(key, now.isoformat())
     return True
 

@@ -41,7 +41,7 @@ from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
 from pbem.report import build
 from pbem.service.base.context import Service
-from pbem.service.outgoing import outbox
+from pbem.service.outgoing import outbox, seat_preferences
 
 log = logging.getLogger(__name__)
 
@@ -187,15 +187,18 @@ def _digest(judge: Service, address: str, rows: list[dict[str, Any]]) -> None:
     """Queue one digest of the kept answers ``rows`` to ``address`` and mark them sent."""
     full, rest = rows[:DIGEST_FULL], rows[DIGEST_FULL:]
     games = sorted({r["game_id"] for r in rows if r["game_id"]})
+    # the address's language: its seat's in the game, else of a seat it holds (issue 28)
+    tr = seat_preferences.address_translations(judge.store, address, games[0] if len(games) == 1 else None)
     parts = [f"{r['subject']}\n{'=' * min(72, len(r['subject']))}\n\n{r['text'].rstrip()}" for r in full]
     if rest:
-        parts.append(f"… and {len(rest)} more answers, by subject: " + "; ".join(r["subject"] for r in rest))
-    intro = (f"The judge answered {len(rows)} of your mails in one digest: your address had reached its "
-             f"limit of {judge.config.seat_reply_rate_per_hour} answers an hour. Every mail was read and "
-             "handled as usual; the answers follow, oldest first.")
-    text = build.render_notice(intro, games[0] if len(games) == 1 else None) + "\n\n" + "\n\n".join(parts)
-    subject = f"[{games[0]}] {len(rows)} answers to your mails" if len(games) == 1 else \
-        f"{len(rows)} answers to your mails"
+        parts.append(tr.gettext("… and %(num)s more answers, by subject: %(subjects)s") % {
+            "num": len(rest), "subjects": "; ".join(r["subject"] for r in rest)})
+    intro = tr.gettext("The judge answered %(num)s of your mails in one digest: your address had reached its limit "
+                       "of %(most)s answers an hour. Every mail was read and handled as usual; the answers follow, "
+                       "oldest first.") % {"num": len(rows), "most": judge.config.seat_reply_rate_per_hour}
+    text = build.render_notice(intro, games[0] if len(games) == 1 else None, tr) + "\n\n" + "\n\n".join(parts)
+    answers = tr.gettext("%(num)s answers to your mails") % {"num": len(rows)}
+    subject = f"[{games[0]}] {answers}" if len(games) == 1 else answers
     outbox.queue(judge, game_id=games[0] if len(games) == 1 else None, kind="reply", to_addr=address,
                  to_name=rows[0]["to_name"], subject=subject, text=text, html=build.html_of_text(subject, text),
                  id_parts=("judge", "answers-digest", address, rows[0]["id"]), auto="auto-replied")

@@ -88,3 +88,27 @@ def translations_at(store: Store, game_id: str | None, address: str) -> gettext.
     """The translations object of mail to ``address`` in ``game_id``: its seat's
     language (:func:`translations`), English for an address that is no seat's."""
     return i18n.translations(of_address(store, game_id, address)["language"])
+
+
+def address_translations(store: Store, address: str, game_id: str | None = None,
+                         given: object = None) -> gettext.NullTranslations:
+    """The translations object of mail to an address that need not hold a seat (a
+    substitute on the standby list, an observer, anyone asking for a record; issue 28):
+    ``given`` when it is a language (a command's ``language:``), else the language of
+    the address's seat in ``game_id``, else of its observer row there, else of the
+    seat it holds in any game of this judge (the last by game id), else English."""
+    if i18n.is_language(given):
+        return i18n.translations(str(given))
+    folded = fold_address(address or "")
+    if game_id:
+        seat = store.seat_at(game_id, folded)
+        if seat:
+            return translations(store, game_id, seat)
+        row = store.observer(game_id, folded)
+        if row and i18n.is_language(row.get("language")):
+            return i18n.translations(row["language"])
+    held = store.seats_at(folded) if folded else []
+    if held:
+        return translations(store, held[-1]["game_id"], held[-1]["seat"])
+    return i18n.translations()
+

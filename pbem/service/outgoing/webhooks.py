@@ -12,6 +12,11 @@ row of kind ``webhook``: ``to_addr`` is the URL, the stored body the JSON docume
 ``content`` (Discord-style) and ``text`` (Slack-style) carry the same one line. Nothing
 secret is in it: no hand, no key, no standing order.
 
+A host sets one too, by the host command ``webhook`` (``url:``; kept by the host's
+address, :meth:`pbem.store.Store.set_host_webhook`): every host notice mailed to that
+address — a person must act, a fault, civil disorder, a sign-up — is posted there as
+well (:func:`queue_host_notice`, :func:`host_body`: its subject line, never its body).
+
 The outbox's thread sends mail first, then the due webhook rows (:func:`send_due`): a
 POST with :mod:`urllib.request` (timeout :data:`TIMEOUT` s); a 2xx answer is sent, any
 other answer or a connection failure a failed attempt, retried with the mail's backoff
@@ -28,7 +33,7 @@ import logging
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -119,6 +124,35 @@ def queue_notice(judge: Service, game_id: str, step: int, seat: str, waiting: st
     return True
 
 
+def host_body(game_id: str | None, notice: str, line: str) -> dict[str, Any]:
+    """The JSON document of a host notice posted to the host's webhook (issue 29's
+    trial, finding 4): the seat's keys (``game``, ``step`` and ``seat`` None,
+    ``waiting`` ``host``, ``deadline`` None) plus ``notice`` (what the notice is about:
+    ``bounce``, ``civil disorder``, ``substitute asks``, ``sign-up``, a judge fault's
+    title) and ``content``/``text``, the one line of the mail's subject. Never the
+    notice's body: it may name players' addresses, and a chat channel is not a mailbox."""
+    return {"game": game_id, "step": None, "seat": None, "waiting": "host", "deadline": None, "notice": notice,
+            "content": line, "text": line}
+
+
+def queue_host_notice(judge: Service, address: str | None, game_id: str | None, notice: str, line: str,
+                      id_parts: Sequence[object]) -> bool:
+    """Queue a webhook row for a host notice mailed to ``address`` when that host set a
+    webhook (the host command ``webhook``; :func:`host_body`); once per ``id_parts``
+    (those of the mail). True when queued. Call inside the transaction that queues the
+    mail."""
+    url = judge.store.host_webhook(address)
+    if not url:
+        return False
+    message_id = outbox.stable_message_id(judge.domain, "host-webhook", *id_parts, url)
+    if judge.store.has_mail(message_id):
+        return False
+    raw = json.dumps(host_body(game_id, notice, line), ensure_ascii=False, sort_keys=True).encode("utf-8")
+    judge.store.queue_mail(message_id=message_id, game_id=game_id, kind=KIND, to_addr=url, subject=line, raw=raw,
+                           at=judge.clock().isoformat(), bodies=[])
+    return True
+
+
 def post(url: str, raw: bytes, timeout: float = TIMEOUT) -> None:
     """POST ``raw`` (JSON) to ``url``; returns on a 2xx answer. Raises
     urllib.error.HTTPError for another answer, OSError (URLError) when the server cannot
@@ -172,7 +206,8 @@ def shown(url: str) -> str:
 
 
 def recipient(store: Store, row: Mapping[str, Any]) -> str:
-    """``the webhook of seat east of g1 (https://host/…)`` for a host notice."""
+    """``the webhook of seat east of g1 (https://host/…)`` for a host notice (``the
+    webhook https://host/…`` for the host's own)."""
     seat = None
     if row.get("game_id"):
         for s in store.seats(row["game_id"]):

@@ -99,5 +99,5 @@ def apply_orders(judge: Service, game_id: str, state: rules.GameState, seat: str
                           before=state)
     reports.queue_prompts(judge, game_id, pack, new_state)
     if last:
-        trust.mail_seed(judge, game_id, "is over")
+        trust.mail_seed(judge, game_id, lambda tr: tr.gettext("is over"))
     return new_state

@@ -225,12 +225,15 @@ def _receipt(judge: Service, game_id: str, seat: str, step: int, kind: str, bot:
     if not address:
         return
     head = trust.witness(judge.store, game_id)
-    body = (f"The bot {bot.label} played {seat}'s {kind.replace('_', ' ')} decision of step {step} in {game_id}. "
-            "Its orders passed the same check as a player's and are logged as the seat's orders (OrdersAccepted, "
-            f"by: bot {bot.label}); like any seat's orders they stay private to the seat until the game ends."
-            + (f"\n\nLog witness: {head}" if head else ""))
-    text = build.render_notice(wrapped(body), game_id)
-    subject = f"[{game_id}] bot receipt: {seat}, step {step}"
+    tr = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
+    body = (tr.gettext(
+        "The bot %(bot)s played %(seat)s's %(kind)s decision of step %(step)s in %(game)s. Its orders passed the "
+        "same check as a player's and are logged as the seat's orders (OrdersAccepted, by: bot %(bot)s); like any "
+        "seat's orders they stay private to the seat until the game ends.") % {
+        "bot": bot.label, "seat": seat, "kind": build.decision_text(kind, tr), "step": step, "game": game_id}
+            + ("\n\n" + tr.gettext("Log witness: %(witness)s") % {"witness": head} if head else ""))
+    text = build.render_notice(wrapped(body), game_id, tr)
+    subject = f"[{game_id}] " + tr.gettext("bot receipt: %(seat)s, step %(step)s") % {"seat": seat, "step": step}
     outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None, subject=subject,
                  text=text, html=build.html_of_text(subject, text), id_parts=(game_id, step, "bot-receipt", seat))
 

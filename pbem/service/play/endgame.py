@@ -32,9 +32,10 @@ verify`` recomputes (issue 25, third break-it pass, finding 2).
 """
 from __future__ import annotations
 
+import gettext
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.rules.dice import Dice, next_index
 from pbem.service.base.context import Service
 from pbem.service.log import trust
@@ -63,10 +64,18 @@ def _append(judge: Service, game_id: str, events: list[rules.Event], status: str
     return new
 
 
-def end_game(judge: Service, game_id: str, winner: str | None, abandon: bool, reason: str) -> tuple[str, str | None]:
+def append_events(judge: Service, game_id: str, events: list[rules.Event]) -> rules.GameState:
+    """Append table events that change the state but not the game's step (a
+    ``SeatConceded``, issue 29), folded by their reducers, with the state after them as
+    the snapshot; return it. Call inside a transaction."""
+    return _append(judge, game_id, events)
+
+
+def end_game(judge: Service, game_id: str, winner: str | None, abandon: bool, reason: str
+             ) -> tuple[i18n.Localizable, str | None]:
     """The host ends ``game_id`` (module docstring): ``winner`` a seat, or ``abandon``.
-    Returns (receipt text, log witness). Raises ValueError, saying what to write, when
-    neither or both are given or the winner is no seat. Call inside a transaction."""
+    Returns (receipt text, a function of the host's translations object; log witness).
+    Raises ValueError, saying what to write, when neither or both are given or the winner is no seat. Call inside a transaction."""
     seats = [r["seat"] for r in judge.store.seats(game_id)]
     if abandon == bool(winner):
         raise ValueError("end needs the result: `winner: east` (with `reason:`), or `abandon: true`")
@@ -78,14 +87,26 @@ def end_game(judge: Service, game_id: str, winner: str | None, abandon: bool, re
     before = judge.state(game_id)
     _close_deadlines(judge, game_id)
     state = _append(judge, game_id, events, status="abandoned" if abandon else "over")
-    said = f"{winner} wins" if winner else "the game is abandoned"
-    reports.queue_reports(judge, game_id, judge.pack_for(game_id), state, events,
-                          headline=f"the host ended the game: {said}", step=before.step, before=before)
-    trust.mail_seed(judge, game_id, f"was ended by its host ({said}"
-                    + (f": {reason})" if reason else ")"))
+    reports.queue_reports(judge, game_id, judge.pack_for(game_id), state, events,  # each seat's language
+                          headline=lambda tr: tr.gettext("the host ended the game: %(result)s") % {
+                              "result": tr.gettext("%(seat)s wins") % {"seat": winner} if winner
+                              else tr.gettext("the game is abandoned")}, step=before.step, before=before)
+
+    def result(tr: gettext.NullTranslations) -> str:  # the reader's language (issue 28)
+        return (tr.gettext("%(seat)s wins") % {"seat": winner} if winner
+                else tr.gettext("the game is abandoned"))
+
+    trust.mail_seed(judge, game_id, lambda tr: (
+        tr.gettext("was ended by its host (%(result)s: %(reason)s)") % {"result": result(tr), "reason": reason}
+        if reason else tr.gettext("was ended by its host (%(result)s)") % {"result": result(tr)}))
     head = trust.witness(judge.store, game_id)
-    text = (f"Game {game_id} is over: {said}{' (' + reason + ')' if reason else ''}. Every seat is sent the "
-            "result and the dice seed; no deadline is open. `pbem archive` now shows the whole log.")
+
+    def text(tr: gettext.NullTranslations) -> str:
+        values = {"game": game_id, "result": result(tr), "reason": reason}
+        return ((tr.gettext("Game %(game)s is over: %(result)s (%(reason)s).") if reason
+                 else tr.gettext("Game %(game)s is over: %(result)s.")) % values + " "
+                + tr.gettext("Every seat is sent the result and the dice seed; no deadline is open. `pbem archive` "
+                             "now shows the whole log."))
     return text, head
 
 
@@ -98,11 +119,8 @@ def end_by_vote(judge: Service, game_id: str, proposal: int, among: list[str] | 
     ``over``, every open deadline closed, every seat sent a report with the result and
     the seed, as the host's ``end`` does. Returns the log witness. Call inside a
     transaction."""
-    if winner:
-        said, data = f"{winner} wins: every other seat conceded", {"how": "win", "winner": winner}
-    else:
-        said, data = "a draw among " + ", ".join(among or []), {"how": "draw", "winner": None,
-                                                                 "among": list(among or [])}
+    data: dict[str, Any] = ({"how": "win", "winner": winner} if winner else
+                            {"how": "draw", "winner": None, "among": list(among or [])})
     ended = rules.judge_event("GameEnded", {**data, "reason": f"agreed by vote (proposal {proposal})",
                                             "by": "vote", "proposal": proposal})
     events = [ended, trust.seed_revealed(judge.store, game_id)]
@@ -110,9 +128,14 @@ def end_by_vote(judge: Service, game_id: str, proposal: int, among: list[str] | 
     _close_deadlines(judge, game_id)
     state = _append(judge, game_id, events, status="over")
     reports.queue_reports(judge, game_id, judge.pack_for(game_id), state, events,
-                          headline=f"the seats agreed {said}" if not winner else said, step=before.step,
+                          headline=lambda tr: (tr.gettext("the seats agreed a draw among %(seats)s") % {
+                              "seats": ", ".join(among or [])} if not winner else tr.gettext(
+                              "%(seat)s wins: every other seat conceded") % {"seat": winner}), step=before.step,
                           before=before)
-    trust.mail_seed(judge, game_id, f"was ended by the seats' vote ({said})")
+    trust.mail_seed(judge, game_id, lambda tr: (
+        tr.gettext("was ended by the seats' vote (%(seat)s wins: every other seat conceded)") % {"seat": winner}
+        if winner else tr.gettext("was ended by the seats' vote (a draw among %(seats)s)") % {
+            "seats": ", ".join(among or [])}))
     return trust.witness(judge.store, game_id)
 
 
@@ -122,7 +145,8 @@ def first_snapshot_of_step(judge: Service, game_id: str, step: int) -> dict[str,
     return judge.store.first_snapshot_at_step(game_id, step)
 
 
-def rollback(judge: Service, game_id: str, to_step: int | None, reason: str) -> tuple[str, str | None]:
+def rollback(judge: Service, game_id: str, to_step: int | None, reason: str
+             ) -> tuple[i18n.Localizable, str | None]:
     """Roll ``game_id`` back to the position of ``to_step`` (module docstring). Returns
     (receipt text, log witness). Raises ValueError, saying what to write, for a paused
     game, a missing step, a step not before the live one, or one the game never had.
@@ -155,16 +179,21 @@ def rollback(judge: Service, game_id: str, to_step: int | None, reason: str) -> 
     state = _append(judge, game_id, events)
     pack = judge.pack_for(game_id)
     reports.queue_reports(judge, game_id, pack, state, events[1:],
-                          headline=f"rolled back to the position of step {to_step}", before=live)
+                          headline=lambda tr: tr.gettext("rolled back to the position of step %(step)s") % {
+                              "step": to_step}, before=live)
     reports.queue_prompts(judge, game_id, pack, state)
     head = trust.witness(judge.store, game_id)
-    waited = ", ".join(sorted({d.seat for d in rules.pending(state)})) or "no seat"
-    text = (f"Game {game_id} is back at the position of step {to_step}, now numbered step {state.step} "
-            f"(no step number is used twice). Every seat is sent the position in its own view; the game waits "
-            f"for {waited}. The standing orders are those of step {to_step} too: a seat whose standing orders "
-            "this changed is told so in its own report (the ones it sent later need a new `seq:`). The unseen "
-            "Tyche deck is shuffled again with logged dice, so no card drawn in the abandoned steps comes "
-            "round in the same order; the hands and the discards stay as they were.")
+    waited = ", ".join(sorted({d.seat for d in rules.pending(state)}))
+
+    def text(tr: gettext.NullTranslations) -> str:  # the host's language (issue 28)
+        return tr.gettext(
+            "Game %(game)s is back at the position of step %(to_step)s, now numbered step %(step)s (no step number "
+            "is used twice). Every seat is sent the position in its own view; the game waits for %(waited)s. The "
+            "standing orders are those of step %(to_step)s too: a seat whose standing orders this changed is told "
+            "so in its own report (the ones it sent later need a new `seq:`). The unseen Tyche deck is shuffled "
+            "again with logged dice, so no card drawn in the abandoned steps comes round in the same order; the "
+            "hands and the discards stay as they were.") % {"game": game_id, "to_step": to_step, "step": state.step,
+                                                              "waited": waited or tr.gettext("no seat")}
     return text, head
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.keys import hash_key, new_key
 from pbem.report import build
 from pbem.service.base.context import Service
@@ -47,6 +47,7 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
     substitute from the standby list took the seat; issue 29). No notice when the
     ``old`` row has no address (the bot played the seat). Returns the log witness after
     it. Call inside a transaction, after the ``SeatChanged`` event."""
+    old_language = seat_preferences.of(judge.store, game_id, seat)["language"]  # the old player's (issue 28)
     if seat_preferences.of(judge.store, game_id, seat) != dict(seat_preferences.DEFAULTS):  # not the new player's
         trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {
             "seat": seat, "prefs": dict(seat_preferences.DEFAULTS)})])
@@ -73,16 +74,20 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
     subject = f"[{game_id}] handover: your seat {seat}"
     outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=address, to_name=player, subject=subject,
                  text=text, html=build.html_of_text(subject, text), id_parts=(game_id, "handover", seat, head))
-    who = {"replace": "The host gave your seat", "standby": "The judge gave your seat"
-           }.get(by, "The host's config now gives your seat")
-    to = "a substitute from the standby list" if by == "standby" else "another player"
-    note = build.render_notice(wrapped(f"{who} {seat} in {game_id} to {to}. Thank you for playing; your key no "
-                                       "longer works, and mail from your address no longer speaks for the "
-                                       "seat."), game_id)
+    tr = i18n.translations(old_language)
+    _ = tr.gettext
+    values = {"seat": seat, "game": game_id}
+    said = (_("The host gave your seat %(seat)s in %(game)s to another player.") if by == "replace" else
+            _("The judge gave your seat %(seat)s in %(game)s to a substitute from the standby list.")
+            if by == "standby" else
+            _("The host's config now gives your seat %(seat)s in %(game)s to another player.")) % values
+    note = build.render_notice(wrapped(said + " " + _("Thank you for playing; your key no longer works, and mail "
+                                                      "from your address no longer speaks for the seat.")),
+                               game_id, tr)
     if old["email"]:  # a seat the bot played has no old player to tell
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
-                     subject=f"[{game_id}] your seat {seat} has a new player", text=note,
-                     html=build.html_of_text("seat replaced", note), id_parts=(game_id, "replaced", seat, head))
+                     subject=f"[{game_id}] " + _("your seat %(seat)s has a new player") % values, text=note,
+                     html=build.html_of_text(_("seat replaced"), note), id_parts=(game_id, "replaced", seat, head))
     prompt_again(judge, game_id, seat, again=head)  # a second handover at this step mails the prompt again
     return head
 
@@ -108,12 +113,15 @@ def give_seat(judge: Service, game_id: str, seat: str, player: str, address: str
     head = hand_over(judge, game_id, seat, player, address, key, old, head, by)
     offer = store.seat_offer(game_id, seat)
     if offer is not None and offer["status"] == "asked" and offer["asker_email"] != address:  # told either way
-        note = build.render_notice(wrapped(f"The host gave the seat {seat} of {game_id}, which you asked for, to "
-                                           "another player. You still stand by for the game's other seats."),
-                                   game_id)
+        tr = seat_preferences.address_translations(store, offer["asker_email"])  # the asker's (issue 28)
+        values = {"seat": seat, "game": game_id}
+        note = build.render_notice(wrapped(tr.gettext(
+            "The host gave the seat %(seat)s of %(game)s, which you asked for, to another player. You still stand "
+            "by for the game's other seats.") % values), game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=offer["asker_email"],
-                     to_name=offer["asker_name"], subject=f"[{game_id}] seat {seat} went to another player",
-                     text=note, html=build.html_of_text("seat taken", note),
+                     to_name=offer["asker_name"],
+                     subject=f"[{game_id}] " + tr.gettext("seat %(seat)s went to another player") % values,
+                     text=note, html=build.html_of_text(tr.gettext("seat taken"), note),
                      id_parts=(game_id, "offer-refused", seat, offer["asker_email"], head))
     store.close_offer(game_id, seat, "taken" if by == "standby" else "closed", judge.clock().isoformat())
     return head

@@ -17,17 +17,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.i18n import N_
 from pbem.addresses import fold_address
 from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.log import trust
-from pbem.service.outgoing import host_notices, outbox
+from pbem.service.outgoing import host_notices, outbox, seat_preferences
 from pbem.service.play import deadlines
 from pbem.service.play.handover import give_seat
 
-WHY = {"civil_disorder": "its player missed too many decisions in a row and it is in civil disorder",
-       "bot": "the host handed it to the game's bot until a new player takes it"}
+WHY = {"civil_disorder": N_("its player missed too many decisions in a row and it is in civil disorder"),
+       "bot": N_("the host handed it to the game's bot until a new player takes it")}
 """Why a seat is offered (the offer's ``why``), in the offer mail's words."""
 
 
@@ -84,15 +85,19 @@ def offer(judge: Service, game_id: str, seat: str, why: str) -> int:
     for row in judge.store.standby_list(game_id):
         if row["address"] in playing:
             continue
-        rule = ("The first to answer gets the seat." if mode == "auto" else
-                "The host approves the first substitute who answers; you are told either way.")
-        body = (f"The seat {seat} of {game_id} is free: {WHY.get(why, why)}. You stand by to take a seat, "
-                f"so it is offered to you. To take it, answer with:\n\n{how_to_take(game_id, seat)}\n\n"
-                f"{rule} The new player gets the seat's key and its history so far by mail, and plays on "
-                "from the position as it is. To leave the standby list, send `command: standby` with "
-                "`standby: false`.")
-        text = build.render_notice(wrapped(body), game_id)
-        subject = f"[{game_id}] seat {seat} is free: take it?"
+        tr = seat_preferences.address_translations(judge.store, row["address"], game_id)  # issue 28
+        _ = tr.gettext
+        rule = (_("The first to answer gets the seat.") if mode == "auto" else
+                _("The host approves the first substitute who answers; you are told either way."))
+        body = (_("The seat %(seat)s of %(game)s is free: %(why)s. You stand by to take a seat, so it is offered to "
+                  "you. To take it, answer with:") % {"seat": seat, "game": game_id,
+                                                       "why": _(WHY[why]) if why in WHY else why}
+                + f"\n\n{how_to_take(game_id, seat)}\n\n"
+                + rule + " " + _("The new player gets the seat's key and its history so far by mail, and plays on "
+                                 "from the position as it is. To leave the standby list, send `command: standby` "
+                                 "with `standby: false`."))
+        text = build.render_notice(wrapped(body), game_id, tr)
+        subject = f"[{game_id}] " + _("seat %(seat)s is free: take it?") % {"seat": seat}
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["address"], to_name=row["name"] or None,
                      subject=subject, text=text, html=build.html_of_text(subject, text),
                      id_parts=(game_id, "offer", seat, row["address"], now))
@@ -115,18 +120,22 @@ def take(judge: Service, game_id: str, seat: str, player: str, address: str) -> 
     for row in judge.store.standby_list(game_id):  # the others offered the seat: it is gone
         if row["address"] in playing:
             continue
-        text = build.render_notice(wrapped(f"The seat {seat} of {game_id}, offered to you, has been taken by "
-                                           "another substitute. You still stand by; the next seat that falls "
-                                           "free is offered to you too."), game_id)
-        subject = f"[{game_id}] seat {seat} is taken"
+        tr = seat_preferences.address_translations(judge.store, row["address"], game_id)  # issue 28
+        text = build.render_notice(wrapped(tr.gettext(
+            "The seat %(seat)s of %(game)s, offered to you, has been taken by another substitute. You still stand "
+            "by; the next seat that falls free is offered to you too.") % {"seat": seat, "game": game_id}),
+            game_id, tr)
+        subject = f"[{game_id}] " + tr.gettext("seat %(seat)s is taken") % {"seat": seat}
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["address"], to_name=row["name"] or None,
                      subject=subject, text=text, html=build.html_of_text(subject, text),
                      id_parts=(game_id, "offer-taken", seat, row["address"], offered_at))
-    host_notices.notify_host(judge, game_id, wrapped(
-        f"{player} <{address}>, from the standby list, took the seat {seat} of {game_id}: the handover mail "
+    host_notices.notify_host(judge, game_id, lambda tr: wrapped(tr.gettext(  # the host's language (issue 28)
+        "%(player)s <%(address)s>, from the standby list, took the seat %(seat)s of %(game)s: the handover mail "
         "with a new key and the seat's history went to them, and the old player's key and address no longer "
-        "work. To give the seat to someone else instead, use `command: replace`."
-        + (f"\n\nLog witness: {head}" if head else "")), "substitute", once=f"{seat}-{now}")
+        "work. To give the seat to someone else instead, use `command: replace`.") % {
+        "player": player, "address": address, "seat": seat, "game": game_id}
+        + ("\n\n" + tr.gettext("Log witness: %(witness)s") % {"witness": head} if head else "")),
+        "substitute", once=f"{seat}-{now}")
     return head
 
 
@@ -136,9 +145,12 @@ def ask(judge: Service, game_id: str, seat: str, player: str, address: str) -> N
     how to approve. Call inside a transaction."""
     now = judge.clock().isoformat()
     judge.store.ask_for_seat(game_id, seat, address, player, now)
-    host_notices.notify_host(judge, game_id, wrapped(
-        f"{player} <{address}>, from the standby list, asks to take the seat {seat} of {game_id} (in civil "
-        "disorder or played by the bot). The game's substitutes setting is approve: to give them the seat, "
-        f"send\n\n    game: {game_id}\n    host: <your host key>\n    command: approve\n    seat: {seat}\n\n"
-        f"or run `pbem host approve {game_id} --seat {seat}`. To give it to someone else, use "
-        "`command: replace`; nothing happens otherwise."), "substitute asks", once=f"{seat}-{now}")
+    host_notices.notify_host(judge, game_id, lambda tr: wrapped(  # the host's language (issue 28)
+        tr.gettext("%(player)s <%(address)s>, from the standby list, asks to take the seat %(seat)s of %(game)s (in "
+                   "civil disorder or played by the bot). The game's substitutes setting is approve: to give them "
+                   "the seat, send") % {"player": player, "address": address, "seat": seat, "game": game_id}
+        + f"\n\n    game: {game_id}\n    host: <" + tr.gettext("your host key")
+        + f">\n    command: approve\n    seat: {seat}\n\n"
+        + tr.gettext("or run `pbem host approve %(game)s --seat %(seat)s`. To give it to someone else, use "
+                     "`command: replace`; nothing happens otherwise.") % {"game": game_id, "seat": seat}),
+        "substitute asks", once=f"{seat}-{now}")

@@ -1,8 +1,9 @@
 """The seats' votes (issue 29, item 1; docs/player-guide.md, "Votes"): a seat proposes
 a draw among named seats, its own concession, or a pause of some days; every seat still
 in the game votes; a unanimous yes carries the proposal, one no rejects it, and it
-expires at the game's next decision or after the game's ``vote_hours``, whichever comes
-first.
+expires after the game's ``vote_hours`` (48 by default) whatever decisions the game
+takes meanwhile (issue 29 trial, finding 1: in a fast game the next decision came
+seconds later, before the other seats could vote).
 
 Everything is an event in the game's hash chain, folded here from the log (no table of
 its own): ``VoteProposed`` (public: who proposes what; the proposer's own yes counts),
@@ -20,11 +21,13 @@ concession").
 """
 from __future__ import annotations
 
+import gettext
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from pbem import rules
+from pbem import i18n, rules
+from pbem.i18n import N_
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats, settings_of
 from pbem.service.log import trust
@@ -34,6 +37,11 @@ VOTE_KINDS = ("VoteProposed", "VoteCast", "VoteDecided", "SeatConceded")
 """The events the votes fold."""
 WHATS = ("draw", "concede", "pause")
 """What a seat may propose."""
+VOTE_WORDS = {"yes": N_("yes"), "no": N_("no")}
+"""A vote as the mails say it (the order words ``yes``/``no`` stay English in orders)."""
+WHY_WORDS = {"the game took its next decision": N_("the game took its next decision"),
+             "its time ran out": N_("its time ran out")}
+"""Why a proposal expired, as the notices say it (the log keeps the English words)."""
 
 
 @dataclass
@@ -53,13 +61,16 @@ class Proposal:
     votes: dict[str, str] = field(default_factory=dict)
     outcome: str | None = None
 
-    def words(self) -> str:
-        """What it proposes, in words (``a draw among east, north``)."""
+    def words(self, tr: gettext.NullTranslations | None = None) -> str:
+        """What it proposes, in words (``a draw among east, north``), in the language
+        of ``tr`` (None: English; issue 28)."""
+        _, ngettext = i18n.gettext_of(tr), i18n.ngettext_of(tr)
         if self.what == "draw":
-            return "a draw among " + ", ".join(self.among)
+            return _("a draw among %(seats)s") % {"seats": ", ".join(self.among)}
         if self.what == "pause":
-            return f"a pause of {self.days} day" + ("" if self.days == 1 else "s")
-        return f"that {self.seat} concedes"
+            return ngettext("a pause of %(num)d day", "a pause of %(num)d days", self.days or 0) % {
+                "num": self.days or 0}
+        return _("that %(seat)s concedes") % {"seat": self.seat}
 
 
 def proposals(judge: Service, game_id: str) -> list[Proposal]:
@@ -98,17 +109,29 @@ def voters(judge: Service, game_id: str) -> list[str]:
 
 
 def expires_at(judge: Service, game_id: str, now: datetime) -> datetime:
-    """When a proposal made ``now`` expires at the latest: after the game's
-    ``vote_hours`` (0: only the next decision ends it; then a year, the longest a
-    setting runs)."""
+    """When a proposal made ``now`` expires unless decided first: after the game's
+    ``vote_hours`` (0: no time limit; then a year, the longest a setting runs),
+    whatever decisions the game takes meanwhile ([D] docs/rules.md, "Votes and
+    concession")."""
     hours = settings_of(judge, game_id).vote_hours
     return now + timedelta(hours=hours if hours > 0 else 24 * 366)
 
 
-def count_text(p: Proposal, seats: Sequence[str]) -> str:
-    """How many votes are in, without saying whose: ``2 of 4 votes are in``."""
+def count_text(p: Proposal, seats: Sequence[str], tr: gettext.NullTranslations | None = None) -> str:
+    """How many votes are in, without saying whose: ``2 of 4 votes are in``, in the
+    language of ``tr`` (None: English; issue 28)."""
     got = sum(1 for s in seats if s in p.votes)
-    return f"{got} of {len(seats)} vote" + ("" if len(seats) == 1 else "s") + (" is in" if got == 1 else " are in")
+    ngettext = i18n.ngettext_of(tr)
+    if got == 1:
+        return ngettext("%(got)d of %(num)d vote is in", "%(got)d of %(num)d votes is in", len(seats)) % {
+            "got": got, "num": len(seats)}
+    return ngettext("%(got)d of %(num)d vote are in", "%(got)d of %(num)d votes are in", len(seats)) % {
+        "got": got, "num": len(seats)}
+
+
+def vote_word(vote: str, tr: gettext.NullTranslations | None = None) -> str:
+    """``yes``/``no`` as the mails of ``tr``'s language say a vote (None: English)."""
+    return i18n.gettext_of(tr)(VOTE_WORDS[vote]) if vote in VOTE_WORDS else vote
 
 
 def _decided(judge: Service, game_id: str, p: Proposal, outcome: str, why: str) -> list[rules.Event]:
@@ -118,13 +141,16 @@ def _decided(judge: Service, game_id: str, p: Proposal, outcome: str, why: str) 
                                               "votes": dict(sorted(p.votes.items())), "why": why})]
 
 
-def _revealed(p: Proposal) -> str:
-    return ", ".join(f"{s} {v}" for s, v in sorted(p.votes.items())) or "no votes"
+def _revealed(p: Proposal, tr: gettext.NullTranslations | None = None) -> str:
+    """Every vote of ``p`` (``east yes, north no``) in the language of ``tr``."""
+    _ = i18n.gettext_of(tr)
+    return (", ".join(f"{s} {vote_word(v, tr)}" for s, v in sorted(p.votes.items()))
+            or _("no votes"))
 
 
 def expire_due(judge: Service, game_id: str) -> list[int]:
-    """Expire every open proposal of ``game_id`` made at an earlier step (the game took
-    a decision since) or past its time, each with a ``VoteDecided`` (``expired``, its
+    """Expire every open proposal of ``game_id`` past its time (``expires``; the game's
+    decisions meanwhile do not end it), each with a ``VoteDecided`` (``expired``, its
     votes revealed) and a notice to every seat; decide one whose votes are all in since
     a seat fell out of the game (:func:`decide`). Returns the numbers expired. Call
     inside a transaction."""
@@ -133,12 +159,9 @@ def expire_due(judge: Service, game_id: str) -> list[int]:
     opened = open_proposals(judge, game_id) if game is not None and game["status"] not in trust.ENDED else []
     if not opened:  # the loop asks every cycle for every game: no state is read without a proposal
         return []
-    step = judge.state(game_id).step
     done: list[int] = []
     for p in opened:
-        if p.step != step:
-            why = "the game took its next decision"
-        elif now >= p.expires:
+        if now >= p.expires:
             why = "its time ran out"
         else:
             seats = voters(judge, game_id)  # a seat that fell out since may leave every vote needed in
@@ -148,10 +171,14 @@ def expire_due(judge: Service, game_id: str) -> list[int]:
                     break
             continue
         trust.log_events(judge, game_id, _decided(judge, game_id, p, "expired", why))
-        deadlines.tell_seats(judge, game_id, f"proposal {p.number} expired",
-                             f"Proposal {p.number} of {p.seat} ({p.words()}) expired: {why}. The votes were: "
-                             f"{_revealed(p)}. Nothing changes; any seat may propose again.",
-                             f"vote-{p.number}-expired")
+        deadlines.tell_seats(
+            judge, game_id, lambda tr, p=p: tr.gettext("proposal %(number)s expired") % {"number": p.number},
+            lambda tr, p=p, why=why: tr.gettext(
+                "Proposal %(number)s of %(seat)s (%(what)s) expired: %(why)s. The votes were: %(votes)s. Nothing "
+                "changes; any seat may propose again.") % {
+                "number": p.number, "seat": p.seat, "what": p.words(tr), "why": tr.gettext(WHY_WORDS[why]),
+                "votes": _revealed(p, tr)},
+            f"vote-{p.number}-expired")
         done.append(p.number)
     return done
 
@@ -165,10 +192,12 @@ def decide(judge: Service, game_id: str, p: Proposal) -> str | None:
     seats = voters(judge, game_id)
     if "no" in p.votes.values():
         trust.log_events(judge, game_id, _decided(judge, game_id, p, "rejected", "a seat voted no"))
-        deadlines.tell_seats(judge, game_id, f"proposal {p.number} rejected",
-                             f"Proposal {p.number} of {p.seat} ({p.words()}) is rejected: at least one seat "
-                             f"voted no. The votes were: {_revealed(p)}. Nothing changes.",
-                             f"vote-{p.number}-rejected")
+        deadlines.tell_seats(
+            judge, game_id, lambda tr: tr.gettext("proposal %(number)s rejected") % {"number": p.number},
+            lambda tr: tr.gettext("Proposal %(number)s of %(seat)s (%(what)s) is rejected: at least one seat voted "
+                                  "no. The votes were: %(votes)s. Nothing changes.") % {
+                "number": p.number, "seat": p.seat, "what": p.words(tr), "votes": _revealed(p, tr)},
+            f"vote-{p.number}-rejected")
         return "rejected"
     if not all(p.votes.get(s) == "yes" for s in seats):
         return None
@@ -178,40 +207,54 @@ def decide(judge: Service, game_id: str, p: Proposal) -> str | None:
 
 
 def _carry_out(judge: Service, game_id: str, p: Proposal) -> None:
-    """What a passed proposal does, told to every seat."""
-    head = f"Proposal {p.number} of {p.seat} ({p.words()}) passed: every seat still in the game voted yes. "
+    """What a passed proposal does, told to every seat (each in its language, issue 28)."""
+    def head(tr: gettext.NullTranslations) -> str:
+        return tr.gettext("Proposal %(number)s of %(seat)s (%(what)s) passed: every seat still in the game "
+                          "voted yes.") % {"number": p.number, "seat": p.seat, "what": p.words(tr)} + " "
+
     if p.what == "draw":
-        deadlines.tell_seats(judge, game_id, f"proposal {p.number} passed: the game is drawn",
-                             head + f"The game ends in a draw among {', '.join(p.among)}; the seed and the "
-                             "archive follow in their own mail.", f"vote-{p.number}-passed")
+        deadlines.tell_seats(
+            judge, game_id, lambda tr: tr.gettext("proposal %(number)s passed: the game is drawn") % {
+                "number": p.number},
+            lambda tr: head(tr) + tr.gettext("The game ends in a draw among %(seats)s; the seed and the archive "
+                                             "follow in their own mail.") % {"seats": ", ".join(p.among)},
+            f"vote-{p.number}-passed")
         endgame.end_by_vote(judge, game_id, p.number, among=list(p.among))
     elif p.what == "concede":
         concede(judge, game_id, p.seat, p.number)
         out = set(conceded(judge, game_id))
         left = [r["seat"] for r in judge.store.seats(game_id) if r["seat"] not in out]
-        deadlines.tell_seats(judge, game_id, f"proposal {p.number} passed: {p.seat} concedes",
-                             head + f"{p.seat} concedes: it takes no more decisions, shares no draw and "
-                             "proposes and votes no more; its pieces stay where they are and its decisions play "
-                             "their defaults, as in civil disorder (docs/rules.md, \"Votes and concession\")."
-                             + (f" {left[0]} is the only seat left: it wins." if len(left) == 1 else ""),
-                             f"vote-{p.number}-passed")
+        deadlines.tell_seats(
+            judge, game_id, lambda tr: tr.gettext("proposal %(number)s passed: %(seat)s concedes") % {
+                "number": p.number, "seat": p.seat},
+            lambda tr: head(tr) + tr.gettext(
+                "%(seat)s concedes: it takes no more decisions, shares no draw and proposes and votes no more; "
+                "its pieces stay where they are and its decisions play their defaults, as in civil disorder "
+                "(docs/rules.md, \"Votes and concession\").") % {"seat": p.seat}
+            + (" " + tr.gettext("%(seat)s is the only seat left: it wins.") % {"seat": left[0]}
+               if len(left) == 1 else ""),
+            f"vote-{p.number}-passed")
         if len(left) == 1:  # every other seat conceded: the last one wins ([D] docs/rules.md)
             endgame.end_by_vote(judge, game_id, p.number, winner=left[0])
     else:
         until = pause(judge, game_id, p)
-        deadlines.tell_seats(judge, game_id, f"proposal {p.number} passed: the game is paused",
-                             head + f"The game is paused until {deadlines.shown(judge, game_id, until)}. No "
-                             "deadline passes until then; every open deadline then moves on by the length of "
-                             "the pause.", f"vote-{p.number}-passed")
+        deadlines.tell_seats(
+            judge, game_id, lambda tr: tr.gettext("proposal %(number)s passed: the game is paused") % {
+                "number": p.number},
+            lambda tr: head(tr) + tr.gettext(
+                "The game is paused until %(until)s. No deadline passes until then; every open deadline then "
+                "moves on by the length of the pause.") % {"until": deadlines.shown(judge, game_id, until, tr)},
+            f"vote-{p.number}-passed")
 
 
 def concede(judge: Service, game_id: str, seat: str, proposal: int) -> None:
     """Take ``seat`` out of the game ([D] docs/rules.md): ``SeatConceded``, after which
     the deadlines fold the seat as in civil disorder for good (its decisions are due at
     once and play their defaults, or the game's bot's moves under ``civil_disorder:
-    bot``), its open deadlines due now, and its orders refused. Call inside a
-    transaction."""
-    trust.log_events(judge, game_id, [rules.judge_event("SeatConceded", {"proposal": proposal, "seat": seat})])
+    bot``), its open deadlines due now, and its orders refused. Its reducer puts the
+    seat in the state's ``conceded``: out of the contest for victory (R-1.1–R-1.3 pass
+    it over; [D] docs/rules.md). Call inside a transaction."""
+    endgame.append_events(judge, game_id, [rules.judge_event("SeatConceded", {"proposal": proposal, "seat": seat})])
     for d in judge.store.open_deadlines(game_id):
         if d["seat"] == seat:
             deadlines.start(judge, game_id, d["step"], seat, d["kind"])

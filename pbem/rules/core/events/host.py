@@ -4,7 +4,8 @@ disorder, preferences, press, a rollback, the end declared by the host. They are
 chained with the game's other events, so none can be changed unseen
 (docs/host-guide.md).
 
-Only two change the position: ``StateRestored`` (a rollback: the position of an
+Only three change the position: ``SeatConceded`` (the seat is out of the contest for
+victory, the state's ``conceded``), ``StateRestored`` (a rollback: the position of an
 earlier step comes back, numbered as a new step, so no die of the replayed steps is
 drawn at a position used before; ``StandingRestored``, seen by its seat only, then
 tells each seat whose standing orders it set back, issue 25.9) and ``GameEnded``
@@ -26,13 +27,16 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.rules.core.events.base import EventKind, said
 from pbem.rules.core.names import ENGLISH, N_, Words, printed_name
-from pbem.rules.core.state import State
+from pbem.rules.core.state import SEATS, State
 
 
 def _restored(s: State, d: dict[str, Any]) -> None:
+    kept = list(s.get("conceded") or ())  # a concession is for good: a rollback does not undo it
     state = copy.deepcopy(d["state"])
     s.clear()
     s.update(state)
+    if kept:
+        s["conceded"] = kept
 
 
 def _ended(s: State, d: dict[str, Any]) -> None:
@@ -42,6 +46,13 @@ def _ended(s: State, d: dict[str, Any]) -> None:
         s["result"]["among"] = list(d["among"])
     s["phase"] = "over"
     s["active"] = None
+
+
+def _conceded(s: State, d: dict[str, Any]) -> None:
+    """``SeatConceded``: the seat joins the state's ``conceded`` (seat order), out of the
+    contest for victory ([D] docs/rules.md, "Votes and concession")."""
+    out = set(s.get("conceded") or ()) | {d["seat"]}
+    s["conceded"] = [x for x in SEATS if x in out]
 
 
 def _proposed(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
@@ -237,6 +248,8 @@ PLANNED = (
                   "votes": ", ".join(f"{k} {v}" for k, v in sorted((d.get('votes') or {}).items())) or t.gettext("no votes")}),
     EventKind('SeatConceded',
               ('proposal', 'seat'),
+              reduce=_conceded,
+              writes=('conceded',),
               say=said(N_("%(seat)s concedes: it takes no more decisions (the defaults play for it, as in civil disorder) "
                           "and cannot win; its pieces stay on the map."), seat=_who)),
 )

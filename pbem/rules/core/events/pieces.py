@@ -40,6 +40,12 @@ from pbem.rules.core.names import (
 from pbem.rules.core.state import SEATS, State, seat_private
 
 
+ROYAL_WHY = {"not buried by the start of this turn": N_("not buried by the start of this turn"),
+             "came of age without producing a regent": N_("came of age without producing a regent")}
+"""Why a royal leaves play (``RoyalRemoved``'s ``why``, the rules core's words: the log
+keeps them) as the reports say it (issue 28); another reads as it is."""
+
+
 def _game_started(s: State, d: dict) -> None:
     s["pack_name"] = d["pack"]
     for key in ("dispersed", "training_cards", "lp_adjust", "minors", "primary"):
@@ -200,6 +206,23 @@ def _general_placed_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> st
     return t.gettext("%(name)s (%(seat)s) is placed in %(space)s.") % v
 
 
+ENGINE_PLACED = "reinforcement (engine placed)"
+"""``CUsPlaced.why`` of the new CUs a seat's reinforcement orders left out, which the
+engine places at the default spaces (R-7.2 [D], :mod:`pbem.rules.orders.reinforcements`)."""
+
+
+def _cus_placed_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
+    """CUs placed (``CUsPlaced``). The new CUs that a seat's reinforcement orders left out
+    go to the default space (R-7.2 [D]); their line says so, so that it does not read as
+    the listed placement told twice ("north places 2 mercenary in Pella." two lines in a
+    row, the fourth hand-played game of issue 24)."""
+    v = {"seat": d.get("seat"), "cus": cus_text(d.get("cus"), p, t), "space": space_name(p, d.get("space"), t)}
+    if d.get("why") == ENGINE_PLACED:
+        return t.gettext("%(seat)s places %(cus)s in %(space)s, the default space, for the new CUs its "
+                         "reinforcement orders did not place (R-7.2).") % v
+    return t.gettext("%(seat)s places %(cus)s in %(space)s.") % v
+
+
 def _training_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """OPs paid toward training (``TrainingPaid``, R-8.4), summed per unit type: the
     entries of one type go into the same unit in training (its oldest unfinished one),
@@ -293,7 +316,7 @@ KINDS: tuple[EventKind, ...] = (
               optional=('from_dispersed', 'why'),
               reduce=_cus_placed,
               where=_at_space,
-              say=said(N_("%(seat)s places %(cus)s in %(space)s."), seat=seat_of, cus=cus_of, space=space_of)),
+              say=_cus_placed_text),
     EventKind('CUsRemoved',
               ('cus', 'rule', 'seat', 'space', 'why'),
               optional=('chosen', 'limit'),
@@ -342,7 +365,8 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_royal_removed,
               say=lambda p, d, t: (t.gettext("%(royal)s leaves play (%(why)s).") if d.get("why")
                                    else t.gettext("%(royal)s leaves play.")) % {
-                  "royal": royal_name(p, d.get('royal')), "why": d.get("why")}),
+                  "royal": royal_name(p, d.get('royal')),
+                  "why": t.gettext(ROYAL_WHY[d["why"]]) if d.get("why") in ROYAL_WHY else d.get("why")}),
     EventKind('UnitsWentInside',
               ('cus', 'generals', 'rule', 'seat', 'space'),
               optional=('why',),

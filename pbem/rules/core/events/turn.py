@@ -284,7 +284,7 @@ KINDS: tuple[EventKind, ...] = (
               say=_claim_text),
     EventKind('GameWon',
               ('how', 'rule', 'winner'),
-              optional=('heir', 'keys', 'lp', 'ranking', 'totals', 'vp'),
+              optional=('conceded', 'heir', 'keys', 'lp', 'ranking', 'totals', 'vp'),
               reduce=_won,
               say=lambda p, d, t: t.gettext("%(seat)s wins the game (%(how)s).") % {
                   "seat": d.get('seat', d.get('winner')), "how": d.get('how', '')}),

@@ -2,6 +2,7 @@
 keys, and the answer (rate-limited like every answer to a stranger)."""
 from __future__ import annotations
 
+import gettext
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,11 +29,12 @@ def unknown_keys(doc: Mapping[str, Any], name: str, own: Sequence[str]) -> list[
 
 
 def answer(judge: Service, parsed: ParsedMail, iid: int, game_id: str | None, title: str, body: str,
-           preformatted: bool = False) -> None:
+           preformatted: bool = False, tr: gettext.NullTranslations | None = None) -> None:
     """Queue ``body`` (wrapped to 72 columns unless ``preformatted``) to the sender of
     ``parsed``, threaded under it, as the limits on answers allow
-    (:func:`pbem.service.outgoing.ratelimit.deliver`)."""
-    text = body if preformatted else build.render_notice(wrapped(body), game_id)
+    (:func:`pbem.service.outgoing.ratelimit.deliver`); the signature in the language of
+    ``tr`` (None: English; issue 28), ``title`` and ``body`` already in it."""
+    text = body if preformatted else build.render_notice(wrapped(body), game_id, tr)
     ratelimit.deliver(judge, parsed, iid, game_id=game_id,
                       subject=re_subject(parsed.subject) if parsed.subject else f"[{game_id or 'judge'}] {title}",
                       text=text, html_title=title, id_parts=(game_id or "judge", "open", *answers.answer_key(parsed)))

@@ -2,7 +2,9 @@
 
     game: g2
     command: observe        # or `command: leave` to stop
-    language: es            # optional (observe): en (the default), es or ru
+    language: es            # optional (observe): en, es or ru (else that of a seat the address
+                            # holds on this judge, else English)
+    confirm: 7KQ2M4XBHD     # the code the judge mailed to the address (see below)
 
 Who may observe is the game's ``observers`` setting (:mod:`pbem.gamesettings`):
 ``off`` (the default: nobody), ``host`` (the addresses the host allowed with
@@ -13,14 +15,29 @@ no prompt; :func:`pbem.service.play.reports.queue_reports`) until it sends ``com
 leave`` or the game ends. Observing changes nothing in the game and enters no log
 (the ``observers`` table holds it, :mod:`pbem.store.observers`).
 
+Anyone could write a mail with another person's address in its From: (issue 29's
+trial, finding 6), so an address the host did not allow is first sent a confirmation
+code (the row is ``pending``: no report yet); the reports start once the code comes
+back in a ``command: observe`` with ``confirm:`` — from whoever reads that mailbox
+(:func:`code`: an HMAC of the game and the address under the game's event key, so it
+needs no storage and tells nothing of the seed). The host's allowance (``observers:
+host``, ``pbem game observers G add ADDR``) is the host's approval: no code then. An
+observer whose mail bounces is dropped (``left``) and the host told
+(:func:`dropped_for_bounce`, from :func:`pbem.service.outgoing.host_notices.bounced`).
+
 Refused, with what to do instead: an unknown game (``observe.no_game``), a game that is
 over (``game.over``), a game whose setting is ``off`` (``observe.off``) or ``host``
 while the host did not allow the address (``observe.not_allowed``), an address that
 holds a seat of the game (``observe.seat``: its own reports say more), and ``leave``
-from an address that follows no such game (``observe.not_following``).
+from an address that follows no such game (``observe.not_following``), and a ``confirm:``
+that is not the code mailed to the address (``observe.confirm``).
 """
 from __future__ import annotations
 
+import base64
+import gettext
+import hashlib
+import hmac
 from collections.abc import Mapping
 from email.utils import parseaddr
 from typing import Any
@@ -34,7 +51,8 @@ from pbem.service.base.settings import settings_of
 from pbem.service.commands.anyone import common
 from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, MailRequest, Who
 from pbem.service.log import trust
-from pbem.service.outgoing import answers
+from pbem.service.outgoing import answers, host_notices, seat_preferences
+from pbem.store.events import event_key
 
 GUIDE = Guide("player-guide.md", "Observing a game")
 
@@ -76,15 +94,53 @@ def may_observe(judge: Service, game_id: str, address: str) -> list[Problem]:
     return []
 
 
+def _hidden(shown: Mapping[str, Any]) -> dict[str, Any]:
+    """The document as the inbox keeps it: a ``confirm:`` code hidden."""
+    return {**shown, **({"confirm": "(hidden)"} if "confirm" in shown else {})}
+
+
+def code(judge: Service, game_id: str, address: str) -> str:
+    """The confirmation code of ``address`` for observing ``game_id``: ten letters and
+    digits (RFC 4648 base32) of HMAC-SHA256 under the game's event key (derived from
+    its dice seed, :func:`pbem.store.events.event_key`) over the game and the folded
+    address. Only the mail to the address carries it; it reveals nothing of the seed."""
+    seed = bytes.fromhex(judge.store.game(game_id)["seed"])
+    mac = hmac.new(event_key(seed), f"pbem-observe/v1:{game_id}:{fold_address(address)}".encode(), hashlib.sha256)
+    return base64.b32encode(mac.digest()).decode()[:10]
+
+
+def dropped_for_bounce(judge: Service, address: str, why: str) -> list[str]:
+    """Mail to ``address`` bounced: every game it observes (or was sent a code for) drops
+    it (``left``) and its host is told (issue 29's trial, finding 6; as a seat's
+    bouncing address is marked). Returns the games. Call inside a transaction."""
+    from pbem.service.outgoing.host_notices import notify_host  # the notices import this module's callers
+
+    now = judge.clock().isoformat()
+    games = []
+    for row in judge.store.observed_by(address):
+        game_id = row["game_id"]
+        judge.store.set_observer(game_id, row["email"], "left", now)
+        games.append(game_id)
+        notify_host(judge, game_id, lambda tr, g=game_id, a=row["email"]: tr.gettext(
+            "Mail to %(address)s, an observer of %(game)s, bounced: %(why)s. It no longer observes the game and "
+            "gets no more of its reports; it may send `command: observe` again from a working address.") % {
+            "address": a, "game": g, "why": why}, kind="observer bounce", once=f"{row['email']} {now[:10]}")
+    return games
+
+
 def observe(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
             shown: Mapping[str, Any]) -> str:
     """``command: observe`` (module docstring): the sender follows the game from its
-    next report on, or is told why not. Returns the inbox status."""
+    next report on — at once when the host allowed the address or it observes already,
+    else once it sends back the confirmation code mailed to it — or is told why not.
+    Returns the inbox status."""
     sender = normalise_address(parsed.sender or "") or fold_address(parsed.sender or "")
     game_id = doc.get("game")
-    problems = common.unknown_keys(doc, "observe", ("language",))
-    language = doc.get("language", i18n.DEFAULT)
-    if not i18n.is_language(language):
+    problems = common.unknown_keys(doc, "observe", ("language", "confirm"))
+    # the language asked for, else that of a seat the address holds (issue 28)
+    language = doc.get("language") if "language" in doc else i18n.language_of(
+        seat_preferences.address_translations(judge.store, sender, game_id if isinstance(game_id, str) else None))
+    if "language" in doc and not i18n.is_language(language):
         problems.append(Problem(message=f"language: {language!r} is not a language of this judge.",
                                 where="language", code="command.value",
                                 hint=f"Write one of {', '.join(i18n.LANGUAGES)}, e.g. `language: es`."))
@@ -96,14 +152,37 @@ def observe(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: ans
     now = judge.clock().isoformat()
     row = judge.store.observer(game_id, sender)
     mode = settings_of(judge, game_id).observers
-    judge.store.set_observer(game_id, sender, "active", now, language=language,
-                             allowed_by=row["allowed_by"] if row and row["allowed_by"] else mode)
-    iid = rec("answered", "observe", game_id=game_id, result={"document": shown})
+    allowed_by = row["allowed_by"] if row and row["allowed_by"] else mode
+    confirmed = row is not None and (row["allowed_by"] == "host" or row["status"] == "active")
+    given = doc.get("confirm")
+    if "language" not in doc and row is not None and row["language"]:
+        language = row["language"]
+    if not confirmed and given is None:  # a code to the address first: its From: may be another's
+        judge.store.set_observer(game_id, sender, "pending", now, language=language, allowed_by=allowed_by)
+        iid = rec("answered", "observe", game_id=game_id, result={"document": _hidden(shown)})
+        tr = i18n.translations(language)  # the language asked for (issue 28)
+        common.answer(judge, parsed, iid, game_id, tr.gettext("confirm observing"), tr.gettext(
+            "To follow %(game)s, send this code back from this address (anyone may write a mail with another's "
+            "address as its sender, so the reports start only once the code comes back):") % {"game": game_id}
+            + f"\n\n  game: {game_id}\n  command: observe\n  confirm: {code(judge, game_id, sender)}\n\n"
+            + tr.gettext("If you did not ask to observe this game, do nothing: no report comes to this address."),
+            tr=tr)
+        return "answered"
+    if not confirmed and (row is None or row["status"] not in ("pending", "left", "allowed")
+                          or str(given).strip().upper() != code(judge, game_id, sender)):
+        problem = Problem(message=f"`confirm:` is not the code the judge mailed to {sender} for {game_id}.",
+                          where="confirm", code="observe.confirm",
+                          hint="Copy the three lines of the judge's mail exactly, or send `command: observe` "
+                               "without `confirm:` for the code again.")
+        return answers.reject(judge, parsed, rec, [problem], game_id, None, {"document": _hidden(shown)})
+    judge.store.set_observer(game_id, sender, "active", now, language=language, allowed_by=allowed_by)
+    iid = rec("answered", "observe", game_id=game_id, result={"document": _hidden(shown)})
     step = judge.state(game_id).step
-    common.answer(judge, parsed, iid, game_id, "observing",
-                  f"You observe {game_id} (now at step {step}). After every decision you get its public report: "
-                  "the board, the scores and what happened, as every seat may see it; never a hand, a prompt or "
-                  "press. To stop, mail the judge:\n\n  game: " + game_id + "\n  command: leave")
+    tr = i18n.translations(language)  # the language asked for (issue 28)
+    common.answer(judge, parsed, iid, game_id, tr.gettext("observing"), tr.gettext(
+        "You observe %(game)s (now at step %(step)s). After every decision you get its public report: the board, "
+        "the scores and what happened, as every seat may see it; never a hand, a prompt or press. To stop, mail "
+        "the judge:") % {"game": game_id, "step": step} + "\n\n  game: " + game_id + "\n  command: leave", tr=tr)
     return "answered"
 
 
@@ -124,20 +203,24 @@ def leave(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answe
     assert isinstance(game_id, str)
     judge.store.set_observer(game_id, sender, "left", judge.clock().isoformat())
     iid = rec("answered", "leave", game_id=game_id, result={"document": shown})
-    common.answer(judge, parsed, iid, game_id, "no longer observing",
-                  f"You no longer observe {game_id}: no more of its reports come to this address. "
-                  "`command: observe` follows it again.")
+    tr = seat_preferences.address_translations(judge.store, sender, game_id)  # the observer's language (issue 28)
+    common.answer(judge, parsed, iid, game_id, tr.gettext("no longer observing"), tr.gettext(
+        "You no longer observe %(game)s: no more of its reports come to this address. `command: observe` follows "
+        "it again.") % {"game": game_id}, tr=tr)
     return "answered"
 
 
-def allow(judge: Service, game_id: str, address: str, *, remove: bool = False) -> str:
+def allow(judge: Service, game_id: str, address: str, *, remove: bool = False,
+          tr: gettext.NullTranslations | None = None) -> str:
     """The host allows ``address`` to observe ``game_id`` (it then sends ``command:
     observe``), or with ``remove`` takes the allowance back and stops its reports.
-    Returns what was done, for the host. Raises KeyError for an unknown game and
+    Returns what was done, for the host, in the language of ``tr`` (None: English;
+    issue 28). Raises KeyError for an unknown game and
     ValueError, saying what to do instead, for a bad address. Call inside a
     transaction."""
     if judge.store.game(game_id) is None:
         raise KeyError(game_id)
+    _ = i18n.gettext_of(tr)
     folded = normalise_address(parseaddr(address)[1] or address)
     if not folded or "@" not in folded:
         raise ValueError(f"not an address: {address!r} (write e.g. ann@example.org)")
@@ -147,25 +230,43 @@ def allow(judge: Service, game_id: str, address: str, *, remove: bool = False) -
         if row is None:
             raise ValueError(f"{folded} is not among the observers of {game_id}")
         judge.store.set_observer(game_id, folded, "left", now, allowed_by="")
-        return f"{folded} may no longer observe {game_id}; its reports stop."
+        return _("%(address)s may no longer observe %(game)s; its reports stop.") % {"address": folded,
+                                                                                      "game": game_id}
     judge.store.set_observer(game_id, folded, row["status"] if row else "allowed", now, allowed_by="host")
     mode = settings_of(judge, game_id).observers
-    note = "" if mode != "off" else (" The game's setting `observers` is off: set it to `host` for the "
-                                     "allowance to count.")
-    return (f"{folded} may observe {game_id}: it follows the game once it mails the judge "
-            f"`game: {game_id}` and `command: observe`.{note}")
+    note = "" if mode != "off" else (" " + _("The game's setting `observers` is off: set it to `host` for the "
+                                             "allowance to count."))
+    return _("%(address)s may observe %(game)s: it follows the game once it mails the judge `game: %(game)s` and "
+             "`command: observe`.") % {"address": folded, "game": game_id} + note
 
 
-def listing(judge: Service, game_id: str) -> str:
+def observer_status(status: str, tr: gettext.NullTranslations | None = None) -> str:
+    """An observer row's status (``active``, ``allowed``, ``left``) in the host's
+    listing, in the language of ``tr`` (None: English; context ``observer``); another
+    status reads as it is."""
+    words = tr if tr is not None else i18n.translations()
+    if status == "active":
+        return words.pgettext("observer", "active")
+    if status == "allowed":
+        return words.pgettext("observer", "allowed")
+    if status == "left":
+        return words.pgettext("observer", "left")
+    return status
+
+
+def listing(judge: Service, game_id: str, tr: gettext.NullTranslations | None = None) -> str:
     """The observers of ``game_id`` and the allowed addresses, one line each (for the
-    host). Raises KeyError for an unknown game."""
+    host), in the language of ``tr`` (None: English; the setting's value stays as the
+    settings write it). Raises KeyError for an unknown game."""
     if judge.store.game(game_id) is None:
         raise KeyError(game_id)
+    _ = i18n.gettext_of(tr)
     rows = judge.store.observers(game_id, None)
     mode = settings_of(judge, game_id).observers
-    lines = [f"{game_id}: observers {mode}; {sum(r['status'] == 'active' for r in rows)} observing"]
-    lines += [f"  {r['email']}: {r['status']}" + (" (allowed by the host)" if r["allowed_by"] == "host" else "")
-              for r in rows]
+    lines = [_("%(game)s: observers %(mode)s; %(num)s observing") % {
+        "game": game_id, "mode": mode, "num": sum(r['status'] == 'active' for r in rows)}]
+    lines += [f"  {r['email']}: " + observer_status(r["status"], tr)
+              + (" " + _("(allowed by the host)") if r["allowed_by"] == "host" else "") for r in rows]
     return "\n".join(lines)
 
 
@@ -176,8 +277,9 @@ def host_process(judge: Service, request: HostRequest) -> Done:
     if add and remove:
         raise ValueError("write `add:` or `remove:`, one address per command")
     if not add and not remove:
-        return Done(listing(judge, request.game_id), None)
-    return Done(allow(judge, request.game_id, str(add or remove), remove=bool(remove)), None)
+        return Done(lambda tr: listing(judge, request.game_id, tr), None)  # the host's language (issue 28)
+    tr = host_notices.host_translations(judge, request.game_id) if request.via == "mail" else None  # issue 28
+    return Done(allow(judge, request.game_id, str(add or remove), remove=bool(remove), tr=tr), None)
 
 
 OBSERVE = MailRequest(

@@ -9,43 +9,52 @@ sender only; the host sees a joining player's record in the sign-up notice
 """
 from __future__ import annotations
 
+import gettext
 from collections.abc import Mapping
 from typing import Any
 
+from pbem import i18n
 from pbem.gamesettings import GameSettings
 from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.service.base.context import Service
 from pbem.service.commands.anyone import common
-from pbem.service.commands.registry import Guide, MailRequest, Who
-from pbem.service.outgoing import answers
+from pbem.service.commands.registry import Field, Guide, MailRequest, Who
+from pbem.service.outgoing import answers, seat_preferences
 
 
-def duration_text(seconds: float) -> str:
-    """A mean answer time in words: ``3 h 20 min``, ``2 d 4 h``, ``45 s``.
+def duration_text(seconds: float, tr: gettext.NullTranslations | None = None) -> str:
+    """A mean answer time in words: ``3 h 20 min``, ``2 d 4 h``, ``45 s`` (the units in
+    the language of ``tr``; None: English).
 
     >>> duration_text(12000.0), duration_text(187200.0), duration_text(45.2)
     ('3 h 20 min', '2 d 4 h', '45 s')
     """
+    _ = i18n.gettext_of(tr)
     s = round(seconds)
     if s < 60:
-        return f"{s} s"
+        return _("%(s)s s") % {"s": s}
     minutes, hours, days = s // 60 % 60, s // 3600 % 24, s // 86400
     if days:
-        return f"{days} d {hours} h"
-    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+        return _("%(d)s d %(h)s h") % {"d": days, "h": hours}
+    return _("%(h)s h %(min)s min") % {"h": hours, "min": minutes} if hours else _("%(min)s min") % {"min": minutes}
 
 
-def record_lines(record: Mapping[str, Any]) -> list[str]:
-    """The record (:meth:`~pbem.store.observers.ObserversTable.player_record`) as lines of text."""
+def record_lines(record: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> list[str]:
+    """The record (:meth:`~pbem.store.observers.ObserversTable.player_record`) as lines
+    of text, in the language of ``tr`` (None: English; issue 28)."""
+    _ = i18n.gettext_of(tr)
     share = record["missed_share"]
     mean = record["answer_seconds"]
-    return [f"Games played: {record['games']} (finished: {record['finished']}, running: {record['running']})",
-            f"Decisions answered: {record['decisions']}",
-            f"Decisions missed: {record['missed']}" + (f" ({share:.0%} of decisions)" if share is not None else ""),
-            f"Civil disorders: {record['civil_disorders']}",
-            "Average answer time: " + (duration_text(mean) if mean is not None else "none yet")]
+    return [_("Games played: %(games)s (finished: %(finished)s, running: %(running)s)") % {
+                "games": record['games'], "finished": record['finished'], "running": record['running']},
+            _("Decisions answered: %(num)s") % {"num": record['decisions']},
+            _("Decisions missed: %(num)s") % {"num": record['missed']}
+            + (" " + _("(%(share)s of decisions)") % {"share": f"{share:.0%}"} if share is not None else ""),
+            _("Civil disorders: %(num)s") % {"num": record['civil_disorders']},
+            _("Average answer time: %(time)s") % {"time": duration_text(mean, tr) if mean is not None
+                                                  else _("none yet")}]
 
 
 def join_problems(settings: GameSettings, record: Mapping[str, Any], game_id: str) -> list[Problem]:
@@ -70,22 +79,26 @@ def join_problems(settings: GameSettings, record: Mapping[str, Any], game_id: st
 def record(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
            shown: Mapping[str, Any]) -> str:
     """``command: record``: the sender's own record, to the sender. Returns the inbox status."""
-    problems = common.unknown_keys(doc, "record", ())
+    problems = common.unknown_keys(doc, "record", ("language",))
     if problems:
         return answers.reject(judge, parsed, rec, problems, None, None, {"document": shown})
     sender = fold_address(parsed.sender or "")
     iid = rec("answered", "record", result={"document": shown})
-    lines = record_lines(judge.store.player_record(sender))
-    common.answer(judge, parsed, iid, None, "your record",
-                  f"Your record on this judge ({sender}), over every game in which this address holds or held a "
-                  "seat:\n\n" + "\n".join("  " + line for line in lines) + "\n\nA missed decision is one whose "
-                  "deadline passed without your orders; the answer time runs from the prompt to your first "
-                  "orders accepted for it. Hosts see this record when you join a game, and a game may ask for a "
-                  "minimum (docs/player-guide.md, \"Your record\").")
+    game_id = doc.get("game") if isinstance(doc.get("game"), str) else None
+    tr = seat_preferences.address_translations(judge.store, sender, game_id, doc.get("language"))  # issue 28
+    _ = tr.gettext
+    lines = record_lines(judge.store.player_record(sender), tr)
+    common.answer(judge, parsed, iid, None, _("your record"),
+                  _("Your record on this judge (%(address)s), over every game in which this address holds or held "
+                    "a seat:") % {"address": sender} + "\n\n" + "\n".join("  " + line for line in lines) + "\n\n"
+                  + _("A missed decision is one whose deadline passed without your orders; the answer time runs "
+                      "from the prompt to your first orders accepted for it. Hosts see this record when you join a "
+                      "game, and a game may ask for a minimum (docs/player-guide.md, \"Your record\")."), tr=tr)
     return "answered"
 
 
 RECORD = MailRequest(
-    name="record", who=Who.ANYONE, by_command=True, fields=(), limit=None, logs=(),
+    name="record", who=Who.ANYONE, by_command=True,
+    fields=(Field("language", "choice", "en | es | ru: the language of the answer"),), limit=None, logs=(),
     help="Your record on this judge: games played and finished, decisions missed, civil disorders, answer time.",
     guide=Guide("player-guide.md", "Your record"), process=record)

@@ -25,8 +25,10 @@ def process(judge: Service, request: HostRequest) -> Done:
         judge.store.close_offer(game_id, seat, "closed", request.now.isoformat())
         raise ValueError(f"seat {seat} of {game_id} is its player's again (they sent orders); the offer is closed")
     head = substitutes.take(judge, game_id, seat, offer["asker_name"], offer["asker_email"])
-    return Done(f"Seat {seat} of {game_id} is now played by {offer['asker_name']} <{offer['asker_email']}>; the "
-                "handover mail with the new key is queued.", head)
+    player = f"{offer['asker_name']} <{offer['asker_email']}>"
+    return Done(lambda tr: tr.gettext("Seat %(seat)s of %(game)s is now played by %(player)s; the handover mail "
+                                      "with the new key is queued.") % {"seat": seat, "game": game_id,
+                                                                         "player": player}, head)
 
 
 COMMAND = HostCommand(

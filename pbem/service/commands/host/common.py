@@ -49,8 +49,8 @@ def status_text(judge: Service, game_id: str, tr: gettext.NullTranslations | Non
     game's local time and since when it is waited on, and each seat's NMR counts
     (missed decisions in all and in a row), civil disorder (issue 16) and whether a bot
     plays it (docs/bots.md), and the seats' open proposals with how many votes are in
-    (issue 29); in the language of ``tr`` (None: English; the proposals' lines stay
-    English)."""
+    (issue 29) and the seats offered to the standby list; in the language of ``tr``
+    (None: English)."""
     _ = i18n.gettext_of(tr)
     game = judge.store.game(game_id)
     assert game is not None
@@ -82,14 +82,18 @@ def status_text(judge: Service, game_id: str, tr: gettext.NullTranslations | Non
     opened = votes.open_proposals(judge, game_id) if game["status"] in ("active", "paused") else []
     if opened:  # the seats' proposals (issue 29): how many votes are in, never whose
         voters = votes.voters(judge, game_id)
-        lines += ["", "Open proposals of the seats:", ""]
-        lines += [f"  {p.number}: {p.seat} proposes {p.words()}: {votes.count_text(p, voters)}" for p in opened]
+        lines += ["", _("Open proposals of the seats:"), ""]
+        lines += ["  " + _("%(number)s: %(seat)s proposes %(what)s: %(count)s") % {
+            "number": p.number, "seat": p.seat, "what": p.words(tr), "count": votes.count_text(p, voters, tr)}
+            for p in opened]
     offers = [o for o in judge.store.seat_offers(game_id) if o["status"] in ("open", "asked")]
     if offers:  # issue 29: the seats offered to the standby list
-        lines += ["", "Offered to the standby list (docs/host-guide.md, Substitutes):", ""]
-        lines += [f"  {o['seat']}: " + (f"{o['asker_name']} <{o['asker_email']}> asks for it: approve with "
-                                        f"`command: approve`, `seat: {o['seat']}`" if o["status"] == "asked"
-                                        else f"open since {deadlines.shown(judge, game_id, o['offered_at'])}")
+        lines += ["", _("Offered to the standby list (docs/host-guide.md, Substitutes):"), ""]
+        lines += [f"  {o['seat']}: " + (_("%(name)s <%(address)s> asks for it: approve with `command: approve`, "
+                                          "`seat: %(seat)s`") % {"name": o["asker_name"], "address": o["asker_email"],
+                                                                 "seat": o["seat"]}
+                                        if o["status"] == "asked"
+                                        else _("open since %(when)s") % {"when": when(o["offered_at"])})
                   for o in offers]
     # one line per seat, kept as lines when the mail is wrapped (indented paragraphs are)
     return "\n".join(textwrap.fill(line, 72, subsequent_indent="      ") if line.startswith("  ") else line

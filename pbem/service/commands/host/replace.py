@@ -65,10 +65,12 @@ def _to_bot(judge: Service, game_id: str, seat: str, via: str) -> Done:
                      subject=f"[{game_id}] " + tr.gettext("your seat %(seat)s is played by the bot") % {"seat": seat},
                      text=note, html=build.html_of_text(tr.gettext("seat replaced"), note),
                      id_parts=(game_id, "replaced", seat, head))
-    return Done(f"Seat {seat} of {game_id} is now played by the game's bot ({name}); it plays the seat's "
-                "decisions as they come, its orders checked and logged like a player's, a receipt to you for "
-                "each." + (f" The seat is offered to the {offered} address(es) on the standby list "
-                           "(docs/host-guide.md, Substitutes)." if offered else ""), head)
+    return Done(lambda tr: tr.gettext(  # the host's language (issue 28)
+        "Seat %(seat)s of %(game)s is now played by the game's bot (%(bot)s); it plays the seat's decisions as "
+        "they come, its orders checked and logged like a player's, a receipt to you for each.") % {
+        "seat": seat, "game": game_id, "bot": name}
+        + (" " + tr.gettext("The seat is offered to the %(num)s address(es) on the standby list "
+                            "(docs/host-guide.md, Substitutes).") % {"num": offered} if offered else ""), head)
 
 
 def _default_preferences(judge: Service, game_id: str, seat: str) -> None:
@@ -107,8 +109,9 @@ def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: s
         raise ValueError(f"{address} is the address of another seat of {game_id} ({taken[0]}): one seat per "
                          "address; write the new player's own address")
     head = give_seat(judge, game_id, seat, new.player, address, "replace")
-    return Done(f"Seat {seat} of {game_id} is now played by {new.player}; the handover mail with the new key "
-                "is queued.", head)
+    return Done(lambda tr: tr.gettext("Seat %(seat)s of %(game)s is now played by %(player)s; the handover mail "
+                                      "with the new key is queued.") % {"seat": seat, "game": game_id,
+                                                                         "player": new.player}, head)
 
 
 def process(judge: Service, request: HostRequest) -> Done:

@@ -21,7 +21,8 @@ def _resend(judge: Service, game_id: str, seat: str | None, via: str = "mail") -
     head = log_events(judge, game_id, [rules.judge_event("HostActed", data)])
     for s in waited:
         prompt_again(judge, game_id, s, again=head)
-    return Done(f"The prompt of {', '.join(waited)} is sent again.", head)
+    return Done(lambda tr: tr.gettext("The prompt of %(seats)s is sent again.") % {"seats": ", ".join(waited)},
+                head)  # the host's language (issue 28)
 
 
 def process(judge: Service, request: HostRequest) -> Done:

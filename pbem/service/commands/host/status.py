@@ -17,7 +17,7 @@ def process(judge: Service, request: HostRequest) -> Done:
     store = judge.store
     head = (trust.witness(store, request.game_id) if request.game["status"] in trust.ENDED else
             log_events(judge, request.game_id, [rules.judge_event("HostActed", {"command": "status"})]))
-    return Done(common.status_text(judge, request.game_id), head)
+    return Done(lambda tr: common.status_text(judge, request.game_id, tr), head)  # the host's language
 
 
 COMMAND = HostCommand(

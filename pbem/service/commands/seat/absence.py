@@ -68,7 +68,8 @@ def _until(end: datetime, settings: Any, tr: gettext.NullTranslations | None = N
     language = i18n.language_of(tr) if tr is not None else i18n.DEFAULT
     here = end.astimezone(settings.zone)
     if here.time() == time():
-        return i18n.gettext_of(tr)("the end of %(day)s (%(when)s)") % {
+        _ = i18n.gettext_of(tr)
+        return _("the end of %(day)s (%(when)s)") % {
             "day": (here - timedelta(days=1)).date(), "when": calendar.shown(end, settings, language)}
     return calendar.shown(end, settings, language)
 

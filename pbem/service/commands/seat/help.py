@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem import i18n, rules
+from pbem.pack import names as pack_names
 from pbem.report import build, context
 from pbem.report.render import render, templates_dir
 from pbem.service.base.context import Service
@@ -139,7 +140,8 @@ def hand_text(judge: Service, game_id: str, seat: str, options: Mapping[str, Any
     _, ngettext = i18n.gettext_of(tr), i18n.ngettext_of(tr)
     state = judge.state(game_id)
     hand = rules.view(state, seat).get("private", {}).get("hand", [])
-    rows = context.hand_rows(judge.pack_for(game_id), options, hand)
+    language = i18n.language_of(tr) if tr is not None else i18n.DEFAULT  # the cards in the seat's language
+    rows = context.hand_rows(pack_names.localized(judge.pack_for(game_id), language), options, hand, tr)
     if not rows:
         return _("YOUR HAND") + "\n\n" + _("Your hand is empty.")
     lines = [ngettext("YOUR HAND (secret: this mail goes only to your seat's address), %(num)d card",

@@ -94,7 +94,7 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
                        "`content` and `text`); mail still comes as before."))
     if head:
         lines += ["", _("Log witness: %(witness)s") % {"witness": head}]
-    return Reply("preferences", "\n".join(lines).replace("\n\n\n", "\n\n"))
+    return Reply(_("preferences"), "\n".join(lines).replace("\n\n\n", "\n\n"))
 
 
 COMMAND = SeatCommand(

@@ -18,8 +18,8 @@
     command: status         # the game, who it waits for, the open proposals (counts only)
 
 Every seat still in the game votes (the proposer's own yes counts); one ``no`` rejects a
-proposal, a unanimous yes carries it, and it expires at the game's next decision or
-after the game's ``vote_hours``. A vote stays secret until the proposal is decided:
+proposal, a unanimous yes carries it, and it expires after the game's ``vote_hours``
+(48 by default) whatever decisions the game takes meanwhile. A vote stays secret until the proposal is decided:
 the seats are told only how many votes are in. :func:`tick` (each cycle of the loop)
 expires the proposals whose time ran out and resumes a game whose agreed pause is over.
 """
@@ -31,12 +31,14 @@ from datetime import timedelta
 from typing import Any
 
 from pbem import rules
+from pbem.i18n import N_
 from pbem.problems import Problem
 from pbem.service.base.context import Service
-from pbem.service.commands.host import resume
+from pbem.service.commands.host import common, resume
 from pbem.service.commands.registry import Field, Guide, HostRequest, Limit, SeatCommand
 from pbem.service.commands.reply import CommandError, Reply
 from pbem.service.log import trust
+from pbem.service.outgoing import seat_preferences
 from pbem.service.play import deadlines, votes
 
 GUIDE = Guide("player-guide.md", "Votes")
@@ -128,20 +130,38 @@ def propose(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
         data["days"] = days
     head = trust.log_events(judge, game_id, [rules.judge_event("VoteProposed", data)])
     p = next(p for p in votes.open_proposals(judge, game_id) if p.number == number)
-    expires = deadlines.shown(judge, game_id, p.expires)
-    for_all = (f"Proposal {number}: {seat} proposes {p.words()}. Every seat still in the game "
-               f"({', '.join(seats)}) votes; a unanimous yes carries it, one no rejects it. It expires at the "
-               f"game's next decision, or at {expires}, whichever comes first. Votes stay secret until it is "
-               "decided; `command: status` shows how many are in.")
-    deadlines.tell_seats(judge, game_id, f"proposal {number}: {p.words()}",
-                         for_all + f"\n\nTo vote, send:\n\n    game: {game_id}\n    seat: <your seat>\n    "
-                         f"key: <your key>\n    command: vote\n    proposal: {number}\n    vote: yes    # or no",
-                         f"vote-{number}-proposed")
+
+    def for_all(tr: Any) -> str:  # each seat in its language (issue 28)
+        _ = tr.gettext
+        return (_("Proposal %(number)s: %(seat)s proposes %(what)s. Every seat still in the game (%(seats)s) votes; "
+                  "a unanimous yes carries it, one no rejects it. It stays open until %(expires)s, whatever "
+                  "decisions the game takes meanwhile, unless every vote is in before. Votes stay secret until it "
+                  "is decided; `command: status` shows how many are in.") % {
+                      "number": number, "seat": seat, "what": p.words(tr), "seats": ", ".join(seats),
+                      "expires": deadlines.shown(judge, game_id, p.expires, tr)}
+                + "\n\n" + _("To vote, send:") + f"\n\n    game: {game_id}\n    seat: <" + _("your seat")
+                + ">\n    key: <" + _("your key") + f">\n    command: vote\n    proposal: {number}\n    vote: yes"
+                + "    # " + _("or no"))
+
+    deadlines.tell_seats(judge, game_id, lambda tr: tr.gettext("proposal %(number)s: %(what)s") % {
+        "number": number, "what": p.words(tr)}, for_all, f"vote-{number}-proposed")
     outcome = votes.decide(judge, game_id, p)
-    return Reply("propose", f"Your proposal {number} ({p.words()}) is made; your own yes counts. "
-                 + (f"It is {outcome} at once: you are the only seat still in the game." if outcome else
-                    f"{votes.count_text(p, seats)}. Every seat is told how to vote.")
-                 + (f"\n\nLog witness: {head}" if head and not outcome else ""))
+    tr = seat_preferences.translations(judge.store, game_id, seat)
+    _ = tr.gettext
+    text = _("Your proposal %(number)s (%(what)s) is made; your own yes counts.") % {
+        "number": number, "what": p.words(tr)} + " "
+    if outcome:
+        text += _(OUTCOME_AT_ONCE[outcome])
+    else:
+        text += _("%(count)s. Every seat is told how to vote.") % {"count": votes.count_text(p, seats, tr)}
+    if head and not outcome:
+        text += "\n\n" + _("Log witness: %(witness)s") % {"witness": head}
+    return Reply(_("propose"), text)
+
+
+OUTCOME_AT_ONCE = {"passed": N_("It is passed at once: you are the only seat still in the game."),
+                   "rejected": N_("It is rejected at once: you are the only seat still in the game.")}
+"""A proposal decided as it is made (the proposer is the only seat still in)."""
 
 
 def _choice(value: Any) -> str | None:
@@ -183,12 +203,22 @@ def vote(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Rep
                                                                              "vote": choice})])
     p.votes[seat] = choice
     outcome = votes.decide(judge, game_id, p)
+    tr = seat_preferences.translations(judge.store, game_id, seat)
+    _ = tr.gettext
     if outcome:
-        return Reply("vote", f"Your vote on proposal {p.number} ({p.words()}) is counted, and the proposal is "
-                     f"{outcome}; every seat is told, with every vote.")
-    return Reply("vote", f"Your vote ({choice}) on proposal {p.number} ({p.words()}) is counted: "
-                 f"{votes.count_text(p, seats)}. Nobody else is told how you voted before it is decided."
-                 + (f"\n\nLog witness: {head}" if head else ""))
+        return Reply(_("vote"), _(OUTCOME_TOLD[outcome]) % {"number": p.number, "what": p.words(tr)})
+    return Reply(_("vote"), _("Your vote (%(vote)s) on proposal %(number)s (%(what)s) is counted: %(count)s. Nobody "
+                           "else is told how you voted before it is decided.") % {
+        "vote": votes.vote_word(choice, tr), "number": p.number, "what": p.words(tr),
+        "count": votes.count_text(p, seats, tr)}
+                 + ("\n\n" + _("Log witness: %(witness)s") % {"witness": head} if head else ""))
+
+
+OUTCOME_TOLD = {"passed": N_("Your vote on proposal %(number)s (%(what)s) is counted, and the proposal is passed; "
+                             "every seat is told, with every vote."),
+                "rejected": N_("Your vote on proposal %(number)s (%(what)s) is counted, and the proposal is "
+                               "rejected; every seat is told, with every vote.")}
+"""The answer to the vote that decides a proposal, by its outcome."""
 
 
 def status(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
@@ -199,23 +229,28 @@ def status(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> R
         votes.expire_due(judge, game_id)
     waiting = sorted({d["seat"] for d in judge.store.open_deadlines(game_id)})
     seats = votes.voters(judge, game_id)
-    lines = [f"Game {game_id} is {game.get('status')} at step {game.get('step')}; it waits for "
-             f"{', '.join(waiting) or 'no seat'}.", "",
-             f"Seats still in the game (they vote): {', '.join(seats) or 'none'}."]
+    tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
+    _ = tr.gettext
+    status = game.get("status")
+    lines = [_("Game %(game)s is %(status)s at step %(step)s; it waits for %(waiting)s.") % {
+        "game": game_id, "status": _(common.STATUS_WORDS[status]) if status in common.STATUS_WORDS else status,
+        "step": game.get("step"), "waiting": ", ".join(waiting) or _("no seat")}, "",
+        _("Seats still in the game (they vote): %(seats)s.") % {"seats": ", ".join(seats) or _("none")}]
     out = votes.conceded(judge, game_id)
     if out:
-        lines.append(f"Conceded: {', '.join(out)}.")
+        lines.append(_("Conceded: %(seats)s.") % {"seats": ", ".join(out)})
     until = votes.pause_ends(judge, game_id)
     if until:
-        lines.append(f"The agreed pause ends at {deadlines.shown(judge, game_id, until)}.")
+        lines.append(_("The agreed pause ends at %(until)s.") % {"until": deadlines.shown(judge, game_id, until, tr)})
     opened = votes.open_proposals(judge, game_id) if game.get("status") not in trust.ENDED else []
-    lines += ["", "Open proposals:" if opened else "No proposal is open."]
+    lines += ["", _("Open proposals:") if opened else _("No proposal is open.")]
     for p in opened:
-        mine = f"; you voted {p.votes[seat]}" if seat in p.votes else ("; your vote is awaited" if seat in seats
-                                                                        else "")
-        lines.append(f"  {p.number}: {p.seat} proposes {p.words()}: {votes.count_text(p, seats)}{mine}; expires "
-                     f"at the next decision or {deadlines.shown(judge, game_id, p.expires)}.")
-    return Reply("status", "\n".join(lines))
+        mine = ("; " + _("you voted %(vote)s") % {"vote": votes.vote_word(p.votes[seat], tr)} if seat in p.votes
+                else ("; " + _("your vote is awaited") if seat in seats else ""))
+        lines.append("  " + _("%(number)s: %(seat)s proposes %(what)s: %(count)s%(mine)s; open until %(expires)s.") % {
+            "number": p.number, "seat": p.seat, "what": p.words(tr), "count": votes.count_text(p, seats, tr),
+            "mine": mine, "expires": deadlines.shown(judge, game_id, p.expires, tr)})
+    return Reply(_("status"), "\n".join(lines))
 
 
 def tick(judge: Service) -> int:

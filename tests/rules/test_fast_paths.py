@@ -1,0 +1,139 @@
+"""The fast paths of the rules core (issue 27 item 5, fast playouts) answer exactly as
+the plain code they stand for, on the real pack and random positions."""
+from __future__ import annotations
+
+import random
+
+from pbem.pack.loader import load_pack
+from pbem.rules.core.board import distances, reachable
+from pbem.rules.core.garrisons import garrison_costs
+
+
+def test_reachable_is_distances_keys() -> None:
+    """R-8.3: the table of one- and two-step paths reaches the spaces the Dijkstra
+    search reaches, for any sources and blocked middle spaces, at every limit."""
+    pack = load_pack(None)
+    spaces = sorted(pack.spaces)
+    rng = random.Random(27)
+    for costs in (garrison_costs(pack), {"land": 1}, {"land": 1, "mountain_strait": 2, "sea": 1}):
+        for limit in (0, 1, 2, 3):
+            for _ in range(100):
+                sources = set(rng.sample(spaces, rng.randint(0, 30)))
+                blocked = set(rng.sample(spaces, rng.randint(0, 80)))
+                assert reachable(pack, sources, limit, costs, blocked) == \
+                    set(distances(pack, sources, limit, costs, blocked))
+
+
+def _played(pack, moves: int, seed: bytes = b"fastpath"):  # noqa: ANN001, ANN202
+    """A real-pack game after ``moves`` random decisions."""
+    from pbem import rules
+    from pbem.rules.dice import Dice
+    state, _ = rules.new_game(pack, seed, {})
+    rng = random.Random(seed)
+    for _ in range(moves):
+        pending = rules.pending(state)
+        if not pending:
+            break
+        d = pending[0]
+        state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                               Dice(seed, state.step))
+    return state
+
+
+def test_victory_points_kept_are_the_terms_summed() -> None:
+    """R-1.4: the VP kept by position are those of the terms, for positions met again
+    and changed garrisons; each answer is the caller's own dict."""
+    from pbem.rules.core.control import victory_points, victory_terms
+    pack = load_pack(None)
+    for moves in (0, 25, 60):
+        s = _played(pack, moves).to_dict()
+        for _ in range(2):
+            got = victory_points(pack, s)
+            assert got == {x: sum(t.value for t in ts) for x, ts in victory_terms(pack, s).items()}
+            got["north"] = -99  # the caller's own dict: the kept answer is untouched
+        space = next(iter(s["garrisons"]))
+        s["garrisons"][space] = "east" if s["garrisons"][space] != "east" else "west"
+        assert victory_points(pack, s) == {
+            x: sum(t.value for t in ts) for x, ts in victory_terms(pack, s).items()}
+
+
+def test_land_path_kept_is_the_search() -> None:
+    """R-12.2, R-12.4: the bots' land path kept by position is the search's, and each
+    answer is the caller's own list."""
+    from pbem.rules.bots.royals import _land_path, land_path
+    from pbem.rules.core.pieces import held_by_others
+    pack = load_pack(None)
+    s = _played(pack, 30).to_dict()
+    rng = random.Random(3)
+    spaces = sorted(pack.spaces)
+    for _ in range(40):
+        a, b = rng.choice(spaces), rng.choice(spaces)
+        want = _land_path(pack, a, b, frozenset(held_by_others(s, "north")))
+        got = land_path(pack, s, "north", a, b)
+        assert got == want
+        if got:
+            got.append("x")
+            assert land_path(pack, s, "north", a, b) == want
+
+
+def test_isolated_garrisons_as_plain_search() -> None:
+    """R-13: the supply chains through the per-pack land table isolate the same
+    garrisons as a search along every land and mountain/strait path."""
+    from collections import deque
+
+    from pbem.rules.core.board import info
+    from pbem.rules.core.pieces import general_spaces
+    from pbem.rules.phases.isolation import _cut, isolated_garrisons
+    pack = load_pack(None)
+    for moves in (0, 40, 80):
+        s = _played(pack, moves, b"iso").to_dict()
+        for seat in ("north", "east", "south", "west"):
+            gens = general_spaces(s, seat)
+            anchors = [x for x in pack.spaces if x in gens or (
+                s["garrisons"].get(x) == seat and pack.spaces[x].kind == "major_city")]
+            cut, seen = _cut(s, seat), set(anchors)
+            todo = deque(x for x in anchors if x not in cut)
+            while todo:
+                x = todo.popleft()
+                for y, kind in info(pack).adjacent.get(x, ()):
+                    if kind in ("land", "mountain_strait") and y not in seen:
+                        seen.add(y)
+                        if y not in cut:
+                            todo.append(y)
+            want = sorted(x for x, o in s["garrisons"].items() if o == seat and x not in seen)
+            assert isolated_garrisons(pack, s, seat) == want
+
+
+def test_copy_shares_nothing() -> None:
+    """The working dict's deep copy: equal, exact JSON types (tuples become lists), and
+    no container shared with the original."""
+    from pbem.rules.core.state import _copy
+    src = {"a": [1, {"b": (2, [3])}], "c": {"d": {"e": 1}}, "f": "x", "g": None}
+    got = _copy(src)
+    assert got == {"a": [1, {"b": [2, [3]]}], "c": {"d": {"e": 1}}, "f": "x", "g": None}
+    got["a"][1]["b"][1].append(4)
+    got["c"]["d"]["e"] = 2
+    assert src["a"][1]["b"] == (2, [3]) and src["c"]["d"]["e"] == 1
+
+
+def test_acceptable_is_validate_yes_or_no() -> None:
+    """R-8: the random bot's yes-or-no check accepts exactly the orders validate
+    accepts, refused parts anywhere in the player-turn included."""
+    from pbem import rules
+    from pbem.rules.bots.random import candidate_orders
+    from pbem.rules.engine import acceptable
+    pack = load_pack(None)
+    rng = random.Random(5)
+    seen = {True: 0, False: 0}
+    for moves in (3, 20, 45):
+        state = _played(pack, moves, b"yesno")
+        d = rules.pending(state)[0]
+        if d.kind != "player_turn":
+            continue
+        opts = rules.legal_options(state, d.seat)
+        for _ in range(25):
+            orders = candidate_orders(pack, state, opts, rng)
+            ok = acceptable(state, d.seat, orders)
+            assert ok == (not rules.validate(state, d.seat, orders))
+            seen[ok] += 1
+    assert seen[True] and seen[False]

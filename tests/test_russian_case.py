@@ -1,0 +1,40 @@
+"""Russian names after a preposition (issue 28, text28 item 5): a place, general or
+royal name is put into a Russian sentence as the pack writes it (the nominative:
+Вавилон, Пердикка), so a preposition that governs another case must not stand right
+before it ("в Вавилон" for "в Вавилоне", "с Пердикка"). The catalogue words those
+sentences as translators do with names they cannot decline: "в зоне %(space)s", a colon
+or parentheses ("генералы: %(generals)s")."""
+from __future__ import annotations
+
+import re
+
+from babel.messages.pofile import read_po
+
+from pbem import i18n
+
+PREPOSITIONS = ("в", "во", "из", "на", "до", "к", "ко", "у", "от", "с", "со", "для", "о", "об", "по", "за", "при",
+                "через", "над", "под", "между", "без", "около", "возле", "после")
+NAMES = ("space", "spaces", "place", "places", "where", "province", "provinces", "city", "home", "general",
+         "generals", "royal", "commander", "others", "army", "fleet")
+"""Placeholders that hold a name of the pack (seats, numbers and dates are not declined)."""
+CASE = re.compile(r"(?<![\w-])(?:" + "|".join(PREPOSITIONS) + r")\s+%\((?:" + "|".join(NAMES) + r")\)s",
+                  re.IGNORECASE)
+
+
+def test_no_declining_preposition_right_before_a_name() -> None:
+    with i18n.catalogue_path("ru").open("rb") as po:
+        catalog = read_po(po, locale="ru")
+    bad = []
+    for message in catalog:
+        if not message.id:
+            continue
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
+            hit = CASE.search(text or "")
+            if hit:
+                bad.append(f"{hit.group(0)!r} in {text!r}")
+    assert bad == [], "\n".join(bad)
+
+
+def test_the_check_sees_a_declined_name() -> None:
+    assert CASE.search("похороны в %(space)s") and CASE.search("с %(royal)s")
+    assert not CASE.search("похороны в зоне %(space)s") and not CASE.search("у %(seat)s")
