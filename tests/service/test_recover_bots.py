@@ -21,6 +21,7 @@ from pbem.cli import main
 from pbem.config import Config, load_config, parse_config
 from pbem.mail.imap import ImapPoller
 from pbem.rules.bots import search
+from pbem.rules.bots.table import BOTS
 from pbem.service import Judge
 from pbem.service.hosting import restore
 from pbem.service.loop import run_once
@@ -298,4 +299,4 @@ def test_a_slow_decision_only_warns_and_the_orders_stay_the_same(tmp_path: Path,
         warned = [r.getMessage() for r in caplog.records if r.name == "pbem.service.play.bots"]
         assert bool(warned) == (speed > 0) and all("bot_playouts (now 4)" in w for w in warned), warned
         j.store.close()
-    assert orders["a"]["by"] == "bot search/1" and orders["a"] == orders["b"]
+    assert orders["a"]["by"] == f"bot {BOTS['search'].label}" and orders["a"] == orders["b"]
