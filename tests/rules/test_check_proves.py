@@ -318,3 +318,28 @@ def test_a_path_through_an_army_the_tyche_move_attacks_is_left_to_the_dice() -> 
                 "move (R-9.1)")]
     assert ("defender", blocked) in results, results
     assert ("attacker", []) in results, results
+
+
+def test_an_army_the_tyche_move_joins_and_assaults_with_stands_there_for_sure() -> None:
+    """Game 18 of the property test (32 games): Lysimachus' Tyche activation ends in
+    Istrus, where Perdiccas stands, and assaults it; the only dice are the assault's,
+    after the last step (R-10: CUs lost, the siege), so Perdiccas' army starts the
+    movement segment in Istrus whatever they show, and a path whose first space is not
+    next to Istrus is refused (it used to be accepted, as if the assault could send the
+    army back to Triballi, and then stopped under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"lysimachus": {"seat": "south", "where": "map", "space": "triballi"},
+                     "perdiccas": {"seat": "south", "where": "map", "space": "istrus"}},
+        "cus": {"triballi": {"south": {"loyal": 3, "mercenary": 1}},
+                "istrus": {"south": {"loyal": 2, "elephant": 2}}},
+        "hands": {"south": [54]}, "active": "south"})
+    orders = {"tyche": {"card": 54, "use": "activate", "army": "Lysimachus",
+                        "path": ["Istrus"], "assault": 2},
+              "movement": [{"army": "Perdiccas", "path": ["Dardania", "Triballi"]}]}
+    got = [(p.code, p.where) for p in R.check(state, "south", orders).problems]
+    assert ("movement.bad_path", "orders.movement[0].path") in got, got
+    orders["movement"] = [{"army": "Perdiccas", "path": ["Triballi", "Dardania"]}]
+    assert R.check(state, "south", orders).problems == []
