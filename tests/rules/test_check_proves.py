@@ -11,17 +11,17 @@ army, the same army twice, a mercenary where none may go, a free assault where t
 no siege, a burial that cannot be. They are tried after a Tyche discard (no die), after
 a Tyche activation of another army (hostile tribes, battles, interception: dice) and
 after a free assault in the surrender segment (dice), and in the Tyche activation
-itself. (Card events that roll, such as unrest, decide so much by one roll that six
+itself. (Card events that roll, such as unrest, decide so much by one roll that seven
 dice cannot stand for all of them: the unrest scenarios cover them.)
 
-Every document the check accepts is carried out under six different dice. The events
+Every document the check accepts is carried out under seven different dice. The events
 that mark an order stopped or dropped (``MoveCancelled``, ``AssaultCancelled``, an
 ``ArmyReorganised`` with an error, the ``Note`` of a mercenary sent to the default space
 or of a body not buried) must never come from a reason the check could see:
 
 - none may happen before the first die, reaction window or card another seat plays in
   the player-turn (up to there the real run is the check's own dry run);
-- none may happen alike under all six dice (it would not depend on them). The one
+- none may happen alike under all seven dice (it would not depend on them). The one
   exception is a move of an army that the Tyche segment moved too: a tie sends an army
   back where it came from, so where it starts the movement segment is a die's to decide
   (the generator makes no such pair; the bot's own orders may).
@@ -68,10 +68,12 @@ class Cycle(Dice):
 
 
 def panel(step: int) -> list[Dice]:
-    """Six dice: low, high and middling cycles and three seeded streams."""
+    """Seven dice: low, high and middling cycles, one whose rolls of two dice are by
+    turns high and low (the one who rolls first wins: an attacker's battle won, its
+    enemy removed from the path of a later move) and three seeded streams."""
     return [Cycle([1, 2, 1, 3, 1, 2, 1], step), Cycle([6, 5, 6, 4, 6, 5, 6], step),
-            Cycle([3, 4, 2, 5, 3], step), Dice(b"prove-a", step), Dice(b"prove-b", step),
-            Dice(b"prove-c", step)]
+            Cycle([3, 4, 2, 5, 3], step), Cycle([6, 6, 1, 1, 5, 2], step), Dice(b"prove-a", step),
+            Dice(b"prove-b", step), Dice(b"prove-c", step)]
 
 
 def stops(events: list[Any], seat: str) -> list[tuple[int, tuple]]:
@@ -282,3 +284,62 @@ def test_the_check_does_not_depend_on_the_dice(game: int, monkeypatch) -> None:
         state, _ = R.apply(state, d.seat, orders, Dice(seed, state.step))
     assert compared > 100, compared
     assert not differ, f"{len(differ)} of {compared}:\n" + "\n".join(differ[:5])
+
+
+def test_a_path_through_an_army_the_tyche_move_attacks_is_left_to_the_dice() -> None:
+    """Game 7 of the property test (8 games): a Tyche activation attacks the
+    independent army in Pella, then Antipater's movement-segment path goes through
+    Pella. The check accepts it, and rightly: the attacker wins about one battle in
+    five (R-9.2, a defeated independent army is removed, R-14) and the way is then
+    free; lost or tied, the move stops. The panel of dice must hold a roll that wins
+    the battle, or the property test takes the dice's stop for one the check could see
+    (its six dice never let the first side to roll win: high and low cycles give both
+    sides alike)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"antipater": {"seat": "east", "where": "map", "space": "therma"},
+                     "cassander": {"seat": "east", "where": "map", "space": "aegae"}},
+        "cus": {"therma": {"east": {"loyal": 3, "mercenary": 6}},
+                "aegae": {"east": {"mercenary": 1}}},
+        "indep_armies": {"autariatae": {"space": "pella", "strength": 5}},
+        "hands": {"east": [20]}, "active": "east"})
+    orders = {"tyche": {"card": 20, "use": "activate", "army": "Cassander", "path": ["Pella"]},
+              "movement": [{"army": "Antipater", "path": ["Pella", "Aegae"]}]}
+    checked = R.check(state, "east", orders)
+    assert checked.problems == []
+    results = []
+    for dice in panel(state.step):
+        _new, events = R.execute(state, checked, dice)
+        battle = next(e.data["result"] for e in events if e.kind == "BattleFought")
+        results.append((battle, [key for _i, key in stops(events, "east")]))
+    blocked = [("MoveCancelled", "therma", "Pella holds an enemy army: entering it ends the "
+                "move (R-9.1)")]
+    assert ("defender", blocked) in results, results
+    assert ("attacker", []) in results, results
+
+
+def test_an_army_the_tyche_move_joins_and_assaults_with_stands_there_for_sure() -> None:
+    """Game 18 of the property test (32 games): Lysimachus' Tyche activation ends in
+    Istrus, where Perdiccas stands, and assaults it; the only dice are the assault's,
+    after the last step (R-10: CUs lost, the siege), so Perdiccas' army starts the
+    movement segment in Istrus whatever they show, and a path whose first space is not
+    next to Istrus is refused (it used to be accepted, as if the assault could send the
+    army back to Triballi, and then stopped under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"lysimachus": {"seat": "south", "where": "map", "space": "triballi"},
+                     "perdiccas": {"seat": "south", "where": "map", "space": "istrus"}},
+        "cus": {"triballi": {"south": {"loyal": 3, "mercenary": 1}},
+                "istrus": {"south": {"loyal": 2, "elephant": 2}}},
+        "hands": {"south": [54]}, "active": "south"})
+    orders = {"tyche": {"card": 54, "use": "activate", "army": "Lysimachus",
+                        "path": ["Istrus"], "assault": 2},
+              "movement": [{"army": "Perdiccas", "path": ["Dardania", "Triballi"]}]}
+    got = [(p.code, p.where) for p in R.check(state, "south", orders).problems]
+    assert ("movement.bad_path", "orders.movement[0].path") in got, got
+    orders["movement"] = [{"army": "Perdiccas", "path": ["Triballi", "Dardania"]}]
+    assert R.check(state, "south", orders).problems == []

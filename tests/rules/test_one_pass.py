@@ -98,3 +98,20 @@ def test_a_misspelled_place_leaves_the_rest_of_the_move_checked(state) -> None:
     got = [(p.code, p.where) for p in R.validate(state, "north", orders)]
     assert got == [("orders.unknown_space", "orders.movement[0].path[1]"),
                    ("movement.illegal", "orders.movement[0]")], got
+
+
+def test_a_drop_off_the_path_is_refused_where_the_army_may_start_elsewhere(state) -> None:
+    """Issue 24 ("no order silently lost"): after a refused Tyche activation of Ptolemy
+    he may start the movement segment in Memphis or where that move would have taken
+    him (Heliopolis); a ``drop: {at: Babylon}`` is on neither his path nor any start he
+    may have, so it would never be carried out: refused. One at Heliopolis, which may
+    be his start, is left to the real run."""
+    orders = {"tyche": {"card": 30, "use": "activate", "army": "Ptolemy", "path": ["Heliopolis"]},
+              "movement": [{"army": "Ptolemy", "path": ["Pelusium", "Gaza"],
+                            "drop": {"at": "Babylon", "cus": {"loyal": 1}}}]}
+    got = [(p.code, p.where, p.message) for p in R.validate(state, "north", orders)]
+    assert [(c, w) for c, w, _m in got] == [("tyche.card_not_in_hand", "orders.tyche.card"),
+                                            ("movement.illegal", "orders.movement[0].drop")], got
+    assert got[1][2].startswith("Babylon is not on this move's path"), got
+    orders["movement"][0]["drop"] = {"at": "Heliopolis", "cus": {"loyal": 1}}
+    assert [p.code for p in R.validate(state, "north", orders)] == ["tyche.card_not_in_hand"]

@@ -15,7 +15,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx, settle_royals
-from pbem.rules.core.footprint import Unsure
+from pbem.rules.core.footprint import Unsure, places_footprint
 from pbem.rules.core.pieces import cus_at
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.royals import passage_requests
@@ -106,7 +106,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
         reject(rej, "tyche.missing", "every player-turn plays or discards one non-surprise card", "orders.tyche",
              "tyche: {card: N, use: discard}")
     else:
-        chances = ctx.chances
+        chances, ev0 = ctx.chances, len(ctx.events)
         tplan = ctx.planned("tyche", lambda: _checked(ctx, seat, tyche, "tyche", orders, rej))
         if rej and ctx.quick:
             return rej
@@ -120,7 +120,7 @@ def run_player_turn(ctx: Ctx, seat: str, orders: Any) -> list[Problem]:
                     return rej  # the rest runs when the window closes (finish_turn)
                 _dry_windows(ctx, seat, rest)  # a check: check the rest of the turn now
             end_segment(ctx)
-        _footprint(ctx, seat, "tyche", orders["tyche"], tplan, chances)
+        _footprint(ctx, seat, "tyche", orders["tyche"], tplan, chances, ev0)
     if not only:
         chances = ctx.chances
         mplan = ctx.planned("movement", lambda: _movement_plan(
@@ -183,12 +183,15 @@ def _checked(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],
     return plan if not shape and not board else None
 
 
-def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: int) -> None:
+def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: int,
+               start: int | None = None) -> None:
     """In a check, after the part ``name``: add to ``ctx.unsure`` where it may have
     changed the board otherwise than the dry run shows: all it would do as written when
     it was refused (:func:`pbem.rules.phases.footprints.as_written`), the footprint of
     its plan when a die or another seat's answer came into it
-    (:func:`pbem.rules.phases.footprints.of_plan`)."""
+    (:func:`pbem.rules.phases.footprints.of_plan`), or, for a Tyche activation whose
+    only dice were its assault where it ended (``start``: the index of the part's first
+    event), :func:`_assault_only`."""
     if not ctx.dry:
         return
     if plan is None:
@@ -196,7 +199,42 @@ def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: in
         ctx.unsure.add(foot)
         ctx.refused.add(foot)
     elif ctx.chances != chances:
-        ctx.unsure.add(of_plan(ctx.pack, name, plan))
+        narrow = _assault_only(ctx, seat, plan, chances, start) if name == "tyche" else None
+        ctx.unsure.add(narrow or of_plan(ctx.pack, name, plan))
+
+
+AFTER_ARRIVAL = frozenset({"DiceRolled", "AssaultRolled", "CUsRemoved", "SiegePointsScored",
+                           "SiegeCompleted", "AssaultCancelled", "MoveEnded", "Note"})
+"""Events that may follow the first die of a Tyche activation that rolled only for its
+assault where it ended (R-10): CUs lost, siege points, a siege completed."""
+
+
+def _assault_only(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | None
+                  ) -> Unsure | None:
+    """Issue 24.1: a Tyche activation (R-8.2) whose first die came after its last step,
+    followed only by its assault's results (:data:`AFTER_ARRIVAL`): its units stand
+    where it ended whatever the dice (an assault only takes CUs away and changes the
+    siege there, R-10), so the board may differ only in that space (the seat's CUs
+    there at most as before the assault, ``most_cus``), not along the whole move as
+    :func:`pbem.rules.phases.footprints.of_plan` says. None when that is not so (a
+    battle, hostile tribes, a window on the way, a card event after the move)."""
+    if start is None or not isinstance(plan, dict) or plan.get("use") != "activate" \
+            or ctx.pack.cards[plan["card"]].type in ("bonus", "unrest"):
+        return None
+    first = ctx.chance_at[chances]
+    moved = [k for k in range(start, len(ctx.events)) if ctx.events[k].kind == "ArmyMoved"]
+    if not moved or moved[-1] >= first or any(
+            e.kind not in AFTER_ARRIVAL for e in ctx.events[first:]):
+        return None
+    end = ctx.events[moved[-1]].data["to"]
+    cus = dict(cus_at(ctx.s, seat, end))
+    for e in ctx.events[first:]:
+        if e.kind == "CUsRemoved" and e.data.get("seat") == seat and e.data.get("space") == end:
+            for ty, n in e.data["cus"].items():
+                cus[ty] = cus.get(ty, 0) + n
+    out = places_footprint(ctx.pack, [end])
+    out.most_cus[end] = cus
+    return out
 
 
 def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],

@@ -333,7 +333,7 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
     start = mv["army"]
     elsewhere = unsure is not None and unsure.touches_moved([start]) and not fixed_start
     if not soft:
-        _parts_on_path(pack, mv, elsewhere, rej)
+        _parts_on_path(pack, mv, _starts(mv, unsure, general) if elsewhere else None, rej)
     if elsewhere:
         _from_anywhere(pack, mv, mp, unsure, general, written, rej)
         return  # the general named may stand elsewhere when the move is carried out
@@ -353,24 +353,38 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
              "mountain/strait paths 2")
 
 
-def _parts_on_path(pack: Pack, mv: dict, elsewhere: bool, rej: list[Problem]) -> None:
+def _parts_on_path(pack: Pack, mv: dict, starts: set[str] | None, rej: list[Problem]
+                   ) -> None:
     """R-9.1: a ``drop`` or ``pick_up`` ``{at: Space}`` takes place where the army passes,
     its start or a space of its path; one naming another space would never happen (it
     was accepted and silently left undone: issue 24, "no order silently lost"), so it is
-    refused (``movement.illegal``). ``elsewhere``: the army's general may start the move
-    elsewhere than the checked board shows (after a die or a refused part): then only a
-    space that is not on the path is refused when it cannot be his start either — it is
+    refused (``movement.illegal``). ``starts``: when the army's general may start the
+    move elsewhere than the checked board shows (after a die or a refused part), every
+    space he may start from (:func:`_starts`; an empty set: anywhere, nothing refused):
+    a space off the path is then refused only when it is none of them — else it is
     left to the real run."""
     on = {mv["army"], *mv["path"]}
     for key, verb in (("drop", "leaves units"), ("pick_up", "takes units along")):
         for part in mv.get(key) or []:
             at = part.get("at")
-            if at is None or at in on or elsewhere:
+            if at is None or at in on or (starts is not None and (not starts or at in starts)):
                 continue
             _once(rej, "movement.illegal", f"{pack.spaces[at].name} is not on this move's path: "
                   f"{key} {verb} only where the army passes (its start or a space of its path)",
                   f"{mv['where']}.{key}", f"name a space of the path in {key}'s at:, or "
                   f"add {pack.spaces[at].name} to the path")
+
+
+def _starts(mv: dict, unsure: Unsure | None, general: str | None) -> set[str]:
+    """Every space the army of move ``mv``, named by ``general``, may start from when the
+    board may differ from the checked one by ``unsure``: where it stands on the checked
+    board, where he stood before (``unsure.was_at``) and anywhere units may come or go
+    (``unsure.moved``). Empty when the check cannot say (``unsure.everywhere``, no
+    general)."""
+    if unsure is None or unsure.everywhere or general is None:
+        return set()
+    return unsure.moved | {mv["army"]} | ({unsure.was_at[general]}
+                                          if general in unsure.was_at else set())
 
 
 def _gaps_and_cost(pack: Pack, mv: dict, start: str, gaps: list[tuple[str, str]],
@@ -486,10 +500,9 @@ def _from_anywhere(pack: Pack, mv: dict, mp: int, unsure: Unsure, general: str |
     from any space he may stand in: where he stood before, or anywhere units may come
     or go (``unsure.moved``). ``written``: the path as the orders give it (a start
     repeated first is left out for each space in turn)."""
-    if unsure.everywhere or general is None or written is None or None in written:
+    starts = _starts(mv, unsure, general)
+    if not starts or written is None or None in written:
         return
-    starts = unsure.moved | {mv["army"]} | ({unsure.was_at[general]}
-                                            if general in unsure.was_at else set())
     for x in starts:
         path = [y for y in written if y is not None]
         path = path[1:] if path[:1] == [x] else path
