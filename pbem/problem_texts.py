@@ -497,6 +497,7 @@ FIX_DETAILS: dict[str, str] = {
     "tyche.card_not_in_hand": N_("Name a card of your hand: %(hand)s."),
     "envelope.stale_step": N_("Check your latest prompt; if it is yours, use step: %(now)s."),
     "command.repeat": N_("To do it again on purpose, add the line `seq: %(seq)s` and send it again."),
+    "movement.unknown_army": N_("Your armies (a general's name or his space): %(army_list)s."),
 }
 """Fixes with placeholders, used instead of :attr:`Text.fix` like :data:`DETAILS`."""
 
@@ -557,7 +558,27 @@ def fix_of(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], st
         params = {**params, "hand": ", ".join(card_of(n) for n in params["cards"])}
         if isinstance(params.get("near"), int):
             near = tr.gettext("did you mean %(name)s?") % {"name": card_of(params["near"])} + " "
+    if p.code == "movement.unknown_army" and params:
+        params, near = _army_params(params, tr, name_of or (lambda x: x))
     return near + (_filled(FIX_DETAILS.get(p.code), params, tr) or tr.gettext(TEXTS[p.code].fix))
+
+
+def _army_params(params: Mapping[str, object], tr: gettext.NullTranslations, show: Callable[[str], str]
+                 ) -> tuple[Mapping[str, object], str]:
+    """A ``movement.unknown_army`` problem's params with its armies said in the
+    language of ``tr`` (``army_list``: ``"Лисимах (Lysimachus) (Сарды (Sardis))"``, a
+    minor general's army as "the minor general in …"; absent when the seat has none,
+    so the code's fix is given), and the "did you mean" of its ``near`` name ("" when
+    none). ``show`` gives a canonical name as the reader finds it (issue 28)."""
+    near = params.get("near")
+    said = tr.gettext("did you mean %(name)s?") % {"name": show(near)} + " " if isinstance(near, str) else ""
+    armies = params.get("armies")
+    if not isinstance(armies, list) or not armies:
+        return params, said
+    parts = [tr.gettext("%(general)s (%(space)s)") % {"general": show(str(g)), "space": show(str(x))} if g
+             else tr.gettext("the minor general in %(space)s") % {"space": show(str(x))}
+             for g, x in armies]
+    return {**params, "army_list": ", ".join(parts)}, said
 
 
 def localized(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None,

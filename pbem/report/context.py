@@ -19,7 +19,7 @@ from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
-from pbem.rules.core.names import ENGLISH, battle_side_text, cu_count, printed_name
+from pbem.rules.core.names import ENGLISH, battle_side_text, cu_count, printed_name, unit_word
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import LIMIT_TEXT
 from pbem.rules.orders.reactions import QUESTION
@@ -588,7 +588,8 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                                   f"({moments_text(str(r.get('when')), tr)})" if isinstance(r, Mapping)
                                   else str(r) for r in value]})
         elif key == "training" and isinstance(value, Mapping):
-            units = ", ".join(_("%(unit)s (%(ops)s paid)") % {"unit": u.get('unit'), "ops": ops_text(u.get('paid', 0))}
+            units = ", ".join(_("%(unit)s (%(ops)s paid)") % {"unit": unit_word(u.get('unit'), tr or ENGLISH),
+                                                              "ops": ops_text(u.get('paid', 0), tr or ENGLISH)}
                               for u in value.get("in_training", []))
             out.append({"label": _("Training (R-8.4)"),
                         "items": [_("cards used this turn %(used)s of %(allowed)s")

@@ -13,10 +13,11 @@ from pbem.report.narrate import narrate
 from tests.report.gamestore import war_games
 from tests.service import pseudolocale
 
-FREE_TEXT = {"MoveCancelled", "AssaultCancelled", "Note"}
+FREE_TEXT = {"MoveCancelled", "AssaultCancelled"}
 """Kinds whose sentence quotes a text the rules core wrote into the event (a problem's
-message as ``why``, a note): the event stays language-free, so that text is English
-until problems are said by code in every language (docs/reports.md "Languages")."""
+message as ``why``): the event stays language-free, so that text is English until
+problems are said by code in every language (docs/reports.md "Languages"); a ``Note``'s
+text is told by its pattern (:mod:`pbem.rules.core.notes`, tests/report/test_note_texts.py)."""
 ENGLISH_WORDS = re.compile(r"\b(?:places|moves|garrison|begins|ends|attacks|wins|plays|the|of|in)\b")
 
 

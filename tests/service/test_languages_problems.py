@@ -78,3 +78,38 @@ def test_a_russian_seats_card_not_in_hand_names_its_hand_in_russian(tmp_path: Pa
         assert "OPs" not in answer
     finally:
         m.close()
+
+
+def test_a_russian_seats_unknown_army_gets_did_you_mean_and_its_armies_in_russian(tmp_path: Path) -> None:
+    """Issue 28 trial (note28): an army misspelt in Russian ("Лисимахх") came back with
+    the generic fix, without the "did you mean" and the seat's armies the English answer
+    gives; now both, the names as the seat reads them."""
+    from pbem.pack import names as pack_names
+    from tests.service.helpers import orders_body
+
+    m = _start(tmp_path)
+    try:
+        first, body = orders_body(m.judge)
+        m.send(first, body, subject="orders")
+        assert list(m.cycle().values()) == ["applied"]
+        state = m.judge.state("g1")
+        seat = rules.pending(state)[0].seat
+        m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "preferences", "language": "ru"})
+        assert list(m.cycle().values()) == ["answered"]
+        pack = m.judge.pack_for("g1")
+        ru = pack_names.localized(pack, "ru")
+        bad = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+               "orders": {"tyche": {"card": state.private[seat]["hand"][-1], "use": "discard"},
+                          "movement": [{"army": ru.generals["lysimachus"].name + "х", "path": ["Pella"]}]}}
+        m.send(seat, yaml.safe_dump(bad, sort_keys=False, allow_unicode=True), subject="orders")
+        assert list(m.cycle().values()) == ["rejected"]
+        answer = " ".join(text(m.mails(seat, "Re: orders")[-1]).split())
+        assert "код: movement.unknown_army" in answer, answer
+        assert "может быть, вы имели в виду Лисимах (Lysimachus)?" in answer, answer
+        mine = [g for g, v in state.generals.items() if v.get("seat") == seat and v.get("where") == "map"]
+        assert mine
+        for g in mine:
+            assert pack_names.both(ru, "generals", g) in answer, (g, answer)
+        assert "your armies" not in answer and "did you mean" not in answer
+    finally:
+        m.close()

@@ -4,6 +4,7 @@ legitimacy of a side, and armies named as players name them.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -215,6 +216,26 @@ def own_armies_hint(pack: Pack, s: State, seat: str) -> str:
     if not names:
         return "you have no general on the map: an army needs a general (R-5)"
     return "your armies: " + ", ".join(names) + " (a general's name or his space)"
+
+
+def unknown_army_params(pack: Pack, s: State, seat: str, text: Any, msg: str) -> dict[str, Any]:
+    """The ``params`` of a ``movement.unknown_army`` problem (R-9.1; issue 28): the army
+    as written (``army``), ``seat``'s armies as :func:`own_armies_hint` lists them
+    (``armies``: ``[general's name, space's name]`` pairs, ``["", space's name]`` for a
+    minor general's army; canonical names) and the name the check found nearest to what
+    was written (``near``, from ``msg``'s "did you mean"; absent when none): a
+    translated answer says them in the reader's language
+    (:func:`pbem.problem_texts.fix_of`)."""
+    gens = sorted([pack.generals[g].name, pack.spaces[v["space"]].name]
+                  for g, v in s["generals"].items()
+                  if g in pack.generals and v.get("seat") == seat
+                  and v.get("where") == "map" and v.get("space") in pack.spaces)
+    minors = sorted(["", pack.spaces[x].name] for x in s["minors"].get(seat, []) if x in pack.spaces)
+    params: dict[str, Any] = {"army": str(text), "armies": gens + minors}
+    near = re.search(r"did you mean (.+)\?$", msg or "")
+    if near:
+        params["near"] = near.group(1)
+    return params
 
 
 def army_options(pack: Pack, s: State, seat: str) -> list[dict[str, Any]]:

@@ -134,10 +134,24 @@ def ops_text(n: Any, t: Words = ENGLISH) -> str:
     return t.gettext("%(ops)s OPs") % {"ops": n}
 
 
+UNIT_WORDS = {"phalangite": N_("phalangite"), "auxiliary": N_("auxiliary")}
+"""The units a player trains (R-8.4; the orders' words ``phalangite``, ``auxiliary``) as
+prose names them, translated (issue 28: the order words stay English in orders only)."""
+
+
+def unit_word(unit: Any, t: Words = ENGLISH) -> str:
+    """A trained unit's type in the language of ``t`` (``"phalangite"`` -> ``"falangita"``
+    in Spanish, R-8.4); another id as it is, ``_`` written as a space."""
+    key = str(unit)
+    return t.gettext(UNIT_WORDS[key]) if key in UNIT_WORDS else key.replace("_", " ")
+
+
 def a_unit(unit: Any, t: Words = ENGLISH) -> str:
-    """A unit type with its indefinite article: ``"a phalangite"``, ``"an auxiliary"``."""
+    """A unit type with its indefinite article: ``"a phalangite"``, ``"an auxiliary"``
+    (the type's word in the language of ``t``, :func:`unit_word`)."""
     word = str(unit).replace("_", " ")
-    return (t.gettext("an %(unit)s") if word[:1].lower() in "aeiou" else t.gettext("a %(unit)s")) % {"unit": word}
+    return (t.gettext("an %(unit)s") if word[:1].lower() in "aeiou" else t.gettext("a %(unit)s")) % {
+        "unit": unit_word(unit, t)}
 
 
 USE_WORDS = {"garrisons": N_("to place garrisons"), "event": N_("for its event"),

@@ -23,6 +23,7 @@ from pbem.rules.core.armies import (
     group_initiative,
     own_armies_hint,
     resolve_army,
+    unknown_army_params,
 )
 from pbem.rules.core.board import (
     EMPTY_PATH,
@@ -141,7 +142,7 @@ def parse_move(pack: Pack, s: State, seat: str, raw: Any, where: str,
     start, msg = resolve_army(pack, s, seat, raw.get("army"))
     if start is None:
         reject(rej, "movement.unknown_army", msg, f"{where}.army",
-             own_armies_hint(pack, s, seat))
+             own_armies_hint(pack, s, seat), params=unknown_army_params(pack, s, seat, raw.get("army"), msg))
     path = raw.get("path")
     if not isinstance(path, list) or not path:
         reject(rej, "movement.path_missing", "give the path as a list of spaces",

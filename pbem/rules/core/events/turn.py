@@ -8,6 +8,7 @@ from typing import Any
 from pbem.rules.core.events.base import EventKind
 from pbem.rules.core.names import ENGLISH, N_, Words, cus_text, spaces_text
 from pbem.rules.core.state import State, seat_private
+from pbem.rules.core.notes import note_text
 
 
 def _order(s: State, d: dict) -> None:
@@ -295,7 +296,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('Note',
               ('rule', 'text'),
               optional=('seat',),
-              say=lambda p, d, t: t.gettext("Note: %(text)s.") % {"text": d.get('text', '')}),
+              say=lambda p, d, t: t.gettext("Note: %(text)s.") % {"text": note_text(p, d, t)}),
     EventKind('DiceRolled',
               ('index', 'purpose', 'rule', 'sides', 'values')),
     EventKind('Shuffled',  # the dice of a Fisher-Yates shuffle (docs/trust.md)
