@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.cli import main
 from pbem.config import load_config
 from pbem.service import Judge
@@ -113,7 +113,7 @@ def test_grace_late_notice_to_every_seat_then_late_orders_taken_then_the_default
     if not any(d.seat == nxt for d in rules.pending(judge.state("g1"))):
         doc = {"game": "g1", "seat": nxt, "key": KEYS[nxt], "step": step, "orders": {}}
         assert judge.handle_message(player_mail(nxt, doc)) == "rejected"
-    status = host_commands.run(judge, "g1", "status").text
+    status = i18n.localize(host_commands.run(judge, "g1", "status").text)
     assert f"{nxt}: 1 in all, 1 in a row" in status
     assert all(f"{s}: 0 in all, 0 in a row" in status for s in SEATS if s != nxt)
     assert "CET (" in status and "waited on since" in status
@@ -151,7 +151,8 @@ def test_civil_disorder_after_n_misses_then_defaults_at_once_until_the_seat_send
     # g1 is a config game: replace refuses it, so the host is told to change the config (break16)
     assert len(hostnote) == 1 and "games[].seats[] of g1" in " ".join(hostnote[0][2].split())
     assert "pbem host replace" not in hostnote[0][2]
-    assert f"{fallen}: 2 in all, 2 in a row, in civil disorder" in host_commands.run(judge, "g1", "status").text
+    status = i18n.localize(host_commands.run(judge, "g1", "status").text)
+    assert f"{fallen}: 2 in all, 2 in a row, in civil disorder" in status
     # from now on the fallen seat's decisions are due at once
     for _ in range(40):
         seat, row = _waited(judge)
