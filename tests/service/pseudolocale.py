@@ -51,6 +51,8 @@ _KEY = re.compile(r"^\s*[a-z0-9]{4}(?:-[a-z0-9]{4}){5}\s*$")
 _ADDRESS = re.compile(r"[\w.+-]+@[\w.-]+")
 """A mail address (a name: the observers' list, a record, a sign-up)."""
 _HEX = re.compile(r"\b[0-9a-f]{16,}(?:@\d+)?\b")
+_RULE = re.compile(r"\bR-\d+(?:\.\d+)*[a-z]?\b")
+"""A rule ID (R-16.1): a name of the rules brief, the same in every language."""
 _COMMAND = re.compile(r"^\s{2,}(?:python3? \S+\.py\b|--[a-z]+=)")
 """An indented command line the reader copies (the verifier's, with its options)."""
 
@@ -114,7 +116,7 @@ def unmarked_prose(text: str, names: set[str]) -> tuple[int, list[str]]:
         if (line.lstrip().startswith(">") or _YAML.match(outside) or _DIFF.match(line) or _KEY.match(line)
                 or _COMMAND.match(line) or line.strip() == "--"):
             continue
-        words = [w for w in _WORD.findall(_HEX.sub(" ", _ADDRESS.sub(" ", outside)))
+        words = [w for w in _WORD.findall(_RULE.sub(" ", _HEX.sub(" ", _ADDRESS.sub(" ", outside))))
                  if w.lower() not in names and len(w) > 1]
         if had and not words:
             marked += 1

@@ -11,7 +11,11 @@ What holds today, and must keep holding:
   observe, leave, record, help with the hand's cards), the host's receipts and
   notices, prompts (their legal choices name cards in the seat's language) and receipts
   (the cards in the orders' comments), with issue 29's mails among them
-  (:data:`ISSUE29`).
+  (:data:`ISSUE29`); and since the notes of the rules core (``Note`` events, rendered
+  by pattern) and the units in training are translated, the reports and the history
+  too (a rule ID such as R-16.1 is a name, the same in every language). Only the
+  judge-wide notices (to the judge's own operator, who has no seat and no language) stay
+  English.
 
 Issue 28 is done when every kind is in :data:`FINISHED`. The figure of the rest (mail
 kinds, marked and unmarked lines) is printed by ``python -m tests.service.pseudolocale``
@@ -28,8 +32,8 @@ from tests.service.test_mail_kinds import _declared_kinds
 
 MIN_REPORTS_AND_PROMPTS = 0.98
 """The share of the lines of prose of reports and prompts that must be translated."""
-FINISHED = ("alert", "press", "reminder", "welcome", "rejection", "notice", "command reply", "help", "host",
-            "host receipt", "prompt", "receipt")
+FINISHED = ("report", "history", "alert", "press", "reminder", "welcome", "rejection", "notice", "command reply",
+            "help", "host", "host receipt", "prompt", "receipt")
 """The mail kinds with every line of prose translated (the cards' names and texts too:
 the pseudo-language's pack marks them, so a card named from the canonical pack counts)."""
 ISSUE29 = {
