@@ -59,6 +59,12 @@ class DeadlinesTable(Connection):
         """Record that the reminder for a deadline was queued."""
         self.db["deadlines"].update((game_id, step, seat), {"reminded_at": at})
 
+    def games_with_proposals(self) -> set[str]:
+        """The games that ever had a seats' proposal (a ``VoteProposed`` event; the
+        partial index ``events_proposals``, migration ``019_proposal_index``)."""
+        return {r[0] for r in self.db.execute(
+            "SELECT DISTINCT game_id FROM events WHERE kind = 'VoteProposed'")}
+
     def events_of_kinds(self, game_id: str, kinds: tuple[str, ...]) -> list[tuple[str, dict[str, Any]]]:
         """``(kind, data)`` of the game's events of ``kinds``, in log order (the table
         events the deadlines fold: missed decisions, civil disorder, absences)."""

@@ -50,6 +50,10 @@
   the log, which names only its fingerprint (:mod:`pbem.store.webhooks`).
 - ``018_host_webhooks`` (issue 29's trial, finding 4): ``host_webhooks``, the webhook a
   host set (host command ``webhook``), by the host's address (:mod:`pbem.store.webhooks`).
+- ``019_proposal_index`` (issue 30 item 6): a partial index of the games that ever had a
+  seats' proposal (``VoteProposed``), so each loop cycle looks at those games only for
+  proposals to expire, not at every running game (with 10,000 games the cycle took
+  1.7 s, 710 times its cost with 10).
 """
 from __future__ import annotations
 
@@ -66,6 +70,10 @@ from pbem.store.standby import migrate as _m014_standby
 from pbem.store.table import migrate as _m005
 from pbem.store.table import migrate_commands as _m009_commands
 from pbem.store.table import migrate_playercmd as _m006_playercmd
+
+
+def _m019_proposal_index(db: sqlite_utils.Database) -> None:
+    db.execute("CREATE INDEX IF NOT EXISTS events_proposals ON events (game_id) WHERE kind = 'VoteProposed'")
 
 
 def _m001(db: sqlite_utils.Database) -> None:
@@ -200,4 +208,5 @@ MIGRATIONS: list[Migration] = [
     ("016_retention", _m016_retention),  # issue 30.7: finished games moved to the archive database
     ("017_webhooks", _m017_webhooks),  # issue 29.5: a seat's webhook URL, out of the published log
     ("018_host_webhooks", _m018_host_webhooks),  # issue 29 trial 4: a host's webhook, by the host's address
+    ("019_proposal_index", _m019_proposal_index),  # issue 30.6: the loop looks only at games with proposals
 ]

@@ -256,9 +256,15 @@ def status(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> R
 def tick(judge: Service) -> int:
     """Each cycle of the loop: expire the proposals whose time ran out, and resume each
     game whose agreed pause is over (as the host's ``resume`` does: every open deadline
-    moves on by the pause). Returns how many games resumed."""
+    moves on by the pause). Returns how many games resumed. Only the games that ever had
+    a proposal, and the paused ones, are looked at (issue 30 item 6: with 10,000 running
+    games a cycle spent 1.7 s here)."""
     resumed = 0
-    for game in judge.store.games_in("active", "paused"):
+    voting = judge.store.games_with_proposals()
+    rows = [judge.store.game(game_id) for game_id in sorted(voting)]
+    games = [g for g in rows if g is not None and g["status"] in ("active", "paused")]
+    games += [g for g in judge.store.games_in("paused") if g["id"] not in voting]
+    for game in games:
         game_id = game["id"]
         with judge.store.transaction():
             votes.expire_due(judge, game_id)
