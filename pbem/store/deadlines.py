@@ -28,8 +28,11 @@ class DeadlinesTable(Connection):
 
     def due_deadlines(self, now: str) -> list[dict[str, Any]]:
         """Open deadlines whose ``wake_at`` has come by ``now`` (ISO 8601 UTC), soonest
-        due first: the rows the deadline pass must look at."""
-        return list(self.db["deadlines"].rows_where("expired_at IS NULL AND wake_at <= ?", [now], order_by="due_at"))
+        due first: the rows the deadline pass must look at. Read through the partial index
+        ``deadlines_wake`` (named: left to itself SQLite walks every open deadline by
+        ``due_at``, 11 ms a pass with 10,000 running games, issue 30 item 6)."""
+        return list(self.db.query("SELECT * FROM deadlines INDEXED BY deadlines_wake "
+                                  "WHERE expired_at IS NULL AND wake_at <= ? ORDER BY due_at", [now]))
 
     def sleep_deadline(self, game_id: str, step: int, seat: str, until: str) -> None:
         """Nothing is due on this deadline before ``until`` (ISO 8601 UTC)."""
