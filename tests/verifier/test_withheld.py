@@ -46,10 +46,22 @@ class Game:
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
+    return make_game(tmp_path_factory)
+
+
+def make_game(tmp_path_factory: pytest.TempPathFactory, rolled: bool = False) -> Game:
+    """A game of 12 decisions by random legal orders (the seed is new each time, so the
+    rolls differ from run to run), archived while running and after it is abandoned.
+    ``rolled``: play on (at most 60 decisions) until a roll comes after the second
+    orders document, so that an edit of an orders document changes dice."""
     tmp = tmp_path_factory.mktemp("withheld")
     judge = local_judge(tmp, {})
     rng = random.Random(3)
-    for n in range(12):
+    for n in range(60):
+        kinds = [e.kind for e in judge.store.events("g1")]
+        orders = [i for i, k in enumerate(kinds) if k == "OrdersAccepted"]
+        if n >= 12 and (not rolled or (len(orders) >= 2 and "DiceRolled" in kinds[orders[1]:])):
+            break
         state = judge.state("g1")
         d = rules.pending(state)[0]
         doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
