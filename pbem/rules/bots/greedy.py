@@ -168,6 +168,15 @@ def heir_moves(view: GameState, seat: str, most: int = 4) -> list[dict[str, Any]
              and royal_controller(pack, s, r) not in (None, seat)]
     starts = sorted({g["space"] for g in s["generals"].values()
                      if g["where"] == "map" and g["seat"] == seat and g["space"]})
+    return marches(pack, s, seat, goals, starts, most)
+
+
+def marches(pack: Any, s: Mapping[str, Any], seat: str, goals: list[str], starts: list[str], most: int
+            ) -> list[dict[str, Any]]:
+    """Up to ``most`` army moves (``{army, path}``, R-9.1) of ``seat``'s armies at
+    ``starts`` toward the spaces ``goals``: along the cheapest land path through spaces no
+    other faction holds, as far as the commander's initiative (R-9.1) goes; those that
+    end nearest their goal first, ties by start. ``s``: the position as a dict."""
     moves = []
     for goal in goals:
         for start in starts:

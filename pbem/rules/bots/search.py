@@ -47,14 +47,12 @@ from pbem.rules.bots.greedy import (
     bot_dice,
     candidates,
     evaluate,
+    marches,
     reaction_answer,
 )
 from pbem.rules.bots.random import candidate_orders, random_orders
-from pbem.rules.bots.royals import land_path, within
 from pbem.rules.bots.seat_view import redeal, seat_view
-from pbem.rules.core.armies import group_initiative
 from pbem.rules.core.control import legitimacy_points, royal_controller, victory_points
-from pbem.rules.core.pieces import controlled_royals, group_at
 from pbem.rules.core.problems import IllegalOrders
 from pbem.rules.core.state import SEATS, GameState, war_get
 from pbem.rules.engine import apply, legal_options, pack_of, pending, validate
@@ -230,19 +228,7 @@ def heir_marches(view: GameState, seat: str, most: int = 4) -> list[dict[str, An
             goals.append(royal["space"])
     starts = sorted({g["space"] for g in s["generals"].values()
                      if g["where"] == "map" and g["seat"] == seat and g["space"]} - mine)
-    moves = []
-    for goal in goals:
-        for start in starts:
-            path = land_path(pack, s, seat, start, goal)
-            if not path:
-                continue
-            mp = group_initiative(pack, s, seat,
-                                  group_at(s, seat, start, controlled_royals(pack, s, seat)))
-            steps = within(pack, start, path, mp)
-            if steps:
-                moves.append((len(path) - len(steps), start, steps))
-    moves.sort(key=lambda m: (m[0], m[1]))
-    return [{"army": start, "path": steps} for _, start, steps in moves[:most]]
+    return marches(pack, s, seat, goals, starts, most)
 
 
 def playout(sample: GameState, seat: str, orders: Mapping[str, Any], seed: int,
