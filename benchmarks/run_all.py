@@ -36,12 +36,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 import bench_judge  # noqa: E402
+import playouts  # noqa: E402
 import scale  # noqa: E402
 
 from pbem import rules  # noqa: E402
 from pbem.keys import KeyCache, hash_key, new_key, verify_key  # noqa: E402
-from pbem.pack.loader import load_pack  # noqa: E402
-from pbem.rules.dice import Dice  # noqa: E402
 
 
 def key_check() -> dict[str, float]:
@@ -94,20 +93,9 @@ def finished_game_db(seed: int = 2, max_steps: int = 400) -> dict[str, float]:
 
 
 def random_games(n: int = 20) -> float:
-    """Random full games (bots through ``rules.apply``) per CPU second."""
-    pack = load_pack(None)
-    t = time.process_time()
-    for g in range(n):
-        seed = bytes([g % 256]) * 8
-        state, _ = rules.new_game(pack, seed, {})
-        rng = random.Random(g)
-        for _ in range(5000):
-            pending = rules.pending(state)
-            if not pending:
-                break
-            d = pending[0]
-            state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng), Dice(seed, state.step))
-    return n / (time.process_time() - t)
+    """Random full games (bots through ``rules.apply``) per CPU second: the games of
+    ``benchmarks/playouts.py`` (:func:`playouts.run`, seeds 0 … n-1)."""
+    return playouts.run(n)
 
 
 def suite() -> tuple[float, str, bool]:
