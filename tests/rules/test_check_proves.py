@@ -343,3 +343,31 @@ def test_an_army_the_tyche_move_joins_and_assaults_with_stands_there_for_sure() 
     assert ("movement.bad_path", "orders.movement[0].path") in got, got
     orders["movement"] = [{"army": "Perdiccas", "path": ["Triballi", "Dardania"]}]
     assert R.check(state, "south", orders).problems == []
+
+
+def test_a_minor_army_passing_a_space_with_another_minor_general_leaves_it_there() -> None:
+    """Game 42 of the property test (48 games): a Tyche activation moves the minor
+    general's army of Dascylium through Cyzicus, where another minor general of the
+    seat marks two CUs (R-5: four minor generals per player, each marks its own stack).
+    The moving marker used to take the one of Cyzicus along (the two were counted as
+    one while they stood together), so the army of Cyzicus had no general left and its
+    movement-segment move stopped under every dice ("the army has 0" MPs)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {}, "minors": {"south": ["dascylium", "cyzicus"]},
+        "cus": {"dascylium": {"south": {"mercenary": 1}},
+                "cyzicus": {"south": {"mercenary": 2}}},
+        "hands": {"south": [22]}, "active": "south"})
+    orders = {"tyche": {"card": 22, "use": "activate", "army": "dascylium",
+                        "path": ["Cyzicus", "Lampsacus"]},
+              "movement": [{"army": "cyzicus", "path": ["Dascylium"]}]}
+    checked = R.check(state, "south", orders)
+    assert checked.problems == []
+    new, events = R.execute(state, checked, Dice(b"minor", state.step))
+    assert [key for _i, key in stops(events, "south")] == []
+    s = new.peek()
+    assert sorted(s["minors"]["south"]) == ["dascylium", "lampsacus"]
+    assert s["cus"]["lampsacus"]["south"] == {"mercenary": 1}
+    assert s["cus"]["dascylium"]["south"] == {"mercenary": 2}
