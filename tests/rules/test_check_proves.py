@@ -371,3 +371,35 @@ def test_a_minor_army_passing_a_space_with_another_minor_general_leaves_it_there
     assert sorted(s["minors"]["south"]) == ["dascylium", "lampsacus"]
     assert s["cus"]["lampsacus"]["south"] == {"mercenary": 1}
     assert s["cus"]["dascylium"]["south"] == {"mercenary": 2}
+
+
+def test_a_space_the_tyche_move_left_before_its_first_die_is_checked_as_it_stands() -> None:
+    """Game 42 of the property test (48 games): the Tyche activation passes Cyzicus
+    and Lampsacus and fights in Abydus (its first die). Only Lampsacus (a tie sends the
+    army back there, R-9.2), Abydus and the spaces next to them may differ from the
+    dry run; the army of Cyzicus is as the check sees it, so dropping more CUs than it
+    has is refused (it used to be left to the dice as if the whole move's way were
+    unsure, and stopped under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"antigonus": {"seat": "east", "where": "map", "space": "abydus"}},
+        "minors": {"south": ["dascylium", "cyzicus"]},
+        "cus": {"dascylium": {"south": {"mercenary": 1}},
+                "cyzicus": {"south": {"mercenary": 2}},
+                "abydus": {"east": {"loyal": 1, "mercenary": 3}}},
+        "hands": {"south": [22]}, "active": "south"})
+    tyche = {"card": 22, "use": "activate", "army": "dascylium",
+             "path": ["Cyzicus", "Lampsacus", "Abydus"]}
+    orders = {"tyche": tyche, "movement": [{"army": "cyzicus", "path": ["Dascylium"],
+                                            "drop": {"cus": {"mercenary": 3}}}]}
+    got = [(p.code, p.where) for p in R.check(state, "south", orders).problems]
+    assert got and all(w.startswith("orders.movement[0]") for _c, w in got), got
+    orders["movement"] = [{"army": "cyzicus", "path": ["Dascylium"],
+                           "drop": {"cus": {"mercenary": 1}}}]
+    assert R.check(state, "south", orders).problems == []
+    # a move from Lampsacus, where the army may come back on a tie, is left to the dice
+    orders["movement"] = [{"army": "lampsacus", "path": ["Cyzicus"]}]
+    checked = R.check(state, "south", orders)
+    assert checked.problems == [] and checked.partly, checked.partly

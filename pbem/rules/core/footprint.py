@@ -143,6 +143,22 @@ def move_footprint(pack: Pack, start: str | None, path: Iterable[str | None]) ->
     return Unsure(near(pack, steps), moved=steps, markers=set(steps))
 
 
+def rest_footprint(pack: Pack, start: str | None, path: list[str], at: str) -> Unsure:
+    """The footprint of a land move from ``start`` along ``path`` (R-9.1) whose first
+    die or other seat's answer came on entering ``at`` (issue 24.1): up to there the
+    check's dry run is the real one, and after it the army may only come back to the
+    space it came from (a tie, R-9.2), stay in ``at`` or go on along the rest of its
+    path, where the other seats' armies next to those spaces intercept or avoid battle
+    (R-9.3): :func:`move_footprint` of the space before ``at`` and the path from
+    ``at`` on. The spaces it left before stay as the dry run shows them, but for other
+    seats' armies next to the rest of the way. The whole move's footprint when ``at``
+    is not on the path."""
+    if at not in path:
+        return move_footprint(pack, start, path)
+    i = path.index(at)
+    return move_footprint(pack, path[i - 1] if i else start, path[i:])
+
+
 def places_footprint(pack: Pack, spaces: Iterable[str | None], units: bool = False,
                      markers: bool = True) -> Unsure:
     """The footprint of what is placed, removed or lost in ``spaces`` (garrisons and
