@@ -403,3 +403,29 @@ def test_a_space_the_tyche_move_left_before_its_first_die_is_checked_as_it_stand
     orders["movement"] = [{"army": "lampsacus", "path": ["Cyzicus"]}]
     checked = R.check(state, "south", orders)
     assert checked.problems == [] and checked.partly, checked.partly
+
+
+def test_a_battle_on_the_tyche_move_leaves_what_there_is_to_besiege_as_it_is() -> None:
+    """Game 44 of the property test (48 games): Leonnatus' Tyche activation fights in
+    Baeonia (dice), and Lysimachus' movement-segment move ends there with an assault.
+    A battle changes no independent marker and takes no major city (R-9.2, R-10), so
+    Baeonia, a minor city without an independent marker, has nothing to besiege
+    whatever the dice: the assault is refused (it used to be left to the dice and was
+    cancelled under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"leonnatus": {"seat": "north", "where": "map", "space": "pella"},
+                     "lysimachus": {"seat": "north", "where": "map", "space": "amphipolis"},
+                     "polyperchon": {"seat": "south", "where": "map", "space": "baeonia"}},
+        "cus": {"pella": {"north": {"loyal": 2, "mercenary": 7}},
+                "amphipolis": {"north": {"loyal": 2, "mercenary": 3}},
+                "baeonia": {"south": {"mercenary": 1}}},
+        "independent_remove": ["baeonia"],
+        "hands": {"north": [55]}, "active": "north"})
+    assert pack.spaces["baeonia"].kind == "minor_city"
+    orders = {"tyche": {"card": 55, "use": "activate", "army": "Leonnatus", "path": ["Baeonia"]},
+              "movement": [{"army": "Lysimachus", "path": ["Baeonia"], "assault": 1}]}
+    got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
+    assert got == [("siege.illegal", "orders.movement[0].assault")], got

@@ -54,6 +54,7 @@ from pbem.rules.phases.footprints import (
 )
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import close_windows_dry, run_cursor
+from pbem.rules.resolve.moves import besieges
 from pbem.rules.resolve.surprises import end_segment
 
 
@@ -260,7 +261,7 @@ def _after_first_step(ctx: Ctx, seat: str, plan: Any, chances: int, start: int |
                         if e.kind == "ArmyMoved" and e.data.get("seat") == seat):
         return None
     return rest_footprint(ctx.pack, moves[0]["army"], list(moves[0]["path"]),
-                          steps[-1].data["to"])
+                          steps[-1].data["to"], besieges(moves[0]))
 
 
 def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],
