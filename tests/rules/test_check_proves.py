@@ -343,3 +343,89 @@ def test_an_army_the_tyche_move_joins_and_assaults_with_stands_there_for_sure() 
     assert ("movement.bad_path", "orders.movement[0].path") in got, got
     orders["movement"] = [{"army": "Perdiccas", "path": ["Triballi", "Dardania"]}]
     assert R.check(state, "south", orders).problems == []
+
+
+def test_a_minor_army_passing_a_space_with_another_minor_general_leaves_it_there() -> None:
+    """Game 42 of the property test (48 games): a Tyche activation moves the minor
+    general's army of Dascylium through Cyzicus, where another minor general of the
+    seat marks two CUs (R-5: four minor generals per player, each marks its own stack).
+    The moving marker used to take the one of Cyzicus along (the two were counted as
+    one while they stood together), so the army of Cyzicus had no general left and its
+    movement-segment move stopped under every dice ("the army has 0" MPs)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {}, "minors": {"south": ["dascylium", "cyzicus"]},
+        "cus": {"dascylium": {"south": {"mercenary": 1}},
+                "cyzicus": {"south": {"mercenary": 2}}},
+        "hands": {"south": [22]}, "active": "south"})
+    orders = {"tyche": {"card": 22, "use": "activate", "army": "dascylium",
+                        "path": ["Cyzicus", "Lampsacus"]},
+              "movement": [{"army": "cyzicus", "path": ["Dascylium"]}]}
+    checked = R.check(state, "south", orders)
+    assert checked.problems == []
+    new, events = R.execute(state, checked, Dice(b"minor", state.step))
+    assert [key for _i, key in stops(events, "south")] == []
+    s = new.peek()
+    assert sorted(s["minors"]["south"]) == ["dascylium", "lampsacus"]
+    assert s["cus"]["lampsacus"]["south"] == {"mercenary": 1}
+    assert s["cus"]["dascylium"]["south"] == {"mercenary": 2}
+
+
+def test_a_space_the_tyche_move_left_before_its_first_die_is_checked_as_it_stands() -> None:
+    """Game 42 of the property test (48 games): the Tyche activation passes Cyzicus
+    and Lampsacus and fights in Abydus (its first die). Only Lampsacus (a tie sends the
+    army back there, R-9.2), Abydus and the spaces next to them may differ from the
+    dry run; the army of Cyzicus is as the check sees it, so dropping more CUs than it
+    has is refused (it used to be left to the dice as if the whole move's way were
+    unsure, and stopped under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"antigonus": {"seat": "east", "where": "map", "space": "abydus"}},
+        "minors": {"south": ["dascylium", "cyzicus"]},
+        "cus": {"dascylium": {"south": {"mercenary": 1}},
+                "cyzicus": {"south": {"mercenary": 2}},
+                "abydus": {"east": {"loyal": 1, "mercenary": 3}}},
+        "hands": {"south": [22]}, "active": "south"})
+    tyche = {"card": 22, "use": "activate", "army": "dascylium",
+             "path": ["Cyzicus", "Lampsacus", "Abydus"]}
+    orders = {"tyche": tyche, "movement": [{"army": "cyzicus", "path": ["Dascylium"],
+                                            "drop": {"cus": {"mercenary": 3}}}]}
+    got = [(p.code, p.where) for p in R.check(state, "south", orders).problems]
+    assert got and all(w.startswith("orders.movement[0]") for _c, w in got), got
+    orders["movement"] = [{"army": "cyzicus", "path": ["Dascylium"],
+                           "drop": {"cus": {"mercenary": 1}}}]
+    assert R.check(state, "south", orders).problems == []
+    # a move from Lampsacus, where the army may come back on a tie, is left to the dice
+    orders["movement"] = [{"army": "lampsacus", "path": ["Cyzicus"]}]
+    checked = R.check(state, "south", orders)
+    assert checked.problems == [] and checked.partly, checked.partly
+
+
+def test_a_battle_on_the_tyche_move_leaves_what_there_is_to_besiege_as_it_is() -> None:
+    """Game 44 of the property test (48 games): Leonnatus' Tyche activation fights in
+    Baeonia (dice), and Lysimachus' movement-segment move ends there with an assault.
+    A battle changes no independent marker and takes no major city (R-9.2, R-10), so
+    Baeonia, a minor city without an independent marker, has nothing to besiege
+    whatever the dice: the assault is refused (it used to be left to the dice and was
+    cancelled under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"leonnatus": {"seat": "north", "where": "map", "space": "pella"},
+                     "lysimachus": {"seat": "north", "where": "map", "space": "amphipolis"},
+                     "polyperchon": {"seat": "south", "where": "map", "space": "baeonia"}},
+        "cus": {"pella": {"north": {"loyal": 2, "mercenary": 7}},
+                "amphipolis": {"north": {"loyal": 2, "mercenary": 3}},
+                "baeonia": {"south": {"mercenary": 1}}},
+        "independent_remove": ["baeonia"],
+        "hands": {"north": [55]}, "active": "north"})
+    assert pack.spaces["baeonia"].kind == "minor_city"
+    orders = {"tyche": {"card": 55, "use": "activate", "army": "Leonnatus", "path": ["Baeonia"]},
+              "movement": [{"army": "Lysimachus", "path": ["Baeonia"], "assault": 1}]}
+    got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
+    assert got == [("siege.illegal", "orders.movement[0].assault")], got

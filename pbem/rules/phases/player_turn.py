@@ -15,7 +15,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx, settle_royals
-from pbem.rules.core.footprint import Unsure, places_footprint
+from pbem.rules.core.footprint import Unsure, places_footprint, rest_footprint
 from pbem.rules.core.pieces import cus_at
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.royals import passage_requests
@@ -54,6 +54,7 @@ from pbem.rules.phases.footprints import (
 )
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import close_windows_dry, run_cursor
+from pbem.rules.resolve.moves import besieges
 from pbem.rules.resolve.surprises import end_segment
 
 
@@ -199,7 +200,9 @@ def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: in
         ctx.unsure.add(foot)
         ctx.refused.add(foot)
     elif ctx.chances != chances:
-        narrow = _assault_only(ctx, seat, plan, chances, start) if name == "tyche" else None
+        narrow = (_assault_only(ctx, seat, plan, chances, start)
+                  or _after_first_step(ctx, seat, plan, chances, start)) \
+            if name == "tyche" else None
         ctx.unsure.add(narrow or of_plan(ctx.pack, name, plan))
 
 
@@ -235,6 +238,30 @@ def _assault_only(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | Non
     out = places_footprint(ctx.pack, [end])
     out.most_cus[end] = cus
     return out
+
+
+def _after_first_step(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | None
+                      ) -> Unsure | None:
+    """Issue 24.1: the footprint of a Tyche activation (R-8.2) by land whose first die
+    or other seat's answer came after it had taken a step: from the space it then
+    stood in on (:func:`pbem.rules.core.footprint.rest_footprint`), not the whole move
+    (the spaces it left before are the dry run's: a minor general's army it passed
+    moves as written). None when it had taken no step then, for a naval move (a loser
+    goes back to its port, R-15) or a card whose event follows the move."""
+    if start is None or not isinstance(plan, dict) or plan.get("use") != "activate" \
+            or ctx.pack.cards[plan["card"]].type in ("bonus", "unrest"):
+        return None
+    moves = (plan.get("war") or {}).get("moves") or []
+    if len(moves) != 1:
+        return None
+    first = ctx.chance_at[chances]
+    steps = [e for e in ctx.events[start:first] if e.kind == "ArmyMoved"
+             and e.data.get("seat") == seat]
+    if not steps or any(e.data.get("naval") for e in ctx.events[start:]
+                        if e.kind == "ArmyMoved" and e.data.get("seat") == seat):
+        return None
+    return rest_footprint(ctx.pack, moves[0]["army"], list(moves[0]["path"]),
+                          steps[-1].data["to"], besieges(moves[0]))
 
 
 def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],

@@ -282,8 +282,13 @@ def run_cursor(ctx: Ctx, c: dict) -> bool:
             a = cur["space"]
             cur["mp"] -= step_cost(pack, cur["kind"], a, b, cur["mp"])
             _drop_here(ctx, c, cur, a)
+            minors = ctx.s["minors"].get(c["seat"], [])
+            stays = {"minor_stays": True} if cur["group"]["minor"] and a in cur.get(
+                "met_minors", ()) and a in minors else {}
+            if cur["group"]["minor"] and b in minors:  # two markers stand there
+                cur.setdefault("met_minors", []).append(b)
             emit_move(ctx, c["seat"], a, b, cur["group"], "R-9.1", mp_left=cur["mp"],
-                      naval=cur["kind"] != "land")
+                      naval=cur["kind"] != "land", **stays)
             for r in cur["group"]["royals"]:  # they moved with this army
                 c.setdefault("royals_moved", {}).setdefault(r, cur.get("key"))
             cur["prev"], cur["space"] = a, b

@@ -653,10 +653,17 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
         written = mv.get("full", mv)  # a refused move's part: where the move as written ends
         end = written["path"][-1] if written["path"] else written["army"]
         if not any(p.code == "siege.illegal" and (p.where or "").startswith(mv["where"])
-                   for p in rej[n0:]) and not unsure.touches_markers([end]):
+                   for p in rej[n0:]) and not unsure.touches_sieges([end]):
             end_checks(pack, s, seat, written, rej)  # the markers there decide
         if first < b or not (whole and on_path):
-            unsure.add(move_footprint(pack, mv["army"], mv["path"]))
+            unsure.add(move_footprint(pack, mv["army"], mv["path"], besieges(mv)))
+
+
+def besieges(mv: Any) -> bool:
+    """Whether the move ``mv`` (a plan's, or one as written) may change what there is
+    to besiege where it ends (R-10, R-8.5): it has an ``assault`` or surprise cards
+    (one may be a siege card); True for what is no mapping (the check cannot say)."""
+    return not isinstance(mv, dict) or bool(mv.get("assault") or mv.get("surprise"))
 
 
 def _blocked_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
@@ -769,7 +776,7 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
         if mv is not None and not mine:
             moves.append(mv)
             runs.append(mv)
-            later.add(move_footprint(pack, mv["army"], mv["path"]))
+            later.add(move_footprint(pack, mv["army"], mv["path"], besieges(mv)))
         else:  # left out of the dry run: what it would have done is not known
             if mv is not None and checked:  # issue 24.7: its start and first steps dry-run
                 runs.append(partial_move(pack, s, seat, mv))
@@ -783,7 +790,7 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
     for mv in runs:  # what it picks up on the way is there, or not, whatever the dice do
         whole = mv.get("full", mv)
         _on_the_way(pack, s, seat, whole, _both(unsure, before), rej)
-        before.add(move_footprint(pack, whole["army"], whole["path"]))
+        before.add(move_footprint(pack, whole["army"], whole["path"], besieges(whole)))
     named: list[int] = []
     for mv in runs:  # R-8.5: a surprise card serves one move
         for n in mv.get("full", mv).get("surprise") or []:
@@ -953,7 +960,8 @@ def _raw_footprint(pack: Pack, s: State, seat: str, raw: Any) -> Unsure:
         return Unsure()
     start, _msg = resolve_army(pack, s, seat, raw.get("army"))
     path = raw.get("path") if isinstance(raw.get("path"), list) else []
-    return move_footprint(pack, start, [resolve_space(pack, x)[0] for x in path])
+    return move_footprint(pack, start, [resolve_space(pack, x)[0] for x in path],
+                          besieges(raw))
 
 
 def do_moves(ctx: Ctx, seat: str, plan: dict) -> bool:

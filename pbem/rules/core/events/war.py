@@ -47,7 +47,8 @@ def _army_moved(s: State, d: dict) -> None:
         s["generals"][g]["space"] = b
     clip_inside(s, a)
     if d.get("minor"):
-        s["minors"][seat].remove(a)
+        if not d.get("minor_stays"):  # another minor general of the seat stays in a
+            s["minors"][seat].remove(a)
         if b not in s["minors"][seat]:
             s["minors"][seat].append(b)
     for r in d.get("royals", []):
@@ -220,7 +221,7 @@ def _indep_siege_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
 KINDS: tuple[EventKind, ...] = (
     EventKind('ArmyMoved',
               ('cus', 'from', 'generals', 'minor', 'path', 'royals', 'rule', 'seat', 'to'),
-              optional=('mp_left', 'naval', 'why'),
+              optional=('minor_stays', 'mp_left', 'naval', 'why'),
               reduce=_army_moved,
               where=lambda d: (d["from"], d["to"]),
               say=_moved_text),
