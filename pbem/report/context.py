@@ -169,10 +169,17 @@ PURPOSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for
 the event: language-free English), as patterns and the message that says each."""
 
 
+_UNREST = re.compile(r"^unrest \((?P<card>.+)\)$")
+
+
 def purpose_words(purpose: str, tr: gettext.NullTranslations | None = None) -> str:
     """A die roll's purpose (names already printed) in the language of ``tr``: the
     first of :data:`PURPOSES` that matches, said again; English, and a purpose no
-    pattern knows, stay as they are."""
+    pattern knows, stay as they are. An unrest roll of a card named Unrest is said once:
+    ``"unrest"``, not ``"unrest (Unrest)"`` (issue 24 N12)."""
+    m = _UNREST.match(purpose)
+    if m and m.group("card").strip().casefold() == "unrest":
+        return i18n.gettext_of(tr)(i18n.N_("unrest"))
     if tr is None or i18n.language_of(tr) == i18n.DEFAULT:
         return purpose
     for pattern, message in PURPOSES:

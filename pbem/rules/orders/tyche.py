@@ -503,17 +503,18 @@ def _check_train(pack: Pack, s: State, seat: str, part: dict, card: Card, where:
         return
     _units, done, err = training_after(pack, s, seat, parsed)
     if err:
-        reject(rej, err[0], err[1], f"{where}.train[{err[2]}]", rule="R-8.4")
+        reject(rej, err[0], err[1], f"{where}.train[{err[2]}]", err[3], rule="R-8.4")
         return
     plan["train"] = [{"unit": u, "ops": o} for u, o in parsed]
     plan["place"] = place_list(pack, part, where, rej, len(done))
 
 
 def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int]]
-                   ) -> tuple[list[dict], list[str], tuple[str, str, int] | None]:
+                   ) -> tuple[list[dict], list[str], tuple[str, str, int, str] | None]:
     """Pay training OPs (R-8.4). Each ``(unit, ops)`` pays into the oldest unfinished
     unit of that kind or starts a new one. Returns ``(units in training afterwards,
-    kinds completed, error)`` with error ``(code, message, entry index)`` or None.
+    kinds completed, error)`` with error ``(code, message, entry index, fix)`` or None
+    (the fix names the numbers: "pay at most 2 OPs on the auxiliary", issue 24 N6).
 
     Rules: phalangite costs ``training_phalangite_ops`` paid over at least
     ``training_phalangite_min_segments`` Tyche segments; auxiliary costs
@@ -530,13 +531,18 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
         if unit is None:
             if len(units) >= const(pack, "training_units_max"):
                 return units, done, ("tyche.training_units_full",
-                                     f"you already train {len(units)} units", i)
+                                     f"you already train {len(units)} units", i,
+                                     "pay OPs on a unit already in training ("
+                                     + ", ".join(str(u["unit"]) for u in units)
+                                     + "), or use the card another way")
             unit = {"unit": kind, "paid": 0, "segments": 0, "turn": s["turn"]}
             units.append(unit)
         left = cost[kind] - unit["paid"]
         if ops > left:
             return units, done, ("tyche.train_overpaid",
-                                 f"the {kind} needs only {left} more OPs", i)
+                                 f"the {kind} needs only {left} more OPs", i,
+                                 f"pay at most {left} OPs on the {kind} ({{unit: {kind}, ops: {left}}}); "
+                                 "a card's OPs need not all be spent")
         unit["paid"] += ops
         if not any(u is unit for u in touched):
             unit["segments"] += 1
@@ -546,10 +552,12 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
                     pack, "training_phalangite_min_segments"):
                 need = const(pack, "training_phalangite_min_segments")
                 msg = f"a phalangite must be paid over at least {need} Tyche segments"
-                return units, done, ("tyche.phalangite_too_fast", msg, i)
+                return units, done, ("tyche.phalangite_too_fast", msg, i,
+                                     f"pay fewer OPs now and the rest in a later Tyche segment ({need} or more in all)")
             if kind == "auxiliary" and unit["segments"] > 1 and unit["turn"] == s["turn"]:
                 msg = "an auxiliary paid by several cards must be paid over two or more turns"
-                return units, done, ("tyche.auxiliary_same_turn", msg, i)
+                return units, done, ("tyche.auxiliary_same_turn", msg, i,
+                                     "pay the rest of the auxiliary in a later game turn")
             units.remove(unit)
             done.append(kind)
     return units, done, None

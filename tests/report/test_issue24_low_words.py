@@ -1,0 +1,56 @@
+"""Issue 24, the low findings of the fourth hand-played game about the words of the
+reports (each sentence as the report mail prints it, in English and Russian):
+
+- N10: a verb agrees with the count of its CUs ("1 loyal … deserts", "2 loyal …
+  desert"), by the catalogue's plural forms (Russian has three).
+- N12: an unrest roll of the card named Unrest read "for unrest (Unrest)".
+"""
+from __future__ import annotations
+
+from pbem import i18n, rules
+from pbem.pack.loader import load_pack
+from pbem.report.context import roll_text
+from pbem.report.narrate import narrate
+
+PACK = load_pack()
+RU = i18n.translations("ru")
+
+
+def _mutiny(cus: dict[str, int]) -> rules.Event:
+    return rules.Event("MutinyStruck", {"card": 16, "commander": "minor", "cus": cus,
+                                        "legitimacy": {"north": 5, "east": 2}, "rule": "R-11.2", "seat": "north",
+                                        "space": "pella", "target": "east"})
+
+
+def test_n10_one_cu_deserts_two_desert() -> None:
+    one = narrate(PACK, _mutiny({"loyal": 1}))
+    assert ": 1 loyal of east's army under a minor general in Pella deserts to north's dispersed box" in one, one
+    two = narrate(PACK, _mutiny({"loyal": 1, "royal": 1}))
+    assert " in Pella desert to north's dispersed box" in two, two
+    assert "переходит в квадрат" in narrate(PACK, _mutiny({"loyal": 1}), RU)
+    assert "переходят в квадрат" in narrate(PACK, _mutiny({"loyal": 3}), RU)
+
+
+def test_n10_dispersed_and_besieged_cus_agree_with_their_count() -> None:
+    went = narrate(PACK, rules.Event("DispersedAdded", {"cus": {"mercenary": 1}, "rule": "R-7.3", "seat": "west",
+                                                        "why": "x"}))
+    assert went == "west's 1 mercenary goes to the dispersed box.", went
+    went = narrate(PACK, rules.Event("CUsDispersed", {"cus": {"mercenary": 2}, "rule": "R-9.2", "seat": "west",
+                                                      "space": "pella"}))
+    assert went == "west's 2 mercenary in Pella go to the dispersed box.", went
+    left = narrate(PACK, rules.Event("BesiegedRoyalCUsDeserted", {"count": 1, "from": "east", "legitimacy": {},
+                                                                  "rule": "R-4.3", "space": "pella", "to": "north"}))
+    assert left.startswith("1 royal CU besieged in Pella deserts east for north"), left
+    aside = narrate(PACK, rules.Event("RoyalCUsSetAside", {"count": 1, "legitimacy": {}, "rule": "R-4.3",
+                                                           "seat": "east", "space": "pella"}))
+    assert "1 royal CU of east in Pella is set aside" in aside and "it joins the winner" in aside, aside
+    joined = narrate(PACK, rules.Event("RoyalCUsJoined", {"count": 1, "from": "east", "rule": "R-4.3",
+                                                          "seat": "north", "space": "pella"}))
+    assert joined.startswith("The 1 royal CU set aside in Pella joins the winner, north"), joined
+
+
+def test_n12_an_unrest_roll_names_unrest_once() -> None:
+    info = {"values": [3, 4], "total": 7, "dice": "2d6", "purpose": "unrest (Unrest)", "rule": "R-16.2",
+            "extra": []}
+    assert roll_text(info) == "Dice 2d6: 3+4 = 7 for unrest (R-16.2)"
+    assert roll_text(info, RU).endswith("волнения (R-16.2)"), roll_text(info, RU)

@@ -1,0 +1,101 @@
+"""Issue 24, the low findings of the fourth hand-played game (N3–N15), through the
+judge's mail path: an orders mail handled by :meth:`pbem.service.Judge.handle_message`
+(parse, check, answer), the answer read back from the judge's outbox as the seat gets
+it. A fixed seed, so the hand and the board are the same every run."""
+from __future__ import annotations
+
+import email
+import email.policy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pbem import rules
+from pbem.config import parse_config
+from pbem.service import Judge
+from pbem.store import Store
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
+from tests.service.helpers import mail
+
+SEED = b"issue24-low-0".ljust(32, b".")
+
+
+def fixed_judge(tmp_path: Path, options: dict | None = None) -> Judge:
+    """A judge with game g1 (four seats, a fixed seed), no mail server, no map."""
+    config = parse_config({
+        "judge": {"address": "judge@pbem.localhost"},
+        "database": str(tmp_path / "pbem.sqlite"),
+        "map_attachment": False,
+        "games": [{"id": "g1", "options": options or {}, "seats": [
+            {"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+            for s in SEATS]}],
+    }, base=tmp_path)
+    judge = Judge(config, Store(config.database))
+    judge.new_seed = lambda: SEED
+    judge.ensure_games()
+    return judge
+
+
+def replies(judge: Judge, address: str) -> list[str]:
+    """Every answer (kind ``reply``) the judge wrote to ``address``, oldest first."""
+    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = ? AND kind = 'reply' ORDER BY id",
+                                  [address]).fetchall()
+    return [email.message_from_bytes(judge.store.outbox_row(i)["raw"], policy=email.policy.default)
+            .get_body(("plain",)).get_content() for (i,) in rows]
+
+
+def send(judge: Judge, seat: str, body: str) -> str:
+    """``body`` mailed by ``seat``; the judge's verdict (``applied``, ``rejected`` …)."""
+    return judge.handle_message(mail(f"{seat}@pbem.localhost", body))
+
+
+def flat(text: str) -> str:
+    """``text`` with every run of white space one space (answers wrap at 72 columns)."""
+    return " ".join(text.split())
+
+
+@pytest.fixture
+def turn(tmp_path: Path):  # noqa: ANN201
+    """The fixed game at its first player-turn: (judge, seat, step, hand)."""
+    judge = fixed_judge(tmp_path)
+    state = judge.state("g1")
+    chooser = rules.pending(state)[0].seat
+    doc = {"game": "g1", "seat": chooser, "key": KEYS[chooser], "step": state.step,
+           "orders": {"first_player": chooser}}
+    assert send(judge, chooser, yaml.safe_dump(doc)) == "applied"
+    state = judge.state("g1")
+    decision = rules.pending(state)[0]
+    assert decision.kind == "player_turn"
+    return judge, decision.seat, state.step, list(state.private[decision.seat]["hand"])
+
+
+def test_n6_an_overpaid_training_says_how_to_fix_it(turn) -> None:  # noqa: ANN001
+    """N6: ``tyche.train_overpaid`` came back with no fix line. An auxiliary costs 3 OPs
+    (R-8.4); paying 4 on it is overpaying, and the answer names what to pay."""
+    judge, seat, step, hand = turn
+    pack = judge.state("g1").pack
+    card = max(hand, key=lambda n: pack.cards[n].ops or 0)
+    assert (pack.cards[card].ops or 0) >= 4, [(n, pack.cards[n].ops) for n in hand]
+    ops = pack.cards[card].ops
+    body = (f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: {step}\norders:\n"
+            f"  tyche: {{card: {card}, use: train, train: [{{unit: auxiliary, ops: {ops}}}]}}\n")
+    assert send(judge, seat, body) == "rejected"
+    answer = flat(replies(judge, f"{seat}@pbem.localhost")[-1])
+    assert "code: tyche.train_overpaid" in answer, answer
+    assert "fix: pay at most 3 OPs on the auxiliary ({unit: auxiliary, ops: 3})" in answer, answer
+
+
+def test_n6_every_english_problem_without_a_fix_gets_its_codes_fix() -> None:
+    """N6 in general: a problem the check wrote without a hint gets its code's fix in
+    English too (every problem names how to mend it); one with a hint keeps it."""
+    import gettext
+
+    from pbem import problem_texts
+    from pbem.problems import Problem
+
+    bare = Problem("tyche.duplicate_place", "Pella is listed twice (R-8.3)", "R-8.3", "orders.tyche.places", None)
+    assert problem_texts.localized(bare, gettext.NullTranslations()).hint == "List each space once."
+    told = Problem("tyche.duplicate_place", "Pella is listed twice (R-8.3)", "R-8.3", "orders.tyche.places",
+                   "drop the second Pella")
+    assert problem_texts.localized(told, gettext.NullTranslations()).hint == "drop the second Pella"
