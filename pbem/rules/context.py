@@ -19,7 +19,7 @@ from pbem.rules.core.control import fleet_owner
 from pbem.rules.core.events import kind_of, reduce
 from pbem.rules.core.footprint import Unsure
 from pbem.rules.core.royals import champions_regained, royal_settlement, vp_watch
-from pbem.rules.core.state import SEATS, Event, _copy, deck
+from pbem.rules.core.state import _SCALARS, SEATS, Event, _copy, deck
 from pbem.rules.dice import Dice
 
 T = TypeVar("T")
@@ -37,12 +37,24 @@ class Ctx:
     the ``events`` so far. ``plans``: the plans a check recorded, for carrying the same
     orders out (:meth:`planned`). ``chance_at``: where in ``events`` each die was used
     or another seat's choice met; ``unsure``: in a check, where the board may differ
-    from this dry run's (:class:`pbem.rules.core.footprint.Unsure`, issue 24)."""
+    from this dry run's (:class:`pbem.rules.core.footprint.Unsure`, issue 24).
+    ``owned``: copy on write (issue 27 item 5): the top-level parts of ``s`` that are this
+    context's own, the others being shared with a frozen state (or the context a dry run
+    started from) and deep-copied just before an event's reducer first writes them (by
+    its kind's ``writes``; every part for a kind that declares none); None (the
+    default): ``s`` is all the context's own. Every change of ``s`` goes through
+    :meth:`emit`, so nothing shared is ever written."""
 
     def __init__(self, pack: Pack, s: dict[str, Any], dice: Dice | None,
-                 plans: list[tuple[str, Any]] | None = None):
+                 plans: list[tuple[str, Any]] | None = None,
+                 owned: frozenset[str] | set[str] | None = None):
         self.pack = pack
         self.s = s
+        # copy on write (issue 27 item 5): None when every part of ``s`` is this
+        # context's own (a deep copy); else the top-level parts it owns, the others being
+        # shared with a frozen state or another context and copied before their first
+        # write (:meth:`emit`, by the kind's ``writes``)
+        self.owned: set[str] | None = None if owned is None else set(owned)
         self.dice = dice
         self.dry = dice is None
         self.events: list[Event] = []
@@ -67,6 +79,7 @@ class Ctx:
         events after the first ``events`` (undoing a trial run)."""
         self.s.clear()
         self.s.update(saved)
+        self.owned = None  # ``saved`` is a deep copy: every part is this context's own
         del self.events[events:]
         self.chance_at = [i for i in self.chance_at if i < events]
         self.version += 1
@@ -91,6 +104,12 @@ class Ctx:
         run = r[4]
         self.s.clear()
         self.s.update(run.s)
+        # the run's parts are its own copies or, unwritten, the very parts of ``s`` it
+        # started from (``s`` has not changed since): owned by this context as before
+        if run.owned is None:
+            self.owned = None
+        elif self.owned is not None:
+            self.owned |= run.owned
         self.chance_at += [len(self.events) + i for i in run.chance_at]
         self.events.extend(run.events)
         self.recorded.extend(run.recorded)
@@ -172,6 +191,8 @@ class Ctx:
         ev = Event(kind, data, k.seen_by == "all", data["seat"] if k.seen_by == "seat" else None)
         board = k.reduce is not None and (k.writes is None or not BOARD.isdisjoint(k.writes))
         watch = vp_watch(self.s) if board else None
+        if self.owned is not None and k.reduce is not None:
+            self._own(k.writes)
         reduce(self.s, ev)
         self.version += 1
         self.events.append(ev)
@@ -185,6 +206,21 @@ class Ctx:
                 settle_capitals(self, kind, data)
             settle_royals(self, watch, k.where(data) if k.where is not None else None)
         return ev
+
+    def _own(self, parts: tuple[str, ...] | None) -> None:
+        """Copy on write: make the top-level ``parts`` of :attr:`s` (every part when None)
+        this context's own (a deep copy) before a reducer writes them."""
+        owned, s = self.owned, self.s
+        if owned is None:
+            return
+        for p in (s if parts is None else parts):
+            if p not in owned:
+                owned.add(p)
+                v = s.get(p)
+                if v is not None and type(v) not in _SCALARS:
+                    s[p] = _copy(v)
+        if parts is None:
+            self.owned = None
 
     def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:
         """Roll dice, record ``DiceRolled`` {purpose, rule, values, sides, index} (``index``:

@@ -137,3 +137,36 @@ def test_acceptable_is_validate_yes_or_no() -> None:
             assert ok == (not rules.validate(state, d.seat, orders))
             seen[ok] += 1
     assert seen[True] and seen[False]
+
+
+def test_copy_on_write_leaves_every_state_as_it_was() -> None:
+    """Copy on write (issue 27 item 5): a check or a decision copies a part of the
+    position only when an event writes it (``Ctx.owned``, the kinds' ``writes``), so a
+    state shares the parts a decision left alone with the state before it, and no check,
+    refused candidate, dry run of moves or decision ever changes a state made before."""
+    import json
+
+    from pbem import rules
+    from pbem.rules.core.state import _DATA_FIELDS
+    from pbem.rules.dice import Dice
+    pack = load_pack(None)
+    shared = 0
+    for g in range(3):
+        seed = bytes([g + 1]) * 8
+        state, _ = rules.new_game(pack, seed, {})
+        rng = random.Random(g)
+        seen = [(state, json.dumps(state.to_dict(), sort_keys=True))]
+        for _ in range(400):
+            pending = rules.pending(state)
+            if not pending:
+                break
+            d = pending[0]
+            new, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                 Dice(seed, state.step))
+            shared += sum(getattr(new, f) is getattr(state, f) for f in _DATA_FIELDS
+                          if isinstance(getattr(state, f), (dict, list)))
+            state = new
+            seen.append((state, json.dumps(state.to_dict(), sort_keys=True)))
+        for k, (st, text) in enumerate(seen):
+            assert json.dumps(st.to_dict(), sort_keys=True) == text, f"game {g}: state {k} changed"
+    assert shared > 1000  # the parts a decision does not write are not copied

@@ -46,7 +46,7 @@ from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import controlled_royals, enemy_of, group_at
 from pbem.rules.core.problems import did_you_mean, reject
-from pbem.rules.core.state import State, _copy, hand_of
+from pbem.rules.core.state import State, hand_of
 from pbem.rules.core.units import (
     resolve_unit_type,
     unit_types_text,
@@ -604,7 +604,7 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
     reaction window is kept there for :func:`do_moves` of the same moves
     (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
 
-    ctx = Ctx(pack, _copy(s), None)
+    ctx = Ctx(pack, dict(s), None, owned=())  # copy on write: parts copied when written
     c = new_cursor(seat, segment, moves)
     try:
         done = run_cursor(ctx, c)

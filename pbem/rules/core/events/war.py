@@ -223,6 +223,7 @@ KINDS: tuple[EventKind, ...] = (
               ('cus', 'from', 'generals', 'minor', 'path', 'royals', 'rule', 'seat', 'to'),
               optional=('minor_stays', 'mp_left', 'naval', 'why'),
               reduce=_army_moved,
+              writes=('cus', 'generals', 'inside', 'minors', 'royals', 'war'),
               where=lambda d: (d["from"], d["to"]),
               say=_moved_text),
     EventKind('MoveEnded',
