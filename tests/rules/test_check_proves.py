@@ -44,7 +44,7 @@ from pbem.rules.core.board import LAND_KINDS, info
 from pbem.rules.core.pieces import cus_at
 from pbem.rules.core.state import GameState
 from pbem.rules.dice import Dice, Roll
-from pbem.rules.resolve.siege import why_no_assault
+from pbem.rules.resolve.siege import min_assault_cus, why_no_assault
 
 GAMES = int(os.environ.get("PBEM_PROVE_GAMES", "3"))
 CHANCES = ("DiceRolled", "Shuffled", "ReactionWindowOpened")
@@ -429,3 +429,26 @@ def test_a_battle_on_the_tyche_move_leaves_what_there_is_to_besiege_as_it_is() -
               "movement": [{"army": "Lysimachus", "path": ["Baeonia"], "assault": 1}]}
     got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
     assert got == [("siege.illegal", "orders.movement[0].assault")], got
+
+
+def test_an_assault_the_army_can_never_have_the_cus_for_is_refused_before_the_dice() -> None:
+    """Game 45 of the property test (48 games): Antipater, alone in Sagalassus, is
+    activated by Tyche into Isaura (a stronghold with an independent marker: hostile
+    tribes roll first, R-9.5) with an assault. The tribes' die only takes CUs away, and
+    no CU of east stands on the way: the army has none to assault with (R-10 needs
+    ``assault_min_cus``) whatever the die shows. The assault is refused (it used to be
+    accepted, then cancelled under every dice); with enough CUs it is the dice's."""
+    from rules_harness import position
+
+    pack = load_pack()
+    spec = {"generals": {"antipater": {"seat": "east", "where": "map", "space": "sagalassus"}},
+            "cus": {}, "hands": {"east": [26]}, "active": "east"}
+    orders = {"tyche": {"card": 26, "use": "activate", "army": "Antipater", "path": ["Isaura"],
+                        "assault": 1}}
+    state = position(pack, spec)
+    need = min_assault_cus(pack, state.peek())
+    got = [(p.code, p.where, p.message) for p in R.check(state, "east", orders).problems]
+    assert [(c, w) for c, w, _m in got] == [("siege.illegal", "orders.tyche")], got
+    assert f"needs {need} CUs" in got[0][2], got
+    spec["cus"] = {"sagalassus": {"east": {"mercenary": need}}}
+    assert R.check(position(pack, spec), "east", orders).problems == []
