@@ -452,3 +452,32 @@ def test_an_assault_the_army_can_never_have_the_cus_for_is_refused_before_the_di
     assert f"needs {need} CUs" in got[0][2], got
     spec["cus"] = {"sagalassus": {"east": {"mercenary": need}}}
     assert R.check(position(pack, spec), "east", orders).problems == []
+
+
+def test_an_assault_left_when_the_siege_is_complete_is_not_rolled_and_said_so() -> None:
+    """Game 54 of the property test (64 games): Leonnatus' Tyche activation moves into
+    Tyana (an independent stronghold, one siege point takes it) with two assaults. The
+    dice decide whether the first completes the siege (2+2 dice with the Helepolis read
+    no point, R-10); when it does, the second is not rolled and a note says so (it used
+    to be an assault cancelled for "nothing to besiege", a stop the check could not
+    prevent); when it does not, the second is rolled."""
+    from rules_harness import ScriptedThenReal, position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"leonnatus": {"seat": "west", "where": "map", "space": "mazaca"}},
+        "cus": {"mazaca": {"west": {"mercenary": 4, "loyal": 2, "helepolis": 1}}},
+        "independent": [*position(pack, {}).peek()["independent"], "tyana"],
+        "hands": {"west": [61]}, "active": "west"})
+    checked = R.check(state, "west", {"tyche": {"card": 61, "use": "activate",
+                                                "army": "Leonnatus", "path": ["Tyana"],
+                                                "assault": 2}})
+    assert checked.problems == []
+    _new, events = R.execute(state, checked, ScriptedThenReal([6, 5], step=state.step))
+    kinds = [e.kind for e in events]
+    assert "SiegeCompleted" in kinds and "AssaultCancelled" not in kinds, kinds
+    assert kinds.count("AssaultRolled") == 1, kinds
+    note = next(e.data for e in events if e.kind == "Note" and e.data.get("rule") == "R-10")
+    assert note["seat"] == "west" and "Tyana is complete" in note["text"], note
+    _new, events = R.execute(state, checked, ScriptedThenReal([1, 1, 1, 1], step=state.step))
+    assert [e.kind for e in events].count("AssaultRolled") == 2
