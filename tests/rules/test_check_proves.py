@@ -481,3 +481,35 @@ def test_an_assault_left_when_the_siege_is_complete_is_not_rolled_and_said_so() 
     assert note["seat"] == "west" and "Tyana is complete" in note["text"], note
     _new, events = R.execute(state, checked, ScriptedThenReal([1, 1, 1, 1], step=state.step))
     assert [e.kind for e in events].count("AssaultRolled") == 2
+
+
+def test_an_army_that_cannot_intercept_the_tyche_move_still_blocks_a_later_path() -> None:
+    """Game 45 of the property test (48 games): Antipater's Tyche activation enters
+    Isaura (hostile tribes roll: a die), next to Iconium, where Leonnatus stands. Isaura
+    holds an independent marker and north has no CU there, so Leonnatus cannot
+    intercept into it (R-3.5, R-9.3) whatever the die: Iconium is as the check sees it,
+    and Antigonus' movement-segment path through Iconium, which he cannot overrun, is
+    refused (it used to be left to the dice, as if Leonnatus might have left Iconium,
+    and stopped under every dice). The space after Iconium on that path (Isaura, where
+    the dice fell) does not make the block at Iconium unsure."""
+    from rules_harness import position
+
+    pack = load_pack()
+    spec = {"generals": {"antipater": {"seat": "east", "where": "map", "space": "sagalassus"},
+                         "antigonus": {"seat": "east", "where": "map", "space": "celaenae"},
+                         "leonnatus": {"seat": "north", "where": "map", "space": "iconium"}},
+            "cus": {"celaenae": {"east": {"mercenary": 6, "loyal": 1}},
+                    "iconium": {"north": {"loyal": 2, "mercenary": 3}}},
+            "hands": {"east": [26]}, "active": "east"}
+    state = position(pack, spec)
+    assert "isaura" in state.peek()["independent"]
+    orders = {"tyche": {"card": 26, "use": "activate", "army": "Antipater", "path": ["Isaura"]},
+              "movement": [{"army": "Antigonus", "path": ["Synnada", "Iconium", "Isaura"]}]}
+    got = [(p.code, p.where, p.message) for p in R.check(state, "east", orders).problems]
+    assert [(c, w) for c, w, _m in got] == [("movement.illegal", "orders.movement[0]")], got
+    assert "Iconium holds an enemy army" in got[0][2], got
+    # north's CUs in Isaura: a battle there, Iconium next to it may empty: the dice's
+    spec["cus"]["isaura"] = {"north": {"mercenary": 1}}
+    spec["generals"]["antipater"]["space"] = "sagalassus"
+    checked = R.check(position(pack, spec), "east", orders)
+    assert not any(p.where == "orders.movement[0]" for p in checked.problems), checked.problems

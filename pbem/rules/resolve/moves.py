@@ -635,6 +635,9 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
         # armies on the path and the CUs that would overrun them are the checked ones
         units = not unsure.touches_units([mv["army"], *mv["path"]])
         fewer = {NO_CUS, *(blocked_text(pack, x) for x in mv["path"])}  # need CUs
+        # a path blocked at x reads the army's CUs and the way up to x only (issue 24.1)
+        upto = {blocked_text(pack, x): not unsure.touches_units([mv["army"], *mv["path"][:k + 1]])
+                for k, x in enumerate(mv["path"])}
         n0 = len(rej)
         if at_start and not units and on_path:  # the CUs may be fewer: at most as before
             _blocked_anyway(pack, s, seat, mv, unsure, rej)
@@ -644,7 +647,9 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
             if ev.kind == "MoveCancelled" and "full" in mv and not mv["path"] and \
                     ev.data.get("why") == EMPTY_PATH:
                 continue  # a refused move's part of no step: its start was checked
-            if ev.kind == "MoveCancelled" and ev.data.get("why") in fewer:
+            if ev.kind == "MoveCancelled" and ev.data.get("why") in upto:
+                sure = upto[ev.data["why"]]  # no overrun: the CUs and the enemy army there
+            elif ev.kind == "MoveCancelled" and ev.data.get("why") in fewer:
                 sure = units  # fewer CUs or another enemy army may make it so (no overrun)
             elif ev.kind == "MoveCancelled":  # at the start: only arrivals could lift it
                 sure = at_start
