@@ -44,7 +44,7 @@ from pbem.rules.core.board import LAND_KINDS, info
 from pbem.rules.core.pieces import cus_at
 from pbem.rules.core.state import GameState
 from pbem.rules.dice import Dice, Roll
-from pbem.rules.resolve.siege import why_no_assault
+from pbem.rules.resolve.siege import min_assault_cus, why_no_assault
 
 GAMES = int(os.environ.get("PBEM_PROVE_GAMES", "3"))
 CHANCES = ("DiceRolled", "Shuffled", "ReactionWindowOpened")
@@ -429,3 +429,87 @@ def test_a_battle_on_the_tyche_move_leaves_what_there_is_to_besiege_as_it_is() -
               "movement": [{"army": "Lysimachus", "path": ["Baeonia"], "assault": 1}]}
     got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
     assert got == [("siege.illegal", "orders.movement[0].assault")], got
+
+
+def test_an_assault_the_army_can_never_have_the_cus_for_is_refused_before_the_dice() -> None:
+    """Game 45 of the property test (48 games): Antipater, alone in Sagalassus, is
+    activated by Tyche into Isaura (a stronghold with an independent marker: hostile
+    tribes roll first, R-9.5) with an assault. The tribes' die only takes CUs away, and
+    no CU of east stands on the way: the army has none to assault with (R-10 needs
+    ``assault_min_cus``) whatever the die shows. The assault is refused (it used to be
+    accepted, then cancelled under every dice); with enough CUs it is the dice's."""
+    from rules_harness import position
+
+    pack = load_pack()
+    spec = {"generals": {"antipater": {"seat": "east", "where": "map", "space": "sagalassus"}},
+            "cus": {}, "hands": {"east": [26]}, "active": "east"}
+    orders = {"tyche": {"card": 26, "use": "activate", "army": "Antipater", "path": ["Isaura"],
+                        "assault": 1}}
+    state = position(pack, spec)
+    need = min_assault_cus(pack, state.peek())
+    got = [(p.code, p.where, p.message) for p in R.check(state, "east", orders).problems]
+    assert [(c, w) for c, w, _m in got] == [("siege.illegal", "orders.tyche")], got
+    assert f"needs {need} CUs" in got[0][2], got
+    spec["cus"] = {"sagalassus": {"east": {"mercenary": need}}}
+    assert R.check(position(pack, spec), "east", orders).problems == []
+
+
+def test_an_assault_left_when_the_siege_is_complete_is_not_rolled_and_said_so() -> None:
+    """Game 54 of the property test (64 games): Leonnatus' Tyche activation moves into
+    Tyana (an independent stronghold, one siege point takes it) with two assaults. The
+    dice decide whether the first completes the siege (2+2 dice with the Helepolis read
+    no point, R-10); when it does, the second is not rolled and a note says so (it used
+    to be an assault cancelled for "nothing to besiege", a stop the check could not
+    prevent); when it does not, the second is rolled."""
+    from rules_harness import ScriptedThenReal, position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"leonnatus": {"seat": "west", "where": "map", "space": "mazaca"}},
+        "cus": {"mazaca": {"west": {"mercenary": 4, "loyal": 2, "helepolis": 1}}},
+        "independent": [*position(pack, {}).peek()["independent"], "tyana"],
+        "hands": {"west": [61]}, "active": "west"})
+    checked = R.check(state, "west", {"tyche": {"card": 61, "use": "activate",
+                                                "army": "Leonnatus", "path": ["Tyana"],
+                                                "assault": 2}})
+    assert checked.problems == []
+    _new, events = R.execute(state, checked, ScriptedThenReal([6, 5], step=state.step))
+    kinds = [e.kind for e in events]
+    assert "SiegeCompleted" in kinds and "AssaultCancelled" not in kinds, kinds
+    assert kinds.count("AssaultRolled") == 1, kinds
+    note = next(e.data for e in events if e.kind == "Note" and e.data.get("rule") == "R-10")
+    assert note["seat"] == "west" and "Tyana is complete" in note["text"], note
+    _new, events = R.execute(state, checked, ScriptedThenReal([1, 1, 1, 1], step=state.step))
+    assert [e.kind for e in events].count("AssaultRolled") == 2
+
+
+def test_an_army_that_cannot_intercept_the_tyche_move_still_blocks_a_later_path() -> None:
+    """Game 45 of the property test (48 games): Antipater's Tyche activation enters
+    Isaura (hostile tribes roll: a die), next to Iconium, where Leonnatus stands. Isaura
+    holds an independent marker and north has no CU there, so Leonnatus cannot
+    intercept into it (R-3.5, R-9.3) whatever the die: Iconium is as the check sees it,
+    and Antigonus' movement-segment path through Iconium, which he cannot overrun, is
+    refused (it used to be left to the dice, as if Leonnatus might have left Iconium,
+    and stopped under every dice). The space after Iconium on that path (Isaura, where
+    the dice fell) does not make the block at Iconium unsure."""
+    from rules_harness import position
+
+    pack = load_pack()
+    spec = {"generals": {"antipater": {"seat": "east", "where": "map", "space": "sagalassus"},
+                         "antigonus": {"seat": "east", "where": "map", "space": "celaenae"},
+                         "leonnatus": {"seat": "north", "where": "map", "space": "iconium"}},
+            "cus": {"celaenae": {"east": {"mercenary": 6, "loyal": 1}},
+                    "iconium": {"north": {"loyal": 2, "mercenary": 3}}},
+            "hands": {"east": [26]}, "active": "east"}
+    state = position(pack, spec)
+    assert "isaura" in state.peek()["independent"]
+    orders = {"tyche": {"card": 26, "use": "activate", "army": "Antipater", "path": ["Isaura"]},
+              "movement": [{"army": "Antigonus", "path": ["Synnada", "Iconium", "Isaura"]}]}
+    got = [(p.code, p.where, p.message) for p in R.check(state, "east", orders).problems]
+    assert [(c, w) for c, w, _m in got] == [("movement.illegal", "orders.movement[0]")], got
+    assert "Iconium holds an enemy army" in got[0][2], got
+    # north's CUs in Isaura: a battle there, Iconium next to it may empty: the dice's
+    spec["cus"]["isaura"] = {"north": {"mercenary": 1}}
+    spec["generals"]["antipater"]["space"] = "sagalassus"
+    checked = R.check(position(pack, spec), "east", orders)
+    assert not any(p.where == "orders.movement[0]" for p in checked.problems), checked.problems

@@ -163,7 +163,7 @@ def move_footprint(pack: Pack, start: str | None, path: Iterable[str | None],
 
 
 def rest_footprint(pack: Pack, start: str | None, path: list[str], at: str,
-                   besieges: bool = True) -> Unsure:
+                   besieges: bool = True, around: set[str] | None = None) -> Unsure:
     """The footprint of a land move from ``start`` along ``path`` (R-9.1) whose first
     die or other seat's answer came on entering ``at`` (issue 24.1): up to there the
     check's dry run is the real one, and after it the army may only come back to the
@@ -172,11 +172,18 @@ def rest_footprint(pack: Pack, start: str | None, path: list[str], at: str,
     (R-9.3): :func:`move_footprint` of the space before ``at`` and the path from
     ``at`` on. The spaces it left before stay as the dry run shows them, but for other
     seats' armies next to the rest of the way. The whole move's footprint when ``at``
-    is not on the path. ``besieges``: as for :func:`move_footprint`."""
+    is not on the path. ``besieges``: as for :func:`move_footprint`. ``around``: when
+    given, the only spaces off the way where other seats' units may differ (those
+    that may send an interceptor or take an army avoiding battle, worked out by the
+    caller on the board) instead of every space next to the way."""
     if at not in path:
         return move_footprint(pack, start, path, besieges)
     i = path.index(at)
-    return move_footprint(pack, path[i - 1] if i else start, path[i:], besieges)
+    out = move_footprint(pack, path[i - 1] if i else start, path[i:], besieges)
+    if around is None or out.everywhere:
+        return out
+    spaces = out.moved | {x for x in around if x in pack.spaces}
+    return Unsure(spaces, moved=out.moved, markers=out.markers, sieges=out.sieges)
 
 
 def places_footprint(pack: Pack, spaces: Iterable[str | None], units: bool = False,

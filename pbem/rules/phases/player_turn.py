@@ -16,7 +16,9 @@ from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx, settle_royals
 from pbem.rules.core.footprint import Unsure, places_footprint, rest_footprint
-from pbem.rules.core.pieces import cus_at
+from pbem.rules.core.board import info
+from pbem.rules.core.control import hostile_marker
+from pbem.rules.core.pieces import cus_at, enemy_unit_spaces
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.royals import passage_requests
 from pbem.rules.core.state import (
@@ -260,8 +262,46 @@ def _after_first_step(ctx: Ctx, seat: str, plan: Any, chances: int, start: int |
     if not steps or any(e.data.get("naval") for e in ctx.events[start:]
                         if e.kind == "ArmyMoved" and e.data.get("seat") == seat):
         return None
-    return rest_footprint(ctx.pack, moves[0]["army"], list(moves[0]["path"]),
-                          steps[-1].data["to"], besieges(moves[0]))
+    path, at = list(moves[0]["path"]), steps[-1].data["to"]
+    rest = path[path.index(at):] if at in path else path
+    return rest_footprint(ctx.pack, moves[0]["army"], path, at, besieges(moves[0]),
+                          _reach(ctx, seat, rest, start))
+
+
+def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> set[str]:
+    """Issue 24.1: the spaces next to ``rest`` (the spaces a Tyche move enters from its
+    first die on) where other seats' units may come or go: every space next to one
+    where another faction stands or a battle was fought (an army avoiding battle, R-9.3,
+    steps into any free one), the spaces of other seats' armies that may intercept
+    into a space of ``rest`` (R-9.3: none into a space with an enemy garrison or an
+    independent marker where that seat has no CUs, R-3.5; the markers there stay
+    until the move's assault, which comes after), and every space another seat's army
+    moved from or to in the part's events (``start``: its first event) — the board
+    read is the one after the dry run, so an interceptor or avoider the dry run moved
+    is found by its event."""
+    pack, s = ctx.pack, ctx.s
+    others = enemy_unit_spaces(s, seat)
+    fought = {e.data.get("space") for e in ctx.events[start:]
+              if e.kind in ("BattleFought", "BattleAvoided", "OverrunCarriedOut")}
+    out: set[str] = set()
+    for e in ctx.events[start:]:
+        if e.kind == "ArmyMoved" and e.data.get("seat") != seat:
+            out |= {e.data.get("from"), e.data.get("to")}
+    mi = info(pack)
+    for x in rest:
+        nbrs = {y for y, _k in mi.adjacent.get(x, ())}
+        if x in others or x in fought:
+            out |= nbrs
+            continue
+        for y in nbrs & others:
+            seats = {o for o, by in s["cus"].get(y, {}).items() if o != seat and sum(by.values())} | {
+                v["seat"] for v in s["generals"].values()
+                if v["where"] == "map" and v["space"] == y and v["seat"] not in (seat, None)} | {
+                o for o, ms in s["minors"].items() if o != seat and y in ms}
+            if any(not (hostile_marker(s, o, x) and not sum(s["cus"].get(x, {}).get(o, {}).values()))
+                   for o in seats) or not seats:
+                out.add(y)
+    return {x for x in out if x is not None}
 
 
 def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],

@@ -44,7 +44,7 @@ from pbem.rules.core.control import fleet_owner, fleet_ready
 from pbem.rules.core.footprint import Unsure, move_footprint
 from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
-from pbem.rules.core.pieces import controlled_royals, enemy_of, group_at
+from pbem.rules.core.pieces import controlled_royals, cus_at, enemy_of, group_at
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, hand_of
 from pbem.rules.core.units import (
@@ -59,7 +59,7 @@ from pbem.rules.resolve.movement import (
     new_cursor,
     run_cursor,
 )
-from pbem.rules.resolve.siege import LIMITS, siege_target
+from pbem.rules.resolve.siege import LIMITS, min_assault_cus, siege_target
 from pbem.rules.resolve.surprises import (
     MOVE_MOMENTS,
     moments_of,
@@ -635,14 +635,21 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
         # armies on the path and the CUs that would overrun them are the checked ones
         units = not unsure.touches_units([mv["army"], *mv["path"]])
         fewer = {NO_CUS, *(blocked_text(pack, x) for x in mv["path"])}  # need CUs
+        # a path blocked at x reads the army's CUs and the way up to x only (issue 24.1)
+        upto = {blocked_text(pack, x): not unsure.touches_units([mv["army"], *mv["path"][:k + 1]])
+                for k, x in enumerate(mv["path"])}
         n0 = len(rej)
         if at_start and not units and on_path:  # the CUs may be fewer: at most as before
             _blocked_anyway(pack, s, seat, mv, unsure, rej)
+        if mv.get("assault") and not unsure.touches_moved([mv["army"], *mv["path"]]):
+            _too_few_anyway(pack, s, seat, mv, unsure, rej, ctx.events[a:first])
         for ev in ctx.events[a:first] if i not in (refused or ()) else ():
             if ev.kind == "MoveCancelled" and "full" in mv and not mv["path"] and \
                     ev.data.get("why") == EMPTY_PATH:
                 continue  # a refused move's part of no step: its start was checked
-            if ev.kind == "MoveCancelled" and ev.data.get("why") in fewer:
+            if ev.kind == "MoveCancelled" and ev.data.get("why") in upto:
+                sure = upto[ev.data["why"]]  # no overrun: the CUs and the enemy army there
+            elif ev.kind == "MoveCancelled" and ev.data.get("why") in fewer:
                 sure = units  # fewer CUs or another enemy army may make it so (no overrun)
             elif ev.kind == "MoveCancelled":  # at the start: only arrivals could lift it
                 sure = at_start
@@ -680,6 +687,30 @@ def _blocked_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
             reject(rej, "movement.illegal", blocked_text(pack, x).removesuffix(" (R-9.1)"),
                    mv["where"], _moves_hint(pack, s, seat), rule="R-9.1")
             return
+
+
+def _too_few_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
+                    rej: list[Problem], before: list[Any]) -> None:
+    """R-10: a move with an ``assault`` whose army could not have the CUs an assault
+    needs where it ends even with every CU of the seat at its start and along its path
+    (as they stood before an earlier assault's losses, ``unsure.most_cus``; no unit of
+    the seat may come there, the caller's condition) is refused whatever the dice take
+    on the way (issue 24.1: a lone general's Tyche assault after hostile tribes was
+    accepted, then cancelled under every dice). ``before``: the move's dry-run events
+    before its first die, whose refusal of the assault stands already."""
+    if any(ev.kind == "AssaultCancelled" for ev in before):
+        return
+    end = mv["path"][-1] if mv["path"] else mv["army"]
+    if end not in pack.spaces or siege_target(pack, s, seat, end)[0] is None:
+        return  # nothing to besiege: end_checks says so
+    most = sum(sum(unsure.most_cus.get(x, cus_at(s, seat, x)).values())
+               for x in {mv["army"], *mv["path"]})
+    need = min_assault_cus(pack, s)
+    if most < need:
+        reject(rej, "siege.illegal", f"assaulting {pack.spaces[end].name} needs {need} CUs, "
+               f"the army can have at most {most} there", mv["where"],
+               "leave out assault on this move (assault: 0), or bring an army that may "
+               "assault there", rule="R-10")
 
 
 def _refusal(pack: Pack, s: State, seat: str, ev: Any, mv: dict, rej: list[Problem]) -> None:
