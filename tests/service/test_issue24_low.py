@@ -18,10 +18,16 @@ from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
 from tests.service.helpers import mail
 
-SEED = b"issue24-low-0".ljust(32, b".")
+def seed(tag: int) -> bytes:
+    """The fixed seed number ``tag`` of these tests (each chosen for the hand it deals)."""
+    return f"issue24-low-{tag}".encode().ljust(32, b".")
 
 
-def fixed_judge(tmp_path: Path, options: dict | None = None) -> Judge:
+SEED = seed(0)
+"""The first player (north) holds #22 Treasure City Looted (4 OPs)."""
+
+
+def fixed_judge(tmp_path: Path, options: dict | None = None, game_seed: bytes = SEED) -> Judge:
     """A judge with game g1 (four seats, a fixed seed), no mail server, no map."""
     config = parse_config({
         "judge": {"address": "judge@pbem.localhost"},
@@ -32,7 +38,7 @@ def fixed_judge(tmp_path: Path, options: dict | None = None) -> Judge:
             for s in SEATS]}],
     }, base=tmp_path)
     judge = Judge(config, Store(config.database))
-    judge.new_seed = lambda: SEED
+    judge.new_seed = lambda: game_seed
     judge.ensure_games()
     return judge
 
@@ -55,10 +61,9 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.fixture
-def turn(tmp_path: Path):  # noqa: ANN201
+def first_turn(tmp_path: Path, game_seed: bytes = SEED) -> tuple[Judge, str, int, list[int]]:
     """The fixed game at its first player-turn: (judge, seat, step, hand)."""
-    judge = fixed_judge(tmp_path)
+    judge = fixed_judge(tmp_path, game_seed=game_seed)
     state = judge.state("g1")
     chooser = rules.pending(state)[0].seat
     doc = {"game": "g1", "seat": chooser, "key": KEYS[chooser], "step": state.step,
@@ -68,6 +73,12 @@ def turn(tmp_path: Path):  # noqa: ANN201
     decision = rules.pending(state)[0]
     assert decision.kind == "player_turn"
     return judge, decision.seat, state.step, list(state.private[decision.seat]["hand"])
+
+
+@pytest.fixture
+def turn(tmp_path: Path) -> tuple[Judge, str, int, list[int]]:
+    """:func:`first_turn` of :data:`SEED`."""
+    return first_turn(tmp_path)
 
 
 def test_n6_an_overpaid_training_says_how_to_fix_it(turn) -> None:  # noqa: ANN001
@@ -99,3 +110,23 @@ def test_n6_every_english_problem_without_a_fix_gets_its_codes_fix() -> None:
     told = Problem("tyche.duplicate_place", "Pella is listed twice (R-8.3)", "R-8.3", "orders.tyche.places",
                    "drop the second Pella")
     assert problem_texts.localized(told, gettext.NullTranslations()).hint == "drop the second Pella"
+
+
+@pytest.mark.parametrize(("tag", "card", "what", "rule"), [
+    (2, 43, "2 CUs", "R-16"),  # Army Pay Arrives: 2 mercenary CUs as reinforcements
+    (3, 37, "2 independent markers", "R-16"),  # Seuthes Rebels: 2 independent markers in Thrace
+])
+def test_n7_too_many_places_names_what_is_limited_and_the_rule(tmp_path: Path, tag: int, card: int, what: str,
+                                                               rule: str) -> None:
+    """N7: "at most 2 places here (R-7.2)" named neither what is limited nor the rule
+    that limits it (the card's own count, R-16)."""
+    judge, seat, step, hand = first_turn(tmp_path, seed(tag))
+    assert card in hand, hand
+    key = "markers" if tag == 3 else "place"
+    body = (f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: {step}\norders:\n"
+            f"  tyche: {{card: {card}, use: event, {key}: [Pella, Aegae, Amphipolis]}}\n")
+    assert send(judge, seat, body) == "rejected"
+    answer = flat(replies(judge, f"{seat}@pbem.localhost")[-1])
+    assert "code: tyche.too_many_places" in answer, answer
+    assert f"this places at most {what}, one per space, and {key} lists 3 spaces ({rule})" in answer, answer
+    assert f"fix: list at most 2 spaces under {key}" in answer, answer
