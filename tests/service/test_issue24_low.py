@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import random
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,46 @@ def test_n7_too_many_places_names_what_is_limited_and_the_rule(tmp_path: Path, t
     assert "code: tyche.too_many_places" in answer, answer
     assert f"this places at most {what}, one per space, and {key} lists 3 spaces ({rule})" in answer, answer
     assert f"fix: list at most 2 spaces under {key}" in answer, answer
+
+
+def test_n8_a_reinforcement_space_refused_says_why(tmp_path: Path) -> None:
+    """N8: a reinforcement space the seat holds but an enemy stands in was refused with
+    only the rule ("reinforcements go to your garrison or general without enemy units,
+    at most 2 …"); the refusal now names the enemy pieces there. The fixed game played by
+    mail with the bots' orders until north's reinforcements, with a garrison of north
+    that enemy units share."""
+    from pbem.rules.core.pieces import enemy_unit_spaces
+
+    judge = fixed_judge(tmp_path)
+    rng = random.Random(0)
+    for _ in range(40):
+        state = judge.state("g1")
+        decision = rules.pending(state)[0]
+        raw = state.to_dict()
+        seat = decision.seat
+        shared = sorted(x for x, o in raw["garrisons"].items() if o == seat and x in enemy_unit_spaces(raw, seat))
+        new = rules.legal_options(state, seat)["new"] if decision.kind == "reinforcements" else {}
+        if shared and sum(new.values()):
+            break
+        doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+               "orders": rules.bot_orders(state, seat, rng)}
+        assert send(judge, seat, yaml.safe_dump(doc, sort_keys=False)) == "applied"
+    else:
+        raise AssertionError("no reinforcements with a garrison an enemy shares")
+    pack = state.pack
+    space = shared[0]
+    kind = sorted(t for t, n in new.items() if n)[0]
+    doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+           "orders": {"reinforcements": [{"space": pack.spaces[space].name, "cus": {kind: 1}}]}}
+    assert send(judge, seat, yaml.safe_dump(doc, sort_keys=False)) == "rejected"
+    answer = flat(replies(judge, f"{seat}@pbem.localhost")[-1])
+    assert "code: reinforcements.place_illegal" in answer, answer
+    enemies = [f"{g['seat']}'s general {pack.generals[gid].name}" for gid, g in raw["generals"].items()
+               if g["where"] == "map" and g["space"] == space and g["seat"] != seat]
+    enemies += [f"{o}'s CUs" for o, c in sorted((raw["cus"].get(space) or {}).items()) if o != seat and sum(c.values())]
+    assert enemies, raw["cus"].get(space)
+    assert f"{pack.spaces[space].name} cannot take this CU: " in answer, answer
+    for enemy in enemies:
+        assert enemy in answer, answer
+    assert (f"in {pack.spaces[space].name}, and no reinforcement goes into a space holding an enemy army, CUs or "
+            "general (R-7.2)") in answer, answer
