@@ -4,6 +4,10 @@ reports (each sentence as the report mail prints it, in English and Russian):
 - N10: a verb agrees with the count of its CUs ("1 loyal … deserts", "2 loyal …
   desert"), by the catalogue's plural forms (Russian has three).
 - N12: an unrest roll of the card named Unrest read "for unrest (Unrest)".
+- N9: an assault read "assault chart row 4, column 4: 0/1" and a leader loss check "die
+  3, safe": the numbers are now said (the dice make the row, the assaulting CUs the
+  column, the cell is siege points gained / CUs lost; what calls for the check and
+  which die kills).
 """
 from __future__ import annotations
 
@@ -54,3 +58,28 @@ def test_n12_an_unrest_roll_names_unrest_once() -> None:
             "extra": []}
     assert roll_text(info) == "Dice 2d6: 3+4 = 7 for unrest (R-16.2)"
     assert roll_text(info, RU).endswith("волнения (R-16.2)"), roll_text(info, RU)
+
+
+def test_n9_an_assault_says_what_its_numbers_mean() -> None:
+    e = rules.Event("AssaultRolled", {"seat": "north", "space": "tyre", "dice": [3, 1], "modifier": 0,
+                                      "modifiers": [], "read": {"chart": "assault", "row": 4, "column": 4,
+                                                                "result": "0/1"},
+                                      "points": 0, "lost": 1, "segment": "movement", "rule": "R-10"})
+    assert narrate(PACK, e) == ("north assaults Tyre: dice 3+1 = 4, row 4 of the assault chart; 4 CUs assaulting, "
+                                "column 3-5; the cell 0/1 is siege points gained / CUs lost: north gains 0 siege "
+                                "points and loses 1 CU (R-10).")
+    ru = narrate(PACK, e, RU)
+    assert "строка 4 таблицы штурма" in ru and "столбец 3-5" in ru and "теряет 1 БЧ" in ru, ru
+
+
+def test_n9_a_leader_loss_check_says_why_and_which_die_kills() -> None:
+    def check(die: int, killed: bool) -> rules.Event:
+        return rules.Event("LeaderLossChecked", {"seat": "north", "general": "perdiccas", "die": die,
+                                                 "read": {"chart": "leader_loss", "row": die,
+                                                          "result": "killed" if killed else "safe"},
+                                                 "killed": killed, "rule": "R-9.2"})
+    assert narrate(PACK, check(3, False)) == (
+        "Leader loss check for Perdiccas, north's commander (a battle roll of 9 calls for it, R-9.2): one die, 3: "
+        "he is safe (only a die of 6 kills).")
+    assert narrate(PACK, check(6, True)).endswith("one die, 6: he is killed (a die of 6 kills).")
+    assert "уцелел" in narrate(PACK, check(3, False), RU)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import random
 from pathlib import Path
 
 import pytest
@@ -18,10 +19,16 @@ from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
 from tests.service.helpers import mail
 
-SEED = b"issue24-low-0".ljust(32, b".")
+def seed(tag: int) -> bytes:
+    """The fixed seed number ``tag`` of these tests (each chosen for the hand it deals)."""
+    return f"issue24-low-{tag}".encode().ljust(32, b".")
 
 
-def fixed_judge(tmp_path: Path, options: dict | None = None) -> Judge:
+SEED = seed(0)
+"""The first player (north) holds #22 Treasure City Looted (4 OPs)."""
+
+
+def fixed_judge(tmp_path: Path, options: dict | None = None, game_seed: bytes = SEED) -> Judge:
     """A judge with game g1 (four seats, a fixed seed), no mail server, no map."""
     config = parse_config({
         "judge": {"address": "judge@pbem.localhost"},
@@ -32,7 +39,7 @@ def fixed_judge(tmp_path: Path, options: dict | None = None) -> Judge:
             for s in SEATS]}],
     }, base=tmp_path)
     judge = Judge(config, Store(config.database))
-    judge.new_seed = lambda: SEED
+    judge.new_seed = lambda: game_seed
     judge.ensure_games()
     return judge
 
@@ -55,10 +62,9 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.fixture
-def turn(tmp_path: Path):  # noqa: ANN201
+def first_turn(tmp_path: Path, game_seed: bytes = SEED) -> tuple[Judge, str, int, list[int]]:
     """The fixed game at its first player-turn: (judge, seat, step, hand)."""
-    judge = fixed_judge(tmp_path)
+    judge = fixed_judge(tmp_path, game_seed=game_seed)
     state = judge.state("g1")
     chooser = rules.pending(state)[0].seat
     doc = {"game": "g1", "seat": chooser, "key": KEYS[chooser], "step": state.step,
@@ -68,6 +74,12 @@ def turn(tmp_path: Path):  # noqa: ANN201
     decision = rules.pending(state)[0]
     assert decision.kind == "player_turn"
     return judge, decision.seat, state.step, list(state.private[decision.seat]["hand"])
+
+
+@pytest.fixture
+def turn(tmp_path: Path) -> tuple[Judge, str, int, list[int]]:
+    """:func:`first_turn` of :data:`SEED`."""
+    return first_turn(tmp_path)
 
 
 def test_n6_an_overpaid_training_says_how_to_fix_it(turn) -> None:  # noqa: ANN001
@@ -99,3 +111,66 @@ def test_n6_every_english_problem_without_a_fix_gets_its_codes_fix() -> None:
     told = Problem("tyche.duplicate_place", "Pella is listed twice (R-8.3)", "R-8.3", "orders.tyche.places",
                    "drop the second Pella")
     assert problem_texts.localized(told, gettext.NullTranslations()).hint == "drop the second Pella"
+
+
+@pytest.mark.parametrize(("tag", "card", "what", "rule"), [
+    (2, 43, "2 CUs", "R-16"),  # Army Pay Arrives: 2 mercenary CUs as reinforcements
+    (3, 37, "2 independent markers", "R-16"),  # Seuthes Rebels: 2 independent markers in Thrace
+])
+def test_n7_too_many_places_names_what_is_limited_and_the_rule(tmp_path: Path, tag: int, card: int, what: str,
+                                                               rule: str) -> None:
+    """N7: "at most 2 places here (R-7.2)" named neither what is limited nor the rule
+    that limits it (the card's own count, R-16)."""
+    judge, seat, step, hand = first_turn(tmp_path, seed(tag))
+    assert card in hand, hand
+    key = "markers" if tag == 3 else "place"
+    body = (f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: {step}\norders:\n"
+            f"  tyche: {{card: {card}, use: event, {key}: [Pella, Aegae, Amphipolis]}}\n")
+    assert send(judge, seat, body) == "rejected"
+    answer = flat(replies(judge, f"{seat}@pbem.localhost")[-1])
+    assert "code: tyche.too_many_places" in answer, answer
+    assert f"this places at most {what}, one per space, and {key} lists 3 spaces ({rule})" in answer, answer
+    assert f"fix: list at most 2 spaces under {key}" in answer, answer
+
+
+def test_n8_a_reinforcement_space_refused_says_why(tmp_path: Path) -> None:
+    """N8: a reinforcement space the seat holds but an enemy stands in was refused with
+    only the rule ("reinforcements go to your garrison or general without enemy units,
+    at most 2 …"); the refusal now names the enemy pieces there. The fixed game played by
+    mail with the bots' orders until north's reinforcements, with a garrison of north
+    that enemy units share."""
+    from pbem.rules.core.pieces import enemy_unit_spaces
+
+    judge = fixed_judge(tmp_path)
+    rng = random.Random(0)
+    for _ in range(40):
+        state = judge.state("g1")
+        decision = rules.pending(state)[0]
+        raw = state.to_dict()
+        seat = decision.seat
+        shared = sorted(x for x, o in raw["garrisons"].items() if o == seat and x in enemy_unit_spaces(raw, seat))
+        new = rules.legal_options(state, seat)["new"] if decision.kind == "reinforcements" else {}
+        if shared and sum(new.values()):
+            break
+        doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+               "orders": rules.bot_orders(state, seat, rng)}
+        assert send(judge, seat, yaml.safe_dump(doc, sort_keys=False)) == "applied"
+    else:
+        raise AssertionError("no reinforcements with a garrison an enemy shares")
+    pack = state.pack
+    space = shared[0]
+    kind = sorted(t for t, n in new.items() if n)[0]
+    doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
+           "orders": {"reinforcements": [{"space": pack.spaces[space].name, "cus": {kind: 1}}]}}
+    assert send(judge, seat, yaml.safe_dump(doc, sort_keys=False)) == "rejected"
+    answer = flat(replies(judge, f"{seat}@pbem.localhost")[-1])
+    assert "code: reinforcements.place_illegal" in answer, answer
+    enemies = [f"{g['seat']}'s general {pack.generals[gid].name}" for gid, g in raw["generals"].items()
+               if g["where"] == "map" and g["space"] == space and g["seat"] != seat]
+    enemies += [f"{o}'s CUs" for o, c in sorted((raw["cus"].get(space) or {}).items()) if o != seat and sum(c.values())]
+    assert enemies, raw["cus"].get(space)
+    assert f"{pack.spaces[space].name} cannot take this CU: " in answer, answer
+    for enemy in enemies:
+        assert enemy in answer, answer
+    assert (f"in {pack.spaces[space].name}, and no reinforcement goes into a space holding an enemy army, CUs or "
+            "general (R-7.2)") in answer, answer

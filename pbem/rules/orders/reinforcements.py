@@ -31,6 +31,7 @@ from pbem.rules.core.placement import (
     count_placement,
     default_target,
     limit_text,
+    placement_refusal,
     placement_targets,
     targets_hint,
 )
@@ -151,9 +152,9 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
                 targets = placement_targets(pack, sim.s, seat, placed)
                 if sid not in targets:
                     reject(rej, "reinforcements.place_illegal",
-                           f"{pack.spaces[sid].name} cannot take this CU: reinforcements "
-                           f"go to your garrison or general without enemy units, "
-                           f"{limit_text(pack, sim.s)}", w, targets_hint(pack, sim.s, seat, targets))
+                           f"{pack.spaces[sid].name} cannot take this CU: "
+                           f"{placement_refusal(pack, sim.s, seat, sid, placed, targets)}", w,
+                           targets_hint(pack, sim.s, seat, targets))
                     break
                 from_new = new.get(t, 0) > 0
                 if from_new:

@@ -506,7 +506,8 @@ def _check_train(pack: Pack, s: State, seat: str, part: dict, card: Card, where:
         reject(rej, err[0], err[1], f"{where}.train[{err[2]}]", err[3], rule="R-8.4")
         return
     plan["train"] = [{"unit": u, "ops": o} for u, o in parsed]
-    plan["place"] = place_list(pack, part, where, rej, len(done))
+    plan["place"] = place_list(pack, part, where, rej, len(done), what=("trained unit", "trained units"),
+                               rule="R-8.4")
 
 
 def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int]]
