@@ -39,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.bot_strength import append_row, read_rows  # noqa: E402
 from pbem import rules  # noqa: E402
 from pbem.gamesettings import BOT_PLAYOUTS  # noqa: E402
 from pbem.pack.loader import load_pack  # noqa: E402
@@ -115,19 +116,17 @@ def play(job: tuple[str, int, str, int]) -> dict:
 def finished(path: Path, settings: dict, games: int) -> list[dict]:
     """The rows of ``path`` (JSON lines; none when it does not exist) of games ``< games``
     of the run ``settings`` (bots, seed prefix, playouts): skipped when the run starts
-    again. A row of another run raises ``SystemExit``; a game twice counts once."""
+    again (:func:`benchmarks.bot_strength.read_rows`). A row of another run raises
+    ``SystemExit``; a game twice counts once."""
     if not path.exists():
         return []
     kept: dict[int, dict] = {}
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        if line.strip():
-            r = json.loads(line)
-            other = {k: (r.get(k), v) for k, v in settings.items() if r.get(k) != v}
-            if other:
-                raise SystemExit(f"{path}:{n}: a game of another run (file, this run: "
-                                 f"{other})")
-            if r["g"] < games:
-                kept.setdefault(r["g"], r)
+    for n, r in read_rows(path):
+        other = {k: (r.get(k), v) for k, v in settings.items() if r.get(k) != v}
+        if other:
+            raise SystemExit(f"{path}:{n}: a game of another run (file, this run: {other})")
+        if r["g"] < games:
+            kept.setdefault(r["g"], r)
     return list(kept.values())
 
 
@@ -191,8 +190,7 @@ def main(argv: list[str] | None = None) -> None:
                     help="play nothing: print the summary of the games in these files")
     a = ap.parse_args(argv)
     if a.from_rows:
-        rows = [json.loads(line) for f in a.from_rows
-                for line in Path(f).read_text().splitlines() if line.strip()]
+        rows = [r for f in a.from_rows for _, r in read_rows(Path(f))]
         print(f"{len(rows)} games from {', '.join(a.from_rows)}")
         summary(rows)
         return
@@ -206,8 +204,7 @@ def main(argv: list[str] | None = None) -> None:
         for r in pool.imap_unordered(play, jobs):
             rows.append(r)
             if a.rows:
-                with open(a.rows, "a") as out:
-                    out.write(json.dumps(r) + "\n")
+                append_row(Path(a.rows), r)
             if a.bots == "strong":  # slow: one line per game on stderr
                 print(f"{len(rows)}/{a.games} g{r['g']} {r.get('winner')} "
                       f"({r.get('how')}, turn {r['turn']})", file=sys.stderr, flush=True)
