@@ -110,8 +110,7 @@ def main(argv: list[str] | None = None) -> None:
                          "(a run stopped early still counts the games it finished)")
     a = ap.parse_args(argv)
     if a.from_rows:
-        rows = [json.loads(line) for f in a.from_rows
-                for line in Path(f).read_text().splitlines() if line.strip()]
+        rows = [r for f in a.from_rows for _, r in read_rows(Path(f))]
         print(f"{len(rows)} games from {', '.join(a.from_rows)}\n")
         table(rows, sorted({r["opponent"] for r in rows}))
         return
@@ -131,8 +130,7 @@ def main(argv: list[str] | None = None) -> None:
             r.update(settings)
             rows.append(r)
             if a.rows:
-                with open(a.rows, "a") as out:
-                    out.write(json.dumps(r) + "\n")
+                append_row(Path(a.rows), r)
             print(f"{len(rows)}/{len(jobs) + len(done)} {r['opponent']} g{r['g']} "
                   f"{r['seat']} {'won' if r['won'] else 'lost'} ({r['how']}, "
                   f"turn {r['turn']})", file=sys.stderr, flush=True)
@@ -143,21 +141,44 @@ def main(argv: list[str] | None = None) -> None:
     table(rows, opponents)
 
 
+def read_rows(path: Path) -> list[tuple[int, dict]]:
+    """The rows of a ``--rows`` file (JSON lines) with their line numbers; a line that is
+    not JSON (a run killed while writing it) is left out with a warning on stderr, so
+    its game is played again."""
+    rows = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append((n, json.loads(line)))
+            except json.JSONDecodeError:
+                print(f"{path}:{n}: not a row (cut short?): left out", file=sys.stderr)
+    return rows
+
+
+def append_row(path: Path, row: dict) -> None:
+    """Append ``row`` to the ``--rows`` file ``path`` as one JSON line (after a newline
+    when a killed run left the last line without one)."""
+    with open(path, "a+b") as out:
+        out.seek(0, 2)
+        if out.tell():
+            out.seek(-1, 2)
+            if out.read(1) != b"\n":
+                out.write(b"\n")
+        out.write((json.dumps(row) + "\n").encode())
+
+
 def finished(path: Path, settings: dict, opponents: list[str], games: int) -> list[dict]:
     """The rows of ``path`` (a ``--rows`` file, JSON lines; none when it does not exist)
     that a run of ``settings`` (bot, seed prefix, seconds, playouts) against
     ``opponents`` with ``games`` games each would play again: those games are skipped,
     so a run stopped early and started again with the same file goes on where it
-    stopped. A row of another bot, seed, clock or number of playouts raises
+    stopped (:func:`read_rows`). A row of another bot, seed, clock or number of playouts raises
     ``SystemExit`` (one file holds one run); a row without them (written before they
     were recorded) is taken as the same run. A game twice in the file counts once."""
     if not path.exists():
         return []
     kept: dict[tuple[str, int], dict] = {}
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        r = json.loads(line)
+    for n, r in read_rows(path):
         other = {k: (r[k], v) for k, v in settings.items() if k in r and r[k] != v}
         if other:
             raise SystemExit(f"{path}:{n}: a game of another run (file, this run: {other})")
