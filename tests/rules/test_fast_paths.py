@@ -170,3 +170,28 @@ def test_copy_on_write_leaves_every_state_as_it_was() -> None:
         for k, (st, text) in enumerate(seen):
             assert json.dumps(st.to_dict(), sort_keys=True) == text, f"game {g}: state {k} changed"
     assert shared > 1000  # the parts a decision does not write are not copied
+
+
+def test_legal_options_list_the_armies_once(monkeypatch) -> None:  # noqa: ANN001
+    """R-8.2, R-9.1: the Tyche part and the movement part of a player-turn's options
+    read the seat's armies from one :func:`army_options` (issue 27 item 5), with the
+    same options as before."""
+    from pbem.rules.core import armies as armies_mod
+    from pbem.rules.orders import movement, tyche
+    from pbem.rules.phases import player_turn
+    pack = load_pack(None)
+    states = [_played(pack, n) for n in (1, 9, 30)]
+    wanted = [player_turn.player_turn_options(pack, st.peek(), st.active) for st in states]
+    calls = []
+    real = armies_mod.army_options
+
+    def counted(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        calls.append(a[2])
+        return real(*a, **k)
+
+    for mod in (armies_mod, tyche, movement, player_turn):
+        monkeypatch.setattr(mod, "army_options", counted, raising=False)
+    for st, want in zip(states, wanted, strict=True):
+        calls.clear()
+        assert player_turn.player_turn_options(pack, st.peek(), st.active) == want
+        assert want["armies"] and calls == [st.active]
