@@ -195,3 +195,43 @@ def test_legal_options_list_the_armies_once(monkeypatch) -> None:  # noqa: ANN00
         calls.clear()
         assert player_turn.player_turn_options(pack, st.peek(), st.active) == want
         assert want["armies"] and calls == [st.active]
+
+
+def test_legitimacy_points_are_the_terms_summed_without_terms(monkeypatch) -> None:  # noqa: ANN001
+    """R-11.1: the LP are the sum of each seat's terms (never below 0), the counted heir
+    the one :func:`counted_heir` names, on positions of real games and with the court
+    changed (a chosen heir, card LP, a negative adjustment); the sum builds no ``Term``
+    (issue 27 item 5)."""
+    from pbem.rules.core import control
+    pack = load_pack(None)
+    positions = []
+    for moves in (0, 20, 45, 90):
+        s = _played(pack, moves, b"lp-fast").to_dict()
+        positions.append(s)
+        t = _copy_of(s)
+        heirs = [r for r, rm in pack.royals.items() if rm.kind == "heir"]
+        t["court"] = {**(t.get("court") or {}), "heirs": {"north": heirs[-1], "east": heirs[0]},
+                      "lp_cards": [{"seat": "west", "card": 7, "amount": 2, "turn": None},
+                                   {"seat": "west", "card": 7, "amount": -1, "turn": None}]}
+        t["lp_adjust"] = {"south": -50, "east": 3}
+        positions.append(t)
+    want = []
+    for s in positions:
+        terms = control.legitimacy_terms(pack, s)
+        want.append({x: max(0, sum(t.value for t in ts)) for x, ts in terms.items()})
+        for x, ts in terms.items():
+            heir = [t.what for t in ts if t.kind == "heir"]
+            assert heir == ([control.counted_heir(pack, s, x)]
+                            if control.counted_heir(pack, s, x) else [])
+    assert any(w["south"] == 0 for w in want)
+
+    def no_term(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("a Term was built")
+
+    monkeypatch.setattr(control, "Term", no_term)
+    assert [control.legitimacy_points(pack, s) for s in positions] == want
+
+
+def _copy_of(s):  # noqa: ANN001, ANN202
+    import copy
+    return copy.deepcopy(s)
