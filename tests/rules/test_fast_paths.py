@@ -170,3 +170,68 @@ def test_copy_on_write_leaves_every_state_as_it_was() -> None:
         for k, (st, text) in enumerate(seen):
             assert json.dumps(st.to_dict(), sort_keys=True) == text, f"game {g}: state {k} changed"
     assert shared > 1000  # the parts a decision does not write are not copied
+
+
+def test_legal_options_list_the_armies_once(monkeypatch) -> None:  # noqa: ANN001
+    """R-8.2, R-9.1: the Tyche part and the movement part of a player-turn's options
+    read the seat's armies from one :func:`army_options` (issue 27 item 5), with the
+    same options as before."""
+    from pbem.rules.core import armies as armies_mod
+    from pbem.rules.orders import movement, tyche
+    from pbem.rules.phases import player_turn
+    pack = load_pack(None)
+    states = [_played(pack, n) for n in (1, 9, 30)]
+    wanted = [player_turn.player_turn_options(pack, st.peek(), st.active) for st in states]
+    calls = []
+    real = armies_mod.army_options
+
+    def counted(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        calls.append(a[2])
+        return real(*a, **k)
+
+    for mod in (armies_mod, tyche, movement, player_turn):
+        monkeypatch.setattr(mod, "army_options", counted, raising=False)
+    for st, want in zip(states, wanted, strict=True):
+        calls.clear()
+        assert player_turn.player_turn_options(pack, st.peek(), st.active) == want
+        assert want["armies"] and calls == [st.active]
+
+
+def test_legitimacy_points_are_the_terms_summed_without_terms(monkeypatch) -> None:  # noqa: ANN001
+    """R-11.1: the LP are the sum of each seat's terms (never below 0), the counted heir
+    the one :func:`counted_heir` names, on positions of real games and with the court
+    changed (a chosen heir, card LP, a negative adjustment); the sum builds no ``Term``
+    (issue 27 item 5)."""
+    from pbem.rules.core import control
+    pack = load_pack(None)
+    positions = []
+    for moves in (0, 20, 45, 90):
+        s = _played(pack, moves, b"lp-fast").to_dict()
+        positions.append(s)
+        t = _copy_of(s)
+        heirs = [r for r, rm in pack.royals.items() if rm.kind == "heir"]
+        t["court"] = {**(t.get("court") or {}), "heirs": {"north": heirs[-1], "east": heirs[0]},
+                      "lp_cards": [{"seat": "west", "card": 7, "amount": 2, "turn": None},
+                                   {"seat": "west", "card": 7, "amount": -1, "turn": None}]}
+        t["lp_adjust"] = {"south": -50, "east": 3}
+        positions.append(t)
+    want = []
+    for s in positions:
+        terms = control.legitimacy_terms(pack, s)
+        want.append({x: max(0, sum(t.value for t in ts)) for x, ts in terms.items()})
+        for x, ts in terms.items():
+            heir = [t.what for t in ts if t.kind == "heir"]
+            assert heir == ([control.counted_heir(pack, s, x)]
+                            if control.counted_heir(pack, s, x) else [])
+    assert any(w["south"] == 0 for w in want)
+
+    def no_term(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("a Term was built")
+
+    monkeypatch.setattr(control, "Term", no_term)
+    assert [control.legitimacy_points(pack, s) for s in positions] == want
+
+
+def _copy_of(s):  # noqa: ANN001, ANN202
+    import copy
+    return copy.deepcopy(s)

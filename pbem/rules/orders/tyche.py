@@ -223,7 +223,8 @@ def independent_checks(pack: Pack, part: dict[str, Any], where: str, rej: list[P
         _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
 
 
-def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+def options(pack: Pack, s: State, seat: str,
+            armies: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The Tyche segment's choices of ``seat`` now (R-8.2 … R-8.6), JSON-safe::
 
         {"hand": [{"card", "name", "ops", "type", "must_play", "uses", "label"}],
@@ -243,7 +244,9 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     ``special_unit_armies``, R-4.1) lists ``event`` only when it has a choice now. A card
     of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` when ``fleet_upgrades``
     (fleets the seat controls below the cap) is not empty (R-8.2). Spaces are listed
-    only for the seat whose player-turn it is."""
+    only for the seat whose player-turn it is. ``armies``: the seat's
+    :func:`pbem.rules.core.armies.army_options` of ``s`` when the caller has them
+    (computed here when a card's use needs them)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     try:
         fleets = upgradable_fleets(pack, s, seat)
@@ -252,7 +255,6 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     hand = []
     event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
     garrisons = sorted(legal_garrison_spaces(pack, s, seat)) if active else []
-    armies: list[dict[str, Any]] | None = None  # army_options, once, when a use asks
     for n in hand_of(s, seat):
         c = pack.cards[n]
         if active and armies is None and any(u in ("activate", "event") for u in uses_for(c)):

@@ -15,6 +15,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx, settle_royals
+from pbem.rules.core.armies import army_options
 from pbem.rules.core.footprint import Unsure, places_footprint, rest_footprint
 from pbem.rules.core.board import info
 from pbem.rules.core.control import hostile_marker
@@ -586,7 +587,9 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     segment (R-6.5)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     only = tyche_only(pack, s)
-    ty, mv = tyche.options(pack, s, seat), movement.options(pack, s, seat)
+    # the seat's armies once for both parts (issue 27 item 5; read-only in the Tyche's)
+    armies = army_options(pack, s, seat) if active else None
+    ty, mv = tyche.options(pack, s, seat, armies), movement.options(pack, s, seat, armies)
     out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
                            "active": active, "tyche_only": only}
     for k in ("hand", "surprise_discards", "surprise_plays",
