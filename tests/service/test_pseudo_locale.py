@@ -13,9 +13,9 @@ What holds today, and must keep holding:
   (the cards in the orders' comments), with issue 29's mails among them
   (:data:`ISSUE29`); and since the notes of the rules core (``Note`` events, rendered
   by pattern) and the units in training are translated, the reports and the history
-  too (a rule ID such as R-16.1 is a name, the same in every language). Only the
-  judge-wide notices (to the judge's own operator, who has no seat and no language) stay
-  English.
+  too (a rule ID such as R-16.1 is a name, the same in every language); and since
+  text28c the judge-wide notices (a fault of the judge as a whole, to every host in
+  that host's language, ``host_language`` of the games it hosts).
 
 Issue 28 is done when every kind is in :data:`FINISHED`. The figure of the rest (mail
 kinds, marked and unmarked lines) is printed by ``python -m tests.service.pseudolocale``
@@ -35,7 +35,7 @@ from tests.service.test_mail_kinds import _declared_kinds
 MIN_REPORTS_AND_PROMPTS = 0.98
 """The share of the lines of prose of reports and prompts that must be translated."""
 FINISHED = ("report", "history", "alert", "press", "reminder", "welcome", "rejection", "notice", "command reply",
-            "help", "host", "host receipt", "prompt", "receipt")
+            "help", "host", "host receipt", "prompt", "receipt", "judge notice")
 """The mail kinds with every line of prose translated (the cards' names and texts too:
 the pseudo-language's pack marks them, so a card named from the canonical pack counts)."""
 ISSUE29 = {
@@ -66,12 +66,12 @@ def test_every_mail_kind_in_the_pseudo_language(tmp_path: Path, seed: int) -> No
     outbox_kinds = {"receipt", "rejection", "history", "command reply"} | (_declared_kinds() - {"reply"})
     rendered = set(fig.kinds())
     assert {"report", "prompt", "receipt", "rejection", "welcome", "alert", "host", "notice", "press",
-            "reminder", "command reply", "help", "host receipt"} <= rendered, fig.summary()
+            "reminder", "command reply", "help", "host receipt", "judge notice"} <= rendered, fig.summary()
     texts = pseudolocale.texts(judge, addresses)
     missing = [what for what, phrase in ISSUE29.items() if not any(phrase in t for t in texts)]
     assert missing == [], f"not rendered: {missing}"
     assert rendered <= outbox_kinds | {"history", "help", "host receipt", "judge notice"}, rendered - outbox_kinds
-    untranslated = [k for k in fig.kinds() if not fig.marked[k] and k != "judge notice"]  # a judge has no language
+    untranslated = [k for k in fig.kinds() if not fig.marked[k]]
     assert untranslated == [], f"no translated line at all in: {untranslated}\n{fig.summary()}"
     for kind in FINISHED:
         assert fig.unmarked[kind] == 0, f"{kind}: English left in {fig.examples[kind]}\n{fig.summary()}"
