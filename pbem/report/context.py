@@ -409,7 +409,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         "discards": [card_label(pack, n, tr or ENGLISH) for n in view.get("discards", [])],
         "removed": [card_label(pack, n, tr or ENGLISH) for n in view.get("removed", [])],
         "deck_size": view.get("deck_size", 0),
-        "result": result_summary(pack, view, seat_rows),
+        "result": result_summary(pack, view, seat_rows, tr),
     }
 
 
@@ -471,11 +471,32 @@ def _seat_key(seat: str) -> int:
     return rules.SEATS.index(seat) if seat in rules.SEATS else 9
 
 
-def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapping[str, Any]]
-                   ) -> dict[str, Any] | None:
+RESULT_HOW: dict[str, str] = {"abandon": i18n.N_("abandoned by the host"), "win": i18n.N_("by the host's decision"),
+                              "draw": i18n.N_("a draw agreed by vote"), "regency": i18n.N_("regency"),
+                              "end of game (most VP)": i18n.N_("end of game (most VP)")}
+"""How a game ended (its result's ``how``, the rules core's and the host's words), as
+the result box says it; ``automatic (…)`` is said as "an automatic victory (…)"."""
+
+
+def result_how(how: object, tr: gettext.NullTranslations | None = None) -> str:
+    """A result's ``how`` in the language of ``tr`` (None: the rules core's English
+    as it is, ``_`` read as a space; issue 28): :data:`RESULT_HOW`, else as it is."""
+    said = str(how or "").replace("_", " ")
+    if tr is None or not said:
+        return said
+    if said in RESULT_HOW:
+        return tr.gettext(RESULT_HOW[said])
+    if said.startswith("automatic"):
+        return tr.gettext("an automatic victory") + said.removeprefix("automatic")
+    return said
+
+
+def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapping[str, Any]],
+                   tr: gettext.NullTranslations | None = None) -> dict[str, Any] | None:
     """The end-of-game summary when ``view["result"]`` is set (R-1.1 automatic victory,
     R-1.2 final scoring, R-1.3 regency): ``{"winner", "player", "how", "details":
-    [(key, text)], "ranking": [seat rows by VP then LP]}``; None while the game goes on."""
+    [(key, text)], "ranking": [seat rows by VP then LP]}``; None while the game goes on;
+    ``how`` in the language of ``tr`` (None: English, :func:`result_how`)."""
     res = view.get("result")
     if not res:
         return None
@@ -490,8 +511,9 @@ def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapp
 
     details = [(k.replace("_", " "), said(v)) for k, v in res.items() if k not in ("winner", "seat", "how")]
     ranking = sorted(seat_rows, key=lambda r: (-r["vp"], -r["lp"], _seat_key(r["seat"])))
-    return {"winner": winner or "nobody", "player": row["player"] if row else "",
-            "how": str(res.get("how", "")).replace("_", " "), "details": details, "ranking": ranking}
+    return {"winner": winner or (tr.gettext("nobody") if tr is not None else "nobody"),
+            "player": row["player"] if row else "",
+            "how": result_how(res.get("how", ""), tr), "details": details, "ranking": ranking}
 
 
 MOVEMENT_WORDS: dict[str, str] = {

@@ -114,3 +114,40 @@ def test_each_report_page_links_its_map_at_full_size(store, tmp_path: Path) -> N
             continue
         assert re.search(rf'<a href="{re.escape(img.group(1))}"[^>]*><img class="map"', html), page.name
         assert img.group(1).endswith(".svg") and (site / img.group(1)).exists()
+
+
+def test_archive_pages_in_each_language_of_the_seats(store, tmp_path: Path) -> None:
+    """Issue 28 item 2 (text28c): the archive is written once more per language of the
+    game's seats, each page linking to its twins; the log and the verifier once, at the
+    top, language-free (item 7). An all-English game gets the English pages only."""
+    from pbem.archive import archive_languages
+
+    assert archive_languages(store, "g1") == ["en"]
+    alone = write_archive(store, "g1", tmp_path / "en")
+    assert not any("/" in f for f in alone.files) and not (tmp_path / "en" / "es").exists()
+    res = write_archive(store, "g1", tmp_path / "site", languages=["ru", "es"])
+    site = res.out_dir
+    assert {"es/index.html", "ru/index.html", "es/dice.html", "ru/chain.html", "es/report-0000.html",
+            "ru/map-0005.svg", "log.jsonl", "pbem_verify.py"} <= set(res.files)
+    assert not (site / "es" / "log.jsonl").exists() and not (site / "ru" / "pbem_verify.py").exists()
+    for page in [*site.glob("*.html"), *site.glob("*/*.html")]:
+        for href in re.findall(r'(?:href|src)="([^"]+)"', page.read_text()):
+            assert "://" not in href and not href.startswith("/"), (page, href)
+            assert (page.parent / href).exists(), (page, href)
+    english = (site / "index.html").read_text()
+    assert 'href="es/index.html"' in english and 'href="ru/index.html"' in english
+    assert "game archive" in english and '<html lang="en">' in english
+    es, ru = ((site / x / "index.html").read_text() for x in ("es", "ru"))
+    assert '<html lang="es">' in es and "archivo de la partida" in es and "game archive" not in es
+    assert '<html lang="ru">' in ru and "архив партии" in ru and "game archive" not in ru
+    assert 'href="../log.jsonl"' in es and 'href="../index.html"' in es  # up to the log and the English twin
+    assert "Comprueba que" in es or "Compruébalo" in es
+    chain = (site / "ru" / "chain.html").read_text()
+    assert "цепочка хешей" in chain and 'open("../log.jsonl")' in chain
+    dice = (site / "es" / "dice.html").read_text()
+    assert "registro de dados" in dice and "Propósito" in dice
+    report = (site / "es" / "report-0001.html").read_text()
+    assert '<html lang="es">' in report and 'href="../report-0001.html"' in report
+    assert "Babilonia" in (site / "es" / "map-0005.svg").read_text()
+    with pytest.raises(ValueError, match="not a language"):
+        write_archive(store, "g1", tmp_path / "bad", languages=["fr"])
