@@ -573,3 +573,27 @@ def test_a_move_through_a_free_assault_cannot_gain_the_cus_it_does_not_pick_up()
     assert f"needs {need} CUs" in got[0][2], got
     move["pick_up"] = {"at": "Sardis", "cus": {"mercenary": need}}
     assert R.check(state, "north", orders).problems == []
+
+
+def test_cus_an_earlier_move_brings_count_for_a_later_assault() -> None:
+    """The bound on an assault's CUs (R-10) reads the board before the moves of the
+    list: CUs an earlier move of the same list brings to the army's start join it, so
+    the assault is not refused. Here a minor general's army brings the CUs Antipater
+    (1 CU) in Sagalassus lacks to assault Isaura."""
+    from rules_harness import position
+
+    pack = load_pack()
+    need = min_assault_cus(pack, position(pack, {}).peek())
+    state = position(pack, {
+        "generals": {"antipater": {"seat": "east", "where": "map", "space": "sagalassus"}},
+        "minors": {"east": ["celaenae"]},
+        "cus": {"sagalassus": {"east": {"mercenary": 1}},
+                "celaenae": {"east": {"mercenary": need - 1}}},
+        "hands": {"east": [26]}, "active": "east"})
+    orders = {"tyche": {"card": 26, "use": "discard"},
+              "movement": [{"army": "Celaenae", "path": ["Sagalassus"]},
+                           {"army": "Antipater", "path": ["Isaura"], "assault": 1}]}
+    assert R.check(state, "east", orders).problems == []
+    orders["movement"] = orders["movement"][1:]
+    got = [(p.code, p.where) for p in R.check(state, "east", orders).problems]
+    assert got == [("siege.illegal", "orders.movement[0]")], got

@@ -622,6 +622,7 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
             ends.append((start, k + 1))
             start = k + 1
     unsure = (unsure or Unsure()).copy()
+    passed: set[str] = set()  # where the earlier moves of the list took or left units
     for i, mv in enumerate(moves):
         unsure.add((gaps or {}).get(i))
         if i >= len(ends):  # the game ended in an earlier move
@@ -655,10 +656,12 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
                 sure = whole and on_path
             if sure:
                 _refusal(pack, s, seat, ev, mv, rej)
-        if mv.get("assault") and not unsure.touches_moved(
-                [mv["army"], mv["path"][-1] if mv["path"] else mv["army"]]) and not any(
-                p.code == "siege.illegal" and p.where == mv["where"] for p in rej[n0:]):
-            _too_few_anyway(pack, s, seat, mv, unsure, rej)
+        ends_at = {mv["army"], mv["path"][-1] if mv["path"] else mv["army"]}
+        if mv.get("assault") and not unsure.touches_moved(ends_at) and not passed & ends_at \
+                and not any(p.code == "siege.illegal" and p.where == mv["where"]
+                            for p in rej[n0:]):
+            _too_few_anyway(pack, s, seat, mv, unsure, rej)  # ``s``: as before the list
+        passed |= {mv["army"], *mv["path"]}
         written = mv.get("full", mv)  # a refused move's part: where the move as written ends
         end = written["path"][-1] if written["path"] else written["army"]
         if not any(p.code == "siege.illegal" and (p.where or "").startswith(mv["where"])
