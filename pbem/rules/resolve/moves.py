@@ -698,7 +698,8 @@ def _too_few_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
                     rej: list[Problem]) -> None:
     """R-10: a move with an ``assault`` whose army could not have the CUs an assault
     needs where it ends even without losses — every CU of the seat at its start, the
-    CUs its ``pick_up`` names and the seat's CUs already where it ends (as they stood
+    CUs its ``pick_up`` names, the seat's CUs already where it ends and the other seats'
+    royal CUs there, which join the winner of a battle there (R-4.3) (as they stood
     before an earlier assault's losses, ``unsure.most_cus``; no unit of the seat may
     come to the start or the end, the caller's condition) — is refused whatever the dice
     take on the way (issue 24.1: a lone general's Tyche assault after hostile tribes,
@@ -711,6 +712,8 @@ def _too_few_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
                for x in {mv["army"], end})
     most += sum(int(n) for part in mv.get("pick_up") or [] for n in (part.get("cus") or {}).values()
                 if isinstance(n, int))
+    most += sum(by.get("royal", 0) for o, by in s["cus"].get(end, {}).items()
+                if o != seat)  # R-4.3: set aside in a battle there, they join the winner
     need = min_assault_cus(pack, s)
     if most < need:
         reject(rej, "siege.illegal", f"assaulting {pack.spaces[end].name} needs {need} CUs, "
