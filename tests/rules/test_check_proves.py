@@ -513,3 +513,87 @@ def test_an_army_that_cannot_intercept_the_tyche_move_still_blocks_a_later_path(
     spec["generals"]["antipater"]["space"] = "sagalassus"
     checked = R.check(position(pack, spec), "east", orders)
     assert not any(p.where == "orders.movement[0]" for p in checked.problems), checked.problems
+
+
+def test_a_drop_off_the_way_of_an_army_the_dice_moved_is_reported_not_lost() -> None:
+    """Issue 24.1: Cassander's Tyche activation attacks the independent army in Pella;
+    his movement-segment move then drops a CU "at: Aegae", where he starts when the
+    battle sends him back (a tie) but not when he wins (he starts in Pella, and Aegae
+    is off his path). The check cannot know which and accepts it; when he wins, the
+    drop used to be left undone without a word. Now the seat is told (an
+    ``ArmyReorganised`` with the error, shown in its report)."""
+    from rules_harness import ScriptedThenReal, position
+
+    from pbem.report.narrate import narrate
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"cassander": {"seat": "east", "where": "map", "space": "aegae"}},
+        "cus": {"aegae": {"east": {"loyal": 3, "mercenary": 6}}},
+        "indep_armies": {"autariatae": {"space": "pella", "strength": 5}},
+        "hands": {"east": [20]}, "active": "east"})
+    orders = {"tyche": {"card": 20, "use": "activate", "army": "Cassander", "path": ["Pella"]},
+              "movement": [{"army": "Cassander", "path": ["Pella", "Therma"],
+                            "drop": {"at": "Aegae", "cus": {"mercenary": 1}}}]}
+    checked = R.check(state, "east", orders)
+    assert checked.problems == []
+    _new, events = R.execute(state, checked, ScriptedThenReal([6, 6, 1, 1], step=state.step))
+    assert next(e.data["result"] for e in events if e.kind == "BattleFought") == "attacker"
+    errs = [e for e in events if e.kind == "ArmyReorganised" and e.data.get("error")]
+    assert [(e.data["seat"], e.data["space"]) for e in errs] == [("east", "aegae")], events
+    line = narrate(pack, errs[0])
+    assert "Aegae is not on the army's way from Pella" in line and "drop" in line, line
+
+
+def test_a_move_through_a_free_assault_cannot_gain_the_cus_it_does_not_pick_up() -> None:
+    """Game 75 of the property test (96 games): north's free assault on Sardis in the
+    surrender segment (dice: CUs lost there, R-8.1), then the minor general's army of
+    Dascylium, two CUs, passes Sardis to assault Celaenae. Units it does not pick up
+    do not join it on the way, so it has two CUs there whatever the dice, and the
+    assault (R-10: ``assault_min_cus``) is refused (it used to be left to the dice
+    because its path crossed the assault's space, then cancelled under every dice);
+    picking up enough CUs in Sardis makes it the dice's again."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"leonnatus": {"seat": "north", "where": "map", "space": "sardis"}},
+        "minors": {"north": ["dascylium"]},
+        "garrisons": {"sardis": "west", "celaenae": "east"},
+        "cus": {"sardis": {"north": {"loyal": 3, "mercenary": 6}},
+                "dascylium": {"north": {"mercenary": 2}}},
+        "hands": {"north": [30]}, "active": "north"})
+    move = {"army": "Dascylium", "path": ["Pergamum", "Sardis", "Colossae", "Celaenae"],
+            "assault": 1}
+    orders = {"surrender": {"assault": ["Sardis"]}, "tyche": {"card": 30, "use": "discard"},
+              "movement": [move]}
+    got = [(p.code, p.where, p.message) for p in R.check(state, "north", orders).problems]
+    need = min_assault_cus(pack, state.peek())
+    assert [(c, w) for c, w, _m in got] == [("siege.illegal", "orders.movement[0]")], got
+    assert f"needs {need} CUs" in got[0][2], got
+    move["pick_up"] = {"at": "Sardis", "cus": {"mercenary": need}}
+    assert R.check(state, "north", orders).problems == []
+
+
+def test_cus_an_earlier_move_brings_count_for_a_later_assault() -> None:
+    """The bound on an assault's CUs (R-10) reads the board before the moves of the
+    list: CUs an earlier move of the same list brings to the army's start join it, so
+    the assault is not refused. Here a minor general's army brings the CUs Antipater
+    (1 CU) in Sagalassus lacks to assault Isaura."""
+    from rules_harness import position
+
+    pack = load_pack()
+    need = min_assault_cus(pack, position(pack, {}).peek())
+    state = position(pack, {
+        "generals": {"antipater": {"seat": "east", "where": "map", "space": "sagalassus"}},
+        "minors": {"east": ["celaenae"]},
+        "cus": {"sagalassus": {"east": {"mercenary": 1}},
+                "celaenae": {"east": {"mercenary": need - 1}}},
+        "hands": {"east": [26]}, "active": "east"})
+    orders = {"tyche": {"card": 26, "use": "discard"},
+              "movement": [{"army": "Celaenae", "path": ["Sagalassus"]},
+                           {"army": "Antipater", "path": ["Isaura"], "assault": 1}]}
+    assert R.check(state, "east", orders).problems == []
+    orders["movement"] = orders["movement"][1:]
+    got = [(p.code, p.where) for p in R.check(state, "east", orders).problems]
+    assert got == [("siege.illegal", "orders.movement[0]")], got

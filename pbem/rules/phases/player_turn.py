@@ -273,7 +273,7 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> set[str]:
     """Issue 24.1: the spaces next to ``rest`` (the spaces a Tyche move enters from its
     first die on) where other seats' units may come or go: every space next to one
     where another faction stands or a battle was fought (an army avoiding battle, R-9.3,
-    steps into any free one), the spaces of other seats' armies that may intercept
+    steps into any free one) or a marker changed in the dry run, the spaces of other seats' armies that may intercept
     into a space of ``rest`` (R-9.3: none into a space with an enemy garrison or an
     independent marker where that seat has no CUs, R-3.5; the markers there stay
     until the move's assault, which comes after), and every space another seat's army
@@ -282,8 +282,9 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> set[str]:
     is found by its event."""
     pack, s = ctx.pack, ctx.s
     others = enemy_unit_spaces(s, seat)
-    fought = {e.data.get("space") for e in ctx.events[start:]
-              if e.kind in ("BattleFought", "BattleAvoided", "OverrunCarriedOut")}
+    fought = {e.data.get("space") for e in ctx.events[start:]  # markers changed too
+              if e.kind in ("BattleFought", "BattleAvoided", "OverrunCarriedOut",
+                            "SiegeCompleted", "GarrisonPlaced", "GarrisonRemoved")}
     out: set[str] = set()
     for e in ctx.events[start:]:
         if e.kind == "ArmyMoved" and e.data.get("seat") != seat:

@@ -622,6 +622,7 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
             ends.append((start, k + 1))
             start = k + 1
     unsure = (unsure or Unsure()).copy()
+    passed: set[str] = set()  # where the earlier moves of the list took or left units
     for i, mv in enumerate(moves):
         unsure.add((gaps or {}).get(i))
         if i >= len(ends):  # the game ended in an earlier move
@@ -641,8 +642,6 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
         n0 = len(rej)
         if at_start and not units and on_path:  # the CUs may be fewer: at most as before
             _blocked_anyway(pack, s, seat, mv, unsure, rej)
-        if mv.get("assault") and not unsure.touches_moved([mv["army"], *mv["path"]]):
-            _too_few_anyway(pack, s, seat, mv, unsure, rej, ctx.events[a:first])
         for ev in ctx.events[a:first] if i not in (refused or ()) else ():
             if ev.kind == "MoveCancelled" and "full" in mv and not mv["path"] and \
                     ev.data.get("why") == EMPTY_PATH:
@@ -657,6 +656,12 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
                 sure = whole and on_path
             if sure:
                 _refusal(pack, s, seat, ev, mv, rej)
+        ends_at = {mv["army"], mv["path"][-1] if mv["path"] else mv["army"]}
+        if mv.get("assault") and not unsure.touches_moved(ends_at) and not passed & ends_at \
+                and not any(p.code == "siege.illegal" and p.where == mv["where"]
+                            for p in rej[n0:]):
+            _too_few_anyway(pack, s, seat, mv, unsure, rej)  # ``s``: as before the list
+        passed |= {mv["army"], *mv["path"]}
         written = mv.get("full", mv)  # a refused move's part: where the move as written ends
         end = written["path"][-1] if written["path"] else written["army"]
         if not any(p.code == "siege.illegal" and (p.where or "").startswith(mv["where"])
@@ -690,21 +695,25 @@ def _blocked_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
 
 
 def _too_few_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
-                    rej: list[Problem], before: list[Any]) -> None:
+                    rej: list[Problem]) -> None:
     """R-10: a move with an ``assault`` whose army could not have the CUs an assault
-    needs where it ends even with every CU of the seat at its start and along its path
-    (as they stood before an earlier assault's losses, ``unsure.most_cus``; no unit of
-    the seat may come there, the caller's condition) is refused whatever the dice take
-    on the way (issue 24.1: a lone general's Tyche assault after hostile tribes was
-    accepted, then cancelled under every dice). ``before``: the move's dry-run events
-    before its first die, whose refusal of the assault stands already."""
-    if any(ev.kind == "AssaultCancelled" for ev in before):
-        return
+    needs where it ends even without losses — every CU of the seat at its start, the
+    CUs its ``pick_up`` names, the seat's CUs already where it ends and the other seats'
+    royal CUs there, which join the winner of a battle there (R-4.3) (as they stood
+    before an earlier assault's losses, ``unsure.most_cus``; no unit of the seat may
+    come to the start or the end, the caller's condition) — is refused whatever the dice
+    take on the way (issue 24.1: a lone general's Tyche assault after hostile tribes,
+    and a move through the space of a free assault, were accepted, then cancelled under
+    every dice)."""
     end = mv["path"][-1] if mv["path"] else mv["army"]
     if end not in pack.spaces or siege_target(pack, s, seat, end)[0] is None:
         return  # nothing to besiege: end_checks says so
     most = sum(sum(unsure.most_cus.get(x, cus_at(s, seat, x)).values())
-               for x in {mv["army"], *mv["path"]})
+               for x in {mv["army"], end})
+    most += sum(int(n) for part in mv.get("pick_up") or [] for n in (part.get("cus") or {}).values()
+                if isinstance(n, int))
+    most += sum(by.get("royal", 0) for o, by in s["cus"].get(end, {}).items()
+                if o != seat)  # R-4.3: set aside in a battle there, they join the winner
     need = min_assault_cus(pack, s)
     if most < need:
         reject(rej, "siege.illegal", f"assaulting {pack.spaces[end].name} needs {need} CUs, "

@@ -286,7 +286,11 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('ArmyReorganised',
               ('rule', 'seat', 'space', 'error'),
               optional=('army', 'code', 'dropped', 'picked_up'),
-              say=said(N_("%(seat)s reorganises the army in %(space)s."), seat=seat_of, space=space_of)),
+              say=lambda p, d, t: (
+                  t.gettext("%(seat)s's army does not reorganise in %(space)s: %(error)s.")
+                  if d.get("error") else t.gettext("%(seat)s reorganises the army in %(space)s.")) % {
+                  "seat": d.get("seat"), "space": space_name(p, d.get("space"), t),
+                  "error": d.get("error") or ""}),
     EventKind('BattleFought',
               ('attacker', 'defender', 'result', 'rule', 'space', 'winner'),
               optional=('came_from', 'rolls', 'scores', 'sides', 'strengths', 'why'),
