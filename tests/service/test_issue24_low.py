@@ -174,3 +174,26 @@ def test_n8_a_reinforcement_space_refused_says_why(tmp_path: Path) -> None:
         assert enemy in answer, answer
     assert (f"in {pack.spaces[space].name}, and no reinforcement goes into a space holding an enemy army, CUs or "
             "general (R-7.2)") in answer, answer
+
+
+def test_n15_a_rejoined_comment_is_echoed_once_as_a_comment(turn) -> None:  # noqa: ANN001
+    """N15: a comment the mail client wrapped (its rest at column 0, as Outlook does at
+    76 columns) is rejoined, but "the block the judge found" showed its rest as a line
+    of its own (the joined comment re-wrapped at 72 columns as a bare line, and a blank
+    line where the rest had been). Now the rest is shown in the comment only, and a
+    comment too long for the answer wraps as further comment lines."""
+    judge, seat, step, hand = turn
+    head = "  tyche: {card: 99, use: garrisons, places: [Pella]}  # my last card of this"
+    assert len(head) <= 76
+    body = (f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: {step}\norders:\n"
+            f"{head}\nkind, I keep the others for the coast road\n  movement: none\n")
+    assert send(judge, seat, body) == "rejected"
+    answer = replies(judge, f"{seat}@pbem.localhost")[-1]
+    assert "code: tyche.card_not_in_hand" in answer, answer
+    echo = answer.split("The block the judge found in your mail:", 1)[1].strip().splitlines()
+    at = next(i for i, line in enumerate(echo) if line.startswith("  tyche:"))
+    assert echo[at].startswith("  tyche: {card: 99, use: garrisons, places: [Pella]}  # my last card"), echo
+    assert echo[at + 1].startswith("  # "), echo  # the rest of the comment, as a comment
+    said = echo[at].split("# ", 1)[1] + " " + echo[at + 1].split("# ", 1)[1]
+    assert said == "my last card of this kind, I keep the others for the coast road", echo
+    assert echo[at + 2] == "  movement: none", echo  # no blank line where the rest was
