@@ -197,3 +197,20 @@ def test_n15_a_rejoined_comment_is_echoed_once_as_a_comment(turn) -> None:  # no
     said = echo[at].split("# ", 1)[1] + " " + echo[at + 1].split("# ", 1)[1]
     assert said == "my last card of this kind, I keep the others for the coast road", echo
     assert echo[at + 2] == "  movement: none", echo  # no blank line where the rest was
+
+
+def test_n11_help_examples_use_the_seats_own_game_and_seat(turn) -> None:  # noqa: ANN001
+    """N11: `command: help` showed the guide's examples with `game: g2` and `seat: east`
+    and sent the player to docs/orders.md, which a player does not have. Now the
+    examples name the seat's own game and seat, and the mail points to what the player
+    can ask for (the prompt's HOW TO WRITE THE ORDERS, `command: help`, `command: resend`)."""
+    judge, seat, step, hand = turn
+    idle = next(s for s in SEATS if s not in (seat, "east"))
+    for who in (seat, idle):
+        assert send(judge, who, f"game: g1\nseat: {who}\nkey: {KEYS[who]}\ncommand: help\n") == "answered"
+        body = replies(judge, f"{who}@pbem.localhost")[-1]
+        assert body.startswith(f"Help for seat {who}."), body[:200]
+        assert "game: g2" not in body and "seat: east" not in body, body
+        assert "docs/orders.md" not in body, body
+        assert f"seat: {who}" in body and "game: g1" in body, body
+        assert "HOW TO WRITE THE ORDERS in your prompt" in " ".join(body.split()), body
