@@ -214,3 +214,44 @@ def test_n11_help_examples_use_the_seats_own_game_and_seat(turn) -> None:  # noq
         assert "docs/orders.md" not in body, body
         assert f"seat: {who}" in body and "game: g1" in body, body
         assert "HOW TO WRITE THE ORDERS in your prompt" in " ".join(body.split()), body
+
+
+def test_status_lists_answers_waiting_in_a_digest_per_seat(tmp_path: Path) -> None:
+    """`pbem status` did not show the answers kept for a seat's digest (its address past
+    ``seat_reply_rate_per_hour``, issue 24 finding 3): now it lists them per seat with how
+    many and how long the oldest has waited, in the text and in ``--json``."""
+    from datetime import UTC, datetime, timedelta
+
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    from pbem.config import load_config
+
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump({
+        "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "pbem.sqlite"),
+        "map_attachment": False, "seat_reply_rate_per_hour": 2,
+        "games": [{"id": "g1", "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
+                                          "key_hash": HASHES[s]} for s in SEATS]}]}))
+    config = load_config(path)
+    judge = Judge(config, Store(config.database))
+    judge.new_seed = lambda: SEED
+    then = datetime.now(UTC) - timedelta(minutes=20)
+    judge.clock = lambda: then
+    judge.ensure_games()
+    for n in range(5):  # two answered, three kept for the digest (each a different question)
+        judge.handle_message(mail("west@pbem.localhost", f"Hello judge, question {n}: when does my turn come?",
+                                  subject=f"question {n}"))
+    kept = judge.store.held_answers()
+    assert len(kept) == 3 and {r["to_addr"] for r in kept} == {"west@pbem.localhost"}, kept
+
+    out = CliRunner().invoke(main, ["status", "-c", str(path)])
+    assert out.exit_code == 0, out.output
+    line = next((x for x in out.output.splitlines() if "waiting in a digest" in x), "")
+    assert line.startswith("  waiting in a digest (reply rate limit): g1 west <west@pbem.localhost>: 3 answers, "
+                           "the oldest waiting 2"), out.output  # 20 min (or 21 on a slow machine)
+    assert " min (since " in line, line
+    got = CliRunner().invoke(main, ["status", "-c", str(path), "--json"])
+    [row] = __import__("json").loads(got.output)["digests"]
+    assert row["game"] == "g1" and row["seat"] == "west" and row["answers"] == 3, row
+    assert 19 * 60 <= row["waited_seconds"] <= 30 * 60, row
