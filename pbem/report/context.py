@@ -19,7 +19,7 @@ from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
-from pbem.rules.core.names import ENGLISH, battle_side_text, cu_count, printed_name, unit_word
+from pbem.rules.core.names import ENGLISH, battle_side_text, cu_count, general_name, printed_name, unit_word
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import LIMIT_TEXT
 from pbem.rules.orders.reactions import QUESTION
@@ -295,6 +295,37 @@ def passed_over(order: Sequence[str], last: str | None, seat: Any, new_round: bo
     return list(order[after_last:at])
 
 
+def stay_dispersed(events: Sequence[rules.Event], at: int, after: Mapping[str, Any] | None) -> dict[str, list[str]]:
+    """The major generals that stay in the dispersed box when the reinforcement phase
+    brings the others back (R-7.3: a general returns to a garrison of his seat free of
+    enemy units; with none, he stays): ``{seat: [general id, ...]}``, from the public
+    view ``after`` the events, leaving out a general dispersed after the phase opened
+    (``events[at]`` is its ``ReinforcementsGranted``). The events say nothing of a
+    general who stays, so the report says it here (issue 24 N3)."""
+    later = {e.data.get("general") for e in events[at + 1:]
+             if e.kind == "GeneralPlaced" and e.data.get("where") == "dispersed"}
+    out: dict[str, list[str]] = {}
+    for gid, g in sorted(((after or {}).get("generals") or {}).items()):
+        if isinstance(g, Mapping) and g.get("where") == "dispersed" and g.get("seat") and gid not in later:
+            out.setdefault(str(g["seat"]), []).append(gid)
+    return out
+
+
+def _stay_dispersed(pack: Pack, events: Sequence[rules.Event], at: int, after: Mapping[str, Any] | None,
+                    tr: gettext.NullTranslations | None) -> list[dict[str, Any]]:
+    """The lines of :func:`stay_dispersed`, one per seat, in the language of ``tr``."""
+    ngettext = i18n.ngettext_of(tr)
+    lines = []
+    for seat, gids in stay_dispersed(events, at, after).items():
+        names = ", ".join(general_name(pack, g) for g in gids)
+        lines.append({"kind": "StayedDispersed", "roll": None, "text": ngettext(
+            "%(generals)s stays in %(seat)s's dispersed box: %(seat)s has no garrison free of enemy units for "
+            "a general to return to (R-7.3).",
+            "%(generals)s stay in %(seat)s's dispersed box: %(seat)s has no garrison free of enemy units for "
+            "a general to return to (R-7.3).", len(gids)) % {"generals": names, "seat": seat}})
+    return lines
+
+
 def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, Any] | None = None,
                tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
@@ -320,6 +351,8 @@ def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, An
                     "Passed over (R-6.5): %(seats)s, with no card in hand that can be the Tyche play "
                     "(surprise cards only, or none).") % {"seats": ", ".join(passed)}})
             last, new_round = e.data.get("seat"), False
+        if e.kind == "ReinforcementsGranted":
+            out.extend(_stay_dispersed(pack, events, i, after, tr))
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)
             out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": info})

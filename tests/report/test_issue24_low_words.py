@@ -83,3 +83,27 @@ def test_n9_a_leader_loss_check_says_why_and_which_die_kills() -> None:
         "he is safe (only a die of 6 kills).")
     assert narrate(PACK, check(6, True)).endswith("one die, 6: he is killed (a die of 6 kills).")
     assert "уцелел" in narrate(PACK, check(3, False), RU)
+
+
+def test_n3_generals_who_stay_dispersed_are_named_with_why() -> None:
+    """N3: the reinforcement phase brings dispersed major generals back to a garrison of
+    their seat free of enemy units (R-7.3); a general with none to go to stayed in the box
+    without a word. The report's WHAT HAPPENED now names him and why; one dispersed
+    after the phase opened (later in the same events) is not named."""
+    from pbem.report.context import happenings
+
+    events = [rules.Event("PhaseStarted", {"phase": "reinforcement", "rule": "R-7"}),
+              rules.Event("ReinforcementsGranted", {"cus": {}, "queue": ["north", "east", "south", "west"],
+                                                    "rule": "R-7.1"}),
+              rules.Event("GeneralPlaced", {"general": "craterus", "seat": "south", "where": "dispersed",
+                                            "space": None, "rule": "R-9.2"})]
+    after = {"turn_order": ["north", "east", "south", "west"], "generals": {
+        "perdiccas": {"seat": "west", "space": None, "where": "dispersed"},
+        "craterus": {"seat": "south", "space": None, "where": "dispersed"},
+        "ptolemy": {"seat": "east", "space": "memphis", "where": "map"}}}
+    lines = [h["text"] for h in happenings(PACK, events, after)]
+    assert ("Perdiccas stays in west's dispersed box: west has no garrison free of enemy units for a general "
+            "to return to (R-7.3).") in lines, lines
+    assert not [x for x in lines if "Craterus stays" in x], lines
+    ru = [h["text"] for h in happenings(PACK, events, after, RU)]
+    assert any("остаётся в квадрате рассеянных west" in x for x in ru), ru

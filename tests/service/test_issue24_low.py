@@ -174,3 +174,84 @@ def test_n8_a_reinforcement_space_refused_says_why(tmp_path: Path) -> None:
         assert enemy in answer, answer
     assert (f"in {pack.spaces[space].name}, and no reinforcement goes into a space holding an enemy army, CUs or "
             "general (R-7.2)") in answer, answer
+
+
+def test_n15_a_rejoined_comment_is_echoed_once_as_a_comment(turn) -> None:  # noqa: ANN001
+    """N15: a comment the mail client wrapped (its rest at column 0, as Outlook does at
+    76 columns) is rejoined, but "the block the judge found" showed its rest as a line
+    of its own (the joined comment re-wrapped at 72 columns as a bare line, and a blank
+    line where the rest had been). Now the rest is shown in the comment only, and a
+    comment too long for the answer wraps as further comment lines."""
+    judge, seat, step, hand = turn
+    head = "  tyche: {card: 99, use: garrisons, places: [Pella]}  # my last card of this"
+    assert len(head) <= 76
+    body = (f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\nstep: {step}\norders:\n"
+            f"{head}\nkind, I keep the others for the coast road\n  movement: none\n")
+    assert send(judge, seat, body) == "rejected"
+    answer = replies(judge, f"{seat}@pbem.localhost")[-1]
+    assert "code: tyche.card_not_in_hand" in answer, answer
+    echo = answer.split("The block the judge found in your mail:", 1)[1].strip().splitlines()
+    at = next(i for i, line in enumerate(echo) if line.startswith("  tyche:"))
+    assert echo[at].startswith("  tyche: {card: 99, use: garrisons, places: [Pella]}  # my last card"), echo
+    assert echo[at + 1].startswith("  # "), echo  # the rest of the comment, as a comment
+    said = echo[at].split("# ", 1)[1] + " " + echo[at + 1].split("# ", 1)[1]
+    assert said == "my last card of this kind, I keep the others for the coast road", echo
+    assert echo[at + 2] == "  movement: none", echo  # no blank line where the rest was
+
+
+def test_n11_help_examples_use_the_seats_own_game_and_seat(turn) -> None:  # noqa: ANN001
+    """N11: `command: help` showed the guide's examples with `game: g2` and `seat: east`
+    and sent the player to docs/orders.md, which a player does not have. Now the
+    examples name the seat's own game and seat, and the mail points to what the player
+    can ask for (the prompt's HOW TO WRITE THE ORDERS, `command: help`, `command: resend`)."""
+    judge, seat, step, hand = turn
+    idle = next(s for s in SEATS if s not in (seat, "east"))
+    for who in (seat, idle):
+        assert send(judge, who, f"game: g1\nseat: {who}\nkey: {KEYS[who]}\ncommand: help\n") == "answered"
+        body = replies(judge, f"{who}@pbem.localhost")[-1]
+        assert body.startswith(f"Help for seat {who}."), body[:200]
+        assert "game: g2" not in body and "seat: east" not in body, body
+        assert "docs/orders.md" not in body, body
+        assert f"seat: {who}" in body and "game: g1" in body, body
+        assert "HOW TO WRITE THE ORDERS in your prompt" in " ".join(body.split()), body
+
+
+def test_status_lists_answers_waiting_in_a_digest_per_seat(tmp_path: Path) -> None:
+    """`pbem status` did not show the answers kept for a seat's digest (its address past
+    ``seat_reply_rate_per_hour``, issue 24 finding 3): now it lists them per seat with how
+    many and how long the oldest has waited, in the text and in ``--json``."""
+    from datetime import UTC, datetime, timedelta
+
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    from pbem.config import load_config
+
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump({
+        "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "pbem.sqlite"),
+        "map_attachment": False, "seat_reply_rate_per_hour": 2,
+        "games": [{"id": "g1", "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
+                                          "key_hash": HASHES[s]} for s in SEATS]}]}))
+    config = load_config(path)
+    judge = Judge(config, Store(config.database))
+    judge.new_seed = lambda: SEED
+    then = datetime.now(UTC) - timedelta(minutes=20)
+    judge.clock = lambda: then
+    judge.ensure_games()
+    for n in range(5):  # two answered, three kept for the digest (each a different question)
+        judge.handle_message(mail("west@pbem.localhost", f"Hello judge, question {n}: when does my turn come?",
+                                  subject=f"question {n}"))
+    kept = judge.store.held_answers()
+    assert len(kept) == 3 and {r["to_addr"] for r in kept} == {"west@pbem.localhost"}, kept
+
+    out = CliRunner().invoke(main, ["status", "-c", str(path)])
+    assert out.exit_code == 0, out.output
+    line = next((x for x in out.output.splitlines() if "waiting in a digest" in x), "")
+    assert line.startswith("  waiting in a digest (reply rate limit): g1 west <west@pbem.localhost>: 3 answers, "
+                           "the oldest waiting 2"), out.output  # 20 min (or 21 on a slow machine)
+    assert " min (since " in line, line
+    got = CliRunner().invoke(main, ["status", "-c", str(path), "--json"])
+    [row] = __import__("json").loads(got.output)["digests"]
+    assert row["game"] == "g1" and row["seat"] == "west" and row["answers"] == 3, row
+    assert 19 * 60 <= row["waited_seconds"] <= 30 * 60, row
