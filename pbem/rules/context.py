@@ -32,6 +32,13 @@ event whose kind declares it writes none of them
 (:attr:`pbem.rules.core.events.base.EventKind.writes`) cannot call for a settlement."""
 
 
+_CARDS_GONE: frozenset[str] = frozenset({"CardPlayed"})
+"""The events a Tyche activation's move may follow in its check and still adopt the
+dry run made before them (:meth:`Ctx.replay_rehearsal`): the card played. Not a
+surprise discard: its replacement is drawn (``CardDrawn``), and a card drawn may be
+played on the way (R-8.5)."""
+
+
 class Ctx:
     """Holds ``pack``, the working dict ``s``, ``dice`` (None: a check, :attr:`dry`) and
     the ``events`` so far. ``plans``: the plans a check recorded, for carrying the same
@@ -72,7 +79,7 @@ class Ctx:
         # a yes/no check (:func:`pbem.rules.engine.acceptable`): a player-turn's check
         # may stop at its first refused part instead of listing every mistake
         self.quick = False
-        self._rehearsal: tuple[int, str, str, list, Ctx] | None = None
+        self._rehearsal: tuple[int, str, str, list, Ctx, int] | None = None
 
     def restore(self, saved: dict[str, Any], events: int) -> None:
         """Put back the working dict ``saved`` (a deep copy taken earlier) and forget the
@@ -90,18 +97,21 @@ class Ctx:
         When the same moves are carried out next on this context with :attr:`s`
         unchanged (:meth:`replay_rehearsal`), that run is adopted instead of made again:
         the code, the position and the dice (all 1 in a check) are the same, so the
-        events and the position are too. Issue 14: a check ran every move twice."""
-        self._rehearsal = (self.version, seat, segment, moves, run)
+        events and the position are too. Issue 14: a check ran every move twice. A
+        Tyche activation's move (R-8.2) is dry-run before its card is played: its run
+        is adopted after that one ``CardPlayed`` too (:meth:`replay_rehearsal`)."""
+        self._rehearsal = (self.version, seat, segment, moves, run, len(self.events))
 
     def replay_rehearsal(self, seat: str, segment: str, moves: list) -> bool:
         """Adopt the kept dry run of exactly these ``moves`` (the same list object) when
         :attr:`s` has not changed since it was kept; True when adopted (the moves are
         then carried out: position, events, dice flags), else False (and nothing kept)."""
         r, self._rehearsal = self._rehearsal, None
-        if r is None or not self.dry or r[0] != self.version or r[1] != seat \
-                or r[2] != segment or r[3] is not moves:
+        if r is None or not self.dry or r[1] != seat or r[2] != segment or r[3] is not moves:
             return False
         run = r[4]
+        if r[0] != self.version:
+            return self._replay_after_card(r[0], r[5], run)
         self.s.clear()
         self.s.update(run.s)
         # the run's parts are its own copies or, unwritten, the very parts of ``s`` it
@@ -110,6 +120,36 @@ class Ctx:
             self.owned = None
         elif self.owned is not None:
             self.owned |= run.owned
+        self.chance_at += [len(self.events) + i for i in run.chance_at]
+        self.events.extend(run.events)
+        self.recorded.extend(run.recorded)
+        self.rolled = self.rolled or run.rolled
+        self.used_dice = self.used_dice or run.used_dice
+        self.version += 1
+        return True
+
+    def _replay_after_card(self, version: int, events: int, run: Ctx) -> bool:
+        """:meth:`replay_rehearsal` of a run kept before the events since, the card's
+        ``CardPlayed`` (:data:`_CARDS_GONE`; R-8.2: a Tyche activation is checked, then
+        its card played, then the army moves). The run is adopted, its events reduced
+        onto :attr:`s`, when that event and the run's write disjoint parts of the
+        position (the declared ``writes``: the hand, the discards, cards removed and
+        training on one side; no kind of the run that writes them or declares
+        nothing): the card played (never a surprise card) changes nothing the move
+        reads, and the move nothing it wrote. Else False (the move is run again)."""
+        since = self.events[events:]
+        if not since or self.version != version + len(since) \
+                or any(ev.kind not in _CARDS_GONE for ev in since):
+            return False
+        written = {p for ev in since for p in (kind_of(ev.kind).writes or ())}
+        kinds = [kind_of(ev.kind) for ev in run.events]
+        if any(k.reduce is not None and (k.writes is None or not written.isdisjoint(k.writes))
+               for k in kinds):
+            return False
+        for k, ev in zip(kinds, run.events, strict=True):
+            if k.reduce is not None:
+                self._own(k.writes)
+                reduce(self.s, ev)
         self.chance_at += [len(self.events) + i for i in run.chance_at]
         self.events.extend(run.events)
         self.recorded.extend(run.recorded)

@@ -235,3 +235,56 @@ def test_legitimacy_points_are_the_terms_summed_without_terms(monkeypatch) -> No
 def _copy_of(s):  # noqa: ANN001, ANN202
     import copy
     return copy.deepcopy(s)
+
+
+def test_tyche_activation_moves_once_in_a_check(monkeypatch) -> None:  # noqa: ANN001
+    """R-8.2: a check of a Tyche activation dry-runs the army's move once: the run made
+    before the card is played is adopted after it (``Ctx.keep_rehearsal``), with the
+    same events and position as a second run (issue 27 item 5)."""
+    from pbem import rules
+    from pbem.rules import context
+    from pbem.rules.bots.random import candidate_orders
+    from pbem.rules.resolve import moves
+    pack = load_pack(None)
+    rng = random.Random(8)
+    runs = []
+    real_run = moves.run_cursor
+
+    def counted(ctx, c):  # noqa: ANN001, ANN202
+        runs.append(c["segment"])
+        return real_run(ctx, c)
+
+    monkeypatch.setattr(moves, "run_cursor", counted)
+    compared = 0
+    for n in range(2, 120, 3):
+        state = _played(pack, n, b"tyche-once")
+        d = (rules.pending(state) or [None])[0]
+        if d is None or d.kind != "player_turn":
+            continue
+        opts = rules.legal_options(state, d.seat)
+        for h in opts["hand"]:
+            if "activate" not in h["uses"]:
+                continue
+            orders = candidate_orders(pack, state, opts, rng, pick=(h["card"], "activate"))
+            if orders["tyche"].get("use") != "activate":  # the bot found no army to move
+                continue
+            # a surprise discard draws a card the move might play, a surprise play may change
+            # the board: the move runs again after them
+            orders["tyche"].pop("surprise_discards", None)
+            orders["tyche"].pop("surprise_plays", None)
+            orders["movement"] = "none"
+            runs.clear()
+            got = rules.check(state, d.seat, orders)
+            if got.problems or got.outcome is None:
+                continue
+            assert runs.count("tyche") == 1, (n, orders, runs)
+            with monkeypatch.context() as m:  # the same check running the move again
+                m.setattr(context.Ctx, "_replay_after_card", lambda self, *a: False)
+                runs.clear()
+                again = rules.check(state, d.seat, orders)
+                assert runs.count("tyche") == 2
+            assert again.outcome is not None and again.outcome[0] == got.outcome[0]
+            assert [(e.kind, e.data) for e in again.outcome[1]] == \
+                [(e.kind, e.data) for e in got.outcome[1]]
+            compared += 1
+    assert compared >= 3

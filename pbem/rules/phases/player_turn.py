@@ -180,8 +180,10 @@ def _checked(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],
     board: list[Problem] = []
     where = f"orders.{name}"
     order = kind.read(ctx.pack, ctx.s, seat, orders[name], where, shape)
+    # a Tyche activation's dry run is kept for its execution (Ctx.keep_rehearsal)
+    more = {"rehearse": ctx} if kind is tyche else {}
     plan = None if order is None else kind.check(ctx.pack, ctx.s, seat, order, where, board,
-                                                 False)
+                                                 False, **more)
     rej += shape + sure_problems(ctx.pack, ctx.s, seat, board, ctx.unsure, orders,
                                  ctx.refused)
     return plan if not shape and not board else None
