@@ -151,3 +151,37 @@ def test_archive_pages_in_each_language_of_the_seats(store, tmp_path: Path) -> N
     assert "Babilonia" in (site / "es" / "map-0005.svg").read_text()
     with pytest.raises(ValueError, match="not a language"):
         write_archive(store, "g1", tmp_path / "bad", languages=["fr"])
+
+
+def test_the_mailed_log_archive_has_its_readme_in_the_seats_language(store) -> None:
+    """The zip a seat is sent (`command: archive`, the seed mail): its README.txt in the
+    seat's language (issue 28, text28c), every other file byte for byte the same in
+    every language (item 7); the English README as it always was."""
+    import io
+    import zipfile
+    from datetime import UTC, datetime
+
+    from pbem.service.log.trust import log_archive
+
+    when = datetime(2026, 12, 4, 18, 0, tzinfo=UTC)
+
+    def unzipped(tr) -> dict[str, bytes]:
+        made = log_archive(store, "g1", when, tr)
+        with zipfile.ZipFile(io.BytesIO(made.data)) as zf:
+            return {name.split("/", 1)[1]: zf.read(name) for name in zf.namelist()}
+
+    en, es, ru = (unzipped(i18n.translations(x)) for x in ("en", "es", "ru"))
+    assert unzipped(None) == en
+    assert set(en) == set(es) == set(ru) == {"README.txt", "log.jsonl", "game.json", "pbem_verify.py"}
+    for name in ("log.jsonl", "game.json", "pbem_verify.py"):
+        assert en[name] == es[name] == ru[name], name
+    english = en["README.txt"].decode()
+    assert " ".join(english.split()).startswith("Game g1: its log archive, as the judge mailed it on 2026-12-04 "
+                                                "18:00 UTC.")
+    assert "  game.json       the game id, the chain and dice versions, the seed commitment,\n" in english
+    spanish, russian = es["README.txt"].decode(), ru["README.txt"].decode()
+    flat_es, flat_ru = (" ".join(x.split()) for x in (spanish, russian))
+    assert flat_es.startswith("Partida g1: su archivo del registro") and "Compruébalo desde la carpeta" in flat_es
+    assert flat_ru.startswith("Партия g1: архив её журнала") and "Game g1" not in flat_ru
+    assert "--commitment=" in spanish or "--commitment" in spanish  # the command line stays as it is
+    assert max(len(line) for line in spanish.splitlines() if not line.startswith("  ")) <= 72
