@@ -597,3 +597,27 @@ def test_cus_an_earlier_move_brings_count_for_a_later_assault() -> None:
     orders["movement"] = orders["movement"][1:]
     got = [(p.code, p.where) for p in R.check(state, "east", orders).problems]
     assert got == [("siege.illegal", "orders.movement[0]")], got
+
+
+def test_hostile_tribes_where_a_tyche_move_ends_leave_the_army_there_for_sure() -> None:
+    """Game 97 of the property test (128 games): Craterus' Tyche activation ends in
+    Isaura, where Leonnatus stands; the only die is the hostile tribes' there (R-9.5),
+    and no battle can be fought there (no enemy army, none may intercept into a space
+    with an independent marker where it has no CU, R-3.5), so no tie sends the army
+    back to Corycus: Leonnatus' army starts the movement segment in Isaura whatever the
+    die, with Craterus (the commander, R-5), and a path too long from Isaura is refused
+    (it used to be judged from Corycus too, accepted, then stopped under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"craterus": {"seat": "north", "where": "map", "space": "corycus"},
+                     "leonnatus": {"seat": "north", "where": "map", "space": "isaura"}},
+        "cus": {"corycus": {"north": {"mercenary": 1}},
+                "isaura": {"north": {"loyal": 6, "mercenary": 2}}},
+        "hands": {"north": [25]}, "active": "north"})
+    assert "isaura" in state.peek()["independent"]
+    orders = {"tyche": {"card": 25, "use": "activate", "army": "Craterus", "path": ["Isaura"]},
+              "movement": [{"army": "Leonnatus", "path": ["Corycus", "Side", "Aspendus"]}]}
+    got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
+    assert got and all(w.startswith("orders.movement[0]") for _c, w in got), got

@@ -163,7 +163,8 @@ def move_footprint(pack: Pack, start: str | None, path: Iterable[str | None],
 
 
 def rest_footprint(pack: Pack, start: str | None, path: list[str], at: str,
-                   besieges: bool = True, around: set[str] | None = None) -> Unsure:
+                   besieges: bool = True, around: set[str] | None = None,
+                   back: bool = True) -> Unsure:
     """The footprint of a land move from ``start`` along ``path`` (R-9.1) whose first
     die or other seat's answer came on entering ``at`` (issue 24.1): up to there the
     check's dry run is the real one, and after it the army may only come back to the
@@ -175,11 +176,14 @@ def rest_footprint(pack: Pack, start: str | None, path: list[str], at: str,
     is not on the path. ``besieges``: as for :func:`move_footprint`. ``around``: when
     given, the only spaces off the way where other seats' units may differ (those
     that may send an interceptor or take an army avoiding battle, worked out by the
-    caller on the board) instead of every space next to the way."""
+    caller on the board) instead of every space next to the way. ``back``: False when
+    no battle can be fought in ``at`` (no enemy army there, none may intercept into
+    it), so no tie sends the army back to the space it came from."""
     if at not in path:
         return move_footprint(pack, start, path, besieges)
     i = path.index(at)
-    out = move_footprint(pack, path[i - 1] if i else start, path[i:], besieges)
+    out = move_footprint(pack, (path[i - 1] if i else start) if back else at, path[i:],
+                         besieges)
     if around is None or out.everywhere:
         return out
     spaces = out.moved | {x for x in around if x in pack.spaces}

@@ -217,8 +217,8 @@ AFTER_ARRIVAL = frozenset({"DiceRolled", "AssaultRolled", "CUsRemoved", "SiegePo
 assault where it ended (R-10): CUs lost, siege points, a siege completed."""
 
 
-def _assault_only(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | None
-                  ) -> Unsure | None:
+def _assault_only(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | None,
+                  allowed: frozenset[str] = AFTER_ARRIVAL) -> Unsure | None:
     """Issue 24.1: a Tyche activation (R-8.2) whose first die came after its last step,
     followed only by its assault's results (:data:`AFTER_ARRIVAL`): its units stand
     where it ended whatever the dice (an assault only takes CUs away and changes the
@@ -232,7 +232,7 @@ def _assault_only(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | Non
     first = ctx.chance_at[chances]
     moved = [k for k in range(start, len(ctx.events)) if ctx.events[k].kind == "ArmyMoved"]
     if not moved or moved[-1] >= first or any(
-            e.kind not in AFTER_ARRIVAL for e in ctx.events[first:]):
+            e.kind not in allowed for e in ctx.events[first:]):
         return None
     end = ctx.events[moved[-1]].data["to"]
     cus = dict(cus_at(ctx.s, seat, end))
@@ -267,11 +267,17 @@ def _after_first_step(ctx: Ctx, seat: str, plan: Any, chances: int, start: int |
         return None
     path, at = list(moves[0]["path"]), steps[-1].data["to"]
     rest = path[path.index(at):] if at in path else path
+    around, battle_at = _reach(ctx, seat, rest, start)
+    if not battle_at and rest == [path[-1]]:  # hostile tribes where it ends, no battle:
+        quiet = _assault_only(ctx, seat, plan, chances, start,  # only CUs lost there
+                              AFTER_ARRIVAL | {"HostileTribesRolled"})
+        if quiet is not None:
+            return quiet
     return rest_footprint(ctx.pack, moves[0]["army"], path, at, besieges(moves[0]),
-                          _reach(ctx, seat, rest, start))
+                          around, back=battle_at)
 
 
-def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> set[str]:
+def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> tuple[set[str], bool]:
     """Issue 24.1: the spaces next to ``rest`` (the spaces a Tyche move enters from its
     first die on) where other seats' units may come or go: every space next to one
     where another faction stands or a battle was fought (an army avoiding battle, R-9.3,
@@ -281,7 +287,9 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> set[str]:
     until the move's assault, which comes after), and every space another seat's army
     moved from or to in the part's events (``start``: its first event) — the board
     read is the one after the dry run, so an interceptor or avoider the dry run moved
-    is found by its event."""
+    is found by its event. With them, whether a battle may be fought in ``rest[0]``
+    (another faction there or met there in the dry run, or an army that may intercept
+    into it): only then may a tie send the army back where it came from (R-9.2)."""
     pack, s = ctx.pack, ctx.s
     others = enemy_unit_spaces(s, seat)
     fought = {e.data.get("space") for e in ctx.events[start:]  # markers changed too
@@ -292,10 +300,12 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> set[str]:
         if e.kind == "ArmyMoved" and e.data.get("seat") != seat:
             out |= {e.data.get("from"), e.data.get("to")}
     mi = info(pack)
-    for x in rest:
+    battle_at = False
+    for k, x in enumerate(rest):
         nbrs = {y for y, _k in mi.adjacent.get(x, ())}
         if x in others or x in fought:
             out |= nbrs
+            battle_at = battle_at or k == 0
             continue
         for y in nbrs & others:
             seats = {o for o, by in s["cus"].get(y, {}).items() if o != seat and sum(by.values())} | {
@@ -305,7 +315,8 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> set[str]:
             if any(not (hostile_marker(s, o, x) and not sum(s["cus"].get(x, {}).get(o, {}).values()))
                    for o in seats) or not seats:
                 out.add(y)
-    return {x for x in out if x is not None}
+                battle_at = battle_at or k == 0
+    return {x for x in out if x is not None}, battle_at
 
 
 def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],
