@@ -96,6 +96,24 @@ def _pick_up_words(pack: Pack, p: Mapping[str, Any]) -> str:
     return f"{place_name(pack, p.get('space'))} ({', '.join(parts)})"
 
 
+def _army_item(pack: Pack, a: Mapping[str, Any], tr: gettext.NullTranslations | None) -> str:
+    """One army of a prompt's "Armies that may move" (R-9.1): ``"Ptolemy in Gaza (4 MPs;
+    1 loyal)"``; a minor general's army (R-5) says how orders name it, its space
+    (``"the minor general in Amisus (army: Amisus; 4 MPs; 1 mercenary)"``), as it has
+    no name of its own (issue 24, trial24c: players wrote ``army: minor``)."""
+    ngettext = i18n.ngettext_of(tr)
+    num = int(a.get('allowance') or 0)
+    space = place_name(pack, a.get('space'))
+    cus = cus_text(pack, a.get('cus') or {}, tr)
+    if a.get('commander') == "minor":
+        return ngettext("the minor general in %(space)s (army: %(space)s; %(num)d MP; %(cus)s)",
+                        "the minor general in %(space)s (army: %(space)s; %(num)d MPs; %(cus)s)",
+                        num) % {"space": space, "num": num, "cus": cus}
+    return ngettext("%(general)s in %(space)s (%(num)d MP; %(cus)s)",
+                    "%(general)s in %(space)s (%(num)d MPs; %(cus)s)",
+                    num) % {"general": _gen(pack, a.get('commander')), "space": space, "num": num, "cus": cus}
+
+
 def _gen(pack: Pack, gid: str | None) -> str:
     if gid is None:
         return ""
@@ -408,7 +426,8 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
     for a in view.get("armies", []):
         gens = list(a.get("generals", []))
         cmd = a.get("commander")
-        commander = _gen(pack, cmd) if cmd else (_("minor general") if a.get("minor") else _("no general"))
+        minor = cmd == "minor" or (not cmd and a.get("minor"))  # a minor general's army (R-5)
+        commander = _("minor general") if minor else (_gen(pack, cmd) if cmd else _("no general"))
         others = [_gen(pack, g) for g in gens if g != cmd]
         cus = dict(a.get("cus", {}))
         armies.append({"seat": a.get("seat", "?"), "space": space_name(pack, a.get("space")),
@@ -689,12 +708,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                         "items": [pack.fleets[f].name if f in pack.fleets else str(f) for f in value]})
         elif key == "armies" and isinstance(value, (list, tuple)):
             out.append({"label": _("Armies that may move (army: general or space; MA = initiative, R-9.1)"),
-                        "items": [(ngettext("%(general)s in %(space)s (%(num)d MP; %(cus)s)",
-                                            "%(general)s in %(space)s (%(num)d MPs; %(cus)s)",
-                                            int(a.get('allowance') or 0))
-                                   % {"general": _gen(pack, a.get('commander')), "space": place_name(pack, a.get('space')),
-                                      "num": int(a.get('allowance') or 0), "cus": cus_text(pack, a.get('cus') or {}, tr)})
-                                  if isinstance(a, Mapping) else str(a) for a in value]})
+                        "items": [_army_item(pack, a, tr) if isinstance(a, Mapping) else str(a) for a in value]})
         elif key == "pick_ups" and isinstance(value, (list, tuple)):  # R-9.1, issue 24 N6
             out.append({"label": _("Units of yours no general leads; a move takes them along as it "
                                    "passes when it names them (pick_up: {at: Space, cus: {loyal: 1}, "
