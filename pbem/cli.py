@@ -701,6 +701,8 @@ def archive_command(config_path: str, game_id: str, out_dir: str) -> None:
         _fail(f"no game {game_id!r} in {config.database}")
     click.echo(f"{game_id}: {res.reports} reports, {res.rolls} dice rolls, {res.rows} log rows -> "
                f"{res.out_dir / 'index.html'}")
+    for page in sorted(f for f in res.files if f.endswith("/index.html")):  # the seats' other languages
+        click.echo(f"  {page.split('/')[0]}: {res.out_dir / page}")
 
 
 @data_group.command(name="map")
