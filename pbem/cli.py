@@ -466,25 +466,29 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
                               "taken.") % {"game": game_id, "joined": joined})
         return
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
-        _fail(_refused(judge, game_id, str(exc)))
+        _fail(_refused(judge, game_id, exc))
     tr = host_translations(judge, game_id)  # the host's language (issue 28)
     click.echo(i18n.localize(done.text, tr))
     if done.witness:
         click.echo(tr.gettext("Log witness: %(witness)s") % {"witness": done.witness})
 
 
-def _refused(judge: Any, game_id: str, reason: str) -> str:
-    """A refused ``pbem host`` command as its host reads it (issue 28): the reason as
-    the command gave it in English; in another language the refusal's text by its code
-    (``host.refused``, as the mail answers it) first, the reason after it, since it
-    names the command to run instead."""
+def _refused(judge: Any, game_id: str, exc: Exception) -> str:
+    """A refused ``pbem host`` command as its host reads it (issue 28): the reason in
+    the host's language when the refusal carries it (``Refused``), else, in a language
+    other than English, the refusal's text by its code (``host.refused``, as the mail
+    answers it) first and the command's own reason after it, since it names what to run
+    instead."""
     from pbem import problem_texts
     from pbem.problems import Problem
+    from pbem.service.commands.registry import refusal_in
     from pbem.service.outgoing.host_notices import host_translations
 
     tr = host_translations(judge, game_id)
-    if i18n.language_of(tr) == i18n.DEFAULT:
-        return reason
+    reason = str(exc)
+    said = refusal_in(exc, tr)
+    if said is not None or i18n.language_of(tr) == i18n.DEFAULT:
+        return said if said is not None else reason
     said = problem_texts.localized(Problem(message=reason, where="command", code="host.refused"), tr)
     return f"{said.message} {said.hint}\n{reason}"
 
@@ -701,6 +705,8 @@ def archive_command(config_path: str, game_id: str, out_dir: str) -> None:
         _fail(f"no game {game_id!r} in {config.database}")
     click.echo(f"{game_id}: {res.reports} reports, {res.rolls} dice rolls, {res.rows} log rows -> "
                f"{res.out_dir / 'index.html'}")
+    for page in sorted(f for f in res.files if f.endswith("/index.html")):  # the seats' other languages
+        click.echo(f"  {page.split('/')[0]}: {res.out_dir / page}")
 
 
 @data_group.command(name="map")

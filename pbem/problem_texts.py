@@ -481,6 +481,7 @@ TEXTS: dict[str, Text] = {
 
 DETAILS: dict[str, str] = {
     "orders.unknown_space": N_("There is no space %(name)s."),
+    "host.refused": N_("A host command that does not apply now: %(reason)s."),
     "orders.unknown_key": N_("The orders have a field %(field)s that this decision does not take."),
     "tyche.card_not_in_hand": N_("Card %(card)s is not in your hand."),
     "envelope.unknown_game": N_("There is no game %(game)s on this judge."),

@@ -70,5 +70,26 @@ def test_pbem_host_answers_in_the_hosts_language(tmp_path: Path) -> None:
     assert "Log witness:" not in paused.output
     again = runner.invoke(main, ["host", "pause", "g1", "-c", str(path)])
     assert again.exit_code == 1
-    assert es.gettext("A host command that does not apply now.") in again.output, again.output
-    assert "pbem host resume g1" in again.output  # the command's own words, what to run instead
+    assert "la partida g1 ya está en pausa; `pbem host resume g1` sigue adelante" in again.output, again.output
+    assert "paused already" not in again.output
+    extend = runner.invoke(main, ["host", "extend", "g1", "-c", str(path)])
+    assert extend.exit_code == 1 and "--hours 24 (y si quieres --seat east)" in extend.output, extend.output
+    status = runner.invoke(main, ["host", "nonsense", "g1", "-c", str(path)])
+    assert status.exit_code != 0  # click refuses an unknown command before the judge (English, click's own)
+
+
+def test_a_refused_host_command_by_mail_names_its_reason_in_the_hosts_language() -> None:
+    """The mail answer to a refused host command (issue 28 text28c): in es/ru it gave the
+    code's generic text only; now the reason, in the host's language, inside it."""
+    from pbem import i18n
+    from pbem.problem_texts import localized
+    from pbem.problems import Problem
+    from pbem.service.commands.registry import Refused, refusal_in
+
+    exc = Refused(lambda tr: tr.gettext("game %(game)s is not paused; nothing to resume") % {"game": "g1"})
+    assert str(exc) == "game g1 is not paused; nothing to resume"  # English as before
+    ru = i18n.translations("ru")
+    p = Problem(message=str(exc), where="command", code="host.refused", params={"reason": refusal_in(exc, ru)})
+    said = localized(p, ru).message
+    assert "партия g1 не на паузе; продолжать нечего" in said and "not paused" not in said, said
+    assert localized(p, i18n.translations("en")).message == str(exc)

@@ -39,7 +39,8 @@ from pbem.service.base.settings import host_of, wrapped
 from pbem.service.base.text import re_subject
 from pbem.service.commands import replay
 from pbem.service.commands.catalogue import REGISTRY
-from pbem.service.commands.registry import KINDS, Done, HostRequest, Who
+from pbem.service.commands.host.common import STATUS_WORDS
+from pbem.service.commands.registry import KINDS, Done, HostRequest, Refused, Who, refusal_in
 from pbem.service.identity import envelope, hostkey
 from pbem.service.log import trust
 from pbem.service.outgoing import answers, host_notices, outbox
@@ -84,9 +85,12 @@ def run(judge: Service, game_id: str, command: str, *, reason: str = "", hours: 
     names = REGISTRY.names(Who.HOST)
     found = REGISTRY.host(command)
     if found is None:
-        raise ValueError(f"no host command {command!r}; the commands are {', '.join(names)}")
+        raise Refused(lambda tr: tr.gettext("no host command %(command)s; the commands are %(names)s") % {
+            "command": repr(command), "names": ", ".join(names)})
     if game["status"] in trust.ENDED and not found.after_end:
-        raise ValueError(f"game {game_id} is {game['status']}; only status works on it")
+        status = game["status"]
+        raise Refused(lambda tr: tr.gettext("game %(game)s is %(status)s; only status works on it") % {
+            "game": game_id, "status": tr.gettext(STATUS_WORDS[status]) if status in STATUS_WORDS else status})
     now = judge.clock()
     values = {"reason": clean_text(reason, 500),  # logged and mailed to every seat: no control characters (break16)
               "hours": hours, "seat": seat, "player": player, "winner": winner, "abandon": abandon,
@@ -211,8 +215,10 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
                    bot=values.get("bot") is True, add=values.get("add"), remove=values.get("remove"),
                    url=values.get("url"))
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
+        said = refusal_in(exc, host_notices.host_translations(judge, game_id))  # the host's language (issue 28)
         issue = Problem(message=str(exc), where="command", code="host.refused",
-                        hint="docs/host-guide.md lists the host commands.")
+                        hint="docs/host-guide.md lists the host commands.",
+                        params={"reason": said} if said is not None else None)
         return answers.reject(judge, parsed, rec, [issue], game_id, None, {"document": shown})
     iid = rec("host", "", game_id=game_id, result={"document": shown})
     if _once(name) or "seq" in doc:

@@ -6,7 +6,7 @@ old player told (:func:`pbem.service.play.substitutes.take`)."""
 from __future__ import annotations
 
 from pbem.service.base.context import Service
-from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, Refused
 from pbem.service.play import substitutes
 
 
@@ -18,12 +18,14 @@ def process(judge: Service, request: HostRequest) -> Done:
     offer = judge.store.seat_offer(game_id, seat) if isinstance(seat, str) else None
     asked = [o["seat"] for o in judge.store.seat_offers(game_id) if o["status"] == "asked"]
     if offer is None or offer["status"] != "asked":
-        raise ValueError(f"no substitute asks for seat {seat!r} of {game_id} (they ask for: "
-                         f"{', '.join(asked) or 'none'}); " + request.say("`seat: east`", "--seat east")
-                         + " names the seat of the substitute's request")
+        raise Refused(lambda tr: tr.gettext("no substitute asks for seat %(seat)s of %(game)s (they ask for: "
+                                            "%(asked)s); %(how)s names the seat of the substitute's request") % {
+            "seat": repr(seat), "game": game_id, "asked": ", ".join(asked) or tr.gettext("none"),
+            "how": request.say("`seat: east`", "--seat east")})
     if not substitutes.is_free(judge, game_id, seat):
         judge.store.close_offer(game_id, seat, "closed", request.now.isoformat())
-        raise ValueError(f"seat {seat} of {game_id} is its player's again (they sent orders); the offer is closed")
+        raise Refused(lambda tr: tr.gettext("seat %(seat)s of %(game)s is its player's again (they sent orders); the "
+                                            "offer is closed") % {"seat": seat, "game": game_id})
     head = substitutes.take(judge, game_id, seat, offer["asker_name"], offer["asker_email"])
     player = f"{offer['asker_name']} <{offer['asker_email']}>"
     return Done(lambda tr: tr.gettext("Seat %(seat)s of %(game)s is now played by %(player)s; the handover mail "

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from pbem.service.base.context import Service
 from pbem.service.commands.host import common
-from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, Refused
 from pbem.service.log.trust import log_events
 
 GUIDE = Guide("host-guide.md", "Host commands")
@@ -20,17 +20,21 @@ def process(judge: Service, request: HostRequest) -> Done:
     range or no open deadline."""
     game_id, hours, seat = request.game_id, request.values.get("hours"), request.values.get("seat")
     if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not 0 < hours <= MAX_EXTEND_HOURS:
-        raise ValueError(f"extend needs how long, in hours from 1 to {MAX_EXTEND_HOURS}: " + request.say(
-            "`hours: 24` (and optionally `seat: east`)", "--hours 24 (and optionally --seat east)")
-            + f"; got {hours!r}")
+        raise Refused(lambda tr: tr.gettext("extend needs how long, in hours from 1 to %(most)s: %(how)s; got "
+                                            "%(got)s") % {
+            "most": MAX_EXTEND_HOURS, "got": repr(hours), "how": request.say(
+                tr.gettext("`hours: 24` (and optionally `seat: east`)"),
+                tr.gettext("--hours 24 (and optionally --seat east)"))})
     moved: list[common.Moved] = []
     try:
         moves = common.moves(judge, game_id, timedelta(hours=hours), "extend", seat, moved=moved)
     except OverflowError:
-        raise ValueError(f"extending by {hours} hours would put a deadline past the year 9999; "
-                         "extend by fewer hours") from None
+        raise Refused(lambda tr: tr.gettext("extending by %(hours)s hours would put a deadline past the year 9999; "
+                                            "extend by fewer hours") % {"hours": hours}) from None
     if not moves:
-        raise ValueError(f"no open deadline{' of ' + seat if seat else ''} in {game_id} to extend")
+        raise Refused(lambda tr: (tr.gettext("no open deadline of %(seat)s in %(game)s to extend") if seat
+                                  else tr.gettext("no open deadline in %(game)s to extend")) % {
+            "seat": seat, "game": game_id})
     head = log_events(judge, game_id, moves)
     span = common.span(timedelta(hours=hours))
     common.tell_moved(judge, game_id, moved, lambda tr: tr.gettext(

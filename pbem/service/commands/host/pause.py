@@ -4,7 +4,7 @@ from __future__ import annotations
 from pbem import rules
 from pbem.service.base.context import Service
 from pbem.service.commands.host import common
-from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, Refused
 from pbem.service.log.trust import log_events
 
 GUIDE = Guide("host-guide.md", "Host commands")
@@ -15,8 +15,9 @@ def process(judge: Service, request: HostRequest) -> Done:
     paused already."""
     game_id, now, reason = request.game_id, request.now, request.values.get("reason", "")
     if request.game["status"] == "paused":
-        raise ValueError(f"game {game_id} is paused already; " + request.say(
-            "send `command: resume` to go on", f"`pbem host resume {game_id}` goes on"))
+        raise Refused(lambda tr: tr.gettext("game %(game)s is paused already; %(next)s") % {
+            "game": game_id, "next": request.say(tr.gettext("send `command: resume` to go on"), tr.gettext(
+                "`%(command)s` goes on") % {"command": f"pbem host resume {game_id}"})})
     head = log_events(judge, game_id, [rules.judge_event("GamePaused", {"at": now.isoformat(), "reason": reason})])
     judge.store.set_game_status(game_id, "paused")
     common.tell_seats(judge, game_id, lambda tr: tr.gettext("the game is paused"),

@@ -9,7 +9,7 @@ from pbem.report import build
 from pbem.service.base.context import Service
 from pbem.service.base.settings import bot_seats, settings_of, wrapped
 from pbem.service.commands.host import common
-from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, Refused
 from pbem.service.log import trust
 from pbem.service.log.trust import log_events
 from pbem.service.outgoing import digests, outbox, seat_preferences
@@ -22,12 +22,13 @@ def _common(judge: Service, game_id: str, seat: str | None, via: str) -> dict[st
     """The checks every replace makes: a game of ``pbem game new`` and one of its
     seats. Returns the seats rows by seat. Raises ValueError saying what to do."""
     if judge.config.game(game_id) is not None:
-        raise ValueError(f"game {game_id} comes from the config: change the seat there (`pbem run` logs the "
-                         "change); replace works on games made by `pbem game new`")
+        raise Refused(lambda tr: tr.gettext("game %(game)s comes from the config: change the seat there (`pbem run` "
+                                            "logs the change); replace works on games made by `pbem game new`") % {
+            "game": game_id})
     rows = {r["seat"]: r for r in judge.store.seats(game_id)}
     if seat not in rows:
-        raise ValueError(f"replace needs the seat: {common.say(via, '`seat: east`', '--seat east')} (seats: "
-                         f"{', '.join(rows)})")
+        raise Refused(lambda tr: tr.gettext("replace needs the seat: %(how)s (seats: %(seats)s)") % {
+            "how": common.say(via, "`seat: east`", "--seat east"), "seats": ", ".join(rows)})
     return rows
 
 
@@ -40,8 +41,10 @@ def _to_bot(judge: Service, game_id: str, seat: str, via: str) -> Done:
     rows = _common(judge, game_id, seat, via)
     played = bot_seats(judge, game_id).get(seat)
     if played is not None and played.why != "civil_disorder":
-        raise ValueError(f"the bot plays {seat} of {game_id} already; to give the seat to a person, "
-                         + common.say(via, "`player: Name <address>`", "--player 'Name <address>'"))
+        raise Refused(lambda tr: tr.gettext("the bot plays %(seat)s of %(game)s already; to give the seat to a "
+                                            "person, %(how)s") % {
+            "seat": seat, "game": game_id, "how": common.say(via, "`player: Name <address>`",
+                                                             "--player 'Name <address>'")})
     old = rows[seat]
     old_language = seat_preferences.of(store, game_id, seat)["language"]
     store.close_address_changes(game_id, seat, "replaced", judge.clock().isoformat())
@@ -93,21 +96,23 @@ def _replace(judge: Service, game_id: str, seat: str | None, player: str, via: s
     try:
         new = parse_seat(f"{seat}={player}")
     except ValueError:
-        raise ValueError("replace needs the new player as " + common.say(via, "`player: Name <address>`",
-                                                                   "--player 'Name <address>'")
-                         + f"; got {player!r}") from None
+        raise Refused(lambda tr: tr.gettext("replace needs the new player as %(how)s; got %(got)s") % {
+            "how": common.say(via, "`player: Name <address>`", "--player 'Name <address>'"),
+            "got": repr(player)}) from None
     address = normalise_address(new.email)
     if not address:
-        raise ValueError(f"not an address: {new.email!r}; write "
-                         + common.say(via, "`player: Name <address>`", "--player 'Name <address>'"))
+        raise Refused(lambda tr: tr.gettext("not an address: %(address)s; write %(how)s") % {
+            "address": repr(new.email), "how": common.say(via, "`player: Name <address>`",
+                                                          "--player 'Name <address>'")})
     if reaches_mailbox(address, judge.config.judge_address or ""):  # JUDGE@, judge+tag@ too (issue 25, attempt 5)
-        raise ValueError(f"{address} is the judge's own address; write "
-                         f"{common.say(via, '`player: Name <address>`', '--player NAME <ADDRESS>')} with the "
-                         "new player's address")
+        raise Refused(lambda tr: tr.gettext("%(address)s is the judge's own address; write %(how)s with the new "
+                                            "player's address") % {
+            "address": address, "how": common.say(via, "`player: Name <address>`", "--player NAME <ADDRESS>")})
     taken = [s for s, r in rows.items() if s != seat and fold_address(r["email"]) == fold_address(address)]
     if taken:
-        raise ValueError(f"{address} is the address of another seat of {game_id} ({taken[0]}): one seat per "
-                         "address; write the new player's own address")
+        raise Refused(lambda tr: tr.gettext("%(address)s is the address of another seat of %(game)s (%(seat)s): one "
+                                            "seat per address; write the new player's own address") % {
+            "address": address, "game": game_id, "seat": taken[0]})
     head = give_seat(judge, game_id, seat, new.player, address, "replace")
     return Done(lambda tr: tr.gettext("Seat %(seat)s of %(game)s is now played by %(player)s; the handover mail "
                                       "with the new key is queued.") % {"seat": seat, "game": game_id,
@@ -121,9 +126,9 @@ def process(judge: Service, request: HostRequest) -> Done:
     seat, player = request.values.get("seat"), request.values.get("player")
     if request.values.get("bot") is True:
         if player:
-            raise ValueError("replace takes either the new player or the bot, not both: "
-                             + common.say(request.via, "`player: Name <address>` or `bot: true`",
-                                          "--player 'Name <address>' or --bot"))
+            raise Refused(lambda tr: tr.gettext("replace takes either the new player or the bot, not both: %(how)s")
+                          % {"how": common.say(request.via, tr.gettext("`player: Name <address>` or `bot: true`"),
+                                               tr.gettext("--player 'Name <address>' or --bot"))})
         return _to_bot(judge, request.game_id, seat, request.via)
     return _replace(judge, request.game_id, seat, player or "", request.via)
 

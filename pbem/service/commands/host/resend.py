@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbem import rules
 from pbem.service.base.context import Service
 from pbem.service.commands.host import common
-from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, Refused
 from pbem.service.log.trust import log_events
 from pbem.service.play.reports import prompt_again
 
@@ -15,8 +15,10 @@ def _resend(judge: Service, game_id: str, seat: str | None, via: str = "mail") -
     state = judge.state(game_id)
     waited = [d.seat for d in rules.pending(state) if seat is None or d.seat == seat]
     if not waited:
-        raise ValueError(f"{seat or 'no seat'} has no pending decision in {game_id}; "
-                         + common.say(via, "`command: status`", f"`pbem host status {game_id}`") + " shows who is waited on")
+        raise Refused(lambda tr: tr.gettext("%(seat)s has no pending decision in %(game)s; %(status)s shows who is "
+                                            "waited on") % {
+            "seat": seat or tr.gettext("no seat"), "game": game_id,
+            "status": common.say(via, "`command: status`", f"`pbem host status {game_id}`")})
     data = {"command": "resend", **({"seat": seat} if seat else {})}
     head = log_events(judge, game_id, [rules.judge_event("HostActed", data)])
     for s in waited:

@@ -10,7 +10,7 @@ from pbem.service.base import calendar
 from pbem.service.base.context import Service
 from pbem.service.base.settings import settings_of
 from pbem.service.commands.host import common
-from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, Refused
 from pbem.service.log.trust import log_events
 
 GUIDE = Guide("host-guide.md", "Host commands")
@@ -24,7 +24,7 @@ def process(judge: Service, request: HostRequest) -> Done:
     pause its seats agreed (:func:`pbem.service.commands.seat.votes.tick`)."""
     game_id, now, reason = request.game_id, request.now, request.values.get("reason", "")
     if request.game["status"] != "paused":
-        raise ValueError(f"game {game_id} is not paused; nothing to resume")
+        raise Refused(lambda tr: tr.gettext("game %(game)s is not paused; nothing to resume") % {"game": game_id})
     since = common.paused_at(judge, game_id)
     pause = timedelta(seconds=max(0, int((now - since).total_seconds())))  # as logged
     by_vote = request.via == "vote"  # the pause the seats agreed is over (issue 29, commands/seat/votes.py)

@@ -22,7 +22,7 @@ import gettext
 
 from pbem.service.base.context import Service
 from pbem.service.base.settings import host_of
-from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, Refused
 from pbem.service.outgoing import webhooks
 
 
@@ -33,7 +33,8 @@ def process(judge: Service, request: HostRequest) -> Done:
     game without a host address."""
     address = host_of(judge, request.game_id)
     if not address:
-        raise ValueError(f"game {request.game_id} has no host address (host_email): host notices go nowhere")
+        raise Refused(lambda tr: tr.gettext("game %(game)s has no host address (host_email): host notices go "
+                                            "nowhere") % {"game": request.game_id})
     url = request.values.get("url")
     url = url.strip() if isinstance(url, str) else None
     if url is None:
@@ -48,8 +49,8 @@ def process(judge: Service, request: HostRequest) -> Done:
                                           "webhook is dropped.") % {"address": address}, None)
     problem = webhooks.url_problem(url)
     if problem:
-        raise ValueError(f"{problem}; write " + request.say("`url: https://…`", "--url https://…")
-                         + " (a chat's incoming webhook) or `off`")
+        raise Refused(lambda tr: tr.gettext("%(problem)s; write %(how)s (a chat's incoming webhook) or `off`") % {
+            "problem": problem, "how": request.say("`url: https://…`", "--url https://…")})
     judge.store.set_host_webhook(address, url)
 
     def said(tr: gettext.NullTranslations) -> str:
