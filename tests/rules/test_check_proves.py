@@ -621,3 +621,29 @@ def test_hostile_tribes_where_a_tyche_move_ends_leave_the_army_there_for_sure() 
               "movement": [{"army": "Leonnatus", "path": ["Corycus", "Side", "Aspendus"]}]}
     got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
     assert got and all(w.startswith("orders.movement[0]") for _c, w in got), got
+
+
+def test_a_siege_the_dry_dice_complete_leaves_the_check_as_it_was(monkeypatch) -> None:
+    """Game 76 of the dice half (98 games): Perdiccas' Tyche activation leaves Susa for
+    Cossaei (hostile tribes, then an assault: dice only where it ends). Dry dice of 6
+    complete the siege there, dry dice of 1 do not; the markers Cossaei had when he
+    entered it (an independent marker: no interception into it, R-3.5) are the same
+    either way, so the check finds the same problems: a move of the army of Susa,
+    which has left, is refused under both."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"perdiccas": {"seat": "east", "where": "map", "space": "susa"}},
+        "cus": {"susa": {"east": {"mercenary": 6, "loyal": 2}}},
+        "hands": {"east": [59]}, "active": "east"})
+    orders = {"tyche": {"card": 59, "use": "activate", "army": "Perdiccas", "path": ["Cossaei"],
+                        "assault": 1},
+              "movement": [{"army": "Susa", "path": ["Madaktu"]}]}
+    seen = []
+    for values in ([1], [6]):
+        monkeypatch.setattr(Ctx, "_dice", _dry_dice(values))
+        seen.append([(p.code, p.where) for p in R.check(state, "east", orders).problems])
+        monkeypatch.undo()
+    assert seen[0] == seen[1], seen
+    assert any(w.startswith("orders.movement[0]") for _c, w in seen[0]), seen

@@ -281,10 +281,11 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> tuple[set[str], 
     """Issue 24.1: the spaces next to ``rest`` (the spaces a Tyche move enters from its
     first die on) where other seats' units may come or go: every space next to one
     where another faction stands or a battle was fought (an army avoiding battle, R-9.3,
-    steps into any free one) or a marker changed in the dry run, the spaces of other seats' armies that may intercept
+    steps into any free one), the spaces of other seats' armies that may intercept
     into a space of ``rest`` (R-9.3: none into a space with an enemy garrison or an
-    independent marker where that seat has no CUs, R-3.5; the markers there stay
-    until the move's assault, which comes after), and every space another seat's army
+    independent marker where that seat has no CUs, R-3.5, read on the markers as the
+    move met them: an assault after it, which the dry run's dice may have completed,
+    changes them later), and every space another seat's army
     moved from or to in the part's events (``start``: its first event) — the board
     read is the one after the dry run, so an interceptor or avoider the dry run moved
     is found by its event. With them, whether a battle may be fought in ``rest[0]``
@@ -292,9 +293,22 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> tuple[set[str], 
     into it): only then may a tie send the army back where it came from (R-9.2)."""
     pack, s = ctx.pack, ctx.s
     others = enemy_unit_spaces(s, seat)
-    fought = {e.data.get("space") for e in ctx.events[start:]  # markers changed too
-              if e.kind in ("BattleFought", "BattleAvoided", "OverrunCarriedOut",
-                            "SiegeCompleted", "GarrisonPlaced", "GarrisonRemoved")}
+    fought = {e.data.get("space") for e in ctx.events[start:]
+              if e.kind in ("BattleFought", "BattleAvoided", "OverrunCarriedOut")}
+    before: dict[str, str | None] = {}  # the marker a space had before the dry run changed it
+    for e in ctx.events[start:]:
+        x = e.data.get("space")
+        if e.kind == "SiegeCompleted":
+            before.setdefault(x, e.data.get("marker"))
+        elif e.kind == "GarrisonRemoved":
+            before.setdefault(x, e.data.get("seat"))
+        elif e.kind == "GarrisonPlaced":
+            before.setdefault(x, None)
+
+    def hostile(o: str, x: str) -> bool:  # R-3.5 on the board the move met
+        if x not in before:
+            return hostile_marker(s, o, x)
+        return before[x] is not None and before[x] != o
     out: set[str] = set()
     for e in ctx.events[start:]:
         if e.kind == "ArmyMoved" and e.data.get("seat") != seat:
@@ -312,7 +326,7 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> tuple[set[str], 
                 v["seat"] for v in s["generals"].values()
                 if v["where"] == "map" and v["space"] == y and v["seat"] not in (seat, None)} | {
                 o for o, ms in s["minors"].items() if o != seat and y in ms}
-            if any(not (hostile_marker(s, o, x) and not sum(s["cus"].get(x, {}).get(o, {}).values()))
+            if any(not (hostile(o, x) and not sum(s["cus"].get(x, {}).get(o, {}).values()))
                    for o in seats) or not seats:
                 out.add(y)
                 battle_at = battle_at or k == 0
