@@ -16,6 +16,16 @@
                                 on; a grey message keeps its sender hidden
     OUT_DIR/pbem_verify.py      the standalone verifier (standard library only):
                                 ``python3 pbem_verify.py OUT_DIR --witness HASH@N``
+    OUT_DIR/es/, OUT_DIR/ru/    the same pages and maps in each other language a seat
+                                of the game reads (issue 28): index.html, report-NNNN.html,
+                                map-NNNN.svg, dice.html, chain.html; their links to
+                                log.jsonl and the verifier go up to OUT_DIR's
+
+The pages are in English at the top and once more per language of the game's seats
+(:func:`archive_languages`), each page linking to its twin in the other languages: one
+archive serves every seat, and a seat sent to it opens its own language's folder
+(docs/reports.md "Languages"). Only the rendering is translated: log.jsonl, game.json
+and the verifier are language-free and written once (issue 28 item 7).
 
 log.jsonl, game.json and pbem_verify.py are byte for byte the files of the log archive
 that the seed mail and ``command: archive`` carry (:func:`pbem.service.log.trust.log_archive`).
@@ -27,14 +37,16 @@ recompute every roll (docs/trust.md).
 """
 from __future__ import annotations
 
+import gettext
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.gamesettings import GameSettings
 from pbem.pack.model import Pack
+from pbem.pack.names import localized
 from pbem.report import context, snapshot
 from pbem.report.history import (
     Batch,
@@ -46,9 +58,11 @@ from pbem.report.history import (
 )
 from pbem.report.render import render
 from pbem.service.base.context import game_pack
+from pbem.service.commands.host.common import STATUS_WORDS
 from pbem.service.commands.seat.press import published
 from pbem.service.log.history import batches
 from pbem.service.log.trust import ENDED, archive_files
+from pbem.service.outgoing import seat_preferences
 from pbem.store import Store
 from pbem.store.db import GENESIS, canonical_json
 
@@ -73,13 +87,15 @@ def _map(i: int) -> str:
     return f"map-{i:04d}.svg"
 
 
-def dice_ledger(all_batches: Sequence[Batch], pack: Pack | None = None) -> list[dict[str, Any]]:
+def dice_ledger(all_batches: Sequence[Batch], pack: Pack | None = None,
+                tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """Every public ``DiceRolled`` event in order: ``[{"batch", "step", "n", "dice",
     "values", "total", "purpose", "rule", "extra", "details", "page"}]`` (``n`` numbers
     the rolls within the batch; ``extra`` holds what the roll event itself carries;
     ``details`` what the roll decided, with every term: strengths, ratings, chart row
     and column, :func:`pbem.report.context.roll_details`); with ``pack``, ids read as
-    printed names."""
+    printed names; the purpose and the details in the language of ``tr`` (None:
+    English; issue 28)."""
     out = []
     for b in all_batches:
         n = 0
@@ -87,48 +103,108 @@ def dice_ledger(all_batches: Sequence[Batch], pack: Pack | None = None) -> list[
         for i, e in enumerate(public):
             if e.kind == "DiceRolled":
                 info = context.roll_info(e, pack)
-                details = context.roll_details(pack, public, i) if pack is not None else ""
+                if tr is not None:
+                    info["purpose"] = context.purpose_words(str(info["purpose"]), tr)
+                details = context.roll_details(pack, public, i, tr) if pack is not None else ""
                 out.append({"batch": b.index, "step": b.step, "n": n, "page": _page(b.step), **info,
                             "details": details})
                 n += 1
     return out
 
 
+def archive_languages(store: Store, game_id: str) -> list[str]:
+    """The languages the archive of ``game_id`` is written in: English (the top
+    folder) and each other language a seat of the game reads (its ``language:``
+    preference, :mod:`pbem.service.outgoing.seat_preferences`), in
+    :data:`pbem.i18n.LANGUAGES` order, the pseudo-language last."""
+    read = {seat_preferences.of(store, game_id, s["seat"])["language"] for s in store.seats(game_id)}
+    return [i18n.DEFAULT] + [x for x in (*i18n.LANGUAGES, i18n.PSEUDO) if x in read and x != i18n.DEFAULT]
+
+
 def write_archive(store: Store, game_id: str, out_dir: str | Path,
-                  publish_press: bool | None = None) -> ArchiveResult:
+                  publish_press: bool | None = None, languages: Sequence[str] | None = None) -> ArchiveResult:
     """Write the static site of ``game_id`` into ``out_dir`` (created if needed; files
     of the same names are overwritten). ``publish_press``: the game's setting (None:
     read from the game's table, ``pbem game new``; the CLI passes a config game's).
-    Raises KeyError when the game is unknown."""
+    ``languages``: the page sets to write (None: :func:`archive_languages`); English
+    always, in ``out_dir`` itself, every other one in ``out_dir/<language>/``. The
+    counts of the result are those of one page set; ``files`` names every file.
+    Raises KeyError when the game is unknown, ValueError for a language the judge
+    does not render."""
     game = store.game(game_id)
     if game is None:
         raise KeyError(game_id)
+    wanted = list(languages) if languages is not None else archive_languages(store, game_id)
+    bad = [x for x in wanted if not i18n.is_language(x, pseudo=True)]
+    if bad:
+        raise ValueError(f"not a language of this judge: {', '.join(bad)}")
+    order = [i18n.DEFAULT] + [x for x in dict.fromkeys(wanted) if x != i18n.DEFAULT]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    pack = game_pack(store, game_id)
+    base_pack = game_pack(store, game_id)
     seats = store.seats(game_id)
-    players = {s["seat"]: s["player"] for s in seats}
     all_batches = batches(store, game_id)
+    over = game["status"] in ENDED
+    rows = store.chain_rows(game_id)
+    chain = [{k: r[k] for k in ("seq", "step", "kind", "public", "seat", "prev_hash", "hash")} for r in rows]
+    for name, data in archive_files(store, game_id, reveal=over).items():  # the mailed archive's files too
+        (out / name).write_bytes(data)
+    files: list[str] = []
+    counts = (0, 0)
+    for language in order:
+        where = "" if language == i18n.DEFAULT else f"{language}/"
+        written, counts = _page_set(game_id, game, base_pack, seats, all_batches, chain, out / where if where else out,
+                                    language, order, over)
+        files += [where + f for f in written]
+    if over and _publishes_press(store, game_id, publish_press):
+        (out / "press.json").write_text(canonical_json(press_record(store, game_id)) + "\n", encoding="utf-8")
+        files.append("press.json")
+    files += ["log.jsonl", "game.json", "pbem_verify.py"]
+    return ArchiveResult(out, counts[0], counts[1], len(chain), tuple(files))
+
+
+def _page_set(game_id: str, game: dict[str, Any], base_pack: Pack, seats: Sequence[dict[str, Any]],
+              all_batches: Sequence[Batch], chain: list[dict[str, Any]], out: Path, language: str,
+              order: Sequence[str], over: bool) -> tuple[list[str], tuple[int, int]]:
+    """One language's pages and maps in ``out`` (the archive's folder for English, its
+    ``<language>/`` folder for another): the file names written, and the number of
+    reports and of dice rolls."""
+    tr = i18n.translations(language)
+    pack = localized(base_pack, language)
+    out.mkdir(parents=True, exist_ok=True)
+    players = {s["seat"]: s["player"] for s in seats}
+    up = "" if language == i18n.DEFAULT else "../"
+
+    def twins(page: str) -> list[tuple[tuple[str, str], str]]:
+        """Links to ``page`` in every language of the archive ("" for this one)."""
+        here = [] if language == i18n.DEFAULT else [".."]
+        return [((x, i18n.NAMES.get(x, x)),
+                 "" if x == language else "/".join([*here, *([] if x == i18n.DEFAULT else [x]), page]))
+                for x in order]
+
     files: list[str] = []
     entries = []
     groups = step_groups(all_batches)
     for n, group in enumerate(groups):
         step, last = group[0].step, group[-1]
-        headline = joined_headlines(group)
+        headline = joined_headlines(group, tr)
         events = [e for b in group for e in b.events]
-        title = f"{game_id} step {step}: {headline}"
+        title = (f"{game_id} step {step}: {headline}" if language == i18n.DEFAULT  # as before issue 28
+                 else tr.gettext("%(game)s, step %(step)s: %(headline)s") % {"game": game_id, "step": step,
+                                                                           "headline": headline})
         (out / _map(step)).write_text(snapshot.svg(pack, last.state, events, title, players=players),
                                       encoding="utf-8")
-        nav = [("index", "index.html")]
+        nav = [(tr.gettext("index"), "index.html")]
         if n > 0:
-            nav.append(("previous", _page(groups[n - 1][0].step)))
+            nav.append((tr.gettext("previous"), _page(groups[n - 1][0].step)))
         if n + 1 < len(groups):
-            nav.append(("next", _page(groups[n + 1][0].step)))
-        nav += [("dice", "dice.html"), ("hash chain", "chain.html")]
+            nav.append((tr.gettext("next"), _page(groups[n + 1][0].step)))
+        nav += [(tr.gettext("dice"), "dice.html"), (tr.gettext("hash chain"), "chain.html")]
+        nav += [(name[1], href) for name, href in twins(_page(step)) if href]
         rep = render_batches(pack, group, game_id=game_id, seat=None, seats=seats,
                              seed_commitment=game["seed_commitment"], map_src=_map(step), nav=nav,
                              before=groups[n - 1][-1].state if n > 0 else None,
-                             bots=bots_until(all_batches, group[-1]))
+                             bots=bots_until(all_batches, group[-1]), tr=tr)
         (out / _page(step)).write_text(rep.html, encoding="utf-8")
         files += [_map(step), _page(step)]
         when = played_in(groups, n)  # the turn and round the step was played in
@@ -136,30 +212,28 @@ def write_archive(store: Store, game_id: str, out_dir: str | Path,
                         "headline": headline, "page": _page(step), "map": _map(step),
                         "rolls": sum(1 for e in events if e.kind == "DiceRolled" and e.public),
                         "events": len(events)})
-    ledger = dice_ledger(all_batches, pack)
-    over = game["status"] in ENDED
-    rows = store.chain_rows(game_id)
-    chain = [{k: r[k] for k in ("seq", "step", "kind", "public", "seat", "prev_hash", "hash")} for r in rows]
-    for name, data in archive_files(store, game_id, reveal=over).items():  # the mailed archive's files too
-        (out / name).write_bytes(data)
+    ledger = dice_ledger(all_batches, pack, tr if language != i18n.DEFAULT else None)
     final = all_batches[-1].state if all_batches else None
-    common = {"game_id": game_id, "pack": game["pack"], "status": game["status"],
+    status = game["status"]
+    common = {"game_id": game_id, "pack": game["pack"], "status": status,
+              "status_word": tr.gettext(STATUS_WORDS[status]) if status in STATUS_WORDS else status,
               "seed_commitment": game["seed_commitment"], "seed": game["seed"] if over else None,
-              "players": [{"seat": s["seat"], "player": s["player"]} for s in seats]}
+              "players": [{"seat": s["seat"], "player": s["player"]} for s in seats], "root": up}
     result = None
     if final is not None:
-        result = context.state_summary(pack, rules.view(final, None), seats)["result"]
+        result = context.state_summary(pack, rules.view(final, None), seats, tr)["result"]
     (out / "index.html").write_text(render("archive_index.html.j2", {
         **common, "entries": entries, "rolls": len(ledger), "rows": len(chain), "result": result,
-        "last_map": entries[-1]["map"] if entries else None}), encoding="utf-8")
-    (out / "dice.html").write_text(render("archive_dice.html.j2", {**common, "ledger": ledger}), encoding="utf-8")
-    (out / "chain.html").write_text(render("archive_chain.html.j2", {**common, "chain": chain, "genesis": GENESIS}),
+        "last_map": entries[-1]["map"] if entries else None, "languages": twins("index.html")}, tr),
+        encoding="utf-8")
+    (out / "dice.html").write_text(render("archive_dice.html.j2", {**common, "ledger": ledger,
+                                                                    "languages": twins("dice.html")}, tr),
+                                   encoding="utf-8")
+    (out / "chain.html").write_text(render("archive_chain.html.j2", {**common, "chain": chain, "genesis": GENESIS,
+                                                                      "languages": twins("chain.html")}, tr),
                                     encoding="utf-8")
-    if over and _publishes_press(store, game_id, publish_press):
-        (out / "press.json").write_text(canonical_json(press_record(store, game_id)) + "\n", encoding="utf-8")
-        files.append("press.json")
-    files += ["index.html", "dice.html", "chain.html", "log.jsonl", "game.json", "pbem_verify.py"]
-    return ArchiveResult(out, len(groups), len(ledger), len(chain), tuple(files))
+    files += ["index.html", "dice.html", "chain.html"]
+    return files, (len(groups), len(ledger))
 
 
 def _publishes_press(store: Store, game_id: str, publish_press: bool | None) -> bool:

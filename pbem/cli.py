@@ -438,12 +438,15 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
     approve, resend, end, rollback, observers, webhook): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
+    from pbem.gamesettings import GameSettings
     from pbem.service.commands.host_commands import run as run_host
     from pbem.service.judge import Judge
+    from pbem.service.outgoing.host_notices import host_translations
 
     config = _load(config_path)
+    judge = Judge(config, _open_store(config))
     try:
-        done = run_host(Judge(config, _open_store(config)), game_id, command, reason=reason, hours=hours, seat=seat,
+        done = run_host(judge, game_id, command, reason=reason, hours=hours, seat=seat,
                         player=player, winner=winner, abandon=abandon, to_step=to_step, bot=bot, add=add,
                         remove=remove, url=url, via="cli")
     except KeyError:
@@ -451,18 +454,39 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
         row = store.signup(game_id)
         if row is None:
             _fail(f"no game {game_id!r} in {config.database}")
+        # the host's language (issue 28): the sign-up's host_language
+        tr = i18n.translations(GameSettings.from_dict(row.get("settings")).host_language)
         taken = {r["seat"]: r["player"] for r in store.signup_seats(game_id)}
-        joined = ", ".join(f"{s}: {p}" for s, p in taken.items()) or "nobody yet"
+        joined = ", ".join(f"{s}: {p}" for s, p in taken.items()) or tr.gettext("nobody yet")
         if command != "status":
-            _fail(f"{game_id} is open for sign-up and has not started ({len(taken)} of 4 seats taken: {joined}); "
-                  f"`{command}` works once it starts")
-        click.echo(f"{game_id} is open for sign-up; joined: {joined}. It starts when the last seat is taken.")
+            _fail(tr.gettext("%(game)s is open for sign-up and has not started (%(taken)d of 4 seats taken: "
+                             "%(joined)s); `%(command)s` works once it starts") % {
+                "game": game_id, "taken": len(taken), "joined": joined, "command": command})
+        click.echo(tr.gettext("%(game)s is open for sign-up; joined: %(joined)s. It starts when the last seat is "
+                              "taken.") % {"game": game_id, "joined": joined})
         return
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
-        _fail(str(exc))
-    click.echo(i18n.localize(done.text))
+        _fail(_refused(judge, game_id, str(exc)))
+    tr = host_translations(judge, game_id)  # the host's language (issue 28)
+    click.echo(i18n.localize(done.text, tr))
     if done.witness:
-        click.echo(f"Log witness: {done.witness}")
+        click.echo(tr.gettext("Log witness: %(witness)s") % {"witness": done.witness})
+
+
+def _refused(judge: Any, game_id: str, reason: str) -> str:
+    """A refused ``pbem host`` command as its host reads it (issue 28): the reason as
+    the command gave it in English; in another language the refusal's text by its code
+    (``host.refused``, as the mail answers it) first, the reason after it, since it
+    names the command to run instead."""
+    from pbem import problem_texts
+    from pbem.problems import Problem
+    from pbem.service.outgoing.host_notices import host_translations
+
+    tr = host_translations(judge, game_id)
+    if i18n.language_of(tr) == i18n.DEFAULT:
+        return reason
+    said = problem_texts.localized(Problem(message=reason, where="command", code="host.refused"), tr)
+    return f"{said.message} {said.hint}\n{reason}"
 
 
 @main.command()

@@ -498,6 +498,10 @@ FIX_DETAILS: dict[str, str] = {
     "envelope.stale_step": N_("Check your latest prompt; if it is yours, use step: %(now)s."),
     "command.repeat": N_("To do it again on purpose, add the line `seq: %(seq)s` and send it again."),
     "movement.unknown_army": N_("Your armies (a general's name or his space): %(army_list)s."),
+    "tyche.unknown_army": N_("Armies that qualify (a general's name or his space): %(army_list)s."),
+    "tyche.special_unit_army_missing": N_("Write army: with one of these (a general's name or his space): "
+                                          "%(army_list)s."),
+    "tyche.special_unit_army_illegal": N_("Armies that qualify (a general's name or his space): %(army_list)s."),
 }
 """Fixes with placeholders, used instead of :attr:`Text.fix` like :data:`DETAILS`."""
 
@@ -558,14 +562,22 @@ def fix_of(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], st
         params = {**params, "hand": ", ".join(card_of(n) for n in params["cards"])}
         if isinstance(params.get("near"), int):
             near = tr.gettext("did you mean %(name)s?") % {"name": card_of(params["near"])} + " "
-    if p.code == "movement.unknown_army" and params:
+    if p.code in _ARMY_LISTS and params:
         params, near = _army_params(params, tr, name_of or (lambda x: x))
     return near + (_filled(FIX_DETAILS.get(p.code), params, tr) or tr.gettext(TEXTS[p.code].fix))
 
 
+_ARMY_LISTS = ("movement.unknown_army", "tyche.unknown_army", "tyche.special_unit_army_missing",
+               "tyche.special_unit_army_illegal")
+"""The codes whose ``params`` list armies (``armies``, and ``near``: the "did you mean"),
+said in the reader's language by :func:`_army_params`."""
+
+
 def _army_params(params: Mapping[str, object], tr: gettext.NullTranslations, show: Callable[[str], str]
                  ) -> tuple[Mapping[str, object], str]:
-    """A ``movement.unknown_army`` problem's params with its armies said in the
+    """The params of a problem that lists armies (:data:`_ARMY_LISTS`: an unknown army
+    of a move or of a special unit's card, a special unit's army missing or not
+    allowed) with its armies said in the
     language of ``tr`` (``army_list``: ``"Лисимах (Lysimachus) (Сарды (Sardis))"``, a
     minor general's army as "the minor general in …"; absent when the seat has none,
     so the code's fix is given), and the "did you mean" of its ``near`` name ("" when

@@ -96,6 +96,24 @@ def _pick_up_words(pack: Pack, p: Mapping[str, Any]) -> str:
     return f"{place_name(pack, p.get('space'))} ({', '.join(parts)})"
 
 
+def _army_item(pack: Pack, a: Mapping[str, Any], tr: gettext.NullTranslations | None) -> str:
+    """One army of a prompt's "Armies that may move" (R-9.1): ``"Ptolemy in Gaza (4 MPs;
+    1 loyal)"``; a minor general's army (R-5) says how orders name it, its space
+    (``"the minor general in Amisus (army: Amisus; 4 MPs; 1 mercenary)"``), as it has
+    no name of its own (issue 24, trial24c: players wrote ``army: minor``)."""
+    ngettext = i18n.ngettext_of(tr)
+    num = int(a.get('allowance') or 0)
+    space = place_name(pack, a.get('space'))
+    cus = cus_text(pack, a.get('cus') or {}, tr)
+    if a.get('commander') == "minor":
+        return ngettext("the minor general in %(space)s (army: %(space)s; %(num)d MP; %(cus)s)",
+                        "the minor general in %(space)s (army: %(space)s; %(num)d MPs; %(cus)s)",
+                        num) % {"space": space, "num": num, "cus": cus}
+    return ngettext("%(general)s in %(space)s (%(num)d MP; %(cus)s)",
+                    "%(general)s in %(space)s (%(num)d MPs; %(cus)s)",
+                    num) % {"general": _gen(pack, a.get('commander')), "space": space, "num": num, "cus": cus}
+
+
 def _gen(pack: Pack, gid: str | None) -> str:
     if gid is None:
         return ""
@@ -408,7 +426,8 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
     for a in view.get("armies", []):
         gens = list(a.get("generals", []))
         cmd = a.get("commander")
-        commander = _gen(pack, cmd) if cmd else (_("minor general") if a.get("minor") else _("no general"))
+        minor = cmd == "minor" or (not cmd and a.get("minor"))  # a minor general's army (R-5)
+        commander = _("minor general") if minor else (_gen(pack, cmd) if cmd else _("no general"))
         others = [_gen(pack, g) for g in gens if g != cmd]
         cus = dict(a.get("cus", {}))
         armies.append({"seat": a.get("seat", "?"), "space": space_name(pack, a.get("space")),
@@ -442,7 +461,7 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
         "discards": [card_label(pack, n, tr or ENGLISH) for n in view.get("discards", [])],
         "removed": [card_label(pack, n, tr or ENGLISH) for n in view.get("removed", [])],
         "deck_size": view.get("deck_size", 0),
-        "result": result_summary(pack, view, seat_rows),
+        "result": result_summary(pack, view, seat_rows, tr),
     }
 
 
@@ -504,11 +523,32 @@ def _seat_key(seat: str) -> int:
     return rules.SEATS.index(seat) if seat in rules.SEATS else 9
 
 
-def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapping[str, Any]]
-                   ) -> dict[str, Any] | None:
+RESULT_HOW: dict[str, str] = {"abandon": i18n.N_("abandoned by the host"), "win": i18n.N_("by the host's decision"),
+                              "draw": i18n.N_("a draw agreed by vote"), "regency": i18n.N_("regency"),
+                              "end of game (most VP)": i18n.N_("end of game (most VP)")}
+"""How a game ended (its result's ``how``, the rules core's and the host's words), as
+the result box says it; ``automatic (…)`` is said as "an automatic victory (…)"."""
+
+
+def result_how(how: object, tr: gettext.NullTranslations | None = None) -> str:
+    """A result's ``how`` in the language of ``tr`` (None: the rules core's English
+    as it is, ``_`` read as a space; issue 28): :data:`RESULT_HOW`, else as it is."""
+    said = str(how or "").replace("_", " ")
+    if tr is None or not said:
+        return said
+    if said in RESULT_HOW:
+        return tr.gettext(RESULT_HOW[said])
+    if said.startswith("automatic"):
+        return tr.gettext("an automatic victory") + said.removeprefix("automatic")
+    return said
+
+
+def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapping[str, Any]],
+                   tr: gettext.NullTranslations | None = None) -> dict[str, Any] | None:
     """The end-of-game summary when ``view["result"]`` is set (R-1.1 automatic victory,
     R-1.2 final scoring, R-1.3 regency): ``{"winner", "player", "how", "details":
-    [(key, text)], "ranking": [seat rows by VP then LP]}``; None while the game goes on."""
+    [(key, text)], "ranking": [seat rows by VP then LP]}``; None while the game goes on;
+    ``how`` in the language of ``tr`` (None: English, :func:`result_how`)."""
     res = view.get("result")
     if not res:
         return None
@@ -523,8 +563,9 @@ def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapp
 
     details = [(k.replace("_", " "), said(v)) for k, v in res.items() if k not in ("winner", "seat", "how")]
     ranking = sorted(seat_rows, key=lambda r: (-r["vp"], -r["lp"], _seat_key(r["seat"])))
-    return {"winner": winner or "nobody", "player": row["player"] if row else "",
-            "how": str(res.get("how", "")).replace("_", " "), "details": details, "ranking": ranking}
+    return {"winner": winner or (tr.gettext("nobody") if tr is not None else "nobody"),
+            "player": row["player"] if row else "",
+            "how": result_how(res.get("how", ""), tr), "details": details, "ranking": ranking}
 
 
 MOVEMENT_WORDS: dict[str, str] = {
@@ -667,12 +708,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                         "items": [pack.fleets[f].name if f in pack.fleets else str(f) for f in value]})
         elif key == "armies" and isinstance(value, (list, tuple)):
             out.append({"label": _("Armies that may move (army: general or space; MA = initiative, R-9.1)"),
-                        "items": [(ngettext("%(general)s in %(space)s (%(num)d MP; %(cus)s)",
-                                            "%(general)s in %(space)s (%(num)d MPs; %(cus)s)",
-                                            int(a.get('allowance') or 0))
-                                   % {"general": _gen(pack, a.get('commander')), "space": place_name(pack, a.get('space')),
-                                      "num": int(a.get('allowance') or 0), "cus": cus_text(pack, a.get('cus') or {}, tr)})
-                                  if isinstance(a, Mapping) else str(a) for a in value]})
+                        "items": [_army_item(pack, a, tr) if isinstance(a, Mapping) else str(a) for a in value]})
         elif key == "pick_ups" and isinstance(value, (list, tuple)):  # R-9.1, issue 24 N6
             out.append({"label": _("Units of yours no general leads; a move takes them along as it "
                                    "passes when it names them (pick_up: {at: Space, cus: {loyal: 1}, "

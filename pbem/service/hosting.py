@@ -10,9 +10,11 @@ replaces beside it, so a restore can itself be undone.
 """
 from __future__ import annotations
 
+import gettext
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem import i18n
 from pbem.service.base.context import Service
 from pbem.service.outgoing.host_notices import report_fault
 from pbem.service.verify import Verified, verify_game
@@ -144,15 +146,23 @@ def after_migration(judge: Service) -> Checked | None:
     if not store.migrated:
         return None
     checked = verify_all(store, Path(store.path))
-    kept = f"The copy taken before it is {store.migration_backup}." if store.migration_backup else ""
-    head = f"The database {store.path} was upgraded (migrations {', '.join(store.migrated)}). {kept}"
+    values = {"path": store.path, "migrations": ", ".join(store.migrated), "copy": store.migration_backup}
+    found = "\n".join(checked.lines())
+
+    def head(tr: gettext.NullTranslations) -> str:  # in the host's language (issue 28)
+        kept = " " + tr.gettext("The copy taken before it is %(copy)s.") % values if store.migration_backup else ""
+        return tr.gettext("The database %(path)s was upgraded (migrations %(migrations)s).") % values + kept
+
+    title: i18n.Localizable
+    body: i18n.Localizable
     if checked.ok:
-        body = f"{head} Every game verifies after it:\n" + "\n".join(checked.lines())
-        title = "database upgraded"
+        title = lambda tr: tr.gettext("database upgraded")  # noqa: E731
+        body = lambda tr: head(tr) + " " + tr.gettext("Every game verifies after it:") + "\n" + found  # noqa: E731
     else:
-        body = (f"{head} A game does NOT verify after it; stop `pbem run` and restore the copy with "
-                f"`pbem restore {store.migration_backup}`, then report the lines below:\n" + "\n".join(checked.lines()))
-        title = "a game does not verify after the upgrade"
+        title = lambda tr: tr.gettext("a game does not verify after the upgrade")  # noqa: E731
+        body = lambda tr: head(tr) + " " + tr.gettext(  # noqa: E731
+            "A game does NOT verify after it; stop `pbem run` and restore the copy with `pbem restore %(copy)s`, "
+            "then report the lines below:") % values + "\n" + found
     with store.transaction():
         report_fault(judge, f"migration {','.join(store.migrated)}", title, body)
     return checked

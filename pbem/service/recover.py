@@ -151,9 +151,17 @@ def recover_kept_mail(judge: Judge, poller: ImapPoller) -> Recovered:
         lines = [f"  {m.arrived.isoformat()} {m.message_id or '(no Message-ID)'} from {m.folder}: {s}"
                  for m, s in applied]
         with judge.store.transaction():
-            report_fault(judge, f"recovered {applied[0][0].arrived.isoformat()}", "mail applied again after a restore",
-                         f"The database lacked {len(applied)} mail(s) that the mailbox's {judge.config.imap.processed_folder} "
-                         "and quarantine folders hold (it was restored from a copy that lagged). They were applied "
-                         "again in the order they arrived, each at the time it arrived, before any deadline pass; "
-                         "their answers and reports go out again with the same Message-IDs:\n" + "\n".join(lines))
+            values = {"num": len(applied), "folder": judge.config.imap.processed_folder}
+            report_fault(judge, f"recovered {applied[0][0].arrived.isoformat()}",
+                         lambda tr: tr.gettext("mail applied again after a restore"),
+                         lambda tr: tr.ngettext(
+                             "The database lacked %(num)d mail that the mailbox's %(folder)s and quarantine folders "
+                             "hold (it was restored from a copy that lagged). It was applied again at the time it "
+                             "arrived, before any deadline pass; its answers and reports go out again with the same "
+                             "Message-IDs:",
+                             "The database lacked %(num)d mails that the mailbox's %(folder)s and quarantine folders "
+                             "hold (it was restored from a copy that lagged). They were applied again in the order "
+                             "they arrived, each at the time it arrived, before any deadline pass; their answers and "
+                             "reports go out again with the same Message-IDs:", values["num"]) % values
+                         + "\n" + "\n".join(lines))
     return Recovered(len(missing), applied)

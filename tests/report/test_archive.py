@@ -114,3 +114,74 @@ def test_each_report_page_links_its_map_at_full_size(store, tmp_path: Path) -> N
             continue
         assert re.search(rf'<a href="{re.escape(img.group(1))}"[^>]*><img class="map"', html), page.name
         assert img.group(1).endswith(".svg") and (site / img.group(1)).exists()
+
+
+def test_archive_pages_in_each_language_of_the_seats(store, tmp_path: Path) -> None:
+    """Issue 28 item 2 (text28c): the archive is written once more per language of the
+    game's seats, each page linking to its twins; the log and the verifier once, at the
+    top, language-free (item 7). An all-English game gets the English pages only."""
+    from pbem.archive import archive_languages
+
+    assert archive_languages(store, "g1") == ["en"]
+    alone = write_archive(store, "g1", tmp_path / "en")
+    assert not any("/" in f for f in alone.files) and not (tmp_path / "en" / "es").exists()
+    res = write_archive(store, "g1", tmp_path / "site", languages=["ru", "es"])
+    site = res.out_dir
+    assert {"es/index.html", "ru/index.html", "es/dice.html", "ru/chain.html", "es/report-0000.html",
+            "ru/map-0005.svg", "log.jsonl", "pbem_verify.py"} <= set(res.files)
+    assert not (site / "es" / "log.jsonl").exists() and not (site / "ru" / "pbem_verify.py").exists()
+    for page in [*site.glob("*.html"), *site.glob("*/*.html")]:
+        for href in re.findall(r'(?:href|src)="([^"]+)"', page.read_text()):
+            assert "://" not in href and not href.startswith("/"), (page, href)
+            assert (page.parent / href).exists(), (page, href)
+    english = (site / "index.html").read_text()
+    assert 'href="es/index.html"' in english and 'href="ru/index.html"' in english
+    assert "game archive" in english and '<html lang="en">' in english
+    es, ru = ((site / x / "index.html").read_text() for x in ("es", "ru"))
+    assert '<html lang="es">' in es and "archivo de la partida" in es and "game archive" not in es
+    assert '<html lang="ru">' in ru and "архив партии" in ru and "game archive" not in ru
+    assert 'href="../log.jsonl"' in es and 'href="../index.html"' in es  # up to the log and the English twin
+    assert "Comprueba que" in es or "Compruébalo" in es
+    chain = (site / "ru" / "chain.html").read_text()
+    assert "цепочка хешей" in chain and 'open("../log.jsonl")' in chain
+    dice = (site / "es" / "dice.html").read_text()
+    assert "registro de dados" in dice and "Propósito" in dice
+    report = (site / "es" / "report-0001.html").read_text()
+    assert '<html lang="es">' in report and 'href="../report-0001.html"' in report
+    assert "Babilonia" in (site / "es" / "map-0005.svg").read_text()
+    with pytest.raises(ValueError, match="not a language"):
+        write_archive(store, "g1", tmp_path / "bad", languages=["fr"])
+
+
+def test_the_mailed_log_archive_has_its_readme_in_the_seats_language(store) -> None:
+    """The zip a seat is sent (`command: archive`, the seed mail): its README.txt in the
+    seat's language (issue 28, text28c), every other file byte for byte the same in
+    every language (item 7); the English README as it always was."""
+    import io
+    import zipfile
+    from datetime import UTC, datetime
+
+    from pbem.service.log.trust import log_archive
+
+    when = datetime(2026, 12, 4, 18, 0, tzinfo=UTC)
+
+    def unzipped(tr) -> dict[str, bytes]:
+        made = log_archive(store, "g1", when, tr)
+        with zipfile.ZipFile(io.BytesIO(made.data)) as zf:
+            return {name.split("/", 1)[1]: zf.read(name) for name in zf.namelist()}
+
+    en, es, ru = (unzipped(i18n.translations(x)) for x in ("en", "es", "ru"))
+    assert unzipped(None) == en
+    assert set(en) == set(es) == set(ru) == {"README.txt", "log.jsonl", "game.json", "pbem_verify.py"}
+    for name in ("log.jsonl", "game.json", "pbem_verify.py"):
+        assert en[name] == es[name] == ru[name], name
+    english = en["README.txt"].decode()
+    assert " ".join(english.split()).startswith("Game g1: its log archive, as the judge mailed it on 2026-12-04 "
+                                                "18:00 UTC.")
+    assert "  game.json       the game id, the chain and dice versions, the seed commitment,\n" in english
+    spanish, russian = es["README.txt"].decode(), ru["README.txt"].decode()
+    flat_es, flat_ru = (" ".join(x.split()) for x in (spanish, russian))
+    assert flat_es.startswith("Partida g1: su archivo del registro") and "Compruébalo desde la carpeta" in flat_es
+    assert flat_ru.startswith("Партия g1: архив её журнала") and "Game g1" not in flat_ru
+    assert "--commitment=" in spanish or "--commitment" in spanish  # the command line stays as it is
+    assert max(len(line) for line in spanish.splitlines() if not line.startswith("  ")) <= 72

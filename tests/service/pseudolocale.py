@@ -36,7 +36,7 @@ from pbem.pack.model import Pack
 from pbem.service import Judge
 from pbem.service.commands import host_commands
 from pbem.service.commands.anyone import observe
-from pbem.service.outgoing import host_notices
+from pbem.service.outgoing.faults import ServerFaults
 from pbem.service.play import setup
 from pbem.store import Store
 from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
@@ -128,9 +128,9 @@ def unmarked_prose(text: str, names: set[str]) -> tuple[int, list[str]]:
 def kind_of(outbox_kind: str, text: str, subject: str = "") -> str:
     """A finer mail kind than the outbox's: the answers apart (receipt, rejection,
     history, help, command reply, host receipt) and the judge-wide fault notices apart
-    from a game's host notices (they go to every host of the judge: English, a judge has
-    no host language)."""
-    if outbox_kind == "host" and subject.startswith("[pbem] judge notice"):
+    from a game's host notices (they go to every host of the judge, each in its host
+    language: ``[pbem] judge notice: …``)."""
+    if outbox_kind == "host" and subject.startswith("[pbem] "):  # a judge notice, its words translated
         return "judge notice"
     if outbox_kind != "reply":
         return outbox_kind
@@ -297,8 +297,8 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
     other = rules.pending(state)[0].seat if rules.pending(state) else SEATS[0]
     for _ in range(3):  # the third wrong key alerts the seat and the host
         send(f"{other}@pbem.localhost", {"game": gid, "seat": other, "key": "wrong", "step": state.step, "orders": {}})
-    with judge.store.transaction():
-        host_notices.report_fault(judge, "test", "a test fault", "A fault of the judge as a whole.")
+    # a fault of the judge as a whole, told to every host in the host's language (issue 28 text28c item 4)
+    ServerFaults().failed(judge, "internal", RuntimeError("a test fault"))
     state = judge.state(gid)
     for command in ({"command": "rollback", "to_step": max(state.step - 2, 0), "reason": "a lost mail"},
                     {"command": "end", "abandon": True, "reason": "the pseudo-language test"}):  # the seed reveal

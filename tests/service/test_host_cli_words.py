@@ -41,3 +41,34 @@ def test_the_cli_speaks_cli_and_mail_speaks_mail(tmp_path: Path) -> None:
         assert "`command: resume`" in str(exc)
     else:
         raise AssertionError("a paused game was paused again")
+
+
+def test_pbem_host_answers_in_the_hosts_language(tmp_path: Path) -> None:
+    """Issue 28 text28c item 4: `pbem host` prints in the host's language (the game's
+    `host_language`), its receipt, the log witness line and a refusal (said by its
+    code, with the command's own reason after it); English when none is set."""
+    import yaml
+
+    from pbem import i18n
+    from pbem.config import load_config
+
+    path, _config_loaded = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=1))
+    raw = yaml.safe_load(path.read_text())
+    raw["games"][0]["settings"] = {"host_language": "es"}
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    config = load_config(path)
+    store = Store(config.database)
+    Judge(config, store).ensure_games()
+    store.close()
+    runner = CliRunner()
+    es = i18n.translations("es")
+    paused = runner.invoke(main, ["host", "pause", "g1", "-c", str(path), "--reason", "té"])
+    assert paused.exit_code == 0, paused.output
+    assert es.gettext("Game %(game)s is paused.") % {"game": "g1"} in paused.output, paused.output
+    assert "Game g1 is paused." not in paused.output
+    assert (es.gettext("Log witness: %(witness)s") % {"witness": ""}).strip() in paused.output
+    assert "Log witness:" not in paused.output
+    again = runner.invoke(main, ["host", "pause", "g1", "-c", str(path)])
+    assert again.exit_code == 1
+    assert es.gettext("A host command that does not apply now.") in again.output, again.output
+    assert "pbem host resume g1" in again.output  # the command's own words, what to run instead

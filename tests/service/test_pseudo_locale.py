@@ -13,9 +13,9 @@ What holds today, and must keep holding:
   (the cards in the orders' comments), with issue 29's mails among them
   (:data:`ISSUE29`); and since the notes of the rules core (``Note`` events, rendered
   by pattern) and the units in training are translated, the reports and the history
-  too (a rule ID such as R-16.1 is a name, the same in every language). Only the
-  judge-wide notices (to the judge's own operator, who has no seat and no language) stay
-  English.
+  too (a rule ID such as R-16.1 is a name, the same in every language); and since
+  text28c the judge-wide notices (a fault of the judge as a whole, to every host in
+  that host's language, ``host_language`` of the games it hosts).
 
 Issue 28 is done when every kind is in :data:`FINISHED`. The figure of the rest (mail
 kinds, marked and unmarked lines) is printed by ``python -m tests.service.pseudolocale``
@@ -23,17 +23,19 @@ and recorded in docs/reports.md.
 """
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+from pbem import i18n
 from tests.service import pseudolocale
 from tests.service.test_mail_kinds import _declared_kinds
 
 MIN_REPORTS_AND_PROMPTS = 0.98
 """The share of the lines of prose of reports and prompts that must be translated."""
 FINISHED = ("report", "history", "alert", "press", "reminder", "welcome", "rejection", "notice", "command reply",
-            "help", "host", "host receipt", "prompt", "receipt")
+            "help", "host", "host receipt", "prompt", "receipt", "judge notice")
 """The mail kinds with every line of prose translated (the cards' names and texts too:
 the pseudo-language's pack marks them, so a card named from the canonical pack counts)."""
 ISSUE29 = {
@@ -64,12 +66,12 @@ def test_every_mail_kind_in_the_pseudo_language(tmp_path: Path, seed: int) -> No
     outbox_kinds = {"receipt", "rejection", "history", "command reply"} | (_declared_kinds() - {"reply"})
     rendered = set(fig.kinds())
     assert {"report", "prompt", "receipt", "rejection", "welcome", "alert", "host", "notice", "press",
-            "reminder", "command reply", "help", "host receipt"} <= rendered, fig.summary()
+            "reminder", "command reply", "help", "host receipt", "judge notice"} <= rendered, fig.summary()
     texts = pseudolocale.texts(judge, addresses)
     missing = [what for what, phrase in ISSUE29.items() if not any(phrase in t for t in texts)]
     assert missing == [], f"not rendered: {missing}"
     assert rendered <= outbox_kinds | {"history", "help", "host receipt", "judge notice"}, rendered - outbox_kinds
-    untranslated = [k for k in fig.kinds() if not fig.marked[k] and k != "judge notice"]  # a judge has no language
+    untranslated = [k for k in fig.kinds() if not fig.marked[k]]
     assert untranslated == [], f"no translated line at all in: {untranslated}\n{fig.summary()}"
     for kind in FINISHED:
         assert fig.unmarked[kind] == 0, f"{kind}: English left in {fig.examples[kind]}\n{fig.summary()}"
@@ -94,3 +96,65 @@ def test_a_line_outside_the_marks_is_counted_and_names_are_not() -> None:
     assert unmarked == ["Babylon falls to north."]
     nested = "1. ⟦⟦A problem that runs\nover two lines.⟧ (R-8.2).⟧\nThen English.\n"
     assert pseudolocale.unmarked_prose(nested, names) == (2, ["Then English."])
+
+
+class _Prose(HTMLParser):
+    """The text of an HTML page a reader reads as prose, a line per block: what is
+    inside a table's cells (log rows, dice, the event kinds), ``<pre>`` and ``<code>``
+    (the recipe, hashes, commands) is left out; the table's headers are kept."""
+
+    SKIP = {"td", "pre", "code", "script", "style", "title"}
+    BLOCKS = {"p", "h1", "h2", "h3", "li", "th", "tr", "div", "table", "ul", "br"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in self.SKIP:
+            self.depth += 1
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+        for name, value in attrs:  # an image's alternative text and a link's title are read too
+            if name in ("alt", "title") and value and not self.depth:
+                self.parts.append(f"\n{value}\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.SKIP:
+            self.depth = max(self.depth - 1, 0)
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.depth:
+            self.parts.append(" ".join(data.split()) + " " if data.strip() else "")
+
+
+def test_the_archive_pages_in_the_pseudo_language(tmp_path: Path) -> None:
+    """The archive a seat is sent to (issue 28 item 2, text28c): with every seat in the
+    pseudo-language, ``pbem archive`` writes the pages once more in ``qps/`` and none of
+    their prose is English no catalogue reaches; the English pages stay at the top, the
+    language-free log and verifier once (item 7)."""
+    from pbem.archive import write_archive
+
+    judge, _addresses = pseudolocale.play(tmp_path, 3, 12)
+    res = write_archive(judge.store, "p3", tmp_path / "arch")
+    assert {"index.html", "qps/index.html", "qps/dice.html", "qps/chain.html", "qps/report-0000.html",
+            "log.jsonl", "pbem_verify.py"} <= set(res.files)
+    assert not (tmp_path / "arch" / "qps" / "log.jsonl").exists()  # one log, language-free
+    # names: the languages' own names (the links to the other page sets), the game's, the
+    # formats and the dice notation (2d6)
+    names = pseudolocale.names_of(judge.pack_for("p3"), (*i18n.NAMES.values(), "SVG", "SHA-256", "Successors",
+                                                         "hex", "UTF-8", "JSON", "d6"))
+    pages = sorted((tmp_path / "arch" / "qps").glob("*.html"))
+    assert len(pages) >= 5
+    english = {}
+    for page in pages:
+        parser = _Prose()
+        parser.feed(page.read_text(encoding="utf-8"))
+        marked, unmarked = pseudolocale.unmarked_prose("".join(parser.parts), names)
+        assert marked > 0, page.name
+        if unmarked:
+            english[page.name] = unmarked[:5]
+    assert english == {}, english

@@ -76,6 +76,8 @@ def test_a_draw_agreed_by_all_ends_the_game_and_the_votes_stay_secret_until_then
         assert table.cycle() == ["answered"]
         status = _answer(table, "west", "status")
         assert "1: east proposes a draw among north, east: 3 of 4 votes are in; your vote is awaited" in status
+        # the list starts on a line of its own (the wrapping ran it onto "Open proposals:"; issue 28 text28c)
+        assert "Open proposals:\n\n  1: east proposes" in text(table.mails("west", "Re: status")[0])
         # before the decision no mail to west (nor east) says who voted how
         for s in ("west", "east"):
             for m in table.inbox(s):
@@ -171,6 +173,12 @@ def test_a_concession_takes_the_seat_out_for_good(tmp_path: Path) -> None:
         assert table.cycle() == ["answered", "answered"]
         assert "Seats still in the game (they vote): north, east, west" in _answer(table, "east", "status")
         assert "1 of 3 votes is in" in _answer(table, "north", "north concedes")
+        # south, out for good, is told of the proposal but not how to vote (issue 28 text28c item 3)
+        for s in SEATS:
+            told = flat(table.mails(s, "[g2] proposal 2: that north concedes")[0])
+            assert "north concedes" in told
+            assert ("command: vote" in told) == (s != "south"), (s, told)
+            assert ("To vote, send" in told) == (s != "south"), (s, told)
         for s in ("east", "west"):
             _send(table, s, f"north {s}", command="vote", proposal=2, vote="yes")
         assert table.cycle() == ["answered", "answered"]

@@ -2,13 +2,14 @@
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pbem.pack.model import Card, Effect, Pack
 from pbem.problems import Problem
 from pbem.rules.cards.base import Primitive
 from pbem.rules.context import Ctx
-from pbem.rules.core.armies import army_label, resolve_army
+from pbem.rules.core.armies import army_label, army_pairs, resolve_army
 from pbem.rules.core.board import area_of
 from pbem.rules.core.pieces import army_spaces
 from pbem.rules.core.problems import reject
@@ -97,8 +98,8 @@ def check_join(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card
     army's space. ``soft`` (carried out after dice changed the board): nothing is refused:
     :func:`bring_special_unit` falls back to another army."""
 
-    def no(code: str, msg: str, w: str, hint: str | None = None) -> None:
-        reject(rej, code, msg, w, hint)
+    def no(code: str, msg: str, w: str, hint: str | None = None, params: dict[str, Any] | None = None) -> None:
+        reject(rej, code, msg, w, hint, params=params)
 
     eff = special_effect(card)
     if eff is None:
@@ -119,22 +120,26 @@ def check_join(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card
         return
     legal = joining_armies(pack, s, seat, eff)
     armies = ", ".join(army_label(pack, s, seat, x) for x in legal)
+    # the qualifying armies for a translated fix (issue 28: the generic fix named none of them)
+    qualify: dict[str, Any] = {"armies": army_pairs(pack, s, seat, legal)}
     if "army" not in part:
         if len(legal) == 1:
             plan["special"] = legal[0]
             return
         no("tyche.special_unit_army_missing",
            f"name the army the {name} should join", f"{where}.army",
-           f"armies that qualify: {armies}")
+           f"armies that qualify: {armies}", qualify)
         return
     space, msg = resolve_army(pack, s, seat, part["army"])
     if space is None:
-        no("tyche.unknown_army", msg, f"{where}.army", f"armies that qualify: {armies}")
+        near = re.search(r"did you mean (.+)\?$", msg or "")
+        no("tyche.unknown_army", msg, f"{where}.army", f"armies that qualify: {armies}",
+           {**qualify, "army": str(part["army"]), **({"near": near.group(1)} if near else {})})
         return
     why = why_no_join(pack, s, seat, eff, space)
     if why:
         no("tyche.special_unit_army_illegal", why, f"{where}.army",
-           f"armies that qualify: {armies}")
+           f"armies that qualify: {armies}", qualify)
         return
     plan["special"] = space
 

@@ -238,6 +238,20 @@ def unknown_army_params(pack: Pack, s: State, seat: str, text: Any, msg: str) ->
     return params
 
 
+def army_pairs(pack: Pack, s: State, seat: str, spaces: list[str]) -> list[list[str]]:
+    """``seat``'s armies at ``spaces`` as a problem's ``armies`` param gives them (R-5;
+    issue 28): ``[commander's name, space's name]``, ``["", space's name]`` for a minor
+    general's army, canonical names, in the order of ``spaces``; a space without a
+    general of ``seat`` is left out."""
+    out = []
+    for x in spaces:
+        cmd = commander(pack, s, seat, x)
+        if cmd is None or x not in pack.spaces:
+            continue
+        out.append([pack.generals[cmd].name if cmd in pack.generals else "", pack.spaces[x].name])
+    return out
+
+
 def army_options(pack: Pack, s: State, seat: str) -> list[dict[str, Any]]:
     """``seat``'s armies that may move (R-9.1): ``[{"army": commander id or space,
     "space", "commander", "allowance": MPs in the movement segment, "cus": {type: n}}]``."""

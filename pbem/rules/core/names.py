@@ -247,8 +247,11 @@ def indep_name(pack: Pack, army: Any, start: bool = False, t: Words = ENGLISH) -
 
 
 def indep_plural(pack: Pack, army: Any) -> bool:
-    """Whether the army's name is plural ("the Scythians move", "the Greek Army moves")."""
-    name = indep_army_name(pack, army)
+    """Whether the army's name is plural ("the Scythians move", "the Greek Army moves"),
+    told by its canonical (English) name whatever the language of ``pack``: Spanish
+    "Colonos griegos de Bactriana" and Russian "Скифы" are plural as their English
+    names are (issue 28 text28c item 5; a language's own name fooled the check)."""
+    name = indep_army_name(pack.canonical or pack, army)
     if _INDEP_RULER.match(name):
         return False
     head = re.split(r" of | \(", name)[0].split()

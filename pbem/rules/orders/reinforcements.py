@@ -36,7 +36,7 @@ from pbem.rules.core.placement import (
     targets_hint,
 )
 from pbem.rules.core.problems import did_you_mean, reject
-from pbem.rules.core.state import State, _copy
+from pbem.rules.core.state import State
 from pbem.rules.core.units import is_unit_type, resolve_unit_type, unit_types
 from pbem.rules.resolve.effects import place_cus
 
@@ -104,7 +104,7 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
     the new CUs not listed at the engine's default spaces [D]. Returns the placements
     ``[{"space": id | None, "cus": {type: 1}, "from_dispersed", "inside", "why"}]`` in
     order, or None after a problem."""
-    sim = Ctx(pack, _copy(s), None)
+    sim = Ctx(pack, dict(s), None, owned=())  # copy on write: parts copied when written
     n0 = len(rej)
     new, back = pending_units(s, seat)
     placed: dict[str, int] = {}

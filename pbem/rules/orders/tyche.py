@@ -114,14 +114,17 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
 
 
 def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
-          rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
+          rej: list[Problem], soft: bool = False, rehearse: Ctx | None = None
+          ) -> dict[str, Any] | None:
     """The Tyche orders of ``seat`` against ``s`` (``soft``: carried out after dice changed
     the board, see :func:`pbem.rules.resolve.moves.check_moves`); problems go to ``rej``.
     Returns the plan ``{"surprise": [n], "plays": [{"card", "target"}] (R-16.3), "card":
     n, "use": str, "places": [id], "train":
     [{"unit", "ops"}], "place": [id]}`` (``"fleet"`` with ``use: upgrade_fleet``, R-8.2;
     ``"war"``, a moves plan, with ``use: activate`` or an army-moving event) or None when
-    it cannot be carried out."""
+    it cannot be carried out. ``rehearse``: the check's context whose ``s`` is ``s``,
+    which keeps an activation's dry run for its execution
+    (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
     n0 = len(rej)
     hand = list(hand_of(s, seat))
     surprise, again = check_surprise_discards(pack, s, seat, part, where, rej)
@@ -176,7 +179,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
         else:  # R-16.2: province ids (case ignored) in order of preference
             plan["unrest"] = _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
     if use == "activate":  # R-8.2: one army moves with the card's OPs as its allowance
-        _check_activate(pack, s, seat, part, card, where, rej, plan, soft)
+        _check_activate(pack, s, seat, part, card, where, rej, plan, soft, rehearse)
     elif use == "event" and not event_supported(card):
         reject(rej, "rules.not_yet_supported", f"the event of {card_label(pack, n)} is not "
                "yet supported by the engine", f"{where}.use", "use its OPs or discard it for now")
@@ -223,7 +226,8 @@ def independent_checks(pack: Pack, part: dict[str, Any], where: str, rej: list[P
         _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
 
 
-def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+def options(pack: Pack, s: State, seat: str,
+            armies: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The Tyche segment's choices of ``seat`` now (R-8.2 … R-8.6), JSON-safe::
 
         {"hand": [{"card", "name", "ops", "type", "must_play", "uses", "label"}],
@@ -243,7 +247,9 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     ``special_unit_armies``, R-4.1) lists ``event`` only when it has a choice now. A card
     of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` when ``fleet_upgrades``
     (fleets the seat controls below the cap) is not empty (R-8.2). Spaces are listed
-    only for the seat whose player-turn it is."""
+    only for the seat whose player-turn it is. ``armies``: the seat's
+    :func:`pbem.rules.core.armies.army_options` of ``s`` when the caller has them
+    (computed here when a card's use needs them)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     try:
         fleets = upgradable_fleets(pack, s, seat)
@@ -252,7 +258,6 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     hand = []
     event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
     garrisons = sorted(legal_garrison_spaces(pack, s, seat)) if active else []
-    armies: list[dict[str, Any]] | None = None  # army_options, once, when a use asks
     for n in hand_of(s, seat):
         c = pack.cards[n]
         if active and armies is None and any(u in ("activate", "event") for u in uses_for(c)):
@@ -346,11 +351,14 @@ def _unrest_prefs(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[
 
 
 def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
-                    rej: list[Problem], plan: dict, soft: bool) -> None:
+                    rej: list[Problem], plan: dict, soft: bool,
+                    rehearse: Ctx | None = None) -> None:
     """R-8.2 ``use: activate``: one army moves with the card's OPs as its movement
     allowance (``army``, ``path`` and the move's other fields in the Tyche part, checked
     like a movement-segment move: :mod:`pbem.rules.resolve.moves`); fills
-    ``plan["war"]``. ``soft``: see :func:`pbem.rules.resolve.moves.check_moves`."""
+    ``plan["war"]``. ``soft``: see :func:`pbem.rules.resolve.moves.check_moves`;
+    ``rehearse``: see :func:`pbem.rules.resolve.moves.simulate` (the dry run is kept
+    for the same moves, the list of ``plan["war"]``)."""
     if "army" not in part or "path" not in part:
         reject(rej, "tyche.activate_army_missing",
                "name the army and its path to activate with this card", f"{where}.army",
@@ -365,10 +373,11 @@ def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, whe
     if mv is None:
         return
     static_checks(pack, s, seat, mv, "tyche", rej)
+    moves = [mv]
     if len(rej) == n0:
-        simulate(pack, s, seat, [mv], "tyche", rej)
+        simulate(pack, s, seat, moves, "tyche", rej, rehearse=rehearse)
     if len(rej) == n0:
-        plan["war"] = {"kind": "moves", "moves": [mv], "segment": "tyche"}
+        plan["war"] = {"kind": "moves", "moves": moves, "segment": "tyche"}
 
 
 def may_upgrade_fleet_with(pack: Pack, card: Card) -> bool:

@@ -27,6 +27,7 @@ import logging
 import traceback
 from dataclasses import replace
 
+from pbem import i18n
 from pbem.mail.message import MailLimits, ParsedMail, parse_mail
 from pbem.problems import Problem
 from pbem.service.base.context import RetryLater, Service, is_transient
@@ -103,22 +104,24 @@ def quarantine(judge: Service, raw: bytes, exc: BaseException, stage: str, uidva
             raise RetryLater("quarantine", again) from again
         log.exception("could not record the quarantined mail (UID %s); it stays on the server", uid)
         return "quarantined"
-    _tell_host(judge, f"A mail (inbox row {iid}, Message-ID {safe_text(message_id, 200)}, from {sender or '?'}) "
-                      f"made the judge fail while handling it ({error}). It is kept with its raw bytes and moved "
-                      f"to the IMAP folder {judge.config.imap.quarantine_folder or '(none)'}; nothing in any game "
-                      "changed. `pbem status` lists quarantined mail; the developers want the raw message to fix "
-                      "the bug.")
+    values = {"row": iid, "id": safe_text(message_id, 200), "sender": sender or "?", "error": error,
+              "folder": judge.config.imap.quarantine_folder or "(none)"}
+    _tell_host(judge, lambda tr: tr.gettext(
+        "A mail (inbox row %(row)s, Message-ID %(id)s, from %(sender)s) made the judge fail while handling it "
+        "(%(error)s). It is kept with its raw bytes and moved to the IMAP folder %(folder)s; nothing in any game "
+        "changed. `pbem status` lists quarantined mail; the developers want the raw message to fix the bug.")
+        % values)
     if parsed is not None:
         _answer_internal(judge, parsed)
     return "quarantined"
 
 
-def _tell_host(judge: Service, body: str) -> None:
+def _tell_host(judge: Service, body: i18n.Localizable) -> None:
     """Report a quarantined mail to the hosts (its own transaction: a failure to compose
     the notice must not undo the quarantine)."""
     try:
         with judge.store.transaction():
-            host_notices.report_fault(judge, "quarantine", "a mail was quarantined", body)
+            host_notices.report_fault(judge, "quarantine", lambda tr: tr.gettext("a mail was quarantined"), body)
     except Exception as exc:  # noqa: BLE001 - the row is kept; the log has the rest
         log.error("could not tell the host about a quarantined mail: %s", safe_text(str(exc), 300))
 

@@ -121,10 +121,14 @@ def mail_seed(judge: Service, game_id: str, why: i18n.Localizable) -> None:
     game = store.game(game_id)
     if game is None:
         raise KeyError(game_id)
-    archive = log_archive(store, game_id, judge.clock())
+    made: dict[str, LogArchive] = {}  # one zip per language: its README in the seat's (issue 28)
     head = witness(store, game_id)
     for row in store.seats(game_id):
         tr = seat_preferences.translations(store, game_id, row["seat"])  # the seat's language (issue 28)
+        language = i18n.language_of(tr)
+        if language not in made:
+            made[language] = log_archive(store, game_id, judge.clock(), tr)
+        archive = made[language]
         _ = tr.gettext
         names = {"game": game_id, "why": i18n.localize(why, tr), "archive": archive.filename}
         body = _paragraphs(
@@ -147,13 +151,14 @@ def mail_seed(judge: Service, game_id: str, why: i18n.Localizable) -> None:
                      subject=f"[{game_id}] " + _("the dice seed"), text=build.render_notice(body, game_id, tr),
                      html=None,
                      id_parts=(game_id, "seed", row["seat"]), attachments=[archive.attachment])
+    filename = next(iter(made.values())).filename if made else log_archive(store, game_id, judge.clock()).filename
     host = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
     host_body = _paragraphs(
         result_sentence(judge, game_id, host),
         host.gettext("Game %(game)s %(why)s. Every seat has been sent the final report and the dice seed with the "
                      "game's archive (%(archive)s); `pbem archive %(game)s DIR` writes it for you, and `pbem verify "
                      "%(game)s` re-adjudicates the whole log.") % {"game": game_id, "why": i18n.localize(why, host),
-                                                                     "archive": archive.filename})
+                                                                     "archive": filename})
     if head:
         host_body += "\n\n" + host.gettext("Log witness: %(witness)s") % {"witness": head}
     host_notices.notify_host(judge, game_id, host_body, "game over", once="over")
@@ -411,12 +416,15 @@ def archive_files(store: Store, game_id: str, reveal: bool | None = None) -> dic
             "pbem_verify.py": VERIFIER.read_bytes()}
 
 
-def log_archive(store: Store, game_id: str, when: datetime) -> LogArchive:
+def log_archive(store: Store, game_id: str, when: datetime,
+                tr: gettext.NullTranslations | None = None) -> LogArchive:
     """The game's log archive now (``when``: the files' time in the zip): the
     :func:`archive_files` of the game and a README.txt saying what they hold and how to
-    check them, zipped (deflate) under the folder ``GAME-archive``. While the game runs
-    it holds only its public part; once it is over, everything (docs/trust.md).
-    Raises KeyError for an unknown game."""
+    check them, in the language of ``tr`` (None: English; issue 28: the README is the
+    only file of the zip with words, the others are language-free), zipped (deflate)
+    under the folder ``GAME-archive``. While the game runs it holds only its public
+    part; once it is over, everything (docs/trust.md). Raises KeyError for an unknown
+    game."""
     game = store.game(game_id)
     if game is None:
         raise KeyError(game_id)
@@ -425,7 +433,7 @@ def log_archive(store: Store, game_id: str, when: datetime) -> LogArchive:
     meta = json.loads(files["game.json"])
     folder = re.sub(r"[^A-Za-z0-9._-]", "-", game_id).strip(".") + "-archive"
     archive = LogArchive(game_id, b"", folder, over, meta["head"])
-    readme = _readme(archive, game["seed_commitment"], when)
+    readme = _readme(archive, game["seed_commitment"], when, tr or i18n.translations())
     buffer = io.BytesIO()
     stamp = (when.astimezone(UTC) if when.tzinfo else when).timetuple()[:6]
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -435,34 +443,43 @@ def log_archive(store: Store, game_id: str, when: datetime) -> LogArchive:
     return LogArchive(game_id, buffer.getvalue(), folder, over, meta["head"])
 
 
-def _readme(archive: LogArchive, commitment: str | None, when: datetime) -> str:
-    """The README.txt of a log archive: what it holds and how to check it."""
+def _readme(archive: LogArchive, commitment: str | None, when: datetime, tr: gettext.NullTranslations) -> str:
+    """The README.txt of a log archive: what it holds and how to check it, in the
+    language of ``tr``; the file names, the command and the hashes as they are."""
+    _ = tr.gettext
     if archive.over:
-        what = ("The game is over: the log holds every event, private ones (hands, deck orders, orders "
-                "documents) included, and game.json the seed. The verifier checks the hash chain, the seed "
-                "against its commitment, that every private event is revealed, every roll, and your witnesses.")
+        what = _("The game is over: the log holds every event, private ones (hands, deck orders, orders "
+                 "documents) included, and game.json the seed. The verifier checks the hash chain, the seed "
+                 "against its commitment, that every private event is revealed, every roll, and your witnesses.")
     else:
-        what = ("The game is still running: this is its public part. Private events (hands, deck orders, orders "
-                "documents) are in the log only as commitments, with their data null, and the seed is secret "
-                "until the game ends. The verifier checks the hash chain and your witnesses now; the seed, the "
-                "private events, every roll and your receipts' orders are checked in the archive of the "
-                "finished game, which the seed mail carries.")
+        what = _("The game is still running: this is its public part. Private events (hands, deck orders, orders "
+                 "documents) are in the log only as commitments, with their data null, and the seed is secret "
+                 "until the game ends. The verifier checks the hash chain and your witnesses now; the seed, the "
+                 "private events, every roll and your receipts' orders are checked in the archive of the "
+                 "finished game, which the seed mail carries.")
+    stamp = f"{(when.astimezone(UTC) if when.tzinfo else when):%Y-%m-%d %H:%M} UTC"
+    files = [("log.jsonl", _("every event of the game's hash-chained log, one a line")),
+             ("game.json", _("the game id, the chain and dice versions, the seed commitment, the seed once the "
+                             "game is over, the log's last event")),
+             ("pbem_verify.py", _("the verifier: Python 3.11 or later, nothing to install"))]
+    table = ("  log.jsonl       every event of the game's hash-chained log, one a line\n"
+             "  game.json       the game id, the chain and dice versions, the seed commitment,\n"
+             "                  the seed once the game is over, the log's last event\n"
+             "  pbem_verify.py  the verifier: Python 3.11 or later, nothing to install"
+             if i18n.language_of(tr) == i18n.DEFAULT  # the English table as it always was
+             else "\n".join(wrap(text, WIDTH, indent=" " * 18, first=f"  {name:<16}") for name, text in files))
     return _paragraphs(
-        f"Game {archive.game_id}: its log archive, as the judge mailed it on "
-        f"{(when.astimezone(UTC) if when.tzinfo else when):%Y-%m-%d %H:%M} UTC. The log "
-        f"ends at the witness {archive.head or '(no event yet)'}.",
-        "  log.jsonl       every event of the game's hash-chained log, one a line\n"
-        "  game.json       the game id, the chain and dice versions, the seed commitment,\n"
-        "                  the seed once the game is over, the log's last event\n"
-        "  pbem_verify.py  the verifier: Python 3.11 or later, nothing to install",
+        _("Game %(game)s: its log archive, as the judge mailed it on %(when)s. The log ends at the witness "
+          "%(head)s.") % {"game": archive.game_id, "when": stamp, "head": archive.head or _("(no event yet)")},
+        table,
         what,
-        "Check it from the folder you unzipped it into (on Windows: one line, without the backslashes):",
+        _("Check it from the folder you unzipped it into (on Windows: one line, without the backslashes):"),
         archive.command(commitment),
-        "--commitment: the seed commitment printed in your first report. --witness: the log witness of the "
-        "newest mail you have from the judge (repeat it for every witness you kept): only a witness catches a "
-        "log cut short. --orders SHA256: the orders digest of a receipt. Exit status 0: every check passed; 1: "
-        "a check failed (the first failure is named); 2: the archive could not be read. docs/trust.md of pbem "
-        "says what each check proves.") + "\n"
+        _("--commitment: the seed commitment printed in your first report. --witness: the log witness of the "
+          "newest mail you have from the judge (repeat it for every witness you kept): only a witness catches a "
+          "log cut short. --orders SHA256: the orders digest of a receipt. Exit status 0: every check passed; 1: "
+          "a check failed (the first failure is named); 2: the archive could not be read. docs/trust.md of pbem "
+          "says what each check proves.")) + "\n"
 
 
 def log_events(judge: Service, game_id: str, events: list[rules.Event]) -> str | None:

@@ -10,12 +10,15 @@ the database itself is what fails, straight over SMTP (:func:`pbem.service.outgo
 """
 from __future__ import annotations
 
+import gettext
 import logging
 import ssl
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from pbem import i18n
+from pbem.i18n import N_
 from pbem.service.base.context import Service
 from pbem.service.base.text import safe_text
 from pbem.service.outgoing import host_notices
@@ -25,14 +28,18 @@ log = logging.getLogger(__name__)
 #: how long a fault lasts before the hosts are told
 GRACE = {"imap": timedelta(minutes=10), "smtp": timedelta(minutes=10), "database": timedelta(0),
          "database busy": timedelta(minutes=5), "internal": timedelta(0)}
-#: what the hosts read about each fault kind
+#: what the hosts read about each fault kind (translated where it is mailed, issue 28)
 WHAT = {
-    "imap": "the judge cannot read its mailbox (IMAP); orders wait on the server and are read when it works again",
-    "smtp": "the judge cannot send mail (SMTP); answers, reports and prompts wait in the outbox",
-    "database": "the judge cannot write its database; mail stays in the INBOX and is retried",
-    "database busy": "the judge's database has been busy for a while; mail stays in the INBOX and is retried",
-    "internal": "the judge's loop hit an internal error (not tied to one mail); it goes on",
+    "imap": N_("the judge cannot read its mailbox (IMAP); orders wait on the server and are read when it works "
+               "again"),
+    "smtp": N_("the judge cannot send mail (SMTP); answers, reports and prompts wait in the outbox"),
+    "database": N_("the judge cannot write its database; mail stays in the INBOX and is retried"),
+    "database busy": N_("the judge's database has been busy for a while; mail stays in the INBOX and is retried"),
+    "internal": N_("the judge's loop hit an internal error (not tied to one mail); it goes on"),
 }
+#: the title of each fault kind's notice (``[pbem] judge notice: imap fault``)
+TITLES = {"imap": N_("imap fault"), "smtp": N_("smtp fault"), "database": N_("database fault"),
+          "database busy": N_("database busy fault"), "internal": N_("internal fault")}
 RETRY_DIRECT = timedelta(minutes=30)
 
 
@@ -72,9 +79,15 @@ class ServerFaults:
             if ep.told or now - ep.since < GRACE.get(kind, timedelta(0)) or (ep.next_try and now < ep.next_try):
                 return
             ep.told = True  # one thread tells; the others see it told
-        body = (f"Since {ep.since.isoformat()} {WHAT.get(kind, kind)}.\n\nLatest error: {detail}\n\n"
-                "The judge keeps running and retries by itself; nothing is lost. You are told once per "
-                "episode; `pbem status` shows open faults.")
+        since = ep.since.isoformat()
+
+        def body(tr: gettext.NullTranslations, since: str = since, detail: str = detail) -> str:
+            """The notice in the host's language (issue 28); the error itself as it came."""
+            what = tr.gettext(WHAT[kind]) if kind in WHAT else kind
+            return (tr.gettext("Since %(since)s %(what)s.") % {"since": since, "what": what} + "\n\n"
+                    + tr.gettext("Latest error: %(detail)s") % {"detail": detail} + "\n\n"
+                    + tr.gettext("The judge keeps running and retries by itself; nothing is lost. You are told once "
+                                 "per episode; `pbem status` shows open faults."))
         if not _tell(judge, kind, body):
             with self._lock:
                 ep.told = False
@@ -120,12 +133,17 @@ def _episode(judge: Service, kind: str, now: datetime, detail: str) -> Episode:
         return Episode(now, detail)
 
 
-def _tell(judge: Service, kind: str, body: str) -> bool:
+def _title(kind: str) -> i18n.Localizable:
+    """The title of ``kind``'s notice, in the host's language where it is mailed."""
+    return (lambda tr: tr.gettext(TITLES[kind])) if kind in TITLES else kind + " fault"
+
+
+def _tell(judge: Service, kind: str, body: i18n.Localizable) -> bool:
     """Queue the notice; when the database is what fails, send it straight over SMTP."""
     try:
         with judge.store.transaction():
-            host_notices.report_fault(judge, kind, kind + " fault", body)
+            host_notices.report_fault(judge, kind, _title(kind), body)
         return True
     except Exception as exc:  # noqa: BLE001 - the database may be what fails
         log.warning("cannot queue the host notice about %s (%s); sending it directly", kind, safe_text(str(exc), 200))
-        return host_notices.send_direct(judge, kind, kind + " fault", body) > 0
+        return host_notices.send_direct(judge, kind, _title(kind), body) > 0

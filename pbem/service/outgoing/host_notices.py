@@ -16,6 +16,8 @@ import logging
 from datetime import datetime, timedelta
 
 from pbem import i18n
+from pbem.addresses import fold_address
+from pbem.gamesettings import GameSettings
 from pbem.mail.compose import compose, stable_message_id
 from pbem.mail.smtp import send_raw
 from pbem.report import build
@@ -150,42 +152,80 @@ def host_addresses(judge: Service) -> list[str]:
     return list(dict.fromkeys([*(g.host_email for g in judge.config.games if g.host_email), *table]))
 
 
-def report_fault(judge: Service, key: str, title: str, body: str) -> bool:
+def host_language(judge: Service, address: str) -> str:
+    """The language of mail to ``address`` as a host of this judge (issue 28): the
+    ``host_language`` of the first game it hosts (the config's games in order, then
+    those of ``pbem game new``), English when it hosts none (or the table cannot be
+    read)."""
+    folded = fold_address(address)
+    for game in judge.config.games:
+        if game.host_email and fold_address(game.host_email) == folded:
+            return game.settings.host_language
+    try:
+        rows = judge.store.table_rows()
+    except Exception as exc:
+        if not is_db_error(exc):
+            raise
+        rows = []
+    for row in rows:
+        if row.get("host_email") and fold_address(row["host_email"]) == folded:
+            return GameSettings.from_dict(row.get("settings")).host_language
+    return i18n.DEFAULT
+
+
+def _judge_notice(title: i18n.Localizable, body: str, tr: gettext.NullTranslations) -> tuple[str, str]:
+    """The subject and text of a judge notice in the language of ``tr``: ``[pbem] `` (what
+    filters match) and the translated rest."""
+    said = i18n.localize(title, tr)
+    return "[pbem] " + tr.gettext("judge notice: %(title)s") % {"title": said}, build.render_notice(body, None, tr)
+
+
+def report_fault(judge: Service, key: str, title: i18n.Localizable, body: i18n.Localizable) -> bool:
     """Record one occurrence of fault ``key`` and, when the hosts were not told of this
     episode yet (or were told more than :data:`REMIND_EVERY` ago), queue a notice
-    ``[pbem] judge notice: <title>`` to every host. Call inside a transaction. Returns
-    True when a notice was queued."""
+    ``[pbem] judge notice: <title>`` to every host, each in its language
+    (:func:`host_language`; ``title`` and ``body`` texts or functions of a translations
+    object, :data:`pbem.i18n.Localizable`; the store and the log keep the English).
+    Call inside a transaction. Returns True when a notice was queued."""
     now = judge.clock()
-    row = judge.store.fault_seen(key, body, now.isoformat())
+    english = i18n.localize(body)
+    row = judge.store.fault_seen(key, english, now.isoformat())
     told = row["notified_at"]
     if told and now - datetime.fromisoformat(told) < REMIND_EVERY:
         return False
-    text = body if row["count"] == 1 else (f"{body}\n\nThis happened {row['count']} times since "
-                                           f"{row['first_seen']}.")
     hosts = host_addresses(judge)
     if not hosts:
-        log.error("judge notice (no host_email configured): %s: %s", title, safe_text(text, 1000))
+        log.error("judge notice (no host_email configured): %s: %s", i18n.localize(title),
+                  safe_text(english if row["count"] == 1 else f"{english} ({row['count']} times)", 1000))
     for address in hosts:
+        tr = i18n.translations(host_language(judge, address))
+        text = i18n.localize(body, tr)
+        if row["count"] != 1:
+            text += "\n\n" + tr.ngettext("This happened %(num)d time since %(since)s.",
+                                          "This happened %(num)d times since %(since)s.", row["count"]) % {
+                "num": row["count"], "since": row["first_seen"]}
+        subject, rendered = _judge_notice(title, text, tr)
         parts = ("judge", "fault", key, row["first_seen"], row["count"], address)
         outbox.queue(judge, game_id=None, kind="host", to_addr=address, to_name=None,
-                     subject=f"[pbem] judge notice: {title}", text=build.render_notice(text, None), html=None,
-                     id_parts=parts)
+                     subject=subject, text=rendered, html=None, id_parts=parts)
         if key != "webhook":  # a webhook that gives up is not told through the webhooks
-            webhooks.queue_host_notice(judge, address, None, title, f"[pbem] judge notice: {title}", parts)
+            webhooks.queue_host_notice(judge, address, None, i18n.localize(title, tr), subject, parts)
     judge.store.fault_notified(key, now.isoformat())
     return True
 
 
-def send_direct(judge: Service, key: str, title: str, body: str, timeout: float = 20.0) -> int:
+def send_direct(judge: Service, key: str, title: i18n.Localizable, body: i18n.Localizable,
+                timeout: float = 20.0) -> int:
     """Send a judge notice to every host straight over SMTP, bypassing the outbox (for
-    when the database cannot be written). Returns how many hosts it reached; never
-    raises."""
+    when the database cannot be written), each in its language (:func:`report_fault`).
+    Returns how many hosts it reached; never raises."""
     reached = 0
     for address in host_addresses(judge):
         try:
+            tr = i18n.translations(host_language(judge, address))
+            subject, rendered = _judge_notice(title, i18n.localize(body, tr), tr)
             out = compose(sender=judge.config.judge_address, sender_name=judge.config.judge_name, to_addr=address,
-                          to_name=None, subject=f"[pbem] judge notice: {title}",
-                          text=build.render_notice(body, None), kind="host",
+                          to_name=None, subject=subject, text=rendered, kind="host",
                           message_id=stable_message_id(judge.domain, "judge", "direct", key, address,
                                                        judge.clock().isoformat()),
                           date=judge.clock())

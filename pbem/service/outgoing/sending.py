@@ -58,11 +58,12 @@ def _report_given_up(judge: Service, ids: Sequence[int]) -> None:
     lines = "\n".join(f"- outbox {r['id']}: {r['kind']} to {_recipient(judge, r)} ({r['subject']!r}): "
                       f"{r['last_error']}" for r in rows)
     with judge.store.transaction():
-        host_notices.report_fault(judge, "undeliverable", "mail could not be delivered",
-                          f"The mail server refused these messages for good (or they cannot be sent):\n\n{lines}\n\n"
-                          "Fix the address or the relay, then `pbem outbox resend` sends them again with the "
-                          "same Message-IDs. You hear of this at most once a day; `pbem status` lists every "
-                          "failed message.")
+        host_notices.report_fault(judge, "undeliverable", lambda tr: tr.gettext("mail could not be delivered"),
+                                  lambda tr: tr.gettext("The mail server refused these messages for good (or they "
+                                                        "cannot be sent):") + f"\n\n{lines}\n\n" + tr.gettext(
+                                      "Fix the address or the relay, then `pbem outbox resend` sends them again "
+                                      "with the same Message-IDs. You hear of this at most once a day; `pbem "
+                                      "status` lists every failed message."))
 
 
 def _report_webhooks_given_up(judge: Service, ids: Sequence[int]) -> None:
@@ -71,11 +72,12 @@ def _report_webhooks_given_up(judge: Service, ids: Sequence[int]) -> None:
     lines = "\n".join(f"- outbox {r['id']}: {_recipient(judge, r)} ({r['subject']!r}): {r['last_error']}"
                       for r in rows)
     with judge.store.transaction():
-        host_notices.report_fault(judge, "webhook", "a webhook could not be reached",
-                                  f"These webhook notices gave up (the mail to the seats went out as usual):"
-                                  f"\n\n{lines}\n\nThe seat can set another URL or `webhook: off` by "
-                                  "`command: preferences`; `pbem outbox resend` posts them again. You hear of "
-                                  "this at most once a day; `pbem status` lists every failed row.")
+        host_notices.report_fault(judge, "webhook", lambda tr: tr.gettext("a webhook could not be reached"),
+                                  lambda tr: tr.gettext("These webhook notices gave up (the mail to the seats went "
+                                                        "out as usual):") + f"\n\n{lines}\n\n" + tr.gettext(
+                                      "The seat can set another URL or `webhook: off` by `command: preferences`; "
+                                      "`pbem outbox resend` posts them again. You hear of this at most once a day; "
+                                      "`pbem status` lists every failed row."))
 
 
 #: seconds between the sender's looks at the database for mail another process queued

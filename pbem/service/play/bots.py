@@ -246,10 +246,11 @@ def _fall_back(judge: Service, row: dict[str, Any], exc: BaseException) -> None:
     # (its hand), and a host may play another seat; the judge's own log has the rest
     why = (safe_text(str(exc), 300) if isinstance(exc, BotOrdersRefused)
            else f"{type(exc).__name__}; the judge's log has the details")
-    host_notices.report_fault(judge, f"bot {game_id} {seat}", "a bot could not play",
-                              f"The bot of seat {seat} in {game_id} failed at step {row['step']} ({why}). "
-                              "The decision's default was played instead; the bot plays the seat's next "
-                              "decisions again.")
+    values = {"seat": seat, "game": game_id, "step": row["step"], "why": why}
+    host_notices.report_fault(judge, f"bot {game_id} {seat}", lambda tr: tr.gettext("a bot could not play"),
+                              lambda tr: tr.gettext("The bot of seat %(seat)s in %(game)s failed at step %(step)s "
+                                                    "(%(why)s). The decision's default was played instead; the bot "
+                                                    "plays the seat's next decisions again.") % values)
     state = judge.state(game_id)
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
     deadlines.expire(judge, game_id, row["step"], seat)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -154,15 +155,17 @@ def log_table(judge: Service, game_id: str, events: list[rules.Event]) -> None:
 
 
 def tell_seats(judge: Service, game_id: str, subject: i18n.Localizable, body: i18n.Localizable, id_part: str,
-               head: str = "") -> None:
+               head: str = "", body_of: Callable[[str], i18n.Localizable] | None = None) -> None:
     """Queue a table notice (text and HTML, wrapped to 72 columns) to every seat, each in
     its seat's language (issue 28): ``subject`` and ``body`` are texts or functions of a
     translations object (:data:`pbem.i18n.Localizable`), written once per seat;
     ``head`` goes before the subject untranslated (``step 5: ``, the part mail filters
-    match)."""
+    match). ``body_of`` (a seat -> its body), when given, writes each seat's body
+    instead of ``body`` (a proposal tells only the seats that vote how to vote)."""
     for row in judge.store.seats(game_id):
         tr = seat_preferences.translations(judge.store, game_id, row["seat"])
-        text = build.render_notice(wrapped(i18n.localize(body, tr)), game_id, tr)
+        said = body_of(row["seat"]) if body_of is not None else body
+        text = build.render_notice(wrapped(i18n.localize(said, tr)), game_id, tr)
         title = head + i18n.localize(subject, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
                      subject=f"[{game_id}] {title}", text=text, html=build.html_of_text(title, text),

@@ -46,11 +46,14 @@ def tick(judge: Service) -> int:
                 raise RetryLater("deadlines", exc) from exc
             log.exception("deadline %s step %s %s failed", row["game_id"], row["step"], row["seat"])
             with judge.store.transaction():
+                values = {"seat": row["seat"], "step": row["step"], "game": row["game_id"], "due": row["due_at"],
+                          "error": f"{type(exc).__name__}: {safe_text(str(exc), 300)}"}
                 host_notices.report_fault(judge, f"deadline {row['game_id']} {row['step']} {row['seat']}",
-                                  "a deadline could not be applied",
-                                  f"The deadline of seat {row['seat']} at step {row['step']} of {row['game_id']} "
-                                  f"(due {row['due_at']}) raised {type(exc).__name__}: {safe_text(str(exc), 300)}. "
-                                  "It stays open and is tried again every cycle; the game waits.")
+                                          lambda tr: tr.gettext("a deadline could not be applied"),
+                                          lambda tr, v=values: tr.gettext(
+                                              "The deadline of seat %(seat)s at step %(step)s of %(game)s (due "
+                                              "%(due)s) raised %(error)s. It stays open and is tried again every "
+                                              "cycle; the game waits.") % v)
     return done
 
 

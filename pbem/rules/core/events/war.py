@@ -48,7 +48,8 @@ def _army_moved(s: State, d: dict) -> None:
         s["generals"][g]["space"] = b
     clip_inside(s, a)
     if d.get("minor"):
-        s["minors"][seat].remove(a)
+        if not d.get("minor_stays"):  # another minor general of the seat stays in a
+            s["minors"][seat].remove(a)
         if b not in s["minors"][seat]:
             s["minors"][seat].append(b)
     for r in d.get("royals", []):
@@ -267,8 +268,9 @@ def _indep_siege_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
 KINDS: tuple[EventKind, ...] = (
     EventKind('ArmyMoved',
               ('cus', 'from', 'generals', 'minor', 'path', 'royals', 'rule', 'seat', 'to'),
-              optional=('mp_left', 'naval', 'why'),
+              optional=('minor_stays', 'mp_left', 'naval', 'why'),
               reduce=_army_moved,
+              writes=('cus', 'generals', 'inside', 'minors', 'royals', 'war'),
               where=lambda d: (d["from"], d["to"]),
               say=_moved_text),
     EventKind('MoveEnded',
@@ -284,7 +286,11 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('ArmyReorganised',
               ('rule', 'seat', 'space', 'error'),
               optional=('army', 'code', 'dropped', 'picked_up'),
-              say=said(N_("%(seat)s reorganises the army in %(space)s."), seat=seat_of, space=space_of)),
+              say=lambda p, d, t: (
+                  t.gettext("%(seat)s's army does not reorganise in %(space)s: %(error)s.")
+                  if d.get("error") else t.gettext("%(seat)s reorganises the army in %(space)s.")) % {
+                  "seat": d.get("seat"), "space": space_name(p, d.get("space"), t),
+                  "error": d.get("error") or ""}),
     EventKind('BattleFought',
               ('attacker', 'defender', 'result', 'rule', 'space', 'winner'),
               optional=('came_from', 'rolls', 'scores', 'sides', 'strengths', 'why'),

@@ -42,9 +42,10 @@ def archive(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
                                     code="command.rate",
                                     hint="The archive is in your mailbox already; ask again in an hour.")])
     game = judge.store.game(game_id) or {}
-    made = trust.log_archive(judge.store, game_id, judge.clock())
+    tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
+    made = trust.log_archive(judge.store, game_id, judge.clock(), tr)  # its README in that language too
     check = made.command(game.get("seed_commitment"))
-    _ = seat_preferences.translations(judge.store, game_id, seat).gettext  # the seat's language (issue 28)
+    _ = tr.gettext
     values = {"game": game_id, "status": _(ENDED_WORDS.get(game.get("status") or "", game.get("status") or "")),
               "file": made.filename}
     if made.over:

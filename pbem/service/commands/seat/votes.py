@@ -131,20 +131,27 @@ def propose(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     head = trust.log_events(judge, game_id, [rules.judge_event("VoteProposed", data)])
     p = next(p for p in votes.open_proposals(judge, game_id) if p.number == number)
 
-    def for_all(tr: Any) -> str:  # each seat in its language (issue 28)
+    def told(tr: Any) -> str:  # each seat in its language (issue 28)
         _ = tr.gettext
         return (_("Proposal %(number)s: %(seat)s proposes %(what)s. Every seat still in the game (%(seats)s) votes; "
                   "a unanimous yes carries it, one no rejects it. It stays open until %(expires)s, whatever "
                   "decisions the game takes meanwhile, unless every vote is in before. Votes stay secret until it "
                   "is decided; `command: status` shows how many are in.") % {
                       "number": number, "seat": seat, "what": p.words(tr), "seats": ", ".join(seats),
-                      "expires": deadlines.shown(judge, game_id, p.expires, tr)}
-                + "\n\n" + _("To vote, send:") + f"\n\n    game: {game_id}\n    seat: <" + _("your seat")
+                      "expires": deadlines.shown(judge, game_id, p.expires, tr)})
+
+    def how_to_vote(tr: Any) -> str:
+        _ = tr.gettext
+        return (told(tr) + "\n\n" + _("To vote, send:") + f"\n\n    game: {game_id}\n    seat: <" + _("your seat")
                 + ">\n    key: <" + _("your key") + f">\n    command: vote\n    proposal: {number}\n    vote: yes"
                 + "    # " + _("or no"))
 
+    # a seat that conceded is told of the proposal, not how to cast a vote it never can (issue 28
+    # text28c); one in civil disorder or played by a bot may come back and vote, so it is told how
+    out = set(votes.conceded(judge, game_id))
     deadlines.tell_seats(judge, game_id, lambda tr: tr.gettext("proposal %(number)s: %(what)s") % {
-        "number": number, "what": p.words(tr)}, for_all, f"vote-{number}-proposed")
+        "number": number, "what": p.words(tr)}, how_to_vote, f"vote-{number}-proposed",
+        body_of=lambda s: told if s in out else how_to_vote)
     outcome = votes.decide(judge, game_id, p)
     tr = seat_preferences.translations(judge.store, game_id, seat)
     _ = tr.gettext
@@ -244,6 +251,8 @@ def status(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> R
         lines.append(_("The agreed pause ends at %(until)s.") % {"until": deadlines.shown(judge, game_id, until, tr)})
     opened = votes.open_proposals(judge, game_id) if game.get("status") not in trust.ENDED else []
     lines += ["", _("Open proposals:") if opened else _("No proposal is open.")]
+    if opened:  # a line of its own before the list, or the mail's wrapping runs the first one on
+        lines.append("")
     for p in opened:
         mine = ("; " + _("you voted %(vote)s") % {"vote": votes.vote_word(p.votes[seat], tr)} if seat in p.votes
                 else ("; " + _("your vote is awaited") if seat in seats else ""))

@@ -1,0 +1,129 @@
+"""Spanish and Russian grammar of the story and the mails (issue 28, text28c item 5):
+what the trials of the last sessions found wrong in a seat's mail, each checked by the
+sentence a reader gets.
+
+- es: a plural subject takes a plural verb (an independent army whose name is plural
+  in its own language: "Colonos griegos de Bactriana"; one not on the map says no verb
+  at all: "Ilirios …: aún fuera del mapa"), an inactive royal (a woman, R-2) is
+  *inactiva*, and a sentence that starts with a vote count starts with a capital;
+- ru: CUs a seat places, loses or shelters are named after a colon, so "1 преданная БЧ"
+  needs no accusative; a prompt's option that names places after "в" says "в одной из
+  зон" first (not "в: Кардия"); the prompt is *запрос приказов* everywhere (the
+  glossary), never "запрос хода" or "приглашение к ходу";
+- status: the list of open proposals starts on a line of its own.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from pbem import i18n
+from pbem.pack.loader import load_pack
+from pbem.pack.names import localized
+from pbem.report.narrate import narrate
+from pbem.rules.core.names import indep_plural
+from pbem.rules.core.state import Event
+from pbem.service.play import votes
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return load_pack()
+
+
+def _say(pack, language: str, kind: str, **data) -> str:
+    return narrate(localized(pack, language), Event(kind, data), i18n.translations(language))
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_an_independent_army_is_plural_as_its_canonical_name_is(pack, language: str) -> None:
+    local = localized(pack, language)
+    assert [a for a in pack.independent_armies if indep_plural(local, a)] == \
+        [a for a in pack.independent_armies if indep_plural(pack, a)] != []
+
+
+def test_spanish_independent_armies_agree_with_their_verb(pack) -> None:
+    for army in pack.independent_armies:
+        plural = indep_plural(pack, army)
+        gone = _say(pack, "es", "IndependentArmyPlaced", army=army, rule="R-14", space=None, strength=5)
+        here = _say(pack, "es", "IndependentArmyPlaced", army=army, rule="R-14", space="pella", strength=5)
+        beaten = _say(pack, "es", "IndependentArmyRemoved", army=army, space="pella", rule="R-14", to_box=True)
+        assert " está " not in f" {gone} " and " está " not in f" {here} ", (gone, here)
+        if plural:
+            assert " son derrotados " in f" {beaten} ", beaten
+
+
+def test_a_spanish_inactive_royal_is_a_woman(pack) -> None:
+    women = [r for r, m in pack.royals.items() if not m.active]
+    assert women and all(pack.royals[r].kind == "woman" for r in women)
+    for r in women:
+        alone = _say(pack, "es", "RoyalPlaced", royal=r, rule="R-2", space="pella", active=False)
+        with_seat = _say(pack, "es", "RoyalPlaced", royal=r, rule="R-2", space="pella", active=False, seat="east")
+        for text in (alone, with_seat):
+            assert "(inactiva)" in text and "inactivo" not in text, text
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+@pytest.mark.parametrize("got", [1, 2])
+def test_a_sentence_after_a_vote_count_starts_with_a_capital(language: str, got: int) -> None:
+    tr = i18n.translations(language)
+
+    class P:
+        votes = {s: "yes" for s in ("north", "east")[:got]}
+
+    count = votes.count_text(P(), ["north", "east", "south", "west"], tr)  # type: ignore[arg-type]
+    text = tr.gettext("%(count)s. Every seat is told how to vote.") % {"count": count}
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    assert all(s[:1].isupper() or s[:1].isdigit() for s in sentences), text
+
+
+@pytest.mark.parametrize(("kind", "data"), [
+    ("CUsPlaced", {"cus": {"loyal": 1}, "rule": "R-7.2", "seat": "north", "space": "pella"}),
+    ("CUsPlaced", {"cus": {"loyal": 1}, "rule": "R-7.2", "seat": "north", "space": "pella",
+                   "why": "reinforcement (engine placed)"}),
+    ("CUsRemoved", {"cus": {"loyal": 1}, "rule": "R-9.5", "seat": "north", "space": "pella", "why": "battle"}),
+])
+def test_russian_cus_need_no_accusative(pack, kind: str, data: dict) -> None:
+    text = _say(pack, "ru", kind, **data)
+    assert "1 преданная БЧ" in text, text
+    # the nominative only after a colon: "размещает в зоне Пелла: 1 преданная БЧ"
+    assert re.search(r":\s*1 преданная БЧ", text), text
+
+
+def test_russian_cus_to_the_dispersed_box_need_no_verb_agreement(pack) -> None:
+    text = _say(pack, "ru", "CUsDispersed", cus={"loyal": 1}, rule="R-9.5", seat="north", space="pella")
+    assert re.search(r":\s*1 преданная БЧ", text), text
+
+
+def _ru():
+    with i18n.catalogue_path("ru").open("rb") as po:
+        return read_po(po, locale="ru")
+
+
+def test_a_russian_option_that_lists_places_names_them_after_a_noun() -> None:
+    """A prompt's label whose English ends with "in" or "to" is followed by the places
+    (``Кардия, Малл``): its Russian must not end with the bare preposition."""
+    bad = []
+    for m in _ru():
+        mid = m.id if isinstance(m.id, str) else (m.id[0] if m.id else "")
+        if mid and re.search(r"\s(?:in|to)$", mid) and re.search(r"(?<!\w)(?:в|во|на|к)$", str(m.string).rstrip()):
+            bad.append(f"{mid!r} -> {m.string!r}")
+    assert bad == [], "\n".join(bad)
+
+
+def test_the_prompt_is_one_term_in_russian() -> None:
+    """The glossary's word for the prompt is *запрос приказов*."""
+    words = re.compile(r"запрос\w*\s+хода|приглашени\w*", re.IGNORECASE)
+    bad = []
+    for m in _ru():
+        for s in (m.string if isinstance(m.string, tuple) else (m.string,)):
+            if s and words.search(s):
+                bad.append(s)
+    assert bad == [], bad
+
+
+def test_a_game_status_is_not_told_as_observing() -> None:
+    for language, wrong in (("es", "observando"), ("ru", "наблюдает")):
+        assert i18n.translations(language).gettext("active") != wrong
