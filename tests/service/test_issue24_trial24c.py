@@ -9,11 +9,16 @@ reading the seats' mailboxes).
   general or space 'minor'; did you mean Myra?"). The prompt now says how orders name
   such an army ("the minor general in Amisus (army: Amisus; ...)") and the table says
   "minor general".
+- After a tied battle the attacker's way back (R-9.2) was told as a move of its own,
+  and a move's pick-up (R-9.1) as "north reorganises the army in Babylon.": both now
+  say what happened.
 """
 from __future__ import annotations
 
 import random
 import re
+
+import yaml
 
 from pbem import rules
 from pbem.service import make_judge, run_once
@@ -70,5 +75,82 @@ def test_a_minor_generals_army_is_named_as_orders_name_it(tmp_path, pymap_server
             table.send(seat, doc, subject=f"step {state.step}")
             assert list(run_once(judge, poller).values()) == ["applied"]
         raise AssertionError("no player-turn of a seat with a minor general's army")
+    finally:
+        poller.close()
+
+
+def _happened(report: str) -> list[str]:
+    """The numbered lines of a report's WHAT HAPPENED, each joined onto one line."""
+    part = report.split("WHAT HAPPENED", 1)[1].split("\n\n", 1)[0]
+    lines: list[str] = []
+    for line in part.splitlines():
+        if re.match(r"\s*\d+\. ", line):
+            lines.append(line.split(". ", 1)[1].strip())
+        elif lines:
+            lines[-1] += " " + line.strip()
+    return lines
+
+
+def test_a_tie_retreat_and_a_pick_up_say_what_happened(tmp_path, pymap_server) -> None:  # noqa: ANN001
+    """Two report lines of the game that said too little:
+
+    - after a tied battle the attacker goes back where it came from (R-9.2); the report
+      told it as a move like any other ("east moves Leonnatus's army (with Seleucus)
+      Mazaca -> Comana."), right after "A tie", so it read as a move nobody ordered;
+    - a move's ``pick_up`` (R-9.1) was told as "north reorganises the army in Babylon.",
+      without what it took along (Alexander's Body).
+
+    Seed trial24c-t1 with these bot orders: a tie at step 4; at step 16 south has a
+    mercenary standing alone in Gangra, next to one of its armies."""
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.new_seed = lambda: b"trial24c-t1"
+    judge.ensure_games()
+    run_once(judge, poller)
+    table = Table(pymap_server, config, judge, poller)
+    rng = random.Random(24)
+    tie_seen = False
+    try:
+        for _ in range(MAX_DECISIONS):
+            state = judge.state("g1")
+            decision = rules.pending(state)[0]
+            seat, pack = decision.seat, state.pack
+            opts = rules.legal_options(state, seat) if decision.kind == "player_turn" else {}
+            pick = [(pu, a) for pu in opts.get("pick_ups") or [] for a in opts.get("armies") or []
+                    if pu.get("cus") and (pu["space"], "land") in pack.neighbours(a["space"])]
+            if tie_seen and pick:
+                pu, army = pick[0]
+                where = pack.spaces[pu["space"]].name
+                name = pack.generals[army["army"]].name if army["army"] in pack.generals else \
+                    pack.spaces[army["space"]].name
+                orders = {"tyche": rules.bot_orders(state, seat, rng)["tyche"],
+                          "movement": [{"army": name, "path": [where],
+                                        "pick_up": {"at": where, "cus": dict(pu["cus"])}}]}
+                table.send(seat, table.orders_doc(seat, state.step, orders), subject="pick up")
+                assert list(run_once(judge, poller).values()) == ["applied"]
+                judge.flush_outbox()
+                lines = _happened(table.text_of(next(m for m in reversed(table.inbox(seat))
+                                                     if f"step {state.step} report" in str(m["Subject"]))))
+                cus = ", ".join(f"{n} {k}" for k, n in pu["cus"].items())
+                assert f"{seat}'s army picks up {cus} in {where}." in lines, lines
+                assert not any("reorganises" in x for x in lines), lines
+                return
+            doc = table.orders_doc(seat, state.step, rules.bot_orders(state, seat, rng))
+            table.send(seat, doc, subject=f"step {state.step}")
+            assert list(run_once(judge, poller).values()) == ["applied"]
+            events = [(k, yaml.safe_load(d)) for k, d in judge.store.db.execute(
+                "SELECT kind, data FROM events WHERE game_id = 'g1' AND step = ? ORDER BY seq", (state.step,))]
+            back = [d for k, d in events if k == "ArmyMoved" and d.get("why") == "tie: attacker returns"]
+            if back and not tie_seen:
+                tie_seen = True
+                judge.flush_outbox()
+                lines = _happened(table.text_of(next(m for m in reversed(table.inbox("north"))
+                                                     if f"step {state.step} report" in str(m["Subject"]))))
+                d = back[0]
+                path = f"{pack.spaces[d['from']].name} -> {pack.spaces[d['to']].name}"
+                told = [x for x in lines if path in x]
+                assert told and told[0].endswith(": after a tied battle the attacker goes back where it "
+                                                 "came from (R-9.2)."), lines
+        raise AssertionError(f"tie seen: {tie_seen}; no pick-up next to an army")
     finally:
         poller.close()

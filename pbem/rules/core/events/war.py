@@ -32,6 +32,7 @@ from pbem.rules.core.names import (
     naval_text,
     path_text,
     reaction_text,
+    royal_name,
     space_name,
     window_text,
 )
@@ -139,9 +140,40 @@ def _checked(success: Any, t: Words) -> str:
 
 def _moved_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
     v = {"mover": mover_text(p, d, t), "path": path_text(p, d, t), "cus": cus_text(d.get("cus"), p, t)}
+    if d.get("why") == TIE_RETURN:  # R-9.2; issue 24, trial24c: it read as a move of its own
+        if d.get("cus"):
+            return t.gettext("%(mover)s %(path)s with %(cus)s: after a tied battle the attacker goes "
+                             "back where it came from (R-9.2).") % v
+        return t.gettext("%(mover)s %(path)s: after a tied battle the attacker goes back where it "
+                         "came from (R-9.2).") % v
     if d.get("cus"):
         return t.gettext("%(mover)s %(path)s with %(cus)s.") % v
     return t.gettext("%(mover)s %(path)s.") % v
+
+
+TIE_RETURN = "tie: attacker returns"
+"""The ``why`` of the ``ArmyMoved`` that sends a tied battle's attacker back (R-9.2)."""
+
+
+def _reorganised_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    """An ``ArmyReorganised`` (R-9.1): what the moving army took along or left where it
+    passed (``"north's army picks up Alexander's Body in Babylon."``; issue 24, trial24c:
+    it said only "north reorganises the army in Babylon."); a pick-up or drop that failed
+    (``error``) says why it was not done (issue 24.1: a drop off the army's way)."""
+    part = d.get("picked_up") or d.get("dropped") or {}
+    part = part if isinstance(part, Mapping) else {}
+    what = [cus_text(part["cus"], p, t)] if part.get("cus") else []
+    what += [general_name(p, g) for g in part.get("generals") or []]
+    what += [royal_name(p, r) for r in part.get("royals") or []]
+    v = {"seat": d.get("seat"), "space": space_name(p, d.get("space"), t), "what": ", ".join(what)}
+    if d.get("error"):
+        return t.gettext("%(seat)s's army does not reorganise in %(space)s: %(error)s.") % {
+            **v, "error": d.get("error")}
+    if not what:
+        return t.gettext("%(seat)s reorganises the army in %(space)s.") % v
+    if d.get("picked_up"):
+        return t.gettext("%(seat)s's army picks up %(what)s in %(space)s.") % v
+    return t.gettext("%(seat)s's army leaves %(what)s in %(space)s.") % v
 
 
 def _check_roll_text(message: str) -> Sentence:
@@ -286,11 +318,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('ArmyReorganised',
               ('rule', 'seat', 'space', 'error'),
               optional=('army', 'code', 'dropped', 'picked_up'),
-              say=lambda p, d, t: (
-                  t.gettext("%(seat)s's army does not reorganise in %(space)s: %(error)s.")
-                  if d.get("error") else t.gettext("%(seat)s reorganises the army in %(space)s.")) % {
-                  "seat": d.get("seat"), "space": space_name(p, d.get("space"), t),
-                  "error": d.get("error") or ""}),
+              say=_reorganised_text),
     EventKind('BattleFought',
               ('attacker', 'defender', 'result', 'rule', 'space', 'winner'),
               optional=('came_from', 'rolls', 'scores', 'sides', 'strengths', 'why'),
