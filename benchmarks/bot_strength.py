@@ -103,36 +103,88 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--opponents", default="random,greedy")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", default="bots")
-    ap.add_argument("--rows", help="append each game's result to this file (JSON lines)")
+    ap.add_argument("--rows", help="append each game's result to this file (JSON lines); "
+                         "the games already in it are not played again (resumable)")
     ap.add_argument("--from-rows", nargs="+", metavar="FILE",
                     help="play nothing: print the table of the games in these --rows files "
                          "(a run stopped early still counts the games it finished)")
     a = ap.parse_args(argv)
     if a.from_rows:
-        rows = [json.loads(line) for f in a.from_rows
-                for line in Path(f).read_text().splitlines() if line.strip()]
+        rows = [r for f in a.from_rows for _, r in read_rows(Path(f))]
         print(f"{len(rows)} games from {', '.join(a.from_rows)}\n")
         table(rows, sorted({r["opponent"] for r in rows}))
         return
     seconds = a.budget or None
-    jobs = [(a.bot, o, g, a.seed, seconds, a.playouts) for o in a.opponents.split(",")
-            for g in range(a.games)]
+    opponents = a.opponents.split(",")
+    settings = {"bot": a.bot, "seed": a.seed, "seconds": seconds, "playouts": a.playouts}
+    rows = finished(Path(a.rows), settings, opponents, a.games) if a.rows else []
+    done = {(r["opponent"], r["g"]) for r in rows}
+    jobs = [(a.bot, o, g, a.seed, seconds, a.playouts) for o in opponents
+            for g in range(a.games) if (o, g) not in done]
+    if done:
+        print(f"{len(done)} games already in {a.rows}: skipped, {len(jobs)} to play",
+              file=sys.stderr, flush=True)
     t0 = time.time()
     with multiprocessing.Pool(a.workers) as pool:
-        rows = []
         for r in pool.imap_unordered(play, jobs):  # one line per game on stderr
+            r.update(settings)
             rows.append(r)
             if a.rows:
-                with open(a.rows, "a") as out:
-                    out.write(json.dumps(r) + "\n")
-            print(f"{len(rows)}/{len(jobs)} {r['opponent']} g{r['g']} {r['seat']} "
-                  f"{'won' if r['won'] else 'lost'} ({r['how']}, turn {r['turn']})",
-                  file=sys.stderr, flush=True)
+                append_row(Path(a.rows), r)
+            print(f"{len(rows)}/{len(jobs) + len(done)} {r['opponent']} g{r['g']} "
+                  f"{r['seat']} {'won' if r['won'] else 'lost'} ({r['how']}, "
+                  f"turn {r['turn']})", file=sys.stderr, flush=True)
     bound = f"{seconds} s" if seconds else "no clock"
     print(f"{a.bot} bot, budget {bound} and {a.playouts} playouts per decision, "
-          f"{a.games} games per opponent, "
+          f"{a.games} games per opponent ({len(done)} of them from {a.rows}), "
           f"{a.workers} workers, seed {a.seed!r}, {time.time() - t0:.0f} s in all\n")
-    table(rows, a.opponents.split(","))
+    table(rows, opponents)
+
+
+def read_rows(path: Path) -> list[tuple[int, dict]]:
+    """The rows of a ``--rows`` file (JSON lines) with their line numbers; a line that is
+    not JSON (a run killed while writing it) is left out with a warning on stderr, so
+    its game is played again."""
+    rows = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append((n, json.loads(line)))
+            except json.JSONDecodeError:
+                print(f"{path}:{n}: not a row (cut short?): left out", file=sys.stderr)
+    return rows
+
+
+def append_row(path: Path, row: dict) -> None:
+    """Append ``row`` to the ``--rows`` file ``path`` as one JSON line (after a newline
+    when a killed run left the last line without one)."""
+    with open(path, "a+b") as out:
+        out.seek(0, 2)
+        if out.tell():
+            out.seek(-1, 2)
+            if out.read(1) != b"\n":
+                out.write(b"\n")
+        out.write((json.dumps(row) + "\n").encode())
+
+
+def finished(path: Path, settings: dict, opponents: list[str], games: int) -> list[dict]:
+    """The rows of ``path`` (a ``--rows`` file, JSON lines; none when it does not exist)
+    that a run of ``settings`` (bot, seed prefix, seconds, playouts) against
+    ``opponents`` with ``games`` games each would play again: those games are skipped,
+    so a run stopped early and started again with the same file goes on where it
+    stopped (:func:`read_rows`). A row of another bot, seed, clock or number of playouts raises
+    ``SystemExit`` (one file holds one run); a row without them (written before they
+    were recorded) is taken as the same run. A game twice in the file counts once."""
+    if not path.exists():
+        return []
+    kept: dict[tuple[str, int], dict] = {}
+    for n, r in read_rows(path):
+        other = {k: (r[k], v) for k, v in settings.items() if k in r and r[k] != v}
+        if other:
+            raise SystemExit(f"{path}:{n}: a game of another run (file, this run: {other})")
+        if r["opponent"] in opponents and r["g"] < games:
+            kept.setdefault((r["opponent"], r["g"]), r)
+    return list(kept.values())
 
 
 def table(rows: list[dict], opponents: list[str]) -> None:
@@ -143,6 +195,8 @@ def table(rows: list[dict], opponents: list[str]) -> None:
     print("|---|---|---|---|---|---|---|---|")
     for o in opponents:
         mine = [r for r in rows if r["opponent"] == o]
+        if not mine:
+            continue
         wins = sum(r["won"] for r in mine)
         lo, hi = wilson(wins, len(mine))
         walls = [t for r in mine for t in r["walls"]]

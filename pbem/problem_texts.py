@@ -597,11 +597,15 @@ def _army_params(params: Mapping[str, object], tr: gettext.NullTranslations, sho
 def localized(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], str] | None = None,
               card_of: Callable[[int], str] | None = None) -> Problem:
     """``p`` as a reader of ``tr``'s language reads it: unchanged in English (the
-    check's own words), else its message and fix by code (:func:`message_of`,
+    check's own words; a problem the check gave no fix gets its code's
+    :attr:`Text.fix`, so every problem names how to mend it, issue 24 N6), else its
+    message and fix by code (:func:`message_of`,
     :func:`fix_of`, a suggested name shown by ``name_of``, cards by ``card_of``); a code without texts (none:
     the catalogue test checks) stays as it is. Code, rule, where and line never change."""
-    if i18n.language_of(tr) == i18n.DEFAULT or p.code not in TEXTS:
+    if p.code not in TEXTS:
         return p
+    if i18n.language_of(tr) == i18n.DEFAULT:
+        return p if p.hint else replace(p, hint=TEXTS[p.code].fix)
     return replace(p, message=message_of(p, tr), hint=fix_of(p, tr, name_of, card_of))
 
 

@@ -114,6 +114,15 @@ class YamlBlock:
         """The block as text, one trailing newline."""
         return "\n".join(self.lines) + "\n"
 
+    @property
+    def echo(self) -> str:
+        """The block as the judge read it, for "the block the judge found" of an answer:
+        :attr:`text` without the blank lines left where a wrapped comment's rest was
+        rejoined to the comment above (:attr:`rejoined`): that rest is shown once, in its
+        comment, not also as a line of its own (issue 24 N15)."""
+        gone = {index - self.start for index in self.rejoined}
+        return "\n".join(line for n, line in enumerate(self.lines) if n not in gone) + "\n"
+
 
 def _scan(line: str, depth: int) -> tuple[int, int | None]:
     """``(depth, comment)``: unclosed ``[``/``{`` after ``line`` starting at ``depth``, and

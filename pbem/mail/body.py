@@ -21,6 +21,10 @@ leaves room for the ``> `` of a reply)."""
 # "- item", "12. item", "* item": continuation lines align under the item's text
 _ITEM = re.compile(r"^(\s*)((?:[-*]|\d{1,3}[.)])\s+)")
 _KEY = re.compile(r"^\s*[\w.-]+:(\s|$)")
+# "key: value   # a comment": the YAML before the comment, and the comment's words
+# (a ``#`` after a space and outside quotes starts a comment; a quoted value with a
+# `` #`` in it is not split)
+_COMMENT = re.compile(r"^([^'\"#]*?\S)\s+#\s?(.*)$")
 
 
 def wrap_line(line: str, width: int = WIDTH) -> list[str]:
@@ -32,6 +36,19 @@ def wrap_line(line: str, width: int = WIDTH) -> list[str]:
     if len(line) <= width or not line.strip():
         return [line]
     indent = line[: len(line) - len(line.lstrip())]
+    comment = _COMMENT.match(line) if _KEY.match(line) else None
+    if comment and len(comment.group(1).rstrip()) < width:
+        # a YAML line ending in a comment (the echo of an orders block): the comment
+        # wraps as further comment lines, never as a bare line of its own (issue 24 N15)
+        head, words = comment.group(1).rstrip(), comment.group(2)
+        room = width - len(head) - 3
+        first = textwrap.wrap(words, width=room, break_long_words=False, break_on_hyphens=False) if room > 10 else []
+        out = [f"{head}  # {first[0]}"] if first else [head]
+        rest = words[len(first[0]):].strip() if first else words
+        if rest:
+            out += textwrap.wrap(rest, width=width, initial_indent=indent + "# ", subsequent_indent=indent + "# ",
+                                 break_long_words=False, break_on_hyphens=False)
+        return out
     item = _ITEM.match(line)
     if item:
         follow = " " * (len(item.group(1)) + len(item.group(2)))

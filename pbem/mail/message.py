@@ -118,7 +118,9 @@ class ParsedMail:
             answer).
         document: the orders mapping when accepted, else ``None``.
         orders_text: the normalised YAML block that was parsed (for echoing back, line
-            numbers in problems refer to it), or ``None`` when no single block was found.
+            numbers in problems refer to it; a wrapped comment's rest that was rejoined
+            is shown in its comment only, :attr:`pbem.mail.blocks.YamlBlock.echo`), or
+            ``None`` when no single block was found.
         problems: every problem found when rejected; empty otherwise.
         ignore_reason: ``"auto-reply"``, ``"bounce"``, ``"loop"``, ``"empty"`` or
             ``"unreadable-sender"`` (no usable From: address, so nobody to answer) when
@@ -495,6 +497,7 @@ def _as_person(envelope: _Envelope, msg: Message, refused: Problem | None, limit
 
 def _read_block(envelope: _Envelope, block: YamlBlock, *, from_html: bool) -> ParsedMail:
     orders_text = normalise_text(block.text)
+    echo = normalise_text(block.echo)  # a rejoined comment shown once (issue 24 N15)
     if len(block.lines) > MAX_ORDERS_LINES or len(orders_text) > MAX_ORDERS_CHARS:
         size = (f"more than {MAX_ORDERS_LINES} lines" if len(block.lines) > MAX_ORDERS_LINES  # read no further
                 else f"{len(block.lines)} lines and {len(orders_text)} characters")
@@ -514,12 +517,12 @@ def _read_block(envelope: _Envelope, block: YamlBlock, *, from_html: bool) -> Pa
                            problems=(*stray, *exc.problems))
         return _read_spilled(envelope, block, offset, stray)
     if stray:
-        return _result(envelope, "reject", orders_text=orders_text, problems=stray)
+        return _result(envelope, "reject", orders_text=echo, problems=stray)
     document = _lowercase_command(document)
     problem = _check_document(document)
     if problem is not None:
-        return _result(envelope, "reject", orders_text=orders_text, problems=(problem,))
-    return _result(envelope, "accept", document=document, orders_text=orders_text)
+        return _result(envelope, "reject", orders_text=echo, problems=(problem,))
+    return _result(envelope, "accept", document=document, orders_text=echo)
 
 
 def _read_spilled(envelope: _Envelope, block: YamlBlock, offset: int | None,
@@ -539,13 +542,14 @@ def _read_spilled(envelope: _Envelope, block: YamlBlock, offset: int | None,
         named = _stray_problems(replace(block, stray=tuple(spilled)), offset)
         return _result(envelope, "reject", orders_text=normalise_text(block.text),
                        problems=(*named, *stray, *exc.problems))
+    echo = normalise_text(joined.echo)  # a rejoined comment shown once (issue 24 N15)
     if stray:
-        return _result(envelope, "reject", orders_text=orders_text, problems=stray)
+        return _result(envelope, "reject", orders_text=echo, problems=stray)
     document = _lowercase_command(document)
     problem = _check_document(document)
     if problem is not None:
-        return _result(envelope, "reject", orders_text=orders_text, problems=(problem,))
-    return _result(envelope, "accept", document=document, orders_text=orders_text)
+        return _result(envelope, "reject", orders_text=echo, problems=(problem,))
+    return _result(envelope, "accept", document=document, orders_text=echo)
 
 
 def _stray_problems(block: YamlBlock, offset: int | None) -> tuple[Problem, ...]:

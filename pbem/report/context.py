@@ -19,7 +19,7 @@ from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
-from pbem.rules.core.names import ENGLISH, battle_side_text, cu_count, printed_name, unit_word
+from pbem.rules.core.names import ENGLISH, battle_side_text, cu_count, general_name, printed_name, unit_word
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import LIMIT_TEXT
 from pbem.rules.orders.reactions import QUESTION
@@ -96,6 +96,24 @@ def _pick_up_words(pack: Pack, p: Mapping[str, Any]) -> str:
     return f"{place_name(pack, p.get('space'))} ({', '.join(parts)})"
 
 
+def _army_item(pack: Pack, a: Mapping[str, Any], tr: gettext.NullTranslations | None) -> str:
+    """One army of a prompt's "Armies that may move" (R-9.1): ``"Ptolemy in Gaza (4 MPs;
+    1 loyal)"``; a minor general's army (R-5) says how orders name it, its space
+    (``"the minor general in Amisus (army: Amisus; 4 MPs; 1 mercenary)"``), as it has
+    no name of its own (issue 24, trial24c: players wrote ``army: minor``)."""
+    ngettext = i18n.ngettext_of(tr)
+    num = int(a.get('allowance') or 0)
+    space = place_name(pack, a.get('space'))
+    cus = cus_text(pack, a.get('cus') or {}, tr)
+    if a.get('commander') == "minor":
+        return ngettext("the minor general in %(space)s (army: %(space)s; %(num)d MP; %(cus)s)",
+                        "the minor general in %(space)s (army: %(space)s; %(num)d MPs; %(cus)s)",
+                        num) % {"space": space, "num": num, "cus": cus}
+    return ngettext("%(general)s in %(space)s (%(num)d MP; %(cus)s)",
+                    "%(general)s in %(space)s (%(num)d MPs; %(cus)s)",
+                    num) % {"general": _gen(pack, a.get('commander')), "space": space, "num": num, "cus": cus}
+
+
 def _gen(pack: Pack, gid: str | None) -> str:
     if gid is None:
         return ""
@@ -169,10 +187,17 @@ PURPOSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for
 the event: language-free English), as patterns and the message that says each."""
 
 
+_UNREST = re.compile(r"^unrest \((?P<card>.+)\)$")
+
+
 def purpose_words(purpose: str, tr: gettext.NullTranslations | None = None) -> str:
     """A die roll's purpose (names already printed) in the language of ``tr``: the
     first of :data:`PURPOSES` that matches, said again; English, and a purpose no
-    pattern knows, stay as they are."""
+    pattern knows, stay as they are. An unrest roll of a card named Unrest is said once:
+    ``"unrest"``, not ``"unrest (Unrest)"`` (issue 24 N12)."""
+    m = _UNREST.match(purpose)
+    if m and m.group("card").strip().casefold() == "unrest":
+        return i18n.gettext_of(tr)(i18n.N_("unrest"))
     if tr is None or i18n.language_of(tr) == i18n.DEFAULT:
         return purpose
     for pattern, message in PURPOSES:
@@ -288,6 +313,37 @@ def passed_over(order: Sequence[str], last: str | None, seat: Any, new_round: bo
     return list(order[after_last:at])
 
 
+def stay_dispersed(events: Sequence[rules.Event], at: int, after: Mapping[str, Any] | None) -> dict[str, list[str]]:
+    """The major generals that stay in the dispersed box when the reinforcement phase
+    brings the others back (R-7.3: a general returns to a garrison of his seat free of
+    enemy units; with none, he stays): ``{seat: [general id, ...]}``, from the public
+    view ``after`` the events, leaving out a general dispersed after the phase opened
+    (``events[at]`` is its ``ReinforcementsGranted``). The events say nothing of a
+    general who stays, so the report says it here (issue 24 N3)."""
+    later = {e.data.get("general") for e in events[at + 1:]
+             if e.kind == "GeneralPlaced" and e.data.get("where") == "dispersed"}
+    out: dict[str, list[str]] = {}
+    for gid, g in sorted(((after or {}).get("generals") or {}).items()):
+        if isinstance(g, Mapping) and g.get("where") == "dispersed" and g.get("seat") and gid not in later:
+            out.setdefault(str(g["seat"]), []).append(gid)
+    return out
+
+
+def _stay_dispersed(pack: Pack, events: Sequence[rules.Event], at: int, after: Mapping[str, Any] | None,
+                    tr: gettext.NullTranslations | None) -> list[dict[str, Any]]:
+    """The lines of :func:`stay_dispersed`, one per seat, in the language of ``tr``."""
+    ngettext = i18n.ngettext_of(tr)
+    lines = []
+    for seat, gids in stay_dispersed(events, at, after).items():
+        names = ", ".join(general_name(pack, g) for g in gids)
+        lines.append({"kind": "StayedDispersed", "roll": None, "text": ngettext(
+            "%(generals)s stays in %(seat)s's dispersed box: %(seat)s has no garrison free of enemy units for "
+            "a general to return to (R-7.3).",
+            "%(generals)s stay in %(seat)s's dispersed box: %(seat)s has no garrison free of enemy units for "
+            "a general to return to (R-7.3).", len(gids)) % {"generals": names, "seat": seat}})
+    return lines
+
+
 def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, Any] | None = None,
                tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """What happened, in order: ``[{"kind", "text", "roll": roll_info | None}]`` (dice
@@ -313,6 +369,8 @@ def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, An
                     "Passed over (R-6.5): %(seats)s, with no card in hand that can be the Tyche play "
                     "(surprise cards only, or none).") % {"seats": ", ".join(passed)}})
             last, new_round = e.data.get("seat"), False
+        if e.kind == "ReinforcementsGranted":
+            out.extend(_stay_dispersed(pack, events, i, after, tr))
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)
             out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": info})
@@ -368,7 +426,8 @@ def state_summary(pack: Pack, view: Mapping[str, Any], seats: Sequence[Mapping[s
     for a in view.get("armies", []):
         gens = list(a.get("generals", []))
         cmd = a.get("commander")
-        commander = _gen(pack, cmd) if cmd else (_("minor general") if a.get("minor") else _("no general"))
+        minor = cmd == "minor" or (not cmd and a.get("minor"))  # a minor general's army (R-5)
+        commander = _("minor general") if minor else (_gen(pack, cmd) if cmd else _("no general"))
         others = [_gen(pack, g) for g in gens if g != cmd]
         cus = dict(a.get("cus", {}))
         armies.append({"seat": a.get("seat", "?"), "space": space_name(pack, a.get("space")),
@@ -650,12 +709,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                         "items": [pack.fleets[f].name if f in pack.fleets else str(f) for f in value]})
         elif key == "armies" and isinstance(value, (list, tuple)):
             out.append({"label": _("Armies that may move (army: general or space; MA = initiative, R-9.1)"),
-                        "items": [(ngettext("%(general)s in %(space)s (%(num)d MP; %(cus)s)",
-                                            "%(general)s in %(space)s (%(num)d MPs; %(cus)s)",
-                                            int(a.get('allowance') or 0))
-                                   % {"general": _gen(pack, a.get('commander')), "space": place_name(pack, a.get('space')),
-                                      "num": int(a.get('allowance') or 0), "cus": cus_text(pack, a.get('cus') or {}, tr)})
-                                  if isinstance(a, Mapping) else str(a) for a in value]})
+                        "items": [_army_item(pack, a, tr) if isinstance(a, Mapping) else str(a) for a in value]})
         elif key == "pick_ups" and isinstance(value, (list, tuple)):  # R-9.1, issue 24 N6
             out.append({"label": _("Units of yours no general leads; a move takes them along as it "
                                    "passes when it names them (pick_up: {at: Space, cus: {loyal: 1}, "

@@ -19,7 +19,7 @@ from pbem.rules.core.control import fleet_owner
 from pbem.rules.core.events import kind_of, reduce
 from pbem.rules.core.footprint import Unsure
 from pbem.rules.core.royals import champions_regained, royal_settlement, vp_watch
-from pbem.rules.core.state import SEATS, Event, _copy, deck
+from pbem.rules.core.state import _SCALARS, SEATS, Event, _copy, deck
 from pbem.rules.dice import Dice
 
 T = TypeVar("T")
@@ -32,17 +32,36 @@ event whose kind declares it writes none of them
 (:attr:`pbem.rules.core.events.base.EventKind.writes`) cannot call for a settlement."""
 
 
+_CARDS_GONE: frozenset[str] = frozenset({"CardPlayed"})
+"""The events a Tyche activation's move may follow in its check and still adopt the
+dry run made before them (:meth:`Ctx.replay_rehearsal`): the card played. Not a
+surprise discard: its replacement is drawn (``CardDrawn``), and a card drawn may be
+played on the way (R-8.5)."""
+
+
 class Ctx:
     """Holds ``pack``, the working dict ``s``, ``dice`` (None: a check, :attr:`dry`) and
     the ``events`` so far. ``plans``: the plans a check recorded, for carrying the same
     orders out (:meth:`planned`). ``chance_at``: where in ``events`` each die was used
     or another seat's choice met; ``unsure``: in a check, where the board may differ
-    from this dry run's (:class:`pbem.rules.core.footprint.Unsure`, issue 24)."""
+    from this dry run's (:class:`pbem.rules.core.footprint.Unsure`, issue 24).
+    ``owned``: copy on write (issue 27 item 5): the top-level parts of ``s`` that are this
+    context's own, the others being shared with a frozen state (or the context a dry run
+    started from) and deep-copied just before an event's reducer first writes them (by
+    its kind's ``writes``; every part for a kind that declares none); None (the
+    default): ``s`` is all the context's own. Every change of ``s`` goes through
+    :meth:`emit`, so nothing shared is ever written."""
 
     def __init__(self, pack: Pack, s: dict[str, Any], dice: Dice | None,
-                 plans: list[tuple[str, Any]] | None = None):
+                 plans: list[tuple[str, Any]] | None = None,
+                 owned: frozenset[str] | set[str] | None = None):
         self.pack = pack
         self.s = s
+        # copy on write (issue 27 item 5): None when every part of ``s`` is this
+        # context's own (a deep copy); else the top-level parts it owns, the others being
+        # shared with a frozen state or another context and copied before their first
+        # write (:meth:`emit`, by the kind's ``writes``)
+        self.owned: set[str] | None = None if owned is None else set(owned)
         self.dice = dice
         self.dry = dice is None
         self.events: list[Event] = []
@@ -60,13 +79,14 @@ class Ctx:
         # a yes/no check (:func:`pbem.rules.engine.acceptable`): a player-turn's check
         # may stop at its first refused part instead of listing every mistake
         self.quick = False
-        self._rehearsal: tuple[int, str, str, list, Ctx] | None = None
+        self._rehearsal: tuple[int, str, str, list, Ctx, int] | None = None
 
     def restore(self, saved: dict[str, Any], events: int) -> None:
         """Put back the working dict ``saved`` (a deep copy taken earlier) and forget the
         events after the first ``events`` (undoing a trial run)."""
         self.s.clear()
         self.s.update(saved)
+        self.owned = None  # ``saved`` is a deep copy: every part is this context's own
         del self.events[events:]
         self.chance_at = [i for i in self.chance_at if i < events]
         self.version += 1
@@ -77,20 +97,59 @@ class Ctx:
         When the same moves are carried out next on this context with :attr:`s`
         unchanged (:meth:`replay_rehearsal`), that run is adopted instead of made again:
         the code, the position and the dice (all 1 in a check) are the same, so the
-        events and the position are too. Issue 14: a check ran every move twice."""
-        self._rehearsal = (self.version, seat, segment, moves, run)
+        events and the position are too. Issue 14: a check ran every move twice. A
+        Tyche activation's move (R-8.2) is dry-run before its card is played: its run
+        is adopted after that one ``CardPlayed`` too (:meth:`replay_rehearsal`)."""
+        self._rehearsal = (self.version, seat, segment, moves, run, len(self.events))
 
     def replay_rehearsal(self, seat: str, segment: str, moves: list) -> bool:
         """Adopt the kept dry run of exactly these ``moves`` (the same list object) when
         :attr:`s` has not changed since it was kept; True when adopted (the moves are
         then carried out: position, events, dice flags), else False (and nothing kept)."""
         r, self._rehearsal = self._rehearsal, None
-        if r is None or not self.dry or r[0] != self.version or r[1] != seat \
-                or r[2] != segment or r[3] is not moves:
+        if r is None or not self.dry or r[1] != seat or r[2] != segment or r[3] is not moves:
             return False
         run = r[4]
+        if r[0] != self.version:
+            return self._replay_after_card(r[0], r[5], run)
         self.s.clear()
         self.s.update(run.s)
+        # the run's parts are its own copies or, unwritten, the very parts of ``s`` it
+        # started from (``s`` has not changed since): owned by this context as before
+        if run.owned is None:
+            self.owned = None
+        elif self.owned is not None:
+            self.owned |= run.owned
+        self.chance_at += [len(self.events) + i for i in run.chance_at]
+        self.events.extend(run.events)
+        self.recorded.extend(run.recorded)
+        self.rolled = self.rolled or run.rolled
+        self.used_dice = self.used_dice or run.used_dice
+        self.version += 1
+        return True
+
+    def _replay_after_card(self, version: int, events: int, run: Ctx) -> bool:
+        """:meth:`replay_rehearsal` of a run kept before the events since, the card's
+        ``CardPlayed`` (:data:`_CARDS_GONE`; R-8.2: a Tyche activation is checked, then
+        its card played, then the army moves). The run is adopted, its events reduced
+        onto :attr:`s`, when that event and the run's write disjoint parts of the
+        position (the declared ``writes``: the hand, the discards, cards removed and
+        training on one side; no kind of the run that writes them or declares
+        nothing): the card played (never a surprise card) changes nothing the move
+        reads, and the move nothing it wrote. Else False (the move is run again)."""
+        since = self.events[events:]
+        if not since or self.version != version + len(since) \
+                or any(ev.kind not in _CARDS_GONE for ev in since):
+            return False
+        written = {p for ev in since for p in (kind_of(ev.kind).writes or ())}
+        kinds = [kind_of(ev.kind) for ev in run.events]
+        if any(k.reduce is not None and (k.writes is None or not written.isdisjoint(k.writes))
+               for k in kinds):
+            return False
+        for k, ev in zip(kinds, run.events, strict=True):
+            if k.reduce is not None:
+                self._own(k.writes)
+                reduce(self.s, ev)
         self.chance_at += [len(self.events) + i for i in run.chance_at]
         self.events.extend(run.events)
         self.recorded.extend(run.recorded)
@@ -172,6 +231,8 @@ class Ctx:
         ev = Event(kind, data, k.seen_by == "all", data["seat"] if k.seen_by == "seat" else None)
         board = k.reduce is not None and (k.writes is None or not BOARD.isdisjoint(k.writes))
         watch = vp_watch(self.s) if board else None
+        if self.owned is not None and k.reduce is not None:
+            self._own(k.writes)
         reduce(self.s, ev)
         self.version += 1
         self.events.append(ev)
@@ -185,6 +246,21 @@ class Ctx:
                 settle_capitals(self, kind, data)
             settle_royals(self, watch, k.where(data) if k.where is not None else None)
         return ev
+
+    def _own(self, parts: tuple[str, ...] | None) -> None:
+        """Copy on write: make the top-level ``parts`` of :attr:`s` (every part when None)
+        this context's own (a deep copy) before a reducer writes them."""
+        owned, s = self.owned, self.s
+        if owned is None:
+            return
+        for p in (s if parts is None else parts):
+            if p not in owned:
+                owned.add(p)
+                v = s.get(p)
+                if v is not None and type(v) not in _SCALARS:
+                    s[p] = _copy(v)
+        if parts is None:
+            self.owned = None
 
     def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:
         """Roll dice, record ``DiceRolled`` {purpose, rule, values, sides, index} (``index``:

@@ -212,6 +212,10 @@ class Checked:
     plans: list[tuple[str, Any]] = field(default_factory=list)
     outcome: tuple[dict[str, Any], list[Event]] | None = None
     partly: list[str] = field(default_factory=list)
+    owned: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    """The parts of ``outcome``'s working dict that are its own copies; the others are
+    shared with the checked state (copy on write, :attr:`pbem.rules.context.Ctx.owned`);
+    None: all its own."""
 
 
 def check(state: GameState, seat: str, orders: Mapping[str, Any]) -> Checked:
@@ -241,13 +245,15 @@ def _check(state: GameState, seat: str, orders: Mapping[str, Any], quick: bool) 
     orders are checked whole, with the same result."""
     pack = pack_of(state)
     plain = _plain(orders)
-    ctx = Ctx(pack, state.to_dict(), None)
+    # copy on write: the parts of the state are copied on their first write only
+    ctx = Ctx(pack, dict(state.peek()), None, owned=())
     ctx.quick = quick
     problems = _run(ctx, seat, plain)
     same = not problems and not ctx.used_dice and not any(
         e.kind == "ReactionWindowOpened" for e in ctx.events)
     return Checked(seat, state.step, plain, problems, ctx.recorded,
-                   (ctx.s, list(ctx.events)) if same else None, [] if problems else list(ctx.partly))
+                   (ctx.s, list(ctx.events)) if same else None, [] if problems else list(ctx.partly),
+                   None if ctx.owned is None else frozenset(ctx.owned))
 
 
 class _LastCheck(threading.local):
@@ -403,10 +409,13 @@ def _execute(state: GameState, checked: Checked, dice: Dice, owned: bool
     row = awaited(state.peek())
     window = war_get(state.peek(), "pause")
     if checked.outcome is not None:
-        ctx = Ctx(pack, checked.outcome[0] if owned else _copy(checked.outcome[0]), dice)
+        if owned:  # its parts not written by the check are still the state's: shared
+            ctx = Ctx(pack, checked.outcome[0], dice, owned=checked.owned)
+        else:
+            ctx = Ctx(pack, _copy(checked.outcome[0]), dice)
         ctx.events = list(checked.outcome[1])
     else:
-        ctx = Ctx(pack, state.to_dict(), dice, plans=checked.plans)
+        ctx = Ctx(pack, dict(state.peek()), dice, plans=checked.plans, owned=())
         rej = _run(ctx, checked.seat, checked.orders)
         if rej:  # what dice changed is refused after all (a check that is not lenient)
             raise IllegalOrders(rej)

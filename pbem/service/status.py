@@ -1,12 +1,13 @@
 """``pbem status``: what a host wants to see at a glance — every game's step and who is
 to act, the games open for sign-up (seats taken and free, who joined), open deadlines,
 bouncing seats, the outbox (failed rows with their error),
-answers held back by the rate limit, held mail (a seat's key from another address),
+answers held back by the rate limit, answers waiting in a seat's digest (per seat, how
+long the oldest has waited), held mail (a seat's key from another address),
 quarantined mail, and server faults still going on. Read from the store only."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -46,12 +47,19 @@ class Status:
     #: email, joined_at}], free: [seat], deadline: None — a sign-up has none; it stays
     #: open until its four seats are taken or the host closes it)
     signup_rows: list[dict[str, Any]] = field(default_factory=list)
+    #: the answers kept for a digest (the address past its hourly limit, issue 24), a line
+    #: per seat (or address) with how many and how long the oldest has waited
+    digests: list[str] = field(default_factory=list)
+    #: one object per seat with answers waiting in a digest (game, seat — None for an
+    #: address that holds no seat —, address, answers, oldest_at, waited_seconds)
+    digest_rows: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """Everything :meth:`lines` shows, as one JSON-ready object (``pbem status --json``)."""
         out = asdict(self)
         out["games"] = out.pop("game_rows")
         out["signups"] = out.pop("signup_rows")
+        out["digests"] = out.pop("digest_rows")
         return out
 
     def lines(self) -> list[str]:
@@ -64,14 +72,56 @@ class Status:
         out.append(f"outbox: {self.outbox}")
         out += [f"  {p}" for p in self.outbox_problems]
         out += [f"  not answered (reply rate limit): {s}" for s in self.suppressed]
+        out += [f"  waiting in a digest (reply rate limit): {d}" for d in self.digests]
         out += [f"held: {h}" for h in self.held]
         out += [f"quarantined: {q}" for q in self.quarantined]
         out += [f"fault: {f}" for f in self.faults]
         return out
 
 
-def status(store: Store) -> Status:
-    """Gather the status of every game in ``store``."""
+def waited(seconds: float) -> str:
+    """A wait in words: ``"45 s"``, ``"12 min"``, ``"2 h 05 min"``."""
+    n = max(0, int(seconds))
+    if n < 60:
+        return f"{n} s"
+    if n < 3600:
+        return f"{n // 60} min"
+    return f"{n // 3600} h {n % 3600 // 60:02d} min"
+
+
+def _digests(store: Store, now: datetime) -> tuple[list[str], list[dict[str, Any]]]:
+    """The answers waiting in a digest (:func:`pbem.service.outgoing.ratelimit.send_digests`
+    sends them), grouped per seat: its lines and JSON rows, oldest wait first (issue 24:
+    the host could not see them)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in store.held_answers():
+        groups.setdefault(row["to_addr"], []).append(row)
+    rows = []
+    for address, held in groups.items():
+        oldest = min(r["created_at"] for r in held)
+        games = sorted({r["game_id"] for r in held if r["game_id"]})
+        seats = [x for x in store.seats_at(address) if not games or x["game_id"] in games]
+        # the seat the address holds (a mail without a game line is kept with no game)
+        game_id = seats[0]["game_id"] if len(seats) == 1 else (games[0] if len(games) == 1 else None)
+        seat = seats[0]["seat"] if len(seats) == 1 else (
+            ", ".join(f"{x['game_id']} {x['seat']}" for x in seats) or None)
+        try:
+            since = datetime.fromisoformat(oldest)
+            seconds = (now - (since if since.tzinfo else since.replace(tzinfo=UTC))).total_seconds()
+        except ValueError:
+            seconds = 0.0
+        rows.append({"game": game_id, "seat": seat, "address": address, "answers": len(held),
+                     "oldest_at": oldest, "waited_seconds": int(max(0.0, seconds))})
+    rows.sort(key=lambda r: -r["waited_seconds"])
+    lines = [f"{r['game'] or '-'} {r['seat'] or '(no seat)'} <{safe_text(r['address'], 80)}>: "
+             f"{count(r['answers'], 'answer')}, the oldest waiting {waited(r['waited_seconds'])} "
+             f"(since {r['oldest_at']})" for r in rows]
+    return lines, rows
+
+
+def status(store: Store, now: datetime | None = None) -> Status:
+    """Gather the status of every game in ``store``; ``now`` (default: the clock, UTC)
+    measures how long answers have waited in a digest."""
     lines, rows = [], []
     for row in store.games():
         st = live_state(store, row["id"])
@@ -82,8 +132,11 @@ def status(store: Store) -> Status:
                      "waiting": [[d.seat, d.kind] for d in pending]})
     counts = store.outbox_counts()
     signup_lines, signup_rows = _signups(store)
+    digest_lines, digest_rows = _digests(store, now or datetime.now(UTC))
     return Status(
         games=lines,
+        digests=digest_lines,
+        digest_rows=digest_rows,
         game_rows=rows,
         signups=signup_lines,
         signup_rows=signup_rows,

@@ -44,7 +44,7 @@ from pbem.rules.core.board import LAND_KINDS, info
 from pbem.rules.core.pieces import cus_at
 from pbem.rules.core.state import GameState
 from pbem.rules.dice import Dice, Roll
-from pbem.rules.resolve.siege import why_no_assault
+from pbem.rules.resolve.siege import min_assault_cus, why_no_assault
 
 GAMES = int(os.environ.get("PBEM_PROVE_GAMES", "3"))
 CHANCES = ("DiceRolled", "Shuffled", "ReactionWindowOpened")
@@ -343,3 +343,281 @@ def test_an_army_the_tyche_move_joins_and_assaults_with_stands_there_for_sure() 
     assert ("movement.bad_path", "orders.movement[0].path") in got, got
     orders["movement"] = [{"army": "Perdiccas", "path": ["Triballi", "Dardania"]}]
     assert R.check(state, "south", orders).problems == []
+
+
+def test_a_minor_army_passing_a_space_with_another_minor_general_leaves_it_there() -> None:
+    """Game 42 of the property test (48 games): a Tyche activation moves the minor
+    general's army of Dascylium through Cyzicus, where another minor general of the
+    seat marks two CUs (R-5: four minor generals per player, each marks its own stack).
+    The moving marker used to take the one of Cyzicus along (the two were counted as
+    one while they stood together), so the army of Cyzicus had no general left and its
+    movement-segment move stopped under every dice ("the army has 0" MPs)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {}, "minors": {"south": ["dascylium", "cyzicus"]},
+        "cus": {"dascylium": {"south": {"mercenary": 1}},
+                "cyzicus": {"south": {"mercenary": 2}}},
+        "hands": {"south": [22]}, "active": "south"})
+    orders = {"tyche": {"card": 22, "use": "activate", "army": "dascylium",
+                        "path": ["Cyzicus", "Lampsacus"]},
+              "movement": [{"army": "cyzicus", "path": ["Dascylium"]}]}
+    checked = R.check(state, "south", orders)
+    assert checked.problems == []
+    new, events = R.execute(state, checked, Dice(b"minor", state.step))
+    assert [key for _i, key in stops(events, "south")] == []
+    s = new.peek()
+    assert sorted(s["minors"]["south"]) == ["dascylium", "lampsacus"]
+    assert s["cus"]["lampsacus"]["south"] == {"mercenary": 1}
+    assert s["cus"]["dascylium"]["south"] == {"mercenary": 2}
+
+
+def test_a_space_the_tyche_move_left_before_its_first_die_is_checked_as_it_stands() -> None:
+    """Game 42 of the property test (48 games): the Tyche activation passes Cyzicus
+    and Lampsacus and fights in Abydus (its first die). Only Lampsacus (a tie sends the
+    army back there, R-9.2), Abydus and the spaces next to them may differ from the
+    dry run; the army of Cyzicus is as the check sees it, so dropping more CUs than it
+    has is refused (it used to be left to the dice as if the whole move's way were
+    unsure, and stopped under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"antigonus": {"seat": "east", "where": "map", "space": "abydus"}},
+        "minors": {"south": ["dascylium", "cyzicus"]},
+        "cus": {"dascylium": {"south": {"mercenary": 1}},
+                "cyzicus": {"south": {"mercenary": 2}},
+                "abydus": {"east": {"loyal": 1, "mercenary": 3}}},
+        "hands": {"south": [22]}, "active": "south"})
+    tyche = {"card": 22, "use": "activate", "army": "dascylium",
+             "path": ["Cyzicus", "Lampsacus", "Abydus"]}
+    orders = {"tyche": tyche, "movement": [{"army": "cyzicus", "path": ["Dascylium"],
+                                            "drop": {"cus": {"mercenary": 3}}}]}
+    got = [(p.code, p.where) for p in R.check(state, "south", orders).problems]
+    assert got and all(w.startswith("orders.movement[0]") for _c, w in got), got
+    orders["movement"] = [{"army": "cyzicus", "path": ["Dascylium"],
+                           "drop": {"cus": {"mercenary": 1}}}]
+    assert R.check(state, "south", orders).problems == []
+    # a move from Lampsacus, where the army may come back on a tie, is left to the dice
+    orders["movement"] = [{"army": "lampsacus", "path": ["Cyzicus"]}]
+    checked = R.check(state, "south", orders)
+    assert checked.problems == [] and checked.partly, checked.partly
+
+
+def test_a_battle_on_the_tyche_move_leaves_what_there_is_to_besiege_as_it_is() -> None:
+    """Game 44 of the property test (48 games): Leonnatus' Tyche activation fights in
+    Baeonia (dice), and Lysimachus' movement-segment move ends there with an assault.
+    A battle changes no independent marker and takes no major city (R-9.2, R-10), so
+    Baeonia, a minor city without an independent marker, has nothing to besiege
+    whatever the dice: the assault is refused (it used to be left to the dice and was
+    cancelled under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"leonnatus": {"seat": "north", "where": "map", "space": "pella"},
+                     "lysimachus": {"seat": "north", "where": "map", "space": "amphipolis"},
+                     "polyperchon": {"seat": "south", "where": "map", "space": "baeonia"}},
+        "cus": {"pella": {"north": {"loyal": 2, "mercenary": 7}},
+                "amphipolis": {"north": {"loyal": 2, "mercenary": 3}},
+                "baeonia": {"south": {"mercenary": 1}}},
+        "independent_remove": ["baeonia"],
+        "hands": {"north": [55]}, "active": "north"})
+    assert pack.spaces["baeonia"].kind == "minor_city"
+    orders = {"tyche": {"card": 55, "use": "activate", "army": "Leonnatus", "path": ["Baeonia"]},
+              "movement": [{"army": "Lysimachus", "path": ["Baeonia"], "assault": 1}]}
+    got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
+    assert got == [("siege.illegal", "orders.movement[0].assault")], got
+
+
+def test_an_assault_the_army_can_never_have_the_cus_for_is_refused_before_the_dice() -> None:
+    """Game 45 of the property test (48 games): Antipater, alone in Sagalassus, is
+    activated by Tyche into Isaura (a stronghold with an independent marker: hostile
+    tribes roll first, R-9.5) with an assault. The tribes' die only takes CUs away, and
+    no CU of east stands on the way: the army has none to assault with (R-10 needs
+    ``assault_min_cus``) whatever the die shows. The assault is refused (it used to be
+    accepted, then cancelled under every dice); with enough CUs it is the dice's."""
+    from rules_harness import position
+
+    pack = load_pack()
+    spec = {"generals": {"antipater": {"seat": "east", "where": "map", "space": "sagalassus"}},
+            "cus": {}, "hands": {"east": [26]}, "active": "east"}
+    orders = {"tyche": {"card": 26, "use": "activate", "army": "Antipater", "path": ["Isaura"],
+                        "assault": 1}}
+    state = position(pack, spec)
+    need = min_assault_cus(pack, state.peek())
+    got = [(p.code, p.where, p.message) for p in R.check(state, "east", orders).problems]
+    assert [(c, w) for c, w, _m in got] == [("siege.illegal", "orders.tyche")], got
+    assert f"needs {need} CUs" in got[0][2], got
+    spec["cus"] = {"sagalassus": {"east": {"mercenary": need}}}
+    assert R.check(position(pack, spec), "east", orders).problems == []
+
+
+def test_an_assault_left_when_the_siege_is_complete_is_not_rolled_and_said_so() -> None:
+    """Game 54 of the property test (64 games): Leonnatus' Tyche activation moves into
+    Tyana (an independent stronghold, one siege point takes it) with two assaults. The
+    dice decide whether the first completes the siege (2+2 dice with the Helepolis read
+    no point, R-10); when it does, the second is not rolled and a note says so (it used
+    to be an assault cancelled for "nothing to besiege", a stop the check could not
+    prevent); when it does not, the second is rolled."""
+    from rules_harness import ScriptedThenReal, position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"leonnatus": {"seat": "west", "where": "map", "space": "mazaca"}},
+        "cus": {"mazaca": {"west": {"mercenary": 4, "loyal": 2, "helepolis": 1}}},
+        "independent": [*position(pack, {}).peek()["independent"], "tyana"],
+        "hands": {"west": [61]}, "active": "west"})
+    checked = R.check(state, "west", {"tyche": {"card": 61, "use": "activate",
+                                                "army": "Leonnatus", "path": ["Tyana"],
+                                                "assault": 2}})
+    assert checked.problems == []
+    _new, events = R.execute(state, checked, ScriptedThenReal([6, 5], step=state.step))
+    kinds = [e.kind for e in events]
+    assert "SiegeCompleted" in kinds and "AssaultCancelled" not in kinds, kinds
+    assert kinds.count("AssaultRolled") == 1, kinds
+    note = next(e.data for e in events if e.kind == "Note" and e.data.get("rule") == "R-10")
+    assert note["seat"] == "west" and "Tyana is complete" in note["text"], note
+    _new, events = R.execute(state, checked, ScriptedThenReal([1, 1, 1, 1], step=state.step))
+    assert [e.kind for e in events].count("AssaultRolled") == 2
+
+
+def test_an_army_that_cannot_intercept_the_tyche_move_still_blocks_a_later_path() -> None:
+    """Game 45 of the property test (48 games): Antipater's Tyche activation enters
+    Isaura (hostile tribes roll: a die), next to Iconium, where Leonnatus stands. Isaura
+    holds an independent marker and north has no CU there, so Leonnatus cannot
+    intercept into it (R-3.5, R-9.3) whatever the die: Iconium is as the check sees it,
+    and Antigonus' movement-segment path through Iconium, which he cannot overrun, is
+    refused (it used to be left to the dice, as if Leonnatus might have left Iconium,
+    and stopped under every dice). The space after Iconium on that path (Isaura, where
+    the dice fell) does not make the block at Iconium unsure."""
+    from rules_harness import position
+
+    pack = load_pack()
+    spec = {"generals": {"antipater": {"seat": "east", "where": "map", "space": "sagalassus"},
+                         "antigonus": {"seat": "east", "where": "map", "space": "celaenae"},
+                         "leonnatus": {"seat": "north", "where": "map", "space": "iconium"}},
+            "cus": {"celaenae": {"east": {"mercenary": 6, "loyal": 1}},
+                    "iconium": {"north": {"loyal": 2, "mercenary": 3}}},
+            "hands": {"east": [26]}, "active": "east"}
+    state = position(pack, spec)
+    assert "isaura" in state.peek()["independent"]
+    orders = {"tyche": {"card": 26, "use": "activate", "army": "Antipater", "path": ["Isaura"]},
+              "movement": [{"army": "Antigonus", "path": ["Synnada", "Iconium", "Isaura"]}]}
+    got = [(p.code, p.where, p.message) for p in R.check(state, "east", orders).problems]
+    assert [(c, w) for c, w, _m in got] == [("movement.illegal", "orders.movement[0]")], got
+    assert "Iconium holds an enemy army" in got[0][2], got
+    # north's CUs in Isaura: a battle there, Iconium next to it may empty: the dice's
+    spec["cus"]["isaura"] = {"north": {"mercenary": 1}}
+    spec["generals"]["antipater"]["space"] = "sagalassus"
+    checked = R.check(position(pack, spec), "east", orders)
+    assert not any(p.where == "orders.movement[0]" for p in checked.problems), checked.problems
+
+
+def test_a_drop_off_the_way_of_an_army_the_dice_moved_is_reported_not_lost() -> None:
+    """Issue 24.1: Cassander's Tyche activation attacks the independent army in Pella;
+    his movement-segment move then drops a CU "at: Aegae", where he starts when the
+    battle sends him back (a tie) but not when he wins (he starts in Pella, and Aegae
+    is off his path). The check cannot know which and accepts it; when he wins, the
+    drop used to be left undone without a word. Now the seat is told (an
+    ``ArmyReorganised`` with the error, shown in its report)."""
+    from rules_harness import ScriptedThenReal, position
+
+    from pbem.report.narrate import narrate
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"cassander": {"seat": "east", "where": "map", "space": "aegae"}},
+        "cus": {"aegae": {"east": {"loyal": 3, "mercenary": 6}}},
+        "indep_armies": {"autariatae": {"space": "pella", "strength": 5}},
+        "hands": {"east": [20]}, "active": "east"})
+    orders = {"tyche": {"card": 20, "use": "activate", "army": "Cassander", "path": ["Pella"]},
+              "movement": [{"army": "Cassander", "path": ["Pella", "Therma"],
+                            "drop": {"at": "Aegae", "cus": {"mercenary": 1}}}]}
+    checked = R.check(state, "east", orders)
+    assert checked.problems == []
+    _new, events = R.execute(state, checked, ScriptedThenReal([6, 6, 1, 1], step=state.step))
+    assert next(e.data["result"] for e in events if e.kind == "BattleFought") == "attacker"
+    errs = [e for e in events if e.kind == "ArmyReorganised" and e.data.get("error")]
+    assert [(e.data["seat"], e.data["space"]) for e in errs] == [("east", "aegae")], events
+    line = narrate(pack, errs[0])
+    assert "Aegae is not on the army's way from Pella" in line and "drop" in line, line
+
+
+def test_a_move_through_a_free_assault_cannot_gain_the_cus_it_does_not_pick_up() -> None:
+    """Game 75 of the property test (96 games): north's free assault on Sardis in the
+    surrender segment (dice: CUs lost there, R-8.1), then the minor general's army of
+    Dascylium, two CUs, passes Sardis to assault Celaenae. Units it does not pick up
+    do not join it on the way, so it has two CUs there whatever the dice, and the
+    assault (R-10: ``assault_min_cus``) is refused (it used to be left to the dice
+    because its path crossed the assault's space, then cancelled under every dice);
+    picking up enough CUs in Sardis makes it the dice's again."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"leonnatus": {"seat": "north", "where": "map", "space": "sardis"}},
+        "minors": {"north": ["dascylium"]},
+        "garrisons": {"sardis": "west", "celaenae": "east"},
+        "cus": {"sardis": {"north": {"loyal": 3, "mercenary": 6}},
+                "dascylium": {"north": {"mercenary": 2}}},
+        "hands": {"north": [30]}, "active": "north"})
+    move = {"army": "Dascylium", "path": ["Pergamum", "Sardis", "Colossae", "Celaenae"],
+            "assault": 1}
+    orders = {"surrender": {"assault": ["Sardis"]}, "tyche": {"card": 30, "use": "discard"},
+              "movement": [move]}
+    got = [(p.code, p.where, p.message) for p in R.check(state, "north", orders).problems]
+    need = min_assault_cus(pack, state.peek())
+    assert [(c, w) for c, w, _m in got] == [("siege.illegal", "orders.movement[0]")], got
+    assert f"needs {need} CUs" in got[0][2], got
+    move["pick_up"] = {"at": "Sardis", "cus": {"mercenary": need}}
+    assert R.check(state, "north", orders).problems == []
+
+
+def test_cus_an_earlier_move_brings_count_for_a_later_assault() -> None:
+    """The bound on an assault's CUs (R-10) reads the board before the moves of the
+    list: CUs an earlier move of the same list brings to the army's start join it, so
+    the assault is not refused. Here a minor general's army brings the CUs Antipater
+    (1 CU) in Sagalassus lacks to assault Isaura."""
+    from rules_harness import position
+
+    pack = load_pack()
+    need = min_assault_cus(pack, position(pack, {}).peek())
+    state = position(pack, {
+        "generals": {"antipater": {"seat": "east", "where": "map", "space": "sagalassus"}},
+        "minors": {"east": ["celaenae"]},
+        "cus": {"sagalassus": {"east": {"mercenary": 1}},
+                "celaenae": {"east": {"mercenary": need - 1}}},
+        "hands": {"east": [26]}, "active": "east"})
+    orders = {"tyche": {"card": 26, "use": "discard"},
+              "movement": [{"army": "Celaenae", "path": ["Sagalassus"]},
+                           {"army": "Antipater", "path": ["Isaura"], "assault": 1}]}
+    assert R.check(state, "east", orders).problems == []
+    orders["movement"] = orders["movement"][1:]
+    got = [(p.code, p.where) for p in R.check(state, "east", orders).problems]
+    assert got == [("siege.illegal", "orders.movement[0]")], got
+
+
+def test_hostile_tribes_where_a_tyche_move_ends_leave_the_army_there_for_sure() -> None:
+    """Game 97 of the property test (128 games): Craterus' Tyche activation ends in
+    Isaura, where Leonnatus stands; the only die is the hostile tribes' there (R-9.5),
+    and no battle can be fought there (no enemy army, none may intercept into a space
+    with an independent marker where it has no CU, R-3.5), so no tie sends the army
+    back to Corycus: Leonnatus' army starts the movement segment in Isaura whatever the
+    die, with Craterus (the commander, R-5), and a path too long from Isaura is refused
+    (it used to be judged from Corycus too, accepted, then stopped under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"craterus": {"seat": "north", "where": "map", "space": "corycus"},
+                     "leonnatus": {"seat": "north", "where": "map", "space": "isaura"}},
+        "cus": {"corycus": {"north": {"mercenary": 1}},
+                "isaura": {"north": {"loyal": 6, "mercenary": 2}}},
+        "hands": {"north": [25]}, "active": "north"})
+    assert "isaura" in state.peek()["independent"]
+    orders = {"tyche": {"card": 25, "use": "activate", "army": "Craterus", "path": ["Isaura"]},
+              "movement": [{"army": "Leonnatus", "path": ["Corycus", "Side", "Aspendus"]}]}
+    got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
+    assert got and all(w.startswith("orders.movement[0]") for _c, w in got), got

@@ -137,3 +137,154 @@ def test_acceptable_is_validate_yes_or_no() -> None:
             assert ok == (not rules.validate(state, d.seat, orders))
             seen[ok] += 1
     assert seen[True] and seen[False]
+
+
+def test_copy_on_write_leaves_every_state_as_it_was() -> None:
+    """Copy on write (issue 27 item 5): a check or a decision copies a part of the
+    position only when an event writes it (``Ctx.owned``, the kinds' ``writes``), so a
+    state shares the parts a decision left alone with the state before it, and no check,
+    refused candidate, dry run of moves or decision ever changes a state made before."""
+    import json
+
+    from pbem import rules
+    from pbem.rules.core.state import _DATA_FIELDS
+    from pbem.rules.dice import Dice
+    pack = load_pack(None)
+    shared = 0
+    for g in range(3):
+        seed = bytes([g + 1]) * 8
+        state, _ = rules.new_game(pack, seed, {})
+        rng = random.Random(g)
+        seen = [(state, json.dumps(state.to_dict(), sort_keys=True))]
+        for _ in range(400):
+            pending = rules.pending(state)
+            if not pending:
+                break
+            d = pending[0]
+            new, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                 Dice(seed, state.step))
+            shared += sum(getattr(new, f) is getattr(state, f) for f in _DATA_FIELDS
+                          if isinstance(getattr(state, f), (dict, list)))
+            state = new
+            seen.append((state, json.dumps(state.to_dict(), sort_keys=True)))
+        for k, (st, text) in enumerate(seen):
+            assert json.dumps(st.to_dict(), sort_keys=True) == text, f"game {g}: state {k} changed"
+    assert shared > 1000  # the parts a decision does not write are not copied
+
+
+def test_legal_options_list_the_armies_once(monkeypatch) -> None:  # noqa: ANN001
+    """R-8.2, R-9.1: the Tyche part and the movement part of a player-turn's options
+    read the seat's armies from one :func:`army_options` (issue 27 item 5), with the
+    same options as before."""
+    from pbem.rules.core import armies as armies_mod
+    from pbem.rules.orders import movement, tyche
+    from pbem.rules.phases import player_turn
+    pack = load_pack(None)
+    states = [_played(pack, n) for n in (1, 9, 30)]
+    wanted = [player_turn.player_turn_options(pack, st.peek(), st.active) for st in states]
+    calls = []
+    real = armies_mod.army_options
+
+    def counted(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        calls.append(a[2])
+        return real(*a, **k)
+
+    for mod in (armies_mod, tyche, movement, player_turn):
+        monkeypatch.setattr(mod, "army_options", counted, raising=False)
+    for st, want in zip(states, wanted, strict=True):
+        calls.clear()
+        assert player_turn.player_turn_options(pack, st.peek(), st.active) == want
+        assert want["armies"] and calls == [st.active]
+
+
+def test_legitimacy_points_are_the_terms_summed_without_terms(monkeypatch) -> None:  # noqa: ANN001
+    """R-11.1: the LP are the sum of each seat's terms (never below 0), the counted heir
+    the one :func:`counted_heir` names, on positions of real games and with the court
+    changed (a chosen heir, card LP, a negative adjustment); the sum builds no ``Term``
+    (issue 27 item 5)."""
+    from pbem.rules.core import control
+    pack = load_pack(None)
+    positions = []
+    for moves in (0, 20, 45, 90):
+        s = _played(pack, moves, b"lp-fast").to_dict()
+        positions.append(s)
+        t = _copy_of(s)
+        heirs = [r for r, rm in pack.royals.items() if rm.kind == "heir"]
+        t["court"] = {**(t.get("court") or {}), "heirs": {"north": heirs[-1], "east": heirs[0]},
+                      "lp_cards": [{"seat": "west", "card": 7, "amount": 2, "turn": None},
+                                   {"seat": "west", "card": 7, "amount": -1, "turn": None}]}
+        t["lp_adjust"] = {"south": -50, "east": 3}
+        positions.append(t)
+    want = []
+    for s in positions:
+        terms = control.legitimacy_terms(pack, s)
+        want.append({x: max(0, sum(t.value for t in ts)) for x, ts in terms.items()})
+        for x, ts in terms.items():
+            heir = [t.what for t in ts if t.kind == "heir"]
+            assert heir == ([control.counted_heir(pack, s, x)]
+                            if control.counted_heir(pack, s, x) else [])
+    assert any(w["south"] == 0 for w in want)
+
+    def no_term(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("a Term was built")
+
+    monkeypatch.setattr(control, "Term", no_term)
+    assert [control.legitimacy_points(pack, s) for s in positions] == want
+
+
+def _copy_of(s):  # noqa: ANN001, ANN202
+    import copy
+    return copy.deepcopy(s)
+
+
+def test_tyche_activation_moves_once_in_a_check(monkeypatch) -> None:  # noqa: ANN001
+    """R-8.2: a check of a Tyche activation dry-runs the army's move once: the run made
+    before the card is played is adopted after it (``Ctx.keep_rehearsal``), with the
+    same events and position as a second run (issue 27 item 5)."""
+    from pbem import rules
+    from pbem.rules import context
+    from pbem.rules.bots.random import candidate_orders
+    from pbem.rules.resolve import moves
+    pack = load_pack(None)
+    rng = random.Random(8)
+    runs = []
+    real_run = moves.run_cursor
+
+    def counted(ctx, c):  # noqa: ANN001, ANN202
+        runs.append(c["segment"])
+        return real_run(ctx, c)
+
+    monkeypatch.setattr(moves, "run_cursor", counted)
+    compared = 0
+    for n in range(2, 120, 3):
+        state = _played(pack, n, b"tyche-once")
+        d = (rules.pending(state) or [None])[0]
+        if d is None or d.kind != "player_turn":
+            continue
+        opts = rules.legal_options(state, d.seat)
+        for h in opts["hand"]:
+            if "activate" not in h["uses"]:
+                continue
+            orders = candidate_orders(pack, state, opts, rng, pick=(h["card"], "activate"))
+            if orders["tyche"].get("use") != "activate":  # the bot found no army to move
+                continue
+            # a surprise discard draws a card the move might play, a surprise play may change
+            # the board: the move runs again after them
+            orders["tyche"].pop("surprise_discards", None)
+            orders["tyche"].pop("surprise_plays", None)
+            orders["movement"] = "none"
+            runs.clear()
+            got = rules.check(state, d.seat, orders)
+            if got.problems or got.outcome is None:
+                continue
+            assert runs.count("tyche") == 1, (n, orders, runs)
+            with monkeypatch.context() as m:  # the same check running the move again
+                m.setattr(context.Ctx, "_replay_after_card", lambda self, *a: False)
+                runs.clear()
+                again = rules.check(state, d.seat, orders)
+                assert runs.count("tyche") == 2
+            assert again.outcome is not None and again.outcome[0] == got.outcome[0]
+            assert [(e.kind, e.data) for e in again.outcome[1]] == \
+                [(e.kind, e.data) for e in got.outcome[1]]
+            compared += 1
+    assert compared >= 3

@@ -52,6 +52,21 @@ def write_config(tmp_path: Path, server: MailServer, smtp_port: int | None = Non
     return path, load_config(path)
 
 
+def judge_and_poller(config: Config, now: list, seed: bytes = bytes(range(32))):  # noqa: ANN201
+    """(Judge, ImapPoller) on ``config``'s database: the judge's clock reads ``now[0]`` (a
+    one-item list of aware datetimes the test moves on) and every new game's seed is
+    ``seed``; the poller hands each fetched mail to the judge as `pbem run` does."""
+    from pbem.mail.imap import ImapPoller
+    from pbem.service import Judge
+    from pbem.store import Store
+
+    store = Store(config.database)
+    judge = Judge(config, store, clock=lambda: now[0], new_seed=lambda: seed)
+    poller = ImapPoller(config.imap, store, judge.handle_message, max_bytes=config.max_message_bytes,
+                        on_unfetchable=judge.handle_unfetchable)
+    return judge, poller
+
+
 def orders_body(judge, seed: int = 1) -> tuple[str, str]:  # noqa: ANN001
     """(seat, YAML body) of random legal orders of the seat the game waits for."""
     state = judge.state("g1")

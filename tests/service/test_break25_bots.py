@@ -19,7 +19,7 @@ from pbem.service.loop import run_once
 from pbem.store import Store
 from tests.conftest import KEYS
 from tests.mailservers import MailServer
-from tests.service.helpers import drop, mail, write_config
+from tests.service.helpers import judge_and_poller, drop, mail, write_config
 
 T0 = datetime(2026, 11, 2, 9, 0, 0, tzinfo=UTC)
 SEED = bytes(range(32))
@@ -27,11 +27,7 @@ NEW_KEY = "eumenes-new-key-of-the-seat"
 
 
 def _judge(config: Config, now: list[datetime]) -> tuple[Judge, ImapPoller]:
-    store = Store(config.database)
-    judge = Judge(config, store, clock=lambda: now[0], new_seed=lambda: SEED)
-    poller = ImapPoller(config.imap, store, judge.handle_message, max_bytes=config.max_message_bytes,
-                        on_unfetchable=judge.handle_unfetchable)
-    return judge, poller
+    return judge_and_poller(config, now, SEED)
 
 
 def _cycle(judge: Judge, poller: ImapPoller) -> dict[int, str]:

@@ -26,18 +26,14 @@ from pbem.store import Store
 from pbem.store.backup import copy_database
 from tests.conftest import KEYS
 from tests.mailservers import MailServer, own_maildirs
-from tests.service.helpers import drop, folder, mail, text_of, write_config
+from tests.service.helpers import judge_and_poller, drop, folder, mail, text_of, write_config
 
 T0 = datetime(2026, 11, 2, 9, 0, 0, tzinfo=UTC)
 SEED = bytes(range(32))
 
 
 def _judge(config: Config, now: list[datetime]) -> tuple[Judge, ImapPoller]:
-    store = Store(config.database)
-    judge = Judge(config, store, clock=lambda: now[0], new_seed=lambda: SEED)
-    poller = ImapPoller(config.imap, store, judge.handle_message, max_bytes=config.max_message_bytes,
-                        on_unfetchable=judge.handle_unfetchable)
-    return judge, poller
+    return judge_and_poller(config, now, SEED)
 
 
 def _orders(judge: Judge, n: int) -> tuple[str, bytes, str]:

@@ -29,10 +29,13 @@ def names(pack: Pack, spaces: list[str], most: int = 8) -> str:
 
 
 def place_list(pack: Pack, part: dict[str, Any], where: str, rej: list[Problem],
-               most: int, key: str = "place") -> list[str]:
+               most: int, key: str = "place", *, what: tuple[str, str] = ("CU", "CUs"),
+               rule: str = RULE) -> list[str]:
     """The spaces named under ``part[key]`` (one name or a list), resolved to ids; at
-    most ``most`` of them (``tyche.too_many_places``); unknown names are refused
-    (``orders.unknown_space``). R-7.2, R-8.6, R-16."""
+    most ``most`` of them (``tyche.too_many_places``, naming ``what`` is placed, one
+    and many: ``("independent marker", "independent markers")``, and the ``rule`` that
+    limits it: issue 24 N7); unknown names are refused (``orders.unknown_space``).
+    R-7.2, R-8.6, R-16."""
     raw = part.get(key, [])
     raw = raw if isinstance(raw, list) else [raw]
     out: list[str] = []
@@ -44,18 +47,21 @@ def place_list(pack: Pack, part: dict[str, Any], where: str, rej: list[Problem],
         else:
             out.append(sid)
     if len(out) > most:
-        reject(rej, "tyche.too_many_places", f"at most {count(int(most), 'place')} here",
-               f"{where}.{key}", f"list at most {count(int(most), 'space')} under {key}")
+        reject(rej, "tyche.too_many_places", f"this places at most {count(int(most), *what)}, one per space, "
+               f"and {key} lists {count(len(out), 'space')}",
+               f"{where}.{key}", f"list at most {count(int(most), 'space')} under {key}", rule=rule)
     return out
 
 
 def pick_spaces(pack: Pack, part: dict[str, Any], key: str, legal: list[str], most: int,
-                where: str, rej: list[Problem], what: str) -> list[str]:
+                where: str, rej: list[Problem], what: str,
+                things: tuple[str, str] = ("marker", "markers")) -> list[str]:
     """R-16: up to ``most`` distinct spaces under ``part[key]``, each one of ``legal``
-    (``tyche.event_choice_illegal`` naming ``what`` and the legal spaces); none named:
+    (``tyche.event_choice_illegal`` naming ``what`` and the legal spaces; more than
+    ``most``: ``tyche.too_many_places`` naming ``things``, R-16); none named:
     ``[]`` (the event then chooses, see its resolution)."""
     out: list[str] = []
-    for i, sid in enumerate(place_list(pack, part, where, rej, most, key)):
+    for i, sid in enumerate(place_list(pack, part, where, rej, most, key, what=things, rule=RULE)):
         w = f"{where}.{key}[{i}]"
         if sid in out:
             reject(rej, "tyche.duplicate_place", f"{pack.spaces[sid].name} is listed twice",

@@ -88,7 +88,7 @@ def check_places(pack: Pack, s: State, seat: str, part: dict[str, Any], count: i
     placement limit of :func:`pbem.rules.core.placement.placement_targets`: at most
     ``reinforcement_per_province`` in a space, or a province under the rulebook's
     option; ``tyche.event_choice_illegal``). ``soft``: only read, checked when placed."""
-    wanted = place_list(pack, part, where, rej, count)
+    wanted = place_list(pack, part, where, rej, count)  # the card's CUs: R-16
     if soft or len(wanted) > count:
         return wanted
     placed: dict[str, int] = {}

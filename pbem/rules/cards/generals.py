@@ -42,7 +42,7 @@ def _check(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card, ef
     :func:`general_targets` (``tyche.general_place_illegal``); left out: the engine's
     choice (:func:`_resolve`)."""
     gid = _general(card, eff)
-    plan["place"] = place_list(pack, part, where, rej, 1)
+    plan["place"] = place_list(pack, part, where, rej, 1, what=("general", "generals"), rule="R-8.6")
     if soft:
         return
     targets = general_targets(pack, s, seat, gid)

@@ -134,6 +134,13 @@ def fill(s: State, seat: str, eff: Effect, named: list[str], legal: list[str]) -
     return out + rest[:int(eff.params["count"]) - len(out)]
 
 
+def _things(eff: Effect) -> tuple[str, str]:
+    """What a marker event places or removes, one and many (issue 24 N7)."""
+    if eff.primitive == "place_markers" and eff.params.get("kind") == "garrison":
+        return ("garrison", "garrisons")
+    return ("independent marker", "independent markers")
+
+
 def _what(pack: Pack, eff: Effect) -> str:
     where = " or ".join(province_name(pack, p) for p in _provinces(eff))
     if eff.primitive == "subjugate":
@@ -154,7 +161,7 @@ def _check_markers(pack: Pack, s: State, seat: str, part: dict[str, Any], card: 
     legal = None if soft else marker_spaces(pack, s, seat, eff)
     plan["markers"] = pick_spaces(pack, part, "markers", legal if legal is not None else
                                   list(pack.spaces), int(eff.params["count"]), where, rej,
-                                  _what(pack, eff))
+                                  _what(pack, eff), _things(eff))
 
 
 def _resolve_markers(ctx: Ctx, seat: str, card: Card, eff: Effect, plan: dict[str, Any]

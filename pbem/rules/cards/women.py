@@ -49,7 +49,7 @@ def _check(pack: Pack, s: State, seat: str, part: dict[str, Any], card: Card, ef
     plan["royal"] = _resolve_royal(pack, part.get("royal")) if soft else pick_one(
         part, "royal", free_women(pack, s), lambda v: _resolve_royal(pack, v), where, rej,
         "royal woman that no player controls", pack=pack)
-    to = place_list(pack, part, where, rej, 1)
+    to = place_list(pack, part, where, rej, 1, what=("royal woman", "royal women"))
     plan["place"] = to
     if soft or plan["royal"] is None:
         return

@@ -5,6 +5,7 @@ All functions read a working dict ``s`` (see :mod:`pbem.rules.core.state`) and t
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pbem.pack.model import Pack
@@ -283,48 +284,77 @@ def legitimacy_terms(pack: Pack, s: State) -> dict[str, list[Term]]:
     Condemnation on one of its major generals (R-16.1); ``lp_adjust``. The body gives
     nothing until buried."""
     terms: dict[str, list[Term]] = {seat: [] for seat in SEATS}
+    for seat, kind, what, v, rule in _lp_sources(pack, s):
+        terms[seat].append(Term(kind, what, v, rule))
+    order = {k: i for i, k in enumerate(LP_PARTS)}
+    return {seat: sorted(ts, key=lambda t: order[t.kind]) for seat, ts in terms.items()}
 
-    def add(seat: str | None, kind: str, what: str | int | None, v: int, rule: str = "R-11.1") -> None:
-        if seat in terms and v:
-            terms[seat].append(Term(kind, what, v, rule))
 
+def _lp_sources(pack: Pack, s: State) -> Iterator[tuple[str, str, str | int | None, int, str]]:
+    """The sources of :func:`legitimacy_terms` as ``(seat, kind, what, value, rule)``, in
+    the order found (R-11.1), only those of a seat that give something: one pass shared
+    by the terms and :func:`legitimacy_points` (which needs no :class:`Term` and no
+    sorting; issue 27 item 5). The heirs' controllers are read once for every seat
+    (:func:`counted_heir` of each seat, the same choice)."""
     court = s.get("court") or {}
+    heirs: dict[str | None, list[str]] = {seat: [] for seat in SEATS}
+    for r, rm in pack.royals.items():  # counted_heir's ``mine`` of every seat, in one pass
+        if rm.kind == "heir":
+            c = royal_controller(pack, s, r)
+            if c in heirs:
+                heirs[c].append(r)
+    chosen_of = court.get("heirs") or {}
     for seat in SEATS:
-        heir = counted_heir(pack, s, seat)
-        if heir:
-            add(seat, "heir", heir, pack.royals[heir].lp)
+        mine = heirs[seat]
+        chosen = chosen_of.get(seat)
+        heir = chosen if chosen in mine else \
+            min(mine, key=lambda r: (-pack.royals[r].lp, r), default=None)
+        if heir and pack.royals[heir].lp:
+            yield seat, "heir", heir, pack.royals[heir].lp, "R-11.1"
     for rid, rm in pack.royals.items():
         if rm.kind == "woman" and (s["royals"].get(rid) or {}).get("active"):
-            add(royal_controller(pack, s, rid), "women", rid, rm.lp)
+            seat = royal_controller(pack, s, rid)
+            if seat in SEATS and rm.lp:
+                yield seat, "women", rid, rm.lp, "R-11.1"
     macedonia = const(pack, "macedonia_province")
-    add(province_controller(pack, s, macedonia), "strategos", macedonia, const(pack, "strategos_lp"))
+    seat, v = province_controller(pack, s, macedonia), const(pack, "strategos_lp")
+    if seat in SEATS and v:
+        yield seat, "strategos", macedonia, v, "R-11.1"
     for gid, pg in pack.generals.items():  # the pack's order: a state read back from its snapshot orders its keys otherwise
         g = s["generals"].get(gid)
-        if g and g["seat"] and g["where"] in ("map", "dispersed"):
-            add(g["seat"], "generals", gid, pg.legitimacy)
+        if g and g["seat"] and g["where"] in ("map", "dispersed") and g["seat"] in SEATS \
+                and pg.legitimacy:
+            yield g["seat"], "generals", gid, pg.legitimacy, "R-11.1"
     for seat in s["champions"]:
-        add(seat, "champion", None, const(pack, "champion_lp"), "R-11.4")
+        v = const(pack, "champion_lp")
+        if seat in SEATS and v:
+            yield seat, "champion", None, v, "R-11.4"
     tomb = court.get("tomb")
     if tomb and tomb.get("pella"):
-        add(tomb["seat"], "burial", tomb["space"], const(pack, "burial_pella_lp"), "R-12.4")
+        seat, v = tomb["seat"], const(pack, "burial_pella_lp")
+        if seat in SEATS and v:
+            yield seat, "burial", tomb["space"], v, "R-12.4"
     elif tomb:
-        add(s["garrisons"].get(tomb["space"]), "tomb_guardian", tomb["space"], const(pack, "tomb_guardian_lp"),
-            "R-12.4")
+        seat, v = s["garrisons"].get(tomb["space"]), const(pack, "tomb_guardian_lp")
+        if seat in SEATS and v:
+            yield seat, "tomb_guardian", tomb["space"], v, "R-12.4"
     cards: dict[tuple[str, int], int] = {}
     for a in court.get("lp_cards") or []:
         if a.get("turn") in (None, s["turn"]):
             key = (a["seat"], int(a["card"]))
             cards[key] = cards.get(key, 0) + int(a["amount"])
     for (seat, card), v in cards.items():
-        add(seat, "cards", card, v)
+        if seat in SEATS and v:
+            yield seat, "cards", card, v, "R-11.1"
     cond = court.get("condemned")
     g = s["generals"].get(cond["general"]) if cond else None
     if cond and g and g["seat"] and g["where"] in ("map", "dispersed"):
-        add(g["seat"], "condemnation", cond["general"], int(cond["lp"]), "R-16.1")
+        seat, v = g["seat"], int(cond["lp"])
+        if seat in SEATS and v:
+            yield seat, "condemnation", cond["general"], v, "R-16.1"
     for seat, v in s["lp_adjust"].items():
-        add(seat, "adjust", None, v)
-    order = {k: i for i, k in enumerate(LP_PARTS)}
-    return {seat: sorted(ts, key=lambda t: order[t.kind]) for seat, ts in terms.items()}
+        if seat in SEATS and v:
+            yield seat, "adjust", None, v, "R-11.1"
 
 
 def legitimacy_parts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
@@ -339,8 +369,12 @@ def legitimacy_parts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
 
 
 def legitimacy_points(pack: Pack, s: State) -> dict[str, int]:
-    """LP per seat (R-11.1): the sum of its :func:`legitimacy_terms`, never below 0."""
-    return {seat: max(0, sum(t.value for t in ts)) for seat, ts in legitimacy_terms(pack, s).items()}
+    """LP per seat (R-11.1): the sum of its :func:`legitimacy_terms`, never below 0
+    (summed from their sources, :func:`_lp_sources`, without building the terms)."""
+    total = dict.fromkeys(SEATS, 0)
+    for seat, _kind, _what, v, _rule in _lp_sources(pack, s):
+        total[seat] += v
+    return {seat: max(0, v) for seat, v in total.items()}
 
 
 def hostile_marker(s: State, seat: str, space: str) -> bool:

@@ -50,7 +50,11 @@ class Unsure:
     space where they may only have been lost since (an assault's losses, R-10), as
     they stood before: the most it may have there. ``units``: the spaces among
     ``spaces`` where any seat's units may differ (None when built: all of ``spaces``
-    and ``moved``; empty for a footprint of markers only, :func:`provinces_footprint`)."""
+    and ``moved``; empty for a footprint of markers only, :func:`provinces_footprint`).
+    ``sieges``: the spaces among ``markers`` where what there is to besiege (R-10: an
+    independent marker, another player's garrison in a major city) may change (None
+    when built: all of ``markers``; an army move with no assault and no siege card
+    changes it nowhere, :func:`move_footprint`)."""
 
     spaces: set[str] = field(default_factory=set)
     everywhere: bool = False
@@ -60,10 +64,13 @@ class Unsure:
     markers: set[str] = field(default_factory=set)
     most_cus: dict[str, dict[str, int]] = field(default_factory=dict)
     units: set[str] | None = None
+    sieges: set[str] | None = None
 
     def __post_init__(self) -> None:
         if self.units is None:
             self.units = set(self.spaces) | self.moved
+        if self.sieges is None:
+            self.sieges = set(self.markers)
 
     def __bool__(self) -> bool:
         return self.everywhere or bool(self.spaces)
@@ -77,6 +84,7 @@ class Unsure:
         self.moved |= other.moved
         self.markers |= other.markers
         self.units = (self.units or set()) | (other.units or set()) | other.moved
+        self.sieges = (self.sieges or set()) | (other.sieges or set())
         for x, cus in other.most_cus.items():
             self.most_cus.setdefault(x, dict(cus))
         self.hand_known = self.hand_known and other.hand_known
@@ -99,6 +107,10 @@ class Unsure:
         """True when a garrison or an independent marker in one of ``spaces`` may change."""
         return self.everywhere or not self.markers.isdisjoint(spaces)
 
+    def touches_sieges(self, spaces: Iterable[str | None]) -> bool:
+        """True when what there is to besiege in one of ``spaces`` may change (R-10)."""
+        return self.everywhere or not (self.sieges or set()).isdisjoint(spaces)
+
     def may_stand(self, general: str) -> bool:
         """True when ``general`` (one of the seat's) may stand on the map although the
         checked board shows him elsewhere: he stood where units may come and go."""
@@ -109,7 +121,8 @@ class Unsure:
         """A copy that can grow without changing this one."""
         return Unsure(set(self.spaces), self.everywhere, self.hand_known, dict(self.was_at),
                       set(self.moved), set(self.markers),
-                      {x: dict(c) for x, c in self.most_cus.items()}, set(self.units or ()))
+                      {x: dict(c) for x, c in self.most_cus.items()}, set(self.units or ()),
+                      set(self.sieges or ()))
 
 
 EVERYWHERE = Unsure(everywhere=True)
@@ -130,17 +143,51 @@ def province_spaces(pack: Pack, space: str) -> set[str]:
     return set(info(pack).province_spaces.get(pack.spaces[space].province, ()))
 
 
-def move_footprint(pack: Pack, start: str | None, path: Iterable[str | None]) -> Unsure:
+def move_footprint(pack: Pack, start: str | None, path: Iterable[str | None],
+                   besieges: bool = True) -> Unsure:
     """The footprint of an army move from ``start`` along ``path`` (R-9.1 … R-9.5,
     R-10, R-15: its own units along the way, battles, hostile tribes, assaults where it
     ends, a losing naval mover back in its port; other seats' armies intercepting from
     or avoiding battle into the next spaces): ``moved`` and ``markers`` its start and
     path, ``spaces`` also every space next to them; ``everywhere`` when the start is
-    not known."""
+    not known. What there is to besiege (``sieges``, R-10) changes only where a move
+    that ``besieges`` (an assault or a siege surprise card, R-8.5) ends, which a die
+    may make any of its steps: all of them, none when it does not (a battle removes
+    no independent marker and takes no major city, R-9.2; an independent army's victory
+    removes a garrison only outside a major city, R-14)."""
     if start is None or start not in pack.spaces:
         return EVERYWHERE.copy()
     steps = {start, *(x for x in path if x in pack.spaces)}
-    return Unsure(near(pack, steps), moved=steps, markers=set(steps))
+    return Unsure(near(pack, steps), moved=steps, markers=set(steps),
+                  sieges=set(steps) if besieges else set())
+
+
+def rest_footprint(pack: Pack, start: str | None, path: list[str], at: str,
+                   besieges: bool = True, around: set[str] | None = None,
+                   back: bool = True) -> Unsure:
+    """The footprint of a land move from ``start`` along ``path`` (R-9.1) whose first
+    die or other seat's answer came on entering ``at`` (issue 24.1): up to there the
+    check's dry run is the real one, and after it the army may only come back to the
+    space it came from (a tie, R-9.2), stay in ``at`` or go on along the rest of its
+    path, where the other seats' armies next to those spaces intercept or avoid battle
+    (R-9.3): :func:`move_footprint` of the space before ``at`` and the path from
+    ``at`` on. The spaces it left before stay as the dry run shows them, but for other
+    seats' armies next to the rest of the way. The whole move's footprint when ``at``
+    is not on the path. ``besieges``: as for :func:`move_footprint`. ``around``: when
+    given, the only spaces off the way where other seats' units may differ (those
+    that may send an interceptor or take an army avoiding battle, worked out by the
+    caller on the board) instead of every space next to the way. ``back``: False when
+    no battle can be fought in ``at`` (no enemy army there, none may intercept into
+    it), so no tie sends the army back to the space it came from."""
+    if at not in path:
+        return move_footprint(pack, start, path, besieges)
+    i = path.index(at)
+    out = move_footprint(pack, (path[i - 1] if i else start) if back else at, path[i:],
+                         besieges)
+    if around is None or out.everywhere:
+        return out
+    spaces = out.moved | {x for x in around if x in pack.spaces}
+    return Unsure(spaces, moved=out.moved, markers=out.markers, sieges=out.sieges)
 
 
 def places_footprint(pack: Pack, spaces: Iterable[str | None], units: bool = False,

@@ -77,6 +77,8 @@ NOTES: list[tuple[re.Pattern[str], str]] = [
      N_("after the rollback the unseen Tyche deck was shuffled again (the hands and the discards stay as "
         "they were)")),
     (_p(r"the Tyche deck ran out: discards reshuffled"), N_("the Tyche deck ran out: discards reshuffled")),
+    (_p(r"the siege of (?P<space>.+) is complete: the order's further assaults there are not rolled"),
+     N_("the siege of %(space)s is complete: the order's further assaults there are not rolled")),
 ]
 """Every text the rules write into a ``Note`` (its English pattern, its msgid), the
 emit sites in :mod:`pbem.rules` (``grep -rn '"Note"' pbem/rules``)."""

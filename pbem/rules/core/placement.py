@@ -18,7 +18,8 @@ from pbem.rules.core.control import (
     province_controller,
     victory_points,
 )
-from pbem.rules.core.names import N_
+from pbem.plural import count
+from pbem.rules.core.names import N_, general_name, indep_army_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import (
     besieger,
@@ -271,6 +272,49 @@ def reinforcement_counts(pack: Pack, s: State) -> dict[str, dict[str, int]]:
         for g in grants:
             out[seat][g.unit] = out[seat].get(g.unit, 0) + g.count
     return out
+
+
+def placement_refusal(pack: Pack, s: State, seat: str, space: str, placed: dict[str, int],
+                      targets: dict[str, str]) -> str:
+    """Why ``space`` cannot take one more reinforcement CU of ``seat`` now (R-7.2), in
+    the check's words, for a refusal (issue 24 N8: it said only the rule): the enemy
+    pieces there ([L]: not into a space holding an enemy army, CUs or general), no
+    garrison and no general of the seat there, the placement limit reached, or, when
+    only overflow spaces are left (``targets``, :func:`placement_targets`), what an
+    overflow space is."""
+    enemies: list[str] = []
+    for gid, g in sorted(s["generals"].items()):
+        if g["where"] == "map" and g["space"] == space and g["seat"] != seat:
+            enemies.append(f"{g['seat']}'s general {general_name(pack, gid)}")
+    for other, cus in sorted((s["cus"].get(space) or {}).items()):
+        if other != seat and sum(cus.values()):
+            enemies.append(f"{other}'s CUs")
+    for other, minors in sorted(s["minors"].items()):
+        if other != seat and space in minors:
+            enemies.append(f"{other}'s minor general")
+    for army, a in sorted(s["indep_armies"].items()):
+        if a.get("space") == space:
+            enemies.append(f"the independent army {indep_army_name(pack, army)}")
+    name = pack.spaces[space].name
+    if space in enemy_unit_spaces(s, seat):
+        said = ", ".join(enemies[:-1]) + " and " + enemies[-1] if len(enemies) > 1 else (enemies or ["an enemy"])[0]
+        return (f"{said} {'is' if len(enemies) < 2 else 'are'} in {name}, and no "
+                "reinforcement goes into a space holding an enemy army, CUs or general")
+    limit = const(pack, "reinforcement_per_province")
+    if targets and all(kind == "overflow" for kind in targets.values()):
+        return (f"{name} is no overflow space now: with no garrison or general of yours that may take CUs, they "
+                f"go to an uncontrolled or independent space of a province no other player controls, at most "
+                f"{limit} per province, where your general is or with a free minor general")
+    if s["garrisons"].get(space) != seat and space not in general_spaces(s, seat):
+        owner = s["garrisons"].get(space)
+        held = f"{owner}'s garrison is there" if owner else "nobody's garrison is there"
+        return f"you have neither a garrison nor a general in {name} ({held})"
+    key = limit_key(pack, s, space)
+    if not no_limit(pack, s, seat, space) and placed.get(key, 0) >= limit:
+        where = "there" if key.startswith("space:") else "in its province"
+        return f"{count(placed.get(key, 0), 'CU')} already placed {where} this phase, and the limit is " \
+               f"{limit_text(pack, s)}"
+    return f"reinforcements go to your garrison or general without enemy units, {limit_text(pack, s)}"
 
 
 def targets_hint(pack: Pack, s: State, seat: str, targets: dict[str, str]) -> str | None:

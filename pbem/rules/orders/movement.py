@@ -41,16 +41,21 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
     return None
 
 
-def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+def options(pack: Pack, s: State, seat: str,
+            armies: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """``{"movement": ["mercenary", "none", "moves"], "armies": [{"army", "space",
     "commander", "allowance", "cus"}], "pick_ups": [{"space", "cus", "royals"}],
     "mercenary_spaces": [space]}``: what the seat on turn may do in its movement
     segment (R-8.7, R-9.1); empty lists for the others and in an extra Tyche-only
     segment (no movement segment, R-6.5; its Tyche activation still lists armies and
-    pick-ups)."""
+    pick-ups). ``armies``: the seat's :func:`army_options` of ``s`` when the caller has
+    them (the seat on turn only)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     only = tyche_only(pack, s)
-    armies = army_options(pack, s, seat) if active else []
+    if not active:
+        armies = []
+    elif armies is None:
+        armies = army_options(pack, s, seat)
     return {"movement": [] if only or not active else ["mercenary", "none", "moves"],
             "armies": armies,
             "pick_ups": pick_up_options(pack, s, seat, armies) if active else [],

@@ -31,11 +31,12 @@ from pbem.rules.core.placement import (
     count_placement,
     default_target,
     limit_text,
+    placement_refusal,
     placement_targets,
     targets_hint,
 )
 from pbem.rules.core.problems import did_you_mean, reject
-from pbem.rules.core.state import State, _copy
+from pbem.rules.core.state import State
 from pbem.rules.core.units import is_unit_type, resolve_unit_type, unit_types
 from pbem.rules.resolve.effects import place_cus
 
@@ -103,7 +104,7 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
     the new CUs not listed at the engine's default spaces [D]. Returns the placements
     ``[{"space": id | None, "cus": {type: 1}, "from_dispersed", "inside", "why"}]`` in
     order, or None after a problem."""
-    sim = Ctx(pack, _copy(s), None)
+    sim = Ctx(pack, dict(s), None, owned=())  # copy on write: parts copied when written
     n0 = len(rej)
     new, back = pending_units(s, seat)
     placed: dict[str, int] = {}
@@ -151,9 +152,9 @@ def check(pack: Pack, s: State, seat: str, part: list[Any], where: str,
                 targets = placement_targets(pack, sim.s, seat, placed)
                 if sid not in targets:
                     reject(rej, "reinforcements.place_illegal",
-                           f"{pack.spaces[sid].name} cannot take this CU: reinforcements "
-                           f"go to your garrison or general without enemy units, "
-                           f"{limit_text(pack, sim.s)}", w, targets_hint(pack, sim.s, seat, targets))
+                           f"{pack.spaces[sid].name} cannot take this CU: "
+                           f"{placement_refusal(pack, sim.s, seat, sid, placed, targets)}", w,
+                           targets_hint(pack, sim.s, seat, targets))
                     break
                 from_new = new.get(t, 0) > 0
                 if from_new:

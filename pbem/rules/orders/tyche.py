@@ -114,14 +114,17 @@ def read(pack: Pack, s: State, seat: str, part: Any, where: str,
 
 
 def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
-          rej: list[Problem], soft: bool = False) -> dict[str, Any] | None:
+          rej: list[Problem], soft: bool = False, rehearse: Ctx | None = None
+          ) -> dict[str, Any] | None:
     """The Tyche orders of ``seat`` against ``s`` (``soft``: carried out after dice changed
     the board, see :func:`pbem.rules.resolve.moves.check_moves`); problems go to ``rej``.
     Returns the plan ``{"surprise": [n], "plays": [{"card", "target"}] (R-16.3), "card":
     n, "use": str, "places": [id], "train":
     [{"unit", "ops"}], "place": [id]}`` (``"fleet"`` with ``use: upgrade_fleet``, R-8.2;
     ``"war"``, a moves plan, with ``use: activate`` or an army-moving event) or None when
-    it cannot be carried out."""
+    it cannot be carried out. ``rehearse``: the check's context whose ``s`` is ``s``,
+    which keeps an activation's dry run for its execution
+    (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
     n0 = len(rej)
     hand = list(hand_of(s, seat))
     surprise, again = check_surprise_discards(pack, s, seat, part, where, rej)
@@ -176,7 +179,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
         else:  # R-16.2: province ids (case ignored) in order of preference
             plan["unrest"] = _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
     if use == "activate":  # R-8.2: one army moves with the card's OPs as its allowance
-        _check_activate(pack, s, seat, part, card, where, rej, plan, soft)
+        _check_activate(pack, s, seat, part, card, where, rej, plan, soft, rehearse)
     elif use == "event" and not event_supported(card):
         reject(rej, "rules.not_yet_supported", f"the event of {card_label(pack, n)} is not "
                "yet supported by the engine", f"{where}.use", "use its OPs or discard it for now")
@@ -223,7 +226,8 @@ def independent_checks(pack: Pack, part: dict[str, Any], where: str, rej: list[P
         _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
 
 
-def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+def options(pack: Pack, s: State, seat: str,
+            armies: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The Tyche segment's choices of ``seat`` now (R-8.2 … R-8.6), JSON-safe::
 
         {"hand": [{"card", "name", "ops", "type", "must_play", "uses", "label"}],
@@ -243,7 +247,9 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     ``special_unit_armies``, R-4.1) lists ``event`` only when it has a choice now. A card
     of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` when ``fleet_upgrades``
     (fleets the seat controls below the cap) is not empty (R-8.2). Spaces are listed
-    only for the seat whose player-turn it is."""
+    only for the seat whose player-turn it is. ``armies``: the seat's
+    :func:`pbem.rules.core.armies.army_options` of ``s`` when the caller has them
+    (computed here when a card's use needs them)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     try:
         fleets = upgradable_fleets(pack, s, seat)
@@ -252,7 +258,6 @@ def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     hand = []
     event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
     garrisons = sorted(legal_garrison_spaces(pack, s, seat)) if active else []
-    armies: list[dict[str, Any]] | None = None  # army_options, once, when a use asks
     for n in hand_of(s, seat):
         c = pack.cards[n]
         if active and armies is None and any(u in ("activate", "event") for u in uses_for(c)):
@@ -346,11 +351,14 @@ def _unrest_prefs(pack: Pack, raw: Any, where: str, rej: list[Problem]) -> list[
 
 
 def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, where: str,
-                    rej: list[Problem], plan: dict, soft: bool) -> None:
+                    rej: list[Problem], plan: dict, soft: bool,
+                    rehearse: Ctx | None = None) -> None:
     """R-8.2 ``use: activate``: one army moves with the card's OPs as its movement
     allowance (``army``, ``path`` and the move's other fields in the Tyche part, checked
     like a movement-segment move: :mod:`pbem.rules.resolve.moves`); fills
-    ``plan["war"]``. ``soft``: see :func:`pbem.rules.resolve.moves.check_moves`."""
+    ``plan["war"]``. ``soft``: see :func:`pbem.rules.resolve.moves.check_moves`;
+    ``rehearse``: see :func:`pbem.rules.resolve.moves.simulate` (the dry run is kept
+    for the same moves, the list of ``plan["war"]``)."""
     if "army" not in part or "path" not in part:
         reject(rej, "tyche.activate_army_missing",
                "name the army and its path to activate with this card", f"{where}.army",
@@ -365,10 +373,11 @@ def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, whe
     if mv is None:
         return
     static_checks(pack, s, seat, mv, "tyche", rej)
+    moves = [mv]
     if len(rej) == n0:
-        simulate(pack, s, seat, [mv], "tyche", rej)
+        simulate(pack, s, seat, moves, "tyche", rej, rehearse=rehearse)
     if len(rej) == n0:
-        plan["war"] = {"kind": "moves", "moves": [mv], "segment": "tyche"}
+        plan["war"] = {"kind": "moves", "moves": moves, "segment": "tyche"}
 
 
 def may_upgrade_fleet_with(pack: Pack, card: Card) -> bool:
@@ -503,17 +512,19 @@ def _check_train(pack: Pack, s: State, seat: str, part: dict, card: Card, where:
         return
     _units, done, err = training_after(pack, s, seat, parsed)
     if err:
-        reject(rej, err[0], err[1], f"{where}.train[{err[2]}]", rule="R-8.4")
+        reject(rej, err[0], err[1], f"{where}.train[{err[2]}]", err[3], rule="R-8.4")
         return
     plan["train"] = [{"unit": u, "ops": o} for u, o in parsed]
-    plan["place"] = place_list(pack, part, where, rej, len(done))
+    plan["place"] = place_list(pack, part, where, rej, len(done), what=("trained unit", "trained units"),
+                               rule="R-8.4")
 
 
 def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int]]
-                   ) -> tuple[list[dict], list[str], tuple[str, str, int] | None]:
+                   ) -> tuple[list[dict], list[str], tuple[str, str, int, str] | None]:
     """Pay training OPs (R-8.4). Each ``(unit, ops)`` pays into the oldest unfinished
     unit of that kind or starts a new one. Returns ``(units in training afterwards,
-    kinds completed, error)`` with error ``(code, message, entry index)`` or None.
+    kinds completed, error)`` with error ``(code, message, entry index, fix)`` or None
+    (the fix names the numbers: "pay at most 2 OPs on the auxiliary", issue 24 N6).
 
     Rules: phalangite costs ``training_phalangite_ops`` paid over at least
     ``training_phalangite_min_segments`` Tyche segments; auxiliary costs
@@ -530,13 +541,18 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
         if unit is None:
             if len(units) >= const(pack, "training_units_max"):
                 return units, done, ("tyche.training_units_full",
-                                     f"you already train {len(units)} units", i)
+                                     f"you already train {len(units)} units", i,
+                                     "pay OPs on a unit already in training ("
+                                     + ", ".join(str(u["unit"]) for u in units)
+                                     + "), or use the card another way")
             unit = {"unit": kind, "paid": 0, "segments": 0, "turn": s["turn"]}
             units.append(unit)
         left = cost[kind] - unit["paid"]
         if ops > left:
             return units, done, ("tyche.train_overpaid",
-                                 f"the {kind} needs only {left} more OPs", i)
+                                 f"the {kind} needs only {left} more OPs", i,
+                                 f"pay at most {left} OPs on the {kind} ({{unit: {kind}, ops: {left}}}); "
+                                 "a card's OPs need not all be spent")
         unit["paid"] += ops
         if not any(u is unit for u in touched):
             unit["segments"] += 1
@@ -546,10 +562,12 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
                     pack, "training_phalangite_min_segments"):
                 need = const(pack, "training_phalangite_min_segments")
                 msg = f"a phalangite must be paid over at least {need} Tyche segments"
-                return units, done, ("tyche.phalangite_too_fast", msg, i)
+                return units, done, ("tyche.phalangite_too_fast", msg, i,
+                                     f"pay fewer OPs now and the rest in a later Tyche segment ({need} or more in all)")
             if kind == "auxiliary" and unit["segments"] > 1 and unit["turn"] == s["turn"]:
                 msg = "an auxiliary paid by several cards must be paid over two or more turns"
-                return units, done, ("tyche.auxiliary_same_turn", msg, i)
+                return units, done, ("tyche.auxiliary_same_turn", msg, i,
+                                     "pay the rest of the auxiliary in a later game turn")
             units.remove(unit)
             done.append(kind)
     return units, done, None

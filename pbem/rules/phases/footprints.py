@@ -31,7 +31,7 @@ from pbem.rules.core.footprint import (
 from pbem.rules.core.state import State, hand_of
 from pbem.rules.orders.tyche import norm_use
 from pbem.rules.orders.tyche_surprises import parse_card
-from pbem.rules.resolve.moves import MOVE_KEYS, check_moves
+from pbem.rules.resolve.moves import MOVE_KEYS, besieges, check_moves
 from pbem.rules.resolve.surprises import moments_of
 
 BOARD_FREE = frozenset({
@@ -94,7 +94,7 @@ def as_written(pack: Pack, s: State, seat: str, name: str, part: Any) -> Unsure:
     if card is not None and card.type == "surprise":  # [D] issue 24 N3: no Tyche play at all
         return Unsure()  # (tyche.surprise_not_mandatory): the rest is checked as after a discard
     if use == "activate":
-        out = move_footprint(pack, *_activation(pack, s, seat, part))
+        out = move_footprint(pack, *_activation(pack, s, seat, part), besieges(part))
         if card is not None and card.type in ("bonus", "unrest"):  # its event follows
             out.add(_event_footprint(pack, card, None))
         return out
@@ -112,7 +112,7 @@ def _card(pack: Pack, s: State, seat: str, value: Any) -> Any:
 
 def _raw_move(pack: Pack, s: State, seat: str, raw: Any) -> Unsure:
     """The footprint of one move as written."""
-    return move_footprint(pack, *_activation(pack, s, seat, raw)) \
+    return move_footprint(pack, *_activation(pack, s, seat, raw), besieges(raw)) \
         if isinstance(raw, Mapping) else Unsure()
 
 
@@ -149,7 +149,8 @@ def _movement_as_written(pack: Pack, s: State, seat: str, part: Any) -> Unsure:
                 continue
             start, _msg = resolve_army(pack, s, seat, raw.get("army"))
             path = raw.get("path") if isinstance(raw.get("path"), list) else []
-            out.add(move_footprint(pack, start, [resolve_space(pack, x)[0] for x in path]))
+            out.add(move_footprint(pack, start, [resolve_space(pack, x)[0] for x in path],
+                                   besieges(raw)))
         return out
     if isinstance(part, Mapping) and "mercenary" in part:
         return places_footprint(pack, _spaces(pack, part["mercenary"]), units=True)
@@ -191,7 +192,7 @@ def _moves(pack: Pack, plan: Mapping[str, Any]) -> Unsure:
     """The footprints of the moves of a moves plan."""
     out = Unsure()
     for mv in plan.get("moves", []):
-        out.add(move_footprint(pack, mv["army"], mv["path"]))
+        out.add(move_footprint(pack, mv["army"], mv["path"], besieges(mv)))
     return out
 
 
@@ -319,8 +320,8 @@ def left_to_chance(pack: Pack, name: str, plan: Any, unsure: Unsure, cause: str)
     for mv in moves:
         units += [x for x in [mv["army"], *mv["path"]] if unsure.touches_units([x]) and x not in units]
         end = mv["path"][-1] if mv["path"] else mv["army"]
-        besieges = mv.get("assault") or any("siege" in moments_of(pack, n) for n in mv.get("surprise") or [])
-        if besieges and unsure.touches_markers([end]) and end not in ends:
+        sieging = mv.get("assault") or any("siege" in moments_of(pack, n) for n in mv.get("surprise") or [])
+        if sieging and unsure.touches_sieges([end]) and end not in ends:
             ends.append(end)
     parts = []
     if units:

@@ -15,8 +15,11 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx, settle_royals
-from pbem.rules.core.footprint import Unsure, places_footprint
-from pbem.rules.core.pieces import cus_at
+from pbem.rules.core.armies import army_options
+from pbem.rules.core.footprint import Unsure, places_footprint, rest_footprint
+from pbem.rules.core.board import info
+from pbem.rules.core.control import hostile_marker
+from pbem.rules.core.pieces import cus_at, enemy_unit_spaces
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.royals import passage_requests
 from pbem.rules.core.state import (
@@ -54,6 +57,7 @@ from pbem.rules.phases.footprints import (
 )
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import close_windows_dry, run_cursor
+from pbem.rules.resolve.moves import besieges
 from pbem.rules.resolve.surprises import end_segment
 
 
@@ -176,8 +180,10 @@ def _checked(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],
     board: list[Problem] = []
     where = f"orders.{name}"
     order = kind.read(ctx.pack, ctx.s, seat, orders[name], where, shape)
+    # a Tyche activation's dry run is kept for its execution (Ctx.keep_rehearsal)
+    more = {"rehearse": ctx} if kind is tyche else {}
     plan = None if order is None else kind.check(ctx.pack, ctx.s, seat, order, where, board,
-                                                 False)
+                                                 False, **more)
     rej += shape + sure_problems(ctx.pack, ctx.s, seat, board, ctx.unsure, orders,
                                  ctx.refused)
     return plan if not shape and not board else None
@@ -199,7 +205,9 @@ def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: in
         ctx.unsure.add(foot)
         ctx.refused.add(foot)
     elif ctx.chances != chances:
-        narrow = _assault_only(ctx, seat, plan, chances, start) if name == "tyche" else None
+        narrow = (_assault_only(ctx, seat, plan, chances, start)
+                  or _after_first_step(ctx, seat, plan, chances, start)) \
+            if name == "tyche" else None
         ctx.unsure.add(narrow or of_plan(ctx.pack, name, plan))
 
 
@@ -209,8 +217,8 @@ AFTER_ARRIVAL = frozenset({"DiceRolled", "AssaultRolled", "CUsRemoved", "SiegePo
 assault where it ended (R-10): CUs lost, siege points, a siege completed."""
 
 
-def _assault_only(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | None
-                  ) -> Unsure | None:
+def _assault_only(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | None,
+                  allowed: frozenset[str] = AFTER_ARRIVAL) -> Unsure | None:
     """Issue 24.1: a Tyche activation (R-8.2) whose first die came after its last step,
     followed only by its assault's results (:data:`AFTER_ARRIVAL`): its units stand
     where it ended whatever the dice (an assault only takes CUs away and changes the
@@ -224,7 +232,7 @@ def _assault_only(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | Non
     first = ctx.chance_at[chances]
     moved = [k for k in range(start, len(ctx.events)) if ctx.events[k].kind == "ArmyMoved"]
     if not moved or moved[-1] >= first or any(
-            e.kind not in AFTER_ARRIVAL for e in ctx.events[first:]):
+            e.kind not in allowed for e in ctx.events[first:]):
         return None
     end = ctx.events[moved[-1]].data["to"]
     cus = dict(cus_at(ctx.s, seat, end))
@@ -235,6 +243,80 @@ def _assault_only(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | Non
     out = places_footprint(ctx.pack, [end])
     out.most_cus[end] = cus
     return out
+
+
+def _after_first_step(ctx: Ctx, seat: str, plan: Any, chances: int, start: int | None
+                      ) -> Unsure | None:
+    """Issue 24.1: the footprint of a Tyche activation (R-8.2) by land whose first die
+    or other seat's answer came after it had taken a step: from the space it then
+    stood in on (:func:`pbem.rules.core.footprint.rest_footprint`), not the whole move
+    (the spaces it left before are the dry run's: a minor general's army it passed
+    moves as written). None when it had taken no step then, for a naval move (a loser
+    goes back to its port, R-15) or a card whose event follows the move."""
+    if start is None or not isinstance(plan, dict) or plan.get("use") != "activate" \
+            or ctx.pack.cards[plan["card"]].type in ("bonus", "unrest"):
+        return None
+    moves = (plan.get("war") or {}).get("moves") or []
+    if len(moves) != 1:
+        return None
+    first = ctx.chance_at[chances]
+    steps = [e for e in ctx.events[start:first] if e.kind == "ArmyMoved"
+             and e.data.get("seat") == seat]
+    if not steps or any(e.data.get("naval") for e in ctx.events[start:]
+                        if e.kind == "ArmyMoved" and e.data.get("seat") == seat):
+        return None
+    path, at = list(moves[0]["path"]), steps[-1].data["to"]
+    rest = path[path.index(at):] if at in path else path
+    around, battle_at = _reach(ctx, seat, rest, start)
+    if not battle_at and rest == [path[-1]]:  # hostile tribes where it ends, no battle:
+        quiet = _assault_only(ctx, seat, plan, chances, start,  # only CUs lost there
+                              AFTER_ARRIVAL | {"HostileTribesRolled"})
+        if quiet is not None:
+            return quiet
+    return rest_footprint(ctx.pack, moves[0]["army"], path, at, besieges(moves[0]),
+                          around, back=battle_at)
+
+
+def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> tuple[set[str], bool]:
+    """Issue 24.1: the spaces next to ``rest`` (the spaces a Tyche move enters from its
+    first die on) where other seats' units may come or go: every space next to one
+    where another faction stands or a battle was fought (an army avoiding battle, R-9.3,
+    steps into any free one) or a marker changed in the dry run, the spaces of other seats' armies that may intercept
+    into a space of ``rest`` (R-9.3: none into a space with an enemy garrison or an
+    independent marker where that seat has no CUs, R-3.5; the markers there stay
+    until the move's assault, which comes after), and every space another seat's army
+    moved from or to in the part's events (``start``: its first event) — the board
+    read is the one after the dry run, so an interceptor or avoider the dry run moved
+    is found by its event. With them, whether a battle may be fought in ``rest[0]``
+    (another faction there or met there in the dry run, or an army that may intercept
+    into it): only then may a tie send the army back where it came from (R-9.2)."""
+    pack, s = ctx.pack, ctx.s
+    others = enemy_unit_spaces(s, seat)
+    fought = {e.data.get("space") for e in ctx.events[start:]  # markers changed too
+              if e.kind in ("BattleFought", "BattleAvoided", "OverrunCarriedOut",
+                            "SiegeCompleted", "GarrisonPlaced", "GarrisonRemoved")}
+    out: set[str] = set()
+    for e in ctx.events[start:]:
+        if e.kind == "ArmyMoved" and e.data.get("seat") != seat:
+            out |= {e.data.get("from"), e.data.get("to")}
+    mi = info(pack)
+    battle_at = False
+    for k, x in enumerate(rest):
+        nbrs = {y for y, _k in mi.adjacent.get(x, ())}
+        if x in others or x in fought:
+            out |= nbrs
+            battle_at = battle_at or k == 0
+            continue
+        for y in nbrs & others:
+            seats = {o for o, by in s["cus"].get(y, {}).items() if o != seat and sum(by.values())} | {
+                v["seat"] for v in s["generals"].values()
+                if v["where"] == "map" and v["space"] == y and v["seat"] not in (seat, None)} | {
+                o for o, ms in s["minors"].items() if o != seat and y in ms}
+            if any(not (hostile_marker(s, o, x) and not sum(s["cus"].get(x, {}).get(o, {}).values()))
+                   for o in seats) or not seats:
+                out.add(y)
+                battle_at = battle_at or k == 0
+    return {x for x in out if x is not None}, battle_at
 
 
 def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],
@@ -519,7 +601,9 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     segment (R-6.5)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     only = tyche_only(pack, s)
-    ty, mv = tyche.options(pack, s, seat), movement.options(pack, s, seat)
+    # the seat's armies once for both parts (issue 27 item 5; read-only in the Tyche's)
+    armies = army_options(pack, s, seat) if active else None
+    ty, mv = tyche.options(pack, s, seat, armies), movement.options(pack, s, seat, armies)
     out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
                            "active": active, "tyche_only": only}
     for k in ("hand", "surprise_discards", "surprise_plays",

@@ -187,6 +187,7 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | Problem | None:
         if e and not can_overrun(pack, s, seat, x, g["cus"], e):
             return blocked_text(pack, x)
     c["moved"] += keys
+    _parts_off_the_way(ctx, c, mv)
     if march is not None:
         eff = play(ctx, seat, march[0], "move", start, "orders")
         ctx.emit("MovementBonusGained", {"seat": seat, "card": march[0], "space": start,
@@ -282,8 +283,13 @@ def run_cursor(ctx: Ctx, c: dict) -> bool:
             a = cur["space"]
             cur["mp"] -= step_cost(pack, cur["kind"], a, b, cur["mp"])
             _drop_here(ctx, c, cur, a)
+            minors = ctx.s["minors"].get(c["seat"], [])
+            stays = {"minor_stays": True} if cur["group"]["minor"] and a in cur.get(
+                "met_minors", ()) and a in minors else {}
+            if cur["group"]["minor"] and b in minors:  # R-5: two markers stand there
+                cur.setdefault("met_minors", []).append(b)
             emit_move(ctx, c["seat"], a, b, cur["group"], "R-9.1", mp_left=cur["mp"],
-                      naval=cur["kind"] != "land")
+                      naval=cur["kind"] != "land", **stays)
             for r in cur["group"]["royals"]:  # R-12.5: they moved with this army
                 c.setdefault("royals_moved", {}).setdefault(r, cur.get("key"))
             cur["prev"], cur["space"] = a, b
@@ -304,6 +310,28 @@ def run_cursor(ctx: Ctx, c: dict) -> bool:
                                "space": cur["space"], "rule": "R-9.1"})
         c["cur"] = None
         c["i"] += 1
+
+
+def _parts_off_the_way(ctx: Ctx, c: dict, mv: dict) -> None:
+    """Issue 24.1: a ``drop`` or ``pick_up`` whose ``at:`` is neither the start nor a
+    space of the path is never done (R-9.1: only where the army passes). The check
+    refuses it when it knows where the army starts; when the dice or a refused part
+    left that open and the army starts elsewhere, the seat is told here
+    (``ArmyReorganised`` with the error, in its report) instead of the part being
+    dropped without a word."""
+    pack, start = ctx.pack, mv["army"]
+    way = {start, *mv["path"]}
+    for key, what in (("drop", "dropped"), ("pick_up", "picked_up")):
+        for part in mv.get(key) or []:
+            at = part.get("at")
+            if at is None or at in way or at not in pack.spaces:
+                continue
+            ctx.emit("ArmyReorganised", {
+                "seat": c["seat"], "space": at, "army": start, what: {
+                    k: part.get(k) for k in ("cus", "generals", "royals")},
+                "error": f"{pack.spaces[at].name} is not on the army's way from "
+                         f"{pack.spaces[start].name}: the {key.replace('_', '-')} there is not done",
+                "rule": "R-9.1"})
 
 
 def _alive(ctx: Ctx, seat: str, cur: dict) -> bool:

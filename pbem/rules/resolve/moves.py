@@ -44,9 +44,9 @@ from pbem.rules.core.control import fleet_owner, fleet_ready
 from pbem.rules.core.footprint import Unsure, move_footprint
 from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
-from pbem.rules.core.pieces import controlled_royals, enemy_of, group_at
+from pbem.rules.core.pieces import controlled_royals, cus_at, enemy_of, group_at
 from pbem.rules.core.problems import did_you_mean, reject
-from pbem.rules.core.state import State, _copy, hand_of
+from pbem.rules.core.state import State, hand_of
 from pbem.rules.core.units import (
     resolve_unit_type,
     unit_types_text,
@@ -59,7 +59,7 @@ from pbem.rules.resolve.movement import (
     new_cursor,
     run_cursor,
 )
-from pbem.rules.resolve.siege import LIMITS, siege_target
+from pbem.rules.resolve.siege import LIMITS, min_assault_cus, siege_target
 from pbem.rules.resolve.surprises import (
     MOVE_MOMENTS,
     moments_of,
@@ -604,7 +604,7 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
     reaction window is kept there for :func:`do_moves` of the same moves
     (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
 
-    ctx = Ctx(pack, _copy(s), None)
+    ctx = Ctx(pack, dict(s), None, owned=())  # copy on write: parts copied when written
     c = new_cursor(seat, segment, moves)
     try:
         done = run_cursor(ctx, c)
@@ -622,6 +622,7 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
             ends.append((start, k + 1))
             start = k + 1
     unsure = (unsure or Unsure()).copy()
+    passed: set[str] = set()  # where the earlier moves of the list took or left units
     for i, mv in enumerate(moves):
         unsure.add((gaps or {}).get(i))
         if i >= len(ends):  # the game ended in an earlier move
@@ -635,6 +636,9 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
         # armies on the path and the CUs that would overrun them are the checked ones
         units = not unsure.touches_units([mv["army"], *mv["path"]])
         fewer = {NO_CUS, *(blocked_text(pack, x) for x in mv["path"])}  # need CUs
+        # a path blocked at x reads the army's CUs and the way up to x only (issue 24.1)
+        upto = {blocked_text(pack, x): not unsure.touches_units([mv["army"], *mv["path"][:k + 1]])
+                for k, x in enumerate(mv["path"])}
         n0 = len(rej)
         if at_start and not units and on_path:  # the CUs may be fewer: at most as before
             _blocked_anyway(pack, s, seat, mv, unsure, rej)
@@ -642,7 +646,9 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
             if ev.kind == "MoveCancelled" and "full" in mv and not mv["path"] and \
                     ev.data.get("why") == EMPTY_PATH:
                 continue  # a refused move's part of no step: its start was checked
-            if ev.kind == "MoveCancelled" and ev.data.get("why") in fewer:
+            if ev.kind == "MoveCancelled" and ev.data.get("why") in upto:
+                sure = upto[ev.data["why"]]  # no overrun: the CUs and the enemy army there
+            elif ev.kind == "MoveCancelled" and ev.data.get("why") in fewer:
                 sure = units  # fewer CUs or another enemy army may make it so (no overrun)
             elif ev.kind == "MoveCancelled":  # at the start: only arrivals could lift it
                 sure = at_start
@@ -650,13 +656,26 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
                 sure = whole and on_path
             if sure:
                 _refusal(pack, s, seat, ev, mv, rej)
+        ends_at = {mv["army"], mv["path"][-1] if mv["path"] else mv["army"]}
+        if mv.get("assault") and not unsure.touches_moved(ends_at) and not passed & ends_at \
+                and not any(p.code == "siege.illegal" and p.where == mv["where"]
+                            for p in rej[n0:]):
+            _too_few_anyway(pack, s, seat, mv, unsure, rej)  # ``s``: as before the list
+        passed |= {mv["army"], *mv["path"]}
         written = mv.get("full", mv)  # a refused move's part: where the move as written ends
         end = written["path"][-1] if written["path"] else written["army"]
         if not any(p.code == "siege.illegal" and (p.where or "").startswith(mv["where"])
-                   for p in rej[n0:]) and not unsure.touches_markers([end]):
+                   for p in rej[n0:]) and not unsure.touches_sieges([end]):
             end_checks(pack, s, seat, written, rej)  # the markers there decide
         if first < b or not (whole and on_path):
-            unsure.add(move_footprint(pack, mv["army"], mv["path"]))
+            unsure.add(move_footprint(pack, mv["army"], mv["path"], besieges(mv)))
+
+
+def besieges(mv: Any) -> bool:
+    """Whether the move ``mv`` (a plan's, or one as written) may change what there is
+    to besiege where it ends (R-10, R-8.5): it has an ``assault`` or surprise cards
+    (one may be a siege card); True for what is no mapping (the check cannot say)."""
+    return not isinstance(mv, dict) or bool(mv.get("assault") or mv.get("surprise"))
 
 
 def _blocked_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
@@ -673,6 +692,34 @@ def _blocked_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
             reject(rej, "movement.illegal", blocked_text(pack, x).removesuffix(" (R-9.1)"),
                    mv["where"], _moves_hint(pack, s, seat), rule="R-9.1")
             return
+
+
+def _too_few_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
+                    rej: list[Problem]) -> None:
+    """R-10: a move with an ``assault`` whose army could not have the CUs an assault
+    needs where it ends even without losses — every CU of the seat at its start, the
+    CUs its ``pick_up`` names, the seat's CUs already where it ends and the other seats'
+    royal CUs there, which join the winner of a battle there (R-4.3) (as they stood
+    before an earlier assault's losses, ``unsure.most_cus``; no unit of the seat may
+    come to the start or the end, the caller's condition) — is refused whatever the dice
+    take on the way (issue 24.1: a lone general's Tyche assault after hostile tribes,
+    and a move through the space of a free assault, were accepted, then cancelled under
+    every dice)."""
+    end = mv["path"][-1] if mv["path"] else mv["army"]
+    if end not in pack.spaces or siege_target(pack, s, seat, end)[0] is None:
+        return  # nothing to besiege: end_checks says so
+    most = sum(sum(unsure.most_cus.get(x, cus_at(s, seat, x)).values())
+               for x in {mv["army"], end})
+    most += sum(int(n) for part in mv.get("pick_up") or [] for n in (part.get("cus") or {}).values()
+                if isinstance(n, int))
+    most += sum(by.get("royal", 0) for o, by in s["cus"].get(end, {}).items()
+                if o != seat)  # R-4.3: set aside in a battle there, they join the winner
+    need = min_assault_cus(pack, s)
+    if most < need:
+        reject(rej, "siege.illegal", f"assaulting {pack.spaces[end].name} needs {need} CUs, "
+               f"the army can have at most {most} there", mv["where"],
+               "leave out assault on this move (assault: 0), or bring an army that may "
+               "assault there", rule="R-10")
 
 
 def _refusal(pack: Pack, s: State, seat: str, ev: Any, mv: dict, rej: list[Problem]) -> None:
@@ -769,7 +816,7 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
         if mv is not None and not mine:
             moves.append(mv)
             runs.append(mv)
-            later.add(move_footprint(pack, mv["army"], mv["path"]))
+            later.add(move_footprint(pack, mv["army"], mv["path"], besieges(mv)))
         else:  # left out of the dry run: what it would have done is not known
             if mv is not None and checked:  # issue 24.7: its start and first steps dry-run
                 runs.append(partial_move(pack, s, seat, mv))
@@ -783,7 +830,7 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
     for mv in runs:  # what it picks up on the way is there, or not, whatever the dice do
         whole = mv.get("full", mv)
         _on_the_way(pack, s, seat, whole, _both(unsure, before), rej)
-        before.add(move_footprint(pack, whole["army"], whole["path"]))
+        before.add(move_footprint(pack, whole["army"], whole["path"], besieges(whole)))
     named: list[int] = []
     for mv in runs:  # R-8.5: a surprise card serves one move
         for n in mv.get("full", mv).get("surprise") or []:
@@ -953,7 +1000,8 @@ def _raw_footprint(pack: Pack, s: State, seat: str, raw: Any) -> Unsure:
         return Unsure()
     start, _msg = resolve_army(pack, s, seat, raw.get("army"))
     path = raw.get("path") if isinstance(raw.get("path"), list) else []
-    return move_footprint(pack, start, [resolve_space(pack, x)[0] for x in path])
+    return move_footprint(pack, start, [resolve_space(pack, x)[0] for x in path],
+                          besieges(raw))
 
 
 def do_moves(ctx: Ctx, seat: str, plan: dict) -> bool:

@@ -167,11 +167,18 @@ def assault_after_move(ctx: Ctx, seat: str, space: str, count: int, segment: str
                        group: dict, pledges: dict[str, list[int]] | None = None) -> None:
     """Up to ``count`` assault rolls by the army that just moved into ``space`` (R-10);
     a refused roll is recorded as ``AssaultCancelled`` (validation turns it into a
-    rejection). ``pledges``: see :func:`roll_assault`."""
+    rejection). Once a roll completes the siege, the rolls left are not made: a
+    ``Note`` says so (the dice decided it, issue 24.1). ``pledges``: see
+    :func:`roll_assault`."""
 
     cmd = group_commander(ctx.pack, ctx.s, seat, group)
     used = _used(ctx, segment)
-    for _ in range(count):
+    for k in range(count):
+        if k and siege_target(ctx.pack, ctx.s, seat, space)[0] is None:  # issue 24.1
+            ctx.emit("Note", {"seat": seat, "rule": "R-10", "text": (
+                f"the siege of {ctx.pack.spaces[space].name} is complete: the order's "
+                "further assaults there are not rolled")})
+            return
         why = why_no_assault(ctx.pack, ctx.s, seat, space, segment, used, cmd)
         if why:
             ctx.emit("AssaultCancelled", {"seat": seat, "space": space, "why": why,

@@ -33,6 +33,14 @@ def said(message: str, **fields: Callable[[Pack, Mapping[str, Any], Words], Any]
     return say
 
 
+def cus_count(cus: Any) -> int:
+    """How many CUs a ``{type: count}`` mapping holds (0 for anything else): the count a
+    verb whose subject is those CUs agrees with (issue 24 N10)."""
+    if not isinstance(cus, Mapping):
+        return 0
+    return sum(n for n in cus.values() if isinstance(n, int) and not isinstance(n, bool))
+
+
 def seat_of(p: Pack, d: Mapping[str, Any], t: Words) -> Any:
     """An event's seat (a name: not translated), for :func:`said`."""
     return d.get("seat")

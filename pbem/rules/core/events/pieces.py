@@ -7,6 +7,7 @@ from typing import Any
 
 from pbem.rules.core.events.base import (
     EventKind,
+    cus_count,
     cus_of,
     said,
     seat_of,
@@ -276,9 +277,12 @@ def _went_inside_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
 
 def _royals_joined_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     v = {"count": d.get('count'), "space": space_name(p, d.get('space'), t), "seat": d.get('seat')}
+    n = int(d.get('count') or 0)  # the verb agrees with the count (issue 24 N10)
     if d.get("seat") != d.get("from"):
-        return t.gettext("The %(count)s royal CU(s) set aside in %(space)s join the winner, %(seat)s (R-4.3).") % v
-    return t.gettext("The %(count)s royal CU(s) set aside in %(space)s stay with %(seat)s (R-4.3).") % v
+        return t.ngettext("The %(count)s royal CU set aside in %(space)s joins the winner, %(seat)s (R-4.3).",
+                          "The %(count)s royal CUs set aside in %(space)s join the winner, %(seat)s (R-4.3).", n) % v
+    return t.ngettext("The %(count)s royal CU set aside in %(space)s stays with %(seat)s (R-4.3).",
+                      "The %(count)s royal CUs set aside in %(space)s stay with %(seat)s (R-4.3).", n) % v
 
 
 KINDS: tuple[EventKind, ...] = (
@@ -310,38 +314,48 @@ KINDS: tuple[EventKind, ...] = (
               ('general', 'rule', 'seat', 'space', 'where'),
               optional=('decision',),
               reduce=_general_placed,
+              writes=('generals', 'inside'),
               say=_general_placed_text),
     EventKind('CUsPlaced',
               ('cus', 'rule', 'seat', 'space'),
               optional=('from_dispersed', 'why'),
               reduce=_cus_placed,
+              writes=('cus', 'inside', 'dispersed'),
               where=_at_space,
               say=_cus_placed_text),
     EventKind('CUsRemoved',
               ('cus', 'rule', 'seat', 'space', 'why'),
               optional=('chosen', 'limit'),
               reduce=_cus_removed,
+              writes=('cus', 'inside', 'war'),
               where=_at_space,
               say=cus_removed_text),
     EventKind('CUsDispersed',
               ('cus', 'rule', 'seat', 'space'),
               reduce=_cus_dispersed,
               where=_at_space,
-              say=said(N_("%(seat)s's %(cus)s in %(space)s go to the dispersed box."),
-                       seat=seat_of, cus=cus_of, space=space_of)),
+              say=lambda p, d, t: t.ngettext(  # the verb agrees with the CUs (issue 24 N10)
+                  "%(seat)s's %(cus)s in %(space)s goes to the dispersed box.",
+                  "%(seat)s's %(cus)s in %(space)s go to the dispersed box.", cus_count(d.get("cus"))) % {
+                  "seat": seat_of(p, d, t), "cus": cus_of(p, d, t), "space": space_of(p, d, t)}),
     EventKind('DispersedAdded',
               ('cus', 'rule', 'seat', 'why'),
               reduce=_dispersed_added,
-              say=said(N_("%(seat)s's %(cus)s go to the dispersed box."), seat=seat_of, cus=cus_of)),
+              say=lambda p, d, t: t.ngettext(
+                  "%(seat)s's %(cus)s goes to the dispersed box.",
+                  "%(seat)s's %(cus)s go to the dispersed box.", cus_count(d.get("cus"))) % {
+                  "seat": seat_of(p, d, t), "cus": cus_of(p, d, t)}),
     EventKind('GarrisonPlaced',
               ('rule', 'seat', 'space'),
               reduce=_garrison_placed,
+              writes=('garrisons', 'independent'),
               where=_at_space,
               say=said(N_("%(seat)s places a garrison in %(space)s."), seat=seat_of, space=space_of)),
     EventKind('GarrisonRemoved',
               ('rule', 'seat', 'space'),
               optional=('by', 'cut_by', 'why'),
               reduce=_garrison_removed,
+              writes=('garrisons',),
               where=_at_space,
               say=garrison_removed_text),
     EventKind('MinorGeneralPlaced',
@@ -391,9 +405,12 @@ KINDS: tuple[EventKind, ...] = (
               ('count', 'legitimacy', 'rule', 'seat', 'space'),
               reduce=_set_aside,
               where=_at_space,
-              say=said(N_("%(count)s royal CU(s) of %(seat)s in %(space)s are set aside and will not fight "
-                          "against a general with more legitimacy; they join the winner (R-4.3)."),
-                       count=lambda p, d, t: d.get('count'), seat=seat_of, space=space_of)),
+              say=lambda p, d, t: t.ngettext(
+                  "%(count)s royal CU of %(seat)s in %(space)s is set aside and will not fight "
+                  "against a general with more legitimacy; it joins the winner (R-4.3).",
+                  "%(count)s royal CUs of %(seat)s in %(space)s are set aside and will not fight "
+                  "against a general with more legitimacy; they join the winner (R-4.3).", int(d.get('count') or 0)) % {
+                  "count": d.get('count'), "seat": seat_of(p, d, t), "space": space_of(p, d, t)}),
     EventKind('RoyalCUsJoined',
               ('count', 'from', 'rule', 'seat', 'space'),
               reduce=_royals_joined,
@@ -403,7 +420,7 @@ KINDS: tuple[EventKind, ...] = (
               ('count', 'from', 'legitimacy', 'rule', 'space', 'to'),
               reduce=_defected,
               say=lambda p, d, t: t.ngettext(
-                  "%(num)d royal CU besieged in %(space)s desert %(from)s for %(to)s, who has more legitimacy "
+                  "%(num)d royal CU besieged in %(space)s deserts %(from)s for %(to)s, who has more legitimacy "
                   "(R-4.3).",
                   "%(num)d royal CUs besieged in %(space)s desert %(from)s for %(to)s, who has more legitimacy "
                   "(R-4.3).", int(d.get('count') or 0)) % {

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.rules.core.events.base import EventKind, add_cus, add_dispersed
+from pbem.rules.core.events.base import EventKind, add_cus, add_dispersed, cus_count
 from pbem.rules.core.names import (
     N_,
     Words,
@@ -116,9 +116,12 @@ def _lost_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
 
 
 def _mutiny_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
-    return t.gettext("Mutiny (%(card)s, played by %(seat)s): %(cus)s of %(target)s's army under %(commander)s in "
-                     "%(space)s desert to %(seat)s's dispersed box (legitimacy %(ours)s against %(theirs)s, "
-                     "R-11.2).") % {
+    return t.ngettext(  # the verb agrees with the CUs: "1 loyal deserts" (issue 24 N10)
+        "Mutiny (%(card)s, played by %(seat)s): %(cus)s of %(target)s's army under %(commander)s in "
+        "%(space)s deserts to %(seat)s's dispersed box (legitimacy %(ours)s against %(theirs)s, R-11.2).",
+        "Mutiny (%(card)s, played by %(seat)s): %(cus)s of %(target)s's army under %(commander)s in "
+        "%(space)s desert to %(seat)s's dispersed box (legitimacy %(ours)s against %(theirs)s, R-11.2).",
+        cus_count(d.get('cus'))) % {
         "card": card_label(p, d.get('card'), t), "seat": d.get('seat'), "cus": cus_text(d.get('cus') or {}, p, t),
         "target": d.get('target'), "space": space_name(p, d.get('space'), t),
         "commander": (t.gettext("a minor general") if d.get("commander") in (None, "minor")

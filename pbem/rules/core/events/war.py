@@ -35,6 +35,7 @@ from pbem.rules.core.names import (
     space_name,
     window_text,
 )
+from pbem.pack.model import _match_label
 from pbem.rules.core.state import State
 
 
@@ -47,7 +48,8 @@ def _army_moved(s: State, d: dict) -> None:
         s["generals"][g]["space"] = b
     clip_inside(s, a)
     if d.get("minor"):
-        s["minors"][seat].remove(a)
+        if not d.get("minor_stays"):  # another minor general of the seat stays in a
+            s["minors"][seat].remove(a)
         if b not in s["minors"][seat]:
             s["minors"][seat].append(b)
     for r in d.get("royals", []):
@@ -178,13 +180,59 @@ def _siege_points_n(n: Any, t: Words) -> str:
     return t.ngettext("%(num)d siege point", "%(num)d siege points", int(n or 0)) % {"num": int(n or 0)}
 
 
+def _column_label(p: Any, chart: str, value: Any) -> str:
+    """The column label of ``chart`` that ``value`` falls in (``4`` -> ``"3-5"``), as
+    printed on the chart; ``value`` itself when the pack cannot say."""
+    ch = getattr(p, "charts", {}).get(chart)
+    if ch is None:
+        return str(value)
+    try:
+        return str(_match_label(ch.columns, value, clamp=False))
+    except (KeyError, ValueError, TypeError):
+        return str(value)
+
+
 def _assault_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
-    roll = ('+'.join(str(v) for v in d.get('dice', [])) + (f" {d['modifier']:+d}" if d.get("modifier") else "")
-            + (" (" + ", ".join(str(m.get("why")) for m in d["modifiers"]) + ")" if d.get("modifiers") else "")
-            + (f"; {chart_text(d['read'], t)}" if d.get("read") else ""))
-    return t.gettext("%(seat)s assaults %(space)s: %(roll)s: %(points)s, %(lost)s lost (R-10).") % {
+    """An assault roll in words a player can check on the assault chart (R-10; issue 24
+    N9: it read "assault chart row 4, column 4: 0/1"): the dice and modifiers make the
+    row, the besieging CUs the column, and the cell X/Y is siege points gained / CUs
+    lost by the assaulting army."""
+    dice = [int(v) for v in d.get('dice', [])]
+    roll = '+'.join(str(v) for v in dice)
+    if d.get("modifier"):
+        roll += f" {d['modifier']:+d}"
+        if d.get("modifiers"):
+            roll += " (" + ", ".join(str(m.get("why")) for m in d["modifiers"]) + ")"
+    read = d.get("read") if isinstance(d.get("read"), Mapping) else {}
+    total = sum(dice) + int(d.get("modifier") or 0)
+    if len(dice) > 1 or d.get("modifier"):
+        roll += f" = {total}"
+    if not read:
+        return t.gettext("%(seat)s assaults %(space)s: %(roll)s: %(points)s, %(lost)s lost (R-10).") % {
+            "seat": d.get('seat'), "space": space_name(p, d.get('space'), t), "roll": roll,
+            "points": _siege_points_n(d.get('points'), t), "lost": _cu(d.get('lost'), t)}
+    return t.gettext("%(seat)s assaults %(space)s: dice %(roll)s, row %(row)s of the assault chart; %(cus)s "
+                     "assaulting, column %(column)s; the cell %(result)s is siege points gained / CUs lost: "
+                     "%(seat)s gains %(points)s and loses %(lost)s (R-10).") % {
         "seat": d.get('seat'), "space": space_name(p, d.get('space'), t), "roll": roll,
-        "points": _siege_points_n(d.get('points'), t), "lost": _cu(d.get('lost'), t)}
+        "row": read.get("row", total), "cus": _cu(read.get("column"), t),
+        "column": _column_label(p, str(read.get("chart", "assault")), read.get("column")),
+        "result": read.get("result"), "points": _siege_points_n(d.get('points'), t), "lost": _cu(d.get('lost'), t)}
+
+
+def _leader_loss_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    """A leader loss check in words (R-9.2; issue 24 N9): why it is rolled (the side's
+    battle roll), the die, the result, and which dice kill (the leader loss chart)."""
+    ch = getattr(p, "charts", {}).get("leader_loss")
+    killing = [str(r) for r in ch.rows if ch.cells[r].get("result") == "killed"] if ch is not None else []
+    v = {"general": general_name(p, d.get('general')), "die": d.get('die'), "seat": d.get('seat'),
+         "killing": ", ".join(killing) or "?",
+         "trigger": (getattr(p, "constants", None) or {}).get("leader_loss_roll", "?")}
+    if d.get("killed"):
+        return t.gettext("Leader loss check for %(general)s, %(seat)s's commander (a battle roll of %(trigger)s calls "
+                         "for it, R-9.2): one die, %(die)s: he is killed (a die of %(killing)s kills).") % v
+    return t.gettext("Leader loss check for %(general)s, %(seat)s's commander (a battle roll of %(trigger)s calls "
+                     "for it, R-9.2): one die, %(die)s: he is safe (only a die of %(killing)s kills).") % v
 
 
 def _siege_points_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
@@ -220,8 +268,9 @@ def _indep_siege_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
 KINDS: tuple[EventKind, ...] = (
     EventKind('ArmyMoved',
               ('cus', 'from', 'generals', 'minor', 'path', 'royals', 'rule', 'seat', 'to'),
-              optional=('mp_left', 'naval', 'why'),
+              optional=('minor_stays', 'mp_left', 'naval', 'why'),
               reduce=_army_moved,
+              writes=('cus', 'generals', 'inside', 'minors', 'royals', 'war'),
               where=lambda d: (d["from"], d["to"]),
               say=_moved_text),
     EventKind('MoveEnded',
@@ -237,7 +286,11 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('ArmyReorganised',
               ('rule', 'seat', 'space', 'error'),
               optional=('army', 'code', 'dropped', 'picked_up'),
-              say=said(N_("%(seat)s reorganises the army in %(space)s."), seat=seat_of, space=space_of)),
+              say=lambda p, d, t: (
+                  t.gettext("%(seat)s's army does not reorganise in %(space)s: %(error)s.")
+                  if d.get("error") else t.gettext("%(seat)s reorganises the army in %(space)s.")) % {
+                  "seat": d.get("seat"), "space": space_name(p, d.get("space"), t),
+                  "error": d.get("error") or ""}),
     EventKind('BattleFought',
               ('attacker', 'defender', 'result', 'rule', 'space', 'winner'),
               optional=('came_from', 'rolls', 'scores', 'sides', 'strengths', 'why'),
@@ -275,10 +328,7 @@ KINDS: tuple[EventKind, ...] = (
                        allowance=lambda p, d, t: _mp(d.get('allowance'), t))),
     EventKind('LeaderLossChecked',
               ('die', 'general', 'killed', 'read', 'rule', 'seat'),
-              say=lambda p, d, t: (t.gettext("Leader loss check for %(general)s: die %(die)s, killed.")
-                                   if d.get("killed") else
-                                   t.gettext("Leader loss check for %(general)s: die %(die)s, safe.")) % {
-                  "general": general_name(p, d.get('general')), "die": d.get('die')}),
+              say=_leader_loss_text),
     EventKind('HostileTribesRolled',
               ('die', 'lost', 'read', 'rule', 'seat', 'space'),
               say=said(N_("Hostile tribes at %(space)s attack %(seat)s: die %(die)s, %(lost)s lost (R-9.5)."),

@@ -122,14 +122,33 @@ def as_text(markdown: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n")
 
 
-def help_text(kind: str | None, sections_: Sequence[Section]) -> list[str]:
+EXAMPLE_GAME = re.compile(r"(?m)^(\s*game: )g2\b")
+EXAMPLE_SEAT = re.compile(r"(?m)^(\s*seat: )east\b")
+"""The guide's example game and seat (``game: g2``, ``seat: east``) in its code blocks."""
+
+
+def own_examples(text: str, game_id: str | None, seat: str | None) -> str:
+    """``text`` (a guide part) with its examples' ``game: g2`` and ``seat: east`` lines
+    written with the reader's own game and seat, so they can be copied as they are
+    (issue 24 N11); unchanged where either is None."""
+    if game_id:
+        text = EXAMPLE_GAME.sub(lambda m: m.group(1) + game_id, text)
+    if seat:
+        text = EXAMPLE_SEAT.sub(lambda m: m.group(1) + seat, text)
+    return text
+
+
+def help_text(kind: str | None, sections_: Sequence[Section], game_id: str | None = None,
+              seat: str | None = None) -> list[str]:
     """The guide's parts for the situation of a decision ``kind`` (None: waiting), as
-    mail text, headings underlined."""
+    mail text, headings underlined; with ``game_id`` and ``seat``, its examples name
+    them (:func:`own_examples`)."""
     tag = situation(kind)
     parts = []
     for s in sections_:
         if tag in s.tags or "all" in s.tags:
-            parts.append(f"{s.title.upper() if s.level == 2 else s.title}\n\n{as_text(s.body)}")
+            parts.append(own_examples(f"{s.title.upper() if s.level == 2 else s.title}\n\n{as_text(s.body)}",
+                                      game_id, seat))
     return parts
 
 
@@ -175,14 +194,17 @@ def help_(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Re
         now += " " + _("The host has paused the game: no deadline passes until it resumes (orders are still "
                        "taken).")
     orders = [render("_guide.txt.j2", {"decision": {"kind": decision.kind}}, tr).strip("\n")] if decision else []
-    guide = help_text(decision.kind if decision else None, sections(guide_text(language)))
+    guide = help_text(decision.kind if decision else None, sections(guide_text(language)), game_id, seat)
     if language == i18n.PSEUDO:  # the guide is translated as a whole document, not by catalogue
         guide = [f"{i18n.OPEN}{part}{i18n.CLOSE}" for part in guide]
     parts = [wrapped(_("Help for seat %(seat)s.") % {"seat": seat} + " " + now), *guide,
              *orders,  # the prompt's field-by-field guide for the decision
              hand_text(judge, game_id, seat, decision.options if decision else {}, tr),
-             wrapped(_("The whole guide: %(guide)s; every order and problem code: docs/orders.md.")
-                     % {"guide": "docs/" + guide_name(language)})]
+             wrapped(_("This mail holds the parts of the guide for your situation now; `command: help` again "
+                       "when it changes (your player-turn, a reaction, reinforcements, the turn order, waiting) "
+                       "gives the parts for that one. Every field of your orders: HOW TO WRITE THE ORDERS in "
+                       "your prompt (`command: resend` mails it again); every problem of an answer names its "
+                       "fix."))]
     body = build.render_notice("\n\n".join(parts), game_id, tr)
     return Reply(_("help"), body, preformatted=True)
 
