@@ -30,11 +30,13 @@ from typing import Any, NoReturn
 import click
 from pythonjsonlogger.json import JsonFormatter
 
-from pbem import i18n
+from pbem import i18n, problem_texts
 from pbem.config import ConfigError, load_config
+from pbem.gamesettings import GameSettings
 from pbem.keys import hash_key, new_key
 from pbem.pack.cli import data as data_group
 from pbem.pack.loader import PackError, load_pack
+from pbem.problems import Problem
 from pbem.store import Store, StoreError
 
 
@@ -438,7 +440,6 @@ def host_command(config_path: str, reason: str, hours: float | None, seat: str |
     """Run host COMMAND on GAME_ID (status, pause, resume, extend, replace,
     approve, resend, end, rollback, observers, webhook): an event in the
     game's log, the players told where it concerns them (docs/host-guide.md)."""
-    from pbem.gamesettings import GameSettings
     from pbem.service.commands.host_commands import run as run_host
     from pbem.service.judge import Judge
     from pbem.service.outgoing.host_notices import host_translations
@@ -479,8 +480,6 @@ def _refused(judge: Any, game_id: str, exc: Exception) -> str:
     other than English, the refusal's text by its code (``host.refused``, as the mail
     answers it) first and the command's own reason after it, since it names what to run
     instead."""
-    from pbem import problem_texts
-    from pbem.problems import Problem
     from pbem.service.commands.registry import refusal_in
     from pbem.service.outgoing.host_notices import host_translations
 

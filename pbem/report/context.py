@@ -531,10 +531,11 @@ the result box says it; ``automatic (â€¦)`` is said as "an automatic victory (â€
 
 
 def result_how(how: object, tr: gettext.NullTranslations | None = None) -> str:
-    """A result's ``how`` in the language of ``tr`` (None: the rules core's English
-    as it is, ``_`` read as a space; issue 28): :data:`RESULT_HOW`, else as it is."""
+    """A result's ``how`` in the language of ``tr`` (issue 28): :data:`RESULT_HOW`,
+    else as it is; in English (and with ``tr`` None) the rules core's words as they
+    always were, ``_`` read as a space (the English mail stays byte for byte)."""
     said = str(how or "").replace("_", " ")
-    if tr is None or not said:
+    if tr is None or not said or i18n.language_of(tr) == i18n.DEFAULT:
         return said
     if said in RESULT_HOW:
         return tr.gettext(RESULT_HOW[said])
@@ -563,7 +564,7 @@ def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapp
 
     details = [(k.replace("_", " "), said(v)) for k, v in res.items() if k not in ("winner", "seat", "how")]
     ranking = sorted(seat_rows, key=lambda r: (-r["vp"], -r["lp"], _seat_key(r["seat"])))
-    return {"winner": winner or (tr.gettext("nobody") if tr is not None else "nobody"),
+    return {"winner": winner or (tr.gettext("nobody") if tr is not None else "nobody"),  # "nobody" in English
             "player": row["player"] if row else "",
             "how": result_how(res.get("how", ""), tr), "details": details, "ranking": ranking}
 

@@ -92,9 +92,13 @@ def test_russian_cus_need_no_accusative(pack, kind: str, data: dict) -> None:
     assert re.search(r":\s*1 преданная БЧ", text), text
 
 
-def test_russian_cus_to_the_dispersed_box_need_no_verb_agreement(pack) -> None:
-    text = _say(pack, "ru", "CUsDispersed", cus={"loyal": 1}, rule="R-9.5", seat="north", space="pella")
-    assert re.search(r":\s*1 преданная БЧ", text), text
+def test_russian_cus_to_the_dispersed_box_agree_with_their_verb(pack) -> None:
+    """One CU goes (уходит), two go (уходят): the sentence's number follows the CUs'
+    (said after a colon with no verb, or with the verb in their number)."""
+    one = _say(pack, "ru", "CUsDispersed", cus={"loyal": 1}, rule="R-9.5", seat="north", space="pella")
+    two = _say(pack, "ru", "CUsDispersed", cus={"loyal": 2}, rule="R-9.5", seat="north", space="pella")
+    assert "уходят" not in one or re.search(r":\s*1 преданная БЧ", one), one
+    assert "уходит " not in two, two
 
 
 def _ru():
