@@ -68,6 +68,9 @@ def test_players_join_an_open_game_by_mail_and_it_starts_when_full(tmp_path: Pat
         assert len(set(keys.values())) == 4
         for m in table.inbox("stranger"):
             assert not any(k in text(m) for k in keys.values())  # no key to anyone else
+        # the host's notice of each join counts the free seats, the verb agreeing (issue 24 N10)
+        assert "3 seats are still free." in flat(table.mails("host", "[g5] sign-up: Kleitos took north")[0])
+        assert "1 seat is still free." in flat(table.mails("host", "took south")[0])
         started = flat(table.mails("host", "[g5] the game starts")[0])
         assert "g5 is full and has started" in started and "north: Kleitos" in started
         assert "east: Peukestas" in started and "west: Aristonous" in started

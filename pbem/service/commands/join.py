@@ -249,7 +249,7 @@ def _tell_host_joined(judge: Service, game_id: str, row: Mapping[str, Any], seat
     lines = "\n".join("  " + line for line in record.record_lines(judge.store.player_record(sender), tr))
     body = (wrapped(_("%(player)s <%(address)s> joined %(game)s and took the seat %(seat)s.") % {
                 "player": player, "address": sender, "game": game_id, "seat": seat} + " "
-                    + (ngettext("%(num)d seat(s) are still free.", "%(num)d seat(s) are still free.", waiting)
+                    + (ngettext("%(num)d seat is still free.", "%(num)d seats are still free.", waiting)
                        % {"num": waiting} if waiting else _("It was the last seat: the game starts."))
                     + " " + _("Their record on this judge:")) + "\n\n" + lines + "\n\n"
             + wrapped(_("A join you do not want is undone with `pbem game close --seat %(seat)s %(game)s`.") % {
