@@ -4,7 +4,9 @@ skip is never needed (issue 14).
 An event kind may declare the top-level parts of the working dict its reducer changes
 (:attr:`pbem.rules.core.events.base.EventKind.writes`); ``Ctx.emit`` then skips the royal
 family's and the Champions' settlement after kinds that write nothing of
-:data:`pbem.rules.context.BOARD`. Here random games are played with every reduction
+:data:`pbem.rules.context.BOARD`, and copies only the declared parts before the reducer
+runs (copy on write, ``Ctx.owned``, issue 27 item 5: a part left out would be written
+in a state shared with others). Here random games are played with every reduction
 watched: a declared kind must leave every other part equal, and after a skipped
 settlement the position must need none (``royal_settlement`` finds nothing to do). A kind
 that declares ``where`` (the spaces it changes) must need no settlement elsewhere: the
