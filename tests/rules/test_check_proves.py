@@ -647,3 +647,33 @@ def test_a_siege_the_dry_dice_complete_leaves_the_check_as_it_was(monkeypatch) -
         monkeypatch.undo()
     assert seen[0] == seen[1], seen
     assert any(w.startswith("orders.movement[0]") for _c, w in seen[0]), seen
+
+
+def test_a_surprise_play_the_dice_took_from_the_hand_lapses_with_a_note() -> None:
+    """Game 121 of the property test (160 games): west's orders sally from Celaenae
+    (a battle: dice, where a standing order may play Mutiny, #16) and then play Mutiny
+    in the Tyche segment. The check accepted them; when the real battle had used the
+    card, carrying the Tyche segment out after the dice refused the whole orders
+    ("card 16 is not in your hand", the game stopped). Checked again after dice
+    (``soft``), a surprise card no longer in the hand lapses, and the seat is told."""
+    from rules_harness import position
+
+    from pbem.report.narrate import narrate
+    from pbem.rules.core.notes import matched
+    from pbem.rules.orders import tyche
+
+    pack = load_pack()
+    state = position(pack, {"hands": {"west": [32]}, "active": "west"})
+    part = {"card": 32, "use": "discard", "surprise_plays": [{"card": 16, "target": "Celaenae"}]}
+    rej: list = []
+    assert tyche.check(pack, state.peek(), "west", part, "orders.tyche", rej) is None
+    assert [p.code for p in rej] == ["surprise.not_in_hand"]
+    rej = []
+    plan = tyche.check(pack, state.peek(), "west", part, "orders.tyche", rej, soft=True)
+    assert rej == [] and plan is not None and plan["plays"] == [], (rej, plan)
+    ctx = Ctx(pack, state.to_dict(), Dice(b"lapse", 0))
+    tyche.execute(ctx, "west", plan)
+    notes = [e for e in ctx.events if e.kind == "Note" and e.data.get("rule") == "R-8.5"]
+    assert len(notes) == 1 and notes[0].data["seat"] == "west", ctx.events
+    assert matched(notes[0].data["text"]), notes[0].data  # told in every language
+    assert "card 16 is not in your hand" in narrate(pack, notes[0])
