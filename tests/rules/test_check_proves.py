@@ -24,7 +24,9 @@ or of a body not buried) must never come from a reason the check could see:
 - none may happen alike under all seven dice (it would not depend on them). The one
   exception is a move of an army that the Tyche segment moved too: a tie sends an army
   back where it came from, so where it starts the movement segment is a die's to decide
-  (the generator makes no such pair; the bot's own orders may).
+  (the generator makes no such pair; the bot's own orders may). Nor is a stop that
+  comes, under every dice, after a surprise card another seat plays (a Storm at Sea by
+  its standing order: its hidden choice, the same whatever the dice).
 """
 from __future__ import annotations
 
@@ -95,6 +97,15 @@ def first_chance(events: list[Any], seat: str) -> int:
     """The index of the first die, window or another seat's surprise card."""
     return next((i for i, e in enumerate(events) if e.kind in CHANCES or (
         e.kind == "SurprisePlayed" and e.data.get("seat") != seat)), len(events))
+
+
+def first_hidden(events: list[Any], seat: str) -> int:
+    """The index of the first surprise card another seat plays (by standing order or in
+    a window: its hidden choice, R-8.5), or the number of events. The same under every
+    dice when a standing order plays it, so a stop after it is no stop the check could
+    see (the check cannot read another seat's standing orders)."""
+    return next((i for i, e in enumerate(events) if e.kind == "SurprisePlayed"
+                 and e.data.get("seat") != seat), len(events))
 
 
 def _walk(pack: Any, start: str, rng: random.Random, n: int, avoid: set[str]) -> list[str]:
@@ -214,7 +225,7 @@ def holes(game: int) -> tuple[list[str], int, int]:
                 if checked.problems:
                     continue
                 accepted += 1
-                runs = []
+                runs, hidden = [], []
                 for dice in panel(state.step):
                     _new, events = R.execute(state, checked, dice)
                     early = first_chance(events, d.seat)
@@ -222,10 +233,14 @@ def holes(game: int) -> tuple[list[str], int, int]:
                     found += [f"{what}: {key} before any die (step {state.step}, orders {o})"
                               for i, key in got if i < early]
                     runs.append({key for _i, key in got})
+                    secret = first_hidden(events, d.seat)
+                    hidden.append({key for i, key in got if i > secret})
                 moved = o["tyche"].get("army") if o["tyche"].get("use") == "activate" else None
                 for key in set.intersection(*runs):
                     if key[0] in ("MoveCancelled", "AssaultCancelled") and key[1] == moved:
                         continue  # the Tyche move's army: a tie may bring it back
+                    if all(key in h for h in hidden):
+                        continue  # after another seat's surprise card: its choice, not dice
                     found.append(f"{what}: {key} under every dice (game {game}, step {state.step}, "
                                  f"orders {o})")
         state, _ = R.apply(state, d.seat, orders, Dice(seed, state.step))
