@@ -692,3 +692,30 @@ def test_a_surprise_play_the_dice_took_from_the_hand_lapses_with_a_note() -> Non
     assert len(notes) == 1 and notes[0].data["seat"] == "west", ctx.events
     assert matched(notes[0].data["text"]), notes[0].data  # told in every language
     assert "card 16 is not in your hand" in narrate(pack, notes[0])
+
+
+def test_a_pick_up_where_a_sally_fought_is_bounded_by_the_cus_before_it() -> None:
+    """Game 131 of the property test (176 games): north sallies from inside Pella with
+    2 mercenary CUs against Lysimachus outside (a battle: dice, R-5), then Antipater's
+    Tyche activation enters Pella and picks up 6 mercenary CUs there. A sally's battle
+    only takes north's units away, so there are never 6 to pick up: refused (it used to
+    be left to the dice, then failed under every dice). Picking up the 2 there is the
+    dice's (the sally may lose them)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"antipater": {"seat": "north", "where": "map", "space": "aegae"},
+                     "lysimachus": {"seat": "east", "where": "map", "space": "pella"}},
+        "garrisons": {"pella": "north"},
+        "cus": {"aegae": {"north": {"loyal": 4, "mercenary": 3}},
+                "pella": {"north": {"mercenary": 2}, "east": {"loyal": 2}}},
+        "inside": {"pella": {"seat": "north", "cus": {"mercenary": 2}, "generals": []}},
+        "hands": {"north": [12]}, "active": "north"})
+    orders = {"outside": ["Pella"],
+              "tyche": {"card": 12, "use": "activate", "army": "Antipater", "path": ["Pella"],
+                        "pick_up": {"at": "Pella", "cus": {"mercenary": 6}}}}
+    got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
+    assert got and all(w.startswith("orders.tyche") for _c, w in got), got
+    orders["tyche"]["pick_up"] = {"at": "Pella", "cus": {"mercenary": 2}}
+    assert R.check(state, "north", orders).problems == []
