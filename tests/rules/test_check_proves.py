@@ -24,7 +24,9 @@ or of a body not buried) must never come from a reason the check could see:
 - none may happen alike under all seven dice (it would not depend on them). The one
   exception is a move of an army that the Tyche segment moved too: a tie sends an army
   back where it came from, so where it starts the movement segment is a die's to decide
-  (the generator makes no such pair; the bot's own orders may).
+  (the generator makes no such pair; the bot's own orders may). Nor is a stop that
+  comes, under every dice, after a surprise card another seat plays (a Storm at Sea by
+  its standing order: its hidden choice, the same whatever the dice).
 """
 from __future__ import annotations
 
@@ -95,6 +97,15 @@ def first_chance(events: list[Any], seat: str) -> int:
     """The index of the first die, window or another seat's surprise card."""
     return next((i for i, e in enumerate(events) if e.kind in CHANCES or (
         e.kind == "SurprisePlayed" and e.data.get("seat") != seat)), len(events))
+
+
+def first_hidden(events: list[Any], seat: str) -> int:
+    """The index of the first surprise card another seat plays (by standing order or in
+    a window: its hidden choice, R-8.5), or the number of events. The same under every
+    dice when a standing order plays it, so a stop after it is no stop the check could
+    see (the check cannot read another seat's standing orders)."""
+    return next((i for i, e in enumerate(events) if e.kind == "SurprisePlayed"
+                 and e.data.get("seat") != seat), len(events))
 
 
 def _walk(pack: Any, start: str, rng: random.Random, n: int, avoid: set[str]) -> list[str]:
@@ -214,7 +225,7 @@ def holes(game: int) -> tuple[list[str], int, int]:
                 if checked.problems:
                     continue
                 accepted += 1
-                runs = []
+                runs, hidden = [], []
                 for dice in panel(state.step):
                     _new, events = R.execute(state, checked, dice)
                     early = first_chance(events, d.seat)
@@ -222,10 +233,14 @@ def holes(game: int) -> tuple[list[str], int, int]:
                     found += [f"{what}: {key} before any die (step {state.step}, orders {o})"
                               for i, key in got if i < early]
                     runs.append({key for _i, key in got})
+                    secret = first_hidden(events, d.seat)
+                    hidden.append({key for i, key in got if i > secret})
                 moved = o["tyche"].get("army") if o["tyche"].get("use") == "activate" else None
                 for key in set.intersection(*runs):
                     if key[0] in ("MoveCancelled", "AssaultCancelled") and key[1] == moved:
                         continue  # the Tyche move's army: a tie may bring it back
+                    if all(key in h for h in hidden):
+                        continue  # after another seat's surprise card: its choice, not dice
                     found.append(f"{what}: {key} under every dice (game {game}, step {state.step}, "
                                  f"orders {o})")
         state, _ = R.apply(state, d.seat, orders, Dice(seed, state.step))
@@ -647,3 +662,60 @@ def test_a_siege_the_dry_dice_complete_leaves_the_check_as_it_was(monkeypatch) -
         monkeypatch.undo()
     assert seen[0] == seen[1], seen
     assert any(w.startswith("orders.movement[0]") for _c, w in seen[0]), seen
+
+
+def test_a_surprise_play_the_dice_took_from_the_hand_lapses_with_a_note() -> None:
+    """Game 121 of the property test (160 games): west's orders sally from Celaenae
+    (a battle: dice, where a standing order may play Mutiny, #16) and then play Mutiny
+    in the Tyche segment. The check accepted them; when the real battle had used the
+    card, carrying the Tyche segment out after the dice refused the whole orders
+    ("card 16 is not in your hand", the game stopped). Checked again after dice
+    (``soft``), a surprise card no longer in the hand lapses, and the seat is told."""
+    from rules_harness import position
+
+    from pbem.report.narrate import narrate
+    from pbem.rules.core.notes import matched
+    from pbem.rules.orders import tyche
+
+    pack = load_pack()
+    state = position(pack, {"hands": {"west": [32]}, "active": "west"})
+    part = {"card": 32, "use": "discard", "surprise_plays": [{"card": 16, "target": "Celaenae"}]}
+    rej: list = []
+    assert tyche.check(pack, state.peek(), "west", part, "orders.tyche", rej) is None
+    assert [p.code for p in rej] == ["surprise.not_in_hand"]
+    rej = []
+    plan = tyche.check(pack, state.peek(), "west", part, "orders.tyche", rej, soft=True)
+    assert rej == [] and plan is not None and plan["plays"] == [], (rej, plan)
+    ctx = Ctx(pack, state.to_dict(), Dice(b"lapse", 0))
+    tyche.execute(ctx, "west", plan)
+    notes = [e for e in ctx.events if e.kind == "Note" and e.data.get("rule") == "R-8.5"]
+    assert len(notes) == 1 and notes[0].data["seat"] == "west", ctx.events
+    assert matched(notes[0].data["text"]), notes[0].data  # told in every language
+    assert "card 16 is not in your hand" in narrate(pack, notes[0])
+
+
+def test_a_pick_up_where_a_sally_fought_is_bounded_by_the_cus_before_it() -> None:
+    """Game 131 of the property test (176 games): north sallies from inside Pella with
+    2 mercenary CUs against Lysimachus outside (a battle: dice, R-5), then Antipater's
+    Tyche activation enters Pella and picks up 6 mercenary CUs there. A sally's battle
+    only takes north's units away, so there are never 6 to pick up: refused (it used to
+    be left to the dice, then failed under every dice). Picking up the 2 there is the
+    dice's (the sally may lose them)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"antipater": {"seat": "north", "where": "map", "space": "aegae"},
+                     "lysimachus": {"seat": "east", "where": "map", "space": "pella"}},
+        "garrisons": {"pella": "north"},
+        "cus": {"aegae": {"north": {"loyal": 4, "mercenary": 3}},
+                "pella": {"north": {"mercenary": 2}, "east": {"loyal": 2}}},
+        "inside": {"pella": {"seat": "north", "cus": {"mercenary": 2}, "generals": []}},
+        "hands": {"north": [12]}, "active": "north"})
+    orders = {"outside": ["Pella"],
+              "tyche": {"card": 12, "use": "activate", "army": "Antipater", "path": ["Pella"],
+                        "pick_up": {"at": "Pella", "cus": {"mercenary": 6}}}}
+    got = [(p.code, p.where) for p in R.check(state, "north", orders).problems]
+    assert got and all(w.startswith("orders.tyche") for _c, w in got), got
+    orders["tyche"]["pick_up"] = {"at": "Pella", "cus": {"mercenary": 2}}
+    assert R.check(state, "north", orders).problems == []

@@ -54,7 +54,9 @@ class Unsure:
     ``sieges``: the spaces among ``markers`` where what there is to besiege (R-10: an
     independent marker, another player's garrison in a major city) may change (None
     when built: all of ``markers``; an army move with no assault and no siege card
-    changes it nowhere, :func:`move_footprint`)."""
+    changes it nowhere, :func:`move_footprint`). ``arrive``: the spaces among ``moved``
+    where the seat's units may also come (None when built: all of ``moved``; none
+    after a sally, whose battle only takes units away, R-5, R-9.2)."""
 
     spaces: set[str] = field(default_factory=set)
     everywhere: bool = False
@@ -65,12 +67,15 @@ class Unsure:
     most_cus: dict[str, dict[str, int]] = field(default_factory=dict)
     units: set[str] | None = None
     sieges: set[str] | None = None
+    arrive: set[str] | None = None
 
     def __post_init__(self) -> None:
         if self.units is None:
             self.units = set(self.spaces) | self.moved
         if self.sieges is None:
             self.sieges = set(self.markers)
+        if self.arrive is None:
+            self.arrive = set(self.moved)
 
     def __bool__(self) -> bool:
         return self.everywhere or bool(self.spaces)
@@ -85,6 +90,7 @@ class Unsure:
         self.markers |= other.markers
         self.units = (self.units or set()) | (other.units or set()) | other.moved
         self.sieges = (self.sieges or set()) | (other.sieges or set())
+        self.arrive = (self.arrive or set()) | (other.arrive or set())
         for x, cus in other.most_cus.items():
             self.most_cus.setdefault(x, dict(cus))
         self.hand_known = self.hand_known and other.hand_known
@@ -111,6 +117,10 @@ class Unsure:
         """True when what there is to besiege in one of ``spaces`` may change (R-10)."""
         return self.everywhere or not (self.sieges or set()).isdisjoint(spaces)
 
+    def touches_arrive(self, spaces: Iterable[str | None]) -> bool:
+        """True when units of the seat may come to one of ``spaces``."""
+        return self.everywhere or not (self.arrive or set()).isdisjoint(spaces)
+
     def may_stand(self, general: str) -> bool:
         """True when ``general`` (one of the seat's) may stand on the map although the
         checked board shows him elsewhere: he stood where units may come and go."""
@@ -122,7 +132,7 @@ class Unsure:
         return Unsure(set(self.spaces), self.everywhere, self.hand_known, dict(self.was_at),
                       set(self.moved), set(self.markers),
                       {x: dict(c) for x, c in self.most_cus.items()}, set(self.units or ()),
-                      set(self.sieges or ()))
+                      set(self.sieges or ()), set(self.arrive or ()))
 
 
 EVERYWHERE = Unsure(everywhere=True)

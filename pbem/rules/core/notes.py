@@ -43,6 +43,8 @@ WHYS: list[tuple[re.Pattern[str], str]] = [
     (_p(r"(?P<target>[a-z]+)'s army there has (?P<n>\d+) legitimacy, (?P<seat>[a-z]+) (?P<m>\d+)"),
      N_("%(target)s's army there has %(n)s legitimacy, %(seat)s %(m)s")),
     (_p(r"(?P<target>[a-z]+)'s army there has no (?P<types>.+) CUs"), N_("%(target)s's army there has no %(types)s CUs")),
+    (_p(r"card (?P<n>\d+) is not in your hand"), N_("card %(n)s is not in your hand")),
+    (_p(r"no enemy army has less legitimacy than you now"), N_("no enemy army has less legitimacy than you now")),
 ]
 """The reasons a note quotes (``why``: a burial refused, R-12.4; a card's event without
 effect; a mutiny that fails, R-11.2), each English pattern with its msgid."""
@@ -77,6 +79,8 @@ NOTES: list[tuple[re.Pattern[str], str]] = [
      N_("after the rollback the unseen Tyche deck was shuffled again (the hands and the discards stay as "
         "they were)")),
     (_p(r"the Tyche deck ran out: discards reshuffled"), N_("the Tyche deck ran out: discards reshuffled")),
+    (_p(r"a surprise card of the Tyche orders is not played or discarded: (?P<why>.+)"),
+     N_("a surprise card of the Tyche orders is not played or discarded: %(why)s")),
     (_p(r"the siege of (?P<space>.+) is complete: the order's further assaults there are not rolled"),
      N_("the siege of %(space)s is complete: the order's further assaults there are not rolled")),
 ]

@@ -127,8 +127,11 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
     (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
     n0 = len(rej)
     hand = list(hand_of(s, seat))
-    surprise, again = check_surprise_discards(pack, s, seat, part, where, rej)
-    plays = check_surprise_plays(pack, s, seat, part, where, rej, surprise)  # R-16.3
+    lapsed: list[Problem] = []  # soft: surprise cards the dice or answers before took away
+    surprise, again = check_surprise_discards(pack, s, seat, part, where,
+                                              lapsed if soft else rej)
+    plays = check_surprise_plays(pack, s, seat, part, where, lapsed if soft else rej,
+                                 surprise)  # R-16.3
     your_hand = "your hand: " + ", ".join(card_label(pack, c) for c in hand)
     if "card" not in part:
         reject(rej, "tyche.card_missing", "name the card you play or discard",
@@ -170,6 +173,7 @@ def check(pack: Pack, s: State, seat: str, part: dict[str, Any], where: str,
         independent_checks(pack, part, where, rej, use=False)
         return None
     plan: dict[str, Any] = {"surprise": surprise, "again": again, "plays": plays,
+                            "lapsed": [p.message.removesuffix(f" ({p.rule})") for p in lapsed],
                             "card": n, "use": use, "places": [],
                             "train": [], "place": [], "unrest": None}
     if "unrest" in part:
@@ -578,6 +582,9 @@ def execute(ctx: Ctx, seat: str, plan: dict[str, Any]) -> None:
     CardPlayed, GarrisonPlaced, TrainingPaid, UnitTrained, CUsPlaced, GeneralPlaced,
     FleetUpgraded, CardEventSkipped)."""
     pack, s = ctx.pack, ctx.s
+    for why in plan.get("lapsed") or []:  # issue 24.1: said, not silently left out
+        ctx.emit("Note", {"seat": seat, "rule": "R-8.5", "text": (
+            f"a surprise card of the Tyche orders is not played or discarded: {why}")})
     discard_surprises(ctx, seat, plan["surprise"], bool(plan.get("again")))
     play_surprises(ctx, seat, plan.get("plays") or [])  # R-8.5, R-16.3 (a Mutiny)
     n, use = plan["card"], plan["use"]

@@ -171,8 +171,11 @@ def of_plan(pack: Pack, name: str, plan: Any) -> Unsure:
     if name == "surrender" and isinstance(plan, Mapping):
         return places_footprint(pack, [*plan.get("assault", []), *(plan.get("surprise") or {})])
     if name in ("outside", "inside") and isinstance(plan, list):
-        return places_footprint(pack, [x if isinstance(x, str) else x.get("space")
-                                       for x in plan], units=True, markers=False)
+        out = places_footprint(pack, [x if isinstance(x, str) else x.get("space")
+                                      for x in plan], units=True, markers=False)
+        if name == "outside":  # a sally's battle only takes the seat's units away
+            out.arrive = set()
+        return out
     if name == "movement" and isinstance(plan, Mapping):
         return Unsure() if plan.get("kind") != "moves" else _moves(pack, plan)
     if name != "tyche" or not isinstance(plan, Mapping):

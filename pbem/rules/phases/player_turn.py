@@ -469,6 +469,9 @@ def _segment(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],
     plan = ctx.planned(name, lambda: _checked(ctx, seat, kind, name, orders, rej))
     before = {x: dict(cus_at(ctx.s, seat, x)) for x in plan.get("assault", [])} \
         if ctx.dry and name == "surrender" and plan else {}  # CUs may be lost there
+    if ctx.dry and name == "outside" and isinstance(plan, list):  # a sally's losses
+        before = {x: dict(cus_at(ctx.s, seat, x)) for x in
+                  (y if isinstance(y, str) else y.get("space") for y in plan) if x}
     if plan is not None:
         kind.execute(ctx, seat, plan)
     _footprint(ctx, seat, name, orders[name], plan, chances)

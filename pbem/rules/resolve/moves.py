@@ -653,7 +653,7 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
             elif ev.kind == "MoveCancelled":  # at the start: only arrivals could lift it
                 sure = at_start
             else:  # on the way, where it ends: only when the way there is sure
-                sure = whole and on_path
+                sure = (whole and on_path) or _beyond_any(pack, s, seat, ev, mv, unsure, passed)
             if sure:
                 _refusal(pack, s, seat, ev, mv, rej)
         ends_at = {mv["army"], mv["path"][-1] if mv["path"] else mv["army"]}
@@ -692,6 +692,31 @@ def _blocked_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
             reject(rej, "movement.illegal", blocked_text(pack, x).removesuffix(" (R-9.1)"),
                    mv["where"], _moves_hint(pack, s, seat), rule="R-9.1")
             return
+
+
+def _beyond_any(pack: Pack, s: State, seat: str, ev: Any, mv: dict, unsure: Unsure,
+                passed: set[str]) -> bool:
+    """Issue 24.1: a pick-up on the way (R-9.1) of more CUs of a type than the seat
+    could have in that space whatever the dice took there (as they stood before a
+    sally's or an assault's losses, ``unsure.most_cus``; the other seats' royal CUs
+    there may join a battle's winner, R-4.3), where no unit of the seat may come
+    (neither ``unsure.arrive`` nor an earlier move of the list): refused as the dry run
+    finds it."""
+    x = ev.data.get("space")
+    if ev.kind != "ArmyReorganised" or "picked_up" not in ev.data or x not in pack.spaces \
+            or unsure.touches_arrive([x]) or x in passed:
+        return False
+    have = cus_at(s, seat, x)
+    most = unsure.most_cus.get(x, {})
+    royal = sum(by.get("royal", 0) for o, by in s["cus"].get(x, {}).items() if o != seat)
+    for part in mv.get("pick_up") or []:
+        if part.get("at") != x:
+            continue
+        for t, n in (part.get("cus") or {}).items():
+            bound = max(have.get(t, 0), most.get(t, 0)) + (royal if t == "royal" else 0)
+            if isinstance(n, int) and n > bound:
+                return True
+    return False
 
 
 def _too_few_anyway(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure,
