@@ -154,3 +154,40 @@ def test_a_tie_retreat_and_a_pick_up_say_what_happened(tmp_path, pymap_server) -
         raise AssertionError(f"tie seen: {tie_seen}; no pick-up next to an army")
     finally:
         poller.close()
+
+
+def test_a_unit_in_training_shows_what_it_costs(tmp_path, pymap_server) -> None:  # noqa: ANN001
+    """R-8.4: the prompt said "In training: phalangite (6 OPs paid)" and nowhere how many
+    a phalangite takes (7, a pack constant); the player paid 3 more and was refused
+    (``tyche.train_overpaid``). The prompt now says "phalangite (6 of its 7 OPs paid)",
+    in its hand part and in its Training line."""
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.new_seed = lambda: b"trial24c-t1"
+    judge.ensure_games()
+    run_once(judge, poller)
+    table = Table(pymap_server, config, judge, poller)
+    rng = random.Random(24)
+    try:
+        for _ in range(MAX_DECISIONS):
+            state = judge.state("g1")
+            decision = rules.pending(state)[0]
+            seat, pack = decision.seat, state.pack
+            training = rules.view(state, seat).get("private", {}).get("training", [])
+            if decision.kind == "player_turn" and any(u.get("paid") for u in training):
+                judge.flush_outbox()
+                prompt = next(m for m in reversed(table.inbox(seat))
+                              if f"step {state.step}: your move" in str(m["Subject"]))
+                body = _flat(table.text_of(prompt))
+                for u in training:
+                    cost = pack.constants[f"training_{u['unit']}_ops"]
+                    told = f"{u['unit']} ({u['paid']} of its {cost} OPs paid)"
+                    assert body.count(told) == 2, (told, body)  # the hand part and the Training line
+                assert re.search(r"\(\d+ OPs? paid\)", body) is None, body
+                return
+            doc = table.orders_doc(seat, state.step, rules.bot_orders(state, seat, rng))
+            table.send(seat, doc, subject=f"step {state.step}")
+            assert list(run_once(judge, poller).values()) == ["applied"]
+        raise AssertionError("no player-turn with a unit in training")
+    finally:
+        poller.close()
