@@ -191,3 +191,38 @@ def test_a_unit_in_training_shows_what_it_costs(tmp_path, pymap_server) -> None:
         raise AssertionError("no player-turn with a unit in training")
     finally:
         poller.close()
+
+
+def test_the_history_list_labels_step_0_as_its_report_does(tmp_path, pymap_server) -> None:  # noqa: ANN001
+    """``history: all`` listed step 0 (the setup and the first player's naming, which
+    share the step) as "turn 1, round 1", the position after it, where every other
+    step is labelled with the position it was played from and the step's own report
+    says "Turn 1 (323 BC), turn order phase"."""
+    from tests.conftest import KEYS
+
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.ensure_games()
+    run_once(judge, poller)
+    table = Table(pymap_server, config, judge, poller)
+    rng = random.Random(24)
+    try:
+        for _ in range(2):  # the turn order, then the first player-turn
+            state = judge.state("g1")
+            seat = rules.pending(state)[0].seat
+            table.send(seat, table.orders_doc(seat, state.step, rules.bot_orders(state, seat, rng)),
+                       subject=f"step {state.step}")
+            assert list(run_once(judge, poller).values()) == ["applied"]
+        table.send("north", yaml.safe_dump({"game": "g1", "seat": "north", "key": KEYS["north"],
+                                            "history": "all"}), subject="history")
+        run_once(judge, poller)
+        judge.flush_outbox()
+        answer = table.text_of(next(m for m in reversed(table.inbox("north"))
+                                    if "history: " in str(m["Subject"])))
+        lines = {int(m.group(1)): m.group(2) for m in re.finditer(r"step +(\d+) +(turn \d+, [^:]+):", answer)}
+        report0 = table.text_of(next(m for m in table.inbox("north") if "step 0 report" in str(m["Subject"])))
+        assert "Turn 1 (323 BC), turn order phase." in _flat(report0), report0
+        assert lines[0] == "turn 1, turn order phase", answer
+        assert lines[1] == "turn 1, round 1", answer
+    finally:
+        poller.close()
