@@ -208,8 +208,24 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
             "decision": {"kind": decision.kind, "kind_text": decision_text(decision.kind, tr), "rule": decision.rule,
                          "default_text": default_text},
             "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options, tr),
-            "training": private.get("training", []),
+            "training": training_rows(pack, private.get("training", [])),
             "template_yaml": template_yaml, "view": summary(pack, _public_view(state), seats, tr)}
+
+
+def training_rows(pack: Pack, units: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A seat's units in training for its prompt (R-8.4): each as ``{"unit", "paid",
+    "cost"}``, ``cost`` the OPs the unit takes in all (the pack's
+    ``training_<unit>_ops``; None when the pack lacks it), so the prompt says "phalangite
+    (6 of its 7 OPs paid)" (issue 24, trial24c: it said "(6 OPs paid)", and the player
+    paid 3 more and was refused, ``tyche.train_overpaid``)."""
+    return [{**dict(u), "cost": training_cost(pack, u.get("unit"))} for u in units if isinstance(u, Mapping)]
+
+
+def training_cost(pack: Pack, unit: Any) -> int | None:
+    """The OPs a unit of kind ``unit`` takes to train (R-8.4; pack constant
+    ``training_<unit>_ops``), or None when the pack has no such constant."""
+    value = pack.constants.get(f"training_{unit}_ops")
+    return int(value) if isinstance(value, (int, float)) else None
 
 
 def render_prompt(pack: Pack, state: rules.GameState, decision: rules.Decision, *, game_id: str,

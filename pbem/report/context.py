@@ -96,6 +96,19 @@ def _pick_up_words(pack: Pack, p: Mapping[str, Any]) -> str:
     return f"{place_name(pack, p.get('space'))} ({', '.join(parts)})"
 
 
+def _training_unit(pack: Pack, u: Mapping[str, Any], tr: gettext.NullTranslations | None) -> str:
+    """A unit in training in the prompt's Training line (R-8.4): ``"phalangite (6 of its
+    7 OPs paid)"``, the cost from the pack (``training_<unit>_ops``); ``"(6 OPs paid)"``
+    when the pack has none (issue 24, trial24c)."""
+    _ = i18n.gettext_of(tr)
+    unit, paid = unit_word(u.get('unit'), tr or ENGLISH), u.get('paid', 0)
+    cost = pack.constants.get(f"training_{u.get('unit')}_ops")
+    if isinstance(cost, (int, float)):
+        return _("%(unit)s (%(paid)s of its %(ops)s paid)") % {"unit": unit, "paid": paid,
+                                                               "ops": ops_text(int(cost), tr or ENGLISH)}
+    return _("%(unit)s (%(ops)s paid)") % {"unit": unit, "ops": ops_text(paid, tr or ENGLISH)}
+
+
 def _army_item(pack: Pack, a: Mapping[str, Any], tr: gettext.NullTranslations | None) -> str:
     """One army of a prompt's "Armies that may move" (R-9.1): ``"Ptolemy in Gaza (4 MPs;
     1 loyal)"``; a minor general's army (R-5) says how orders name it, its space
@@ -670,9 +683,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                                   f"({moments_text(str(r.get('when')), tr)})" if isinstance(r, Mapping)
                                   else str(r) for r in value]})
         elif key == "training" and isinstance(value, Mapping):
-            units = ", ".join(_("%(unit)s (%(ops)s paid)") % {"unit": unit_word(u.get('unit'), tr or ENGLISH),
-                                                              "ops": ops_text(u.get('paid', 0), tr or ENGLISH)}
-                              for u in value.get("in_training", []))
+            units = ", ".join(_training_unit(pack, u, tr) for u in value.get("in_training", []))
             out.append({"label": _("Training (R-8.4)"),
                         "items": [_("cards used this turn %(used)s of %(allowed)s")
                                   % {"used": value.get('cards_used', 0), "allowed": value.get('cards_allowed', '?')},

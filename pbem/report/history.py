@@ -57,8 +57,10 @@ def step_groups(all_batches: Sequence[Batch]) -> list[list[Batch]]:
 
 def played_in(groups: Sequence[Sequence[Batch]], n: int) -> rules.GameState:
     """The position group ``n`` was played from (its turn and round are those of the
-    step); the setup group's own position for the first."""
-    return groups[n - 1][-1].state if n > 0 else groups[0][-1].state
+    step); for the first, the setup's own position (the setup batch, before the first
+    decision that shares step 0 with it: issue 24, trial24c, the list said "step 0 turn
+    1, round 1" where the step's report says "Turn 1 (323 BC), turn order phase")."""
+    return groups[n - 1][-1].state if n > 0 else groups[0][0].state
 
 
 def _why_deadline(d: Mapping[str, Any], _: Callable[[str], str]) -> str:

@@ -154,3 +154,129 @@ def test_a_tie_retreat_and_a_pick_up_say_what_happened(tmp_path, pymap_server) -
         raise AssertionError(f"tie seen: {tie_seen}; no pick-up next to an army")
     finally:
         poller.close()
+
+
+def test_a_unit_in_training_shows_what_it_costs(tmp_path, pymap_server) -> None:  # noqa: ANN001
+    """R-8.4: the prompt said "In training: phalangite (6 OPs paid)" and nowhere how many
+    a phalangite takes (7, a pack constant); the player paid 3 more and was refused
+    (``tyche.train_overpaid``). The prompt now says "phalangite (6 of its 7 OPs paid)",
+    in its hand part and in its Training line."""
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.new_seed = lambda: b"trial24c-t1"
+    judge.ensure_games()
+    run_once(judge, poller)
+    table = Table(pymap_server, config, judge, poller)
+    rng = random.Random(24)
+    try:
+        for _ in range(MAX_DECISIONS):
+            state = judge.state("g1")
+            decision = rules.pending(state)[0]
+            seat, pack = decision.seat, state.pack
+            training = rules.view(state, seat).get("private", {}).get("training", [])
+            if decision.kind == "player_turn" and any(u.get("paid") for u in training):
+                judge.flush_outbox()
+                prompt = next(m for m in reversed(table.inbox(seat))
+                              if f"step {state.step}: your move" in str(m["Subject"]))
+                body = _flat(table.text_of(prompt))
+                for u in training:
+                    cost = pack.constants[f"training_{u['unit']}_ops"]
+                    told = f"{u['unit']} ({u['paid']} of its {cost} OPs paid)"
+                    assert body.count(told) == 2, (told, body)  # the hand part and the Training line
+                assert re.search(r"\(\d+ OPs? paid\)", body) is None, body
+                return
+            doc = table.orders_doc(seat, state.step, rules.bot_orders(state, seat, rng))
+            table.send(seat, doc, subject=f"step {state.step}")
+            assert list(run_once(judge, poller).values()) == ["applied"]
+        raise AssertionError("no player-turn with a unit in training")
+    finally:
+        poller.close()
+
+
+def test_the_history_list_labels_step_0_as_its_report_does(tmp_path, pymap_server) -> None:  # noqa: ANN001
+    """``history: all`` listed step 0 (the setup and the first player's naming, which
+    share the step) as "turn 1, round 1", the position after it, where every other
+    step is labelled with the position it was played from and the step's own report
+    says "Turn 1 (323 BC), turn order phase"."""
+    from tests.conftest import KEYS
+
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.ensure_games()
+    run_once(judge, poller)
+    table = Table(pymap_server, config, judge, poller)
+    rng = random.Random(24)
+    try:
+        for _ in range(2):  # the turn order, then the first player-turn
+            state = judge.state("g1")
+            seat = rules.pending(state)[0].seat
+            table.send(seat, table.orders_doc(seat, state.step, rules.bot_orders(state, seat, rng)),
+                       subject=f"step {state.step}")
+            assert list(run_once(judge, poller).values()) == ["applied"]
+        table.send("north", yaml.safe_dump({"game": "g1", "seat": "north", "key": KEYS["north"],
+                                            "history": "all"}), subject="history")
+        run_once(judge, poller)
+        judge.flush_outbox()
+        answer = table.text_of(next(m for m in reversed(table.inbox("north"))
+                                    if "history: " in str(m["Subject"])))
+        lines = {int(m.group(1)): m.group(2) for m in re.finditer(r"step +(\d+) +(turn \d+, [^:]+):", answer)}
+        report0 = table.text_of(next(m for m in table.inbox("north") if "step 0 report" in str(m["Subject"])))
+        assert "Turn 1 (323 BC), turn order phase." in _flat(report0), report0
+        assert lines[0] == "turn 1, turn order phase", answer
+        assert lines[1] == "turn 1, round 1", answer
+    finally:
+        poller.close()
+
+
+def test_a_pick_up_of_a_royal_not_yours_says_how_to_mend_it(tmp_path, pymap_server) -> None:  # noqa: ANN001
+    """North's Perdiccas passed Babylon on turn 1 with ``pick_up: {at: Babylon, royals:
+    [Alexander's Body]}``: refused, rightly (the funeral cart does not move on turn 1,
+    R-12.4), but with the fix "pick_up only what is there when the army passes
+    Babylon", though the body was there. The fix now says to leave it out and why. Here
+    with a royal woman nobody controls yet (R-12.1), on a 1- or 2-space path."""
+    from pbem.rules.core.pieces import controlled_royals
+
+    config = make_config(tmp_path, pymap_server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.ensure_games()
+    run_once(judge, poller)
+    table = Table(pymap_server, config, judge, poller)
+    rng = random.Random(24)
+    try:
+        for _ in range(MAX_DECISIONS):
+            state = judge.state("g1")
+            decision = rules.pending(state)[0]
+            seat, pack = decision.seat, state.pack
+            if decision.kind == "player_turn":
+                mine = set(controlled_royals(pack, state.to_dict(), seat))
+                where = {v["space"]: r for r, v in state.royals.items()
+                         if r not in mine and v.get("space") and not v.get("gone")}
+                for a in rules.legal_options(state, seat).get("armies") or []:
+                    land = [n for n, k in pack.neighbours(a["space"]) if k == "land"]
+                    paths = [[n] for n in land] + [[n, m] for n in land for m, k in pack.neighbours(n)
+                                                   if k == "land" and a["allowance"] >= 2 and m != a["space"]]
+                    path = next((p for p in paths if p[-1] in where), None)
+                    if path is None:
+                        continue
+                    royal = pack.royals[where[path[-1]]].name
+                    names = [pack.spaces[x].name for x in path]
+                    army = pack.generals[a["army"]].name if a["army"] in pack.generals else pack.spaces[a["space"]].name
+                    orders = {"tyche": rules.bot_orders(state, seat, rng)["tyche"],
+                              "movement": [{"army": army, "path": names,
+                                            "pick_up": {"at": names[-1], "royals": [royal]}}]}
+                    table.send(seat, table.orders_doc(seat, state.step, orders), subject="royal")
+                    assert list(run_once(judge, poller).values()) == ["rejected"]
+                    judge.flush_outbox()
+                    answer = _flat(table.text_of(next(m for m in reversed(table.inbox(seat))
+                                                      if "Re: royal" in str(m["Subject"]))))
+                    assert f"{royal} is not yours to carry" in answer, answer
+                    assert ("fix: leave them out of pick_up: an army carries only the royal family "
+                            "members you control") in answer, answer
+                    assert "pick_up only what is there" not in answer, answer
+                    return
+            doc = table.orders_doc(seat, state.step, rules.bot_orders(state, seat, rng))
+            table.send(seat, doc, subject=f"step {state.step}")
+            assert list(run_once(judge, poller).values()) == ["applied"]
+        raise AssertionError("no army next to a royal its seat does not control")
+    finally:
+        poller.close()

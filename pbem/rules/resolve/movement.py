@@ -98,6 +98,11 @@ def _subtract(pack: Pack, group: dict, part: dict) -> str | None:
     return None
 
 
+NOT_YOURS = "is not yours to carry"
+"""The words of a pick-up naming a royal family member its faction does not control
+(R-12.1, R-12.4), which the check's fix tells apart (:mod:`pbem.rules.resolve.moves`)."""
+
+
 def _add(ctx: Ctx, seat: str, space: str, group: dict, part: dict) -> str | None:
     s = ctx.s
     have = cus_at(s, seat, space)
@@ -114,7 +119,7 @@ def _add(ctx: Ctx, seat: str, space: str, group: dict, part: dict) -> str | None
         if s["royals"].get(r, {}).get("space") != space or r in group["royals"]:
             return f"{_names(ctx.pack, 'royals', r)} is not there to pick up"
         if r not in controlled_royals(ctx.pack, s, seat):  # R-12.1, R-12.4
-            return (f"{_names(ctx.pack, 'royals', r)} is not yours to carry: an army moves "
+            return (f"{_names(ctx.pack, 'royals', r)} {NOT_YOURS}: an army moves "
                     "only the members its faction controls (women once active; the "
                     "funeral cart not on turn 1)")
         group["royals"].append(r)

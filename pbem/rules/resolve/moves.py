@@ -53,6 +53,7 @@ from pbem.rules.core.units import (
 )
 from pbem.rules.resolve.movement import (
     NO_CUS,
+    NOT_YOURS,
     blocked_text,
     close_windows_dry,
     missing_at,
@@ -772,6 +773,10 @@ def _refusal(pack: Pack, s: State, seat: str, ev: Any, mv: dict, rej: list[Probl
         at = pack.spaces[ev.data["space"]].name
         _once(rej, "movement.illegal", ev.data["error"] if part == "pick_up" else
               f"{ev.data['error']} to drop in {at}", f"{mv['where']}.{part}",
+              # issue 24, trial24c: a royal it may not carry was told to pick up "only what is there"
+              "leave them out of pick_up: an army carries only the royal family members you "
+              "control (the women once active, Alexander's Body from turn 2 on; R-12.1, R-12.4)"
+              if NOT_YOURS in str(ev.data["error"]) else
               f"{part} only what is there when the army passes {at}")
 
 
