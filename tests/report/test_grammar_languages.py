@@ -65,6 +65,18 @@ def test_a_spanish_inactive_royal_is_a_woman(pack) -> None:
             assert "(inactiva)" in text and "inactivo" not in text, text
 
 
+def test_a_russian_inactive_royal_is_a_woman(pack) -> None:
+    """The report's opening lists the inactive women (R-2) in the feminine, as its
+    royal table does: «Клеопатра: в зоне Сарды (неактивна)», never «неактивен»."""
+    women = [r for r, m in pack.royals.items() if not m.active]
+    assert women
+    for r in women:
+        alone = _say(pack, "ru", "RoyalPlaced", royal=r, rule="R-2", space="pella", active=False)
+        with_seat = _say(pack, "ru", "RoyalPlaced", royal=r, rule="R-2", space="pella", active=False, seat="east")
+        for text in (alone, with_seat):
+            assert "(неактивна)" in text and "неактивен" not in text, text
+
+
 @pytest.mark.parametrize("language", ["es", "ru"])
 @pytest.mark.parametrize("got", [1, 2])
 def test_a_sentence_after_a_vote_count_starts_with_a_capital(language: str, got: int) -> None:
