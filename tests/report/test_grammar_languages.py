@@ -143,3 +143,17 @@ def test_the_prompt_is_one_term_in_russian() -> None:
 def test_a_game_status_is_not_told_as_observing() -> None:
     for language, wrong in (("es", "observando"), ("ru", "наблюдает")):
         assert i18n.translations(language).gettext("active") != wrong
+
+
+@pytest.mark.parametrize("days", [1, 2, 5])
+def test_a_russian_pause_proposal_is_named_in_the_nominative(pack, days: int) -> None:
+    """A proposed pause is said after a colon or in brackets («north предлагает: пауза на
+    2 дня», «Предложение 1 от north (пауза на 2 дня) отклонено», the subject
+    «предложение 1: пауза на 2 дня»), as a draw is («ничья между …»): «пауза», never the
+    accusative «паузу» that the sentence does not govern."""
+    from datetime import datetime, timezone
+    tr = i18n.translations("ru")
+    proposal = votes.Proposal(1, "north", "pause", (), days, 1, datetime(2026, 12, 6, tzinfo=timezone.utc))
+    told = _say(pack, "ru", "VoteProposed", proposal=1, seat="north", what="pause", days=days, among=[])
+    for text in (proposal.words(tr), told):
+        assert "пауза на" in text and "паузу" not in text, text
