@@ -157,3 +157,18 @@ def test_a_russian_pause_proposal_is_named_in_the_nominative(pack, days: int) ->
     told = _say(pack, "ru", "VoteProposed", proposal=1, seat="north", what="pause", days=days, among=[])
     for text in (proposal.words(tr), told):
         assert "пауза на" in text and "паузу" not in text, text
+
+
+def test_a_place_of_the_map_is_never_a_seat_in_russian() -> None:
+    """*место* is the glossary's word for a seat: a place on the map an order names is a
+    *зона* («Зон больше, чем ОО у карты», not «Мест больше…»: try28 read it as seats);
+    an inside slot (free places) and a place in the standby list are no spaces."""
+    bad = []
+    for m in _ru():
+        mid = m.id if isinstance(m.id, str) else (m.id[0] if m.id else "")
+        if not mid or not re.search(r"\bplaces?\b", mid) or re.search(r"free places|your place in the list", mid):
+            continue
+        for s in (m.string if isinstance(m.string, tuple) else (m.string,)):
+            if s and re.search(r"(?<!\w)мест\w*", s, re.IGNORECASE):
+                bad.append(f"{mid!r} -> {s!r}")
+    assert bad == [], "\n".join(bad)
