@@ -172,3 +172,15 @@ def test_a_place_of_the_map_is_never_a_seat_in_russian() -> None:
             if s and re.search(r"(?<!\w)мест\w*", s, re.IGNORECASE):
                 bad.append(f"{mid!r} -> {s!r}")
     assert bad == [], "\n".join(bad)
+
+
+def test_a_russian_place_or_royal_is_never_the_bare_object_of_controls() -> None:
+    """A name put in a Russian sentence is in the nominative (the pack has no other
+    case), so it cannot be the object of «контролирует» («контролирует Вавилония»,
+    «Клеопатра» read in try28's game): the sentence says «под контролем Вавилония»."""
+    bad = []
+    for m in _ru():
+        for s in (m.string if isinstance(m.string, tuple) else (m.string,)):
+            if s and re.search(r"контролиру\w*\s+%\(\w+\)s|%\(\w+\)s\s+никто не контролирует", s):
+                bad.append(f"{m.id!r} -> {s!r}")
+    assert bad == [], "\n".join(bad)
