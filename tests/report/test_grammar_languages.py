@@ -65,6 +65,18 @@ def test_a_spanish_inactive_royal_is_a_woman(pack) -> None:
             assert "(inactiva)" in text and "inactivo" not in text, text
 
 
+def test_a_russian_inactive_royal_is_a_woman(pack) -> None:
+    """The report's opening lists the inactive women (R-2) in the feminine, as its
+    royal table does: «Клеопатра: в зоне Сарды (неактивна)», never «неактивен»."""
+    women = [r for r, m in pack.royals.items() if not m.active]
+    assert women
+    for r in women:
+        alone = _say(pack, "ru", "RoyalPlaced", royal=r, rule="R-2", space="pella", active=False)
+        with_seat = _say(pack, "ru", "RoyalPlaced", royal=r, rule="R-2", space="pella", active=False, seat="east")
+        for text in (alone, with_seat):
+            assert "(неактивна)" in text and "неактивен" not in text, text
+
+
 @pytest.mark.parametrize("language", ["es", "ru"])
 @pytest.mark.parametrize("got", [1, 2])
 def test_a_sentence_after_a_vote_count_starts_with_a_capital(language: str, got: int) -> None:
@@ -131,3 +143,44 @@ def test_the_prompt_is_one_term_in_russian() -> None:
 def test_a_game_status_is_not_told_as_observing() -> None:
     for language, wrong in (("es", "observando"), ("ru", "наблюдает")):
         assert i18n.translations(language).gettext("active") != wrong
+
+
+@pytest.mark.parametrize("days", [1, 2, 5])
+def test_a_russian_pause_proposal_is_named_in_the_nominative(pack, days: int) -> None:
+    """A proposed pause is said after a colon or in brackets («north предлагает: пауза на
+    2 дня», «Предложение 1 от north (пауза на 2 дня) отклонено», the subject
+    «предложение 1: пауза на 2 дня»), as a draw is («ничья между …»): «пауза», never the
+    accusative «паузу» that the sentence does not govern."""
+    from datetime import datetime, timezone
+    tr = i18n.translations("ru")
+    proposal = votes.Proposal(1, "north", "pause", (), days, 1, datetime(2026, 12, 6, tzinfo=timezone.utc))
+    told = _say(pack, "ru", "VoteProposed", proposal=1, seat="north", what="pause", days=days, among=[])
+    for text in (proposal.words(tr), told):
+        assert "пауза на" in text and "паузу" not in text, text
+
+
+def test_a_place_of_the_map_is_never_a_seat_in_russian() -> None:
+    """*место* is the glossary's word for a seat: a place on the map an order names is a
+    *зона* («Зон больше, чем ОО у карты», not «Мест больше…»: try28 read it as seats);
+    an inside slot (free places) and a place in the standby list are no spaces."""
+    bad = []
+    for m in _ru():
+        mid = m.id if isinstance(m.id, str) else (m.id[0] if m.id else "")
+        if not mid or not re.search(r"\bplaces?\b", mid) or re.search(r"free places|your place in the list", mid):
+            continue
+        for s in (m.string if isinstance(m.string, tuple) else (m.string,)):
+            if s and re.search(r"(?<!\w)мест\w*", s, re.IGNORECASE):
+                bad.append(f"{mid!r} -> {s!r}")
+    assert bad == [], "\n".join(bad)
+
+
+def test_a_russian_place_or_royal_is_never_the_bare_object_of_controls() -> None:
+    """A name put in a Russian sentence is in the nominative (the pack has no other
+    case), so it cannot be the object of «контролирует» («контролирует Вавилония»,
+    «Клеопатра» read in try28's game): the sentence says «под контролем Вавилония»."""
+    bad = []
+    for m in _ru():
+        for s in (m.string if isinstance(m.string, tuple) else (m.string,)):
+            if s and re.search(r"контролиру\w*\s+%\(\w+\)s|%\(\w+\)s\s+никто не контролирует", s):
+                bad.append(f"{m.id!r} -> {s!r}")
+    assert bad == [], "\n".join(bad)

@@ -66,6 +66,8 @@ def test_pbem_host_answers_in_the_hosts_language(tmp_path: Path) -> None:
     assert paused.exit_code == 0, paused.output
     assert es.gettext("Game %(game)s is paused.") % {"game": "g1"} in paused.output, paused.output
     assert "Game g1 is paused." not in paused.output
+    # its next step too (try28: "`pbem host resume g1` goes on." stayed English)
+    assert "`pbem host resume g1` sigue adelante." in paused.output and "goes on" not in paused.output, paused.output
     assert (es.gettext("Log witness: %(witness)s") % {"witness": ""}).strip() in paused.output
     assert "Log witness:" not in paused.output
     again = runner.invoke(main, ["host", "pause", "g1", "-c", str(path)])

@@ -254,13 +254,31 @@ GUIDE_LINE = N_("A mail with `command: help` (and your game, seat and key) bring
 translated where it is said (issue 28)."""
 
 
+OPTION_TEXTS: dict[str, str] = {
+    "ask_windows": N_("R-9.3: every move that can be answered opens a reaction window"),
+    "assault_min_cus": N_("R-10: CUs an assaulting army needs, over the pack's constant"),
+    "lp_bonus_tie": N_("R-7.1 [D]: a tie for most LP goes to the most senior major general (seniority, "
+                       "seed 003, the default) or to nobody (the rulebook)"),
+    "reinforcement_limit": N_("R-7.2 [D]: at most 2 reinforcements per space without a major city or "
+                              "major general (space, seed 003, the default) or per province outside "
+                              "an unbesieged friendly major city (province, the rulebook)"),
+    "bot_inside": N_("the random bots besiege and go inside (bots/war.py; tests and demos)"),
+    "capitals": N_("R-1.4 [L]: the optional capitals: the card Foundation of the Capital joins the Tyche "
+                   "deck; a capital is worth 2 VP, destroying an enemy capital 1 VP"),
+}
+"""What each rule option does, as the welcome says it (issue 28, try28: a Spanish or
+Russian welcome said it in English): the words of :data:`pbem.rules.RULE_OPTIONS`
+without the module, marked for translation (tests/service/test_welcome_first.py keeps
+the two the same)."""
+
+
 def options_text(options: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
     """The rule options in force, for the first mail of a game (issue 24 item G; R-2):
     ``"Rule options in force: capitals: true (R-1.4 [L]: the optional capitals: ...)."``
     with what each does (:data:`pbem.rules.RULE_OPTIONS`, an optional general by
     name), or that the game is played without any; the sentences in the language of
     ``tr`` (None: English; issue 28), the option names and values as the config writes
-    them, what each does in English (the rules core's own words)."""
+    them, what each does in the language of ``tr`` too (:data:`OPTION_TEXTS`)."""
     _ = (tr or i18n.translations()).gettext
     if not options:
         return _("Rule options: none; the game is played by the rules as the judge documents them.")
@@ -268,6 +286,7 @@ def options_text(options: Mapping[str, Any], tr: gettext.NullTranslations | None
     for name, value in options.items():
         if name in rules.RULE_OPTIONS:
             what = re.sub(r" \([a-z_/]+\.py\)$", "", rules.RULE_OPTIONS[name][2])
+            what = _(OPTION_TEXTS[name]) if name in OPTION_TEXTS else what
             if value is False:  # issue 24 N6: the text says what the option does when on
                 what = _("off; when true: %(what)s") % {"what": what}
         elif value is False:

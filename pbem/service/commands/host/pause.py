@@ -28,7 +28,8 @@ def process(judge: Service, request: HostRequest) -> Done:
                       % {"game": game_id, "reason": reason or tr.gettext("no reason given")},
                       f"pause-{now.isoformat()}")
     return Done(lambda tr: tr.gettext("Game %(game)s is paused.") % {"game": game_id} + " " + request.say(
-        tr.gettext("Send `command: resume` to go on."), f"`pbem host resume {game_id}` goes on."), head)
+        tr.gettext("Send `command: resume` to go on."),
+        tr.gettext("`%(command)s` goes on") % {"command": f"pbem host resume {game_id}"} + "."), head)
 
 
 COMMAND = HostCommand(
