@@ -257,3 +257,25 @@ def test_a_webhook_refused_for_its_url_is_in_the_host_language(tmp_path: Path, l
     judge.handle_message(pseudolocale._mail("host@pbem.localhost", yaml.safe_dump(doc), 1, "host webhook"))
     text = _host_mail(judge, "host webhook")
     _fully_translated(text, language, "only http:// and https:// URLs are taken", {"host", "webhook", "url", "https"})
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_rollback_refused_by_mail_names_its_reason_in_the_host_language(tmp_path: Path, language: str) -> None:
+    """Issue 28 (lang28): a `rollback` the judge refuses (the game is at its first step)
+    was answered in es/ru with the code's generic text only (its reason was English);
+    now its reason, in the host's language."""
+    import yaml
+
+    judge = _host_judge(tmp_path, language)
+    doc = {"game": "h1", "host": pseudolocale.HOST_KEY, "command": "rollback", "to_step": 3}
+    judge.handle_message(pseudolocale._mail("host@pbem.localhost", yaml.safe_dump(doc), 1, "host rollback"))
+    text = _host_mail(judge, "host rollback")
+    reason = "%(game)s is at its first step (0): there is no earlier step to go back to"
+    said = i18n.translations(language).gettext(reason) % {"game": "h1"}
+    flat = _flat(text)
+    if language == i18n.PSEUDO:
+        assert f"{i18n.OPEN}{reason % {'game': 'h1'}}{i18n.CLOSE}" in flat, text
+        assert pseudolocale.unmarked_prose(text, {"h1", "rollback", "to_step"})[1] == [], text
+    else:
+        assert said != reason % {"game": "h1"} and said in flat, text
+        assert "there is no earlier step" not in flat, text
