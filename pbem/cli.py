@@ -369,7 +369,9 @@ def game_observers(config_path: str, game_id: str, action: str, address: str | N
     `command: observe`) or take that back (remove). Needs the game's setting
     `observers: host` (or `anyone`; docs/host-guide.md, "Observers")."""
     from pbem.service.commands.anyone.observe import allow, listing
+    from pbem.service.commands.registry import refusal_in
     from pbem.service.judge import Judge
+    from pbem.service.outgoing.host_notices import host_translations
 
     if action != "list" and not address:
         _fail(f"`pbem game observers {game_id} {action}` needs an ADDRESS")
@@ -377,15 +379,16 @@ def game_observers(config_path: str, game_id: str, action: str, address: str | N
     store = _open_store(config)
     try:
         judge = Judge(config, store)
+        tr = host_translations(judge, game_id)  # the host's language (issue 28)
         if action == "list":
-            click.echo(listing(judge, game_id))
+            click.echo(listing(judge, game_id, tr))
         else:
             with store.transaction():
-                click.echo(allow(judge, game_id, str(address), remove=action == "remove"))
+                click.echo(allow(judge, game_id, str(address), remove=action == "remove", tr=tr))
     except KeyError:
         _fail(f"no running game {game_id!r} in {config.database}")
     except ValueError as exc:
-        _fail(str(exc))
+        _fail(refusal_in(exc, tr) or str(exc))
     finally:
         store.close()
 

@@ -95,3 +95,70 @@ def test_a_refused_host_command_by_mail_names_its_reason_in_the_hosts_language()
     said = localized(p, ru).message
     assert "партия g1 не на паузе; продолжать нечего" in said and "not paused" not in said, said
     assert localized(p, i18n.translations("en")).message == str(exc)
+
+
+def test_pbem_host_end_and_rollback_refusals_in_the_hosts_language(tmp_path: Path) -> None:
+    """Issue 28 (lang28): `end` without a result and `rollback` at the first step were
+    refused by a plain ValueError: in es/ru the code's generic text, then the English
+    reason. Now the reason itself in the host's language, and no English line."""
+    import yaml
+
+    from pbem import i18n
+    from pbem.config import load_config
+
+    path, _config_loaded = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=1))
+    raw = yaml.safe_load(path.read_text())
+    runner = CliRunner()
+    for language in ("es", "ru"):
+        raw["games"][0]["settings"] = {"host_language": language}
+        path.write_text(yaml.safe_dump(raw, sort_keys=False))
+        config = load_config(path)
+        store = Store(config.database)
+        Judge(config, store).ensure_games()
+        store.close()
+        tr = i18n.translations(language)
+        end = runner.invoke(main, ["host", "end", "g1", "-c", str(path)])
+        said = tr.gettext("end needs the result: `winner: east` (with `reason:`), or `abandon: true`")
+        assert end.exit_code == 1 and said in end.output, end.output
+        assert "end needs the result" not in end.output, end.output
+        back = runner.invoke(main, ["host", "rollback", "g1", "-c", str(path), "--to-step", "3"])
+        said = tr.gettext("%(game)s is at its first step (0): there is no earlier step to go back to") % {"game": "g1"}
+        assert back.exit_code == 1 and said in back.output, back.output
+        assert "there is no earlier step" not in back.output, back.output
+
+
+def test_pbem_host_observers_answers_and_refuses_in_the_hosts_language(tmp_path: Path) -> None:
+    """Issue 28 (lang28): `pbem host observers --add` answered in English (the host's
+    language only by mail), and its refusals (not an address, both --add and --remove)
+    were plain English ValueErrors; `pbem game observers` printed English too."""
+    import yaml
+
+    from pbem import i18n
+    from pbem.config import load_config
+
+    path, _config_loaded = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=1))
+    raw = yaml.safe_load(path.read_text())
+    raw["games"][0]["settings"] = {"host_language": "ru", "observers": "host"}
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    config = load_config(path)
+    store = Store(config.database)
+    Judge(config, store).ensure_games()
+    store.close()
+    ru = i18n.translations("ru")
+    runner = CliRunner()
+    added = runner.invoke(main, ["host", "observers", "g1", "-c", str(path), "--add", "ann@example.org"])
+    assert added.exit_code == 0, added.output
+    assert "ann@example.org" in added.output and "may observe" not in added.output, added.output
+    bad = runner.invoke(main, ["host", "observers", "g1", "-c", str(path), "--add", "nobody"])
+    said = ru.gettext("not an address: %(address)s (write e.g. ann@example.org)") % {"address": "'nobody'"}
+    assert bad.exit_code == 1 and said in bad.output and "not an address" not in bad.output, bad.output
+    both = runner.invoke(main, ["host", "observers", "g1", "-c", str(path), "--add", "a@b.org", "--remove", "c@d.org"])
+    said = ru.gettext("write %(add)s or %(remove)s, one address per command") % {"add": "--add", "remove": "--remove"}
+    assert both.exit_code == 1 and said in both.output and "one address per command" not in both.output, both.output
+    gone = runner.invoke(main, ["game", "observers", "-c", str(path), "g1", "remove", "zed@example.org"])
+    said = ru.gettext("%(address)s is not among the observers of %(game)s") % {"address": "zed@example.org",
+                                                                               "game": "g1"}
+    assert gone.exit_code == 1 and said in gone.output and "not among" not in gone.output, gone.output
+    listed = runner.invoke(main, ["game", "observers", "-c", str(path), "g1"])
+    assert listed.exit_code == 0 and "ann@example.org" in listed.output and "observing" not in listed.output, \
+        listed.output

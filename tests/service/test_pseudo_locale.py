@@ -158,3 +158,124 @@ def test_the_archive_pages_in_the_pseudo_language(tmp_path: Path) -> None:
         if unmarked:
             english[page.name] = unmarked[:5]
     assert english == {}, english
+
+
+def _host_judge(tmp: Path, language: str) -> pseudolocale.Judge:
+    """Game ``h1`` whose host (host@pbem.localhost, the host key :data:`pseudolocale.HOST_KEY`)
+    reads ``language``; no game played."""
+    from pbem.config import parse_config
+    from pbem.store import Store
+    from tests.conftest import HASHES, PLAYERS, SEATS
+
+    config = parse_config({
+        "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp / f"h1-{language}.sqlite"),
+        "map_attachment": False,
+        "games": [{"id": "h1", "host_email": "host@pbem.localhost", "host_key_hash": pseudolocale.HOST_HASH,
+                   "settings": {"host_language": language},
+                   "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
+                              "key_hash": HASHES[s]} for s in SEATS]}]}, base=tmp)
+    clock = pseudolocale.Clock()
+    judge = pseudolocale.Judge(config, Store(config.database), clock=clock)
+    judge.ensure_games()
+    return judge
+
+
+def _host_mail(judge: pseudolocale.Judge, subject: str) -> str:
+    """The text part of the one mail to the host whose subject holds ``subject``."""
+    import email
+    import email.policy
+
+    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = 'host@pbem.localhost' AND subject LIKE ?",
+                                  (f"%{subject}%",)).fetchall()
+    assert len(rows) == 1, rows
+    msg = email.message_from_bytes(judge.store.outbox_row(rows[0][0])["raw"], policy=email.policy.default)
+    return msg.get_body(("plain",)).get_content()
+
+
+def _flat(text: str) -> str:
+    """``text`` with each run of white space one space (a sentence wrapped over two
+    lines reads whole)."""
+    return " ".join(text.split())
+
+
+def _fully_translated(text: str, language: str, english: str, names: set[str]) -> None:
+    """``english`` (a msgid that a placeholder of a bigger message carries) is said in
+    ``language``: in the pseudo-language inside its own mark, with no line of prose
+    unmarked; in ``es`` and ``ru`` as the catalogue says it, the English gone."""
+    tr, flat = i18n.translations(language), _flat(text)
+    if language == i18n.PSEUDO:
+        assert f"{i18n.OPEN}{english}{i18n.CLOSE}" in flat, text
+        assert pseudolocale.unmarked_prose(text, names)[1] == [], text
+    else:
+        assert english not in flat, text
+        assert tr.gettext(english) != english and tr.gettext(english) in flat, text
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_certificate_fault_notice_is_in_the_host_language(tmp_path: Path, language: str) -> None:
+    """Issue 28 (lang28): the TLS certificate hint of a fault notice (issue 30) came in
+    English inside a notice otherwise in the host's language."""
+    import ssl
+    from datetime import timedelta
+
+    from pbem.service.outgoing.faults import ServerFaults
+
+    judge = _host_judge(tmp_path, language)
+    refused = ssl.SSLCertVerificationError(1, "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: "
+                                              "self-signed certificate (_ssl.c:1000)")
+    watch = ServerFaults()
+    watch.failed(judge, "smtp", refused)
+    judge.clock.now += timedelta(minutes=11)  # past the SMTP fault's grace
+    watch.failed(judge, "smtp", refused)
+    text = _flat(_host_mail(judge, "smtp"))
+    assert "`smtp.ca_file`" in text and "`smtp.verify_tls: false`" in text, text  # the config's keys as written
+    hint = ("the %(server)s server's certificate is not trusted by this machine. If it is self-signed or from a "
+            "private CA, set `%(ca_file)s` in the config to that CA's certificate (PEM); `%(verify_tls)s` turns "
+            "the check off (then anyone on the path can read the password).")
+    said = i18n.translations(language).gettext(hint) % {"server": "SMTP", "ca_file": "smtp.ca_file",
+                                                         "verify_tls": "smtp.verify_tls: false"}
+    english = hint % {"server": "SMTP", "ca_file": "smtp.ca_file", "verify_tls": "smtp.verify_tls: false"}
+    if language == i18n.PSEUDO:
+        assert f"{i18n.OPEN}{english}{i18n.CLOSE}" in text, text  # in its own mark
+        # the error itself, as the TLS library said it, is the one thing left as it came
+        error = str(refused).split(" (_ssl")[0]
+        prose = text.replace(" ".join(f"SSLCertVerificationError: {refused}".split()), "")
+        assert error not in prose and pseudolocale.unmarked_prose(prose, {"smtp"})[1] == [], prose
+    else:
+        assert english.split(".")[0] not in text and said in text, text
+    assert english in judge.store.fault("smtp")["detail"]  # the stored fault (`pbem status`) keeps the English
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_webhook_refused_for_its_url_is_in_the_host_language(tmp_path: Path, language: str) -> None:
+    """Issue 28 (lang28): the host's ``command: webhook`` with a URL that cannot be one
+    was refused in the host's language but for the URL's own problem, in English."""
+    import yaml
+
+    judge = _host_judge(tmp_path, language)
+    doc = {"game": "h1", "host": pseudolocale.HOST_KEY, "command": "webhook", "url": "ftp://chat.example.org/hook"}
+    judge.handle_message(pseudolocale._mail("host@pbem.localhost", yaml.safe_dump(doc), 1, "host webhook"))
+    text = _host_mail(judge, "host webhook")
+    _fully_translated(text, language, "only http:// and https:// URLs are taken", {"host", "webhook", "url", "https"})
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_rollback_refused_by_mail_names_its_reason_in_the_host_language(tmp_path: Path, language: str) -> None:
+    """Issue 28 (lang28): a `rollback` the judge refuses (the game is at its first step)
+    was answered in es/ru with the code's generic text only (its reason was English);
+    now its reason, in the host's language."""
+    import yaml
+
+    judge = _host_judge(tmp_path, language)
+    doc = {"game": "h1", "host": pseudolocale.HOST_KEY, "command": "rollback", "to_step": 3}
+    judge.handle_message(pseudolocale._mail("host@pbem.localhost", yaml.safe_dump(doc), 1, "host rollback"))
+    text = _host_mail(judge, "host rollback")
+    reason = "%(game)s is at its first step (0): there is no earlier step to go back to"
+    said = i18n.translations(language).gettext(reason) % {"game": "h1"}
+    flat = _flat(text)
+    if language == i18n.PSEUDO:
+        assert f"{i18n.OPEN}{reason % {'game': 'h1'}}{i18n.CLOSE}" in flat, text
+        assert pseudolocale.unmarked_prose(text, {"h1", "rollback", "to_step"})[1] == [], text
+    else:
+        assert said != reason % {"game": "h1"} and said in flat, text
+        assert "there is no earlier step" not in flat, text

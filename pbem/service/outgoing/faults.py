@@ -70,7 +70,8 @@ class ServerFaults:
         """Record a failure of ``kind`` (a key of :data:`GRACE`); tell the hosts when
         the episode has lasted long enough. Never raises."""
         now = judge.clock()
-        detail = safe_text(f"{type(exc).__name__}: {exc}", 500) + certificate_hint(kind, exc)
+        error = safe_text(f"{type(exc).__name__}: {exc}", 500)
+        detail = error + certificate_hint(kind, exc)  # as the store and `pbem status` keep it (English)
         with self._lock:
             ep = self.episodes.get(kind)
             if ep is None:
@@ -81,11 +82,14 @@ class ServerFaults:
             ep.told = True  # one thread tells; the others see it told
         since = ep.since.isoformat()
 
-        def body(tr: gettext.NullTranslations, since: str = since, detail: str = detail) -> str:
-            """The notice in the host's language (issue 28); the error itself as it came."""
+        def body(tr: gettext.NullTranslations, since: str = since, error: str = error) -> str:
+            """The notice in the host's language (issue 28); the error itself as it came,
+            the certificate hint (if any) in the host's language too."""
             what = tr.gettext(WHAT[kind]) if kind in WHAT else kind
+            hint = certificate_hint(kind, exc, tr).removeprefix(" — ")
             return (tr.gettext("Since %(since)s %(what)s.") % {"since": since, "what": what} + "\n\n"
-                    + tr.gettext("Latest error: %(detail)s") % {"detail": detail} + "\n\n"
+                    + tr.gettext("Latest error: %(detail)s") % {"detail": error} + "\n\n"
+                    + (hint + "\n\n" if hint else "")
                     + tr.gettext("The judge keeps running and retries by itself; nothing is lost. You are told once "
                                  "per episode; `pbem status` shows open faults."))
         if not _tell(judge, kind, body):
@@ -108,17 +112,21 @@ class ServerFaults:
             log.debug("could not record the end of the %s fault: %s", kind, exc)
 
 
-def certificate_hint(kind: str, exc: BaseException) -> str:
+def certificate_hint(kind: str, exc: BaseException, tr: gettext.NullTranslations | None = None) -> str:
     """For a TLS certificate the judge does not trust (``CERTIFICATE_VERIFY_FAILED``,
     RFC 8314 / :class:`ssl.SSLCertVerificationError`) on the ``imap`` or ``smtp`` server:
-    one sentence saying how to trust it (issue 30); else ""."""
+    `` — `` and one sentence saying how to trust it (issue 30), in the language of
+    ``tr`` (English by default: the log and the stored fault; the host's language in
+    the notice, issue 28); else "". The config keys it names stay as written."""
     text = f"{exc!r} {exc.__cause__!r} {exc.__context__!r}"
     if kind not in ("imap", "smtp") or not (isinstance(exc, ssl.SSLCertVerificationError)
                                            or "CERTIFICATE_VERIFY_FAILED" in text):
         return ""
-    return (f" — the {kind.upper()} server's certificate is not trusted by this machine. If it is self-signed or "
-            f"from a private CA, set `{kind}.ca_file` in the config to that CA's certificate (PEM); "
-            f"`{kind}.verify_tls: false` turns the check off (then anyone on the path can read the password).")
+    _ = (tr or i18n.translations()).gettext
+    return " — " + _("the %(server)s server's certificate is not trusted by this machine. If it is self-signed or "
+                     "from a private CA, set `%(ca_file)s` in the config to that CA's certificate (PEM); "
+                     "`%(verify_tls)s` turns the check off (then anyone on the path can read the password).") % {
+        "server": kind.upper(), "ca_file": f"{kind}.ca_file", "verify_tls": f"{kind}.verify_tls: false"}
 
 
 def _episode(judge: Service, kind: str, now: datetime, detail: str) -> Episode:

@@ -57,25 +57,27 @@ MAX_URL = 2000
 """The longest webhook URL taken, in characters."""
 
 
-def url_problem(url: str) -> str | None:
-    """Why ``url`` cannot be a webhook (an English sentence), or None: it must be an
-    absolute ``http``/``https`` URL (RFC 3986) with a host, no user info, no spaces or
-    control characters, at most :data:`MAX_URL` characters."""
+def url_problem(url: str, tr: gettext.NullTranslations | None = None) -> str | None:
+    """Why ``url`` cannot be a webhook (a sentence in the language of ``tr``, English
+    by default; the host's or the seat's language where it is answered, issue 28), or
+    None: it must be an absolute ``http``/``https`` URL (RFC 3986) with a host, no user
+    info, no spaces or control characters, at most :data:`MAX_URL` characters."""
+    _ = (tr or i18n.translations()).gettext
     if len(url) > MAX_URL:
-        return f"the URL is longer than {MAX_URL} characters"
+        return _("the URL is longer than %(most)s characters") % {"most": MAX_URL}
     if any(ord(c) <= 32 or ord(c) == 127 for c in url):
-        return "the URL holds spaces or control characters"
+        return _("the URL holds spaces or control characters")
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises for a port that is no number
     except ValueError as exc:
-        return f"the URL cannot be read ({exc})"
+        return _("the URL cannot be read (%(error)s)") % {"error": exc}
     if parts.scheme.lower() not in ("http", "https"):
-        return "only http:// and https:// URLs are taken"
+        return _("only http:// and https:// URLs are taken")
     if not parts.hostname:
-        return "the URL names no host"
+        return _("the URL names no host")
     if parts.username or parts.password:
-        return "the URL may not hold a user name or password"
+        return _("the URL may not hold a user name or password")
     return None
 
 

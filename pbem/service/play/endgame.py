@@ -38,6 +38,7 @@ from typing import Any
 from pbem import i18n, rules
 from pbem.rules.dice import Dice, next_index
 from pbem.service.base.context import Service
+from pbem.service.commands.registry import Refused
 from pbem.service.log import trust
 from pbem.service.play import reports
 
@@ -75,12 +76,16 @@ def end_game(judge: Service, game_id: str, winner: str | None, abandon: bool, re
              ) -> tuple[i18n.Localizable, str | None]:
     """The host ends ``game_id`` (module docstring): ``winner`` a seat, or ``abandon``.
     Returns (receipt text, a function of the host's translations object; log witness).
-    Raises ValueError, saying what to write, when neither or both are given or the winner is no seat. Call inside a transaction."""
+    Raises ValueError (:class:`~pbem.service.commands.registry.Refused`: said in the host's language,
+    issue 28), saying what to write, when neither or both are given or the winner is no seat. Call inside a
+    transaction."""
     seats = [r["seat"] for r in judge.store.seats(game_id)]
     if abandon == bool(winner):
-        raise ValueError("end needs the result: `winner: east` (with `reason:`), or `abandon: true`")
+        raise Refused(lambda tr: tr.gettext("end needs the result: `winner: east` (with `reason:`), or "
+                                            "`abandon: true`"))
     if winner and winner not in seats:
-        raise ValueError(f"winner {winner!r} is no seat of {game_id}; the seats are {', '.join(seats)}")
+        raise Refused(lambda tr: tr.gettext("winner %(winner)s is no seat of %(game)s; the seats are %(seats)s") % {
+            "winner": repr(winner), "game": game_id, "seats": ", ".join(seats)})
     how = "abandon" if abandon else "win"
     ended = rules.judge_event("GameEnded", {"how": how, "reason": reason, "winner": winner})
     events = [ended, trust.seed_revealed(judge.store, game_id)]
@@ -148,26 +153,30 @@ def first_snapshot_of_step(judge: Service, game_id: str, step: int) -> dict[str,
 def rollback(judge: Service, game_id: str, to_step: int | None, reason: str
              ) -> tuple[i18n.Localizable, str | None]:
     """Roll ``game_id`` back to the position of ``to_step`` (module docstring). Returns
-    (receipt text, log witness). Raises ValueError, saying what to write, for a paused
-    game, a missing step, a step not before the live one, or one the game never had.
+    (receipt text, log witness). Raises ValueError (``Refused``, in the host's language), saying what to
+    write, for a paused game, a missing step, a step not before the live one, or one the game never had.
     Call inside a transaction."""
     live = judge.state(game_id)
     if (judge.store.game(game_id) or {}).get("status") == "paused":
         # resuming moves every open deadline by the whole pause, the restored ones too
-        raise ValueError(f"{game_id} is paused: send `command: resume` first, then the rollback")
+        raise Refused(lambda tr: tr.gettext("%(game)s is paused: send `command: resume` first, then the rollback")
+                      % {"game": game_id})
     if isinstance(to_step, bool) or not isinstance(to_step, int):
-        raise ValueError(  # noqa: TRY004 - a refusal told to the host, not a programming error
-            f"rollback needs the step to go back to: `to_step: N` (a step before {live.step}; "
-                         "`command: status` shows the step now)")
+        raise Refused(lambda tr: tr.gettext(  # a refusal told to the host, not a programming error
+            "rollback needs the step to go back to: `to_step: N` (a step before %(step)s; `command: status` "
+            "shows the step now)") % {"step": live.step})
     if live.step == 0:  # break16: the refusal said "write a step from 0 to -1"
-        raise ValueError(f"{game_id} is at its first step (0): there is no earlier step to go back to")
+        raise Refused(lambda tr: tr.gettext("%(game)s is at its first step (0): there is no earlier step to go "
+                                            "back to") % {"game": game_id})
     if not 0 <= to_step < live.step:
-        raise ValueError(f"to_step {to_step} is not an earlier step: the game is at step {live.step}; "
-                         f"write a step from 0 to {live.step - 1}")
+        raise Refused(lambda tr: tr.gettext("to_step %(to_step)s is not an earlier step: the game is at step "
+                                            "%(step)s; write a step from 0 to %(last)s") % {
+            "to_step": to_step, "step": live.step, "last": live.step - 1})
     old = first_snapshot_of_step(judge, game_id, to_step)
     if old is None:
-        raise ValueError(f"{game_id} never waited at step {to_step} (a step may be skipped); "
-                         "write a step a report of yours names")
+        raise Refused(lambda tr: tr.gettext("%(game)s never waited at step %(to_step)s (a step may be skipped); "
+                                            "write a step a report of yours names") % {
+            "game": game_id, "to_step": to_step})
     restored = {**old, "step": live.step + 1}
     data = {"from_step": live.step, "reason": reason, "to_step": to_step}
     _state, reshuffled = rules.reshuffle_deck(rules.GameState.from_dict(restored, judge.pack_for(game_id)),

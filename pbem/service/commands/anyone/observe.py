@@ -49,7 +49,7 @@ from pbem.problems import Problem
 from pbem.service.base.context import Service
 from pbem.service.base.settings import settings_of
 from pbem.service.commands.anyone import common
-from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, MailRequest, Who
+from pbem.service.commands.registry import Done, Field, Guide, HostCommand, HostRequest, MailRequest, Refused, Who
 from pbem.service.log import trust
 from pbem.service.outgoing import answers, seat_preferences
 from pbem.store.events import event_key
@@ -206,12 +206,14 @@ def allow(judge: Service, game_id: str, address: str, *, remove: bool = False,
     _ = i18n.gettext_of(tr)
     folded = normalise_address(parseaddr(address)[1] or address)
     if not folded or "@" not in folded:
-        raise ValueError(f"not an address: {address!r} (write e.g. ann@example.org)")
+        raise Refused(lambda tr: tr.gettext("not an address: %(address)s (write e.g. ann@example.org)") % {
+            "address": repr(address)})
     now = judge.clock().isoformat()
     row = judge.store.observer(game_id, folded)
     if remove:
         if row is None:
-            raise ValueError(f"{folded} is not among the observers of {game_id}")
+            raise Refused(lambda tr: tr.gettext("%(address)s is not among the observers of %(game)s") % {
+                "address": folded, "game": game_id})
         judge.store.set_observer(game_id, folded, "left", now, allowed_by="")
         return _("%(address)s may no longer observe %(game)s; its reports stop.") % {"address": folded,
                                                                                       "game": game_id}
@@ -255,14 +257,15 @@ def listing(judge: Service, game_id: str, tr: gettext.NullTranslations | None = 
 
 def host_process(judge: Service, request: HostRequest) -> Done:
     """The host command ``observers`` (``add: ADDR`` or ``remove: ADDR``; neither: the
-    list). Raises ValueError saying what to do instead."""
+    list), in the host's language by mail and by ``pbem host`` (issue 28). Raises
+    ValueError (:class:`~pbem.service.commands.registry.Refused`) saying what to do instead."""
     add, remove = request.values.get("add"), request.values.get("remove")
     if add and remove:
-        raise ValueError("write `add:` or `remove:`, one address per command")
+        raise Refused(lambda tr: tr.gettext("write %(add)s or %(remove)s, one address per command") % {
+            "add": request.say("`add:`", "--add"), "remove": request.say("`remove:`", "--remove")})
     if not add and not remove:
         return Done(lambda tr: listing(judge, request.game_id, tr), None)  # the host's language (issue 28)
-    tr = (i18n.translations(settings_of(judge, request.game_id).host_language)  # the host's language (issue 28)
-          if request.via == "mail" else None)
+    tr = i18n.translations(settings_of(judge, request.game_id).host_language)  # the host's language (issue 28)
     return Done(allow(judge, request.game_id, str(add or remove), remove=bool(remove), tr=tr), None)
 
 

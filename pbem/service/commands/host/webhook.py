@@ -47,10 +47,9 @@ def process(judge: Service, request: HostRequest) -> Done:
         judge.store.set_host_webhook(address, None)
         return Done(lambda tr: tr.gettext("Your host notices to %(address)s go by mail only from now on: the "
                                           "webhook is dropped.") % {"address": address}, None)
-    problem = webhooks.url_problem(url)
-    if problem:
+    if webhooks.url_problem(url):  # said in the host's language, the URL's own problem too (issue 28)
         raise Refused(lambda tr: tr.gettext("%(problem)s; write %(how)s (a chat's incoming webhook) or `off`") % {
-            "problem": problem, "how": request.say("`url: https://…`", "--url https://…")})
+            "problem": webhooks.url_problem(url, tr), "how": request.say("`url: https://…`", "--url https://…")})
     judge.store.set_host_webhook(address, url)
 
     def said(tr: gettext.NullTranslations) -> str:
