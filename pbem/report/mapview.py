@@ -24,7 +24,7 @@ import cairosvg
 
 from pbem.i18n import N_
 from pbem.pack.model import Pack
-from pbem.report.placement import Box, Obstacles, free_spot, overlap, text_box
+from pbem.report.placement import Box, Obstacles, free_spot, nearest_free, overlap, text_box
 
 T = TypeVar("T")
 
@@ -678,7 +678,7 @@ def place_turn(ovs: Sequence[MapOverlay], xy: Mapping[str, tuple[float, float]],
     for sid in ov.royals:  # first: few, and far from their space they read as another's (item H)
         if sid in xy:
             boxes.append(_boxed(obstacles, style, xy[sid], ["\u265b " + o.royals[sid] for o in ovs], "royal",
-                                style.royal_font, "#f5eef8", "#6c3483", "#4a235a", italic=True))
+                                style.royal_font, "#f5eef8", "#6c3483", "#4a235a", italic=True, nearest=True))
     for i, (sid, seat, _label) in enumerate(ov.armies):
         if sid in xy:
             colour = _seat_colour(ov, seat)
@@ -707,10 +707,13 @@ def turn_layer(out: list[str], ov: MapOverlay, xy: Mapping[str, tuple[float, flo
 
 
 def _boxed(obstacles: Obstacles, style: TurnStyle, at: tuple[float, float], labels: Sequence[str], kind: str,
-           font: float, fill: str, edge: str, ink: str, bold: bool = False, italic: bool = False) -> PlacedBox:
+           font: float, fill: str, edge: str, ink: str, bold: bool = False, italic: bool = False,
+           nearest: bool = False) -> PlacedBox:
     """One box placed near ``at`` where it covers no obstacle (then added to them), as
     wide as the widest of ``labels`` (one per language) and as high as the tallest,
-    with its leader line."""
+    with its leader line; with ``nearest``, at the free place nearest ``at``
+    (:func:`pbem.report.placement.nearest_free`, the royal family's labels), else at
+    the first of :func:`pbem.report.placement.free_spot`'s places that is free."""
     x, y = at
     widths = [text_box(label, 0, 0, font, scale=style.scale, anchor="middle", bold=bold, italic=italic)
               for label in labels]
@@ -723,8 +726,9 @@ def _boxed(obstacles: Obstacles, style: TurnStyle, at: tuple[float, float], labe
     w = max(b[2] - b[0] for b in widths) + 2 * style.pad + style.line
     h = line_box[3] - line_box[1] + rise + drop + 2 * style.pad * 0.7 + style.line
     m = style.margin
-    room, _free = free_spot(obstacles, x, y, w + 2 * m, h + 2 * m, gap=style.gap + 9.0, step=style.step,
-                            frame=style.frame, reach=style.reach)
+    search = nearest_free if nearest else free_spot
+    room, _free = search(obstacles, x, y, w + 2 * m, h + 2 * m, gap=style.gap + 9.0, step=style.step,
+                         frame=style.frame, reach=style.reach)
     obstacles.add(room)
     box = (room[0] + m, room[1] + m, room[2] - m, room[3] - m)
     half = style.line / 2  # the drawn rectangle's stroke stays inside the box

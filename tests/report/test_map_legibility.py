@@ -196,7 +196,16 @@ def test_royal_family_labels_stay_near_their_spaces_on_the_mailed_overview(pack:
     (a leader twice the armies' on the median, up to 560 units) and read as another
     space's. Measured on the leader lines the SVG draws from each space to its box: the
     royal labels' median is no longer than the army boxes', and the longest royal leader
-    is under half the longest army leader."""
+    is under half the longest army leader.
+
+    Session 7: the stricter order check (issue 24 item 1) changed the random games, and
+    at 130 steps of seed 12 the label of Alexander IV, Alexander's Body and Philip III
+    (290 px wide) went 256 units from Assur, with a free place 178 units away: the
+    search's three slides a side missed it. The placement was at fault, not the
+    position, so the fix is in the placement (royal labels use
+    :func:`pbem.report.placement.nearest_free`, docs/reports.md) and this assertion is
+    unchanged (it now measures 189 against 406 and a median of 33 against 72; with the
+    royal labels placed after the army boxes it still fails, 281 against 361)."""
     lengths: dict[str, list[float]] = {"royal": [], "army": []}
     for steps, seed in [*POSITIONS, (50, 9), (90, 11), (130, 12)]:
         ov = _position(pack, steps, seed)
