@@ -719,3 +719,32 @@ def test_a_pick_up_where_a_sally_fought_is_bounded_by_the_cus_before_it() -> Non
     assert got and all(w.startswith("orders.tyche") for _c, w in got), got
     orders["tyche"]["pick_up"] = {"at": "Pella", "cus": {"mercenary": 2}}
     assert R.check(state, "north", orders).problems == []
+
+
+def test_a_burial_no_free_assault_can_make_possible_is_refused() -> None:
+    """Game 108 of the property test (191 games): west's free assault on Babylon (the
+    surrender segment, dice) with 3 mercenary CUs, then ``bury``; east controls the
+    body there. One roll of 3 CUs scores at most fewer points than a major city's siege
+    needs (R-10), so no siege completes and nothing is captured (R-12.1): west cannot
+    control the body whatever the die, and the burial is refused (it used to be left to
+    the dice, then not done under every dice). With enough CUs to take the city in one
+    roll, it is the dice's."""
+    from rules_harness import position
+
+    from pbem.rules.resolve.siege import may_complete
+
+    pack = load_pack()
+    spec = {"turn": 3, "garrisons": {"babylon": "east"},
+            "cus": {"babylon": {"west": {"mercenary": 3}}},
+            "royals": {"body": {"space": "babylon", "active": True, "seat": "east"}},
+            "hands": {"west": [56]}, "active": "west"}
+    state = position(pack, spec)
+    assert not may_complete(pack, state.peek(), "west", "babylon")
+    orders = {"surrender": {"assault": ["Babylon"]}, "tyche": {"card": 56, "use": "discard"},
+              "movement": "none", "bury": True}
+    got = [(p.code, p.where) for p in R.check(state, "west", orders).problems]
+    assert got == [("royals.cannot_bury", "orders.bury")], got
+    spec["cus"] = {"babylon": {"west": {"mercenary": 12}}}
+    state = position(pack, spec)
+    assert may_complete(pack, state.peek(), "west", "babylon")
+    assert R.check(state, "west", orders).problems == []
