@@ -25,8 +25,9 @@ or of a body not buried) must never come from a reason the check could see:
   exception is a move of an army that the Tyche segment moved too: a tie sends an army
   back where it came from, so where it starts the movement segment is a die's to decide
   (the generator makes no such pair; the bot's own orders may). Nor is a stop that
-  comes, under every dice, after a surprise card another seat plays (a Storm at Sea by
-  its standing order: its hidden choice, the same whatever the dice).
+  comes, under every dice, after a surprise card another seat plays or a reaction its
+  standing orders choose (a Storm at Sea, a naval battle declared: its hidden choice,
+  the same whatever the dice).
 """
 from __future__ import annotations
 
@@ -101,10 +102,11 @@ def first_chance(events: list[Any], seat: str) -> int:
 
 def first_hidden(events: list[Any], seat: str) -> int:
     """The index of the first surprise card another seat plays (by standing order or in
-    a window: its hidden choice, R-8.5), or the number of events. The same under every
+    a window: its hidden choice, R-8.5) or of another seat's reaction chosen by its
+    standing orders (a naval battle declared, R-15), or the number of events. The same under every
     dice when a standing order plays it, so a stop after it is no stop the check could
     see (the check cannot read another seat's standing orders)."""
-    return next((i for i, e in enumerate(events) if e.kind == "SurprisePlayed"
+    return next((i for i, e in enumerate(events) if e.kind in ("SurprisePlayed", "ReactionChosen")
                  and e.data.get("seat") != seat), len(events))
 
 
