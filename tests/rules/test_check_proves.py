@@ -25,8 +25,9 @@ or of a body not buried) must never come from a reason the check could see:
   exception is a move of an army that the Tyche segment moved too: a tie sends an army
   back where it came from, so where it starts the movement segment is a die's to decide
   (the generator makes no such pair; the bot's own orders may). Nor is a stop that
-  comes, under every dice, after a surprise card another seat plays (a Storm at Sea by
-  its standing order: its hidden choice, the same whatever the dice).
+  comes, under every dice, after a surprise card another seat plays or a reaction its
+  standing orders choose (a Storm at Sea, a naval battle declared: its hidden choice,
+  the same whatever the dice).
 """
 from __future__ import annotations
 
@@ -101,10 +102,11 @@ def first_chance(events: list[Any], seat: str) -> int:
 
 def first_hidden(events: list[Any], seat: str) -> int:
     """The index of the first surprise card another seat plays (by standing order or in
-    a window: its hidden choice, R-8.5), or the number of events. The same under every
+    a window: its hidden choice, R-8.5) or of another seat's reaction chosen by its
+    standing orders (a naval battle declared, R-15), or the number of events. The same under every
     dice when a standing order plays it, so a stop after it is no stop the check could
     see (the check cannot read another seat's standing orders)."""
-    return next((i for i, e in enumerate(events) if e.kind == "SurprisePlayed"
+    return next((i for i, e in enumerate(events) if e.kind in ("SurprisePlayed", "ReactionChosen")
                  and e.data.get("seat") != seat), len(events))
 
 
@@ -719,3 +721,32 @@ def test_a_pick_up_where_a_sally_fought_is_bounded_by_the_cus_before_it() -> Non
     assert got and all(w.startswith("orders.tyche") for _c, w in got), got
     orders["tyche"]["pick_up"] = {"at": "Pella", "cus": {"mercenary": 2}}
     assert R.check(state, "north", orders).problems == []
+
+
+def test_a_burial_no_free_assault_can_make_possible_is_refused() -> None:
+    """Game 108 of the property test (191 games): west's free assault on Babylon (the
+    surrender segment, dice) with 3 mercenary CUs, then ``bury``; east controls the
+    body there. One roll of 3 CUs scores at most fewer points than a major city's siege
+    needs (R-10), so no siege completes and nothing is captured (R-12.1): west cannot
+    control the body whatever the die, and the burial is refused (it used to be left to
+    the dice, then not done under every dice). With enough CUs to take the city in one
+    roll, it is the dice's."""
+    from rules_harness import position
+
+    from pbem.rules.resolve.siege import may_complete
+
+    pack = load_pack()
+    spec = {"turn": 3, "garrisons": {"babylon": "east"},
+            "cus": {"babylon": {"west": {"mercenary": 3}}},
+            "royals": {"body": {"space": "babylon", "active": True, "seat": "east"}},
+            "hands": {"west": [56]}, "active": "west"}
+    state = position(pack, spec)
+    assert not may_complete(pack, state.peek(), "west", "babylon")
+    orders = {"surrender": {"assault": ["Babylon"]}, "tyche": {"card": 56, "use": "discard"},
+              "movement": "none", "bury": True}
+    got = [(p.code, p.where) for p in R.check(state, "west", orders).problems]
+    assert got == [("royals.cannot_bury", "orders.bury")], got
+    spec["cus"] = {"babylon": {"west": {"mercenary": 12}}}
+    state = position(pack, spec)
+    assert may_complete(pack, state.peek(), "west", "babylon")
+    assert R.check(state, "west", orders).problems == []

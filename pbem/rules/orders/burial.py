@@ -16,6 +16,7 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import resolve_space
+from pbem.rules.core.control import royal_controller
 from pbem.rules.core.footprint import Unsure
 from pbem.rules.core.pack import const
 from pbem.rules.core.problems import reject
@@ -44,18 +45,23 @@ def options(pack: Pack, s: State, seat: str) -> list[str]:
     return [body["space"]] if why_no_burial(pack, s, seat) is None else []
 
 
-def holds(pack: Pack, s: State, part: Any, unsure: Unsure) -> bool:
+def holds(pack: Pack, s: State, part: Any, seat: str, unsure: Unsure) -> bool:
     """Whether a burial refused on the checked board ``s`` (``part``: the ``bury``
     order as written) is refused whatever happens where the board is ``unsure`` (a die,
     another seat's answer, a refused part; :mod:`pbem.rules.core.footprint`), R-12.4:
     the body has left play or the turn is before ``cart_ready_turn``; the body stays
     where it is (no unit comes or goes there) and that is no major city, or not the one
-    named; or nothing at all may differ in the body's space or the one named."""
+    named; ``seat`` does not control the body and none can capture it there (no unit
+    comes or goes, no siege completes, R-12.1, R-10); or nothing at all may differ in the
+    body's space or the one named."""
     body = s["royals"].get("body") or {}
     if (s.get("court") or {}).get("tomb") or body.get("gone") or not body.get("space") \
             or s["turn"] < int(const(pack, "cart_ready_turn")):
         return True
     x = body["space"]
+    if royal_controller(pack, s, "body") != seat and not unsure.touches_moved([x]) \
+            and not unsure.touches_sieges([x]):
+        return True
     named = resolve_space(pack, part)[0] if isinstance(part, str) else None
     if not unsure.touches_moved([x]) and (pack.spaces[x].kind != "major_city"
                                           or named not in (None, x)):

@@ -58,6 +58,7 @@ from pbem.rules.phases.footprints import (
 from pbem.rules.resolve.effects import forage, tidy_markings
 from pbem.rules.resolve.movement import close_windows_dry, run_cursor
 from pbem.rules.resolve.moves import besieges
+from pbem.rules.resolve.siege import may_complete
 from pbem.rules.resolve.surprises import end_segment
 
 
@@ -190,14 +191,15 @@ def _checked(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],
 
 
 def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: int,
-               start: int | None = None) -> None:
+               start: int | None = None, keep: set[str] | None = None) -> None:
     """In a check, after the part ``name``: add to ``ctx.unsure`` where it may have
     changed the board otherwise than the dry run shows: all it would do as written when
     it was refused (:func:`pbem.rules.phases.footprints.as_written`), the footprint of
     its plan when a die or another seat's answer came into it
     (:func:`pbem.rules.phases.footprints.of_plan`), or, for a Tyche activation whose
     only dice were its assault where it ended (``start``: the index of the part's first
-    event), :func:`_assault_only`."""
+    event), :func:`_assault_only`. ``keep``: spaces where the part's dice cannot change
+    what there is to besiege (a free assault that cannot complete its siege, R-10)."""
     if not ctx.dry:
         return
     if plan is None:
@@ -208,7 +210,10 @@ def _footprint(ctx: Ctx, seat: str, name: str, part: Any, plan: Any, chances: in
         narrow = (_assault_only(ctx, seat, plan, chances, start)
                   or _after_first_step(ctx, seat, plan, chances, start)) \
             if name == "tyche" else None
-        ctx.unsure.add(narrow or of_plan(ctx.pack, name, plan))
+        foot = narrow or of_plan(ctx.pack, name, plan)
+        if keep:
+            foot.sieges = (foot.sieges or set()) - keep
+        ctx.unsure.add(foot)
 
 
 AFTER_ARRIVAL = frozenset({"DiceRolled", "AssaultRolled", "CUsRemoved", "SiegePointsScored",
@@ -346,7 +351,7 @@ def bury_at_end(ctx: Ctx, seat: str, orders: Any, rej: list[Problem],
     mine: list[Problem] = []
     plan = ctx.planned("bury", lambda: plan_of(burial, ctx.pack, ctx.s, seat,
                                                orders["bury"], "orders.bury", mine, soft))
-    if not lenient and (not ctx.dry or burial.holds(ctx.pack, ctx.s, orders["bury"],
+    if not lenient and (not ctx.dry or burial.holds(ctx.pack, ctx.s, orders["bury"], seat,
                                                     ctx.unsure)):
         rej += mine
     if plan is not None:
@@ -472,9 +477,12 @@ def _segment(ctx: Ctx, seat: str, kind: Any, name: str, orders: dict[str, Any],
     if ctx.dry and name == "outside" and isinstance(plan, list):  # a sally's losses (R-5)
         before = {x: dict(cus_at(ctx.s, seat, x)) for x in
                   (y if isinstance(y, str) else y.get("space") for y in plan) if x}
+    keep = {x for x in plan.get("assault", []) if x not in (plan.get("surprise") or {})
+            and not may_complete(ctx.pack, ctx.s, seat, x)} \
+        if ctx.dry and name == "surrender" and plan else set()  # R-10: no siege completes
     if plan is not None:
         kind.execute(ctx, seat, plan)
-    _footprint(ctx, seat, name, orders[name], plan, chances)
+    _footprint(ctx, seat, name, orders[name], plan, chances, keep=keep)
     if before and ctx.chances != chances:
         ctx.unsure.add(Unsure(most_cus=before))
 

@@ -40,6 +40,29 @@ def siege_target(pack: Pack, s: State, seat: str, space: str) -> tuple[str | Non
     return None, 0
 
 
+def may_complete(pack: Pack, s: State, seat: str, space: str) -> bool:
+    """Whether one assault roll of ``seat`` in ``space`` (R-10) may complete the siege
+    there: the points so far plus the most points the ``assault`` chart gives in the
+    column of its CUs there (any die and modifier) reach the number needed."""
+    target, need = siege_target(pack, s, seat, space)
+    if target is None:
+        return False
+    sg = ((s.get("war") or {}).get("sieges") or {}).get(space) or {}
+    have = int(sg.get("points", 0)) if sg.get("seat") == seat else 0
+    chart = pack.charts.get("assault")
+    if chart is None:
+        return True
+    cus = sum(cus_at(s, seat, space).values())
+    best = 0
+    for row in chart.rows:
+        try:
+            cell = chart.lookup(row, cus)
+        except (KeyError, ValueError):
+            return True
+        best = max(best, int(str(cell).split("/")[0]))
+    return have + best >= need
+
+
 def min_assault_cus(pack: Pack, s: State) -> int:
     """CUs an assaulting army needs (R-10; option ``assault_min_cus`` of the game)."""
     return int((s.get("options") or {}).get("assault_min_cus")
