@@ -28,3 +28,19 @@ def test_a_rule_option_is_explained_in_the_seats_language(language: str, value: 
     # the English welcome keeps its words
     assert "(off; when true: R-9.3: every move that can be answered opens a reaction window)" \
         in options_text({"ask_windows": False})
+
+
+@pytest.mark.parametrize(("language", "said"), [("es", "por regencia"), ("ru", "регентство"),
+                                                ("en", "wins by regency (R-1.3)")])
+def test_the_seed_mail_says_how_the_game_was_won_in_the_seats_language(language: str, said: str) -> None:
+    """The result sentence of the seed mail and the host's game-over notice (try28: a
+    Spanish seat read "south (Selene) gana por regency")."""
+    from types import SimpleNamespace
+
+    from pbem.service.log.trust import result_sentence
+
+    state = SimpleNamespace(result={"winner": "south", "how": "regency", "rule": "R-1.3"})
+    judge = SimpleNamespace(state=lambda game_id: state,
+                            store=SimpleNamespace(seats=lambda game_id: [{"seat": "south", "player": "Selene"}]))
+    text = result_sentence(judge, "g1", i18n.translations(language))  # type: ignore[arg-type]
+    assert said in text and (language == "en" or "regency" not in text), text
