@@ -44,3 +44,21 @@ def test_the_seed_mail_says_how_the_game_was_won_in_the_seats_language(language:
                             store=SimpleNamespace(seats=lambda game_id: [{"seat": "south", "player": "Selene"}]))
     text = result_sentence(judge, "g1", i18n.translations(language))  # type: ignore[arg-type]
     assert said in text and (language == "en" or "regency" not in text), text
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_the_guide_quotes_the_mails_as_the_seat_gets_them(language: str) -> None:
+    """The Spanish and Russian guides (what `command: help` mails) quote the handover's
+    subject and the seed mail's winner as a seat in that language reads them, not in
+    English (try28: "`[GAME] handover: your seat SEAT`", "`south (Selene) wins by
+    regency (R-1.3)`" in both)."""
+    from pathlib import Path
+
+    tr = i18n.translations(language)
+    guide = " ".join((Path(__file__).resolve().parents[2] / "docs" / f"player-guide.{language}.md")
+                     .read_text(encoding="utf-8").split())
+    assert "[GAME] " + tr.gettext("handover: your seat %(seat)s") % {"seat": "SEAT"} in guide
+    won = tr.gettext("The game is over: %(winner)s wins %(by)s") % {
+        "winner": "south (Selene)", "by": tr.gettext("by %(how)s") % {"how": tr.gettext("regency")}}
+    assert won.split(": ", 1)[1] in guide, won
+    assert "handover: your seat" not in guide and "wins by" not in guide
