@@ -71,3 +71,22 @@ def test_the_general_help_comes_in_the_senders_language(tmp_path: Path) -> None:
         assert max(len(line) for line in (ru + en).splitlines()) <= 72
     finally:
         m.close()
+
+
+def test_a_mail_without_a_game_is_answered_in_the_senders_language(tmp_path: Path) -> None:
+    """try28: a bare `command: help` (no `game:` line) from a Russian seat's address
+    was refused in English; the refusal now comes in the language of the seat that
+    address holds (English from an address with none)."""
+    m = _start(tmp_path)
+    try:
+        seat = next(s for s, lang in LANGUAGES.items() if lang == "ru")
+        m.send(seat, "command: help\n", "bare")
+        m.send("newhome", "command: help\n", "bare")
+        assert list(m.cycle().values()) == ["rejected"] * 2
+        ru = text(m.mails(seat, "Re: bare")[0])
+        assert ru.startswith("Ваше письмо \"bare\" не применено"), ru[:300]
+        assert "We found no orders" not in ru and "pbem judge" not in ru, ru
+        en = text(m.mails("newhome", "Re: bare")[0])
+        assert en.startswith("Your mail \"bare\" was not applied"), en[:300]
+    finally:
+        m.close()
