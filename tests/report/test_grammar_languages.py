@@ -206,3 +206,16 @@ def test_a_prompts_places_are_in_the_readers_alphabetical_order(pack, language: 
     assert plain == sorted(plain), items
     english = option_lines(pack, {"garrison_spaces": ids})[0]["items"]
     assert english == [pack.spaces[i].name for i in ids]
+
+
+def test_a_russian_roll_names_its_purpose_after_a_dash() -> None:
+    """try28: «Кубики 1d6: 1 для: ничья в порядке хода: north» — «для» governs the
+    genitive, which a purpose in the nominative is not; a dash says it: «Кубики 1d6:
+    1 — ничья в порядке хода: north (R-6.1)»."""
+    from pbem.report.context import roll_text
+
+    tr = i18n.translations("ru")
+    for rule in ("R-6.1", ""):
+        text = roll_text({"dice": "1d6", "values": [1], "total": 1, "purpose": "turn order tie: north",
+                          "rule": rule, "extra": []}, tr)
+        assert text.startswith("Кубики 1d6: 1 — ") and "для:" not in text, text
