@@ -11,6 +11,7 @@ import dataclasses
 import gettext
 import re
 import textwrap
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -624,6 +625,13 @@ def _event_option_lines(pack: Pack, key: str, value: Mapping[str, Any],
     return out
 
 
+def alphabetical(name: str) -> tuple[str, str]:
+    """A sort key for a name in Spanish or Russian alphabetical order: accents do not
+    count (Ávila with Avila), «ё» sorts as «е», then the name as written breaks ties."""
+    folded = unicodedata.normalize("NFD", name.casefold().replace("ё", "е"))
+    return "".join(c for c in folded if not unicodedata.combining(c)), name
+
+
 def option_lines(pack: Pack, options: Mapping[str, Any],
                  tr: gettext.NullTranslations | None = None) -> list[dict[str, Any]]:
     """A decision's legal choices in words (R-8): ``[{"label", "items": [str]}]``.
@@ -638,8 +646,13 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
     out: list[dict[str, Any]] = []
     skip = {"seat", "step", "round", "active", "hand", "tyche_only"}
 
+    language = i18n.language_of(tr) if tr is not None else i18n.DEFAULT
+
     def spaces(ids: Sequence[Any]) -> list[str]:
-        return [place_name(pack, x) for x in ids]
+        names = [place_name(pack, x) for x in ids]
+        # the places to choose from in the reader's alphabetical order (try28: a Russian prompt listed
+        # «Амис, Анкира, …, Киркесий, Гордий, …, Урук, Зела», the order of the English names)
+        return names if language in (i18n.DEFAULT, i18n.PSEUDO) else sorted(names, key=alphabetical)
 
     for key, value in options.items():
         if key in skip or value in ([], {}, None, ""):

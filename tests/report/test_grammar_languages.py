@@ -184,3 +184,38 @@ def test_a_russian_place_or_royal_is_never_the_bare_object_of_controls() -> None
             if s and re.search(r"контролиру\w*\s+%\(\w+\)s|%\(\w+\)s\s+никто не контролирует", s):
                 bad.append(f"{m.id!r} -> {s!r}")
     assert bad == [], "\n".join(bad)
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_prompts_places_are_in_the_readers_alphabetical_order(pack, language: str) -> None:
+    """try28: a Russian prompt listed the garrison spaces in the order of their English
+    names («…, Киркесий, Гордий, …, Урук, Зела»); a reader looks a place up by its own
+    alphabet. English keeps the order it always had."""
+    import unicodedata
+
+    from pbem.report.context import option_lines
+
+    ids = ["amisus", "ancyra", "arbela", "assur", "borsippa", "circesium", "gordium", "heraclea", "susa",
+           "thapsacus", "uruk", "zela"]
+    ids = [i for i in ids if i in pack.spaces]
+    assert len(ids) >= 8
+    local = localized(pack, language)
+    items = option_lines(local, {"garrison_spaces": ids}, i18n.translations(language))[0]["items"]
+    plain = ["".join(c for c in unicodedata.normalize("NFD", s.casefold().replace("ё", "е"))
+                     if not unicodedata.combining(c)) for s in items]
+    assert plain == sorted(plain), items
+    english = option_lines(pack, {"garrison_spaces": ids})[0]["items"]
+    assert english == [pack.spaces[i].name for i in ids]
+
+
+def test_a_russian_roll_names_its_purpose_after_a_dash() -> None:
+    """try28: «Кубики 1d6: 1 для: ничья в порядке хода: north» — «для» governs the
+    genitive, which a purpose in the nominative is not; a dash says it: «Кубики 1d6:
+    1 — ничья в порядке хода: north (R-6.1)»."""
+    from pbem.report.context import roll_text
+
+    tr = i18n.translations("ru")
+    for rule in ("R-6.1", ""):
+        text = roll_text({"dice": "1d6", "values": [1], "total": 1, "purpose": "turn order tie: north",
+                          "rule": rule, "extra": []}, tr)
+        assert text.startswith("Кубики 1d6: 1 — ") and "для:" not in text, text

@@ -48,3 +48,45 @@ def test_a_russian_seats_help_is_russian(tmp_path: Path) -> None:
         assert max(len(line) for line in body.splitlines()) <= 72
     finally:
         m.close()
+
+
+def test_the_general_help_comes_in_the_senders_language(tmp_path: Path) -> None:
+    """try28: `command: help` without `seat:` and `key:` (the general part of the guide)
+    came in English to a Russian seat's own address; now in that seat's language (its
+    signature too), and in English to an address that holds no seat."""
+    m = _start(tmp_path)
+    try:
+        seat = next(s for s, lang in LANGUAGES.items() if lang == "ru")
+        m.send(seat, {"game": "g1", "command": "help"}, "ayuda")
+        m.send("newhome", {"game": "g1", "command": "help"}, "help")
+        assert list(m.cycle().values()) == ["answered"] * 2
+        ru = text(m.mails(seat, "Re: ayuda")[0])
+        assert ru.startswith("Справка судьи. В вашем письме нет места и ключа"), ru[:300]
+        assert "Help from the judge" not in ru and "docs/player-guide.ru.md" in " ".join(ru.split())
+        assert "JOINING AN OPEN GAME" not in ru and "SUBSTITUTES" not in ru, ru[:900]
+        assert "судья pbem" in ru and "pbem judge" not in ru  # the signature too
+        en = text(m.mails("newhome", "Re: help")[0])
+        assert en.startswith("Help from the judge. Your mail carried no seat and key"), en[:300]
+        assert "docs/player-guide.md" in " ".join(en.split()) and "JOINING AN OPEN GAME" in en
+        assert max(len(line) for line in (ru + en).splitlines()) <= 72
+    finally:
+        m.close()
+
+
+def test_a_mail_without_a_game_is_answered_in_the_senders_language(tmp_path: Path) -> None:
+    """try28: a bare `command: help` (no `game:` line) from a Russian seat's address
+    was refused in English; the refusal now comes in the language of the seat that
+    address holds (English from an address with none)."""
+    m = _start(tmp_path)
+    try:
+        seat = next(s for s, lang in LANGUAGES.items() if lang == "ru")
+        m.send(seat, "command: help\n", "bare")
+        m.send("newhome", "command: help\n", "bare")
+        assert list(m.cycle().values()) == ["rejected"] * 2
+        ru = text(m.mails(seat, "Re: bare")[0])
+        assert ru.startswith("Ваше письмо \"bare\" не применено"), ru[:300]
+        assert "We found no orders" not in ru and "pbem judge" not in ru, ru
+        en = text(m.mails("newhome", "Re: bare")[0])
+        assert en.startswith("Your mail \"bare\" was not applied"), en[:300]
+    finally:
+        m.close()

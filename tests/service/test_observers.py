@@ -169,8 +169,9 @@ def test_who_may_observe_leave_and_help_for_any_address(tmp_path: Path) -> None:
         m.send("stranger", {"game": "g8", "command": "help"}, "help please")  # a stranger's help: the general guide
         assert list(m.cycle().values()) == ["answered"]
         helped = _answers(m, "stranger", "Re: help please")
-        assert "OBSERVING A GAME" in helped and "YOUR RECORD" in helped and "JOINING AN OPEN GAME" in helped
-        assert "YOUR HAND" not in helped
+        # in the language it observed in, as the leave (try28: the general help was English to everyone)
+        assert "OBSERVAR UNA PARTIDA" in helped and "TU HISTORIAL" in helped and "UNIRSE A UNA PARTIDA ABIERTA" in helped
+        assert "YOUR HAND" not in helped and "OBSERVING A GAME" not in helped
     finally:
         m.close()
 

@@ -37,7 +37,7 @@ from pbem.mail.compose import Attachment
 from pbem.mail.headers import fold_address
 from pbem.problems import Problem
 from pbem.report import build
-from pbem.report.context import WIDTH, wrap
+from pbem.report.context import RESULT_HOW, WIDTH, wrap
 from pbem.rules.dice import seed_commitment
 from pbem.service.base.context import Service
 from pbem.service.outgoing import host_notices, outbox, seat_preferences
@@ -183,6 +183,8 @@ def result_sentence(judge: Service, game_id: str, tr: gettext.NullTranslations |
     rule = str(result.get("rule") or "")
     if how.startswith("automatic"):
         how = _("an automatic victory") + how.removeprefix("automatic")
+    elif how in RESULT_HOW:  # "regency" in the seat's words (try28: a Spanish seed mail said "por regency")
+        how = _(RESULT_HOW[how])
     by = (_("by the host's decision") if rule == "host" else
           _("as every other seat conceded") if rule == "vote" else _("by %(how)s") % {"how": how} if how else "")
     who = f"{winner} ({player})" if player else winner

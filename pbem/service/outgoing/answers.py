@@ -97,6 +97,10 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     if not parsed.sender:
         return False
     tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender)  # a seat's own language (issue 28)
+    if not game_id:  # no game named (try28: a Russian seat's mail without `game:` was answered in English):
+        tr = seat_preferences.address_translations(judge.store, parsed.sender)  # the address's seat in any game
+        if i18n.language_of(tr) == i18n.DEFAULT:
+            tr = i18n.translations(host_notices.host_language(judge, parsed.sender))  # or the host's language
     if game_id and judge.store.game(game_id) is not None and not judge.store.seat_at(game_id, fold_address(
             parsed.sender)) and fold_address(host_of(judge, game_id) or "") == fold_address(parsed.sender):
         tr = host_notices.host_translations(judge, game_id)  # a host command's refusal: the host's language
