@@ -160,9 +160,9 @@ def test_the_archive_pages_in_the_pseudo_language(tmp_path: Path) -> None:
     assert english == {}, english
 
 
-def _host_judge(tmp: Path, language: str) -> pseudolocale.Judge:
+def _host_judge(tmp: Path, language: str, seats: str = i18n.DEFAULT) -> pseudolocale.Judge:
     """Game ``h1`` whose host (host@pbem.localhost, the host key :data:`pseudolocale.HOST_KEY`)
-    reads ``language``; no game played."""
+    reads ``language`` and whose seats read ``seats``; no game played."""
     from pbem.config import parse_config
     from pbem.store import Store
     from tests.conftest import HASHES, PLAYERS, SEATS
@@ -173,20 +173,20 @@ def _host_judge(tmp: Path, language: str) -> pseudolocale.Judge:
         "games": [{"id": "h1", "host_email": "host@pbem.localhost", "host_key_hash": pseudolocale.HOST_HASH,
                    "settings": {"host_language": language},
                    "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
-                              "key_hash": HASHES[s]} for s in SEATS]}]}, base=tmp)
+                              "key_hash": HASHES[s], "language": seats} for s in SEATS]}]}, base=tmp)
     clock = pseudolocale.Clock()
     judge = pseudolocale.Judge(config, Store(config.database), clock=clock)
     judge.ensure_games()
     return judge
 
 
-def _host_mail(judge: pseudolocale.Judge, subject: str) -> str:
-    """The text part of the one mail to the host whose subject holds ``subject``."""
+def _host_mail(judge: pseudolocale.Judge, subject: str, to: str = "host@pbem.localhost") -> str:
+    """The text part of the one mail to ``to`` (the host) whose subject holds ``subject``."""
     import email
     import email.policy
 
-    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = 'host@pbem.localhost' AND subject LIKE ?",
-                                  (f"%{subject}%",)).fetchall()
+    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = ? AND subject LIKE ?",
+                                  (to, f"%{subject}%")).fetchall()
     assert len(rows) == 1, rows
     msg = email.message_from_bytes(judge.store.outbox_row(rows[0][0])["raw"], policy=email.policy.default)
     return msg.get_body(("plain",)).get_content()
@@ -279,3 +279,22 @@ def test_a_rollback_refused_by_mail_names_its_reason_in_the_host_language(tmp_pa
     else:
         assert said != reason % {"game": "h1"} and said in flat, text
         assert "there is no earlier step" not in flat, text
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_seats_webhook_refused_for_its_url_names_the_problem_in_its_language(tmp_path: Path,
+                                                                                language: str) -> None:
+    """Issue 28 (lang28): a seat's ``webhook:`` preference with a URL that cannot be one
+    was refused in es/ru by the code's generic text only (the URL's problem was English);
+    now with the URL's problem in the seat's language."""
+    import yaml
+
+    from tests.conftest import KEYS
+
+    judge = _host_judge(tmp_path, i18n.DEFAULT, seats=language)
+    doc = {"game": "h1", "seat": "north", "key": KEYS["north"], "command": "preferences",
+           "webhook": "ftp://chat.example.org/hook"}
+    judge.handle_message(pseudolocale._mail("north@pbem.localhost", yaml.safe_dump(doc), 1, "prefs"))
+    text = _host_mail(judge, "prefs", "north@pbem.localhost")
+    _fully_translated(text, language, "only http:// and https:// URLs are taken",
+                      {"north", "webhook", "url", "https", "h1", "preferences", "prefs"})
