@@ -298,3 +298,39 @@ def test_a_seats_webhook_refused_for_its_url_names_the_problem_in_its_language(t
     text = _host_mail(judge, "prefs", "north@pbem.localhost")
     _fully_translated(text, language, "only http:// and https:// URLs are taken",
                       {"north", "webhook", "url", "https", "h1", "preferences", "prefs"})
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_mail_that_gave_up_is_told_to_the_host_in_the_host_language(tmp_path: Path, language: str) -> None:
+    """Issue 28 (lang28): the host notice of mail that could not be delivered listed its
+    rows in English (``- outbox 3: prompt to seat north of h1 (…)``) inside a notice in
+    the host's language; so did a webhook's (``the webhook https://…``). The server's
+    own error stays as it came."""
+    import email
+    import email.policy
+
+    from pbem.service.outgoing import sending, webhooks
+
+    judge = _host_judge(tmp_path, language)
+    row_id, seat, to = judge.store.db.execute(
+        "SELECT o.id, s.seat, o.to_addr FROM outbox o JOIN seats s ON s.game_id = o.game_id AND s.email = o.to_addr "
+        "WHERE o.kind != 'host' ORDER BY o.id LIMIT 1").fetchone()
+    judge.store.mark_attempt_failed(row_id, "550 5.1.1 mailbox unavailable", None)
+    sending._report_given_up(judge, [row_id])
+    last = judge.store.db.execute("SELECT max(id) FROM outbox WHERE to_addr = 'host@pbem.localhost'").fetchone()[0]
+    msg = email.message_from_bytes(judge.store.outbox_row(last)["raw"], policy=email.policy.default)
+    text = msg.get_body(("plain",)).get_content()
+    assert "550 5.1.1 mailbox unavailable" in _flat(text), text
+    tr = i18n.translations(language)
+    line = "seat %(seat)s of %(game)s (%(address)s)"
+    values = {"seat": seat, "game": "h1", "address": to}
+    if language == i18n.PSEUDO:
+        assert f"{i18n.OPEN}{line % values}{i18n.CLOSE}" in _flat(text), text
+        names = pseudolocale.names_of(judge.pack_for("h1"), ("h1", "mailbox", "unavailable", "prompt", "report"))
+        assert pseudolocale.unmarked_prose(text, names)[1] == [], text
+    else:
+        assert tr.gettext(line) != line and tr.gettext(line) % values in _flat(text), text
+        assert f"seat {seat} of h1" not in _flat(text), text
+    hook = webhooks.recipient(judge.store, {"game_id": None, "to_addr": "https://chat.example.org/T0K3N"}, tr)
+    assert hook == tr.gettext("the webhook %(url)s") % {"url": "https://chat.example.org/…"}
+    assert (hook.startswith(i18n.OPEN) if language == i18n.PSEUDO else "the webhook" not in hook), hook
