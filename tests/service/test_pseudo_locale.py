@@ -334,3 +334,26 @@ def test_a_mail_that_gave_up_is_told_to_the_host_in_the_host_language(tmp_path: 
     hook = webhooks.recipient(judge.store, {"game_id": None, "to_addr": "https://chat.example.org/T0K3N"}, tr)
     assert hook == tr.gettext("the webhook %(url)s") % {"url": "https://chat.example.org/…"}
     assert (hook.startswith(i18n.OPEN) if language == i18n.PSEUDO else "the webhook" not in hook), hook
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_bounce_notice_says_why_in_the_host_language(tmp_path: Path, language: str) -> None:
+    """Issue 28 (lang28): the bounce notice to the host said why in English ("a delivery
+    report came back for it", "the mail server refused the address (…)") inside a notice
+    in the host's language."""
+    import email
+    import email.policy
+
+    from tests.service.test_identity import _dsn
+
+    judge = _host_judge(tmp_path, language)
+    west = "west@pbem.localhost"
+    to_west = judge.store.db.execute("SELECT message_id FROM outbox WHERE to_addr = ? LIMIT 1", [west]).fetchone()[0]
+    before = judge.store.db.execute("SELECT max(id) FROM outbox").fetchone()[0]
+    assert judge.handle_message(_dsn(west, to_west)) == "ignored"
+    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = 'host@pbem.localhost' AND id > ?",
+                                  [before]).fetchall()
+    assert len(rows) == 1, rows
+    msg = email.message_from_bytes(judge.store.outbox_row(rows[0][0])["raw"], policy=email.policy.default)
+    _fully_translated(msg.get_body(("plain",)).get_content(), language, "a delivery report came back for it",
+                      pseudolocale.names_of(judge.pack_for("h1"), ("h1", "host", "replace", "seat", "status")))

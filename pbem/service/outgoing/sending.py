@@ -31,7 +31,8 @@ def flush(judge: Service, budget: float = CYCLE_BUDGET) -> SendReport:
     if report.refused:  # 550 User unknown while sending: as a delivery report would say (issue 25, finding 12)
         with judge.store.transaction():
             for address, reply in report.refused.items():
-                host_notices.bounced(judge, address, f"the mail server refused the address ({reply})")
+                host_notices.bounced(judge, address, lambda tr, reply=reply: tr.gettext(  # each reader's language
+                    "the mail server refused the address (%(reply)s)") % {"reply": reply})
     if report.gave_up:
         _report_given_up(judge, report.gave_up)
     # webhooks after the mail, so they never hold it up (issue 29.5; pbem.service.outgoing.webhooks)
