@@ -488,6 +488,7 @@ DETAILS: dict[str, str] = {
     "envelope.stale_step": N_("Step %(step)s is over: the game is at step %(now)s."),
     "envelope.future_step": N_("Step %(step)s has not come yet: the game is at step %(now)s."),
     "command.repeat": N_("This is the same command as the one applied on %(at)s: a copy does nothing."),
+    "command.webhook": N_("webhook: is not an http:// or https:// URL: %(why)s."),
     "command.rate": N_("Your seat sent `command: %(command)s` %(used)s times within the hour; the judge takes it "
                        "at most %(most)s times an hour."),
 }

@@ -25,6 +25,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pbem import i18n
 from pbem.service.base.context import Service
 from pbem.service.commands.seat import votes
 from pbem.service.intake import intake
@@ -95,10 +96,12 @@ class Judge(Service):
         for line in done.lines():
             log.info("retention: %s", line)
         for game_id, why in done.held.items():
+            said = done.said.get(game_id, why)  # in the host's language (issue 28)
             with self.store.transaction():
-                host_notices.notify_host(self, game_id, lambda tr, game_id=game_id, why=why: tr.gettext(
+                host_notices.notify_host(self, game_id, lambda tr, game_id=game_id, said=said: tr.gettext(
                     "Game %(game)s ended long enough ago to leave the live database for the archive database, but "
-                    "it stays: %(why)s. Run `pbem verify` on it.") % {"game": game_id, "why": why},
+                    "it stays: %(why)s. Run `pbem verify` on it.") % {"game": game_id,
+                                                                       "why": i18n.localize(said, tr)},
                     kind="not archived", once="retention")
         self.retention_at = now if done.more else now + RETENTION_EVERY
 

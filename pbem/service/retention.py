@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from pbem import i18n
 from pbem.config import Config
 from pbem.store import Store
 from pbem.store.retention import copy_game, drop_game, mark_pruned, prune_game, sweep
@@ -41,6 +42,9 @@ class RetentionPass:
     moved: list[str] = field(default_factory=list)
     pruned: dict[str, int] = field(default_factory=dict)
     held: dict[str, str] = field(default_factory=dict)
+    said: dict[str, i18n.Localizable] = field(default_factory=dict)
+    """Why each game of ``held`` stays, for its host's notice in the host's language
+    (issue 28; ``held`` is the English the CLI and the log show)."""
     more: bool = False
 
     def lines(self) -> list[str]:
@@ -94,11 +98,15 @@ def run(store: Store, config: Config, now: datetime, *, most: int | None = None,
                 break
             if store.mail_waiting(gid):
                 done.held[gid] = "mail of the game still waits in the outbox"
+                done.said[gid] = lambda tr: tr.gettext("mail of the game still waits in the outbox")
                 continue
             copy_game(store, target, gid)
             checked = verify_game(archive, gid)
             if not checked.ok:
-                done.held[gid] = "its copy in the archive database does not verify: " + "; ".join(checked.problems[:3])
+                problems = "; ".join(checked.problems[:3])
+                done.held[gid] = "its copy in the archive database does not verify: " + problems
+                done.said[gid] = lambda tr, problems=problems: tr.gettext(
+                    "its copy in the archive database does not verify: %(problems)s") % {"problems": problems}
                 continue
             drop_game(store, gid, status, ended, target)
             done.moved.append(gid)

@@ -15,6 +15,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 import yaml
 
 from pbem import rules
@@ -398,4 +399,53 @@ def test_a_bot_that_writes_refused_orders_gets_the_default_and_the_host_is_told(
     told = " ".join(unpack(notices[0][1]).decode().split())
     # the refusal's codes, never its words (they may name the bot's cards: a host may play another seat)
     assert "the check refuses (orders.unknown_key)" in told and "no_such_order" not in told, told
+    judge.store.close()
+
+
+@pytest.mark.parametrize("broken", ["refused", "raises"])
+def test_a_bot_that_failed_is_told_to_the_host_in_the_host_language(tmp_path: Path, monkeypatch,
+                                                                     broken: str) -> None:
+    """Issue 28 (lang28): the notice of a bot that failed said why in English (the check's
+    refusal, or "RuntimeError; the judge's log has the details") inside a notice in the
+    host's language."""
+    import email
+    import email.policy
+
+    from pbem import i18n
+
+    def play(view, seat, rng, budget):  # noqa: ANN001, ANN202
+        if broken == "raises":
+            raise RuntimeError("a broken bot")
+        return {"no_such_order": True}
+    monkeypatch.setitem(table_bots.BOTS, "search", table_bots.TableBot("search", 1, play))
+    seats = [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
+             for s in SEATS if s != "west"] + [{"seat": "west", "bot": True}]
+    raw = {"judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "f.sqlite"),
+           "map_attachment": False, "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": seats,
+                                               "settings": {"host_language": "ru"}}]}
+    judge = Judge(parse_config(raw, tmp_path), Store(tmp_path / "f.sqlite"),
+                  clock=lambda: datetime(2029, 1, 1, tzinfo=UTC), new_seed=lambda: hashlib.sha256(b"f").digest())
+    judge.ensure_games()
+    rng, n = random.Random(6), 0
+    while (d := rules.pending(judge.state("g1"))[0]).seat != "west":
+        n += 1
+        state = judge.state("g1")
+        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
+               "orders": rules.bot_orders(state, d.seat, rng)}
+        assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
+    judge.tick()
+    ru = i18n.translations("ru")
+    notices = [r for r in judge.store.db.execute("SELECT subject, raw FROM outbox WHERE to_addr = "
+                                                 "'host@pbem.localhost'").fetchall()
+               if ru.gettext("a bot could not play") in r[0]]
+    assert len(notices) == 1, notices
+    msg = email.message_from_bytes(unpack(notices[0][1]), policy=email.policy.default)
+    told = " ".join(msg.get_body(("plain",)).get_content().split())
+    if broken == "refused":
+        said = ru.gettext("the bot %(bot)s wrote orders the check refuses (%(codes)s)") % {
+            "bot": "search/1", "codes": "orders.unknown_key"}
+        assert said in told and "wrote orders" not in told and "no_such_order" not in told, told
+    else:
+        said = ru.gettext("%(error)s; the judge's log has the details") % {"error": "RuntimeError"}
+        assert said in told and "the judge's log" not in told and "a broken bot" not in told, told
     judge.store.close()

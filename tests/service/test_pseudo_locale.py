@@ -160,9 +160,9 @@ def test_the_archive_pages_in_the_pseudo_language(tmp_path: Path) -> None:
     assert english == {}, english
 
 
-def _host_judge(tmp: Path, language: str) -> pseudolocale.Judge:
+def _host_judge(tmp: Path, language: str, seats: str = i18n.DEFAULT) -> pseudolocale.Judge:
     """Game ``h1`` whose host (host@pbem.localhost, the host key :data:`pseudolocale.HOST_KEY`)
-    reads ``language``; no game played."""
+    reads ``language`` and whose seats read ``seats``; no game played."""
     from pbem.config import parse_config
     from pbem.store import Store
     from tests.conftest import HASHES, PLAYERS, SEATS
@@ -173,20 +173,20 @@ def _host_judge(tmp: Path, language: str) -> pseudolocale.Judge:
         "games": [{"id": "h1", "host_email": "host@pbem.localhost", "host_key_hash": pseudolocale.HOST_HASH,
                    "settings": {"host_language": language},
                    "seats": [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost",
-                              "key_hash": HASHES[s]} for s in SEATS]}]}, base=tmp)
+                              "key_hash": HASHES[s], "language": seats} for s in SEATS]}]}, base=tmp)
     clock = pseudolocale.Clock()
     judge = pseudolocale.Judge(config, Store(config.database), clock=clock)
     judge.ensure_games()
     return judge
 
 
-def _host_mail(judge: pseudolocale.Judge, subject: str) -> str:
-    """The text part of the one mail to the host whose subject holds ``subject``."""
+def _host_mail(judge: pseudolocale.Judge, subject: str, to: str = "host@pbem.localhost") -> str:
+    """The text part of the one mail to ``to`` (the host) whose subject holds ``subject``."""
     import email
     import email.policy
 
-    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = 'host@pbem.localhost' AND subject LIKE ?",
-                                  (f"%{subject}%",)).fetchall()
+    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = ? AND subject LIKE ?",
+                                  (to, f"%{subject}%")).fetchall()
     assert len(rows) == 1, rows
     msg = email.message_from_bytes(judge.store.outbox_row(rows[0][0])["raw"], policy=email.policy.default)
     return msg.get_body(("plain",)).get_content()
@@ -279,3 +279,81 @@ def test_a_rollback_refused_by_mail_names_its_reason_in_the_host_language(tmp_pa
     else:
         assert said != reason % {"game": "h1"} and said in flat, text
         assert "there is no earlier step" not in flat, text
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_seats_webhook_refused_for_its_url_names_the_problem_in_its_language(tmp_path: Path,
+                                                                                language: str) -> None:
+    """Issue 28 (lang28): a seat's ``webhook:`` preference with a URL that cannot be one
+    was refused in es/ru by the code's generic text only (the URL's problem was English);
+    now with the URL's problem in the seat's language."""
+    import yaml
+
+    from tests.conftest import KEYS
+
+    judge = _host_judge(tmp_path, i18n.DEFAULT, seats=language)
+    doc = {"game": "h1", "seat": "north", "key": KEYS["north"], "command": "preferences",
+           "webhook": "ftp://chat.example.org/hook"}
+    judge.handle_message(pseudolocale._mail("north@pbem.localhost", yaml.safe_dump(doc), 1, "prefs"))
+    text = _host_mail(judge, "prefs", "north@pbem.localhost")
+    _fully_translated(text, language, "only http:// and https:// URLs are taken",
+                      {"north", "webhook", "url", "https", "h1", "preferences", "prefs"})
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_mail_that_gave_up_is_told_to_the_host_in_the_host_language(tmp_path: Path, language: str) -> None:
+    """Issue 28 (lang28): the host notice of mail that could not be delivered listed its
+    rows in English (``- outbox 3: prompt to seat north of h1 (…)``) inside a notice in
+    the host's language; so did a webhook's (``the webhook https://…``). The server's
+    own error stays as it came."""
+    import email
+    import email.policy
+
+    from pbem.service.outgoing import sending, webhooks
+
+    judge = _host_judge(tmp_path, language)
+    row_id, seat, to = judge.store.db.execute(
+        "SELECT o.id, s.seat, o.to_addr FROM outbox o JOIN seats s ON s.game_id = o.game_id AND s.email = o.to_addr "
+        "WHERE o.kind != 'host' ORDER BY o.id LIMIT 1").fetchone()
+    judge.store.mark_attempt_failed(row_id, "550 5.1.1 mailbox unavailable", None)
+    sending._report_given_up(judge, [row_id])
+    last = judge.store.db.execute("SELECT max(id) FROM outbox WHERE to_addr = 'host@pbem.localhost'").fetchone()[0]
+    msg = email.message_from_bytes(judge.store.outbox_row(last)["raw"], policy=email.policy.default)
+    text = msg.get_body(("plain",)).get_content()
+    assert "550 5.1.1 mailbox unavailable" in _flat(text), text
+    tr = i18n.translations(language)
+    line = "seat %(seat)s of %(game)s (%(address)s)"
+    values = {"seat": seat, "game": "h1", "address": to}
+    if language == i18n.PSEUDO:
+        assert f"{i18n.OPEN}{line % values}{i18n.CLOSE}" in _flat(text), text
+        names = pseudolocale.names_of(judge.pack_for("h1"), ("h1", "mailbox", "unavailable", "prompt", "report"))
+        assert pseudolocale.unmarked_prose(text, names)[1] == [], text
+    else:
+        assert tr.gettext(line) != line and tr.gettext(line) % values in _flat(text), text
+        assert f"seat {seat} of h1" not in _flat(text), text
+    hook = webhooks.recipient(judge.store, {"game_id": None, "to_addr": "https://chat.example.org/T0K3N"}, tr)
+    assert hook == tr.gettext("the webhook %(url)s") % {"url": "https://chat.example.org/…"}
+    assert (hook.startswith(i18n.OPEN) if language == i18n.PSEUDO else "the webhook" not in hook), hook
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "es", "ru"])
+def test_a_bounce_notice_says_why_in_the_host_language(tmp_path: Path, language: str) -> None:
+    """Issue 28 (lang28): the bounce notice to the host said why in English ("a delivery
+    report came back for it", "the mail server refused the address (…)") inside a notice
+    in the host's language."""
+    import email
+    import email.policy
+
+    from tests.service.test_identity import _dsn
+
+    judge = _host_judge(tmp_path, language)
+    west = "west@pbem.localhost"
+    to_west = judge.store.db.execute("SELECT message_id FROM outbox WHERE to_addr = ? LIMIT 1", [west]).fetchone()[0]
+    before = judge.store.db.execute("SELECT max(id) FROM outbox").fetchone()[0]
+    assert judge.handle_message(_dsn(west, to_west)) == "ignored"
+    rows = judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = 'host@pbem.localhost' AND id > ?",
+                                  [before]).fetchall()
+    assert len(rows) == 1, rows
+    msg = email.message_from_bytes(judge.store.outbox_row(rows[0][0])["raw"], policy=email.policy.default)
+    _fully_translated(msg.get_body(("plain",)).get_content(), language, "a delivery report came back for it",
+                      pseudolocale.names_of(judge.pack_for("h1"), ("h1", "host", "replace", "seat", "status")))

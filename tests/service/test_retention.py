@@ -200,3 +200,29 @@ def test_backup_and_restore_carry_the_archive_database(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     out = runner.invoke(main, ["verify", "-c", cfg, "g1"])
     assert out.exit_code == 0 and "hash chain intact" in out.output, out.output
+
+
+def test_a_game_that_cannot_move_is_told_to_its_host_in_the_host_language(tmp_path: Path) -> None:
+    """Issue 28 (lang28): the host's notice of a game that stays in the live database said
+    why in English ("mail of the game still waits in the outbox") inside a notice in the
+    host's language."""
+    from pbem import i18n
+
+    clock = Clock()
+    raw = _raw(tmp_path, {"move_after": "1d", "prune_after": None})
+    raw["games"][0]["settings"] = {"host_language": "es"}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(raw))
+    judge = _finished_game(tmp_path, raw, clock, decisions=2)
+    judge.store.db.execute("UPDATE outbox SET status = 'pending' WHERE id = (SELECT max(id) FROM outbox)")
+    before = judge.store.db.execute("SELECT max(id) FROM outbox").fetchone()[0]
+    clock.now += timedelta(days=2)
+    judge.retention_tick()
+    rows = judge.store.db.execute("SELECT raw FROM outbox WHERE to_addr = 'host@pbem.localhost' AND id > ?",
+                                  [before]).fetchall()
+    assert len(rows) == 1, rows
+    text = " ".join(message_from_bytes(unpack(rows[0][0]), policy=policy.default).get_body(("plain",))
+                    .get_content().split())
+    es = i18n.translations("es")
+    said = es.gettext("mail of the game still waits in the outbox")
+    assert said != "mail of the game still waits in the outbox" and said in text, text
+    assert "still waits" not in text, text

@@ -71,7 +71,7 @@ def _believe_bounces(service: Service, mail: Mail, verdict: Verdict) -> None:
             log.warning("a delivery report about %s names no mail we sent there (%s); not believed",
                         safe_text(address, 100), safe_text(" ".join(parsed.returned_ids), 300) or "no Message-ID")
             continue
-        host_notices.bounced(service, address, "a delivery report came back for it")
+        host_notices.bounced(service, address, lambda tr: tr.gettext("a delivery report came back for it"))
 
 
 def _record_refusal(service: Service, mail: Mail, verdict: Verdict) -> None:

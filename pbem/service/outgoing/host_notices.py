@@ -73,28 +73,30 @@ def notify_host(judge: Service, game_id: str, body: i18n.Localizable, kind: str,
     webhooks.queue_host_notice(judge, address, game_id, kind, subject, (game_id, "host", kind, digest))
 
 
-def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
+def bounced(judge: Service, address: str, why: i18n.Localizable) -> list[tuple[str, str]]:
     """Mail to ``address`` cannot be delivered — a delivery report came back (RFC 3464)
     or the relay refused the recipient for good (a 5xx reply to RCPT, RFC 5321 4.2.1;
     issue 25, finding 12) — ``why`` says which: every seat registered at ``address`` is
     marked bouncing, so mail to it waits in the outbox (:meth:`pbem.store.Store.due_mail`)
     until the player writes from the address with the seat's key or the seat gets
     another address, and each game's host is told which game and seat (once a day per
-    seat). An address change waiting for its code at ``address`` is closed and its seat
+    seat; ``why`` a text or a function of the reader's translations object, said in each
+    reader's language, issue 28). An address change waiting for its code at ``address`` is closed and its seat
     and host told (:func:`_confirmation_undeliverable`); an observer at ``address`` is
     dropped and its host told
     (:func:`dropped_for_bounce`). Returns the
     (game, seat) pairs marked. Call inside a transaction."""
     hits = judge.store.mark_bouncing(address)
     _confirmation_undeliverable(judge, address, why)
-    dropped_for_bounce(judge, address, safe_text(why, 300))  # an observer's bounce drops it (issue 29)
+    dropped_for_bounce(judge, address, why)  # an observer's bounce drops it (issue 29)
     for game_id, seat in hits:
         row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), {})
         config_game = judge.config.game(game_id) is not None
-        player, said = row.get('player', '?'), safe_text(why, 300)
+        player = row.get('player', '?')
 
-        def body(tr: gettext.NullTranslations, seat: str = seat, player: str = player, said: str = said,
+        def body(tr: gettext.NullTranslations, seat: str = seat, player: str = player,
                  config_game: bool = config_game) -> str:  # the host's language (issue 28)
+            said = safe_text(i18n.localize(why, tr), 300)
             how = (tr.gettext("change the seat's address in the judge's config (games[].seats[].email; the next "
                               "`pbem run` logs it)") if config_game else
                    tr.gettext("the player sends `command: address`, or `pbem host replace %(game)s --seat %(seat)s` "
@@ -110,7 +112,7 @@ def bounced(judge: Service, address: str, why: str) -> list[tuple[str, str]]:
     return hits
 
 
-def _confirmation_undeliverable(judge: Service, address: str, why: str) -> None:
+def _confirmation_undeliverable(judge: Service, address: str, why: i18n.Localizable) -> None:
     """Close every open address change towards ``address`` (its confirmation code cannot
     arrive) and tell the seat, at the address it still has, and the game's host why
     (issue 25, third break-it pass: a 5xx for the code went unreported, and the player
@@ -120,9 +122,9 @@ def _confirmation_undeliverable(judge: Service, address: str, why: str) -> None:
         game_id, seat = change["game_id"], change["seat"]
         judge.store.close_address_change(change["id"], "undeliverable", now.isoformat())
         row = next((r for r in judge.store.seats(game_id) if r["seat"] == seat), None)
-        reason = safe_text(why, 300)
         if row is not None:
             tr = seat_preferences.translations(judge.store, game_id, seat)  # the seat's language (issue 28)
+            reason = safe_text(i18n.localize(why, tr), 300)
             text = build.render_notice(wrapped(tr.gettext(
                 "The confirmation code of your address change for seat %(seat)s in %(game)s could not be delivered "
                 "to %(address)s: %(why)s. The request is closed and the seat's mail stays at this address. Check "
@@ -133,10 +135,11 @@ def _confirmation_undeliverable(judge: Service, address: str, why: str) -> None:
             outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
                          subject=subject, text=text, html=build.html_of_text(subject, text),
                          id_parts=(game_id, "address-undeliverable", seat, change["id"]))
-        notify_host(judge, game_id, lambda tr, seat=seat, reason=reason: tr.gettext(
+        notify_host(judge, game_id, lambda tr, seat=seat: tr.gettext(
             "Seat %(seat)s of %(game)s asked to move to %(address)s, but the confirmation code could not be "
             "delivered there: %(why)s. The request is closed, the seat keeps its address and its player was "
-            "told.") % {"seat": seat, "game": game_id, "address": address, "why": reason},
+            "told.") % {"seat": seat, "game": game_id, "address": address,
+                        "why": safe_text(i18n.localize(why, tr), 300)},
             kind="address change", once=f"{seat} {change['id']}")
 
 
@@ -236,10 +239,11 @@ def send_direct(judge: Service, key: str, title: i18n.Localizable, body: i18n.Lo
     return reached
 
 
-def dropped_for_bounce(judge: Service, address: str, why: str) -> list[str]:
+def dropped_for_bounce(judge: Service, address: str, why: i18n.Localizable) -> list[str]:
     """Mail to ``address`` bounced: every game it observes (or was sent a code for) drops
     it (``left``) and its host is told (issue 29's trial, finding 6; as a seat's
-    bouncing address is marked). Returns the games. Call inside a transaction."""
+    bouncing address is marked; ``why`` as :func:`bounced` takes it). Returns the games. Call inside a
+    transaction."""
     now = judge.clock().isoformat()
     games = []
     for row in judge.store.observed_by(address):
@@ -249,5 +253,6 @@ def dropped_for_bounce(judge: Service, address: str, why: str) -> list[str]:
         notify_host(judge, game_id, lambda tr, g=game_id, a=row["email"]: tr.gettext(
             "Mail to %(address)s, an observer of %(game)s, bounced: %(why)s. It no longer observes the game and "
             "gets no more of its reports; it may send `command: observe` again from a working address.") % {
-            "address": a, "game": g, "why": why}, kind="observer bounce", once=f"{row['email']} {now[:10]}")
+            "address": a, "game": g, "why": safe_text(i18n.localize(why, tr), 300)}, kind="observer bounce",
+            once=f"{row['email']} {now[:10]}")
     return games

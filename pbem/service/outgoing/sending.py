@@ -8,12 +8,14 @@ sends them again.
 """
 from __future__ import annotations
 
+import gettext
 import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pbem import i18n
 from pbem.mail.smtp import CYCLE_BUDGET, PROBE_TIMEOUT, SendReport, answers, send_due
 from pbem.service.base.context import Service
 from pbem.service.outgoing import faults, host_notices, webhooks
@@ -29,7 +31,8 @@ def flush(judge: Service, budget: float = CYCLE_BUDGET) -> SendReport:
     if report.refused:  # 550 User unknown while sending: as a delivery report would say (issue 25, finding 12)
         with judge.store.transaction():
             for address, reply in report.refused.items():
-                host_notices.bounced(judge, address, f"the mail server refused the address ({reply})")
+                host_notices.bounced(judge, address, lambda tr, reply=reply: tr.gettext(  # each reader's language
+                    "the mail server refused the address (%(reply)s)") % {"reply": reply})
     if report.gave_up:
         _report_given_up(judge, report.gave_up)
     # webhooks after the mail, so they never hold it up (issue 29.5; pbem.service.outgoing.webhooks)
@@ -41,13 +44,17 @@ def flush(judge: Service, budget: float = CYCLE_BUDGET) -> SendReport:
     return report
 
 
-def _recipient(judge: Service, row: Mapping[str, Any]) -> str:
-    """Who an outbox row was for, as the host reads it: ``seat east of g1
+def _recipient(judge: Service, row: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
+    """Who an outbox row was for, as the host reads it, in the language of ``tr``
+    (English by default; the host's in a notice, issue 28): ``seat east of g1
     (east@example.org)``, or the address alone (a webhook: :func:`webhooks.recipient`)."""
     if row["kind"] == webhooks.KIND:
-        return webhooks.recipient(judge.store, row)
+        return webhooks.recipient(judge.store, row, tr)
     seat = judge.store.seat_at(row["game_id"], row["to_addr"]) if row.get("game_id") else None
-    return f"seat {seat} of {row['game_id']} ({row['to_addr']})" if seat else repr(row["to_addr"])
+    _ = (tr or i18n.translations()).gettext
+    return (_("seat %(seat)s of %(game)s (%(address)s)") % {"seat": seat, "game": row["game_id"],
+                                                             "address": row["to_addr"]}
+            if seat else repr(row["to_addr"]))
 
 
 def _report_given_up(judge: Service, ids: Sequence[int]) -> None:
@@ -55,12 +62,16 @@ def _report_given_up(judge: Service, ids: Sequence[int]) -> None:
     rows = [r for r in rows if r["kind"] != "host"]
     if not rows:
         return
-    lines = "\n".join(f"- outbox {r['id']}: {r['kind']} to {_recipient(judge, r)} ({r['subject']!r}): "
-                      f"{r['last_error']}" for r in rows)
+
+    def lines(tr: gettext.NullTranslations) -> str:
+        """One line per row, in the host's language (the server's error as it came)."""
+        return "\n".join("- " + tr.gettext("outbox %(id)s: %(kind)s to %(recipient)s (%(subject)s): %(error)s") % {
+            "id": r["id"], "kind": r["kind"], "recipient": _recipient(judge, r, tr), "subject": repr(r["subject"]),
+            "error": r["last_error"]} for r in rows)
     with judge.store.transaction():
         host_notices.report_fault(judge, "undeliverable", lambda tr: tr.gettext("mail could not be delivered"),
                                   lambda tr: tr.gettext("The mail server refused these messages for good (or they "
-                                                        "cannot be sent):") + f"\n\n{lines}\n\n" + tr.gettext(
+                                                        "cannot be sent):") + f"\n\n{lines(tr)}\n\n" + tr.gettext(
                                       "Fix the address or the relay, then `pbem outbox resend` sends them again "
                                       "with the same Message-IDs. You hear of this at most once a day; `pbem "
                                       "status` lists every failed message."))
@@ -69,12 +80,16 @@ def _report_given_up(judge: Service, ids: Sequence[int]) -> None:
 def _report_webhooks_given_up(judge: Service, ids: Sequence[int]) -> None:
     """Tell the hosts of webhook rows that gave up (issue 29.5), as of undelivered mail."""
     rows = [judge.store.outbox_row(i) for i in ids]
-    lines = "\n".join(f"- outbox {r['id']}: {_recipient(judge, r)} ({r['subject']!r}): {r['last_error']}"
-                      for r in rows)
+
+    def lines(tr: gettext.NullTranslations) -> str:
+        """One line per row, in the host's language (the error as it came)."""
+        return "\n".join("- " + tr.gettext("outbox %(id)s: %(recipient)s (%(subject)s): %(error)s") % {
+            "id": r["id"], "recipient": _recipient(judge, r, tr), "subject": repr(r["subject"]),
+            "error": r["last_error"]} for r in rows)
     with judge.store.transaction():
         host_notices.report_fault(judge, "webhook", lambda tr: tr.gettext("a webhook could not be reached"),
                                   lambda tr: tr.gettext("These webhook notices gave up (the mail to the seats went "
-                                                        "out as usual):") + f"\n\n{lines}\n\n" + tr.gettext(
+                                                        "out as usual):") + f"\n\n{lines(tr)}\n\n" + tr.gettext(
                                       "The seat can set another URL or `webhook: off` by `command: preferences`; "
                                       "`pbem outbox resend` posts them again. You hear of this at most once a day; "
                                       "`pbem status` lists every failed row."))

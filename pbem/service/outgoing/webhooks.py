@@ -207,9 +207,10 @@ def shown(url: str) -> str:
     return f"{parts.scheme}://{parts.hostname}/…"
 
 
-def recipient(store: Store, row: Mapping[str, Any]) -> str:
+def recipient(store: Store, row: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
     """``the webhook of seat east of g1 (https://host/…)`` for a host notice (``the
-    webhook https://host/…`` for the host's own)."""
+    webhook https://host/…`` for the host's own), in the language of ``tr`` (English by
+    default; the host's in a notice, issue 28)."""
     seat = None
     if row.get("game_id"):
         for s in store.seats(row["game_id"]):
@@ -217,4 +218,7 @@ def recipient(store: Store, row: Mapping[str, Any]) -> str:
                 seat = s["seat"]
                 break
     where = shown(row["to_addr"])
-    return f"the webhook of seat {seat} of {row['game_id']} ({where})" if seat else f"the webhook {where}"
+    _ = (tr or i18n.translations()).gettext
+    return (_("the webhook of seat %(seat)s of %(game)s (%(url)s)") % {"seat": seat, "game": row["game_id"],
+                                                                        "url": where}
+            if seat else _("the webhook %(url)s") % {"url": where})

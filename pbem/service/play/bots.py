@@ -20,6 +20,7 @@ docs/trust.md).
 """
 from __future__ import annotations
 
+import gettext
 import logging
 import random
 import time
@@ -51,7 +52,18 @@ again (the hosts were told), so the other bot decisions are not held up by it.""
 
 class BotOrdersRefused(ValueError):
     """The check refused a bot's orders; the message names the problem codes only (the
-    problems' own words may name the bot's cards, a secret the hosts may not see)."""
+    problems' own words may name the bot's cards, a secret the hosts may not see).
+    ``label`` is the bot's, ``codes`` the problem codes (sorted), so the host's notice
+    says it in the host's language (:meth:`said`, issue 28)."""
+
+    def __init__(self, label: str, codes: list[str]) -> None:
+        super().__init__(f"the bot {label} wrote orders the check refuses ({', '.join(codes)})")
+        self.label, self.codes = label, codes
+
+    def said(self, tr: gettext.NullTranslations) -> str:
+        """The refusal in the language of ``tr`` (the codes as they are)."""
+        return tr.gettext("the bot %(bot)s wrote orders the check refuses (%(codes)s)") % {
+            "bot": self.label, "codes": ", ".join(self.codes)}
 
 
 def table_bot(settings: GameSettings) -> TableBot:
@@ -207,8 +219,7 @@ def play(judge: Service, game_id: str, seat: str) -> rules.GameState:
     orders = trust.json_form(load_strict_yaml(yaml.safe_dump(written, sort_keys=False, allow_unicode=True)))
     problems = rules.validate(state, seat, orders)
     if problems:
-        raise BotOrdersRefused(f"the bot {bot.label} wrote orders the check refuses ("
-                               + ", ".join(sorted({p.code for p in problems})) + ")")
+        raise BotOrdersRefused(bot.label, sorted({p.code for p in problems}))
     deadlines.expire(judge, game_id, state.step, seat)
     new_state = adjudicate.apply_orders(judge, game_id, state, seat, orders, inbox_id=None, parsed=None,
                                         by=f"bot {bot.label}")
@@ -244,13 +255,18 @@ def _fall_back(judge: Service, row: dict[str, Any], exc: BaseException) -> None:
     game_id, seat = row["game_id"], row["seat"]
     # only the refusal's codes or the error's type: its text may name the seat's secrets
     # (its hand), and a host may play another seat; the judge's own log has the rest
-    why = (safe_text(str(exc), 300) if isinstance(exc, BotOrdersRefused)
-           else f"{type(exc).__name__}; the judge's log has the details")
-    values = {"seat": seat, "game": game_id, "step": row["step"], "why": why}
+    values = {"seat": seat, "game": game_id, "step": row["step"]}
+
+    def why(tr: gettext.NullTranslations) -> str:
+        """The refusal's codes, or the error's type, in the host's language (issue 28)."""
+        if isinstance(exc, BotOrdersRefused):
+            return safe_text(exc.said(tr), 300)
+        return tr.gettext("%(error)s; the judge's log has the details") % {"error": type(exc).__name__}
     host_notices.report_fault(judge, f"bot {game_id} {seat}", lambda tr: tr.gettext("a bot could not play"),
                               lambda tr: tr.gettext("The bot of seat %(seat)s in %(game)s failed at step %(step)s "
                                                     "(%(why)s). The decision's default was played instead; the bot "
-                                                    "plays the seat's next decisions again.") % values)
+                                                    "plays the seat's next decisions again.") % {**values,
+                                                                                                 "why": why(tr)})
     state = judge.state(game_id)
     decision = next((d for d in rules.pending(state) if d.seat == seat), None)
     deadlines.expire(judge, game_id, row["step"], seat)

@@ -59,11 +59,12 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
     if "webhook" in doc:
         url = _value(doc["webhook"]) if doc["webhook"] in (True, False) else str(doc["webhook"] or "").strip()
         why = None if url.lower() == "off" else webhooks.url_problem(url)
-        if why:
+        if why:  # the URL's own problem in the seat's language too (issue 28, lang28)
+            said = webhooks.url_problem(url, seat_preferences.translations(judge.store, game_id, seat))
             problems.append(Problem(message=f"`webhook:` takes an http:// or https:// URL, or off: {why}.",
                                     where="webhook", code="command.webhook",
                                     hint="Write `webhook: https://…` (the URL your chat gives for an "
-                                         "incoming webhook) or `webhook: off`."))
+                                         "incoming webhook) or `webhook: off`.", params={"why": said}))
         elif url.lower() == "off":
             new.pop("webhook", None)
         else:
