@@ -86,3 +86,27 @@ def test_4_places_when_no_unit_finishes_training_say_nothing_is_placed(real) -> 
     ok = R.validate(st, "north", {"tyche": {"card": 17, "use": "train",
                                             "train": [{"unit": "phalangite", "ops": 2}]}, "movement": "none"})
     assert ok == [], [r.to_dict() for r in ok]
+
+
+def test_5_a_move_names_the_royals_it_carries_and_not_what_a_drop_leaves(real) -> None:
+    """A drop at the start is not a line of its own (docs/orders.md): the move's line
+    names what leaves with the army, and Alexander IV carried along is said."""
+    from pbem.rules.dice import Dice
+
+    st = position(real, {"turn_order": ["north", "east", "south", "west"], "garrisons": {"sippar": "north"},
+                         "generals": {"craterus": {"seat": "north", "where": "map", "space": "sippar"}},
+                         "cus": {"sippar": {"north": {"loyal": 5}}},
+                         "royals": {"alexander_iv": {"space": "sippar", "active": True, "seat": "north"}},
+                         "hands": {"north": [57], "east": [58]}})
+    orders = {"tyche": {"card": 57, "use": "discard"},
+              "movement": [{"army": "Craterus", "path": ["Babylon"], "drop": [{"cus": {"loyal": 2}}]}]}
+    assert R.validate(st, "north", orders) == []
+    _st, events = R.apply(st, "north", orders, Dice(b"fix24d", st.step))
+    moved = [e for e in events if e.kind == "ArmyMoved"]
+    assert moved, [e.kind for e in events]
+    said = narrate(real, moved[0])
+    assert said == ("north moves Craterus's army Sippar -> Babylon with 3 loyal. "
+                    "Alexander IV goes with the army."), said
+    for tr in (ES, RU):
+        said = narrate(real, moved[0], tr)
+        assert "goes with the army" not in said and ("Alexander" in said or "Алекс" in said), said
