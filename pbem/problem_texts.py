@@ -116,6 +116,8 @@ TEXTS: dict[str, Text] = {
                                       N_('Pay an auxiliary with one card per turn.')),
     'tyche.too_many_places': Text(N_('More places than units to place.'),
                                   N_('Name one place per unit.')),
+    'tyche.nothing_to_place': Text(N_('No unit finishes training with this card, so nothing can be placed.'),
+                                   N_('Leave out place: a unit is placed when the last of its OPs is paid.')),
     'tyche.general_place_illegal': Text(N_('The general may not be placed in that space.'),
                                         N_('Choose a space your prompt allows for the general.')),
     'tyche.fleet_upgrade_ops': Text(N_('A fleet upgrade needs a card of other OPs.'),

@@ -108,6 +108,7 @@ _RULES = [
     ("tyche.phalangite_too_fast", "R-8.4", "a phalangite paid in fewer segments than allowed"),
     ("tyche.auxiliary_same_turn", "R-8.4", "an auxiliary paid by several cards of one turn"),
     ("tyche.too_many_places", "R-7.2", "more places than units to place"),
+    ("tyche.nothing_to_place", "R-8.4", "places listed when no unit finishes training"),
     ("tyche.general_place_illegal", "R-8.6", "a space where the general may not be placed"),
     ("tyche.fleet_upgrade_ops", "R-8.2", "a fleet upgrade with a card of other OPs"),
     ("tyche.fleet_missing", "R-8.2", "a fleet upgrade naming no fleet"),

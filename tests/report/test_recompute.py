@@ -21,8 +21,8 @@ from pbem.report.narrate import narrate
 from tests.report.gamestore import war_games
 
 SIDE = re.compile(r"(\w+): strength (\d+)(?: = ([^;]+))?; dice ([\d+]+)(?: = (\d+))?(?: \(re-rolled with .+?, R-8\.5\))?"
-                  r", (?:below .+?'s battle rating (\d+), which counts instead|(above|equal to) .+?'s battle rating "
-                  r"(\d+)|no battle rating \(no general\)); battle chart row (\d+) \((the dice|the rating)\), "
+                  r", (?:below (?:the battle rating of [^;]+?|[^;]+?'s battle rating) (\d+), which counts instead|(above|equal to) "
+                  r"(?:the battle rating of [^;]+?|[^;]+?'s battle rating) (\d+)|no battle rating \(no general\)); battle chart row (\d+) \((the dice|the rating)\), "
                   r"column (\d+) \(the strength(?:, at least 1)?\): score (\d+)")
 
 
@@ -84,7 +84,7 @@ def test_an_independent_army_shows_its_local_troops(pack) -> None:
                    "read": {"chart": "battle", "row": 3, "column": 6, "result": 2}}]})
     text = narrate(pack, e)
     assert "strength 6 = Ariarathes of Cappadocia 5 + local troops 1" in text
-    assert ("dice 1+1 = 2, below Ariarathes of Cappadocia's battle rating 3, which counts instead; "
+    assert ("dice 1+1 = 2, below the battle rating of Ariarathes of Cappadocia 3, which counts instead; "
             "battle chart row 3 (the rating), column 6 (the strength): score 2") in text
     # a rating under the dice does not cap them (issue 24 item 9: "(Craterus's battle rating 6 is lower)")
     assert "6 loyal x 2" in text and ("dice 4+6 = 10, above Craterus's battle rating 6; battle chart row 10 "

@@ -410,7 +410,9 @@ def window_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
 
 def reaction_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """A reaction chosen in a window or by a standing order, in words (R-9.3, R-15,
-    R-9.2)."""
+    R-9.2): an interception names the space the interceptor comes from and the one it
+    enters (``"west chooses to intercept from Sinope into Amisus (standing order)."``),
+    an avoided battle the space left and the one withdrawn into (issue 24)."""
     kind, choice, seat = str(d.get("kind")), d.get("choice"), d.get("seat")
     how = t.gettext(" (standing order)") if d.get("source") == "standing" else ""
     where = space_name(pack, d.get("space"), t)
@@ -426,6 +428,12 @@ def reaction_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
         return t.gettext("%(seat)s's units inside %(space)s stay out of the battle%(how)s.") % v
     if kind == "surprise":  # R-8.5: the cards stay secret until they are played
         return t.gettext("%(seat)s has answered: its surprise cards stay secret until played.") % v
+    if choice and kind == "intercept":  # issue 24: both spaces, where from and where into
+        return t.gettext("%(seat)s chooses to intercept from %(choice)s into %(space)s%(how)s.") % {
+            **v, "choice": space_name(pack, choice, t)}
+    if choice and kind == "avoid_battle":
+        return t.gettext("%(seat)s chooses to avoid battle, leaving %(space)s for %(choice)s%(how)s.") % {
+            **v, "choice": space_name(pack, choice, t)}
     if choice:
         return t.gettext("%(seat)s chooses to %(react)s (%(choice)s)%(how)s.") % {
             **v, "choice": space_name(pack, choice, t)}
@@ -476,15 +484,18 @@ def _cu_terms(pack: Pack, rec: Mapping[str, Any], t: Words = ENGLISH) -> list[st
 
 
 def _leader(pack: Pack, rec: Mapping[str, Any], t: Words = ENGLISH) -> str:
-    """Whose battle rating a side has: ``"Craterus's"``, ``"the minor general's"``."""
+    """Whose battle rating a side has: ``"Craterus's battle rating"``, ``"the minor
+    general's battle rating"``; a name of several words or with parentheses reads
+    ``"the battle rating of Ariarathes of Cappadocia"`` (issue 24)."""
     cmd = rec.get("commander")
     armies = list(rec.get("armies") or {})
     if cmd == "minor":
         return t.gettext("the minor general's battle rating")
-    if cmd:
-        return t.gettext("%(name)s's battle rating") % {"name": general_name(pack, cmd)}
-    if len(armies) == 1:
-        return t.gettext("%(name)s's battle rating") % {"name": indep_army_name(pack, armies[0])}
+    if cmd or len(armies) == 1:
+        name = general_name(pack, cmd) if cmd else indep_army_name(pack, armies[0])
+        if " " in name or "(" in name:  # issue 24: "Ariarathes of Cappadocia's" reads badly
+            return t.gettext("the battle rating of %(name)s") % {"name": name}
+        return t.gettext("%(name)s's battle rating") % {"name": name}
     return t.gettext("the best independent army's battle rating")
 
 

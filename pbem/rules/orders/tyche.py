@@ -519,6 +519,12 @@ def _check_train(pack: Pack, s: State, seat: str, part: dict, card: Card, where:
         reject(rej, err[0], err[1], f"{where}.train[{err[2]}]", err[3], rule="R-8.4")
         return
     plan["train"] = [{"unit": u, "ops": o} for u, o in parsed]
+    if not done and part.get("place") not in (None, [], ""):  # issue 24: not "at most 0 trained units"
+        reject(rej, "tyche.nothing_to_place", "no unit finishes training with this card's OPs, so nothing "
+               "can be placed", f"{where}.place", "leave out place: a unit is placed in the Tyche segment "
+               "that pays the last of its OPs", rule="R-8.4")
+        plan["place"] = []
+        return
     plan["place"] = place_list(pack, part, where, rej, len(done), what=("trained unit", "trained units"),
                                rule="R-8.4")
 
@@ -554,8 +560,8 @@ def training_after(pack: Pack, s: State, seat: str, entries: list[tuple[str, int
         left = cost[kind] - unit["paid"]
         if ops > left:
             return units, done, ("tyche.train_overpaid",
-                                 f"the {kind} needs only {left} more OPs", i,
-                                 f"pay at most {left} OPs on the {kind} ({{unit: {kind}, ops: {left}}}); "
+                                 f"the {kind} needs only {count(left, 'more OP', 'more OPs')}", i,
+                                 f"pay at most {count(left, 'OP')} on the {kind} ({{unit: {kind}, ops: {left}}}); "
                                  "a card's OPs need not all be spent")
         unit["paid"] += ops
         if not any(u is unit for u in touched):

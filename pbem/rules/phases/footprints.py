@@ -42,7 +42,7 @@ BOARD_FREE = frozenset({
     "tyche.must_play_not_discardable", "tyche.no_ops", "tyche.use_not_allowed",
     "tyche.not_a_surprise", "tyche.discard_drawn_not_bool", "tyche.unknown_province",
     "tyche.fleet_upgrade_ops", "tyche.unknown_fleet", "tyche.activate_army_missing",
-    "tyche.moves_missing", "tyche.too_many_places", "tyche.duplicate_place",
+    "tyche.moves_missing", "tyche.too_many_places", "tyche.nothing_to_place", "tyche.duplicate_place",
     "tyche.places_missing", "tyche.too_many_garrisons", "tyche.training_cards_used", "tyche.training_units_full",
     "tyche.phalangite_too_fast", "tyche.auxiliary_same_turn", "tyche.train_entry",
     "tyche.train_missing", "tyche.train_overpaid", "tyche.train_too_many_ops",

@@ -223,8 +223,8 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
                            "The game starts when %(num)d more seats are taken; you will be told.", waiting) % names
                + " " if waiting else
                _("Yours was the last seat: the game starts now, your first report and prompt follow.") + " ")
-            + _("Deadlines are shown in the game's time zone, %(zone)s. docs/player-guide.md tells "
-                "how to write orders.") % names)
+            + _("Deadlines are shown in the game's time zone, %(zone)s. A `command: help` mail to the "
+                "judge sends the guide that tells how to write orders.") % names)
     text = build.render_notice(wrapped(body), game_id, tr)
     subject = _("your seat %(seat)s") % names
     outbox.queue(judge, game_id=None, kind="welcome", to_addr=sender, to_name=player, subject=f"[{game_id}] {subject}",

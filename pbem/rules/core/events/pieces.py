@@ -198,7 +198,7 @@ def _general_placed_text(p: Any, d: Mapping[str, Any], t: Words = ENGLISH) -> st
     v = {"name": name, "seat": seat, "space": space_name(p, d.get("space"), t)}
     if rule == "R-7.3" and d.get("decision"):
         return t.gettext("%(name)s arrives from the turn track in %(space)s: he joins %(seat)s, the seat with the "
-                         "fewest VP, at one of its garrisons (R-7.3, docs/rules.md).") % v
+                         "fewest VP, at one of its garrisons (R-7.3).") % v
     if rule == "R-7.3":
         return t.gettext("%(name)s (%(seat)s) returns from the dispersed box to %(space)s, one of %(seat)s's "
                          "garrisons (R-7.3).") % v

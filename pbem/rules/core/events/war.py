@@ -139,6 +139,18 @@ def _checked(success: Any, t: Words) -> str:
 
 
 def _moved_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
+    """An ``ArmyMoved`` (R-9.1): who moves which army along which path with which CUs,
+    and the royal family members it carries (issue 24, fix24d: "Alexander IV goes with
+    the army"; what a drop at the start leaves behind is not in the army, so not here)."""
+    royals = [royal_name(p, r) for r in d.get("royals") or [] if isinstance(r, str)]
+    line = _moved_line(p, d, t)
+    if not royals:
+        return line
+    return line + " " + t.ngettext("%(royals)s goes with the army.", "%(royals)s go with the army.",
+                                   len(royals)) % {"royals": ", ".join(royals)}
+
+
+def _moved_line(p: Any, d: Mapping[str, Any], t: Words) -> str:
     v = {"mover": mover_text(p, d, t), "path": path_text(p, d, t), "cus": cus_text(d.get("cus"), p, t)}
     if d.get("why") == TIE_RETURN:  # R-9.2; issue 24, trial24c: it read as a move of its own
         if d.get("cus"):

@@ -176,7 +176,7 @@ def _relay(judge: Service, game_id: str, pid: int, sender: str | None, recipient
         head = wrapped((_("Press in %(game)s from %(who)s, to you and %(others)s:") if others
                         else _("Press in %(game)s from %(who)s, to you:")) % names)
         body = build.render_notice(head + "\n\n" + quoted(text) + "\n\n" + wrapped(
-            _("Answer with a `command: press` mail to the judge (docs/player-guide.md, \"Press\").")), game_id,
+            _("Answer with a `command: press` mail to the judge (`command: help` sends the guide, \"Press\").")), game_id,
             seat_preferences.translations(judge.store, game_id, r))
         subject = f"[{game_id}] " + (_("press from %(seat)s") % names if sender else _("grey press"))
         outbox.queue(judge, game_id=game_id, kind="press", to_addr=rows[r]["email"], to_name=rows[r]["player"],
