@@ -219,3 +219,20 @@ def test_a_russian_roll_names_its_purpose_after_a_dash() -> None:
         text = roll_text({"dice": "1d6", "values": [1], "total": 1, "purpose": "turn order tie: north",
                           "rule": rule, "extra": []}, tr)
         assert text.startswith("Кубики 1d6: 1 — ") and "для:" not in text, text
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_battle_and_an_overrun_are_told_in_the_readers_words(pack, language: str) -> None:
+    """try28's Russian report: «east: сила 5 = 1 loyal x 2 + 3 mercenary x 1» and «1
+    наёмник (overrun: mercenaries and elephants eliminated, R-9.4)»: the CUs of a
+    side's strength and the overrun's cause in the reader's language."""
+    from pbem.rules.core.names import _cu_terms
+
+    tr = i18n.translations(language)
+    local = localized(pack, language)
+    terms = " + ".join(_cu_terms(local, {"cus": {"loyal": 1, "mercenary": 3}}, tr))
+    assert "loyal" not in terms and "mercenary" not in terms and " x 2" in terms, terms
+    assert _cu_terms(pack, {"cus": {"loyal": 1}}) == ["1 loyal x 2"]  # English as it was
+    lost = _say(pack, language, "CUsRemoved", cus={"mercenary": 1}, rule="R-9.4", seat="west", space="pella",
+                why="overrun: mercenaries and elephants eliminated")
+    assert "overrun" not in lost and "eliminated" not in lost, lost

@@ -170,7 +170,9 @@ def use_text(use: Any, t: Words = ENGLISH) -> str:
 REMOVAL_WHY = {"forage": N_("forage"), "attrition": N_("attrition"), "tie": N_("a tie: both armies lose 1 CU"),
                "assault losses": N_("assault losses"), "hostile tribes": N_("hostile tribes"),
                "defeated: mercenaries and elephants eliminated":
-                   N_("defeated: its mercenaries and elephants are eliminated")}
+                   N_("defeated: its mercenaries and elephants are eliminated"),
+               "overrun: mercenaries and elephants eliminated":  # try28: English in es/ru reports
+                   N_("overrun: mercenaries and elephants eliminated")}
 """The causes of ``CUsRemoved`` (its ``why``) as the reports say them."""
 
 
@@ -478,8 +480,10 @@ def _cu_terms(pack: Pack, rec: Mapping[str, Any], t: Words = ENGLISH) -> list[st
         if st is None:
             got = [int(v) for v in rec.get("elephants") or []]
             terms.append(f"{n} {name} {sum(got)} ({chart_name('elephant', t)} {'+'.join(map(str, got)) or '?'})")
-        elif st:
+        elif st and type(t) is gettext.NullTranslations:  # English: as it always was
             terms.append(f"{n} {name} x {st}")
+        elif st:  # try28: "1 loyal x 2" in a Russian battle line; the CUs in the reader's words
+            terms.append(f"{cus_text({u: n}, pack, t)} x {st}")
     return terms
 
 
