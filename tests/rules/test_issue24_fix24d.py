@@ -110,3 +110,19 @@ def test_5_a_move_names_the_royals_it_carries_and_not_what_a_drop_leaves(real) -
     for tr in (ES, RU):
         said = narrate(real, moved[0], tr)
         assert "goes with the army" not in said and ("Alexander" in said or "Алекс" in said), said
+
+
+def test_3_no_mail_text_sends_players_to_the_projects_docs() -> None:
+    """Players have the rulebook and the guide `command: help` mails, not the project's
+    docs/rules.md or docs/player-guide.md: no text of the catalogue names them (the
+    host's guide and docs/trust.md, which the archive's README points to, may be named)."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    import pbem
+    pot = Path(pbem.__file__).parent / "locale" / "pbem.pot"
+    with pot.open("rb") as f:
+        ids = [m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id]
+    named = [i for i in ids if "docs/rules.md" in i or "docs/player-guide" in i]
+    assert named == [], named
