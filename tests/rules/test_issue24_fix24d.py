@@ -110,3 +110,41 @@ def test_5_a_move_names_the_royals_it_carries_and_not_what_a_drop_leaves(real) -
     for tr in (ES, RU):
         said = narrate(real, moved[0], tr)
         assert "goes with the army" not in said and ("Alexander" in said or "Алекс" in said), said
+
+
+def test_3_no_mail_text_sends_players_to_the_projects_docs() -> None:
+    """Players have the rulebook and the guide `command: help` mails, not the project's
+    docs/rules.md or docs/player-guide.md: no text of the catalogue names them (the
+    host's guide and docs/trust.md, which the archive's README points to, may be named)."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    import pbem
+    pot = Path(pbem.__file__).parent / "locale" / "pbem.pot"
+    with pot.open("rb") as f:
+        ids = [m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id]
+    named = [i for i in ids if "docs/rules.md" in i or "docs/player-guide" in i]
+    assert named == [], named
+
+
+def test_6_an_event_that_would_do_nothing_is_not_offered(real) -> None:
+    """#56 Levy of the Satrapy only brings on Ariarathes (R-14); once he is destroyed
+    he does not return, so the prompt no longer offers the event (its OPs still are),
+    and the orders that play it anyway are still accepted."""
+    from pbem.rules.orders.tyche import options
+
+    spec = {"garrisons": {"sippar": "north"}, "hands": {"north": [56, 57], "east": [58]},
+            "generals": {"craterus": {"seat": "north", "where": "map", "space": "sippar"}},
+            "cus": {"sippar": {"north": {"loyal": 2}}}}
+    before = position(real, spec)
+    uses = {h["card"]: h["uses"] for h in options(real, before.to_dict(), "north")["hand"]}
+    assert "event" in uses[56], uses
+    raw = before.to_dict()
+    raw.setdefault("indep_armies", {})["ariarathes"] = {**raw["indep_armies"].get("ariarathes", {}), "gone": True,
+                                                        "space": None}
+    from pbem.rules.core.state import GameState
+    after = GameState.from_dict(raw, real)
+    uses = {h["card"]: h["uses"] for h in options(real, after.to_dict(), "north")["hand"]}
+    assert "event" not in uses[56] and "garrisons" in uses[56], uses
+    assert R.validate(after, "north", {"tyche": {"card": 56, "use": "event"}, "movement": "none"}) == []

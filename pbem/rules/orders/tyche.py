@@ -295,7 +295,9 @@ def _may_use(pack: Pack, s: State, seat: str, card: Card, use: str,
              garrisons: list[str], armies: list[dict[str, Any]] | None = None) -> bool:
     """Whether ``card`` may be played for ``use`` now by the seat on turn, as far as the
     board decides it (R-8.2 … R-8.4, R-16.1): a garrison space, a training payment, an
-    army's step within the MPs the card gives. ``armies``: the seat's
+    army's step within the MPs the card gives; not an event that only brings on
+    independent armies already destroyed (R-14: they do not return, so the event would
+    do nothing; it is still accepted if played, issue 24). ``armies``: the seat's
     :func:`pbem.rules.core.armies.army_options` when the caller has them."""
     if use == "garrisons":
         return bool(garrisons)
@@ -306,6 +308,10 @@ def _may_use(pack: Pack, s: State, seat: str, card: Card, use: str,
     if use == "activate":
         return can_step(pack, s, seat, card.ops or 0, armies)
     if use == "event":
+        gone = {a for a, v in (s.get("indep_armies") or {}).items() if v.get("gone")}
+        if card.effects and all(e.primitive == "activate_independent" and e.params.get("army") in gone
+                                for e in card.effects):  # issue 24: R-14, a destroyed army does not return
+            return False
         campaign = next((e for e in card.effects if e.primitive == "move_armies"), None)
         return campaign is None or can_step(pack, s, seat, int(campaign.params.get(
             "mp", pack.constants.get("major_campaign_mp", 0))), armies)

@@ -128,8 +128,8 @@ def _confirmation_undeliverable(judge: Service, address: str, why: i18n.Localiza
             text = build.render_notice(wrapped(tr.gettext(
                 "The confirmation code of your address change for seat %(seat)s in %(game)s could not be delivered "
                 "to %(address)s: %(why)s. The request is closed and the seat's mail stays at this address. Check "
-                "the new address, then send `command: address` again (docs/player-guide.md, \"Changing your "
-                "address\").") % {"seat": seat, "game": game_id, "address": address, "why": reason}), game_id, tr)
+                "the new address, then send `command: address` again (the guide `command: help` sends, "
+                "\"Changing your address\").") % {"seat": seat, "game": game_id, "address": address, "why": reason}), game_id, tr)
             subject = f"[{game_id}] " + tr.gettext("seat %(seat)s: the new address refused the confirmation") % {
                 "seat": seat}
             outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],

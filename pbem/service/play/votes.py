@@ -230,7 +230,7 @@ def _carry_out(judge: Service, game_id: str, p: Proposal) -> None:
             lambda tr: head(tr) + tr.gettext(
                 "%(seat)s concedes: it takes no more decisions, shares no draw and proposes and votes no more; "
                 "its pieces stay where they are and its decisions play their defaults, as in civil disorder "
-                "(docs/rules.md, \"Votes and concession\").") % {"seat": p.seat}
+                "(the guide `command: help` sends, \"Votes\").") % {"seat": p.seat}
             + (" " + tr.gettext("%(seat)s is the only seat left: it wins.") % {"seat": left[0]}
                if len(left) == 1 else ""),
             f"vote-{p.number}-passed")

@@ -93,7 +93,8 @@ def record(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answ
                     "a seat:") % {"address": sender} + "\n\n" + "\n".join("  " + line for line in lines) + "\n\n"
                   + _("A missed decision is one whose deadline passed without your orders; the answer time runs "
                       "from the prompt to your first orders accepted for it. Hosts see this record when you join a "
-                      "game, and a game may ask for a minimum (docs/player-guide.md, \"Your record\")."), tr=tr)
+                      "game, and a game may ask for a minimum (the guide `command: help` sends, "
+                      "\"Your record\")."), tr=tr)
     return "answered"
 
 
