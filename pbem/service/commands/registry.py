@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from pbem import i18n
 from pbem.mail.message import ParsedMail
 from pbem.service.base.context import Service
+from pbem.service.base.refusal import Refused, refusal_in  # noqa: F401 (re-exported: the commands raise it)
 from pbem.service.commands.reply import Reply
 from pbem.service.outgoing.answers import Recorder
 
@@ -152,23 +153,6 @@ class HostRequest:
         """``mail`` for a command given by mail, ``cli`` for one given by ``pbem host``
         (issue 24, finding 14: the CLI answered with mail commands)."""
         return cli if self.via == "cli" else mail
-
-
-class Refused(ValueError):
-    """A host command that does not apply now (issue 28, text28c): a ``ValueError``
-    whose ``str`` is the English reason (as before), ``text`` the reason as a function
-    of the host's translations object (:data:`pbem.i18n.Localizable`), so ``pbem
-    host`` and the mail answer say it in the host's language."""
-
-    def __init__(self, text: i18n.Localizable) -> None:
-        super().__init__(i18n.localize(text))
-        self.text = text
-
-
-def refusal_in(exc: BaseException, tr: Any) -> str | None:
-    """The reason of a refused host command in the language of ``tr``; None when the
-    refusal carries no translation (a plain ``ValueError``)."""
-    return i18n.localize(exc.text, tr) if isinstance(exc, Refused) else None
 
 
 @dataclass(frozen=True)

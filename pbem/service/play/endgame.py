@@ -38,7 +38,7 @@ from typing import Any
 from pbem import i18n, rules
 from pbem.rules.dice import Dice, next_index
 from pbem.service.base.context import Service
-from pbem.service.commands.registry import Refused
+from pbem.service.base.refusal import Refused
 from pbem.service.log import trust
 from pbem.service.play import reports
 
@@ -76,7 +76,7 @@ def end_game(judge: Service, game_id: str, winner: str | None, abandon: bool, re
              ) -> tuple[i18n.Localizable, str | None]:
     """The host ends ``game_id`` (module docstring): ``winner`` a seat, or ``abandon``.
     Returns (receipt text, a function of the host's translations object; log witness).
-    Raises ValueError (:class:`~pbem.service.commands.registry.Refused`: said in the host's language,
+    Raises ValueError (:class:`~pbem.service.base.refusal.Refused`: said in the host's language,
     issue 28), saying what to write, when neither or both are given or the winner is no seat. Call inside a
     transaction."""
     seats = [r["seat"] for r in judge.store.seats(game_id)]
