@@ -699,6 +699,30 @@ def test_an_army_the_dry_dice_disperse_may_still_intercept_the_tyche_move(monkey
     assert seen == [[], []], seen
 
 
+def test_a_pick_up_where_an_earlier_move_left_before_its_battle_is_refused() -> None:
+    """Game 39 of the property test (64 games): the army of Nicaea (one mercenary CU)
+    goes through Chalcedon to attack the independent army in Byzantium, then another
+    army passes Nicaea to pick up six mercenary CUs there. The battle is the first die
+    of the first move; a tie brings it back to Chalcedon only (R-9.2), never to Nicaea,
+    which it left before, so no six mercenary CUs can stand in Nicaea whatever the dice:
+    the pick-up is refused (it was left to the dice, then not made under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"antipater": {"seat": "east", "where": "map", "space": "nicaea"},
+                     "cassander": {"seat": "east", "where": "map", "space": "gordium"}},
+        "cus": {"nicaea": {"east": {"mercenary": 1}}, "gordium": {"east": {"mercenary": 1}}},
+        "indep_armies": {"autariatae": {"space": "byzantium", "strength": 5}},
+        "hands": {"east": [20]}, "active": "east"})
+    orders = {"tyche": {"card": 20, "use": "discard"},
+              "movement": [{"army": "Antipater", "path": ["Chalcedon", "Byzantium"]},
+                           {"army": "Cassander", "path": ["Nicaea", "Chalcedon", "Dascylium"],
+                            "pick_up": {"at": "Nicaea", "cus": {"mercenary": 6}}}]}
+    got = [(p.code, p.where) for p in R.check(state, "east", orders).problems]
+    assert got == [("movement.illegal", "orders.movement[1].pick_up")], got
+
+
 def test_a_surprise_play_the_dice_took_from_the_hand_lapses_with_a_note() -> None:
     """Game 121 of the property test (160 games): west's orders sally from Celaenae
     (a battle: dice, where a standing order may play Mutiny, #16) and then play Mutiny
