@@ -666,6 +666,63 @@ def test_a_siege_the_dry_dice_complete_leaves_the_check_as_it_was(monkeypatch) -
     assert any(w.startswith("orders.movement[0]") for _c, w in seen[0]), seen
 
 
+def test_an_army_the_dry_dice_disperse_may_still_intercept_the_tyche_move(monkeypatch) -> None:
+    """Game 29 of the dice half (64 games): Leonnatus' Tyche activation goes from Issus
+    through Anazarbus to Tarsus, where Craterus stands and may intercept into Anazarbus
+    (R-9.3: the first answer, a window). Craterus' standing order avoids battle in
+    Tarsus: dry dice of 1 let him step into Anazarbus, dry dice of 6 fail the avoid roll
+    and the battle disperses him (R-9.2). A battle in Anazarbus, where a tie sends
+    Leonnatus back to Issus, is possible either way, so where the army of Issus starts
+    the movement segment is the dice's to decide under both: it used to be refused
+    (no general in Issus, too far) under dry dice of 6 only, when Tarsus no longer
+    held Craterus on the board after the dry run."""
+    from rules_harness import position
+
+    pack = load_pack()
+    standing = [{"when": "avoid", "army": "craterus", "if_attacker_ratio_at_least": 1}]
+    state = position(pack, {
+        "generals": {"leonnatus": {"seat": "east", "where": "map", "space": "issus"},
+                     "craterus": {"seat": "north", "where": "map", "space": "tarsus"}},
+        "cus": {"issus": {"east": {"loyal": 2, "mercenary": 6}},
+                "tarsus": {"north": {"loyal": 2, "mercenary": 2}}},
+        "hands": {"east": [54]}, "active": "east", "options": {"ask_windows": True},
+        "war": {"sieges": {}, "fleets": {}, "pause": None, "standing": {"north": standing}}})
+    orders = {"tyche": {"card": 54, "use": "activate", "army": "Leonnatus",
+                        "path": ["Anazarbus", "Tarsus"]},
+              "movement": [{"army": "Issus", "path": ["Myriandrus", "Syrian Gates"]}]}
+    seen = []
+    for values in ([1], [6]):
+        monkeypatch.setattr(Ctx, "_dice", _dry_dice(values))
+        checked = R.check(state, "east", orders)
+        seen.append([(p.code, p.where) for p in checked.problems])
+        monkeypatch.undo()
+    assert seen == [[], []], seen
+
+
+def test_a_pick_up_where_an_earlier_move_left_before_its_battle_is_refused() -> None:
+    """Game 39 of the property test (64 games): the army of Nicaea (one mercenary CU)
+    goes through Chalcedon to attack the independent army in Byzantium, then another
+    army passes Nicaea to pick up six mercenary CUs there. The battle is the first die
+    of the first move; a tie brings it back to Chalcedon only (R-9.2), never to Nicaea,
+    which it left before, so no six mercenary CUs can stand in Nicaea whatever the dice:
+    the pick-up is refused (it was left to the dice, then not made under every dice)."""
+    from rules_harness import position
+
+    pack = load_pack()
+    state = position(pack, {
+        "generals": {"antipater": {"seat": "east", "where": "map", "space": "nicaea"},
+                     "cassander": {"seat": "east", "where": "map", "space": "gordium"}},
+        "cus": {"nicaea": {"east": {"mercenary": 1}}, "gordium": {"east": {"mercenary": 1}}},
+        "indep_armies": {"autariatae": {"space": "byzantium", "strength": 5}},
+        "hands": {"east": [20]}, "active": "east"})
+    orders = {"tyche": {"card": 20, "use": "discard"},
+              "movement": [{"army": "Antipater", "path": ["Chalcedon", "Byzantium"]},
+                           {"army": "Cassander", "path": ["Nicaea", "Chalcedon", "Dascylium"],
+                            "pick_up": {"at": "Nicaea", "cus": {"mercenary": 6}}}]}
+    got = [(p.code, p.where) for p in R.check(state, "east", orders).problems]
+    assert got == [("movement.illegal", "orders.movement[1].pick_up")], got
+
+
 def test_a_surprise_play_the_dice_took_from_the_hand_lapses_with_a_note() -> None:
     """Game 121 of the property test (160 games): west's orders sally from Celaenae
     (a battle: dice, where a standing order may play Mutiny, #16) and then play Mutiny

@@ -293,11 +293,29 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> tuple[set[str], 
     changes them later), and every space another seat's army
     moved from or to in the part's events (``start``: its first event) — the board
     read is the one after the dry run, so an interceptor or avoider the dry run moved
-    is found by its event. With them, whether a battle may be fought in ``rest[0]``
-    (another faction there or met there in the dry run, or an army that may intercept
-    into it): only then may a tie send the army back where it came from (R-9.2)."""
+    is found by its event, and so is an army the dry run's dice defeated, dispersed or
+    took CUs from (a side of a ``BattleFought``, ``CUsRemoved``, ``CUsDispersed``): it
+    stood there before the dice and, under other dice, may still stand there and
+    intercept (game 29 of the dice half: Craterus, dispersed in Tarsus by dry dice of 6,
+    avoided battle into Anazarbus under dry dice of 1). With them, whether a battle may
+    be fought in ``rest[0]`` (another faction there or met there in the dry run, or an
+    army that may intercept into it): only then may a tie send the army back where it
+    came from (R-9.2)."""
     pack, s = ctx.pack, ctx.s
     others = enemy_unit_spaces(s, seat)
+    stood: dict[str, set[str]] = {}  # other seats' units the dry run took from a space
+    for e in ctx.events[start:]:
+        d = e.data
+        if e.kind == "ArmyMoved" and d.get("seat") not in (seat, None):
+            stood.setdefault(d.get("from"), set()).add(d["seat"])
+        elif e.kind in ("CUsRemoved", "CUsDispersed", "MinorGeneralRemoved") \
+                and d.get("seat") not in (seat, None):
+            stood.setdefault(d.get("space"), set()).add(d["seat"])
+        elif e.kind == "BattleFought":  # an independent army: the space, no seat
+            stood.setdefault(d.get("space"), set()).update(
+                o for o in (d.get("attacker"), d.get("defender"))
+                if o not in (seat, None, "independent"))
+    others |= {x for x in stood if x in pack.spaces}
     fought = {e.data.get("space") for e in ctx.events[start:]
               if e.kind in ("BattleFought", "BattleAvoided", "OverrunCarriedOut")}
     before: dict[str, str | None] = {}  # the marker a space had before the dry run changed it
@@ -330,7 +348,7 @@ def _reach(ctx: Ctx, seat: str, rest: list[str], start: int) -> tuple[set[str], 
             seats = {o for o, by in s["cus"].get(y, {}).items() if o != seat and sum(by.values())} | {
                 v["seat"] for v in s["generals"].values()
                 if v["where"] == "map" and v["space"] == y and v["seat"] not in (seat, None)} | {
-                o for o, ms in s["minors"].items() if o != seat and y in ms}
+                o for o, ms in s["minors"].items() if o != seat and y in ms} | stood.get(y, set())
             if any(not (hostile(o, x) and not sum(s["cus"].get(x, {}).get(o, {}).values()))
                    for o in seats) or not seats:
                 out.add(y)

@@ -41,7 +41,7 @@ from pbem.rules.core.board import (
     resolve_space,
 )
 from pbem.rules.core.control import fleet_owner, fleet_ready
-from pbem.rules.core.footprint import Unsure, move_footprint
+from pbem.rules.core.footprint import Unsure, move_footprint, rest_footprint
 from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import controlled_royals, cus_at, enemy_of, group_at
@@ -662,14 +662,34 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
                 and not any(p.code == "siege.illegal" and p.where == mv["where"]
                             for p in rej[n0:]):
             _too_few_anyway(pack, s, seat, mv, unsure, rej)  # ``s``: as before the list
-        passed |= {mv["army"], *mv["path"]}
+        passed |= set(mv["path"])  # its start: units only leave it
         written = mv.get("full", mv)  # a refused move's part: where the move as written ends
         end = written["path"][-1] if written["path"] else written["army"]
         if not any(p.code == "siege.illegal" and (p.where or "").startswith(mv["where"])
                    for p in rej[n0:]) and not unsure.touches_sieges([end]):
             end_checks(pack, s, seat, written, rej)  # the markers there decide
-        if first < b or not (whole and on_path):
+        if not (whole and on_path):
             unsure.add(move_footprint(pack, mv["army"], mv["path"], besieges(mv)))
+        elif first < b:
+            unsure.add(_rest_of(pack, seat, mv, ctx.events[a:first], ctx.events[a:b]))
+
+
+def _rest_of(pack: Pack, seat: str, mv: dict, before: list[Any], events: list[Any]) -> Unsure:
+    """Issue 24.1: the footprint of a checked move of a list whose first die or window
+    came after it had taken a land step (``before``: its events up to then, ``events``:
+    all of them): from the space it came from into the space it then stood in on
+    (:func:`pbem.rules.core.footprint.rest_footprint`: a tie brings it back one space,
+    R-9.2), not the spaces it left before (game 39 of the property test: a pick-up in
+    Nicaea, which the army of Nicaea had left before its battle in Byzantium, was left
+    to the dice and stopped under every dice). The whole move's footprint
+    (:func:`pbem.rules.core.footprint.move_footprint`) when it took no step before, or
+    for a naval move (a loser goes back to its port, R-15)."""
+    steps = [e for e in before if e.kind == "ArmyMoved" and e.data.get("seat") == seat]
+    if not steps or any(e.data.get("naval") for e in events
+                        if e.kind == "ArmyMoved" and e.data.get("seat") == seat):
+        return move_footprint(pack, mv["army"], mv["path"], besieges(mv))
+    return rest_footprint(pack, mv["army"], list(mv["path"]), steps[-1].data["to"],
+                          besieges(mv))
 
 
 def besieges(mv: Any) -> bool:
