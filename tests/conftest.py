@@ -148,3 +148,17 @@ def local_judge(tmp_path: Path, options: dict) -> Judge:
     judge = Judge(config, Store(config.database))
     judge.ensure_games()
     return judge
+
+
+def seeded_table(tmp_path: Path, server: MailServer, seed: bytes) -> Table:
+    """The config game g1 (maps off) started on ``server`` with the game seed ``seed``,
+    its first mails sent (one cycle of the judge), and a :class:`Table` to play it by mail;
+    ``table.judge``/``table.poller`` are the judge and its poller."""
+    from pbem.service import run_once
+
+    config = make_config(tmp_path, server, map_attachment=False)
+    judge, poller = make_judge(config)
+    judge.new_seed = lambda: seed
+    judge.ensure_games()
+    run_once(judge, poller)
+    return Table(server, config, judge, poller)

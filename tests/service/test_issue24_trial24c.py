@@ -21,8 +21,8 @@ import re
 import yaml
 
 from pbem import rules
-from pbem.service import make_judge, run_once
-from tests.conftest import Table, make_config
+from pbem.service import run_once
+from tests.conftest import seeded_table
 
 MAX_DECISIONS = 60
 """Seed trial24c-m2 with these bot orders: north's Lysimachus dies by step 19 and leaves
@@ -34,12 +34,8 @@ def _flat(text: str) -> str:
 
 
 def test_a_minor_generals_army_is_named_as_orders_name_it(tmp_path, pymap_server) -> None:  # noqa: ANN001
-    config = make_config(tmp_path, pymap_server, map_attachment=False)
-    judge, poller = make_judge(config)
-    judge.new_seed = lambda: b"trial24c-m2"
-    judge.ensure_games()
-    run_once(judge, poller)
-    table = Table(pymap_server, config, judge, poller)
+    table = seeded_table(tmp_path, pymap_server, b"trial24c-m2")
+    config, judge, poller = table.config, table.judge, table.poller
     rng = random.Random(24)
     try:
         for _ in range(MAX_DECISIONS):
@@ -102,12 +98,8 @@ def test_a_tie_retreat_and_a_pick_up_say_what_happened(tmp_path, pymap_server) -
 
     Seed trial24c-t1 with these bot orders: a tie at step 4; at step 16 south has a
     mercenary standing alone in Gangra, next to one of its armies."""
-    config = make_config(tmp_path, pymap_server, map_attachment=False)
-    judge, poller = make_judge(config)
-    judge.new_seed = lambda: b"trial24c-t1"
-    judge.ensure_games()
-    run_once(judge, poller)
-    table = Table(pymap_server, config, judge, poller)
+    table = seeded_table(tmp_path, pymap_server, b"trial24c-t1")
+    config, judge, poller = table.config, table.judge, table.poller
     rng = random.Random(24)
     tie_seen = False
     try:
@@ -161,12 +153,8 @@ def test_a_unit_in_training_shows_what_it_costs(tmp_path, pymap_server) -> None:
     a phalangite takes (7, a pack constant); the player paid 3 more and was refused
     (``tyche.train_overpaid``). The prompt now says "phalangite (6 of its 7 OPs paid)",
     in its hand part and in its Training line."""
-    config = make_config(tmp_path, pymap_server, map_attachment=False)
-    judge, poller = make_judge(config)
-    judge.new_seed = lambda: b"trial24c-t1"
-    judge.ensure_games()
-    run_once(judge, poller)
-    table = Table(pymap_server, config, judge, poller)
+    table = seeded_table(tmp_path, pymap_server, b"trial24c-t1")
+    config, judge, poller = table.config, table.judge, table.poller
     rng = random.Random(24)
     try:
         for _ in range(MAX_DECISIONS):
@@ -200,11 +188,8 @@ def test_the_history_list_labels_step_0_as_its_report_does(tmp_path, pymap_serve
     says "Turn 1 (323 BC), turn order phase"."""
     from tests.conftest import KEYS
 
-    config = make_config(tmp_path, pymap_server, map_attachment=False)
-    judge, poller = make_judge(config)
-    judge.ensure_games()
-    run_once(judge, poller)
-    table = Table(pymap_server, config, judge, poller)
+    table = seeded_table(tmp_path, pymap_server, b"trial24c-h1")
+    config, judge, poller = table.config, table.judge, table.poller
     rng = random.Random(24)
     try:
         for _ in range(2):  # the turn order, then the first player-turn
@@ -236,18 +221,17 @@ def test_a_pick_up_of_a_royal_not_yours_says_how_to_mend_it(tmp_path, pymap_serv
     with a royal woman nobody controls yet (R-12.1), on a 1- or 2-space path."""
     from pbem.rules.core.pieces import controlled_royals
 
-    config = make_config(tmp_path, pymap_server, map_attachment=False)
-    judge, poller = make_judge(config)
-    judge.ensure_games()
-    run_once(judge, poller)
-    table = Table(pymap_server, config, judge, poller)
+    table = seeded_table(tmp_path, pymap_server, b"trial24c-r1")  # a fixed game: with a new seed each run
+    config, judge, poller = table.config, table.judge, table.poller  # its bots' orders could meet another refusal
     rng = random.Random(24)
     try:
         for _ in range(MAX_DECISIONS):
             state = judge.state("g1")
             decision = rules.pending(state)[0]
             seat, pack = decision.seat, state.pack
-            if decision.kind == "player_turn":
+            tyche = rules.bot_orders(state, seat, random.Random(state.step))["tyche"] \
+                if decision.kind == "player_turn" else None
+            if tyche is not None and "army" not in tyche:  # a Tyche play that moves no army first
                 mine = set(controlled_royals(pack, state.to_dict(), seat))
                 where = {v["space"]: r for r, v in state.royals.items()
                          if r not in mine and v.get("space") and not v.get("gone")}
@@ -261,7 +245,7 @@ def test_a_pick_up_of_a_royal_not_yours_says_how_to_mend_it(tmp_path, pymap_serv
                     royal = pack.royals[where[path[-1]]].name
                     names = [pack.spaces[x].name for x in path]
                     army = pack.generals[a["army"]].name if a["army"] in pack.generals else pack.spaces[a["space"]].name
-                    orders = {"tyche": rules.bot_orders(state, seat, rng)["tyche"],
+                    orders = {"tyche": tyche,
                               "movement": [{"army": army, "path": names,
                                             "pick_up": {"at": names[-1], "royals": [royal]}}]}
                     table.send(seat, table.orders_doc(seat, state.step, orders), subject="royal")

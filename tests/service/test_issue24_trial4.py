@@ -111,15 +111,11 @@ def test_a_seat_passed_over_in_a_round_is_told_why(tmp_path: Path, pymap_server)
     north skipped), so the skipped players never learnt why their turn did not come.
     Now the report names them and why. A config game with a fixed seed, played by mail
     with the bots' orders until a round passes a seat over."""
-    from pbem.service import make_judge, run_once
-    from tests.conftest import Table, make_config
+    from pbem.service import run_once
+    from tests.conftest import seeded_table
 
-    config = make_config(tmp_path, pymap_server, map_attachment=False)
-    judge, poller = make_judge(config)
-    judge.new_seed = lambda: b"trial24-passed-over"
-    judge.ensure_games()
-    run_once(judge, poller)
-    table = Table(pymap_server, config, judge, poller)
+    table = seeded_table(tmp_path, pymap_server, b"trial24-passed-over")
+    config, judge, poller = table.config, table.judge, table.poller
     rng = random.Random(24)
     try:
         for _ in range(MAX_DECISIONS):
