@@ -101,8 +101,11 @@ def test_orders_with_spanish_and_russian_names_get_canonical_receipts(tmp_path: 
             # cards' labels in the comments in the seat's language (issue 28 item 3)
             canonical = orders_text.orders_yaml(pack, accepted_document(seat, step, orders, None, "mail")["orders"],
                                                 (), localized(pack, language), i18n.translations(language))
-            # the mail's lines are wrapped at 72 columns: compare word for word
-            assert " ".join(canonical.split()) in " ".join(receipt.split()), (written, receipt)
+            # the mail's lines are wrapped at 72 columns, a long comment going on as '# …' lines
+            # (issue 24 N15): compare word for word, the comments' bare '#' marks left out
+            def words(t: str) -> str:
+                return " ".join(w for w in t.split() if w != "#")
+            assert words(canonical) in words(receipt), (written, receipt)
             if replaced:
                 seen[language] += replaced
                 cards = {c.name for c in localized(pack, language).cards.values()}  # the comments' labels
