@@ -120,6 +120,11 @@ class Ctx:
             self.owned = None
         elif self.owned is not None:
             self.owned |= run.owned
+        return self._adopt(run)
+
+    def _adopt(self, run: Ctx) -> bool:
+        """Take a kept run's events, records, dice flags and chance points as this
+        context's own (its position already reduced onto :attr:`s`); always True."""
         self.chance_at += [len(self.events) + i for i in run.chance_at]
         self.events.extend(run.events)
         self.recorded.extend(run.recorded)
@@ -150,13 +155,7 @@ class Ctx:
             if k.reduce is not None:
                 self._own(k.writes)
                 reduce(self.s, ev)
-        self.chance_at += [len(self.events) + i for i in run.chance_at]
-        self.events.extend(run.events)
-        self.recorded.extend(run.recorded)
-        self.rolled = self.rolled or run.rolled
-        self.used_dice = self.used_dice or run.used_dice
-        self.version += 1
-        return True
+        return self._adopt(run)
 
     @property
     def soft(self) -> bool:
