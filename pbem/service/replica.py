@@ -130,7 +130,7 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
     except (OSError, AttributeError):
-        pass  # not Linux: the judge's stop() still stops it
+        return  # not Linux (no prctl): the judge's stop() still stops the child
 
 
 class Replicator:
