@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import random
 import smtplib
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -12,10 +13,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pbem import rules
 from pbem.config import Config, parse_config
 from pbem.keys import hash_key
 from pbem.mail.imap import ImapPoller
+from pbem.rules.core.state import GameState
+from pbem.rules.engine import validate_told
 from pbem.service import Judge, make_judge
+from pbem.service.log.trust import json_form
 from pbem.store import Store
 from tests.mailservers import DOVECOT, MailServer, start_dovecot, start_pymap
 
@@ -162,3 +167,20 @@ def seeded_table(tmp_path: Path, server: MailServer, seed: bytes) -> Table:
     judge.ensure_games()
     run_once(judge, poller)
     return Table(server, config, judge, poller)
+
+
+def mail_orders(state: GameState, seat: str, rng: random.Random, tries: int = 20) -> dict:
+    """Random orders for ``seat`` (:func:`pbem.rules.bot_orders`, the test driver) that the
+    judge's mail check accepts: ``rules.bot_orders`` checks its candidates on the whole
+    position, the judge's check (:func:`pbem.rules.engine.validate_told`, R-9.3) first on
+    the position the seat may know, without the others' standing orders, and refuses what
+    only their secret reactions would make possible (a body buried in a major city an
+    interception might stop the army short of). Draws again from ``rng`` while the judge
+    would refuse (so a game whose first draws are accepted plays as before), at most
+    ``tries`` times; the last draw then (its refusal shows in the test)."""
+    orders = rules.bot_orders(state, seat, rng)
+    for _ in range(tries - 1):
+        if not validate_told(state, seat, json_form(orders))[0]:
+            break
+        orders = rules.bot_orders(state, seat, rng)
+    return orders

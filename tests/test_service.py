@@ -13,7 +13,7 @@ from pbem import rules
 from pbem.mail.imap import ImapPoller
 from pbem.service import Judge, make_judge, run_forever, run_once
 from pbem.store import Store
-from tests.conftest import SEATS, Table, make_config
+from tests.conftest import SEATS, Table, mail_orders, make_config
 
 
 def _pending_seat(table: Table) -> tuple[rules.GameState, str]:
@@ -65,7 +65,7 @@ def test_setup_mails_every_seat_and_prompts_the_first(table: Table) -> None:
 def test_orders_by_mail_are_applied_answered_and_logged(table: Table) -> None:
     state, seat = _pending_seat(table)
     before = _event_count(table)
-    orders = rules.bot_orders(state, seat, random.Random(7))
+    orders = mail_orders(state, seat, random.Random(7))
     mid = table.send(seat, table.orders_doc(seat, state.step, orders), subject=f"Re: step {state.step}")
     handled = run_once(table.judge, table.poller)
     assert list(handled.values()) == ["applied"]
@@ -101,7 +101,7 @@ def test_orders_by_mail_are_applied_answered_and_logged(table: Table) -> None:
 def test_bad_mail_gets_a_clear_reply_and_changes_nothing(table: Table, case: str) -> None:
     state, seat = _pending_seat(table)
     other = next(s for s in SEATS if s != seat)
-    orders = rules.bot_orders(state, seat, random.Random(1))
+    orders = mail_orders(state, seat, random.Random(1))
     sender, doc, expect = seat, None, ""
     if case == "wrong_key":
         doc, expect = table.orders_doc(seat, state.step, orders, key="guess"), "key"
@@ -128,7 +128,7 @@ def test_bad_mail_gets_a_clear_reply_and_changes_nothing(table: Table, case: str
 
 def test_right_key_from_unknown_address_is_held_and_the_seat_alerted(table: Table) -> None:
     state, seat = _pending_seat(table)
-    orders = rules.bot_orders(state, seat, random.Random(2))
+    orders = mail_orders(state, seat, random.Random(2))
     before = _event_count(table)
     table.send("stranger", table.orders_doc(seat, state.step, orders))
     assert list(run_once(table.judge, table.poller).values()) == ["held"]
@@ -140,7 +140,7 @@ def test_right_key_from_unknown_address_is_held_and_the_seat_alerted(table: Tabl
 
 def test_crash_between_commit_and_move_neither_loses_nor_reapplies(table: Table, monkeypatch) -> None:
     state, seat = _pending_seat(table)
-    orders = rules.bot_orders(state, seat, random.Random(3))
+    orders = mail_orders(state, seat, random.Random(3))
     mid = table.send(seat, table.orders_doc(seat, state.step, orders))
 
     class Killed(BaseException):
@@ -188,7 +188,7 @@ def test_poller_survives_a_server_that_drops_the_connection(tmp_path, pymap_serv
         state = Judge(config, store).state("g1")
         seat = rules.pending(state)[0].seat
         t = Table(pymap_server, config, None, None)  # type: ignore[arg-type]
-        t.send(seat, t.orders_doc(seat, state.step, rules.bot_orders(state, seat, random.Random(4))))
+        t.send(seat, t.orders_doc(seat, state.step, mail_orders(state, seat, random.Random(4))))
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if Judge(config, store).state("g1").step == state.step + 1:
@@ -235,7 +235,7 @@ def test_deadline_applies_the_default_and_reminds(tmp_path, pymap_server) -> Non
 
 def test_a_seat_can_ask_for_a_past_report_by_mail(table: Table) -> None:
     state, seat = _pending_seat(table)
-    table.send(seat, table.orders_doc(seat, state.step, rules.bot_orders(state, seat, random.Random(9))))
+    table.send(seat, table.orders_doc(seat, state.step, mail_orders(state, seat, random.Random(9))))
     run_once(table.judge, table.poller)
     other = next(s for s in SEATS if s != seat)
     import yaml as _yaml
@@ -296,7 +296,7 @@ def test_foreign_claims_on_a_slow_key_stop_paying_pbkdf2(table: Table) -> None:
     such mail still gets the same refusal and nothing in the game changes."""
     from pbem.service.identity.envelope import FOREIGN_SLOW_CHECKS
     state, seat = _pending_seat(table)
-    orders = rules.bot_orders(state, seat, random.Random(2))
+    orders = mail_orders(state, seat, random.Random(2))
     before, slow = _event_count(table), table.judge.keys.slow_checks
     n = FOREIGN_SLOW_CHECKS + 5
     for i in range(n):

@@ -11,7 +11,7 @@ import yaml
 
 from pbem import rules
 from pbem.service import make_judge, run_once
-from tests.conftest import KEYS, SEATS, Table, make_config
+from tests.conftest import KEYS, SEATS, Table, mail_orders, make_config
 
 
 def test_interception_by_ask_window_through_real_mail(tmp_path: Path, pymap_server) -> None:
@@ -46,7 +46,7 @@ def test_interception_by_ask_window_through_real_mail(tmp_path: Path, pymap_serv
         elif decision.kind in ("intercept", "avoid_battle"):
             orders = {decision.kind if decision.kind == "intercept" else "avoid": "none"}
         else:
-            orders = rules.bot_orders(state, decision.seat, rng)
+            orders = mail_orders(state, decision.seat, rng)
         table.send(decision.seat, yaml.safe_dump({"game": "g1", "seat": decision.seat, "key": KEYS[decision.seat],
                                                   "step": state.step, "orders": orders}, sort_keys=False))
         statuses = list(run_once(judge, poller).values())

@@ -25,7 +25,7 @@ from imapclient import IMAPClient
 from pbem import rules
 from pbem.config import Config, load_config
 from pbem.devmail import listen_on_free_port
-from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, mail_orders
 from tests.mailservers import MailServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +72,7 @@ def orders_body(judge, seed: int = 1) -> tuple[str, str]:  # noqa: ANN001
     state = judge.state("g1")
     seat = rules.pending(state)[0].seat
     doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
-           "orders": rules.bot_orders(state, seat, random.Random(seed))}
+           "orders": mail_orders(state, seat, random.Random(seed))}
     return seat, yaml.safe_dump(doc, sort_keys=False)
 
 

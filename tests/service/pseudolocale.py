@@ -39,7 +39,7 @@ from pbem.service.commands.anyone import observe
 from pbem.service.outgoing.faults import ServerFaults
 from pbem.service.play import setup
 from pbem.store import Store
-from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, mail_orders
 
 OPEN, CLOSE = i18n.OPEN, i18n.CLOSE
 HOST_KEY = "the-host-key"
@@ -239,7 +239,7 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
             break
         d = pending[0]
         doc = {"game": gid, "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
-               "orders": rules.bot_orders(state, d.seat, rng)}
+               "orders": mail_orders(state, d.seat, rng)}
         addr = f"{d.seat}@pbem.localhost"
         other = next(s for s in SEATS if s != d.seat)
         if i % 5 == 1:

@@ -21,7 +21,7 @@ from click.testing import CliRunner, Result
 from pbem import rules
 from pbem.cli import main
 from pbem.service import make_judge, run_once
-from tests.conftest import PLAYERS, SEATS
+from tests.conftest import PLAYERS, SEATS, mail_orders
 from tests.service.helpers import wait_until, write_config
 
 
@@ -86,14 +86,21 @@ class Table:
         return found()
 
     def play(self, game_id: str, rng: random.Random, addresses: dict[str, str] | None = None) -> str:
-        """The waited-on seat's bot orders by mail (its key from :attr:`keys`); the status."""
+        """The waited-on seat's random bot orders by mail (its key from :attr:`keys`); the
+        status (``applied``), or, when it is not, the status with the seat, the step and the
+        last inbox row (its reason and problems) for the failing assertion to show."""
         state = self.judge.state(game_id)
         seat = rules.pending(state)[0].seat
         doc = {"game": game_id, "seat": seat, "key": self.keys[seat], "step": state.step,
-               "orders": rules.bot_orders(state, seat, rng)}
+               "orders": mail_orders(state, seat, rng)}
         self.send((addresses or {}).get(seat, f"{seat}@pbem.localhost"), yaml.safe_dump(doc, sort_keys=False),
                   "orders")
-        return ",".join(self.cycle())
+        status = ",".join(self.cycle())
+        if status != "applied":  # say why, so a rare refusal of random orders names its cause
+            row = self.judge.store.db.execute("SELECT status, reason, result FROM inbox ORDER BY id DESC LIMIT 1"
+                                              ).fetchone()
+            return f"{status} (seat {seat}, step {state.step}; last inbox row {row!r})"
+        return status
 
 
 def text(msg: EmailMessage) -> str:

@@ -29,7 +29,7 @@ from pbem.service.log import trust
 from pbem.store import Store
 from pbem.store.blobs import unpack
 from pbem.store.events import StoredEvent
-from tests.conftest import ACCOUNTS, HASHES, KEYS, PLAYERS, SEATS
+from tests.conftest import ACCOUNTS, HASHES, KEYS, PLAYERS, SEATS, mail_orders
 from tests.mailservers import start_pymap
 from tests.service.helpers import write_config
 from tests.service.tablemail import Table, flat, key_in, new_table
@@ -282,7 +282,7 @@ def test_the_bots_orders_never_depend_on_the_other_hands_or_the_deck(tmp_path: P
         else:
             n += 1
             doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
-                   "orders": rules.bot_orders(state, d.seat, rng)}
+                   "orders": mail_orders(state, d.seat, rng)}
             assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
     assert d.seat == "west" and d.kind == "player_turn"
     judge.store.close()
@@ -336,7 +336,7 @@ def test_a_config_seat_becomes_the_bots_and_a_persons_again(tmp_path: Path) -> N
         n += 1
         state = judge.state("g1")
         doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
-               "orders": rules.bot_orders(state, d.seat, rng)}
+               "orders": mail_orders(state, d.seat, rng)}
         assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
     waited = judge.state("g1").step
     judge.store.close()
@@ -350,7 +350,7 @@ def test_a_config_seat_becomes_the_bots_and_a_persons_again(tmp_path: Path) -> N
         d = rules.pending(state)[0]
         n += 1
         doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
-               "orders": rules.bot_orders(state, d.seat, rng)}
+               "orders": mail_orders(state, d.seat, rng)}
         assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
     # west is waited on again: the host gives it back to its player before the bot plays
     judge.store.close()
@@ -386,7 +386,7 @@ def test_a_bot_that_writes_refused_orders_gets_the_default_and_the_host_is_told(
         n += 1
         state = judge.state("g1")
         doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
-               "orders": rules.bot_orders(state, d.seat, rng)}
+               "orders": mail_orders(state, d.seat, rng)}
         assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
     state = judge.state("g1")
     judge.tick()
@@ -431,7 +431,7 @@ def test_a_bot_that_failed_is_told_to_the_host_in_the_host_language(tmp_path: Pa
         n += 1
         state = judge.state("g1")
         doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
-               "orders": rules.bot_orders(state, d.seat, rng)}
+               "orders": mail_orders(state, d.seat, rng)}
         assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
     judge.tick()
     ru = i18n.translations("ru")

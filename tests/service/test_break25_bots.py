@@ -17,7 +17,7 @@ from pbem.mail.imap import ImapPoller
 from pbem.service import Judge
 from pbem.service.loop import run_once
 from pbem.store import Store
-from tests.conftest import KEYS
+from tests.conftest import KEYS, mail_orders
 from tests.mailservers import MailServer
 from tests.service.helpers import judge_and_poller, drop, mail, write_config
 
@@ -46,7 +46,7 @@ def _orders(judge: Judge, server: MailServer, now: list[datetime], n: int, keys:
     state = judge.state("g1")
     seat = rules.pending(state)[0].seat
     doc = {"game": "g1", "seat": seat, "key": keys[seat], "step": state.step,
-           "orders": rules.bot_orders(state, seat, random.Random(n))}
+           "orders": mail_orders(state, seat, random.Random(n))}
     drop(server, mail(senders.get(seat, seat), yaml.safe_dump(doc, sort_keys=False),
                       message_id=f"<b25-{n}@players.test>"), at=now[0].timestamp())
     return seat

@@ -21,7 +21,7 @@ from pbem import rules
 from pbem.cli import main
 from pbem.service import Judge
 from pbem.store import Store
-from tests.conftest import KEYS, player_mail
+from tests.conftest import KEYS, mail_orders, player_mail
 from tests.service.helpers import ROOT, stop, wait_until, write_config
 
 POINTS = ["retention_copied", "retention_in_drop", "retention_in_prune", "retention_pruned"]
@@ -65,7 +65,7 @@ def test_sigkill_during_the_retention_pass_loses_and_doubles_nothing(tmp_path, p
         state = judge.state("g1")
         seat = rules.pending(state)[0].seat
         doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
-               "orders": rules.bot_orders(state, seat, rng)}
+               "orders": mail_orders(state, seat, rng)}
         assert judge.handle_message(player_mail(seat, doc)) == "applied"
     judge.store.close()
     out = CliRunner().invoke(main, ["abandon", "-c", str(path), "g1", "--reason", "a test"])

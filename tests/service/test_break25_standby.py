@@ -24,7 +24,7 @@ from pbem import rules
 from pbem.cli import main
 from pbem.service import Judge
 from pbem.store import Store
-from tests.conftest import PLAYERS, SEATS
+from tests.conftest import PLAYERS, SEATS, mail_orders
 from tests.service.helpers import ROOT, drop, folder, mail, stop, wait_until, write_config
 
 STRANGER = "stranger@pbem.localhost"
@@ -132,7 +132,7 @@ def test_sigkill_during_an_offer_or_a_take_loses_and_doubles_nothing(tmp_path, p
     state = judge.state("g2")
     if rules.pending(state)[0].seat == seat:
         doc = {"game": "g2", "seat": seat, "key": keys.pop(), "step": state.step,
-               "orders": rules.bot_orders(state, seat, random.Random(1))}
+               "orders": mail_orders(state, seat, random.Random(1))}
         drop(pymap_server, mail(STRANGER, yaml.safe_dump(doc, sort_keys=False), message_id="<sub-orders@players.test>"))
         _settle(path, store, pymap_server, "<sub-orders@players.test>")
         assert store.inbox_by_message_id("<sub-orders@players.test>")["status"] == "applied"

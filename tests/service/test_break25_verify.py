@@ -18,7 +18,7 @@ from pbem.cli import main
 from pbem.config import parse_config
 from pbem.service import Judge
 from pbem.store import Store
-from tests.conftest import HASHES, KEYS, PLAYERS, SEATS
+from tests.conftest import HASHES, KEYS, PLAYERS, SEATS, mail_orders
 
 
 def _game(tmp_path: Path) -> Path:
@@ -37,7 +37,7 @@ def _game(tmp_path: Path) -> Path:
         state = judge.state("g1")
         seat = rules.pending(state)[0].seat
         doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
-               "orders": rules.bot_orders(state, seat, rng)}
+               "orders": mail_orders(state, seat, rng)}
         raw_mail = (f"From: {seat}@pbem.localhost\r\nTo: judge@pbem.localhost\r\nSubject: orders\r\n"
                     f"Message-ID: <v{n}@players.test>\r\n\r\n{yaml.safe_dump(doc)}").encode()
         assert judge.handle_message(raw_mail) == "applied"

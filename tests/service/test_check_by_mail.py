@@ -34,6 +34,7 @@ from tests.conftest import (
     SEATS,
     Table,
     local_judge,
+    mail_orders,
     make_config,
     player_mail,
 )
@@ -271,7 +272,7 @@ def test_a_path_through_an_enemy_army_is_refused_after_an_unrest_roll(tmp_path: 
     run_once(judge, poller)
     state = judge.state("g1")
     chooser = rules.pending(state)[0].seat
-    table.send(chooser, table.orders_doc(chooser, state.step, rules.bot_orders(state, chooser, random.Random(0))))
+    table.send(chooser, table.orders_doc(chooser, state.step, mail_orders(state, chooser, random.Random(0))))
     assert list(run_once(judge, poller).values()) == ["applied"]
     state = judge.state("g1")
     seat = rules.pending(state)[0].seat
@@ -302,7 +303,7 @@ def test_a_receipt_says_what_the_unrest_roll_still_decides(tmp_path: Path, pymap
     run_once(judge, poller)
     state = judge.state("g1")
     chooser = rules.pending(state)[0].seat
-    table.send(chooser, table.orders_doc(chooser, state.step, rules.bot_orders(state, chooser, random.Random(0))))
+    table.send(chooser, table.orders_doc(chooser, state.step, mail_orders(state, chooser, random.Random(0))))
     assert list(run_once(judge, poller).values()) == ["applied"]
     state = judge.state("g1")
     seat = rules.pending(state)[0].seat

@@ -17,7 +17,7 @@ import yaml
 from pbem import rules
 from pbem.service import Judge
 from pbem.store import Store
-from tests.conftest import KEYS
+from tests.conftest import KEYS, mail_orders
 from tests.service.helpers import (
     ROOT,
     drop,
@@ -46,7 +46,7 @@ def test_sigkill_at_a_stage_applies_once_and_delivers_at_least_once(tmp_path, py
     state = Judge(config, store).state("g1")
     seat = rules.pending(state)[0].seat
     doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
-           "orders": rules.bot_orders(state, seat, random.Random(11))}
+           "orders": mail_orders(state, seat, random.Random(11))}
     mid = "<crash-orders@players.test>"
     before = {_headers(m)["Message-ID"] for m in pymap_server.messages(seat)}
 

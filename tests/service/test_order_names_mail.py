@@ -19,7 +19,7 @@ from pbem.pack.names import localized
 from pbem.report import orders_text
 from pbem.service import make_judge
 from pbem.service.log.trust import accepted_document
-from tests.conftest import ACCOUNTS, KEYS
+from tests.conftest import ACCOUNTS, KEYS, mail_orders
 from tests.mailservers import start_pymap
 from tests.service.cmdmail import EXTRA, Mail, text
 from tests.service.helpers import write_config
@@ -90,7 +90,7 @@ def test_orders_with_spanish_and_russian_names_get_canonical_receipts(tmp_path: 
         for step in range(12):  # bounded: the first dozen decisions of the game
             state = m.judge.state("g1")
             seat = rules.pending(state)[0].seat
-            orders = rules.bot_orders(state, seat, random.Random(step))
+            orders = mail_orders(state, seat, random.Random(step))
             language = LANGUAGES[seat]
             written, replaced = (orders, 0) if language == "en" else _in_language(pack, orders, language)
             doc = {"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step, "orders": written}

@@ -43,6 +43,7 @@ from pbem.service import Judge
 from pbem.store import Store
 from tests.realmail import DOMAIN, MISSING, RealMail
 from tests.service.helpers import wait_until
+from tests.conftest import mail_orders
 
 IN_CI = os.environ.get("CI") == "true"
 """CI (``.ci/run`` sets CI=true) installs the packages: there a missing one fails the test
@@ -106,7 +107,7 @@ def _orders_mail(seat: str, state: rules.GameState, rng: random.Random) -> Email
     msg["Message-ID"] = make_msgid(domain="players.test")
     msg["Date"] = email.utils.formatdate()
     msg.set_content(yaml.safe_dump({"game": "g1", "seat": seat, "key": KEYS[seat], "step": state.step,
-                                    "orders": rules.bot_orders(state, seat, rng)}, sort_keys=False))
+                                    "orders": mail_orders(state, seat, rng)}, sort_keys=False))
     return msg
 
 

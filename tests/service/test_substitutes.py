@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from pbem import rules
-from tests.conftest import ACCOUNTS
+from tests.conftest import ACCOUNTS, mail_orders
 from tests.mailservers import start_pymap
 from tests.service.tablemail import Table, flat, key_in, new_table
 
@@ -108,7 +108,7 @@ def test_a_substitute_takes_a_seat_in_civil_disorder_and_plays_it(tmp_path: Path
         # a second take of the same seat is refused; the old player's mail no longer speaks for it
         table.send(STRANGER, f"game: g2\ncommand: take\ntake: {seat}\n", "again")
         doc = {"game": "g2", "seat": seat, "key": old_key, "step": state.step,
-               "orders": rules.bot_orders(state, seat, random.Random(3))}
+               "orders": mail_orders(state, seat, random.Random(3))}
         table.send(f"{seat}@pbem.localhost", yaml.safe_dump(doc, sort_keys=False), "old orders")
         out = table.cycle()
         assert "applied" not in out and len(out) == 2, out
