@@ -288,3 +288,46 @@ def test_tyche_activation_moves_once_in_a_check(monkeypatch) -> None:  # noqa: A
                 [(e.kind, e.data) for e in got.outcome[1]]
             compared += 1
     assert compared >= 3
+
+
+def test_assault_with_nothing_to_besiege_refused_without_dry_run(monkeypatch) -> None:  # noqa: ANN001
+    """R-10: the yes-or-no check refuses a first move whose assault has nothing to
+    besiege, or too few CUs, where it ends before the movement's dry run (issue 27 item
+    5), and answers as :func:`validate` does for every candidate."""
+    from pbem import rules
+    from pbem.rules.bots.random import candidate_orders
+    from pbem.rules.engine import acceptable
+    from pbem.rules.resolve import moves
+    pack = load_pack(None)
+    rng = random.Random(10)
+    runs = []
+    real_run = moves.run_cursor
+
+    def counted(ctx, c):  # noqa: ANN001, ANN202
+        runs.append(c["segment"])
+        return real_run(ctx, c)
+
+    monkeypatch.setattr(moves, "run_cursor", counted)
+    skipped = 0
+    for n in range(2, 90, 4):
+        state = _played(pack, n, b"no-siege")
+        d = (rules.pending(state) or [None])[0]
+        if d is None or d.kind != "player_turn":
+            continue
+        opts = rules.legal_options(state, d.seat)
+        for _ in range(12):
+            orders = candidate_orders(pack, state, opts, rng)
+            mv = orders.get("movement")
+            if not isinstance(mv, list) or not mv:
+                continue
+            mv[0]["assault"] = 1
+            problems = rules.validate(state, d.seat, orders)
+            runs.clear()
+            ok = acceptable(state, d.seat, orders)
+            assert ok == (not problems)
+            first = [p for p in problems if p.code == "siege.illegal"
+                     and (p.where or "").startswith("orders.movement[0]")]
+            if first and all(p.where.startswith("orders.movement") for p in problems):
+                assert "movement" not in runs, (n, orders, problems)
+                skipped += 1
+    assert skipped >= 3
