@@ -331,3 +331,31 @@ def test_assault_with_nothing_to_besiege_refused_without_dry_run(monkeypatch) ->
                 assert "movement" not in runs, (n, orders, problems)
                 skipped += 1
     assert skipped >= 3
+
+
+def test_second_level_copy_shares_the_spaces_a_decision_leaves_alone() -> None:
+    """Second-level copy on write (issue 27 item 5): a decision that moves armies or
+    places CUs copies the CUs of the spaces it changes, not every space's: the new
+    state's other spaces are the very dicts of the state before (and no state before
+    ever changes: :func:`test_copy_on_write_leaves_every_state_as_it_was`)."""
+    from pbem import rules
+    from pbem.rules.dice import Dice
+    pack = load_pack(None)
+    seed = b"cells-27"
+    state, _ = rules.new_game(pack, seed, {})
+    rng = random.Random(27)
+    shared = copied = 0
+    for _ in range(120):
+        pending = rules.pending(state)
+        if not pending:
+            break
+        d = pending[0]
+        new, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                  Dice(seed, state.step))
+        if new.cus is not state.cus and any(e.kind == "ArmyMoved" for e in events):
+            for x, by in new.cus.items():
+                if x in state.cus:
+                    shared += by is state.cus[x]
+                    copied += by is not state.cus[x]
+        state = new
+    assert shared > copied > 0
