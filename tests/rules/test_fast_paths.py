@@ -359,3 +359,39 @@ def test_second_level_copy_shares_the_spaces_a_decision_leaves_alone() -> None:
                     copied += by is not state.cus[x]
         state = new
     assert shared > copied > 0
+
+
+def test_interception_candidates_only_for_a_seat_that_may_react(monkeypatch) -> None:  # noqa: ANN001
+    """R-9.3: a move entering a space asks each other seat for an interception; a seat
+    with no standing order to intercept, no answer waiting and no window to open
+    reacts to none, so its candidate armies are not looked for (issue 27 item 5), and
+    the seats that may react are still asked (interceptions are still rolled)."""
+    from pbem import rules
+    from pbem.rules.core.state import standing_orders
+    from pbem.rules.dice import Dice
+    from pbem.rules.resolve import reactions
+    pack = load_pack(None)
+    calls = {"may": 0, "may not": 0}
+    real = reactions.intercept_candidates
+
+    def counted(pack_, s, rseat, space, mover):  # noqa: ANN001, ANN202
+        may = any(o.get("when") == "intercept" for o in standing_orders(s, rseat))
+        calls["may" if may else "may not"] += 1
+        return real(pack_, s, rseat, space, mover)
+
+    monkeypatch.setattr(reactions, "intercept_candidates", counted)
+    rolled = 0
+    for g in range(6):
+        seed = bytes([g + 40]) * 8
+        state, _ = rules.new_game(pack, seed, {})
+        rng = random.Random(g)
+        for _ in range(300):
+            pending = rules.pending(state)
+            if not pending:
+                break
+            d = pending[0]
+            state, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                        Dice(seed, state.step))
+            rolled += sum(e.kind == "InterceptionRolled" for e in events)
+    assert calls["may not"] == 0
+    assert calls["may"] > 0 and rolled > 0
