@@ -395,3 +395,73 @@ def test_interception_candidates_only_for_a_seat_that_may_react(monkeypatch) -> 
             rolled += sum(e.kind == "InterceptionRolled" for e in events)
     assert calls["may not"] == 0
     assert calls["may"] > 0 and rolled > 0
+
+
+def _enemy_unit_spaces_plain(s, seat):  # noqa: ANN001, ANN202
+    """:func:`enemy_unit_spaces` as written before issue 27 item 5's third pass."""
+    from pbem.rules.core.pieces import wholly_inside
+    out = {x for x, by in s["cus"].items()
+           if any(o != seat and sum(c.values()) and not wholly_inside(s, o, x)
+                  for o, c in by.items())}
+    out |= {v["space"] for v in s["generals"].values()
+            if v["where"] == "map" and v["seat"] != seat
+            and not wholly_inside(s, v["seat"], v["space"])}
+    out |= {x for o, ms in s["minors"].items() if o != seat for x in ms
+            if not wholly_inside(s, o, x)}
+    out.update(a["space"] for a in s["indep_armies"].values() if a["space"])
+    return out
+
+
+def test_enemy_unit_spaces_as_plain_search_with_units_inside() -> None:
+    """R-5, R-7.2: the enemy units' spaces read with the inside record's seat first are
+    those of the plain search, in games whose bots go inside cities and besiege them."""
+    from pbem import rules
+    from pbem.rules.core.pieces import enemy_unit_spaces
+    from pbem.rules.core.state import SEATS
+    from pbem.rules.dice import Dice
+    pack = load_pack(None)
+    inside = 0
+    for g in range(3):
+        seed = bytes([g + 90]) * 8
+        state, _ = rules.new_game(pack, seed, {"bot_inside": True})
+        rng = random.Random(g)
+        for _ in range(250):
+            pending = rules.pending(state)
+            if not pending:
+                break
+            s = state.peek()
+            inside += bool(s.get("inside"))
+            for seat in SEATS:
+                assert enemy_unit_spaces(s, seat) == _enemy_unit_spaces_plain(s, seat)
+            d = pending[0]
+            state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                   Dice(seed, state.step))
+    assert inside > 20
+
+
+def test_adopt_sets_the_fields_without_init(monkeypatch) -> None:  # noqa: ANN001
+    """``GameState.adopt`` of a working dict of exactly the state's fields (``conceded``
+    left out or not) makes the state ``__init__`` would, without calling it (issue 27
+    item 5); another dict still goes through ``__init__`` (unknown keys refused)."""
+    import pytest
+
+    from pbem import rules
+    from pbem.rules.core.state import GameState
+    pack = load_pack(None)
+    state = _played(pack, 12, b"adopt")
+    plain = state.to_dict()
+    want = GameState(**plain, pack=pack)
+    with_conceded = {**plain, "conceded": ["west"]}
+    want_conceded = GameState(**with_conceded, pack=pack)
+
+    def no_init(self, *a, **k):  # noqa: ANN001, ANN002, ANN003, ANN202
+        raise AssertionError("__init__ called")
+
+    monkeypatch.setattr(GameState, "__init__", no_init)
+    got = GameState.adopt(dict(plain), pack)
+    assert got == want and got.pack is pack and got.memo == {} and got.conceded == []
+    assert GameState.adopt(dict(with_conceded), pack) == want_conceded
+    assert rules.legal_options(got, got.active) == rules.legal_options(want, want.active)
+    monkeypatch.undo()
+    with pytest.raises(TypeError):
+        GameState.adopt({**plain, "not_a_field": 1}, pack)
