@@ -465,3 +465,57 @@ def test_adopt_sets_the_fields_without_init(monkeypatch) -> None:  # noqa: ANN00
     monkeypatch.undo()
     with pytest.raises(TypeError):
         GameState.adopt({**plain, "not_a_field": 1}, pack)
+
+
+def test_random_bot_asks_a_position_once_for_all_its_candidates(monkeypatch) -> None:  # noqa: ANN001
+    """The random bot's candidates of one decision share the position's errands (R-12.2,
+    R-12.4), the spaces others hold and its armies' allowances (issue 27 item 5: kept in
+    ``GameState.memo``), with the same orders as computed afresh for each."""
+    from pbem import rules
+    from pbem.rules.bots import royals as bot_royals
+    from pbem.rules.bots import war as bot_war
+    from pbem.rules.bots.random import random_orders
+    from pbem.rules.core.state import GameState
+    from pbem.rules.dice import Dice
+    pack = load_pack(None)
+    asked = {"goals": 0, "held": 0, "armies": 0}
+    real = (bot_royals.errand_goals, bot_royals.held_by_others, bot_war._armies)
+
+    def goals(*a):  # noqa: ANN002, ANN202
+        asked["goals"] += 1
+        return real[0](*a)
+
+    def held(*a):  # noqa: ANN002, ANN202
+        asked["held"] += 1
+        return real[1](*a)
+
+    def armies(*a):  # noqa: ANN002, ANN202
+        asked["armies"] += 1
+        return real[2](*a)
+
+    monkeypatch.setattr(bot_royals, "errand_goals", goals)
+    monkeypatch.setattr(bot_royals, "held_by_others", held)
+    monkeypatch.setattr(bot_war, "_armies", armies)
+    seed = b"kept-bot"
+    state, _ = rules.new_game(pack, seed, {})
+    rng = random.Random(4)
+    tried = 0
+    for _ in range(150):
+        pending = rules.pending(state)
+        if not pending:
+            break
+        d = pending[0]
+        if d.kind == "player_turn":
+            fresh = GameState.adopt(state.to_dict(), pack)  # the same position, no memo
+            for k in asked:
+                asked[k] = 0
+            a = [random_orders(state, d.seat, random.Random(n)) for n in range(4)]
+            once = dict(asked)
+            b = [random_orders(GameState.adopt(fresh.to_dict(), pack), d.seat, random.Random(n))
+                 for n in range(4)]
+            assert a == b
+            assert all(n <= 1 for n in once.values()), once
+            tried += once["goals"] + once["armies"]
+        state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                               Dice(seed, state.step))
+    assert tried > 10
