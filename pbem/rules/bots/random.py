@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from pbem.rules.bots.cards import add_event_fields
-from pbem.rules.bots.royals import add_free_passage, errand_goals_of, royal_errand
+from pbem.rules.bots.royals import add_free_passage, errand_goals, royal_errand
 from pbem.rules.bots.seat_view import seat_view
 from pbem.rules.bots.surprises import add_surprise_plays, window_plays
 from pbem.rules.bots.war import add_war_orders, reaction_orders
@@ -130,7 +130,7 @@ def add_errand(pack, state: GameState, seat: str, orders: dict[str, Any],
     """Mostly (0.8) make the movement segment start with a royal errand (R-12.2, R-12.4:
     :func:`pbem.rules.bots.royals.royal_errand`), and bury the body when the move brings
     it to Pella. Draws from ``rng`` only when ``seat`` has an errand."""
-    if "movement" not in orders or not errand_goals_of(pack, state, seat) \
+    if "movement" not in orders or not errand_goals(pack, state.peek(), seat) \
             or rng.random() >= 0.8:
         return
     errand = royal_errand(pack, state, seat, rng)

@@ -23,15 +23,12 @@ from pbem.rules.core.royals import court, in_play
 from pbem.rules.core.state import GameState, State, hand_of, standing_orders
 
 
-def land_path(pack: Pack, s: State, seat: str, start: str, goal: str,
-              held: frozenset[str] | None = None) -> list[str] | None:
+def land_path(pack: Pack, s: State, seat: str, start: str, goal: str) -> list[str] | None:
     """The cheapest land or mountain path from ``start`` to ``goal`` (R-9.1 costs)
     through spaces holding no other faction (``goal`` excepted), or None. Dijkstra on
     (cost, space): each space is reached at a strictly lower cost each time, so the
-    first time ``goal`` comes out of the heap its chain of parents is the path.
-    ``held``: :func:`held_by_others` of ``s`` and ``seat`` when the caller has it."""
-    if held is None:
-        held = frozenset(held_by_others(s, seat))
+    first time ``goal`` comes out of the heap its chain of parents is the path."""
+    held = frozenset(held_by_others(s, seat))
     key = (id(pack), start, goal, held)
     hit = _PATHS.get(key)
     if hit is not None and hit[0] is pack:
@@ -117,31 +114,17 @@ def errand_goals(pack: Pack, s: State, seat: str) -> list[tuple[str, str]]:
     return out
 
 
-def errand_goals_of(pack: Pack, state: GameState, seat: str) -> list[tuple[str, str]]:
-    """:func:`errand_goals` of ``state``, computed once per state and seat and kept in
-    :attr:`GameState.memo` (the random bot asks it twice for each candidate it tries,
-    issue 27 item 5): the list is shared, never mutate it."""
-    key = ("errand_goals", seat)
-    got = state.memo.get(key)
-    if got is None:
-        got = state.memo[key] = errand_goals(pack, state.peek(), seat)
-    return got
-
-
 def royal_errand(pack: Pack, state: GameState, seat: str, rng: random.Random,
                  mp: int | None = None) -> tuple[dict[str, Any], str | None] | None:
     """One army move toward a royal errand's goal (:func:`errand_goals`, chosen at
     random), with ``mp`` MPs (else the commander's initiative), and the goal when the
     move reaches it; None without an errand, a path or the battle chart."""
     s = state.peek()
-    goals = errand_goals_of(pack, state, seat)
+    goals = errand_goals(pack, s, seat)
     if not goals or "battle" not in pack.charts:
         return None
     start, goal = rng.choice(goals)
-    held = state.memo.get(("held_by_others", seat))
-    if held is None:  # kept for the other candidates of the decision (issue 27 item 5)
-        held = state.memo[("held_by_others", seat)] = frozenset(held_by_others(s, seat))
-    path = land_path(pack, s, seat, start, goal, held)
+    path = land_path(pack, s, seat, start, goal)
     if not path:
         return None
     g = group_at(s, seat, start, controlled_royals(pack, s, seat))

@@ -31,16 +31,6 @@ def _armies(s: dict, seat: str) -> list[str]:
     return sorted(out)
 
 
-def _kept(state: GameState, key: tuple, compute: Any) -> Any:
-    """``compute()`` of ``state``, kept in :attr:`GameState.memo` under ``key`` (a state
-    never changes; the bot asks the same of it for each candidate it tries, issue 27
-    item 5). The answer is shared: never mutate it."""
-    got = state.memo.get(key)
-    if got is None:
-        got = state.memo[key] = compute()
-    return got
-
-
 def _reacting(s: dict) -> bool:
     """True in games with the option ``ask_windows`` or ``bot_inside`` (the war
     playouts): the bot then also makes naval moves and gives inside_join and losses
@@ -58,13 +48,12 @@ def random_moves(pack: Pack, state: GameState, seat: str, rng: random.Random,
         return []
     s = state.peek()
     besiege = bool((s.get("options") or {}).get("bot_inside"))
-    armies = list(_kept(state, ("bot_armies", seat), lambda: _armies(s, seat)))
+    armies = _armies(s, seat)
     rng.shuffle(armies)
     moves = []
     for start in armies[:rng.randint(1, 2)]:
-        allowance = mp if mp is not None else _kept(
-            state, ("bot_initiative", seat, start), lambda start=start: group_initiative(
-                pack, s, seat, group_at(s, seat, start, controlled_royals(pack, s, seat))))
+        g = group_at(s, seat, start, controlled_royals(pack, s, seat))
+        allowance = mp if mp is not None else group_initiative(pack, s, seat, g)
         siege = _siege_path(pack, s, seat, start, allowance) if besiege else None
         if siege and rng.random() < 0.5:
             mv = {"army": start, "path": siege}
