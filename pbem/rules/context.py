@@ -62,6 +62,10 @@ class Ctx:
         # shared with a frozen state or another context and copied before their first
         # write (:meth:`emit`, by the kind's ``writes``)
         self.owned: set[str] | None = None if owned is None else set(owned)
+        # second level (issue 27 item 5, third pass): parts not in ``owned`` whose dict is
+        # this context's own shallow copy, with the entries (keys) named here its own deep
+        # copies and the others still shared (by the kinds' ``cells``)
+        self.cells: dict[str, set[str]] = {}
         self.dice = dice
         self.dry = dice is None
         self.events: list[Event] = []
@@ -87,6 +91,7 @@ class Ctx:
         self.s.clear()
         self.s.update(saved)
         self.owned = None  # ``saved`` is a deep copy: every part is this context's own
+        self.cells = {}
         del self.events[events:]
         self.chance_at = [i for i in self.chance_at if i < events]
         self.version += 1
@@ -118,8 +123,16 @@ class Ctx:
         # started from (``s`` has not changed since): owned by this context as before
         if run.owned is None:
             self.owned = None
+            self.cells = {}
         elif self.owned is not None:
+            # a part the run owns in part: its dict is the run's copy, the entries either
+            # side copied are own, the others as shared as before
             self.owned |= run.owned
+            for p, keys in run.cells.items():
+                if p not in self.owned:
+                    self.cells[p] = self.cells.get(p, set()) | keys
+            for p in run.owned:
+                self.cells.pop(p, None)
         return self._adopt(run)
 
     def _adopt(self, run: Ctx) -> bool:
@@ -153,7 +166,7 @@ class Ctx:
             return False
         for k, ev in zip(kinds, run.events, strict=True):
             if k.reduce is not None:
-                self._own(k.writes)
+                self._own(k.writes, k.cells(ev.data) if k.cells is not None else None)
                 reduce(self.s, ev)
         return self._adopt(run)
 
@@ -231,7 +244,7 @@ class Ctx:
         board = k.reduce is not None and (k.writes is None or not BOARD.isdisjoint(k.writes))
         watch = vp_watch(self.s) if board else None
         if self.owned is not None and k.reduce is not None:
-            self._own(k.writes)
+            self._own(k.writes, k.cells(data) if k.cells is not None else None)
         reduce(self.s, ev)
         self.version += 1
         self.events.append(ev)
@@ -246,20 +259,40 @@ class Ctx:
             settle_royals(self, watch, k.where(data) if k.where is not None else None)
         return ev
 
-    def _own(self, parts: tuple[str, ...] | None) -> None:
+    def _own(self, parts: tuple[str, ...] | None,
+              cells: dict[str, tuple[str, ...]] | None = None) -> None:
         """Copy on write: make the top-level ``parts`` of :attr:`s` (every part when None)
-        this context's own (a deep copy) before a reducer writes them."""
+        this context's own (a deep copy) before a reducer writes them. ``cells``: for
+        some of ``parts`` (a dict), the only entries the reducer writes (the kind's
+        ``cells``, issue 27 item 5): the part's dict is copied shallowly (once) and only
+        those entries deeply (:attr:`cells`)."""
         owned, s = self.owned, self.s
         if owned is None:
             return
         for p in (s if parts is None else parts):
-            if p not in owned:
-                owned.add(p)
-                v = s.get(p)
-                if v is not None and type(v) not in _SCALARS:
-                    s[p] = _copy(v)
+            if p in owned:
+                continue
+            v = s.get(p)
+            keys = cells.get(p) if cells is not None else None
+            if keys is not None and type(v) is dict:
+                mine = self.cells.get(p)
+                if mine is None:
+                    s[p] = v = v.copy()
+                    mine = self.cells[p] = set()
+                for key in keys:
+                    if key not in mine:
+                        mine.add(key)
+                        x = v.get(key)
+                        if x is not None and type(x) not in _SCALARS:
+                            v[key] = _copy(x)
+                continue
+            owned.add(p)
+            self.cells.pop(p, None)
+            if v is not None and type(v) not in _SCALARS:
+                s[p] = _copy(v)
         if parts is None:
             self.owned = None
+            self.cells = {}
 
     def roll(self, count: int, purpose: str, rule: str, sides: int = 6) -> tuple[int, ...]:
         """Roll dice, record ``DiceRolled`` {purpose, rule, values, sides, index} (``index``:

@@ -89,3 +89,36 @@ def test_writes_hold_and_skipped_settlements_are_never_needed(pack, monkeypatch)
         assert seen.get(name, 0) > 0, name
     assert compared > 100
     assert seen["settlement due"] > 0  # some moves did call for a change of control
+
+
+def test_cells_hold_in_played_games(pack, monkeypatch):
+    """Second-level copy on write (issue 27 item 5): a kind's ``cells`` name every entry
+    of those parts its reducer writes; the other entries are the very objects they were,
+    unchanged, none added or removed, in random games."""
+    real_reduce = context.reduce
+    seen: dict[str, int] = {}
+
+    def watched(s, ev):
+        k = CATALOGUE[ev.kind]
+        if k.cells is None or k.reduce is None:
+            real_reduce(s, ev)
+            return
+        cells = k.cells(ev.data)
+        assert set(cells) <= set(k.writes or ()), ev.kind
+        before = {p: {key: (v, copy.deepcopy(v)) for key, v in (s.get(p) or {}).items()
+                      if key not in keys} for p, keys in cells.items()}
+        real_reduce(s, ev)
+        for p, keys in cells.items():
+            after = {key: v for key, v in (s.get(p) or {}).items() if key not in keys}
+            assert set(after) == set(before[p]), (ev.kind, p)
+            for key, (obj, text) in before[p].items():
+                assert after[key] is obj and after[key] == text, (ev.kind, p, key)
+        seen[ev.kind] = seen.get(ev.kind, 0) + 1
+
+    monkeypatch.setattr(context, "reduce", watched)
+    for g in range(4):
+        for _ in bot_game(pack, f"cells-{g}".encode(), g):
+            pass
+    for name in ("ArmyMoved", "CUsPlaced", "CUsRemoved", "CardPlayed", "CardsDealt",
+                 "GeneralPlaced", "StandingOrdersSet"):
+        assert seen.get(name, 0) > 0, name

@@ -288,3 +288,180 @@ def test_tyche_activation_moves_once_in_a_check(monkeypatch) -> None:  # noqa: A
                 [(e.kind, e.data) for e in got.outcome[1]]
             compared += 1
     assert compared >= 3
+
+
+def test_assault_with_nothing_to_besiege_refused_without_dry_run(monkeypatch) -> None:  # noqa: ANN001
+    """R-10: the yes-or-no check refuses a first move whose assault has nothing to
+    besiege, or too few CUs, where it ends before the movement's dry run (issue 27 item
+    5), and answers as :func:`validate` does for every candidate."""
+    from pbem import rules
+    from pbem.rules.bots.random import candidate_orders
+    from pbem.rules.engine import acceptable
+    from pbem.rules.resolve import moves
+    pack = load_pack(None)
+    rng = random.Random(10)
+    runs = []
+    real_run = moves.run_cursor
+
+    def counted(ctx, c):  # noqa: ANN001, ANN202
+        runs.append(c["segment"])
+        return real_run(ctx, c)
+
+    monkeypatch.setattr(moves, "run_cursor", counted)
+    skipped = 0
+    for n in range(2, 90, 4):
+        state = _played(pack, n, b"no-siege")
+        d = (rules.pending(state) or [None])[0]
+        if d is None or d.kind != "player_turn":
+            continue
+        opts = rules.legal_options(state, d.seat)
+        for _ in range(12):
+            orders = candidate_orders(pack, state, opts, rng)
+            mv = orders.get("movement")
+            if not isinstance(mv, list) or not mv:
+                continue
+            mv[0]["assault"] = 1
+            problems = rules.validate(state, d.seat, orders)
+            runs.clear()
+            ok = acceptable(state, d.seat, orders)
+            assert ok == (not problems)
+            first = [p for p in problems if p.code == "siege.illegal"
+                     and (p.where or "").startswith("orders.movement[0]")]
+            if first and all(p.where.startswith("orders.movement") for p in problems):
+                assert "movement" not in runs, (n, orders, problems)
+                skipped += 1
+    assert skipped >= 3
+
+
+def test_second_level_copy_shares_the_spaces_a_decision_leaves_alone() -> None:
+    """Second-level copy on write (issue 27 item 5): a decision that moves armies or
+    places CUs copies the CUs of the spaces it changes, not every space's: the new
+    state's other spaces are the very dicts of the state before (and no state before
+    ever changes: :func:`test_copy_on_write_leaves_every_state_as_it_was`)."""
+    from pbem import rules
+    from pbem.rules.dice import Dice
+    pack = load_pack(None)
+    seed = b"cells-27"
+    state, _ = rules.new_game(pack, seed, {})
+    rng = random.Random(27)
+    shared = copied = 0
+    for _ in range(120):
+        pending = rules.pending(state)
+        if not pending:
+            break
+        d = pending[0]
+        new, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                  Dice(seed, state.step))
+        if new.cus is not state.cus and any(e.kind == "ArmyMoved" for e in events):
+            for x, by in new.cus.items():
+                if x in state.cus:
+                    shared += by is state.cus[x]
+                    copied += by is not state.cus[x]
+        state = new
+    assert shared > copied > 0
+
+
+def test_interception_candidates_only_for_a_seat_that_may_react(monkeypatch) -> None:  # noqa: ANN001
+    """R-9.3: a move entering a space asks each other seat for an interception; a seat
+    with no standing order to intercept, no answer waiting and no window to open
+    reacts to none, so its candidate armies are not looked for (issue 27 item 5), and
+    the seats that may react are still asked (interceptions are still rolled)."""
+    from pbem import rules
+    from pbem.rules.core.state import standing_orders
+    from pbem.rules.dice import Dice
+    from pbem.rules.resolve import reactions
+    pack = load_pack(None)
+    calls = {"may": 0, "may not": 0}
+    real = reactions.intercept_candidates
+
+    def counted(pack_, s, rseat, space, mover):  # noqa: ANN001, ANN202
+        may = any(o.get("when") == "intercept" for o in standing_orders(s, rseat))
+        calls["may" if may else "may not"] += 1
+        return real(pack_, s, rseat, space, mover)
+
+    monkeypatch.setattr(reactions, "intercept_candidates", counted)
+    rolled = 0
+    for g in range(6):
+        seed = bytes([g + 40]) * 8
+        state, _ = rules.new_game(pack, seed, {})
+        rng = random.Random(g)
+        for _ in range(300):
+            pending = rules.pending(state)
+            if not pending:
+                break
+            d = pending[0]
+            state, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                        Dice(seed, state.step))
+            rolled += sum(e.kind == "InterceptionRolled" for e in events)
+    assert calls["may not"] == 0
+    assert calls["may"] > 0 and rolled > 0
+
+
+def _enemy_unit_spaces_plain(s, seat):  # noqa: ANN001, ANN202
+    """:func:`enemy_unit_spaces` as written before issue 27 item 5's third pass."""
+    from pbem.rules.core.pieces import wholly_inside
+    out = {x for x, by in s["cus"].items()
+           if any(o != seat and sum(c.values()) and not wholly_inside(s, o, x)
+                  for o, c in by.items())}
+    out |= {v["space"] for v in s["generals"].values()
+            if v["where"] == "map" and v["seat"] != seat
+            and not wholly_inside(s, v["seat"], v["space"])}
+    out |= {x for o, ms in s["minors"].items() if o != seat for x in ms
+            if not wholly_inside(s, o, x)}
+    out.update(a["space"] for a in s["indep_armies"].values() if a["space"])
+    return out
+
+
+def test_enemy_unit_spaces_as_plain_search_with_units_inside() -> None:
+    """R-5, R-7.2: the enemy units' spaces read with the inside record's seat first are
+    those of the plain search, in games whose bots go inside cities and besiege them."""
+    from pbem import rules
+    from pbem.rules.core.pieces import enemy_unit_spaces
+    from pbem.rules.core.state import SEATS
+    from pbem.rules.dice import Dice
+    pack = load_pack(None)
+    inside = 0
+    for g in range(3):
+        seed = bytes([g + 90]) * 8
+        state, _ = rules.new_game(pack, seed, {"bot_inside": True})
+        rng = random.Random(g)
+        for _ in range(250):
+            pending = rules.pending(state)
+            if not pending:
+                break
+            s = state.peek()
+            inside += bool(s.get("inside"))
+            for seat in SEATS:
+                assert enemy_unit_spaces(s, seat) == _enemy_unit_spaces_plain(s, seat)
+            d = pending[0]
+            state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                   Dice(seed, state.step))
+    assert inside > 20
+
+
+def test_adopt_sets_the_fields_without_init(monkeypatch) -> None:  # noqa: ANN001
+    """``GameState.adopt`` of a working dict of exactly the state's fields (``conceded``
+    left out or not) makes the state ``__init__`` would, without calling it (issue 27
+    item 5); another dict still goes through ``__init__`` (unknown keys refused)."""
+    import pytest
+
+    from pbem import rules
+    from pbem.rules.core.state import GameState
+    pack = load_pack(None)
+    state = _played(pack, 12, b"adopt")
+    plain = state.to_dict()
+    want = GameState(**plain, pack=pack)
+    with_conceded = {**plain, "conceded": ["west"]}
+    want_conceded = GameState(**with_conceded, pack=pack)
+
+    def no_init(self, *a, **k):  # noqa: ANN001, ANN002, ANN003, ANN202
+        raise AssertionError("__init__ called")
+
+    monkeypatch.setattr(GameState, "__init__", no_init)
+    got = GameState.adopt(dict(plain), pack)
+    assert got == want and got.pack is pack and got.memo == {} and got.conceded == []
+    assert GameState.adopt(dict(with_conceded), pack) == want_conceded
+    assert rules.legal_options(got, got.active) == rules.legal_options(want, want.active)
+    monkeypatch.undo()
+    with pytest.raises(TypeError):
+        GameState.adopt({**plain, "not_a_field": 1}, pack)

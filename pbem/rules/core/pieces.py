@@ -31,8 +31,8 @@ def cus_of(s: State, seat: str, space: str) -> int:
 
 def generals_at(s: State, seat: str, space: str) -> list[str]:
     """Ids of ``seat``'s major generals on the map in ``space``."""
-    return sorted(g for g, v in s["generals"].items()
-                  if v["where"] == "map" and v["space"] == space and v["seat"] == seat)
+    return sorted(g for g, v in s["generals"].items()  # the space first: the fewest pass
+                  if v["space"] == space and v["where"] == "map" and v["seat"] == seat)
 
 
 def has_enemy_units(s: State, seat: str, space: str) -> bool:
@@ -135,10 +135,16 @@ def enemy_unit_spaces(s: State, seat: str) -> set[str]:
     R-7.2: a seat whose units there are all inside a major city does not count (a
     general besieging it may receive reinforcements), so CUs are never placed inside a
     major city while another player has CUs outside it."""
-    if s.get("inside"):
-        out = {x for x, by in s["cus"].items()
-               if any(o != seat and sum(c.values()) and not wholly_inside(s, o, x)
-                      for o, c in by.items())}
+    ins = s.get("inside")
+    if ins:  # only a seat of the record of a space there may be wholly inside it
+        out = set()
+        for x, by in s["cus"].items():
+            rec = ins.get(x)
+            for o, c in by.items():
+                if o != seat and sum(c.values()) and not (
+                        rec and rec["seat"] == o and wholly_inside(s, o, x)):
+                    out.add(x)
+                    break
         out |= {v["space"] for v in s["generals"].values()
                 if v["where"] == "map" and v["seat"] != seat
                 and not wholly_inside(s, v["seat"], v["space"])}

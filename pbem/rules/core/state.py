@@ -289,8 +289,24 @@ class GameState:
         """Freeze a working dict the caller owns and drops, *without copying* it (the
         engine's working dict at the end of a decision): same result as
         :meth:`from_dict` of a current-layout dict, one deep copy fewer. The caller must
-        not touch ``data`` afterwards."""
-        return cls(**data, pack=pack)
+        not touch ``data`` afterwards. A dict of exactly the state's fields (``conceded``
+        may be left out: none) is set on the new object directly, without the frozen
+        dataclass's ``__init__`` (one ``object.__setattr__`` per field; issue 27 item 5):
+        the same object; any other dict goes through ``__init__`` (unknown keys:
+        ``TypeError``)."""
+        keys = data.keys()
+        if cls is not GameState or not (keys == _FIELD_SET or (
+                "conceded" not in keys and len(keys) == len(_FIELD_SET) - 1
+                and keys < _FIELD_SET)):
+            return cls(**data, pack=pack)
+        obj = object.__new__(cls)
+        attrs = obj.__dict__
+        attrs.update(data)
+        if "conceded" not in keys:
+            attrs["conceded"] = []
+        attrs["pack"] = pack
+        attrs["memo"] = {}
+        return obj
 
     def with_pack(self, pack: Pack) -> GameState:
         """This state played with ``pack``."""
@@ -302,6 +318,7 @@ _PEEK = ("peek",)
 
 _DATA_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameState)
                                      if f.name not in ("pack", "memo"))
+_FIELD_SET: frozenset[str] = frozenset(_DATA_FIELDS)
 
 
 def upgrade_layout(data: Mapping[str, Any]) -> Mapping[str, Any]:

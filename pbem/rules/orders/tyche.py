@@ -385,7 +385,8 @@ def _check_activate(pack: Pack, s: State, seat: str, part: dict, card: Card, whe
     static_checks(pack, s, seat, mv, "tyche", rej)
     moves = [mv]
     if len(rej) == n0:
-        simulate(pack, s, seat, moves, "tyche", rej, rehearse=rehearse)
+        simulate(pack, s, seat, moves, "tyche", rej, rehearse=rehearse,
+                 quick=rehearse is not None and rehearse.quick)
     if len(rej) == n0:
         plan["war"] = {"kind": "moves", "moves": moves, "segment": "tyche"}
 

@@ -576,7 +576,7 @@ def _moves_hint(pack: Pack, s: State, seat: str) -> str:
 def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
              rej: list[Problem], rehearse: Ctx | None = None,
              unsure: Unsure | None = None, gaps: dict[int, Unsure] | None = None,
-             refused: set[int] | None = None) -> None:
+             refused: set[int] | None = None, quick: bool = False) -> None:
     """Dry-run ``moves`` on a copy of ``s`` (a dry context: every die shows 1; reaction
     windows answered "no reaction") with the same executor as :func:`do_moves`, and
     turn what it refuses into rejections: a cancelled move or assault, a drop or pick-up
@@ -603,8 +603,12 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
     footprint as written for the moves after it.
     ``rehearse``: a check's context whose ``s`` is ``s``; a run that ends without a
     reaction window is kept there for :func:`do_moves` of the same moves
-    (:meth:`pbem.rules.context.Ctx.keep_rehearsal`)."""
+    (:meth:`pbem.rules.context.Ctx.keep_rehearsal`). ``quick``: a yes/no check
+    (:func:`pbem.rules.engine.acceptable`): when the first move's end is refused as the
+    dry run would refuse it (:func:`_first_end_refused`), no dry run is made."""
 
+    if quick and moves and _first_end_refused(pack, s, seat, moves[0], unsure, gaps, rej):
+        return  # a yes/no check: refused before the dry run, with the same answer
     ctx = Ctx(pack, dict(s), None, owned=())  # copy on write: parts copied when written
     c = new_cursor(seat, segment, moves)
     try:
@@ -672,6 +676,30 @@ def simulate(pack: Pack, s: State, seat: str, moves: list[dict], segment: str,
             unsure.add(move_footprint(pack, mv["army"], mv["path"], besieges(mv)))
         elif first < b:
             unsure.add(_rest_of(pack, seat, mv, ctx.events[a:first], ctx.events[a:b]))
+
+
+def _first_end_refused(pack: Pack, s: State, seat: str, mv: dict, unsure: Unsure | None,
+                       gaps: dict[int, Unsure] | None, rej: list[Problem]) -> bool:
+    """Issue 27 item 5: the refusals :func:`simulate` makes where the first move of its
+    list ends, made before its dry run (``siege.illegal``: an assault with nothing to
+    besiege there or too few CUs, :func:`_too_few_anyway`, R-10; a ``siege`` card with
+    nothing to besiege, R-8.5), under the same conditions, added to ``rej``: True when
+    one was found. The same answer as after the dry run: they read ``s`` as before the
+    list and ``unsure`` as it stands for the first move (no earlier move adds to it), and
+    the dry run always carries the first move to its ``MoveEnded`` or ``MoveCancelled``
+    (no game ends in a movement segment; a chart the pack lacks refuses the orders
+    too)."""
+    n0 = len(rej)
+    first = (unsure or Unsure()).copy()
+    first.add((gaps or {}).get(0))
+    ends_at = {mv["army"], mv["path"][-1] if mv["path"] else mv["army"]}
+    if mv.get("assault") and not first.touches_moved(ends_at):
+        _too_few_anyway(pack, s, seat, mv, first, rej)
+    written = mv.get("full", mv)
+    end = written["path"][-1] if written["path"] else written["army"]
+    if len(rej) == n0 and not first.touches_sieges([end]):
+        end_checks(pack, s, seat, written, rej)
+    return len(rej) > n0
 
 
 def _rest_of(pack: Pack, seat: str, mv: dict, before: list[Any], events: list[Any]) -> Unsure:
@@ -894,7 +922,8 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
         # (a yes/no check, :func:`pbem.rules.engine.acceptable`, needs no dry run of
         # moves already refused)
         simulate(pack, s, seat, runs, segment, rej, rehearse if runs is moves
-                 and not gaps else None, unsure, gaps, twice)
+                 and not gaps else None, unsure, gaps, twice,
+                 quick=rehearse is not None and rehearse.quick)
     return {"kind": "moves", "moves": moves, "segment": segment} if len(rej) == n0 else None
 
 

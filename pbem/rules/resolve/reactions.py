@@ -112,6 +112,18 @@ def _decide(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[s
     return None
 
 
+def _may_react(ctx: Ctx, c: dict, cur: dict, rseat: str, when: str) -> bool:
+    """Whether :func:`_decide` may give ``rseat`` another answer than "no reaction" in a
+    window of kind ``when`` (``intercept``), whatever the options: an answer waiting for
+    it, a standing order of that ``when`` (no other can match, R-9.3) or a window that
+    may open (:func:`asks`). When False, the options need not be computed (issue 27
+    item 5: an interception's candidates, at every space a move enters)."""
+    ans = cur.get("answer")
+    if ans and ans.get("seat") == rseat and ans.get("kind") == when:
+        return True
+    return asks(ctx, c) or any(o.get("when") == when for o in standing_orders(ctx.s, rseat))
+
+
 def asks(ctx: Ctx, c: dict) -> bool:
     """True when a reaction window may open for a move of cursor ``c``: the game option
     ``ask_windows`` and a move of the movement or the Tyche segment (R-9.3)."""
@@ -183,6 +195,9 @@ def try_intercept(ctx: Ctx, c: dict, cur: dict) -> str:
     strength = fixed_strength(pack, cur["group"]["cus"])
     for rseat in _order_after(s, mover):
         if rseat in cur["asked"]:
+            continue
+        if not _may_react(ctx, c, cur, rseat, "intercept"):
+            cur["asked"].append(rseat)  # what :func:`_decide` answers: no reaction
             continue
         cands = intercept_candidates(pack, s, rseat, b, mover)
         if not cands:

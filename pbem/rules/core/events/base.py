@@ -72,7 +72,10 @@ class EventKind:
     settlement after events that cannot change the board (tests/rules/test_event_writes.py
     checks every declaration against the reducers in played games). ``where``: the
     spaces whose pieces its reducer changes, read from an event's data (None: not
-    declared); the royal family's settlement then looks only at the members there."""
+    declared); the royal family's settlement then looks only at the members there.
+    ``cells``: for some parts of ``writes`` (dicts), the only entries (keys) its reducer
+    writes, read from an event's data (``{"cus": (space,)}``), so copy on write copies
+    only those entries (:meth:`pbem.rules.context.Ctx._own`; None: not declared)."""
 
     name: str
     fields: tuple[str, ...]
@@ -82,6 +85,7 @@ class EventKind:
     seen_by: str = "all"
     writes: tuple[str, ...] | None = None
     where: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
+    cells: Callable[[Mapping[str, Any]], dict[str, tuple[str, ...]]] | None = None
 
     def __post_init__(self) -> None:
         if self.seen_by not in SEEN_BY:
@@ -113,6 +117,12 @@ class EventShapeError(ValueError):
 
 
 # --- helpers shared by reducers -----------------------------------------------------
+
+def of_seat(d: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """:attr:`EventKind.cells` of the kinds that change only the private part of the
+    seat in their data (``private[seat]``: its hand, training, standing orders)."""
+    return {"private": (d["seat"],)}
+
 
 def war(s: State) -> dict[str, Any]:
     """The ``war`` part of a working dict, created on first use."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.rules.core.events.base import EventKind, said, seat_of
+from pbem.rules.core.events.base import EventKind, of_seat, said, seat_of
 from pbem.rules.core.names import (
     N_,
     Words,
@@ -167,6 +167,7 @@ KINDS: tuple[EventKind, ...] = (
               ('cards', 'rule', 'seat'),
               reduce=_dealt,
               writes=('secret', 'private'),
+              cells=of_seat,
               seen_by='seat',
               say=lambda p, d, t: (t.gettext("%(seat)s is dealt %(cards)s.") % {
                   "seat": d.get('seat'), "cards": ', '.join(card_label(p, c, t) for c in d['cards'])} if "cards" in d
@@ -176,6 +177,7 @@ KINDS: tuple[EventKind, ...] = (
               ('cards', 'rule', 'seat'),
               reduce=_dealt,
               writes=('secret', 'private'),
+              cells=of_seat,
               seen_by='seat',
               say=said(N_("%(seat)s draws %(cards)s."), seat=seat_of,
                        cards=lambda p, d, t: ', '.join(card_label(p, c, t) for c in d.get('cards', [])))),
@@ -183,16 +185,19 @@ KINDS: tuple[EventKind, ...] = (
               ('card', 'name', 'ops', 'removed', 'rule', 'seat', 'use'),
               reduce=_played,
               writes=('private', 'removed', 'discards', 'training_cards'),
+              cells=of_seat,
               say=_played_text),
     EventKind('CardDiscarded',
               ('card', 'name', 'rule', 'seat', 'surprise'),
               reduce=_discarded,
               writes=('private', 'discards'),
+              cells=of_seat,
               say=said(N_("%(seat)s discards %(card)s."), seat=seat_of, card=_card)),
     EventKind('SurprisePlayed',
               ('card', 'moment', 'name', 'rule', 'seat', 'source', 'space'),
               reduce=_surprise_played,
               writes=('private', 'discards'),
+              cells=of_seat,
               say=_surprise_text),
     EventKind('PrestigeRaised',
               ('amount', 'card', 'general', 'rule', 'seat', 'space'),

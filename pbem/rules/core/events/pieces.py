@@ -15,6 +15,7 @@ from pbem.rules.core.events.base import (
     add_cus,
     add_dispersed,
     clip_inside,
+    of_seat,
     war,
 )
 from pbem.rules.core.names import (
@@ -315,6 +316,7 @@ KINDS: tuple[EventKind, ...] = (
               optional=('decision',),
               reduce=_general_placed,
               writes=('generals', 'inside'),
+              cells=lambda d: {"generals": (d["general"],)},
               say=_general_placed_text),
     EventKind('CUsPlaced',
               ('cus', 'rule', 'seat', 'space'),
@@ -322,6 +324,7 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_cus_placed,
               writes=('cus', 'inside', 'dispersed'),
               where=_at_space,
+              cells=lambda d: {"cus": (d["space"],), "dispersed": (d["seat"],)},
               say=_cus_placed_text),
     EventKind('CUsRemoved',
               ('cus', 'rule', 'seat', 'space', 'why'),
@@ -329,6 +332,7 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_cus_removed,
               writes=('cus', 'inside', 'war'),
               where=_at_space,
+              cells=lambda d: {"cus": (d["space"],)},
               say=cus_removed_text),
     EventKind('CUsDispersed',
               ('cus', 'rule', 'seat', 'space'),
@@ -439,5 +443,6 @@ KINDS: tuple[EventKind, ...] = (
               ('paid', 'rule', 'seat', 'units'),
               reduce=_training,
               writes=('private',),
+              cells=of_seat,
               say=_training_text),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.rules.core.events.base import EventKind
+from pbem.rules.core.events.base import EventKind, of_seat
 from pbem.rules.core.names import ENGLISH, N_, Words, cus_text, spaces_text
 from pbem.rules.core.state import State, seat_private
 from pbem.rules.core.notes import note_text
@@ -245,6 +245,7 @@ KINDS: tuple[EventKind, ...] = (
               ('orders', 'rule', 'seat'),
               reduce=_standing,
               writes=('private',),
+              cells=of_seat,
               seen_by='seat',
               say=_standing_text),
     EventKind('PhaseStarted',

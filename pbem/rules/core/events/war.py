@@ -316,6 +316,8 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_army_moved,
               writes=('cus', 'generals', 'inside', 'minors', 'royals', 'war'),
               where=lambda d: (d["from"], d["to"]),
+              cells=lambda d: {"cus": (d["from"], d["to"]), "generals": tuple(d["generals"]),
+                               "royals": tuple(d["royals"]), "minors": (d["seat"],)},
               say=_moved_text),
     EventKind('MoveEnded',
               ('army', 'rule', 'seat', 'space'),
