@@ -28,11 +28,12 @@ class Text:
     """The texts of one problem code: ``message`` (one sentence, no placeholder),
     ``fix`` (how to mend the orders, no placeholder) and ``detail``, a message with
     ``%(name)s`` placeholders used instead of ``message`` when the problem carries
-    every one of them in its ``params``."""
+    every one of them in its ``params`` (``fix_detail`` likewise for ``fix``)."""
 
     message: str
     fix: str
     detail: str | None = None
+    fix_detail: str | None = None
 
 
 TEXTS: dict[str, Text] = {
@@ -509,6 +510,52 @@ FIX_DETAILS: dict[str, str] = {
 }
 """Fixes with placeholders, used instead of :attr:`Text.fix` like :data:`DETAILS`."""
 
+VARIANTS: dict[tuple[str, str], Text] = {
+    ("mail.no_orders", "no_block"): Text(
+        N_("We found no orders in your mail: orders are a YAML block that starts with a line "
+           "'game: <game name>'."),
+        N_("Write your orders in the body of your mail (not quoted with '>', not in an attachment or a "
+           "forwarded message) as a YAML block whose first line is 'game:' and the game's name, then seat:, "
+           "key:, step: and orders:, as in your latest prompt."),
+        fix_detail=N_("Line %(near_line)s of your mail starts with '%(near)s:'; did you mean 'game:'? Write "
+                      "your orders as a YAML block whose first line is 'game:' and the game's name, then seat:, "
+                      "key:, step: and orders:, as in your latest prompt.")),
+    ("mail.no_orders", "quoted"): Text(
+        N_("We found no orders written by you: the only 'game:' block is in the earlier mail you quoted "
+           "(lines starting with '>' or below the line that introduces the quote), and quoted text is never "
+           "read as orders."),
+        N_("Write your orders above the quote, without '>' in front, as a YAML block whose first line is "
+           "'game:' and the game's name.")),
+    ("mail.no_orders", "judge_mail"): Text(
+        N_("We found no orders written by you: the only 'game:' block is inside the judge's own mail, which "
+           "your mail program included below your reply without '>' marks; the judge never reads its own "
+           "mail as orders, edited or not."),
+        N_("Copy the block to the top of your reply, above the earlier mail and the header lines your mail "
+           "program put before it, edit it there and send again.")),
+    ("mail.no_orders", "not_a_mapping"): Text(
+        N_("Your orders are not a block of 'key: value' lines: they must be a YAML block of such lines "
+           "starting with 'game:'."),
+        N_("Write your orders as a YAML block whose first line is 'game:' and the game's name, then seat:, "
+           "key:, step: and orders:, as in your latest prompt.")),
+    ("mail.no_orders", "no_game"): Text(
+        N_("Your orders have no 'game:' line: the block must start with 'game:' and the game's name."),
+        N_("Add the line 'game:' with the game's name at the top of the block, as in your latest prompt."),
+        detail=N_("Your orders have no 'game:' line (found '%(found)s:'; keys are lowercase): the block must "
+                  "start with 'game:' and the game's name.")),
+}
+"""The texts of a problem code by the case its check found (``params["why"]``), used
+instead of :data:`TEXTS`' when a problem names one: ``mail.no_orders`` says whether
+there was no block at all (then that the block starts with ``game:``), only a quoted
+one, only the judge's own, a block that is no mapping, or one without ``game:`` (issue
+28 lang28d item 2: English said it, Spanish and Russian did not)."""
+
+
+def _texts(p: Problem) -> Text:
+    """The texts of ``p``: its case's (:data:`VARIANTS`) or its code's (:data:`TEXTS`)."""
+    why = (p.params or {}).get("why")
+    return VARIANTS.get((p.code, str(why)), TEXTS[p.code]) if why is not None else TEXTS[p.code]
+
+
 _LINES = re.compile(r"^lines? ([\d, and]+?)(?: \(lines? ([\d, and]+?) of your mail\))?: ")
 _DID_YOU_MEAN = re.compile(r"^did you mean (.+)\?$")
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
@@ -532,7 +579,9 @@ def message_of(p: Problem, tr: gettext.NullTranslations) -> str:
     :data:`DETAILS` template when ``p.params`` has every placeholder), after the lines
     of the orders block it is on (what :func:`pbem.problems.grouped` wrote into the
     English message) and with its rule ID in parentheses (R-…)."""
-    text = _filled(DETAILS.get(p.code), p.params, tr) or tr.gettext(TEXTS[p.code].message)
+    texts = _texts(p)
+    text = (_filled(texts.detail or DETAILS.get(p.code), p.params, tr) or _filled(DETAILS.get(p.code), p.params, tr)
+            or tr.gettext(texts.message))
     m = _LINES.match(p.message)
     if m:
         own, mail = _numbers(m.group(1)), _numbers(m.group(2) or "")
@@ -568,7 +617,9 @@ def fix_of(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], st
             near = tr.gettext("did you mean %(name)s?") % {"name": card_of(params["near"])} + " "
     if p.code in _ARMY_LISTS and params:
         params, near = _army_params(params, tr, name_of or (lambda x: x))
-    return near + (_filled(FIX_DETAILS.get(p.code), params, tr) or tr.gettext(TEXTS[p.code].fix))
+    texts = _texts(p)
+    return near + (_filled(texts.fix_detail or FIX_DETAILS.get(p.code), params, tr)
+                   or _filled(FIX_DETAILS.get(p.code), params, tr) or tr.gettext(texts.fix))
 
 
 _ARMY_LISTS = ("movement.unknown_army", "tyche.unknown_army", "tyche.special_unit_army_missing",
@@ -612,4 +663,4 @@ def localized(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str],
     return replace(p, message=message_of(p, tr), hint=fix_of(p, tr, name_of, card_of))
 
 
-__all__ = ["DETAILS", "FIX_DETAILS", "TEXTS", "Text", "fix_of", "localized", "message_of"]
+__all__ = ["DETAILS", "FIX_DETAILS", "TEXTS", "Text", "VARIANTS", "fix_of", "localized", "message_of"]
