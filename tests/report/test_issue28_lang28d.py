@@ -77,3 +77,51 @@ def test_russian_battle_rating_names_the_leader_in_the_nominative(pack) -> None:
     assert re.search(r"рейтинга " + re.escape(eumenes), line) is None, line
     assert re.search(r"рейтинга " + re.escape(ariarathes), line) is None, line
     assert f"({eumenes})" in line and f"({ariarathes})" in line, line
+
+
+# item 3: the prompt's "how to write the orders" examples name places, generals and royals
+# as the seat reads them (the pack's names in its language; docs/reports.md, "Languages"):
+# orders take them in any of the pack's languages and the receipt echoes the English name.
+
+EXAMPLE_NAMES = re.compile(r"\b(army|heir|toward|space|into): \[?([^,\]}\[]+?)\]?(?=[,}\]]|\s{2}|$)", re.M)
+"""A name written in an example of the guide: ``army: Птолемей``, ``into: [Газа]``."""
+SECTION = {"army": "generals", "heir": "royals", "toward": "spaces", "space": "spaces", "into": "spaces"}
+
+
+def _guide(kind: str, language: str) -> str:
+    from pbem.report.render import render
+    return render("_guide.txt.j2", {"decision": {"kind": kind}}, i18n.translations(language))
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+@pytest.mark.parametrize("kind", ["player_turn", "reinforcements"])
+def test_the_guides_examples_name_things_in_the_seats_language(pack, language: str, kind: str) -> None:
+    from pbem.pack import names as pack_names
+    local = localized(pack, language)
+    guide = _guide(kind, language)
+    placeholders = {"General", "Espacio", "Генерал", "Зона"}  # the shape's words, in the reader's words
+    found = [(key, name.strip()) for key, name in EXAMPLE_NAMES.findall(guide) if name.strip() not in placeholders]
+    assert len(found) >= 2, guide
+    for key, name in found:
+        section = SECTION[key]
+        thing = pack_names.lookup(pack, section, name)  # what an order written this way names
+        assert thing is not None, f"{key}: {name} names nothing\n{guide}"
+        assert getattr(local, section)[thing].name == name, f"{key}: {name} is not the {language} name"
+    for english in ("Ptolemy", "Memphis", "Babylon", "Philip III", "Space"):
+        assert english not in guide, f"{english} left in the {language} guide"
+    assert "army: Ptolemy" in _guide("player_turn", "en")  # English keeps its example
+    assert max(len(line) for line in guide.splitlines()) <= 72, guide
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_the_guides_standing_example_passes_the_check_as_written(pack, language: str) -> None:
+    import yaml
+
+    from pbem import rules
+    guide = _guide("player_turn", language)
+    start = guide.index("[{when: intercept")
+    example = yaml.safe_load(guide[start:guide.index("]}]", start) + 3])
+    assert example[0]["army"] == localized(pack, language).generals["ptolemy"].name
+    state, _ = rules.new_game(pack, b"lang28d")
+    problems = {seat: rules.validate(state, seat, {"standing": example}) for seat in rules.SEATS}
+    assert any(p == [] for p in problems.values()), problems  # Ptolemy's seat may send it as written
