@@ -32,6 +32,7 @@ class Table:
     def __init__(self, tmp: Path, language: str) -> None:
         config = parse_config({
             "judge": {"address": "judge@pbem.localhost"}, "database": str(tmp / "g.sqlite"),
+            "imap": {"processed_folder": "Processed"},
             "map_attachment": False,
             "games": [{"id": "g1", "host_email": "host@pbem.localhost", "host_key_hash": HOST_HASH,
                        "settings": {"host_language": language},
@@ -78,3 +79,43 @@ def test_a_mail_without_orders_is_told_the_block_starts_with_game(tmp_path: Path
     assert "mail.no_orders" in answer and NO_GAME[language] in answer, answer
     table.send(ADDRESS, "gmae: g1\nseat: east\n")
     assert "'gmae:'" in table.last(ADDRESS) and "'game:'" in table.last(ADDRESS)
+
+
+# item 4: the notice to the host after a restore (mail applied again, pbem.service.recover)
+
+class _Kept:
+    """A mailbox whose processed folder holds a mail without a Message-ID and whose
+    quarantine folder holds one the judge kept (the poller's two calls the recovery makes)."""
+
+    def __init__(self, raw: bytes) -> None:
+        from datetime import UTC, datetime
+
+        from pbem.mail.imap import KeptMail
+        at = datetime(2029, 1, 1, 0, 5, tzinfo=UTC)
+        self.raw = raw
+        self.mails = [KeptMail("Processed", 7, 1, at, None, len(raw)),
+                      KeptMail("Quarantine", 7, 2, at, "<kept@players.test>", 100)]
+
+    def kept_since(self, since: object) -> list:
+        return self.mails
+
+    def fetch_kept(self, folder: str, uids: list[int]) -> dict[int, bytes]:
+        return {1: self.raw} if folder == "Processed" and 1 in uids else {}
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_the_restore_notice_is_in_the_hosts_language(tmp_path: Path, language: str) -> None:
+    from pbem.service.recover import recover_kept_mail
+    table = Table(tmp_path, language)
+    raw = (b"From: stranger@else.test\r\nTo: judge@pbem.localhost\r\nSubject: hello\r\n"
+           b"Date: Mon, 01 Jan 2029 00:00:00 +0000\r\n\r\nHello there.\r\n")
+    done = recover_kept_mail(table.judge, _Kept(raw))  # type: ignore[arg-type]
+    assert len(done.applied) == 2 and done.applied[1][1] == "quarantined"
+    notice = table.last("host@pbem.localhost")
+    for english in ("(no Message-ID)", " from Processed", " from Quarantine", ": quarantined", ": answered",
+                    ": ignored", ": rejected"):
+        assert english not in notice, f"{english!r} in {notice}"
+    words = {"es": ("(sin Message-ID)", "de la carpeta Processed", "en cuarentena"),
+             "ru": ("(без Message-ID)", "из папки Processed", "в карантине")}[language]
+    for word in words:
+        assert word in notice, f"{word!r} not in {notice}"
