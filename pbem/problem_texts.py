@@ -542,6 +542,58 @@ VARIANTS: dict[tuple[str, str], Text] = {
         N_("Add the line 'game:' with the game's name at the top of the block, as in your latest prompt."),
         detail=N_("Your orders have no 'game:' line (found '%(found)s:'; keys are lowercase): the block must "
                   "start with 'game:' and the game's name.")),
+    **{("host.refused", f"value:{kind}"): Text(
+        N_("A host command's field has a value of another kind."),
+        N_("Write the field as the example shows; a value of another kind is never read as a default or as "
+           "every seat (docs/host-guide.md, \"Host commands\")."),
+        detail=detail,
+        fix_detail=N_("Write it as `%(example)s`; a value of another kind is never read as a default or as every "
+                      "seat (docs/host-guide.md, \"Host commands\").")) for kind, detail in (
+        ("text", N_("`command: %(command)s` needs `%(key)s` as a text, e.g. `%(example)s`; found %(found)s.")),
+        ("seat", N_("`command: %(command)s` needs `%(key)s` as a seat's name (north, east, south or west), "
+                    "e.g. `%(example)s`; found %(found)s.")),
+        ("number", N_("`command: %(command)s` needs `%(key)s` as a number, e.g. `%(example)s`; found %(found)s.")),
+        ("whole", N_("`command: %(command)s` needs `%(key)s` as a whole number, e.g. `%(example)s`; found "
+                     "%(found)s.")),
+        ("flag", N_("`command: %(command)s` needs `%(key)s` as true or false, e.g. `%(example)s`; found "
+                    "%(found)s.")),
+        ("address", N_("`command: %(command)s` needs `%(key)s` as a name and an address, `Name <address>`, "
+                       "e.g. `%(example)s`; found %(found)s.")))},
+    ("command.signup_seat", "join"): Text(
+        N_("join: names no seat of the game."),
+        N_("Write join: any or one of the free seats."),
+        detail=N_("join: %(found)s is no seat of the game: a seat is north, east, south or west."),
+        fix_detail=N_("Write `join: any` or one of the free seats: %(free)s.")),
+    ("command.signup_seat", "name"): Text(
+        N_("name: is not a short text."),
+        N_("Write your name as text, e.g. `name: Ann`."),
+        detail=N_("name: must be a text of 1 to %(most)s characters, the name the other players see; found "
+                  "%(found)s.")),
+    ("command.value", "choice"): Text(
+        N_("A command's own key has a value it does not take."),
+        N_("Write command: help for the values it takes."),
+        detail=N_("`%(key)s:` takes one of %(choices)s; found %(found)s."),
+        fix_detail=N_("Write `%(key)s: %(first)s`, or another of %(choices)s.")),
+    ("command.value", "flag"): Text(
+        N_("A command's own key is not true or false."),
+        N_("Write true or false."),
+        detail=N_("`%(key)s:` must be true or false; found %(found)s."),
+        fix_detail=N_("Write `%(key)s: true` or `%(key)s: false`.")),
+    ("command.value", "name"): Text(
+        N_("name: is not a short text."),
+        N_("Write your name as text, e.g. `name: Ann`."),
+        detail=N_("name: must be a text of 1 to %(most)s characters, the name the other players see; found "
+                  "%(found)s.")),
+    ("command.value", "no_preference"): Text(
+        N_("No preference given."),
+        N_("Add one or more of `map: on|off`, `format: html|plain`, `digest: daily|off`, `language: en|es|ru`, "
+           "`json: on|off`, `webhook: URL|off`.")),
+    ("command.value", "language"): Text(
+        N_("language: is not a language of this judge."),
+        N_("Write one of en, es, ru, e.g. `language: es`."),
+        detail=N_("language: %(found)s is not a language of this judge: it writes English (en), Spanish (es) "
+                  "and Russian (ru)."),
+        fix_detail=N_("Write one of %(languages)s, e.g. `language: es`.")),
 }
 """The texts of a problem code by the case its check found (``params["why"]``), used
 instead of :data:`TEXTS`' when a problem names one: ``mail.no_orders`` says whether

@@ -119,3 +119,83 @@ def test_the_restore_notice_is_in_the_hosts_language(tmp_path: Path, language: s
              "ru": ("(без Message-ID)", "из папки Processed", "в карантине")}[language]
     for word in words:
         assert word in notice, f"{word!r} not in {notice}"
+
+
+# item 5: a value of the wrong kind in a host command or a sign-up, said in the reader's
+# language with the field and the value it takes
+
+HOST_WORDS = {
+    "es": ("`command: extend` necesita `hours` como número, p. ej. `hours: 24`; se encontró 'many'.",
+           "`command: end` necesita `abandon` como true o false, p. ej. `abandon: true`; se encontró 'si'.",
+           "`command: rollback` necesita `to_step` como número entero, p. ej. `to_step: 3`; se encontró 2.5."),
+    "ru": ("`command: extend` требует `hours` в виде числа, например `hours: 24`; найдено 'many'.",
+           "`command: end` требует `abandon` в виде true или false, например `abandon: true`; найдено 'si'.",
+           "`command: rollback` требует `to_step` в виде целого числа, например `to_step: 3`; найдено 2.5."),
+}
+SIGNUP_WORDS = {
+    "es": ("join: 'captain' no es un asiento de la partida: un asiento es north, east, south o west.",
+           "Escribe `join: any` o uno de los asientos libres: north, east, south, west.",
+           "name: debe ser un texto de 1 a 60 caracteres, el nombre que ven los demás jugadores; se encontró 12.",
+           "language: 'fr' no es un idioma de este juez: escribe en inglés (en), español (es) y ruso (ru).",
+           "Escribe uno de en, es, ru, p. ej. `language: es`."),
+    "ru": ("join: 'captain' — не место этой партии: место — это north, east, south или west.",
+           "Напишите `join: any` или одно из свободных мест: north, east, south, west.",
+           "name: должно быть текстом от 1 до 60 символов — это имя, которое видят другие игроки; найдено 12.",
+           "language: 'fr' — не язык этого судьи: он пишет по-английски (en), по-испански (es) и по-русски (ru).",
+           "Напишите одно из en, es, ru, например `language: es`."),
+}
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_host_commands_value_of_the_wrong_kind_is_said_in_the_hosts_language(tmp_path: Path,
+                                                                                language: str) -> None:
+    from tests.service.pseudolocale import HOST_KEY
+    table = Table(tmp_path, language)
+    for line in ("command: extend\nhours: many", "command: end\nabandon: 'si'",
+                 "command: rollback\nto_step: 2.5\nreason: a test"):
+        table.send("host@pbem.localhost", f"game: g1\nhost: {HOST_KEY}\n{line}\n", "host")
+        answer = table.last("host@pbem.localhost")
+        assert "host.refused" in answer
+        assert any(words in answer for words in HOST_WORDS[language]), answer
+        assert " as a number" not in answer and "true or false" not in answer, answer
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_sign_ups_value_of_the_wrong_kind_is_said_in_the_senders_language(tmp_path: Path, language: str) -> None:
+    from pbem.service.commands.join import NAME_MAX, open_game
+    assert NAME_MAX == 60
+    table = Table(tmp_path, language)
+    open_game(table.judge, "g7", host_email="host7@pbem.localhost")
+    table.send(ADDRESS, "game: g7\njoin: captain\nname: 12\nlanguage: fr\n", "join")
+    answer = table.last(ADDRESS)
+    for words in SIGNUP_WORDS[language]:
+        assert words in answer, f"{words!r} not in {answer}"
+    assert "is not a language" not in answer and "must be a text" not in answer, answer
+
+
+SEAT_WORDS = {
+    "es": ("`map:` admite uno de on, off; se encontró 'maybe'.", "Escribe `map: on`, u otro de on, off.",
+           "`cancel:` debe ser true o false; se encontró 1.", "`standby:` debe ser true o false; se encontró 'maybe'.",
+           "No se indica ninguna preferencia."),
+    "ru": ("`map:` принимает одно из: on, off; найдено 'maybe'.", "Напишите `map: on` или другое из on, off.",
+           "`cancel:` должно быть true или false; найдено 1.", "`standby:` должно быть true или false; найдено 'maybe'.",
+           "Не указано ни одной настройки."),
+}
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_seat_commands_value_of_the_wrong_kind_is_said_in_the_seats_language(tmp_path: Path, language: str) -> None:
+    from tests.conftest import KEYS
+    table = Table(tmp_path, language)
+    head = f"game: g1\nseat: {SEAT}\nkey: {KEYS[SEAT]}\n"
+    said = []
+    for body in ("command: preferences\nmap: maybe\n", "command: absence\ncancel: 1\n", "command: preferences\n"):
+        table.send(ADDRESS, head + body, "command")
+        said.append(table.last(ADDRESS))
+    table.send(ADDRESS, "game: any\ncommand: standby\nstandby: maybe\n", "command")
+    said.append(table.last(ADDRESS))
+    answers = "\n".join(said)
+    for words in SEAT_WORDS[language]:
+        assert words in answers, f"{words!r} not in {answers}"
+    assert "takes on or off" not in answers and "must be true or false" not in answers
+
