@@ -569,6 +569,17 @@ VARIANTS: dict[tuple[str, str], Text] = {
         N_("Write your name as text, e.g. `name: Ann`."),
         detail=N_("name: must be a text of 1 to %(most)s characters, the name the other players see; found "
                   "%(found)s.")),
+    ("envelope.missing", "host"): Text(
+        N_("A host command by mail needs the line `host: <your host key>` (a seat's mail has `seat:` and `key:` "
+           "instead); this mail has neither."),
+        N_("Your host key is the one `pbem game new` (or `pbem game open`) printed when the game was made; for a "
+           "game of the judge's config, the key whose hash is its `host_key_hash` (docs/host-guide.md, "
+           "\"Host commands\").")),
+    ("auth.key", "host"): Text(
+        N_("This mail is not from the host of that game with its host key, so no host command was carried out."),
+        N_("Send host commands from the host's address with the host key that `pbem game new` (or `pbem game "
+           "open`) printed; a game of the judge's config takes them once its config has `host_key_hash` "
+           "(docs/host-guide.md).")),
     ("command.value", "choice"): Text(
         N_("A command's own key has a value it does not take."),
         N_("Write command: help for the values it takes."),

@@ -199,3 +199,29 @@ def test_a_seat_commands_value_of_the_wrong_kind_is_said_in_the_seats_language(t
         assert words in answers, f"{words!r} not in {answers}"
     assert "takes on or off" not in answers and "must be true or false" not in answers
 
+
+# item 6: a host's mail without its key is told where the host key is, in the host's
+# language, not to "start from the latest prompt" (a host gets no prompt)
+
+HOST_KEY_WORDS = {
+    "en": ("needs the line `host: <your host key>`", "`pbem game new`"),
+    "es": ("necesita la línea `host: <tu clave de anfitrión>`", "la que imprimió `pbem game new`"),
+    "ru": ("нужна строка `host: <ваш ключ ведущего>`", "напечатала команда `pbem game new`"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ru"])
+def test_a_host_mail_without_its_key_is_told_where_the_host_key_is(tmp_path: Path, language: str) -> None:
+    table = Table(tmp_path, language)
+    table.send("host@pbem.localhost", "game: g1\ncommand: status\n", "host")
+    answer = table.last("host@pbem.localhost")
+    assert "envelope.missing" in answer
+    for words in HOST_KEY_WORDS[language]:
+        assert words in answer, f"{words!r} not in {answer}"
+    assert "prompt" not in answer and "aviso de turno" not in answer and "запрос" not in answer, answer
+    table.send("host@pbem.localhost", "game: g1\ncommand: status\nhost: wrong\n", "host")
+    answer = table.last("host@pbem.localhost")
+    assert "auth.key" in answer and "pbem game new" in answer, answer
+    assert "seat key" not in answer and "clave del asiento" not in answer and "ключ места" not in answer, answer
+    table.send(ADDRESS, "game: g1\ncommand: status\n", "command")  # a seat's address: the seat's answer
+    assert "host:" not in table.last(ADDRESS)
