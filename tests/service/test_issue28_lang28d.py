@@ -11,6 +11,7 @@ from __future__ import annotations
 import email
 import email.policy
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -225,3 +226,56 @@ def test_a_host_mail_without_its_key_is_told_where_the_host_key_is(tmp_path: Pat
     assert "seat key" not in answer and "clave del asiento" not in answer and "ключ места" not in answer, answer
     table.send(ADDRESS, "game: g1\ncommand: status\n", "command")  # a seat's address: the seat's answer
     assert "host:" not in table.last(ADDRESS)
+
+
+# item 7: the help's examples keep every comment whole on its line, within 72 columns, in
+# the three languages, so each example block is the YAML it shows
+
+def _example_blocks(text: str) -> list[list[str]]:
+    """The indented example blocks of a help mail (runs of lines indented four spaces
+    that start with a ``key:`` line)."""
+    blocks: list[list[str]] = []
+    run: list[str] = []
+    for line in [*text.split("\n"), ""]:
+        if line.startswith("    ") and (run or re.match(r"^    [a-z_]+:", line)):
+            run.append(line)
+            continue
+        if run:
+            blocks.append(run)
+        run = []
+    return blocks
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ru"])
+def test_the_helps_examples_are_whole_yaml(tmp_path: Path, language: str) -> None:
+    import textwrap
+
+    import yaml
+
+    from tests.conftest import KEYS
+    table = Table(tmp_path, language)
+    texts = []
+    for body in ("game: g1\ncommand: help\n", f"game: g1\nseat: {SEAT}\nkey: {KEYS[SEAT]}\ncommand: help\n"):
+        table.send(ADDRESS, body, "help")
+        row = table.judge.store.db.execute("SELECT id FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1",
+                                           (ADDRESS,)).fetchone()
+        msg = email.message_from_bytes(table.judge.store.outbox_row(row[0])["raw"], policy=email.policy.default)
+        texts.append(msg.get_body(("plain",)).get_content().replace("\r\n", "\n"))
+    blocks = [b for t in texts for b in _example_blocks(t)]
+    assert len(blocks) >= 6, texts[0]
+    for block in blocks:
+        shown = "\n".join(block)
+        assert isinstance(yaml.safe_load(textwrap.dedent(shown)), dict), shown
+        assert all(len(line) <= 72 for line in block), shown
+        # every comment whole on the line it explains: no line that is only a comment's rest
+        assert not any(line.strip().startswith("#") for line in block), shown
+
+
+def test_a_yaml_lines_comment_wraps_within_the_width() -> None:
+    """The mail's wrapping of a ``key: value  # comment`` line (issue 24 N15) kept a
+    first line one column too long (73): the help's Spanish example showed it."""
+    from pbem.mail.body import wrap_line
+    line = "    language: es  # opcional: en, es o ru: el idioma de la respuesta, del traspaso y del correo"
+    lines = wrap_line(line, 72)
+    assert all(len(x) <= 72 for x in lines), lines
+    assert lines[0].startswith("    language: es  # ") and all(x.startswith("    # ") for x in lines[1:]), lines
