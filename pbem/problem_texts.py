@@ -607,10 +607,15 @@ VARIANTS: dict[tuple[str, str], Text] = {
         fix_detail=N_("Write one of %(languages)s, e.g. `language: es`.")),
 }
 """The texts of a problem code by the case its check found (``params["why"]``), used
-instead of :data:`TEXTS`' when a problem names one: ``mail.no_orders`` says whether
-there was no block at all (then that the block starts with ``game:``), only a quoted
-one, only the judge's own, a block that is no mapping, or one without ``game:`` (issue
-28 lang28d item 2: English said it, Spanish and Russian did not)."""
+instead of :data:`TEXTS`' when a problem names one, so a reader of Spanish or Russian
+is told what the English check's own words tell (issue 28 lang28d): ``mail.no_orders``
+says whether there was no block at all (then that the block starts with ``game:``),
+only a quoted one, only the judge's own, a block that is no mapping, or one without
+``game:`` (item 2); a value of the wrong kind names the field and the kind it takes
+(``host.refused`` by the field's kind, the sign-up's ``join:``, ``name:`` and
+``language:``, ``command.value``'s choices and flags; item 5); a host's mail without its
+key says where the host key is (``envelope.missing`` and ``auth.key`` for a host, item 6).
+A case's ``detail`` and ``fix_detail`` take the problem's other ``params``."""
 
 
 def _texts(p: Problem) -> Text:
@@ -643,7 +648,7 @@ def message_of(p: Problem, tr: gettext.NullTranslations) -> str:
     of the orders block it is on (what :func:`pbem.problems.grouped` wrote into the
     English message) and with its rule ID in parentheses (R-…)."""
     texts = _texts(p)
-    text = (_filled(texts.detail or DETAILS.get(p.code), p.params, tr) or _filled(DETAILS.get(p.code), p.params, tr)
+    text = (_filled(texts.detail, p.params, tr) or _filled(DETAILS.get(p.code), p.params, tr)
             or tr.gettext(texts.message))
     m = _LINES.match(p.message)
     if m:
@@ -681,8 +686,8 @@ def fix_of(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], st
     if p.code in _ARMY_LISTS and params:
         params, near = _army_params(params, tr, name_of or (lambda x: x))
     texts = _texts(p)
-    return near + (_filled(texts.fix_detail or FIX_DETAILS.get(p.code), params, tr)
-                   or _filled(FIX_DETAILS.get(p.code), params, tr) or tr.gettext(texts.fix))
+    return near + (_filled(texts.fix_detail, params, tr) or _filled(FIX_DETAILS.get(p.code), params, tr)
+                   or tr.gettext(texts.fix))
 
 
 _ARMY_LISTS = ("movement.unknown_army", "tyche.unknown_army", "tyche.special_unit_army_missing",
