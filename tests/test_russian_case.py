@@ -14,7 +14,7 @@ from pbem import i18n
 
 PREPOSITIONS = ("в", "во", "из", "на", "до", "к", "ко", "у", "от", "с", "со", "для", "о", "об", "по", "за", "при",
                 "через", "над", "под", "между", "без", "около", "возле", "после")
-NAMES = ("space", "spaces", "place", "places", "where", "province", "provinces", "city", "home", "general",
+NAMES = ("space", "spaces", "place", "places", "where", "province", "provinces", "spread", "city", "home", "general",
          "generals", "royal", "commander", "others", "army", "fleet")
 """Placeholders that hold a name of the pack (seats, numbers and dates are not declined)."""
 CASE = re.compile(r"(?<![\w-])(?:" + "|".join(PREPOSITIONS) + r")\s+%\((?:" + "|".join(NAMES) + r")\)s",
