@@ -40,15 +40,17 @@ def test_the_check_sees_a_declined_name() -> None:
     assert not CASE.search("похороны в зоне %(space)s") and not CASE.search("у %(seat)s")
 
 
-PERSONS = re.compile(r"([А-Яа-яЁё]+)\s+%\((?:general|royal|commander|name)\)s")
-"""A word right before the name of a general, a royal, a commander or a leader (issue 28
+PERSONS = re.compile(r"([А-Яа-яЁё]+)\s+%\((?:general|royal|commander|name|label|asia)\)s")
+"""A word right before the name of a general, a royal, a commander, a leader, a term of
+the legitimacy account (``label``) or the provinces of Asia (issue 28
 lang28d: "боевого рейтинга Эвмен", "армию Эвмен", "Осуждение Антигон" put a name that
 Russian declines after a genitive or an accusative as if it were one)."""
-NOMINATIVE_BEFORE = {"наследник", "полководец", "находится", "зоны", "виду", "ведущего"}
+NOMINATIVE_BEFORE = {"наследник", "полководец", "находится", "зоны", "виду", "ведущего", "не"}
 """The words a name may follow as it is: a head in the nominative the name stands beside
 ("наследник Геракл"), a verb whose subject it is ("где находится Олимпиада"), a space's
 name beside its noun as everywhere ("Нет зоны Вавилон"), a suggestion quoted as written
-("вы имели в виду Вавилон?") and a host command's name ("команда ведущего status")."""
+("вы имели в виду Вавилон?"), a host command's name ("команда ведущего status") and a
+status a seat no longer has ("больше не Сторонник")."""
 
 
 def test_no_declining_word_right_before_a_persons_name() -> None:
