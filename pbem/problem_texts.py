@@ -28,11 +28,12 @@ class Text:
     """The texts of one problem code: ``message`` (one sentence, no placeholder),
     ``fix`` (how to mend the orders, no placeholder) and ``detail``, a message with
     ``%(name)s`` placeholders used instead of ``message`` when the problem carries
-    every one of them in its ``params``."""
+    every one of them in its ``params`` (``fix_detail`` likewise for ``fix``)."""
 
     message: str
     fix: str
     detail: str | None = None
+    fix_detail: str | None = None
 
 
 TEXTS: dict[str, Text] = {
@@ -509,6 +510,120 @@ FIX_DETAILS: dict[str, str] = {
 }
 """Fixes with placeholders, used instead of :attr:`Text.fix` like :data:`DETAILS`."""
 
+VARIANTS: dict[tuple[str, str], Text] = {
+    ("mail.no_orders", "no_block"): Text(
+        N_("We found no orders in your mail: orders are a YAML block that starts with a line "
+           "'game: <game name>'."),
+        N_("Write your orders in the body of your mail (not quoted with '>', not in an attachment or a "
+           "forwarded message) as a YAML block whose first line is 'game:' and the game's name, then seat:, "
+           "key:, step: and orders:, as in your latest prompt."),
+        fix_detail=N_("Line %(near_line)s of your mail starts with '%(near)s:'; did you mean 'game:'? Write "
+                      "your orders as a YAML block whose first line is 'game:' and the game's name, then seat:, "
+                      "key:, step: and orders:, as in your latest prompt.")),
+    ("mail.no_orders", "quoted"): Text(
+        N_("We found no orders written by you: the only 'game:' block is in the earlier mail you quoted "
+           "(lines starting with '>' or below the line that introduces the quote), and quoted text is never "
+           "read as orders."),
+        N_("Write your orders above the quote, without '>' in front, as a YAML block whose first line is "
+           "'game:' and the game's name.")),
+    ("mail.no_orders", "judge_mail"): Text(
+        N_("We found no orders written by you: the only 'game:' block is inside the judge's own mail, which "
+           "your mail program included below your reply without '>' marks; the judge never reads its own "
+           "mail as orders, edited or not."),
+        N_("Copy the block to the top of your reply, above the earlier mail and the header lines your mail "
+           "program put before it, edit it there and send again.")),
+    ("mail.no_orders", "not_a_mapping"): Text(
+        N_("Your orders are not a block of 'key: value' lines: they must be a YAML block of such lines "
+           "starting with 'game:'."),
+        N_("Write your orders as a YAML block whose first line is 'game:' and the game's name, then seat:, "
+           "key:, step: and orders:, as in your latest prompt.")),
+    ("mail.no_orders", "no_game"): Text(
+        N_("Your orders have no 'game:' line: the block must start with 'game:' and the game's name."),
+        N_("Add the line 'game:' with the game's name at the top of the block, as in your latest prompt."),
+        detail=N_("Your orders have no 'game:' line (found '%(found)s:'; keys are lowercase): the block must "
+                  "start with 'game:' and the game's name.")),
+    **{("host.refused", f"value:{kind}"): Text(
+        N_("A host command's field has a value of another kind."),
+        N_("Write the field as the example shows; a value of another kind is never read as a default or as "
+           "every seat (docs/host-guide.md, \"Host commands\")."),
+        detail=detail,
+        fix_detail=N_("Write it as `%(example)s`; a value of another kind is never read as a default or as every "
+                      "seat (docs/host-guide.md, \"Host commands\").")) for kind, detail in (
+        ("text", N_("`command: %(command)s` needs `%(key)s` as a text, e.g. `%(example)s`; found %(found)s.")),
+        ("seat", N_("`command: %(command)s` needs `%(key)s` as a seat's name (north, east, south or west), "
+                    "e.g. `%(example)s`; found %(found)s.")),
+        ("number", N_("`command: %(command)s` needs `%(key)s` as a number, e.g. `%(example)s`; found %(found)s.")),
+        ("whole", N_("`command: %(command)s` needs `%(key)s` as a whole number, e.g. `%(example)s`; found "
+                     "%(found)s.")),
+        ("flag", N_("`command: %(command)s` needs `%(key)s` as true or false, e.g. `%(example)s`; found "
+                    "%(found)s.")),
+        ("address", N_("`command: %(command)s` needs `%(key)s` as a name and an address, `Name <address>`, "
+                       "e.g. `%(example)s`; found %(found)s.")))},
+    ("command.signup_seat", "join"): Text(
+        N_("join: names no seat of the game."),
+        N_("Write join: any or one of the free seats."),
+        detail=N_("join: %(found)s is no seat of the game: a seat is north, east, south or west."),
+        fix_detail=N_("Write `join: any` or one of the free seats: %(free)s.")),
+    ("command.signup_seat", "name"): Text(
+        N_("name: is not a short text."),
+        N_("Write your name as text, e.g. `name: Ann`."),
+        detail=N_("name: must be a text of 1 to %(most)s characters, the name the other players see; found "
+                  "%(found)s.")),
+    ("envelope.missing", "host"): Text(
+        N_("A host command by mail needs the line `host: <your host key>` (a seat's mail has `seat:` and `key:` "
+           "instead); this mail has neither."),
+        N_("Your host key is the one `pbem game new` (or `pbem game open`) printed when the game was made; for a "
+           "game of the judge's config, the key whose hash is its `host_key_hash` (docs/host-guide.md, "
+           "\"Host commands\").")),
+    ("auth.key", "host"): Text(
+        N_("This mail is not from the host of that game with its host key, so no host command was carried out."),
+        N_("Send host commands from the host's address with the host key that `pbem game new` (or `pbem game "
+           "open`) printed; a game of the judge's config takes them once its config has `host_key_hash` "
+           "(docs/host-guide.md).")),
+    ("command.value", "choice"): Text(
+        N_("A command's own key has a value it does not take."),
+        N_("Write command: help for the values it takes."),
+        detail=N_("`%(key)s:` takes one of %(choices)s; found %(found)s."),
+        fix_detail=N_("Write `%(key)s: %(first)s`, or another of %(choices)s.")),
+    ("command.value", "flag"): Text(
+        N_("A command's own key is not true or false."),
+        N_("Write true or false."),
+        detail=N_("`%(key)s:` must be true or false; found %(found)s."),
+        fix_detail=N_("Write `%(key)s: true` or `%(key)s: false`.")),
+    ("command.value", "name"): Text(
+        N_("name: is not a short text."),
+        N_("Write your name as text, e.g. `name: Ann`."),
+        detail=N_("name: must be a text of 1 to %(most)s characters, the name the other players see; found "
+                  "%(found)s.")),
+    ("command.value", "no_preference"): Text(
+        N_("No preference given."),
+        N_("Add one or more of `map: on|off`, `format: html|plain`, `digest: daily|off`, `language: en|es|ru`, "
+           "`json: on|off`, `webhook: URL|off`.")),
+    ("command.value", "language"): Text(
+        N_("language: is not a language of this judge."),
+        N_("Write one of en, es, ru, e.g. `language: es`."),
+        detail=N_("language: %(found)s is not a language of this judge: it writes English (en), Spanish (es) "
+                  "and Russian (ru)."),
+        fix_detail=N_("Write one of %(languages)s, e.g. `language: es`.")),
+}
+"""The texts of a problem code by the case its check found (``params["why"]``), used
+instead of :data:`TEXTS`' when a problem names one, so a reader of Spanish or Russian
+is told what the English check's own words tell (issue 28 lang28d): ``mail.no_orders``
+says whether there was no block at all (then that the block starts with ``game:``),
+only a quoted one, only the judge's own, a block that is no mapping, or one without
+``game:`` (item 2); a value of the wrong kind names the field and the kind it takes
+(``host.refused`` by the field's kind, the sign-up's ``join:``, ``name:`` and
+``language:``, ``command.value``'s choices and flags; item 5); a host's mail without its
+key says where the host key is (``envelope.missing`` and ``auth.key`` for a host, item 6).
+A case's ``detail`` and ``fix_detail`` take the problem's other ``params``."""
+
+
+def _texts(p: Problem) -> Text:
+    """The texts of ``p``: its case's (:data:`VARIANTS`) or its code's (:data:`TEXTS`)."""
+    why = (p.params or {}).get("why")
+    return VARIANTS.get((p.code, str(why)), TEXTS[p.code]) if why is not None else TEXTS[p.code]
+
+
 _LINES = re.compile(r"^lines? ([\d, and]+?)(?: \(lines? ([\d, and]+?) of your mail\))?: ")
 _DID_YOU_MEAN = re.compile(r"^did you mean (.+)\?$")
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
@@ -532,7 +647,9 @@ def message_of(p: Problem, tr: gettext.NullTranslations) -> str:
     :data:`DETAILS` template when ``p.params`` has every placeholder), after the lines
     of the orders block it is on (what :func:`pbem.problems.grouped` wrote into the
     English message) and with its rule ID in parentheses (R-…)."""
-    text = _filled(DETAILS.get(p.code), p.params, tr) or tr.gettext(TEXTS[p.code].message)
+    texts = _texts(p)
+    text = (_filled(texts.detail, p.params, tr) or _filled(DETAILS.get(p.code), p.params, tr)
+            or tr.gettext(texts.message))
     m = _LINES.match(p.message)
     if m:
         own, mail = _numbers(m.group(1)), _numbers(m.group(2) or "")
@@ -568,7 +685,9 @@ def fix_of(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str], st
             near = tr.gettext("did you mean %(name)s?") % {"name": card_of(params["near"])} + " "
     if p.code in _ARMY_LISTS and params:
         params, near = _army_params(params, tr, name_of or (lambda x: x))
-    return near + (_filled(FIX_DETAILS.get(p.code), params, tr) or tr.gettext(TEXTS[p.code].fix))
+    texts = _texts(p)
+    return near + (_filled(texts.fix_detail, params, tr) or _filled(FIX_DETAILS.get(p.code), params, tr)
+                   or tr.gettext(texts.fix))
 
 
 _ARMY_LISTS = ("movement.unknown_army", "tyche.unknown_army", "tyche.special_unit_army_missing",
@@ -612,4 +731,4 @@ def localized(p: Problem, tr: gettext.NullTranslations, name_of: Callable[[str],
     return replace(p, message=message_of(p, tr), hint=fix_of(p, tr, name_of, card_of))
 
 
-__all__ = ["DETAILS", "FIX_DETAILS", "TEXTS", "Text", "fix_of", "localized", "message_of"]
+__all__ = ["DETAILS", "FIX_DETAILS", "TEXTS", "Text", "VARIANTS", "fix_of", "localized", "message_of"]

@@ -41,7 +41,7 @@ def wrap_line(line: str, width: int = WIDTH) -> list[str]:
         # a YAML line ending in a comment (the echo of an orders block): the comment
         # wraps as further comment lines, never as a bare line of its own (issue 24 N15)
         head, words = comment.group(1).rstrip(), comment.group(2)
-        room = width - len(head) - 3
+        room = width - len(head) - 4  # the first line is head, two spaces, '# ' and the words
         first = textwrap.wrap(words, width=room, break_long_words=False, break_on_hyphens=False) if room > 10 else []
         out = [f"{head}  # {first[0]}"] if first else [head]
         rest = words[len(first[0]):].strip() if first else words

@@ -269,16 +269,24 @@ def _has_attachments(msg: Message) -> bool:
     return False
 
 
-def _near_miss_game(author: AuthorText) -> str | None:
+def _near_miss_game_at(author: AuthorText) -> tuple[int, str] | None:
+    """``(line number, key)`` of the first line of the author's text whose key is close to
+    ``game`` (``gmae:``), or None."""
     for number, line in enumerate(author.lines, start=1):
         if line is None:
             continue
         match = _KEYISH_RE.match(line)
         if match and match.group(1).lower() != "game" and suggest(
                 match.group(1), ["game"], cutoff=0.74):
-            return (f"Line {number} of your mail starts with '{match.group(1)}:'; "
-                    "did you mean 'game:'? ")
+            return number, match.group(1)
     return None
+
+
+def _near_miss_game(author: AuthorText) -> str | None:
+    near = _near_miss_game_at(author)
+    if near is None:
+        return None
+    return f"Line {near[0]} of your mail starts with '{near[1]}:'; did you mean 'game:'? "
 
 
 def _no_orders(body: Body, author: AuthorText) -> Problem:
@@ -314,6 +322,7 @@ def _no_orders(body: Body, author: AuthorText) -> Problem:
             hint=("Copy the block to the top of your reply, above the earlier mail and the "
                   "header lines your mail program put before it, edit it there and send "
                   "again. " + _NO_ORDERS_HINT),
+            params={"why": "judge_mail"},
         )
     if find_yaml_blocks(list(author.quoted)):
         return Problem(
@@ -323,13 +332,16 @@ def _no_orders(body: Body, author: AuthorText) -> Problem:
                      "'On ... wrote:'), and quoted text is never read as orders."),
             hint=("Write your orders above the quote, without '>' in front. "
                   + _NO_ORDERS_HINT),
+            params={"why": "quoted"},
         )
     near = _near_miss_game(author) or ""
+    at = _near_miss_game_at(author)
     return Problem(
         code="mail.no_orders",
         message=("We found no orders in your mail: orders are a YAML block that starts "
                  "with a line 'game: <game name>'."),
         hint=near + _NO_ORDERS_HINT,
+        params={"why": "no_block", **({"near_line": at[0], "near": at[1]} if at else {})},
     )
 
 
@@ -359,6 +371,7 @@ def _check_document(document: object) -> Problem | None:
             message=(f"Your orders are {kind}, but they must be a mapping of 'key: value' "
                      "lines starting with 'game:'."),
             hint=_NO_ORDERS_HINT,
+            params={"why": "not_a_mapping"},
         )
     if "game" not in document:
         keys = [str(k) for k in document]
@@ -369,6 +382,7 @@ def _check_document(document: object) -> Problem | None:
             message=f"Your orders have no 'game:' line{found}.",
             line=1,
             hint=_NO_ORDERS_HINT,
+            params={"why": "no_game", **({"found": near} if near else {})},
         )
     return None
 

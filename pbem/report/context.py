@@ -20,7 +20,8 @@ from pbem.mail.body import WIDTH as BODY_WIDTH
 from pbem.pack.model import Pack
 from pbem.report import account
 from pbem.report.narrate import card_label, narrate, ops_text, purpose_text, space_name
-from pbem.rules.core.names import ENGLISH, battle_side_text, cu_count, general_name, printed_name, unit_word
+from pbem.rules.core.names import (ENGLISH, battle_side_text, cu_count, general_name, printed_name, side_name,
+                                   unit_word)
 from pbem.rules.core.pack import const
 from pbem.rules.core.placement import LIMIT_TEXT
 from pbem.rules.orders.reactions import QUESTION
@@ -174,7 +175,8 @@ def roll_details(pack: Pack, events: Sequence[rules.Event], i: int,
     if used.kind == "BattleFought" and isinstance(sides, list):
         rec = next((x for x in sides if isinstance(x, Mapping) and list(x.get("dice") or []) == values), None)
         if rec is not None:
-            return battle_side_text(pack, rec, str(rec.get("side")), tr if tr is not None else ENGLISH)
+            t = tr if tr is not None else ENGLISH
+            return battle_side_text(pack, rec, side_name(rec.get("side"), t), t)
     return narrate(pack, used, tr)
 
 
@@ -217,7 +219,10 @@ def purpose_words(purpose: str, tr: gettext.NullTranslations | None = None) -> s
     for pattern, message in PURPOSES:
         m = pattern.match(purpose)
         if m:
-            return tr.gettext(message) % m.groupdict()
+            found = m.groupdict()
+            if "side" in found:  # the independent armies in the reader's words (issue 28 lang28d)
+                found["side"] = side_name(found["side"], tr)
+            return tr.gettext(message) % found
     return purpose
 
 

@@ -33,6 +33,7 @@ mail is read again as new mail by the first cycle.
 """
 from __future__ import annotations
 
+import gettext
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -52,6 +53,20 @@ WINDOW = timedelta(days=2)
 #: at most this many cycles of bot decisions are played before one mail applied again
 #: (a game of bots only plays on without mail; the loop plays the rest after the replay)
 MAX_BOT_CYCLES = 1000
+
+
+def status_word(status: str, tr: gettext.NullTranslations) -> str:
+    """What the intake did with a mail applied again after a restore (its inbox
+    ``status``: applied, rejected, held, ignored, answered, quarantined, too_large,
+    duplicate, error), in the language of ``tr`` (the context "mail status": a mail's
+    word, not a proposal's); another status as it is."""
+    words = {"applied": tr.pgettext("mail status", "applied"), "rejected": tr.pgettext("mail status", "rejected"),
+             "held": tr.pgettext("mail status", "held"), "ignored": tr.pgettext("mail status", "ignored"),
+             "answered": tr.pgettext("mail status", "answered"),
+             "quarantined": tr.pgettext("mail status", "quarantined"),
+             "too_large": tr.pgettext("mail status", "too large"),
+             "duplicate": tr.pgettext("mail status", "duplicate"), "error": tr.pgettext("mail status", "error")}
+    return words.get(status, status)
 
 
 @dataclass(frozen=True)
@@ -148,8 +163,10 @@ def recover_kept_mail(judge: Judge, poller: ImapPoller) -> Recovered:
         log.warning("applied again a mail the restored log lacked: %s (%s, arrived %s): %s", mail.message_id,
                     mail.folder, mail.arrived.isoformat(), status)
     if applied:
-        lines = [f"  {m.arrived.isoformat()} {m.message_id or '(no Message-ID)'} from {m.folder}: {s}"
-                 for m, s in applied]
+        def lines(tr: gettext.NullTranslations) -> list[str]:
+            return ["  " + tr.gettext("%(when)s %(message_id)s from %(folder)s: %(status)s") % {
+                "when": m.arrived.isoformat(), "message_id": m.message_id or tr.gettext("(no Message-ID)"),
+                "folder": m.folder, "status": status_word(s, tr)} for m, s in applied]
         with judge.store.transaction():
             values = {"num": len(applied), "folder": judge.config.imap.processed_folder}
             report_fault(judge, f"recovered {applied[0][0].arrived.isoformat()}",
@@ -163,5 +180,5 @@ def recover_kept_mail(judge: Judge, poller: ImapPoller) -> Recovered:
                              "hold (it was restored from a copy that lagged). They were applied again in the order "
                              "they arrived, each at the time it arrived, before any deadline pass; their answers and "
                              "reports go out again with the same Message-IDs:", values["num"]) % values
-                         + "\n" + "\n".join(lines))
+                         + "\n" + "\n".join(lines(tr)))
     return Recovered(len(missing), applied)

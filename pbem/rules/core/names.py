@@ -31,6 +31,8 @@ class Words(Protocol):
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str: ...
 
+    def pgettext(self, context: str, message: str) -> str: ...
+
 
 ENGLISH: Words = gettext.NullTranslations()
 """The source strings as they are: English."""
@@ -50,6 +52,29 @@ def space_name(pack: Pack, space: Any, t: Words = ENGLISH) -> str:
     if isinstance(space, str) and space in pack.spaces:
         return pack.spaces[space].name
     return str(space)
+
+
+INDEPENDENT = "independent"
+"""The side of the independent armies in a battle or a roll's purpose (R-14), as the
+rules core records it (a seat's place in ``attacker``, ``defender``, ``winner``...)."""
+
+
+def side_name(side: Any, t: Words = ENGLISH) -> str:
+    """A battle's side as a sentence of the report names it: a seat by its name (seat
+    names stay English in every language, they are what a player writes:
+    docs/glossary.md), the independent armies (:data:`INDEPENDENT`, R-14) in the
+    reader's words, the glossary's "independent army": ``"independent"`` in English (as
+    before), ``"el ejército independiente"``, ``"независимая армия"`` (issue 28 lang28d:
+    "east атакует independent" in a Russian report)."""
+    if side == INDEPENDENT:
+        return t.pgettext("battle side", "independent")
+    return str(side)
+
+
+def _owner(owner: Any, t: Words = ENGLISH) -> str:
+    """Whose marker or CUs cut a chain (R-13): a seat, or the independents' ("independent",
+    the map legend's word, in the reader's language)."""
+    return t.gettext("independent") if owner == INDEPENDENT else str(owner)
 
 
 def named(table: str):
@@ -207,7 +232,8 @@ def garrison_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) 
     v = {"seat": seat, "space": where, "rule": rule, "why": why, "by": by}
     if why == "isolated":
         by = d.get("cut_by") or {}
-        cut = [f"{space_name(pack, x, t)} ({by[x]})" if isinstance(by, Mapping) else space_name(pack, x, t) for x in by]
+        cut = [f"{space_name(pack, x, t)} ({_owner(by[x], t)})" if isinstance(by, Mapping) else space_name(pack, x, t)
+               for x in by]
         shown = ", ".join(cut[:4])
         if len(cut) > 4:
             shown = t.ngettext("%(spaces)s and %(num)d space further off", "%(spaces)s and %(num)d spaces further off",
@@ -568,7 +594,8 @@ def battle_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     against 3." Every term that entered a number is named, so a player can recompute
     it (:func:`battle_side_text`); ties and royal CUs joining (R-4.3) read as such."""
     where = space_name(pack, d.get("space"), t)
-    attacker, defender = d.get("attacker", "?"), d.get("defender", "?")
+    attacker, defender = side_name(d.get("attacker", "?"), t), side_name(d.get("defender", "?"), t)
+    winner = side_name(d.get("winner"), t)
     if d.get("result") == "joined":
         return t.gettext("At %(space)s the royal CUs join %(seat)s without a battle (R-4.3).") % {
             "space": where, "seat": d.get('winner')}
@@ -577,15 +604,16 @@ def battle_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     if isinstance(sides, list) and len(sides) == 2 and all(isinstance(x, Mapping) for x in sides):
         a, b = sides
         scores = sorted((int(x.get("score") or 0) for x in sides), reverse=True)
-        v = {"winner": d.get('winner'), "score": scores[0], "other": scores[1]}
+        v = {"winner": winner, "score": scores[0], "other": scores[1]}
         outcome = (t.gettext("A tie (score %(score)s each)") % v if tie
                    else t.gettext("%(winner)s wins, score %(score)s against %(other)s") % v)
         return t.gettext("Battle at %(space)s: %(attacker)s attacks %(defender)s. %(first)s. %(second)s. "
                          "%(outcome)s.") % {
             "space": where, "attacker": attacker, "defender": defender,
-            "first": battle_side_text(pack, a, a.get('side', attacker), t),
-            "second": battle_side_text(pack, b, b.get('side', defender), t), "outcome": outcome}
-    outcome = t.gettext("A tie") if tie else t.gettext("%(winner)s wins") % {"winner": d.get('winner')}
+            "first": battle_side_text(pack, a, side_name(a['side'], t) if 'side' in a else attacker, t),
+            "second": battle_side_text(pack, b, side_name(b['side'], t) if 'side' in b else defender, t),
+            "outcome": outcome}
+    outcome = t.gettext("A tie") if tie else t.gettext("%(winner)s wins") % {"winner": winner}
     words = {"strength": t.gettext("strength"), "roll": t.gettext("roll"), "score": t.gettext("score")}
 
     def side(role: str, who: Any) -> str:

@@ -172,7 +172,9 @@ def read_fields(doc: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[Probl
                                     f"`{_EXAMPLES[key]}`; found {envelope.shown_value(value)}.",
                                     where=str(key), code="host.refused",
                                     hint="A value of another kind is never read as a default or as every seat "
-                                         "(docs/host-guide.md, \"Host commands\")."))
+                                         "(docs/host-guide.md, \"Host commands\").",
+                                    params={"why": f"value:{kind}", "command": name, "key": str(key),
+                                            "example": _EXAMPLES[key], "found": envelope.shown_value(value)}))
         else:
             values[key] = value.strip().lower() if kind == "seat" else value
     return name, values, problems

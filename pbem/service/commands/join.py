@@ -43,6 +43,7 @@ from pbem.service.base.context import Service
 from pbem.service.base.settings import wrapped
 from pbem.service.commands.anyone import record
 from pbem.service.commands.registry import Field, Guide, MailRequest, Who
+from pbem.service.identity.envelope import shown_value
 from pbem.service.outgoing import answers, outbox, webhooks
 from pbem.service.play.setup import _ID, NewSeat, new_game
 
@@ -132,8 +133,10 @@ def _tell(judge: Service, game_id: str, taken: Mapping[str, Any], subject: i18n.
                            judge.clock().isoformat()))
 
 
-def _refuse(code: str, message: str, hint: str, where: str = "join") -> Problem:
-    return Problem(message=message, where=where, code=code, hint=hint)
+def _refuse(code: str, message: str, hint: str, where: str = "join", **params: Any) -> Problem:
+    """A problem of a sign-up mail; ``params`` (with ``why``, its case) let a reader of
+    another language be told the same (:data:`pbem.problem_texts.VARIANTS`)."""
+    return Problem(message=message, where=where, code=code, hint=hint, params=params or None)
 
 
 def check_join(judge: Service, doc: Mapping[str, Any], sender: str) -> tuple[str | None, list[Problem]]:
@@ -164,7 +167,8 @@ def check_join(judge: Service, doc: Mapping[str, Any], sender: str) -> tuple[str
     seat: str | None = None
     if not isinstance(want, str) or (want != "any" and want not in rules.SEATS):
         problems.append(_refuse("command.signup_seat", f"join: {want!r} is no seat of the game.",
-                                f"Write `join: any` or one of the free seats: {', '.join(free)}."))
+                                f"Write `join: any` or one of the free seats: {', '.join(free)}.",
+                                why="join", found=shown_value(want), free=", ".join(free)))
     elif want == "any":
         seat = free[0] if free else None
     elif want in taken:
@@ -175,11 +179,13 @@ def check_join(judge: Service, doc: Mapping[str, Any], sender: str) -> tuple[str
     name = doc.get("name")
     if name is not None and (not isinstance(name, str) or not clean_text(name) or len(name) > NAME_MAX):
         problems.append(_refuse("command.signup_seat", f"name: must be a text of 1 to {NAME_MAX} characters.",
-                                "e.g. `name: Ann`", where="name"))
+                                "e.g. `name: Ann`", where="name", why="name", most=NAME_MAX,
+                                found=shown_value(name)))
     language = doc.get("language", i18n.DEFAULT)
     if not i18n.is_language(language):
         problems.append(_refuse("command.value", f"language: {language!r} is not a language of this judge.",
-                                f"Write one of {', '.join(i18n.LANGUAGES)}, e.g. `language: es`.", where="language"))
+                                f"Write one of {', '.join(i18n.LANGUAGES)}, e.g. `language: es`.", where="language",
+                                why="language", found=shown_value(language), languages=", ".join(i18n.LANGUAGES)))
     # the game's minimum record (issue 29.4): finished games, share of decisions missed
     problems += record.join_problems(GameSettings.from_dict(row["settings"]), store.player_record(sender), game_id)
     return (None if problems else seat), problems

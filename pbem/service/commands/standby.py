@@ -51,8 +51,8 @@ _KEYS = {"standby": ("game", "command", "standby", "name", "language"),
          "take": ("game", "command", "take", "name", "language")}
 
 
-def _problem(code: str, message: str, hint: str, where: str) -> Problem:
-    return Problem(code=code, message=message, hint=hint, where=where)
+def _problem(code: str, message: str, hint: str, where: str, **params: Any) -> Problem:
+    return Problem(code=code, message=message, hint=hint, where=where, params=params or None)
 
 
 def _common(judge: Service, doc: Mapping[str, Any], sender: str, name: str) -> tuple[str | None, list[Problem]]:
@@ -65,7 +65,7 @@ def _common(judge: Service, doc: Mapping[str, Any], sender: str, name: str) -> t
     player = doc.get("name")
     if player is not None and (not isinstance(player, str) or not clean_text(player) or len(player) > NAME_MAX):
         problems.append(_problem("command.value", f"name: must be a text of 1 to {NAME_MAX} characters.",
-                                 "e.g. `name: Ann`", "name"))
+                                 "e.g. `name: Ann`", "name", why="name", most=NAME_MAX, found=repr(player)))
     game_id = doc.get("game")
     if name == "standby" and isinstance(game_id, str) and game_id.strip().lower() == "any":
         return None, problems
@@ -139,7 +139,8 @@ def standby(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: ans
     on = doc.get("standby")
     if not isinstance(on, bool):
         problems.append(_problem("command.value", f"standby: takes true or false; found {on!r}.",
-                                 "Write `standby: true` to stand by, `standby: false` to stop.", "standby"))
+                                 "Write `standby: true` to stand by, `standby: false` to stop.", "standby",
+                                 why="flag", key="standby", found=repr(on)))
     if problems or not sender:
         return answers.reject(judge, parsed, rec, problems, game_id, None, {"document": shown})
     scope = game_id or ANY_GAME

@@ -36,10 +36,12 @@ import yaml
 from pbem import rules
 from pbem.keys import is_slow
 from pbem.mail.authresults import proves_address
+from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
 from pbem.mail.suggest import suggest
 from pbem.problems import Problem
 from pbem.service.base.context import Service
+from pbem.service.base.settings import host_of
 from pbem.service.log import trust
 from pbem.service.outgoing import answers
 
@@ -168,6 +170,7 @@ def _game_step(judge: Service, c: Claim) -> Checked | None:
     if isinstance(game_id, str) and judge.store.game(game_id) is not None:
         c.game_id = game_id
         c.seats = {s["seat"]: s for s in judge.store.seats(game_id)}
+        c.shape = _host_shape(judge, c)
         return None
     issues = list(c.shape)
     moved = judge.store.moved_game(game_id) if isinstance(game_id, str) else None
@@ -184,6 +187,27 @@ def _game_step(judge: Service, c: Claim) -> Checked | None:
         issues.append(Problem(message=f"There is no game {shown!r} on this judge.", where="game",
                               code="envelope.unknown_game", hint=hint, params={"game": shown}))
     return Checked(issues, reason=issues[0].code if issues else "")
+
+
+def _host_shape(judge: Service, c: Claim) -> list[Problem]:
+    """The shape's problems, a host's way: a mail from the host's address of the game
+    (and no seat's) that lacks ``seat:`` and ``key:`` is a host command without its
+    ``host:`` line, told so with where the host key is, instead of twice "start from your
+    latest prompt", which a host never gets (issue 28 lang28d item 6)."""
+    assert c.game_id is not None
+    host = host_of(judge, c.game_id)
+    sender = fold_address(c.parsed.sender or "")
+    missing = [p for p in c.shape if p.code == "envelope.missing" and p.where in ("seat", "key")]
+    if (not host or not sender or fold_address(host) != sender or len(missing) != 2
+            or any(fold_address(str(row["email"] or "")) == sender for row in c.seats.values())):
+        return c.shape
+    told = Problem(message="A host command by mail needs the line `host: <your host key>` (a seat's mail has "
+                           "`seat:` and `key:` instead); this mail has neither.", where="host",
+                   code="envelope.missing",
+                   hint="Your host key is the one `pbem game new` (or `pbem game open`) printed when the game was "
+                        "made; for a game of the judge's config, the key whose hash is its `host_key_hash` "
+                        "(docs/host-guide.md, \"Host commands\").", params={"why": "host"})
+    return [told if p is missing[0] else p for p in c.shape if p is not missing[1]]
 
 
 def _seat_step(judge: Service, c: Claim) -> Checked | None:

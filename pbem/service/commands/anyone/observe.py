@@ -126,7 +126,9 @@ def observe(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: ans
     if "language" in doc and not i18n.is_language(language):
         problems.append(Problem(message=f"language: {language!r} is not a language of this judge.",
                                 where="language", code="command.value",
-                                hint=f"Write one of {', '.join(i18n.LANGUAGES)}, e.g. `language: es`."))
+                                hint=f"Write one of {', '.join(i18n.LANGUAGES)}, e.g. `language: es`.",
+                                params={"why": "language", "found": repr(language),
+                                        "languages": ", ".join(i18n.LANGUAGES)}))
     problems += may_observe(judge, game_id, sender) if isinstance(game_id, str) else _game_problems(judge, game_id)
     known = game_id if isinstance(game_id, str) and judge.store.game(game_id) else None
     if problems:

@@ -74,8 +74,8 @@ def _until(end: datetime, settings: Any, tr: gettext.NullTranslations | None = N
     return calendar.shown(end, settings, language)
 
 
-def _problem(code: str, message: str, hint: str) -> CommandError:
-    return CommandError([Problem(code=code, message=message, where="command", hint=hint)])
+def _problem(code: str, message: str, hint: str, **params: Any) -> CommandError:
+    return CommandError([Problem(code=code, message=message, where="command", hint=hint, params=params or None)])
 
 
 def absence(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> Reply:
@@ -93,7 +93,8 @@ def absence(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
     word = cancel.strip().lower() if isinstance(cancel, str) else None
     if not isinstance(cancel, bool) and word not in ("true", "yes", "false", "no"):  # issue 25.7: `cancel: 1`
         raise _problem("command.value", f"`cancel` must be true or false; found {envelope.shown_value(cancel)}.",
-                       "Write `cancel: true` to cancel your absences, or leave the line out to declare one.")
+                       "Write `cancel: true` to cancel your absences, or leave the line out to declare one.",
+                       why="flag", key="cancel", found=envelope.shown_value(cancel))
     if cancel is True or word in ("true", "yes"):
         return _cancel(judge, game_id, seat, mine, now, limit)
     start, end = _when(doc.get("from"), zone, False), _when(doc.get("to"), zone, True)

@@ -53,7 +53,9 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
             value = "daily"
         if value not in choices:
             problems.append(Problem(message=f"`{key}:` takes {' or '.join(choices)}; found {doc[key]!r}.",
-                                    where=key, code="command.value", hint=f"Write `{key}: {choices[0]}`."))
+                                    where=key, code="command.value", hint=f"Write `{key}: {choices[0]}`.",
+                                    params={"why": "choice", "key": key, "choices": ", ".join(choices),
+                                            "first": choices[0], "found": repr(doc[key])}))
         else:
             new[key] = value
     if "webhook" in doc:
@@ -72,7 +74,8 @@ def preferences(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any])
     if not problems and not any(k in doc for k in (*seat_preferences.CHOICES, "webhook")):
         problems.append(Problem(message="No preference given.", where="command", code="command.value",
                                 hint="Add one or more of `map: on|off`, `format: html|plain`, "
-                                     "`digest: daily|off`, `language: en|es|ru`, `json: on|off`, `webhook: URL|off`."))
+                                     "`digest: daily|off`, `language: en|es|ru`, `json: on|off`, `webhook: URL|off`.",
+                                params={"why": "no_preference"}))
     if problems:
         raise CommandError(problems)
     head = trust.log_events(judge, game_id, [rules.judge_event("PreferencesSet", {"seat": seat, "prefs": new})])
