@@ -1,0 +1,39 @@
+"""What a fresh Spanish or Russian reader found in a game played by mail (issue 28,
+try28d), each checked where the words come from: the catalogues, the guides, the
+mail a seat gets."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from pbem import i18n
+from pbem.service.commands.seat import help as help_cmd
+
+
+def _catalogue(language: str):
+    with open(i18n.LOCALE_DIR / language / "LC_MESSAGES" / "pbem.po", "rb") as f:
+        return read_po(f)
+
+
+def _strings(value) -> tuple[str, ...]:
+    return value if isinstance(value, tuple) else (value,)
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_guide_section_a_mail_names_is_named_as_the_readers_guide_titles_it(language: str) -> None:
+    """The press relay sent a reader to the guide's section "Press" (English) in
+    Spanish and Russian mail; every mail that names a section of the player guide names
+    it as the guide of the reader's language titles it ("Prensa", "Пресса")."""
+    english = [s.title for s in help_cmd.sections(help_cmd.guide_text("en"))]
+    own = [s.title for s in help_cmd.sections(help_cmd.guide_text(language))]
+    cited = 0
+    for message in _catalogue(language):
+        for title, translated in zip(english, own, strict=True):
+            if message.id and any(f'"{title}"' in i for i in _strings(message.id)):
+                cited += 1
+                for said in _strings(message.string):
+                    assert f'"{title}"' not in said and re.search(f'["«]{re.escape(translated)}["»]', said), \
+                        (title, said)
+    assert cited >= 5
