@@ -37,3 +37,20 @@ def test_a_guide_section_a_mail_names_is_named_as_the_readers_guide_titles_it(la
                     assert f'"{title}"' not in said and re.search(f'["«]{re.escape(translated)}["»]', said), \
                         (title, said)
     assert cited >= 5
+
+
+@pytest.mark.parametrize(("language", "name"), [("es", "Seutes se rebela"), ("ru", None), ("en", "Seuthes Rebels")])
+def test_a_garrison_a_card_removed_names_the_card_in_the_readers_language(language: str, name: str | None) -> None:
+    """#37 Seuthes Rebels takes garrisons off the map; the report said "(Seuthes Rebels,
+    R-16)" in Spanish and Russian mail (the log keeps the card's English name)."""
+    from pbem.pack.loader import load_pack
+    from pbem.pack.names import localized
+    from pbem.report.narrate import narrate
+    from pbem.rules.core.state import Event
+    pack = load_pack()
+    local = localized(pack, language)
+    said = narrate(local, Event("GarrisonRemoved", {"seat": "east", "space": "perinthus", "rule": "R-16",
+                                                    "why": pack.cards[37].name}), i18n.translations(language))
+    assert local.cards[37].name in said and (language == "en" or "Seuthes" not in said), said
+    if name:
+        assert f"({name}, R-16)" in said, said

@@ -201,7 +201,9 @@ def cus_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> st
 def garrison_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """Why a garrison leaves the map (R-8.1, R-13, R-14, R-16): the surrender segment of
     another seat, isolation (and what cut its chain), an independent army's victory,
-    unrest, a card."""
+    unrest, a card (the log keeps its English name; ``pack`` a reader's pack,
+    :func:`pbem.pack.names.localized`, says it in the reader's language: "Seutes se
+    rebela", not "Seuthes Rebels")."""
     seat, where = d.get("seat"), space_name(pack, d.get("space"), t)
     rule, why, by = d.get("rule"), str(d.get("why") or ""), d.get("by")
     v = {"seat": seat, "space": where, "rule": rule, "why": why, "by": by}
@@ -229,6 +231,8 @@ def garrison_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) 
     if why == "unrest":
         return t.gettext("The %(seat)s garrison in %(space)s is removed: the space revolts (%(rule)s).") % v
     if why:
+        v["why"] = next((c.name for n, c in pack.cards.items()
+                         if (pack.canonical or pack).cards[n].name == why), why)  # a card: the reader's name
         return t.gettext("The %(seat)s garrison in %(space)s is removed (%(why)s, %(rule)s).") % v
     if rule:
         return t.gettext("The %(seat)s garrison in %(space)s is removed (%(rule)s).") % v
