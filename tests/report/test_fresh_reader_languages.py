@@ -54,3 +54,23 @@ def test_a_garrison_a_card_removed_names_the_card_in_the_readers_language(langua
     assert local.cards[37].name in said and (language == "en" or "Seuthes" not in said), said
     if name:
         assert f"({name}, R-16)" in said, said
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_roll_for_hostile_tribes_or_an_assault_names_the_space_in_the_readers_language(language: str) -> None:
+    """The rules core names the space of these two rolls by its English name ("hostile
+    tribes in Isaura"), not its id; a Russian report said "Кубики 1d6: 4 — враждебные
+    племена в зоне Isaura"."""
+    from pbem.pack.loader import load_pack
+    from pbem.pack.names import localized
+    from pbem.report.context import purpose_words
+    from pbem.rules.core.names import purpose_text
+    pack = load_pack()
+    local = localized(pack, language)
+    tr = i18n.translations(language)
+    for key in ("isaura", "syrian_gates", "babylon"):
+        for purpose in (f"hostile tribes in {pack.spaces[key].name}", f"assault on {pack.spaces[key].name}"):
+            said = purpose_words(purpose_text(local, purpose), tr)
+            assert said.endswith(local.spaces[key].name), said
+            assert pack.spaces[key].name == local.spaces[key].name or pack.spaces[key].name not in said, said
+    assert purpose_text(pack, "assault on Isaura") == "assault on Isaura"  # English as before

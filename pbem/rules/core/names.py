@@ -124,7 +124,19 @@ def purpose_text(pack: Pack, purpose: Any) -> str:
     No id of the pack is an English word the rules core writes in a purpose (checked by
     tests/report/test_wording.py), so nothing else changes; old logs read the same way."""
     names = _id_names(pack)
-    return _TOKEN.sub(lambda m: names.get(m.group(0), m.group(0)), str(purpose))
+    text = _TOKEN.sub(lambda m: names.get(m.group(0), m.group(0)), str(purpose))
+    m = _NAMED_PLACE.match(text)
+    if m and pack.canonical is not None:  # a reader's pack: the rules core wrote the space's English name
+        key = next((k for k, sp in pack.canonical.spaces.items() if sp.name == m.group("space")), None)
+        if key is not None:
+            return m.group("what") + pack.spaces[key].name
+    return text
+
+
+_NAMED_PLACE = re.compile(r"^(?P<what>hostile tribes in |assault on )(?P<space>.+)$")
+"""The purposes whose space the rules core names by its printed (English) name, not
+its id (:func:`purpose_text` says it in a reader's pack: "assault on Исавра", not
+"assault on Isaura"; issue 28, try28d)."""
 
 
 def ops_text(n: Any, t: Words = ENGLISH) -> str:
