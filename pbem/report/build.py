@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -265,9 +266,19 @@ def render_rejection(subject: str, problems: Sequence[Mapping[str, Any]], game_i
                      tr: gettext.NullTranslations | None = None) -> str:
     """The answer to a mail that was not applied: every problem, where, the rule, a fix;
     then ``note`` (e.g. that the orders themselves were checked); ``tr``: the
-    translations of the sender's seat's language (None: English)."""
+    translations of the sender's seat's language (None: English). A secret the echo of
+    the block hides (``key: (hidden)``, :func:`pbem.service.base.text.mask_key_lines`)
+    is marked in the reader's language (``key: (скрыто)``)."""
+    if orders_text and tr is not None and i18n.language_of(tr) != i18n.DEFAULT:
+        orders_text = _HIDDEN_LINE.sub(lambda m: m.group(1) + tr.gettext(HIDDEN), orders_text)
     return render("rejection.txt.j2", {"subject": subject, "problems": list(problems), "game_id": game_id,
                                        "orders_text": orders_text, "note": note}, tr)
+
+
+HIDDEN = N_("(hidden)")
+"""What the echo of an orders block shows for a key, a host key or a code (English
+in the stored text; :func:`render_rejection` says it in the reader's language)."""
+_HIDDEN_LINE = re.compile(r"(?m)^(\s*(?:key|host|confirm)\s*:\s*)\(hidden\)[ \t]*$")
 
 
 def render_notice(body: str, game_id: str | None, tr: gettext.NullTranslations | None = None) -> str:
