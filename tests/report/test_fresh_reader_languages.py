@@ -74,3 +74,24 @@ def test_a_roll_for_hostile_tribes_or_an_assault_names_the_space_in_the_readers_
             assert said.endswith(local.spaces[key].name), said
             assert pack.spaces[key].name == local.spaces[key].name or pack.spaces[key].name not in said, said
     assert purpose_text(pack, "assault on Isaura") == "assault on Isaura"  # English as before
+
+
+_WRITTEN = re.compile(r"`([a-z_]+:?(?: [^\s`]+)?)`")
+"""A command, a key or a key with its value as a player writes it (`status`,
+`drop:`, `json: on|off`): the same words in every language."""
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_each_guide_section_names_what_the_english_one_names(language: str) -> None:
+    """The Spanish and Russian guides had fallen behind the English one: their
+    "Commands by mail" (what `command: help` mails) lacked `status`, `propose`, `vote`,
+    `json:` and `webhook:`, the general help without `seat:` and `key:`, and `status`
+    after the end; "Your player-turn" lacked `drop:` and `pick_up:`. Every command and
+    key an English section names is named in the same section of the other guides."""
+    english = help_cmd.sections(help_cmd.guide_text("en"))
+    for ours, theirs in zip(help_cmd.sections(help_cmd.guide_text(language)), english, strict=True):
+        missing = set(_WRITTEN.findall(theirs.body)) - set(_WRITTEN.findall(ours.body))
+        assert not missing, (theirs.title, ours.title, sorted(missing))
+    commands = next(s for s in help_cmd.sections(help_cmd.guide_text(language)) if "`command:`" in s.body
+                    and "`archive`" in s.body)
+    assert "`status`" in commands.body.split("`archive`")[-1]  # after the end, help, archive and status work
