@@ -95,3 +95,17 @@ def test_each_guide_section_names_what_the_english_one_names(language: str) -> N
     commands = next(s for s in help_cmd.sections(help_cmd.guide_text(language)) if "`command:`" in s.body
                     and "`archive`" in s.body)
     assert "`status`" in commands.body.split("`archive`")[-1]  # after the end, help, archive and status work
+
+
+def test_a_spanish_command_is_a_comando_never_an_orden() -> None:
+    """Orders are *órdenes*; a mail command (`command: status`, a host command) is a
+    *comando* (4d456c0: command.unknown), but a dozen Spanish answers still called it
+    "orden" ("Una orden del anfitrión que ahora no se aplica", "La misma orden ya se
+    ejecutó", "la lista de órdenes" for the list of commands)."""
+    said_command = re.compile(r"(?<![`\w])[Cc]ommands?(?![:\w])")
+    orders = re.compile(r"\b[Oo]rders?\b|turn order|standing")
+    for message in _catalogue("es"):
+        for english, spanish in zip(_strings(message.id), _strings(message.string), strict=False):
+            text = re.sub(r"`[^`]*`", "", english)
+            if english and said_command.search(text) and not orders.search(text):
+                assert not re.search(r"\b[Oo]rden(es)?\b", spanish), (english, spanish)
