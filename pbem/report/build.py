@@ -21,7 +21,7 @@ from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.report import account, context, orders_text, snapshot
 from pbem.report.context import WIDTH
-from pbem.rules.core.names import ENGLISH
+from pbem.rules.core.names import ENGLISH, unit_word
 from pbem.report.render import render
 
 log = logging.getLogger(__name__)
@@ -209,7 +209,8 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
             "decision": {"kind": decision.kind, "kind_text": decision_text(decision.kind, tr), "rule": decision.rule,
                          "default_text": default_text},
             "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options, tr),
-            "training": training_rows(pack, private.get("training", [])),
+            "training": [{**row, "unit": unit_word(row.get("unit"), tr or ENGLISH)}  # the reader's word (try28d)
+                         for row in training_rows(pack, private.get("training", []))],
             "template_yaml": template_yaml, "view": summary(pack, _public_view(state), seats, tr)}
 
 

@@ -109,3 +109,39 @@ def test_a_spanish_command_is_a_comando_never_an_orden() -> None:
             text = re.sub(r"`[^`]*`", "", english)
             if english and said_command.search(text) and not orders.search(text):
                 assert not re.search(r"\b[Oo]rden(es)?\b", spanish), (english, spanish)
+
+
+def test_a_prompts_units_in_training_are_the_readers_words() -> None:
+    """A Spanish prompt said "En entrenamiento: auxiliary (1 de sus 3 PO pagados),
+    phalangite (1 de sus 7 PO pagados)": the orders' words, where the reports say
+    "auxiliar" and "falangita" (the glossary)."""
+    import random
+
+    from pbem import rules
+    from pbem.pack.loader import load_pack
+    from pbem.report import build
+    from pbem.rules.core.names import unit_word
+    from pbem.rules.dice import Dice
+    pack = load_pack()
+    seed = b"try28d-training"
+    state, _events = rules.new_game(pack, seed, {})
+    rng = random.Random(28)
+    for _ in range(200):
+        d = rules.pending(state)[0]
+        training = [u for u in rules.view(state, d.seat).get("private", {}).get("training", []) if u.get("paid")]
+        if training:
+            break
+        state, _events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng), Dice(seed, state.step))
+    else:
+        raise AssertionError("no seat trained a unit")
+    row = {"seat": d.seat, "player": "P"}
+    seats = [{"seat": s, "player": s.title()} for s in rules.SEATS]
+    for language, heading in (("es", "En entrenamiento:"), ("ru", None), ("en", "In training:")):
+        tr = i18n.translations(language)
+        text, html = build.render_prompt(pack, state, d, game_id="g", seat_row=row, deadline="x", seats=seats, tr=tr)
+        start = text.index(heading) if heading else text.index(tr.gettext("In training: %(units)s.").split("%")[0])
+        line = " ".join(text[start:text.index("\n\n", start)].split())
+        for u in training:
+            assert unit_word(u["unit"], tr) in line, line
+            if language != "en":
+                assert u["unit"] not in line, line
