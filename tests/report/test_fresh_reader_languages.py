@@ -145,3 +145,28 @@ def test_a_prompts_units_in_training_are_the_readers_words() -> None:
             assert unit_word(u["unit"], tr) in line, line
             if language != "en":
                 assert u["unit"] not in line, line
+
+
+def test_russian_words_a_reader_stumbled_on() -> None:
+    """Russian: a year is "323 г. до н. э." everywhere (the standings and the report's
+    heading said "323 до н. э."); a prompt's label never puts a preposition right before
+    its parentheses or its list ("поставить в (space: ...)", "маркер Осуждения на
+    (general: ...)", "может действовать на: Калидон"); the hand is secret, not "лично"."""
+    bad = []
+    for m in _catalogue("ru"):
+        for said in _strings(m.string) if m.id else ():
+            if re.search(r"\d\)?s до н\. э\.", said) and "г. до н. э." not in said:
+                bad.append(said)
+            if re.search(r"(?<!\w)(?:в|во|на|к|из|для) \((?!R-)", said) or \
+                    re.search(r"(?<!\w)(?:в|во|на|к)$", said.rstrip()):
+                bad.append(said)
+            if "лично:" in said:
+                bad.append(said)
+    assert bad == [], "\n".join(bad)
+
+
+def test_spanish_and_russian_welcome_ends_its_sentence_before_the_example() -> None:
+    for language, said in (("es", "es así:"), ("ru", "выглядит так:")):
+        for m in _catalogue(language):
+            if m.id and str(m.id).endswith("An orders mail looks like"):
+                assert str(m.string).endswith(said), m.string
