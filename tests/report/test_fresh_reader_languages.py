@@ -170,3 +170,18 @@ def test_spanish_and_russian_welcome_ends_its_sentence_before_the_example() -> N
         for m in _catalogue(language):
             if m.id and str(m.id).endswith("An orders mail looks like"):
                 assert str(m.string).endswith(said), m.string
+
+
+@pytest.mark.parametrize(("language", "reason", "rule"), [("es", "motivo", "regla: decisión del anfitrión"),
+                                                           ("ru", "причина", "правило: решение ведущего"),
+                                                           ("en", "reason", "rule: host")])
+def test_the_result_box_says_its_details_in_the_readers_language(language: str, reason: str, rule: str) -> None:
+    """The final report's result box said "reason: los demás se rindieron" and "rule:
+    host" in a Spanish mail (the result's keys as the log writes them)."""
+    from pbem.pack.loader import load_pack
+    from pbem.report.context import result_summary
+    rows = [{"seat": s, "player": s.title(), "vp": 0, "lp": 0} for s in ("north", "east", "south", "west")]
+    box = result_summary(load_pack(), {"result": {"winner": "north", "how": "win", "reason": "x", "rule": "host"}},
+                         rows, i18n.translations(language))
+    lines = [f"{k}: {v}" for k, v in box["details"]]
+    assert lines == [f"{reason}: x", rule], lines
