@@ -185,3 +185,12 @@ def test_the_result_box_says_its_details_in_the_readers_language(language: str, 
                          rows, i18n.translations(language))
     lines = [f"{k}: {v}" for k, v in box["details"]]
     assert lines == [f"{reason}: x", rule], lines
+
+
+def test_a_russian_status_of_a_finished_game_waits_for_nobody() -> None:
+    """`command: status` of a finished game said "ждёт: ни одно место" (a nominative
+    after a negated verb); it waits for nobody: "ждёт: никого"."""
+    ru = i18n.translations("ru")
+    said = ru.gettext("Game %(game)s is %(status)s at step %(step)s; it waits for %(waiting)s.") % {
+        "game": "g1", "status": "окончена", "step": 47, "waiting": ru.gettext("no seat")}
+    assert said.endswith("ждёт: никого."), said
