@@ -31,9 +31,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import message_from_bytes
+from email.header import Header
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.policy import SMTP, SMTPUTF8
+from email.policy import SMTP, SMTPUTF8, EmailPolicy
 from email.utils import format_datetime
 from functools import lru_cache
 
@@ -48,6 +49,40 @@ MAX_SUBJECT_CHARS = 300
 # C0 controls other than tab, LF, CR and form feed have no place in a text body (RFC 2045
 # section 2.8: no NUL in 8bit data).
 _BODY_CONTROLS = dict.fromkeys([*range(0x09), 0x0B, *range(0x0E, 0x20)])
+
+
+def encoded_subject(subject: str, linesep: str = "\r\n", width: int = 78) -> str:
+    """``subject`` (no control characters) as a folded RFC 2047 header value: its
+    leading ASCII words (``[g1] step 6:``, the prefix filters rely on) as they are,
+    the rest as UTF-8 encoded words, each space inside a word, lines at most ``width``
+    columns. The stdlib's own folding (Python 3.11) drops the space at a fold between
+    a plain word and an encoded one, so about one Spanish or Russian subject in ten
+    lost a space (``"eastсделал ход"``; issue 28, try28d)."""
+    words = subject.split(" ")
+    n = 0
+    while n < len(words) and words[n] and words[n].isascii():
+        n += 1
+    header = Header(header_name="Subject", maxlinelen=width)
+    if n:
+        header.append(" ".join(words[:n]), "us-ascii")
+    header.append(" ".join(words[n:]), "utf-8")
+    return header.encode(linesep=linesep)
+
+
+class _SubjectPolicy(EmailPolicy):
+    """The ``SMTP`` policy with a non-ASCII Subject folded by :func:`encoded_subject`
+    (every other header as ``SMTP`` folds it)."""
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        """The header ``name: value`` as bytes, CRLF-ended; see the class."""
+        if name.lower() == "subject" and not self.utf8 and not str(value).isascii():
+            return f"{name}: {encoded_subject(str(value), self.linesep, self.max_line_length)}{self.linesep}" \
+                .encode("ascii")
+        return super().fold_binary(name, value)
+
+
+SMTP_SUBJECTS = _SubjectPolicy(linesep="\r\n")
+"""``email.policy.SMTP`` but for the subject's folding (:func:`encoded_subject`)."""
 
 
 @dataclass(frozen=True)
@@ -157,7 +192,7 @@ def compose(*, sender: str, sender_name: str, to_addr: str, to_name: str | None,
     if not is_msg_id(message_id):
         raise ValueError(f"not a valid Message-ID: {clean_text(message_id, 80)!r}")
     smtputf8 = not (sender.isascii() and to_addr.isascii())
-    msg = EmailMessage(policy=SMTPUTF8 if smtputf8 else SMTP)
+    msg = EmailMessage(policy=SMTPUTF8 if smtputf8 else SMTP_SUBJECTS)
     msg["From"] = _mailbox(sender_name, sender)
     msg["To"] = _mailbox(to_name, to_addr)
     subject = clean_header_text(subject, MAX_SUBJECT_CHARS)

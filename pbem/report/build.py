@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.report import account, context, orders_text, snapshot
 from pbem.report.context import WIDTH
-from pbem.rules.core.names import ENGLISH
+from pbem.rules.core.names import ENGLISH, unit_word
 from pbem.report.render import render
 
 log = logging.getLogger(__name__)
@@ -208,7 +209,8 @@ def prompt_context(pack: Pack, state: rules.GameState, decision: rules.Decision,
             "decision": {"kind": decision.kind, "kind_text": decision_text(decision.kind, tr), "rule": decision.rule,
                          "default_text": default_text},
             "deadline": deadline, "hand": hand, "options": context.option_lines(pack, decision.options, tr),
-            "training": training_rows(pack, private.get("training", [])),
+            "training": [{**row, "unit": unit_word(row.get("unit"), tr or ENGLISH)}  # the reader's word (try28d)
+                         for row in training_rows(pack, private.get("training", []))],
             "template_yaml": template_yaml, "view": summary(pack, _public_view(state), seats, tr)}
 
 
@@ -265,9 +267,19 @@ def render_rejection(subject: str, problems: Sequence[Mapping[str, Any]], game_i
                      tr: gettext.NullTranslations | None = None) -> str:
     """The answer to a mail that was not applied: every problem, where, the rule, a fix;
     then ``note`` (e.g. that the orders themselves were checked); ``tr``: the
-    translations of the sender's seat's language (None: English)."""
+    translations of the sender's seat's language (None: English). A secret the echo of
+    the block hides (``key: (hidden)``, :func:`pbem.service.base.text.mask_key_lines`)
+    is marked in the reader's language (``key: (скрыто)``)."""
+    if orders_text and tr is not None and i18n.language_of(tr) != i18n.DEFAULT:
+        orders_text = _HIDDEN_LINE.sub(lambda m: m.group(1) + tr.gettext(HIDDEN), orders_text)
     return render("rejection.txt.j2", {"subject": subject, "problems": list(problems), "game_id": game_id,
                                        "orders_text": orders_text, "note": note}, tr)
+
+
+HIDDEN = N_("(hidden)")
+"""What the echo of an orders block shows for a key, a host key or a code (English
+in the stored text; :func:`render_rejection` says it in the reader's language)."""
+_HIDDEN_LINE = re.compile(r"(?m)^(\s*(?:key|host|confirm)\s*:\s*)\(hidden\)[ \t]*$")
 
 
 def render_notice(body: str, game_id: str | None, tr: gettext.NullTranslations | None = None) -> str:

@@ -549,6 +549,16 @@ RESULT_HOW: dict[str, str] = {"abandon": i18n.N_("abandoned by the host"), "win"
 the result box says it; ``automatic (…)`` is said as "an automatic victory (…)"."""
 
 
+RESULT_KEYS: dict[str, str] = {"reason": i18n.N_("reason"), "rule": i18n.N_("rule"), "among": i18n.N_("among"),
+                              "vp": i18n.N_("VP"), "lp": i18n.N_("LP"), "heir": i18n.N_("heir"),
+                              "ranking": i18n.N_("ranking"), "keys": i18n.N_("tie-break keys"),
+                              "conceded": i18n.N_("conceded"), "totals": i18n.N_("totals")}
+"""The result box's detail lines (a result's keys, ``"reason: a holiday"``) in another
+language than English (English keeps the keys as the log writes them)."""
+RESULT_RULES: dict[str, str] = {"host": i18n.N_("the host's decision"), "vote": i18n.N_("the seats' vote")}
+"""A result's ``rule`` when the game did not end by a rule: the host or the seats."""
+
+
 def result_how(how: object, tr: gettext.NullTranslations | None = None) -> str:
     """A result's ``how`` in the language of ``tr`` (issue 28): :data:`RESULT_HOW`,
     else as it is; in English (and with ``tr`` None) the rules core's words as they
@@ -582,6 +592,10 @@ def result_summary(pack: Pack, view: Mapping[str, Any], seat_rows: Sequence[Mapp
         return printed_name(pack, v) if isinstance(v, str) else str(v)
 
     details = [(k.replace("_", " "), said(v)) for k, v in res.items() if k not in ("winner", "seat", "how")]
+    if tr is not None and i18n.language_of(tr) != i18n.DEFAULT:  # the keys and the rule's words (try28d)
+        details = [(tr.gettext(RESULT_KEYS[k]) if k in RESULT_KEYS else k,
+                    tr.gettext(RESULT_RULES[v]) if k == "rule" and v in RESULT_RULES else v)
+                   for k, v in details]
     ranking = sorted(seat_rows, key=lambda r: (-r["vp"], -r["lp"], _seat_key(r["seat"])))
     return {"winner": winner or (tr.gettext("nobody") if tr is not None else "nobody"),  # "nobody" in English
             "player": row["player"] if row else "",

@@ -154,3 +154,32 @@ def test_attachments_are_written_as_the_email_package_writes_them(monkeypatch: p
     assert _same_boundaries(ours.raw) == _same_boundaries(theirs)
     assert ours.bodies == (encoded_body(picture, "image", "png", "\r\n"), encoded_body(extra, "text", "plain", "\r\n"))
     assert all(b in ours.raw for b in ours.bodies) and b"PBEM-ATTACHMENT" not in ours.raw
+
+
+_WORDS = ["история:", "шаг", "2", "(east", "сделал", "ход)", "jugó", "north", "отчёт:", "Пелла", "step", "6:",
+          "informe:", "días", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=16))
+def test_a_spanish_or_russian_subject_keeps_every_space(words: list[str]) -> None:
+    """try28d (issue 28): the stdlib folded a long non-ASCII subject so that the space
+    at a fold between a plain word and an encoded word was lost ('[g] история: шаг 2
+    (eastсделал ход)', about one subject in ten); the subject now comes back word for
+    word, its ASCII prefix unencoded (filters match '[game] step N'), every line within
+    78 columns, and so after the 7-bit re-encoding too."""
+    from pbem.mail.compose import seven_bit
+    subject = "[alexandria-1] " + " ".join(words)
+    out = make(subject=subject)
+    for raw in (out.raw, seven_bit(out.raw)):
+        head = raw.split(b"\r\n\r\n")[0]
+        assert max(len(line) for line in head.split(b"\r\n")) <= 78, head
+        assert str(email.message_from_bytes(raw, policy=policy.default)["Subject"]) == subject
+    if not subject.isascii():
+        assert b"Subject: [alexandria-1] " in out.raw
+
+
+def test_the_history_subject_of_a_russian_seat_keeps_its_space() -> None:
+    subject = "[alexandria-1] история: шаг 2 (east сделал ход)"
+    parsed = email.message_from_bytes(make(subject=subject).raw, policy=policy.default)
+    assert str(parsed["Subject"]) == subject

@@ -57,8 +57,14 @@ _COMMAND = re.compile(r"^\s{2,}(?:python3? \S+\.py\b|--[a-z]+=)")
 """An indented command line the reader copies (the verifier's, with its options)."""
 
 
+HOST_REASONS = ("a lost mail", "the pseudo-language test")
+"""The host's own words :func:`play` gives as reasons (rollback, end): shown as the host
+wrote them, after a translated label ("motivo: …"), in every language."""
+
+
 def names_of(pack: Pack, extra: Iterable[str] = ()) -> set[str]:
-    """Every word of a name that a mail may show untranslated (lower case): seats,
+    """Every word of a name that a mail may show untranslated (lower case): seats, the
+    host's reasons (:data:`HOST_REASONS`),
     players, and the pack's names but the cards' (the pseudo-language's pack marks every
     card's name and text, :func:`pbem.pack.names.localized`: a card named from the
     canonical pack instead of the reader's is English left in the mail; issue 28)."""
@@ -69,7 +75,7 @@ def names_of(pack: Pack, extra: Iterable[str] = ()) -> set[str]:
         for key, item in group.items():
             out |= {w.lower() for w in _WORD.findall(item.name)}
             out |= {w.lower() for w in _WORD.findall(str(key))}  # the id an orders block writes (cilician_gates)
-    out |= {w.lower() for w in _WORD.findall(" ".join([*SEATS, *PLAYERS.values(), *extra]))}
+    out |= {w.lower() for w in _WORD.findall(" ".join([*SEATS, *PLAYERS.values(), *HOST_REASONS, *extra]))}
     return out
 
 
@@ -300,8 +306,8 @@ def play(tmp: Path, seed: int, decisions: int, language: str = i18n.PSEUDO) -> t
     # a fault of the judge as a whole, told to every host in the host's language (issue 28 text28c item 4)
     ServerFaults().failed(judge, "internal", RuntimeError("a test fault"))
     state = judge.state(gid)
-    for command in ({"command": "rollback", "to_step": max(state.step - 2, 0), "reason": "a lost mail"},
-                    {"command": "end", "abandon": True, "reason": "the pseudo-language test"}):  # the seed reveal
+    for command in ({"command": "rollback", "to_step": max(state.step - 2, 0), "reason": HOST_REASONS[0]},
+                    {"command": "end", "abandon": True, "reason": HOST_REASONS[1]}):  # the seed reveal
         send("host@pbem.localhost", {"game": gid, "host": HOST_KEY, **command}, f"host {command['command']}")
     addresses = {f"{s}@pbem.localhost" for s in SEATS} | {f"{s}.new@pbem.localhost" for s in SEATS} | \
         {"host@pbem.localhost", "host.new@pbem.localhost"}

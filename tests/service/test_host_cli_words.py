@@ -162,3 +162,25 @@ def test_pbem_host_observers_answers_and_refuses_in_the_hosts_language(tmp_path:
     listed = runner.invoke(main, ["game", "observers", "-c", str(path), "g1"])
     assert listed.exit_code == 0 and "ann@example.org" in listed.output and "observing" not in listed.output, \
         listed.output
+
+
+def test_pbem_host_extend_says_its_hours_in_the_hosts_language(tmp_path: Path) -> None:
+    """try28d (issue 28): a Russian host's and seat's extend notices said "на 1 d",
+    "на 2 h" (and a resume "3 s"): the units were English in every language."""
+    import yaml
+
+    from pbem.config import load_config
+    from pbem.service.base.calendar import duration_text
+
+    path, _config_loaded = write_config(tmp_path, SimpleNamespace(imap_port=1, smtp_port=1))
+    raw = yaml.safe_load(path.read_text())
+    raw["games"][0]["settings"] = {"host_language": "ru"}
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    store = Store(load_config(path).database)
+    Judge(load_config(path), store).ensure_games()
+    store.close()
+    extended = CliRunner().invoke(main, ["host", "extend", "g1", "-c", str(path), "--hours", "26.5"])
+    assert extended.exit_code == 0, extended.output
+    assert "Продлено на 1 дн. 2 ч 30 мин;" in " ".join(extended.output.split()), extended.output
+    assert " 1 d " not in extended.output and " 2 h " not in extended.output, extended.output
+    assert duration_text(93784) == "1 d 2 h 03 min 4 s" and duration_text(40) == "40 s"  # English as before

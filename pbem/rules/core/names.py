@@ -149,7 +149,19 @@ def purpose_text(pack: Pack, purpose: Any) -> str:
     No id of the pack is an English word the rules core writes in a purpose (checked by
     tests/report/test_wording.py), so nothing else changes; old logs read the same way."""
     names = _id_names(pack)
-    return _TOKEN.sub(lambda m: names.get(m.group(0), m.group(0)), str(purpose))
+    text = _TOKEN.sub(lambda m: names.get(m.group(0), m.group(0)), str(purpose))
+    m = _NAMED_PLACE.match(text)
+    if m and pack.canonical is not None:  # a reader's pack: the rules core wrote the space's English name
+        key = next((k for k, sp in pack.canonical.spaces.items() if sp.name == m.group("space")), None)
+        if key is not None:
+            return m.group("what") + pack.spaces[key].name
+    return text
+
+
+_NAMED_PLACE = re.compile(r"^(?P<what>hostile tribes in |assault on )(?P<space>.+)$")
+"""The purposes whose space the rules core names by its printed (English) name, not
+its id (:func:`purpose_text` says it in a reader's pack: "assault on Исавра", not
+"assault on Isaura"; issue 28, try28d)."""
 
 
 def ops_text(n: Any, t: Words = ENGLISH) -> str:
@@ -226,7 +238,9 @@ def cus_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> st
 def garrison_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """Why a garrison leaves the map (R-8.1, R-13, R-14, R-16): the surrender segment of
     another seat, isolation (and what cut its chain), an independent army's victory,
-    unrest, a card."""
+    unrest, a card (the log keeps its English name; ``pack`` a reader's pack,
+    :func:`pbem.pack.names.localized`, says it in the reader's language: "Seutes se
+    rebela", not "Seuthes Rebels")."""
     seat, where = d.get("seat"), space_name(pack, d.get("space"), t)
     rule, why, by = d.get("rule"), str(d.get("why") or ""), d.get("by")
     v = {"seat": seat, "space": where, "rule": rule, "why": why, "by": by}
@@ -255,6 +269,8 @@ def garrison_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) 
     if why == "unrest":
         return t.gettext("The %(seat)s garrison in %(space)s is removed: the space revolts (%(rule)s).") % v
     if why:
+        v["why"] = next((c.name for n, c in pack.cards.items()
+                         if (pack.canonical or pack).cards[n].name == why), why)  # a card: the reader's name
         return t.gettext("The %(seat)s garrison in %(space)s is removed (%(why)s, %(rule)s).") % v
     if rule:
         return t.gettext("The %(seat)s garrison in %(space)s is removed (%(rule)s).") % v

@@ -26,6 +26,8 @@ aware UTC datetimes.
 """
 from __future__ import annotations
 
+import gettext
+
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -163,23 +165,25 @@ def shown_apart(now_due: datetime | str, was: datetime | str, settings: GameSett
     return _shown(now_due, settings, "%H:%M:%S"), _shown(was, settings, "%H:%M:%S")
 
 
-def duration_text(seconds: float) -> str:
+def duration_text(seconds: float, tr: gettext.NullTranslations | None = None) -> str:
     """A duration as players read it, exact to the second it is logged in (issue 24,
     finding 10: a pause of 40 s read "0 h 00 min"): ``40 s``, ``12 h``, ``1 h 05 min``,
     ``3 d 2 h 00 min 30 s``; parts that are zero are left out but for the minutes
     between hours and seconds. Whole seconds (the fraction is dropped); ``0 s`` for
-    nothing."""
+    nothing. The units in the language of ``tr`` (None: English; a Russian notice said
+    "на 1 d", issue 28, try28d)."""
+    _ = i18n.gettext_of(tr)
     left = max(0, int(seconds))
     days, left = divmod(left, 86400)
     hours, left = divmod(left, 3600)
     minutes, secs = divmod(left, 60)
-    parts = [f"{days} d"] if days else []
+    parts = [_("%(d)s d") % {"d": days}] if days else []
     if hours:
-        parts.append(f"{hours} h")
+        parts.append(_("%(h)s h") % {"h": hours})
     if minutes or (hours and secs):
-        parts.append(f"{minutes:02d} min" if hours else f"{minutes} min")
+        parts.append(_("%(min)s min") % {"min": f"{minutes:02d}" if hours else minutes})
     if secs or not parts:
-        parts.append(f"{secs} s")
+        parts.append(_("%(s)s s") % {"s": secs})
     return " ".join(parts)
 
 

@@ -100,9 +100,10 @@ def status_text(judge: Service, game_id: str, tr: gettext.NullTranslations | Non
                      for line in lines)
 
 
-def span(d: timedelta) -> str:
-    """A duration as the notices show it (``1 h 05 min``)."""
-    return calendar.duration_text(d.total_seconds())
+def span(d: timedelta, tr: gettext.NullTranslations | None = None) -> str:
+    """A duration as the notices show it (``1 h 05 min``), in the language of ``tr``
+    (None: English)."""
+    return calendar.duration_text(d.total_seconds(), tr)
 
 
 def paused_at(judge: Service, game_id: str) -> datetime:

@@ -36,11 +36,12 @@ def process(judge: Service, request: HostRequest) -> Done:
                                   else tr.gettext("no open deadline in %(game)s to extend")) % {
             "seat": seat, "game": game_id})
     head = log_events(judge, game_id, moves)
-    span = common.span(timedelta(hours=hours))
+    by = timedelta(hours=hours)
     common.tell_moved(judge, game_id, moved, lambda tr: tr.gettext(
-        "The host extended your deadline in %(game)s by %(span)s") % {"game": game_id, "span": span}, head)
+        "The host extended your deadline in %(game)s by %(span)s") % {"game": game_id, "span": common.span(by, tr)},
+        head)
     return Done(lambda tr: tr.gettext("Extended by %(span)s; the seats whose deadline moved are told the new "
-                                      "time.") % {"span": span}
+                                      "time.") % {"span": common.span(by, tr)}
                 + f"{common.moved_lines(judge, game_id, moved, tr)}\n\n{common.status_text(judge, game_id, tr)}", head)
 
 

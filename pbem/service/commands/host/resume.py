@@ -38,9 +38,12 @@ def process(judge: Service, request: HostRequest) -> Done:
     events += common.moves(judge, game_id, on_clock, "pause", None, paused_at=since, moved=moved)
     head = log_events(judge, game_id, events)
     judge.store.set_game_status(game_id, "active")
-    values = {"game": game_id, "reason": reason, "pause": common.span(pause)}
+
+    def said(tr: gettext.NullTranslations) -> dict[str, str]:
+        return {"game": game_id, "reason": reason, "pause": common.span(pause, tr)}
 
     def resumed(tr: gettext.NullTranslations) -> str:
+        values = said(tr)
         if by_vote:
             return (tr.gettext("The judge resumed %(game)s: %(reason)s after a pause of %(pause)s.") if reason
                     else tr.gettext("The judge resumed %(game)s after a pause of %(pause)s.")) % values
@@ -54,7 +57,7 @@ def process(judge: Service, request: HostRequest) -> Done:
                       + f"{common.moved_lines(judge, game_id, moved, tr)}\n\n{common.status_text(judge, game_id, tr)}",
                       f"resume-{now.isoformat()}")
     return Done(lambda tr: tr.gettext("Game %(game)s resumes after a pause of %(pause)s; open deadlines moved on "
-                                      "by it.") % values
+                                      "by it.") % said(tr)
                 + f"{common.moved_lines(judge, game_id, moved, tr)}\n\n{common.status_text(judge, game_id, tr)}", head)
 
 
