@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email
+from datetime import UTC, datetime
 from email import policy
 
 import pytest
@@ -144,7 +145,8 @@ def test_attachments_are_written_as_the_email_package_writes_them(monkeypatch: p
     picture, extra = os.urandom(50_000), os.urandom(3_000)
     kwargs = dict(sender="judge@pbem.localhost", sender_name="Judge", to_addr="north@pbem.localhost",
                   to_name="Kleitos", subject="report", text="the report\n", html='<p><img src="cid:m@x"></p>',
-                  message_id="<pbem.r@pbem.localhost>", kind="report")
+                  message_id="<pbem.r@pbem.localhost>", kind="report",
+                  date=datetime(2026, 12, 4, 12, 0, tzinfo=UTC))  # one Date for both (a second may pass between)
     atts = [Attachment("map.png", picture, cid="m@x"), Attachment("log.txt", extra, "text", "plain")]
     ours = compose(**kwargs, attachments=atts)
     theirs = _reference(**kwargs, attachments=atts)
