@@ -194,3 +194,20 @@ def test_a_russian_status_of_a_finished_game_waits_for_nobody() -> None:
     said = ru.gettext("Game %(game)s is %(status)s at step %(step)s; it waits for %(waiting)s.") % {
         "game": "g1", "status": "окончена", "step": 47, "waiting": ru.gettext("no seat")}
     assert said.endswith("ждёт: никого."), said
+
+
+@pytest.mark.parametrize(("language", "cus", "province"), [("es", "1 mercenario", "Macedonia (provincia)"),
+                                                            ("ru", "1 наёмник", "Македония (провинция)"),
+                                                            ("en", "1 mercenary", "Macedonia (province)")])
+def test_a_prompts_pick_ups_and_provinces_are_the_readers_words(language: str, cus: str, province: str) -> None:
+    """A Spanish prompt's pick-up option listed "Cícico (1 mercenary), Dascilio (1
+    mercenary)", and a province an option names read "… (province)" in every
+    language."""
+    from pbem.pack.loader import load_pack
+    from pbem.pack.names import localized
+    from pbem.report.context import option_lines, place_name
+    tr = i18n.translations(language)
+    pack = localized(load_pack(), language)
+    lines = option_lines(pack, {"pick_ups": [{"space": "cyzicus", "cus": {"mercenary": 1}}]}, tr)
+    assert lines[0]["items"] == [f"{pack.spaces['cyzicus'].name} ({cus})"], lines
+    assert place_name(pack, "macedonia", tr) == province
