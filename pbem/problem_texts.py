@@ -484,8 +484,6 @@ TEXTS: dict[str, Text] = {
 DETAILS: dict[str, str] = {
     "orders.unknown_space": N_("There is no space %(name)s."),
     "host.refused": N_("A host command that does not apply now: %(reason)s."),
-    "auth.key": N_("This mail is not from the host of %(host_of)s with its host key, so no host command was "
-                   "carried out."),
     "orders.unknown_key": N_("The orders have a field %(field)s that this decision does not take."),
     "tyche.card_not_in_hand": N_("Card %(card)s is not in your hand."),
     "envelope.unknown_game": N_("There is no game %(game)s on this judge."),
@@ -500,9 +498,6 @@ DETAILS: dict[str, str] = {
 carries the ``params`` they name (the rest of the codes name the thing by ``where``)."""
 
 FIX_DETAILS: dict[str, str] = {
-    "auth.key": N_("Send host commands from the host's address with the host key that `%(printed_by)s` printed; "
-                   "a game of the judge's config takes them once its config has `host_key_hash` "
-                   "(docs/host-guide.md)."),
     "tyche.card_not_in_hand": N_("Name a card of your hand: %(hand)s."),
     "envelope.stale_step": N_("Check your latest prompt; if it is yours, use step: %(now)s."),
     "command.repeat": N_("To do it again on purpose, add the line `seq: %(seq)s` and send it again."),

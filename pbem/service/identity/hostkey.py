@@ -65,10 +65,7 @@ def check_host(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], game_
     The refusal is the same for a wrong address and a wrong key (no oracle); ``hint``
     says what to do instead. Never raises for a bad value."""
     refusal = Problem(message="This mail is not from the host of that game with its host key, so no host command "
-                      "was carried out.", where="host", code="auth.key", hint=hint,
-                      params={"host_of": game if isinstance(game := doc.get("game"), str) and len(game) <= 64 else "?",
-                              "printed_by": "pbem game new"})
-    # params: the host's own words in es/ru (the code's text is the seat key's; issue 28, try28d)
+                      "was carried out.", where="host", code="auth.key", hint=hint)
     sender = parsed.sender or ""
     if game_id is None or not address or not key_hash or fold_address(sender) != fold_address(address):
         if game_id is not None and address:
