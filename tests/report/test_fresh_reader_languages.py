@@ -211,3 +211,17 @@ def test_a_prompts_pick_ups_and_provinces_are_the_readers_words(language: str, c
     lines = option_lines(pack, {"pick_ups": [{"space": "cyzicus", "cus": {"mercenary": 1}}]}, tr)
     assert lines[0]["items"] == [f"{pack.spaces['cyzicus'].name} ({cus})"], lines
     assert place_name(pack, "macedonia", tr) == province
+
+
+def test_a_russian_training_payment_names_its_units_in_the_nominative() -> None:
+    """"east платит 2 ОО на 1 вспомогательный воин и 2 ОО на 1 фалангит в обучении":
+    after "на" the units need the accusative (animate: "фалангита"); the sentence now
+    names them after a colon and a dash, in the nominative."""
+    from pbem.pack.loader import load_pack
+    from pbem.pack.names import localized
+    from pbem.report.narrate import narrate
+    from pbem.rules.core.state import Event
+    said = narrate(localized(load_pack(), "ru"), Event("TrainingPaid", {
+        "seat": "east", "rule": "R-8.4", "paid": [{"unit": "auxiliary", "ops": 2}, {"unit": "phalangite", "ops": 2}]}),
+        i18n.translations("ru"))
+    assert said == "east платит за обучение: 2 ОО — 1 вспомогательный воин и 2 ОО — 1 фалангит (R-8.4).", said
