@@ -390,7 +390,9 @@ def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, An
             out.extend(_stay_dispersed(pack, events, i, after, tr))
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)
-            out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": info})
+            said = purpose_words(str(info["purpose"]), tr) if tr is not None and \
+                i18n.language_of(tr) != i18n.DEFAULT else info["purpose"]  # the HTML's purpose (try28d)
+            out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": {**info, "said": said}})
             continue
         if i in gone:
             e = dataclasses.replace(e, data={**dict(e.data), "wiped_out": True})

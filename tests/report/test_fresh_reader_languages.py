@@ -225,3 +225,22 @@ def test_a_russian_training_payment_names_its_units_in_the_nominative() -> None:
         "seat": "east", "rule": "R-8.4", "paid": [{"unit": "auxiliary", "ops": 2}, {"unit": "phalangite", "ops": 2}]}),
         i18n.translations("ru"))
     assert said == "east платит за обучение: 2 ОО — 1 вспомогательный воин и 2 ОО — 1 фалангит (R-8.4).", said
+
+
+@pytest.mark.parametrize(("language", "said"), [("es", "para empate en el orden de turno: north"),
+                                                ("ru", "— ничья в порядке хода: north"),
+                                                ("en", "for turn order tie: north")])
+def test_the_html_reports_die_rolls_say_their_purpose_in_the_readers_language(language: str, said: str) -> None:
+    """The HTML part of a Spanish or Russian report said "para turn order tie: north"
+    and "для: turn order tie: north" (the text part was translated)."""
+    from pbem import rules
+    from pbem.pack.loader import load_pack
+    from pbem.report import build
+    pack = load_pack()
+    state, events = rules.new_game(pack, b"try28d-dice", {})
+    rows = [{"seat": s, "player": s.title()} for s in rules.SEATS]
+    tied = [e for e in events if e.kind == "DiceRolled" and "turn order tie" in str(e.data.get("purpose"))]
+    assert tied
+    out = build.render_report(pack, state, events, game_id="g", step=0, seat="north", seats=rows, headline="h",
+                              seed_commitment="0" * 64, tr=i18n.translations(language))
+    assert said in out.html and (language == "en" or "turn order tie" not in out.html), out.html[:2000]
