@@ -83,19 +83,22 @@ def strength(pack: Pack, cus: Mapping[str, int]) -> str:
     return f"{fixed}" + (f"+{eleph}e" if eleph else "")
 
 
-def place_name(pack: Pack, place: Any) -> str:
+def place_name(pack: Pack, place: Any, tr: gettext.NullTranslations | None = None) -> str:
     """A space id or province id as players read it (``"Pella"``, ``"Macedonia
-    (province)"``)."""
+    (province)"``; the word in the language of ``tr``, None: English)."""
     if isinstance(place, str) and place not in pack.spaces and place in pack.provinces:
-        return f"{pack.provinces[place].name} (province)"
+        if tr is None:
+            return f"{pack.provinces[place].name} (province)"
+        return tr.gettext("%(name)s (province)") % {"name": pack.provinces[place].name}
     return space_name(pack, place)
 
 
-def _pick_up_words(pack: Pack, p: Mapping[str, Any]) -> str:
-    """One entry of the ``pick_ups`` option (R-9.1): ``"Gaza (1 loyal, Heracles)"``."""
-    parts = ([cus_text(pack, p["cus"])] if p.get("cus") else []) + [
+def _pick_up_words(pack: Pack, p: Mapping[str, Any], tr: gettext.NullTranslations | None = None) -> str:
+    """One entry of the ``pick_ups`` option (R-9.1): ``"Gaza (1 loyal, Heracles)"``, the
+    CU types in the language of ``tr`` (None: English; try28d: "Cícico (1 mercenary)")."""
+    parts = ([cus_text(pack, p["cus"], tr)] if p.get("cus") else []) + [
         printed_name(pack, r) for r in p.get("royals") or []]
-    return f"{place_name(pack, p.get('space'))} ({', '.join(parts)})"
+    return f"{place_name(pack, p.get('space'), tr)} ({', '.join(parts)})"
 
 
 def _training_unit(pack: Pack, u: Mapping[str, Any], tr: gettext.NullTranslations | None) -> str:
@@ -118,7 +121,7 @@ def _army_item(pack: Pack, a: Mapping[str, Any], tr: gettext.NullTranslations | 
     no name of its own (issue 24, trial24c: players wrote ``army: minor``)."""
     ngettext = i18n.ngettext_of(tr)
     num = int(a.get('allowance') or 0)
-    space = place_name(pack, a.get('space'))
+    space = place_name(pack, a.get('space'), tr)
     cus = cus_text(pack, a.get('cus') or {}, tr)
     if a.get('commander') == "minor":
         return ngettext("the minor general in %(space)s (army: %(space)s; %(num)d MP; %(cus)s)",
@@ -392,7 +395,9 @@ def happenings(pack: Pack, events: Sequence[rules.Event], after: Mapping[str, An
             out.extend(_stay_dispersed(pack, events, i, after, tr))
         if e.kind == "DiceRolled":
             info = roll_info(e, pack)
-            out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": info})
+            said = purpose_words(str(info["purpose"]), tr) if tr is not None and \
+                i18n.language_of(tr) != i18n.DEFAULT else info["purpose"]  # the HTML's purpose (try28d)
+            out.append({"kind": e.kind, "text": roll_text(info, tr), "roll": {**info, "said": said}})
             continue
         if i in gone:
             e = dataclasses.replace(e, data={**dict(e.data), "wiped_out": True})
@@ -635,9 +640,9 @@ def _event_option_lines(pack: Pack, key: str, value: Mapping[str, Any],
         elif key == "women":
             words = [_("%(royal)s to %(places)s") % {
                 "royal": pack.royals[w['royal']].name if w['royal'] in pack.royals else w['royal'],
-                "places": _(" or ").join(place_name(pack, x) for x in w["spaces"]) or _("nowhere")} for w in items]
+                "places": _(" or ").join(place_name(pack, x, tr) for x in w["spaces"]) or _("nowhere")} for w in items]
         else:
-            words = [place_name(pack, x) for x in items]
+            words = [place_name(pack, x, tr) for x in items]
         if words:
             out.append({"label": _(EVENT_OPTIONS[key]) % {"card": card_label(pack, card, tr or ENGLISH)},
                         "items": words})
@@ -668,7 +673,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
     language = i18n.language_of(tr) if tr is not None else i18n.DEFAULT
 
     def spaces(ids: Sequence[Any]) -> list[str]:
-        names = [place_name(pack, x) for x in ids]
+        names = [place_name(pack, x, tr) for x in ids]
         # the places to choose from in the reader's alphabetical order (try28: a Russian prompt listed
         # «Амис, Анкира, …, Киркесий, Гордий, …, Урук, Зела», the order of the English names)
         return names if language in (i18n.DEFAULT, i18n.PSEUDO) else sorted(names, key=alphabetical)
@@ -744,7 +749,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
             out += royal_lines(pack, key, value, tr)
         elif key == "inside_room" and isinstance(value, Mapping):
             out.append({"label": _("Reinforcements may go inside (inside: true; R-7.2), free places"),
-                        "items": [f"{place_name(pack, x)} {n}" for x, n in value.items()]})
+                        "items": [f"{place_name(pack, x, tr)} {n}" for x, n in value.items()]})
         elif key == "fleet_upgrades":
             ops, step = (pack.constants.get(k, "?") for k in ("fleet_upgrade_card_ops", "fleet_upgrade_step"))
             out.append({"label": _("Fleets a %(ops)s-OP card may upgrade by +%(step)s (use: upgrade_fleet, "
@@ -757,7 +762,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
             out.append({"label": _("Units of yours no general leads; a move takes them along as it "
                                    "passes when it names them (pick_up: {at: Space, cus: {loyal: 1}, "
                                    "royals: [...]}; R-9.1)"),
-                        "items": [_pick_up_words(pack, p) for p in value if isinstance(p, Mapping)]})
+                        "items": [_pick_up_words(pack, p, tr) for p in value if isinstance(p, Mapping)]})
         elif key in ("new", "dispersed") and isinstance(value, Mapping):  # R-7.1, R-7.2
             out.append({"label": _("New CUs to place (R-7.1)") if key == "new" else
                         _("CUs back from the dispersed box to place (R-7.1)"), "items": [cus_text(pack, value, tr)]})
@@ -768,7 +773,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
                                    "free_passage, to: [seat]} grants free passage (R-12.2)"),
                         "items": [_("%(seat)s may marry %(royal)s in %(space)s")
                                   % {"seat": c.get('to'), "royal": printed_name(pack, c.get('royal')),
-                                     "space": place_name(pack, c.get('space'))}
+                                     "space": place_name(pack, c.get('space'), tr)}
                                   for c in value if isinstance(c, Mapping)]})
         elif key == "limit":
             out.append({"label": _("Placement limit (R-7.2)"), "items": [limit_words(pack, str(value), tr)]})
@@ -783,7 +788,7 @@ def option_lines(pack: Pack, options: Mapping[str, Any],
         elif key == "mover" and isinstance(value, str):
             out.append({"label": _("Moving player"), "items": [value]})
         elif key == "space" and isinstance(value, str):
-            out.append({"label": _("Where"), "items": [place_name(pack, value)]})
+            out.append({"label": _("Where"), "items": [place_name(pack, value, tr)]})
         elif isinstance(value, Mapping):
             out.append({"label": key.replace("_", " "), "items": [f"{printed_name(pack, k)}: {v}"
                                                                   for k, v in value.items()]})
@@ -818,7 +823,7 @@ def royal_lines(pack: Pack, key: str, value: Any, tr: gettext.NullTranslations |
                  "items": [_choice_name(pack, x, tr) for x in value]}]
     if key == "bury":
         return [{"label": _("You may bury Alexander's body (bury: true; R-12.4) in"),
-                 "items": [place_name(pack, x) for x in value]}]
+                 "items": [place_name(pack, x, tr) for x in value]}]
     words, field = EVENT_CHOICES[key]
     return [{"label": (_("%(choice)s (%(field)s: ...)") % {"choice": _(words) % {"card": card_label(
                  pack, card, tr or ENGLISH)}, "field": field} if field

@@ -194,3 +194,53 @@ def test_a_russian_status_of_a_finished_game_waits_for_nobody() -> None:
     said = ru.gettext("Game %(game)s is %(status)s at step %(step)s; it waits for %(waiting)s.") % {
         "game": "g1", "status": "окончена", "step": 47, "waiting": ru.gettext("no seat")}
     assert said.endswith("ждёт: никого."), said
+
+
+@pytest.mark.parametrize(("language", "cus", "province"), [("es", "1 mercenario", "Macedonia (provincia)"),
+                                                            ("ru", "1 наёмник", "Македония (провинция)"),
+                                                            ("en", "1 mercenary", "Macedonia (province)")])
+def test_a_prompts_pick_ups_and_provinces_are_the_readers_words(language: str, cus: str, province: str) -> None:
+    """A Spanish prompt's pick-up option listed "Cícico (1 mercenary), Dascilio (1
+    mercenary)", and a province an option names read "… (province)" in every
+    language."""
+    from pbem.pack.loader import load_pack
+    from pbem.pack.names import localized
+    from pbem.report.context import option_lines, place_name
+    tr = i18n.translations(language)
+    pack = localized(load_pack(), language)
+    lines = option_lines(pack, {"pick_ups": [{"space": "cyzicus", "cus": {"mercenary": 1}}]}, tr)
+    assert lines[0]["items"] == [f"{pack.spaces['cyzicus'].name} ({cus})"], lines
+    assert place_name(pack, "macedonia", tr) == province
+
+
+def test_a_russian_training_payment_names_its_units_in_the_nominative() -> None:
+    """"east платит 2 ОО на 1 вспомогательный воин и 2 ОО на 1 фалангит в обучении":
+    after "на" the units need the accusative (animate: "фалангита"); the sentence now
+    names them after a colon and a dash, in the nominative."""
+    from pbem.pack.loader import load_pack
+    from pbem.pack.names import localized
+    from pbem.report.narrate import narrate
+    from pbem.rules.core.state import Event
+    said = narrate(localized(load_pack(), "ru"), Event("TrainingPaid", {
+        "seat": "east", "rule": "R-8.4", "paid": [{"unit": "auxiliary", "ops": 2}, {"unit": "phalangite", "ops": 2}]}),
+        i18n.translations("ru"))
+    assert said == "east платит за обучение: 2 ОО — 1 вспомогательный воин и 2 ОО — 1 фалангит (R-8.4).", said
+
+
+@pytest.mark.parametrize(("language", "said"), [("es", "para empate en el orden de turno: north"),
+                                                ("ru", "— ничья в порядке хода: north"),
+                                                ("en", "for turn order tie: north")])
+def test_the_html_reports_die_rolls_say_their_purpose_in_the_readers_language(language: str, said: str) -> None:
+    """The HTML part of a Spanish or Russian report said "para turn order tie: north"
+    and "для: turn order tie: north" (the text part was translated)."""
+    from pbem import rules
+    from pbem.pack.loader import load_pack
+    from pbem.report import build
+    pack = load_pack()
+    state, events = rules.new_game(pack, b"try28d-dice", {})
+    rows = [{"seat": s, "player": s.title()} for s in rules.SEATS]
+    tied = [e for e in events if e.kind == "DiceRolled" and "turn order tie" in str(e.data.get("purpose"))]
+    assert tied
+    out = build.render_report(pack, state, events, game_id="g", step=0, seat="north", seats=rows, headline="h",
+                              seed_commitment="0" * 64, tr=i18n.translations(language))
+    assert said in out.html and (language == "en" or "turn order tie" not in out.html), out.html[:2000]
