@@ -49,9 +49,16 @@ def _until(path: Path, done) -> None:  # noqa: ANN001
     """``pbem run`` (no crash) until ``done()``; then stopped."""
     proc = _run(path)
     try:
-        assert wait_until(done, 120), "the retention pass did not finish"
+        assert wait_until(done, 120), f"the retention pass did not finish; the judge's log ends:\n{_log_tail(path)}"
     finally:
-        assert stop(proc) in (0, 1, -15, 130)
+        code = stop(proc)
+        assert code in (0, 1, -15, 130), f"pbem run did not stop on SIGTERM ({code}); its log ends:\n{_log_tail(path)}"
+
+
+def _log_tail(path: Path, lines: int = 30) -> str:
+    """The last ``lines`` of the judge's log (:func:`_run`), for a failing assertion."""
+    log = path.with_suffix(".log")
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else "(no log)"
 
 
 @pytest.mark.parametrize("point", POINTS)
