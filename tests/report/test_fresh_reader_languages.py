@@ -244,3 +244,15 @@ def test_the_html_reports_die_rolls_say_their_purpose_in_the_readers_language(la
     out = build.render_report(pack, state, events, game_id="g", step=0, seat="north", seats=rows, headline="h",
                               seed_commitment="0" * 64, tr=i18n.translations(language))
     assert said in out.html and (language == "en" or "turn order tie" not in out.html), out.html[:2000]
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_changed_garrison_is_set_apart_from_its_space(language: str) -> None:
+    """The control lines' changes read "cambios: Iso guarnición de west retirada" and
+    "изменения: Исс гарнизон west снят" (the space's name run into the garrison's):
+    a dash sets them apart ("Iso — guarnición de west retirada")."""
+    from pbem.report.account import _garrison
+    tr = i18n.translations(language)
+    assert _garrison("west", None, tr).startswith("— ") and _garrison("west", "east", tr).startswith("— ")
+    assert not _garrison(None, "east", tr).startswith("—")  # "Iso ahora de east" reads as it is
+    assert _garrison("west", None, i18n.translations("en")) == "west's garrison removed"  # English as before
