@@ -151,14 +151,15 @@ def test_russian_words_a_reader_stumbled_on() -> None:
     """Russian: a year is "323 г. до н. э." everywhere (the standings and the report's
     heading said "323 до н. э."); a prompt's label never puts a preposition right before
     its parentheses or its list ("поставить в (space: ...)", "маркер Осуждения на
-    (general: ...)", "может действовать на: Калидон"); the hand is secret, not "лично"."""
+    (general: ...)", "может действовать на: Калидон", "брачное предложение от:
+    Клеопатра"); the hand is secret, not "лично"."""
     bad = []
     for m in _catalogue("ru"):
         for said in _strings(m.string) if m.id else ():
             if re.search(r"\d\)?s до н\. э\.", said) and "г. до н. э." not in said:
                 bad.append(said)
             if re.search(r"(?<!\w)(?:в|во|на|к|из|для) \((?!R-)", said) or \
-                    re.search(r"(?<!\w)(?:в|во|на|к)$", said.rstrip()):
+                    re.search(r"(?<!\w)(?:в|во|на|к|от)$", said.rstrip()):
                 bad.append(said)
             if "лично:" in said:
                 bad.append(said)
