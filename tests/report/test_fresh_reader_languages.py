@@ -151,14 +151,15 @@ def test_russian_words_a_reader_stumbled_on() -> None:
     """Russian: a year is "323 г. до н. э." everywhere (the standings and the report's
     heading said "323 до н. э."); a prompt's label never puts a preposition right before
     its parentheses or its list ("поставить в (space: ...)", "маркер Осуждения на
-    (general: ...)", "может действовать на: Калидон"); the hand is secret, not "лично"."""
+    (general: ...)", "может действовать на: Калидон", "брачное предложение от:
+    Клеопатра"); the hand is secret, not "лично"."""
     bad = []
     for m in _catalogue("ru"):
         for said in _strings(m.string) if m.id else ():
             if re.search(r"\d\)?s до н\. э\.", said) and "г. до н. э." not in said:
                 bad.append(said)
             if re.search(r"(?<!\w)(?:в|во|на|к|из|для) \((?!R-)", said) or \
-                    re.search(r"(?<!\w)(?:в|во|на|к)$", said.rstrip()):
+                    re.search(r"(?<!\w)(?:в|во|на|к|от)$", said.rstrip()):
                 bad.append(said)
             if "лично:" in said:
                 bad.append(said)
@@ -244,3 +245,15 @@ def test_the_html_reports_die_rolls_say_their_purpose_in_the_readers_language(la
     out = build.render_report(pack, state, events, game_id="g", step=0, seat="north", seats=rows, headline="h",
                               seed_commitment="0" * 64, tr=i18n.translations(language))
     assert said in out.html and (language == "en" or "turn order tie" not in out.html), out.html[:2000]
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_changed_garrison_is_set_apart_from_its_space(language: str) -> None:
+    """The control lines' changes read "cambios: Iso guarnición de west retirada" and
+    "изменения: Исс гарнизон west снят" (the space's name run into the garrison's):
+    a dash sets them apart ("Iso — guarnición de west retirada")."""
+    from pbem.report.account import _garrison
+    tr = i18n.translations(language)
+    assert _garrison("west", None, tr).startswith("— ") and _garrison("west", "east", tr).startswith("— ")
+    assert not _garrison(None, "east", tr).startswith("—")  # "Iso ahora de east" reads as it is
+    assert _garrison("west", None, i18n.translations("en")) == "west's garrison removed"  # English as before
