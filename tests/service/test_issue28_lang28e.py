@@ -1,0 +1,44 @@
+"""Issue 28, lang28e: what the fresh-reader trial left in Spanish and Russian mail,
+each checked in the answer the seat or the host gets (``Judge.handle_message`` through
+the intake and the checks, read back from the outbox; the table of
+tests/service/test_issue28_lang28d.py).
+
+- item 3: a seat key still the prompt's placeholder ``YOUR-SEAT-KEY`` is told so in
+  Spanish and Russian too (English had it; es/ru said only "the seat key is wrong");
+- item 4: the sign-up game's refusal of a wrong host key is the host's text, not the
+  seat key's;
+- item 5: a refused host command's fix says "write the command the reply names" only
+  when the reply names one, else points to docs/host-guide.md's list.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.service.pseudolocale import HOST_KEY
+from tests.service.test_issue28_lang28d import ADDRESS, SEAT, Table
+
+HOST = "host@pbem.localhost"
+
+PLACEHOLDER = {
+    "en": ("The `key:` line still holds the placeholder YOUR-SEAT-KEY.",),
+    "es": ("La línea `key:` aún tiene el marcador YOUR-SEAT-KEY", "Sustituye YOUR-SEAT-KEY por la clave de tu asiento"),
+    "ru": ("В строке `key:` всё ещё стоит заготовка YOUR-SEAT-KEY", "Замените YOUR-SEAT-KEY ключом своего места"),
+}
+WRONG = {"en": "The key for seat east is wrong.", "es": "La clave del asiento es errónea.",
+         "ru": "Ключ места неверен."}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ru"])
+def test_a_seat_key_left_as_the_placeholder_is_told_so(tmp_path: Path, language: str) -> None:
+    table = Table(tmp_path, language)
+    table.send(ADDRESS, f"game: g1\nseat: {SEAT}\nkey: YOUR-SEAT-KEY\ncommand: status\n", "command")
+    answer = table.last(ADDRESS)
+    assert "auth.key" in answer, answer
+    for words in PLACEHOLDER[language]:
+        assert words in answer, f"{words!r} not in {answer}"
+    assert WRONG[language] not in answer, answer
+    table.send(ADDRESS, f"game: g1\nseat: {SEAT}\nkey: east-wrong\ncommand: status\n", "command")
+    answer = table.last(ADDRESS)  # any other wrong key: the code's own text
+    assert WRONG[language] in answer and "YOUR-SEAT-KEY" not in answer, answer
