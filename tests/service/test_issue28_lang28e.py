@@ -42,3 +42,19 @@ def test_a_seat_key_left_as_the_placeholder_is_told_so(tmp_path: Path, language:
     table.send(ADDRESS, f"game: g1\nseat: {SEAT}\nkey: east-wrong\ncommand: status\n", "command")
     answer = table.last(ADDRESS)  # any other wrong key: the code's own text
     assert WRONG[language] in answer and "YOUR-SEAT-KEY" not in answer, answer
+
+
+SIGNUP_HOST = {"es": "no es del anfitrión de esa partida con su clave de anfitrión",
+               "ru": "не от ведущего этой партии с его ключом ведущего"}
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_wrong_host_key_for_a_sign_up_game_is_the_hosts_refusal(tmp_path: Path, language: str) -> None:
+    from pbem.service.commands.join import open_game
+    table = Table(tmp_path, language)
+    open_game(table.judge, "g7", host_email=HOST, settings={"host_language": language})  # g1's host too:
+    table.send(HOST, "game: g7\nhost: not-the-key\ncommand: status\n", "host")  # its language is known
+    answer = table.last(HOST)
+    assert "auth.key" in answer and SIGNUP_HOST[language] in answer, answer
+    assert "`pbem game new`" in answer, answer
+    assert WRONG[language] not in answer and "bienvenida" not in answer and "приветствен" not in answer, answer

@@ -111,7 +111,7 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
         issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
                         "command was carried out.", where="host", code="auth.key",
                         hint="Send host commands from the host's address with the host key that "
-                             "`pbem game open` printed (docs/host-guide.md).")
+                             "`pbem game open` printed (docs/host-guide.md).", params={"why": "host"})
         return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
     taken = {r["seat"]: r["player"] for r in judge.store.signup_seats(game_id)}
     free = [s for s in rules.SEATS if s not in taken]
