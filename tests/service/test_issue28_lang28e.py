@@ -58,3 +58,26 @@ def test_a_wrong_host_key_for_a_sign_up_game_is_the_hosts_refusal(tmp_path: Path
     assert "auth.key" in answer and SIGNUP_HOST[language] in answer, answer
     assert "`pbem game new`" in answer, answer
     assert WRONG[language] not in answer and "bienvenida" not in answer and "приветствен" not in answer, answer
+
+
+NAMED = {"es": "Escribe en su lugar el comando que nombra la respuesta.",
+         "ru": "Напишите вместо неё команду, названную в ответе."}
+GUIDE = {"es": "Escribe uno de los comandos de anfitrión que valen ahora; docs/host-guide.md los enumera",
+         "ru": "Напишите одну из команд ведущего, которые применимы сейчас; их список — в docs/host-guide.md"}
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_refused_host_command_points_to_the_guide_when_it_names_no_command(tmp_path: Path,
+                                                                              language: str) -> None:
+    table = Table(tmp_path, language)
+    table.send(HOST, f"game: g1\nhost: {HOST_KEY}\ncommand: resume\n", "host")  # not paused: names nothing
+    answer = table.last(HOST)
+    assert "host.refused" in answer and GUIDE[language] in answer and NAMED[language] not in answer, answer
+    table.send(HOST, f"game: g1\nhost: {HOST_KEY}\ncommand: bogus\n", "host")  # no such command
+    answer = table.last(HOST)
+    assert "host.refused" in answer and GUIDE[language] in answer and NAMED[language] not in answer, answer
+    table.send(HOST, f"game: g1\nhost: {HOST_KEY}\ncommand: pause\n", "host")
+    table.send(HOST, f"game: g1\nhost: {HOST_KEY}\ncommand: pause\nseq: 2\n", "host")  # names `command: resume`
+    answer = table.last(HOST)
+    assert "host.refused" in answer and "`command: resume`" in answer, answer
+    assert NAMED[language] in answer and GUIDE[language] not in answer, answer
