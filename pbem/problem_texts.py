@@ -380,7 +380,8 @@ TEXTS: dict[str, Text] = {
     'command.repeat': Text(N_('The same command was carried out before: a copy does nothing.'),
                            N_('Add a seq: line to make it new.')),
     'host.refused': Text(N_('A host command that does not apply now.'),
-                         N_('Write the command the reply names instead.')),
+                         N_('Write one of the host commands that apply now; docs/host-guide.md lists them '
+                            '("Host commands").')),
     'press.off': Text(N_('The game has no press.'),
                       N_('Write to the other players directly.')),
     'press.closed': Text(N_('The game is over: press is closed.'),
@@ -580,6 +581,13 @@ VARIANTS: dict[tuple[str, str], Text] = {
         N_("Send host commands from the host's address with the host key that `pbem game new` (or `pbem game "
            "open`) printed; a game of the judge's config takes them once its config has `host_key_hash` "
            "(docs/host-guide.md).")),
+    ("host.refused", "named"): Text(
+        N_('A host command that does not apply now.'),
+        N_('Write the command the reply names instead.'),
+        detail=N_("A host command that does not apply now: %(reason)s.")),
+    ("auth.key", "placeholder"): Text(
+        N_("The `key:` line still holds the placeholder YOUR-SEAT-KEY."),
+        N_("Replace YOUR-SEAT-KEY with your seat key, from the host or your welcome mail (it is case-sensitive).")),
     ("command.value", "choice"): Text(
         N_("A command's own key has a value it does not take."),
         N_("Write command: help for the values it takes."),
@@ -614,7 +622,12 @@ only a quoted one, only the judge's own, a block that is no mapping, or one with
 ``game:`` (item 2); a value of the wrong kind names the field and the kind it takes
 (``host.refused`` by the field's kind, the sign-up's ``join:``, ``name:`` and
 ``language:``, ``command.value``'s choices and flags; item 5); a host's mail without its
-key says where the host key is (``envelope.missing`` and ``auth.key`` for a host, item 6).
+key says where the host key is (``envelope.missing`` and ``auth.key`` for a host, item 6;
+the sign-up game's refusal too, lang28e item 4); a seat key still the prompt's
+placeholder says so (``auth.key``, ``why: placeholder``, lang28e item 3); a host
+command's refusal tells the host to write the command it names only when its reason
+names one (``host.refused``, ``why: named``), else points to docs/host-guide.md's list of
+host commands (lang28e item 5).
 A case's ``detail`` and ``fix_detail`` take the problem's other ``params``."""
 
 

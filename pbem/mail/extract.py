@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from functools import cache
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
 from email.message import Message
@@ -404,12 +405,88 @@ _JUDGE_LINE_RE = re.compile(
     r"|[\w.-]+: past reports for \w+\.")  # a history answer
 
 
+_JUDGE_MSGIDS = (
+    ("Reply to this mail with the block below, edited:\n"
+     "- replace YOUR-SEAT-KEY with your seat key (from your welcome mail\n"
+     "  or the host; keep it secret; never quote someone else's key);\n"
+     "- keep the game, seat and step lines as they are;\n"
+     "- write your orders under \"orders:\" (pre-filled with the default),\n"
+     "  indented with spaces, not tabs. Cards by number, spaces by name;\n"
+     "- optional: a line \"salt: <any words>\" mixes words of your own into\n"
+     "  the dice, so nobody, the judge included, knows the rolls in advance."),
+    "YOUR HAND (private: only you see this)",
+    "The block the judge found in your mail:",
+    "Your orders as the judge read them (SHA-256 %(hash)s):",
+    "Your seat key is:",
+    "Your seat key is not in this mail: the host gives it to you (the judge keeps only a hash of it). If you have "
+    "not got it, ask the host.",
+    "Your seat key is not in this mail: the host of %(game)s%(host)s gives it to you; the judge keeps only a hash "
+    "of it and cannot send it. If you have not got it, ask the host. Keep it secret: every orders mail you send to "
+    "%(judge)s carries it. An orders mail looks like",
+    "pbem judge for %(game)s.",
+    "pbem judge.",
+)
+"""The catalogue's messages whose translations start lines only the judge's mail holds:
+the Spanish and Russian of :data:`_JUDGE_PREFIXES` (issue 28 lang28e item 7). Each gives
+its first line (the prompt's, its first two), up to its first placeholder, ``(`` or
+``:`` inside the line (:func:`_translated_prefixes`)."""
+_JUDGE_SUFFIX_MSGIDS = (
+    "Hello %(name)s: the player of seat %(seat)s in %(game)s asked the judge to send the seat's mail to this "
+    "address from now on. To confirm, send the judge (%(judge)s) a mail from this address, before %(until)s, "
+    "holding these lines:",
+)
+"""Messages whose translations end a line only the judge's mail holds (after their last
+placeholder: the address confirmation's "..., holding these lines:")."""
+
+
+def _cut(line: str) -> str:
+    """``line`` up to its first placeholder, and up to a ``(`` or a ``:`` that is not its
+    last character when at least 10 characters stand before it, lowercased and stripped."""
+    line = line.split("%(")[0]
+    for mark in ("(", ":"):
+        at = line.find(mark)
+        if at > 0 and len(line[:at].strip()) >= 10 and at < len(line.rstrip()) - 1:
+            line = line[:at]
+    return line.strip().lower()
+
+
+@cache
+def _translated_prefixes() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The starts (and ends) of lines of the judge's mail in every language but English
+    (:data:`_JUDGE_MSGIDS`, :data:`_JUDGE_SUFFIX_MSGIDS`), read from the catalogues once
+    per process; a message a catalogue does not translate gives nothing (English has
+    :data:`_JUDGE_PREFIXES`). Parts shorter than 10 characters are left out: too short
+    to be the judge's alone."""
+    from pbem import i18n  # here: the catalogues are read at the first judge-text check, not at import
+
+    starts: list[str] = []
+    ends: list[str] = []
+    for language in i18n.LANGUAGES:
+        if language == i18n.DEFAULT:
+            continue
+        tr = i18n.translations(language)
+        for msgid in _JUDGE_MSGIDS:
+            said = tr.gettext(msgid)
+            if said == msgid:
+                continue
+            lines = said.split("\n")
+            starts += [_cut(x) for x in lines[:2 if msgid.startswith("Reply to this mail") else 1]]
+        for msgid in _JUDGE_SUFFIX_MSGIDS:
+            said = tr.gettext(msgid)
+            if said != msgid:
+                ends.append(said.rsplit(")s", 1)[-1].strip().lower())
+    return (tuple(dict.fromkeys(x for x in starts if len(x) >= 10)),
+            tuple(dict.fromkeys(x for x in ends if len(x) >= 10)))
+
+
 def is_judge_text(line: str) -> bool:
     """True for a line only the judge's own mails hold (issue 24 item 4): the first lines
     of a prompt, a receipt, a report, a rejection, a history answer, a welcome or handover
     and an address confirmation ("... holding these lines:"); the lines just above each
     YAML block the judge sends; the witness; the signature. Case-insensitive, after
-    leading "#", "*" and spaces (the HTML alternative converted to text).
+    leading "#", "*" and spaces (the HTML alternative converted to text). The same lines
+    of the judge's Spanish and Russian mail count too, read from the catalogues
+    (:func:`_translated_prefixes`; issue 28 lang28e item 7).
 
     A reply that includes the judge's mail *unquoted* (Outlook, whatever the language of
     its header block) ends the author's text at the first such line, so the judge's
@@ -417,7 +494,10 @@ def is_judge_text(line: str) -> bool:
     checks that every mail the judge sends in a game is recognised.
     """
     text = line.lstrip("#* \t").lower()
+    starts, ends = _translated_prefixes()
     if text.startswith(_JUDGE_PREFIXES) or text.rstrip().endswith("holding these lines:"):
+        return True
+    if text.startswith(starts) or text.rstrip().endswith(ends):
         return True
     return (", step " in text or text.startswith(("turn ", "your mail \"", "log witness"))
             or ": past reports for " in text) and bool(_JUDGE_LINE_RE.match(text))

@@ -257,3 +257,24 @@ def test_a_changed_garrison_is_set_apart_from_its_space(language: str) -> None:
     assert _garrison("west", None, tr).startswith("— ") and _garrison("west", "east", tr).startswith("— ")
     assert not _garrison(None, "east", tr).startswith("—")  # "Iso ahora de east" reads as it is
     assert _garrison("west", None, i18n.translations("en")) == "west's garrison removed"  # English as before
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("ru", "north ведёт армию (Леоннат): Даскилий -> Кизик."),
+    ("es", "north mueve el ejército de Leonato: Dascilio -> Cícico."),
+    ("en", "north moves Leonnatus's army Dascylium -> Cyzicus.")])
+def test_an_army_moves_general_is_set_apart_from_its_path(language: str, said: str) -> None:
+    """lang28e item 1: "north ведёт армию Леоннат Даскилий -> Кизик" ran the general's
+    name into the path (and "el ejército de Leonato Dascilio ->"): the name stands in
+    the nominative in parentheses in Russian, and a colon ends the mover before the path."""
+    from pbem.pack.loader import load_pack
+    from pbem.pack.names import localized
+    from pbem.report.narrate import narrate
+    from pbem.rules.core.state import Event
+    local = localized(load_pack(), language)
+    event = Event("ArmyMoved", {"seat": "north", "generals": ["leonnatus"], "path": ["dascylium", "cyzicus"]})
+    assert narrate(local, event, i18n.translations(language)) == said
+    if language != "en":
+        with_cus = narrate(local, Event("ArmyMoved", {**event.data, "cus": {"mercenary": 3}}),
+                           i18n.translations(language))
+        assert with_cus.startswith(said[:-1]), with_cus

@@ -29,8 +29,10 @@ def test_table_notices_and_command_replies_in_each_seats_language(tmp_path: Path
         host_commands.run(m.judge, "g1", "resume")
         m.cycle()
         west = " ".join(text(m.mails("west", "[g1] la partida se reanuda")[0]).split())
-        assert "El anfitrión reanudó g1 tras una pausa de" in west and "NMR (decisiones perdidas" in west
-        assert "The host" not in west and "in a row" not in west
+        assert "El anfitrión reanudó g1 tras una pausa de" in west and "Sin órdenes (decisiones perdidas" in west
+        assert "The host" not in west and "in a row" not in west and "NMR" not in west  # lang28e item 6
+        east = " ".join(text(m.mails("east", "[g1] партия возобновлена")[0]).split())
+        assert "Без приказов (пропущенные решения" in east and "NMR" not in east, east
 
         seat = rules.pending(m.judge.state("g1"))[0].seat
         if seat != "east":  # the waited-on seat switches to Spanish (east stays Russian for the absence)

@@ -111,7 +111,7 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
         issue = Problem(message="This mail is not from the host of that game with its host key, so no host "
                         "command was carried out.", where="host", code="auth.key",
                         hint="Send host commands from the host's address with the host key that "
-                             "`pbem game open` printed (docs/host-guide.md).")
+                             "`pbem game open` printed (docs/host-guide.md).", params={"why": "host"})
         return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
     taken = {r["seat"]: r["player"] for r in judge.store.signup_seats(game_id)}
     free = [s for s in rules.SEATS if s not in taken]
@@ -219,8 +219,7 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
     except (ValueError, OverflowError) as exc:  # OverflowError: a deadline moved past the year 9999
         said = refusal_in(exc, host_notices.host_translations(judge, game_id))  # the host's language (issue 28)
         issue = Problem(message=str(exc), where="command", code="host.refused",
-                        hint="docs/host-guide.md lists the host commands.",
-                        params={"reason": said} if said is not None else None)
+                        hint="docs/host-guide.md lists the host commands.", params=refusal_params(said))
         return answers.reject(judge, parsed, rec, [issue], game_id, None, {"document": shown})
     iid = rec("host", "", game_id=game_id, result={"document": shown})
     if _once(name) or "seq" in doc:
@@ -235,6 +234,17 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
                  id_parts=(game_id, "host-reply", *answers.answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return "host"
+
+
+def refusal_params(said: str | None) -> dict[str, str] | None:
+    """The ``params`` of a refused host command's ``host.refused`` (``said``: its reason
+    in the host's language, or None when it has none): the reason, and ``why: named``
+    when the reason names what to write (a `` `command: resume` `` or `` `winner: east` ``
+    in backquotes), so the fix says "write the command the reply names" only then and
+    otherwise points to docs/host-guide.md's list (issue 28 lang28e item 5)."""
+    if said is None:
+        return None
+    return {"reason": said, "why": "named"} if "`" in said else {"reason": said}
 
 
 def _once(name: str) -> bool:

@@ -409,7 +409,8 @@ def _wrong_key(judge: Service, game_id: str, row: Mapping[str, Any], doc: Mappin
     placeholder = str(doc.get("key", "")).strip().upper() == "YOUR-SEAT-KEY"
     return Checked([Problem(message="The `key:` line still holds the placeholder YOUR-SEAT-KEY." if placeholder
                           else f"The key for seat {seat} is wrong.", where="key", code="auth.key",
-                          hint="Replace it with your seat key, from the host or your welcome mail (it is case-sensitive).")],
+                          hint="Replace it with your seat key, from the host or your welcome mail (it is case-sensitive).",
+                          params={"why": "placeholder"} if placeholder else None)],
                    game_id, seat, reason="auth.key")
 
 
