@@ -102,9 +102,14 @@ def run(judge: Service, game_id: str, command: str, *, reason: str = "", hours: 
 def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec: answers.Recorder,
                  shown: Mapping[str, Any], game_id: str) -> str:
     """A host command for a game still open for sign-up (it has no log yet): the host
-    with its key gets who joined so far; anything else, or anyone else, a refusal."""
+    with its key gets who joined so far; anything else, or anyone else, a refusal. Mail
+    to the host's address is in the sign-up's ``host_language`` (issue 28; its refusals
+    too, lang28f item 1: the address may host no other game to look it up from)."""
     row = judge.store.signup(game_id)
     key = doc.get("host")
+    language = (row.get("settings") or {}).get("host_language")  # the host's language (issue 28)
+    language = language if i18n.is_language(language, pseudo=True) else i18n.DEFAULT
+    to_host = language if fold_address(parsed.sender or "") == fold_address(row["host_email"]) else None
     if fold_address(parsed.sender or "") != fold_address(row["host_email"]) or not row["host_key_hash"] \
             or not isinstance(key, str) \
             or not judge.keys.verify(key, row["host_key_hash"]):
@@ -112,7 +117,7 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
                         "command was carried out.", where="host", code="auth.key",
                         hint="Send host commands from the host's address with the host key that "
                              "`pbem game open` printed (docs/host-guide.md).", params={"why": "host"})
-        return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
+        return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown}, language=to_host)
     taken = {r["seat"]: r["player"] for r in judge.store.signup_seats(game_id)}
     free = [s for s in rules.SEATS if s not in taken]
     if doc.get("command") != "status":
@@ -120,10 +125,9 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
                         f"{len(rules.SEATS)} seats taken): `command: {doc.get('command')}` works once it starts.",
                         where="command", code="host.refused",
                         hint="`command: status` shows who joined; the game starts when the last seat is taken.")
-        return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown})
+        return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown}, language=language)
     rec("host", "", result={"document": shown})
-    language = (row.get("settings") or {}).get("host_language")  # the host's language (issue 28)
-    tr = i18n.translations(language if i18n.is_language(language, pseudo=True) else i18n.DEFAULT)
+    tr = i18n.translations(language)
     text = build.render_notice(wrapped(tr.gettext(
         "%(game)s is open for sign-up. Joined: %(joined)s. Free: %(free)s. It starts when the last seat is "
         "taken.") % {"game": game_id, "joined": ", ".join(f"{s}: {p}" for s, p in taken.items())

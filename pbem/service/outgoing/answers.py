@@ -87,17 +87,21 @@ def capped_problems(issues: Sequence[Problem], tr: gettext.NullTranslations | No
 
 def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id: str | None,
           orders_text: str | None = None, note: Note | None = None, inbox_id: int | None = None,
-          urgent: bool = False) -> bool:
+          urgent: bool = False, language: str | None = None) -> bool:
     """Answer a sender with every problem found, repeats merged
     (:func:`pbem.problems.grouped`), and ``note`` after them, as the limits on answers
     allow (:func:`pbem.service.outgoing.ratelimit.deliver`: a seat past its hourly limit gets it
     in a digest unless ``urgent``, a real refusal to its own address, one in 5 minutes;
     ``inbox_id`` is marked when the answer does not go on its own); False when the answer
-    was dropped (a stranger past the limits)."""
+    was dropped (a stranger past the limits). ``language``: the sender's language when
+    the caller knows it (the host of a sign-up game: its ``host_language``, issue 28
+    lang28f item 1), else it is looked up from the game or the address."""
     if not parsed.sender:
         return False
     tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender)  # a seat's own language (issue 28)
-    if not game_id:  # no game named (try28: a Russian seat's mail without `game:` was answered in English):
+    if language is not None:
+        tr = i18n.translations(language)
+    elif not game_id:  # no game named (try28: a Russian seat's mail without `game:` was answered in English):
         tr = seat_preferences.address_translations(judge.store, parsed.sender)  # the address's seat in any game
         if i18n.language_of(tr) == i18n.DEFAULT:
             tr = i18n.translations(host_notices.host_language(judge, parsed.sender))  # or the host's language
@@ -137,14 +141,15 @@ def _cards_in_language(p: Problem, pack: Any, tr: gettext.NullTranslations) -> P
 
 def reject(judge: Service, parsed: ParsedMail, rec: Recorder, issues: Sequence[Problem], game_id: str | None,
            seat: str | None, result: Mapping[str, Any], status: str = "rejected", reason: str = "",
-           note: Note | None = None, **fields: Any) -> str:
+           note: Note | None = None, language: str | None = None, **fields: Any) -> str:
     """Record a mail that is not applied (``status`` rejected or held, with every
     problem; ``reason`` defaults to the first problem's code) and answer the sender
-    (``note`` after the problems); nothing in the game changes. Returns ``status``."""
+    (``note`` after the problems; in ``language`` when given, see :func:`reply`);
+    nothing in the game changes. Returns ``status``."""
     iid = rec(status, reason or issues[0].code, game_id=game_id, seat=seat,
               result={**result, "problems": [i.to_dict() for i in issues]}, **fields)
     reply(judge, parsed, issues, game_id, orders_text=parsed.orders_text, note=note, inbox_id=iid,
-          urgent=status == "rejected" and from_the_seat(judge, game_id, seat, parsed.sender))
+          urgent=status == "rejected" and from_the_seat(judge, game_id, seat, parsed.sender), language=language)
     return status
 
 
