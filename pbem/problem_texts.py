@@ -585,6 +585,15 @@ VARIANTS: dict[tuple[str, str], Text] = {
         N_('A host command that does not apply now.'),
         N_('Write the command the reply names instead.'),
         detail=N_("A host command that does not apply now: %(reason)s.")),
+    ("host.refused", "signup"): Text(
+        N_("A host command that works only once the game has started; the game is still open for sign-up."),
+        N_("`command: status` shows who joined; the game starts when the last seat is taken."),
+        detail=N_("%(game)s is open for sign-up and has not started (%(taken)s of %(seats)s seats taken): "
+                  "`command: %(command)s` works once it starts.")),
+    ("host.refused", "unknown"): Text(
+        N_("There is no such host command."),
+        N_('Write one of the host commands that apply now; docs/host-guide.md lists them ("Host commands").'),
+        detail=N_("There is no host command %(command)s; the commands are %(names)s.")),
     ("auth.key", "placeholder"): Text(
         N_("The `key:` line still holds the placeholder YOUR-SEAT-KEY."),
         N_("Replace YOUR-SEAT-KEY with your seat key, from the host or your welcome mail (it is case-sensitive).")),
@@ -627,7 +636,9 @@ the sign-up game's refusal too, lang28e item 4); a seat key still the prompt's
 placeholder says so (``auth.key``, ``why: placeholder``, lang28e item 3); a host
 command's refusal tells the host to write the command it names only when its reason
 names one (``host.refused``, ``why: named``), else points to docs/host-guide.md's list of
-host commands (lang28e item 5).
+host commands (lang28e item 5); a host command for a game still open for sign-up names
+the command and how many seats are taken (``why: signup``), and one that does not exist
+names what was written and lists the host commands (``why: unknown``; lang28f item 2).
 A case's ``detail`` and ``fix_detail`` take the problem's other ``params``."""
 
 

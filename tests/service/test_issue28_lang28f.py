@@ -43,3 +43,44 @@ def test_a_sign_up_games_host_is_refused_in_its_host_language(tmp_path: Path, la
     table.send("stranger@else.test", "game: g7\nhost: not-the-key\ncommand: status\n", "host")
     answer = table.last("stranger@else.test")  # another address: not the host's language
     assert "auth.key" in answer and NOT_HOST[language] not in answer, answer
+
+
+NOT_STARTED = {"es": ("g7 está abierta a inscripción y no ha empezado (asientos ocupados: 0 de 4): "
+                      "`command: pause` funciona cuando empiece",
+                      "`command: status` muestra quién se ha inscrito"),
+               "ru": ("Партия g7 открыта для записи и ещё не началась (занято мест: 0 из 4): "
+                      "`command: pause` заработает, когда она начнётся",
+                      "`command: status` показывает, кто записался")}
+NO_SUCH = {"es": ("No hay ningún comando de anfitrión 'pasue'; los comandos son: status, ",
+                  "¿quisiste decir `pause`?", "No hay ningún comando de anfitrión 'frobnicate'",
+                  "Escribe uno de los comandos de anfitrión que valen ahora; docs/host-guide.md los enumera"),
+           "ru": ("Нет команды ведущего 'pasue'; команды ведущего: status, ",
+                  "может быть, вы имели в виду `pause`?", "Нет команды ведущего 'frobnicate'",
+                  "Напишите одну из команд ведущего, которые применимы сейчас; их список — в docs/host-guide.md")}
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_a_host_command_not_open_yet_names_the_command(tmp_path: Path, language: str) -> None:
+    from pbem.service.commands.join import open_game
+    table = Table(tmp_path, language)
+    key = open_game(table.judge, "g7", host_email=OTHER_HOST, settings={"host_language": language})
+    table.send(OTHER_HOST, f"game: g7\nhost: {key}\ncommand: pause\n", "host")
+    answer = table.last(OTHER_HOST)
+    assert "host.refused" in answer, answer
+    for words in NOT_STARTED[language]:
+        assert words in answer, f"{words!r} not in {answer}"
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_no_such_host_command_names_it_and_the_host_commands(tmp_path: Path, language: str) -> None:
+    from tests.service.pseudolocale import HOST_KEY
+    table = Table(tmp_path, language)
+    host = "host@pbem.localhost"
+    table.send(host, f"game: g1\nhost: {HOST_KEY}\ncommand: pasue\n", "host")
+    first = table.last(host)
+    table.send(host, f"game: g1\nhost: {HOST_KEY}\ncommand: frobnicate\n", "host")
+    second = table.last(host)
+    assert "host.refused" in first and "host.refused" in second, (first, second)
+    said, near, other, guide = NO_SUCH[language]
+    assert said in first and "pause, resume" in first and near in first, first
+    assert other in second and guide in second and "pause, resume" in second, second

@@ -124,7 +124,9 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
         issue = Problem(message=f"{game_id} is open for sign-up and has not started ({len(taken)} of "
                         f"{len(rules.SEATS)} seats taken): `command: {doc.get('command')}` works once it starts.",
                         where="command", code="host.refused",
-                        hint="`command: status` shows who joined; the game starts when the last seat is taken.")
+                        hint="`command: status` shows who joined; the game starts when the last seat is taken.",
+                        params={"why": "signup", "game": game_id, "taken": len(taken), "seats": len(rules.SEATS),
+                                "command": str(doc.get("command"))})
         return answers.reject(judge, parsed, rec, [issue], None, None, {"document": shown}, language=language)
     rec("host", "", result={"document": shown})
     tr = i18n.translations(language)
@@ -152,7 +154,9 @@ def read_fields(doc: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[Probl
         near = suggest(str(name), names) if isinstance(name, str) else None
         return "", {}, [Problem(message=f"There is no host command {envelope.shown_value(name)}; the commands are "
                                 f"{', '.join(names)}.", where="command", code="host.refused",
-                                hint=f"did you mean `{near}`?" if near else "docs/host-guide.md lists the host commands.")]
+                                hint=f"did you mean `{near}`?" if near else "docs/host-guide.md lists the host commands.",
+                                params={"why": "unknown", "command": envelope.shown_value(name),
+                                        "names": ", ".join(names)})]
     own = {f.name: f.kind for f in found.fields}
     problems: list[Problem] = []
     values: dict[str, Any] = {}
