@@ -84,3 +84,29 @@ def test_no_such_host_command_names_it_and_the_host_commands(tmp_path: Path, lan
     said, near, other, guide = NO_SUCH[language]
     assert said in first and "pause, resume" in first and near in first, first
     assert other in second and guide in second and "pause, resume" in second, second
+
+
+MOVED = {"en": ("north moves Craterus's army (with Antipater) Sippar -> Babylon with 3 loyal.",
+                "north moves Perdiccas's army (with Craterus, Antipater) Sippar -> Babylon with 3 loyal."),
+         "es": ("north mueve el ejército de Crátero (con Antípatro): Sippar -> Babilonia",
+                "north mueve el ejército de Pérdicas (con Crátero, Antípatro): Sippar -> Babilonia"),
+         "ru": ("north ведёт армию (Кратер; с ним: Антипатр): Сиппар -> Вавилон",
+                "north ведёт армию (Пердикка; с ним: Кратер, Антипатр): Сиппар -> Вавилон")}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ru"])
+def test_an_army_of_several_generals_reads_naturally(language: str) -> None:
+    import pbem.rules as R
+    from pbem import i18n
+    from pbem.pack import names as pack_names
+    from pbem.pack.loader import load_pack
+    from pbem.report.narrate import narrate
+    pack = load_pack()
+    local = pack if language == "en" else pack_names.localized(pack, language)
+    tr = i18n.translations(language)
+    for generals, expected in zip((["craterus", "antipater"], ["antipater", "perdiccas", "craterus"]),
+                                  MOVED[language], strict=True):
+        said = narrate(local, R.Event("ArmyMoved", {"seat": "north", "generals": generals,
+                                                    "path": ["sippar", "babylon"], "cus": {"loyal": 3}}), tr)
+        assert said.startswith(expected), said
+        assert ") (" not in said and "генералы" not in said, said

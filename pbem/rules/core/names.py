@@ -404,10 +404,11 @@ def mover_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
             gen = pack.generals.get(g)
             return (-gen.rank, gen.seniority, g) if gen else (1, 99, g)
         first, *rest = sorted(gens, key=key)
-        army = t.gettext("%(general)s's army") % {"general": general_name(pack, first)}
-        if rest:
-            army = t.gettext("%(army)s (with %(generals)s)") % {
-                "army": army, "generals": ', '.join(general_name(pack, g) for g in rest)}
+        # one sentence for the commander and the generals with him, so each language words the pair as
+        # it reads (Russian: "армию (Кратер; с ним: Антипатр)", not two parentheses; issue 28 lang28f)
+        army = t.gettext("%(general)s's army (with %(generals)s)") % {
+            "general": general_name(pack, first), "generals": ', '.join(general_name(pack, g) for g in rest)} \
+            if rest else t.gettext("%(general)s's army") % {"general": general_name(pack, first)}
     elif d.get("minor"):
         army = t.gettext("the army of a minor general")
     else:
