@@ -15,7 +15,7 @@ from tests.report.test_note_texts import ENGLISH
 from tests.service import pseudolocale
 
 FIELDS = {"MoveCancelled": "why", "AssaultCancelled": "why", "ArmyReorganised": "error",
-          "VictoryClaimUpdated": "why"}
+          "VictoryClaimUpdated": "why", "GameWon": "how"}
 """Each event kind whose sentence shows a reason the rules wrote, and its field."""
 
 
@@ -27,6 +27,8 @@ def _event(kind: str, text: str) -> Event:
         data["space"] = "babylon"
     elif kind == "ArmyReorganised":
         data["space"] = "babylon"
+    elif kind == "GameWon":
+        data["winner"] = "east"
     else:
         data["cleared"] = True
     return Event(kind, data, True, None)
@@ -90,11 +92,15 @@ def _examples(pack) -> list[str]:
     ]
 
 
+WON = ["automatic (vp)", "automatic (lp)", "end of game (most VP)", "regency"]
+"""Every ``how`` of ``GameWon`` (pbem.rules.phases.victory)."""
+
+
 def _told(pack, event: Event) -> None:
     """``event`` in every language: the pseudo-language marks all of it but names, and
     Spanish and Russian keep no English word but the names'; English is the log's text."""
     text = event.data[FIELDS[event.kind]]
-    assert text in narrate(pack, event), narrate(pack, event)
+    assert text.lower() in narrate(pack, event).lower(), narrate(pack, event)
     names = pseudolocale.names_of(pack)
     _marked, unmarked = pseudolocale.unmarked_prose(
         narrate(localized(pack, i18n.PSEUDO), event, i18n.translations(i18n.PSEUDO)), names)
@@ -114,6 +120,9 @@ def test_every_reason_the_rules_write_is_told_in_the_readers_language() -> None:
     for text in _examples(pack):
         assert notes.reason_matched(text), text
         _told(pack, _event("MoveCancelled", text))
+    for text in WON:
+        assert notes.reason_matched(text), text
+        _told(pack, _event("GameWon", text))
     seen: dict[str, set[str]] = {kind: set() for kind in FIELDS}
     for _state, events in war_games(pack, "why28", 40, decisions=400):
         for e in events:
@@ -141,3 +150,13 @@ def test_a_move_too_far_and_an_assault_on_nothing_are_told_in_spanish_and_russia
     assert "3 PM" in said_es and es.spaces["iconium"].name in said_es, said_es
     assert "3 ОД" in said_ru and ru.spaces["cilician_gates"].name in said_ru, said_ru
     assert "(R-10)" in narrate(ru, _event("MoveCancelled", nothing), i18n.translations("ru"))
+
+
+def test_a_victory_is_told_by_the_glossarys_abbreviations() -> None:
+    pack = load_pack()
+    claimed = Event("VictoryClaimed", {"seat": "east", "kind": "lp", "waiting": ["west"], "rule": "R-1.1"}, True, None)
+    won = _event("GameWon", "automatic (vp)")
+    assert narrate(pack, claimed) == "east declares an automatic victory (LP)."
+    ru = localized(pack, "ru"), i18n.translations("ru")
+    assert "ОЛ" in narrate(ru[0], claimed, ru[1]) and "ПО" in narrate(ru[0], won, ru[1]), narrate(ru[0], won, ru[1])
+    assert "PV" in narrate(localized(pack, "es"), won, i18n.translations("es"))

@@ -176,14 +176,22 @@ REASONS: list[tuple[re.Pattern[str], str]] = [
      N_("the %(fleet)s was dispersed this turn and cannot fight again before the next turn")),
     # a claim of an automatic victory that lapses (R-1.1; pbem.rules.phases.victory): "it %(why)s"
     (_r(r"no longer holds"), N_("no longer holds")),
+    # how a game is won (R-1.1, R-1.2, R-12; pbem.rules.phases.victory): GameWon's ``how``
+    (_r(r"automatic \((?P<kind>vp|lp)\)"), N_("automatic (%(kind)s)")),
+    (_r(r"end of game \(most VP\)"), N_("end of game (most VP)")),
+    (_r(r"regency"), N_("regency")),
 ]
 """The reasons the rules write into a cancelled move, assault or reorganisation
-(``MoveCancelled.why``, ``AssaultCancelled.why``, ``ArmyReorganised.error``; issue 28,
+(``MoveCancelled.why``, ``AssaultCancelled.why``, ``ArmyReorganised.error``), why a
+claim lapsed (``VictoryClaimUpdated.why``) and how a game is won (``GameWon.how``; issue 28,
 why28), each English pattern (without the rule ID in parentheses some end with, which
 :func:`reason_text` keeps as it is) with its msgid. Several reasons joined by ``"; "``
 (a move refused for more than one thing) are told one by one."""
 
 _RULE_ID = re.compile(r"(?P<body>.+) \((?P<rule>R-[0-9][0-9.]*[a-z]?)\)")
+
+VICTORY_KINDS = {"vp": N_("VP"), "lp": N_("LP")}
+"""The kinds of automatic victory (R-1.1: by VP or by LP) as a report names them."""
 
 CU_TYPE_WORDS = {"royal": N_("royal"), "loyal": N_("loyal"), "mercenary": N_("mercenary"),
                  "elephant": N_("elephant")}
@@ -221,6 +229,8 @@ def _value(pack: Pack, group: str, value: str, t: Words) -> str:
     if group == "types":
         return t.gettext(" or ").join(t.gettext(CU_TYPE_WORDS[x]) if x in CU_TYPE_WORDS else one_name(pack, x, t)
                                       for x in value.split(" or "))
+    if group == "kind":
+        return t.gettext(VICTORY_KINDS[value]) if value in VICTORY_KINDS else value
     if group == "mps":
         return t.ngettext("%(num)d MP", "%(num)d MPs", int(value)) % {"num": int(value)}
     return _names(pack, value, t)
@@ -281,7 +291,8 @@ def note_text(pack: Pack, data: Mapping[str, Any], t: Words = ENGLISH) -> str:
 
 def reason_text(pack: Pack, text: Any, t: Words = ENGLISH) -> str:
     """A reason the rules wrote into an event (``MoveCancelled.why``,
-    ``AssaultCancelled.why``, ``ArmyReorganised.error``, ``VictoryClaimUpdated.why``) in
+    ``AssaultCancelled.why``, ``ArmyReorganised.error``, ``VictoryClaimUpdated.why``,
+    ``GameWon.how``) in
     the language of ``t``, names from ``pack`` (the reader's localized pack): each part
     by the msgid of the pattern of :data:`REASONS` it matches; a text some part of which
     no pattern matches is told as it is (issue 28, why28)."""
