@@ -177,7 +177,8 @@ REASONS: list[tuple[re.Pattern[str], str]] = [
     # a claim of an automatic victory that lapses (R-1.1; pbem.rules.phases.victory): "it %(why)s"
     (_r(r"no longer holds"), N_("no longer holds")),
     # how a game is won (R-1.1, R-1.2, R-12; pbem.rules.phases.victory): GameWon's ``how``
-    (_r(r"automatic \((?P<kind>vp|lp)\)"), N_("automatic (%(kind)s)")),
+    (_r(r"automatic \(vp\)"), N_("automatic (vp)")),  # the log's words: English mail stays as it was
+    (_r(r"automatic \(lp\)"), N_("automatic (lp)")),
     (_r(r"end of game \(most VP\)"), N_("end of game (most VP)")),
     (_r(r"regency"), N_("regency")),
 ]
@@ -229,8 +230,6 @@ def _value(pack: Pack, group: str, value: str, t: Words) -> str:
     if group == "types":
         return t.gettext(" or ").join(t.gettext(CU_TYPE_WORDS[x]) if x in CU_TYPE_WORDS else one_name(pack, x, t)
                                       for x in value.split(" or "))
-    if group == "kind":
-        return t.gettext(VICTORY_KINDS[value]) if value in VICTORY_KINDS else value
     if group == "mps":
         return t.ngettext("%(num)d MP", "%(num)d MPs", int(value)) % {"num": int(value)}
     return _names(pack, value, t)
