@@ -3,6 +3,8 @@ cancelled move's ``why``, a cancelled assault's ``why``, a failed reorganisation
 ``error``, a lapsed claim's ``why``) told in the reader's language, the log unchanged."""
 from __future__ import annotations
 
+import re
+
 from pbem import i18n
 from pbem.pack.loader import load_pack
 from pbem.pack.names import localized
@@ -161,3 +163,32 @@ def test_a_victory_is_told_by_the_glossarys_abbreviations() -> None:
     ru = localized(pack, "ru"), i18n.translations("ru")
     assert "ОЛ" in narrate(ru[0], claimed, ru[1]) and "ПО" in narrate(ru[0], won, ru[1]), narrate(ru[0], won, ru[1])
     assert "PV" in narrate(localized(pack, "es"), won, i18n.translations("es"))
+
+
+ORDER_WORDS = {"drop", "pick_up", "assault", "escort"}
+"""The orders' YAML keys a reason quotes: the same in every language (docs/reports.md)."""
+
+
+def test_no_event_sentence_of_random_games_keeps_english_in_russian_or_spanish() -> None:
+    """Every event of random games told in Russian has no Latin word but names and order
+    keys, and in Spanish no English word (why28: besides the reasons, "north отказывается:
+    intercept.", "таблица «elephant strength»", "independent сминает ...")."""
+    pack = load_pack()
+    local = {x: (localized(pack, x), i18n.translations(x)) for x in ("es", "ru")}
+    names = pseudolocale.names_of(pack) | {
+        x.name for p in (pack, local["es"][0], local["ru"][0])
+        for table in ("spaces", "provinces", "generals", "royals", "fleets", "special_units", "cards",
+                      "independent_armies")
+        for x in getattr(p, table).values()}
+    kinds: set[str] = set()
+    for _state, events in war_games(pack, "why28-all", 30, decisions=400):
+        for e in events:
+            if not narrate(pack, e):
+                continue
+            kinds.add(e.kind)
+            ru = pseudolocale_free(narrate(local["ru"][0], e, local["ru"][1]), names)
+            latin = set(re.findall(r"[A-Za-z][A-Za-z_']{3,}", ru)) - ORDER_WORDS
+            assert not latin, f"ru {e.kind}: {narrate(local['ru'][0], e, local['ru'][1])}"
+            es = pseudolocale_free(narrate(local["es"][0], e, local["es"][1]), names)
+            assert not ENGLISH.search(es), f"es {e.kind}: {narrate(local['es'][0], e, local['es'][1])}"
+    assert {"ReactionChosen", "ElephantsRolled", "OverrunCarriedOut", "MoveCancelled"} <= kinds, sorted(kinds)
