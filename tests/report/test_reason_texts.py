@@ -192,3 +192,14 @@ def test_no_event_sentence_of_random_games_keeps_english_in_russian_or_spanish()
             es = pseudolocale_free(narrate(local["es"][0], e, local["es"][1]), names)
             assert not ENGLISH.search(es), f"es {e.kind}: {narrate(local['es'][0], e, local['es'][1])}"
     assert {"ReactionChosen", "ElephantsRolled", "OverrunCarriedOut", "MoveCancelled"} <= kinds, sorted(kinds)
+
+
+def test_a_decided_proposal_is_told_in_the_readers_language() -> None:
+    pack = load_pack()
+    for outcome, why in (("rejected", "a seat voted no"), ("passed", "every seat still in the game voted yes"),
+                         ("expired", "its time ran out")):
+        e = Event("VoteDecided", {"proposal": 1, "outcome": outcome, "why": why, "votes": {"east": "no"}}, True, None)
+        assert narrate(pack, e) == f"Proposal 1 is {outcome} ({why}): east no."
+        for language in ("es", "ru"):
+            said = narrate(localized(pack, language), e, i18n.translations(language))
+            assert outcome not in said and why not in said and not ENGLISH.search(said), said

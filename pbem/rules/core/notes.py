@@ -181,10 +181,18 @@ REASONS: list[tuple[re.Pattern[str], str]] = [
     (_r(r"automatic \(lp\)"), N_("automatic (lp)")),
     (_r(r"end of game \(most VP\)"), N_("end of game (most VP)")),
     (_r(r"regency"), N_("regency")),
+    # a proposal decided (issue 29; pbem.service.play.votes): VoteDecided's ``outcome`` and ``why``
+    (_r(r"passed"), N_("passed")),
+    (_r(r"rejected"), N_("rejected")),
+    (_r(r"expired"), N_("expired")),
+    (_r(r"its time ran out"), N_("its time ran out")),
+    (_r(r"a seat voted no"), N_("a seat voted no")),
+    (_r(r"every seat still in the game voted yes"), N_("every seat still in the game voted yes")),
 ]
 """The reasons the rules write into a cancelled move, assault or reorganisation
 (``MoveCancelled.why``, ``AssaultCancelled.why``, ``ArmyReorganised.error``), why a
-claim lapsed (``VictoryClaimUpdated.why``) and how a game is won (``GameWon.how``; issue 28,
+claim lapsed (``VictoryClaimUpdated.why``), how a game is won (``GameWon.how``) and how
+a proposal was decided (``VoteDecided.outcome`` and ``why``, the service's words; issue 28,
 why28), each English pattern (without the rule ID in parentheses some end with, which
 :func:`reason_text` keeps as it is) with its msgid. Several reasons joined by ``"; "``
 (a move refused for more than one thing) are told one by one."""
@@ -291,7 +299,7 @@ def note_text(pack: Pack, data: Mapping[str, Any], t: Words = ENGLISH) -> str:
 def reason_text(pack: Pack, text: Any, t: Words = ENGLISH) -> str:
     """A reason the rules wrote into an event (``MoveCancelled.why``,
     ``AssaultCancelled.why``, ``ArmyReorganised.error``, ``VictoryClaimUpdated.why``,
-    ``GameWon.how``) in
+    ``GameWon.how``, ``VoteDecided.outcome`` and ``why``) in
     the language of ``t``, names from ``pack`` (the reader's localized pack): each part
     by the msgid of the pattern of :data:`REASONS` it matches; a text some part of which
     no pattern matches is told as it is (issue 28, why28)."""
