@@ -169,6 +169,10 @@ REASONS: list[tuple[re.Pattern[str], str]] = [
     (_r(r"give the path as a list of spaces"), N_("give the path as a list of spaces")),
     (_r(r"assault is a number of rolls \(0-2\)"), N_("assault is a number of rolls (0-2)")),
     (_r(r"escort lists fleet ids"), N_("escort lists fleet ids")),
+    (_r(r"each move is \{army: General, path: \[Space, \.\.\.\]\}"),
+     N_("each move is {army: General, path: [Space, ...]}")),
+    (_r(r"there is no space (?P<written>'[^']*'|\"[^\"]*\")"), N_("there is no space %(written)s")),
+    (_r(r"a move has no field (?P<written>'[^']*'|\"[^\"]*\")"), N_("a move has no field %(written)s")),
     (_r(r"(?P<who>.+) is not one of your generals on the map"), N_("%(who)s is not one of your generals on the map")),
     (_r(r"you have no general on the map: an army needs a general"),
      N_("you have no general on the map: an army needs a general")),
@@ -206,7 +210,7 @@ CU_TYPE_WORDS = {"royal": N_("royal"), "loyal": N_("loyal"), "mercenary": N_("me
                  "elephant": N_("elephant")}
 """The CU types (R-4.1) as a note names them (a mutiny's ``types``)."""
 
-_KEEP = {"seat", "target", "owner", "n", "m"}
+_KEEP = {"seat", "target", "owner", "n", "m", "written"}
 _SECTIONS = ("spaces", "provinces", "generals", "royals", "independent_armies", "fleets", "special_units",
              "cards")
 
