@@ -213,6 +213,13 @@ REMOVAL_WHY = {"forage": N_("forage"), "attrition": N_("attrition"), "tie": N_("
 """The causes of ``CUsRemoved`` (its ``why``) as the reports say them."""
 
 
+def card_by_name(pack: Pack, name: str) -> str:
+    """A card the log names by its English name (a ``why``: "Peithon's Ambition"), by
+    its name in ``pack``'s language (a reader's pack, :func:`pbem.pack.names.localized`);
+    any other text as it is."""
+    return next((c.name for n, c in pack.cards.items() if (pack.canonical or pack).cards[n].name == name), name)
+
+
 def cus_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """R-8.8, R-9.2, R-9.5, R-10: ``"west loses 1 mercenary in Thermum (forage: more CUs
     than its limit of 6, R-8.8)"``: whose CUs, where, and why."""
@@ -224,7 +231,7 @@ def cus_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> st
         ratio = const(pack, "winner_no_loss_ratio")
         cause = t.gettext("the winner's loss: its score was less than %(ratio)s times the loser's") % {"ratio": ratio}
     else:
-        cause = t.gettext(REMOVAL_WHY[why]) if why in REMOVAL_WHY else why
+        cause = t.gettext(REMOVAL_WHY[why]) if why in REMOVAL_WHY else card_by_name(pack, why)
     chosen = t.gettext("; the types as its standing order on losses says") if d.get("chosen") else ""
     values = {"seat": d.get("seat"), "cus": cus_text(d.get("cus"), pack, t=t), "space": space_name(pack, d.get("space"), t),
               "why": f"{cause}{chosen}", "rule": rule}
@@ -269,8 +276,7 @@ def garrison_removed_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) 
     if why == "unrest":
         return t.gettext("The %(seat)s garrison in %(space)s is removed: the space revolts (%(rule)s).") % v
     if why:
-        v["why"] = next((c.name for n, c in pack.cards.items()
-                         if (pack.canonical or pack).cards[n].name == why), why)  # a card: the reader's name
+        v["why"] = card_by_name(pack, why)
         return t.gettext("The %(seat)s garrison in %(space)s is removed (%(why)s, %(rule)s).") % v
     if rule:
         return t.gettext("The %(seat)s garrison in %(space)s is removed (%(rule)s).") % v
@@ -453,6 +459,11 @@ def window_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     return t.gettext("%(mover)s's move stops at %(space)s: %(seat)s %(ask)s.") % v
 
 
+REACTIONS = {"intercept": N_("intercept"), "avoid_battle": N_("avoid battle")}
+"""The reactions a seat may decline (R-9.3), as ``"%(seat)s does not %(react)s"`` names
+them (why28: "north отказывается: intercept." in a Russian report)."""
+
+
 def reaction_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """A reaction chosen in a window or by a standing order, in words (R-9.3, R-15,
     R-9.2): an interception names the space the interceptor comes from and the one it
@@ -461,7 +472,8 @@ def reaction_text(pack: Pack, d: Mapping[str, Any], t: Words = ENGLISH) -> str:
     kind, choice, seat = str(d.get("kind")), d.get("choice"), d.get("seat")
     how = t.gettext(" (standing order)") if d.get("source") == "standing" else ""
     where = space_name(pack, d.get("space"), t)
-    v = {"seat": seat, "how": how, "space": where, "react": kind.replace('_', ' ')}
+    v = {"seat": seat, "how": how, "space": where,
+         "react": t.gettext(REACTIONS[kind]) if kind in REACTIONS else kind.replace('_', ' ')}
     if kind == "naval_battle":
         if not choice:
             return t.gettext("%(seat)s declares no naval battle%(how)s.") % v
@@ -498,7 +510,12 @@ def chart_text(read: Any, t: Words = ENGLISH) -> str:
 
 
 CHARTS = {"battle": N_("battle chart"), "naval": N_("naval chart"), "elephant": N_("elephant chart"),
-          "siege": N_("siege chart"), "assault": N_("assault chart"), "unrest": N_("unrest chart")}
+          "siege": N_("siege chart"), "assault": N_("assault chart"), "unrest": N_("unrest chart"),
+          # the pack's other charts (why28: "таблица «elephant strength»" in a Russian report)
+          "leader_loss": N_("leader loss chart"), "elephant_strength": N_("elephant strength chart"),
+          "macedonian_attrition": N_("macedonian attrition chart"), "interception": N_("interception chart"),
+          "avoid_battle": N_("avoid battle chart"), "hostile_tribes": N_("hostile tribes chart"),
+          "forage": N_("forage chart"), "overrun": N_("overrun chart")}
 """The charts of the game by the id the rules core records (``read["chart"]``)."""
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.rules.core.events.base import EventKind, said
 from pbem.rules.core.names import ENGLISH, N_, Words, printed_name
+from pbem.rules.core.notes import reason_text
 from pbem.rules.core.state import SEATS, State
 
 
@@ -244,7 +245,8 @@ PLANNED = (
               optional=('why',),
               say=lambda p, d, t: (t.gettext("Proposal %(proposal)s is %(outcome)s (%(why)s): %(votes)s.") if d.get('why')
                                    else t.gettext("Proposal %(proposal)s is %(outcome)s: %(votes)s.")) % {
-                  "proposal": d.get('proposal'), "outcome": d.get('outcome'), "why": d.get('why'),
+                  "proposal": d.get('proposal'), "outcome": reason_text(p, d.get('outcome'), t),
+                  "why": reason_text(p, d.get('why'), t),
                   "votes": ", ".join(f"{k} {v}" for k, v in sorted((d.get('votes') or {}).items())) or t.gettext("no votes")}),
     EventKind('SeatConceded',
               ('proposal', 'seat'),

@@ -8,7 +8,7 @@ from typing import Any
 from pbem.rules.core.events.base import EventKind, of_seat
 from pbem.rules.core.names import ENGLISH, N_, Words, cus_text, spaces_text
 from pbem.rules.core.state import State, seat_private
-from pbem.rules.core.notes import note_text
+from pbem.rules.core.notes import VICTORY_KINDS, note_text, reason_text
 
 
 def _order(s: State, d: dict) -> None:
@@ -183,7 +183,7 @@ def _standing_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
 
 
 def _claim_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
-    v = {"seat": d.get('seat'), "why": d.get('why'),
+    v = {"seat": d.get('seat'), "why": reason_text(p, d.get('why'), t),
          "waiting": ", ".join(d.get("waiting") or []) or t.gettext("nobody")}
     if d.get("cleared"):
         return (t.gettext("%(seat)s's claim of an automatic victory lapses: it %(why)s (R-1.1).") if d.get("why")
@@ -277,7 +277,8 @@ KINDS: tuple[EventKind, ...] = (
               reduce=_claim,
               writes=('claim',),
               say=lambda p, d, t: t.gettext("%(seat)s declares an automatic victory (%(kind)s).") % {
-                  "seat": d.get('seat'), "kind": d.get('kind', '').upper()}),
+                  "seat": d.get('seat'), "kind": (t.gettext(VICTORY_KINDS[d['kind']]) if d.get('kind') in VICTORY_KINDS
+                                                   else str(d.get('kind', '')).upper())}),
     EventKind('VictoryClaimUpdated',
               ('rule', 'seat'),
               optional=('cleared', 'waiting', 'why'),
@@ -289,7 +290,7 @@ KINDS: tuple[EventKind, ...] = (
               optional=('conceded', 'heir', 'keys', 'lp', 'ranking', 'totals', 'vp'),
               reduce=_won,
               say=lambda p, d, t: t.gettext("%(seat)s wins the game (%(how)s).") % {
-                  "seat": d.get('seat', d.get('winner')), "how": d.get('how', '')}),
+                  "seat": d.get('seat', d.get('winner')), "how": reason_text(p, d.get('how'), t)}),
     EventKind('SurrenderDeclined',
               ('rule', 'seat', 'spaces'),
               say=lambda p, d, t: t.gettext("%(seat)s declines surrender in %(spaces)s.") % {

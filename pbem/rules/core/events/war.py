@@ -38,6 +38,7 @@ from pbem.rules.core.names import (
     window_text,
 )
 from pbem.pack.model import _match_label
+from pbem.rules.core.notes import one_name, reason_text
 from pbem.rules.core.state import State
 
 
@@ -181,7 +182,7 @@ def _reorganised_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
     v = {"seat": d.get("seat"), "space": space_name(p, d.get("space"), t), "what": ", ".join(what)}
     if d.get("error"):
         return t.gettext("%(seat)s's army does not reorganise in %(space)s: %(error)s.") % {
-            **v, "error": d.get("error")}
+            **v, "error": reason_text(p, d.get("error"), t)}
     if not what:
         return t.gettext("%(seat)s reorganises the army in %(space)s.") % v
     if d.get("picked_up"):
@@ -247,7 +248,7 @@ def _assault_text(p: Any, d: Mapping[str, Any], t: Words) -> str:
     if d.get("modifier"):
         roll += f" {d['modifier']:+d}"
         if d.get("modifiers"):
-            roll += " (" + ", ".join(str(m.get("why")) for m in d["modifiers"]) + ")"
+            roll += " (" + ", ".join(one_name(p, str(m.get("why")), t) for m in d["modifiers"]) + ")"
     read = d.get("read") if isinstance(d.get("read"), Mapping) else {}
     total = sum(dice) + int(d.get("modifier") or 0)
     if len(dice) > 1 or d.get("modifier"):
@@ -329,7 +330,8 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('MoveCancelled',
               ('army', 'rule', 'seat', 'why'),
               optional=('code', 'hint', 'path', 'where'),
-              say=said(N_("%(seat)s's move stops: %(why)s."), seat=seat_of, why=lambda p, d, t: d.get('why', ''))),
+              say=said(N_("%(seat)s's move stops: %(why)s."), seat=seat_of,
+                       why=lambda p, d, t: reason_text(p, d.get('why'), t))),
     EventKind('ArmyReorganised',
               ('rule', 'seat', 'space', 'error'),
               optional=('army', 'code', 'dropped', 'picked_up'),
@@ -379,7 +381,8 @@ KINDS: tuple[EventKind, ...] = (
                        lost=lambda p, d, t: _cu(d.get('lost'), t))),
     EventKind('OverrunCarriedOut',
               ('enemy', 'rule', 'seat', 'space'),
-              say=said(N_("%(seat)s overruns %(enemy)s's units in %(space)s."), seat=seat_of,
+              say=said(N_("%(seat)s overruns %(enemy)s's units in %(space)s."),
+                       seat=lambda p, d, t: side_name(d.get('seat'), t),
                        enemy=lambda p, d, t: side_name(d.get('enemy'), t), space=space_of)),
     EventKind('AttritionRolled',
               ('eliminated', 'reads', 'rule', 'seat', 'space'),
@@ -407,7 +410,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('AssaultCancelled',
               ('rule', 'seat', 'space', 'why'),
               say=said(N_("%(seat)s's assault on %(space)s does not happen: %(why)s."), seat=seat_of,
-                       space=space_of, why=lambda p, d, t: d.get('why', ''))),
+                       space=space_of, why=lambda p, d, t: reason_text(p, d.get('why'), t))),
     EventKind('SiegePointsScored',
               ('needed', 'points', 'rule', 'seat', 'space', 'total'),
               optional=('card',),
