@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import codecs
 import re
-from functools import cache
 from dataclasses import dataclass, field
+from functools import cache
 from email.header import decode_header, make_header
 from email.message import Message
 
 import html2text
 
+from pbem import i18n
 from pbem.mail.blocks import GAME_LINE
 
 __all__ = [
@@ -457,8 +458,6 @@ def _translated_prefixes() -> tuple[tuple[str, ...], tuple[str, ...]]:
     per process; a message a catalogue does not translate gives nothing (English has
     :data:`_JUDGE_PREFIXES`). Parts shorter than 10 characters are left out: too short
     to be the judge's alone."""
-    from pbem import i18n  # here: the catalogues are read at the first judge-text check, not at import
-
     starts: list[str] = []
     ends: list[str] = []
     for language in i18n.LANGUAGES:
