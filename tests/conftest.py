@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import random
 import smtplib
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import settings
 
 from pbem import rules
 from pbem.config import Config, parse_config
@@ -23,6 +25,14 @@ from pbem.service import Judge, make_judge
 from pbem.service.log.trust import json_form
 from pbem.store import Store
 from tests.mailservers import DOVECOT, MailServer, start_dovecot, start_pymap
+
+# The property tests (hypothesis) draw the same examples on every run, so the README's
+# test command (and CI) passes or fails the same way each time; `HYPOTHESIS_PROFILE=explore
+# .venv/bin/pytest …` draws new ones (more examples) to look for new failures, whose
+# examples are then kept in the test with @example (README, "Quick start").
+settings.register_profile("repeatable", derandomize=True, deadline=None)
+settings.register_profile("explore", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 SEATS = ("north", "east", "south", "west")
 PLAYERS = {"north": "Kleitos", "east": "Peukestas", "south": "Nearchos", "west": "Aristonous"}
