@@ -236,3 +236,23 @@ def test_a_battle_and_an_overrun_are_told_in_the_readers_words(pack, language: s
     lost = _say(pack, language, "CUsRemoved", cus={"mercenary": 1}, rule="R-9.4", seat="west", space="pella",
                 why="overrun: mercenaries and elephants eliminated")
     assert "overrun" not in lost and "eliminated" not in lost, lost
+
+
+@pytest.mark.parametrize("grey", [False, True])
+def test_a_press_receipt_names_a_message_its_next_sentence_can_point_back_to(grey: bool) -> None:
+    """try28e: the press receipt read 'Tu prensa (mensaje 1, ...) se retransmite ...
+    Nadie más lo ve' and 'Ваша пресса (сообщение 2, ...) переслана ... Больше его никто
+    не видит': the subject is the message (masculine 'mensaje', neuter 'сообщение'), as
+    the next sentence's 'lo' / 'его' says."""
+    msgid = ("Your press (message %(id)s, %(chars)s characters) is relayed to %(to)s as grey press: your "
+             "seat is not shown." if grey else
+             "Your press (message %(id)s, %(chars)s characters) is relayed to %(to)s.")
+    values = {"id": 2, "chars": 21, "to": "north, east"}
+    es = i18n.translations("es").gettext(msgid) % values
+    ru = i18n.translations("ru").gettext(msgid) % values
+    assert es.startswith("Tu mensaje de prensa (n.º 2, 21 caracteres) se retransmite a north, east"), es
+    assert ru.startswith("Ваше сообщение прессы (№ 2, символов: 21) переслано: north, east"), ru
+    for kept in ("Nobody else sees it; the archive never shows it.",
+                 "Nobody else sees it, and the archive shows it only after the game ends."):
+        assert " lo " in f" {i18n.translations('es').gettext(kept)} "
+        assert " его " in f" {i18n.translations('ru').gettext(kept)} "
