@@ -256,3 +256,14 @@ def test_a_press_receipt_names_a_message_its_next_sentence_can_point_back_to(gre
                  "Nobody else sees it, and the archive shows it only after the game ends."):
         assert " lo " in f" {i18n.translations('es').gettext(kept)} "
         assert " его " in f" {i18n.translations('ru').gettext(kept)} "
+
+
+def test_a_decks_order_is_one_order_in_spanish() -> None:
+    """try28e: the archive's README (and the verifier's notes) listed the private events
+    as 'manos, órdenes del mazo, documentos de órdenes': 'órdenes' are commands; the
+    order of a deck is 'el orden' ('el orden de los mazos'), as the other es texts say."""
+    with open(i18n.catalogue_path("es").with_suffix(".po"), "rb") as f:
+        catalogue = read_po(f)
+    wrong = [m.id for m in catalogue if m.id and "deck order" in str(m.id) and "órdenes del mazo" in str(m.string)]
+    assert not wrong, wrong
+    assert "órdenes del mazo" not in " ".join(str(m.string) for m in catalogue)
