@@ -3,6 +3,7 @@ every seat, the status text, the moves of open deadlines and the notices about t
 from __future__ import annotations
 
 import gettext
+import re
 import textwrap
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -100,6 +101,13 @@ def status_text(judge: Service, game_id: str, tr: gettext.NullTranslations | Non
                      for line in lines)
 
 
+def one_stop(text: str) -> str:
+    """``text`` with a sentence's full stop that follows an abbreviation's merged into
+    it, as Russian writes it: a span of days is ``1 дн.``, so "на 1 дн.." read with two
+    stops (issue 28, try28e); an ellipsis ``...`` is left alone."""
+    return re.sub(r"(?<=\w)\.\.(?!\.)", ".", text)
+
+
 def span(d: timedelta, tr: gettext.NullTranslations | None = None) -> str:
     """A duration as the notices show it (``1 h 05 min``), in the language of ``tr``
     (None: English)."""
@@ -149,7 +157,7 @@ def tell_moved(judge: Service, game_id: str, moved: list[Moved], why: Localizabl
         _ = tr.gettext
         when = deadlines.shown(judge, game_id, m.due, tr)
         due, was = calendar.shown_apart(m.due, m.was, settings_of(judge, game_id), i18n.language_of(tr))
-        body = f"{localize(why, tr)}. " + _(
+        body = one_stop(f"{localize(why, tr)}. ") + _(
             "Your orders for step %(step)s are now due %(due)s (was %(was)s). The prompt you have shows the old "
             "time; this one holds, and the reminder comes again before it.") % {"step": m.step, "due": due,
                                                                                  "was": was}
