@@ -267,3 +267,14 @@ def test_a_decks_order_is_one_order_in_spanish() -> None:
     wrong = [m.id for m in catalogue if m.id and "deck order" in str(m.id) and "órdenes del mazo" in str(m.string)]
     assert not wrong, wrong
     assert "órdenes del mazo" not in " ".join(str(m.string) for m in catalogue)
+
+
+def test_a_running_games_archive_keeps_no_secret_in_russian_words() -> None:
+    """try28e: the reply to `command: archive` in a running game said '(..., без зерна:
+    ничего тайного ни одного места)', which does not parse ('nothing secret' has no
+    link to 'any seat'); now 'ни одной тайны ни одного места' (no secret of any seat)."""
+    msgid = ("Game %(game)s is still running: the attached %(file)s holds the public part of its log (private "
+             "events only as commitments, no seed: nothing secret of any seat) and pbem_verify.py, a verifier "
+             "that needs nothing but Python 3.11 or later. Unzip it and run")
+    ru = i18n.translations("ru").gettext(msgid) % {"game": "g1", "file": "g1-archive.zip"}
+    assert "без зерна: ни одной тайны ни одного места)" in ru, ru
