@@ -30,6 +30,7 @@ answer each other.
 """
 from __future__ import annotations
 
+import gettext
 import hashlib
 import logging
 from collections.abc import Sequence
@@ -56,13 +57,15 @@ DIGEST_FULL = 20
 
 @dataclass(frozen=True)
 class Allowance:
-    """What may happen to one answer: ``verdict`` ``send`` (with ``note`` to add when
+    """What may happen to one answer: ``verdict`` ``send`` (with ``near`` when
     the address nears its limit), ``digest`` (keep it for the answers digest),
     ``repeat`` (the same answer went within the hour) or ``drop`` (a stranger past the
     limits)."""
 
     verdict: str
-    note: str | None = None
+    near: tuple[int, int] | None = None
+    """``(answer number, hourly limit)`` when the address nears its limit: the note
+    the answer ends with, told in the reader's language (:func:`deliver`)."""
     urgent: bool = False
     """A refusal sent past the hourly limit (counted for :data:`URGENT_EVERY`)."""
 
@@ -106,11 +109,7 @@ def allowance(judge: Service, address: str | None, digest: str | None = None, ur
                 return Allowance("send", urgent=True)
             return Allowance("digest")
         left = limit - sent - 1
-        note = None if left > NEAR else (
-            f"Note: this is answer {sent + 1} of {limit} the judge sends to your address within an hour. "
-            "Past that your mails are still read and answered, but the answers are collected into one "
-            "digest mail, sent as soon as the hour allows. Nothing is lost.")
-        return Allowance("send", note)
+        return Allowance("send", None if left > NEAR else (sent + 1, limit))
     if judge.store.replies_to_strangers(since) >= judge.config.stranger_replies_per_hour:
         return Allowance("drop")
     return Allowance("send") if sent < judge.config.reply_rate_per_hour else Allowance("drop")
@@ -129,6 +128,10 @@ def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id
     when it was dropped."""
     digest = answer_digest(parsed.sender or "", text)
     allowed = allowance(judge, parsed.sender, digest, urgent)
+
+    def tr() -> gettext.NullTranslations:  # the notes below in the reader's language (issue 28, try28e)
+        return seat_preferences.address_translations(judge.store, parsed.sender or "", game_id)
+
     if allowed.verdict == "drop":
         if inbox_id is not None:
             suppressed(judge, inbox_id, parsed.sender)
@@ -142,16 +145,21 @@ def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id
     if allowed.verdict == "digest":
         if attachments:
             names = ", ".join(a.filename for a in attachments)
-            text = (f"{text.rstrip()}\n\n(Not in this digest: the attached {names}. Ask again when the "
-                    "hour allows.)\n")
+            text = f"{text.rstrip()}\n\n" + tr().gettext(
+                "(Not in this digest: the attached %(names)s. Ask again when the hour allows.)") % {
+                "names": names} + "\n"
         judge.store.hold_answer(to_addr=parsed.sender or "", to_name=parsed.sender_name or None, game_id=game_id,
                                 inbox_id=inbox_id, subject=subject, text=text, digest=digest,
                                 at=judge.clock().isoformat())
         if inbox_id is not None:
             judge.store.note_answer(inbox_id, "digest")
         return True
-    if allowed.note:
-        text = f"{text.rstrip()}\n\n{allowed.note}\n"
+    if allowed.near:
+        note = tr().gettext(
+            "Note: this is answer %(num)s of %(limit)s the judge sends to your address within an hour. Past that "
+            "your mails are still read and answered, but the answers are collected into one digest mail, sent as "
+            "soon as the hour allows. Nothing is lost.") % {"num": allowed.near[0], "limit": allowed.near[1]}
+        text = f"{text.rstrip()}\n\n{note}\n"
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender or "",
                  to_name=parsed.sender_name or None, subject=subject, text=text,
                  html=html if html is not None else build.html_of_text(html_title or subject, text),
