@@ -97,3 +97,27 @@ def test_a_russian_notice_of_a_span_in_days_ends_with_one_stop(tmp_path: Path) -
         assert ".." not in moved + resumed
     finally:
         m.close()
+
+
+def test_an_answers_html_part_says_its_language(tmp_path: Path) -> None:
+    """try28e: every HTML part made from a text body (refusals, command replies,
+    receipts, table notices) said ``<html lang="en">`` in a Russian or Spanish mail, so
+    a reader's mail client, screen reader and spell checker took it for English; the
+    reports said their language already. Now each says the language it is written in."""
+    m = _start(tmp_path)  # north and south English, east Russian, west Spanish
+    try:
+        for seat in ("east", "west", "north"):
+            m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "status"}, subject="status")
+            m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat] + "x", "command": "status"}, subject="bad")
+        m.cycle()
+        host_commands.run(m.judge, "g1", "pause", reason="vacaciones")
+        m.cycle()
+
+        def lang(seat: str, subject: str) -> str:
+            html = m.mails(seat, subject)[0].get_body(("html",)).get_content()
+            return html.split('<html lang="', 1)[1].split('"', 1)[0]
+        assert [lang("east", s) for s in ("Re: status", "Re: bad", "[g1] партия на паузе")] == ["ru"] * 3
+        assert [lang("west", s) for s in ("Re: status", "Re: bad", "[g1] la partida está en pausa")] == ["es"] * 3
+        assert [lang("north", s) for s in ("Re: status", "Re: bad", "[g1] the game is paused")] == ["en"] * 3
+    finally:
+        m.close()

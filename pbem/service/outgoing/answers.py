@@ -121,7 +121,8 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     text = build.render_rejection(parsed.subject, capped_problems(shown, tr), game_id,
                                   capped_echo(mask_key_lines(orders_text)) if orders_text else None,
                                   note=note_text(note, tr), tr=tr)
-    return ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, subject=re_subject(parsed.subject),
+    return ratelimit.deliver(judge, parsed, inbox_id, language=language, game_id=game_id,
+                             subject=re_subject(parsed.subject),
                              text=text, html_title=tr.gettext("Orders not applied"),
                              id_parts=(game_id or "judge", "reply", *answer_key(parsed)), urgent=urgent)
 
@@ -191,7 +192,7 @@ def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: i
     text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note, changes=changes,
                                 logged=logged, witness=witness, partly=partly, tr=tr)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
-                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text(_("Orders accepted"), text),
+                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text(_("Orders accepted"), text, i18n.language_of(tr)),
                  id_parts=(game_id, "receipt", *answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from pbem import i18n
 from pbem.mail.compose import Attachment
 from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
@@ -117,7 +118,7 @@ def allowance(judge: Service, address: str | None, digest: str | None = None, ur
 
 def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id: str | None, subject: str,
             text: str, id_parts: Sequence[object], html_title: str | None = None, html: str | None = None,
-            attachments: Sequence[Attachment] = (), urgent: bool = False) -> bool:
+            attachments: Sequence[Attachment] = (), urgent: bool = False, language: str | None = None) -> bool:
     """Queue the answer ``text`` to the sender of ``parsed`` (threaded under it) as the
     limits allow (:func:`allowance`): sent (with the near-the-limit note), kept for the
     sender's answers digest, not sent again (a repeat), or dropped. The HTML part is
@@ -125,12 +126,14 @@ def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id
     answer sent on its own (a digest keeps the text only, and says the file was left
     out). Marks the inbox row ``inbox_id`` when the answer is not sent on its own.
     ``urgent``: it is a real refusal to a seat's own address (:func:`allowance`). False
-    when it was dropped."""
+    when it was dropped. ``language``: the answer's language (its HTML part's ``lang``
+    and the notes added here), else the address's (issue 28)."""
     digest = answer_digest(parsed.sender or "", text)
     allowed = allowance(judge, parsed.sender, digest, urgent)
 
     def tr() -> gettext.NullTranslations:  # the notes below in the reader's language (issue 28, try28e)
-        return seat_preferences.address_translations(judge.store, parsed.sender or "", game_id)
+        return i18n.translations(language) if language else \
+            seat_preferences.address_translations(judge.store, parsed.sender or "", game_id)
 
     if allowed.verdict == "drop":
         if inbox_id is not None:
@@ -162,7 +165,8 @@ def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id
         text = f"{text.rstrip()}\n\n{note}\n"
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender or "",
                  to_name=parsed.sender_name or None, subject=subject, text=text,
-                 html=html if html is not None else build.html_of_text(html_title or subject, text),
+                 html=html if html is not None else build.html_of_text(html_title or subject, text,
+                                                                       i18n.language_of(tr())),
                  id_parts=id_parts, in_reply_to=parsed.message_id, references=parsed.references,
                  auto="auto-replied", answer_digest=digest, attachments=attachments, urgent=allowed.urgent)
     return True

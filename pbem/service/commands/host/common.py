@@ -36,7 +36,8 @@ def tell_seats(judge: Service, game_id: str, subject: Localizable, body: Localiz
         text = build.render_notice(wrapped(localize(body, tr)), game_id, tr)
         title = head + localize(subject, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] {title}", text=text, html=build.html_of_text(title, text),
+                     subject=f"[{game_id}] {title}", text=text,
+                     html=build.html_of_text(title, text, i18n.language_of(tr)),
                      id_parts=(game_id, "host", id_part, row["seat"]))
 
 
@@ -164,7 +165,7 @@ def tell_moved(judge: Service, game_id: str, moved: list[Moved], why: Localizabl
         text = build.render_notice(wrapped(body), game_id, tr)
         subject = f"[{game_id}] step {m.step}: " + _("your deadline moved to %(when)s") % {"when": when}
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=subject, text=text, html=build.html_of_text(subject, text),
+                     subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                      id_parts=(game_id, "deadline-moved", m.seat, m.step, m.due.isoformat(), head))
 
 
