@@ -119,5 +119,15 @@ def test_an_answers_html_part_says_its_language(tmp_path: Path) -> None:
         assert [lang("east", s) for s in ("Re: status", "Re: bad", "[g1] партия на паузе")] == ["ru"] * 3
         assert [lang("west", s) for s in ("Re: status", "Re: bad", "[g1] la partida está en pausa")] == ["es"] * 3
         assert [lang("north", s) for s in ("Re: status", "Re: bad", "[g1] the game is paused")] == ["en"] * 3
+        # the welcome, a press relay and the seed mail too
+        m.send("north", {"game": "g1", "seat": "north", "key": KEYS["north"], "command": "press", "to": "all",
+                         "text": "Hello all."}, subject="press")
+        m.cycle()
+        host_commands.run(m.judge, "g1", "end", winner="north", reason="test")
+        m.cycle()
+        assert [lang("east", s) for s in ("[g1] добро пожаловать", "[g1] послание от north",
+                                          "[g1] зерно кубиков")] == ["ru"] * 3
+        assert [lang("west", s) for s in ("[g1] bienvenida", "[g1] mensaje de north",
+                                          "[g1] la semilla de los dados")] == ["es"] * 3
     finally:
         m.close()

@@ -147,9 +147,9 @@ def mail_seed(judge: Service, game_id: str, why: i18n.Localizable) -> None:
               "`command: archive` mails the archive again (docs/trust.md)."))
         if head:
             body += "\n\n" + _("Log witness (the log's last event now): %(witness)s") % {"witness": head}
+        subject, text = f"[{game_id}] " + _("the dice seed"), build.render_notice(body, game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] " + _("the dice seed"), text=build.render_notice(body, game_id, tr),
-                     html=None,
+                     subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                      id_parts=(game_id, "seed", row["seat"]), attachments=[archive.attachment])
     filename = next(iter(made.values())).filename if made else log_archive(store, game_id, judge.clock()).filename
     host = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)

@@ -133,7 +133,7 @@ def _confirmation_undeliverable(judge: Service, address: str, why: i18n.Localiza
             subject = f"[{game_id}] " + tr.gettext("seat %(seat)s: the new address refused the confirmation") % {
                 "seat": seat}
             outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                         subject=subject, text=text, html=build.html_of_text(subject, text),
+                         subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                          id_parts=(game_id, "address-undeliverable", seat, change["id"]))
         notify_host(judge, game_id, lambda tr, seat=seat: tr.gettext(
             "Seat %(seat)s of %(game)s asked to move to %(address)s, but the confirmation code could not be "
