@@ -110,6 +110,10 @@ def test_an_answers_html_part_says_its_language(tmp_path: Path) -> None:
             m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "status"}, subject="status")
             m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat] + "x", "command": "status"}, subject="bad")
         m.cycle()
+        for n in (2, 3):  # three wrong keys: the seat is alerted
+            m.send("east", {"game": "g1", "seat": "east", "key": KEYS["east"] + "x", "command": "status"},
+                   subject=f"bad {n}")
+        m.cycle()
         host_commands.run(m.judge, "g1", "pause", reason="vacaciones")
         m.cycle()
 
@@ -119,6 +123,7 @@ def test_an_answers_html_part_says_its_language(tmp_path: Path) -> None:
         assert [lang("east", s) for s in ("Re: status", "Re: bad", "[g1] партия на паузе")] == ["ru"] * 3
         assert [lang("west", s) for s in ("Re: status", "Re: bad", "[g1] la partida está en pausa")] == ["es"] * 3
         assert [lang("north", s) for s in ("Re: status", "Re: bad", "[g1] the game is paused")] == ["en"] * 3
+        assert lang("east", "[g1] неверные ключи для вашего места") == "ru"
         # the welcome, a press relay and the seed mail too
         m.send("north", {"game": "g1", "seat": "north", "key": KEYS["north"], "command": "press", "to": "all",
                          "text": "Hello all."}, subject="press")

@@ -290,10 +290,11 @@ def sync_seats(judge: Service, game: GameConfig) -> list[Handover]:
                                  "first": seq - len(changes) + 1, "last": seq}
                 + ("\n\n" + _("Log witness: %(witness)s") % {"witness": head} if head else ""))
         for address, name in dict.fromkeys([(row["email"], row["player"]), (fold_address(s.email), s.player)]):
+            subject = f"[{game.id}] " + _("your seat %(seat)s changed") % {"seat": s.seat}
+            text = build.render_notice(body, game.id, tr)
             outbox.queue(judge, game_id=game.id, kind="notice", to_addr=address, to_name=name,
-                         subject=f"[{game.id}] " + _("your seat %(seat)s changed") % {"seat": s.seat},
-                         text=build.render_notice(body, game.id, tr),
-                         html=None, id_parts=(game.id, "seat-changed", s.seat, seq, address))
+                         subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
+                         id_parts=(game.id, "seat-changed", s.seat, seq, address))
     return out
 
 

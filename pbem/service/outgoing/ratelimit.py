@@ -222,7 +222,8 @@ def _digest(judge: Service, address: str, rows: list[dict[str, Any]], urgent: bo
     answers = tr.gettext("%(num)s answers to your mails") % {"num": len(rows)}
     subject = f"[{games[0]}] {answers}" if len(games) == 1 else answers
     outbox.queue(judge, game_id=games[0] if len(games) == 1 else None, kind="reply", to_addr=address,
-                 to_name=rows[0]["to_name"], subject=subject, text=text, html=build.html_of_text(subject, text),
+                 to_name=rows[0]["to_name"], subject=subject, text=text,
+                 html=build.html_of_text(subject, text, i18n.language_of(tr)),
                  id_parts=("judge", "answers-digest", address, rows[0]["id"]), auto="auto-replied", urgent=urgent)
     judge.store.mark_answers_sent([r["id"] for r in rows], judge.clock().isoformat())
 

@@ -97,7 +97,8 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
         old_subject = f"[{game_id}] " + old_tr.gettext("your seat %(seat)s has a new player") % values
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
                      subject=old_subject, text=note,
-                     html=build.html_of_text(old_subject, note), id_parts=(game_id, "replaced", seat, head))
+                     html=build.html_of_text(old_subject, note, i18n.language_of(old_tr)),
+                     id_parts=(game_id, "replaced", seat, head))
     prompt_again(judge, game_id, seat, again=head)  # a second handover at this step mails the prompt again
     return head
 
