@@ -278,3 +278,16 @@ def test_a_running_games_archive_keeps_no_secret_in_russian_words() -> None:
              "that needs nothing but Python 3.11 or later. Unzip it and run")
     ru = i18n.translations("ru").gettext(msgid) % {"game": "g1", "file": "g1-archive.zip"}
     assert "без зерна: ни одной тайны ни одного места)" in ru, ru
+
+
+def test_a_proposals_receipt_reads_as_a_proposal_handed_in() -> None:
+    """try28e: the receipt of `command: propose` said 'Tu propuesta 1 (...) está hecha;
+    tu propio sí cuenta' and 'Ваше предложение 2 (...) сделано; ваше собственное «да»
+    засчитано': a proposal is handed in ('presentada', 'подано') and what counts is the
+    proposer's vote for it ('voto a favor', 'голос «за»')."""
+    msgid = "Your proposal %(number)s (%(what)s) is made; your own yes counts."
+    values = {"number": 2, "what": "x"}
+    es = i18n.translations("es").gettext(msgid) % values
+    ru = i18n.translations("ru").gettext(msgid) % values
+    assert es == "Tu propuesta 2 (x) queda presentada; tu propio voto a favor ya cuenta.", es
+    assert ru == "Ваше предложение 2 (x) подано; ваш собственный голос «за» засчитан.", ru
