@@ -88,11 +88,13 @@ def _is_prose(block: list[str]) -> bool:
             and not any(re.match(r"^[a-z_]+:(\s|$)", line) for line in block))
 
 
-def text_to_html(title: str, text: str) -> str:
+def text_to_html(title: str, text: str, language: str = "en") -> str:
     """An HTML alternative (a complete document) of a text body: paragraphs of prose
     become ``<p>`` (their wrapped lines joined again), every other block (lists,
     tables, YAML, indented lines) a ``<pre>``; everything is escaped. The text part
-    stays the reference; this only makes it read well in an HTML mail client."""
+    stays the reference; this only makes it read well in an HTML mail client.
+    ``language``: the document's ``lang`` (the text's language, issue 28: a Spanish or
+    Russian answer said ``lang="en"``, so readers and spell checkers took it for English)."""
     blocks: list[list[str]] = [[]]
     for line in text.replace("\r\n", "\n").split("\n"):
         if line.strip():
@@ -107,7 +109,7 @@ def text_to_html(title: str, text: str) -> str:
             parts.append("<p>" + escape(" ".join(line.strip() for line in block)) + "</p>")
         else:
             parts.append("<pre>" + escape("\n".join(block)) + "</pre>")
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+    return (f'<!DOCTYPE html>\n<html lang="{escape(language)}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>"
             "body{font-family:Georgia,serif;max-width:46em;margin:1em auto;padding:0 .8em;color:#222;"

@@ -288,10 +288,10 @@ def render_notice(body: str, game_id: str | None, tr: gettext.NullTranslations |
     return render("notice.txt.j2", {"body": body, "game_id": game_id}, tr)
 
 
-def html_of_text(title: str, text: str) -> str:
+def html_of_text(title: str, text: str, language: str = i18n.DEFAULT) -> str:
     """The HTML alternative of a text body (:func:`pbem.mail.body.text_to_html`: prose
-    as paragraphs, the rest preformatted; escaped)."""
-    return text_to_html(title, text)
+    as paragraphs, the rest preformatted; escaped), marked as written in ``language``."""
+    return text_to_html(title, text, language)
 
 
 def map_png(pack: Pack, state: rules.GameState, events: Sequence[rules.Event], title: str,

@@ -191,3 +191,30 @@ def test_a_digest_past_the_limit_goes_within_ten_minutes_not_an_hour(slow_table:
     assert len(digests) == 1 and "second refusal" in digests[0], digests
     run_once(table.judge, table.poller)
     assert len([s for s, _t in _answers(table, other) if "answers" in s]) == 1, "sent once"
+
+
+def test_the_notes_about_the_limit_are_in_the_seats_language(slow_table: Table) -> None:
+    """try28e: a Russian (or Spanish) seat near its hourly limit read "Note: this is
+    answer 2 of 4 the judge sends to your address within an hour ..." in English under
+    a Russian answer, and an attachment left out of its digest "(Not in this digest:
+    the attached g1-archive.zip ...)": both now in the seat's language."""
+    table = slow_table
+    seat = "north"
+    head = f"game: g1\nseat: {seat}\nkey: {KEYS[seat]}\n"
+    table.send(seat, head + "command: preferences\nlanguage: ru\n", subject="язык")
+    run_once(table.judge, table.poller)
+    for n in (2, 3, 4):
+        table.send(seat, f"Привет, судья, вопрос {n}.", subject=f"вопрос {n}")
+        run_once(table.judge, table.poller)
+    table.send(seat, head + "command: archive\n", subject="архив")  # past the limit: kept for the digest
+    run_once(table.judge, table.poller)
+    answered = dict(_answers(table, seat))
+    second = " ".join(answered["Re: вопрос 2"].split())
+    assert "Примечание: это ответ 2 из 4, которые судья отправляет на ваш адрес за час." in second, second
+    assert "Note: this is answer" not in second
+    table.now[0] += timedelta(minutes=61)
+    run_once(table.judge, table.poller)
+    digest = next(" ".join(table.text_of(m).split()) for m in table.inbox(seat)
+                  if "Re: архив" in table.text_of(m))
+    assert "(Не вошло в эту сводку: вложение g1-archive.zip." in digest, digest
+    assert "Not in this digest" not in digest

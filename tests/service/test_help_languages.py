@@ -90,3 +90,33 @@ def test_a_mail_without_a_game_is_answered_in_the_senders_language(tmp_path: Pat
         assert en.startswith("Your mail \"bare\" was not applied"), en[:300]
     finally:
         m.close()
+
+
+def test_the_guides_examples_name_things_in_the_guides_language() -> None:
+    """try28e: the Spanish and Russian guides' movement example wrote
+    ``pick_up: {at: Gaza, royals: [Heracles]}`` and ``drop: {at: Space, ...}`` in
+    English (Russian: Газа, Геракл; the prompts' placeholder is Espacio / Зона), and
+    their map section showed an army's box as "Ptolemy 8" (the map's labels are the
+    reader's: Ptolomeo, Птолемей). No place, province, general, royal, fleet,
+    independent army or card of the es/ru guide is named in English unless in
+    parentheses after its own name ("Византий (Byzantium)"), and no English
+    placeholder in its examples."""
+    from pbem.pack.loader import load_pack
+    from pbem.pack.names import localized
+
+    pack = load_pack()
+    sections = ("spaces", "provinces", "generals", "royals", "fleets", "independent_armies")
+    for language, placeholder in (("es", "Espacio"), ("ru", "Зона")):
+        local = localized(pack, language)
+        english = {v.name for section in sections for k, v in getattr(pack, section).items()
+                   if getattr(local, section)[k].name != v.name}
+        english |= {c.name for k, c in pack.cards.items() if local.cards[k].name != c.name}
+        guide = help_cmd.guide_text(language)
+        for line in guide.splitlines():
+            named = [n for n in english if re.search(r"(?<![\w(])" + re.escape(n) + r"(?!\w)", line)]
+            assert not named, (language, named, line)
+        spans = re.findall(r"`([^`\n]*\{[^`\n]*)`", guide)  # inline flow-YAML examples
+        assert spans
+        for span in spans:
+            assert "Space" not in re.findall(r"\w+", span), (language, span)
+        assert f"drop: {{at: {placeholder}, ...}}" in guide

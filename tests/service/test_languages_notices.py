@@ -4,7 +4,8 @@ prefix kept; an English seat reads the same notice in English; the host's reply 
 host command comes in the host's language (``host_language``)."""
 from __future__ import annotations
 
-from datetime import timedelta
+import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pbem import rules
@@ -68,5 +69,70 @@ def test_the_hosts_reply_to_a_host_command_is_in_the_host_language(tmp_path: Pat
         assert "Testigo del registro: " in reply and "Log witness" not in reply and "is paused" not in reply
         notice = " ".join(text(m.mails("north", "[g2] партия на паузе")[0]).split())
         assert "Ведущий поставил g2 на паузу: fiesta." in notice
+    finally:
+        m.close()
+
+
+def test_a_russian_notice_of_a_span_in_days_ends_with_one_stop(tmp_path: Path) -> None:
+    """try28e: a Russian seat whose deadline the host extended by a day read "Ведущий
+    продлил ваш срок в g1 на 1 дн.. Ваши приказы ..." (the abbreviation's stop and the
+    sentence's); so did a resume after a pause of days. One stop, as Russian writes it."""
+    m = _start(tmp_path)
+    m.judge.clock = lambda: datetime.now(UTC) + m.offset[0]
+    try:
+        seat = rules.pending(m.judge.state("g1"))[0].seat
+        if seat != "east":
+            m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "preferences", "language": "ru"})
+            m.cycle()
+        host_commands.run(m.judge, "g1", "extend", hours=24)
+        m.cycle()
+        moved = " ".join(text(m.mails(seat, "[g1] step")[-1]).split())
+        assert "Ведущий продлил ваш срок в g1 на 1 дн. Ваши приказы на шаг" in moved, moved
+        host_commands.run(m.judge, "g1", "pause", reason="праздник")
+        m.offset[0] += timedelta(days=2)
+        host_commands.run(m.judge, "g1", "resume")
+        m.cycle()
+        resumed = " ".join(text(m.mails(seat, "[g1] партия возобновлена")[0]).split())
+        assert re.search(r"после паузы длиной 2 дн\.(?: \d+ с\.)? Каждый открытый срок", resumed), resumed
+        assert ".." not in moved + resumed
+    finally:
+        m.close()
+
+
+def test_an_answers_html_part_says_its_language(tmp_path: Path) -> None:
+    """try28e: every HTML part made from a text body (refusals, command replies,
+    receipts, table notices) said ``<html lang="en">`` in a Russian or Spanish mail, so
+    a reader's mail client, screen reader and spell checker took it for English; the
+    reports said their language already. Now each says the language it is written in."""
+    m = _start(tmp_path)  # north and south English, east Russian, west Spanish
+    try:
+        for seat in ("east", "west", "north"):
+            m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat], "command": "status"}, subject="status")
+            m.send(seat, {"game": "g1", "seat": seat, "key": KEYS[seat] + "x", "command": "status"}, subject="bad")
+        m.cycle()
+        for n in (2, 3):  # three wrong keys: the seat is alerted
+            m.send("east", {"game": "g1", "seat": "east", "key": KEYS["east"] + "x", "command": "status"},
+                   subject=f"bad {n}")
+        m.cycle()
+        host_commands.run(m.judge, "g1", "pause", reason="vacaciones")
+        m.cycle()
+
+        def lang(seat: str, subject: str) -> str:
+            html = m.mails(seat, subject)[0].get_body(("html",)).get_content()
+            return html.split('<html lang="', 1)[1].split('"', 1)[0]
+        assert [lang("east", s) for s in ("Re: status", "Re: bad", "[g1] партия на паузе")] == ["ru"] * 3
+        assert [lang("west", s) for s in ("Re: status", "Re: bad", "[g1] la partida está en pausa")] == ["es"] * 3
+        assert [lang("north", s) for s in ("Re: status", "Re: bad", "[g1] the game is paused")] == ["en"] * 3
+        assert lang("east", "[g1] неверные ключи для вашего места") == "ru"
+        # the welcome, a press relay and the seed mail too
+        m.send("north", {"game": "g1", "seat": "north", "key": KEYS["north"], "command": "press", "to": "all",
+                         "text": "Hello all."}, subject="press")
+        m.cycle()
+        host_commands.run(m.judge, "g1", "end", winner="north", reason="test")
+        m.cycle()
+        assert [lang("east", s) for s in ("[g1] добро пожаловать", "[g1] послание от north",
+                                          "[g1] зерно кубиков")] == ["ru"] * 3
+        assert [lang("west", s) for s in ("[g1] bienvenida", "[g1] mensaje de north",
+                                          "[g1] la semilla de los dados")] == ["es"] * 3
     finally:
         m.close()

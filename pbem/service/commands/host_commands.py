@@ -136,7 +136,7 @@ def _signup_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
                      or tr.gettext("nobody yet"), "free": ", ".join(free)}), game_id, tr)
     outbox.queue(judge, game_id=None, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text,
-                 html=build.html_of_text(tr.gettext("sign-up status"), text),
+                 html=build.html_of_text(tr.gettext("sign-up status"), text, i18n.language_of(tr)),
                  id_parts=(game_id, "host-reply", *answers.answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return "host"
@@ -238,7 +238,8 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
     text = build.render_notice(wrapped(body), game_id, tr)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
                  subject=re_subject(parsed.subject), text=text,
-                 html=build.html_of_text(tr.gettext("host command %(name)s") % {"name": name}, text),
+                 html=build.html_of_text(tr.gettext("host command %(name)s") % {"name": name}, text,
+                                          i18n.language_of(tr)),
                  id_parts=(game_id, "host-reply", *answers.answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
     return "host"

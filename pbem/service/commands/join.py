@@ -128,7 +128,8 @@ def _tell(judge: Service, game_id: str, taken: Mapping[str, Any], subject: i18n.
     title = i18n.localize(subject, tr)
     text = build.render_notice(wrapped(i18n.localize(body, tr)), game_id, tr)
     outbox.queue(judge, game_id=None, kind="notice", to_addr=taken["email"], to_name=taken["player"],
-                 subject=f"[{game_id}] {title}", text=text, html=build.html_of_text(title, text),
+                 subject=f"[{game_id}] {title}", text=text,
+                     html=build.html_of_text(title, text, i18n.language_of(tr)),
                  id_parts=(game_id, "signup", i18n.localize(subject), taken["seat"], taken["email"],
                            judge.clock().isoformat()))
 
@@ -234,7 +235,7 @@ def handle_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec:
     text = build.render_notice(wrapped(body), game_id, tr)
     subject = _("your seat %(seat)s") % names
     outbox.queue(judge, game_id=None, kind="welcome", to_addr=sender, to_name=player, subject=f"[{game_id}] {subject}",
-                 text=text, html=build.html_of_text(subject, text),
+                 text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                  # the join mail's own id and content: a second join of the seat (after the host freed it)
                  # is a new welcome with a new key (issue 25.2: it shared the first one's id and was dropped)
                  id_parts=(game_id, "signup", seat, sender, *answers.answer_key(parsed)),
@@ -264,7 +265,7 @@ def _tell_host_joined(judge: Service, game_id: str, row: Mapping[str, Any], seat
     parts = (game_id, "signup-host", seat, sender, judge.clock().isoformat())
     subject = f"[{game_id}] " + _("sign-up: %(player)s took %(seat)s") % {"player": player, "seat": seat}
     outbox.queue(judge, game_id=None, kind="notice", to_addr=row["host_email"], to_name=None, subject=subject,
-                 text=text, html=build.html_of_text(_("sign-up"), text), id_parts=parts)
+                 text=text, html=build.html_of_text(_("sign-up"), text, i18n.language_of(tr)), id_parts=parts)
     webhooks.queue_host_notice(judge, row["host_email"], None, "sign-up", subject, parts)  # issue 29 trial 4
 
 
@@ -284,7 +285,7 @@ def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dic
         text = build.render_notice(wrapped(body), game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=t["email"], to_name=t["player"],
                      subject=f"[{game_id}] " + tr.gettext("the game starts"), text=text,
-                     html=build.html_of_text(tr.gettext("the game starts"), text),
+                     html=build.html_of_text(tr.gettext("the game starts"), text, i18n.language_of(tr)),
                      id_parts=(game_id, "started", t["seat"]))
     tr = i18n.translations((row["settings"] or {}).get("host_language") or i18n.DEFAULT)  # the host's language
     body = (tr.gettext("Your open game %(game)s is full and has started (%(names)s). Host commands work on it as "
@@ -293,7 +294,7 @@ def _start(judge: Service, game_id: str, row: Mapping[str, Any], taken: list[dic
     text = build.render_notice(wrapped(body), game_id, tr)
     subject = f"[{game_id}] " + tr.gettext("the game starts")
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["host_email"], to_name=None, subject=subject,
-                 text=text, html=build.html_of_text(tr.gettext("the game starts"), text),
+                 text=text, html=build.html_of_text(tr.gettext("the game starts"), text, i18n.language_of(tr)),
                  id_parts=(game_id, "started", "host"))
     webhooks.queue_host_notice(judge, row["host_email"], game_id, "sign-up", subject, (game_id, "started", "host"))
 

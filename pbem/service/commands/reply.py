@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pbem import i18n
 from pbem.mail.compose import Attachment
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
@@ -42,7 +43,7 @@ def send(judge: Service, parsed: ParsedMail, game_id: str, reply: Reply, inbox_i
     """Queue ``reply`` to the sender of ``parsed`` (rate-limited like every answer)."""
     tr = seat_preferences.translations_at(judge.store, game_id, parsed.sender or "")  # the seat's language (issue 28)
     text = reply.text if reply.preformatted else build.render_notice(wrapped(reply.text), game_id, tr)
-    ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id,
+    ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, language=i18n.language_of(tr),
                       subject=re_subject(parsed.subject) if parsed.subject else f"[{game_id}] {reply.subject}",
                       text=text, html=reply.html, html_title=reply.subject,
                       id_parts=(game_id, "command", *answers.answer_key(parsed)), attachments=reply.attachments)

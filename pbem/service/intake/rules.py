@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
+from pbem import i18n
 from pbem import rules as game_rules
 from pbem.i18n import N_
 from pbem.mail.message import ParsedMail
@@ -340,7 +341,7 @@ def _already_accepted(service: Service, parsed: ParsedMail, doc: Mapping[str, An
                       "nothing changes. The game is at step %(now)d now; your latest prompt says what it waits "
                       "for.") % {"step": step, "now": now}
     ratelimit.deliver(service, parsed, iid, game_id=game_id, subject=re_subject(parsed.subject),
-                      text=build.render_notice(wrapped(text), game_id, tr),
+                      text=build.render_notice(wrapped(text), game_id, tr), language=i18n.language_of(tr),
                       html_title=tr.gettext("Orders already accepted"),
                       id_parts=(game_id, "already-accepted", *answers.answer_key(parsed)))
     return "answered"

@@ -147,9 +147,9 @@ def mail_seed(judge: Service, game_id: str, why: i18n.Localizable) -> None:
               "`command: archive` mails the archive again (docs/trust.md)."))
         if head:
             body += "\n\n" + _("Log witness (the log's last event now): %(witness)s") % {"witness": head}
+        subject, text = f"[{game_id}] " + _("the dice seed"), build.render_notice(body, game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] " + _("the dice seed"), text=build.render_notice(body, game_id, tr),
-                     html=None,
+                     subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                      id_parts=(game_id, "seed", row["seat"]), attachments=[archive.attachment])
     filename = next(iter(made.values())).filename if made else log_archive(store, game_id, judge.clock()).filename
     host = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
@@ -290,10 +290,11 @@ def sync_seats(judge: Service, game: GameConfig) -> list[Handover]:
                                  "first": seq - len(changes) + 1, "last": seq}
                 + ("\n\n" + _("Log witness: %(witness)s") % {"witness": head} if head else ""))
         for address, name in dict.fromkeys([(row["email"], row["player"]), (fold_address(s.email), s.player)]):
+            subject = f"[{game.id}] " + _("your seat %(seat)s changed") % {"seat": s.seat}
+            text = build.render_notice(body, game.id, tr)
             outbox.queue(judge, game_id=game.id, kind="notice", to_addr=address, to_name=name,
-                         subject=f"[{game.id}] " + _("your seat %(seat)s changed") % {"seat": s.seat},
-                         text=build.render_notice(body, game.id, tr),
-                         html=None, id_parts=(game.id, "seat-changed", s.seat, seq, address))
+                         subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
+                         id_parts=(game.id, "seat-changed", s.seat, seq, address))
     return out
 
 

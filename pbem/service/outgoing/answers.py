@@ -121,7 +121,8 @@ def reply(judge: Service, parsed: ParsedMail, issues: Sequence[Problem], game_id
     text = build.render_rejection(parsed.subject, capped_problems(shown, tr), game_id,
                                   capped_echo(mask_key_lines(orders_text)) if orders_text else None,
                                   note=note_text(note, tr), tr=tr)
-    return ratelimit.deliver(judge, parsed, inbox_id, game_id=game_id, subject=re_subject(parsed.subject),
+    return ratelimit.deliver(judge, parsed, inbox_id, language=language, game_id=game_id,
+                             subject=re_subject(parsed.subject),
                              text=text, html_title=tr.gettext("Orders not applied"),
                              id_parts=(game_id or "judge", "reply", *answer_key(parsed)), urgent=urgent)
 
@@ -191,7 +192,8 @@ def receipt(judge: Service, parsed: ParsedMail, game_id: str, seat: str, step: i
     text = build.render_receipt(game_id, step, seat, orders_yaml, digest, note=note, changes=changes,
                                 logged=logged, witness=witness, partly=partly, tr=tr)
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender, to_name=parsed.sender_name or None,
-                 subject=re_subject(parsed.subject), text=text, html=build.html_of_text(_("Orders accepted"), text),
+                 subject=re_subject(parsed.subject), text=text,
+                 html=build.html_of_text(_("Orders accepted"), text, i18n.language_of(tr)),
                  id_parts=(game_id, "receipt", *answer_key(parsed)), in_reply_to=parsed.message_id,
                  references=parsed.references, auto="auto-replied")
 
@@ -210,10 +212,10 @@ def alert_wrong_keys(judge: Service, game_id: str, row: Mapping[str, Any], failu
         "to guess your key; after 10 wrong keys in an hour the seat is locked for an hour. Ask the host "
         "for a new key if you think yours is known.", failures) % {"num": failures, "seat": row["seat"],
                                                                    "game": game_id}
+    subject, text = f"[{game_id}] " + tr.gettext("wrong keys for your seat"), build.render_notice(body, game_id, tr)
     outbox.queue(judge, game_id=game_id, kind="alert", to_addr=row["email"], to_name=row["player"],
-                 subject=f"[{game_id}] " + tr.gettext("wrong keys for your seat"),
-                 text=build.render_notice(body, game_id, tr),
-                 html=None, id_parts=(game_id, "wrong-keys", row["seat"], bucket))
+                 subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
+                 id_parts=(game_id, "wrong-keys", row["seat"], bucket))
     host = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
     host_notices.notify_host(judge, game_id, host.ngettext(
         "%(num)d mail in the last hour claimed seat %(seat)s "
@@ -240,9 +242,10 @@ def alert_seat(judge: Service, game_id: str, row: Mapping[str, Any], parsed: Par
         "only from your registered address. If you sent it, send it again from this address; if "
         "not, your key may be known to someone else: ask the host for a new one.") % {
             "sender": parsed.sender, "seat": row["seat"], "game": game_id, "subject": repr(parsed.subject)}
+    subject = f"[{game_id}] " + tr.gettext("held: orders for your seat from another address")
+    text = build.render_notice(body, game_id, tr)
     outbox.queue(judge, game_id=game_id, kind="alert", to_addr=row["email"], to_name=row["player"],
-                 subject=f"[{game_id}] " + tr.gettext("held: orders for your seat from another address"),
-                 text=build.render_notice(body, game_id, tr), html=None,
+                 subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                  id_parts=(game_id, "held", row["seat"], bucket))
     host = host_notices.host_translations(judge, game_id)  # the host's language (issue 28)
     host_notices.notify_host(judge, game_id, host.gettext(

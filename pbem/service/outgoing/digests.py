@@ -6,6 +6,7 @@ import logging
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from pbem import i18n
 from pbem.report import build
 from pbem.service.base.context import RetryLater, Service, is_transient
 from pbem.service.base.settings import settings_of, wrapped
@@ -73,6 +74,6 @@ def _digest(judge: Service, game_id: str, seat: str, due: list[dict[str, Any]], 
             game_id, tr)
         subject = f"[{game_id}] " + tr.gettext("daily digest %(day)s: %(reports)s") % {"day": day, "reports": reports}
         outbox.queue(judge, game_id=game_id, kind="report", to_addr=row["email"], to_name=row["player"],
-                     subject=subject, text=text, html=build.html_of_text(subject, text),
+                     subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                      id_parts=(game_id, "digest", seat, due[0]["id"]))
     return 1

@@ -67,9 +67,10 @@ def notify_host(judge: Service, game_id: str, body: i18n.Localizable, kind: str,
     tr = host_translations(judge, game_id)  # the host's language (issue 28)
     subject = f"[{game_id}] " + tr.gettext("host notice: %(kind)s") % {
         "kind": tr.gettext(KINDS[kind]) if kind in KINDS else kind}
+    text = build.render_notice(i18n.localize(body, tr), game_id, tr)
     outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None, subject=subject,
-                 text=build.render_notice(i18n.localize(body, tr), game_id, tr),
-                 html=None, id_parts=(game_id, "host", kind, digest))
+                 text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
+                 id_parts=(game_id, "host", kind, digest))
     webhooks.queue_host_notice(judge, address, game_id, kind, subject, (game_id, "host", kind, digest))
 
 
@@ -133,7 +134,7 @@ def _confirmation_undeliverable(judge: Service, address: str, why: i18n.Localiza
             subject = f"[{game_id}] " + tr.gettext("seat %(seat)s: the new address refused the confirmation") % {
                 "seat": seat}
             outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                         subject=subject, text=text, html=build.html_of_text(subject, text),
+                         subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                          id_parts=(game_id, "address-undeliverable", seat, change["id"]))
         notify_host(judge, game_id, lambda tr, seat=seat: tr.gettext(
             "Seat %(seat)s of %(game)s asked to move to %(address)s, but the confirmation code could not be "
@@ -210,7 +211,8 @@ def report_fault(judge: Service, key: str, title: i18n.Localizable, body: i18n.L
         subject, rendered = _judge_notice(title, text, tr)
         parts = ("judge", "fault", key, row["first_seen"], row["count"], address)
         outbox.queue(judge, game_id=None, kind="host", to_addr=address, to_name=None,
-                     subject=subject, text=rendered, html=None, id_parts=parts)
+                     subject=subject, text=rendered, html=build.html_of_text(subject, rendered, i18n.language_of(tr)),
+                     id_parts=parts)
         if key != "webhook":  # a webhook that gives up is not told through the webhooks
             webhooks.queue_host_notice(judge, address, None, i18n.localize(title, tr), subject, parts)
     judge.store.fault_notified(key, now.isoformat())

@@ -30,6 +30,7 @@ answer each other.
 """
 from __future__ import annotations
 
+import gettext
 import hashlib
 import logging
 from collections.abc import Sequence
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from pbem import i18n
 from pbem.mail.compose import Attachment
 from pbem.mail.headers import fold_address
 from pbem.mail.message import ParsedMail
@@ -56,13 +58,15 @@ DIGEST_FULL = 20
 
 @dataclass(frozen=True)
 class Allowance:
-    """What may happen to one answer: ``verdict`` ``send`` (with ``note`` to add when
+    """What may happen to one answer: ``verdict`` ``send`` (with ``near`` when
     the address nears its limit), ``digest`` (keep it for the answers digest),
     ``repeat`` (the same answer went within the hour) or ``drop`` (a stranger past the
     limits)."""
 
     verdict: str
-    note: str | None = None
+    near: tuple[int, int] | None = None
+    """``(answer number, hourly limit)`` when the address nears its limit: the note
+    the answer ends with, told in the reader's language (:func:`deliver`)."""
     urgent: bool = False
     """A refusal sent past the hourly limit (counted for :data:`URGENT_EVERY`)."""
 
@@ -106,11 +110,7 @@ def allowance(judge: Service, address: str | None, digest: str | None = None, ur
                 return Allowance("send", urgent=True)
             return Allowance("digest")
         left = limit - sent - 1
-        note = None if left > NEAR else (
-            f"Note: this is answer {sent + 1} of {limit} the judge sends to your address within an hour. "
-            "Past that your mails are still read and answered, but the answers are collected into one "
-            "digest mail, sent as soon as the hour allows. Nothing is lost.")
-        return Allowance("send", note)
+        return Allowance("send", None if left > NEAR else (sent + 1, limit))
     if judge.store.replies_to_strangers(since) >= judge.config.stranger_replies_per_hour:
         return Allowance("drop")
     return Allowance("send") if sent < judge.config.reply_rate_per_hour else Allowance("drop")
@@ -118,7 +118,7 @@ def allowance(judge: Service, address: str | None, digest: str | None = None, ur
 
 def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id: str | None, subject: str,
             text: str, id_parts: Sequence[object], html_title: str | None = None, html: str | None = None,
-            attachments: Sequence[Attachment] = (), urgent: bool = False) -> bool:
+            attachments: Sequence[Attachment] = (), urgent: bool = False, language: str | None = None) -> bool:
     """Queue the answer ``text`` to the sender of ``parsed`` (threaded under it) as the
     limits allow (:func:`allowance`): sent (with the near-the-limit note), kept for the
     sender's answers digest, not sent again (a repeat), or dropped. The HTML part is
@@ -126,9 +126,15 @@ def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id
     answer sent on its own (a digest keeps the text only, and says the file was left
     out). Marks the inbox row ``inbox_id`` when the answer is not sent on its own.
     ``urgent``: it is a real refusal to a seat's own address (:func:`allowance`). False
-    when it was dropped."""
+    when it was dropped. ``language``: the answer's language (its HTML part's ``lang``
+    and the notes added here), else the address's (issue 28)."""
     digest = answer_digest(parsed.sender or "", text)
     allowed = allowance(judge, parsed.sender, digest, urgent)
+
+    def tr() -> gettext.NullTranslations:  # the notes below in the reader's language (issue 28, try28e)
+        return i18n.translations(language) if language else \
+            seat_preferences.address_translations(judge.store, parsed.sender or "", game_id)
+
     if allowed.verdict == "drop":
         if inbox_id is not None:
             suppressed(judge, inbox_id, parsed.sender)
@@ -142,19 +148,25 @@ def deliver(judge: Service, parsed: ParsedMail, inbox_id: int | None, *, game_id
     if allowed.verdict == "digest":
         if attachments:
             names = ", ".join(a.filename for a in attachments)
-            text = (f"{text.rstrip()}\n\n(Not in this digest: the attached {names}. Ask again when the "
-                    "hour allows.)\n")
+            text = f"{text.rstrip()}\n\n" + tr().gettext(
+                "(Not in this digest: the attached %(names)s. Ask again when the hour allows.)") % {
+                "names": names} + "\n"
         judge.store.hold_answer(to_addr=parsed.sender or "", to_name=parsed.sender_name or None, game_id=game_id,
                                 inbox_id=inbox_id, subject=subject, text=text, digest=digest,
                                 at=judge.clock().isoformat())
         if inbox_id is not None:
             judge.store.note_answer(inbox_id, "digest")
         return True
-    if allowed.note:
-        text = f"{text.rstrip()}\n\n{allowed.note}\n"
+    if allowed.near:
+        note = tr().gettext(
+            "Note: this is answer %(num)s of %(limit)s the judge sends to your address within an hour. Past that "
+            "your mails are still read and answered, but the answers are collected into one digest mail, sent as "
+            "soon as the hour allows. Nothing is lost.") % {"num": allowed.near[0], "limit": allowed.near[1]}
+        text = f"{text.rstrip()}\n\n{note}\n"
     outbox.queue(judge, game_id=game_id, kind="reply", to_addr=parsed.sender or "",
                  to_name=parsed.sender_name or None, subject=subject, text=text,
-                 html=html if html is not None else build.html_of_text(html_title or subject, text),
+                 html=html if html is not None else build.html_of_text(html_title or subject, text,
+                                                                       i18n.language_of(tr())),
                  id_parts=id_parts, in_reply_to=parsed.message_id, references=parsed.references,
                  auto="auto-replied", answer_digest=digest, attachments=attachments, urgent=allowed.urgent)
     return True
@@ -210,7 +222,8 @@ def _digest(judge: Service, address: str, rows: list[dict[str, Any]], urgent: bo
     answers = tr.gettext("%(num)s answers to your mails") % {"num": len(rows)}
     subject = f"[{games[0]}] {answers}" if len(games) == 1 else answers
     outbox.queue(judge, game_id=games[0] if len(games) == 1 else None, kind="reply", to_addr=address,
-                 to_name=rows[0]["to_name"], subject=subject, text=text, html=build.html_of_text(subject, text),
+                 to_name=rows[0]["to_name"], subject=subject, text=text,
+                 html=build.html_of_text(subject, text, i18n.language_of(tr)),
                  id_parts=("judge", "answers-digest", address, rows[0]["id"]), auto="auto-replied", urgent=urgent)
     judge.store.mark_answers_sent([r["id"] for r in rows], judge.clock().isoformat())
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.config import GameConfig
 from pbem.gamesettings import GameSettings
 from pbem.mail.strict_yaml import load_strict_yaml
@@ -246,7 +246,8 @@ def _receipt(judge: Service, game_id: str, seat: str, step: int, kind: str, bot:
     text = build.render_notice(wrapped(body), game_id, tr)
     subject = f"[{game_id}] " + tr.gettext("bot receipt: %(seat)s, step %(step)s") % {"seat": seat, "step": step}
     outbox.queue(judge, game_id=game_id, kind="host", to_addr=address, to_name=None, subject=subject,
-                 text=text, html=build.html_of_text(subject, text), id_parts=(game_id, step, "bot-receipt", seat))
+                 text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
+                 id_parts=(game_id, step, "bot-receipt", seat))
 
 
 def _fall_back(judge: Service, row: dict[str, Any], exc: BaseException) -> None:

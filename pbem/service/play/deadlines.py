@@ -168,7 +168,8 @@ def tell_seats(judge: Service, game_id: str, subject: i18n.Localizable, body: i1
         text = build.render_notice(wrapped(i18n.localize(said, tr)), game_id, tr)
         title = head + i18n.localize(subject, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] {title}", text=text, html=build.html_of_text(title, text),
+                     subject=f"[{game_id}] {title}", text=text,
+                     html=build.html_of_text(title, text, i18n.language_of(tr)),
                      id_parts=(game_id, "table", id_part, row["seat"]))
 
 

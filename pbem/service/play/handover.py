@@ -84,7 +84,8 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
     text = build.render_notice(wrapped(body) + "\n\n" + history_text, game_id, tr)
     subject = f"[{game_id}] " + _("handover: your seat %(seat)s") % {"seat": seat}
     outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=address, to_name=player, subject=subject,
-                 text=text, html=build.html_of_text(subject, text), id_parts=(game_id, "handover", seat, head))
+                 text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
+                 id_parts=(game_id, "handover", seat, head))
     values = {"seat": seat, "game": game_id}
     told = {"replace": N_("The host gave your seat %(seat)s in %(game)s to another player."),
             "standby": N_("The judge gave your seat %(seat)s in %(game)s to a substitute from the standby list."),
@@ -96,7 +97,8 @@ def hand_over(judge: Service, game_id: str, seat: str, player: str, address: str
         old_subject = f"[{game_id}] " + old_tr.gettext("your seat %(seat)s has a new player") % values
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
                      subject=old_subject, text=note,
-                     html=build.html_of_text(old_subject, note), id_parts=(game_id, "replaced", seat, head))
+                     html=build.html_of_text(old_subject, note, i18n.language_of(old_tr)),
+                     id_parts=(game_id, "replaced", seat, head))
     prompt_again(judge, game_id, seat, again=head)  # a second handover at this step mails the prompt again
     return head
 
@@ -132,7 +134,7 @@ def give_seat(judge: Service, game_id: str, seat: str, player: str, address: str
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=offer["asker_email"],
                      to_name=offer["asker_name"],
                      subject=f"[{game_id}] " + tr.gettext("seat %(seat)s went to another player") % values,
-                     text=note, html=build.html_of_text(tr.gettext("seat taken"), note),
+                     text=note, html=build.html_of_text(tr.gettext("seat taken"), note, i18n.language_of(tr)),
                      id_parts=(game_id, "offer-refused", seat, offer["asker_email"], head))
     store.close_offer(game_id, seat, "taken" if by == "standby" else "closed", judge.clock().isoformat())
     return head

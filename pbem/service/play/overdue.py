@@ -211,7 +211,7 @@ def _remind(judge: Service, row: dict[str, Any]) -> None:
         "Without them the judge applies the default shown in your prompt.") % names), row["game_id"], tr)
     subject = f"[{row['game_id']}] " + tr.gettext("reminder: step %(step)s is due %(when)s") % names
     outbox.queue(judge, game_id=row["game_id"], kind="reminder", to_addr=seat["email"], to_name=seat["player"],
-                 subject=subject, text=text, html=build.html_of_text(subject, text),
+                 subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                  # the due time too: a moved deadline gets its reminder again (issue 25.2's class)
                  id_parts=(row["game_id"], row["step"], "reminder", row["seat"], row["due_at"]))
     if seat["email"]:  # a seat the bot plays is told nothing (pbem.service.outgoing.outbox.queue)

@@ -118,7 +118,7 @@ def _welcome_config_seats(judge: Service, game: GameConfig) -> None:
         text = build.render_notice(wrap_paragraphs(body), game.id, tr)
         subject = welcome_subject(game.id, seat.seat, tr)
         outbox.queue(judge, game_id=game.id, kind="welcome", to_addr=seat.email, to_name=seat.player,
-                     subject=subject, text=text, html=build.html_of_text(subject, text),
+                     subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                      id_parts=(game.id, "welcome", seat.seat))
 
 
@@ -392,7 +392,7 @@ def new_game(judge: Service, game_id: str, seats: Sequence[NewSeat], *, host_ema
             body = build.render_notice(wrapped(text), game_id, tr)
             subject = welcome_subject(game_id, s.seat, tr)
             outbox.queue(judge, game_id=game_id, kind="welcome", to_addr=s.email, to_name=s.player,
-                         subject=subject, text=body, html=build.html_of_text(subject, body),
+                         subject=subject, text=body, html=build.html_of_text(subject, body, i18n.language_of(tr)),
                          id_parts=(game_id, "welcome", s.seat))
 
     with store.transaction():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem import i18n
 from pbem.i18n import N_
 from pbem.addresses import fold_address
 from pbem.report import build
@@ -99,7 +100,7 @@ def offer(judge: Service, game_id: str, seat: str, why: str) -> int:
         text = build.render_notice(wrapped(body), game_id, tr)
         subject = f"[{game_id}] " + _("seat %(seat)s is free: take it?") % {"seat": seat}
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["address"], to_name=row["name"] or None,
-                     subject=subject, text=text, html=build.html_of_text(subject, text),
+                     subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                      id_parts=(game_id, "offer", seat, row["address"], now))
         sent += 1
     return sent
@@ -129,7 +130,7 @@ def take(judge: Service, game_id: str, seat: str, player: str, address: str,
             game_id, tr)
         subject = f"[{game_id}] " + tr.gettext("seat %(seat)s is taken") % {"seat": seat}
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["address"], to_name=row["name"] or None,
-                     subject=subject, text=text, html=build.html_of_text(subject, text),
+                     subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                      id_parts=(game_id, "offer-taken", seat, row["address"], offered_at))
     host_notices.notify_host(judge, game_id, lambda tr: wrapped(tr.gettext(  # the host's language (issue 28)
         "%(player)s <%(address)s>, from the standby list, took the seat %(seat)s of %(game)s: the handover mail "

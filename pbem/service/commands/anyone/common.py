@@ -6,6 +6,7 @@ import gettext
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem import i18n
 from pbem.mail.message import ParsedMail
 from pbem.problems import Problem
 from pbem.report import build
@@ -35,6 +36,6 @@ def answer(judge: Service, parsed: ParsedMail, iid: int, game_id: str | None, ti
     (:func:`pbem.service.outgoing.ratelimit.deliver`); the signature in the language of
     ``tr`` (None: English; issue 28), ``title`` and ``body`` already in it."""
     text = body if preformatted else build.render_notice(wrapped(body), game_id, tr)
-    ratelimit.deliver(judge, parsed, iid, game_id=game_id,
+    ratelimit.deliver(judge, parsed, iid, game_id=game_id, language=i18n.language_of(tr) if tr else None,
                       subject=re_subject(parsed.subject) if parsed.subject else f"[{game_id or 'judge'}] {title}",
                       text=text, html_title=title, id_parts=(game_id or "judge", "open", *answers.answer_key(parsed)))

@@ -3,6 +3,7 @@ every seat, the status text, the moves of open deadlines and the notices about t
 from __future__ import annotations
 
 import gettext
+import re
 import textwrap
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -35,7 +36,8 @@ def tell_seats(judge: Service, game_id: str, subject: Localizable, body: Localiz
         text = build.render_notice(wrapped(localize(body, tr)), game_id, tr)
         title = head + localize(subject, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=f"[{game_id}] {title}", text=text, html=build.html_of_text(title, text),
+                     subject=f"[{game_id}] {title}", text=text,
+                     html=build.html_of_text(title, text, i18n.language_of(tr)),
                      id_parts=(game_id, "host", id_part, row["seat"]))
 
 
@@ -100,6 +102,13 @@ def status_text(judge: Service, game_id: str, tr: gettext.NullTranslations | Non
                      for line in lines)
 
 
+def one_stop(text: str) -> str:
+    """``text`` with a sentence's full stop that follows an abbreviation's merged into
+    it, as Russian writes it: a span of days is ``1 дн.``, so "на 1 дн.." read with two
+    stops (issue 28, try28e); an ellipsis ``...`` is left alone."""
+    return re.sub(r"(?<=\w)\.\.(?!\.)", ".", text)
+
+
 def span(d: timedelta, tr: gettext.NullTranslations | None = None) -> str:
     """A duration as the notices show it (``1 h 05 min``), in the language of ``tr``
     (None: English)."""
@@ -149,14 +158,14 @@ def tell_moved(judge: Service, game_id: str, moved: list[Moved], why: Localizabl
         _ = tr.gettext
         when = deadlines.shown(judge, game_id, m.due, tr)
         due, was = calendar.shown_apart(m.due, m.was, settings_of(judge, game_id), i18n.language_of(tr))
-        body = f"{localize(why, tr)}. " + _(
+        body = one_stop(f"{localize(why, tr)}. ") + _(
             "Your orders for step %(step)s are now due %(due)s (was %(was)s). The prompt you have shows the old "
             "time; this one holds, and the reminder comes again before it.") % {"step": m.step, "due": due,
                                                                                  "was": was}
         text = build.render_notice(wrapped(body), game_id, tr)
         subject = f"[{game_id}] step {m.step}: " + _("your deadline moved to %(when)s") % {"when": when}
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=row["email"], to_name=row["player"],
-                     subject=subject, text=text, html=build.html_of_text(subject, text),
+                     subject=subject, text=text, html=build.html_of_text(subject, text, i18n.language_of(tr)),
                      id_parts=(game_id, "deadline-moved", m.seat, m.step, m.due.isoformat(), head))
 
 

@@ -66,7 +66,7 @@ def _to_bot(judge: Service, game_id: str, seat: str, via: str) -> Done:
             "longer works.") % {"seat": seat, "game": game_id}), game_id, tr)
         outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
                      subject=f"[{game_id}] " + tr.gettext("your seat %(seat)s is played by the bot") % {"seat": seat},
-                     text=note, html=build.html_of_text(tr.gettext("seat replaced"), note),
+                     text=note, html=build.html_of_text(tr.gettext("seat replaced"), note, i18n.language_of(tr)),
                      id_parts=(game_id, "replaced", seat, head))
     return Done(lambda tr: tr.gettext(  # the host's language (issue 28)
         "Seat %(seat)s of %(game)s is now played by the game's bot (%(bot)s); it plays the seat's decisions as "

@@ -45,10 +45,12 @@ def process(judge: Service, request: HostRequest) -> Done:
     def resumed(tr: gettext.NullTranslations) -> str:
         values = said(tr)
         if by_vote:
-            return (tr.gettext("The judge resumed %(game)s: %(reason)s after a pause of %(pause)s.") if reason
-                    else tr.gettext("The judge resumed %(game)s after a pause of %(pause)s.")) % values
-        return (tr.gettext("The host resumed %(game)s: %(reason)s after a pause of %(pause)s.") if reason
-                else tr.gettext("The host resumed %(game)s after a pause of %(pause)s.")) % values
+            return common.one_stop((tr.gettext("The judge resumed %(game)s: %(reason)s after a pause of %(pause)s.")
+                                    if reason else tr.gettext("The judge resumed %(game)s after a pause of "
+                                                              "%(pause)s.")) % values)
+        return common.one_stop((tr.gettext("The host resumed %(game)s: %(reason)s after a pause of %(pause)s.")
+                                if reason else tr.gettext("The host resumed %(game)s after a pause of %(pause)s."))
+                               % values)
 
     common.tell_seats(judge, game_id, lambda tr: tr.gettext("the game resumes"),
                       lambda tr: resumed(tr) + " " + tr.gettext(

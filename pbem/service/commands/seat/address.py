@@ -39,7 +39,7 @@ from datetime import datetime, timedelta
 from email.utils import getaddresses
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.addresses import reaches_mailbox
 from pbem.keys import hash_key, new_key, verify_key
 from pbem.mail.headers import clean_text, fold_address, normalise_address
@@ -149,7 +149,8 @@ def address(judge: Service, game_id: str, seat: str, doc: Mapping[str, Any]) -> 
         + wrapped(_("If you did not ask for this, ignore this mail: nothing changes without it.")), game_id, tr)
     subject = f"[{game_id}] " + _("confirm your address for seat %(seat)s") % values
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=new, to_name=name or None, subject=subject,
-                 text=body, html=build.html_of_text(subject, body), id_parts=(game_id, "address", seat, change))
+                 text=body, html=build.html_of_text(subject, body, i18n.language_of(tr)),
+                 id_parts=(game_id, "address", seat, change))
     return Reply(_("address"), _("A confirmation code went to %(new)s. Your seat's mail moves there once the code "
                                  "comes back from that address, before %(until)s (the mail there says how). Until "
                                  "then everything goes to this address; a new `command: address` replaces this "
@@ -226,7 +227,7 @@ def confirm_mail(judge: Service, parsed: ParsedMail, doc: Mapping[str, Any], rec
         % values), game_id, tr)
     subject = f"[{game_id}] " + _("seat %(seat)s: address changed") % values
     outbox.queue(judge, game_id=game_id, kind="notice", to_addr=old["email"], to_name=old["player"],
-                 subject=subject, text=note, html=build.html_of_text(subject, note),
+                 subject=subject, text=note, html=build.html_of_text(subject, note, i18n.language_of(tr)),
                  id_parts=(game_id, "address-done", seat, match["id"]))
     iid = rec("answered", "address-confirmed", game_id=game_id, seat=seat, result={"document": shown})
     send(judge, parsed, game_id, Reply(_("address"), _(

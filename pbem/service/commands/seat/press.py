@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from pbem import rules
+from pbem import i18n, rules
 from pbem.problems import Problem
 from pbem.report import build
 from pbem.service.base.context import Service
@@ -175,12 +175,13 @@ def _relay(judge: Service, game_id: str, pid: int, sender: str | None, recipient
         names = {"game": game_id, "who": who, "others": ", ".join(others), "seat": sender}
         head = wrapped((_("Press in %(game)s from %(who)s, to you and %(others)s:") if others
                         else _("Press in %(game)s from %(who)s, to you:")) % names)
+        language = i18n.language_of(seat_preferences.translations(judge.store, game_id, r))
         body = build.render_notice(head + "\n\n" + quoted(text) + "\n\n" + wrapped(
             _("Answer with a `command: press` mail to the judge (`command: help` sends the guide, \"Press\").")), game_id,
             seat_preferences.translations(judge.store, game_id, r))
         subject = f"[{game_id}] " + (_("press from %(seat)s") % names if sender else _("grey press"))
         outbox.queue(judge, game_id=game_id, kind="press", to_addr=rows[r]["email"], to_name=rows[r]["player"],
-                     subject=subject, text=body, html=build.html_of_text(subject, body),
+                     subject=subject, text=body, html=build.html_of_text(subject, body, language),
                      id_parts=(game_id, "press", pid, r))
 
 
