@@ -42,6 +42,20 @@ def test_the_catalogue_is_complete_without_fuzzy_entries(language: str) -> None:
     assert untranslated == [] and fuzzy == []
 
 
+ENGLISH_ONLY = {"es": "en inglés", "ru": "на английском"}
+"""How a Spanish or Russian text says that the document it points to is in English."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_pointer_to_an_english_only_guide_says_so(language: str) -> None:
+    """The host guide exists in English only: a Spanish or Russian text that sends the
+    reader to its section "Host commands" says the guide is in English (try28e: es/ru
+    host refusals named an English section as if it were theirs)."""
+    said = [m.string for m in _catalogue(language) if m.id and isinstance(m.string, str)
+            and "Host commands" in m.string]
+    assert said and all(ENGLISH_ONLY[language] in " ".join(s.split()) for s in said), said
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_placeholders_match_by_babels_checkers(language: str) -> None:
     problems = [(m.id, [str(e) for e in errors]) for m, errors in _catalogue(language).check()]
