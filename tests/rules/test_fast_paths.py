@@ -237,17 +237,11 @@ def _copy_of(s):  # noqa: ANN001, ANN202
     return copy.deepcopy(s)
 
 
-def test_tyche_activation_moves_once_in_a_check(monkeypatch) -> None:  # noqa: ANN001
-    """R-8.2: a check of a Tyche activation dry-runs the army's move once: the run made
-    before the card is played is adopted after it (``Ctx.keep_rehearsal``), with the
-    same events and position as a second run (issue 27 item 5)."""
-    from pbem import rules
-    from pbem.rules import context
-    from pbem.rules.bots.random import candidate_orders
+def _count_runs(monkeypatch) -> list[str]:  # noqa: ANN001
+    """Make ``moves.run_cursor`` record the segment of each run (a movement's dry run or
+    execution); the list it fills."""
     from pbem.rules.resolve import moves
-    pack = load_pack(None)
-    rng = random.Random(8)
-    runs = []
+    runs: list[str] = []
     real_run = moves.run_cursor
 
     def counted(ctx, c):  # noqa: ANN001, ANN202
@@ -255,13 +249,32 @@ def test_tyche_activation_moves_once_in_a_check(monkeypatch) -> None:  # noqa: A
         return real_run(ctx, c)
 
     monkeypatch.setattr(moves, "run_cursor", counted)
-    compared = 0
-    for n in range(2, 120, 3):
-        state = _played(pack, n, b"tyche-once")
+    return runs
+
+
+def _player_turns(pack, steps: range, seed: bytes):  # noqa: ANN001, ANN202
+    """``(n, state, decision, legal options)`` for each ``n`` of ``steps`` whose position
+    (:func:`_played` with ``seed``) waits for a player-turn."""
+    from pbem import rules
+    for n in steps:
+        state = _played(pack, n, seed)
         d = (rules.pending(state) or [None])[0]
-        if d is None or d.kind != "player_turn":
-            continue
-        opts = rules.legal_options(state, d.seat)
+        if d is not None and d.kind == "player_turn":
+            yield n, state, d, rules.legal_options(state, d.seat)
+
+
+def test_tyche_activation_moves_once_in_a_check(monkeypatch) -> None:  # noqa: ANN001
+    """R-8.2: a check of a Tyche activation dry-runs the army's move once: the run made
+    before the card is played is adopted after it (``Ctx.keep_rehearsal``), with the
+    same events and position as a second run (issue 27 item 5)."""
+    from pbem import rules
+    from pbem.rules import context
+    from pbem.rules.bots.random import candidate_orders
+    pack = load_pack(None)
+    rng = random.Random(8)
+    runs = _count_runs(monkeypatch)
+    compared = 0
+    for n, state, d, opts in _player_turns(pack, range(2, 120, 3), b"tyche-once"):
         for h in opts["hand"]:
             if "activate" not in h["uses"]:
                 continue
@@ -297,24 +310,11 @@ def test_assault_with_nothing_to_besiege_refused_without_dry_run(monkeypatch) ->
     from pbem import rules
     from pbem.rules.bots.random import candidate_orders
     from pbem.rules.engine import acceptable
-    from pbem.rules.resolve import moves
     pack = load_pack(None)
     rng = random.Random(10)
-    runs = []
-    real_run = moves.run_cursor
-
-    def counted(ctx, c):  # noqa: ANN001, ANN202
-        runs.append(c["segment"])
-        return real_run(ctx, c)
-
-    monkeypatch.setattr(moves, "run_cursor", counted)
+    runs = _count_runs(monkeypatch)
     skipped = 0
-    for n in range(2, 90, 4):
-        state = _played(pack, n, b"no-siege")
-        d = (rules.pending(state) or [None])[0]
-        if d is None or d.kind != "player_turn":
-            continue
-        opts = rules.legal_options(state, d.seat)
+    for n, state, d, opts in _player_turns(pack, range(2, 90, 4), b"no-siege"):
         for _ in range(12):
             orders = candidate_orders(pack, state, opts, rng)
             mv = orders.get("movement")
