@@ -57,6 +57,13 @@ def _examples(pack) -> list[str]:
         "a move goes along land and mountain paths, or port to port along sea paths (ending on landing), or one "
         "trans-Mediterranean path",
         f"{a} is 3 MPs from {b} on that path, the army has 2",
+        f"assaulting {a} needs 3 CUs, the army can have at most 2 there",
+        "at most 2 assaults per space in a movement segment",
+        "at most 1 assaults per space in a tyche segment",
+        "at most 2 assaults per space in a surrender segment",
+        f"the {fleet} is not yours: a fleet belongs to whoever controls its home (nobody now)",
+        f"the {fleet} is not yours: a fleet belongs to whoever controls its home (west now)",
+        f"the {fleet} was dispersed this turn and cannot fight again before the next turn",
         f"{a} is 1 MP from {b} on that path, the army has 0 (R-9.1)",
         f"{a} is at least 5 MPs from {b} by any land path, the army has 2 (R-9.1)",
         f"{a} is at least 4 MPs from {b} along the path as written, each gap filled by the shortest land path, "
