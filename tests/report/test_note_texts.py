@@ -79,21 +79,31 @@ ENGLISH = re.compile(r"\b(?:the|of|in|is|has|left|body|army|card|event|effect|fa
                      r"garrison|mutiny|deck|CUs|loyal|royal|map)\b")
 
 
-def _told(pack, text: str) -> None:
-    """``text`` as a Note in every language: the pseudo-language marks all of it but
-    names, and Spanish and Russian keep no English word but the names'."""
-    e = Event("Note", {"rule": "R-0", "text": text}, True, None)
+NOTE_NAMES = ("spaces", "provinces", "royals", "independent_armies", "special_units", "cards")
+"""The pack's tables whose names a Note may show untranslated."""
+
+
+def told_in_every_language(pack, event: Event, tables: tuple[str, ...]) -> dict[str, str]:
+    """``event`` told in every language: the pseudo-language marks all of it but names,
+    and Spanish and Russian keep no English word but the names (of ``tables`` of the
+    reader's pack); returns each of ``es`` and ``ru``'s text without those names."""
     names = pseudolocale.names_of(pack)
     _marked, unmarked = pseudolocale.unmarked_prose(
-        narrate(localized(pack, i18n.PSEUDO), e, i18n.translations(i18n.PSEUDO)), names)
-    assert unmarked == [], f"English outside a translated string: {unmarked} ({text})"
+        narrate(localized(pack, i18n.PSEUDO), event, i18n.translations(i18n.PSEUDO)), names)
+    assert unmarked == [], f"English outside a translated string: {unmarked} ({event.data})"
+    bare = {}
     for language in ("es", "ru"):
         local = localized(pack, language)
-        said = narrate(local, e, i18n.translations(language))
-        bare = pseudolocale_free(said, names | pseudolocale.names_of(local) | {
-            x.name for table in ("spaces", "provinces", "royals", "independent_armies", "special_units", "cards")
-            for x in getattr(local, table).values()})
-        assert not ENGLISH.search(bare), f"{language}: {said}"
+        said = narrate(local, event, i18n.translations(language))
+        bare[language] = pseudolocale_free(said, names | pseudolocale.names_of(local) | {
+            x.name for table in tables for x in getattr(local, table).values()})
+        assert not ENGLISH.search(bare[language]), f"{language}: {said}"
+    return bare
+
+
+def _told(pack, text: str) -> None:
+    """``text`` as a Note in every language (:func:`told_in_every_language`)."""
+    told_in_every_language(pack, Event("Note", {"rule": "R-0", "text": text}, True, None), NOTE_NAMES)
 
 
 def test_every_note_the_rules_write_is_told_in_the_readers_language() -> None:

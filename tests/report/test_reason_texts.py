@@ -13,7 +13,7 @@ from pbem.rules.core import notes
 from pbem.rules.core.state import Event
 from tests.report.gamestore import war_games
 from tests.report.test_narrate_languages import pseudolocale_free
-from tests.report.test_note_texts import ENGLISH
+from tests.report.test_note_texts import ENGLISH, told_in_every_language
 from tests.service import pseudolocale
 
 FIELDS = {"MoveCancelled": "why", "AssaultCancelled": "why", "ArmyReorganised": "error",
@@ -104,27 +104,21 @@ def _examples(pack) -> list[str]:
     ]
 
 
+REASON_NAMES = ("spaces", "generals", "royals", "fleets", "special_units", "cards")
+"""The pack's tables whose names a reason may show untranslated."""
+
 WON = ["automatic (vp)", "automatic (lp)", "end of game (most VP)", "regency"]
 """Every ``how`` of ``GameWon`` (pbem.rules.phases.victory)."""
 
 
 def _told(pack, event: Event) -> None:
-    """``event`` in every language: the pseudo-language marks all of it but names, and
-    Spanish and Russian keep no English word but the names'; English is the log's text."""
+    """``event`` in every language (:func:`told_in_every_language`), the MPs and the
+    siege's words translated too; English is the log's text."""
     text = event.data[FIELDS[event.kind]]
     assert text in narrate(pack, event), narrate(pack, event)
-    names = pseudolocale.names_of(pack)
-    _marked, unmarked = pseudolocale.unmarked_prose(
-        narrate(localized(pack, i18n.PSEUDO), event, i18n.translations(i18n.PSEUDO)), names)
-    assert unmarked == [], f"English outside a translated string: {unmarked} ({text})"
-    for language in ("es", "ru"):
-        local = localized(pack, language)
-        said = narrate(local, event, i18n.translations(language))
-        bare = pseudolocale_free(said, names | pseudolocale.names_of(local) | {
-            x.name for table in ("spaces", "generals", "royals", "fleets", "special_units", "cards")
-            for x in getattr(local, table).values()})
-        assert not ENGLISH.search(bare), f"{language}: {said}"
-        assert not any(w in bare for w in ("MP", "besiege", "nothing")), f"{language}: {said}"
+    bare = told_in_every_language(pack, event, REASON_NAMES)
+    for language, said in bare.items():
+        assert not any(w in said for w in ("MP", "besiege", "nothing")), f"{language}: {said}"
 
 
 def test_every_reason_the_rules_write_is_told_in_the_readers_language() -> None:
