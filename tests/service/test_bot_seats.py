@@ -367,17 +367,15 @@ def test_a_config_seat_becomes_the_bots_and_a_persons_again(tmp_path: Path) -> N
     judge.store.close()
 
 
-def test_a_bot_that_writes_refused_orders_gets_the_default_and_the_host_is_told(tmp_path: Path,
-                                                                                  monkeypatch) -> None:
-    """A bot whose orders the check refuses (a broken bot: fault injected by replacing the
-    table's bot) never stalls the game: the decision's default is played, logged ``by:
-    deadline``, and the hosts get one notice."""
-    monkeypatch.setitem(table_bots.BOTS, "search", table_bots.TableBot(
-        "search", 1, lambda view, seat, rng, budget: {"no_such_order": True}))
+def _until_the_bots_turn(tmp_path: Path, settings: dict) -> Judge:
+    """Config game g1 (game ``settings``) with west played by the bot and the others by
+    people whose random orders are mailed until west's decision is due; the judge."""
     seats = [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
              for s in SEATS if s != "west"] + [{"seat": "west", "bot": True}]
+    game = {"id": "g1", "host_email": "host@pbem.localhost", "seats": seats, **({"settings": settings} if settings
+                                                                                 else {})}
     raw = {"judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "f.sqlite"),
-           "map_attachment": False, "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": seats}]}
+           "map_attachment": False, "games": [game]}
     judge = Judge(parse_config(raw, tmp_path), Store(tmp_path / "f.sqlite"),
                   clock=lambda: datetime(2029, 1, 1, tzinfo=UTC), new_seed=lambda: hashlib.sha256(b"f").digest())
     judge.ensure_games()
@@ -388,6 +386,17 @@ def test_a_bot_that_writes_refused_orders_gets_the_default_and_the_host_is_told(
         doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
                "orders": mail_orders(state, d.seat, rng)}
         assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
+    return judge
+
+
+def test_a_bot_that_writes_refused_orders_gets_the_default_and_the_host_is_told(tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    """A bot whose orders the check refuses (a broken bot: fault injected by replacing the
+    table's bot) never stalls the game: the decision's default is played, logged ``by:
+    deadline``, and the hosts get one notice."""
+    monkeypatch.setitem(table_bots.BOTS, "search", table_bots.TableBot(
+        "search", 1, lambda view, seat, rng, budget: {"no_such_order": True}))
+    judge = _until_the_bots_turn(tmp_path, {})
     state = judge.state("g1")
     judge.tick()
     west = [e.data for e in judge.store.events("g1") if e.kind == "OrdersAccepted" and e.data["seat"] == "west"]
@@ -418,21 +427,7 @@ def test_a_bot_that_failed_is_told_to_the_host_in_the_host_language(tmp_path: Pa
             raise RuntimeError("a broken bot")
         return {"no_such_order": True}
     monkeypatch.setitem(table_bots.BOTS, "search", table_bots.TableBot("search", 1, play))
-    seats = [{"seat": s, "player": PLAYERS[s], "email": f"{s}@pbem.localhost", "key_hash": HASHES[s]}
-             for s in SEATS if s != "west"] + [{"seat": "west", "bot": True}]
-    raw = {"judge": {"address": "judge@pbem.localhost"}, "database": str(tmp_path / "f.sqlite"),
-           "map_attachment": False, "games": [{"id": "g1", "host_email": "host@pbem.localhost", "seats": seats,
-                                               "settings": {"host_language": "ru"}}]}
-    judge = Judge(parse_config(raw, tmp_path), Store(tmp_path / "f.sqlite"),
-                  clock=lambda: datetime(2029, 1, 1, tzinfo=UTC), new_seed=lambda: hashlib.sha256(b"f").digest())
-    judge.ensure_games()
-    rng, n = random.Random(6), 0
-    while (d := rules.pending(judge.state("g1"))[0]).seat != "west":
-        n += 1
-        state = judge.state("g1")
-        doc = {"game": "g1", "seat": d.seat, "key": KEYS[d.seat], "step": state.step,
-               "orders": mail_orders(state, d.seat, rng)}
-        assert judge.handle_message(_mail(f"{d.seat}@pbem.localhost", yaml.safe_dump(doc), n)) == "applied"
+    judge = _until_the_bots_turn(tmp_path, {"host_language": "ru"})
     judge.tick()
     ru = i18n.translations("ru")
     notices = [r for r in judge.store.db.execute("SELECT subject, raw FROM outbox WHERE to_addr = "
