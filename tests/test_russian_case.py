@@ -21,17 +21,16 @@ CASE = re.compile(r"(?<![\w-])(?:" + "|".join(PREPOSITIONS) + r")\s+%\((?:" + "|
                   re.IGNORECASE)
 
 
-def test_no_declining_preposition_right_before_a_name() -> None:
+def _russian_texts() -> list[str]:
+    """Every Russian msgstr of the catalogue (each plural form apart)."""
     with i18n.catalogue_path("ru").open("rb") as po:
         catalog = read_po(po, locale="ru")
-    bad = []
-    for message in catalog:
-        if not message.id:
-            continue
-        for text in message.string if isinstance(message.string, tuple) else (message.string,):
-            hit = CASE.search(text or "")
-            if hit:
-                bad.append(f"{hit.group(0)!r} in {text!r}")
+    return [text or "" for message in catalog if message.id
+            for text in (message.string if isinstance(message.string, tuple) else (message.string,))]
+
+
+def test_no_declining_preposition_right_before_a_name() -> None:
+    bad = [f"{hit.group(0)!r} in {text!r}" for text in _russian_texts() if (hit := CASE.search(text))]
     assert bad == [], "\n".join(bad)
 
 
@@ -54,15 +53,8 @@ status a seat no longer has ("больше не Сторонник")."""
 
 
 def test_no_declining_word_right_before_a_persons_name() -> None:
-    with i18n.catalogue_path("ru").open("rb") as po:
-        catalog = read_po(po, locale="ru")
-    bad = []
-    for message in catalog:
-        if not message.id:
-            continue
-        for text in message.string if isinstance(message.string, tuple) else (message.string,):
-            bad += [f"{hit.group(0)!r} in {text!r}" for hit in PERSONS.finditer(text or "")
-                    if hit.group(1).lower() not in NOMINATIVE_BEFORE]
+    bad = [f"{hit.group(0)!r} in {text!r}" for text in _russian_texts() for hit in PERSONS.finditer(text)
+           if hit.group(1).lower() not in NOMINATIVE_BEFORE]
     assert bad == [], "\n".join(bad)
 
 
