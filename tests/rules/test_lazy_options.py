@@ -14,7 +14,7 @@ from pbem.rules.bots.random import candidate_orders
 from pbem.rules.core.lazy import LazyOptions
 from pbem.rules.dice import Dice
 from pbem.rules.engine import pack_of
-from pbem.rules.orders import movement, surrender, tyche
+from pbem.rules.orders import movement, reinforcements, surrender, tyche
 from pbem.rules.phases import player_turn
 
 PACK = load_pack(None)
@@ -135,3 +135,46 @@ def test_a_broken_value_is_not_a_missing_key() -> None:
     with pytest.raises(TypeError):
         json.dumps(LazyOptions({"a": lambda: 1}))
     assert json.dumps(dict(LazyOptions({"a": lambda: 1}))) == '{"a": 1}'
+
+
+def _reinforcement_states() -> list[rules.GameState]:
+    """States of random real-pack games where a reinforcement decision is due (R-7.2)."""
+    out = []
+    for seed in (b"late-default", b"late-default-2"):
+        state, _ = rules.new_game(PACK, seed, {})
+        rng = random.Random(seed)
+        for _ in range(200):
+            pending = rules.pending(state)
+            if not pending or len(out) >= 6:
+                break
+            d = pending[0]
+            if d.kind == "reinforcements":
+                out.append(rules.GameState.adopt(state.to_dict(), pack_of(state)))
+            state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
+                                   Dice(seed, state.step))
+    return out
+
+
+def test_the_reinforcement_default_is_placed_only_when_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-7.2, issue 27 item 5: :func:`rules.pending` for a reinforcement decision runs
+    the deadline placement only when ``default`` is read, then once; the value is the
+    engine's placement, in ``to_dict`` too; the options are the seat's legal options."""
+    states = _reinforcement_states()
+    assert states
+    calls = []
+    real = reinforcements.auto_placement
+
+    def counted(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        calls.append(a[2])
+        return real(*a, **k)
+
+    monkeypatch.setattr(reinforcements, "auto_placement", counted)
+    for state in states:
+        calls.clear()
+        d = rules.pending(state)[0]
+        assert d.kind == "reinforcements" and calls == []
+        assert d.options is rules.legal_options(state, d.seat)
+        want = reinforcements.default(PACK, state.peek(), d.seat)
+        calls.clear()
+        assert d.default == want and d.default is d.default and calls == [d.seat]
+        assert d.to_dict()["default"] == want and d.to_dict()["options"] == dict(d.options)
