@@ -1,0 +1,101 @@
+"""The Champions' watch (R-11.4) scores VP in full only when an event may have changed
+them (issue 27 item 5, fourth pass): :func:`pbem.rules.core.royals._same_vp` says "no
+seat's VP changed" from the garrisons the event changed. Here every reduction of random
+games is watched: whenever it says so (the fleets and capitals unchanged), the VP before
+and after are equal, and it does say both (some events change VP, most do not)."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from rules_harness import bot_game
+
+import pbem.rules as R
+from pbem.pack.loader import load_pack
+from pbem.rules import context
+from pbem.rules.core.control import victory_points
+from pbem.rules.core.royals import _same_vp, _vp_reads
+
+GAMES = 6
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return load_pack()
+
+
+def test_same_vp_holds_in_played_games(pack, monkeypatch):
+    real_reduce = context.reduce
+    seen = {"same": 0, "changed": 0, "vp changed": 0}
+
+    def watched(s, ev):
+        before = copy.deepcopy(s)
+        real_reduce(s, ev)
+        w0, w1 = before.get("war") or {}, s.get("war") or {}
+        if any((w0.get(k) or {}) != (w1.get(k) or {})
+               for k in ("fleets", "capitals", "capitals_destroyed")):
+            return
+        if before["garrisons"] == s["garrisons"]:
+            return
+        vp0, vp1 = victory_points(pack, before), victory_points(pack, s)
+        if _same_vp(pack, before["garrisons"], s["garrisons"]):
+            assert vp0 == vp1, (ev.kind, ev.data)
+            seen["same"] += 1
+        else:
+            seen["changed"] += 1
+            seen["vp changed"] += vp0 != vp1
+
+    monkeypatch.setattr(context, "reduce", watched)
+    for g in range(GAMES):
+        for _ in bot_game(pack, f"watch-{g}".encode(), g):
+            pass
+    assert seen["same"] > 50 and seen["vp changed"] > 5, seen
+
+
+def test_vp_reads_name_the_spaces_vp_depend_on(pack):
+    provs, direct = _vp_reads(pack)
+    # the Hellespont's ports are read by themselves (R-1.4)
+    assert {x for x, sp in pack.spaces.items() if sp.hellespont} <= direct
+    # every space of a province with printed VP counts for it
+    for prov, p in pack.provinces.items():
+        if p.vp:
+            spaces = [x for x, sp in pack.spaces.items() if getattr(sp, "province", None) == prov]
+            assert any(prov in provs.get(x, ()) for x in spaces) or not spaces, prov
+
+
+def test_same_vp_holds_for_random_garrisons(pack):
+    """Random boards and one garrison changed, with the Hellespont's ports and the
+    fleets' homes often among them: "same" always means equal VP."""
+    rng = random.Random(27)
+    s = R.new_game(pack, b"watch-random")[0].to_dict()
+    spaces = sorted(pack.spaces)
+    ports = [x for x, sp in pack.spaces.items() if sp.hellespont]
+    homes = sorted({f.home for f in pack.fleets.values()})
+    seats = ["north", "east", "south", "west"]
+    seen = {"same": 0, "changed": 0}
+    for _ in range(1500):
+        seat = rng.choice(seats)
+        before = {x: rng.choice(seats) for x in spaces if rng.random() < 0.4}
+        if rng.random() < 0.3:  # one seat holds every port but one
+            before.update({x: seat for x in ports})
+            x = rng.choice(ports)
+            before.pop(x)
+        elif rng.random() < 0.5:  # a fleet's home province or space
+            home = rng.choice(homes)
+            pool = [y for y, sp in pack.spaces.items() if sp.province == home] or [home]
+            x = rng.choice(pool)
+        else:
+            x = rng.choice(spaces)
+        after = dict(before)
+        after[x] = seat
+        if after == before:
+            continue
+        vp0 = victory_points(pack, {**s, "garrisons": before})
+        vp1 = victory_points(pack, {**s, "garrisons": after})
+        if _same_vp(pack, before, after):
+            assert vp0 == vp1, x
+            seen["same"] += 1
+        else:
+            seen["changed"] += 1
+    assert seen["same"] > 100 and seen["changed"] > 100, seen
