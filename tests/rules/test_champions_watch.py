@@ -1,8 +1,10 @@
-"""The Champions' watch (R-11.4) scores VP in full only when an event may have changed
-them (issue 27 item 5, fourth pass): :func:`pbem.rules.core.royals._same_vp` says "no
-seat's VP changed" from the garrisons the event changed. Here every reduction of random
-games is watched: whenever it says so (the fleets and capitals unchanged), the VP before
-and after are equal, and it does say both (some events change VP, most do not)."""
+"""The watches after each event (issue 27 item 5, fourth pass). The Champions' (R-11.4)
+scores VP in full only when an event may have changed them:
+:func:`pbem.rules.core.royals._same_vp` says "no seat's VP changed" from the garrisons
+the event changed. Here every reduction of random games is watched: whenever it says so
+(the fleets and capitals unchanged), the VP before and after are equal, and it does say
+both (some events change VP, most do not). The fleets' owners and the capitals are
+looked at only after kinds that may write what they read."""
 from __future__ import annotations
 
 import copy
@@ -14,7 +16,7 @@ from rules_harness import bot_game
 import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules import context
-from pbem.rules.core.control import victory_points
+from pbem.rules.core.control import fleet_owner, victory_points
 from pbem.rules.core.royals import _same_vp, _vp_reads
 
 GAMES = 6
@@ -99,3 +101,33 @@ def test_same_vp_holds_for_random_garrisons(pack):
         else:
             seen["changed"] += 1
     assert seen["same"] > 100 and seen["changed"] > 100, seen
+
+
+def test_kinds_without_holdings_change_no_fleet_owner(pack, monkeypatch):
+    """``Ctx.emit`` looks for fleets that changed hands (R-15) and capitals left without
+    their garrison (R-1.4) only after kinds that may write the garrisons or ``war``
+    (``_facts(kind).holdings``): after every other event of random games, every fleet
+    has the owner it had and the garrisons are the same object, unchanged."""
+    real_reduce = context.reduce
+    seen = {"skipped": 0, "looked": 0}
+
+    def watched(s, ev):
+        f = context._facts(ev.kind)
+        if f.holdings:
+            seen["looked"] += 1
+            real_reduce(s, ev)
+            return
+        owners = {fid: fleet_owner(pack, s, fid) for fid in pack.fleets}
+        garrisons, text = s["garrisons"], dict(s["garrisons"])
+        war = copy.deepcopy(s.get("war"))
+        real_reduce(s, ev)
+        assert {fid: fleet_owner(pack, s, fid) for fid in pack.fleets} == owners, ev.kind
+        assert s["garrisons"] is garrisons and garrisons == text, ev.kind
+        assert s.get("war") == war, ev.kind
+        seen["skipped"] += 1
+
+    monkeypatch.setattr(context, "reduce", watched)
+    for g in range(3):
+        for _ in bot_game(pack, f"holdings-{g}".encode(), g):
+            pass
+    assert seen["skipped"] > 1000 and seen["looked"] > 100, seen
