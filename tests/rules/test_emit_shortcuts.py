@@ -4,7 +4,9 @@ scores VP in full only when an event may have changed them:
 the event changed. Here every reduction of random games is watched: whenever it says so
 (the fleets and capitals unchanged), the VP before and after are equal, and it does say
 both (some events change VP, most do not). The fleets' owners and the capitals are
-looked at only after kinds that may write what they read."""
+looked at only after kinds that may write what they read. The kinds whose ``writes``
+were declared in this pass (copy on write then copies only those parts) change nothing
+else."""
 from __future__ import annotations
 
 import copy
@@ -17,6 +19,7 @@ import pbem.rules as R
 from pbem.pack.loader import load_pack
 from pbem.rules import context
 from pbem.rules.core.control import fleet_owner, victory_points
+from pbem.rules.core.events import CATALOGUE
 from pbem.rules.core.royals import _same_vp, _vp_reads
 
 GAMES = 6
@@ -131,3 +134,65 @@ def test_kinds_without_holdings_change_no_fleet_owner(pack, monkeypatch):
         for _ in bot_game(pack, f"holdings-{g}".encode(), g):
             pass
     assert seen["skipped"] > 1000 and seen["looked"] > 100, seen
+
+
+def _mid_game(pack):
+    """A position of a random game some way in (every part of the working dict set)."""
+    for n, (state, _d, _o) in enumerate(bot_game(pack, b"declared-writes", 5)):
+        if n == 60:
+            return copy.deepcopy(state.peek())
+    raise AssertionError("the game ended too soon")
+
+
+# kinds whose ``writes`` this pass declared (the royal family's, the independents',
+# the Champions', the fleets' and sieges' records), each with data its reducer takes
+DECLARED = {
+    "IndependentMarkersPlaced": lambda s: {"spaces": sorted(s["garrisons"])[:2], "rule": "R-14"},
+    "IndependentArmyPlaced": lambda s: {"army": "test", "rule": "R-14", "space": "pella",
+                                        "strength": 3},
+    "IndependentArmyMoved": lambda s: {"army": sorted(s["indep_armies"])[0], "from": "x",
+                                       "to": "pella", "rule": "R-14", "no_markers_turn": 2},
+    "IndependentArmyRemoved": lambda s: {"army": sorted(s["indep_armies"])[0], "rule": "R-14",
+                                         "space": "x", "to_box": False},
+    "ChampionLost": lambda s: {"how": "attack", "rule": "R-11.4", "seat": s["champions"][0],
+                               "target": "east"},
+    "ChampionRegained": lambda s: {"rule": "R-11.4", "seat": "north"},
+    "FleetUpgraded": lambda s: {"card": 1, "fleet": "athenian", "rule": "R-8.2",
+                                "seat": "north", "strength": 5, "upgrade": 2},
+    "SiegePointsScored": lambda s: {"needed": 3, "points": 1, "rule": "R-9.5", "seat": "north",
+                                    "space": "pella", "total": 1},
+    "CondemnationPlaced": lambda s: {"card": 1, "general": "g", "lp": 1, "rule": "R-11",
+                                     "seat": "north"},
+    "CondemnationLifted": lambda s: {"card": 1, "general": "g", "rule": "R-11", "seat": "north"},
+    "LegitimacyAdjusted": lambda s: {"amount": 1, "card": 1, "rule": "R-11", "seat": "north",
+                                     "turn": 1},
+    "RoyalTaken": lambda s: {"how": "alone", "royal": sorted(s["royals"])[0], "rule": "R-12.3",
+                             "seat": "north", "space": "pella"},
+    "RoyalControlLost": lambda s: {"how": "left", "royal": sorted(s["royals"])[0],
+                                   "rule": "R-12.1", "seat": "north", "space": "pella",
+                                   "woman": True},
+    "MarriageOffered": lambda s: {"card": (s["discards"] or [7])[0],
+                                  "royal": sorted(s["royals"])[0], "rule": "R-12.2",
+                                  "seat": "north"},
+    "MarriageOfferEnded": lambda s: {"card": 7, "married": False, "royal": sorted(s["royals"])[0],
+                                     "rule": "R-12.2", "seat": "north"},
+    "HeirChosen": lambda s: {"royal": sorted(s["royals"])[0], "rule": "R-12", "seat": "north"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECLARED))
+def test_declared_writes_hold(pack, name):
+    """The reducer of each kind declared this pass changes only the parts it declares
+    (copy on write copies no other part before it runs: one left out would be written
+    in a state shared with others, issue 27 item 5)."""
+    k = CATALOGUE[name]
+    s = _mid_game(pack)
+    s["indep_armies"].setdefault("test", {"space": "x", "strength": 2})
+    s["champions"] = [x for x in s["champions"] if x != "north"]  # one to regain
+    s.setdefault("court", {})["condemned"] = {"general": "h", "card": 2, "lp": 1}  # to lift
+    data = DECLARED[name](s)
+    k.check(data)
+    before = copy.deepcopy(s)
+    k.reduce(s, dict(data))
+    changed = {p for p in set(s) | set(before) if s.get(p) != before.get(p)}
+    assert changed and changed <= set(k.writes), (name, changed)
