@@ -12,11 +12,12 @@ have changed is checked again, leniently (:attr:`Ctx.soft`: cancel, never refuse
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pbem.pack.model import Pack
 from pbem.rules.core.control import fleet_owner
 from pbem.rules.core.events import kind_of, reduce
+from pbem.rules.core.events.base import EventKind
 from pbem.rules.core.footprint import Unsure
 from pbem.rules.core.royals import champions_regained, royal_settlement, vp_watch
 from pbem.rules.core.state import _SCALARS, SEATS, Event, _copy, deck
@@ -37,6 +38,49 @@ _CARDS_GONE: frozenset[str] = frozenset({"CardPlayed"})
 dry run made before them (:meth:`Ctx.replay_rehearsal`): the card played. Not a
 surprise discard: its replacement is drawn (``CardDrawn``), and a card drawn may be
 played on the way (R-8.5)."""
+
+
+class _Facts(NamedTuple):
+    """What :meth:`Ctx.emit` needs of an event kind (:func:`_facts`): the ``kind``, its
+    ``required`` and ``allowed`` fields, whether it is ``public`` or seen ``by_seat``,
+    whether it may change the ``board`` (:data:`BOARD`) and the ``holdings`` the
+    fleets' owners and the capitals read (the garrisons, ``war``)."""
+
+    kind: EventKind
+    required: frozenset[str]
+    allowed: frozenset[str]
+    public: bool
+    by_seat: bool
+    board: bool
+    holdings: bool
+
+
+_FACTS: dict[str, _Facts] = {}
+"""``{kind name: _Facts}``, filled on first use (the catalogue is declared once, at
+import, and never changes)."""
+
+
+def _facts(name: str) -> _Facts:
+    """The :class:`_Facts` of the declared kind ``name``, kept in :data:`_FACTS`. Raises
+    ``UndeclaredEvent`` for a kind the catalogue does not declare."""
+    k = kind_of(name)
+    board = k.reduce is not None and (k.writes is None or not BOARD.isdisjoint(k.writes))
+    holdings = board and (k.writes is None or "garrisons" in k.writes or "war" in k.writes)
+    f = _FACTS[name] = _Facts(k, frozenset(k.fields), frozenset(k.fields) | frozenset(k.optional),
+                              k.seen_by == "all", k.seen_by == "seat", board, holdings)
+    return f
+
+
+def _event(kind: str, data: dict[str, Any], public: bool, seat: str | None) -> Event:
+    """``Event(kind, data, public, seat)`` without the frozen dataclass's ``__init__``
+    (one ``object.__setattr__`` per field): the same fields set in the instance's
+    dict, the instance as frozen as any other."""
+    ev = _new_event(Event)
+    ev.__dict__.update(kind=kind, data=data, public=public, seat=seat)
+    return ev
+
+
+_new_event = object.__new__
 
 
 class Ctx:
@@ -237,11 +281,16 @@ class Ctx:
         ``data`` (:mod:`pbem.rules.core.events`; raises ``UndeclaredEvent`` or
         ``EventShapeError``); who may see the event comes from its kind: everyone, only
         the seat in ``data["seat"]``, or nobody but the judge. The settlements are
-        skipped after a kind that declares it writes no part of :data:`BOARD`."""
-        k = kind_of(kind)
-        k.check(data)
-        ev = Event(kind, data, k.seen_by == "all", data["seat"] if k.seen_by == "seat" else None)
-        board = k.reduce is not None and (k.writes is None or not BOARD.isdisjoint(k.writes))
+        skipped after a kind that declares it writes no part of :data:`BOARD`, the
+        fleets' and the capitals' (R-15, R-1.4) after one that writes neither the
+        garrisons nor ``war`` (what they read). What the kind says of all this is read
+        once per kind (:func:`_facts`)."""
+        f = _FACTS.get(kind) or _facts(kind)
+        k = f.kind
+        if not f.required <= data.keys() <= f.allowed:
+            k.check(data)  # raises EventShapeError, naming the fields
+        ev = _event(kind, data, f.public, data["seat"] if f.by_seat else None)
+        board = f.board
         watch = vp_watch(self.s) if board else None
         if self.owned is not None and k.reduce is not None:
             self._own(k.writes, k.cells(data) if k.cells is not None else None)
@@ -249,13 +298,16 @@ class Ctx:
         self.version += 1
         self.events.append(ev)
         if board:
-            # a fleet's owner and upgrade record are read from the garrisons and ``war``
-            # (R-15), both parts of BOARD: only a board event can change hands
-            fleets = (self.s.get("war") or {}).get("fleets") or {}
-            if kind != "FleetUpgradeLost" and any(f.get("upgrade") for f in fleets.values()):
-                drop_lost_upgrades(self)
-            if kind != "CapitalDestroyed" and (self.s.get("war") or {}).get("capitals"):
-                settle_capitals(self, kind, data)
+            if f.holdings:
+                # a fleet's owner and upgrade record are read from the garrisons and
+                # ``war`` (R-15): only a kind that may write them can change hands
+                w = self.s.get("war") or {}
+                fleets = w.get("fleets") or {}
+                if kind != "FleetUpgradeLost" and any(x.get("upgrade") for x in fleets.values()):
+                    drop_lost_upgrades(self)
+                    w = self.s.get("war") or {}
+                if kind != "CapitalDestroyed" and w.get("capitals"):
+                    settle_capitals(self, kind, data)
             settle_royals(self, watch, k.where(data) if k.where is not None else None)
         return ev
 

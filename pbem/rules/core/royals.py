@@ -23,7 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.pack.model import Pack
-from pbem.rules.core.control import royal_controller, seat_at, victory_points
+from pbem.rules.core.board import info
+from pbem.rules.core.control import province_controller, royal_controller, seat_at, victory_points
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import inside_generals, outside_cus, wholly_inside
 from pbem.rules.core.state import SEATS, State, standing_orders
@@ -242,8 +243,9 @@ def vp_watch(s: State) -> tuple[dict, dict, dict] | None:
 def champions_regained(pack: Pack, s: State, before: tuple[dict, dict, dict] | None
                        ) -> list[str]:
     """R-11.4: the seats that are not Champions and whose VP fell to 0 with the event
-    just reduced (``before``: :func:`vp_watch` taken before it). Empty when neither
-    garrisons, fleets nor capitals changed."""
+    just reduced (``before``: :func:`vp_watch` taken before it). Empty when no seat's
+    VP changed: neither fleets nor capitals changed and no garrison whose seat VP read
+    (:func:`_same_vp`); else VP are scored in full."""
     if before is None:
         return []
     garrisons, fleets, caps = before
@@ -251,7 +253,7 @@ def champions_regained(pack: Pack, s: State, before: tuple[dict, dict, dict] | N
     now = w.get("fleets") or {}
     caps_now = {"capitals": dict(w.get("capitals") or {}),
                 "capitals_destroyed": dict(w.get("capitals_destroyed") or {})}
-    if garrisons == s["garrisons"] and fleets == now and caps == caps_now:
+    if fleets == now and caps == caps_now and _same_vp(pack, garrisons, s["garrisons"]):
         return []
     vp1 = victory_points(pack, s)
     zero = [x for x in SEATS if x not in s["champions"] and vp1[x] == 0]
@@ -260,3 +262,57 @@ def champions_regained(pack: Pack, s: State, before: tuple[dict, dict, dict] | N
     old = {**s, "garrisons": garrisons, "war": {**w, "fleets": fleets, **caps}}
     vp0 = victory_points(pack, old)
     return [x for x in zero if vp0[x] > 0]
+
+
+_VP_READS: dict[int, tuple[Pack, dict[str, tuple[str, ...]], frozenset[str]]] = {}
+"""``{id(pack): (pack, ...)}``: :func:`_vp_reads` of each pack met."""
+
+
+def _vp_reads(pack: Pack) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    """Which garrisons the VP (R-1.4, :func:`pbem.rules.core.control.victory_terms`)
+    read: ``({space: the provinces whose control (R-3.2) counts its garrison}, the
+    spaces whose garrison counts by itself)``. The provinces are only those whose
+    controller matters to VP: a province with printed VP, one of the Lord of Asia's, a
+    fleet's home (R-15); the spaces by themselves: the Hellespont's ports and the
+    fleets' homes that are spaces. Kept per pack (it reads only the pack)."""
+    hit = _VP_READS.get(id(pack))
+    if hit is not None and hit[0] is pack:
+        return hit[1], hit[2]
+    mi = info(pack)
+    homes = {f.home for f in pack.fleets.values()}
+    asia = set(const(pack, "lord_of_asia_provinces"))
+    provs: dict[str, set[str]] = {}
+    for prov, (spaces, majors) in mi.province_control.items():
+        if pack.provinces[prov].vp or prov in asia or prov in homes:
+            for x in (*spaces, *majors):
+                provs.setdefault(x, set()).add(prov)
+    direct = frozenset(mi.hellespont) | frozenset(h for h in homes if h not in pack.provinces)
+    out = {x: tuple(sorted(ps)) for x, ps in provs.items()}
+    _VP_READS[id(pack)] = (pack, out, direct)
+    return out, direct
+
+
+def _same_vp(pack: Pack, before: dict[str, str], garrisons: dict[str, str]) -> bool:
+    """True when the garrisons changing from ``before`` to ``garrisons`` (the fleets'
+    upgrades and the capitals unchanged) changed no seat's VP (R-1.4): no space that VP
+    read by itself changed, and every province they read (:func:`_vp_reads`) with a
+    changed space keeps its controller. Exact, not a guess: VP are a function of the
+    provinces' controllers, those spaces' garrisons, the fleets' records and the
+    capitals (:func:`pbem.rules.core.control.victory_terms`). Issue 27 item 5: this
+    spares scoring the whole board after most board events."""
+    changed = before.items() ^ garrisons.items()
+    if not changed:
+        return True
+    provs, direct = _vp_reads(pack)
+    was = {"garrisons": before}
+    now = {"garrisons": garrisons}
+    seen: set[str] = set()
+    for x, _ in changed:
+        if x in direct:
+            return False
+        for prov in provs.get(x, ()):
+            if prov not in seen:
+                seen.add(prov)
+                if province_controller(pack, was, prov) != province_controller(pack, now, prov):
+                    return False
+    return True

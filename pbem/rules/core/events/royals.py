@@ -209,11 +209,13 @@ KINDS: tuple[EventKind, ...] = (
               ('how', 'royal', 'rule', 'seat', 'space'),
               optional=('from',),
               reduce=_taken,
+              writes=('royals',),
               say=_royal_taken_text),
     EventKind('RoyalControlLost',
               ('how', 'royal', 'rule', 'seat', 'space'),
               optional=('by', 'woman'),
               reduce=_lost,
+              writes=('royals',),
               say=_lost_text),
     EventKind('RoyalActivated',
               ('card', 'royal', 'rule', 'seat', 'space'),
@@ -225,6 +227,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('MarriageOffered',
               ('card', 'royal', 'rule', 'seat'),
               reduce=_offered,
+              writes=('court', 'discards'),
               say=lambda p, d, t: t.gettext("%(royal)s offers marriage to %(seat)s until the end of the turn (%(card)s, "
                                         "R-12.2).") % {
                   "royal": royal_name(p, d.get('royal')), "seat": d.get('seat'), "card": card_label(p, d.get('card'), t)}),
@@ -236,6 +239,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('MarriageOfferEnded',
               ('card', 'married', 'royal', 'rule', 'seat'),
               reduce=_offer_ended,
+              writes=('court', 'discards'),
               say=_offer_ended_text),
     EventKind('RoyalKilled',
               ('card', 'royal', 'rule', 'seat'),
@@ -257,16 +261,19 @@ KINDS: tuple[EventKind, ...] = (
               ('amount', 'card', 'rule', 'seat', 'turn'),
               optional=('played_by', 'royal'),
               reduce=_lp,
+              writes=('court',),
               say=_lp_adjusted_text),
     EventKind('CondemnationPlaced',
               ('card', 'general', 'lp', 'rule', 'seat'),
               optional=('owner', 'previous'),
               reduce=_condemned,
+              writes=('court',),
               say=_condemned_text),
     EventKind('CondemnationLifted',
               ('card', 'general', 'rule', 'seat'),
               optional=('why',),
               reduce=_condemnation_lifted,
+              writes=('court',),
               say=lambda p, d, t: (t.gettext("The Condemnation marker leaves %(general)s and returns to its holding box "
                                          "(%(why)s) (R-16.1).") if d.get("why") else
                                t.gettext("The Condemnation marker leaves %(general)s and returns to its holding box "
@@ -278,11 +285,13 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('HeirChosen',
               ('royal', 'rule', 'seat'),
               reduce=_heir,
+              writes=('court',),
               say=lambda p, d, t: t.gettext("%(seat)s counts the LP of %(royal)s as their heir (R-11.1).") % {
                   "seat": d.get('seat'), "royal": royal_name(p, d.get('royal'))}),
     EventKind('ChampionRegained',
               ('rule', 'seat'),
               reduce=_regained,
+              writes=('champions',),
               say=lambda p, d, t: t.gettext("%(seat)s's VP have fallen to 0: they are a Champion again (R-11.4).") % {
                   "seat": d.get('seat')}),
 )

@@ -211,6 +211,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('ChampionLost',
               ('how', 'rule', 'seat', 'target'),
               reduce=_champion_lost,
+              writes=('champions',),
               say=_champion_lost_text),
     EventKind('RoundStarted',
               ('round', 'rule'),

@@ -415,6 +415,7 @@ KINDS: tuple[EventKind, ...] = (
               ('needed', 'points', 'rule', 'seat', 'space', 'total'),
               optional=('card',),
               reduce=_siege_points,
+              writes=('war',),
               say=_siege_points_text),
     EventKind('SiegeCompleted',
               ('marker', 'rule', 'seat', 'segment', 'space'),
@@ -433,6 +434,7 @@ KINDS: tuple[EventKind, ...] = (
               ('army', 'from', 'rule', 'to'),
               optional=('why', 'no_markers_turn'),
               reduce=_indep_moved,
+              writes=('indep_armies',),
               say=lambda p, d, t: indep_say(p, d.get("army"), N_("%(army)s moves from %(from)s to %(to)s."),
                                             N_("%(army)s move from %(from)s to %(to)s."), t,
                                             **{"from": space_name(p, d.get('from'), t),
@@ -441,6 +443,7 @@ KINDS: tuple[EventKind, ...] = (
               ('army', 'rule', 'space', 'to_box'),
               optional=('why',),
               reduce=_indep_removed,
+              writes=('indep_armies',),
               say=_indep_removed_text),
     EventKind('IndependentSiegeBegan',
               ('army', 'rule', 'seat', 'space'),
@@ -460,6 +463,7 @@ KINDS: tuple[EventKind, ...] = (
     EventKind('FleetUpgraded',
               ('card', 'fleet', 'rule', 'seat', 'strength', 'upgrade'),
               reduce=_fleet_upgraded,
+              writes=('war',),
               say=lambda p, d, t: (t.gettext("%(seat)s upgrades the %(fleet)s to strength %(strength)s with %(card)s "
                                              "(R-8.2).") if d.get("card") else
                                    t.gettext("%(seat)s upgrades the %(fleet)s to strength %(strength)s (R-8.2).")) % {
