@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 
 from pbem.pack.model import Pack
 from pbem.rules.core.control import fleet_owner
-from pbem.rules.core.derived import copied
 from pbem.rules.core.events import kind_of, reduce
 from pbem.rules.core.footprint import Unsure
 from pbem.rules.core.royals import champions_regained, royal_settlement, vp_watch
@@ -278,10 +277,7 @@ class Ctx:
             if keys is not None and type(v) is dict:
                 mine = self.cells.get(p)
                 if mine is None:
-                    s[p] = new = v.copy()
-                    if p == "cus":  # the copy takes the index of who holds CUs where
-                        copied(v, new)
-                    v = new
+                    s[p] = v = v.copy()
                     mine = self.cells[p] = set()
                 for key in keys:
                     if key not in mine:
@@ -294,8 +290,6 @@ class Ctx:
             self.cells.pop(p, None)
             if v is not None and type(v) not in _SCALARS:
                 s[p] = _copy(v)
-                if p == "cus":
-                    copied(v, s[p])
         if parts is None:
             self.owned = None
             self.cells = {}

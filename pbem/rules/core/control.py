@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from pbem.pack.model import Pack
 from pbem.rules.core.board import info
-from pbem.rules.core.derived import memo_of
 from pbem.rules.core.pack import const
 from pbem.rules.core.state import SEATS, State
 
@@ -28,19 +27,7 @@ def space_controller(s: State, space: str) -> str | None:
 def province_controller(pack: Pack, s: State, province: str) -> str | None:
     """Seat controlling ``province``: a strict majority of its non-transit spaces,
     including its major city if it has one (R-3.2; "Media needs 5 garrisons incl.
-    Ecbatana"). Returns None when nobody does (independent majorities control nothing).
-    Kept per garrisons part (:func:`pbem.rules.core.derived.memo_of`: exact, the part is
-    all it reads besides the pack)."""
-    memo = memo_of(s, "garrisons", pack)
-    try:
-        return memo[province]  # type: ignore[no-any-return]
-    except KeyError:
-        got = memo[province] = _province_controller(pack, s, province)
-        return got
-
-
-def _province_controller(pack: Pack, s: State, province: str) -> str | None:
-    """:func:`province_controller` computed."""
+    Ecbatana"). Returns None when nobody does (independent majorities control nothing)."""
     spaces, majors = info(pack).province_control.get(province, ((), ()))
     if not spaces:
         return None
@@ -58,21 +45,7 @@ def _province_controller(pack: Pack, s: State, province: str) -> str | None:
 
 def province_control(pack: Pack, s: State) -> dict[str, str | None]:
     """``{province_id: seat | None}`` for every province (R-3.2), the same as
-    :func:`province_controller` of each, counted in one pass over the garrisons. A new
-    dict; kept per garrisons part (:func:`pbem.rules.core.derived.memo_of`)."""
-    memo = memo_of(s, "garrisons", pack)
-    got = memo.get(_ALL)
-    if got is None:
-        got = memo[_ALL] = _province_control(pack, s)
-    return dict(got)
-
-
-_ALL = ("province_control",)
-"""The key of :func:`province_control`'s value in the garrisons' memo."""
-
-
-def _province_control(pack: Pack, s: State) -> dict[str, str | None]:
-    """:func:`province_control` computed."""
+    :func:`province_controller` of each, counted in one pass over the garrisons."""
     mi = info(pack)
     garrisons = s["garrisons"]
     out: dict[str, str | None] = dict.fromkeys(pack.provinces)

@@ -13,11 +13,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.core.control import royal_controller
-from pbem.rules.core.derived import holders, memo_of
 from pbem.rules.core.pack import const
 from pbem.rules.core.state import State, standing_orders
 from pbem.rules.core.units import loss_key
@@ -30,53 +29,10 @@ def cus_of(s: State, seat: str, space: str) -> int:
     return sum(s["cus"].get(space, {}).get(seat, {}).values())
 
 
-class Posted(NamedTuple):
-    """Where the major generals on the map stand (R-5), an index of ``s["generals"]``
-    (:func:`posted`): ``at``, ``(seat, space)`` to the ids there, sorted; ``seats_at``,
-    a space to the seats of the generals there, one per general in the part's order;
-    ``spaces``, a seat to the spaces of its generals."""
-
-    at: dict[tuple[str | None, str | None], tuple[str, ...]]
-    seats_at: dict[str | None, tuple[str | None, ...]]
-    spaces: dict[str | None, frozenset[str | None]]
-
-
-def _post(generals: dict[str, dict[str, Any]]) -> Posted:
-    """:class:`Posted` of the part ``generals`` (one pass)."""
-    at: dict[tuple[str | None, str | None], list[str]] = {}
-    seats_at: dict[str | None, list[str | None]] = {}
-    for g, v in generals.items():
-        if v["where"] == "map":
-            x, o = v["space"], v["seat"]
-            at.setdefault((o, x), []).append(g)
-            seats_at.setdefault(x, []).append(o)
-    spaces: dict[str | None, set[str | None]] = {}
-    for o, x in at:
-        spaces.setdefault(o, set()).add(x)
-    return Posted({k: tuple(sorted(v)) for k, v in at.items()},
-                  {k: tuple(v) for k, v in seats_at.items()},
-                  {k: frozenset(v) for k, v in spaces.items()})
-
-
-_POSTED = ("posted",)
-"""The key of :func:`posted`'s value in the generals' memo."""
-
-
-def posted(s: State) -> Posted:
-    """The index of the major generals on the map (:class:`Posted`), made once per
-    ``s["generals"]`` object and kept until a reducer writes it
-    (:func:`pbem.rules.core.derived.memo_of`: exact, see there). Shared: never change
-    it."""
-    memo = memo_of(s, "generals")
-    got = memo.get(_POSTED)
-    if got is None:
-        got = memo[_POSTED] = _post(s["generals"])
-    return got  # type: ignore[no-any-return]
-
-
 def generals_at(s: State, seat: str, space: str) -> list[str]:
-    """Ids of ``seat``'s major generals on the map in ``space``, sorted."""
-    return list(posted(s).at.get((seat, space), ()))
+    """Ids of ``seat``'s major generals on the map in ``space``."""
+    return sorted(g for g, v in s["generals"].items()  # the space first: the fewest pass
+                  if v["space"] == space and v["where"] == "map" and v["seat"] == seat)
 
 
 def has_enemy_units(s: State, seat: str, space: str) -> bool:
@@ -84,8 +40,9 @@ def has_enemy_units(s: State, seat: str, space: str) -> bool:
     for other, cus in s["cus"].get(space, {}).items():
         if other != seat and sum(cus.values()):
             return True
-    if any(o != seat for o in posted(s).seats_at.get(space, ())):
-        return True
+    for v in s["generals"].values():
+        if v["where"] == "map" and v["space"] == space and v["seat"] != seat:
+            return True
     if any(space in sp for o, sp in s["minors"].items() if o != seat):
         return True
     return any(a["space"] == space for a in s["indep_armies"].values())
@@ -93,7 +50,9 @@ def has_enemy_units(s: State, seat: str, space: str) -> bool:
 
 def has_general(s: State, seat: str, space: str) -> bool:
     """True when ``seat`` has a major or minor general in ``space``."""
-    return space in s["minors"].get(seat, []) or (seat, space) in posted(s).at
+    return space in s["minors"].get(seat, []) or any(
+        v["where"] == "map" and v["space"] == space and v["seat"] == seat
+        for v in s["generals"].values())
 
 
 def free_minor_generals(pack: Pack, s: State, seat: str) -> int:
@@ -103,7 +62,9 @@ def free_minor_generals(pack: Pack, s: State, seat: str) -> int:
 
 def general_spaces(s: State, seat: str) -> set[str]:
     """Spaces with a major or minor general of ``seat``."""
-    return set(posted(s).spaces.get(seat, ())).union(s["minors"].get(seat, []))
+    out = {v["space"] for v in s["generals"].values()
+           if v["where"] == "map" and v["seat"] == seat}
+    return out | set(s["minors"].get(seat, []))
 
 
 def inside_rec(s: State, space: str) -> dict[str, Any] | None:
@@ -138,7 +99,8 @@ def wholly_inside(s: State, seat: str, space: str) -> bool:
     rec = inside_rec(s, space)
     if not rec or rec["seat"] != seat or outside_cus(s, seat, space):
         return False
-    return all(g in rec["generals"] for g in posted(s).at.get((seat, space), ()))
+    return all(g in rec["generals"] for g, v in s["generals"].items()
+               if v["where"] == "map" and v["space"] == space and v["seat"] == seat)
 
 
 def capacity(pack: Pack) -> int:
@@ -176,25 +138,23 @@ def enemy_unit_spaces(s: State, seat: str) -> set[str]:
     ins = s.get("inside")
     if ins:  # only a seat of the record of a space there may be wholly inside it
         out = set()
-        for o, xs in holders(s).items():  # the spaces where o's CUs sum to more than 0
-            if o != seat:
-                for x in xs:
-                    rec = ins.get(x)
-                    if not (rec and rec["seat"] == o and wholly_inside(s, o, x)):
-                        out.add(x)
-        for o, xs in posted(s).spaces.items():
-            if o != seat:
-                out.update(x for x in xs if not wholly_inside(s, o, x))  # type: ignore[arg-type]
+        for x, by in s["cus"].items():
+            rec = ins.get(x)
+            for o, c in by.items():
+                if o != seat and sum(c.values()) and not (
+                        rec and rec["seat"] == o and wholly_inside(s, o, x)):
+                    out.add(x)
+                    break
+        out |= {v["space"] for v in s["generals"].values()
+                if v["where"] == "map" and v["seat"] != seat
+                and not wholly_inside(s, v["seat"], v["space"])}
         out |= {x for o, ms in s["minors"].items() if o != seat for x in ms
                 if not wholly_inside(s, o, x)}
     else:  # no units inside any city: nobody is wholly inside (the same sets, faster)
-        out = set()
-        for o, xs in holders(s).items():  # the spaces where o's CUs sum to more than 0
-            if o != seat:
-                out |= xs
-        for o, xs in posted(s).spaces.items():
-            if o != seat:
-                out.update(xs)  # type: ignore[arg-type]
+        out = {x for x, by in s["cus"].items()
+               if any(o != seat and sum(c.values()) for o, c in by.items())}
+        out.update(v["space"] for v in s["generals"].values()
+                   if v["where"] == "map" and v["seat"] != seat)
         for o, ms in s["minors"].items():
             if o != seat:
                 out.update(ms)
@@ -226,9 +186,9 @@ def enemy_of(s: State, seat: str, space: str) -> str | None:
     for other, cus in sorted(s["cus"].get(space, {}).items()):
         if other != seat and sum(cus.values()):
             found.append(other)
-    for o in posted(s).seats_at.get(space, ()):
-        if o and o != seat:
-            found.append(o)
+    for v in s["generals"].values():
+        if v["where"] == "map" and v["space"] == space and v["seat"] and v["seat"] != seat:
+            found.append(v["seat"])
     for other, ms in sorted(s["minors"].items()):
         if other != seat and space in ms:
             found.append(other)
@@ -242,7 +202,8 @@ def held_by_others(s: State, seat: str) -> set[str]:
     army, each confirmed by :func:`enemy_of` (so units wholly inside a major city do not
     count). For searches that ask about many spaces of one position."""
     maybe = {x for x, by in s["cus"].items() if any(o != seat for o in by)}
-    maybe |= {x for o, xs in posted(s).spaces.items() if o and o != seat for x in xs}
+    maybe |= {v["space"] for v in s["generals"].values()
+              if v["where"] == "map" and v["seat"] and v["seat"] != seat}
     maybe |= {x for o, ms in s["minors"].items() if o != seat for x in ms}
     maybe |= {a["space"] for a in s["indep_armies"].values() if a.get("space")}
     return {x for x in maybe if x is not None and enemy_of(s, seat, x) is not None}

@@ -12,7 +12,6 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.rules.core.armies import best_seniority
 from pbem.rules.core.board import info
-from pbem.rules.core.derived import dropped
 from pbem.rules.core.control import (
     legitimacy_points,
     province_control,
@@ -30,7 +29,6 @@ from pbem.rules.core.pieces import (
     general_spaces,
     generals_at,
     has_general,
-    posted,
 )
 from pbem.rules.core.state import SEATS, State, _copy
 
@@ -64,7 +62,8 @@ def no_limit(pack: Pack, s: State, seat: str, space: str,
 
 def major_general_spaces(s: State, seat: str) -> set[str]:
     """The spaces where ``seat`` has a major general on the map (R-5)."""
-    return set(posted(s).spaces.get(seat, ()))  # type: ignore[arg-type]
+    return {v["space"] for v in s["generals"].values()
+            if v["where"] == "map" and v["seat"] == seat}
 
 
 def limit_key(pack: Pack, s: State, space: str) -> str:
@@ -209,7 +208,6 @@ def auto_placement(pack: Pack, s: State, seat: str, new: dict[str, int],
             sim["minors"].setdefault(seat, []).append(where)
         at = sim["cus"].setdefault(where, {}).setdefault(seat, {})
         at[t] = at.get(t, 0) + 1
-        dropped(sim["cus"])  # changed by hand: its index of who holds CUs where is old
         count_placement(pack, sim, seat, where, placed)
         out.setdefault(where, {})
         out[where][t] = out[where].get(t, 0) + 1

@@ -17,7 +17,6 @@ from typing import Any
 
 from pbem.pack.model import Pack
 from pbem.rules.core.events import cards, host, judge, pieces, royals, turn, war
-from pbem.rules.core.derived import cells_written, dropped, part_written
 from pbem.rules.core.events.base import EventKind, EventShapeError, UndeclaredEvent
 from pbem.rules.core.names import ENGLISH, Words
 from pbem.rules.core.state import Event, State
@@ -39,52 +38,12 @@ def kind_of(name: str) -> EventKind:
                               ) from None
 
 
-_CUS_WRITERS: dict[str, EventKind] = {
-    name: k for name, k in CATALOGUE.items()
-    if k.reduce is not None and (k.writes is None or "cus" in k.writes)}
-"""The kinds whose reducer may write ``s["cus"]`` (declared, or no ``writes``)."""
-
-
-MEMO_PARTS: tuple[str, ...] = ("garrisons", "generals")
-"""The parts whose derived values :func:`pbem.rules.core.derived.memo_of` may keep."""
-_MEMO_WRITERS: dict[str, tuple[str, ...]] = {
-    name: parts for name, k in CATALOGUE.items() if k.reduce is not None
-    for parts in [tuple(p for p in MEMO_PARTS if k.writes is None or p in k.writes)] if parts}
-"""Per kind whose reducer may write a part of :data:`MEMO_PARTS`, those parts."""
-
-
 def reduce(s: State, event: Event) -> None:
     """Apply ``event`` to the working dict ``s`` in place (its kind's reducer; nothing for
-    kinds that change no position). Raises :class:`UndeclaredEvent` for an unknown kind.
-    After a kind that may write ``s["cus"]``, the index of who holds CUs where
-    (:mod:`pbem.rules.core.derived`) is updated at the spaces the kind's ``cells``
-    declare, or dropped when it declares none; the values kept of the parts in
-    :data:`MEMO_PARTS` it may write are dropped (:func:`pbem.rules.core.derived.memo_of`)."""
+    kinds that change no position). Raises :class:`UndeclaredEvent` for an unknown kind."""
     fn = kind_of(event.kind).reduce
-    if fn is None:
-        return
-    memos = _MEMO_WRITERS.get(event.kind)
-    if memos is not None:
-        for p in memos:
-            part_written(s.get(p))
-    k = _CUS_WRITERS.get(event.kind)
-    if k is None:
+    if fn is not None:
         fn(s, dict(event.data))
-        if memos is not None:  # a part replaced by the reducer: its new object too
-            for p in memos:
-                part_written(s.get(p))
-        return
-    before = s.get("cus")
-    fn(s, dict(event.data))
-    cells = k.cells(event.data) if k.cells is not None else None
-    if cells is not None and "cus" in cells and s.get("cus") is before:
-        cells_written(s, cells["cus"])
-    else:
-        dropped(before)
-        dropped(s.get("cus"))
-    if memos is not None:  # a part replaced by the reducer: its new object too
-        for p in memos:
-            part_written(s.get(p))
 
 
 def sentence(pack: Pack, kind: str, data: Mapping[str, Any], t: Words = ENGLISH) -> str:
