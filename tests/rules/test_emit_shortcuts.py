@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import OrderedDict
 
 import pytest
 from rules_harness import bot_game
 
 import pbem.rules as R
 from pbem.pack.loader import load_pack
-from pbem.rules import context
+from pbem.rules import context, engine
+from pbem.rules.dice import Dice
 from pbem.rules.core.control import fleet_owner, victory_points
 from pbem.rules.core.events import CATALOGUE
 from pbem.rules.core.royals import _same_vp, _vp_reads
@@ -196,3 +198,28 @@ def test_declared_writes_hold(pack, name):
     k.reduce(s, dict(data))
     changed = {p for p in set(s) | set(before) if s.get(p) != before.get(p)}
     assert changed and changed <= set(k.writes), (name, changed)
+
+
+def test_apply_reuses_the_check_of_the_same_orders(pack, monkeypatch):
+    """``apply`` after ``validate`` of the same state, seat and orders carries that
+    check out (issue 27 item 5: orders already plain are compared as they are, without
+    their plain copy); other orders are checked again."""
+    checks: list[object] = []
+    real = engine.check
+
+    def spy(state, seat, orders):
+        checks.append(orders)
+        return real(state, seat, orders)
+
+    monkeypatch.setattr(engine, "check", spy)
+    state, _ = R.new_game(pack, b"reuse")
+    seat = R.pending(state)[0].seat
+    for again in ({"first_player": "east"}, OrderedDict(first_player="east")):
+        checks.clear()
+        R.validate(state, seat, {"first_player": "east"})
+        R.apply(state, seat, again, Dice(b"reuse", state.step))
+        assert len(checks) == 1, again  # validate's check only
+    checks.clear()
+    R.validate(state, seat, {"first_player": "east"})
+    R.apply(state, seat, {"first_player": "west"}, Dice(b"reuse", state.step))
+    assert len(checks) == 2  # other orders: checked again
