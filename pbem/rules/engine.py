@@ -112,12 +112,39 @@ def _turn_order_decision(state: GameState) -> Decision:
                     default=turn_order.default(pack, s, seat), rule="R-6.1")
 
 
+class LateDefault(Decision):
+    """A :class:`Decision` whose ``default`` is computed on its first read and kept
+    (issue 27 item 5): the reinforcement phase's deadline placement
+    (:func:`pbem.rules.core.placement.auto_placement`) is costly, and the bots and the
+    playouts never read it. ``default_of()`` gives the plain dict ``default`` would hold;
+    it is a function of the decision's state, which never changes, so the value is the
+    one computed at once before. Every other field, ``==``, ``repr`` and ``to_dict``
+    are those of the :class:`Decision` (a ``LateDefault`` equals only a ``LateDefault``,
+    as a dataclass compares its own class)."""
+
+    def __init__(self, seat: str, kind: str, step: int, options: Mapping[str, Any],
+                 default_of: Callable[[], Mapping[str, Any]], rule: str) -> None:
+        for name, value in (("seat", seat), ("kind", kind), ("step", step),
+                            ("options", options), ("rule", rule), ("_default_of", default_of)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def default(self) -> Mapping[str, Any]:  # type: ignore[override]
+        """The orders applied when the deadline passes, computed on the first read."""
+        got = self.__dict__.get("_default")
+        if got is None:
+            got = self._default_of()  # type: ignore[attr-defined]
+            object.__setattr__(self, "_default", got)
+        return got
+
+
 def _reinforcements_decision(state: GameState) -> Decision:
     pack, s = pack_of(state), state.peek()
     seat = s["reinforce"]["queue"][0]
-    return Decision(seat=seat, kind="reinforcements", step=state.step,
-                    options=reinforcements.options(pack, s, seat),
-                    default=reinforcements.default(pack, s, seat), rule="R-7.2")
+    # the options of legal_options (memoised, the bot asks for them again); the default on read
+    return LateDefault(seat=seat, kind="reinforcements", step=state.step,
+                       options=legal_options(state, seat),
+                       default_of=lambda: reinforcements.default(pack, s, seat), rule="R-7.2")
 
 
 def _player_turn_decision(state: GameState) -> Decision | None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pbem.rules.bots.cards import add_event_fields
+from pbem.rules.bots.cards import add_event_fields, event_option
 from pbem.rules.bots.royals import add_free_passage, errand_goals, royal_errand
 from pbem.rules.bots.seat_view import seat_view
 from pbem.rules.bots.surprises import add_surprise_plays, window_plays
 from pbem.rules.bots.war import add_war_orders, reaction_orders
 from pbem.rules.cards.legitimacy import LEGITIMACY_FIELDS
 from pbem.rules.cards.royals import ROYAL_FIELDS
+from pbem.rules.core.lazy import LazyOptions
 from pbem.rules.core.state import GameState
 from pbem.rules.engine import acceptable, legal_options, pack_of, validate
 from pbem.rules.orders import reinforcements
@@ -63,16 +64,23 @@ def candidate_orders(pack, state: GameState, opts: dict, rng: random.Random,
     options): surrenders accepted, a Tyche card and its use with random legal fields,
     movement, standing orders, errands and surprise plays. ``pick`` = ``(card, use)``
     forces the card (a number in ``opts["hand"]``) and its use; without it both are
-    drawn from ``rng``. Not checked: pass it to :func:`validate`."""
+    drawn from ``rng``. Not checked: pass it to :func:`validate`. From a player-turn's
+    :class:`pbem.rules.core.lazy.LazyOptions` it reads only the drawn card's entry and
+    event choices (its parts, issue 27 item 5): the same draws as from the whole hand."""
     orders: dict[str, Any] = {}
     if not opts["tyche_only"]:
         acc = [x for x in opts["surrender"]["accept"] if rng.random() < 0.8]
         if acc:
             orders["surrender"] = {"accept": acc}
-    hand = [h for h in opts["hand"] if h["type"] != "surprise"]
+    lazy = isinstance(opts, LazyOptions) and opts.has_part("card")
+    # one card's entry only from lazy options (issue 27 item 5): the same draw, the same card
+    hand = (opts.part("playable") if lazy
+            else [h for h in opts["hand"] if h["type"] != "surprise"])
     surprise = [n for n in opts["surprise_discards"] if rng.random() < 0.15]
     if pick is None:
         card = rng.choice(hand)
+        if lazy:
+            card = opts.part("card", card)
         use = rng.choice(card["uses"])
     else:
         card = next(h for h in opts["hand"] if h["card"] == pick[0])
@@ -104,7 +112,7 @@ def candidate_orders(pack, state: GameState, opts: dict, rng: random.Random,
         add_event_fields(opts, card["card"], ty, rng)
     if ty["use"] == "event":  # R-11, R-12: the fields the card's event reads
         for key, fld in {**ROYAL_FIELDS, **LEGITIMACY_FIELDS}.items():
-            choices = (opts.get(key) or {}).get(str(card["card"]))
+            choices = event_option(opts, key, card["card"])
             if choices and fld not in ty:
                 ty[fld] = rng.choice(choices)
     orders["tyche"] = ty

@@ -6,6 +6,7 @@ Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -50,17 +51,32 @@ def options(pack: Pack, s: State, seat: str,
     segment (no movement segment, R-6.5; its Tyche activation still lists armies and
     pick-ups). ``armies``: the seat's :func:`army_options` of ``s`` when the caller has
     them (the seat on turn only)."""
+    thunks = option_parts(pack, s, seat, lambda: armies)
+    return {k: f() for k, f in thunks.items()}
+
+
+def option_parts(pack: Pack, s: State, seat: str,
+                 armies: Callable[[], list[dict[str, Any]] | None]
+                 ) -> dict[str, Callable[[], Any]]:
+    """:func:`options` as ``{key: function giving its value}`` for
+    :class:`pbem.rules.core.lazy.LazyOptions` (issue 27 item 5): the pick-ups and the
+    mercenary spaces computed only when read. ``armies``: gives the seat's
+    :func:`army_options` when the caller has them, else None (computed here)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     only = tyche_only(pack, s)
-    if not active:
-        armies = []
-    elif armies is None:
-        armies = army_options(pack, s, seat)
-    return {"movement": [] if only or not active else ["mercenary", "none", "moves"],
-            "armies": armies,
-            "pick_ups": pick_up_options(pack, s, seat, armies) if active else [],
-            "mercenary_spaces": (sorted(placement_targets(pack, s, seat))
-                                 if active and not only else [])}
+    memo: dict[str, Any] = {}
+
+    def army_list() -> list[dict[str, Any]]:
+        if "armies" not in memo:
+            got = armies() if active else []
+            memo["armies"] = army_options(pack, s, seat) if got is None else got
+        return memo["armies"]
+
+    return {"movement": lambda: [] if only or not active else ["mercenary", "none", "moves"],
+            "armies": army_list,
+            "pick_ups": lambda: pick_up_options(pack, s, seat, army_list()) if active else [],
+            "mercenary_spaces": lambda: (sorted(placement_targets(pack, s, seat))
+                                         if active and not only else [])}
 
 
 def pick_up_options(pack: Pack, s: State, seat: str, armies: list[dict[str, Any]]

@@ -7,6 +7,7 @@ Like every order kind (:mod:`pbem.rules.orders`): :func:`read`, :func:`options`,
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pbem.pack import names as pack_names
@@ -254,41 +255,95 @@ def options(pack: Pack, s: State, seat: str,
     only for the seat whose player-turn it is. ``armies``: the seat's
     :func:`pbem.rules.core.armies.army_options` of ``s`` when the caller has them
     (computed here when a card's use needs them)."""
+    thunks, _parts = option_parts(pack, s, seat, lambda: armies)
+    return {k: f() for k, f in thunks.items()}
+
+
+def option_parts(pack: Pack, s: State, seat: str,
+                 armies: Callable[[], list[dict[str, Any]] | None]
+                 ) -> tuple[dict[str, Callable[[], Any]], dict[str, Callable[..., Any]]]:
+    """:func:`options` as ``({key: function giving its value}, {part: accessor})`` for
+    :class:`pbem.rules.core.lazy.LazyOptions` (issue 27 item 5): each key computed on
+    its first call only, and only what it needs (a card's ``uses`` need the garrison
+    spaces only when the card may garrison, the fleets only when it may upgrade one,
+    its event choices only when it may be played for its event). Parts: ``card(n)``,
+    the ``hand`` entry of hand card ``n``; ``playable()``, the hand's cards that are
+    not surprise cards (those that may be the Tyche play), in the hand's order;
+    ``event_choices(n)``, ``{options key:
+    choices}`` of card ``n`` (what ``options[key][str(n)]`` holds, the keys it is in).
+    ``armies``: gives the seat's :func:`pbem.rules.core.armies.army_options` when the
+    caller has them, else None (then computed here when a card's use needs them).
+    Values are exactly those of :func:`options` (the same code, per card)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
-    try:
-        fleets = upgradable_fleets(pack, s, seat)
-    except KeyError:  # the pack lacks the naval chart
-        fleets = []
-    hand = []
-    event_opts: dict[str, dict[str, list[Any]]] = {k: {} for k in OPTIONS_KEYS}
-    garrisons = sorted(legal_garrison_spaces(pack, s, seat)) if active else []
-    for n in hand_of(s, seat):
-        c = pack.cards[n]
-        if active and armies is None and any(u in ("activate", "event") for u in uses_for(c)):
+    memo: dict[Any, Any] = {}
+
+    def garrisons() -> list[str]:
+        if "garrisons" not in memo:
+            memo["garrisons"] = sorted(legal_garrison_spaces(pack, s, seat)) if active else []
+        return memo["garrisons"]
+
+    def fleets() -> list[str]:
+        if "fleets" not in memo:
             try:
-                armies = army_options(pack, s, seat)
-            except KeyError:  # the pack lacks movement numbers: can_step says no
-                pass
-        uses = [u for u in uses_for(c) if (u != "event" or event_supported(c))
-                and (not active or _may_use(pack, s, seat, c, u, garrisons, armies))]
-        if "event" in uses:  # R-16: offered only when its choices are not empty
-            for key, choices in event_choices(pack, s, seat, c).items():
-                event_opts[key][str(n)] = choices
-                if not choices and "event" in uses:
-                    uses.remove("event")
-        if fleets and may_upgrade_fleet_with(pack, c):  # R-8.2
-            uses.insert(uses.index("garrisons") + 1 if "garrisons" in uses else 0,
-                        "upgrade_fleet")
-        hand.append({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
-                     "must_play": c.must_play, "uses": uses, "label": card_label(pack, n)})
-    return {"hand": hand,
-            "surprise_discards": [h["card"] for h in hand if h["type"] == "surprise"],
-            "surprise_plays": surprise_plays(pack, s, seat, active),
-            "garrison_spaces": garrisons,
-            "training": {"in_training": [dict(u) for u in training_units(s, seat)],
-                         "cards_used": s["training_cards"].get(seat, 0),
-                         "cards_allowed": const(pack, "training_cards_per_turn")},
-            **event_opts, "fleet_upgrades": fleets}
+                memo["fleets"] = upgradable_fleets(pack, s, seat)
+            except KeyError:  # the pack lacks the naval chart
+                memo["fleets"] = []
+        return memo["fleets"]
+
+    def army_list() -> list[dict[str, Any]] | None:
+        if "armies" not in memo:
+            got = armies()
+            if got is None and active:
+                try:
+                    got = army_options(pack, s, seat)
+                except KeyError:  # the pack lacks movement numbers: can_step says no
+                    pass
+            memo["armies"] = got
+        return memo["armies"]
+
+    def card(n: int) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+        got = memo.get(n)
+        if got is None:
+            c = pack.cards[n]
+            arms = army_list() if active and any(
+                u in ("activate", "event") for u in uses_for(c)) else None
+            uses = [u for u in uses_for(c) if (u != "event" or event_supported(c))
+                    and (not active or _may_use(pack, s, seat, c, u,
+                                                garrisons() if u == "garrisons" else [], arms))]
+            choices: dict[str, list[Any]] = {}
+            if "event" in uses:  # R-16: offered only when its choices are not empty
+                for key, got_choices in event_choices(pack, s, seat, c).items():
+                    choices[key] = got_choices
+                    if not got_choices and "event" in uses:
+                        uses.remove("event")
+            if may_upgrade_fleet_with(pack, c) and fleets():  # R-8.2
+                uses.insert(uses.index("garrisons") + 1 if "garrisons" in uses else 0,
+                            "upgrade_fleet")
+            got = memo[n] = ({"card": n, "name": c.name, "ops": c.ops, "type": c.type,
+                              "must_play": c.must_play, "uses": uses,
+                              "label": card_label(pack, n)}, choices)
+        return got
+
+    def hand() -> list[dict[str, Any]]:
+        return [card(n)[0] for n in hand_of(s, seat)]
+
+    def event_key(key: str) -> Callable[[], dict[str, list[Any]]]:
+        return lambda: {str(n): card(n)[1][key] for n in hand_of(s, seat) if key in card(n)[1]}
+
+    thunks: dict[str, Callable[[], Any]] = {
+        "hand": hand,
+        "surprise_discards": lambda: [n for n in hand_of(s, seat)
+                                      if pack.cards[n].type == "surprise"],
+        "surprise_plays": lambda: surprise_plays(pack, s, seat, active),
+        "garrison_spaces": garrisons,
+        "training": lambda: {"in_training": [dict(u) for u in training_units(s, seat)],
+                             "cards_used": s["training_cards"].get(seat, 0),
+                             "cards_allowed": const(pack, "training_cards_per_turn")},
+        **{k: event_key(k) for k in OPTIONS_KEYS},
+        "fleet_upgrades": fleets}
+    return thunks, {"card": lambda n: card(n)[0], "event_choices": lambda n: card(n)[1],
+                    "playable": lambda: [n for n in hand_of(s, seat)
+                                         if pack.cards[n].type != "surprise"]}
 
 
 def _may_use(pack: Pack, s: State, seat: str, card: Card, use: str,

@@ -9,6 +9,7 @@ previous one, then carried out.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -16,6 +17,7 @@ from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx, settle_royals
 from pbem.rules.core.armies import army_options
+from pbem.rules.core.lazy import LazyOptions
 from pbem.rules.core.footprint import Unsure, places_footprint, rest_footprint
 from pbem.rules.core.board import info
 from pbem.rules.core.control import hostile_marker
@@ -603,7 +605,7 @@ def _decide_by_standing(ctx: Ctx, seat: str, orders: dict, p: dict) -> None:
         ctx.rewind_dice(mark)  # the undone dice were never rolled: no gap in the log's numbering
 
 
-def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+def legal_options_of(pack: Pack, s: State, seat: str) -> Mapping[str, Any]:
     """Options of ``seat``'s current decision: while a reaction window is open (R-9.3)
     the window's options for the seat answering it (those of its pending Decision) and
     inactive player-turn options for everyone else, the waiting mover included;
@@ -621,7 +623,7 @@ def legal_options_of(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     return player_turn_options(pack, s, seat)
 
 
-def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
+def player_turn_options(pack: Pack, s: State, seat: str) -> LazyOptions:
     """Legal choices of ``seat`` now, JSON-safe, in words for the prompt (R-8): those of
     each order kind of the player-turn (:mod:`pbem.rules.orders`)::
 
@@ -641,25 +643,39 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
 
     Spaces, armies and the segments' choices are listed only for the seat whose
     player-turn it is (R-6.5); an extra Tyche-only segment has no surrender or movement
-    segment (R-6.5)."""
+    segment (R-6.5).
+
+    A :class:`pbem.rules.core.lazy.LazyOptions` (issue 27 item 5): every key is there,
+    in this order, but each value is computed on its first read (``dict(...)`` gives
+    the plain dict); its parts ``card(n)`` and ``event_choices(n)`` give one hand
+    card's entry and event choices (:func:`pbem.rules.orders.tyche.option_parts`)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     only = tyche_only(pack, s)
-    # the seat's armies once for both parts (issue 27 item 5; read-only in the Tyche's)
-    armies = army_options(pack, s, seat) if active else None
-    ty, mv = tyche.options(pack, s, seat, armies), movement.options(pack, s, seat, armies)
-    out: dict[str, Any] = {"seat": seat, "step": s["step"], "round": s["round"],
-                           "active": active, "tyche_only": only}
+    memo: dict[str, Any] = {}
+
+    def armies() -> list[dict[str, Any]] | None:
+        # the seat's armies once for both parts (issue 27 item 5; read-only in the Tyche's)
+        if "armies" not in memo:
+            memo["armies"] = army_options(pack, s, seat) if active else None
+        return memo["armies"]
+
+    ty, parts = tyche.option_parts(pack, s, seat, armies)
+    mv = movement.option_parts(pack, s, seat, armies)
+    step, round_ = s["step"], s["round"]
+    thunks: dict[str, Callable[[], Any]] = {
+        "seat": lambda: seat, "step": lambda: step, "round": lambda: round_,
+        "active": lambda: active, "tyche_only": lambda: only}
     for k in ("hand", "surprise_discards", "surprise_plays",
               "garrison_spaces"):  # the prompt's order
-        out[k] = ty.pop(k)
-    out["surrender"] = (surrender.options(pack, s, seat) if active and not only
-                        else {"accept": [], "remove": []})
-    out.update(mv)
-    out.update(ty)
-    out["heirs"] = heir.options(pack, s, seat) if active else []  # R-11.1
-    out["bury"] = burial.options(pack, s, seat) if active else []  # R-12.4
-    out["free_passage"] = passage_requests(pack, s, seat)  # R-12.2
-    return out
+        thunks[k] = ty.pop(k)
+    thunks["surrender"] = (lambda: surrender.options(pack, s, seat)) if active and not only \
+        else (lambda: {"accept": [], "remove": []})
+    thunks.update(mv)
+    thunks.update(ty)
+    thunks["heirs"] = lambda: heir.options(pack, s, seat) if active else []  # R-11.1
+    thunks["bury"] = lambda: burial.options(pack, s, seat) if active else []  # R-12.4
+    thunks["free_passage"] = lambda: passage_requests(pack, s, seat)  # R-12.2
+    return LazyOptions(thunks, parts)
 
 
 def default_orders(pack: Pack, s: State, seat: str) -> dict[str, Any]:
