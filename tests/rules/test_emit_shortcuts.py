@@ -223,3 +223,23 @@ def test_apply_reuses_the_check_of_the_same_orders(pack, monkeypatch):
     R.validate(state, seat, {"first_player": "east"})
     R.apply(state, seat, {"first_player": "west"}, Dice(b"reuse", state.step))
     assert len(checks) == 2  # other orders: checked again
+
+
+def test_a_fleet_upgrade_that_takes_the_strongest_fleet_returns_a_champion(pack):
+    """R-11.4 with R-1.4: west's only VP are the strongest fleet (Athenai's garrison, the
+    Athenian fleet, 3); north upgrades the Rhodian fleet (2 + 1) whose record exists
+    already, so the tie gives the VP to nobody: west falls to 0 VP and is a Champion
+    again, also when the context owns ``war`` and the reducer changes the record in
+    place (the watch copied the fleets' records, not only their dict)."""
+    s = R.new_game(pack, b"fleet-test")[0].to_dict()
+    s["garrisons"] = {"athenai": "west", "camirus": "north", "lindus": "north",
+                      "rhodos": "north"}
+    s["champions"] = ["north", "east", "south"]
+    s.setdefault("war", {})["fleets"] = {"rhodian_fleet": {"upgrade": 0, "owner": "north"}}
+    assert victory_points(pack, s)["west"] == 3
+    ctx = context.Ctx(pack, s, None)  # every part its own: reducers write in place
+    ctx.emit("FleetUpgraded", {"card": 1, "fleet": "rhodian_fleet", "rule": "R-8.2",
+                               "seat": "north", "strength": 3, "upgrade": 1})
+    assert victory_points(pack, ctx.s)["west"] == 0
+    assert [e.kind for e in ctx.events] == ["FleetUpgraded", "ChampionRegained"]
+    assert "west" in ctx.s["champions"]

@@ -237,11 +237,14 @@ _ALL_SEATS = frozenset(SEATS)
 def vp_watch(s: State) -> tuple[dict, dict, dict] | None:
     """What a Champion's return depends on, before an event (R-11.4): the garrisons,
     fleets and capitals (R-1.4) when some seat is not a Champion, else None (nothing to
-    watch)."""
+    watch). Each fleet's record is copied too: a reducer changes a record in place
+    (``FleetUpgraded``, ``FleetDispersed``, ``FleetUpgradeLost``), and a copy sharing it
+    would see no change (a seat losing the strongest fleet to another's upgrade would
+    not be seen falling to 0 VP)."""
     if _ALL_SEATS <= set(s["champions"]):
         return None
     w = s.get("war") or {}
-    return (dict(s["garrisons"]), dict(w.get("fleets") or {}),
+    return (dict(s["garrisons"]), {f: dict(r) for f, r in (w.get("fleets") or {}).items()},
             {"capitals": dict(w.get("capitals") or {}),
              "capitals_destroyed": dict(w.get("capitals_destroyed") or {})})
 
