@@ -467,7 +467,10 @@ def apply(state: GameState, seat: str, orders: Mapping[str, Any], dice: Dice
     [('east', 'player_turn')]
     """
     last, _last.entry = _last.entry, None
-    if last is not None and last[0] is state and last[1] == seat and _same(last[2], _plain(orders)):
+    # orders already plain and the same need no plain copy to compare (a True of the
+    # first _same is a True of the second; a False falls back to it)
+    if last is not None and last[0] is state and last[1] == seat and (
+            _same(last[2], orders) or _same(last[2], _plain(orders))):
         return _execute(state, last[3], dice, owned=True)  # checked just now by validate
     return _execute(state, check(state, seat, orders), dice, owned=True)
 

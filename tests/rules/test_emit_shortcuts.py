@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import OrderedDict
 
 import pytest
 from rules_harness import bot_game
 
 import pbem.rules as R
 from pbem.pack.loader import load_pack
-from pbem.rules import context
+from pbem.rules import context, engine
+from pbem.rules.dice import Dice
 from pbem.rules.core.control import fleet_owner, victory_points
 from pbem.rules.core.events import CATALOGUE
 from pbem.rules.core.royals import _same_vp, _vp_reads
@@ -196,3 +198,48 @@ def test_declared_writes_hold(pack, name):
     k.reduce(s, dict(data))
     changed = {p for p in set(s) | set(before) if s.get(p) != before.get(p)}
     assert changed and changed <= set(k.writes), (name, changed)
+
+
+def test_apply_reuses_the_check_of_the_same_orders(pack, monkeypatch):
+    """``apply`` after ``validate`` of the same state, seat and orders carries that
+    check out (issue 27 item 5: orders already plain are compared as they are, without
+    their plain copy); other orders are checked again."""
+    checks: list[object] = []
+    real = engine.check
+
+    def spy(state, seat, orders):
+        checks.append(orders)
+        return real(state, seat, orders)
+
+    monkeypatch.setattr(engine, "check", spy)
+    state, _ = R.new_game(pack, b"reuse")
+    seat = R.pending(state)[0].seat
+    for again in ({"first_player": "east"}, OrderedDict(first_player="east")):
+        checks.clear()
+        R.validate(state, seat, {"first_player": "east"})
+        R.apply(state, seat, again, Dice(b"reuse", state.step))
+        assert len(checks) == 1, again  # validate's check only
+    checks.clear()
+    R.validate(state, seat, {"first_player": "east"})
+    R.apply(state, seat, {"first_player": "west"}, Dice(b"reuse", state.step))
+    assert len(checks) == 2  # other orders: checked again
+
+
+def test_a_fleet_upgrade_that_takes_the_strongest_fleet_returns_a_champion(pack):
+    """R-11.4 with R-1.4: west's only VP are the strongest fleet (Athenai's garrison, the
+    Athenian fleet, 3); north upgrades the Rhodian fleet (2 + 1) whose record exists
+    already, so the tie gives the VP to nobody: west falls to 0 VP and is a Champion
+    again, also when the context owns ``war`` and the reducer changes the record in
+    place (the watch copied the fleets' records, not only their dict)."""
+    s = R.new_game(pack, b"fleet-test")[0].to_dict()
+    s["garrisons"] = {"athenai": "west", "camirus": "north", "lindus": "north",
+                      "rhodos": "north"}
+    s["champions"] = ["north", "east", "south"]
+    s.setdefault("war", {})["fleets"] = {"rhodian_fleet": {"upgrade": 0, "owner": "north"}}
+    assert victory_points(pack, s)["west"] == 3
+    ctx = context.Ctx(pack, s, None)  # every part its own: reducers write in place
+    ctx.emit("FleetUpgraded", {"card": 1, "fleet": "rhodian_fleet", "rule": "R-8.2",
+                               "seat": "north", "strength": 3, "upgrade": 1})
+    assert victory_points(pack, ctx.s)["west"] == 0
+    assert [e.kind for e in ctx.events] == ["FleetUpgraded", "ChampionRegained"]
+    assert "west" in ctx.s["champions"]

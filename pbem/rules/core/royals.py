@@ -198,9 +198,12 @@ def royal_settlement(pack: Pack, s: State, spaces: tuple[str, ...] | None = None
     ``(event kind, data)``, or None when control is settled. ``spaces``: look only at the
     members in these spaces (the others' spaces are known to be settled); None: all."""
     royals = s["royals"]
-    live = sorted(rid for rid, r in royals.items()
-                  if r.get("space") and not r.get("gone") and "seat" in r and rid in pack.royals
-                  and (spaces is None or r["space"] in spaces))
+    if spaces is None:
+        live = sorted(rid for rid, r in royals.items() if r.get("space") and not r.get("gone")
+                      and "seat" in r and rid in pack.royals)
+    else:  # the same members, the spaces' test first: most events are far from them all
+        live = sorted(rid for rid, r in royals.items() if r.get("space") in spaces
+                      and r["space"] and not r.get("gone") and "seat" in r and rid in pack.royals)
     if not live:
         return None
     offers = court(s).get("offers") or {}
@@ -228,14 +231,20 @@ def royal_settlement(pack: Pack, s: State, spaces: tuple[str, ...] | None = None
     return None
 
 
+_ALL_SEATS = frozenset(SEATS)
+
+
 def vp_watch(s: State) -> tuple[dict, dict, dict] | None:
     """What a Champion's return depends on, before an event (R-11.4): the garrisons,
     fleets and capitals (R-1.4) when some seat is not a Champion, else None (nothing to
-    watch)."""
-    if all(x in s["champions"] for x in SEATS):
+    watch). Each fleet's record is copied too: a reducer changes a record in place
+    (``FleetUpgraded``, ``FleetDispersed``, ``FleetUpgradeLost``), and a copy sharing it
+    would see no change (a seat losing the strongest fleet to another's upgrade would
+    not be seen falling to 0 VP)."""
+    if _ALL_SEATS <= set(s["champions"]):
         return None
     w = s.get("war") or {}
-    return (dict(s["garrisons"]), dict(w.get("fleets") or {}),
+    return (dict(s["garrisons"]), {f: dict(r) for f, r in (w.get("fleets") or {}).items()},
             {"capitals": dict(w.get("capitals") or {}),
              "capitals_destroyed": dict(w.get("capitals_destroyed") or {})})
 
@@ -300,9 +309,9 @@ def _same_vp(pack: Pack, before: dict[str, str], garrisons: dict[str, str]) -> b
     provinces' controllers, those spaces' garrisons, the fleets' records and the
     capitals (:func:`pbem.rules.core.control.victory_terms`). Issue 27 item 5: this
     spares scoring the whole board after most board events."""
-    changed = before.items() ^ garrisons.items()
-    if not changed:
+    if before == garrisons:  # most board events change no garrison
         return True
+    changed = before.items() ^ garrisons.items()
     provs, direct = _vp_reads(pack)
     was = {"garrisons": before}
     now = {"garrisons": garrisons}
