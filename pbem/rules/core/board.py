@@ -260,10 +260,33 @@ def space_or_reject(pack: Pack, text: object, where: str, rej: list[Problem]) ->
     return sid
 
 
+_GENERAL_NAMES: dict[int, tuple[Pack, dict[str, str | None]]] = {}
+"""Per pack object (by id, the pack kept to tell a reused id): the answers of
+:func:`resolve_general` by text (issue 27 item 5: every move of every check named its
+army, a scan of the generals each time)."""
+
+_GENERAL_NAMES_MAX = 4096
+"""The most texts remembered per pack (orders come by mail: any text may come); the
+memo starts again empty beyond."""
+
+
 def resolve_general(pack: Pack, text: Any) -> str | None:
     """General id from an id or a name (case-insensitive; in any of the pack's
-    languages, accents aside: :func:`pbem.pack.names.lookup`), else None (R-5)."""
-    return resolve_id(pack.generals, text) or pack_names.lookup(pack, "generals", text)
+    languages, accents aside: :func:`pbem.pack.names.lookup`), else None (R-5).
+    Remembered per pack and text (:data:`_GENERAL_NAMES`): exact, as the answer reads
+    only the pack (frozen) and the text."""
+    if not isinstance(text, str):
+        return None
+    hit = _GENERAL_NAMES.get(id(pack))
+    if hit is None or hit[0] is not pack:
+        hit = _GENERAL_NAMES[id(pack)] = (pack, {})
+    memo = hit[1]
+    if text in memo:
+        return memo[text]
+    if len(memo) >= _GENERAL_NAMES_MAX:
+        memo.clear()
+    gid = memo[text] = resolve_id(pack.generals, text) or pack_names.lookup(pack, "generals", text)
+    return gid
 
 
 def _resolve_royal(pack: Pack, text: Any) -> str | None:
