@@ -260,7 +260,7 @@ def army_options(pack: Pack, s: State, seat: str) -> list[dict[str, Any]]:
     spaces |= set(s["minors"].get(seat, []))
     out = []
     for x in sorted(spaces):
-        g = group_at(s, seat, x, [])  # the royals it would take name no army
+        g = group_at(s, seat, x, [])  # the royals it would take name no army
         cmd = group_commander(pack, s, seat, g)
         if cmd is None or (cmd == "minor" and not g["cus"]):
             continue
