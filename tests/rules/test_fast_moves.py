@@ -191,3 +191,34 @@ def test_mover_strength_only_for_a_seat_with_candidates(monkeypatch) -> None:  #
             seen["rolled"] += sum(e.kind == "InterceptionRolled" for e in events)
     assert seen["rolled"] > 0
     assert 0 < seen["strength"] <= seen["candidates"]
+
+
+def test_pick_ups_on_the_way_checked_only_for_moves_with_one(monkeypatch) -> None:  # noqa: ANN001
+    """R-9.1: a list of moves without a pick-up has no pick-up on the way to check (the
+    earlier moves' footprints are not gathered for it, issue 27 item 5); one whose later
+    move picks up what no dice can put there is still refused (game 39 of the property
+    test)."""
+    from rules_harness import position
+
+    from pbem import rules
+    from pbem.rules.resolve import moves
+    pack = load_pack(None)
+    state = position(pack, {
+        "generals": {"antipater": {"seat": "east", "where": "map", "space": "nicaea"},
+                     "cassander": {"seat": "east", "where": "map", "space": "gordium"}},
+        "cus": {"nicaea": {"east": {"mercenary": 1}}, "gordium": {"east": {"mercenary": 1}}},
+        "indep_armies": {"autariatae": {"space": "byzantium", "strength": 5}},
+        "hands": {"east": [20]}, "active": "east"})
+    calls: list[int] = []
+    real = moves._both
+    monkeypatch.setattr(moves, "_both", lambda u, m: calls.append(1) or real(u, m))
+    plain = {"tyche": {"card": 20, "use": "discard"},
+             "movement": [{"army": "Antipater", "path": ["Chalcedon", "Byzantium"]},
+                          {"army": "Cassander", "path": ["Nicaea", "Chalcedon", "Dascylium"]}]}
+    assert rules.check(state, "east", plain).problems == []
+    assert calls == []
+    picks = {**plain, "movement": [plain["movement"][0], {
+        **plain["movement"][1], "pick_up": {"at": "Nicaea", "cus": {"mercenary": 6}}}]}
+    got = [(p.code, p.where) for p in rules.check(state, "east", picks).problems]
+    assert got == [("movement.illegal", "orders.movement[1].pick_up")], got
+    assert calls == [1]

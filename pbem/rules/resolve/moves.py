@@ -905,9 +905,13 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
             later.add(foot)
     twice = _twice(pack, runs, unsure, rej)
     before = Unsure()
-    for mv in runs:  # what it picks up on the way is there, or not, whatever the dice do
+    picks = [k for k, mv in enumerate(runs) if mv.get("full", mv).get("pick_up")]
+    for mv in runs[:picks[-1] + 1] if picks else ():
+        # what it picks up on the way is there, or not, whatever the dice do (the
+        # moves after the last with a pick-up have nothing to check: issue 27 item 5)
         whole = mv.get("full", mv)
-        _on_the_way(pack, s, seat, whole, _both(unsure, before), rej)
+        if whole.get("pick_up"):
+            _on_the_way(pack, s, seat, whole, _both(unsure, before), rej)
         before.add(move_footprint(pack, whole["army"], whole["path"], besieges(whole)))
     named: list[int] = []
     for mv in runs:  # a surprise card serves one move
