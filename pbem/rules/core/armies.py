@@ -17,7 +17,6 @@ from pbem.rules.core.control import (
 from pbem.rules.core.pack import const
 from pbem.rules.core.pieces import (
     INDEP,
-    controlled_royals,
     cus_at,
     generals_at,
     group_at,
@@ -260,9 +259,8 @@ def army_options(pack: Pack, s: State, seat: str) -> list[dict[str, Any]]:
               if g["where"] == "map" and g["seat"] == seat and g["space"]}
     spaces |= set(s["minors"].get(seat, []))
     out = []
-    royals = controlled_royals(pack, s, seat)
     for x in sorted(spaces):
-        g = group_at(s, seat, x, royals)
+        g = group_at(s, seat, x, [])  # the royals it would take name no army
         cmd = group_commander(pack, s, seat, g)
         if cmd is None or (cmd == "minor" and not g["cus"]):
             continue

@@ -260,10 +260,33 @@ def space_or_reject(pack: Pack, text: object, where: str, rej: list[Problem]) ->
     return sid
 
 
+_GENERAL_NAMES: dict[int, tuple[Pack, dict[str, str | None]]] = {}
+"""Per pack object (by id, the pack kept to tell a reused id): the answers of
+:func:`resolve_general` by text (issue 27 item 5: every move of every check named its
+army, a scan of the generals each time)."""
+
+_GENERAL_NAMES_MAX = 4096
+"""The most texts remembered per pack (orders come by mail: any text may come); the
+memo starts again empty beyond."""
+
+
 def resolve_general(pack: Pack, text: Any) -> str | None:
     """General id from an id or a name (case-insensitive; in any of the pack's
-    languages, accents aside: :func:`pbem.pack.names.lookup`), else None (R-5)."""
-    return resolve_id(pack.generals, text) or pack_names.lookup(pack, "generals", text)
+    languages, accents aside: :func:`pbem.pack.names.lookup`), else None (R-5).
+    Remembered per pack and text (:data:`_GENERAL_NAMES`): exact, as the answer reads
+    only the pack (frozen) and the text."""
+    if not isinstance(text, str):
+        return None
+    hit = _GENERAL_NAMES.get(id(pack))
+    if hit is None or hit[0] is not pack:
+        hit = _GENERAL_NAMES[id(pack)] = (pack, {})
+    memo = hit[1]
+    if text in memo:
+        return memo[text]
+    if len(memo) >= _GENERAL_NAMES_MAX:
+        memo.clear()
+    gid = memo[text] = resolve_id(pack.generals, text) or pack_names.lookup(pack, "generals", text)
+    return gid
 
 
 def _resolve_royal(pack: Pack, text: Any) -> str | None:
@@ -299,13 +322,41 @@ EMPTY_PATH = "the path is empty"
 """:func:`classify_path`'s error for a path of no step (R-9.1)."""
 
 
+_PATHS: dict[int, tuple[Pack, dict[tuple[str, tuple[str, ...]],
+                                   tuple[str | None, int, str | None]]]] = {}
+"""Per pack object (by id, the pack kept to tell a reused id): the answers of
+:func:`classify_path` by ``(start, path)`` (issue 27 item 5: a move's path
+was classified by its check, then again by its dry run and its execution); at most
+:data:`_PATHS_MAX` per pack, the memo starting again empty beyond."""
+
+_PATHS_MAX = 4096
+
+
 def classify_path(pack: Pack, start: str, path: list[str], allowance: int
                   ) -> tuple[str | None, int, str | None]:
     """Check a path's shape and cost (R-9.1). Returns ``(kind, cost, error)``: kind is
     ``land`` (land and mountain/strait paths, 1 and 2 MPs), ``naval`` (start in a port,
     port to port along sea paths, 1 MP each; ends on landing) or ``trans_med`` (one
     trans-Mediterranean path from a port: the whole allowance); error is a message or
-    None."""
+    None. Remembered per pack, start and path (:data:`_PATHS`): exact, as the answer
+    reads only the pack (frozen) and the arguments, the allowance only as a
+    trans-Mediterranean move's cost."""
+    hit = _PATHS.get(id(pack))
+    if hit is None or hit[0] is not pack:
+        hit = _PATHS[id(pack)] = (pack, {})
+    memo, key = hit[1], (start, tuple(path))
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= _PATHS_MAX:
+            memo.clear()
+        got = memo[key] = _classify_path(pack, start, path, 0)
+    # the allowance is read only as the cost of a trans-Mediterranean move
+    return ("trans_med", allowance, None) if got[0] == "trans_med" else got
+
+
+def _classify_path(pack: Pack, start: str, path: list[str], allowance: int
+                   ) -> tuple[str | None, int, str | None]:
+    """:func:`classify_path`, computed."""
     costs = const(pack, "path_mp_cost")
     if not path:
         return None, 0, EMPTY_PATH

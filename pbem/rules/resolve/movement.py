@@ -140,7 +140,10 @@ def start_move(ctx: Ctx, c: dict, mv: dict) -> str | Problem | None:
     (a text under R-9.1, or a Problem under another rule) or None."""
     pack, s, seat = ctx.pack, ctx.s, c["seat"]
     start = mv["army"]
-    g = group_at(s, seat, start, controlled_royals(pack, s, seat))
+    # the royals the group takes are the controlled ones standing at the start: none
+    # to look for when no royal stands there (issue 27 item 5)
+    here = any(r.get("space") == start for r in s["royals"].values())
+    g = group_at(s, seat, start, controlled_royals(pack, s, seat) if here else [])
     if not g["generals"] and not g["minor"]:
         return f"you have no general in {pack.spaces[start].name}: CUs without a " \
                f"general cannot move (R-5)"

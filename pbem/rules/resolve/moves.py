@@ -44,7 +44,7 @@ from pbem.rules.core.control import fleet_owner, fleet_ready
 from pbem.rules.core.footprint import Unsure, move_footprint, rest_footprint
 from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
-from pbem.rules.core.pieces import controlled_royals, cus_at, enemy_of, group_at
+from pbem.rules.core.pieces import cus_at, enemy_of, group_at
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, hand_of
 from pbem.rules.core.units import (
@@ -327,7 +327,7 @@ def static_checks(pack: Pack, s: State, seat: str, mv: dict, segment: str,
              f"{mv['where']}.assault", f"assault: {most}")
     mp = mv["mp"]
     if mp is None:
-        g = group_at(s, seat, mv["army"], controlled_royals(pack, s, seat))
+        g = group_at(s, seat, mv["army"], [])  # the royals count for no allowance
         mp = group_initiative(pack, s, seat, g)
     surprise_checks(pack, s, seat, mv, rej, soft, unsure, ends)
     escort_checks(pack, s, seat, mv, rej, soft, unsure)  # R-15
@@ -475,7 +475,7 @@ def partial_move(pack: Pack, s: State, seat: str, mv: dict, guessed: bool = Fals
     is not judged (``"full"`` without its assault and siege cards)."""
     mp = mv["mp"]
     if mp is None:
-        g = group_at(s, seat, mv["army"], controlled_royals(pack, s, seat))
+        g = group_at(s, seat, mv["army"], [])  # the royals count for no allowance
         mp = group_initiative(pack, s, seat, g)
     mp += move_bonus(pack, mv)
     steps = walked_prefix(pack, mv["army"], mv["path"])
@@ -905,9 +905,13 @@ def check_moves(pack: Pack, s: State, seat: str, part: list, where: str,
             later.add(foot)
     twice = _twice(pack, runs, unsure, rej)
     before = Unsure()
-    for mv in runs:  # what it picks up on the way is there, or not, whatever the dice do
+    picks = [k for k, mv in enumerate(runs) if mv.get("full", mv).get("pick_up")]
+    for mv in runs[:picks[-1] + 1] if picks else ():
+        # what it picks up on the way is there, or not, whatever the dice do (the
+        # moves after the last with a pick-up have nothing to check: issue 27 item 5)
         whole = mv.get("full", mv)
-        _on_the_way(pack, s, seat, whole, _both(unsure, before), rej)
+        if whole.get("pick_up"):
+            _on_the_way(pack, s, seat, whole, _both(unsure, before), rej)
         before.add(move_footprint(pack, whole["army"], whole["path"], besieges(whole)))
     named: list[int] = []
     for mv in runs:  # R-8.5: a surprise card serves one move

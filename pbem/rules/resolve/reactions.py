@@ -112,16 +112,20 @@ def _decide(ctx: Ctx, c: dict, cur: dict, kind: str, rseat: str, options: list[s
     return None
 
 
-def _may_react(ctx: Ctx, c: dict, cur: dict, rseat: str, when: str) -> bool:
+def _may_react(ctx: Ctx, c: dict, cur: dict, rseat: str, when: str,
+               ask: bool | None = None) -> bool:
     """Whether :func:`_decide` may give ``rseat`` another answer than "no reaction" in a
     window of kind ``when`` (``intercept``), whatever the options: an answer waiting for
     it, a standing order of that ``when`` (no other can match, R-9.3) or a window that
     may open (:func:`asks`). When False, the options need not be computed (issue 27
-    item 5: an interception's candidates, at every space a move enters)."""
+    item 5: an interception's candidates, at every space a move enters). ``ask``:
+    :func:`asks` of ``ctx`` and ``c`` when the caller has it (it reads neither the
+    seat nor ``when``)."""
     ans = cur.get("answer")
     if ans and ans.get("seat") == rseat and ans.get("kind") == when:
         return True
-    return asks(ctx, c) or any(o.get("when") == when for o in standing_orders(ctx.s, rseat))
+    return (asks(ctx, c) if ask is None else ask) or \
+        any(o.get("when") == when for o in standing_orders(ctx.s, rseat))
 
 
 def asks(ctx: Ctx, c: dict) -> bool:
@@ -192,11 +196,12 @@ def try_intercept(ctx: Ctx, c: dict, cur: dict) -> str:
     b = cur["space"]
     if "interception" not in pack.charts:
         return "none"
-    strength = fixed_strength(pack, cur["group"]["cus"])
+    strength: int | None = None  # the mover's, once a seat has candidates (issue 27 item 5)
+    ask = asks(ctx, c)  # the same for every seat: read once
     for rseat in _order_after(s, mover):
         if rseat in cur["asked"]:
             continue
-        if not _may_react(ctx, c, cur, rseat, "intercept"):
+        if not _may_react(ctx, c, cur, rseat, "intercept", ask):
             cur["asked"].append(rseat)  # what :func:`_decide` answers: no reaction
             continue
         cands = intercept_candidates(pack, s, rseat, b, mover)
@@ -204,8 +209,10 @@ def try_intercept(ctx: Ctx, c: dict, cur: dict) -> str:
             cur["asked"].append(rseat)
             continue
         spaces = [x["space"] for x in cands]
+        if strength is None:  # the group is the same until an interception succeeds
+            strength = fixed_strength(pack, cur["group"]["cus"])
 
-        def match(o: dict, spaces=spaces, rseat=rseat) -> str | None:
+        def match(o: dict, spaces=spaces, rseat=rseat, strength=strength) -> str | None:
             if o.get("when") != "intercept":
                 return None
             y = army_space(pack, s, rseat, o.get("army", ""))
