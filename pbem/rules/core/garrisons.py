@@ -68,6 +68,47 @@ def legal_garrison_spaces(pack: Pack, s: State, seat: str, mps: int | None = Non
     return ok - info(pack).transit - hostile - own
 
 
+def any_legal_garrison_space(pack: Pack, s: State, seat: str) -> bool:
+    """``bool(legal_garrison_spaces(pack, s, seat))`` (R-8.3, the default range), exactly,
+    stopping at the first legal space (issue 27 item 5: a Tyche card's ``uses`` need
+    only whether one exists). Looked for first among the spaces with the seat's CUs
+    (range sources, 0 MPs away), then one path away from a source (within range, no
+    middle space to block it), each tested alone for something hostile; only when none
+    is legal are all the spaces within range computed."""
+    rng, costs = const(pack, "garrison_range_mps"), garrison_costs(pack)  # raise as the list does
+    garrisons = s["garrisons"]
+    transit = info(pack).transit
+
+    def legal(x: str) -> bool:
+        return x not in transit and x not in garrisons and not _hostile_at(s, seat, x)
+
+    sources = garrison_sources(s, seat)
+    for x in sources:
+        if legal(x):
+            return True
+    adjacent = info(pack).adjacent
+    for x in sources:
+        for y, kind in adjacent.get(x, ()):
+            c = costs.get(kind)
+            if c is not None and c <= rng and legal(y):
+                return True
+    hostile = _hostile_spaces(s, seat)
+    ok = reachable(pack, sources, rng, costs, blocked_middle=hostile)
+    return any(x not in hostile and x not in transit and garrisons.get(x) != seat for x in ok)
+
+
+def _hostile_at(s: State, seat: str, x: str) -> bool:
+    """``x in _hostile_spaces(s, seat)``, for one space."""
+    if x in s["garrisons"] and s["garrisons"][x] != seat:
+        return True
+    if x in s["independent"]:
+        return True
+    for other, c in s["cus"].get(x, {}).items():
+        if other != seat and any(c.values()):
+            return True
+    return any(a["space"] == x for a in s["indep_armies"].values() if a["space"])
+
+
 def why_not_garrison(pack: Pack, s: State, seat: str, x: str, mps: int | None = None
                      ) -> str | None:
     """None when :func:`legal_garrison_spaces` (within ``mps``) holds ``x``, else a

@@ -25,7 +25,7 @@ from pbem.rules.cards.registry import (
     resolve_event,
 )
 from pbem.rules.context import Ctx
-from pbem.rules.core.armies import army_options
+from pbem.rules.core.armies import army_options, group_commander, group_initiative
 from pbem.rules.core.board import (
     distances,
     info,
@@ -34,9 +34,14 @@ from pbem.rules.core.board import (
     resolve_space,
 )
 from pbem.rules.core.control import upgradable_fleets, why_no_fleet_upgrade
-from pbem.rules.core.garrisons import legal_garrison_spaces, why_not_garrison
+from pbem.rules.core.garrisons import (
+    any_legal_garrison_space,
+    legal_garrison_spaces,
+    why_not_garrison,
+)
 from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
+from pbem.rules.core.pieces import group_at
 from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, hand_of, is_paused, training_units
@@ -254,7 +259,7 @@ def options(pack: Pack, s: State, seat: str,
     (fleets the seat controls below the cap) is not empty (R-8.2). Spaces are listed
     only for the seat whose player-turn it is. ``armies``: the seat's
     :func:`pbem.rules.core.armies.army_options` of ``s`` when the caller has them
-    (computed here when a card's use needs them)."""
+    (not read: see :func:`option_parts`)."""
     thunks, _parts = option_parts(pack, s, seat, lambda: armies)
     return {k: f() for k, f in thunks.items()}
 
@@ -272,8 +277,11 @@ def option_parts(pack: Pack, s: State, seat: str,
     ``event_choices(n)``, ``{options key:
     choices}`` of card ``n`` (what ``options[key][str(n)]`` holds, the keys it is in).
     ``armies``: gives the seat's :func:`pbem.rules.core.armies.army_options` when the
-    caller has them, else None (then computed here when a card's use needs them).
-    Values are exactly those of :func:`options` (the same code, per card)."""
+    caller has them; not read any more: a card's ``activate``/``event`` use asks only
+    whether some army can step (:func:`may_step`, up to the first), and the garrison
+    use whether some space may take one (``any_legal_garrison_space``; the list only when
+    ``garrison_spaces`` is read). Values are exactly those of :func:`options` (the same
+    code, per card)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     memo: dict[Any, Any] = {}
 
@@ -281,6 +289,20 @@ def option_parts(pack: Pack, s: State, seat: str,
         if "garrisons" not in memo:
             memo["garrisons"] = sorted(legal_garrison_spaces(pack, s, seat)) if active else []
         return memo["garrisons"]
+
+    def any_garrison() -> bool:
+        # yes/no only (a card's uses): the list when it is known, else up to the first space
+        if "any_garrison" not in memo:
+            memo["any_garrison"] = bool(memo["garrisons"]) if "garrisons" in memo \
+                else active and any_legal_garrison_space(pack, s, seat)
+        return memo["any_garrison"]
+
+    def steps(mp: int) -> bool:
+        # can_step's answer per MPs, up to the first army that can step
+        key = ("steps", mp)
+        if key not in memo:
+            memo[key] = may_step(pack, s, seat, mp)
+        return memo[key]
 
     def fleets() -> list[str]:
         if "fleets" not in memo:
@@ -290,26 +312,13 @@ def option_parts(pack: Pack, s: State, seat: str,
                 memo["fleets"] = []
         return memo["fleets"]
 
-    def army_list() -> list[dict[str, Any]] | None:
-        if "armies" not in memo:
-            got = armies()
-            if got is None and active:
-                try:
-                    got = army_options(pack, s, seat)
-                except KeyError:  # the pack lacks movement numbers: can_step says no
-                    pass
-            memo["armies"] = got
-        return memo["armies"]
-
     def card(n: int) -> tuple[dict[str, Any], dict[str, list[Any]]]:
         got = memo.get(n)
         if got is None:
             c = pack.cards[n]
-            arms = army_list() if active and any(
-                u in ("activate", "event") for u in uses_for(c)) else None
             uses = [u for u in uses_for(c) if (u != "event" or event_supported(c))
                     and (not active or _may_use(pack, s, seat, c, u,
-                                                garrisons() if u == "garrisons" else [], arms))]
+                                                u == "garrisons" and any_garrison(), steps))]
             choices: dict[str, list[Any]] = {}
             if "event" in uses:  # R-16: offered only when its choices are not empty
                 for key, got_choices in event_choices(pack, s, seat, c).items():
@@ -347,29 +356,30 @@ def option_parts(pack: Pack, s: State, seat: str,
 
 
 def _may_use(pack: Pack, s: State, seat: str, card: Card, use: str,
-             garrisons: list[str], armies: list[dict[str, Any]] | None = None) -> bool:
+             garrisons: bool, steps: Callable[[int], bool]) -> bool:
     """Whether ``card`` may be played for ``use`` now by the seat on turn, as far as the
     board decides it (R-8.2 … R-8.4, R-16.1): a garrison space, a training payment, an
     army's step within the MPs the card gives; not an event that only brings on
     independent armies already destroyed (R-14: they do not return, so the event would
-    do nothing; it is still accepted if played, issue 24). ``armies``: the seat's
-    :func:`pbem.rules.core.armies.army_options` when the caller has them."""
+    do nothing; it is still accepted if played, issue 24). ``garrisons``: whether a
+    space may take a garrison (:func:`pbem.rules.core.garrisons.any_legal_garrison_space`);
+    ``steps(mp)``: :func:`can_step` of the seat with ``mp`` MPs."""
     if use == "garrisons":
-        return bool(garrisons)
+        return garrisons
     if use == "train":
         return s["training_cards"].get(seat, 0) < const(pack, "training_cards_per_turn") \
             and any(training_after(pack, s, seat, [(u, k)])[2] is None
                     for u in UNITS for k in range(1, (card.ops or 0) + 1))
     if use == "activate":
-        return can_step(pack, s, seat, card.ops or 0, armies)
+        return steps(card.ops or 0)
     if use == "event":
         gone = {a for a, v in (s.get("indep_armies") or {}).items() if v.get("gone")}
         if card.effects and all(e.primitive == "activate_independent" and e.params.get("army") in gone
                                 for e in card.effects):  # issue 24: R-14, a destroyed army does not return
             return False
         campaign = next((e for e in card.effects if e.primitive == "move_armies"), None)
-        return campaign is None or can_step(pack, s, seat, int(campaign.params.get(
-            "mp", pack.constants.get("major_campaign_mp", 0))), armies)
+        return campaign is None or steps(int(campaign.params.get(
+            "mp", pack.constants.get("major_campaign_mp", 0))))
     return True
 
 
@@ -392,6 +402,41 @@ def can_step(pack: Pack, s: State, seat: str, mp: int,
                     return True
             elif costs.get(kind) is not None and int(costs[kind]) <= mp:
                 return True
+    return False
+
+
+def may_step(pack: Pack, s: State, seat: str, mp: int) -> bool:
+    """``can_step(pack, s, seat, mp)`` (R-9.1), stopping at the first army that can step
+    (issue 27 item 5: a card's ``uses`` need only the yes/no): the spaces of
+    :func:`pbem.rules.core.armies.army_options` in its order, each space's paths read
+    first (the map alone) and its group made only where a step fits. The same answer as
+    :func:`can_step` with the armies' list: an army there is what ``army_options``
+    lists (a commander, a minor general only with CUs, a known initiative); False when
+    the pack lacks movement numbers (``KeyError``)."""
+    try:
+        costs = const(pack, "path_mp_cost")
+        spaces = {g["space"] for g in s["generals"].values()
+                  if g["where"] == "map" and g["seat"] == seat and g["space"]}
+        spaces |= set(s["minors"].get(seat, []))
+        adjacent = info(pack).adjacent
+        for x in sorted(spaces):
+            if not any(((kind == "trans_med" or (kind == "sea" and costs.get("sea") is not None))
+                        and pack.spaces[x].port and (kind == "trans_med" or costs["sea"] <= mp))
+                       or (kind not in ("trans_med", "sea") and costs.get(kind) is not None
+                           and int(costs[kind]) <= mp)
+                       for _y, kind in adjacent.get(x, ())):
+                continue
+            g = group_at(s, seat, x, [])
+            cmd = group_commander(pack, s, seat, g)
+            if cmd is None or (cmd == "minor" and not g["cus"]):
+                continue
+            try:
+                group_initiative(pack, s, seat, g)
+            except KeyError:  # the pack lacks the minor general's initiative: no army
+                continue
+            return True
+    except KeyError:  # the pack lacks movement numbers
+        return False
     return False
 
 
