@@ -13,6 +13,9 @@ from rules_harness import bot_game
 from pbem.pack.loader import load_pack
 from pbem.rules import context
 from pbem.rules.core.control import _vp_key, fleet_owner
+from pbem.rules.core.pieces import generals_at
+from pbem.rules.core.state import SEATS
+from pbem.rules.resolve.movement import _posted
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +85,21 @@ def test_a_step_takes_no_watch_and_looks_for_no_holdings(pack, monkeypatch):
     assert emitted.get("ArmyMoved", 0) > 50, emitted
     assert "ArmyMoved" not in looked, looked
     assert looked.get("CUsRemoved", 0) > 0, looked
+
+
+def test_posted_is_generals_at(pack):
+    """``movement._posted`` (a general's own record) answers as ``generals_at``'s scan,
+    for every general, seat and space of positions of a random game."""
+    from_scan = from_record = 0
+    for n, (state, _d, _o) in enumerate(bot_game(pack, b"step-posted", 3)):
+        if n % 7:
+            continue
+        s = state.peek()
+        for seat in SEATS:
+            for x in {v["space"] for v in s["generals"].values()} | {"pella"}:
+                at = set(generals_at(s, seat, x))
+                mine = {k for k, v in s["generals"].items() if _posted(v, seat, x)}
+                assert mine == at, (seat, x)
+                from_scan += len(at)
+                from_record += len(mine)
+    assert from_scan == from_record and from_scan > 100
