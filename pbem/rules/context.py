@@ -32,15 +32,6 @@ BOARD: frozenset[str] = frozenset({"cus", "garrisons", "generals", "minors", "ro
 event whose kind declares it writes none of them
 (:attr:`pbem.rules.core.events.base.EventKind.writes`) cannot call for a settlement."""
 
-_SIEGES_ONLY: frozenset[str] = frozenset({"ArmyMoved"})
-"""Kinds that write no garrison and, of ``war``, only its sieges (``lift_sieges``,
-R-10): one step of a move (issue 27 item 5). What VP (R-1.4) read (the garrisons, the
-fleets' records, the capitals standing and destroyed:
-:func:`pbem.rules.core.control._vp_key`) and what the fleets' owners and the capitals
-read (the garrisons, R-15, R-1.4) cannot change with them, so :meth:`Ctx.emit` takes no
-Champions' watch and looks for no fleet changing hands nor capital lost after them
-(tests/rules/test_step_costs.py)."""
-
 
 _CARDS_GONE: frozenset[str] = frozenset({"CardPlayed"})
 """The events a Tyche activation's move may follow in its check and still adopt the
@@ -52,9 +43,8 @@ played on the way (R-8.5)."""
 class _Facts(NamedTuple):
     """What :meth:`Ctx.emit` needs of an event kind (:func:`_facts`): the ``kind``, its
     ``required`` and ``allowed`` fields, whether it is ``public`` or seen ``by_seat``,
-    whether it may change the ``board`` (:data:`BOARD`), the ``holdings`` the
-    fleets' owners and the capitals read (the garrisons, ``war``) and the ``vp``
-    (R-1.4: not after :data:`_SIEGES_ONLY`)."""
+    whether it may change the ``board`` (:data:`BOARD`) and the ``holdings`` the
+    fleets' owners and the capitals read (the garrisons, ``war``)."""
 
     kind: EventKind
     required: frozenset[str]
@@ -63,7 +53,6 @@ class _Facts(NamedTuple):
     by_seat: bool
     board: bool
     holdings: bool
-    vp: bool
 
 
 _FACTS: dict[str, _Facts] = {}
@@ -76,12 +65,9 @@ def _facts(name: str) -> _Facts:
     ``UndeclaredEvent`` for a kind the catalogue does not declare."""
     k = kind_of(name)
     board = k.reduce is not None and (k.writes is None or not BOARD.isdisjoint(k.writes))
-    sieges_only = name in _SIEGES_ONLY
-    holdings = board and not sieges_only and (k.writes is None or "garrisons" in k.writes
-                                              or "war" in k.writes)
+    holdings = board and (k.writes is None or "garrisons" in k.writes or "war" in k.writes)
     f = _FACTS[name] = _Facts(k, frozenset(k.fields), frozenset(k.fields) | frozenset(k.optional),
-                              k.seen_by == "all", k.seen_by == "seat", board, holdings,
-                              board and not sieges_only)
+                              k.seen_by == "all", k.seen_by == "seat", board, holdings)
     return f
 
 
@@ -305,7 +291,7 @@ class Ctx:
             k.check(data)  # raises EventShapeError, naming the fields
         ev = _event(kind, data, f.public, data["seat"] if f.by_seat else None)
         board = f.board
-        watch = vp_watch(self.s) if f.vp else None
+        watch = vp_watch(self.s) if board else None
         if self.owned is not None and k.reduce is not None:
             self._own(k.writes, k.cells(data) if k.cells is not None else None)
         reduce(self.s, ev)

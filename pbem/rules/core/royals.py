@@ -199,14 +199,13 @@ def royal_settlement(pack: Pack, s: State, spaces: tuple[str, ...] | None = None
     members in these spaces (the others' spaces are known to be settled); None: all."""
     royals = s["royals"]
     if spaces is None:
-        live = [rid for rid, r in royals.items() if r.get("space") and not r.get("gone")
-                and "seat" in r and rid in pack.royals]
+        live = sorted(rid for rid, r in royals.items() if r.get("space") and not r.get("gone")
+                      and "seat" in r and rid in pack.royals)
     else:  # the same members, the spaces' test first: most events are far from them all
-        live = [rid for rid, r in royals.items() if r.get("space") in spaces
-                and r["space"] and not r.get("gone") and "seat" in r and rid in pack.royals]
-    if not live:  # after most events (a step of a move among them): no sort, no generator
+        live = sorted(rid for rid, r in royals.items() if r.get("space") in spaces
+                      and r["space"] and not r.get("gone") and "seat" in r and rid in pack.royals)
+    if not live:
         return None
-    live.sort()
     offers = court(s).get("offers") or {}
     present = seats_in(s, {royals[rid]["space"] for rid in live})
     for rid in live:

@@ -343,16 +343,9 @@ def _parts_off_the_way(ctx: Ctx, c: dict, mv: dict) -> None:
 
 
 def _alive(ctx: Ctx, seat: str, cur: dict) -> bool:
-    x, gens = cur["space"], ctx.s["generals"]
-    return any(_posted(gens.get(g), seat, x) for g in cur["group"]["generals"]) or \
+    x = cur["space"]
+    return any(g in generals_at(ctx.s, seat, x) for g in cur["group"]["generals"]) or \
         x in ctx.s["minors"].get(seat, [])
-
-
-def _posted(v: dict | None, seat: str, x: str) -> bool:
-    """Whether the general whose record is ``v`` is one of ``generals_at(s, seat, x)``
-    (a major general of ``seat`` on the map in ``x``), read from its own record instead
-    of a scan of every general (issue 27 item 5: at each step of a move)."""
-    return v is not None and v["space"] == x and v["where"] == "map" and v["seat"] == seat
 
 
 def _drop_here(ctx: Ctx, c: dict, cur: dict, x: str) -> None:
@@ -389,8 +382,7 @@ def sync_group(ctx: Ctx, seat: str, cur: dict) -> None:
     s, x, g = ctx.s, cur["space"], cur["group"]
     have = cus_at(s, seat, x)
     g["cus"] = {t: min(n, have.get(t, 0)) for t, n in g["cus"].items() if have.get(t, 0)}
-    gens = s["generals"]
-    g["generals"] = [k for k in g["generals"] if _posted(gens.get(k), seat, x)]
+    g["generals"] = [k for k in g["generals"] if k in generals_at(s, seat, x)]
     g["minor"] = bool(g["minor"]) and x in s["minors"].get(seat, [])
     g["royals"] = [r for r in g["royals"] if s["royals"][r].get("space") == x]
 
