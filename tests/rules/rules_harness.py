@@ -267,3 +267,21 @@ def bot_game(pack, seed: bytes, rng_seed: int, limit: int = 3000):
         yield state, d, orders
         state, _ = R.apply(state, d.seat, orders, Dice(seed, state.step))
     assert state.result, f"game {seed!r} did not end"
+
+
+def bot_steps(pack, seed: bytes, rng_seed: object, most: int):
+    """Play up to ``most`` decisions of one game of the random bots (the rules
+    baseline's driver, :func:`pbem.rules.bot_orders`, dice ``Dice(seed, step)``),
+    yielding ``(state, decision, new_state, events)`` for each decision carried out;
+    stops when the game ends (unlike :func:`bot_game`, it asserts no end)."""
+    state, _ = R.new_game(pack, seed, {})
+    rng = random.Random(rng_seed)
+    for _ in range(most):
+        pending = R.pending(state)
+        if not pending:
+            return
+        d = pending[0]
+        new, events = R.apply(state, d.seat, R.bot_orders(state, d.seat, rng),
+                              Dice(seed, state.step))
+        yield state, d, new, events
+        state = new

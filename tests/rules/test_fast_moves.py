@@ -9,6 +9,7 @@ from pbem.pack import names as pack_names
 from pbem.pack.loader import load_pack
 from pbem.rules.core import board
 from pbem.rules.core.board import resolve_general, resolve_id
+from rules_harness import bot_steps
 
 
 def test_general_names_remembered_answer_as_the_plain_lookup(monkeypatch) -> None:  # noqa: ANN001
@@ -161,8 +162,6 @@ def test_mover_strength_only_for_a_seat_with_candidates(monkeypatch) -> None:  #
     """R-9.3: the mover's strength (a standing order's ``if_enemy_strength_at_most``) is
     read only when a seat that may react has armies to intercept with (issue 27 item 5),
     and interceptions are still rolled."""
-    from pbem import rules
-    from pbem.rules.dice import Dice
     from pbem.rules.resolve import reactions
     pack = load_pack(None)
     seen = {"strength": 0, "candidates": 0, "rolled": 0}
@@ -180,16 +179,7 @@ def test_mover_strength_only_for_a_seat_with_candidates(monkeypatch) -> None:  #
     monkeypatch.setattr(reactions, "fixed_strength", strength)
     monkeypatch.setattr(reactions, "intercept_candidates", cands)
     for g in range(4):
-        seed = bytes([g + 40]) * 8
-        state, _ = rules.new_game(pack, seed, {})
-        rng = random.Random(g)
-        for _ in range(300):
-            pending = rules.pending(state)
-            if not pending:
-                break
-            d = pending[0]
-            state, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
-                                        Dice(seed, state.step))
+        for _state, _d, _new, events in bot_steps(pack, bytes([g + 40]) * 8, g, 300):
             seen["rolled"] += sum(e.kind == "InterceptionRolled" for e in events)
     assert seen["rolled"] > 0
     assert 0 < seen["strength"] <= seen["candidates"]

@@ -7,6 +7,7 @@ import random
 from pbem.pack.loader import load_pack
 from pbem.rules.core.board import distances, reachable
 from pbem.rules.core.garrisons import garrison_costs
+from rules_harness import bot_steps
 
 
 def test_reachable_is_distances_keys() -> None:
@@ -27,16 +28,9 @@ def test_reachable_is_distances_keys() -> None:
 def _played(pack, moves: int, seed: bytes = b"fastpath"):  # noqa: ANN001, ANN202
     """A real-pack game after ``moves`` random decisions."""
     from pbem import rules
-    from pbem.rules.dice import Dice
-    state, _ = rules.new_game(pack, seed, {})
-    rng = random.Random(seed)
-    for _ in range(moves):
-        pending = rules.pending(state)
-        if not pending:
-            break
-        d = pending[0]
-        state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
-                               Dice(seed, state.step))
+    state = rules.new_game(pack, seed, {})[0]
+    for _state, _d, new, _events in bot_steps(pack, seed, seed, moves):
+        state = new
     return state
 
 
@@ -339,26 +333,14 @@ def test_second_level_copy_shares_the_spaces_a_decision_leaves_alone() -> None:
     places CUs copies the CUs of the spaces it changes, not every space's: the new
     state's other spaces are the very dicts of the state before (and no state before
     ever changes: :func:`test_copy_on_write_leaves_every_state_as_it_was`)."""
-    from pbem import rules
-    from pbem.rules.dice import Dice
     pack = load_pack(None)
-    seed = b"cells-27"
-    state, _ = rules.new_game(pack, seed, {})
-    rng = random.Random(27)
     shared = copied = 0
-    for _ in range(120):
-        pending = rules.pending(state)
-        if not pending:
-            break
-        d = pending[0]
-        new, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
-                                  Dice(seed, state.step))
+    for state, _d, new, events in bot_steps(pack, b"cells-27", 27, 120):
         if new.cus is not state.cus and any(e.kind == "ArmyMoved" for e in events):
             for x, by in new.cus.items():
                 if x in state.cus:
                     shared += by is state.cus[x]
                     copied += by is not state.cus[x]
-        state = new
     assert shared > copied > 0
 
 
@@ -367,9 +349,7 @@ def test_interception_candidates_only_for_a_seat_that_may_react(monkeypatch) -> 
     with no standing order to intercept, no answer waiting and no window to open
     reacts to none, so its candidate armies are not looked for (issue 27 item 5), and
     the seats that may react are still asked (interceptions are still rolled)."""
-    from pbem import rules
     from pbem.rules.core.state import standing_orders
-    from pbem.rules.dice import Dice
     from pbem.rules.resolve import reactions
     pack = load_pack(None)
     calls = {"may": 0, "may not": 0}
@@ -383,16 +363,7 @@ def test_interception_candidates_only_for_a_seat_that_may_react(monkeypatch) -> 
     monkeypatch.setattr(reactions, "intercept_candidates", counted)
     rolled = 0
     for g in range(6):
-        seed = bytes([g + 40]) * 8
-        state, _ = rules.new_game(pack, seed, {})
-        rng = random.Random(g)
-        for _ in range(300):
-            pending = rules.pending(state)
-            if not pending:
-                break
-            d = pending[0]
-            state, events = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
-                                        Dice(seed, state.step))
+        for _state, _d, _new, events in bot_steps(pack, bytes([g + 40]) * 8, g, 300):
             rolled += sum(e.kind == "InterceptionRolled" for e in events)
     assert calls["may not"] == 0
     assert calls["may"] > 0 and rolled > 0

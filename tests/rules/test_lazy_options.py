@@ -12,29 +12,18 @@ from pbem import rules
 from pbem.pack.loader import load_pack
 from pbem.rules.bots.random import candidate_orders
 from pbem.rules.core.lazy import LazyOptions
-from pbem.rules.dice import Dice
 from pbem.rules.engine import pack_of
 from pbem.rules.orders import movement, reinforcements, surrender, tyche
 from pbem.rules.phases import player_turn
+from rules_harness import bot_steps
 
 PACK = load_pack(None)
 
 
 def _player_turns(seed: bytes, decisions: int) -> list[rules.GameState]:
     """The states of a random real-pack game where a player-turn is due."""
-    state, _ = rules.new_game(PACK, seed, {})
-    rng = random.Random(seed)
-    out = []
-    for _ in range(decisions):
-        pending = rules.pending(state)
-        if not pending:
-            break
-        d = pending[0]
-        if d.kind == "player_turn":
-            out.append(state)
-        state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
-                               Dice(seed, state.step))
-    return out
+    return [state for state, d, _new, _events in bot_steps(PACK, seed, seed, decisions)
+            if d.kind == "player_turn"]
 
 
 STATES = _player_turns(b"lazy-options", 120)
@@ -141,17 +130,11 @@ def _reinforcement_states() -> list[rules.GameState]:
     """States of random real-pack games where a reinforcement decision is due (R-7.2)."""
     out = []
     for seed in (b"late-default", b"late-default-2"):
-        state, _ = rules.new_game(PACK, seed, {})
-        rng = random.Random(seed)
-        for _ in range(200):
-            pending = rules.pending(state)
-            if not pending or len(out) >= 6:
+        for state, d, _new, _events in bot_steps(PACK, seed, seed, 200):
+            if len(out) >= 6:
                 break
-            d = pending[0]
             if d.kind == "reinforcements":
                 out.append(rules.GameState.adopt(state.to_dict(), pack_of(state)))
-            state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
-                                   Dice(seed, state.step))
     return out
 
 

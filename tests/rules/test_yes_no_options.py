@@ -4,7 +4,6 @@ at the first, answer exactly as the lists they replace; the lists are computed o
 when they are read."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -12,9 +11,9 @@ from pbem import rules
 from pbem.pack.loader import load_pack
 from pbem.rules.core.board import info
 from pbem.rules.core.garrisons import any_legal_garrison_space, legal_garrison_spaces
-from pbem.rules.dice import Dice
 from pbem.rules.orders import tyche
 from pbem.rules.phases import player_turn
+from rules_harness import bot_steps
 
 PACK = load_pack(None)
 PACK_INFO = info(PACK)
@@ -22,18 +21,8 @@ PACK_INFO = info(PACK)
 
 def _states(seed: bytes, decisions: int) -> list[rules.GameState]:
     """Every state of a random real-pack game, up to ``decisions`` decisions."""
-    state, _ = rules.new_game(PACK, seed, {})
-    rng = random.Random(seed)
-    out = [state]
-    for _ in range(decisions):
-        pending = rules.pending(state)
-        if not pending:
-            break
-        d = pending[0]
-        state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
-                               Dice(seed, state.step))
-        out.append(state)
-    return out
+    steps = list(bot_steps(PACK, seed, seed, decisions))
+    return [steps[0][0]] + [new for _state, _d, new, _events in steps]
 
 
 STATES = _states(b"yes-no-a", 150) + _states(b"yes-no-b", 150)[::2]
