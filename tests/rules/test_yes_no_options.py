@@ -11,7 +11,7 @@ from pbem import rules
 from pbem.pack.loader import load_pack
 from pbem.rules.core.board import info
 from pbem.rules.core.garrisons import any_legal_garrison_space, legal_garrison_spaces
-from pbem.rules.orders import tyche
+from pbem.rules.orders import movement, tyche
 from pbem.rules.phases import player_turn
 from rules_harness import bot_steps
 
@@ -87,7 +87,7 @@ def test_a_cards_uses_need_no_list(monkeypatch: pytest.MonkeyPatch) -> None:
         with monkeypatch.context() as m:
             m.setattr(tyche, "legal_garrison_spaces", no_list)
             m.setattr(tyche, "army_options", no_list)
-            m.setattr(player_turn, "army_options", no_list)
+            m.setattr(movement, "army_options", no_list)
             lazy = player_turn.player_turn_options(PACK, s, seat)
             for n in lazy.part("playable"):
                 assert lazy.part("card", n) == want[n]

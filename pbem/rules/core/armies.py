@@ -5,6 +5,7 @@ legitimacy of a side, and armies named as players name them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pbem.pack.model import Pack
@@ -254,12 +255,22 @@ def army_pairs(pack: Pack, s: State, seat: str, spaces: list[str]) -> list[list[
 def army_options(pack: Pack, s: State, seat: str) -> list[dict[str, Any]]:
     """``seat``'s armies that may move (R-9.1): ``[{"army": commander id or space,
     "space", "commander", "allowance": MPs in the movement segment, "cus": {type: n}}]``."""
+    return list(iter_armies(pack, s, seat))
 
+
+def iter_armies(pack: Pack, s: State, seat: str,
+                where: Callable[[str], bool] | None = None) -> Iterator[dict[str, Any]]:
+    """:func:`army_options`' armies one by one, in its order (R-9.1), only at the spaces
+    ``where`` accepts (tested before the army there is made; None: every space), so a
+    caller that needs the first one only stops there (issue 27 item 5). An army is a
+    major general's group, or a minor general's with CUs, whose initiative the pack
+    knows."""
     spaces = {g["space"] for g in s["generals"].values()
               if g["where"] == "map" and g["seat"] == seat and g["space"]}
     spaces |= set(s["minors"].get(seat, []))
-    out = []
     for x in sorted(spaces):
+        if where is not None and not where(x):
+            continue
         g = group_at(s, seat, x, [])  # the royals it would take name no army
         cmd = group_commander(pack, s, seat, g)
         if cmd is None or (cmd == "minor" and not g["cus"]):
@@ -268,9 +279,8 @@ def army_options(pack: Pack, s: State, seat: str) -> list[dict[str, Any]]:
             mp = group_initiative(pack, s, seat, g)
         except KeyError:  # the pack lacks the minor general's initiative
             continue
-        out.append({"army": cmd if cmd != "minor" else x, "space": x, "commander": cmd,
-                    "allowance": mp, "cus": g["cus"]})
-    return out
+        yield {"army": cmd if cmd != "minor" else x, "space": x, "commander": cmd,
+               "allowance": mp, "cus": g["cus"]}
 
 
 def army_label(pack: Pack, s: State, seat: str, space: str) -> str:

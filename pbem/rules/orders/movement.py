@@ -51,25 +51,25 @@ def options(pack: Pack, s: State, seat: str,
     segment (no movement segment, R-6.5; its Tyche activation still lists armies and
     pick-ups). ``armies``: the seat's :func:`army_options` of ``s`` when the caller has
     them (the seat on turn only)."""
-    thunks = option_parts(pack, s, seat, lambda: armies)
+    thunks = option_parts(pack, s, seat, armies)
     return {k: f() for k, f in thunks.items()}
 
 
 def option_parts(pack: Pack, s: State, seat: str,
-                 armies: Callable[[], list[dict[str, Any]] | None]
+                 armies: list[dict[str, Any]] | None = None
                  ) -> dict[str, Callable[[], Any]]:
     """:func:`options` as ``{key: function giving its value}`` for
-    :class:`pbem.rules.core.lazy.LazyOptions` (issue 27 item 5): the pick-ups and the
-    mercenary spaces computed only when read. ``armies``: gives the seat's
-    :func:`army_options` when the caller has them, else None (computed here)."""
+    :class:`pbem.rules.core.lazy.LazyOptions` (issue 27 item 5): the armies, the
+    pick-ups and the mercenary spaces computed only when read. ``armies``: the seat's
+    :func:`army_options` when the caller has them (else computed here, once)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     only = tyche_only(pack, s)
     memo: dict[str, Any] = {}
 
     def army_list() -> list[dict[str, Any]]:
         if "armies" not in memo:
-            got = armies() if active else []
-            memo["armies"] = army_options(pack, s, seat) if got is None else got
+            memo["armies"] = ([] if not active else armies if armies is not None
+                              else army_options(pack, s, seat))
         return memo["armies"]
 
     return {"movement": lambda: [] if only or not active else ["mercenary", "none", "moves"],

@@ -25,7 +25,7 @@ from pbem.rules.cards.registry import (
     resolve_event,
 )
 from pbem.rules.context import Ctx
-from pbem.rules.core.armies import army_options, group_commander, group_initiative
+from pbem.rules.core.armies import army_options, iter_armies
 from pbem.rules.core.board import (
     distances,
     info,
@@ -41,7 +41,6 @@ from pbem.rules.core.garrisons import (
 )
 from pbem.rules.core.names import fleet_name
 from pbem.rules.core.pack import const
-from pbem.rules.core.pieces import group_at
 from pbem.rules.core.placement import default_target, placement_targets
 from pbem.rules.core.problems import did_you_mean, reject
 from pbem.rules.core.state import State, hand_of, is_paused, training_units
@@ -236,8 +235,7 @@ def independent_checks(pack: Pack, part: dict[str, Any], where: str, rej: list[P
         _unrest_prefs(pack, part["unrest"], f"{where}.unrest", rej)
 
 
-def options(pack: Pack, s: State, seat: str,
-            armies: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def options(pack: Pack, s: State, seat: str) -> dict[str, Any]:
     """The Tyche segment's choices of ``seat`` now (R-8.2 … R-8.6), JSON-safe::
 
         {"hand": [{"card", "name", "ops", "type", "must_play", "uses", "label"}],
@@ -257,15 +255,13 @@ def options(pack: Pack, s: State, seat: str,
     ``special_unit_armies``, R-4.1) lists ``event`` only when it has a choice now. A card
     of ``fleet_upgrade_card_ops`` OPs lists ``upgrade_fleet`` when ``fleet_upgrades``
     (fleets the seat controls below the cap) is not empty (R-8.2). Spaces are listed
-    only for the seat whose player-turn it is. ``armies``: the seat's
-    :func:`pbem.rules.core.armies.army_options` of ``s`` when the caller has them
-    (not read: see :func:`option_parts`)."""
-    thunks, _parts = option_parts(pack, s, seat, lambda: armies)
+    only for the seat whose player-turn it is (values computed per key and card:
+    :func:`option_parts`)."""
+    thunks, _parts = option_parts(pack, s, seat)
     return {k: f() for k, f in thunks.items()}
 
 
-def option_parts(pack: Pack, s: State, seat: str,
-                 armies: Callable[[], list[dict[str, Any]] | None]
+def option_parts(pack: Pack, s: State, seat: str
                  ) -> tuple[dict[str, Callable[[], Any]], dict[str, Callable[..., Any]]]:
     """:func:`options` as ``({key: function giving its value}, {part: accessor})`` for
     :class:`pbem.rules.core.lazy.LazyOptions` (issue 27 item 5): each key computed on
@@ -276,8 +272,7 @@ def option_parts(pack: Pack, s: State, seat: str,
     not surprise cards (those that may be the Tyche play), in the hand's order;
     ``event_choices(n)``, ``{options key:
     choices}`` of card ``n`` (what ``options[key][str(n)]`` holds, the keys it is in).
-    ``armies``: gives the seat's :func:`pbem.rules.core.armies.army_options` when the
-    caller has them; not read any more: a card's ``activate``/``event`` use asks only
+    A card's ``activate``/``event`` use asks only
     whether some army can step (:func:`may_step`, up to the first), and the garrison
     use whether some space may take one (``any_legal_garrison_space``; the list only when
     ``garrison_spaces`` is read). Values are exactly those of :func:`options` (the same
@@ -395,48 +390,34 @@ def can_step(pack: Pack, s: State, seat: str, mp: int,
             armies = army_options(pack, s, seat)
     except KeyError:  # the pack lacks movement numbers
         return False
-    for a in armies:
-        for _y, kind in info(pack).adjacent.get(a["space"], ()):
-            if kind == "trans_med" or (kind == "sea" and costs.get("sea") is not None):
-                if pack.spaces[a["space"]].port and (kind == "trans_med" or costs["sea"] <= mp):
-                    return True
-            elif costs.get(kind) is not None and int(costs[kind]) <= mp:
-                return True
-    return False
+    return any(_step_fits(pack, costs, a["space"], mp) for a in armies)
 
 
 def may_step(pack: Pack, s: State, seat: str, mp: int) -> bool:
     """``can_step(pack, s, seat, mp)`` (R-9.1), stopping at the first army that can step
-    (issue 27 item 5: a card's ``uses`` need only the yes/no): the spaces of
-    :func:`pbem.rules.core.armies.army_options` in its order, each space's paths read
-    first (the map alone) and its group made only where a step fits. The same answer as
-    :func:`can_step` with the armies' list: an army there is what ``army_options``
-    lists (a commander, a minor general only with CUs, a known initiative); False when
-    the pack lacks movement numbers (``KeyError``)."""
+    (issue 27 item 5: a card's ``uses`` need only the yes/no): the armies of
+    :func:`pbem.rules.core.armies.iter_armies`, made only at spaces where a step fits
+    (the map alone); False when the pack lacks movement numbers (``KeyError``, also one
+    met making an army after the first that can step, which ``can_step`` would meet
+    first: not with a complete pack)."""
     try:
         costs = const(pack, "path_mp_cost")
-        spaces = {g["space"] for g in s["generals"].values()
-                  if g["where"] == "map" and g["seat"] == seat and g["space"]}
-        spaces |= set(s["minors"].get(seat, []))
-        adjacent = info(pack).adjacent
-        for x in sorted(spaces):
-            if not any(((kind == "trans_med" or (kind == "sea" and costs.get("sea") is not None))
-                        and pack.spaces[x].port and (kind == "trans_med" or costs["sea"] <= mp))
-                       or (kind not in ("trans_med", "sea") and costs.get(kind) is not None
-                           and int(costs[kind]) <= mp)
-                       for _y, kind in adjacent.get(x, ())):
-                continue
-            g = group_at(s, seat, x, [])
-            cmd = group_commander(pack, s, seat, g)
-            if cmd is None or (cmd == "minor" and not g["cus"]):
-                continue
-            try:
-                group_initiative(pack, s, seat, g)
-            except KeyError:  # the pack lacks the minor general's initiative: no army
-                continue
-            return True
+        return next(iter_armies(pack, s, seat, lambda x: _step_fits(pack, costs, x, mp)),
+                    None) is not None
     except KeyError:  # the pack lacks movement numbers
         return False
+
+
+def _step_fits(pack: Pack, costs: dict[str, Any], x: str, mp: int) -> bool:
+    """R-9.1: an army in ``x`` can take one step with ``mp`` MPs (``costs``: the pack's
+    ``path_mp_cost``): a land or mountain path it can pay for, a sea path or a
+    trans-Mediterranean one from a port."""
+    for _y, kind in info(pack).adjacent.get(x, ()):
+        if kind == "trans_med" or (kind == "sea" and costs.get("sea") is not None):
+            if pack.spaces[x].port and (kind == "trans_med" or costs["sea"] <= mp):
+                return True
+        elif costs.get(kind) is not None and int(costs[kind]) <= mp:
+            return True
     return False
 
 

@@ -16,7 +16,6 @@ from pbem.pack.model import Pack
 from pbem.problems import Problem
 from pbem.rules.cards.registry import resolve_event
 from pbem.rules.context import Ctx, settle_royals
-from pbem.rules.core.armies import army_options
 from pbem.rules.core.lazy import LazyOptions
 from pbem.rules.core.footprint import Unsure, places_footprint, rest_footprint
 from pbem.rules.core.board import info
@@ -651,16 +650,8 @@ def player_turn_options(pack: Pack, s: State, seat: str) -> LazyOptions:
     card's entry and event choices (:func:`pbem.rules.orders.tyche.option_parts`)."""
     active = s["active"] == seat and not s["result"] and not is_paused(s)  # R-9.3
     only = tyche_only(pack, s)
-    memo: dict[str, Any] = {}
-
-    def armies() -> list[dict[str, Any]] | None:
-        # the seat's armies once for both parts (issue 27 item 5; read-only in the Tyche's)
-        if "armies" not in memo:
-            memo["armies"] = army_options(pack, s, seat) if active else None
-        return memo["armies"]
-
-    ty, parts = tyche.option_parts(pack, s, seat, armies)
-    mv = movement.option_parts(pack, s, seat, armies)
+    ty, parts = tyche.option_parts(pack, s, seat)
+    mv = movement.option_parts(pack, s, seat)
     step, round_ = s["step"], s["round"]
     thunks: dict[str, Callable[[], Any]] = {
         "seat": lambda: seat, "step": lambda: step, "round": lambda: round_,
