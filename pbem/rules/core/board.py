@@ -15,7 +15,7 @@ from pbem.mail.suggest import did_you_mean as near_miss
 from pbem.pack import names as pack_names
 from pbem.pack.model import Pack
 from pbem.problems import Problem
-from pbem.rules.core.pack import const
+from pbem.rules.core.pack import const, per_pack
 from pbem.rules.core.problems import reject
 
 _CACHE: dict[int, tuple[Pack, MapInfo]] = {}
@@ -44,9 +44,11 @@ class MapInfo:
 
 def info(pack: Pack) -> MapInfo:
     """Return the (cached) :class:`MapInfo` of ``pack``."""
-    hit = _CACHE.get(id(pack))
-    if hit is not None and hit[0] is pack:
-        return hit[1]
+    return per_pack(_CACHE, pack, _map_info)
+
+
+def _map_info(pack: Pack) -> MapInfo:
+    """The :class:`MapInfo` of ``pack``, computed (:func:`info` keeps it)."""
     adj: dict[str, list[tuple[str, str]]] = {s: [] for s in pack.spaces}
     for p in pack.paths:
         adj.setdefault(p.a, []).append((p.b, p.kind))
@@ -67,7 +69,6 @@ def info(pack: Pack) -> MapInfo:
                  {x: k for k, v in counted.items() for x in v},
                  tuple(x for x, sp in pack.spaces.items() if sp.hellespont),
                  frozenset(x for x, sp in pack.spaces.items() if sp.kind == "transit"))
-    _CACHE[id(pack)] = (pack, mi)
     return mi
 
 
@@ -266,8 +267,7 @@ _GENERAL_NAMES: dict[int, tuple[Pack, dict[str, str | None]]] = {}
 army, a scan of the generals each time)."""
 
 _GENERAL_NAMES_MAX = 4096
-"""The most texts remembered per pack (orders come by mail: any text may come); the
-memo starts again empty beyond."""
+"""The most texts remembered per pack (:func:`_pack_memo`)."""
 
 
 def resolve_general(pack: Pack, text: Any) -> str | None:
@@ -277,16 +277,22 @@ def resolve_general(pack: Pack, text: Any) -> str | None:
     only the pack (frozen) and the text."""
     if not isinstance(text, str):
         return None
-    hit = _GENERAL_NAMES.get(id(pack))
-    if hit is None or hit[0] is not pack:
-        hit = _GENERAL_NAMES[id(pack)] = (pack, {})
-    memo = hit[1]
+    memo = _pack_memo(_GENERAL_NAMES, pack, _GENERAL_NAMES_MAX)
     if text in memo:
         return memo[text]
-    if len(memo) >= _GENERAL_NAMES_MAX:
-        memo.clear()
     gid = memo[text] = resolve_id(pack.generals, text) or pack_names.lookup(pack, "generals", text)
     return gid
+
+
+def _pack_memo(table: dict[int, tuple[Pack, dict[Any, Any]]], pack: Pack, most: int
+               ) -> dict[Any, Any]:
+    """The memo of ``pack`` in ``table`` (one per pack object, by id, the pack kept
+    beside it to tell a reused id), emptied once it holds ``most`` entries (orders come
+    by mail: any text may come). For answers that read only the pack, which is frozen."""
+    memo = per_pack(table, pack, lambda _p: {})
+    if len(memo) >= most:
+        memo.clear()
+    return memo
 
 
 def _resolve_royal(pack: Pack, text: Any) -> str | None:
@@ -341,14 +347,9 @@ def classify_path(pack: Pack, start: str, path: list[str], allowance: int
     None. Remembered per pack, start and path (:data:`_PATHS`): exact, as the answer
     reads only the pack (frozen) and the arguments, the allowance only as a
     trans-Mediterranean move's cost."""
-    hit = _PATHS.get(id(pack))
-    if hit is None or hit[0] is not pack:
-        hit = _PATHS[id(pack)] = (pack, {})
-    memo, key = hit[1], (start, tuple(path))
+    memo, key = _pack_memo(_PATHS, pack, _PATHS_MAX), (start, tuple(path))
     got = memo.get(key)
     if got is None:
-        if len(memo) >= _PATHS_MAX:
-            memo.clear()
         got = memo[key] = _classify_path(pack, start, path, 0)
     # the allowance is read only as the cost of a trans-Mediterranean move
     return ("trans_med", allowance, None) if got[0] == "trans_med" else got

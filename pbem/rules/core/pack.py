@@ -7,9 +7,25 @@ what is missing. :data:`KEYS` lists every key the rules core reads.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pbem.pack.model import Chart, Pack
+
+T = TypeVar("T")
+
+
+def per_pack(table: dict[int, tuple[Pack, T]], pack: Pack, build: Callable[[Pack], T]) -> T:
+    """``build(pack)``, made once per pack object and kept in ``table`` by the pack's id
+    (the pack kept beside its value, so an id reused by another pack is told apart): for
+    values that read only the pack, which never changes once loaded (tables derived from
+    the map, memos of answers that read only the pack)."""
+    hit = table.get(id(pack))
+    if hit is not None and hit[0] is pack:
+        return hit[1]
+    got = build(pack)
+    table[id(pack)] = (pack, got)
+    return got
 
 KEYS: dict[str, str] = {
     "hand_size": "R-6.4 Tyche cards dealt to each player per turn (5)",

@@ -20,7 +20,7 @@ from pbem.rules.core.control import (
 )
 from pbem.plural import count
 from pbem.rules.core.names import N_, general_name, indep_army_name
-from pbem.rules.core.pack import const
+from pbem.rules.core.pack import const, per_pack
 from pbem.rules.core.pieces import (
     besieger,
     cus_of,
@@ -145,12 +145,8 @@ def _overflow_candidates(pack: Pack) -> tuple[tuple[str, str], ...]:
     """``(space, province)`` of every non-transit space of ``pack``, in the pack's order
     (the spaces an overflow reinforcement may go to, R-7.2, before the position is
     read); cached per pack object (the map never changes)."""
-    hit = _OVERFLOW.get(id(pack))
-    if hit is not None and hit[0] is pack:
-        return hit[1]
-    got = tuple((sid, sp.province) for sid, sp in pack.spaces.items() if sp.kind != "transit")
-    _OVERFLOW[id(pack)] = (pack, got)
-    return got
+    return per_pack(_OVERFLOW, pack, lambda p: tuple(
+        (sid, sp.province) for sid, sp in p.spaces.items() if sp.kind != "transit"))
 
 
 def unlimited_city(pack: Pack, s: State, seat: str, space: str) -> bool:

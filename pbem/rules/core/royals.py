@@ -25,7 +25,7 @@ from typing import Any
 from pbem.pack.model import Pack
 from pbem.rules.core.board import info
 from pbem.rules.core.control import province_controller, royal_controller, seat_at, victory_points
-from pbem.rules.core.pack import const
+from pbem.rules.core.pack import const, per_pack
 from pbem.rules.core.pieces import inside_generals, outside_cus, wholly_inside
 from pbem.rules.core.state import SEATS, State, standing_orders
 
@@ -273,8 +273,8 @@ def champions_regained(pack: Pack, s: State, before: tuple[dict, dict, dict] | N
     return [x for x in zero if vp0[x] > 0]
 
 
-_VP_READS: dict[int, tuple[Pack, dict[str, tuple[str, ...]], frozenset[str]]] = {}
-"""``{id(pack): (pack, ...)}``: :func:`_vp_reads` of each pack met."""
+_VP_READS: dict[int, tuple[Pack, tuple[dict[str, tuple[str, ...]], frozenset[str]]]] = {}
+"""``{id(pack): (pack, its _vp_reads)}`` (:func:`pbem.rules.core.pack.per_pack`)."""
 
 
 def _vp_reads(pack: Pack) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
@@ -284,9 +284,11 @@ def _vp_reads(pack: Pack) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
     controller matters to VP: a province with printed VP, one of the Lord of Asia's, a
     fleet's home (R-15); the spaces by themselves: the Hellespont's ports and the
     fleets' homes that are spaces. Kept per pack (it reads only the pack)."""
-    hit = _VP_READS.get(id(pack))
-    if hit is not None and hit[0] is pack:
-        return hit[1], hit[2]
+    return per_pack(_VP_READS, pack, _vp_reads_of)
+
+
+def _vp_reads_of(pack: Pack) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    """:func:`_vp_reads`, computed."""
     mi = info(pack)
     homes = {f.home for f in pack.fleets.values()}
     asia = set(const(pack, "lord_of_asia_provinces"))
@@ -296,9 +298,7 @@ def _vp_reads(pack: Pack) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
             for x in (*spaces, *majors):
                 provs.setdefault(x, set()).add(prov)
     direct = frozenset(mi.hellespont) | frozenset(h for h in homes if h not in pack.provinces)
-    out = {x: tuple(sorted(ps)) for x, ps in provs.items()}
-    _VP_READS[id(pack)] = (pack, out, direct)
-    return out, direct
+    return {x: tuple(sorted(ps)) for x, ps in provs.items()}, direct
 
 
 def _same_vp(pack: Pack, before: dict[str, str], garrisons: dict[str, str]) -> bool:

@@ -7,6 +7,7 @@ from collections import deque
 from pbem.pack.model import Pack
 from pbem.rules.context import Ctx
 from pbem.rules.core.board import info
+from pbem.rules.core.pack import per_pack
 from pbem.rules.core.pieces import general_spaces
 from pbem.rules.core.state import State
 from pbem.rules.resolve.effects import tidy_markings
@@ -31,13 +32,9 @@ def _land_adjacent(pack: Pack) -> dict[str, tuple[str, ...]]:
     """``{space: (neighbour, ...)}`` along land and mountain/strait paths only (the
     paths a chain of supply follows, R-13), in the order of
     :attr:`pbem.rules.core.board.MapInfo.adjacent`; made once per pack object."""
-    hit = _LAND.get(id(pack))
-    if hit is not None and hit[0] is pack:
-        return hit[1]
-    got = {x: tuple(y for y, kind in ys if kind in ("land", "mountain_strait"))
-           for x, ys in info(pack).adjacent.items()}
-    _LAND[id(pack)] = (pack, got)
-    return got
+    return per_pack(_LAND, pack, lambda p: {
+        x: tuple(y for y, kind in ys if kind in ("land", "mountain_strait"))
+        for x, ys in info(p).adjacent.items()})
 
 
 def isolated_garrisons(pack: Pack, s: State, seat: str) -> list[str]:
