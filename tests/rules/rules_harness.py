@@ -285,3 +285,14 @@ def bot_steps(pack, seed: bytes, rng_seed: object, most: int):
                               Dice(seed, state.step))
         yield state, d, new, events
         state = new
+
+
+GAME_39 = {
+    "generals": {"antipater": {"seat": "east", "where": "map", "space": "nicaea"},
+                 "cassander": {"seat": "east", "where": "map", "space": "gordium"}},
+    "cus": {"nicaea": {"east": {"mercenary": 1}}, "gordium": {"east": {"mercenary": 1}}},
+    "indep_armies": {"autariatae": {"space": "byzantium", "strength": 5}},
+    "hands": {"east": [20]}, "active": "east"}
+"""The position of game 39 of the property test (tests/rules/test_check_proves.py), for
+:func:`position`: east's army of Nicaea (one mercenary CU) next to the independent army
+in Byzantium, its army of Gordium behind, card 20 in hand."""

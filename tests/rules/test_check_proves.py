@@ -706,15 +706,10 @@ def test_a_pick_up_where_an_earlier_move_left_before_its_battle_is_refused() -> 
     of the first move; a tie brings it back to Chalcedon only (R-9.2), never to Nicaea,
     which it left before, so no six mercenary CUs can stand in Nicaea whatever the dice:
     the pick-up is refused (it was left to the dice, then not made under every dice)."""
-    from rules_harness import position
+    from rules_harness import GAME_39, position
 
     pack = load_pack()
-    state = position(pack, {
-        "generals": {"antipater": {"seat": "east", "where": "map", "space": "nicaea"},
-                     "cassander": {"seat": "east", "where": "map", "space": "gordium"}},
-        "cus": {"nicaea": {"east": {"mercenary": 1}}, "gordium": {"east": {"mercenary": 1}}},
-        "indep_armies": {"autariatae": {"space": "byzantium", "strength": 5}},
-        "hands": {"east": [20]}, "active": "east"})
+    state = position(pack, GAME_39)
     orders = {"tyche": {"card": 20, "use": "discard"},
               "movement": [{"army": "Antipater", "path": ["Chalcedon", "Byzantium"]},
                            {"army": "Cassander", "path": ["Nicaea", "Chalcedon", "Dascylium"],

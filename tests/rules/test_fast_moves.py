@@ -190,17 +190,12 @@ def test_pick_ups_on_the_way_checked_only_for_moves_with_one(monkeypatch) -> Non
     earlier moves' footprints are not gathered for it, issue 27 item 5); one whose later
     move picks up what no dice can put there is still refused (game 39 of the property
     test)."""
-    from rules_harness import position
+    from rules_harness import GAME_39, position
 
     from pbem import rules
     from pbem.rules.resolve import moves
     pack = load_pack(None)
-    state = position(pack, {
-        "generals": {"antipater": {"seat": "east", "where": "map", "space": "nicaea"},
-                     "cassander": {"seat": "east", "where": "map", "space": "gordium"}},
-        "cus": {"nicaea": {"east": {"mercenary": 1}}, "gordium": {"east": {"mercenary": 1}}},
-        "indep_armies": {"autariatae": {"space": "byzantium", "strength": 5}},
-        "hands": {"east": [20]}, "active": "east"})
+    state = position(pack, GAME_39)
     calls: list[int] = []
     real = moves._both
     monkeypatch.setattr(moves, "_both", lambda u, m: calls.append(1) or real(u, m))
