@@ -41,23 +41,9 @@ def test_general_names_remembered_answer_as_the_plain_lookup(monkeypatch) -> Non
 
 def _positions(pack, games: int = 3, moves: int = 120):  # noqa: ANN001, ANN202
     """Working dicts along random real-pack games (every 10th decision)."""
-    from pbem import rules
-    from pbem.rules.dice import Dice
-    out = []
-    for g in range(games):
-        seed = bytes([g + 70]) * 8
-        state, _ = rules.new_game(pack, seed, {})
-        rng = random.Random(g)
-        for k in range(moves):
-            pending = rules.pending(state)
-            if not pending:
-                break
-            if k % 10 == 0:
-                out.append(state.peek())
-            d = pending[0]
-            state, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
-                                   Dice(seed, state.step))
-    return out
+    return [state.peek() for g in range(games)
+            for k, (state, _d, _new, _events)
+            in enumerate(bot_steps(pack, bytes([g + 70]) * 8, g, moves)) if k % 10 == 0]
 
 
 def test_paths_remembered_answer_as_computed(monkeypatch) -> None:  # noqa: ANN001
