@@ -140,27 +140,17 @@ def test_copy_on_write_leaves_every_state_as_it_was() -> None:
     refused candidate, dry run of moves or decision ever changes a state made before."""
     import json
 
-    from pbem import rules
     from pbem.rules.core.state import _DATA_FIELDS
-    from pbem.rules.dice import Dice
     pack = load_pack(None)
     shared = 0
     for g in range(3):
-        seed = bytes([g + 1]) * 8
-        state, _ = rules.new_game(pack, seed, {})
-        rng = random.Random(g)
-        seen = [(state, json.dumps(state.to_dict(), sort_keys=True))]
-        for _ in range(400):
-            pending = rules.pending(state)
-            if not pending:
-                break
-            d = pending[0]
-            new, _ = rules.apply(state, d.seat, rules.bot_orders(state, d.seat, rng),
-                                 Dice(seed, state.step))
+        seen: list = []
+        for state, _d, new, _events in bot_steps(pack, bytes([g + 1]) * 8, g, 400):
+            if not seen:
+                seen.append((state, json.dumps(state.to_dict(), sort_keys=True)))
             shared += sum(getattr(new, f) is getattr(state, f) for f in _DATA_FIELDS
                           if isinstance(getattr(state, f), (dict, list)))
-            state = new
-            seen.append((state, json.dumps(state.to_dict(), sort_keys=True)))
+            seen.append((new, json.dumps(new.to_dict(), sort_keys=True)))
         for k, (st, text) in enumerate(seen):
             assert json.dumps(st.to_dict(), sort_keys=True) == text, f"game {g}: state {k} changed"
     assert shared > 1000  # the parts a decision does not write are not copied
